@@ -4,7 +4,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 HOST=0.0.0.0 PORT=8000
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY app ./app
-RUN pip install --no-cache-dir .
+RUN pip install --no-cache-dir -e .
 COPY alembic.ini ./
 COPY migrations ./migrations
 COPY scenarios ./scenarios
