@@ -1,0 +1,302 @@
+// The SVG hex board: terrain from board_for, units/objectives from view_for,
+// highlights computed by the caller from the engine's legal actions.
+import { Geometry, W, H, key, polygonPoints } from './hex.js';
+import { svg, el, clear, sideName } from './util.js';
+import { FACE_BASE, FAMILIES, defs, drawTiles, familyOf, shortLabel, tileDescription } from './terrain.js';
+import { nationStyle, unitLetter, unitTitle, unitDescription } from './units.js';
+
+const SIDE_COLOUR = { AXIS: '#3f474f', ALLIES: '#4d7a2a' };
+
+export class BoardView {
+  constructor(container, { onHexClick, onHexHover } = {}) {
+    this.container = container;
+    this.onHexClick = onHexClick || (() => {});
+    this.onHexHover = onHexHover || null;
+    this.board = null;
+    this.view = null;
+    this.tiles = new Map();        // "r,c" -> tiles (static + changed)
+    this.codeTiles = new Map();    // code -> a full tile seen on the static board
+    this.unitsByHex = new Map();
+    this.highlights = [];
+    this.selectable = new Set();
+    this.selected = null;
+    this.flipped = false;
+    this.tooltip = el('div', { class: 'board-tooltip', role: 'tooltip' });
+    this.tooltip.hidden = true;
+  }
+
+  setBoard(board, { flipped = false } = {}) {
+    this.board = board;
+    this.flipped = flipped;
+    this.tiles.clear();
+    for (const h of board.hexes || []) {
+      this.tiles.set(key(h.hex), h.tiles || []);
+      for (const t of h.tiles || []) if (!this.codeTiles.has(t.code)) this.codeTiles.set(t.code, t);
+    }
+    this.geo = new Geometry(board.rows, board.max_col, flipped);
+    this.render();
+  }
+
+  setFlipped(flipped) {
+    if (!this.board || flipped === this.flipped) return;
+    this.setBoard(this.board, { flipped });
+    if (this.view) this.setView(this.view);
+  }
+
+  // Fill a tile sent in changed_hexes that may carry only its code.
+  completeTile(t) {
+    if (t.family) return t;
+    const known = this.codeTiles.get(t.code);
+    if (known) return { ...known, ...t, family: known.family, name: t.name || known.name };
+    const guess = { sand: 'sandbag', wire: 'wire', brkbridge: 'bridge', bridge: 'bridge', hedgehog: 'hedgehog' }[t.code];
+    return { ...t, family: guess || 'unknown', name: t.name || t.code };
+  }
+
+  hexTiles(hex) { return this.tiles.get(key(hex)) || []; }
+
+  render() {
+    const g = this.geo;
+    clear(this.container);
+    const root = svg('svg', {
+      viewBox: `0 0 ${g.width.toFixed(1)} ${g.height.toFixed(1)}`, class: 'board-svg',
+      'data-board-type': this.board.type, 'data-flipped': this.flipped ? '1' : '0',
+      preserveAspectRatio: 'xMidYMid meet', role: 'img', 'aria-label': `Board: ${this.board.name || ''}`,
+    });
+    root.append(defs());
+    root.append(svg('rect', { x: 0, y: 0, width: g.width, height: g.height, rx: 8, class: 'board-bg' }));
+    this.layers = {};
+    for (const name of ['base', 'terrain', 'grid', 'sections', 'labels', 'marks', 'units', 'highlights', 'hit']) {
+      this.layers[name] = svg('g', { class: `layer-${name}` });
+      root.append(this.layers[name]);
+    }
+    const base = FACE_BASE[String(this.board.face || 'COUNTRY').toUpperCase()] || FACE_BASE.COUNTRY;
+    for (const hex of g.allHexes()) {
+      const [cx, cy] = g.center(hex);
+      this.layers.base.append(svg('polygon', { points: polygonPoints(cx, cy), fill: base }));
+      this.layers.grid.append(svg('polygon', { points: polygonPoints(cx, cy), class: 'hex-outline' }));
+      const hit = svg('polygon', {
+        points: polygonPoints(cx, cy), class: 'hit', 'data-hex': key(hex), 'data-row': hex[0], 'data-col': hex[1],
+      });
+      hit.addEventListener('click', (ev) => { ev.stopPropagation(); this.onHexClick(hex, this.unitsByHex.get(key(hex)) || null); });
+      hit.addEventListener('mouseenter', (ev) => this.showTooltip(hex, ev));
+      hit.addEventListener('mousemove', (ev) => this.moveTooltip(ev));
+      hit.addEventListener('mouseleave', () => this.hideTooltip());
+      this.layers.hit.append(hit);
+    }
+    this.renderTerrain();
+    this.renderSections();
+    this.renderLabels();
+    this.svg = root;
+    this.container.append(root, this.tooltip);
+  }
+
+  renderTerrain() {
+    const L = this.layers;
+    clear(L.terrain);
+    for (const [k, tiles] of this.tiles) {
+      const hex = k.split(',').map(Number);
+      const gh = svg('g', { class: 'hex-terrain', 'data-hex': k });
+      drawTiles(gh, this.geo, hex, tiles, this.board.face);
+      const label = shortLabel(tiles);
+      if (label) {
+        const [cx, cy] = this.geo.center(hex);
+        gh.append(svg('text', { x: cx, y: cy + H * 0.36, class: 'terrain-label' }, label));
+      }
+      L.terrain.append(gh);
+    }
+  }
+
+  renderSections() {
+    const L = this.layers, g = this.geo;
+    clear(L.sections);
+    const bounds = (this.board.sections && this.board.sections.bounds) || [];
+    const inner = bounds.slice(1, -1);
+    for (const c of inner) {
+      const x = g.colX(c);
+      L.sections.append(svg('line', { x1: x, y1: 4, x2: x, y2: g.height - 4, class: 'section-line' }));
+    }
+    const sub = (this.board.sections && (this.board.sections.sub_bounds || this.board.sections.subsections)) || [];
+    for (const c of (Array.isArray(sub) ? sub.slice(1, -1) : [])) {
+      if (inner.includes(c)) continue;
+      const x = g.colX(c);
+      L.sections.append(svg('line', { x1: x, y1: 4, x2: x, y2: g.height - 4, class: 'subsection-line' }));
+    }
+  }
+
+  renderLabels() {
+    const L = this.layers;
+    clear(L.labels);
+    for (const lab of this.board.labels || []) {
+      const [cx, cy] = this.geo.center(lab.hex);
+      const text = Array.isArray(lab.text) ? lab.text.join(' ') : String(lab.text);
+      const t = svg('text', { x: cx, y: cy - H * 0.3, class: 'scenario-label' });
+      const words = text.trim().split(/\s+/);
+      // two lines when long
+      if (text.length > 12 && words.length > 1) {
+        const mid = Math.ceil(words.length / 2);
+        t.append(svg('tspan', { x: cx, dy: -5 }, words.slice(0, mid).join(' ')));
+        t.append(svg('tspan', { x: cx, dy: 9 }, words.slice(mid).join(' ')));
+      } else t.textContent = text;
+      L.labels.append(t);
+    }
+  }
+
+  renderMarks() {
+    const L = this.layers, g = this.geo;
+    clear(L.marks);
+    const holders = new Map(((this.view && this.view.objectives) || []).map((o) => [o.id, o.holder]));
+    for (const o of this.board.objectives || []) {
+      const holder = holders.get(o.id) || null;
+      for (const hex of o.hexes || []) {
+        const [cx, cy] = g.center(hex);
+        const mg = svg('g', { class: 'objective', 'data-objective': o.id, 'data-holder': holder || '' ,
+                              transform: `translate(${cx + W * 0.3},${cy - H * 0.2})` });
+        const col = o.side ? (o.side === 'AXIS' ? '#50575e' : '#5d7d35') : '#b8902a';
+        mg.append(svg('path', { d: 'M-4 -12 L-1 -4 L1 -4 L4 -12 Z', fill: '#b02a2a' }));
+        mg.append(svg('circle', { r: 7, fill: holder ? (SIDE_COLOUR[holder] || '#888') : '#f1d36b', stroke: col, 'stroke-width': 2.5 }));
+        mg.append(svg('text', { class: 'objective-text', y: 3 }, o.counts_for > 1 ? String(o.counts_for) : '★'));
+        const tip = svg('title', {}, `Objective medal${o.side ? ' for ' + sideName(o.side) : ''}${holder ? ' — held by ' + sideName(holder) : ''}`);
+        mg.append(tip);
+        L.marks.append(mg);
+      }
+    }
+    for (const ex of this.board.exits || []) {
+      for (const hex of ex.hexes || []) {
+        const [cx, cy] = g.center(hex);
+        const mg = svg('g', { class: 'exit-marker', transform: `translate(${cx - W * 0.3},${cy - H * 0.2})` });
+        mg.append(svg('rect', { x: -9, y: -6, width: 18, height: 12, rx: 2, fill: SIDE_COLOUR[ex.side] || '#666', stroke: '#fff', 'stroke-width': 1 }));
+        mg.append(svg('text', { class: 'exit-text', y: 3 }, 'EXIT'));
+        L.marks.append(mg);
+      }
+    }
+    const roll = this.view && this.view.last_roll;
+    if (roll && roll.target) {
+      const [cx, cy] = g.center(roll.target);
+      const t = svg('g', { class: 'last-target', transform: `translate(${cx},${cy})` });
+      t.append(svg('circle', { r: W * 0.42, fill: 'none', stroke: '#c0392b', 'stroke-width': 2, 'stroke-dasharray': '5 3' }));
+      L.marks.append(t);
+    }
+  }
+
+  setView(view) {
+    this.view = view;
+    // terrain changes (sandbags added, wire removed, bridge blown...)
+    if (view.changed_hexes && view.changed_hexes.length) {
+      const base = new Map((this.board.hexes || []).map((h) => [key(h.hex), h.tiles || []]));
+      this.tiles = base;
+      for (const ch of view.changed_hexes) this.tiles.set(key(ch.hex), (ch.tiles || []).map((t) => this.completeTile(t)));
+      this.renderTerrain();
+    }
+    this.renderMarks();
+    this.renderUnits();
+    this.renderHighlights();
+  }
+
+  renderUnits() {
+    const L = this.layers, g = this.geo;
+    clear(L.units);
+    this.unitsByHex.clear();
+    for (const u of (this.view && this.view.units) || []) {
+      if (!u.hex) continue;
+      this.unitsByHex.set(key(u.hex), u);
+      const [cx, cy] = g.center(u.hex);
+      const ns = nationStyle(u);
+      const side = String(u.side).split(':')[0];
+      const ug = svg('g', {
+        class: `unit side-${side.toLowerCase()}${u.ordered ? ' ordered' : ''}${this.selectable.has(u.id) ? ' selectable' : ''}${this.selected === u.id ? ' selected' : ''}`,
+        'data-unit': u.id, 'data-hex': key(u.hex), 'data-side': side, 'data-figures': u.figures,
+        transform: `translate(${cx},${cy - 2})`,
+      });
+      const w = 40, h = 30;
+      if (u.ordered) ug.append(svg('rect', { x: -w / 2 - 4, y: -h / 2 - 4, width: w + 8, height: h + 8, rx: 7, class: 'ordered-ring' }));
+      ug.append(svg('rect', { x: -w / 2, y: -h / 2, width: w, height: h, rx: 5, fill: ns.fill, stroke: ns.edge, 'stroke-width': 2, filter: 'url(#unit-shadow)' }));
+      // side stripe: Axis grey band, Allies olive band
+      ug.append(svg('rect', { x: -w / 2 + 2, y: -h / 2 + 2, width: w - 4, height: 4, rx: 2, fill: side === 'AXIS' ? '#2b2f33' : '#c8d39a', opacity: 0.85 }));
+      ug.append(svg('text', { x: -w / 2 + 5, y: 5, class: 'unit-letter' }, unitLetter(u)));
+      ug.append(svg('text', { x: w / 2 - 5, y: 6, class: 'unit-figs' }, String(u.figures)));
+      const max = u.max_figures || u.figures;
+      for (let i = 0; i < max; i++) {
+        const px = -((max - 1) * 7) / 2 + i * 7;
+        ug.append(svg('circle', { cx: px, cy: h / 2 - 5, r: 2.4, class: i < u.figures ? 'pip' : 'pip lost' }));
+      }
+      if (u.badge) {
+        ug.append(svg('circle', { cx: -w / 2, cy: -h / 2, r: 6.5, fill: '#e8c547', stroke: '#7a5c0c', 'stroke-width': 1.2 }));
+        ug.append(svg('text', { x: -w / 2, y: -h / 2 + 3.2, class: 'badge-text' }, '★'));
+      }
+      if (u.battled) ug.append(svg('text', { x: w / 2 - 2, y: -h / 2 + 1, class: 'unit-status' }, '✦'));
+      else if (u.moved) ug.append(svg('text', { x: w / 2 - 2, y: -h / 2 + 1, class: 'unit-status' }, '➜'));
+      L.units.append(ug);
+    }
+  }
+
+  // highlights: [{hex, kind, label}] kinds: select, move, battle, retreat, take_ground, target, choice
+  setHighlights(highlights, selectableUnits = [], selected = null) {
+    this.highlights = highlights || [];
+    this.selectable = new Set(selectableUnits);
+    this.selected = selected;
+    if (this.view) this.renderUnits();
+    this.renderHighlights();
+  }
+
+  renderHighlights() {
+    const L = this.layers, g = this.geo;
+    if (!L) return;
+    clear(L.highlights);
+    for (const id of this.selectable) {
+      const u = ((this.view && this.view.units) || []).find((x) => x.id === id);
+      if (!u || !u.hex) continue;
+      const [cx, cy] = g.center(u.hex);
+      L.highlights.append(svg('polygon', { points: polygonPoints(cx, cy, 0.9), class: `hl hl-select${this.selected === id ? ' hl-selected' : ''}`, 'data-hex': key(u.hex) }));
+    }
+    for (const hl of this.highlights) {
+      const [cx, cy] = g.center(hl.hex);
+      L.highlights.append(svg('polygon', { points: polygonPoints(cx, cy, 0.9), class: `hl hl-${hl.kind}`, 'data-hex': key(hl.hex), 'data-kind': hl.kind }));
+      if (hl.label) L.highlights.append(svg('text', { x: cx, y: cy - H * 0.22, class: `hl-label hl-label-${hl.kind}` }, hl.label));
+    }
+  }
+
+  // ---- tooltips -------------------------------------------------------------
+  showTooltip(hex, ev) {
+    const tiles = this.hexTiles(hex);
+    const unit = this.unitsByHex.get(key(hex));
+    const parts = [];
+    parts.push(el('div', { class: 'tt-coord' }, `Hex ${hex[0]},${hex[1]}`));
+    if (!tiles.length) parts.push(el('div', { class: 'tt-terrain' }, el('b', {}, 'Countryside'), ' — no effect'));
+    for (const t of tiles) {
+      const f = FAMILIES[familyOf(t)];
+      parts.push(el('div', { class: 'tt-terrain' }, el('b', {}, t.name || f.label || t.code),
+        t.owner ? ` (${sideName(t.owner)})` : '', el('div', { class: 'tt-desc' }, tileDescription(t))));
+    }
+    for (const o of this.board.objectives || []) {
+      if ((o.hexes || []).some((h) => h[0] === hex[0] && h[1] === hex[1])) {
+        parts.push(el('div', { class: 'tt-obj' }, `Objective medal${o.side ? ' for ' + sideName(o.side) : ' (either side)'}${o.counts_for > 1 ? ', worth ' + o.counts_for : ''}${o.permanent ? ', permanent once taken' : ''}.`));
+      }
+    }
+    for (const ex of this.board.exits || []) {
+      if ((ex.hexes || []).some((h) => h[0] === hex[0] && h[1] === hex[1])) {
+        parts.push(el('div', { class: 'tt-obj' }, `Exit hex for ${sideName(ex.side)}: a unit leaving the board here scores ${ex.value || 1} medal.`));
+      }
+    }
+    if (unit) {
+      parts.push(el('div', { class: 'tt-unit' }, el('b', {}, unitTitle(unit)),
+        ...unitDescription(unit).map((l) => el('div', {}, l))));
+    }
+    const hl = this.highlights.filter((x) => x.hex[0] === hex[0] && x.hex[1] === hex[1]);
+    for (const h of hl) if (h.hint) parts.push(el('div', { class: 'tt-action' }, h.hint));
+    clear(this.tooltip).append(...parts);
+    this.tooltip.hidden = false;
+    this.moveTooltip(ev);
+    if (this.onHexHover) this.onHexHover(hex, unit);
+  }
+  moveTooltip(ev) {
+    if (this.tooltip.hidden) return;
+    const r = this.container.getBoundingClientRect();
+    let x = ev.clientX - r.left + 16, y = ev.clientY - r.top + 16;
+    const tw = this.tooltip.offsetWidth, th = this.tooltip.offsetHeight;
+    if (x + tw > r.width) x = Math.max(0, ev.clientX - r.left - tw - 12);
+    if (y + th > r.height) y = Math.max(0, ev.clientY - r.top - th - 12);
+    this.tooltip.style.left = `${x}px`;
+    this.tooltip.style.top = `${y}px`;
+  }
+  hideTooltip() { this.tooltip.hidden = true; }
+}

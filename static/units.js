@@ -1,0 +1,74 @@
+// Unit appearance and tooltip text. Presentational only: the stats shown come from the
+// server's unit object when it sends them (unit.stats / unit.move / unit.dice), else
+// from this informational table of the base profiles.
+import { titleCase, sideName } from './util.js';
+
+export const NATION = {
+  ger: { name: 'German', fill: '#5f6870', edge: '#2d3338' },
+  it:  { name: 'Italian', fill: '#6f7f8e', edge: '#37424c' },
+  jp:  { name: 'Japanese', fill: '#b38f3e', edge: '#5e4718' },
+  us:  { name: 'US', fill: '#5d7d35', edge: '#2c3e15' },
+  brit:{ name: 'British', fill: '#8a7b44', edge: '#433a17' },
+  gb:  { name: 'British', fill: '#8a7b44', edge: '#433a17' },
+  ru:  { name: 'Soviet', fill: '#8b4a32', edge: '#46210f' },
+  fr:  { name: 'French', fill: '#4f6f98', edge: '#22364f' },
+  ch:  { name: 'Chinese', fill: '#6a7c5a', edge: '#333f28' },
+};
+const SIDE_DEFAULT = { AXIS: NATION.ger, ALLIES: NATION.us };
+
+export function nationStyle(unit) {
+  return NATION[unit.nation] || SIDE_DEFAULT[String(unit.side).split(':')[0]] || { name: '', fill: '#777', edge: '#333' };
+}
+
+// Letter drawn on the counter: I infantry, A armor, G gun (artillery); specials mark it.
+export function unitLetter(unit) {
+  const base = { inf: 'I', armor: 'A', art: 'G' }[unit.class] || '?';
+  const special = {
+    special_forces: 'I★', elite_armor: 'A★', tiger: 'T', sniper: 'S', engineer: 'E', cavalry: 'C',
+    ski: 'Sk', resistance: 'R', big_gun: 'G+', mobile_artillery: 'MG', anti_tank: 'AT', mortar: 'M',
+    machine_gun: 'MG', heavy_anti_tank: 'AT', destroyer: 'D', locomotive: 'L', wagon: 'W',
+  }[unit.kind];
+  return special || base;
+}
+
+const PROFILES = {
+  infantry: [4, 2, 1, [3, 2, 1]], special_forces: [4, 2, 2, [3, 2, 1]], armor: [3, 3, 3, [3, 3, 3]],
+  elite_armor: [4, 3, 3, [3, 3, 3]], artillery: [2, 1, 0, [3, 3, 2, 2, 1, 1]], tiger: [1, 3, 3, [3, 3, 3]],
+  resistance: [3, 2, 1, [3, 2, 1]], sniper: [1, 2, 2, [1, 1, 1, 1, 1]], cavalry: [4, 3, 3, [2, 1]],
+  ski: [3, 3, 3, [3, 2]], engineer: [4, 2, 1, [3, 2, 1]], big_gun: [2, 1, 0, [3, 3, 2, 2, 1, 1, 1, 1]],
+  mobile_artillery: [2, 2, 1, [3, 3, 2, 2, 1, 1]], heavy_anti_tank: [2, 1, 0, [2, 2, 2, 2]],
+  destroyer: [3, 2, 2, [3, 3, 2, 2, 1, 1, 1, 1]],
+};
+
+export function unitStats(unit) {
+  const s = unit.stats || {};
+  const p = PROFILES[unit.kind] || PROFILES[{ inf: 'infantry', armor: 'armor', art: 'artillery' }[unit.class]];
+  return {
+    move: s.move ?? unit.move ?? (p && p[1]),
+    moveFire: s.move_fire ?? unit.move_fire ?? (p && p[2]),
+    dice: s.dice ?? unit.dice ?? (p && p[3]),
+  };
+}
+
+export function unitTitle(unit) {
+  const n = nationStyle(unit).name;
+  return `${n ? n + ' ' : ''}${unit.name || titleCase(unit.kind || unit.class)}`;
+}
+
+export function unitDescription(unit) {
+  const st = unitStats(unit);
+  const lines = [];
+  lines.push(`${sideName(unit.side)} — ${unit.figures}/${unit.max_figures ?? unit.figures} figures`);
+  if (st.move !== undefined) {
+    const mf = st.moveFire === 0 ? 'move or battle' : `battle after moving up to ${st.moveFire}`;
+    lines.push(`Moves up to ${st.move} hex${st.move === 1 ? '' : 'es'} (${mf})`);
+  }
+  if (st.dice) lines.push(`Dice by range: ${st.dice.join(' / ')}`);
+  if (unit.badge) lines.push(`Badge ${unit.badge}`);
+  const status = [];
+  if (unit.ordered) status.push('ordered');
+  if (unit.moved) status.push(`moved ${unit.moved}`);
+  if (unit.battled) status.push('battled');
+  if (status.length) lines.push(`This turn: ${status.join(', ')}`);
+  return lines;
+}
