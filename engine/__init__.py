@@ -1,0 +1,14 @@
+"""Overlord game server: the pure Memoir '44 rules engine (see docs/architecture.md)."""
+from __future__ import annotations
+
+from .errors import EngineError, IllegalAction, ScenarioError
+from .rules import (apply, dump_state, is_chance, legal_actions, load_state, new_game, replay,
+                    sample_chance, seats, to_act)
+from .scenario import Scenario, board_for, load_scenario
+from .state import GameState
+from .view import events_for, view_for
+
+__all__ = ["EngineError", "IllegalAction", "ScenarioError", "Scenario", "GameState",
+           "load_scenario", "board_for", "new_game", "seats", "to_act", "legal_actions",
+           "apply", "is_chance", "sample_chance", "view_for", "events_for", "replay",
+           "dump_state", "load_state"]

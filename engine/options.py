@@ -1,0 +1,90 @@
+"""Named optional rules a game can switch on (``new_game(..., options={name: True})``).
+
+The default ruleset is the standard published Memoir '44 game.  The house-rules
+compilation (rules/004) adds rules that are registered here as optional; each entry
+says where it comes from and whether the engine implements it.  Unknown option names
+are refused by :func:`validate` (code ``unknown_option``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import EngineError
+
+
+@dataclass(frozen=True)
+class OptionalRule:
+    name: str
+    description: str
+    source: str            # rules file + section
+    implemented: bool
+
+
+_R004 = "rules/004 Main Rules"
+
+REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
+    OptionalRule("no_retreat",
+                 "Voluntary No Retreat: the owner may refuse a retreat and lose one figure "
+                 "per retreat step not made (no partial retreat).",
+                 f"{_R004}, Game Turn Explanation 4 - Battle, Retreat", True),
+    OptionalRule("counter_attack_last_turn",
+                 "When a side reaches its victory medals the other side plays one last turn; "
+                 "the winner is then decided by damage (figures eliminated + objectives held).",
+                 f"{_R004}, Object Of The Game - Counter-Attack / End Of The Game", True),
+    OptionalRule("starting_hand_method",
+                 "Each side starts with Recon Left, Recon Centre, Recon Right and Direct From "
+                 "HQ; more cards are drawn at random, fewer: Direct From HQ + one Recon.",
+                 f"{_R004}, Command Cards - Starting Hand Method", True),
+    OptionalRule("infantry_v_tank",
+                 "Infantry may battle Armour only in Close Assault (support weapons excepted).",
+                 f"{_R004}, Game Turn Explanation 4 - Infantry v Tank Battle", True),
+    OptionalRule("artillery_v_tank",
+                 "Artillery battles Armour with one less die (anti-tank artillery excepted).",
+                 f"{_R004}, Game Turn Explanation 4 - Artillery v Tank Battle", True),
+    OptionalRule("infantry_charge",
+                 "Regular infantry that marched 2 hexes into close assault with infantry or "
+                 "artillery may still battle it; the defender battles first.",
+                 f"{_R004}, Game Turn Explanation 4 - Infantry Charge", False),
+    OptionalRule("firefight_continuing",
+                 "Units in close assault keep battling each following turn without orders, "
+                 "grenades ignored, one die less, no take ground/overrun.",
+                 f"{_R004}, Game Turn Explanation 4 - Firefight", False),
+    OptionalRule("extra_unit_types",
+                 "Extra armour (reconnaissance, light-medium, heavy, very heavy, infantry "
+                 "tanks, assault guns, tank destroyers) and artillery (medium, big-gun, "
+                 "anti-tank, 88mm, self-propelled, rocket) profiles and militia infantry.",
+                 "rules/004 Infantry/Armoured/Artillery Units", False),
+    OptionalRule("infantry_support_weapons",
+                 "Anti-tank, machine-gun, flame-thrower and mortar infantry support units.",
+                 "rules/004 Infantry Support Weapons (Optional)", False),
+    OptionalRule("blitzkrieg",
+                 "Recon 1 played as Air Power; enemy armour moves 2 and battles.",
+                 "rules/004 Blitzkrieg Rules (Optional)", False),
+    OptionalRule("discard_useless_cards",
+                 "Methods 1 and 2 for exchanging unwanted command cards.",
+                 f"{_R004}, Command Cards - Methods For Discarding Useless Cards", False),
+    OptionalRule("army_manoeuvres",
+                 "Extra command cards per section, Restoring Order, The Big Push.",
+                 "rules/004 Appendix 3 - Army Manoeuvres", False),
+)}
+
+
+def validate(options: dict[str, Any] | None) -> dict[str, Any]:
+    """Normalise ``options`` (None -> {}) and refuse unknown or unimplemented names."""
+    out: dict[str, Any] = {}
+    for name, value in (options or {}).items():
+        rule = REGISTRY.get(name)
+        if rule is None:
+            raise EngineError("unknown_option", f"unknown optional rule {name!r}")
+        if value and not rule.implemented:
+            raise EngineError("option_not_implemented", f"optional rule {name!r} is not implemented")
+        if value:
+            out[name] = value
+    return out
+
+
+def describe() -> list[dict[str, Any]]:
+    """The registry as JSON-able dicts (for the lobby UI)."""
+    return [{"name": r.name, "description": r.description, "source": r.source,
+             "implemented": r.implemented} for r in REGISTRY.values()]

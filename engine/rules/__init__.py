@@ -1,0 +1,148 @@
+"""The rules engine's turn machine (pure: no I/O, no clock; randomness from ``state.rng``).
+
+Public functions are re-exported by :mod:`engine`; see docs/architecture.md.
+"""
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+from .. import dice as D
+from ..cards import STANDARD_DECK
+from ..errors import IllegalAction
+from ..options import validate
+from ..rng import Rng
+from ..scenario import Scenario
+from ..state import GameState, Unit
+from . import turn as _turn
+from .common import SIDES, mode
+
+
+def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None = None,
+             mode_name: str = "standard") -> GameState:
+    """A fresh game: units placed, deck shuffled, hands dealt, first turn started."""
+    st = GameState.__new__(GameState)
+    st.scn = scenario
+    st.options = validate(options)
+    st.mode = mode_name
+    st.rng = Rng(seed)
+    st.turn = 0
+    st.active = scenario.starting_side
+    st.phase = "play_card"
+    st.units = {}
+    st.occ = {}
+    for i, us in enumerate(scenario.units):
+        u = Unit(f"u{i}", us.side, us.spec, us.hex, us.figures,
+                 max(us.figures, us.spec.figures), us.badge)
+        st.units[u.id] = u
+        st.occ[u.hex] = u.id
+    st.hands = {s: [] for s in SIDES}
+    st.deck = [c.id for c in STANDARD_DECK]
+    st.discard = []
+    st.plays = []
+    st.battles = []
+    st.chance = None
+    st.pending = None
+    st.elim_medals = {s: 0 for s in SIDES}
+    st.exit_medals = {s: 0 for s in SIDES}
+    st.objectives = {o.id: None for o in scenario.objectives}
+    st.sudden = None
+    st.tiles_over = {}
+    st.last_card = {}
+    st.extra_draws = {}
+    st.recon_cards = []
+    st.air_targets = []
+    st.winner = None
+    st.game_over = False
+    st.last_roll = None
+    st.figures_killed = {s: 0 for s in SIDES}
+    st.last_turn_for = None
+    st.reshuffle = False
+    st.seq = 0
+    _deal(st)
+    events: list[dict[str, Any]] = []
+    _turn.start_turn(st, scenario.starting_side, events)
+    _turn.advance(st, events)
+    _turn.refresh(st)
+    return st
+
+
+def _deal(st: GameState) -> None:
+    scn = st.scn
+    if st.options.get("starting_hand_method"):
+        # 004 "Starting Hand Method": Recon L, C, R + Direct From HQ; more cards drawn at
+        # random; fewer than 4: Direct From HQ + Recon Centre (the engine's fixed choice).
+        fixed = {s: [] for s in SIDES}
+        for s in SIDES:
+            for key, sec in (("recon", 0), ("recon", 1), ("recon", 2), ("direct_from_hq", None)):
+                cid = next(c.id for c in STANDARD_DECK if c.key == key and c.id in st.deck
+                           and (sec is None or c.sections == (sec,)))
+                st.deck.remove(cid)
+                fixed[s].append(cid)
+        st.rng.shuffle(st.deck)
+        for s in SIDES:
+            n = scn.cards.get(s, 0)
+            hand = fixed[s]
+            if n < 4:
+                keep = [hand[3], hand[1]][:max(n, 0)]
+                st.discard.extend(c for c in hand if c not in keep)
+                hand = keep
+            st.hands[s] = hand + [st.deck.pop() for _ in range(max(0, n - len(hand)))]
+        return
+    st.rng.shuffle(st.deck)
+    for s in (scn.player1_side, scn.player2_side):
+        for _ in range(scn.cards.get(s, 0)):
+            st.hands[s].append(st.deck.pop())
+
+
+def seats(st: GameState) -> list[str]:
+    return mode(st).seats(st)
+
+
+def to_act(st: GameState) -> list[str]:
+    return _turn.to_act(st)
+
+
+def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
+    return _turn.legal_actions(st, seat)
+
+
+def apply(st: GameState, action: dict[str, Any]) -> tuple[GameState, list[dict[str, Any]]]:
+    """Apply one action to a clone of ``st``; the input state is never mutated."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("malformed_action", "an action is a JSON object with a 'type'")
+    new = st.clone()
+    events: list[dict[str, Any]] = []
+    _turn.apply_action(new, action, events)
+    new.seq += 1
+    return new, events
+
+
+def is_chance(st: GameState) -> bool:
+    return st.pending is not None and st.pending["seat"] == "chance"
+
+
+def sample_chance(st: GameState) -> dict[str, Any]:
+    """The roll the state RNG gives for the current chance node."""
+    if not is_chance(st):
+        raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
+    return {"type": "roll", "seat": "chance", "dice": D.sample(st.rng, st.pending["dice"])}
+
+
+def replay(scenario: Scenario, seed: int, actions: list[dict[str, Any]],
+           options: dict[str, Any] | None = None) -> GameState:
+    st = new_game(scenario, seed, options)
+    for a in actions:
+        st, _ = apply(st, a)
+    return st
+
+
+def dump_state(st: GameState) -> bytes:
+    return pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def load_state(data: bytes) -> GameState:
+    st = pickle.loads(data)
+    if not isinstance(st, GameState):
+        raise IllegalAction("malformed_state", "not a game state")
+    return st

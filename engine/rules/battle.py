@@ -1,0 +1,509 @@
+"""Battle (004 Game Turn Explanation 4): targets, dice, hits, retreat, take ground, overrun,
+ambush.  One :class:`~engine.state.Battle` record per battle on ``state.battles`` (a stack:
+an Ambush battle sits on top of the close assault it answers).
+
+Stages of a record: ``ambush`` (defender may play Ambush or pass) -> ``roll`` (chance
+node) -> ``retreat`` (owner picks a retreat option) -> ``take_ground`` (attacker yes/no)
+-> ``overrun`` (armor may battle again, once per turn) -> popped.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import dice as D
+from ..errors import IllegalAction
+from ..state import Battle, GameState, Play, Unit
+from ..terrain import CLASS_INDEX
+from . import los as L
+from .common import is_top, mode, other, terrain_at
+from .medals import check_victory, eliminate, update_objectives
+from .terrain_changes import unit_left_hex
+
+Hex = tuple[int, int]
+
+
+# ----------------------------------------------------------------------------- dice count
+def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
+                kind: str = "battle") -> int:
+    """Dice ``u`` rolls against ``v`` at ``dist`` (can be <= 0: target not allowed)."""
+    spec = u.spec
+    if dist < 1 or dist > len(spec.dice):
+        return 0
+    n = spec.dice[dist - 1]
+    own = terrain_at(st, u.hex)
+    n += own.firing_from[CLASS_INDEX[u.cls]]
+    if not (spec.ignore_terrain_defense or (spec.ignore_terrain_defense_at_1 and dist == 1)):
+        n += terrain_at(st, v.hex).defense_against(u.cls, u.side, own.elevation)
+    if play is not None and kind != "ambush" and play.side == u.side:
+        f = play.flags
+        n += f.get("bonus", 0)
+        if dist == 1:
+            n += f.get("bonus_close", 0)
+            if kind != "overrun":
+                n += f.get("bonus_close_first", 0)
+    if (st.options.get("artillery_v_tank") and u.cls == "art" and v.cls == "armor"
+            and "armor" not in spec.star_hits):
+        n -= 1
+    return n
+
+
+def can_battle(st: GameState, u: Unit, play: Play | None) -> bool:
+    """May the ordered unit ``u`` start a (normal) battle now?"""
+    if not u.ordered or u.no_battle or play is None or u.moved_again:
+        return False
+    f = play.flags
+    if f.get("no_battle"):
+        return False
+    if u.battles >= (f.get("battles", 1) if u.cls in f.get("battles_classes", ("inf", "armor", "art")) else 1):
+        return False
+    if u.moved > move_fire(u, play) and not f.get("battle_after_any_move"):
+        return False
+    return terrain_allows_battle(st, u)
+
+
+def move_fire(u: Unit, play: Play) -> int:
+    mf = u.spec.move_fire
+    if u.cls == "inf" and play.flags.get("inf_move_bonus") and u.spec.move <= 2:
+        mf = max(mf, 2)
+    return mf
+
+
+def terrain_allows_battle(st: GameState, u: Unit) -> bool:
+    t = terrain_at(st, u.hex)
+    if u.cls in t.no_battle_in:
+        return False
+    if (u.entered and u.cls in t.no_battle_after_entering
+            and not u.spec.ignore_no_battle_terrain):
+        return False
+    return True
+
+
+def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> list[tuple[Hex, int]]:
+    """Legal (target hex, dice) for ``u``: range, LOS, close-assault obligation, dice > 0."""
+    spec = u.spec
+    rng = len(spec.dice)
+    if rng == 0:
+        return []
+    dist = st.scn.board.distance
+    near: list[tuple[Unit, int]] = []
+    adjacent = False
+    for v in st.units.values():
+        if v.side == u.side:
+            continue
+        d = dist(u.hex, v.hex)
+        if d <= rng:
+            near.append((v, d))
+            if d == 1:
+                adjacent = True
+    out = []
+    inf_v_tank = st.options.get("infantry_v_tank")
+    for v, d in near:
+        if adjacent and d != 1:
+            continue
+        if v.cls in spec.cannot_target:
+            continue
+        if inf_v_tank and u.cls == "inf" and v.cls == "armor" and d > 1:
+            continue
+        n = battle_dice(st, u, v, d, play, kind)
+        if n <= 0:
+            continue
+        if d > 1 and not L.clear(st, u.hex, v.hex, spec.needs_los):
+            continue
+        out.append((v.hex, n))
+    return out
+
+
+# ----------------------------------------------------------------------------- declare
+def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list,
+            kind: str = "battle") -> None:
+    allowed = dict(targets(st, u, play, kind))
+    if target not in allowed:
+        v = st.unit_at(target)
+        if v is None or v.side == u.side:
+            raise IllegalAction("no_target", "there is no enemy unit on that hex")
+        d = st.scn.board.distance(u.hex, target)
+        if d > len(u.spec.dice):
+            raise IllegalAction("target_out_of_range", "the target is out of range")
+        if d > 1 and any(st.scn.board.distance(u.hex, w.hex) == 1
+                         for w in st.units.values() if w.side != u.side):
+            raise IllegalAction("must_close_assault",
+                                "a unit adjacent to an enemy must battle an adjacent enemy")
+        if d > 1 and not L.clear(st, u.hex, target, u.spec.needs_los):
+            raise IllegalAction("no_line_of_sight", "no line of sight to the target")
+        raise IllegalAction("illegal_target", "that unit may not be battled (dice <= 0)")
+    v = st.unit_at(target)
+    d = st.scn.board.distance(u.hex, target)
+    b = Battle(u.id, u.side, v.id, target, u.hex, d, allowed[target], kind)
+    b.star_hits = u.spec.star_hits
+    u.battles += 1
+    if kind == "overrun":
+        u.overrun = True
+    events.append({"type": "battle_declared", "unit": u.id, "side": u.side, "from": [*u.hex],
+                   "target": [*target], "target_unit": v.id, "range": d, "dice": b.dice,
+                   "kind": kind})
+    b.stage = "ambush" if d == 1 and kind in ("battle", "overrun") else "roll"
+    st.battles.append(b)
+
+
+def card_attack(st: GameState, side: str, v: Unit, n: int, kind: str, star_hits,
+                events: list) -> None:
+    """Air Power / Barrage: no attacking unit, no terrain, flags may not be ignored."""
+    b = Battle(None, side, v.id, v.hex, None, 0, n, kind)
+    b.star_hits = star_hits
+    b.no_ignore = True
+    events.append({"type": "battle_declared", "unit": None, "side": side, "from": None,
+                   "target": [*v.hex], "target_unit": v.id, "range": 0, "dice": n, "kind": kind})
+    st.battles.append(b)
+
+
+# ----------------------------------------------------------------------------- ambush
+def ambush_possible(st: GameState, b: Battle) -> bool:
+    from ..cards import CARDS
+    v = st.units.get(b.target)
+    u = st.units.get(b.attacker) if b.attacker else None
+    if v is None or u is None:
+        return False
+    if not any(CARDS[c].key == "ambush" for c in st.hands[v.side]):
+        return False
+    if u.cls in v.spec.cannot_target or not terrain_allows_battle_static(st, v):
+        return False
+    return battle_dice(st, v, u, 1, None, "ambush") > 0
+
+
+def terrain_allows_battle_static(st: GameState, v: Unit) -> bool:
+    return v.cls not in terrain_at(st, v.hex).no_battle_in
+
+
+def play_ambush(st: GameState, b: Battle, events: list) -> None:
+    from ..cards import CARDS
+    v = st.units[b.target]
+    u = st.units[b.attacker]
+    card = next(c for c in st.hands[v.side] if CARDS[c].key == "ambush")
+    st.hands[v.side].remove(card)
+    st.discard.append(card)
+    st.extra_draws[v.side] = st.extra_draws.get(v.side, 0) + 1
+    events.append({"type": "card_played", "seat": mode(st).hand_seat(st, v.side), "side": v.side,
+                   "card": CARDS[card].to_json(), "reaction": True})
+    a = Battle(v.id, v.side, u.id, u.hex, v.hex, 1, battle_dice(st, v, u, 1, None, "ambush"),
+               "ambush")
+    a.star_hits = v.spec.star_hits
+    a.stage = "roll"
+    b.stage = "ambushed"
+    events.append({"type": "battle_declared", "unit": v.id, "side": v.side, "from": [*v.hex],
+                   "target": [*u.hex], "target_unit": u.id, "range": 1, "dice": a.dice,
+                   "kind": "ambush"})
+    st.battles.append(a)
+
+
+# ----------------------------------------------------------------------------- resolve
+def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
+    b = st.battles[-1]
+    v = st.units.get(b.target)
+    st.last_roll = {"unit": b.attacker, "target": [*b.target_hex], "dice": list(faces),
+                    "kind": b.kind}
+    if v is None:
+        finish(st, events)
+        return
+    hit_by = v.spec.hit_by
+    hits, flags = D.count(faces, v.cls, hit_by, b.star_hits, b.ignore_grenades)
+    events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
+                   "target_unit": v.id, "dice": list(faces), "hits": hits, "flags": flags,
+                   "kind": b.kind})
+    if hits:
+        if apply_hits(st, v, hits, b.side, events):
+            b.vacated = True
+            if check_victory(st, events):
+                return
+            update_objectives(st, events)
+            post_battle(st, events)
+            return
+    b.flags = flags
+    if flags:
+        b.retreat_options = retreat_options(st, v, flags, b.no_ignore)
+        if len(b.retreat_options) == 1:
+            do_retreat(st, b, b.retreat_options[0], events)
+            return
+        b.stage = "retreat"
+        return
+    post_battle(st, events)
+
+
+def apply_hits(st: GameState, v: Unit, hits: int, by_side: str, events: list) -> bool:
+    """Remove figures; True when ``v`` was eliminated."""
+    lost = min(hits, v.figures)
+    v.figures -= lost
+    st.figures_killed[by_side] += lost
+    events.append({"type": "unit_hit", "unit": v.id, "side": v.side, "hex": [*v.hex],
+                   "figures_lost": lost, "figures": v.figures})
+    if v.figures <= 0:
+        eliminate(st, v, by_side, events)
+        return True
+    return False
+
+
+# ----------------------------------------------------------------------------- retreat
+def retreat_options(st: GameState, v: Unit, flags: int, no_ignore: bool) -> list[dict[str, Any]]:
+    """Every choice the owner has: end hex, flags ignored, figures lost (minimal losses)."""
+    t = terrain_at(st, v.hex)
+    ignorable = 0
+    if not no_ignore:
+        ignorable = min(flags, t.flags_ignorable(v.cls, v.side) + v.spec.ignore_flags)
+    rmin, rmax = v.spec.retreat_per_flag
+    frozen = v.cls in t.cannot_leave
+    opts: dict[tuple, dict[str, Any]] = {}
+    for ign in range(ignorable + 1):
+        need = flags - ign
+        lo, hi = need * rmin, need * rmax
+        if lo == 0:
+            _add(opts, v.hex, 0, ign)
+            continue
+        ends = {} if frozen else _retreat_ends(st, v, hi)
+        best = max(ends.values(), default=0)
+        if best >= lo:
+            for h, k in ends.items():
+                if k >= lo:
+                    _add(opts, h, 0, ign)
+        elif best == 0:
+            _add(opts, v.hex, lo, ign)
+        else:
+            for h, k in ends.items():
+                if k == best:
+                    _add(opts, h, lo - best, ign)
+        if st.options.get("no_retreat"):
+            _add(opts, v.hex, lo, ign)
+    return sorted(opts.values(), key=lambda o: (o["losses"], o["ignore"], o["to"]))
+
+
+def _add(opts: dict, h: Hex, losses: int, ign: int) -> None:
+    key = (h, losses)
+    if key not in opts or opts[key]["ignore"] > ign:
+        opts[key] = {"to": [*h], "losses": losses, "ignore": ign}
+
+
+def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
+    """End hex -> steps, for retreat paths of 1..max_steps steps (longest kept per hex)."""
+    board = st.scn.board
+    top = is_top(st, v.side)
+    out: dict[Hex, int] = {}
+    frontier = [v.hex]
+    for k in range(1, max_steps + 1):
+        nxt = []
+        for h in frontier:
+            for n in board.retreat_hexes(h, top):
+                if n in st.occ:
+                    continue
+                tn = terrain_at(st, n)
+                if v.cls in tn.impassable or tn.ocean:
+                    continue
+                out[n] = k
+                nxt.append(n)
+        frontier = list(dict.fromkeys(nxt))
+        if not frontier:
+            break
+    return out
+
+
+def choose_retreat(st: GameState, action: dict, events: list) -> None:
+    b = st.battles[-1]
+    to = action.get("to")
+    ign = action.get("ignore")
+    for o in b.retreat_options:
+        if o["to"] == list(to or []) and (ign is None or o["ignore"] == ign):
+            do_retreat(st, b, o, events)
+            return
+    raise IllegalAction("illegal_retreat", "that retreat is not one of the options")
+
+
+def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> None:
+    v = st.units[b.target]
+    to = (opt["to"][0], opt["to"][1])
+    frm = v.hex
+    if opt["ignore"]:
+        events.append({"type": "flags_ignored", "unit": v.id, "count": opt["ignore"]})
+    if to != frm:
+        del st.occ[frm]
+        v.hex = to
+        st.occ[to] = v.id
+        unit_left_hex(st, frm, events)
+        events.append({"type": "unit_retreated", "unit": v.id, "side": v.side, "from": [*frm],
+                       "to": [*to]})
+        b.vacated = True
+    if opt["losses"]:
+        if apply_hits(st, v, opt["losses"], b.side, events):
+            b.vacated = True
+    if check_victory(st, events):
+        return
+    update_objectives(st, events)
+    if check_victory(st, events):
+        return
+    post_battle(st, events)
+
+
+# ----------------------------------------------------------------------------- take ground
+def post_battle(st: GameState, events: list) -> None:
+    b = st.battles[-1]
+    u = st.units.get(b.attacker) if b.attacker else None
+    if (b.vacated and u is not None and b.dist == 1 and b.kind in ("battle", "overrun")
+            and u.hex == b.from_hex and can_take_ground(st, u, b.target_hex)):
+        b.stage = "take_ground"
+        return
+    finish(st, events)
+
+
+def can_take_ground(st: GameState, u: Unit, h: Hex) -> bool:
+    if u.spec.take_ground < 1 or h in st.occ:
+        return False
+    play = st.play
+    if play is not None and play.flags.get("no_take_ground"):
+        return False
+    if u.cls in terrain_at(st, u.hex).cannot_leave:
+        return False
+    return u.cls not in terrain_at(st, h).impassable
+
+
+def take_ground(st: GameState, take: bool, events: list) -> None:
+    b = st.battles[-1]
+    u = st.units[b.attacker]
+    if not take:
+        finish(st, events)
+        return
+    frm = u.hex
+    del st.occ[frm]
+    u.hex = b.target_hex
+    st.occ[u.hex] = u.id
+    u.entered = True
+    unit_left_hex(st, frm, events)
+    events.append({"type": "ground_taken", "unit": u.id, "side": u.side, "from": [*frm],
+                   "to": [*u.hex]})
+    update_objectives(st, events)
+    if check_victory(st, events):
+        return
+    if (u.spec.take_ground >= 2 and not u.overrun and b.kind == "battle"
+            and terrain_allows_battle(st, u) and targets(st, u, st.play, "overrun")):
+        b.stage = "overrun"
+        return
+    finish(st, events)
+
+
+def overrun(st: GameState, target: Hex, events: list) -> None:
+    b = st.battles[-1]
+    u = st.units[b.attacker]
+    st.battles.pop()
+    declare(st, u, target, st.play, events, kind="overrun")
+
+
+# ----------------------------------------------------------------------------- finish
+def finish(st: GameState, events: list) -> None:
+    """Pop the finished battle; resume an ambushed close assault or the next card target."""
+    b = st.battles.pop()
+    if b.kind == "ambush" and st.battles and st.battles[-1].stage == "ambushed":
+        orig = st.battles[-1]
+        u = st.units.get(orig.attacker)
+        if u is None or u.hex != orig.from_hex:
+            events.append({"type": "battle_cancelled", "unit": orig.attacker,
+                           "reason": "ambush"})
+            st.battles.pop()
+        else:
+            v = st.units.get(orig.target)
+            if v is None:
+                st.battles.pop()
+            else:
+                orig.dice = battle_dice(st, u, v, 1, st.play, orig.kind)
+                orig.stage = "roll" if orig.dice > 0 else "cancel"
+                if orig.stage == "cancel":
+                    events.append({"type": "battle_cancelled", "unit": orig.attacker,
+                                   "reason": "no_dice"})
+                    st.battles.pop()
+    if not st.battles and st.air_targets:
+        from .tactics import next_card_target
+        next_card_target(st, events)
+
+
+def pending_for(st: GameState) -> dict[str, Any] | None:
+    """The decision the top battle record waits for (None if none)."""
+    b = st.battles[-1]
+    if b.stage == "roll":
+        return {"type": "roll", "seat": "chance", "dice": b.dice, "for": b.kind,
+                "unit": b.attacker, "target": [*b.target_hex]}
+    if b.stage == "ambush":
+        v = st.units[b.target]
+        return {"type": "ambush", "seat": mode(st).unit_seat(st, v), "unit": v.id,
+                "attacker": b.attacker}
+    if b.stage == "retreat":
+        v = st.units[b.target]
+        return {"type": "retreat", "seat": mode(st).unit_seat(st, v), "unit": v.id,
+                "flags": b.flags, "options": b.retreat_options}
+    if b.stage == "take_ground":
+        return {"type": "take_ground", "seat": st.play.seat if st.play else b.side,
+                "unit": b.attacker, "hex": [*b.target_hex]}
+    if b.stage == "overrun":
+        return {"type": "overrun", "seat": st.play.seat if st.play else b.side,
+                "unit": b.attacker}
+    raise AssertionError(b.stage)
+
+
+def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
+    p = pending_for(st)
+    if p is None or p["seat"] != seat:
+        return []
+    t = p["type"]
+    b = st.battles[-1]
+    if t == "roll":
+        return []
+    if t == "ambush":
+        out = [{"type": "pass", "seat": seat}]
+        if ambush_possible(st, b):
+            out.insert(0, {"type": "ambush", "seat": seat})
+        return out
+    if t == "retreat":
+        return [{"type": "retreat", "seat": seat, "unit": p["unit"], "to": o["to"],
+                 "ignore": o["ignore"]} for o in b.retreat_options]
+    if t == "take_ground":
+        return [{"type": "take_ground", "seat": seat, "take": True},
+                {"type": "take_ground", "seat": seat, "take": False}]
+    if t == "overrun":
+        u = st.units[b.attacker]
+        return [{"type": "battle", "seat": seat, "unit": u.id, "target": [*h]}
+                for h, _ in targets(st, u, st.play, "overrun")] + [{"type": "pass", "seat": seat}]
+    return []
+
+
+def apply(st: GameState, action: dict, events: list) -> None:
+    """Apply a decision inside a battle (seat already checked)."""
+    b = st.battles[-1]
+    t = action["type"]
+    if b.stage == "ambush":
+        if t == "ambush":
+            if not ambush_possible(st, b):
+                raise IllegalAction("card_not_in_hand", "no Ambush possible")
+            play_ambush(st, b, events)
+        elif t == "pass":
+            events.append({"type": "ambush_window_closed", "unit": b.target})
+            b.stage = "roll"
+        else:
+            raise IllegalAction("unknown_action", f"expected ambush or pass, not {t!r}")
+    elif b.stage == "retreat":
+        if t != "retreat":
+            raise IllegalAction("unknown_action", "a retreat decision is pending")
+        choose_retreat(st, action, events)
+    elif b.stage == "take_ground":
+        if t != "take_ground" or not isinstance(action.get("take"), bool):
+            raise IllegalAction("malformed_action" if t == "take_ground" else "unknown_action",
+                                "expected take_ground with take true/false")
+        take_ground(st, action["take"], events)
+    elif b.stage == "overrun":
+        if t == "pass":
+            finish(st, events)
+        elif t == "battle":
+            if action.get("unit") != b.attacker:
+                raise IllegalAction("not_overrun_unit", "only the overrunning unit may battle")
+            from .common import parse_hex
+            overrun(st, parse_hex(action, "target"), events)
+        else:
+            raise IllegalAction("unknown_action", "expected battle or pass")
+    else:
+        raise IllegalAction("not_your_turn", "waiting for dice")
+
+
+__all__ = ["battle_dice", "can_battle", "targets", "declare", "card_attack", "resolve_roll",
+           "pending_for", "legal", "apply", "other"]

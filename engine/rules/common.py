@@ -1,0 +1,114 @@
+"""Shared helpers of the turn machine: terrain lookup, adjacency, seats, events."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from ..errors import IllegalAction
+from ..state import GameState, Unit
+from ..terrain import HexTerrain, Tile, combine
+
+Hex = tuple[int, int]
+OPEN = HexTerrain()
+SIDES = ("AXIS", "ALLIES")
+
+
+@lru_cache(maxsize=4096)
+def combined(tiles: tuple[Tile, ...]) -> HexTerrain:
+    return combine(tiles) if tiles else OPEN
+
+
+def terrain_at(st: GameState, h: Hex) -> HexTerrain:
+    """Current combined terrain of a hex (scenario tiles, or the game's changed tiles)."""
+    if st.tiles_over and h in st.tiles_over:
+        return combined(st.tiles_over[h])
+    return st.scn.terrain.get(h, OPEN)
+
+
+def tiles_at(st: GameState, h: Hex) -> tuple[Tile, ...]:
+    if h in st.tiles_over:
+        return st.tiles_over[h]
+    return tuple(st.scn.tiles.get(h, ()))
+
+
+def other(side: str) -> str:
+    return "ALLIES" if side == "AXIS" else "AXIS"
+
+
+def is_top(st: GameState, side: str) -> bool:
+    return side == st.scn.player1_side
+
+
+def unit_sections(st: GameState, u: Unit) -> frozenset[int]:
+    return st.scn.board.sections(u.hex, is_top(st, u.side))
+
+
+def adjacent_enemies(st: GameState, u: Unit) -> list[Unit]:
+    out = []
+    for n in st.scn.board.neighbours(u.hex):
+        v = st.unit_at(n)
+        if v is not None and v.side != u.side:
+            out.append(v)
+    return out
+
+
+def side_units(st: GameState, side: str) -> list[Unit]:
+    return [u for u in st.units.values() if u.side == side]
+
+
+def hexj(h: Hex | None) -> list[int] | None:
+    return None if h is None else [h[0], h[1]]
+
+
+def parse_hex(action: dict[str, Any], field: str = "to") -> Hex:
+    v = action.get(field)
+    if (not isinstance(v, (list, tuple)) or len(v) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+        raise IllegalAction("malformed_action", f"field {field!r} must be [row, col]")
+    return (v[0], v[1])
+
+
+def parse_unit(st: GameState, action: dict[str, Any]) -> Unit:
+    uid = action.get("unit")
+    if not isinstance(uid, str):
+        raise IllegalAction("malformed_action", "field 'unit' must be a unit id")
+    u = st.units.get(uid)
+    if u is None:
+        raise IllegalAction("unknown_unit", f"no unit {uid!r} on the board")
+    return u
+
+
+class StandardMode:
+    """Who performs what in a 1v1 game: every decision of a side is taken by its seat.
+
+    The Overlord mode will subclass this: the C-in-C seat holds the hand, each card play
+    is performed by a Field General seat, retreats are decided by the seat commanding
+    the unit's sub-section.  Every "who decides" question of the machine goes here.
+    """
+
+    name = "standard"
+
+    def seats(self, st: GameState) -> list[str]:
+        return list(SIDES)
+
+    def hand_seat(self, st: GameState, side: str) -> str:
+        """The seat holding (and seeing) ``side``'s command cards."""
+        return side
+
+    def play_seat(self, st: GameState, side: str, card: int | None) -> str:
+        """The seat that carries out a card play of ``side``."""
+        return side
+
+    def unit_seat(self, st: GameState, u: Unit) -> str:
+        """The seat deciding for a unit out of turn (retreat path, ambush)."""
+        return u.side
+
+    def side_of(self, st: GameState, seat: str) -> str | None:
+        return seat if seat in SIDES else None
+
+
+MODES: dict[str, StandardMode] = {"standard": StandardMode()}
+
+
+def mode(st: GameState) -> StandardMode:
+    return MODES[st.mode]

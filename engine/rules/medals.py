@@ -1,0 +1,129 @@
+"""Medals and victory: eliminations, objective medals (vocabulary 3.2), exits, sudden death.
+
+Standard rule (004 "Object Of The Game"): the game ends at once when a side reaches its
+scenario's medal count, or when the enemy has no unit left.  With the optional rule
+``counter_attack_last_turn`` the other side first plays one last turn and the winner is
+the side that did the most damage (figures eliminated + objectives held).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..state import GameState, Unit
+from .common import SIDES, other
+
+
+def _occupied_by(st: GameState, hexes: tuple, side: str) -> int:
+    n = 0
+    for h in hexes:
+        uid = st.occ.get(h)
+        if uid is not None and st.units[uid].side == side:
+            n += 1
+    return n
+
+
+def _holder(st: GameState, obj, current: str | None) -> str | None:
+    counts = {s: _occupied_by(st, obj.hexes, s) for s in SIDES}
+    allowed = SIDES if obj.side is None else (obj.side,)
+    if obj.permanent and current is not None:
+        return current
+    if obj.majority:
+        a, b = counts["AXIS"], counts["ALLIES"]
+        best = "AXIS" if a > b else "ALLIES" if b > a else None
+        return best if best in allowed else None
+    need = max(1, min(obj.nbr_hex, len(obj.hexes)))
+    qualified = [s for s in allowed if counts[s] >= need
+                 and not (obj.sole_control and counts[other(s)] > 0)]
+    if current in qualified:
+        return current
+    if qualified:
+        return qualified[0]
+    if obj.last_to_occupy and current is not None:
+        # kept until the enemy qualifies (enemy must be allowed to hold it to take it)
+        return current
+    return None
+
+
+def update_objectives(st: GameState, events: list[dict[str, Any]], turn_start: bool = False) -> None:
+    """Re-evaluate every objective medal; emit medal_gained / medal_lost events."""
+    for obj in st.scn.objectives:
+        if obj.turn_start and not (turn_start and (obj.side is None or obj.side == st.active)):
+            continue
+        cur = st.objectives.get(obj.id)
+        new = _holder(st, obj, cur)
+        if new != cur:
+            st.objectives[obj.id] = new
+            if cur is not None:
+                events.append({"type": "medal_lost", "side": cur, "reason": "objective",
+                               "objective": obj.id, "count": obj.counts_for})
+            if new is not None:
+                events.append({"type": "medal_gained", "side": new, "reason": "objective",
+                               "objective": obj.id, "count": obj.counts_for})
+    if st.sudden is None:
+        for sd in st.scn.sudden_death:
+            if _occupied_by(st, sd.hexes, sd.side) >= sd.number:
+                st.sudden = sd.side
+                events.append({"type": "medal_gained", "side": sd.side, "reason": "sudden_death",
+                               "count": 0})
+                break
+
+
+def eliminate(st: GameState, u: Unit, by_side: str, events: list[dict[str, Any]]) -> None:
+    """Remove ``u`` from the board; the other side gains its medal value."""
+    from .terrain_changes import unit_left_hex
+    st.occ.pop(u.hex, None)
+    del st.units[u.id]
+    unit_left_hex(st, u.hex, events, eliminated=True)
+    st.elim_medals[by_side] += u.spec.medal_value
+    events.append({"type": "unit_eliminated", "unit": u.id, "side": u.side, "hex": [*u.hex],
+                   "by": by_side})
+    if u.spec.medal_value:
+        events.append({"type": "medal_gained", "side": by_side, "reason": "elimination",
+                       "unit": u.id, "count": u.spec.medal_value})
+
+
+def damage_score(st: GameState, side: str) -> int:
+    held = sum(o.counts_for for o in st.scn.objectives if st.objectives.get(o.id) == side)
+    return st.figures_killed[side] + held
+
+
+def check_victory(st: GameState, events: list[dict[str, Any]]) -> bool:
+    """End the game when a side has won; True when the game is over."""
+    if st.game_over:
+        return True
+    winner = reason = None
+    for side in SIDES:
+        if st.medals(side) >= st.scn.victory.get(side, 99):
+            winner, reason = side, "medals"
+            break
+    if winner is None:
+        for side in SIDES:
+            if not any(u.side == other(side) for u in st.units.values()):
+                winner, reason = side, "annihilation"
+                break
+    if winner is None:
+        return False
+    if st.options.get("counter_attack_last_turn") and reason == "medals":
+        if st.last_turn_for is None:
+            st.last_turn_for = other(winner)
+            events.append({"type": "last_turn", "side": other(winner),
+                           "reason": f"{winner} reached its victory medals"})
+        return False
+    finish(st, winner, reason, events)
+    return True
+
+
+def finish(st: GameState, winner: str | None, reason: str, events: list[dict[str, Any]]) -> None:
+    st.game_over = True
+    st.winner = winner
+    st.phase = "game_over"
+    st.battles = []
+    st.chance = None
+    events.append({"type": "game_over", "winner": winner, "reason": reason,
+                   "medals": {s: st.medals(s) for s in SIDES}})
+
+
+def end_by_damage(st: GameState, events: list[dict[str, Any]]) -> None:
+    """The optional Counter-Attack last turn is over: most damage wins (004)."""
+    a, b = damage_score(st, "AXIS"), damage_score(st, "ALLIES")
+    finish(st, "AXIS" if a > b else "ALLIES" if b > a else None, "damage", events)

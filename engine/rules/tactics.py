@@ -1,0 +1,296 @@
+"""Card procedures: how each command card configures its play (standard Memoir '44 card
+text; see engine/cards.py).  ``setup(st, play, events)`` fills quotas/flags, orders units
+for "ALL ..." cards and sets the next phase.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import CARDS
+from ..errors import IllegalAction
+from ..state import GameState, Play, Quota, Unit
+from .common import adjacent_enemies, side_units, terrain_at, unit_sections
+from .terrain_changes import place_sandbag
+
+ANY = None
+SECTION_KEYS = ("recon", "probe", "attack", "assault", "general_advance", "pincer_move",
+                "recon_in_force")
+
+
+def eligible(st: GameState, play: Play, u: Unit) -> bool:
+    """Does ``u`` pass the card's unit filter (adjacency / wounded)?"""
+    f = play.filter
+    if f == "adjacent":
+        return bool(adjacent_enemies(st, u))
+    if f == "not_adjacent":
+        return not adjacent_enemies(st, u)
+    if f == "wounded":
+        return u.figures < u.max_figures and u.spec.can_heal
+    return True
+
+
+def _fits(st: GameState, u: Unit, q: Quota) -> bool:
+    if q.classes is not None and u.cls not in q.classes:
+        return False
+    return q.sections is None or bool(unit_sections(st, u) & q.sections)
+
+
+def can_assign(st: GameState, play: Play, units: list[Unit]) -> bool:
+    """Is there an assignment of ``units`` to the quota slots (bipartite matching)?"""
+    slots = [i for i, q in enumerate(play.quotas) for _ in range(q.count)]
+    if len(units) > len(slots):
+        return False
+    match: dict[int, int] = {}  # slot index -> unit index
+
+    def try_unit(ui: int, seen: set[int]) -> bool:
+        for si, qi in enumerate(slots):
+            if si in seen or not _fits(st, units[ui], play.quotas[qi]):
+                continue
+            seen.add(si)
+            if si not in match or try_unit(match[si], seen):
+                match[si] = ui
+                return True
+        return False
+
+    return all(try_unit(i, set()) for i in range(len(units)))
+
+
+def orderable(st: GameState, play: Play) -> list[Unit]:
+    """Units that could be ordered next under ``play``."""
+    ordered = [st.units[x] for x in play.ordered if x in st.units]
+    out = []
+    for u in st.units.values():
+        if u.side != play.side or u.ordered or not eligible(st, play, u):
+            continue
+        if can_assign(st, play, ordered + [u]):
+            out.append(u)
+    return out
+
+
+def order(st: GameState, play: Play, u: Unit, events: list) -> None:
+    u.ordered = True
+    play.ordered.append(u.id)
+    events.append({"type": "unit_ordered", "unit": u.id, "side": u.side})
+
+
+def _fallback(st: GameState, play: Play, classes: frozenset[str] | None) -> bool:
+    """'If you have no units of that type, issue an order to 1 unit of your choice.'"""
+    if classes is None or any(u.cls in classes for u in side_units(st, play.side)):
+        return False
+    play.quotas = [Quota(ANY, 1)]
+    play.flags = {}
+    play.filter = None
+    play.key += ":fallback"
+    st.phase = "order"
+    return True
+
+
+def setup(st: GameState, play: Play, events: list, src, mirror: bool = False,
+          section: int | None = None) -> None:
+    """Configure ``play`` for the procedure of card ``src`` and set ``st.phase``.
+
+    ``src`` differs from the played card for a Counter-Attack (the copied card); then
+    ``mirror`` flips section indices (2 - s) so the copy acts on the same physical flank.
+    """
+    key = play.key
+    flags = play.flags
+    st.phase = "order"
+    if key in SECTION_KEYS:
+        secs, units = src.sections, src.units
+        if mirror:
+            secs = tuple(2 - s for s in secs)
+        if units < 0:  # Assault: all units in the section
+            for u in side_units(st, play.side):
+                if unit_sections(st, u) & frozenset(secs):
+                    order(st, play, u, events)
+            st.phase = "move"
+        else:
+            play.quotas = [Quota(frozenset({s}), units) for s in secs]
+        if key == "recon":
+            flags["recon_draw"] = True
+        return
+    inf, arm, art = frozenset({"inf"}), frozenset({"armor"}), frozenset({"art"})
+    if key == "direct_from_hq":
+        play.quotas = [Quota(ANY, 4)]
+    elif key == "move_out":
+        play.quotas = [Quota(ANY, 4, inf)]
+        _fallback(st, play, inf)
+    elif key == "armor_assault":
+        play.quotas = [Quota(ANY, 4, arm)]
+        flags["bonus_close"] = 1
+        _fallback(st, play, arm)
+    elif key == "dig_in":
+        play.quotas = [Quota(ANY, 4, inf)]
+        flags["dig_in"] = True
+        _fallback(st, play, inf)
+    elif key == "firefight":
+        play.quotas = [Quota(ANY, 4)]
+        play.filter = "not_adjacent"
+        flags.update(no_move=True, bonus=1, no_take_ground=True)
+    elif key == "behind_enemy_lines":
+        play.quotas = [Quota(ANY, 1, inf)]
+        flags.update(move_max=3, ignore_terrain=True, bonus=1, battle_after_any_move=True,
+                     move_again=3)
+        _fallback(st, play, inf)
+    elif key == "medics_and_mechanics":
+        play.quotas = [Quota(ANY, 1)]
+        play.filter = "wounded"
+        flags["medics"] = True
+    elif key == "close_assault":
+        flags.update(no_move=True, bonus_close_first=1)
+        for u in side_units(st, play.side):
+            if u.cls in ("inf", "armor") and adjacent_enemies(st, u):
+                order(st, play, u, events)
+        st.phase = "move"
+    elif key == "artillery_bombard":
+        if not _fallback(st, play, art):
+            flags.update(move_max=3, move_max_classes=("art",), battles=2,
+                         battles_classes=("art",))
+            for u in side_units(st, play.side):
+                if u.cls == "art":
+                    order(st, play, u, events)
+            st.phase = "move"
+    elif key == "infantry_assault":
+        if not _fallback(st, play, inf):
+            flags["inf_move_bonus"] = 1
+            if section is not None:   # Counter-Attack copy: same physical section
+                if section in infantry_sections(st, play):
+                    choose_section(st, play, section, events)
+                else:
+                    st.phase = "move"
+            else:
+                st.phase = "choose_section"
+    elif key == "their_finest_hour":
+        flags["bonus"] = 1
+        st.reshuffle = True
+        st.chance = {"n": len(st.hands[play.side]) + 1, "for": "their_finest_hour"}
+        st.phase = "chance"
+    elif key in ("air_power", "barrage"):
+        st.phase = "target"
+    elif key in ("ambush", "counter_attack", "none"):
+        st.phase = "move"    # no effect (Ambush on own turn, Counter-Attack with nothing to copy)
+    else:  # pragma: no cover
+        raise AssertionError(key)
+
+
+def infantry_sections(st: GameState, play: Play) -> list[int]:
+    secs: set[int] = set()
+    for u in side_units(st, play.side):
+        if u.cls == "inf":
+            secs |= unit_sections(st, u)
+    return sorted(secs)
+
+
+def choose_section(st: GameState, play: Play, section: int, events: list) -> None:
+    if section not in infantry_sections(st, play):
+        raise IllegalAction("illegal_section", "choose a section holding your infantry")
+    play.section = section
+    for u in side_units(st, play.side):
+        if u.cls == "inf" and section in unit_sections(st, u):
+            order(st, play, u, events)
+    events.append({"type": "section_chosen", "side": play.side, "section": section})
+    st.phase = "move"
+
+
+def tfh_rolled(st: GameState, play: Play, faces: list[str], events: list) -> None:
+    n_inf = faces.count("inf")
+    n_arm = faces.count("armor")
+    n_star = faces.count("star")
+    play.quotas = [q for q in (Quota(ANY, n_inf, frozenset({"inf"})),
+                               Quota(ANY, n_arm, frozenset({"armor"})), Quota(ANY, n_star))
+                   if q.count]
+    events.append({"type": "dice_rolled", "side": play.side, "dice": list(faces),
+                   "kind": "their_finest_hour"})
+    st.phase = "order"
+
+
+def end_orders(st: GameState, play: Play, events: list) -> None:
+    """Leave the order phase: Dig In places sandbags, Medics rolls, others move."""
+    if play.flags.get("dig_in"):
+        for uid in play.ordered:
+            u = st.units[uid]
+            place_sandbag(st, u.hex, events)
+            u.no_battle = True
+        play.flags["no_move"] = True
+        st.phase = "end"
+        return
+    if play.flags.get("medics"):
+        if play.ordered:
+            st.chance = {"n": len(st.hands[play.side]) + 1, "for": "medics"}
+            st.phase = "chance"
+            return
+    st.phase = "move"
+
+
+def medics_rolled(st: GameState, play: Play, faces: list[str], events: list) -> None:
+    u = st.units[play.ordered[0]]
+    own = {"inf": "inf", "armor": "armor"}.get(u.cls)
+    healed = sum(1 for f in faces if f == "star" or f == own)
+    got = min(healed, u.max_figures - u.figures)
+    u.figures += got
+    events.append({"type": "dice_rolled", "side": play.side, "dice": list(faces),
+                   "kind": "medics"})
+    events.append({"type": "unit_healed", "unit": u.id, "figures_gained": got,
+                   "figures": u.figures})
+    if not got:
+        u.ordered = False
+        play.ordered.clear()
+    st.phase = "move"
+
+
+# ------------------------------------------------------------------- air power / barrage
+def air_chain_ok(st: GameState, hexes: list, h) -> bool:
+    if not hexes:
+        return True
+    return any(st.scn.board.distance(h, x) == 1 for x in hexes)
+
+
+def target_options(st: GameState, play: Play) -> list[Any]:
+    limit = 4 if play.key == "air_power" else 1
+    if len(st.air_targets) >= limit:
+        return []
+    out = []
+    for u in st.units.values():
+        if u.side != play.side and u.hex not in st.air_targets and air_chain_ok(st, st.air_targets, u.hex):
+            out.append(u.hex)
+    return out
+
+
+def add_target(st: GameState, play: Play, h, events: list) -> None:
+    if h not in target_options(st, play):
+        raise IllegalAction("illegal_target", "not a valid target for this card")
+    st.air_targets.append(h)
+    events.append({"type": "target_chosen", "side": play.side, "hex": [*h]})
+
+
+def start_card_attacks(st: GameState, play: Play, events: list) -> None:
+    st.air_targets = list(st.air_targets)
+    st.phase = "battle"
+    play.flags["no_battle"] = True
+    next_card_target(st, events)
+
+
+def next_card_target(st: GameState, events: list) -> None:
+    from .battle import card_attack
+    play = st.play
+    while st.air_targets:
+        h = st.air_targets.pop(0)
+        v = st.unit_at(h)
+        if v is None or v.side == play.side:
+            continue
+        if play.key == "air_power":
+            n = 2 if play.side == "ALLIES" else 1
+            card_attack(st, play.side, v, n, "air_power", True, events)
+        else:
+            card_attack(st, play.side, v, 4, "barrage", frozenset(), events)
+        return
+    st.phase = "end"
+
+
+def describe_play(play: Play) -> dict[str, Any]:
+    return {"seat": play.seat, "side": play.side, "card": CARDS[play.card].to_json()
+            if play.card is not None else None, "as": play.key, "ordered": list(play.ordered)}
+
+
+def terrain_dig_ok(st: GameState, u: Unit) -> bool:
+    return not terrain_at(st, u.hex).no_sandbag

@@ -1,0 +1,488 @@
+"""The turn machine (004 Game Turn Summary): play a card -> order -> move -> battle ->
+draw -> next side.  ``legal_actions``/``apply`` dispatch on ``state.phase`` and on the
+battle stack; ``refresh`` recomputes ``state.pending`` (the decision waited for, with
+its seat) after every step.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import dice as D
+from ..cards import CARDS
+from ..errors import IllegalAction
+from ..state import GameState, Play
+from . import battle as B
+from . import tactics as T
+from .common import mode, other, parse_hex, parse_unit
+from .medals import check_victory, end_by_damage, update_objectives
+from .movement import describe_move, exit_hexes, exit_value, reachable
+from .terrain_changes import unit_left_hex
+
+PHASE_PENDING = ("choose_section", "target", "order", "move", "battle")
+
+
+# ============================================================================ pending
+def refresh(st: GameState) -> None:
+    st.pending = compute_pending(st)
+
+
+def compute_pending(st: GameState) -> dict[str, Any] | None:
+    if st.game_over:
+        return None
+    if st.battles:
+        return B.pending_for(st)
+    ph = st.phase
+    if ph == "chance":
+        return {"type": "roll", "seat": "chance", "dice": st.chance["n"], "for": st.chance["for"]}
+    if ph == "play_card":
+        return {"type": "play_card", "seat": mode(st).hand_seat(st, st.active)}
+    if ph == "recon":
+        return {"type": "choose_card", "seat": mode(st).hand_seat(st, st.active),
+                "count": len(st.recon_cards)}
+    if ph in PHASE_PENDING:
+        return {"type": ph, "seat": st.play.seat}
+    raise AssertionError(ph)
+
+
+def to_act(st: GameState) -> list[str]:
+    p = st.pending
+    return [] if p is None else [p["seat"]]
+
+
+# ============================================================================ legal actions
+def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
+    p = st.pending
+    if p is None or seat is None or p["seat"] != seat or seat == "chance":
+        return []
+    if st.battles:
+        return B.legal(st, seat)
+    ph = st.phase
+    play = st.play
+    if ph == "play_card":
+        return [{"type": "play_card", "seat": seat, "card": c} for c in playable(st, st.active)]
+    if ph == "recon":
+        return [{"type": "choose_card", "seat": seat, "card": c} for c in st.recon_cards]
+    if ph == "choose_section":
+        return [{"type": "choose_section", "seat": seat, "section": s}
+                for s in T.infantry_sections(st, play)]
+    if ph == "target":
+        out = [{"type": "target", "seat": seat, "hex": [*h]} for h in T.target_options(st, play)]
+        if st.air_targets:
+            out.append({"type": "end_targets", "seat": seat})
+        return out
+    if ph == "order":
+        return [{"type": "order", "seat": seat, "unit": u.id} for u in T.orderable(st, play)] + \
+            [{"type": "end_orders", "seat": seat}]
+    if ph == "move":
+        out = []
+        for uid in play.ordered:
+            u = st.units.get(uid)
+            if u is None or u.moved:
+                continue
+            for h in reachable(st, u, play, None, bool(play.flags.get("ignore_terrain"))):
+                out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
+            if exit_hexes(st, u, play):
+                out.append({"type": "exit", "seat": seat, "unit": uid})
+        out.append({"type": "end_movement", "seat": seat})
+        return out
+    if ph == "battle":
+        out = []
+        for uid in play.ordered:
+            u = st.units.get(uid)
+            if u is None:
+                continue
+            if B.can_battle(st, u, play):
+                for h, _n in B.targets(st, u, play):
+                    out.append({"type": "battle", "seat": seat, "unit": uid, "target": [*h]})
+            if _may_move_again(play, u):
+                for h in reachable(st, u, play, play.flags["move_again"], True):
+                    out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
+        out.append({"type": "end_battles", "seat": seat})
+        return out
+    return []
+
+
+def playable(st: GameState, side: str) -> list[int]:
+    hand = st.hands[side]
+    cards = [c for c in hand if CARDS[c].key != "ambush"]
+    return cards or list(hand)
+
+
+def _may_move_again(play: Play, u) -> bool:
+    return bool(play.flags.get("move_again")) and not u.moved_again and u.ordered
+
+
+# ============================================================================ apply
+def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
+    """Mutates ``st`` (a clone made by the caller)."""
+    t = action.get("type")
+    p = st.pending
+    if p is None:
+        raise IllegalAction("game_over", "the game is over")
+    seat = action.get("seat")
+    if t == "roll":
+        if p["type"] != "roll":
+            raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
+        _roll(st, action, events)
+    else:
+        if t not in KNOWN:
+            raise IllegalAction("unknown_action", f"unknown action type {t!r}")
+        if seat != p["seat"]:
+            raise IllegalAction("not_your_turn", f"waiting for {p['seat']} ({p['type']})")
+        if st.battles:
+            B.apply(st, action, events)
+        else:
+            handler = HANDLERS.get((st.phase, t))
+            if handler is None:
+                raise IllegalAction("wrong_phase", f"{t!r} is not possible during {st.phase}")
+            handler(st, action, events)
+    advance(st, events)
+    refresh(st)
+
+
+def _roll(st: GameState, action: dict, events: list) -> None:
+    n = st.pending["dice"]
+    faces = action.get("dice")
+    if faces is None:
+        faces = D.sample(st.rng, n)
+    if (not isinstance(faces, list) or len(faces) != n
+            or any(f not in D.FACE_NAMES for f in faces)):
+        raise IllegalAction("malformed_action", f"roll needs a list of {n} faces")
+    st.rng.counter += n
+    if st.battles:
+        B.resolve_roll(st, faces, events)
+        return
+    why = st.chance["for"]
+    st.chance = None
+    if why == "their_finest_hour":
+        T.tfh_rolled(st, st.play, faces, events)
+    elif why == "medics":
+        T.medics_rolled(st, st.play, faces, events)
+
+
+# --------------------------------------------------------------------------- card play
+def _play_card(st: GameState, action: dict, events: list) -> None:
+    cid = action.get("card")
+    if not isinstance(cid, int) or cid not in CARDS:
+        raise IllegalAction("malformed_action", "field 'card' must be a card id")
+    side = st.active
+    if cid not in st.hands[side]:
+        raise IllegalAction("card_not_in_hand", "that card is not in your hand")
+    if cid not in playable(st, side):
+        raise IllegalAction("card_not_playable", "Ambush is played only in the opponent's turn")
+    st.hands[side].remove(cid)
+    card = CARDS[cid]
+    play = Play(cid, card.key, action["seat"], side)
+    st.plays.append(play)
+    events.append({"type": "card_played", "seat": play.seat, "side": side,
+                   "card": card.to_json()})
+    src, mirror, section = card, False, None
+    if card.key == "counter_attack":
+        last = st.last_card.get(other(side))
+        if last is None:
+            play.key = "none"
+        else:
+            src = CARDS[last["src"]]
+            mirror = not last["mirror"]
+            play.key = src.key
+            if last.get("section") is not None:
+                section = 2 - last["section"]
+            events.append({"type": "card_copied", "side": side, "card": src.to_json(),
+                           "mirrored": mirror})
+    play.flags["src"] = src.id
+    play.flags["mirror"] = mirror
+    T.setup(st, play, events, src, mirror, section)
+
+
+def _choose_section(st: GameState, action: dict, events: list) -> None:
+    s = action.get("section")
+    if not isinstance(s, int):
+        raise IllegalAction("malformed_action", "field 'section' must be 0, 1 or 2")
+    T.choose_section(st, st.play, s, events)
+
+
+def _target(st: GameState, action: dict, events: list) -> None:
+    T.add_target(st, st.play, parse_hex(action, "hex"), events)
+    limit = 4 if st.play.key == "air_power" else 1
+    if len(st.air_targets) >= limit or not T.target_options(st, st.play):
+        T.start_card_attacks(st, st.play, events)
+
+
+def _end_targets(st: GameState, action: dict, events: list) -> None:
+    if not st.air_targets:
+        raise IllegalAction("no_target", "choose at least one target")
+    T.start_card_attacks(st, st.play, events)
+
+
+# --------------------------------------------------------------------------- orders
+def _order(st: GameState, action: dict, events: list) -> None:
+    u = parse_unit(st, action)
+    play = st.play
+    if u.side != play.side:
+        raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
+    if u.ordered:
+        raise IllegalAction("unit_already_ordered", "that unit already has an order")
+    if u not in T.orderable(st, play):
+        if not T.eligible(st, play, u) or not T.can_assign(st, play, [u]):
+            raise IllegalAction("unit_not_eligible", "this card cannot order that unit")
+        raise IllegalAction("too_many_orders", "no order of this card is left for that unit")
+    T.order(st, play, u, events)
+    if not T.orderable(st, play):
+        T.end_orders(st, play, events)
+
+
+def _end_orders(st: GameState, action: dict, events: list) -> None:
+    T.end_orders(st, st.play, events)
+
+
+# --------------------------------------------------------------------------- movement
+def _ordered_unit(st: GameState, action: dict):
+    u = parse_unit(st, action)
+    if u.side != st.play.side:
+        raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
+    if not u.ordered or u.id not in st.play.ordered:
+        raise IllegalAction("unit_not_ordered", "that unit has no order this turn")
+    return u
+
+
+def _move(st: GameState, action: dict, events: list) -> None:
+    u = _ordered_unit(st, action)
+    to = parse_hex(action, "to")
+    play = st.play
+    second = st.phase == "battle"
+    if second:
+        if not _may_move_again(play, u):
+            raise IllegalAction("wrong_phase", "movement is over")
+        dests = reachable(st, u, play, play.flags["move_again"], True)
+    else:
+        if u.moved:
+            raise IllegalAction("unit_already_moved", "a unit moves only once per turn")
+        dests = reachable(st, u, play, None, bool(play.flags.get("ignore_terrain")))
+    if to not in dests:
+        raise IllegalAction("illegal_move", "the unit cannot move there")
+    frm = u.hex
+    del st.occ[frm]
+    u.hex = to
+    st.occ[to] = u.id
+    u.entered = True
+    if second:
+        u.moved_again = True
+    else:
+        u.moved = dests[to]
+    unit_left_hex(st, frm, events)
+    events.append(describe_move(u, frm, to, dests[to]))
+    _after_move(st, u, events)
+
+
+def _after_move(st: GameState, u, events: list) -> None:
+    from .terrain_changes import remove_family
+    if u.cls == "armor" and any(t.spec.family == "wire" for t in _tiles(st, u.hex)):
+        remove_family(st, u.hex, "wire", events)
+    update_objectives(st, events)
+    check_victory(st, events)
+
+
+def _tiles(st, h):
+    from .common import tiles_at
+    return tiles_at(st, h)
+
+
+def _exit(st: GameState, action: dict, events: list) -> None:
+    u = _ordered_unit(st, action)
+    if u.moved:
+        raise IllegalAction("unit_already_moved", "a unit moves only once per turn")
+    hexes = exit_hexes(st, u, st.play)
+    if not hexes:
+        raise IllegalAction("illegal_move", "the unit cannot reach an exit hex")
+    value = exit_value(st, u, hexes[0])
+    del st.occ[u.hex]
+    del st.units[u.id]
+    st.play.ordered.remove(u.id)
+    unit_left_hex(st, u.hex, events)
+    st.exit_medals[u.side] += value
+    events.append({"type": "unit_exited", "unit": u.id, "side": u.side, "hex": [*hexes[0]]})
+    events.append({"type": "medal_gained", "side": u.side, "reason": "exit", "unit": u.id,
+                   "count": value})
+    update_objectives(st, events)
+    check_victory(st, events)
+
+
+def _end_movement(st: GameState, action: dict, events: list) -> None:
+    st.phase = "battle"
+
+
+# --------------------------------------------------------------------------- battle
+def _battle(st: GameState, action: dict, events: list) -> None:
+    u = _ordered_unit(st, action)
+    h = parse_hex(action, "target")
+    if not B.can_battle(st, u, st.play):
+        code = "unit_already_battled" if u.battles else "unit_cannot_battle"
+        raise IllegalAction(code, "that unit may not battle now")
+    B.declare(st, u, h, st.play, events)
+
+
+def _end_battles(st: GameState, action: dict, events: list) -> None:
+    st.phase = "end"
+
+
+def _choose_card(st: GameState, action: dict, events: list) -> None:
+    cid = action.get("card")
+    if cid not in st.recon_cards:
+        raise IllegalAction("card_not_offered", "choose one of the drawn cards")
+    side = st.active
+    st.hands[side].append(cid)
+    for c in st.recon_cards:
+        if c != cid:
+            st.discard.append(c)
+    st.recon_cards = []
+    events.append({"type": "card_kept", "side": side, "seat": mode(st).hand_seat(st, side),
+                   "secret": {"card": CARDS[cid].to_json()},
+                   "secret_to": [mode(st).hand_seat(st, side)]})
+    _finish_turn(st, events)
+
+
+HANDLERS = {
+    ("play_card", "play_card"): _play_card,
+    ("choose_section", "choose_section"): _choose_section,
+    ("target", "target"): _target,
+    ("target", "end_targets"): _end_targets,
+    ("order", "order"): _order,
+    ("order", "end_orders"): _end_orders,
+    ("move", "move"): _move,
+    ("move", "exit"): _exit,
+    ("move", "end_movement"): _end_movement,
+    ("battle", "battle"): _battle,
+    ("battle", "move"): _move,
+    ("battle", "end_battles"): _end_battles,
+    ("recon", "choose_card"): _choose_card,
+}
+KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground"}
+
+
+# ============================================================================ automatic steps
+def advance(st: GameState, events: list) -> None:
+    """Skip phases with nothing to decide; run the end of turn."""
+    for _ in range(50):
+        if st.game_over or st.battles:
+            return
+        ph = st.phase
+        play = st.play
+        if ph == "order" and not T.orderable(st, play):
+            T.end_orders(st, play, events)
+        elif ph == "move" and not _anything_to_move(st, play):
+            st.phase = "battle"
+        elif ph == "battle" and not _anything_to_battle(st, play):
+            st.phase = "end"
+        elif ph == "target" and not T.target_options(st, play) and not st.air_targets:
+            st.phase = "end"
+        elif ph == "choose_section" and not T.infantry_sections(st, play):
+            st.phase = "end"
+        elif ph == "end":
+            _end_turn(st, events)
+        else:
+            return
+
+
+def _anything_to_move(st: GameState, play: Play) -> bool:
+    for uid in play.ordered:
+        u = st.units.get(uid)
+        if u is not None and not u.moved and (
+                reachable(st, u, play, None, bool(play.flags.get("ignore_terrain")))
+                or exit_hexes(st, u, play)):
+            return True
+    return False
+
+
+def _anything_to_battle(st: GameState, play: Play) -> bool:
+    for uid in play.ordered:
+        u = st.units.get(uid)
+        if u is None:
+            continue
+        if B.can_battle(st, u, play) and B.targets(st, u, play):
+            return True
+        if _may_move_again(play, u) and reachable(st, u, play, play.flags["move_again"], True):
+            return True
+    return False
+
+
+# ============================================================================ end of turn
+def draw(st: GameState, side: str, events: list, n: int = 1) -> list[int]:
+    got = []
+    for _ in range(n):
+        if not st.deck:
+            if not st.discard or st.scn.options.get("deck_reshuffling") is False:
+                break
+            st.deck = st.discard
+            st.discard = []
+            st.rng.shuffle(st.deck)
+            events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
+        got.append(st.deck.pop())
+    return got
+
+
+def _end_turn(st: GameState, events: list) -> None:
+    side = st.active
+    recon = False
+    for play in st.plays:
+        if play.card is not None:
+            st.discard.append(play.card)
+        recon = recon or bool(play.flags.get("recon_draw"))
+    last = st.plays[-1] if st.plays else None
+    if last is not None and last.key != "none":
+        st.last_card[side] = {"src": last.flags.get("src", last.card),
+                              "mirror": bool(last.flags.get("mirror")), "section": last.section}
+    if st.reshuffle:
+        st.deck.extend(st.discard)
+        st.discard = []
+        st.rng.shuffle(st.deck)
+        st.reshuffle = False
+        events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
+    if recon:
+        st.recon_cards = draw(st, side, events, 2)
+        if len(st.recon_cards) > 1:
+            seat = mode(st).hand_seat(st, side)
+            events.append({"type": "cards_drawn", "side": side, "seat": seat, "count": 2,
+                           "secret": {"cards": [CARDS[c].to_json() for c in st.recon_cards]},
+                           "secret_to": [seat]})
+            st.phase = "recon"
+            return
+        st.hands[side].extend(st.recon_cards)
+        st.recon_cards = []
+    else:
+        _give(st, side, draw(st, side, events), events)
+    _finish_turn(st, events)
+
+
+def _give(st: GameState, side: str, cards: list[int], events: list) -> None:
+    if not cards:
+        return
+    st.hands[side].extend(cards)
+    seat = mode(st).hand_seat(st, side)
+    events.append({"type": "card_drawn", "side": side, "seat": seat, "count": len(cards),
+                   "secret": {"cards": [CARDS[c].to_json() for c in cards]}, "secret_to": [seat]})
+
+
+def _finish_turn(st: GameState, events: list) -> None:
+    side = st.active
+    for s, n in sorted(st.extra_draws.items()):
+        if n:
+            _give(st, s, draw(st, s, events, n), events)
+    st.extra_draws = {}
+    events.append({"type": "turn_ended", "side": side, "turn": st.turn})
+    if st.last_turn_for == side and st.options.get("counter_attack_last_turn"):
+        end_by_damage(st, events)
+        return
+    start_turn(st, other(side), events)
+
+
+def start_turn(st: GameState, side: str, events: list) -> None:
+    st.turn += 1
+    st.active = side
+    st.plays = []
+    st.air_targets = []
+    st.phase = "play_card"
+    for u in st.units.values():
+        u.reset_turn()
+    events.append({"type": "turn_started", "side": side, "turn": st.turn})
+    update_objectives(st, events, turn_start=True)
+    check_victory(st, events)

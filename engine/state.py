@@ -1,0 +1,229 @@
+"""Game state: everything that changes during a game, with an explicit fast clone.
+
+The :class:`~engine.scenario.Scenario` is shared immutably by every state of a game.
+Hidden information lives here too (hands, deck order, RNG); :mod:`engine.view` decides
+who may see what.  States are never mutated by :func:`engine.apply`: it works on
+``state.clone()``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .rng import Rng
+from .scenario import Scenario
+from .units import UnitSpec
+
+Hex = tuple[int, int]
+
+
+class Unit:
+    """One unit on the board; per-turn fields are reset at the start of every turn."""
+
+    __slots__ = ("id", "side", "spec", "hex", "figures", "max_figures", "badge",
+                 "ordered", "moved", "battles", "entered", "overrun", "moved_again",
+                 "no_battle")
+
+    def __init__(self, id: str, side: str, spec: UnitSpec, hex: Hex, figures: int,
+                 max_figures: int, badge: int | None = None) -> None:
+        self.id = id
+        self.side = side
+        self.spec = spec
+        self.hex = hex
+        self.figures = figures
+        self.max_figures = max_figures
+        self.badge = badge
+        self.reset_turn()
+
+    def reset_turn(self) -> None:
+        self.ordered = False      # ordered this turn
+        self.moved = 0            # hexes moved this turn (normal movement)
+        self.battles = 0          # battles fought this turn
+        self.entered = False      # entered its current hex this turn (move or take ground)
+        self.overrun = False      # armor overrun used this turn
+        self.moved_again = False  # Behind Enemy Lines second move done
+        self.no_battle = False    # may not battle any more this turn (dig in, wire removal...)
+
+    def copy(self) -> "Unit":
+        u = Unit.__new__(Unit)
+        for s in Unit.__slots__:
+            setattr(u, s, getattr(self, s))
+        return u
+
+    @property
+    def cls(self) -> str:
+        return self.spec.unit_class
+
+    def key(self) -> tuple:
+        return tuple(getattr(self, s) for s in Unit.__slots__)
+
+
+@dataclass(slots=True)
+class Quota:
+    """``count`` orders for units in ``sections`` (None: anywhere) of ``classes`` (None: any)."""
+
+    sections: frozenset[int] | None
+    count: int
+    classes: frozenset[str] | None = None
+
+
+class Play:
+    """One command card being carried out: who performs it and what it allows.
+
+    A turn holds a list of plays (1v1: exactly one).  ``card`` is the physical card,
+    ``key`` the procedure being executed (differs from the card's own key for a
+    Counter-Attack).  ``flags`` holds card modifiers read by the rules.
+    """
+
+    __slots__ = ("card", "key", "seat", "side", "quotas", "ordered", "flags", "filter",
+                 "section")
+
+    def __init__(self, card: int | None, key: str, seat: str, side: str) -> None:
+        self.card = card
+        self.key = key
+        self.seat = seat
+        self.side = side
+        self.quotas: list[Quota] = []
+        self.ordered: list[str] = []
+        self.flags: dict[str, Any] = {}
+        self.filter: str | None = None   # None | "adjacent" | "not_adjacent" | "wounded"
+        self.section: int | None = None   # chosen section (Infantry Assault)
+
+    def copy(self) -> "Play":
+        p = Play.__new__(Play)
+        p.card, p.key, p.seat, p.side = self.card, self.key, self.seat, self.side
+        p.quotas = list(self.quotas)
+        p.ordered = list(self.ordered)
+        p.flags = dict(self.flags)
+        p.filter = self.filter
+        p.section = self.section
+        return p
+
+    def key_tuple(self) -> tuple:
+        return (self.card, self.key, self.seat, self.side,
+                tuple((q.sections, q.count, q.classes) for q in self.quotas),
+                tuple(self.ordered), tuple(sorted(self.flags.items())), self.filter, self.section)
+
+
+class Battle:
+    """One battle in progress (a stack: an Ambush battle sits on top of the one it answers)."""
+
+    __slots__ = ("attacker", "side", "target", "target_hex", "from_hex", "dist", "dice",
+                 "stage", "kind", "star_hits", "no_ignore", "ignore_grenades", "result",
+                 "retreat_options", "vacated", "flags")
+
+    def __init__(self, attacker: str | None, side: str, target: str, target_hex: Hex,
+                 from_hex: Hex | None, dist: int, dice: int, kind: str = "battle") -> None:
+        self.attacker = attacker        # unit id (None for Air Power / Barrage)
+        self.side = side                # attacking side
+        self.target = target            # target unit id
+        self.target_hex = target_hex
+        self.from_hex = from_hex
+        self.dist = dist
+        self.dice = dice                # number of dice to roll
+        self.stage = "roll"             # ambush | roll | retreat | take_ground | overrun
+        self.kind = kind                # battle | overrun | ambush | air_power | barrage
+        self.star_hits: frozenset[str] | bool = frozenset()
+        self.no_ignore = False          # flags may not be ignored
+        self.ignore_grenades = False
+        self.result: dict[str, Any] | None = None
+        self.retreat_options: list[dict[str, Any]] = []
+        self.vacated = False
+        self.flags = 0
+
+    def copy(self) -> "Battle":
+        b = Battle.__new__(Battle)
+        for s in Battle.__slots__:
+            setattr(b, s, getattr(self, s))
+        return b
+
+    def key(self) -> tuple:
+        return tuple(repr(getattr(self, s)) for s in Battle.__slots__)
+
+
+class GameState:
+    """The whole mutable game.  Clone with :meth:`clone` (explicit, no deepcopy)."""
+
+    __slots__ = ("scn", "options", "mode", "rng", "turn", "active", "phase", "units", "occ",
+                 "hands", "deck", "discard", "plays", "battles", "chance", "pending",
+                 "elim_medals", "exit_medals", "objectives", "sudden", "tiles_over",
+                 "last_card", "extra_draws", "recon_cards", "air_targets", "winner",
+                 "game_over", "last_roll", "figures_killed", "last_turn_for", "reshuffle",
+                 "seq")
+
+    def clone(self) -> "GameState":
+        s = GameState.__new__(GameState)
+        s.scn = self.scn
+        s.options = self.options
+        s.mode = self.mode
+        s.rng = self.rng.copy()
+        s.turn = self.turn
+        s.active = self.active
+        s.phase = self.phase
+        s.units = {k: u.copy() for k, u in self.units.items()}
+        s.occ = dict(self.occ)
+        s.hands = {k: list(v) for k, v in self.hands.items()}
+        s.deck = list(self.deck)
+        s.discard = list(self.discard)
+        s.plays = [p.copy() for p in self.plays]
+        s.battles = [b.copy() for b in self.battles]
+        s.chance = self.chance                  # dict, replaced never mutated
+        s.pending = self.pending                # dict, replaced never mutated
+        s.elim_medals = dict(self.elim_medals)
+        s.exit_medals = dict(self.exit_medals)
+        s.objectives = dict(self.objectives)
+        s.sudden = self.sudden
+        s.tiles_over = dict(self.tiles_over)
+        s.last_card = dict(self.last_card)
+        s.extra_draws = dict(self.extra_draws)
+        s.recon_cards = list(self.recon_cards)
+        s.air_targets = list(self.air_targets)
+        s.winner = self.winner
+        s.game_over = self.game_over
+        s.last_roll = self.last_roll
+        s.figures_killed = dict(self.figures_killed)
+        s.last_turn_for = self.last_turn_for
+        s.reshuffle = self.reshuffle
+        s.seq = self.seq
+        return s
+
+    @property
+    def play(self) -> Play | None:
+        return self.plays[-1] if self.plays else None
+
+    def medals(self, side: str) -> int:
+        total = self.elim_medals[side] + self.exit_medals[side]
+        for obj in self.scn.objectives:
+            if self.objectives.get(obj.id) == side:
+                total += obj.counts_for
+        if self.sudden == side:
+            total += 1000
+        return total
+
+    def unit_at(self, h: Hex) -> Unit | None:
+        uid = self.occ.get(h)
+        return self.units[uid] if uid is not None else None
+
+    def snapshot(self) -> tuple:
+        """A comparable summary of everything (used for equality: replay == live)."""
+        return (self.options and tuple(sorted(self.options.items())), self.mode,
+                self.rng.seed, self.rng.counter, self.turn, self.active, self.phase,
+                tuple(sorted((k, u.key()) for k, u in self.units.items())),
+                tuple(sorted(self.occ.items())),
+                tuple(sorted((k, tuple(v)) for k, v in self.hands.items())),
+                tuple(self.deck), tuple(self.discard),
+                tuple(p.key_tuple() for p in self.plays), tuple(b.key() for b in self.battles),
+                repr(self.chance), repr(self.pending),
+                tuple(sorted(self.elim_medals.items())), tuple(sorted(self.exit_medals.items())),
+                tuple(sorted(self.objectives.items(), key=repr)), self.sudden,
+                tuple(sorted(self.tiles_over.items(), key=repr)),
+                tuple(sorted(self.last_card.items(), key=repr)),
+                tuple(sorted(self.extra_draws.items())), tuple(self.recon_cards),
+                tuple(self.air_targets), self.winner, self.game_over, repr(self.last_roll),
+                tuple(sorted(self.figures_killed.items())), self.last_turn_for,
+                self.reshuffle, self.seq)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameState) and self.snapshot() == other.snapshot()
+
+    __hash__ = None  # type: ignore[assignment]

@@ -1,0 +1,78 @@
+"""What a seat may see: ``view_for(state, seat)`` and ``events_for(events, seat)``.
+
+Hands appear only in the view of the seat holding them; deck order, the RNG and the
+other side's hand never appear; spectators (seat None) see public information only.
+Events carrying hidden information have ``secret`` + ``secret_to``; ``events_for``
+strips ``secret`` for everybody not listed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARDS
+from .rules.common import SIDES, is_top, mode
+from .rules.tactics import describe_play
+from .state import GameState
+
+
+def _unit_json(st: GameState, u) -> dict[str, Any]:
+    s = u.spec
+    return {"id": u.id, "side": u.side, "code": s.code, "kind": s.kind, "class": s.unit_class,
+            "nation": s.nation, "badge": u.badge, "hex": [*u.hex], "figures": u.figures,
+            "max_figures": u.max_figures, "ordered": u.ordered, "moved": u.moved,
+            "battled": u.battles > 0, "name": s.name}
+
+
+def _pending_json(st: GameState, seat: str | None) -> dict[str, Any] | None:
+    p = st.pending
+    if p is None:
+        return None
+    out = dict(p)
+    if p["type"] == "choose_card" and seat == p["seat"]:
+        out["cards"] = [CARDS[c].to_json() for c in st.recon_cards]
+    return out
+
+
+def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
+    m = mode(st)
+    sides: dict[str, Any] = {}
+    for side in SIDES:
+        d: dict[str, Any] = {"position": "top" if is_top(st, side) else "bottom",
+                             "medals": st.medals(side) if st.sudden != side else
+                             st.scn.victory.get(side, 0),
+                             "victory": st.scn.victory.get(side, 0),
+                             "hand_count": len(st.hands[side])}
+        if seat is not None and m.hand_seat(st, side) == seat:
+            d["hand"] = [CARDS[c].to_json() for c in st.hands[side]]
+        sides[side] = d
+    changed = [{"hex": [*h], "tiles": [{"code": t.spec.code, "name": t.spec.name,
+                                         "family": t.spec.family} for t in tiles]}
+               for h, tiles in sorted(st.tiles_over.items())]
+    return {
+        "ruleset": "m44",
+        "turn": st.turn,
+        "active": st.active,
+        "phase": st.phase,
+        "to_act": [] if st.pending is None else [st.pending["seat"]],
+        "pending": _pending_json(st, seat),
+        "sides": sides,
+        "deck_count": len(st.deck),
+        "discard_count": len(st.discard),
+        "played": [describe_play(p) for p in st.plays],
+        "units": [_unit_json(st, u) for u in st.units.values()],
+        "changed_hexes": changed,
+        "objectives": [{"id": o.id, "holder": st.objectives.get(o.id)} for o in st.scn.objectives],
+        "last_roll": st.last_roll,
+        "game_over": st.game_over,
+        "winner": st.winner,
+        "options": sorted(st.options),
+    }
+
+
+def events_for(events: list[dict[str, Any]], seat: str | None) -> list[dict[str, Any]]:
+    out = []
+    for e in events:
+        if "secret" in e and (seat is None or seat not in e.get("secret_to", ())):
+            e = {k: v for k, v in e.items() if k != "secret"}
+        out.append(e)
+    return out
