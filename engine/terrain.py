@@ -25,7 +25,8 @@ Additions to the original skeleton (all additive):
   ``retreat_impassable``, ``infantry_may_remove``, ``armor_removes``,
   ``removed_when_vacated``, ``engineer_removable``, ``can_be_blown``, ``medal_if_blown``,
   ``station``, ``must_ignore_all_flags_jp`` -- see the comments on each field;
-* the same fields (merged) on :class:`HexTerrain`, plus ``river`` and ``bridge``;
+* the same fields (merged) on :class:`HexTerrain`, plus ``river``, ``bridge`` and
+  ``cover_blocks_los`` (a blocking tile that is not part of a hill/mountain mass);
 * ``Tile.behavior2`` and ``Tile.properties``;
 * ``HexTerrain.defense_against(..., defender_class=None, defender_nation=None,
   attacker_terrain=None)`` keyword arguments, ``HexTerrain.flags_ignorable(...,
@@ -229,6 +230,7 @@ class HexTerrain:
     retreat_impassable: frozenset[str] = NONE
     station: bool = False
     must_ignore_all_flags_jp: bool = False
+    cover_blocks_los: bool = False   # a blocking tile that is not a hill/mountain mass (LOS)
 
     def defense_against(self, attacker_class: str, attacker_side: str, attacker_elevation: int,
                         *, defender_class: str | None = None, defender_nation: str | None = None,
@@ -317,6 +319,7 @@ def combine(tiles: tuple[Tile, ...]) -> HexTerrain:
     merged["stop_allows_take_ground"] = bool(stoppers) and all(
         s.stop_allows_take_ground for s in stoppers)
     merged["mass"] = _mass(specs)
+    merged["cover_blocks_los"] = any(s.blocks_los and not s.mass for s in specs)
     if merged.get("bridge"):
         merged["entry_hazard_dice"] = 0
     elif merged.get("river"):
