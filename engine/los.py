@@ -23,9 +23,9 @@ Intervening-hex lists are pure geometry and cached per (src, dst) pair.
 """
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Callable, Container, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Union
 
 from .geometry import Hex, cube_round, distance, to_cube
 from .terrain import OPEN, HexTerrain
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .scenario import Scenario
 
 EPS: tuple[float, float, float] = (1e-6, 2e-6, -3e-6)
+TerrainSource = Union[Mapping[Hex, HexTerrain], Callable[[Hex], HexTerrain]]
 
 
 def _line(src: Hex, dst: Hex, sign: int) -> tuple[Hex, ...]:
@@ -57,12 +58,12 @@ def sight_lines(src: Hex, dst: Hex) -> tuple[tuple[Hex, ...], ...]:
     return (plus,) if plus == minus else (plus, minus)
 
 
-def _blocked(line: tuple[Hex, ...], terrain: Mapping[Hex, HexTerrain], masses: Mapping[Hex, int],
+def _blocked(line: tuple[Hex, ...], terrain: Callable[[Hex], HexTerrain], masses: Mapping[Hex, int],
              occupied: Container[Hex], src: Hex, dst: Hex, attacker_class: str,
              needs_los: bool) -> bool:
     lakes = 0
     for h in line:
-        ht = terrain.get(h, OPEN)
+        ht = terrain(h)
         if ht.blocks_all_fire:
             return True
         if not needs_los:
@@ -82,18 +83,28 @@ def _same_mass(masses: Mapping[Hex, int], h: Hex, src: Hex, dst: Hex) -> bool:
 
 def has_line_of_sight(scn: Scenario, occupied: Container[Hex], src: Hex, dst: Hex, *,
                       attacker_class: str = "inf",
-                      terrain: Mapping[Hex, HexTerrain] | None = None,
+                      terrain: TerrainSource | None = None,
                       needs_los: bool = True) -> bool:
     """True when a unit on ``src`` can see ``dst`` (004 "Line Of Sight").
 
-    ``occupied``: hexes holding a unit (any side); ``terrain`` overrides ``scn.terrain``
-    when tiles changed during play.  ``needs_los=False`` (artillery, mortars: addition)
+    ``occupied``: hexes holding a unit (any side); ``terrain`` (a mapping hex ->
+    HexTerrain, or a function hex -> HexTerrain) overrides ``scn.terrain`` when tiles
+    changed during play.  ``needs_los=False`` (artillery, mortars: addition)
     only checks IMPASSABLE_BLOCKING_HILL tiles, which block every line of fire.
     """
     if src == dst:
         return True
     lines = sight_lines(src, dst)
-    ter = scn.terrain if terrain is None else terrain
+    source = scn.terrain if terrain is None else terrain
+    ter = source if callable(source) else (lambda h: source.get(h, OPEN))
     results = [_blocked(line, ter, scn.masses, occupied, src, dst, attacker_class, needs_los)
                for line in lines]
     return not all(results)
+
+
+def has_los(scn: Scenario, src: Hex, dst: Hex, occupied: Container[Hex],
+            terrain: TerrainSource | None = None, *, attacker_class: str = "inf",
+            needs_los: bool = True) -> bool:
+    """Positional-argument alias of :func:`has_line_of_sight` (the rules adapter's shape)."""
+    return has_line_of_sight(scn, occupied, src, dst, attacker_class=attacker_class,
+                             terrain=terrain, needs_los=needs_los)

@@ -99,3 +99,11 @@ def test_speed_all_pairs_of_a_real_board():
         has_line_of_sight(scn, occ, a, b)
     per_call = (time.perf_counter() - start) / len(pairs)
     print(f"{per_call * 1e6:.1f} us per LOS call ({len(pairs)} pairs)")
+
+
+def test_has_los_alias_with_terrain_function():
+    from engine.los import has_los
+    from engine.terrain import OPEN
+    scn = board_from_text("4@2: :i  W  :I")
+    assert not has_los(scn, (4, 2), (4, 6), frozenset())
+    assert has_los(scn, (4, 2), (4, 6), frozenset(), lambda h: OPEN)
