@@ -46,8 +46,10 @@ class Unit:
 
     def copy(self) -> "Unit":
         u = Unit.__new__(Unit)
-        for s in Unit.__slots__:
-            setattr(u, s, getattr(self, s))
+        u.id, u.side, u.spec, u.hex = self.id, self.side, self.spec, self.hex
+        u.figures, u.max_figures, u.badge = self.figures, self.max_figures, self.badge
+        u.ordered, u.moved, u.battles, u.entered = self.ordered, self.moved, self.battles, self.entered
+        u.overrun, u.moved_again, u.no_battle = self.overrun, self.moved_again, self.no_battle
         return u
 
     @property

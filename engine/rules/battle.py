@@ -107,7 +107,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
         n = battle_dice(st, u, v, d, play, kind)
         if n <= 0:
             continue
-        if d > 1 and not L.clear(st, u.hex, v.hex, spec.needs_los):
+        if d > 1 and not L.clear(st, u.hex, v.hex, spec.needs_los, u.cls):
             continue
         out.append((v.hex, n))
     return out
@@ -128,7 +128,7 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
                          for w in st.units.values() if w.side != u.side):
             raise IllegalAction("must_close_assault",
                                 "a unit adjacent to an enemy must battle an adjacent enemy")
-        if d > 1 and not L.clear(st, u.hex, target, u.spec.needs_los):
+        if d > 1 and not L.clear(st, u.hex, target, u.spec.needs_los, u.cls):
             raise IllegalAction("no_line_of_sight", "no line of sight to the target")
         raise IllegalAction("illegal_target", "that unit may not be battled (dice <= 0)")
     v = st.unit_at(target)
@@ -293,7 +293,7 @@ def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
                 if n in st.occ:
                     continue
                 tn = terrain_at(st, n)
-                if v.cls in tn.impassable or tn.ocean:
+                if v.cls in tn.impassable or v.cls in tn.retreat_impassable or tn.ocean:
                     continue
                 out[n] = k
                 nxt.append(n)
@@ -379,7 +379,7 @@ def take_ground(st: GameState, take: bool, events: list) -> None:
     if check_victory(st, events):
         return
     if (u.spec.take_ground >= 2 and not u.overrun and b.kind == "battle"
-            and terrain_allows_battle(st, u) and targets(st, u, st.play, "overrun")):
+            and not terrain_at(st, u.hex).no_overrun and terrain_allows_battle(st, u) and targets(st, u, st.play, "overrun")):
         b.stage = "overrun"
         return
     finish(st, events)

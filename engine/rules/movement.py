@@ -51,7 +51,27 @@ def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = Non
     return res
 
 
+_CACHE: dict[tuple, tuple] = {}
+
+
 def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
+            ignore_terrain: bool) -> tuple[dict[Hex, int], dict[Hex, int]]:
+    """Memoised :func:`_search_uncached` (key: everything the search reads)."""
+    key = (id(st.scn), u.id, u.hex, u.spec, frozenset(st.occ),
+           frozenset(st.tiles_over.items()) if st.tiles_over else None,
+           None if play is None else (play.key, tuple(sorted(play.flags.items(), key=repr))),
+           limit, ignore_terrain)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is st.scn:
+        return hit[1], hit[2]
+    dest, left = _search_uncached(st, u, play, limit, ignore_terrain)
+    if len(_CACHE) > 50000:
+        _CACHE.clear()
+    _CACHE[key] = (st.scn, dest, left)
+    return dest, left
+
+
+def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | None,
             ignore_terrain: bool) -> tuple[dict[Hex, int], dict[Hex, int]]:
     base = move_allowance(st, u, play) if limit is None else limit
     if base <= 0:

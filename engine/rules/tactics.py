@@ -57,12 +57,18 @@ def can_assign(st: GameState, play: Play, units: list[Unit]) -> bool:
 
 def orderable(st: GameState, play: Play) -> list[Unit]:
     """Units that could be ordered next under ``play``."""
+    quotas = play.quotas
+    total = sum(q.count for q in quotas)
+    if len(play.ordered) >= total:
+        return []
     ordered = [st.units[x] for x in play.ordered if x in st.units]
     out = []
     for u in st.units.values():
-        if u.side != play.side or u.ordered or not eligible(st, play, u):
+        if u.side != play.side or u.ordered or not any(_fits(st, u, q) for q in quotas):
             continue
-        if can_assign(st, play, ordered + [u]):
+        if not eligible(st, play, u):
+            continue
+        if len(quotas) == 1 or can_assign(st, play, ordered + [u]):
             out.append(u)
     return out
 
