@@ -65,7 +65,7 @@ export class BoardView {
     root.append(defs());
     root.append(svg('rect', { x: 0, y: 0, width: g.width, height: g.height, rx: 8, class: 'board-bg' }));
     this.layers = {};
-    for (const name of ['base', 'terrain', 'grid', 'sections', 'labels', 'marks', 'units', 'highlights', 'hit']) {
+    for (const name of ['base', 'terrain', 'grid', 'tlabels', 'sections', 'labels', 'marks', 'units', 'highlights', 'hit']) {
       this.layers[name] = svg('g', { class: `layer-${name}` });
       root.append(this.layers[name]);
     }
@@ -93,6 +93,7 @@ export class BoardView {
   renderTerrain() {
     const L = this.layers;
     clear(L.terrain);
+    clear(L.tlabels);
     for (const [k, tiles] of this.tiles) {
       const hex = k.split(',').map(Number);
       const gh = svg('g', { class: 'hex-terrain', 'data-hex': k });
@@ -100,7 +101,7 @@ export class BoardView {
       const label = shortLabel(tiles);
       if (label) {
         const [cx, cy] = this.geo.center(hex);
-        gh.append(svg('text', { x: cx, y: cy + H * 0.36, class: 'terrain-label' }, label));
+        L.tlabels.append(svg('text', { x: cx, y: cy + H * 0.36, class: 'terrain-label', 'data-hex': k }, label));
       }
       L.terrain.append(gh);
     }

@@ -51,6 +51,18 @@ export const FAMILIES = {
   roadblock:{ label: 'Roadblock', desc: 'Road block: must stop; impassable to Armor and Artillery. Battle into it: Infantry and Armor -1.' },
   hq:       { fill: '#c7b48a', pattern: 'pat-village', label: 'HQ', desc: 'HQ / supply / hospital tents. Blocks line of sight.' },
   minefield:{ label: 'Mines', desc: 'Minefield: units entering must stop; enemies entering roll dice for hits.' },
+  broken_bridge: { label: 'Broken bridge', desc: 'Broken bridge: no longer lets units cross the river.' },
+  depot:    { fill: '#c7b48a', pattern: 'pat-village', label: 'Depot', desc: 'Supply depot. Blocks line of sight.' },
+  dragonteeth: { label: "Dragon's teeth", desc: "Dragon's teeth: must stop; impassable to Armor and Artillery." },
+  escarpment: { fill: '#8b7560', pattern: 'pat-mountain', label: 'Escarpment', desc: 'Escarpment: impassable. Blocks line of sight.' },
+  frozen_river: { line: '#bfe0f5', label: 'Frozen river', desc: 'Frozen river: passable, but a unit entering it rolls 2 dice: each star is a hit.' },
+  stream:   { line: '#7db3e6', label: 'Stream', desc: 'Fordable stream: units entering must stop.' },
+  highground: { fill: null, label: '', desc: 'High ground: no rule effect.' },
+  hospital: { fill: '#d8cfb8', pattern: 'pat-village', label: 'Hospital', desc: 'Hospital. Blocks line of sight.' },
+  pier:     { line: '#8a6a45', label: 'Pier', desc: 'Pier.' },
+  rice:     { fill: '#a9c28a', pattern: 'pat-marsh', label: 'Rice', desc: 'Rice paddies: as marsh — must stop; leaving is a 1-hex move; impassable to Artillery.' },
+  seawall:  { label: 'Sea wall', desc: 'Sea wall: battle into it: Infantry and Armor -1 die (protects its owner). Occupant may ignore 1 flag.' },
+  smoke:    { label: 'Smoke', desc: 'Smoke screen: blocks line of sight.' },
   unknown:  { fill: '#e7b0d8', pattern: 'pat-unknown', label: '?', desc: 'Terrain not recognised by this client.' },
 };
 
@@ -164,12 +176,12 @@ export function drawTiles(g, geo, hex, tiles, face) {
     const fam = familyOf(t);
     const spec = FAMILIES[fam];
     switch (fam) {
-      case 'river': case 'road': case 'rail': case 'trench': case 'ford': case 'wadi': {
+      case 'river': case 'road': case 'rail': case 'trench': case 'ford': case 'wadi': case 'frozen_river': case 'stream': case 'pier': {
         if (fam === 'wadi' && spec.fill) g.append(svg('polygon', { points: hexPts(cx, cy, 0.97), fill: spec.fill }));
-        const widths = { river: 13, road: 9, rail: 3, trench: 5, ford: 13, wadi: 10 };
+        const widths = { river: 13, road: 9, rail: 3, trench: 5, ford: 13, wadi: 10, frozen_river: 13, stream: 9, pier: 10 };
         for (const [a, b] of lineEdges(t.code, t.orientation)) {
           const d = linePath(geo, cx, cy, a, b);
-          if (fam === 'river' || fam === 'ford') {
+          if (fam === 'river' || fam === 'ford' || fam === 'frozen_river' || fam === 'stream') {
             g.append(svg('path', { d, stroke: '#2f6aa8', 'stroke-width': widths[fam] + 3, fill: 'none', 'stroke-linecap': 'butt' }));
           }
           if (fam === 'road') {
@@ -185,10 +197,10 @@ export function drawTiles(g, geo, hex, tiles, face) {
         }
         break;
       }
-      case 'bridge': {
+      case 'bridge': case 'broken_bridge': {
         // Deck perpendicular to the river base direction, turned 30 degrees per step.
         const ang = geo.rot(90 + 30 * ((t.orientation || 1) - 1));
-        const broken = /brk/.test(t.code);
+        const broken = fam === 'broken_bridge' || /brk/.test(t.code);
         const b = svg('g', { transform: `translate(${cx},${cy}) rotate(${ang})` });
         b.append(svg('rect', { x: -W / 2 + 2, y: -8, width: W - 4, height: 16, rx: 2, fill: broken ? '#6d5a48' : '#9a6b3c', stroke: '#4c3218', 'stroke-width': 1.5 }));
         for (let i = -3; i <= 3; i++) b.append(svg('line', { x1: i * 7, y1: -8, x2: i * 7, y2: 8, stroke: '#6e4a26', 'stroke-width': 1 }));
@@ -203,7 +215,7 @@ export function drawTiles(g, geo, hex, tiles, face) {
         g.append(b);
         break;
       }
-      case 'sandbag': {
+      case 'sandbag': case 'seawall': {
         const top = ((t.orientation || 1) % 2 === 0) !== geo.flipped;
         const sy = top ? -1 : 1;
         for (let i = -2; i <= 2; i++) {
@@ -220,11 +232,16 @@ export function drawTiles(g, geo, hex, tiles, face) {
         g.append(svg('path', { d: `M${cx - 18},${y} h36`, stroke: '#555', 'stroke-width': 0.8 }));
         break;
       }
-      case 'hedgehog': case 'roadblock': {
+      case 'hedgehog': case 'roadblock': case 'dragonteeth': {
         for (const dx of [-11, 0, 11]) {
           const x = cx + dx, y = cy - H * 0.22 + (dx === 0 ? -3 : 2);
           g.append(svg('path', { d: `M${x - 4},${y - 4} L${x + 4},${y + 4} M${x + 4},${y - 4} L${x - 4},${y + 4} M${x},${y - 5} v10`, stroke: '#2a2a2a', 'stroke-width': 1.8 }));
         }
+        break;
+      }
+      case 'smoke': {
+        g.append(svg('circle', { cx: cx - 8, cy: cy - 6, r: 12, fill: 'rgba(235,235,235,.75)' }));
+        g.append(svg('circle', { cx: cx + 9, cy: cy - 2, r: 13, fill: 'rgba(220,220,220,.75)' }));
         break;
       }
       case 'minefield': {
@@ -248,7 +265,7 @@ export function hexPts(cx, cy, s) {
 
 // Short text drawn at the bottom of a hex: the most telling family of its tiles.
 export function shortLabel(tiles) {
-  const prio = ['bunker', 'bridge', 'village', 'fortress', 'forest', 'jungle', 'hedgerow', 'mountain', 'hill',
+  const prio = ['bunker', 'bridge', 'broken_bridge', 'seawall', 'dragonteeth', 'escarpment', 'rice', 'depot', 'hospital', 'frozen_river', 'stream', 'smoke', 'village', 'fortress', 'forest', 'jungle', 'hedgerow', 'mountain', 'hill',
     'marsh', 'lake', 'ford', 'trench', 'sandbag', 'wire', 'hedgehog', 'roadblock', 'wadi', 'oasis',
     'airfield', 'rail', 'hq', 'cemetery', 'dam', 'ravine', 'unknown'];
   const fams = tiles.map(familyOf);

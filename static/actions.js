@@ -1,0 +1,183 @@
+// The one place that maps the engine's action vocabulary to UI gestures.
+//
+// The client never decides what is legal: it receives `legal` (the engine's
+// legal_actions for this seat, fully parameterised) and sends one of them back
+// unchanged. This module only looks at the *shape* of each action to decide how the
+// player picks it:
+//   card  : the action names a card of the hand          -> click the card
+//   unit  : the action names a unit and no hex           -> click the unit
+//   hex   : the action names a hex (maybe also a unit)   -> select the unit, click the hex
+//   button: anything else                                -> a button in the action bar
+// ACTIONS below adds labels, highlight colours and hints per known type; an unknown
+// type still works through the generic shape rules.
+import { titleCase, sideName } from './util.js';
+
+// kind = highlight class on the board (move, battle, retreat, take_ground, target, choice)
+export const ACTIONS = {
+  play_card:        { label: 'Play card', gesture: 'card' },
+  play:             { label: 'Play card', gesture: 'card' },
+  discard:          { label: 'Discard', gesture: 'card' },
+  keep_card:        { label: 'Keep card', gesture: 'card' },
+  choose_card:      { label: 'Choose card', gesture: 'card' },
+  dispatch:         { label: 'Give card', gesture: 'card' },
+  order:            { label: 'Order', gesture: 'unit', hint: 'Click to order this unit' },
+  order_unit:       { label: 'Order', gesture: 'unit', hint: 'Click to order this unit' },
+  unorder:          { label: 'Cancel order', gesture: 'unit' },
+  end_orders:       { label: 'Done ordering', primary: true },
+  move:             { label: 'Move', kind: 'move', hint: 'Move here' },
+  end_movement:     { label: 'Done moving', primary: true },
+  end_moves:        { label: 'Done moving', primary: true },
+  end_move:         { label: 'Done moving', primary: true },
+  battle:           { label: 'Battle', kind: 'battle', hint: 'Battle this unit' },
+  attack:           { label: 'Battle', kind: 'battle', hint: 'Battle this unit' },
+  end_battles:      { label: 'Done battling', primary: true },
+  end_battle:       { label: 'Done battling', primary: true },
+  retreat:          { label: 'Retreat', kind: 'retreat', hint: 'Retreat here' },
+  take_ground:      { label: 'Take ground', kind: 'take_ground', hint: 'Take ground: move into the vacated hex' },
+  overrun:          { label: 'Armor overrun', kind: 'battle', hint: 'Armor overrun: battle again' },
+  skip_take_ground: { label: "Don't take ground" },
+  decline:          { label: 'Decline' },
+  pass:             { label: 'Pass' },
+  ignore_flag:      { label: 'Ignore a flag' },
+  ambush:           { label: 'Ambush!', gesture: 'card' },
+  target:           { label: 'Target', kind: 'target', hint: 'Target this hex' },
+  end_turn:         { label: 'End turn', primary: true },
+  remove_wire:      { label: 'Remove wire', gesture: 'unit' },
+  heal:             { label: 'Heal', gesture: 'unit' },
+  exit:             { label: 'Exit the board', kind: 'choice', hint: 'Leave the board here (medal)' },
+};
+
+export const PHASES = {
+  order: 'Order phase: play a command card, then order units',
+  play_card: 'Play a command card',
+  card: 'Play a command card',
+  orders: 'Order units in the card\'s sections',
+  move: 'Movement: move ordered units',
+  movement: 'Movement: move ordered units',
+  battle: 'Battle: ordered units fire',
+  combat: 'Battle: ordered units fire',
+  retreat: 'Retreat',
+  take_ground: 'Take ground',
+  draw: 'Draw a new command card',
+  end: 'End of turn',
+  dispatch: 'Commander dispatches cards',
+  game_over: 'Game over',
+};
+
+const PENDING = {
+  retreat: (p, u) => `${sideName(p.seat)} must retreat ${u}${p.hexes || p.flags ? ` ${p.hexes || p.flags} hex${(p.hexes || p.flags) > 1 ? 'es' : ''}` : ''}`,
+  take_ground: (p, u) => `${sideName(p.seat)} may take ground with ${u}`,
+  overrun: (p, u) => `${sideName(p.seat)} may make an armor overrun with ${u}`,
+  ambush: (p) => `${sideName(p.seat)} may play an Ambush`,
+  choose_card: (p) => `${sideName(p.seat)} chooses which drawn card to keep`,
+  ignore_flag: (p, u) => `${sideName(p.seat)} may ignore a flag for ${u}`,
+  discard: (p) => `${sideName(p.seat)} must discard a card`,
+};
+
+export function describePending(p, unitName) {
+  if (!p) return '';
+  const u = p.unit ? unitName(p.unit) : 'a unit';
+  const f = PENDING[p.type];
+  if (f) return f(p, u);
+  return `Waiting for ${sideName(p.seat)}: ${titleCase(p.type)}${p.unit ? ' (' + u + ')' : ''}`;
+}
+
+export function describePhase(phase) {
+  return PHASES[phase] || titleCase(phase || '');
+}
+
+const HEX_KEYS = ['to', 'hex', 'target', 'dest', 'destination', 'at'];
+const UNIT_KEYS = ['unit', 'unit_id', 'attacker'];
+const CARD_KEYS = ['card', 'card_id'];
+const IGNORED = new Set(['type', 'seat']);
+
+function isHex(v) { return Array.isArray(v) && v.length === 2 && v.every((x) => Number.isInteger(x)); }
+
+// Break one legal action into {unit, hex, card, extra} by looking at its fields.
+export function analyse(action) {
+  const out = { action, type: action.type, unit: null, hex: null, card: null, extra: {} };
+  for (const [k, v] of Object.entries(action)) {
+    if (IGNORED.has(k)) continue;
+    if (CARD_KEYS.includes(k) && (typeof v === 'number' || typeof v === 'string')) out.card = v;
+    else if (UNIT_KEYS.includes(k) && typeof v === 'string') out.unit = v;
+    else if (HEX_KEYS.includes(k) && isHex(v)) out.hex = v;
+    else if (k === 'path' && Array.isArray(v) && v.length && isHex(v[v.length - 1])) { out.hex = v[v.length - 1]; out.pathLen = v.length; }
+    else out.extra[k] = v;
+  }
+  const spec = ACTIONS[action.type] || {};
+  if (spec.gesture === 'card' && out.card !== null) out.gesture = 'card';
+  else if (out.card !== null && out.unit === null && out.hex === null) out.gesture = 'card';
+  else if (out.hex) out.gesture = 'hex';
+  else if (out.unit) out.gesture = 'unit';
+  else out.gesture = 'button';
+  out.kind = spec.kind || (out.gesture === 'hex' ? 'choice' : null);
+  return out;
+}
+
+export function actionLabel(a, unitName) {
+  const spec = ACTIONS[a.type] || {};
+  let label = spec.label || titleCase(a.type);
+  const info = analyse(a);
+  const extras = Object.entries(info.extra).filter(([, v]) => v !== null && typeof v !== 'object');
+  if (extras.length) label += ` (${extras.map(([k, v]) => `${titleCase(k)} ${typeof v === 'string' ? titleCase(v) : v}`).join(', ')})`;
+  if (info.gesture === 'unit' && unitName && info.unit) label += `: ${unitName(info.unit)}`;
+  return label;
+}
+
+export function isPrimary(a) { return !!(ACTIONS[a.type] || {}).primary; }
+
+// Build the interaction model from the legal list and the current selection.
+// Returns { cards: Map(cardId -> [actions]), units: Map(unitId -> {unitOnly:[], hex:[]}),
+//           freeHex: [info] (hex actions without a unit), buttons: [actions] }
+export function buildModel(legal) {
+  const model = { cards: new Map(), units: new Map(), freeHex: [], buttons: [] };
+  for (const a of legal || []) {
+    const info = analyse(a);
+    if (info.gesture === 'card') {
+      const k = String(info.card);
+      if (!model.cards.has(k)) model.cards.set(k, []);
+      model.cards.get(k).push(info);
+    } else if (info.gesture === 'hex' && info.unit) {
+      unitEntry(model, info.unit).hex.push(info);
+    } else if (info.gesture === 'hex') {
+      model.freeHex.push(info);
+    } else if (info.gesture === 'unit') {
+      unitEntry(model, info.unit).unitOnly.push(info);
+    } else {
+      model.buttons.push(info);
+    }
+  }
+  return model;
+}
+
+function unitEntry(model, id) {
+  if (!model.units.has(id)) model.units.set(id, { unitOnly: [], hex: [] });
+  return model.units.get(id);
+}
+
+// The unit to preselect: the only unit with hex actions (e.g. a retreat).
+export function autoSelect(model) {
+  const withHex = [...model.units.entries()].filter(([, e]) => e.hex.length);
+  if (withHex.length === 1 && model.units.size === 1) return withHex[0][0];
+  return null;
+}
+
+// Highlights for the board given a selected unit.
+export function highlightsFor(model, selected, unitName) {
+  const out = [];
+  const seen = new Map();
+  const add = (info) => {
+    const k = `${info.hex[0]},${info.hex[1]}`;
+    const spec = ACTIONS[info.type] || {};
+    let label = null;
+    if (info.extra.dice !== undefined) label = `${info.extra.dice}🎲`;
+    const hint = `${spec.hint || titleCase(info.type)}${info.extra.dice !== undefined ? ` — ${info.extra.dice} dice` : ''}`;
+    if (seen.has(k)) { seen.get(k).actions.push(info); return; }
+    const h = { hex: info.hex, kind: info.kind || 'choice', label, hint, actions: [info] };
+    seen.set(k, h);
+    out.push(h);
+  };
+  if (selected && model.units.has(selected)) model.units.get(selected).hex.forEach(add);
+  model.freeHex.forEach(add);
+  return out;
+}

@@ -1,0 +1,92 @@
+// Chat panes: one tab per channel this connection may read; writing only where allowed.
+import { el, clear, sideName, titleCase } from './util.js';
+
+export function channelName(ch) {
+  if (ch === 'all') return 'All';
+  if (ch === 'spectators') return 'Spectators';
+  if (ch.startsWith('side:')) return `${sideName(ch.slice(5))} team`;
+  if (ch.startsWith('pair:')) { const [, side, role] = ch.split(':'); return `${sideName(side)} ${titleCase(role)}`; }
+  return titleCase(ch);
+}
+
+export class ChatPanel {
+  constructor(root, send) {
+    this.root = root;
+    this.send = send;
+    this.messages = new Map();   // channel -> [msg]
+    this.read = [];
+    this.write = [];
+    this.closed = new Map();     // channel -> reason
+    this.active = null;
+    this.unread = new Map();
+  }
+  setChannels(channels = {}) {
+    this.read = channels.read || [];
+    this.write = channels.write || [];
+    this.closed = new Map();
+    const c = channels.closed || {};
+    if (Array.isArray(c)) c.forEach((x) => this.closed.set(x.channel, x.reason || 'closed'));
+    else Object.entries(c).forEach(([k, v]) => this.closed.set(k, v || 'closed'));
+    if (!this.read.includes(this.active)) this.active = this.read[0] || null;
+    this.render();
+  }
+  setHistory(msgs) {
+    this.messages = new Map();
+    for (const m of msgs || []) this.push(m, false);
+    this.render();
+  }
+  push(msg, render = true) {
+    if (!this.messages.has(msg.channel)) this.messages.set(msg.channel, []);
+    const list = this.messages.get(msg.channel);
+    if (msg.id !== undefined && list.some((m) => m.id === msg.id)) return;
+    list.push(msg);
+    if (render) {
+      if (msg.channel !== this.active) this.unread.set(msg.channel, (this.unread.get(msg.channel) || 0) + 1);
+      this.render();
+    }
+  }
+  markClosed(channel, reason) {
+    this.closed.set(channel || this.active, reason || 'This channel is closed.');
+    this.render();
+  }
+  render() {
+    const r = clear(this.root);
+    r.append(el('h3', {}, 'Chat'));
+    if (!this.read.length) { r.append(el('div', { class: 'muted' }, 'No chat channel available.')); return; }
+    const tabs = el('div', { class: 'chat-tabs', role: 'tablist' });
+    for (const ch of this.read) {
+      const n = this.unread.get(ch) || 0;
+      tabs.append(el('button', {
+        type: 'button', class: `${ch === this.active ? 'active' : ''}${this.closed.has(ch) ? ' closed' : ''}`, 'data-channel': ch,
+        onclick: () => { this.active = ch; this.unread.delete(ch); this.render(); },
+      }, channelName(ch), n ? ` (${n})` : ''));
+    }
+    r.append(tabs);
+    const pane = el('div', { class: 'chat-pane', 'data-channel': this.active });
+    const box = el('div', { class: 'messages' });
+    for (const m of this.messages.get(this.active) || []) {
+      box.append(el('div', { class: 'msg' }, el('span', { class: 'who' }, `${m.name || sideName(m.seat) || 'someone'}${m.seat ? ' (' + sideName(m.seat) + ')' : ''}:`), m.text));
+    }
+    pane.append(box);
+    const closedReason = this.closed.get(this.active);
+    if (closedReason) {
+      pane.append(el('div', { class: 'chat-closed', 'data-closed': '1' }, `Closed: ${closedReason}`));
+    } else if (this.write.includes(this.active)) {
+      const input = el('input', { type: 'text', maxlength: 1000, placeholder: `Message ${channelName(this.active)}…`, 'aria-label': 'chat message' });
+      const form = el('form', {
+        onsubmit: (ev) => {
+          ev.preventDefault();
+          const text = input.value.trim();
+          if (!text) return;
+          this.send(this.active, text);
+          input.value = '';
+        },
+      }, input, el('button', { type: 'submit' }, 'Send'));
+      pane.append(form);
+    } else {
+      pane.append(el('div', { class: 'chat-closed', 'data-closed': '1' }, this.active === 'all' ? 'Read only: only players write here.' : 'Read only for you.'));
+    }
+    r.append(pane);
+    box.scrollTop = box.scrollHeight;
+  }
+}

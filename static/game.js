@@ -1,0 +1,431 @@
+// Game page: websocket connection, state, and the glue between board, cards,
+// actions, log and chat. Protocol: docs/protocol.md.
+import { BoardView } from './board.js';
+import { el, clear, sideName, titleCase } from './util.js';
+import { renderHand, renderPlayed, renderDice } from './cards.js';
+import { ChatPanel } from './chat.js';
+import { logEntry, eventDice, describeEvent } from './log.js';
+import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describePending, describePhase, ACTIONS } from './actions.js';
+import { unitTitle } from './units.js';
+import { key } from './hex.js';
+
+const body = document.body;
+const cfg = {
+  gameId: body.dataset.gameId,
+  wsUrl: body.dataset.wsUrl || `/ws/games/${body.dataset.gameId}`,
+  api: body.dataset.apiBase || '/api',
+  invite: body.dataset.invite || new URLSearchParams(location.search).get('invite') || '',
+  seat: new URLSearchParams(location.search).get('seat') || body.dataset.seat || '',
+};
+
+const S = {
+  seq: null, board: null, view: null, legal: [], seat: null, side: null, role: null, status: null,
+  seats: [], identity: null, selected: null, chooser: null, model: buildModel([]), connected: false,
+  flipOverride: null, pendingSend: null, gameOverShown: false,
+};
+window.__game = S;   // for debugging and tests
+
+const $ = (id) => document.getElementById(id);
+const boardView = new BoardView($('board'), { onHexClick });
+const chat = new ChatPanel($('chat'), (channel, text) => {
+  S.lastChatChannel = channel;
+  conn.send({ type: 'chat', channel, text });
+});
+
+function unitById(id) { return ((S.view && S.view.units) || []).find((u) => u.id === id); }
+function unitName(id) {
+  const u = unitById(id);
+  if (!u) return String(id);
+  return `${unitTitle(u)} ${u.hex ? '(' + u.hex[0] + ',' + u.hex[1] + ')' : ''}`.trim();
+}
+
+// ---------------------------------------------------------------- connection
+class Connection {
+  constructor() { this.ws = null; this.backoff = 500; this.stopped = false; this.msgId = 0; this.pingTimer = null; }
+  url() {
+    let base = cfg.wsUrl;
+    if (!/^wss?:/.test(base)) base = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${base}`;
+    const u = new URL(base);
+    if (cfg.seat) u.searchParams.set('seat', cfg.seat);
+    if (S.seq !== null && S.seq !== undefined) u.searchParams.set('since', String(S.seq));
+    return u.toString();
+  }
+  connect() {
+    this.stopped = false;
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.onopen = () => { this.backoff = 500; setConn(true); };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch (_) { return; }
+      handle(msg);
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      setConn(false, ev.code);
+      if (ev.code === 4401 || ev.code === 4404 || this.stopped) return;
+      setTimeout(() => this.connect(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 8000);
+    };
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 25000);
+  }
+  reconnect() {
+    const old = this.ws;
+    this.ws = null;
+    if (old) { old.onclose = null; try { old.close(1000); } catch (_) { /* ignore */ } }
+    this.connect();
+  }
+  send(obj) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { toast('Not connected — retrying…'); return null; }
+    const id = obj.id ?? `m${++this.msgId}`;
+    this.ws.send(JSON.stringify({ ...obj, id }));
+    return id;
+  }
+}
+const conn = new Connection();
+
+function setConn(ok, code) {
+  S.connected = ok;
+  const c = $('conn');
+  c.classList.toggle('ok', ok);
+  c.textContent = ok ? 'connected' : (code === 4404 ? 'game not found' : code === 4401 ? 'not authorised' : 'reconnecting…');
+  c.dataset.state = ok ? 'ok' : 'down';
+}
+
+function handle(msg) {
+  switch (msg.type) {
+    case 'hello': {
+      S.seat = msg.seat ?? null; S.side = msg.side ?? null; S.role = msg.role ?? null;
+      S.identity = msg.identity || null; S.status = msg.status; S.seats = msg.seats || [];
+      const first = !S.board;
+      S.board = msg.board;
+      const flip = S.flipOverride ?? (!!S.side && msg.board.player1_side === S.side);
+      if (first || boardView.flipped !== flip || boardView.board !== msg.board) boardView.setBoard(msg.board, { flipped: flip });
+      S.seq = msg.seq;
+      if (first) clear($('log'));
+      setView(msg.view, msg.legal);
+      chat.setChannels(msg.chat_channels || {});
+      chat.setHistory(msg.chat || []);
+      renderSeats();
+      break;
+    }
+    case 'update': {
+      const gap = S.seq !== null && msg.first_seq !== undefined && msg.first_seq - 1 > S.seq;
+      if (!(S.seq !== null && msg.seq <= S.seq)) {
+        if (gap) addLog({ type: 'note', text: '(some events were missed while disconnected)' });
+        let seq = msg.first_seq;
+        for (const e of msg.events || []) addLog(e, seq !== undefined ? seq : null);
+        S.seq = msg.seq;
+        if (msg.status) S.status = msg.status;
+        setView(msg.view, msg.legal, msg.events);
+      }
+      break;
+    }
+    case 'sync':
+      S.seq = msg.seq; if (msg.status) S.status = msg.status; if (msg.seats) S.seats = msg.seats;
+      setView(msg.view, msg.legal);
+      renderSeats();
+      break;
+    case 'ack':
+      S.pendingSend = null;
+      renderActions();
+      break;
+    case 'reject':
+      S.pendingSend = null;
+      if (msg.code !== 'stale_seq') toast(msg.message || msg.code);
+      renderActions();
+      break;
+    case 'chat':
+      chat.push(msg);
+      break;
+    case 'seats':
+      S.seats = msg.seats || S.seats; if (msg.status) S.status = msg.status;
+      renderSeats(); renderStatus();
+      break;
+    case 'error':
+      if (msg.code === 'chat_forbidden') chat.markClosed(S.lastChatChannel, (msg.details && msg.details.reason) || msg.message);
+      else toast(msg.message || msg.code);
+      break;
+    default: break;
+  }
+}
+
+// ---------------------------------------------------------------- state -> UI
+function setView(view, legal, events) {
+  S.view = view;
+  S.legal = legal || [];
+  S.model = buildModel(S.legal);
+  S.chooser = null;
+  if (S.selected && !S.model.units.has(S.selected)) S.selected = null;
+  if (!S.selected) S.selected = autoSelect(S.model);
+  boardView.setView(view);
+  const dice = lastDice(events);
+  if (dice) showDice(dice.dice, dice.caption);
+  else if (view.last_roll) showDice(view.last_roll.dice, rollCaption(view.last_roll));
+  renderAll();
+}
+
+function lastDice(events) {
+  for (const e of [...(events || [])].reverse()) {
+    const d = eventDice(e);
+    if (d) return { dice: d, caption: describeEvent(e, unitName) };
+  }
+  return null;
+}
+function rollCaption(r) {
+  if (!r) return '';
+  return `${r.unit ? unitName(r.unit) : 'Roll'}${r.target ? ' → (' + r.target[0] + ',' + r.target[1] + ')' : ''}`;
+}
+function showDice(dice, caption) {
+  $('roll-caption').textContent = caption || '';
+  renderDice($('dice'), dice);
+}
+
+function renderAll() {
+  renderStatus();
+  renderSides();
+  renderPending();
+  renderBoardHighlights();
+  renderActions();
+  renderCards();
+  renderPlayed($('played'), S.view && S.view.played);
+  renderBanner();
+}
+
+function myTurn() { return !!S.seat && (S.view.to_act || []).includes(S.seat) && S.legal.length > 0; }
+
+function renderStatus() {
+  const v = S.view;
+  if (!v) return;
+  $('my-seat').textContent = S.seat ? `You play ${sideName(S.seat)}` : 'Spectating';
+  $('my-seat').dataset.seat = S.seat || '';
+  $('turn').textContent = `Turn ${v.turn ?? '-'} · ${describePhase(v.phase)}`;
+  const p = $('prompt');
+  p.classList.toggle('mine', myTurn());
+  let text;
+  if (v.game_over) text = 'The battle is over.';
+  else if (S.status === 'open') text = 'Waiting for all seats to be taken…';
+  else if (myTurn()) text = `Your move: ${guidance()}`;
+  else {
+    const who = (v.to_act || []).filter((s) => s !== 'chance').map(sideName).join(', ');
+    text = who ? `Waiting for ${who}…` : 'Rolling dice…';
+  }
+  p.textContent = text;
+  p.dataset.mine = myTurn() ? '1' : '0';
+}
+
+function guidance() {
+  const m = S.model;
+  if (S.chooser) return 'choose one of the options below.';
+  if (m.cards.size && !m.units.size && !m.freeHex.length) return 'play a command card from your hand (highlighted cards).';
+  if (S.selected && m.units.has(S.selected)) {
+    const e = m.units.get(S.selected);
+    if (e.hex.length) return `${unitName(S.selected)} selected — click a highlighted hex (${[...new Set(e.hex.map((x) => (ACTIONS[x.type] || {}).label || titleCase(x.type)))].join(' / ')}).`;
+  }
+  if (m.freeHex.length) return 'click a highlighted hex.';
+  if (m.units.size) {
+    const types = new Set();
+    m.units.forEach((e) => [...e.unitOnly, ...e.hex].forEach((x) => types.add((ACTIONS[x.type] || {}).label || titleCase(x.type))));
+    return `click a highlighted unit (${[...types].join(' / ')})${m.buttons.length ? ', or use a button above the board' : ''}.`;
+  }
+  if (m.cards.size) return 'play a card.';
+  return 'use a button above the board.';
+}
+
+function renderSides() {
+  const box = clear($('sides'));
+  const v = S.view;
+  if (!v || !v.sides) return;
+  const order = Object.keys(v.sides).sort((a, b) => (v.sides[a].position === 'top' ? -1 : 1) - (v.sides[b].position === 'top' ? -1 : 1));
+  for (const side of order) {
+    const s = v.sides[side];
+    const seatsOf = S.seats.filter((x) => (x.side || x.seat) === side);
+    const names = seatsOf.map((x) => x.taken ? `${x.name || '?'}${x.is_bot ? ' (bot)' : ''}` : 'free seat').join(', ');
+    const dots = [];
+    for (let i = 0; i < (s.victory || 0); i++) dots.push(el('span', { class: `medal-dot${i < (s.medals || 0) ? ' won' : ''}` }));
+    const active = v.active === side || (v.to_act || []).some((x) => String(x).split(':')[0] === side);
+    box.append(el('div', { class: `side-box ${side.toLowerCase()}${active ? ' active' : ''}`, 'data-side': side },
+      el('div', {}, el('b', {}, sideName(side)), el('div', { class: 'muted' }, names || ''),
+        el('div', { class: 'muted' }, `${s.hand_count ?? (s.hand ? s.hand.length : 0)} cards · ${s.position || ''}`)),
+      el('div', { class: 'medals', title: `${s.medals || 0} of ${s.victory} medals`, 'data-medals': s.medals || 0 }, ...dots, ` ${s.medals || 0}/${s.victory}`)));
+  }
+  if (v.deck_count !== undefined) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
+}
+
+function renderPending() {
+  const p = S.view && S.view.pending;
+  const box = $('pending');
+  if (!p) { box.classList.add('hidden'); return; }
+  box.classList.remove('hidden');
+  box.textContent = describePending(p, unitName);
+}
+
+function renderBoardHighlights() {
+  const m = S.model;
+  const hls = highlightsFor(m, S.selected, unitName);
+  S.highlights = hls;
+  boardView.setHighlights(hls, [...m.units.keys()], S.selected);
+}
+
+function renderActions() {
+  const bar = clear($('actions'));
+  if (!S.view || S.view.game_over) return;
+  if (S.pendingSend) bar.append(el('span', { class: 'hint' }, 'Sending…'));
+  if (S.chooser) {
+    bar.append(el('span', { class: 'hint' }, S.chooser.title));
+    for (const info of S.chooser.options) {
+      bar.append(el('button', { type: 'button', class: 'primary', 'data-action': info.type, onclick: () => send(info.action) }, actionLabel(info.action, unitName)));
+    }
+    bar.append(el('button', { type: 'button', onclick: () => { S.chooser = null; renderActions(); } }, 'Cancel'));
+    return;
+  }
+  const m = S.model;
+  if (S.selected && m.units.has(S.selected)) {
+    const e = m.units.get(S.selected);
+    for (const info of e.unitOnly) {
+      bar.append(el('button', { type: 'button', 'data-action': info.type, onclick: () => send(info.action) }, actionLabel(info.action, unitName)));
+    }
+    if (!autoSelect(m)) bar.append(el('button', { type: 'button', 'data-action': 'deselect', onclick: () => { S.selected = null; renderAll(); } }, 'Deselect'));
+  }
+  for (const info of m.buttons) {
+    bar.append(el('button', {
+      type: 'button', class: isPrimary(info.action) ? 'primary' : '', 'data-action': info.type,
+      onclick: () => send(info.action),
+    }, actionLabel(info.action, unitName)));
+  }
+  if (!bar.childNodes.length && S.seat) bar.append(el('span', { class: 'hint' }, myTurn() ? '' : 'Not your turn.'));
+}
+
+function myHand() {
+  const sides = (S.view && S.view.sides) || {};
+  for (const [side, s] of Object.entries(sides)) if (Array.isArray(s.hand)) return { side, hand: s.hand };
+  return null;
+}
+
+function renderCards() {
+  const panel = $('hand-panel');
+  const h = myHand();
+  if (!S.seat || !h) { panel.classList.add('hidden'); return; }
+  panel.classList.remove('hidden');
+  renderHand($('hand'), h.hand, S.model.cards, (card, infos) => {
+    if (infos.length === 1) send(infos[0].action);
+    else { S.chooser = { title: `${card.name}:`, options: infos }; renderActions(); }
+  });
+}
+
+function renderBanner() {
+  const b = $('banner');
+  const v = S.view;
+  if (!v || !v.game_over) { b.classList.add('hidden'); return; }
+  b.classList.remove('hidden');
+  const w = v.winner;
+  let text = w ? `${sideName(w)} win the battle!` : 'The battle is over.';
+  if (S.side && w) text += S.side === w ? ' — Victory is yours.' : ' — You have been defeated.';
+  b.textContent = text;
+  b.dataset.winner = w || '';
+}
+
+function renderSeats() {
+  const bar = clear($('seat-bar'));
+  const free = S.seats.filter((s) => !s.taken);
+  const mine = S.seats.filter((s) => s.mine);
+  const parts = [];
+  if (!S.seat && free.length && S.status !== 'finished') {
+    if (!S.identity && !body.dataset.identity) {
+      const input = el('input', { placeholder: 'Your name', maxlength: 40, id: 'seat-name' });
+      parts.push(el('span', {}, 'Enter a name to take a seat:'), input);
+    }
+    parts.push(el('span', {}, 'Free seats:'));
+    for (const s of free) parts.push(el('button', { type: 'button', class: 'primary', 'data-claim': s.seat, onclick: () => claim(s.seat) }, `Play ${sideName(s.seat)}`));
+  }
+  if (S.seat && free.length) {
+    const link = `${location.origin}/games/${cfg.gameId}${cfg.invite ? '?invite=' + encodeURIComponent(cfg.invite) : ''}`;
+    parts.push(el('span', {}, 'Waiting for an opponent. Invite link: '), el('input', { readonly: true, value: link, size: 50, id: 'invite-link', onclick: (ev) => ev.target.select() }));
+  }
+  if (!S.seat && mine.length) parts.push(el('span', { class: 'muted' }, `You hold ${mine.map((x) => sideName(x.seat)).join(', ')}.`));
+  if (parts.length) { bar.classList.remove('hidden'); bar.append(...parts); } else bar.classList.add('hidden');
+}
+
+async function api(path, opts = {}) {
+  const r = await fetch(`${cfg.api}${path}`, { credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, ...opts });
+  let data = null;
+  try { data = await r.json(); } catch (_) { /* empty */ }
+  if (!r.ok) throw new Error((data && data.error && data.error.message) || `HTTP ${r.status}`);
+  return data;
+}
+
+async function claim(seat) {
+  try {
+    const nameInput = $('seat-name');
+    if (nameInput) {
+      const name = nameInput.value.trim();
+      if (!name) { toast('Enter a name first'); return; }
+      await api('/identity', { method: 'POST', body: JSON.stringify({ name }) });
+      body.dataset.identity = name;
+    }
+    await api(`/games/${cfg.gameId}/seats/${encodeURIComponent(seat)}/claim`, { method: 'POST', body: JSON.stringify(cfg.invite ? { invite: cfg.invite } : {}) });
+    cfg.seat = seat;
+    S.board = null; S.seq = null;
+    conn.reconnect();
+  } catch (e) { toast(e.message); }
+}
+
+// ---------------------------------------------------------------- gestures
+function send(action) {
+  if (S.seq === null) return;
+  S.chooser = null;
+  const id = conn.send({ type: 'action', seq: S.seq, action });
+  if (id) S.pendingSend = id;
+  renderActions();
+}
+
+function onHexClick(hex, unit) {
+  if (!S.view || !S.seat) return;
+  const k = key(hex);
+  const hl = (S.highlights || []).find((h) => key(h.hex) === k);
+  if (hl) {
+    // a unit that is itself selectable and stands on a target hex: prefer the target
+    if (hl.actions.length === 1) { send(hl.actions[0].action); return; }
+    S.chooser = { title: `Hex (${hex[0]},${hex[1]}):`, options: hl.actions };
+    renderActions(); renderStatus();
+    return;
+  }
+  if (unit && S.model.units.has(unit.id)) {
+    const e = S.model.units.get(unit.id);
+    if (!e.hex.length && e.unitOnly.length === 1) { send(e.unitOnly[0].action); return; }
+    S.selected = S.selected === unit.id ? null : unit.id;
+    renderAll();
+    return;
+  }
+  if (S.selected && !autoSelect(S.model)) { S.selected = null; renderAll(); }
+}
+
+// ---------------------------------------------------------------- log, toast
+function addLog(e, seq) {
+  const log = $('log');
+  log.append(logEntry(e, unitName, seq));
+  while (log.childNodes.length > 300) log.removeChild(log.firstChild);
+  log.scrollTop = log.scrollHeight;
+}
+
+let toastTimer = null;
+function toast(text) {
+  let t = document.querySelector('.toast');
+  if (!t) { t = el('div', { class: 'toast', role: 'alert' }); document.body.append(t); }
+  t.textContent = text;
+  t.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
+}
+
+$('flip-btn').addEventListener('click', () => {
+  S.flipOverride = !boardView.flipped;
+  boardView.setFlipped(S.flipOverride);
+  renderBoardHighlights();
+});
+document.addEventListener('keydown', (ev) => {
+  if (ev.key === 'Escape') { S.chooser = null; if (!autoSelect(S.model)) S.selected = null; renderAll(); }
+});
+
+conn.connect();
