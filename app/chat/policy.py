@@ -1,0 +1,94 @@
+"""Chat channel policy: a pure function of (who, channel, game view) -> allowed / why not.
+
+Channels: ``all`` (players write, everyone reads), ``side:<SIDE>`` (that side's seats),
+``spectators`` (spectators only: never delivered to players), and for team/Overlord play
+``pair:<SIDE>:<role>`` between a side's Commander-in-Chief and one Field General.
+
+Overlord chain of command (rules: Overlord, "Communication"): the Commander-in-Chief may
+talk only to the Field General he is visiting this turn; the Field Generals of a side may
+talk among themselves at any time; nothing crosses sides.  The visited general is read
+from the public view (``view["sides"][SIDE]["cinc_visiting"]``) once the engine
+provides it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+CINC = "cinc"
+
+
+@dataclass(frozen=True)
+class Actor:
+    seat: str | None            # None: spectator
+    side: str | None
+    role: str | None
+    identified: bool            # has an identity (name) — anonymous spectators cannot write
+
+
+@dataclass(frozen=True)
+class Decision:
+    allowed: bool
+    reason: str = ""
+
+    def __bool__(self) -> bool:
+        return self.allowed
+
+
+OK = Decision(True)
+
+
+def _no(reason: str) -> Decision:
+    return Decision(False, reason)
+
+
+def visiting(view: dict[str, Any] | None, side: str) -> str | None:
+    side_view = ((view or {}).get("sides") or {}).get(side) or {}
+    visit = side_view.get("cinc_visiting")
+    return str(visit) if visit else None
+
+
+def may_read(actor: Actor, channel: str, view: dict[str, Any] | None = None) -> Decision:
+    if channel == "all":
+        return OK
+    if channel == "spectators":
+        return OK if actor.seat is None else _no("spectator chat is never shown to players")
+    if channel.startswith("side:"):
+        return OK if actor.seat is not None and actor.side == channel[5:] else _no("not your side")
+    if channel.startswith("pair:"):
+        _, side, role = (channel.split(":") + ["", ""])[:3]
+        if actor.seat is None or actor.side != side:
+            return _no("not your side")
+        return OK if actor.role in (CINC, role) else _no("a private channel of two generals")
+    return _no("unknown channel")
+
+
+def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None) -> Decision:
+    read = may_read(actor, channel, view)
+    if not read:
+        return read
+    if not actor.identified:
+        return _no("identify yourself (a guest name) to chat")
+    if channel == "all":
+        return OK if actor.seat is not None else _no("spectators write in the spectators channel")
+    if channel.startswith("side:"):
+        if actor.role == CINC:
+            return _no("the Commander-in-Chief talks only to the general he visits")
+        return OK
+    if channel.startswith("pair:") and actor.role == CINC:
+        role = channel.split(":")[2]
+        assert actor.side is not None
+        if visiting(view, actor.side) != role:
+            return _no("the Commander-in-Chief may talk only to the general he visits this turn")
+    return OK
+
+
+def channels(actor: Actor, seats: list[tuple[str, str, str]],
+             view: dict[str, Any] | None = None) -> dict[str, list[str]]:
+    """Channels this actor may read / write, given the game's (seat, side, role) list."""
+    sides = sorted({side for _, side, _ in seats})
+    candidates = ["all", *(f"side:{s}" for s in sides), "spectators"]
+    candidates += [f"pair:{side}:{role}" for _, side, role in seats
+                   if role not in (CINC, "commander") and any(r == CINC for _, sd, r in seats if sd == side)]
+    return {"read": [c for c in candidates if may_read(actor, c, view)],
+            "write": [c for c in candidates if may_write(actor, c, view)]}

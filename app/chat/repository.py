@@ -1,0 +1,25 @@
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..models import ChatMessage
+
+
+async def add(session: AsyncSession, msg: ChatMessage) -> ChatMessage:
+    session.add(msg)
+    await session.commit()
+    return msg
+
+
+async def recent(session: AsyncSession, game_id: str, channels: Sequence[str],
+                 limit: int = 100) -> list[ChatMessage]:
+    if not channels:
+        return []
+    res = await session.execute(select(ChatMessage)
+                                .where(ChatMessage.game_id == game_id,
+                                       ChatMessage.channel.in_(list(channels)))
+                                .order_by(ChatMessage.id.desc()).limit(limit))
+    return list(reversed(list(res.scalars())))

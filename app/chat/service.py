@@ -1,0 +1,39 @@
+"""Chat: persisted per-game messages, checked against the channel policy."""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..errors import Forbidden
+from ..models import ChatMessage
+from . import repository
+from .policy import Actor, may_read, may_write
+from .schemas import ChatOut
+
+MAX_TEXT = 1000
+
+
+def to_out(m: ChatMessage) -> ChatOut:
+    return ChatOut(id=m.id, channel=m.channel, seat=m.seat, name=m.name, text=m.text,
+                   ts=m.created_at)
+
+
+def to_wire(m: ChatMessage) -> dict[str, Any]:
+    return to_out(m).model_dump(mode="json")
+
+
+async def post(session: AsyncSession, game_id: str, actor: Actor, identity_id: str | None,
+               name: str, channel: str, text: str, view: dict[str, Any] | None) -> ChatMessage:
+    decision = may_write(actor, channel, view)
+    if not decision:
+        raise Forbidden(decision.reason, code="chat_forbidden", reason=decision.reason)
+    msg = ChatMessage(game_id=game_id, channel=channel, identity_id=identity_id, seat=actor.seat,
+                      name=name, text=text)
+    return await repository.add(session, msg)
+
+
+async def history(session: AsyncSession, game_id: str, actor: Actor, channels: list[str],
+                  view: dict[str, Any] | None, limit: int = 100) -> list[ChatMessage]:
+    readable = [c for c in channels if may_read(actor, c, view)]
+    return await repository.recent(session, game_id, readable, limit)

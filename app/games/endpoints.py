@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request, status
+
+from ..errors import BadRequest
+from ..security import CurrentIdentity, OptionalIdentity, SessionDep
+from . import service
+from .schemas import ClaimBody, GameCreate, GameCreated, GameLog, GameSummary, InviteOut
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+STATUSES = {"open", "live", "finished"}
+
+
+@router.post("/games", status_code=status.HTTP_201_CREATED, response_model=GameCreated)
+async def create_game(body: GameCreate, session: SessionDep, me: CurrentIdentity) -> GameCreated:
+    """Create a game on a bundled or uploaded scenario.  The side that moves first comes
+    from the scenario; seats come from the mode (``1v1``: one per side)."""
+    return await service.create_game(session, me, body)
+
+
+@router.get("/games", response_model=list[GameSummary])
+async def list_games(session: SessionDep, me: OptionalIdentity,
+                     status: str = Query("open,live", description="comma list of open, live, finished")
+                     ) -> list[GameSummary]:
+    wanted = [s for s in status.split(",") if s]
+    if not wanted or not set(wanted) <= STATUSES:
+        raise BadRequest(f"status must be among {sorted(STATUSES)}")
+    return await service.list_games(session, wanted, me)
+
+
+@router.get("/games/{game_id}", response_model=GameSummary)
+async def get_game(game_id: str, session: SessionDep, me: OptionalIdentity) -> GameSummary:
+    return service.summary(await service.get_game(session, game_id), me)
+
+
+@router.post("/games/{game_id}/seats/{seat}/claim", response_model=GameSummary)
+async def claim_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
+                     request: Request, body: ClaimBody | None = None) -> GameSummary:
+    return await service.claim_seat(session, request.app.state.hub, me, game_id, seat,
+                                     body.invite if body else None)
+
+
+@router.post("/games/{game_id}/seats/{seat}/leave", response_model=GameSummary)
+async def leave_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
+                     request: Request) -> GameSummary:
+    return await service.leave_seat(session, request.app.state.hub, me, game_id, seat)
+
+
+@router.post("/games/{game_id}/seats/{seat}/bot", response_model=GameSummary)
+async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
+                   request: Request) -> GameSummary:
+    """Let the server's engine bot play this seat (a free seat, or one you hold)."""
+    return await service.seat_bot(session, request.app.state.hub, me, game_id, seat)
+
+
+@router.get("/games/{game_id}/log", response_model=GameLog)
+async def game_log(game_id: str, session: SessionDep) -> GameLog:
+    """A finished game's full log: ``engine.replay(scenario, seed, actions, options)``."""
+    return await service.finished_log(session, game_id)
+
+
+@router.get("/invites/{code}", response_model=InviteOut)
+async def invite(code: str, session: SessionDep) -> InviteOut:
+    return InviteOut(game_id=(await service.game_by_invite(session, code)).id)

@@ -1,0 +1,101 @@
+"""Persistence of games, seats, the append-only action log and state snapshots."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..models import ActionRow, Game, Seat, Snapshot, utcnow
+
+
+class StaleSeq(Exception):
+    """Another writer appended to the game's log first (optimistic concurrency)."""
+
+
+async def get(session: AsyncSession, game_id: str) -> Game | None:
+    return await session.get(Game, game_id)
+
+
+async def by_invite(session: AsyncSession, code: str) -> Game | None:
+    res = await session.execute(select(Game).where(Game.invite_code == code))
+    return res.scalar_one_or_none()
+
+
+async def list_games(session: AsyncSession, statuses: Sequence[str], limit: int = 100) -> list[Game]:
+    res = await session.execute(select(Game).where(Game.status.in_(list(statuses)))
+                                .order_by(Game.created_at.desc()).limit(limit))
+    return list(res.scalars())
+
+
+async def add(session: AsyncSession, game: Game, seats: list[Seat]) -> None:
+    session.add(game)
+    await session.flush()
+    session.add_all(seats)
+    await session.flush()
+
+
+async def seats_of(session: AsyncSession, game_id: str) -> list[Seat]:
+    res = await session.execute(select(Seat).where(Seat.game_id == game_id).order_by(Seat.id))
+    return list(res.scalars())
+
+
+async def set_seat(session: AsyncSession, game_id: str, seat: str, *, identity_id: str | None,
+                   is_bot: bool, only_if_free: bool) -> bool:
+    """Atomically give a seat to an identity (or a bot, or nobody).  With ``only_if_free``
+    the update happens only when nobody holds the seat; returns whether it happened."""
+    stmt = update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)
+    if only_if_free:
+        stmt = stmt.where(Seat.identity_id.is_(None), Seat.is_bot.is_(False))
+    res = await session.execute(stmt.values(identity_id=identity_id, is_bot=is_bot)
+                                .execution_options(synchronize_session=False))
+    return bool(res.rowcount)  # type: ignore[attr-defined]
+
+
+async def set_fields(session: AsyncSession, game_id: str, **fields: Any) -> None:
+    await session.execute(update(Game).where(Game.id == game_id)
+                          .values(updated_at=utcnow(), **fields)
+                          .execution_options(synchronize_session=False))
+
+
+async def append(session: AsyncSession, game_id: str, old_seq: int,
+                 entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any],
+                 snapshot: bytes | None) -> int:
+    """Append log entries after ``old_seq`` (compare-and-set on ``games.seq`` plus the
+    UNIQUE(game_id, seq) constraint) and commit.  Raises :class:`StaleSeq` if another
+    writer got there first; nothing is written then."""
+    new_seq = old_seq + len(entries)
+    try:
+        res = await session.execute(
+            update(Game).where(Game.id == game_id, Game.seq == old_seq)
+            .values(seq=new_seq, updated_at=utcnow(), **fields)
+            .execution_options(synchronize_session=False))
+        if res.rowcount != 1:  # type: ignore[attr-defined]
+            raise StaleSeq()
+        session.add_all([ActionRow(game_id=game_id, seq=old_seq + i + 1, seat=seat, action=action)
+                         for i, (seat, action) in enumerate(entries)])
+        if snapshot is not None:
+            session.add(Snapshot(game_id=game_id, seq=new_seq, state=snapshot))
+        await session.commit()
+    except IntegrityError:
+        await session.rollback()
+        raise StaleSeq() from None
+    except StaleSeq:
+        await session.rollback()
+        raise
+    return new_seq
+
+
+async def actions_after(session: AsyncSession, game_id: str, after_seq: int) -> list[ActionRow]:
+    res = await session.execute(select(ActionRow).where(ActionRow.game_id == game_id,
+                                                        ActionRow.seq > after_seq)
+                                .order_by(ActionRow.seq))
+    return list(res.scalars())
+
+
+async def latest_snapshot(session: AsyncSession, game_id: str) -> Snapshot | None:
+    res = await session.execute(select(Snapshot).where(Snapshot.game_id == game_id)
+                                .order_by(Snapshot.seq.desc()).limit(1))
+    return res.scalar_one_or_none()

@@ -1,0 +1,252 @@
+"""Live games of this process: engine state cached in memory, rebuilt from the database.
+
+The database log is the truth.  A :class:`GameRuntime` is the engine state after the
+log's last entry (``seq``), rebuilt on a cold start from the latest snapshot plus the log
+tail, and kept with the last batches (events + state) so that reconnecting clients and
+other workers' subscribers can be told exactly what happened.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from ..engine_api import CHANCE, E, EngineError, scenario_from_text
+from ..errors import NotFound
+from ..models import Game, Seat
+from . import repository
+
+log = logging.getLogger("app.games")
+
+RECENT_BATCHES = 256
+
+
+@dataclass
+class SeatInfo:
+    seat: str
+    side: str
+    role: str
+    identity_id: str | None
+    name: str | None
+    is_bot: bool
+
+    @property
+    def held(self) -> bool:
+        return self.identity_id is not None or self.is_bot
+
+    def public(self, me: str | None = None) -> dict[str, Any]:
+        return {"seat": self.seat, "side": self.side, "role": self.role, "taken": self.held,
+                "name": "bot" if self.is_bot else self.name, "is_bot": self.is_bot,
+                "mine": me is not None and self.identity_id == me}
+
+    @classmethod
+    def of(cls, row: Seat) -> SeatInfo:
+        return cls(seat=row.seat, side=row.side, role=row.role, identity_id=row.identity_id,
+                   name=row.identity.name if row.identity else None, is_bot=row.is_bot)
+
+
+@dataclass
+class Batch:
+    """Log entries ``first_seq..seq`` committed together, their raw events and the state after."""
+
+    first_seq: int
+    seq: int
+    actor: str
+    events: list[dict[str, Any]]
+    state: Any
+
+
+def apply_entries(state: Any, entries: list[tuple[str, dict[str, Any]]]) -> tuple[Any, list[dict[str, Any]]]:
+    events: list[dict[str, Any]] = []
+    for _seat, action in entries:
+        state, evs = E.apply(state, action)
+        events.extend(evs)
+    return state, events
+
+
+def settle_chance(state: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
+    """Roll the dice the engine asks for (``sample_chance``) until it needs a player."""
+    entries: list[tuple[str, dict[str, Any]]] = []
+    events: list[dict[str, Any]] = []
+    guard = 0
+    while E.is_chance(state):
+        roll = E.sample_chance(state)
+        state, evs = E.apply(state, roll)
+        entries.append((CHANCE, roll))
+        events.extend(evs)
+        guard += 1
+        if guard > 10_000:
+            raise EngineError("chance_loop", "the engine kept asking for dice")
+    return state, entries, events
+
+
+def game_fields(state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
+    """The lobby columns of ``games`` derived from the public view and the seats."""
+    view = E.view_for(state, None)
+    if view.get("game_over"):
+        status = "finished"
+    elif all(s.held for s in seats):
+        status = "live"
+    else:
+        status = "open"
+    return {"status": status, "turn": view.get("turn"), "to_act": list(view.get("to_act") or []),
+            "winner": view.get("winner")}
+
+
+class GameRuntime:
+    def __init__(self, game: Game, scenario: Any, state: Any, seq: int, seats: list[SeatInfo]) -> None:
+        self.game_id = game.id
+        self.scenario_id = game.scenario_id
+        self.scenario_name = game.scenario_name
+        self.mode = game.mode
+        self.options = dict(game.options or {})
+        self.private = game.private
+        self.scenario = scenario
+        self.state = state
+        self.seq = seq
+        self.seats: dict[str, SeatInfo] = {s.seat: s for s in seats}
+        self.lock = asyncio.Lock()
+        self.recent: deque[Batch] = deque(maxlen=RECENT_BATCHES)
+        self.delivered_seq = seq
+        self.connections: set[Any] = set()
+        self._board: dict[str, Any] | None = None
+        self.bot_task: asyncio.Task[None] | None = None
+
+    # -- derived -----------------------------------------------------------------------
+    @property
+    def board(self) -> dict[str, Any]:
+        if self._board is None:
+            self._board = E.board_for(self.scenario)
+        return self._board
+
+    def fields(self) -> dict[str, Any]:
+        return game_fields(self.state, list(self.seats.values()))
+
+    @property
+    def status(self) -> str:
+        return str(self.fields()["status"])
+
+    def all_seats_held(self) -> bool:
+        return all(s.held for s in self.seats.values())
+
+    def seats_public(self, me: str | None = None) -> list[dict[str, Any]]:
+        return [s.public(me) for s in self.seats.values()]
+
+    def seats_of(self, identity_id: str) -> list[str]:
+        return [s.seat for s in self.seats.values() if s.identity_id == identity_id]
+
+    # -- batches -----------------------------------------------------------------------
+    def push(self, first_seq: int, actor: str, events: list[dict[str, Any]], state: Any,
+             seq: int) -> Batch:
+        batch = Batch(first_seq=first_seq, seq=seq, actor=actor, events=events, state=state)
+        self.recent.append(batch)
+        self.state, self.seq = state, seq
+        return batch
+
+    def batch_from(self, first_seq: int) -> Batch | None:
+        for b in self.recent:
+            if b.first_seq == first_seq:
+                return b
+        return None
+
+    def batches_since(self, since: int) -> list[Batch] | None:
+        """The contiguous batches covering ``since+1..seq``, or None if not all kept."""
+        out: list[Batch] = []
+        nxt = since + 1
+        while nxt <= self.seq:
+            b = self.batch_from(nxt)
+            if b is None:
+                return None
+            out.append(b)
+            nxt = b.seq + 1
+        return out
+
+    def apply_remote(self, first_seq: int, actor: str,
+                     entries: list[tuple[str, dict[str, Any]]]) -> Batch:
+        state, events = apply_entries(self.state, entries)
+        return self.push(first_seq, actor, events, state, first_seq + len(entries) - 1)
+
+    async def catch_up(self, session: AsyncSession) -> None:
+        """Apply the log rows committed by other writers since ``seq`` (one batch) and
+        refresh the seats."""
+        rows = await repository.actions_after(session, self.game_id, self.seq)
+        if rows:
+            entries = [(r.seat, r.action) for r in rows]
+            self.apply_remote(rows[0].seq, rows[0].seat, entries)
+        await self.refresh_seats(session)
+
+    async def refresh_seats(self, session: AsyncSession) -> None:
+        rows = await repository.seats_of(session, self.game_id)
+        self.seats = {r.seat: SeatInfo.of(r) for r in rows}
+
+
+async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
+    """Cold start: latest snapshot + log tail (or a full replay) -> live state."""
+    game = await repository.get(session, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id!r}", code="game_not_found")
+    from ..scenarios import repository as scenarios
+
+    row = await scenarios.get(session, game.scenario_id)
+    assert row is not None
+    scn = scenario_from_text(row.content)
+    snap = await repository.latest_snapshot(session, game_id)
+    state, seq = None, 0
+    if snap is not None:
+        try:
+            state, seq = E.load_state(snap.state), snap.seq
+        except Exception:          # snapshot from an older engine: replay instead
+            log.warning("snapshot %s@%s unreadable; replaying the log", game_id, snap.seq)
+            state = None
+    if state is None:
+        state, seq = E.new_game(scn, seed=game.seed, options=dict(game.options or {})), 0
+    rows = await repository.actions_after(session, game_id, seq)
+    state, _ = apply_entries(state, [(r.seat, r.action) for r in rows])
+    seq = rows[-1].seq if rows else seq
+    seat_rows = await repository.seats_of(session, game_id)
+    return GameRuntime(game, scn, state, seq, [SeatInfo.of(s) for s in seat_rows])
+
+
+class Registry:
+    """The runtimes of this process (LRU; games with connections stay)."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], capacity: int = 256) -> None:
+        self.sessions = sessions
+        self.capacity = capacity
+        self.runtimes: OrderedDict[str, GameRuntime] = OrderedDict()
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    def cached(self, game_id: str) -> GameRuntime | None:
+        return self.runtimes.get(game_id)
+
+    async def get(self, game_id: str) -> GameRuntime:
+        rt = self.runtimes.get(game_id)
+        if rt is not None:
+            self.runtimes.move_to_end(game_id)
+            return rt
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            rt = self.runtimes.get(game_id)
+            if rt is None:
+                async with self.sessions() as session:
+                    rt = await load_runtime(session, game_id)
+                self.runtimes[game_id] = rt
+                self._evict()
+        self._loading.pop(game_id, None)
+        return rt
+
+    def _evict(self) -> None:
+        if len(self.runtimes) <= self.capacity:
+            return
+        for gid, rt in list(self.runtimes.items()):
+            if len(self.runtimes) <= self.capacity:
+                break
+            if not rt.connections and not rt.lock.locked():
+                del self.runtimes[gid]
+
+    def forget(self) -> None:
+        self.runtimes.clear()

@@ -1,0 +1,116 @@
+"""ORM models (SQLAlchemy 2 typed mappings).  Schema changes go through migrations/."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer,
+                        LargeBinary, String, Text, UniqueConstraint)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .db import Base
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Identity(Base):
+    __tablename__ = "identities"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ScenarioRow(Base):
+    __tablename__ = "scenarios"
+
+    id: Mapped[str] = mapped_column(String(80), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    source: Mapped[str] = mapped_column(String(16))          # bundled | uploaded
+    sha256: Mapped[str] = mapped_column(String(64), unique=True)
+    content: Mapped[str] = mapped_column(Text)               # the .m44 JSON text
+    uploaded_by: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    scenario_id: Mapped[str] = mapped_column(ForeignKey("scenarios.id"))
+    scenario_name: Mapped[str] = mapped_column(String(200))
+    mode: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_code: Mapped[str] = mapped_column(String(64), unique=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)   # open | live | finished
+    seq: Mapped[int] = mapped_column(Integer, default=0)           # optimistic concurrency
+    turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    to_act: Mapped[list[str]] = mapped_column(JSON, default=list)
+    winner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_by: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id",
+                                             lazy="selectin")
+
+
+class Seat(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat", name="uq_seats_game_seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[str] = mapped_column(String(40))
+    side: Mapped[str] = mapped_column(String(20))
+    role: Mapped[str] = mapped_column(String(20))
+    identity_id: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    identity: Mapped[Identity | None] = relationship(lazy="selectin")
+
+
+class ActionRow(Base):
+    """The append-only log: one row per accepted action or chance roll."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),)
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
+                                    primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[str] = mapped_column(String(40))
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Snapshot(Base):
+    __tablename__ = "snapshots"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    state: Mapped[bytes] = mapped_column(LargeBinary)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_game_channel", "game_id", "channel", "id"),)
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
+                                    primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    channel: Mapped[str] = mapped_column(String(40))
+    identity_id: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
+    seat: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

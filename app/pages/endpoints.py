@@ -1,0 +1,63 @@
+"""Server-rendered pages (templates/ and static/ belong to the browser client).
+
+Context variables are the contract in docs/protocol.md, section "Pages".
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from ..errors import AppError
+from ..games import service as games
+from ..security import OptionalIdentity, SessionDep
+
+router = APIRouter(include_in_schema=False)
+
+PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Overlord</title></head>
+<body><h1>Overlord</h1><p>The page template <code>{name}</code> is not installed yet.</p>
+<pre>{context}</pre></body></html>"""
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    templates: Jinja2Templates | None = request.app.state.templates
+    if templates is not None and (request.app.state.settings.templates_dir / name).is_file():
+        return templates.TemplateResponse(request, name, context, status_code=status)
+    shown = {k: v for k, v in context.items() if k != "request"}
+    return HTMLResponse(PLACEHOLDER.format(name=name, context=shown), status_code=status)
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request, me: OptionalIdentity) -> Response:
+    return render(request, "lobby.html", {
+        "identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api"})
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+async def game_page(game_id: str, request: Request, session: SessionDep, me: OptionalIdentity,
+                    invite: str | None = None) -> Response:
+    try:
+        game = await games.get_game(session, game_id)
+    except AppError:
+        return render(request, "lobby.html", {"identity": {"id": me.id, "name": me.name} if me else None,
+                                              "api_base": "/api", "error": "game_not_found"}, 404)
+    seat = next((s.seat for s in game.seats if me and s.identity_id == me.id), None)
+    ws_path = f"/ws/games/{game_id}"
+    scheme = "wss" if request.url.scheme == "https" else "ws"
+    return render(request, "game.html", {
+        "game_id": game_id, "ws_url": ws_path,
+        "ws_absolute_url": f"{scheme}://{request.url.netloc}{ws_path}",
+        "identity": {"id": me.id, "name": me.name} if me else None, "seat": seat,
+        "invite": invite, "scenario_name": game.scenario_name, "api_base": "/api"})
+
+
+@router.get("/join/{invite}")
+async def join(invite: str, request: Request, session: SessionDep) -> Response:
+    try:
+        game = await games.game_by_invite(session, invite)
+    except AppError:
+        return render(request, "lobby.html", {"identity": None, "api_base": "/api",
+                                              "error": "invite_not_found"}, 404)
+    return RedirectResponse(f"/games/{game.id}?invite={invite}", status_code=303)

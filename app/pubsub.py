@@ -1,0 +1,114 @@
+"""Fan-out: one async publish/subscribe interface, two implementations.
+
+* :class:`InProcessPubSub` (default): delivers to the handler of this process.
+* :class:`RedisPubSub` (``REDIS_URL`` set): every worker subscribes to the pattern
+  ``overlord:game:*``; a message published by any worker reaches all of them, and each
+  worker redacts per seat for its own connections.
+
+Messages are published only after the database commit they describe.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+log = logging.getLogger("app.pubsub")
+
+Handler = Callable[[str, bytes], Awaitable[None]]
+PREFIX = "overlord:game:"
+
+
+def channel_for(game_id: str) -> str:
+    return PREFIX + game_id
+
+
+def game_of(channel: str) -> str:
+    return channel[len(PREFIX):] if channel.startswith(PREFIX) else channel
+
+
+class PubSub(Protocol):
+    async def start(self, handler: Handler) -> None: ...
+    async def publish(self, channel: str, data: bytes) -> None: ...
+    async def close(self) -> None: ...
+
+
+class InProcessPubSub:
+    """Same-process fan-out; the handler runs in order, one message at a time."""
+
+    def __init__(self) -> None:
+        self._handler: Handler | None = None
+        self._lock = asyncio.Lock()
+
+    async def start(self, handler: Handler) -> None:
+        self._handler = handler
+
+    async def publish(self, channel: str, data: bytes) -> None:
+        if self._handler is None:
+            return
+        async with self._lock:
+            try:
+                await self._handler(channel, data)
+            except Exception:  # a subscriber bug must not fail the publisher
+                log.exception("pubsub handler failed")
+
+    async def close(self) -> None:
+        self._handler = None
+
+
+class RedisPubSub:
+    """Redis pub/sub through ``redis.asyncio`` (one pattern subscription per worker)."""
+
+    def __init__(self, url: str) -> None:
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.from_url(url)
+        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
+        self._task: asyncio.Task[None] | None = None
+        self._handler: Handler | None = None
+
+    async def start(self, handler: Handler) -> None:
+        self._handler = handler
+        await self._pubsub.psubscribe(PREFIX + "*")
+        self._task = asyncio.create_task(self._listen(), name="redis-pubsub")
+
+    async def _listen(self) -> None:
+        assert self._handler is not None
+        while True:
+            try:
+                async for msg in self._pubsub.listen():
+                    if msg.get("type") not in ("pmessage", "message"):
+                        continue
+                    channel = msg["channel"]
+                    if isinstance(channel, bytes):
+                        channel = channel.decode()
+                    try:
+                        await self._handler(channel, msg["data"])
+                    except Exception:
+                        log.exception("pubsub handler failed")
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("redis pubsub connection lost; resubscribing")
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await self._pubsub.psubscribe(PREFIX + "*")
+
+    async def publish(self, channel: str, data: bytes) -> None:
+        await self._redis.publish(channel, data)
+
+    async def close(self) -> None:
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        with contextlib.suppress(Exception):
+            await self._pubsub.aclose()
+        with contextlib.suppress(Exception):
+            await self._redis.aclose()
+
+
+def make_pubsub(redis_url: str | None) -> PubSub:
+    return RedisPubSub(redis_url) if redis_url else InProcessPubSub()

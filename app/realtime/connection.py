@@ -1,0 +1,102 @@
+"""One websocket connection: a bounded send queue drained by its own writer task, and a
+token-bucket rate limiter for what the client sends.
+
+A slow or dead client never delays anyone else: ``send`` never blocks; when the queue is
+full the connection is dropped (close 4008) and the client resyncs on reconnect.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from typing import Any
+
+from fastapi import WebSocket
+
+from ..chat.policy import Actor
+
+_CLOSE = object()
+
+
+def dumps(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+class TokenBucket:
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+class Connection:
+    def __init__(self, ws: WebSocket, queue_size: int) -> None:
+        self.ws = ws
+        self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=queue_size)
+        self.seat: str | None = None
+        self.side: str | None = None
+        self.role: str | None = None
+        self.identity_id: str | None = None
+        self.name: str | None = None
+        self.seq = -1                       # last seq this connection was sent
+        self.closed = False
+        self.close_code = 1000
+        self.close_reason = ""
+        self.writer_task: asyncio.Task[None] | None = None
+
+    @property
+    def actor(self) -> Actor:
+        return Actor(seat=self.seat, side=self.side, role=self.role,
+                     identified=self.identity_id is not None)
+
+    def send(self, text: str) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close(4008, "send queue overflow: reconnect with since")
+
+    def send_json(self, obj: dict[str, Any]) -> None:
+        self.send(dumps(obj))
+
+    def error(self, code: str, message: str, **details: Any) -> None:
+        self.send_json({"type": "error", "code": code, "message": message, "details": details})
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Stop sending: pending messages are flushed unless the queue overflowed."""
+        if self.closed:
+            return
+        self.closed, self.close_code, self.close_reason = True, code, reason
+        if code == 4008:                    # overflow: drop what is queued, cut the writer
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            if self.writer_task is not None:
+                self.writer_task.cancel()
+            return
+        try:
+            self.queue.put_nowait(_CLOSE)
+        except asyncio.QueueFull:
+            if self.writer_task is not None:
+                self.writer_task.cancel()
+
+    async def writer(self) -> None:
+        try:
+            while True:
+                item = await self.queue.get()
+                if item is _CLOSE:
+                    break
+                await self.ws.send_text(item)
+        finally:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.ws.close(self.close_code, self.close_reason), 2.0)

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class ScenarioSummary(BaseModel):
+    id: str
+    name: str
+    source: str                     # bundled | uploaded
+    board_type: str | None = None
+    face: str | None = None
+    player1_side: str | None = None
+    player2_side: str | None = None
+    starting_side: str | None = None
+    modes: list[str] = []
+    error: dict[str, Any] | None = None   # a bundled file the engine cannot load (yet)
+
+
+class ScenarioDetail(ScenarioSummary):
+    board: dict[str, Any] | None = None

@@ -1,0 +1,69 @@
+"""Guest identities: unguessable tokens (only their SHA-256 is stored) and the
+FastAPI dependencies that resolve the caller from a bearer header or the cookie."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, Request, WebSocket
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from .errors import Unauthenticated
+from .models import Identity
+
+COOKIE = "overlord_token"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)     # 256 bits
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_id(prefix: str, nbytes: int = 9) -> str:
+    return f"{prefix}_{secrets.token_urlsafe(nbytes)}"
+
+
+def token_from(conn: Request | WebSocket) -> str | None:
+    auth = conn.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip() or None
+    return conn.cookies.get(COOKIE) or None
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    async with request.app.state.db.sessions() as session:
+        yield session
+
+
+SessionDep = Annotated[AsyncSession, Depends(get_session)]
+
+
+async def identity_by_token(session: AsyncSession, token: str | None) -> Identity | None:
+    if not token:
+        return None
+    from .identity.repository import by_token_hash
+
+    return await by_token_hash(session, hash_token(token))
+
+
+async def optional_identity(request: Request, session: SessionDep) -> Identity | None:
+    return await identity_by_token(session, token_from(request))
+
+
+async def require_identity(request: Request, session: SessionDep) -> Identity:
+    token = token_from(request)
+    if not token:
+        raise Unauthenticated("a token is required (cookie overlord_token or Authorization: Bearer)")
+    ident = await identity_by_token(session, token)
+    if ident is None:
+        raise Unauthenticated("unknown token", code="unauthenticated")
+    return ident
+
+
+OptionalIdentity = Annotated[Identity | None, Depends(optional_identity)]
+CurrentIdentity = Annotated[Identity, Depends(require_identity)]

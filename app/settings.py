@@ -1,0 +1,50 @@
+"""Settings from the environment (pydantic-settings).
+
+Embedded defaults make ``make run`` work on a bare machine: a SQLite file under
+``./data/`` and in-process fan-out.  Production sets ``DATABASE_URL`` to PostgreSQL
+(asyncpg) and ``REDIS_URL`` so several uvicorn workers serve the same games.
+"""
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    database_url: str = "sqlite+aiosqlite:///./data/overlord.db"
+    database_schema: str | None = None    # PostgreSQL only: search_path (test isolation)
+    redis_url: str | None = None
+    secret_key: str = Field(default_factory=lambda: secrets.token_urlsafe(32))
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+
+    scenarios_dir: Path = ROOT / "scenarios"
+    templates_dir: Path = ROOT / "templates"
+    static_dir: Path = ROOT / "static"
+
+    # websocket limits (documented in docs/protocol.md)
+    ws_max_message_bytes: int = 64 * 1024
+    ws_hard_max_bytes: int = 1024 * 1024
+    ws_rate_per_second: float = 20.0
+    ws_burst: int = 40
+    ws_max_drops: int = 200
+    ws_send_queue: int = 256
+
+    snapshot_every: int = 50          # log entries between state snapshots
+    bot_delay: float = 0.5            # seconds between server bot moves
+    max_upload_bytes: int = 2 * 1024 * 1024
+    cookie_secure: bool = False
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

@@ -1,0 +1,159 @@
+"""Server tests run a REAL uvicorn on loopback (subprocess, free port) with the real engine.
+
+Backends (parametrized): ``sqlite`` (temp file, one worker, in-process fan-out) and
+``pg`` (PostgreSQL 127.0.0.1:5432 database ``test`` in a fresh schema, Redis pub/sub,
+TWO uvicorn workers) — skipped only when those servers are unreachable.
+"""
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PY = sys.executable
+PG_HOST, PG_PORT, REDIS_PORT = "127.0.0.1", 5432, 6379
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def reachable(host: str, port: int) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _psql(sql: str) -> str | None:
+    """Run SQL on the test database as the first role that works; returns that role."""
+    for user in ("root", "postgres"):
+        r = subprocess.run(["psql", "-h", PG_HOST, "-p", str(PG_PORT), "-U", user, "-d", "test",
+                            "-v", "ON_ERROR_STOP=1", "-qc", sql], capture_output=True, text=True)
+        if r.returncode == 0:
+            return user
+    return None
+
+
+class Server:
+    """A uvicorn subprocess; ``restart`` keeps the database (kill -9 by default)."""
+
+    def __init__(self, env: dict[str, str], workers: int = 1) -> None:
+        self.env = {**os.environ, **env}
+        self.workers = workers
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = tempfile.NamedTemporaryFile(prefix="uvicorn-", suffix=".log", delete=False)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_base(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def migrate(self) -> None:
+        subprocess.run([PY, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=self.env, check=True,
+                       capture_output=True)
+
+    def start(self) -> None:
+        cmd = [PY, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port),
+               "--ws-max-size", str(1024 * 1024), "--log-level", "warning"]
+        if self.workers > 1:
+            cmd += ["--workers", str(self.workers)]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log,
+                                     start_new_session=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("uvicorn died:\n" + Path(self.log.name).read_text()[-4000:])
+            try:
+                if httpx.get(self.base + "/healthz", timeout=0.5).status_code == 200:
+                    if self.workers > 1:
+                        time.sleep(1.0)     # let every worker finish its startup
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("uvicorn did not start:\n" + Path(self.log.name).read_text()[-4000:])
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, sig)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(10)
+        self.proc = None
+
+    def restart(self, sig: int = signal.SIGKILL) -> None:
+        self.stop(sig)
+        self.start()
+
+    def logs(self) -> str:
+        return Path(self.log.name).read_text()
+
+
+BASE_ENV = {
+    "WS_RATE_PER_SECOND": "200", "WS_BURST": "200", "WS_MAX_DROPS": "100000",
+    "SNAPSHOT_EVERY": "25", "BOT_DELAY": "0", "SECRET_KEY": "test",
+}
+
+
+@pytest.fixture(scope="session", params=["sqlite", "pg"])
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    if request.param == "sqlite":
+        db = tmp_path_factory.mktemp("db") / "test.db"
+        srv = Server({**BASE_ENV, "DATABASE_URL": f"sqlite+aiosqlite:///{db}"})
+        srv.kind = "sqlite"  # type: ignore[attr-defined]
+        srv.migrate()
+        srv.start()
+        yield srv
+        srv.stop()
+        return
+    if not (reachable(PG_HOST, PG_PORT) and reachable(PG_HOST, REDIS_PORT)):
+        pytest.skip("PostgreSQL 127.0.0.1:5432 / Redis 127.0.0.1:6379 unreachable")
+    schema = "t_" + secrets.token_hex(6)
+    user = _psql(f"CREATE SCHEMA {schema}")
+    if user is None:
+        pytest.skip("cannot create a schema in PostgreSQL database 'test'")
+    srv = Server({**BASE_ENV, "DATABASE_URL": f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/test",
+                  "DATABASE_SCHEMA": schema, "REDIS_URL": f"redis://{PG_HOST}:{REDIS_PORT}/0"},
+                 workers=2)
+    srv.kind = "pg"  # type: ignore[attr-defined]
+    try:
+        srv.migrate()
+        srv.start()
+        yield srv
+    finally:
+        srv.stop()
+        _psql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "[pg" in item.nodeid:
+            item.add_marker(pytest.mark.postgres)
+
+
+@pytest.fixture
+def api(server: Server) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=server.base, timeout=20) as c:
+        yield c
