@@ -32,8 +32,14 @@ export const ACTIONS = {
   attack:           { label: 'Battle', kind: 'battle', hint: 'Battle this unit' },
   end_battles:      { label: 'Done battling', primary: true },
   end_battle:       { label: 'Done battling', primary: true },
-  retreat:          { label: 'Retreat', kind: 'retreat', hint: 'Retreat here' },
-  take_ground:      { label: 'Take ground', kind: 'take_ground', hint: 'Take ground: move into the vacated hex' },
+  retreat:          { label: 'Retreat', kind: 'retreat', hint: 'Retreat here',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.to, unit: a.unit,
+                        label: `Retreat to (${a.to[0]},${a.to[1]})${a.ignore ? `, ignoring ${a.ignore} flag${a.ignore > 1 ? 's' : ''}` : ''}` }) },
+  take_ground:      { label: 'Take ground', kind: 'take_ground', hint: 'Take ground: move into the vacated hex',
+                      // {take: true|false}: the hex is the pending decision's hex
+                      resolve: (a, view) => (a.take === false
+                        ? { gesture: 'button', label: "Don't take ground" }
+                        : { gesture: 'hex', hex: (view && view.pending && view.pending.hex) || null, unit: null }) },
   overrun:          { label: 'Armor overrun', kind: 'battle', hint: 'Armor overrun: battle again' },
   skip_take_ground: { label: "Don't take ground" },
   decline:          { label: 'Decline' },
@@ -41,6 +47,8 @@ export const ACTIONS = {
   ignore_flag:      { label: 'Ignore a flag' },
   ambush:           { label: 'Ambush!', gesture: 'card' },
   target:           { label: 'Target', kind: 'target', hint: 'Target this hex' },
+  end_targets:      { label: 'Done choosing targets', primary: true },
+  choose_section:   { label: 'Choose section', resolve: (a) => ({ gesture: 'button', label: `Section: ${['Left', 'Centre', 'Right'][a.section] ?? a.section}` }) },
   end_turn:         { label: 'End turn', primary: true },
   remove_wire:      { label: 'Remove wire', gesture: 'unit' },
   heal:             { label: 'Heal', gesture: 'unit' },
@@ -62,13 +70,22 @@ export const PHASES = {
   end: 'End of turn',
   dispatch: 'Commander dispatches cards',
   game_over: 'Game over',
+  recon: 'Recon: choose which card to keep',
+  target: 'Choose targets',
+  choose_section: 'Choose a section',
 };
 
 const PENDING = {
+  play_card: (p) => `${sideName(p.seat)} must play a command card`,
+  order: (p) => `${sideName(p.seat)} is ordering units`,
+  move: (p) => `${sideName(p.seat)} is moving ordered units`,
+  battle: (p) => `${sideName(p.seat)} is battling with ordered units`,
+  target: (p) => `${sideName(p.seat)} is choosing targets`,
+  choose_section: (p) => `${sideName(p.seat)} chooses a section`,
   retreat: (p, u) => `${sideName(p.seat)} must retreat ${u}${p.hexes || p.flags ? ` ${p.hexes || p.flags} hex${(p.hexes || p.flags) > 1 ? 'es' : ''}` : ''}`,
+  ambush: (p, u) => `${sideName(p.seat)} may react with an Ambush card (${u} is attacked at close range) or pass`,
   take_ground: (p, u) => `${sideName(p.seat)} may take ground with ${u}`,
   overrun: (p, u) => `${sideName(p.seat)} may make an armor overrun with ${u}`,
-  ambush: (p) => `${sideName(p.seat)} may play an Ambush`,
   choose_card: (p) => `${sideName(p.seat)} chooses which drawn card to keep`,
   ignore_flag: (p, u) => `${sideName(p.seat)} may ignore a flag for ${u}`,
   discard: (p) => `${sideName(p.seat)} must discard a card`,
@@ -94,7 +111,7 @@ const IGNORED = new Set(['type', 'seat']);
 function isHex(v) { return Array.isArray(v) && v.length === 2 && v.every((x) => Number.isInteger(x)); }
 
 // Break one legal action into {unit, hex, card, extra} by looking at its fields.
-export function analyse(action) {
+export function analyse(action, view) {
   const out = { action, type: action.type, unit: null, hex: null, card: null, extra: {} };
   for (const [k, v] of Object.entries(action)) {
     if (IGNORED.has(k)) continue;
@@ -105,6 +122,13 @@ export function analyse(action) {
     else out.extra[k] = v;
   }
   const spec = ACTIONS[action.type] || {};
+  if (spec.resolve) {
+    const r = spec.resolve(action, view) || {};
+    Object.assign(out, r);
+    if (r.gesture === 'hex' && !r.hex) out.gesture = 'button';
+    out.kind = spec.kind || 'choice';
+    return out;
+  }
   if (spec.gesture === 'card' && out.card !== null) out.gesture = 'card';
   else if (out.card !== null && out.unit === null && out.hex === null) out.gesture = 'card';
   else if (out.hex) out.gesture = 'hex';
@@ -114,10 +138,11 @@ export function analyse(action) {
   return out;
 }
 
-export function actionLabel(a, unitName) {
+export function actionLabel(a, unitName, view) {
   const spec = ACTIONS[a.type] || {};
+  const info = analyse(a, view);
+  if (info.label) return info.label;
   let label = spec.label || titleCase(a.type);
-  const info = analyse(a);
   const extras = Object.entries(info.extra).filter(([, v]) => v !== null && typeof v !== 'object');
   if (extras.length) label += ` (${extras.map(([k, v]) => `${titleCase(k)} ${typeof v === 'string' ? titleCase(v) : v}`).join(', ')})`;
   if (info.gesture === 'unit' && unitName && info.unit) label += `: ${unitName(info.unit)}`;
@@ -129,10 +154,10 @@ export function isPrimary(a) { return !!(ACTIONS[a.type] || {}).primary; }
 // Build the interaction model from the legal list and the current selection.
 // Returns { cards: Map(cardId -> [actions]), units: Map(unitId -> {unitOnly:[], hex:[]}),
 //           freeHex: [info] (hex actions without a unit), buttons: [actions] }
-export function buildModel(legal) {
+export function buildModel(legal, view) {
   const model = { cards: new Map(), units: new Map(), freeHex: [], buttons: [] };
   for (const a of legal || []) {
-    const info = analyse(a);
+    const info = analyse(a, view);
     if (info.gesture === 'card') {
       const k = String(info.card);
       if (!model.cards.has(k)) model.cards.set(k, []);

@@ -155,7 +155,7 @@ function handle(msg) {
 function setView(view, legal, events) {
   S.view = view;
   S.legal = legal || [];
-  S.model = buildModel(S.legal);
+  S.model = buildModel(S.legal, view);
   S.chooser = null;
   if (S.selected && !S.model.units.has(S.selected)) S.selected = null;
   if (!S.selected) S.selected = autoSelect(S.model);
@@ -218,7 +218,9 @@ function renderStatus() {
 function guidance() {
   const m = S.model;
   if (S.chooser) return 'choose one of the options below.';
-  if (m.cards.size && !m.units.size && !m.freeHex.length) return 'play a command card from your hand (highlighted cards).';
+  if (m.cards.size && !m.units.size && !m.freeHex.length) {
+    return (S.view.pending && S.view.pending.type === 'choose_card') ? 'choose which drawn card to keep.' : 'play a command card from your hand (highlighted cards).';
+  }
   if (S.selected && m.units.has(S.selected)) {
     const e = m.units.get(S.selected);
     if (e.hex.length) return `${unitName(S.selected)} selected — click a highlighted hex (${[...new Set(e.hex.map((x) => (ACTIONS[x.type] || {}).label || titleCase(x.type)))].join(' / ')}).`;
@@ -275,7 +277,7 @@ function renderActions() {
   if (S.chooser) {
     bar.append(el('span', { class: 'hint' }, S.chooser.title));
     for (const info of S.chooser.options) {
-      bar.append(el('button', { type: 'button', class: 'primary', 'data-action': info.type, onclick: () => send(info.action) }, actionLabel(info.action, unitName)));
+      bar.append(el('button', { type: 'button', class: 'primary', 'data-action': info.type, onclick: () => send(info.action) }, actionLabel(info.action, unitName, S.view)));
     }
     bar.append(el('button', { type: 'button', onclick: () => { S.chooser = null; renderActions(); } }, 'Cancel'));
     return;
@@ -284,7 +286,7 @@ function renderActions() {
   if (S.selected && m.units.has(S.selected)) {
     const e = m.units.get(S.selected);
     for (const info of e.unitOnly) {
-      bar.append(el('button', { type: 'button', 'data-action': info.type, onclick: () => send(info.action) }, actionLabel(info.action, unitName)));
+      bar.append(el('button', { type: 'button', 'data-action': info.type, onclick: () => send(info.action) }, actionLabel(info.action, unitName, S.view)));
     }
     if (!autoSelect(m)) bar.append(el('button', { type: 'button', 'data-action': 'deselect', onclick: () => { S.selected = null; renderAll(); } }, 'Deselect'));
   }
@@ -292,7 +294,7 @@ function renderActions() {
     bar.append(el('button', {
       type: 'button', class: isPrimary(info.action) ? 'primary' : '', 'data-action': info.type,
       onclick: () => send(info.action),
-    }, actionLabel(info.action, unitName)));
+    }, actionLabel(info.action, unitName, S.view)));
   }
   if (!bar.childNodes.length && S.seat) bar.append(el('span', { class: 'hint' }, myTurn() ? '' : 'Not your turn.'));
 }
@@ -308,10 +310,23 @@ function renderCards() {
   const h = myHand();
   if (!S.seat || !h) { panel.classList.add('hidden'); return; }
   panel.classList.remove('hidden');
-  renderHand($('hand'), h.hand, S.model.cards, (card, infos) => {
+  const pick = (card, infos) => {
     if (infos.length === 1) send(infos[0].action);
     else { S.chooser = { title: `${card.name}:`, options: infos }; renderActions(); }
-  });
+  };
+  renderHand($('hand'), h.hand, S.model.cards, pick);
+  // card actions naming cards that are not in the hand (e.g. Recon: keep one of the drawn cards)
+  const inHand = new Set(h.hand.map((c) => String(c.id)));
+  const p = S.view.pending || {};
+  const pool = [...(p.cards || []), ...(Array.isArray(p.options) ? p.options.filter((o) => o && o.id !== undefined && o.name) : [])];
+  const extra = [...S.model.cards.keys()].filter((id) => !inHand.has(id));
+  const cp = $('choice-panel');
+  if (extra.length) {
+    cp.classList.remove('hidden');
+    $('choice-title').textContent = p.type === 'choose_card' ? 'Drawn cards — choose the one to keep' : 'Choose a card';
+    const cards = extra.map((id) => pool.find((c) => String(c.id) === id) || { id, name: `Card ${id}`, kind: 'card' });
+    renderHand($('choice'), cards, S.model.cards, pick);
+  } else cp.classList.add('hidden');
 }
 
 function renderBanner() {

@@ -57,8 +57,11 @@ async function loadScenarios(selectId) {
   try { scenarios = await api('/scenarios'); } catch (e) { scenarios = []; $('create-error').textContent = `Could not load scenarios: ${e.message}`; }
   const sel = clear($('scenario-select'));
   const groups = { bundled: el('optgroup', { label: 'Bundled scenarios' }), uploaded: el('optgroup', { label: 'Uploaded' }) };
+  const counts = {};
+  for (const s of scenarios) counts[s.name] = (counts[s.name] || 0) + 1;
   for (const s of scenarios) {
-    (groups[s.source] || groups.bundled).append(el('option', { value: s.id }, `${s.name} (${(s.board_type || '').toLowerCase()})`));
+    const name = counts[s.name] > 1 ? `${s.name} — ${s.id}` : s.name;
+    (groups[s.source] || groups.bundled).append(el('option', { value: s.id }, `${name} (${(s.board_type || '').toLowerCase()})`));
   }
   for (const g of Object.values(groups)) if (g.childNodes.length) sel.append(g);
   if (selectId) sel.value = selectId;
@@ -154,6 +157,7 @@ async function claim(g, seat) {
 function gameItem(g, live) {
   const li = el('li', { 'data-game': g.id, 'data-status': g.status });
   li.append(el('span', { class: 'name' }, el('a', { href: g.url || `/games/${g.id}` }, g.scenario_name || g.scenario_id),
+    g.scenario_name && g.scenario_name !== g.scenario_id ? el('span', { class: 'muted' }, ` (${g.scenario_id})`) : null,
     el('span', { class: 'muted' }, ` · ${g.mode}${g.private ? ' · private' : ''}${g.turn ? ' · turn ' + g.turn : ''}`)));
   for (const s of g.seats || []) {
     li.append(el('span', { class: `seat-chip${s.taken ? '' : ' free'}` }, `${sideName(s.seat)}: ${s.taken ? (s.name || '?') + (s.is_bot ? ' (bot)' : '') : 'free'}`));

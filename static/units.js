@@ -51,8 +51,9 @@ export function unitStats(unit) {
 }
 
 export function unitTitle(unit) {
+  if (unit.name) return unit.name;
   const n = nationStyle(unit).name;
-  return `${n ? n + ' ' : ''}${unit.name || titleCase(unit.kind || unit.class)}`;
+  return `${n ? n + ' ' : ''}${titleCase(unit.kind || unit.class)}`;
 }
 
 export function unitDescription(unit) {

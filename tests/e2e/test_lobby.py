@@ -1,0 +1,64 @@
+"""Lobby in a real browser: guest names, create a game, see it listed, claim a seat,
+and precise errors for an uploaded scenario with unknown codes."""
+from __future__ import annotations
+
+import json
+import re
+
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+SCENARIOS = Path(__file__).resolve().parents[2].parent / "shared" / "scenarios" / "m44"
+
+
+def enter_name(page, name: str) -> None:
+    page.goto("/")
+    page.fill("#identity-name", name)
+    page.click("#identity-submit")
+    expect(page.locator(f'[data-me="{name}"]')).to_be_visible()
+
+
+def test_create_game_and_see_it_listed(new_page, tmp_path):
+    host = new_page("host")
+    enter_name(host, "Monty")
+    expect(host.locator("#scenario-select option[value='2-PegasusBridge']")).to_have_count(1)
+    host.select_option("#scenario-select", "2-PegasusBridge")
+    host.select_option("#seat-select", "ALLIES")
+    host.screenshot(path=str(tmp_path / "lobby-create.png"), full_page=True)
+    host.click("#create-submit")
+    host.wait_for_url(re.compile(r"/games/[^/?]+"))
+    game_id = host.url.split("/games/")[1].split("?")[0]
+    expect(host.locator("#my-seat")).to_have_text("You play Allies")
+
+    guest = new_page("guest")
+    enter_name(guest, "Rommel")
+    item = guest.locator(f'#open-games li[data-game="{game_id}"]')
+    expect(item).to_be_visible()
+    expect(item).to_contain_text("Allies: Monty")
+    expect(item).to_contain_text("Axis: free")
+    guest.screenshot(path=str(tmp_path / "lobby-list.png"), full_page=True)
+    item.locator('button[data-claim="AXIS"]').click()
+    guest.wait_for_url(re.compile(rf"/games/{game_id}"))
+    expect(guest.locator("#my-seat")).to_have_text("You play Axis")
+
+    # once both seats are taken the game is live and listed for spectators to watch
+    watcher = new_page("watcher")
+    watcher.goto("/")
+    expect(watcher.locator(f'#live-games li[data-game="{game_id}"] a[data-watch]')).to_be_visible()
+
+
+def test_upload_reports_unknown_codes(new_page, tmp_path):
+    page = new_page("uploader")
+    enter_name(page, "Editor")
+    src = SCENARIOS / "2-PegasusBridge.m44"
+    scn = json.loads(src.read_text())
+    scn["board"]["hexagons"].append({"row": 3, "col": 13, "terrain": {"name": "lava"}})
+    bad = tmp_path / "bad.m44"
+    bad.write_text(json.dumps(scn))
+    page.set_input_files("#scenario-file", str(bad))
+    err = page.locator(".upload-errors")
+    expect(err).to_be_visible()
+    expect(err).to_contain_text("lava")
+    expect(err).to_contain_text("row 3, col 13")
+    page.screenshot(path=str(tmp_path / "lobby-upload-error.png"), full_page=True)
