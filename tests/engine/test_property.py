@@ -1,0 +1,24 @@
+"""Random legal play over every scenario finishes without error; replay == live."""
+import glob
+
+import pytest
+
+from engine import load_scenario, replay
+from engine.bot import play_random_game
+
+FILES = sorted(glob.glob("/work/shared/scenarios/m44/*.m44"))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.rsplit("/", 1)[-1])
+def test_random_games_finish_and_replay_equals_live(path):
+    scn = load_scenario(path)
+    for seed in (1, 2):
+        st, actions = play_random_game(scn, seed, max_turns=400, record=True)
+        assert st.turn <= 401
+        assert replay(scn, seed, actions) == st
+
+
+def test_pegasus_random_games_mostly_finish():
+    scn = load_scenario("/work/shared/scenarios/m44/2-PegasusBridge.m44")
+    done = sum(play_random_game(scn, s, max_turns=600)[0].game_over for s in range(6))
+    assert done >= 5
