@@ -155,5 +155,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture
 def api(server: Server) -> Iterator[httpx.Client]:
+    """A stateless client: cookies set by responses are not kept (tests pass tokens)."""
     with httpx.Client(base_url=server.base, timeout=20) as c:
+        c.event_hooks["response"] = [lambda r: c.cookies.clear()]
         yield c
