@@ -182,3 +182,29 @@ async def test_server_bots_finish_a_game(server: Server, api: httpx.Client) -> N
         assert spec.view["game_over"], spec.seq
         assert not list(hands({"m": spec.messages}))
     assert api.get(f"/api/games/{g['id']}").json()["status"] == "finished"
+
+
+async def test_dead_client_never_delays_the_others(server: Server, api: httpx.Client) -> None:
+    """A spectator that completes the handshake and then never reads a byte."""
+    import base64
+    import os
+    import socket
+    import time
+
+    gid, toks = two_player_game(api, seed=13)
+    dead = socket.socket()
+    dead.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    dead.connect(("127.0.0.1", server.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    dead.sendall((f"GET /ws/games/{gid} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    try:
+        async with WS(url(server, gid), toks["AXIS"]) as ax, WS(url(server, gid), toks["ALLIES"]) as al:
+            t0 = time.monotonic()
+            n = await play({"AXIS": ax, "ALLIES": al}, RandomBot(1), 150)
+            assert n == 150 and time.monotonic() - t0 < 60
+    finally:
+        dead.close()
+    async with WS(url(server, gid)) as spec:           # the server is fine
+        assert spec.seq == al.seq

@@ -1,0 +1,124 @@
+"""Unit tests of the server's pure pieces: chat policy, rate limiter, bounded send queue,
+pub/sub implementations."""
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+import pytest
+
+from app.chat.policy import Actor, channels, may_read, may_write
+from app.pubsub import InProcessPubSub, RedisPubSub, channel_for
+from app.realtime.connection import Connection, TokenBucket
+
+from .conftest import PG_HOST, REDIS_PORT, reachable
+
+AXIS = Actor("AXIS", "AXIS", "commander", True)
+ALLIES = Actor("ALLIES", "ALLIES", "commander", True)
+WATCHER = Actor(None, None, None, True)
+ANON = Actor(None, None, None, False)
+CINC = Actor("ALLIES:cinc", "ALLIES", "cinc", True)
+LEFT = Actor("ALLIES:left", "ALLIES", "left", True)
+RIGHT = Actor("ALLIES:right", "ALLIES", "right", True)
+AX_LEFT = Actor("AXIS:left", "AXIS", "left", True)
+
+
+def test_policy_1v1() -> None:
+    assert may_write(AXIS, "all") and may_write(AXIS, "side:AXIS")
+    assert not may_read(AXIS, "side:ALLIES") and not may_write(AXIS, "side:ALLIES")
+    assert not may_read(AXIS, "spectators")            # spectator chat never reaches players
+    assert may_read(WATCHER, "all") and not may_write(WATCHER, "all")
+    assert may_write(WATCHER, "spectators") and not may_write(ANON, "spectators")
+    assert may_read(ANON, "spectators")
+    assert not may_read(WATCHER, "side:AXIS")
+    assert not may_read(AXIS, "somewhere").allowed
+    assert may_write(ANON, "spectators").reason
+    seats = [("AXIS", "AXIS", "commander"), ("ALLIES", "ALLIES", "commander")]
+    assert channels(AXIS, seats) == {"read": ["all", "side:AXIS"], "write": ["all", "side:AXIS"]}
+    assert channels(WATCHER, seats) == {"read": ["all", "spectators"], "write": ["spectators"]}
+
+
+def test_policy_overlord_chain_of_command() -> None:
+    visiting_left = {"sides": {"ALLIES": {"cinc_visiting": "left"}}}
+    assert may_write(LEFT, "side:ALLIES") and may_write(RIGHT, "side:ALLIES")   # FGs any time
+    assert not may_write(CINC, "side:ALLIES")
+    assert may_write(CINC, "pair:ALLIES:left", visiting_left)
+    assert not may_write(CINC, "pair:ALLIES:right", visiting_left)
+    assert not may_write(CINC, "pair:ALLIES:left", {})
+    assert may_write(LEFT, "pair:ALLIES:left") and not may_read(RIGHT, "pair:ALLIES:left")
+    assert not may_read(AX_LEFT, "pair:ALLIES:left")                             # nothing crosses sides
+    assert not may_read(AX_LEFT, "side:ALLIES")
+    seats = [(f"ALLIES:{r}", "ALLIES", r) for r in ("cinc", "left", "centre", "right")]
+    ch = channels(CINC, seats, visiting_left)
+    assert "pair:ALLIES:left" in ch["write"] and "pair:ALLIES:right" in ch["read"]
+    assert "pair:ALLIES:right" not in ch["write"]
+
+
+def test_token_bucket() -> None:
+    b = TokenBucket(rate=0.001, burst=5)
+    assert [b.allow() for _ in range(7)] == [True] * 5 + [False] * 2
+
+
+class FakeWS:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: tuple[int, str] | None = None
+        self.block = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        await self.block.wait()               # a client that never reads
+        self.sent.append(text)
+
+    async def close(self, code: int, reason: str = "") -> None:
+        self.closed = (code, reason)
+
+
+async def test_send_queue_overflow_drops_only_that_connection() -> None:
+    slow, fast = FakeWS(), FakeWS()
+    fast.block.set()
+    cs = Connection(slow, 4), Connection(fast, 4)   # type: ignore[arg-type]
+    for c in cs:
+        c.writer_task = asyncio.create_task(c.writer())
+    for i in range(50):
+        for c in cs:
+            c.send_json({"i": i})                   # never blocks
+        await asyncio.sleep(0)
+    assert cs[0].closed and cs[0].close_code == 4008
+    assert not cs[1].closed and len(fast.sent) == 50
+    await asyncio.wait({cs[0].writer_task}, timeout=5)  # type: ignore[arg-type]
+    assert cs[0].writer_task.done()                     # type: ignore[union-attr]
+    assert slow.closed and slow.closed[0] == 4008
+    cs[1].close()
+    await asyncio.wait_for(cs[1].writer_task, 5)    # type: ignore[arg-type]
+    assert fast.closed == (1000, "")
+
+
+async def _roundtrip(ps: Any) -> None:
+    got: list[tuple[str, bytes]] = []
+    done = asyncio.Event()
+
+    async def handler(channel: str, data: bytes) -> None:
+        got.append((channel, data))
+        if len(got) == 3:
+            done.set()
+
+    await ps.start(handler)
+    await asyncio.sleep(0.1)
+    gid = "g_" + secrets.token_hex(4)
+    for i in range(3):
+        await ps.publish(channel_for(gid), f"m{i}".encode())
+    await asyncio.wait_for(done.wait(), 5)
+    assert got == [(channel_for(gid), f"m{i}".encode()) for i in range(3)]
+    await ps.close()
+
+
+async def test_in_process_pubsub() -> None:
+    await _roundtrip(InProcessPubSub())
+
+
+@pytest.mark.postgres
+async def test_redis_pubsub() -> None:
+    if not reachable(PG_HOST, REDIS_PORT):
+        pytest.skip("Redis unreachable")
+    await _roundtrip(RedisPubSub(f"redis://{PG_HOST}:{REDIS_PORT}/0"))
