@@ -275,7 +275,8 @@ _MEDAL = re.compile(r"medal(\d+)$")
 _ALLIED_MEDALS = frozenset({1, 4, 6})
 _MEDAL_KEYS = ("counts_for", "nbr_hex", "permanent", "majority", "sole_control",
                "last_to_occupy", "turn_start", "any_hex")
-KNOWN_TAGS = frozenset({"tag1", "tag3", "tag4", "tag5", "tag14", "tag15"})
+KNOWN_TAGS = frozenset({"tag1", "tag3", "tag4", "tag5", "tag14", "tag15"})   # rule-bearing
+_TAG = re.compile(r"tag\d+$")
 MINE_BEHAVIORS = {"MINE_FIELD": False, "DECOY_MEDAL_MINE_FIELD": True}
 
 
@@ -311,28 +312,29 @@ def _medal(tag: dict[str, Any], number: int, h: Hex, board: Board, index: int) -
 
 def _tag(tag: dict[str, Any], h: Hex, board: Board, out: _Tags, unknown: _Collector,
          occupied: bool) -> None:
+    """One hex tag (vocabulary 3.1).  As in BGA the rule comes from the ``medalN`` name or
+    from the ``behavior``; any other ``tagN`` without a behaviour is a decorative token
+    (BGA creates nothing for it): ignored, not unknown.  An unknown behaviour or a name
+    that is neither ``medalN`` nor ``tagN`` is unknown."""
     name = str(tag.get("name", ""))
-    behavior = tag.get("behavior")
+    behavior = tag.get("behavior") or None
     medal = _MEDAL.match(name)
     if medal:
         out.objectives.append(_medal(tag, int(medal.group(1)), h, board, len(out.objectives)))
-    elif name not in KNOWN_TAGS:
+    elif not _TAG.match(name):
         unknown.add("tag", name, h)
-    elif name == "tag3":
-        if behavior not in MINE_BEHAVIORS:
-            unknown.add("tag", f"tag3+{behavior}", h)
-            return
+    elif behavior in MINE_BEHAVIORS:
         for g in _group(tag, h, board):
             out.mines.append(Minefield(hex=g, side=_upper(tag.get("side")),
                                        decoy=MINE_BEHAVIORS[behavior]))
-    elif name in ("tag4", "tag5"):
-        if behavior == "EXIT_MARKER" and _upper(tag.get("side")):
+    elif behavior == "EXIT_MARKER":
+        if _upper(tag.get("side")) in SIDES:
             out.exits.append(ExitZone(side=_upper(tag.get("side")) or "", hexes=_group(tag, h, board)))
-        elif behavior:
-            unknown.add("tag", f"{name}+{behavior}", h)
+    elif behavior not in (None, "IS_WITTMANN"):
+        unknown.add("tag", f"{name}+{behavior}", h)
     elif name in ("tag14", "tag15"):
         out.camouflage.append(h)
-    elif not occupied:   # tag1: star token on an empty hex; ignored under a unit
+    elif name == "tag1" and not occupied:   # star token on an empty hex; ignored under a unit
         out.markers.append(h)
 
 

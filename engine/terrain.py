@@ -575,6 +575,23 @@ _ROWS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("wcurve", "Wadis (curve)", WADI, {"links": CURVE}),
     ("ppier", "Pier", PLAIN,
      {"family": "pier", "notes": "BGA describes but does not enforce 'enter only from land'"}),
+    # --- codes outside BGA's current list (older editor palette; vocabulary 1.4) -----------
+    ("railroad", "Railway Tracks", RAIL,
+     {"links": STRAIGHT, "notes": "older editor name of the straight railroad tile (= rail)"}),
+    ("ravine", "Ravine", PLAIN,
+     {"family": "ravine", "impassable": VEHICLES, "ignore_flags": 1, "ignore_flags_classes": INF,
+      "notes": "country-face ravine/gully of the older palette: as wravine"}),
+    ("abatis", "Abatis", ROADBLOCK,
+     {"slot": "obstacle", "family": "abatis",
+      "notes": "felled-tree barrier of the older palette; no printed rule: played as a "
+               "Road Block (infantry must stop, impassable to vehicles, -1/-1/0, 1 flag)"}),
+    ("barge", "Landing Craft", OCEAN,
+     {"slot": "rect_terrain", "family": "barge", "impassable": NONE,
+      "notes": "vocabulary 1.4: BGA cannot load it; we play it as the water it floats on "
+               "(units aboard must stop, may not battle, leave 1 hex at a time, no retreat into it)"}),
+    ("pcarrier", "Aircraft Carrier", LAKE,
+     {"slot": "rect_terrain", "family": "carrier", "lake": False,
+      "notes": "vocabulary 1.4: BGA cannot load it; a decorative ship: impassable, no LOS effect"}),
     # --- engine-made rows (no .m44 code) ---------------------------------------------------
     ("ocean", "Oceans", OCEAN, {}),
     ("sandbag", "Sandbag Emplacements (Dig In)", SANDBAG, {"slot": "engine"}),

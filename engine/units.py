@@ -225,8 +225,8 @@ def unit_spec(code: str, badge: str | int | None = None, nbr_units: int | str | 
     """
     prefix, suffix = split_code(code)
     nation = nation or suffix or "us"
-    if suffix and suffix not in KNOWN_NATIONS:
-        raise KeyError(code)
+    if suffix and not (suffix.isascii() and suffix.isalpha() and len(suffix) <= 5):
+        raise KeyError(code)   # vocabulary 2.1: any other (letter) nation suffix is Allied
     if behavior and behavior not in BEHAVIORS and behavior not in BEHAVIOR_BADGES \
             and behavior != "GERMAN_2VICTANK":
         raise KeyError(behavior)

@@ -60,16 +60,49 @@ def test_unknown_codes_name_every_code_and_hex():
     d = m44_from_text("0: W:i .", hexes=[
         {"row": 2, "col": 2, "terrain": {"name": "moonrock"}},
         {"row": 2, "col": 4, "terrain": {"name": "moonrock"}, "unit": {"name": "zeppelinger"}},
-        {"row": 3, "col": 3, "tags": [{"name": "tag99"}], "obstacle": {"name": "sand", "behavior": "LAVA"}},
+        {"row": 3, "col": 3, "tags": [{"name": "tag99", "behavior": "LAVA"}], "obstacle": {"name": "sand", "behavior": "LAVA"}},
     ])
     with pytest.raises(ScenarioError) as e:
         load_scenario(d)
     assert e.value.code == "unknown_codes"
     found = {(u.slot, u.code): u.hexes for u in e.value.unknown}
     assert found == {("terrain", "moonrock"): ((2, 2), (2, 4)), ("unit", "zeppelinger"): ((2, 4),),
-                     ("tag", "tag99"): ((3, 3),), ("obstacle", "sand+LAVA"): ((3, 3),)}
+                     ("tag", "tag99+LAVA"): ((3, 3),), ("obstacle", "sand+LAVA"): ((3, 3),)}
     lenient = load_scenario(d, lenient=True)
     assert len(lenient.unknown) == 4 and (2, 2) not in lenient.terrain
+
+
+def test_decorative_tags_and_behaviour_driven_tags():
+    """BGA: tags without a rule behaviour (tag2, tag7, a bare tag3...) are decorative; mines
+    and exits are recognised by their behaviour whatever the tag number."""
+    d = m44_from_text("0: .", hexes=[
+        {"row": 2, "col": 2, "tags": [{"name": "tag2"}, {"name": "tag3"}, {"name": "tag7"}]},
+        {"row": 2, "col": 4, "tags": [{"name": "tag6", "behavior": "MINE_FIELD", "side": "AXIS"}]},
+        {"row": 2, "col": 6, "tags": [{"name": "tag9", "behavior": "EXIT_MARKER", "side": "ALLIES"}]},
+        {"row": 2, "col": 8, "tags": [{"name": "tag4"}]},
+    ])
+    scn = load_scenario(d)
+    assert [m.hex for m in scn.mines] == [(2, 4)] and scn.mines[0].side == "AXIS"
+    assert [e.hexes for e in scn.exits] == [((2, 6),)]
+    with pytest.raises(ScenarioError):
+        load_scenario(m44_from_text("0: .", hexes=[{"row": 1, "col": 1, "tags": [{"name": "flag"}]}]))
+
+
+def test_older_palette_codes_load():
+    """Codes of the older editor palette / vocabulary 1.4 get a sensible meaning."""
+    d = m44_from_text("0: .", hexes=[
+        {"row": 1, "col": 1, "terrain": {"name": "railroad", "orientation": 1}},
+        {"row": 1, "col": 3, "terrain": {"name": "ravine"}},
+        {"row": 1, "col": 5, "obstacle": {"name": "abatis"}},
+        {"row": 8, "col": 2, "rect_terrain": {"name": "barge"}, "unit": {"name": "infus"}},
+        {"row": 8, "col": 6, "rect_terrain": {"name": "pcarrier"}},
+        {"row": 7, "col": 1, "unit": {"name": "infpl"}},
+    ], face="BEACH")
+    scn = load_scenario(d)
+    assert scn.terrain_at((1, 1)).rail and scn.terrain_at((1, 5)).impassable == {"armor", "art"}
+    assert scn.terrain_at((8, 2)).ocean and scn.unit_at((8, 2)) is not None
+    assert scn.terrain_at((8, 6)).impassable == {"inf", "armor", "art"}
+    assert scn.unit_at((7, 1)).side == "ALLIES"
 
 
 def test_malformed_inputs():

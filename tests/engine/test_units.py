@@ -22,8 +22,10 @@ def test_nations_and_japanese_flags():
     assert unit_spec("infjp").ignore_flags == 1 and unit_spec("infjp").side == "AXIS"
     assert unit_spec("tankjp").ignore_flags == 0
     assert unit_spec("infit").side == "AXIS" and unit_spec("infbrit").side == "ALLIES"
+    # vocabulary 2.1: any other nation suffix is an Allied nation (BGA); non-letters are not
+    assert unit_spec("infpl").side == "ALLIES" and unit_spec("tankfin").side == "ALLIES"
     with pytest.raises(KeyError):
-        unit_spec("infmars")
+        unit_spec("inf_99")
     with pytest.raises(KeyError):
         unit_spec("zeppelinger")
 
