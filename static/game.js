@@ -157,6 +157,8 @@ function setView(view, legal, events) {
   S.legal = legal || [];
   S.model = buildModel(S.legal, view);
   S.chooser = null;
+  const phaseKey = `${view.turn}/${view.phase}/${view.pending && view.pending.type}`;
+  if (phaseKey !== S.phaseKey) { S.selected = null; S.phaseKey = phaseKey; }
   if (S.selected && !S.model.units.has(S.selected)) S.selected = null;
   if (!S.selected) S.selected = autoSelect(S.model);
   boardView.setView(view);
@@ -409,6 +411,7 @@ function onHexClick(hex, unit) {
   if (unit && S.model.units.has(unit.id)) {
     const e = S.model.units.get(unit.id);
     if (!e.hex.length && e.unitOnly.length === 1) { send(e.unitOnly[0].action); return; }
+    if (S.selected === unit.id && e.hex.length) return;   // stays selected (Deselect button / empty hex to drop it)
     S.selected = S.selected === unit.id ? null : unit.id;
     renderAll();
     return;

@@ -1,0 +1,170 @@
+"""Two browsers play the first turns of Pegasus Bridge by clicking; a third watches.
+
+The game is created with a fixed seed so that the Allied hand holds "Probe Left Flank"
+(seed 1: Allies Probe Centre, Assault Centre, Assault Right Flank, Attack Centre, Probe
+Left Flank, Assault Left Flank; Axis Recon Right Flank, Counter-Attack)."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+SEED = 1
+
+
+def units_on(page: Page) -> dict[str, str]:
+    return page.eval_on_selector_all(
+        ".layer-units .unit", "els => Object.fromEntries(els.map(e => [e.dataset.unit, e.dataset.hex + '/' + e.dataset.figures]))")
+
+
+def click_hex(page: Page, hex_: str) -> None:
+    page.locator(f'.hit[data-hex="{hex_}"]').click()
+
+
+def wait_my_turn(page: Page) -> None:
+    expect(page.locator("#prompt")).to_have_attribute("data-mine", "1", timeout=15000)
+
+
+def seq_of(page: Page) -> int:
+    return page.evaluate("window.__game.seq")
+
+
+def wait_seq_after(page: Page, seq: int) -> None:
+    page.wait_for_function(f"window.__game.seq > {seq} && !window.__game.pendingSend")
+
+
+def act(page: Page, fn) -> None:
+    """Do a gesture that sends one action and wait until it has been applied."""
+    before = seq_of(page)
+    fn()
+    wait_seq_after(page, before)
+
+
+def finish_turn(page: Page, other: Page, side_other: str) -> None:
+    """Resolve whatever is left of the current turn (retreats on the other page,
+    end-of-phase buttons, recon card choice) until the other side is to act."""
+    for _ in range(30):
+        if other.evaluate("window.__game.view.to_act").__contains__(side_other) and \
+                other.evaluate("window.__game.legal.length") > 0 and \
+                other.evaluate("window.__game.view.pending && window.__game.view.pending.type") == "play_card":
+            return
+        legal_other = other.evaluate("window.__game.legal.map(a => a.type)")
+        if "retreat" in legal_other:
+            hx = other.locator(".hl-retreat").first.get_attribute("data-hex")
+            act(other, lambda: click_hex(other, hx))
+            continue
+        legal = page.evaluate("window.__game.legal.map(a => a.type)")
+        if not legal:
+            page.wait_for_timeout(200)
+            continue
+        for t in ("end_battles", "end_movement", "end_orders", "end_targets"):
+            if t in legal:
+                act(page, lambda t=t: page.locator(f'#actions button[data-action="{t}"]').click())
+                break
+        else:
+            if "choose_card" in legal:
+                act(page, lambda: page.locator("#choice .card.playable").first.click())
+            elif "take_ground" in legal:
+                act(page, lambda: page.locator('#actions button[data-action="take_ground"]').click())
+            elif "pass" in legal:
+                act(page, lambda: page.locator('#actions button[data-action="pass"]').click())
+            else:
+                raise AssertionError(f"don't know how to finish the turn: {legal}")
+    raise AssertionError("the turn did not pass")
+
+
+def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
+    allies, axis, spectator = new_page("allies"), new_page("axis"), new_page("spectator")
+
+    assert allies.request.post("/api/identity", data={"name": "Howard"}).ok
+    r = allies.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1",
+                                                "seat": "ALLIES", "seed": SEED})
+    assert r.ok, r.text()
+    gid = r.json()["id"]
+
+    # The Axis player arrives through the game page and claims the free seat by clicking.
+    assert axis.request.post("/api/identity", data={"name": "Rommel"}).ok
+    axis.goto(f"/games/{gid}")
+    axis.locator('#seat-bar button[data-claim="AXIS"]').click()
+    expect(axis.locator("#my-seat")).to_have_text("You play Axis")
+
+    allies.goto(f"/games/{gid}")
+    spectator.goto(f"/games/{gid}")
+    expect(allies.locator("#my-seat")).to_have_text("You play Allies")
+    expect(spectator.locator("#my-seat")).to_have_text("Spectating")
+    expect(allies.locator("#conn")).to_have_attribute("data-state", "ok")
+
+    # ---- Allied turn 1: play a card -------------------------------------------------
+    wait_my_turn(allies)
+    expect(allies.locator(".hand .card")).to_have_count(6)
+    expect(axis.locator(".hand .card")).to_have_count(2)
+    expect(axis.locator("#prompt")).to_have_attribute("data-mine", "0")
+    # the board: the Axis seat sees its own baseline at the bottom
+    assert allies.locator(".board-svg").get_attribute("data-flipped") == "0"
+    assert axis.locator(".board-svg").get_attribute("data-flipped") == "1"
+    allies.screenshot(path=str(tmp_path / "01-allies-start.png"), full_page=True)
+
+    act(allies, lambda: allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click())
+    expect(allies.locator(".played-card").first).to_contain_text("Probe Left Flank")
+    expect(spectator.locator(".played-card").first).to_contain_text("Probe Left Flank")
+
+    # ---- order two units of the left flank -----------------------------------------
+    expect(allies.locator('.hl-select[data-hex="6,6"]')).to_have_count(1)
+    expect(allies.locator('.hl-select[data-hex="7,9"]')).to_have_count(0)   # centre: not orderable
+    act(allies, lambda: click_hex(allies, "6,6"))
+    expect(allies.locator('.unit[data-hex="6,6"]')).to_have_class(re.compile("ordered"))
+    act(allies, lambda: click_hex(allies, "5,5"))
+    if "end_orders" in allies.evaluate("window.__game.legal.map(a => a.type)"):
+        act(allies, lambda: allies.locator('#actions button[data-action="end_orders"]').click())
+
+    # ---- move: select the unit, click a highlighted hex ------------------------------
+    click_hex(allies, "6,6")
+    expect(allies.locator('.hl-move[data-hex="5,7"]')).to_have_count(1)
+    allies.screenshot(path=str(tmp_path / "02-allies-move-targets.png"), full_page=True)
+    act(allies, lambda: click_hex(allies, "5,7"))
+    expect(allies.locator('.unit[data-hex="5,7"]')).to_have_count(1)
+    expect(spectator.locator('.unit[data-hex="5,7"]')).to_have_count(1)
+    expect(axis.locator('.unit[data-hex="5,7"]')).to_have_count(1)
+    act(allies, lambda: allies.locator('#actions button[data-action="end_movement"]').click())
+
+    # ---- battle: Howard's unit at (5,5) fires at the German unit on (3,7) ----------
+    expect(allies.locator("#turn")).to_contain_text("Battle")
+    click_hex(allies, "5,5")
+    expect(allies.locator('.hl-battle[data-hex="3,7"]')).to_have_count(1)
+    allies.screenshot(path=str(tmp_path / "03-allies-battle-targets.png"), full_page=True)
+    act(allies, lambda: click_hex(allies, "3,7"))
+    expect(allies.locator("#dice .die").first).to_be_visible()
+    expect(spectator.locator("#dice .die").first).to_be_visible()
+    n_dice = allies.locator("#dice .die").count()
+    assert n_dice >= 1
+    expect(allies.locator('#log .entry[data-type="dice_rolled"]')).to_have_count(1)
+    allies.screenshot(path=str(tmp_path / "04-allies-after-battle.png"), full_page=True)
+
+    finish_turn(allies, axis, "AXIS")
+
+    # ---- Axis turn 2: Recon, order, move, keep one of two drawn cards -----------------
+    wait_my_turn(axis)
+    expect(axis.locator("#pending")).to_contain_text("Axis must play a command card")
+    act(axis, lambda: axis.locator('.hand .card.playable[data-name="Recon Right Flank"]').click())
+    first = axis.locator(".hl-select").first.get_attribute("data-hex")
+    act(axis, lambda: click_hex(axis, first))
+    if "end_orders" in axis.evaluate("window.__game.legal.map(a => a.type)"):
+        act(axis, lambda: axis.locator('#actions button[data-action="end_orders"]').click())
+    if "move" in axis.evaluate("window.__game.legal.map(a => a.type)"):
+        click_hex(axis, first)
+        target = axis.locator(".hl-move").first.get_attribute("data-hex")
+        act(axis, lambda: click_hex(axis, target))
+    axis.screenshot(path=str(tmp_path / "05-axis-turn.png"), full_page=True)
+    finish_turn(axis, allies, "ALLIES")
+    wait_my_turn(allies)
+
+    # ---- the spectator sees the same units as the players, and no cards -------------
+    spectator.wait_for_function(f"window.__game.seq === {seq_of(allies)}")
+    assert units_on(spectator) == units_on(allies) == units_on(axis)
+    expect(spectator.locator("#hand-panel")).to_be_hidden()
+    expect(spectator.locator(".card")).to_have_count(0)
+    expect(spectator.locator("#actions button")).to_have_count(0)
+    assert spectator.evaluate("Object.values(window.__game.view.sides).every(s => !('hand' in s))")
+    assert spectator.locator("#log .entry").count() > 5
+    spectator.screenshot(path=str(tmp_path / "06-spectator.png"), full_page=True)
+    allies.screenshot(path=str(tmp_path / "07-allies-turn3.png"), full_page=True)
