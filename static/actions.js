@@ -77,10 +77,10 @@ export const PHASES = {
 
 const PENDING = {
   play_card: (p) => `${sideName(p.seat)} must play a command card`,
-  order: (p) => `${sideName(p.seat)} is ordering units`,
-  move: (p) => `${sideName(p.seat)} is moving ordered units`,
-  battle: (p) => `${sideName(p.seat)} is battling with ordered units`,
-  target: (p) => `${sideName(p.seat)} is choosing targets`,
+  order: (p) => `${sideName(p.seat)}: order units in the card's sections`,
+  move: (p) => `${sideName(p.seat)}: move ordered units`,
+  battle: (p) => `${sideName(p.seat)}: battle with ordered units`,
+  target: (p) => `${sideName(p.seat)}: choose targets`,
   choose_section: (p) => `${sideName(p.seat)} chooses a section`,
   retreat: (p, u) => `${sideName(p.seat)} must retreat ${u}${p.hexes || p.flags ? ` ${p.hexes || p.flags} hex${(p.hexes || p.flags) > 1 ? 'es' : ''}` : ''}`,
   ambush: (p, u) => `${sideName(p.seat)} may react with an Ambush card (${u} is attacked at close range) or pass`,

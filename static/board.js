@@ -77,7 +77,7 @@ export class BoardView {
       const hit = svg('polygon', {
         points: polygonPoints(cx, cy), class: 'hit', 'data-hex': key(hex), 'data-row': hex[0], 'data-col': hex[1],
       });
-      hit.addEventListener('click', (ev) => { ev.stopPropagation(); this.onHexClick(hex, this.unitsByHex.get(key(hex)) || null); });
+      hit.addEventListener('click', (ev) => { ev.stopPropagation(); this.hideTooltip(); this.onHexClick(hex, this.unitsByHex.get(key(hex)) || null); });
       hit.addEventListener('mouseenter', (ev) => this.showTooltip(hex, ev));
       hit.addEventListener('mousemove', (ev) => this.moveTooltip(ev));
       hit.addEventListener('mouseleave', () => this.hideTooltip());

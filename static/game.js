@@ -52,7 +52,8 @@ class Connection {
   }
   connect() {
     this.stopped = false;
-    const ws = new WebSocket(this.url());
+    this.lastUrl = this.url();
+    const ws = new WebSocket(this.lastUrl);
     this.ws = ws;
     ws.onopen = () => { this.backoff = 500; setConn(true); };
     ws.onmessage = (ev) => {
@@ -84,6 +85,7 @@ class Connection {
   }
 }
 const conn = new Connection();
+window.__conn = conn;   // tests: force a reconnect
 
 function setConn(ok, code) {
   S.connected = ok;
@@ -103,7 +105,9 @@ function handle(msg) {
       const flip = S.flipOverride ?? (!!S.side && msg.board.player1_side === S.side);
       if (first || boardView.flipped !== flip || boardView.board !== msg.board) boardView.setBoard(msg.board, { flipped: flip });
       S.seq = msg.seq;
-      if (first) clear($('log'));
+      // logSeq: the last seq whose events are in the log. On a reconnect it stays at
+      // the old value so that the catch-up update (first_seq = since + 1) is logged.
+      if (first || S.logSeq === null || S.logSeq === undefined) { clear($('log')); S.logSeq = msg.seq; }
       setView(msg.view, msg.legal);
       chat.setChannels(msg.chat_channels || {});
       chat.setHistory(msg.chat || []);
@@ -111,11 +115,15 @@ function handle(msg) {
       break;
     }
     case 'update': {
-      const gap = S.seq !== null && msg.first_seq !== undefined && msg.first_seq - 1 > S.seq;
-      if (!(S.seq !== null && msg.seq <= S.seq)) {
-        if (gap) addLog({ type: 'note', text: '(some events were missed while disconnected)' });
-        let seq = msg.first_seq;
-        for (const e of msg.events || []) addLog(e, seq !== undefined ? seq : null);
+      const last = S.logSeq ?? S.seq;
+      if (last === null || msg.seq > last) {
+        if (last !== null && msg.first_seq !== undefined && msg.first_seq - 1 > last) {
+          addLog({ type: 'note', text: '(some events were missed while disconnected)' });
+        }
+        for (const e of msg.events || []) addLog(e, msg.first_seq ?? null);
+        S.logSeq = msg.seq;
+      }
+      if (S.seq === null || msg.seq >= S.seq) {
         S.seq = msg.seq;
         if (msg.status) S.status = msg.status;
         setView(msg.view, msg.legal, msg.events);
@@ -123,7 +131,7 @@ function handle(msg) {
       break;
     }
     case 'sync':
-      S.seq = msg.seq; if (msg.status) S.status = msg.status; if (msg.seats) S.seats = msg.seats;
+      S.seq = msg.seq; S.logSeq = msg.seq; if (msg.status) S.status = msg.status; if (msg.seats) S.seats = msg.seats;
       setView(msg.view, msg.legal);
       renderSeats();
       break;
@@ -383,7 +391,7 @@ async function claim(seat) {
     }
     await api(`/games/${cfg.gameId}/seats/${encodeURIComponent(seat)}/claim`, { method: 'POST', body: JSON.stringify(cfg.invite ? { invite: cfg.invite } : {}) });
     cfg.seat = seat;
-    S.board = null; S.seq = null;
+    S.board = null; S.seq = null; S.logSeq = null;
     conn.reconnect();
   } catch (e) { toast(e.message); }
 }

@@ -168,3 +168,27 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     assert spectator.locator("#log .entry").count() > 5
     spectator.screenshot(path=str(tmp_path / "06-spectator.png"), full_page=True)
     allies.screenshot(path=str(tmp_path / "07-allies-turn3.png"), full_page=True)
+
+    # ---- chat: a player writes to everybody; the spectator reads but cannot write ----
+    allies.fill("#chat input", "Ham and jam!")
+    allies.press("#chat input", "Enter")
+    expect(axis.locator("#chat .messages")).to_contain_text("Ham and jam!")
+    expect(spectator.locator("#chat .messages")).to_contain_text("Ham and jam!")
+    expect(spectator.locator('#chat [data-closed="1"]')).to_be_visible()
+    axis.locator('#chat .chat-tabs button[data-channel="side:AXIS"]').click()
+    axis.fill("#chat input", "Hold the bridge")
+    axis.press("#chat input", "Enter")
+    expect(axis.locator("#chat .messages")).to_contain_text("Hold the bridge")
+    expect(allies.locator('#chat .chat-tabs button[data-channel="side:AXIS"]')).to_have_count(0)
+
+    # ---- reconnect: the spectator loses its connection while the Allies play ---------
+    seen = seq_of(spectator)
+    spectator.evaluate("window.__conn.backoff = 2500; window.__conn.ws.close()")
+    expect(spectator.locator("#conn")).to_have_attribute("data-state", "down")
+    act(allies, lambda: allies.locator(".hand .card.playable").first.click())
+    expect(spectator.locator("#conn")).to_have_attribute("data-state", "ok", timeout=15000)
+    assert f"since={seen}" in spectator.evaluate("window.__conn.lastUrl")
+    spectator.wait_for_function(f"window.__game.seq === {seq_of(allies)}")
+    expect(spectator.locator("#log .entry").last).to_contain_text("plays")
+    assert units_on(spectator) == units_on(allies)
+    spectator.screenshot(path=str(tmp_path / "08-spectator-after-reconnect.png"), full_page=True)
