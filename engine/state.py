@@ -67,6 +67,7 @@ class Quota:
     sections: frozenset[int] | None
     count: int
     classes: frozenset[str] | None = None
+    subs: bool = False    # ``sections`` are Overlord sub-sections 0..5 (engine.rules.overlord)
 
 
 class Play:
@@ -103,7 +104,7 @@ class Play:
 
     def key_tuple(self) -> tuple:
         return (self.card, self.key, self.seat, self.side,
-                tuple((q.sections, q.count, q.classes) for q in self.quotas),
+                tuple((q.sections, q.count, q.classes, q.subs) for q in self.quotas),
                 tuple(self.ordered), tuple(sorted(self.flags.items())), self.filter, self.section)
 
 
@@ -143,10 +144,19 @@ class Battle:
         return tuple(repr(getattr(self, s)) for s in Battle.__slots__)
 
 
+def _copy_ext(x: Any) -> Any:
+    """Copy of the mode data ``GameState.ext`` (nested dicts/lists of plain values)."""
+    if isinstance(x, dict):
+        return {k: _copy_ext(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_copy_ext(v) for v in x]
+    return x
+
+
 class GameState:
     """The whole mutable game.  Clone with :meth:`clone` (explicit, no deepcopy)."""
 
-    __slots__ = ("scn", "options", "mode", "rng", "turn", "active", "phase", "units", "occ",
+    __slots__ = ("scn", "options", "mode", "ext", "rng", "turn", "active", "phase", "units", "occ",
                  "hands", "deck", "discard", "plays", "battles", "chance", "pending",
                  "elim_medals", "exit_medals", "objectives", "sudden", "tiles_over",
                  "last_card", "extra_draws", "recon_cards", "air_targets", "winner",
@@ -158,6 +168,7 @@ class GameState:
         s.scn = self.scn
         s.options = self.options
         s.mode = self.mode
+        s.ext = _copy_ext(self.ext) if self.ext else self.ext   # mode data (Overlord)
         s.rng = self.rng.copy()
         s.turn = self.turn
         s.active = self.active
@@ -223,7 +234,7 @@ class GameState:
                 tuple(sorted(self.extra_draws.items())), tuple(self.recon_cards),
                 tuple(self.air_targets), self.winner, self.game_over, repr(self.last_roll),
                 tuple(sorted(self.figures_killed.items())), self.last_turn_for,
-                self.reshuffle, self.seq)
+                self.reshuffle, self.seq, repr(self.ext))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self.snapshot() == other.snapshot()

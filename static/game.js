@@ -149,7 +149,8 @@ function handle(msg) {
       break;
     case 'seats':
       S.seats = msg.seats || S.seats; if (msg.status) S.status = msg.status;
-      renderSeats(); renderStatus();
+      renderSeats();
+      if (S.view) setView(S.view, S.legal);
       break;
     case 'error':
       if (msg.code === 'chat_forbidden') chat.markClosed(S.lastChatChannel, (msg.details && msg.details.reason) || msg.message);
@@ -163,7 +164,8 @@ function handle(msg) {
 function setView(view, legal, events) {
   S.view = view;
   S.legal = legal || [];
-  S.model = buildModel(S.legal, view);
+  // until every seat is held the server refuses actions: show nothing as playable
+  S.model = buildModel(S.status === 'open' ? [] : S.legal, view);
   S.chooser = null;
   const phaseKey = `${view.turn}/${view.phase}/${view.pending && view.pending.type}`;
   if (phaseKey !== S.phaseKey) { S.selected = null; S.phaseKey = phaseKey; }
@@ -203,7 +205,7 @@ function renderAll() {
   renderBanner();
 }
 
-function myTurn() { return !!S.seat && (S.view.to_act || []).includes(S.seat) && S.legal.length > 0; }
+function myTurn() { return !!S.seat && S.status !== 'open' && (S.view.to_act || []).includes(S.seat) && S.legal.length > 0; }
 
 function renderStatus() {
   const v = S.view;

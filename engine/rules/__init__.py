@@ -15,16 +15,21 @@ from ..rng import Rng
 from ..scenario import Scenario
 from ..state import GameState, Unit
 from . import turn as _turn
-from .common import SIDES, mode
+from .common import MODES, SIDES, mode
+from . import overlord as _overlord  # noqa: F401  (registers the overlord and team modes)
 
 
 def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None = None,
-             mode_name: str = "standard") -> GameState:
+             mode: str | None = None) -> GameState:
     """A fresh game: units placed, deck shuffled, hands dealt, first turn started."""
     st = GameState.__new__(GameState)
     st.scn = scenario
     st.options = validate(options)
+    mode_name = mode or ("overlord" if scenario.board.kind == "OVERLORD" else "standard")
+    if mode_name not in MODES:
+        raise IllegalAction("unknown_mode", f"unknown mode {mode_name!r} (one of {sorted(MODES)})")
     st.mode = mode_name
+    st.ext = None
     st.rng = Rng(seed)
     st.turn = 0
     st.active = scenario.starting_side
@@ -59,6 +64,10 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     st.last_turn_for = None
     st.reshuffle = False
     st.seq = 0
+    machine = MODES[mode_name].machine
+    if machine is not None:          # Overlord: own deck, deal and turn machine
+        machine.init_game(st)
+        return st
     _deal(st)
     events: list[dict[str, Any]] = []
     _turn.start_turn(st, scenario.starting_side, events)
@@ -96,15 +105,17 @@ def _deal(st: GameState) -> None:
 
 
 def seats(st: GameState) -> list[str]:
-    return mode(st).seats(st)
+    return MODES[st.mode].seats(st)
 
 
 def to_act(st: GameState) -> list[str]:
-    return _turn.to_act(st)
+    machine = MODES[st.mode].machine
+    return (machine or _turn).to_act(st)
 
 
 def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
-    return _turn.legal_actions(st, seat)
+    machine = MODES[st.mode].machine
+    return (machine or _turn).legal_actions(st, seat)
 
 
 def apply(st: GameState, action: dict[str, Any]) -> tuple[GameState, list[dict[str, Any]]]:
@@ -113,7 +124,7 @@ def apply(st: GameState, action: dict[str, Any]) -> tuple[GameState, list[dict[s
         raise IllegalAction("malformed_action", "an action is a JSON object with a 'type'")
     new = st.clone()
     events: list[dict[str, Any]] = []
-    _turn.apply_action(new, action, events)
+    (MODES[new.mode].machine or _turn).apply_action(new, action, events)
     new.seq += 1
     return new, events
 
@@ -130,8 +141,8 @@ def sample_chance(st: GameState) -> dict[str, Any]:
 
 
 def replay(scenario: Scenario, seed: int, actions: list[dict[str, Any]],
-           options: dict[str, Any] | None = None) -> GameState:
-    st = new_game(scenario, seed, options)
+           options: dict[str, Any] | None = None, mode: str | None = None) -> GameState:
+    st = new_game(scenario, seed, options, mode)
     for a in actions:
         st, _ = apply(st, a)
     return st

@@ -427,7 +427,7 @@ def pending_for(st: GameState) -> dict[str, Any] | None:
                 "unit": b.attacker, "target": [*b.target_hex]}
     if b.stage == "ambush":
         v = st.units[b.target]
-        return {"type": "ambush", "seat": mode(st).unit_seat(st, v), "unit": v.id,
+        return {"type": "ambush", "seat": mode(st).hand_seat(st, v.side), "unit": v.id,
                 "attacker": b.attacker}
     if b.stage == "retreat":
         v = st.units[b.target]

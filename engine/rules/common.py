@@ -87,6 +87,7 @@ class StandardMode:
     """
 
     name = "standard"
+    machine = None   # a module with its own turn machine (Overlord), else engine.rules.turn
 
     def seats(self, st: GameState) -> list[str]:
         return list(SIDES)
@@ -105,6 +106,9 @@ class StandardMode:
 
     def side_of(self, st: GameState, seat: str) -> str | None:
         return seat if seat in SIDES else None
+
+    def extend_view(self, st: GameState, seat: str | None, view: dict[str, Any]) -> None:
+        """Mode-specific additions to ``view_for`` (Overlord: dispatch, chain of command)."""
 
 
 MODES: dict[str, StandardMode] = {"standard": StandardMode()}

@@ -32,6 +32,8 @@ def eligible(st: GameState, play: Play, u: Unit) -> bool:
 def _fits(st: GameState, u: Unit, q: Quota) -> bool:
     if q.classes is not None and u.cls not in q.classes:
         return False
+    if q.subs:   # Overlord: sub-sections 0..5 of the unit's side (engine.rules.overlord)
+        return bool(st.scn.board.subsections(u.hex, u.side == st.scn.player1_side) & q.sections)
     return q.sections is None or bool(unit_sections(st, u) & q.sections)
 
 

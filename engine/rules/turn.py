@@ -172,7 +172,7 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
         raise IllegalAction("card_not_playable", "Ambush is played only in the opponent's turn")
     st.hands[side].remove(cid)
     card = CARDS[cid]
-    play = Play(cid, card.key, action["seat"], side)
+    play = Play(cid, card.key, mode(st).play_seat(st, side, cid), side)
     st.plays.append(play)
     events.append({"type": "card_played", "seat": play.seat, "side": side,
                    "card": card.to_json()})

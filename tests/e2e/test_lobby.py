@@ -62,3 +62,28 @@ def test_upload_reports_unknown_codes(new_page, tmp_path):
     expect(err).to_contain_text("lava")
     expect(err).to_contain_text("row 3, col 13")
     page.screenshot(path=str(tmp_path / "lobby-upload-error.png"), full_page=True)
+
+
+def test_private_game_join_by_invite_link(new_page, tmp_path):
+    host = new_page("host")
+    enter_name(host, "Eisenhower")
+    host.select_option("#scenario-select", "4-SwordBeach")
+    host.select_option("#seat-select", "ALLIES")
+    host.check("#private-check")
+    host.click("#create-submit")
+    host.wait_for_url(re.compile(r"/games/[^/?]+\?invite="))
+    link = host.locator("#invite-link").input_value()
+    assert "invite=" in link
+    host.screenshot(path=str(tmp_path / "private-host.png"), full_page=True)
+
+    guest = new_page("guest")
+    enter_name(guest, "Rundstedt")
+    guest.fill("#invite-input", link)
+    guest.click("#invite-form button[type=submit]")
+    guest.wait_for_url(re.compile(r"/games/[^/?]+\?invite="))
+    guest.locator('#seat-bar button[data-claim="AXIS"]').click()
+    expect(guest.locator("#my-seat")).to_have_text("You play Axis")
+    # Sword Beach: the Allies start; the host gets the turn once the seat is taken
+    expect(host.locator("#prompt")).to_have_attribute("data-mine", "1")
+    expect(host.locator("#seat-bar")).to_be_hidden()
+    guest.screenshot(path=str(tmp_path / "private-guest.png"), full_page=True)
