@@ -48,7 +48,7 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
     changed = [{"hex": [*h], "tiles": [{"code": t.spec.code, "name": t.spec.name,
                                          "family": t.spec.family} for t in tiles]}
                for h, tiles in sorted(st.tiles_over.items())]
-    return {
+    out = {
         "ruleset": "m44",
         "turn": st.turn,
         "active": st.active,
@@ -67,6 +67,10 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         "winner": st.winner,
         "options": sorted(st.options),
     }
+    if m.machine is not None:
+        out["to_act"] = m.machine.to_act(st)
+    m.extend_view(st, seat, out)
+    return out
 
 
 def events_for(events: list[dict[str, Any]], seat: str | None) -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -74,10 +74,13 @@ async def append(session: AsyncSession, game_id: str, old_seq: int,
             .execution_options(synchronize_session=False))
         if res.rowcount != 1:  # type: ignore[attr-defined]
             raise StaleSeq()
-        session.add_all([ActionRow(game_id=game_id, seq=old_seq + i + 1, seat=seat, action=action)
-                         for i, (seat, action) in enumerate(entries)])
+        now = utcnow()
+        await session.execute(insert(ActionRow.__table__), [
+            {"game_id": game_id, "seq": old_seq + i + 1, "seat": seat, "action": action,
+             "created_at": now} for i, (seat, action) in enumerate(entries)])
         if snapshot is not None:
-            session.add(Snapshot(game_id=game_id, seq=new_seq, state=snapshot))
+            await session.execute(insert(Snapshot.__table__).values(
+                game_id=game_id, seq=new_seq, state=snapshot, created_at=now))
         await session.commit()
     except IntegrityError:
         await session.rollback()

@@ -115,6 +115,8 @@ class GameRuntime:
         self.connections: set[Any] = set()
         self._board: dict[str, Any] | None = None
         self.bot_task: asyncio.Task[None] | None = None
+        self._seats_version = 0
+        self._fields: tuple[tuple[int, int], dict[str, Any]] | None = None
 
     # -- derived -----------------------------------------------------------------------
     @property
@@ -124,7 +126,11 @@ class GameRuntime:
         return self._board
 
     def fields(self) -> dict[str, Any]:
-        return game_fields(self.state, list(self.seats.values()))
+        """Lobby columns for the current state (memoized per seq and seat change)."""
+        key = (self.seq, self._seats_version)
+        if self._fields is None or self._fields[0] != key:
+            self._fields = (key, game_fields(self.state, list(self.seats.values())))
+        return self._fields[1]
 
     @property
     def status(self) -> str:
@@ -182,6 +188,7 @@ class GameRuntime:
     async def refresh_seats(self, session: AsyncSession) -> None:
         rows = await repository.seats_of(session, self.game_id)
         self.seats = {r.seat: SeatInfo.of(r) for r in rows}
+        self._seats_version += 1
 
 
 async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:

@@ -1,0 +1,276 @@
+"""Server benchmark: action-to-broadcast latency versus a bare websockets broadcast.
+
+Runs N games with 2 players and S spectators each against a real uvicorn (started here on
+a temp SQLite DB, or PostgreSQL+Redis with --pg), players acting at --rate actions/s per
+game (choices: the engine's random bot over the server's legal lists).  Latency = from an
+action's send to its receipt by the LAST connection of the game (players + spectators).
+
+Then the same N x (2+S) connections talk to a bare `websockets` broadcast server (another
+process) that fans out payloads of the same size at the same rate: the physical baseline.
+
+    python bench/server_bench.py --games 10 --spectators 5 --rate 2 --duration 20
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def summary(name: str, xs: list[float]) -> dict[str, Any]:
+    ms = [x * 1000 for x in xs]
+    return {"name": name, "n": len(ms), "p50": pct(ms, 50), "p90": pct(ms, 90), "p99": pct(ms, 99),
+            "mean": statistics.fmean(ms) if ms else float("nan")}
+
+
+# -- the game server -------------------------------------------------------------------------
+def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str, str | None]:
+    port = free_port()
+    env = {**os.environ, "WS_RATE_PER_SECOND": "1000", "WS_BURST": "1000"}
+    schema = None
+    if args.pg:
+        schema = "bench_" + secrets.token_hex(4)
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
+                        f"CREATE SCHEMA {schema}"], check=True)
+        env.update(DATABASE_URL="postgresql+asyncpg://root@127.0.0.1:5432/test",
+                   DATABASE_SCHEMA=schema, REDIS_URL="redis://127.0.0.1:6379/0")
+    else:
+        env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
+    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
+                   check=True, capture_output=True)
+    prof = ["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]] if os.environ.get("BENCH_PROFILE") else []
+    cmd = [sys.executable, *prof, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port",
+           str(port), "--log-level", "warning", "--workers", str(args.workers)]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            if httpx.get(base + "/healthz", timeout=0.5).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    time.sleep(1.0 if args.workers > 1 else 0.1)
+    return proc, base, schema
+
+
+class Conn:
+    def __init__(self, ws: Any, arrivals: dict[int, float], sizes: list[int]) -> None:
+        self.ws, self.arrivals, self.sizes = ws, arrivals, sizes
+        self.seq, self.legal, self.view = 0, [], {}
+        self.acks: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.task = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        async for raw in self.ws:
+            now = time.perf_counter()
+            msg = json.loads(raw)
+            t = msg["type"]
+            if t == "update":
+                self.arrivals[msg["first_seq"]] = now
+                self.sizes.append(len(raw))
+            if t in ("hello", "update", "sync") and msg["seq"] >= self.seq:
+                self.seq, self.legal, self.view = msg["seq"], msg["legal"], msg["view"]
+            elif t in ("ack", "reject"):
+                await self.acks.put(msg)
+
+
+async def server_game(base: str, ws_base: str, spectators: int, rate: float, until: float,
+                      lat: list[float], sizes: list[int], seed: int) -> None:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as api:
+        toks = []
+        for name in ("Axis", "Allies"):
+            toks.append((await api.post("/api/identity", json={"name": name})).json()["token"])
+        g = (await api.post("/api/games", json={"scenario_id": "2-PegasusBridge", "seat": "AXIS",
+                                                "seed": seed},
+                            headers={"Authorization": f"Bearer {toks[0]}"})).json()
+        await api.post(f"/api/games/{g['id']}/seats/ALLIES/claim",
+                       headers={"Authorization": f"Bearer {toks[1]}"})
+    url = f"{ws_base}/ws/games/{g['id']}"
+    arrivals: list[dict[int, float]] = [{} for _ in range(2 + spectators)]
+    conns: list[Conn] = []
+    for i in range(2 + spectators):
+        q = f"?token={toks[i]}" if i < 2 else ""
+        ws = await websockets.connect(url + q, max_size=None)
+        conns.append(Conn(ws, arrivals[i], sizes))
+    await asyncio.sleep(0.5)
+    players = {"AXIS": conns[0], "ALLIES": conns[1]}
+    rng = random.Random(seed)
+    interval = 1.0 / rate
+    nxt = time.perf_counter() + rng.random() * interval
+    sent: dict[int, float] = {}
+    while time.perf_counter() < until:
+        lead = max(players.values(), key=lambda c: c.seq)
+        if lead.view.get("game_over"):
+            break
+        me = players[lead.view["to_act"][0]]
+        while me.seq < lead.seq:
+            await asyncio.sleep(0.001)
+        await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
+        nxt = max(nxt + interval, time.perf_counter())
+        seq = me.seq
+        sent[seq + 1] = time.perf_counter()
+        await me.ws.send(json.dumps({"type": "action", "seq": seq, "action": rng.choice(me.legal)}))
+        ack = await me.acks.get()
+        if ack["type"] != "ack":
+            sent.pop(seq + 1)
+            continue
+        while any(c.seq < ack["seq"] for c in conns):
+            await asyncio.sleep(0.001)
+    await asyncio.sleep(0.5)
+    for first, t0 in sent.items():
+        got = [a.get(first) for a in arrivals]
+        if all(g is not None for g in got):
+            lat.append(max(got) - t0)   # type: ignore[type-var]
+    for c in conns:
+        await c.ws.close()
+        c.task.cancel()
+
+
+# -- the bare baseline -------------------------------------------------------------------------
+def baseline_server(port: int) -> None:
+    rooms: dict[str, set[Any]] = {}
+
+    async def handler(ws: Any) -> None:
+        room = rooms.setdefault(ws.request.path, set())
+        room.add(ws)
+        try:
+            async for raw in ws:
+                msg = json.loads(raw)
+                payload = json.dumps({"k": msg["k"], "pad": "x" * msg["size"]})
+                websockets.broadcast(room, payload)
+        finally:
+            room.discard(ws)
+
+    async def main() -> None:
+        async with websockets.serve(handler, "127.0.0.1", port, max_size=None):
+            await asyncio.Future()
+
+    asyncio.run(main())
+
+
+async def baseline_game(ws_base: str, room: str, spectators: int, rate: float, until: float,
+                        size: int, lat: list[float], seed: int) -> None:
+    arrivals: list[dict[int, float]] = [{} for _ in range(2 + spectators)]
+
+    async def reader(ws: Any, arr: dict[int, float]) -> None:
+        async for raw in ws:
+            now = time.perf_counter()
+            arr[json.loads(raw)["k"]] = now
+
+    socks = [await websockets.connect(f"{ws_base}/{room}", max_size=None) for _ in range(2 + spectators)]
+    tasks = [asyncio.create_task(reader(w, a)) for w, a in zip(socks, arrivals)]
+    await asyncio.sleep(0.5)
+    rng = random.Random(seed)
+    interval = 1.0 / rate
+    nxt = time.perf_counter() + rng.random() * interval
+    sent: dict[int, float] = {}
+    k = 0
+    while time.perf_counter() < until:
+        await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
+        nxt = max(nxt + interval, time.perf_counter())
+        k += 1
+        sent[k] = time.perf_counter()
+        await socks[k % 2].send(json.dumps({"k": k, "size": size}))
+        while any(k not in a for a in arrivals):
+            await asyncio.sleep(0.001)
+    for key, t0 in sent.items():
+        lat.append(max(a[key] for a in arrivals) - t0)
+    for w in socks:
+        await w.close()
+    for t in tasks:
+        t.cancel()
+
+
+async def run(args: argparse.Namespace) -> None:
+    proc, base, schema = start_server(args)
+    ws_base = base.replace("http", "ws", 1)
+    lat: list[float] = []
+    sizes: list[int] = []
+    try:
+        until = time.perf_counter() + args.duration + 3
+        await asyncio.gather(*(server_game(base, ws_base, args.spectators, args.rate, until, lat,
+                                           sizes, 1000 + i) for i in range(args.games)))
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+        if schema:
+            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
+                            f"DROP SCHEMA {schema} CASCADE"], check=False)
+    size = int(statistics.fmean(sizes)) if sizes else 6000
+    bport = free_port()
+    bproc = subprocess.Popen([sys.executable, __file__, "--baseline-server", str(bport)])
+    base_lat: list[float] = []
+    try:
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", bport), 0.2):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        until = time.perf_counter() + args.duration + 1
+        await asyncio.gather(*(baseline_game(f"ws://127.0.0.1:{bport}", f"g{i}", args.spectators,
+                                             args.rate, until, size, base_lat, 2000 + i)
+                               for i in range(args.games)))
+    finally:
+        bproc.terminate()
+        bproc.wait(10)
+    s, b = summary("server", lat), summary("baseline", base_lat)
+    backend = "PostgreSQL+Redis" if args.pg else "SQLite"
+    print(f"# {args.games} games x (2 players + {args.spectators} spectators), {args.rate:g} actions/s "
+          f"per game, {args.duration:g} s, backend {backend}, {args.workers} worker(s), "
+          f"mean update {size} bytes")
+    print(f"{'':10} {'n':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
+    for r in (s, b):
+        print(f"{r['name']:10} {r['n']:>6} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} {r['mean']:>8.2f}")
+    print(f"p99 ratio server/baseline: {s['p99'] / b['p99']:.2f} (target <= 3)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--spectators", type=int, default=5)
+    ap.add_argument("--rate", type=float, default=2.0, help="actions per second per game")
+    ap.add_argument("--duration", type=float, default=20.0, help="seconds")
+    ap.add_argument("--pg", action="store_true", help="PostgreSQL + Redis instead of SQLite")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--baseline-server", type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.baseline_server:
+        baseline_server(args.baseline_server)
+        return
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
