@@ -144,7 +144,12 @@ export function actionLabel(a, unitName, view) {
   if (info.label) return info.label;
   let label = spec.label || titleCase(a.type);
   const extras = Object.entries(info.extra).filter(([, v]) => v !== null && typeof v !== 'object');
-  if (extras.length) label += ` (${extras.map(([k, v]) => `${titleCase(k)} ${typeof v === 'string' ? titleCase(v) : v}`).join(', ')})`;
+  const val = (k, v) => {
+    if (typeof v === 'string' && /^(AXIS|ALLIES)(:|$)/.test(v)) return sideName(v);
+    if (typeof v === 'boolean') return v ? 'yes' : 'no';
+    return typeof v === 'string' ? titleCase(v) : v;
+  };
+  if (extras.length) label += ` (${extras.map(([k, v]) => `${titleCase(k)} ${val(k, v)}`).join(', ')})`;
   if (info.gesture === 'unit' && unitName && info.unit) label += `: ${unitName(info.unit)}`;
   return label;
 }

@@ -43,7 +43,7 @@ export function renderPlayed(container, played) {
   if (!list.length) { container.append(el('span', { class: 'muted' }, 'No card played yet.')); return; }
   for (const p of list) {
     const c = p.card || {};
-    container.append(el('div', { class: 'played-card' }, el('b', {}, c.name || 'a card'), ` — ${sideName(p.seat)}`));
+    container.append(el('div', { class: 'played-card', title: c.text || '' }, el('b', {}, c.name || 'a card'), ` — ${sideName(p.seat)}${p.copied ? ' (Counter-Attack copy)' : ''}`));
   }
 }
 

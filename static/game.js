@@ -21,7 +21,7 @@ const cfg = {
 const S = {
   seq: null, board: null, view: null, legal: [], seat: null, side: null, role: null, status: null,
   seats: [], identity: null, selected: null, chooser: null, model: buildModel([]), connected: false,
-  flipOverride: null, pendingSend: null, gameOverShown: false,
+  flipOverride: null, pendingSend: null, gameOverShown: false, playedHistory: [],
 };
 window.__game = S;   // for debugging and tests
 
@@ -98,6 +98,7 @@ function setConn(ok, code) {
 function handle(msg) {
   switch (msg.type) {
     case 'hello': {
+      if (msg.scenario_name) document.querySelectorAll('.scenario-title b').forEach((b) => { b.textContent = msg.scenario_name; });
       S.seat = msg.seat ?? null; S.side = msg.side ?? null; S.role = msg.role ?? null;
       S.identity = msg.identity || null; S.status = msg.status; S.seats = msg.seats || [];
       const first = !S.board;
@@ -120,7 +121,12 @@ function handle(msg) {
         if (last !== null && msg.first_seq !== undefined && msg.first_seq - 1 > last) {
           addLog({ type: 'note', text: '(some events were missed while disconnected)' });
         }
-        for (const e of msg.events || []) addLog(e, msg.first_seq ?? null);
+        for (const e of msg.events || []) {
+          addLog(e, msg.first_seq ?? null);
+          if ((e.type === 'card_played' || e.type === 'card_copied') && e.card) {
+            S.playedHistory.push({ seat: e.seat || e.side, card: e.card, copied: e.type === 'card_copied' });
+          }
+        }
         S.logSeq = msg.seq;
       }
       if (S.seq === null || msg.seq >= S.seq) {
@@ -141,7 +147,8 @@ function handle(msg) {
       break;
     case 'reject':
       S.pendingSend = null;
-      if (msg.code !== 'stale_seq') toast(msg.message || msg.code);
+      if (msg.code === 'engine_failure') toast(`The server could not apply this action (a bug, please report it): ${msg.message || ''}`);
+      else if (msg.code !== 'stale_seq') toast(msg.message || msg.code);
       renderActions();
       break;
     case 'chat':
@@ -201,7 +208,10 @@ function renderAll() {
   renderBoardHighlights();
   renderActions();
   renderCards();
-  renderPlayed($('played'), S.view && S.view.played);
+  // the view lists this turn's cards; the history (from events) keeps earlier turns
+  const fromView = (S.view && S.view.played) || [];
+  const hist = S.playedHistory.slice(-3);
+  renderPlayed($('played'), hist.length ? hist : fromView);
   renderBanner();
 }
 

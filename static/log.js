@@ -6,7 +6,7 @@ import { dieNode } from './cards.js';
 function hexText(h) { return Array.isArray(h) ? `(${h[0]},${h[1]})` : String(h); }
 
 const TEXT = {
-  card_played: (e, n) => `${sideName(e.seat || e.side)} plays ${cardName(e)}`,
+  card_played: (e, n) => `${sideName(e.seat || e.side)} plays ${cardName(e)}${e.reaction ? ' (reaction)' : ''}`,
   card_copied: (e) => `${sideName(e.side)} copies ${cardName(e)}${e.mirrored ? ' (mirrored)' : ''}`,
   cards_drawn: (e) => `${sideName(e.seat || e.side)} draws ${e.count || 2} cards${e.secret && e.secret.cards ? ': ' + e.secret.cards.map((c) => c.name).join(', ') : ''}`,
   card_kept: (e) => `${sideName(e.seat || e.side)} keeps ${e.secret && e.secret.card ? e.secret.card.name : 'one card'}`,
@@ -22,7 +22,6 @@ const TEXT = {
   unit_healed: (e, n) => `${n(e.unit)} recovers ${e.figures_gained ?? e.count ?? ''} figure(s)`,
   flags_ignored: (e, n) => `${n(e.unit)} ignores ${e.count ?? e.flags ?? 1} flag(s)`,
   ambush_window_closed: () => 'No ambush',
-  last_turn: () => 'Last turn!',
   play_card: (e, n) => `${sideName(e.seat)} plays ${cardName(e)}`,
   unit_ordered: (e, n) => `${sideName(e.seat || e.side)} orders ${n(e.unit)}`,
   ordered: (e, n) => `${sideName(e.seat || e.side)} orders ${n(e.unit)}`,
@@ -31,7 +30,7 @@ const TEXT = {
   moved: (e, n) => `${n(e.unit)} moves ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to || (e.path && e.path[e.path.length - 1]))}`,
   move: (e, n) => `${n(e.unit)} moves to ${hexText(e.to || (e.path && e.path[e.path.length - 1]))}`,
   battle: (e, n) => `${n(e.unit || e.attacker)} battles ${e.target_unit ? n(e.target_unit) : ''} ${e.target ? 'at ' + hexText(e.target) : ''}${e.dice_count ? ` with ${e.dice_count} dice` : ''}`,
-  battle_declared: (e, n) => `${n(e.unit || e.attacker)} ${e.kind && e.kind !== 'battle' ? titleCase(e.kind) + ': ' : ''}battles ${e.target_unit ? n(e.target_unit) : hexText(e.target)}${typeof e.dice === 'number' ? ` with ${e.dice} ${e.dice === 1 ? 'die' : 'dice'}` : ''}${e.range ? ` at range ${e.range}` : ''}`,
+  battle_declared: (e, n) => `${e.unit ? n(e.unit) : sideName(e.side)} ${e.kind && e.kind !== 'battle' ? titleCase(e.kind) + ': ' : ''}battles ${e.target_unit ? n(e.target_unit) : hexText(e.target)}${typeof e.dice === 'number' ? ` with ${e.dice} ${e.dice === 1 ? 'die' : 'dice'}` : ''}${e.range ? ` at range ${e.range}` : ''}`,
   roll: (e) => `Dice rolled`,
   dice_rolled: (e, n) => `${e.unit ? n(e.unit) : sideName(e.side)} rolls${e.target_unit ? ' at ' + n(e.target_unit) : ''}: ${e.hits ?? 0} hit${e.hits === 1 ? '' : 's'}${e.flags ? `, ${e.flags} flag${e.flags > 1 ? 's' : ''}` : ''}`,
   hits: (e, n) => `${n(e.unit || e.target_unit)} loses ${e.hits ?? e.count ?? ''} figure${(e.hits ?? e.count) === 1 ? '' : 's'}`,
@@ -45,12 +44,13 @@ const TEXT = {
   medal: (e) => `${sideName(e.side || e.seat)} gains a medal${e.reason ? ' (' + e.reason + ')' : ''}`,
   medal_gained: (e) => `🎖 ${sideName(e.side || e.seat)} gain${e.count > 1 ? ' ' + e.count + ' medals' : 's a medal'}${e.reason ? ' (' + String(e.reason).replace(/_/g, ' ') + ')' : ''}`,
   medal_lost: (e) => `${sideName(e.side || e.seat)} loses ${e.count > 1 ? e.count + ' medals' : 'a medal'}`,
-  card_drawn: (e) => `${sideName(e.seat)} draws ${e.secret && e.secret.card ? e.secret.card.name : 'a card'}`,
+  card_drawn: (e) => `${sideName(e.seat || e.side)} draws ${e.secret && e.secret.cards ? e.secret.cards.map((c) => c.name).join(', ') : (e.count > 1 ? e.count + ' cards' : 'a card')}`,
   draw: (e) => `${sideName(e.seat)} draws ${e.secret && e.secret.card ? e.secret.card.name : 'a card'}`,
   turn_start: (e) => `— Turn ${e.turn ?? ''}: ${sideName(e.side || e.seat)} —`,
   turn_started: (e) => `— Turn ${e.turn ?? ''}: ${sideName(e.side || e.seat)} —`,
   turn_end: (e) => `${sideName(e.side || e.seat)} ends the turn`,
-  game_over: (e) => `Game over: ${e.winner ? sideName(e.winner) + ' win' : 'no winner'}`,
+  game_over: (e) => `Game over: ${e.winner ? sideName(e.winner) + ' win' : 'no winner'}${e.reason ? ' (' + e.reason + ')' : ''}`,
+  last_turn: (e) => `Last turn for ${sideName(e.side)}${e.reason ? ' (' + e.reason + ')' : ''}`,
   victory: (e) => `${sideName(e.winner || e.side)} win the battle!`,
 };
 
