@@ -86,6 +86,7 @@ class Connection {
 }
 const conn = new Connection();
 window.__conn = conn;   // tests: force a reconnect
+window.__client = { setView: (v, l) => setView(v, l) };   // tests: render a given view
 
 function setConn(ok, code) {
   S.connected = ok;

@@ -192,3 +192,10 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     expect(spectator.locator("#log .entry").last).to_contain_text("plays")
     assert units_on(spectator) == units_on(allies)
     spectator.screenshot(path=str(tmp_path / "08-spectator-after-reconnect.png"), full_page=True)
+
+    # ---- the result banner (rendered from a finished view: the client's part only) ---
+    allies.evaluate("window.__client.setView(Object.assign({}, window.__game.view, {game_over: true, winner: 'ALLIES'}), [])")
+    expect(allies.locator("#banner")).to_contain_text("Allies win the battle")
+    expect(allies.locator("#banner")).to_contain_text("Victory is yours")
+    expect(allies.locator("#actions button")).to_have_count(0)
+    allies.screenshot(path=str(tmp_path / "09-banner.png"))
