@@ -281,7 +281,7 @@ function renderSides() {
 function renderPending() {
   const p = S.view && S.view.pending;
   const box = $('pending');
-  if (!p) { box.classList.add('hidden'); return; }
+  if (!p || S.view.game_over) { box.classList.add('hidden'); return; }
   box.classList.remove('hidden');
   box.textContent = describePending(p, unitName);
 }
