@@ -4,6 +4,12 @@ The :class:`~engine.scenario.Scenario` is shared immutably by every state of a g
 Hidden information lives here too (hands, deck order, RNG); :mod:`engine.view` decides
 who may see what.  States are never mutated by :func:`engine.apply`: it works on
 ``state.clone()``.
+
+Copy-on-write: :meth:`GameState.clone` shares the :class:`Unit` objects with the
+parent state; a rule that changes a unit must first take it with
+:meth:`GameState.mut` (``u = st.mut(u.id)``), which copies the unit into the new
+state once.  Never assign to a unit obtained from ``st.units`` / ``st.unit_at`` without
+``mut`` (the purity property test catches it: the parent state would change).
 """
 from __future__ import annotations
 
@@ -58,6 +64,20 @@ class Unit:
 
     def key(self) -> tuple:
         return tuple(getattr(self, s) for s in Unit.__slots__)
+
+
+@dataclass(frozen=True, slots=True)
+class Mine:
+    """A minefield on the board (004 "Minefields"; vocabulary 3.1).
+
+    ``value`` is hidden (0-4, 0 = decoy/dud) until ``revealed`` by an enemy unit entering
+    it; ``side`` laid it (its units ignore it); ``decoy`` is the DECOY_MEDAL variant.
+    """
+
+    side: str | None
+    value: int
+    revealed: bool = False
+    decoy: bool = False
 
 
 @dataclass(slots=True)
@@ -161,7 +181,7 @@ class GameState:
                  "elim_medals", "exit_medals", "objectives", "sudden", "tiles_over",
                  "last_card", "extra_draws", "recon_cards", "air_targets", "winner",
                  "game_over", "last_roll", "figures_killed", "last_turn_for", "reshuffle",
-                 "seq")
+                 "seq", "owned", "mines")
 
     def clone(self) -> "GameState":
         s = GameState.__new__(GameState)
@@ -173,7 +193,8 @@ class GameState:
         s.turn = self.turn
         s.active = self.active
         s.phase = self.phase
-        s.units = {k: u.copy() for k, u in self.units.items()}
+        s.units = self.units.copy()             # Unit objects shared: see mut()
+        s.owned = set()
         s.occ = dict(self.occ)
         s.hands = {k: list(v) for k, v in self.hands.items()}
         s.deck = list(self.deck)
@@ -187,6 +208,7 @@ class GameState:
         s.objectives = dict(self.objectives)
         s.sudden = self.sudden
         s.tiles_over = dict(self.tiles_over)
+        s.mines = dict(self.mines) if self.mines else {}   # hex -> Mine (immutable)
         s.last_card = dict(self.last_card)
         s.extra_draws = dict(self.extra_draws)
         s.recon_cards = list(self.recon_cards)
@@ -199,6 +221,24 @@ class GameState:
         s.reshuffle = self.reshuffle
         s.seq = self.seq
         return s
+
+    def mut(self, uid: str) -> Unit:
+        """The unit ``uid`` of this state, made private to it (copy-on-write) for changes."""
+        u = self.units[uid]
+        owned = self.owned
+        if uid not in owned:
+            u = u.copy()
+            self.units[uid] = u
+            owned.add(uid)
+        return u
+
+    def __getstate__(self):
+        return {k: getattr(self, k) for k in GameState.__slots__ if k != "owned"}
+
+    def __setstate__(self, d) -> None:
+        for k, v in d.items():
+            object.__setattr__(self, k, v)
+        self.owned = set(self.units)
 
     @property
     def play(self) -> Play | None:
@@ -230,6 +270,7 @@ class GameState:
                 tuple(sorted(self.elim_medals.items())), tuple(sorted(self.exit_medals.items())),
                 tuple(sorted(self.objectives.items(), key=repr)), self.sudden,
                 tuple(sorted(self.tiles_over.items(), key=repr)),
+                tuple(sorted(self.mines.items())),
                 tuple(sorted(self.last_card.items(), key=repr)),
                 tuple(sorted(self.extra_draws.items())), tuple(self.recon_cards),
                 tuple(self.air_targets), self.winner, self.game_over, repr(self.last_roll),

@@ -11,6 +11,7 @@ from typing import Any
 
 from .cards import CARDS
 from .rules.common import SIDES, is_top, mode
+from .rules.hazards import mine_view
 from .rules.tactics import describe_play
 from .state import GameState
 
@@ -61,6 +62,7 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         "played": [describe_play(p) for p in st.plays],
         "units": [_unit_json(st, u) for u in st.units.values()],
         "changed_hexes": changed,
+        "mines": mine_view(st),
         "objectives": [{"id": o.id, "holder": st.objectives.get(o.id)} for o in st.scn.objectives],
         "last_roll": st.last_roll,
         "game_over": st.game_over,

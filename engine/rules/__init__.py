@@ -13,7 +13,7 @@ from ..errors import IllegalAction
 from ..options import validate
 from ..rng import Rng
 from ..scenario import Scenario
-from ..state import GameState, Unit
+from ..state import GameState, Mine, Unit
 from . import turn as _turn
 from .common import MODES, SIDES, mode
 from . import overlord as _overlord  # noqa: F401  (registers the overlord and team modes)
@@ -64,6 +64,9 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     st.last_turn_for = None
     st.reshuffle = False
     st.seq = 0
+    st.owned = set(st.units)
+    st.mines = {}
+    _lay_mines(st)
     machine = MODES[mode_name].machine
     if machine is not None:          # Overlord: own deck, deal and turn machine
         machine.init_game(st)
@@ -74,6 +77,21 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     _turn.advance(st, events)
     _turn.refresh(st)
     return st
+
+
+MINE_POOL = (0, 0, 0, 1, 1, 2, 2, 3, 4)
+
+
+def _lay_mines(st: GameState) -> None:
+    """004 "Placement Of Minefields": one hidden piece drawn at random per minefield hex
+    from the pool 0,0,0,1,1,2,2,3,4 (state RNG); beyond 9 mines the pieces are duds (0)."""
+    if not st.scn.mines:
+        return
+    pool = list(MINE_POOL)
+    st.rng.shuffle(pool)
+    for m in st.scn.mines:
+        value = pool.pop() if pool else 0
+        st.mines[m.hex] = Mine(m.side, value, False, m.decoy)
 
 
 def _deal(st: GameState) -> None:

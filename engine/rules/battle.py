@@ -27,13 +27,22 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
                 kind: str = "battle") -> int:
     """Dice ``u`` rolls against ``v`` at ``dist`` (can be <= 0: target not allowed)."""
     spec = u.spec
-    if dist < 1 or dist > len(spec.dice):
+    table = unit_dice(u)
+    if dist < 1 or dist > len(table):
         return 0
-    n = spec.dice[dist - 1]
+    n = table[dist - 1]
     own = terrain_at(st, u.hex)
     n += own.firing_from[CLASS_INDEX[u.cls]]
-    if not (spec.ignore_terrain_defense or (spec.ignore_terrain_defense_at_1 and dist == 1)):
-        n += terrain_at(st, v.hex).defense_against(u.cls, u.side, own.elevation)
+    if not (spec.ignore_terrain_defense or (spec.ignore_terrain_defense_at_1 and dist == 1)
+            or (spec.stationary_dice is not None and not u.moved)):
+        d = terrain_at(st, v.hex).defense_against(u.cls, u.side, own.elevation,
+                                                  defender_class=v.cls,
+                                                  attacker_terrain=own)
+        if spec.flame_cap and dist == 1:
+            d = max(d, -1)       # flame thrower tank: terrain defence capped at -1
+        n += d
+    if dist == 1 and spec.close_assault_bonus and u.figures >= u.max_figures:
+        n += spec.close_assault_bonus
     if play is not None and kind != "ambush" and play.side == u.side:
         f = play.flags
         n += f.get("bonus", 0)
@@ -47,6 +56,23 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
     return n
 
 
+def unit_dice(u: Unit) -> tuple[int, ...]:
+    """Dice by range; a late-war mortar that did not move uses its stationary dice."""
+    sd = u.spec.stationary_dice
+    return sd if sd is not None and not u.moved else u.spec.dice
+
+
+def needs_los(u: Unit) -> bool:
+    return u.spec.needs_los and not (u.spec.stationary_no_los and not u.moved)
+
+
+def unit_star_hits(u: Unit):
+    """Classes the unit's stars hit (late-war AT gun / MG: only if it did not move)."""
+    if u.spec.star_hits_if_not_moved and u.moved:
+        return frozenset()
+    return u.spec.star_hits
+
+
 def can_battle(st: GameState, u: Unit, play: Play | None) -> bool:
     """May the ordered unit ``u`` start a (normal) battle now?"""
     if not u.ordered or u.no_battle or play is None or u.moved_again:
@@ -57,6 +83,8 @@ def can_battle(st: GameState, u: Unit, play: Play | None) -> bool:
     if u.battles >= (f.get("battles", 1) if u.cls in f.get("battles_classes", ("inf", "armor", "art")) else 1):
         return False
     if u.moved > move_fire(u, play) and not f.get("battle_after_any_move"):
+        return False
+    if u.spec.no_move_and_fire and u.moved:
         return False
     return terrain_allows_battle(st, u)
 
@@ -81,9 +109,10 @@ def terrain_allows_battle(st: GameState, u: Unit) -> bool:
 def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> list[tuple[Hex, int]]:
     """Legal (target hex, dice) for ``u``: range, LOS, close-assault obligation, dice > 0."""
     spec = u.spec
-    rng = len(spec.dice)
+    rng = len(unit_dice(u))
     if rng == 0:
         return []
+    los = needs_los(u)
     dist = st.scn.board.distance
     near: list[tuple[Unit, int]] = []
     adjacent = False
@@ -107,7 +136,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
         n = battle_dice(st, u, v, d, play, kind)
         if n <= 0:
             continue
-        if d > 1 and not L.clear(st, u.hex, v.hex, spec.needs_los, u.cls):
+        if d > 1 and not L.clear(st, u.hex, v.hex, los, u.cls):
             continue
         out.append((v.hex, n))
     return out
@@ -122,20 +151,24 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
         if v is None or v.side == u.side:
             raise IllegalAction("no_target", "there is no enemy unit on that hex")
         d = st.scn.board.distance(u.hex, target)
-        if d > len(u.spec.dice):
+        if d > len(unit_dice(u)):
             raise IllegalAction("target_out_of_range", "the target is out of range")
         if d > 1 and any(st.scn.board.distance(u.hex, w.hex) == 1
                          for w in st.units.values() if w.side != u.side):
             raise IllegalAction("must_close_assault",
                                 "a unit adjacent to an enemy must battle an adjacent enemy")
-        if d > 1 and not L.clear(st, u.hex, target, u.spec.needs_los, u.cls):
+        if d > 1 and not L.clear(st, u.hex, target, needs_los(u), u.cls):
             raise IllegalAction("no_line_of_sight", "no line of sight to the target")
         raise IllegalAction("illegal_target", "that unit may not be battled (dice <= 0)")
     v = st.unit_at(target)
     d = st.scn.board.distance(u.hex, target)
     b = Battle(u.id, u.side, v.id, target, u.hex, d, allowed[target], kind)
-    b.star_hits = u.spec.star_hits
+    b.star_hits = unit_star_hits(u)
+    u = st.mut(u.id)
     u.battles += 1
+    if u.cls == "armor" and any(t.spec.armor_removes for t in terrain_at(st, u.hex).tiles):
+        from .terrain_changes import remove_family
+        remove_family(st, u.hex, "wire", events)     # armor battling out of wire removes it
     if kind == "overrun":
         u.overrun = True
     events.append({"type": "battle_declared", "unit": u.id, "side": u.side, "from": [*u.hex],
@@ -205,7 +238,12 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
         finish(st, events)
         return
     hit_by = v.spec.hit_by
-    hits, flags = D.count(faces, v.cls, hit_by, b.star_hits, b.ignore_grenades)
+    if b.kind == "hazard":          # frozen river: each star is a hit
+        hits, flags = sum(1 for f in faces if f == "star"), 0
+    else:
+        hits, flags = D.count(faces, v.cls, hit_by, b.star_hits, b.ignore_grenades)
+        if b.kind == "mine":        # mines: unit symbol + grenade; flags ignored
+            flags = 0
     events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
                    "target_unit": v.id, "dice": list(faces), "hits": hits, "flags": flags,
                    "kind": b.kind})
@@ -231,6 +269,7 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
 def apply_hits(st: GameState, v: Unit, hits: int, by_side: str, events: list) -> bool:
     """Remove figures; True when ``v`` was eliminated."""
     lost = min(hits, v.figures)
+    v = st.mut(v.id)
     v.figures -= lost
     st.figures_killed[by_side] += lost
     events.append({"type": "unit_hit", "unit": v.id, "side": v.side, "hex": [*v.hex],
@@ -315,7 +354,7 @@ def choose_retreat(st: GameState, action: dict, events: list) -> None:
 
 
 def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> None:
-    v = st.units[b.target]
+    v = st.mut(b.target)
     to = (opt["to"][0], opt["to"][1])
     frm = v.hex
     if opt["ignore"]:
@@ -363,7 +402,7 @@ def can_take_ground(st: GameState, u: Unit, h: Hex) -> bool:
 
 def take_ground(st: GameState, take: bool, events: list) -> None:
     b = st.battles[-1]
-    u = st.units[b.attacker]
+    u = st.mut(b.attacker)
     if not take:
         finish(st, events)
         return
@@ -381,8 +420,10 @@ def take_ground(st: GameState, take: bool, events: list) -> None:
     if (u.spec.take_ground >= 2 and not u.overrun and b.kind == "battle"
             and not terrain_at(st, u.hex).no_overrun and terrain_allows_battle(st, u) and targets(st, u, st.play, "overrun")):
         b.stage = "overrun"
-        return
-    finish(st, events)
+    else:
+        finish(st, events)
+    from .hazards import on_enter
+    on_enter(st, u, "take_ground", events)    # a mine / frozen river rolls first
 
 
 def overrun(st: GameState, target: Hex, events: list) -> None:
@@ -396,6 +437,11 @@ def overrun(st: GameState, target: Hex, events: list) -> None:
 def finish(st: GameState, events: list) -> None:
     """Pop the finished battle; resume an ambushed close assault or the next card target."""
     b = st.battles.pop()
+    if b.kind in ("mine", "hazard"):
+        # the unit that entered may have died: drop its pending overrun
+        while st.battles and st.battles[-1].stage == "overrun" and \
+                st.battles[-1].attacker not in st.units:
+            st.battles.pop()
     if b.kind == "ambush" and st.battles and st.battles[-1].stage == "ambushed":
         orig = st.battles[-1]
         u = st.units.get(orig.attacker)

@@ -39,8 +39,12 @@ def is_top(st: GameState, side: str) -> bool:
     return side == st.scn.player1_side
 
 
+_NO_SECTION: frozenset[int] = frozenset()
+
+
 def unit_sections(st: GameState, u: Unit) -> frozenset[int]:
-    return st.scn.board.sections(u.hex, is_top(st, u.side))
+    scn = st.scn
+    return scn.board._sections.get((u.hex, u.side == scn.player1_side), _NO_SECTION)
 
 
 def adjacent_enemies(st: GameState, u: Unit) -> list[Unit]:

@@ -7,14 +7,15 @@ or through any unit; impassable terrain per unit class; must-stop terrain ends t
 hedgerow-like hexes only as the first step; a unit starting in leave-one-hex terrain
 moves 1; a move entering beach-like terrain is capped (``move_cap``); ``enter_cost``;
 road bonus +1 when the unit starts on a road and every step follows connected road;
-enemy minefields are must-stop.  Behind Enemy Lines ignores all but impassable.
+every minefield is must-stop (004 "Minefields": friendly units stop too, but ignore it);
+Behind Enemy Lines ignores all but impassable-like rules.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from ..state import GameState, Play, Unit
-from .common import terrain_at
+from .common import OPEN, combined, terrain_at
 
 Hex = tuple[int, int]
 
@@ -30,13 +31,6 @@ def move_allowance(st: GameState, u: Unit, play: Play | None) -> int:
     if f.get("move_max") and u.cls in f.get("move_max_classes", (u.cls,)):
         n = f["move_max"]
     return n
-
-
-def _mine_stop(st: GameState, h: Hex, side: str) -> bool:
-    for m in st.scn.mines:
-        if m.hex == h and (m.side is None or m.side != side):
-            return True
-    return False
 
 
 def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = None,
@@ -57,14 +51,16 @@ _CACHE: dict[tuple, tuple] = {}
 def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
             ignore_terrain: bool) -> tuple[dict[Hex, int], dict[Hex, int]]:
     """Memoised :func:`_search_uncached` (key: everything the search reads)."""
-    key = (id(st.scn), u.id, u.hex, u.spec, frozenset(st.occ),
+    base = move_allowance(st, u, play) if limit is None else limit
+    if base <= 0:
+        return {}, {}
+    key = (id(st.scn), u.spec.move_class or u.cls, u.hex, base, frozenset(st.occ),
            frozenset(st.tiles_over.items()) if st.tiles_over else None,
-           None if play is None else (play.key, tuple(sorted(play.flags.items(), key=repr))),
-           limit, ignore_terrain)
+           frozenset(st.mines) if st.mines else None, ignore_terrain)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is st.scn:
         return hit[1], hit[2]
-    dest, left = _search_uncached(st, u, play, limit, ignore_terrain)
+    dest, left = _search_uncached(st, u, play, base, ignore_terrain)
     if len(_CACHE) > 50000:
         _CACHE.clear()
     _CACHE[key] = (st.scn, dest, left)
@@ -72,42 +68,71 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
 
 
 def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | None,
-            ignore_terrain: bool) -> tuple[dict[Hex, int], dict[Hex, int]]:
-    base = move_allowance(st, u, play) if limit is None else limit
-    if base <= 0:
-        return {}, {}
-    board = st.scn.board
-    cls = u.cls
+                     ignore_terrain: bool) -> tuple[dict[Hex, int], dict[Hex, int]]:
+    """Breadth-first search over (hex, on_road, cap) with the terrain rules per step.
+
+    Per step ``h -> n`` (terrain ``th`` -> ``tn``): impassable for the unit's movement
+    class; mountain access (``enter_from_min_elevation`` / ``leave_to_min_elevation``);
+    sea bluff / cliff edges between a beach and the hill (``beach_edge_*``); wadi / bridge
+    section open sides (``scn.edge_links``).  Unless ``ignore_terrain`` (Behind Enemy
+    Lines): hedgerow-like hexes only as first step, must-stop hexes (terrain, every
+    minefield, entry-hazard hexes such as a frozen river: the unit stops to roll), steep
+    hill cost from lower ground, beach move cap.
+    """
+    base = limit          # the allowance, computed by _search
+    scn = st.scn
+    nbrs = scn.board._nbrs
+    cls = u.spec.move_class or u.cls
     start = u.hex
+    tover = st.tiles_over
+    terr = scn.terrain
     t0 = terrain_at(st, start)
     if cls in t0.cannot_leave:
         return {}, {}
     if not ignore_terrain and cls in t0.leave_one_hex:
         base = 1
-    road_links = st.scn.road_links
+    road_links = scn.road_links
+    edge_links = scn.edge_links
+    mines = st.mines
     road0 = (not ignore_terrain) and t0.road and bool(road_links.get(start))
     occ = st.occ
     best: dict[tuple, int] = {}
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}   # hex -> most movement left on arrival (not stopped)
-    # state: (hex, on_road, cap) with steps so far
-    frontier = [(start, road0, 99, 0)]
+    # state: (hex, terrain, on_road, cap) with steps so far
+    frontier = [(start, t0, road0, 99, 0)]
     while frontier:
         nxt = []
-        for h, on_road, cap, steps in frontier:
-            for n in board.neighbours(h):
+        for h, th, on_road, cap, steps in frontier:
+            eh = edge_links.get(h) if edge_links else None
+            for n in nbrs.get(h, ()):
                 if n in occ:
                     continue
-                tn = terrain_at(st, n)
+                tn = combined(tover[n]) if tover and n in tover else terr.get(n, OPEN)
                 if cls in tn.impassable:
                     continue
+                if tn.enter_from_min_elevation and th.elevation < tn.enter_from_min_elevation:
+                    continue
+                if th.leave_to_min_elevation and tn.elevation < th.leave_to_min_elevation:
+                    continue
+                if edge_links and (eh is not None and n not in eh or (
+                        n in edge_links and h not in edge_links[n])):
+                    continue
+                cost = 1
+                if (th.beach and tn.beach_edge_cost) or (tn.beach and th.beach_edge_cost):
+                    if cls in tn.beach_edge_impassable or cls in th.beach_edge_impassable:
+                        continue
+                    cost = max(tn.beach_edge_cost, th.beach_edge_cost)
                 if ignore_terrain:
-                    cost, stop, ncap = 1, False, cap
+                    stop, ncap = False, cap
                 else:
                     if tn.only_first_step and steps > 0:
                         continue
-                    cost = tn.enter_cost
-                    stop = cls in tn.must_stop or tn.only_first_step or _mine_stop(st, n, u.side)
+                    if tn.enter_cost > 1 and (not tn.enter_cost_from_lower
+                                              or th.elevation < tn.elevation):
+                        cost = max(cost, tn.enter_cost)
+                    stop = (cls in tn.must_stop or tn.only_first_step
+                            or tn.entry_hazard_dice > 0 or (mines and n in mines))
                     ncap = cap if tn.move_cap is None else min(cap, tn.move_cap)
                 nroad = on_road and n in road_links.get(h, ())
                 total = steps + cost
@@ -126,7 +151,7 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
                     continue
                 best[key] = total
                 if remaining > 0:
-                    nxt.append((n, nroad, ncap, total))
+                    nxt.append((n, tn, nroad, ncap, total))
         frontier = nxt
     dest.pop(start, None)
     left[start] = base

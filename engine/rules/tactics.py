@@ -63,19 +63,28 @@ def orderable(st: GameState, play: Play) -> list[Unit]:
     total = sum(q.count for q in quotas)
     if len(play.ordered) >= total:
         return []
-    ordered = [st.units[x] for x in play.ordered if x in st.units]
+    side = play.side
+    single = len(quotas) == 1
+    ordered = None if single else [st.units[x] for x in play.ordered if x in st.units]
+    simple = play.filter is None
     out = []
     for u in st.units.values():
-        if u.side != play.side or u.ordered or not any(_fits(st, u, q) for q in quotas):
+        if u.side != side or u.ordered:
             continue
-        if not eligible(st, play, u):
+        if single:
+            if not _fits(st, u, quotas[0]):
+                continue
+        elif not any(_fits(st, u, q) for q in quotas):
             continue
-        if len(quotas) == 1 or can_assign(st, play, ordered + [u]):
+        if not simple and not eligible(st, play, u):
+            continue
+        if single or can_assign(st, play, ordered + [u]):
             out.append(u)
     return out
 
 
 def order(st: GameState, play: Play, u: Unit, events: list) -> None:
+    u = st.mut(u.id)
     u.ordered = True
     play.ordered.append(u.id)
     events.append({"type": "unit_ordered", "unit": u.id, "side": u.side})
@@ -216,7 +225,7 @@ def end_orders(st: GameState, play: Play, events: list) -> None:
     """Leave the order phase: Dig In places sandbags, Medics rolls, others move."""
     if play.flags.get("dig_in"):
         for uid in play.ordered:
-            u = st.units[uid]
+            u = st.mut(uid)
             place_sandbag(st, u.hex, events)
             u.no_battle = True
         play.flags["no_move"] = True
@@ -231,7 +240,7 @@ def end_orders(st: GameState, play: Play, events: list) -> None:
 
 
 def medics_rolled(st: GameState, play: Play, faces: list[str], events: list) -> None:
-    u = st.units[play.ordered[0]]
+    u = st.mut(play.ordered[0])
     own = {"inf": "inf", "armor": "armor"}.get(u.cls)
     healed = sum(1 for f in faces if f == "star" or f == own)
     got = min(healed, u.max_figures - u.figures)

@@ -12,8 +12,9 @@ from ..cards import CARDS
 from ..errors import IllegalAction
 from ..state import GameState, Play
 from . import battle as B
+from . import hazards as H
 from . import tactics as T
-from .common import mode, other, parse_hex, parse_unit
+from .common import mode, other, parse_hex, parse_unit, terrain_at
 from .medals import check_victory, end_by_damage, update_objectives
 from .movement import describe_move, exit_hexes, exit_value, reachable
 from .terrain_changes import unit_left_hex
@@ -94,6 +95,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
             if B.can_battle(st, u, play):
                 for h, _n in B.targets(st, u, play):
                     out.append({"type": "battle", "seat": seat, "unit": uid, "target": [*h]})
+                for t in H.instead_of_battle(st, u):
+                    out.append({"type": t, "seat": seat, "unit": uid})
             if _may_move_again(play, u):
                 for h in reachable(st, u, play, play.flags["move_again"], True):
                     out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
@@ -261,6 +264,7 @@ def _move(st: GameState, action: dict, events: list) -> None:
     if to not in dests:
         raise IllegalAction("illegal_move", "the unit cannot move there")
     frm = u.hex
+    u = st.mut(u.id)
     del st.occ[frm]
     u.hex = to
     st.occ[to] = u.id
@@ -269,17 +273,18 @@ def _move(st: GameState, action: dict, events: list) -> None:
         u.moved_again = True
     else:
         u.moved = dests[to]
+    if u.cls in terrain_at(st, frm).no_battle_after_leaving:
+        u.no_battle = True          # marsh: armor cannot battle the turn it leaves
     unit_left_hex(st, frm, events)
     events.append(describe_move(u, frm, to, dests[to]))
-    _after_move(st, u, events)
+    _after_move(st, u, events,
+                "bel" if second or play.flags.get("ignore_terrain") else "move")
 
 
-def _after_move(st: GameState, u, events: list) -> None:
-    from .terrain_changes import remove_family
-    if u.cls == "armor" and any(t.spec.family == "wire" for t in _tiles(st, u.hex)):
-        remove_family(st, u.hex, "wire", events)
+def _after_move(st: GameState, u, events: list, how: str = "move") -> None:
     update_objectives(st, events)
-    check_victory(st, events)
+    if not check_victory(st, events):
+        H.on_enter(st, u, how, events)
 
 
 def _tiles(st, h):
@@ -321,6 +326,18 @@ def _battle(st: GameState, action: dict, events: list) -> None:
     B.declare(st, u, h, st.play, events)
 
 
+def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
+    """remove_wire / clear_mine: an ordered unit that may battle does this instead."""
+    u = _ordered_unit(st, action)
+    if not B.can_battle(st, u, st.play):
+        code = "unit_already_battled" if u.battles else "unit_cannot_battle"
+        raise IllegalAction(code, "that unit may not battle (nor act instead) now")
+    if action["type"] == "remove_wire":
+        H.remove_wire(st, u, events)
+    else:
+        H.clear_mine(st, u, events)
+
+
 def _end_battles(st: GameState, action: dict, events: list) -> None:
     st.phase = "end"
 
@@ -354,6 +371,8 @@ HANDLERS = {
     ("battle", "battle"): _battle,
     ("battle", "move"): _move,
     ("battle", "end_battles"): _end_battles,
+    ("battle", "remove_wire"): _instead_of_battle,
+    ("battle", "clear_mine"): _instead_of_battle,
     ("recon", "choose_card"): _choose_card,
 }
 KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground"}
@@ -398,7 +417,7 @@ def _anything_to_battle(st: GameState, play: Play) -> bool:
         u = st.units.get(uid)
         if u is None:
             continue
-        if B.can_battle(st, u, play) and B.targets(st, u, play):
+        if B.can_battle(st, u, play) and (B.targets(st, u, play) or H.instead_of_battle(st, u)):
             return True
         if _may_move_again(play, u) and reachable(st, u, play, play.flags["move_again"], True):
             return True
@@ -481,8 +500,10 @@ def start_turn(st: GameState, side: str, events: list) -> None:
     st.plays = []
     st.air_targets = []
     st.phase = "play_card"
-    for u in st.units.values():
-        u.reset_turn()
+    for uid, u in list(st.units.items()):
+        if (u.ordered or u.moved or u.battles or u.entered or u.overrun or u.moved_again
+                or u.no_battle):
+            st.mut(uid).reset_turn()
     events.append({"type": "turn_started", "side": side, "turn": st.turn})
     update_objectives(st, events, turn_start=True)
     check_victory(st, events)

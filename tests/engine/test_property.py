@@ -22,3 +22,20 @@ def test_pegasus_random_games_mostly_finish():
     scn = load_scenario("/work/shared/scenarios/m44/2-PegasusBridge.m44")
     done = sum(play_random_game(scn, s, max_turns=600)[0].game_over for s in range(6))
     assert done >= 5
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.rsplit("/", 1)[-1])
+def test_apply_never_changes_the_input_state(path):
+    """Copy-on-write units: every rule takes a unit with ``state.mut`` before changing it,
+    so the state passed to ``apply`` (shared units included) is never modified."""
+    from engine import apply, is_chance, legal_actions, new_game, sample_chance, to_act
+    from engine.bot import RandomBot
+    scn = load_scenario(path)
+    st = new_game(scn, 3)
+    bot = RandomBot(3)
+    while not st.game_over and st.turn <= 60:
+        before = st.snapshot()
+        a = sample_chance(st) if is_chance(st) else bot.rng.choice(legal_actions(st, to_act(st)[0]))
+        new, _ = apply(st, a)
+        assert st.snapshot() == before, a
+        st = new

@@ -38,7 +38,7 @@ def test_objective_medal_gained_on_occupation_and_lost_when_left():
     obj = st.scn.objectives[0].id
     st = do(st, "move", unit=uid(st, (6, 10)), to=[5, 11])
     assert st.objectives[obj] == "ALLIES" and st.medals("ALLIES") == 1
-    st.units[uid(st, (5, 11))].hex = (6, 10)
+    st.mut(uid(st, (5, 11))).hex = (6, 10)
     st.occ = {st.units[k].hex: k for k in st.units}
     from engine.rules.medals import update_objectives
     ev = []
