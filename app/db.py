@@ -1,6 +1,8 @@
 """Async SQLAlchemy engine and sessions (SQLite via aiosqlite, PostgreSQL via asyncpg)."""
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -54,6 +56,10 @@ class Database:
         self.url = url or get_settings().database_url
         self.engine = make_engine(self.url)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        # SQLite has one writer at a time; its busy handler sleeps with back-off, which
+        # makes tail latency awful under concurrent games.  Queue writers here instead.
+        self.write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
+            asyncio.Lock() if is_sqlite(self.url) else contextlib.nullcontext())
 
     async def session(self) -> AsyncIterator[AsyncSession]:
         async with self.sessions() as s:

@@ -10,8 +10,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
+from ..db import Database
 from ..engine_api import E, EngineError
 from . import repository
 from .runtime import Batch, GameRuntime, game_fields, settle_chance
@@ -34,7 +33,7 @@ class Outcome:
         return cls(False, seq, code, message, details)
 
 
-async def submit(sessions: async_sessionmaker[AsyncSession], rt: GameRuntime, seat: str,
+async def submit(db: Database, rt: GameRuntime, seat: str,
                  expected_seq: int, action: dict[str, Any], snapshot_every: int) -> Outcome:
     """Apply ``action`` for ``seat``; the caller holds ``rt.lock``."""
     if rt.fields()["status"] == "finished":
@@ -58,7 +57,7 @@ async def submit(sessions: async_sessionmaker[AsyncSession], rt: GameRuntime, se
     old = rt.seq
     new = old + len(entries)
     snapshot = E.dump_state(state) if new // snapshot_every > old // snapshot_every else None
-    async with sessions() as session:
+    async with db.write_lock, db.sessions() as session:
         try:
             await repository.append(session, rt.game_id, old, entries, fields, snapshot)
         except repository.StaleSeq:

@@ -149,6 +149,8 @@ class GameRuntime:
     def push(self, first_seq: int, actor: str, events: list[dict[str, Any]], state: Any,
              seq: int) -> Batch:
         batch = Batch(first_seq=first_seq, seq=seq, actor=actor, events=events, state=state)
+        if self.recent and self.recent[-1].seq <= self.delivered_seq:
+            self.recent[-1].state = None     # delivered and superseded: keep its events only
         self.recent.append(batch)
         self.state, self.seq = state, seq
         return batch

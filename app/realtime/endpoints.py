@@ -145,7 +145,7 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
         if not isinstance(channel, str) or not isinstance(text, str) \
                 or not 1 <= len(text.strip()) <= chat_service.MAX_TEXT:
             return _bad(conn, msg_id, f"chat needs 'channel' and 'text' (1-{chat_service.MAX_TEXT} chars)")
-        async with hub.db.sessions() as session:
+        async with hub.db.write_lock, hub.db.sessions() as session:
             m = await chat_service.post(session, rt.game_id, conn.actor, conn.identity_id,
                                         conn.name or "guest", channel, text.strip(),
                                         E.view_for(rt.state, None))

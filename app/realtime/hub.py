@@ -85,13 +85,16 @@ class Hub:
 
     def update_msg(self, batches: list[Batch], seat: str | None, status: str) -> dict[str, Any]:
         last = batches[-1]
+        state = last.state
+        if state is None:        # only delivered, superseded batches drop their state
+            raise RuntimeError("update of a batch whose state was dropped")
         events: list[dict[str, Any]] = []
         for b in batches:
             events.extend(E.events_for(b.events, seat))
         return {"type": "update", "first_seq": batches[0].first_seq, "seq": last.seq,
                 "actor": batches[0].actor if len(batches) == 1 else None,
-                "events": events, "view": E.view_for(last.state, seat),
-                "legal": self._legal(last.state, seat), "status": status}
+                "events": events, "view": E.view_for(state, seat),
+                "legal": self._legal(state, seat), "status": status}
 
     # -- connections ---------------------------------------------------------------------
     def bind(self, rt: GameRuntime, conn: Connection, identity: Identity | None,
@@ -163,6 +166,8 @@ class Hub:
                 conn.send(text)
                 conn.seq = batch.seq
             rt.delivered_seq = batch.seq
+            if batch.seq != rt.seq:
+                batch.state = None      # delivered: keep the events only (catch-up)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
         cache: dict[tuple[str | None, str | None], str] = {}
@@ -185,7 +190,7 @@ class Hub:
             elif conn is None and not info.is_bot:
                 out = play.Outcome.reject(rt.seq, "not_seated", f"seat {seat} is not a bot")
             else:
-                out = await play.submit(self.db.sessions, rt, seat, expected_seq, action,
+                out = await play.submit(self.db, rt, seat, expected_seq, action,
                                         self.settings.snapshot_every)
             if conn is not None:
                 if out.ok:
