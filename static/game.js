@@ -106,6 +106,7 @@ function handle(msg) {
       S.board = msg.board;
       const flip = S.flipOverride ?? (!!S.side && msg.board.player1_side === S.side);
       if (first || boardView.flipped !== flip || boardView.board !== msg.board) boardView.setBoard(msg.board, { flipped: flip });
+      $('game').classList.toggle('wide-board', msg.board.max_col > 30);   // Overlord: board on the full width
       S.seq = msg.seq;
       // logSeq: the last seq whose events are in the log. On a reconnect it stays at
       // the old value so that the catch-up update (first_seq = since + 1) is logged.

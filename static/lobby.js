@@ -125,7 +125,16 @@ $('create-form').addEventListener('submit', async (ev) => {
   const seat = $('seat-select').value;
   if (seat) body.seat = seat;
   try {
-    const g = await api('/games', { method: 'POST', body: JSON.stringify(body) });
+    let g;
+    try {
+      g = await api('/games', { method: 'POST', body: JSON.stringify(body) });
+    } catch (e) {
+      // team/Overlord modes have role seats ("ALLIES:cinc"...): create without a seat,
+      // the game page then offers every free seat.
+      if (e.code !== 'seat_not_found' || !body.seat) throw e;
+      delete body.seat;
+      g = await api('/games', { method: 'POST', body: JSON.stringify(body) });
+    }
     const url = g.url || `/games/${g.id}`;
     location.href = g.invite ? `${url}?invite=${encodeURIComponent(g.invite)}` : url;
   } catch (e) { $('create-error').textContent = `Could not create the game: ${e.message}`; }

@@ -36,5 +36,6 @@ export function sideName(side) {
   const s = String(side);
   const [base, role] = s.split(':');
   const b = { AXIS: 'Axis', ALLIES: 'Allies' }[base] || titleCase(base);
-  return role ? `${b} (${titleCase(role)})` : b;
+  const roles = { cinc: 'C-in-C', left: 'Left general', centre: 'Centre general', center: 'Centre general', right: 'Right general', commander: 'Commander' };
+  return role ? `${b} (${roles[role] || titleCase(role)})` : b;
 }
