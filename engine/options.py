@@ -42,6 +42,10 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
     OptionalRule("artillery_v_tank",
                  "Artillery battles Armour with one less die (anti-tank artillery excepted).",
                  f"{_R004}, Game Turn Explanation 4 - Artillery v Tank Battle", True),
+    OptionalRule("objective_needed_to_win",
+                 "A player cannot win on medals without holding at least one of his Terrain "
+                 "Objectives (when the scenario gives him any).",
+                 f"{_R004}, Object Of The Game", True),
     OptionalRule("infantry_charge",
                  "Regular infantry that marched 2 hexes into close assault with infantry or "
                  "artillery may still battle it; the defender battles first.",

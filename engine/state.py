@@ -99,7 +99,7 @@ class Play:
     """
 
     __slots__ = ("card", "key", "seat", "side", "quotas", "ordered", "flags", "filter",
-                 "section")
+                 "section", "memo")
 
     def __init__(self, card: int | None, key: str, seat: str, side: str) -> None:
         self.card = card
@@ -111,6 +111,7 @@ class Play:
         self.flags: dict[str, Any] = {}
         self.filter: str | None = None   # None | "adjacent" | "not_adjacent" | "wounded"
         self.section: int | None = None   # chosen section (Infantry Assault)
+        self.memo: tuple | None = None    # rules' cache (tactics.orderable); never copied
 
     def copy(self) -> "Play":
         p = Play.__new__(Play)
@@ -120,6 +121,7 @@ class Play:
         p.flags = dict(self.flags)
         p.filter = self.filter
         p.section = self.section
+        p.memo = None
         return p
 
     def key_tuple(self) -> tuple:

@@ -87,18 +87,29 @@ def damage_score(st: GameState, side: str) -> int:
     return st.figures_killed[side] + held
 
 
+def _may_win(st: GameState, side: str) -> bool:
+    """Optional rule ``objective_needed_to_win`` (004 "Object Of The Game"): a side cannot
+    win on medals without holding at least one of its Terrain Objectives (when the
+    scenario gives it any)."""
+    if not st.options.get("objective_needed_to_win"):
+        return True
+    own = [o for o in st.scn.objectives if o.side in (None, side)]
+    return not own or any(st.objectives.get(o.id) == side for o in own)
+
+
 def check_victory(st: GameState, events: list[dict[str, Any]]) -> bool:
     """End the game when a side has won; True when the game is over."""
     if st.game_over:
         return True
     winner = reason = None
     for side in SIDES:
-        if st.medals(side) >= st.scn.victory.get(side, 99):
+        if st.medals(side) >= st.scn.victory.get(side, 99) and _may_win(st, side):
             winner, reason = side, "medals"
             break
     if winner is None:
+        present = {u.side for u in st.units.values()}
         for side in SIDES:
-            if not any(u.side == other(side) for u in st.units.values()):
+            if other(side) not in present:
                 winner, reason = side, "annihilation"
                 break
     if winner is None:

@@ -46,6 +46,7 @@ def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = Non
 
 
 _CACHE: dict[tuple, tuple] = {}
+_BALLS: dict[tuple, frozenset] = {}     # (board kind, hex, radius) -> hexes within radius
 
 
 def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
@@ -54,9 +55,18 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
     base = move_allowance(st, u, play) if limit is None else limit
     if base <= 0:
         return {}, {}
-    key = (id(st.scn), u.spec.move_class or u.cls, u.hex, base, frozenset(st.occ),
-           frozenset(st.tiles_over.items()) if st.tiles_over else None,
-           frozenset(st.mines) if st.mines else None, ignore_terrain)
+    # only occupied / changed hexes within reach (allowance + road bonus) matter
+    board = st.scn.board
+    bkey = (board.kind, u.hex, base + 1)
+    ball = _BALLS.get(bkey)
+    if ball is None:
+        ball = _BALLS[bkey] = frozenset(board.within(u.hex, base + 1)) | {u.hex}
+    changed = None
+    if st.tiles_over:
+        tov = st.tiles_over
+        changed = frozenset((h, tuple([t.spec.code for t in tov[h]])) for h in tov.keys() & ball)
+    key = (id(st.scn), u.spec.move_class or u.cls, u.hex, base, frozenset(st.occ.keys() & ball),
+           changed, frozenset(st.mines) if st.mines else None, ignore_terrain)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is st.scn:
         return hit[1], hit[2]

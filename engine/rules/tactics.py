@@ -58,7 +58,23 @@ def can_assign(st: GameState, play: Play, units: list[Unit]) -> bool:
 
 
 def orderable(st: GameState, play: Play) -> list[Unit]:
-    """Units that could be ordered next under ``play``."""
+    """Units that could be ordered next under ``play``.
+
+    Memoised on the play (a play belongs to one state; ``Play.copy`` drops the memo):
+    valid while the play's orders, quotas, filter, the occupancy and the units are the
+    same objects/sizes (ordering a unit changes ``len(play.ordered)``)."""
+    key = (len(play.ordered), tuple(play.quotas), play.filter, id(st.occ), len(st.occ),
+           len(st.units))
+    memo = getattr(play, "memo", None)
+    if memo is not None and memo[0] == key:
+        units = st.units
+        return [units[i] for i in memo[1]]
+    out = _orderable(st, play)
+    play.memo = (key, tuple(u.id for u in out))
+    return out
+
+
+def _orderable(st: GameState, play: Play) -> list[Unit]:
     quotas = play.quotas
     total = sum(q.count for q in quotas)
     if len(play.ordered) >= total:
