@@ -1,0 +1,130 @@
+"""Overlord hidden information per role, replay == live, golden playthrough."""
+import json
+import os
+from pathlib import Path
+
+from engine import (apply, events_for, legal_actions, load_scenario, new_game, replay, to_act,
+                    view_for)
+from engine.bot import RandomBot, next_action
+from tests.engine.olhelp import A, X, do, ol_game
+
+OMAHA = "/work/shared/scenarios/m44/13-OmahaBeachOverlord.m44"
+PELELIU = "/work/shared/scenarios/m44/1517-PeleliuLandingsOverlord.m44"
+GOLDEN = Path(__file__).parent / "golden" / "overlord_omaha_seed7.jsonl"
+CINC = "ALLIES:cinc"
+
+
+def card_ids(obj) -> set[int]:
+    """Ids of every card object (a dict with 'id' and 'key') anywhere in ``obj``."""
+    out: set[int] = set()
+    if isinstance(obj, dict):
+        if "id" in obj and "key" in obj and isinstance(obj["id"], int):
+            out.add(obj["id"])
+        for v in obj.values():
+            out |= card_ids(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            out |= card_ids(v)
+    return out
+
+
+def test_views_per_role_hide_cards():
+    st = ol_game({(8, 4): "infus", (0, 4): "infger"},
+                 allies=[("probe", 0), ("probe", 1), ("probe", 2), ("attack", 1)])
+    hand = list(st.hands[A])
+    evs = []
+    for c, to in ((hand[0], "left"), (hand[1], "centre")):
+        st, e = apply(st, {"type": "dispatch", "seat": CINC, "card": c, "to": to})
+        evs += e
+    st, e = apply(st, {"type": "visit", "seat": CINC, "fg": "centre"})
+    evs += e
+    st, e = apply(st, {"type": "confirm_dispatch", "seat": CINC})
+    evs += e
+    cinc = view_for(st, CINC)
+    assert card_ids(cinc["sides"][A]["hand"]) == set(st.hands[A])
+    assert cinc["overlord"]["chain_of_command"]["visited"] == "centre"
+    left = view_for(st, "ALLIES:left")
+    assert "hand" not in left["sides"][A] and left["sides"][A]["hand_count"] == 2
+    assert card_ids(left) == {hand[0]}                        # only what he received
+    assert left["overlord"]["chain_of_command"]["visited"] == "centre"
+    right = view_for(st, "ALLIES:right")
+    assert card_ids(right) == set()
+    for s in ("AXIS:cinc", "AXIS:left", None):
+        v = view_for(st, s)
+        assert card_ids(v) & set(hand) == set()
+        assert "chain_of_command" not in v["overlord"] or v["overlord"]["chain_of_command"]["side"] == X
+        assert v["overlord"].get("chain_of_command", {}).get("visited") is None
+        assert v["sides"][A]["hand_count"] == 2
+        assert card_ids(events_for(evs, s)) == set()
+        assert all("secret" not in e for e in events_for(evs, s))  # visit, dispatch targets
+    assert card_ids(events_for(evs, "ALLIES:left")) == {hand[0]}
+    assert card_ids(events_for(evs, "ALLIES:right")) == set()
+    # once played, a card is public
+    st = do(st, "ALLIES:left", "play_card", card=hand[0], half=0)
+    assert hand[0] in card_ids(view_for(st, None))
+
+
+def test_deck_and_rng_never_in_views():
+    st = new_game(load_scenario(OMAHA), 3)
+    for s in [None, "AXIS:cinc", "ALLIES:left"]:
+        v = view_for(st, s)
+        assert "deck" not in v and "rng" not in json.dumps(v) and v["deck_count"] == len(st.deck)
+        assert card_ids(view_for(st, s)) <= set(st.hands["AXIS"] if s == "AXIS:cinc" else [])
+
+
+def _play(path, seed, n):
+    scn = load_scenario(path)
+    st = new_game(scn, seed)
+    bot = RandomBot(seed)
+    actions = []
+    while not st.game_over and len(actions) < n:
+        a = next_action(st, bot)
+        actions.append(a)
+        st, _ = apply(st, a)
+    return scn, st, actions
+
+
+def test_replay_equals_live_overlord():
+    for path in (OMAHA, PELELIU):
+        scn, st, actions = _play(path, 11, 1500)
+        assert replay(scn, 11, actions) == st
+
+
+def test_bot_plays_any_seat():
+    st = new_game(load_scenario(OMAHA), 5)
+    bot = RandomBot(5)
+    seen = set()
+    for _ in range(600):
+        if st.game_over:
+            break
+        for s in to_act(st):
+            seen.add(s)
+            if s != "chance":
+                assert legal_actions(st, s)
+        st, _ = apply(st, next_action(st, bot))
+    assert {"AXIS:cinc", "ALLIES:cinc"} <= seen and any(s.endswith(":left") for s in seen)
+
+
+def _record():
+    scn = load_scenario(OMAHA)
+    st = new_game(scn, 7)
+    bot = RandomBot(7)
+    rows = [{"scenario": "13-OmahaBeachOverlord.m44", "seed": 7}]
+    while not st.game_over and len(rows) < 800:
+        a = next_action(st, bot)
+        st, ev = apply(st, a)
+        rows.append({"action": a, "events": ev})
+    rows.append({"final": view_for(st, None)})
+    return rows
+
+
+def test_golden_overlord_playthrough():
+    if os.environ.get("REGEN_GOLDEN") or not GOLDEN.exists():
+        GOLDEN.parent.mkdir(exist_ok=True)
+        GOLDEN.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in _record()))
+    rows = [json.loads(line) for line in GOLDEN.read_text().splitlines()]
+    st = new_game(load_scenario(OMAHA), rows[0]["seed"])
+    for i, row in enumerate(rows[1:-1]):
+        st, ev = apply(st, row["action"])
+        assert json.loads(json.dumps(ev)) == row["events"], f"step {i}: {row['action']}"
+    assert json.loads(json.dumps(view_for(st, None))) == rows[-1]["final"]
