@@ -451,6 +451,18 @@ def _hex_of(entry: dict[str, Any]) -> Hex | None:
         return None
 
 
+def _text_field(data: dict[str, Any], key: str) -> str | None:
+    """A field of the editor's ``text`` block: English first, else any language."""
+    text = data.get("text")
+    if not isinstance(text, dict):
+        return None
+    langs = [text.get("en")] + [v for k, v in text.items() if k != "en"]
+    for lang in langs:
+        if isinstance(lang, dict) and isinstance(lang.get(key), str) and lang[key].strip():
+            return lang[key].strip()
+    return None
+
+
 def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool = False,
                   name: str | None = None) -> Scenario:
     """Load a scenario from a path, JSON text/bytes or an already-parsed dict.
@@ -523,7 +535,7 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
     sides = {"player1": p1, "player2": p2}
     meta = data.get("meta_data") if isinstance(data.get("meta_data"), dict) else {}
     return Scenario(
-        name=name or str(meta.get("name") or stem or "scenario"),
+        name=name or _text_field(data, "name") or str(meta.get("name") or stem or "scenario"),
         board=board, face=face, tiles=tiles, terrain=terrain, units=tuple(units),
         objectives=tuple(tags.objectives), exits=tuple(tags.exits), mines=tuple(tags.mines),
         sudden_death=tuple(_sudden_death(gi, board)),

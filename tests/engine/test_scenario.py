@@ -170,3 +170,12 @@ def test_board_for_shape():
     assert b["sections"] == {"bounds": [0, 7, 17, 24]}
     assert {"code", "name", "family", "slot", "orientation", "owner"} <= set(b["hexes"][0]["tiles"][0])
     assert b["objectives"] and b["labels"]
+
+
+def test_scenario_name_comes_from_the_editor_text_block():
+    from pathlib import Path
+    from engine.scenario import load_scenario as _load
+    path = Path("/work/shared/scenarios/m44/2-PegasusBridge.m44")
+    if not path.exists():
+        path = Path(__file__).resolve().parents[2] / "scenarios" / "2-PegasusBridge.m44"
+    assert _load(path).name == "Pegasus Bridge"
