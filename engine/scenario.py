@@ -37,7 +37,7 @@ from typing import Any, Iterable
 
 from .errors import ScenarioError, UnknownCode
 from .geometry import Board, Hex, make_board
-from .terrain import BEHAVIORS, OPEN, TERRAIN, HexTerrain, Tile, combine, link_directions, lookup
+from .terrain import BEHAVIORS, OPEN, TERRAIN, HexTerrain, Tile, combine, describe, link_directions, lookup
 from .units import UnitSpec, unit_spec
 
 SIDES = ("AXIS", "ALLIES")
@@ -572,7 +572,8 @@ def check_codes(source: str | Path | dict[str, Any] | bytes) -> list[UnknownCode
 
 def _tile_json(t: Tile, slot_hint: str) -> dict[str, Any]:
     return {"code": t.spec.code, "name": t.spec.name, "family": t.spec.family,
-            "slot": t.spec.slot or slot_hint, "orientation": t.orientation, "owner": t.owner}
+            "slot": t.spec.slot or slot_hint, "orientation": t.orientation, "owner": t.owner,
+            "effect": describe(t.spec)}
 
 
 def board_for(scn: Scenario) -> dict[str, Any]:

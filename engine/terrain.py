@@ -659,3 +659,52 @@ def link_directions(spec: TerrainSpec, orientation: int) -> tuple[int, ...]:
     ``geometry.DIRECTIONS`` runs clockwise from east, hence the sign flip.
     """
     return tuple(sorted({(-(orientation - 1) - s) % 6 for s in spec.links}))
+
+
+_CLASS_WORDS = {"inf": "infantry", "armor": "armor", "art": "artillery"}
+
+
+def _who(classes: frozenset[str]) -> str:
+    if classes >= ALL_CLASSES:
+        return "all units"
+    return " and ".join(_CLASS_WORDS[c] for c in ("inf", "armor", "art") if c in classes)
+
+
+def describe(spec: TerrainSpec) -> str:
+    """A player-facing summary of a tile's effects, derived from its table row.
+
+    Used for tooltips (board JSON ``effect``); the rules never read it.
+    """
+    parts: list[str] = []
+    if spec.impassable:
+        parts.append(f"impassable to {_who(spec.impassable)}")
+    if spec.river:
+        parts.append("impassable unless bridged")
+    if spec.bridge:
+        parts.append("lets units cross the river")
+    if spec.must_stop:
+        parts.append(f"{_who(spec.must_stop)} must stop on entering")
+    if spec.only_first_step:
+        parts.append("may be entered only as the first hex of a move")
+    if spec.leave_one_hex:
+        parts.append(f"{_who(spec.leave_one_hex)} leaving it move only 1 hex")
+    if spec.move_cap:
+        parts.append(f"a move entering it is limited to {spec.move_cap} hexes")
+    if spec.road:
+        parts.append("+1 hex for a move that stays on the road")
+    if spec.no_battle_after_entering:
+        parts.append(f"{_who(spec.no_battle_after_entering)} may not battle the turn they enter")
+    if spec.no_battle_in:
+        parts.append(f"{_who(spec.no_battle_in)} may not battle from here")
+    if any(spec.defense):
+        inf, arm, art = spec.defense
+        cond = " (only vs attackers standing lower)" if spec.defense_if_attacker_lower else ""
+        parts.append(f"attackers roll {inf} (infantry) / {arm} (armor) / {art} (artillery) dice{cond}")
+    if any(spec.firing_from):
+        inf, arm, art = spec.firing_from
+        parts.append(f"units here fire with {inf} / {arm} / {art} dice (inf/armor/art)")
+    if spec.ignore_flags:
+        n = "all flags" if spec.ignore_flags >= 99 else f"{spec.ignore_flags} flag"
+        parts.append(f"occupant may ignore {n}")
+    parts.append("blocks line of sight" if spec.blocks_los else "does not block line of sight")
+    return "; ".join(parts).capitalize() + "."

@@ -126,3 +126,10 @@ def test_road_links_follow_tile_shape():
     assert (4, 12) not in scn.road_links or not scn.road_links[(4, 12)]
     b = make_board("STANDARD")
     assert all(n in b.neighbours(h) for h, ns in scn.road_links.items() for n in ns)
+
+
+def test_tile_effect_text_is_derived_from_the_table_row():
+    from engine.terrain import TERRAIN, describe
+    woods = describe(TERRAIN["woods"])
+    assert "must stop" in woods and "blocks line of sight" in woods and "-1" in woods
+    assert "does not block line of sight" in describe(TERRAIN["wire"])
