@@ -699,10 +699,12 @@ def describe(spec: TerrainSpec) -> str:
     if any(spec.defense):
         inf, arm, art = spec.defense
         cond = " (only vs attackers standing lower)" if spec.defense_if_attacker_lower else ""
-        parts.append(f"attackers roll {inf} (infantry) / {arm} (armor) / {art} (artillery) dice{cond}")
+        parts.append(f"dice against units here: infantry {inf:+d}, armor {arm:+d}, "
+                     f"artillery {art:+d}{cond}")
     if any(spec.firing_from):
         inf, arm, art = spec.firing_from
-        parts.append(f"units here fire with {inf} / {arm} / {art} dice (inf/armor/art)")
+        parts.append(f"dice of units firing from here: infantry {inf:+d}, armor {arm:+d}, "
+                     f"artillery {art:+d}")
     if spec.ignore_flags:
         n = "all flags" if spec.ignore_flags >= 99 else f"{spec.ignore_flags} flag"
         parts.append(f"occupant may ignore {n}")
