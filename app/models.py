@@ -43,6 +43,7 @@ class Game(Base):
     scenario_id: Mapped[str] = mapped_column(ForeignKey("scenarios.id"))
     scenario_name: Mapped[str] = mapped_column(String(200))
     mode: Mapped[str] = mapped_column(String(32))
+    engine_mode: Mapped[str] = mapped_column(String(32), default="standard", server_default="standard")
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seed: Mapped[int] = mapped_column(BigInteger)
     private: Mapped[bool] = mapped_column(Boolean, default=False)

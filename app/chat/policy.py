@@ -7,8 +7,9 @@ Channels: ``all`` (players write, everyone reads), ``side:<SIDE>`` (that side's 
 Overlord chain of command (rules: Overlord, "Communication"): the Commander-in-Chief may
 talk only to the Field General he is visiting this turn; the Field Generals of a side may
 talk among themselves at any time; nothing crosses sides.  The visited general is read
-from the public view (``view["sides"][SIDE]["cinc_visiting"]``) once the engine
-provides it.
+from the writer's own engine view: ``view["overlord"]["chain_of_command"]["visited"]``
+(the Field General visited this turn), else ``view["overlord"]["visit"]`` (the visit
+being chosen).
 """
 from __future__ import annotations
 
@@ -43,8 +44,12 @@ def _no(reason: str) -> Decision:
 
 
 def visiting(view: dict[str, Any] | None, side: str) -> str | None:
-    side_view = ((view or {}).get("sides") or {}).get(side) or {}
-    visit = side_view.get("cinc_visiting")
+    """The Field General (role) the side's Commander-in-Chief visits this turn, if any."""
+    ol = (view or {}).get("overlord") or {}
+    coc = ol.get("chain_of_command") or {}
+    if coc.get("side") == side and coc.get("visited"):
+        return str(coc["visited"])
+    visit = ol.get("visit")
     return str(visit) if visit else None
 
 

@@ -212,7 +212,7 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
             log.warning("snapshot %s@%s unreadable; replaying the log", game_id, snap.seq)
             state = None
     if state is None:
-        state, seq = E.new_game(scn, seed=game.seed, options=dict(game.options or {})), 0
+        state, seq = E.new_game(scn, game.seed, dict(game.options or {}), game.engine_mode), 0
     rows = await repository.actions_after(session, game_id, seq)
     state, _ = apply_entries(state, [(r.seat, r.action) for r in rows])
     seq = rows[-1].seq if rows else seq

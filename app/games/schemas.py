@@ -64,6 +64,7 @@ class GameLog(BaseModel):
     scenario: dict[str, Any]
     seed: int
     mode: str
+    engine_mode: str
     options: dict[str, Any]
     winner: str | None
     actions: list[LogEntry]

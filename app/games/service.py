@@ -8,13 +8,13 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..engine_api import E
-from ..errors import Conflict, Forbidden, NotFound
+from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat
 from ..scenarios import repository as scenario_repo
 from ..scenarios import service as scenarios
 from ..security import new_id
 from . import repository
-from .modes import get_mode
+from .modes import get_mode, modes_for
 from .runtime import SeatInfo, game_fields, settle_chance
 from .schemas import GameCreate, GameCreated, GameLog, GameSummary, LogEntry, SeatOut
 
@@ -54,7 +54,10 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
     row, scn = await scenarios.ensure_row(session, body.scenario_id)
     seed = body.seed if body.seed is not None else secrets.randbits(63)
     options = {**mode.engine_options, **body.options}
-    state = E.new_game(scn, seed=seed, options=options)    # EngineError -> 422
+    if body.mode not in modes_for(scn):
+        raise Unprocessable(f"mode {body.mode!r} is not offered for this scenario; "
+                            f"offered: {modes_for(scn)}", code="unknown_mode")
+    state = E.new_game(scn, seed, options, mode.engine_mode)    # EngineError -> 422
     specs = mode.seat_specs(list(E.seats(state)))
     if body.seat is not None and body.seat not in {s.seat for s in specs}:
         raise NotFound(f"no seat {body.seat!r}; seats: {[s.seat for s in specs]}",
@@ -66,6 +69,7 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
              for s in specs]
     infos = [SeatInfo(s.seat, s.side, s.role, s.identity_id, None, False) for s in seats]
     game = Game(id=game_id, scenario_id=row.id, scenario_name=scn.name, mode=mode.name,
+                engine_mode=mode.engine_mode,
                 options=options, seed=seed, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
                 **game_fields(state, infos))
@@ -167,6 +171,7 @@ async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
     rows = await repository.actions_after(session, game_id, 0)
     scenario: dict[str, Any] = json.loads(row.content)
     return GameLog(game_id=game.id, scenario_id=game.scenario_id, scenario=scenario,
-                   seed=game.seed, mode=game.mode, options=game.options or {},
+                   seed=game.seed, mode=game.mode, engine_mode=game.engine_mode,
+                   options=game.options or {},
                    winner=game.winner,
                    actions=[LogEntry(seq=r.seq, seat=r.seat, action=r.action) for r in rows])

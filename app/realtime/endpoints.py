@@ -148,7 +148,7 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
         async with hub.db.write_lock, hub.db.sessions() as session:
             m = await chat_service.post(session, rt.game_id, conn.actor, conn.identity_id,
                                         conn.name or "guest", channel, text.strip(),
-                                        E.view_for(rt.state, None))
+                                        E.view_for(rt.state, conn.seat))
         await hub.chat_posted(rt.game_id, chat_service.to_wire(m))
     elif mtype == "resync":
         since = msg.get("since")

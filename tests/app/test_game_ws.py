@@ -44,7 +44,8 @@ def assert_no_foreign_hand(ws: WS) -> None:
     for msg in ws.messages:
         for path in hands(msg):
             assert ws.seat is not None, f"spectator saw a hand at {path}"
-            assert path.endswith(f".sides.{ws.seat}.hand"), f"{ws.seat} saw {path}"
+            side = ws.seat.split(":")[0]
+            assert path.endswith(f".sides.{side}.hand"), f"{ws.seat} saw {path}"
 
 
 async def test_whole_game_with_spectator(server: Server, api: httpx.Client) -> None:
@@ -208,3 +209,39 @@ async def test_dead_client_never_delays_the_others(server: Server, api: httpx.Cl
         dead.close()
     async with WS(url(server, gid)) as spec:           # the server is fine
         assert spec.seq == al.seq
+
+
+async def test_overlord_eight_seats(server: Server, api: httpx.Client) -> None:
+    """An Overlord game: eight role seats from the engine, each claimed by its own identity;
+    every seat and a spectator follow the game, nobody sees the other side's hand."""
+    toks = [new_identity(api, f"General {i}") for i in range(8)]
+    r = api.post("/api/games", json={"scenario_id": "13-OmahaBeachOverlord", "mode": "overlord",
+                                     "seed": 2}, headers={"Authorization": f"Bearer {toks[0]}"})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    seats = [s["seat"] for s in g["seats"]]
+    assert len(seats) == 8 and "ALLIES:cinc" in seats
+    assert {(s["side"], s["role"]) for s in g["seats"]} >= {("ALLIES", "cinc"), ("AXIS", "left")}
+    for tok, seat in zip(toks, seats):
+        assert api.post(f"/api/games/{g['id']}/seats/{seat}/claim",
+                        headers={"Authorization": f"Bearer {tok}"}).status_code == 200
+    conns = {seat: WS(url(server, g["id"]), tok) for tok, seat in zip(toks, seats)}
+    for c in conns.values():
+        await c.__aenter__()
+    try:
+        async with WS(url(server, g["id"])) as spec:
+            assert all(c.seat == s for s, c in conns.items())
+            await play(conns, RandomBot(3), 40, (spec,))
+            for w in (*conns.values(), spec):
+                assert_no_foreign_hand(w)
+            cinc = conns["ALLIES:cinc"].messages[0]["chat_channels"]
+            assert "side:ALLIES" not in cinc["write"] and "pair:ALLIES:left" in cinc["read"]
+            fg = conns["ALLIES:left"].messages[0]["chat_channels"]
+            assert "side:ALLIES" in fg["write"] and "pair:ALLIES:right" not in fg["read"]
+    finally:
+        for c in conns.values():
+            await c.close()
+    assert api.get("/api/games/" + g["id"]).json()["mode"] == "overlord"
+    r = api.post("/api/games", json={"scenario_id": "13-OmahaBeachOverlord", "mode": "team"},
+                 headers={"Authorization": f"Bearer {toks[0]}"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "unknown_mode"

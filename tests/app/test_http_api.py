@@ -36,7 +36,8 @@ def test_bundled_scenarios(api: httpx.Client) -> None:
     bundled = {s["id"]: s for s in listed if s["source"] == "bundled"}
     assert len(bundled) == 7
     peg = bundled[SCENARIO]
-    assert peg["name"] and peg["starting_side"] == "ALLIES" and peg["modes"] == ["1v1"]
+    assert peg["name"] and peg["starting_side"] == "ALLIES" and peg["modes"] == ["1v1", "team"]
+    assert bundled["13-OmahaBeachOverlord"]["modes"][0] == "overlord"
     detail = api.get(f"/api/scenarios/{SCENARIO}").json()
     assert detail["board"]["rows"] == 9 and detail["board"]["hexes"]
     assert err(api.get("/api/scenarios/nope")) == "scenario_not_found"

@@ -40,7 +40,8 @@ def test_policy_1v1() -> None:
 
 
 def test_policy_overlord_chain_of_command() -> None:
-    visiting_left = {"sides": {"ALLIES": {"cinc_visiting": "left"}}}
+    visiting_left = {"overlord": {"chain_of_command": {"side": "ALLIES", "visited": "left"}}}
+    assert may_write(CINC, "pair:ALLIES:left", {"overlord": {"visit": "left"}})
     assert may_write(LEFT, "side:ALLIES") and may_write(RIGHT, "side:ALLIES")   # FGs any time
     assert not may_write(CINC, "side:ALLIES")
     assert may_write(CINC, "pair:ALLIES:left", visiting_left)
