@@ -27,7 +27,7 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
                 kind: str = "battle") -> int:
     """Dice ``u`` rolls against ``v`` at ``dist`` (can be <= 0: target not allowed)."""
     spec = u.spec
-    table = unit_dice(u)
+    table = unit_dice(st, u)
     if dist < 1 or dist > len(table):
         return 0
     n = table[dist - 1]
@@ -56,10 +56,17 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
     return n
 
 
-def unit_dice(u: Unit) -> tuple[int, ...]:
-    """Dice by range; a late-war mortar that did not move uses its stationary dice."""
+def unit_dice(st: GameState, u: Unit) -> tuple[int, ...]:
+    """Dice by range; a late-war mortar that did not move uses its stationary dice;
+    artillery on a mountain fires 3,3,2,2,1,1,1 (004 "Mountains": +1 range)."""
     sd = u.spec.stationary_dice
-    return sd if sd is not None and not u.moved else u.spec.dice
+    if sd is not None and not u.moved:
+        return sd
+    if u.cls == "art":
+        ad = terrain_at(st, u.hex).art_dice
+        if ad is not None and len(ad) > len(u.spec.dice):
+            return ad
+    return u.spec.dice
 
 
 def needs_los(u: Unit) -> bool:
@@ -109,7 +116,7 @@ def terrain_allows_battle(st: GameState, u: Unit) -> bool:
 def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> list[tuple[Hex, int]]:
     """Legal (target hex, dice) for ``u``: range, LOS, close-assault obligation, dice > 0."""
     spec = u.spec
-    rng = len(unit_dice(u))
+    rng = len(unit_dice(st, u))
     if rng == 0:
         return []
     los = needs_los(u)
@@ -151,7 +158,7 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
         if v is None or v.side == u.side:
             raise IllegalAction("no_target", "there is no enemy unit on that hex")
         d = st.scn.board.distance(u.hex, target)
-        if d > len(unit_dice(u)):
+        if d > len(unit_dice(st, u)):
             raise IllegalAction("target_out_of_range", "the target is out of range")
         if d > 1 and any(st.scn.board.distance(u.hex, w.hex) == 1
                          for w in st.units.values() if w.side != u.side):
