@@ -78,3 +78,32 @@ def legal(st, type_=None):
 
 def event_types(events):
     return [e["type"] for e in events]
+
+
+def ordered(text: str, who, key=("probe", 1), hand: list | None = None, mines: dict | None = None,
+            **kw):
+    """ALLIES play ``key`` (hand: ``hand`` or just that card) and order the units on the
+    hexes ``who`` (then end orders).  ``mines``: {hex: (side, value[, decoy])} laid before
+    the first action (replacing the drawn values)."""
+    from engine.state import Mine
+    st = game(text, hand=hand or [key], **kw)
+    for h, (side, value, *decoy) in (mines or {}).items():
+        st.mines[h] = Mine(side, value, False, bool(decoy and decoy[0]))
+    st = play(st, *key) if isinstance(key, tuple) else play(st, key)
+    for h in who:
+        if st.phase == "order":
+            st = do(st, "order", unit=uid(st, h))
+    if st.phase == "order":
+        st = do(st, "end_orders")
+    return st
+
+
+def to_battle(st):
+    """End the move phase if it is still open."""
+    return do(st, "end_movement") if st.phase == "move" else st
+
+
+def battle_dice_vs(st, h, target):
+    """Dice the ordered unit on ``h`` would roll against ``target`` (None: not a target)."""
+    from engine.rules.battle import targets
+    return dict(targets(st, unit(st, h), st.play)).get(tuple(target))

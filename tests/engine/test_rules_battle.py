@@ -3,19 +3,8 @@ armour overrun; Appendix 1 special units."""
 import pytest
 
 from engine import IllegalAction, is_chance, legal_actions
-from tests.engine.rulehelp import act, do, event_types, game, legal, play, roll, uid, unit
-
-
-def ordered(text, hexes, key=("probe", 1), hand=None, **kw):
-    """Play ``key`` for ALLIES and order the units on ``hexes`` (then end orders)."""
-    st = game(text, hand=hand or [key], **kw)
-    st = play(st, *key) if isinstance(key, tuple) else play(st, key)
-    for h in hexes:
-        if st.phase == "order":
-            st = do(st, "order", unit=uid(st, h))
-    if st.phase == "order":
-        st = do(st, "end_orders")
-    return st
+from tests.engine.rulehelp import (act, do, event_types, game, legal, ordered, play, roll, uid,
+                                   unit)
 
 
 def targets(st, h):

@@ -3,25 +3,10 @@ drawn as text (engine/textboard.py), checking the outcome the rulebook states.""
 import pytest
 
 from engine import IllegalAction, new_game
-from engine.rules.battle import targets as battle_targets
 from engine.rules.medals import update_objectives
 from engine.textboard import board_from_text
-from tests.engine.rulehelp import act, do, event_types, game, legal, play, roll, uid, unit
-
-
-def ordered(text, who, key=("probe", 1), **kw):
-    st = game(text, hand=[key], **kw)
-    st = play(st, *key) if isinstance(key, tuple) else play(st, key)
-    for h in who:
-        if st.phase == "order":
-            st = do(st, "order", unit=uid(st, h))
-    if st.phase == "order":
-        st = do(st, "end_orders")
-    return st
-
-
-def dice(st, h, target):
-    return dict(battle_targets(st, unit(st, h), st.play)).get(tuple(target))
+from tests.engine.rulehelp import (act, battle_dice_vs, do, event_types, game, legal, ordered,
+                                   play, roll, uid, unit)
 
 
 def coord(h):
@@ -89,30 +74,30 @@ def test_battle_one_unit_at_a_time():
 def test_dice_by_range():
     st = ordered("3@11: .:i\n2@10: .\n6@10: .:I", [(6, 10)])
     st = do(st, "end_movement")
-    assert dice(st, (6, 10), (3, 11)) == 1               # infantry 3,2,1: range 3
+    assert battle_dice_vs(st, (6, 10), (3, 11)) == 1               # infantry 3,2,1: range 3
     st = ordered("4@10: .:i\n6@10: .:I", [(6, 10)])
     st = do(st, "end_movement")
-    assert dice(st, (6, 10), (4, 10)) == 2               # range 2
+    assert battle_dice_vs(st, (6, 10), (4, 10)) == 2               # range 2
     st = ordered("3@11: .:i", [(6, 10)], units={(6, 10): "tankus"})
     st = do(st, "end_movement")
-    assert dice(st, (6, 10), (3, 11)) == 3               # armor 3,3,3
+    assert battle_dice_vs(st, (6, 10), (3, 11)) == 3               # armor 3,3,3
     st = ordered("1@11: .:i", [(6, 10)], units={(6, 10): "gunus"})
     st = do(st, "end_movement")
-    assert dice(st, (6, 10), (1, 11)) == 1               # artillery 3,3,2,2,1,1: range 5
+    assert battle_dice_vs(st, (6, 10), (1, 11)) == 1               # artillery 3,3,2,2,1,1: range 5
 
 
 def test_terrain_dice_reductions_not_cumulative_highest_counts():
     # town (-1 vs infantry) + sandbag (-1 vs infantry): still -1
     st = ordered("4@10: TS:i\n5@11: .:I", [(5, 11)])
     st = do(st, "end_movement")
-    assert dice(st, (5, 11), (4, 10)) == 2
+    assert battle_dice_vs(st, (5, 11), (4, 10)) == 2
     # woods (-2 vs armor) + sandbag (-1): -2, the highest
     st = ordered("4@10: WS:i", [(5, 11)], key="armor_assault", units={(5, 11): "tankus"})
     st = do(st, "end_movement")
-    assert dice(st, (5, 11), (4, 10)) == 3 - 2 + 1       # +1 Armor Assault close assault
+    assert battle_dice_vs(st, (5, 11), (4, 10)) == 3 - 2 + 1       # +1 Armor Assault close assault
 
 
-def test_retreat_path_chosen_by_the_owner():
+def test_retreat_toward_own_side_path_chosen_by_the_owner():
     st = ordered("3@11: .:i\n4@12: .:I", [(4, 12)])
     st = do(st, "end_movement")
     st = do(st, "battle", unit=uid(st, (4, 12)), target=[3, 11])
@@ -121,19 +106,10 @@ def test_retreat_path_chosen_by_the_owner():
     st, _ = roll(st, "flag", "star", "star")
     p = st.pending
     assert p["type"] == "retreat" and p["seat"] == "AXIS"          # the owner decides
+    # toward the owner's side (AXIS: up), one hex per flag; the owner picks the hex
     assert sorted(o["to"] for o in p["options"]) == [[2, 10], [2, 12]]
     st = do(st, "retreat", unit=p["unit"], to=[2, 10], ignore=0)
     assert unit(st, (2, 10)) is not None
-
-
-def test_retreat_toward_own_side_for_the_top_player():
-    st = ordered("3@11: .:i\n4@12: .:I", [(4, 12)])
-    st = do(st, "end_movement")
-    st = do(st, "battle", unit=uid(st, (4, 12)), target=[3, 11])
-    if st.pending["type"] == "ambush":
-        st = do(st, "pass")
-    st, _ = roll(st, "flag", "star", "star")
-    assert all(o["to"][0] == 2 for o in st.pending["options"])    # AXIS retreats up
 
 
 # ------------------------------------------------------------------ medals

@@ -3,29 +3,11 @@
 a board drawn as text, checking the outcome the rulebook states."""
 from engine import IllegalAction, legal_actions, new_game, to_act, view_for
 from engine.rules import MINE_POOL
-from engine.state import Mine
 from engine.textboard import board_from_text
-from tests.engine.rulehelp import act, do, event_types, game, legal, play, roll, uid, unit
+from tests.engine.rulehelp import (act, battle_dice_vs, do, event_types, game, legal, ordered,
+                                   play, roll, to_battle, uid, unit)
 
 import pytest
-
-
-def ordered(text, who, key=("probe", 1), mines=None, **kw):
-    """ALLIES play ``key`` and order the units on ``hexes``; ``mines``: {hex: (side, value)}."""
-    st = game(text, hand=[key], **kw)
-    for h, (side, value, *decoy) in (mines or {}).items():
-        st.mines[h] = Mine(side, value, False, bool(decoy and decoy[0]))
-    st = play(st, *key) if isinstance(key, tuple) else play(st, key)
-    for h in who:
-        if st.phase == "order":
-            st = do(st, "order", unit=uid(st, h))
-    if st.phase == "order":
-        st = do(st, "end_orders")
-    return st
-
-
-def to_battle(st):
-    return do(st, "end_movement") if st.phase == "move" else st
 
 
 def moves(st, h):
@@ -34,11 +16,6 @@ def moves(st, h):
 
 def targets(st, h):
     return {tuple(a["target"]): a for a in legal(st, "battle") if a["unit"] == uid(st, h)}
-
-
-def dice_against(st, h, target):
-    from engine.rules.battle import targets as T
-    return dict(T(st, unit(st, h), st.play)).get(tuple(target))
 
 
 ENGINEER = {"name": "infus", "badge": "badge6"}
@@ -155,10 +132,10 @@ def test_combat_engineer_clears_a_minefield_it_stands_on_instead_of_battling():
 def test_combat_engineer_ignores_terrain_dice_reduction_in_close_assault():
     st = ordered("4@10: W:i\n0@0: .:i", [(5, 11)], units={(5, 11): ENGINEER})
     st = do(st, "end_movement") if st.phase == "move" else st
-    assert dice_against(st, (5, 11), (4, 10)) == 3           # woods ignored at range 1
+    assert battle_dice_vs(st, (5, 11), (4, 10)) == 3           # woods ignored at range 1
     st2 = ordered("4@10: W:i\n5@11: .:I\n0@0: .:i", [(5, 11)])
     st2 = do(st2, "end_movement") if st2.phase == "move" else st2
-    assert dice_against(st2, (5, 11), (4, 10)) == 2          # regular infantry: -1
+    assert battle_dice_vs(st2, (5, 11), (4, 10)) == 2          # regular infantry: -1
 
 
 def test_infantry_removes_wire_instead_of_battling():
@@ -204,7 +181,7 @@ def test_bunker_protects_only_its_original_owner():
     legend = {"Q": {"slot": "rect_terrain", "name": "bunker", "original_owner": "AXIS"}}
     st = ordered("4@10: Q:i\n5@11: .:I", [(5, 11)], legend=legend)
     st = do(st, "end_movement") if st.phase == "move" else st
-    assert dice_against(st, (5, 11), (4, 10)) == 2
+    assert battle_dice_vs(st, (5, 11), (4, 10)) == 2
 
 
 # ============================================================== special units (Appendix 1)
@@ -231,7 +208,7 @@ def test_sniper_range_5_one_die_cannot_target_armor():
     st = do(st, "end_movement") if st.phase == "move" else st
     t = targets(st, (6, 10))
     assert (1, 11) in t and (2, 8) not in t
-    assert dice_against(st, (6, 10), (1, 11)) == 1
+    assert battle_dice_vs(st, (6, 10), (1, 11)) == 1
 
 
 def test_sniper_stars_hit_and_it_is_eliminated_without_medal():
@@ -259,7 +236,7 @@ def test_cavalry_moves_three_battles_and_overruns():
     assert (3, 11) in moves(st, (6, 10))
     st = do(st, "move", unit=uid(st, (6, 10)), to=[3, 11])
     t = targets(st, (3, 11))
-    assert dice_against(st, (3, 11), (2, 10)) == 2
+    assert battle_dice_vs(st, (3, 11), (2, 10)) == 2
     st = do(st, "battle", unit=uid(st, (3, 11)), target=[2, 10])
     if st.pending["type"] == "ambush":
         st = do(st, "pass")
@@ -272,7 +249,7 @@ def test_ski_troops_move_three_and_battle():
     ski = {"name": "infus", "badge": "badge30"}
     st = ordered("1@11: .:i\n0@0: .:i", [(6, 10)], units={(6, 10): ski})
     st = do(st, "move", unit=uid(st, (6, 10)), to=[3, 11])
-    assert dice_against(st, (3, 11), (1, 11)) == 2
+    assert battle_dice_vs(st, (3, 11), (1, 11)) == 2
 
 
 def test_mobile_artillery_moves_one_and_still_battles():
@@ -310,13 +287,13 @@ def test_late_war_mortar_uses_stationary_dice_without_los():
     st = ordered("2@10: .:i\n4@10: W\n0@0: .:i", [(6, 10)], units={(6, 10): mortar},
                  date_begin="1944-06-01")
     st = do(st, "end_movement") if st.phase == "move" else st
-    assert dice_against(st, (6, 10), (2, 10)) == 1           # range 4: 3,2,1,1; LOS ignored
+    assert battle_dice_vs(st, (6, 10), (2, 10)) == 1           # range 4: 3,2,1,1; LOS ignored
 
 
 def test_heavy_anti_tank_gun_ignores_terrain_and_stars_hit_armor():
     st = ordered("3@11: W:a\n0@0: .:i", [(6, 10)], units={(6, 10): {"name": "gunus", "badge": "badge46"}})
     st = do(st, "end_movement") if st.phase == "move" else st
-    assert dice_against(st, (6, 10), (3, 11)) == 2
+    assert battle_dice_vs(st, (6, 10), (3, 11)) == 2
     st = do(st, "battle", unit=uid(st, (6, 10)), target=[3, 11])
     st, _ = roll(st, "star", "star")
     assert unit(st, (3, 11)).figures == 1
@@ -326,7 +303,7 @@ def test_flame_thrower_tank_terrain_reduction_capped_at_one():
     st = ordered("4@10: T:i\n0@0: .:i", [(5, 11)], key="armor_assault",
                  units={(5, 11): {"name": "tankus", "badge": "badge33"}})
     st = do(st, "end_movement") if st.phase == "move" else st
-    assert dice_against(st, (5, 11), (4, 10)) == 3 + 1 - 1  # 3 dice, +1 card, town capped -1
+    assert battle_dice_vs(st, (5, 11), (4, 10)) == 3 + 1 - 1  # 3 dice, +1 card, town capped -1
 
 
 # ============================================================== terrain movement (App. 2)
@@ -376,7 +353,7 @@ def test_mountain_artillery_range_bonus():
     def dice_at_7(terrain):
         st = ordered("0@12: .:i", [(7, 11)], units={(7, 11): "gunus"},
                      hexes=[{"row": 7, "col": 11, "terrain": {"name": terrain}}])
-        return dice_against(to_battle(st), (7, 11), (0, 12))
+        return battle_dice_vs(to_battle(st), (7, 11), (0, 12))
     assert dice_at_7("mountain") == 1          # 3,3,2,2,1,1,1: range 7
     assert dice_at_7("hills") is None          # 3,3,2,2,1,1: out of range
 
