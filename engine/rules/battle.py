@@ -247,6 +247,8 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
     hit_by = v.spec.hit_by
     if b.kind == "hazard":          # frozen river: each star is a hit
         hits, flags = sum(1 for f in faces if f == "star"), 0
+    elif b.kind == "tiger":         # Tiger second roll: each grenade is a figure lost
+        hits, flags = sum(1 for f in faces if f == "grenade"), 0
     else:
         hits, flags = D.count(faces, v.cls, hit_by, b.star_hits, b.ignore_grenades)
         if b.kind == "mine":        # mines: unit symbol + grenade; flags ignored
@@ -254,6 +256,18 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
     events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
                    "target_unit": v.id, "dice": list(faces), "hits": hits, "flags": flags,
                    "kind": b.kind})
+    if hits and v.spec.two_step_damage and b.kind != "tiger":
+        # vocabulary 6.3 Tiger: roll again one die per hit, grenades take the figure;
+        # the first roll's flags wait under the second roll
+        b.flags = flags
+        b.stage = "tiger_wait"
+        t = Battle(b.attacker, b.side, v.id, v.hex, b.from_hex, b.dist, hits, "tiger")
+        st.battles.append(t)
+        return
+    _after_hits(st, b, v, hits, flags, events)
+
+
+def _after_hits(st: GameState, b: Battle, v: Unit, hits: int, flags: int, events: list) -> None:
     if hits:
         if apply_hits(st, v, hits, b.side, events):
             b.vacated = True
@@ -444,6 +458,15 @@ def overrun(st: GameState, target: Hex, events: list) -> None:
 def finish(st: GameState, events: list) -> None:
     """Pop the finished battle; resume an ambushed close assault or the next card target."""
     b = st.battles.pop()
+    if b.kind == "tiger" and st.battles and st.battles[-1].stage == "tiger_wait":
+        orig = st.battles[-1]
+        v = st.units.get(orig.target)
+        if v is None:
+            orig.vacated = True
+            post_battle(st, events)
+        else:
+            _after_hits(st, orig, v, 0, orig.flags, events)
+        return
     if b.kind in ("mine", "hazard"):
         # the unit that entered may have died: drop its pending overrun
         while st.battles and st.battles[-1].stage == "overrun" and \

@@ -432,3 +432,40 @@ def test_objective_needed_to_win_option():
         st = do(st, "pass")
     st, _ = roll(st, "grenade", "grenade", "star")
     assert st.game_over and st.winner == "ALLIES"
+
+
+def test_ocean_one_hex_moves_no_battle_never_a_retreat_hex():
+    # BEACH face: rows 4-6 beach, rows 7-8 ocean (vocabulary 1.1)
+    st = ordered("0@0: .:i\n8@10: .:I", [(8, 10)], face="BEACH")
+    ms = moves(st, (8, 10))
+    assert ms and all(abs(r - 8) <= 1 and abs(c - 10) <= 2 for r, c in ms)  # 1 hex at most
+    st = ordered("0@0: .:i\n6@10: .:i\n7@11: .:I", [(7, 11)], face="BEACH")
+    assert not targets(to_battle(st), (7, 11))                # nobody battles from the ocean
+    # the Axis (bottom) unit on the beach cannot retreat into the ocean: it loses a figure
+    st = ordered("0@0: .:I\n6@10: .:I\n5@11: .:i", [(5, 11)], face="BEACH", player1="ALLIES")
+    st = to_battle(st)
+    st = do(st, "battle", unit=uid(st, (5, 11)), target=[6, 10])
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    st, ev = roll(st, "flag", "star", "star")
+    assert unit(st, (6, 10)).figures == 3 and "unit_retreated" not in event_types(ev)
+
+
+def test_tiger_second_roll_grenades_take_the_figure():
+    tiger = {"name": "tigerger"}
+    st = ordered("0@0: .:i", [(5, 11)], key="armor_assault",
+                 units={(5, 11): "tankus", (4, 10): tiger})
+    st = to_battle(st)
+    st = do(st, "battle", unit=uid(st, (5, 11)), target=[4, 10])
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    st2, ev = roll(st, "armor", "armor", "flag", "star")
+    assert st2.pending["type"] == "roll" and st2.pending["dice"] == 2 \
+        and st2.pending["for"] == "tiger"
+    st3, ev = roll(st2, "grenade", "star")
+    assert (4, 10) not in st3.occ and st3.medals("ALLIES") == 1
+    # no grenade: the Tiger survives and then retreats for the flag of the first roll
+    st3, ev = roll(st2, "armor", "star")
+    assert "unit_eliminated" not in event_types(ev)
+    assert (4, 10) not in st3.occ and "unit_retreated" in event_types(ev) \
+        or st3.pending["type"] == "retreat"
