@@ -85,15 +85,20 @@ async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
 async def _read_loop(hub: Hub, rt: GameRuntime, conn: Connection) -> None:
     s = hub.settings
     bucket = TokenBucket(s.ws_rate_per_second, s.ws_burst)
-    drops = 0
+    drops, noticed = 0, -1.0
+    loop = asyncio.get_running_loop()
     while not conn.closed:
+        await asyncio.sleep(0)          # let this connection's writer (and others) run
         message = await conn.ws.receive()
         if message["type"] == "websocket.disconnect":
             return
         text, size = _text_of(message)
         if not bucket.allow():
             drops += 1
-            conn.error("rate_limited", f"over {s.ws_rate_per_second:g} messages/s; message dropped")
+            if loop.time() - noticed >= 1.0:        # one notice per second: no amplification
+                noticed = loop.time()
+                conn.error("rate_limited",
+                           f"over {s.ws_rate_per_second:g} messages/s; messages dropped")
             if drops >= s.ws_max_drops:
                 conn.close(4429, "rate limit abuse")
                 return
