@@ -85,7 +85,31 @@ def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None) ->
         assert actor.side is not None
         if visiting(view, actor.side) != role:
             return _no("the Commander-in-Chief may talk only to the general he visits this turn")
+    if channel.startswith("pair:") and actor.role != CINC and _overlord_side(view, actor.side):
+        # a Field General's line to his C-in-C is open only while the C-in-C visits him
+        assert actor.side is not None
+        visited = visiting(view, actor.side)
+        if visited != actor.role:
+            where = (f"the Commander-in-Chief is visiting the {_FG_NAMES.get(visited, visited)} "
+                     "Field General this turn") if visited else \
+                "the Commander-in-Chief has not chosen whom he visits this turn"
+            return _no(f"{where}; your line to him opens when he visits you")
     return OK
+
+
+_FG_NAMES = {"left": "Left", "centre": "Centre", "right": "Right"}
+
+
+def _overlord_side(view: dict[str, Any] | None, side: str | None) -> bool:
+    """The view carries the side's chain of command (Overlord play)."""
+    coc = ((view or {}).get("overlord") or {}).get("chain_of_command") or {}
+    return bool(side) and coc.get("side") == side
+
+
+def closed_reasons(actor: Actor, readable: list[str], writable: list[str],
+                   view: dict[str, Any] | None = None) -> dict[str, str]:
+    """Why each readable channel is not writable now (for the client's closed panes)."""
+    return {c: may_write(actor, c, view).reason for c in readable if c not in writable}
 
 
 def channels(actor: Actor, seats: list[tuple[str, str, str]],

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..chat import service as chat_service
 from ..chat.policy import channels as chat_channels
-from ..chat.policy import may_read
+from ..chat.policy import Actor, closed_reasons, may_read
 from ..db import Database
 from ..engine_api import E, EngineError
 from ..games import play
@@ -72,16 +72,37 @@ class Hub:
             "status": self._status(rt), "mode": rt.mode, "scenario_name": rt.scenario_name,
             "seats": rt.seats_public(conn.identity_id),
             "board": rt.board, "view": view, "legal": self._legal(rt.state, conn.seat),
-            "chat_channels": chat_channels(conn.actor, seat_triples, view),
+            "chat_channels": self._chat_channels(conn.actor, seat_triples, view),
             "chat": chat,
             "limits": {"max_message_bytes": s.ws_max_message_bytes,
                        "rate_per_second": s.ws_rate_per_second, "burst": s.ws_burst},
         }
 
+    @staticmethod
+    def _chat_channels(actor: Actor, seat_triples: list[tuple[str, str, str]],
+                       view: dict[str, Any] | None) -> dict[str, Any]:
+        ch: dict[str, Any] = chat_channels(actor, seat_triples, view)
+        ch["closed"] = closed_reasons(actor, ch["read"], ch["write"], view)
+        return ch
+
+    def _seat_chat(self, state: Any, seat: str | None, view: dict[str, Any]) -> dict[str, Any]:
+        """A seated connection's channels after a change of state (the Overlord chain of
+        command opens and closes lines per turn); {} for spectators (theirs never change)."""
+        if seat is None:
+            return {}
+        triples = []
+        for s in E.seats(state):
+            side, _, role = s.partition(":")
+            triples.append((s, side, role or "commander"))
+        me = next((t for t in triples if t[0] == seat), (seat, seat, "commander"))
+        actor = Actor(seat=seat, side=me[1], role=me[2], identified=True)
+        return {"chat_channels": self._chat_channels(actor, triples, view)}
+
     def sync_msg(self, rt: GameRuntime, seat: str | None, me: str | None) -> dict[str, Any]:
-        return {"type": "sync", "seq": rt.seq, "view": E.view_for(rt.state, seat),
+        view = E.view_for(rt.state, seat)
+        return {"type": "sync", "seq": rt.seq, "view": view,
                 "legal": self._legal(rt.state, seat), "status": self._status(rt),
-                "seats": rt.seats_public(me)}
+                "seats": rt.seats_public(me), **self._seat_chat(rt.state, seat, view)}
 
     def update_msg(self, batches: list[Batch], seat: str | None, status: str) -> dict[str, Any]:
         last = batches[-1]
@@ -91,10 +112,12 @@ class Hub:
         events: list[dict[str, Any]] = []
         for b in batches:
             events.extend(E.events_for(b.events, seat))
+        view = E.view_for(state, seat)
         return {"type": "update", "first_seq": batches[0].first_seq, "seq": last.seq,
                 "actor": batches[0].actor if len(batches) == 1 else None,
-                "events": events, "view": E.view_for(state, seat),
-                "legal": self._legal(state, seat), "status": status}
+                "events": events, "view": view,
+                "legal": self._legal(state, seat), "status": status,
+                **self._seat_chat(state, seat, view)}
 
     # -- connections ---------------------------------------------------------------------
     def bind(self, rt: GameRuntime, conn: Connection, identity: Identity | None,
