@@ -29,7 +29,7 @@ migrate: $(STAMP)
 	$(BIN)/alembic upgrade head
 
 run: migrate
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT)
+	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-max-size 1048576
 
 # Debian's chromium for the Playwright browser tests (never a downloaded browser).
 chromium:
