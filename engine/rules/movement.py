@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..state import GameState, Play, Unit
-from .common import OPEN, combined, terrain_at
+from .common import terrain_at
 
 Hex = tuple[int, int]
 
@@ -60,7 +60,10 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
     bkey = (board.kind, u.hex, base + 1)
     ball = _BALLS.get(bkey)
     if ball is None:
-        ball = _BALLS[bkey] = frozenset(board.within(u.hex, base + 1)) | {u.hex}
+        ring, seen, nb = [u.hex], {u.hex}, board._nbrs
+        for _ in range(base + 1):
+            ring = [n for h in ring for n in nb.get(h, ()) if n not in seen and not seen.add(n)]
+        ball = _BALLS[bkey] = frozenset(seen)
     changed = None
     if st.tiles_over:
         tov = st.tiles_over
@@ -77,11 +80,78 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
     return dest, left
 
 
+def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tuple]:
+    """hex -> ((n, cost, stop, cap, first_only, road), ...): the static part of every
+    step ``h -> n`` for movement class ``cls`` (occupancy and minefields are checked by
+    the search).  Cached per scenario and class; changed tiles (``tiles_over``) only
+    recompute the rows of the changed hexes and their neighbours."""
+    scn = st.scn
+    key = (id(scn), cls, ignore_terrain)
+    hit = _TABLES.get(key)
+    if hit is None or hit[0] is not scn:
+        hit = _TABLES[key] = (scn, {h: _row(st, h, cls, ignore_terrain, True)
+                                    for h in scn.board._nbrs}, {})
+    if not st.tiles_over:
+        return hit[1]
+    sig = frozenset((h, tuple([t.spec.code for t in ts])) for h, ts in st.tiles_over.items())
+    derived = hit[2]
+    table = derived.get(sig)
+    if table is None:
+        table = dict(hit[1])
+        nbrs = scn.board._nbrs
+        touched = set(st.tiles_over)
+        for h in st.tiles_over:
+            touched.update(nbrs.get(h, ()))
+        for h in touched:
+            if h in table:
+                table[h] = _row(st, h, cls, ignore_terrain, False)
+        if len(derived) > 512:
+            derived.clear()
+        derived[sig] = table
+    return table
+
+
+def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) -> tuple:
+    scn = st.scn
+    get = scn.terrain_at if static else (lambda x: terrain_at(st, x))
+    edge_links = scn.edge_links
+    th = get(h)
+    eh = edge_links.get(h)
+    rl = scn.road_links.get(h, ())
+    out = []
+    for n in scn.board._nbrs[h]:
+        tn = get(n)
+        if cls in tn.impassable:
+            continue
+        if tn.enter_from_min_elevation and th.elevation < tn.enter_from_min_elevation:
+            continue
+        if th.leave_to_min_elevation and tn.elevation < th.leave_to_min_elevation:
+            continue
+        if (eh is not None and n not in eh) or (n in edge_links and h not in edge_links[n]):
+            continue
+        cost = 1
+        if (th.beach and tn.beach_edge_cost) or (tn.beach and th.beach_edge_cost):
+            if cls in tn.beach_edge_impassable or cls in th.beach_edge_impassable:
+                continue
+            cost = max(tn.beach_edge_cost, th.beach_edge_cost)
+        if ignore_terrain:
+            out.append((n, cost, False, None, False, n in rl))
+            continue
+        if tn.enter_cost > 1 and (not tn.enter_cost_from_lower or th.elevation < tn.elevation):
+            cost = max(cost, tn.enter_cost)
+        stop = cls in tn.must_stop or tn.only_first_step or tn.entry_hazard_dice > 0
+        out.append((n, cost, stop, tn.move_cap, tn.only_first_step, n in rl))
+    return tuple(out)
+
+
+_TABLES: dict[tuple, tuple] = {}
+
+
 def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | None,
                      ignore_terrain: bool) -> tuple[dict[Hex, int], dict[Hex, int]]:
     """Breadth-first search over (hex, on_road, cap) with the terrain rules per step.
 
-    Per step ``h -> n`` (terrain ``th`` -> ``tn``): impassable for the unit's movement
+    Per step ``h -> n`` (see :func:`_step_table`): impassable for the unit's movement
     class; mountain access (``enter_from_min_elevation`` / ``leave_to_min_elevation``);
     sea bluff / cliff edges between a beach and the hill (``beach_edge_*``); wadi / bridge
     section open sides (``scn.edge_links``).  Unless ``ignore_terrain`` (Behind Enemy
@@ -90,68 +160,38 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     hill cost from lower ground, beach move cap.
     """
     base = limit          # the allowance, computed by _search
-    scn = st.scn
-    nbrs = scn.board._nbrs
     cls = u.spec.move_class or u.cls
     start = u.hex
-    tover = st.tiles_over
-    terr = scn.terrain
     t0 = terrain_at(st, start)
     if cls in t0.cannot_leave:
         return {}, {}
     if not ignore_terrain and cls in t0.leave_one_hex:
         base = 1
-    road_links = scn.road_links
-    edge_links = scn.edge_links
-    mines = st.mines
-    road0 = (not ignore_terrain) and t0.road and bool(road_links.get(start))
+    table = _step_table(st, cls, ignore_terrain)
+    mines = None if ignore_terrain else st.mines
+    road0 = (not ignore_terrain) and t0.road and bool(st.scn.road_links.get(start))
     occ = st.occ
     best: dict[tuple, int] = {}
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}   # hex -> most movement left on arrival (not stopped)
-    # state: (hex, terrain, on_road, cap) with steps so far
-    frontier = [(start, t0, road0, 99, 0)]
+    frontier = [(start, road0, 99, 0)]
     while frontier:
         nxt = []
-        for h, th, on_road, cap, steps in frontier:
-            eh = edge_links.get(h) if edge_links else None
-            for n in nbrs.get(h, ()):
-                if n in occ:
+        for h, on_road, cap, steps in frontier:
+            for n, cost, stop, mcap, first_only, road in table[h]:
+                if n in occ or (first_only and steps > 0):
                     continue
-                tn = combined(tover[n]) if tover and n in tover else terr.get(n, OPEN)
-                if cls in tn.impassable:
-                    continue
-                if tn.enter_from_min_elevation and th.elevation < tn.enter_from_min_elevation:
-                    continue
-                if th.leave_to_min_elevation and tn.elevation < th.leave_to_min_elevation:
-                    continue
-                if edge_links and (eh is not None and n not in eh or (
-                        n in edge_links and h not in edge_links[n])):
-                    continue
-                cost = 1
-                if (th.beach and tn.beach_edge_cost) or (tn.beach and th.beach_edge_cost):
-                    if cls in tn.beach_edge_impassable or cls in th.beach_edge_impassable:
-                        continue
-                    cost = max(tn.beach_edge_cost, th.beach_edge_cost)
-                if ignore_terrain:
-                    stop, ncap = False, cap
-                else:
-                    if tn.only_first_step and steps > 0:
-                        continue
-                    if tn.enter_cost > 1 and (not tn.enter_cost_from_lower
-                                              or th.elevation < tn.elevation):
-                        cost = max(cost, tn.enter_cost)
-                    stop = (cls in tn.must_stop or tn.only_first_step
-                            or tn.entry_hazard_dice > 0 or (mines and n in mines))
-                    ncap = cap if tn.move_cap is None else min(cap, tn.move_cap)
-                nroad = on_road and n in road_links.get(h, ())
+                nroad = on_road and road
                 total = steps + cost
-                lim = min(base + (1 if nroad else 0), ncap)
+                ncap = cap if mcap is None or mcap >= cap else mcap
+                lim = base + 1 if nroad else base
+                if lim > ncap:
+                    lim = ncap
                 if total > lim:
                     continue
                 if dest.get(n, 99) > total:
                     dest[n] = total
-                if stop:
+                if stop or (mines and n in mines):
                     continue
                 remaining = lim - total
                 if remaining > left.get(n, -1):
@@ -161,7 +201,7 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
                     continue
                 best[key] = total
                 if remaining > 0:
-                    nxt.append((n, tn, nroad, ncap, total))
+                    nxt.append((n, nroad, ncap, total))
         frontier = nxt
     dest.pop(start, None)
     left[start] = base

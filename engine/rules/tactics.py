@@ -39,14 +39,22 @@ def _fits(st: GameState, u: Unit, q: Quota) -> bool:
 
 def can_assign(st: GameState, play: Play, units: list[Unit]) -> bool:
     """Is there an assignment of ``units`` to the quota slots (bipartite matching)?"""
-    slots = [i for i, q in enumerate(play.quotas) for _ in range(q.count)]
-    if len(units) > len(slots):
+    quotas = play.quotas
+    return _matchable([[qi for qi, q in enumerate(quotas) if _fits(st, u, q)] for u in units],
+                      quotas)
+
+
+def _matchable(fits: list[list[int]], quotas: list[Quota]) -> bool:
+    """Bipartite matching of units (``fits[i]``: quota indices unit ``i`` fits) to slots."""
+    slots = [i for i, q in enumerate(quotas) for _ in range(q.count)]
+    if len(fits) > len(slots):
         return False
     match: dict[int, int] = {}  # slot index -> unit index
 
     def try_unit(ui: int, seen: set[int]) -> bool:
+        fit = fits[ui]
         for si, qi in enumerate(slots):
-            if si in seen or not _fits(st, units[ui], play.quotas[qi]):
+            if si in seen or qi not in fit:
                 continue
             seen.add(si)
             if si not in match or try_unit(match[si], seen):
@@ -54,7 +62,7 @@ def can_assign(st: GameState, play: Play, units: list[Unit]) -> bool:
                 return True
         return False
 
-    return all(try_unit(i, set()) for i in range(len(units)))
+    return all(try_unit(i, set()) for i in range(len(fits)))
 
 
 def orderable(st: GameState, play: Play) -> list[Unit]:
@@ -74,6 +82,23 @@ def orderable(st: GameState, play: Play) -> list[Unit]:
     return out
 
 
+def may_order(st: GameState, play: Play, u: Unit) -> bool:
+    """Is ``u`` one of :func:`orderable` (checked for that unit only)?"""
+    quotas = play.quotas
+    if (u.side != play.side or u.ordered or st.units.get(u.id) is not u
+            or len(play.ordered) >= sum(q.count for q in quotas)):
+        return False
+    fit = [qi for qi, q in enumerate(quotas) if _fits(st, u, q)]
+    if not fit or not (play.filter is None or eligible(st, play, u)):
+        return False
+    if len(quotas) == 1:
+        return True
+    units = st.units
+    done = [[qi for qi, q in enumerate(quotas) if _fits(st, units[x], q)]
+            for x in play.ordered if x in units]
+    return _matchable(done + [fit], quotas)
+
+
 def _orderable(st: GameState, play: Play) -> list[Unit]:
     quotas = play.quotas
     total = sum(q.count for q in quotas)
@@ -81,20 +106,25 @@ def _orderable(st: GameState, play: Play) -> list[Unit]:
         return []
     side = play.side
     single = len(quotas) == 1
-    ordered = None if single else [st.units[x] for x in play.ordered if x in st.units]
     simple = play.filter is None
     out = []
-    for u in st.units.values():
+    if single:
+        q = quotas[0]
+        for u in st.units.values():
+            if u.side == side and not u.ordered and _fits(st, u, q) and (
+                    simple or eligible(st, play, u)):
+                out.append(u)
+        return out
+    units = st.units
+    done = [[qi for qi, q in enumerate(quotas) if _fits(st, units[x], q)]
+            for x in play.ordered if x in units]
+    for u in units.values():
         if u.side != side or u.ordered:
             continue
-        if single:
-            if not _fits(st, u, quotas[0]):
-                continue
-        elif not any(_fits(st, u, q) for q in quotas):
+        fit = [qi for qi, q in enumerate(quotas) if _fits(st, u, q)]
+        if not fit or not (simple or eligible(st, play, u)):
             continue
-        if not simple and not eligible(st, play, u):
-            continue
-        if single or can_assign(st, play, ordered + [u]):
+        if _matchable(done + [fit], quotas):
             out.append(u)
     return out
 

@@ -225,7 +225,7 @@ def _order(st: GameState, action: dict, events: list) -> None:
         raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
     if u.ordered:
         raise IllegalAction("unit_already_ordered", "that unit already has an order")
-    if u not in T.orderable(st, play):
+    if not T.may_order(st, play, u):
         if not T.eligible(st, play, u) or not T.can_assign(st, play, [u]):
             raise IllegalAction("unit_not_eligible", "this card cannot order that unit")
         raise IllegalAction("too_many_orders", "no order of this card is left for that unit")
