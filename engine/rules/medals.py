@@ -23,10 +23,17 @@ def _occupied_by(st: GameState, hexes: tuple, side: str) -> int:
 
 
 def _holder(st: GameState, obj, current: str | None) -> str | None:
-    counts = {s: _occupied_by(st, obj.hexes, s) for s in SIDES}
-    allowed = SIDES if obj.side is None else (obj.side,)
     if obj.permanent and current is not None:
         return current
+    counts = {"AXIS": 0, "ALLIES": 0}
+    occ, units = st.occ, st.units
+    for h in obj.hexes:
+        uid = occ.get(h)
+        if uid is not None:
+            counts[units[uid].side] += 1
+    if current is None and not counts["AXIS"] and not counts["ALLIES"]:
+        return None
+    allowed = SIDES if obj.side is None else (obj.side,)
     if obj.majority:
         a, b = counts["AXIS"], counts["ALLIES"]
         best = "AXIS" if a > b else "ALLIES" if b > a else None

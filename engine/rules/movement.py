@@ -68,7 +68,7 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
     if st.tiles_over:
         tov = st.tiles_over
         changed = frozenset((h, tuple([t.spec.code for t in tov[h]])) for h in tov.keys() & ball)
-    key = (id(st.scn), u.spec.move_class or u.cls, u.hex, base, frozenset(st.occ.keys() & ball),
+    key = (id(st.scn), u.spec.move_class or u.cls, u.hex, base, ball.intersection(st.occ),
            changed, frozenset(st.mines) if st.mines else None, ignore_terrain)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is st.scn:
