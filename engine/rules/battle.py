@@ -113,8 +113,35 @@ def terrain_allows_battle(st: GameState, u: Unit) -> bool:
     return True
 
 
+_TARGETS: dict[tuple, tuple] = {}
+
+
 def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> list[tuple[Hex, int]]:
-    """Legal (target hex, dice) for ``u``: range, LOS, close-assault obligation, dice > 0."""
+    """Legal (target hex, dice) for ``u``: range, LOS, close-assault obligation, dice > 0.
+
+    Memoised (key: everything :func:`targets_uncached` reads: the unit, every unit's hex
+    and id (ids fix side and profile within a game), changed tiles, the play's dice
+    modifiers, the options); ``test_property`` checks it against the uncached result."""
+    f = play.flags if play is not None else None
+    key = (id(st.scn), u.id, u.hex, u.moved, u.figures, kind,
+           frozenset(st.occ.items()),
+           frozenset((h, tuple([t.spec.code for t in ts])) for h, ts in st.tiles_over.items())
+           if st.tiles_over else None,
+           None if f is None else (play.side, f.get("bonus", 0), f.get("bonus_close", 0),
+                                   f.get("bonus_close_first", 0)),
+           st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"))
+    hit = _TARGETS.get(key)
+    if hit is not None and hit[0] is st.scn:
+        return list(hit[1])
+    out = targets_uncached(st, u, play, kind)
+    if len(_TARGETS) > 20000:
+        _TARGETS.clear()
+    _TARGETS[key] = (st.scn, tuple(out))
+    return out
+
+
+def targets_uncached(st: GameState, u: Unit, play: Play | None,
+                     kind: str = "battle") -> list[tuple[Hex, int]]:
     spec = u.spec
     rng = len(unit_dice(st, u))
     if rng == 0:

@@ -39,3 +39,28 @@ def test_apply_never_changes_the_input_state(path):
         new, _ = apply(st, a)
         assert st.snapshot() == before, a
         st = new
+
+
+def test_cached_targets_and_moves_equal_uncached():
+    """The memoised battle targets and movement searches give the uncached answers."""
+    from engine import apply, is_chance, legal_actions, new_game, sample_chance, to_act
+    from engine.bot import RandomBot
+    from engine.rules import battle as B
+    from engine.rules import movement as M
+    for path in FILES[:4]:
+        scn = load_scenario(path)
+        st = new_game(scn, 7)
+        bot = RandomBot(7)
+        while not st.game_over and st.turn <= 40:
+            play = st.play
+            for uid in (play.ordered if play else []):
+                u = st.units.get(uid)
+                if u is None:
+                    continue
+                assert B.targets(st, u, play) == B.targets_uncached(st, u, play)
+                base = M.move_allowance(st, u, play)
+                if base > 0:
+                    assert M._search(st, u, play, None, False) == \
+                        M._search_uncached(st, u, play, base, False)
+            a = sample_chance(st) if is_chance(st) else bot.rng.choice(legal_actions(st, to_act(st)[0]))
+            st, _ = apply(st, a)
