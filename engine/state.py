@@ -183,7 +183,7 @@ class GameState:
                  "elim_medals", "exit_medals", "objectives", "sudden", "tiles_over",
                  "last_card", "extra_draws", "recon_cards", "air_targets", "winner",
                  "game_over", "last_roll", "figures_killed", "last_turn_for", "reshuffle",
-                 "seq", "owned", "mines")
+                 "seq", "owned", "mines", "crosshairs")
 
     def clone(self) -> "GameState":
         s = GameState.__new__(GameState)
@@ -213,6 +213,7 @@ class GameState:
         s.sudden = self.sudden
         s.tiles_over = dict(self.tiles_over)
         s.mines = dict(self.mines) if self.mines else {}   # hex -> Mine (immutable)
+        s.crosshairs = self.crosshairs     # gun uid -> ((target uid, target hex, gun hex),); replaced, never mutated
         s.last_card = dict(self.last_card)
         s.extra_draws = dict(self.extra_draws)
         s.recon_cards = list(self.recon_cards)
@@ -274,7 +275,7 @@ class GameState:
                 tuple(sorted(self.elim_medals.items())), tuple(sorted(self.exit_medals.items())),
                 tuple(sorted(self.objectives.items(), key=repr)), self.sudden,
                 tuple(sorted(self.tiles_over.items(), key=repr)),
-                tuple(sorted(self.mines.items())),
+                tuple(sorted(self.mines.items())), tuple(sorted(self.crosshairs.items())),
                 tuple(sorted(self.last_card.items(), key=repr)),
                 tuple(sorted(self.extra_draws.items())), tuple(self.recon_cards),
                 tuple(self.air_targets), self.winner, self.game_over, repr(self.last_roll),

@@ -66,6 +66,7 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     st.seq = 0
     st.owned = set(st.units)
     st.mines = {}
+    st.crosshairs = {}
     _lay_mines(st)
     machine = MODES[mode_name].machine
     if machine is not None:          # Overlord: own deck, deal and turn machine

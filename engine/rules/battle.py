@@ -43,6 +43,8 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
         n += d
     if dist == 1 and spec.close_assault_bonus and u.figures >= u.max_figures:
         n += spec.close_assault_bonus
+    if spec.cross_hairs and marked(st, u, v):
+        n += 1                      # Big Gun zeroed in on this target
     if play is not None and kind != "ambush" and play.side == u.side:
         f = play.flags
         n += f.get("bonus", 0)
@@ -123,7 +125,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
     and id (ids fix side and profile within a game), changed tiles, the play's dice
     modifiers, the options); ``test_property`` checks it against the uncached result."""
     f = play.flags if play is not None else None
-    key = (id(st.scn), u.id, u.hex, u.moved, u.figures, kind,
+    key = (id(st.scn), u.id, u.hex, u.moved, u.figures, kind, st.crosshairs.get(u.id),
            frozenset(st.occ.items()),
            frozenset((h, tuple([t.spec.code for t in ts])) for h, ts in st.tiles_over.items())
            if st.tiles_over else None,
@@ -294,8 +296,28 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
     _after_hits(st, b, v, hits, flags, events)
 
 
+def marked(st: GameState, u: Unit, v: Unit) -> bool:
+    """Big Gun cross-hair (vocabulary 2.3 badge 5; 004 "Big-Gun Batteries"): ``u`` hit
+    ``v`` earlier and neither has moved since (markers are kept lazily: a marker is
+    valid while the target is on the marked hex and the gun on its hex)."""
+    return any(t == v.id and th == v.hex and gh == u.hex
+               for t, th, gh in st.crosshairs.get(u.id, ()))
+
+
+def _mark(st: GameState, u: Unit, v: Unit, events: list) -> None:
+    units = st.units
+    live = tuple(m for m in st.crosshairs.get(u.id, ())
+                 if m[2] == u.hex and m[0] in units and units[m[0]].hex == m[1] and m[0] != v.id)
+    st.crosshairs = {**st.crosshairs, u.id: (live + ((v.id, v.hex, u.hex),))[-u.spec.cross_hairs:]}
+    events.append({"type": "cross_hair_placed", "unit": u.id, "hex": [*v.hex]})
+
+
 def _after_hits(st: GameState, b: Battle, v: Unit, hits: int, flags: int, events: list) -> None:
     if hits:
+        if b.attacker and b.kind == "battle":
+            gun = st.units.get(b.attacker)
+            if gun is not None and gun.spec.cross_hairs and v.figures > hits:
+                _mark(st, gun, v, events)
         if apply_hits(st, v, hits, b.side, events):
             b.vacated = True
             if check_victory(st, events):

@@ -1,7 +1,7 @@
 """Minefields, obstacles, terrain movement rules and the special units of Appendix 1
 (004 "Minefields", "Obstacles", Appendix 1, Appendix 2; vocabulary 1.3, 2.3, 3.1), each on
 a board drawn as text, checking the outcome the rulebook states."""
-from engine import IllegalAction, legal_actions, new_game, to_act, view_for
+from engine import IllegalAction, apply, legal_actions, new_game, to_act, view_for
 from engine.rules import MINE_POOL
 from engine.textboard import board_from_text
 from tests.engine.rulehelp import (act, battle_dice_vs, do, event_types, game, legal, ordered,
@@ -469,3 +469,22 @@ def test_tiger_second_roll_grenades_take_the_figure():
     assert "unit_eliminated" not in event_types(ev)
     assert (4, 10) not in st3.occ and "unit_retreated" in event_types(ev) \
         or st3.pending["type"] == "retreat"
+
+
+def test_big_gun_cross_hair_adds_a_die_against_the_same_target():
+    big_gun = {"name": "gunus", "badge": "badge5"}
+    st = ordered("2@10: .:i\n0@20: .:i", [(6, 10)], hand=[("probe", 1), ("probe", 1)],
+                 units={(6, 10): big_gun})
+    st = to_battle(st)
+    assert battle_dice_vs(st, (6, 10), (2, 10)) == 2           # range 4: 3,3,2,2,...
+    st = do(st, "battle", unit=uid(st, (6, 10)), target=[2, 10])
+    st, ev = roll(st, "inf", "star")
+    assert "cross_hair_placed" in event_types(ev)
+    # the Axis turn: nothing moves
+    st = do(st, "play_card", card=st.hands["AXIS"][0])
+    while st.active == "AXIS":
+        st = apply(st, legal(st)[-1])[0]
+    st = play(st, "probe", 1)
+    st = do(st, "order", unit=uid(st, (6, 10)))
+    st = to_battle(do(st, "end_orders") if st.phase == "order" else st)
+    assert battle_dice_vs(st, (6, 10), (2, 10)) == 3           # zeroed in: +1 die
