@@ -15,6 +15,8 @@
 * Wire (``TerrainSpec.infantry_may_remove``): an ordered infantry unit in wire may
   ``remove_wire`` instead of battling; Combat Engineers (``wire_cutter``) remove it and
   may still battle.  Armor entering wire removes it (``armor_removes``).
+* Road blocks (``engineer_removable``): a Combat Engineer standing in one may
+  ``remove_roadblock`` instead of battling.
 """
 from __future__ import annotations
 
@@ -87,7 +89,22 @@ def instead_of_battle(st: GameState, u: Unit) -> list[str]:
         out.append("remove_wire")
     if may_clear_mine(st, u):
         out.append("clear_mine")
+    if may_remove_roadblock(st, u):
+        out.append("remove_roadblock")
     return out
+
+
+def may_remove_roadblock(st: GameState, u: Unit) -> bool:
+    return u.spec.roadblock_remover and any(x.spec.engineer_removable for x in tiles_at(st, u.hex))
+
+
+def remove_roadblock(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
+    """Vocabulary 1.3 Road Block: a Combat Engineer in it may remove it instead of battling."""
+    if not may_remove_roadblock(st, u):
+        raise IllegalAction("no_roadblock", "there is no road block this unit may remove")
+    for fam in {x.spec.family for x in tiles_at(st, u.hex) if x.spec.engineer_removable}:
+        remove_family(st, u.hex, fam, events)
+    st.mut(u.id).no_battle = True
 
 
 def remove_wire(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:

@@ -334,6 +334,8 @@ def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
         raise IllegalAction(code, "that unit may not battle (nor act instead) now")
     if action["type"] == "remove_wire":
         H.remove_wire(st, u, events)
+    elif action["type"] == "remove_roadblock":
+        H.remove_roadblock(st, u, events)
     else:
         H.clear_mine(st, u, events)
 
@@ -373,6 +375,7 @@ HANDLERS = {
     ("battle", "end_battles"): _end_battles,
     ("battle", "remove_wire"): _instead_of_battle,
     ("battle", "clear_mine"): _instead_of_battle,
+    ("battle", "remove_roadblock"): _instead_of_battle,
     ("recon", "choose_card"): _choose_card,
 }
 KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground"}

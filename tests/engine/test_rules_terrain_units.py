@@ -488,3 +488,12 @@ def test_big_gun_cross_hair_adds_a_die_against_the_same_target():
     st = do(st, "order", unit=uid(st, (6, 10)))
     st = to_battle(do(st, "end_orders") if st.phase == "order" else st)
     assert battle_dice_vs(st, (6, 10), (2, 10)) == 3           # zeroed in: +1 die
+
+
+def test_combat_engineer_removes_a_road_block_instead_of_battling():
+    st = ordered("3@11: .:i", [(5, 11)], units={(5, 11): ENGINEER},
+                 hexes=[{"row": 5, "col": 11, "terrain": {"name": "roadblock"}}])
+    st = to_battle(st)
+    st, ev = act(st, "remove_roadblock", unit=uid(st, (5, 11)))
+    assert {"type": "terrain_changed", "hex": [5, 11], "removed": "roadblock"} in ev
+    assert st.active == "AXIS"                                # it did not battle
