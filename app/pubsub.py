@@ -30,6 +30,9 @@ def game_of(channel: str) -> str:
 
 
 class PubSub(Protocol):
+    local_only: bool         # True: this process is the only subscriber (no need to publish
+                             # batches to oneself)
+
     async def start(self, handler: Handler) -> None: ...
     async def publish(self, channel: str, data: bytes) -> None: ...
     async def close(self) -> None: ...
@@ -37,6 +40,8 @@ class PubSub(Protocol):
 
 class InProcessPubSub:
     """Same-process fan-out; the handler runs in order, one message at a time."""
+
+    local_only = True
 
     def __init__(self) -> None:
         self._handler: Handler | None = None
@@ -60,6 +65,8 @@ class InProcessPubSub:
 
 class RedisPubSub:
     """Redis pub/sub through ``redis.asyncio`` (one pattern subscription per worker)."""
+
+    local_only = False
 
     def __init__(self, url: str) -> None:
         import redis.asyncio as aioredis

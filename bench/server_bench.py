@@ -1,14 +1,19 @@
 """Server benchmark: action-to-broadcast latency versus a bare websockets broadcast.
 
 Runs N games with 2 players and S spectators each against a real uvicorn (started here on
-a temp SQLite DB, or PostgreSQL+Redis with --pg), players acting at --rate actions/s per
-game (choices: the engine's random bot over the server's legal lists).  Latency = from an
-action's send to its receipt by the LAST connection of the game (players + spectators).
+a temp SQLite DB; with --pg ALSO PostgreSQL+Redis with --workers workers), players acting
+at --rate actions/s per game (choices: a seeded random pick from the server's legal
+lists).  Latency = from an action's send to its receipt by the LAST connection of the game
+(players + spectators).  Samples of the first --warmup seconds are dropped.
 
-Then the same N x (2+S) connections talk to a bare `websockets` broadcast server (another
-process) that fans out payloads of the same size at the same rate: the physical baseline.
+Right after each server run, the same N x (2+S) connections talk to a bare `websockets`
+broadcast server (another process) that fans out payloads of the same mean size at the
+same rate: the physical baseline, measured under the same machine load.  The load average
+is printed with every row: run it on an otherwise idle machine.
 
-    python bench/server_bench.py --games 10 --spectators 5 --rate 2 --duration 20
+    python bench/server_bench.py                       # SQLite, 10 games x (2+5), 2/s, 30 s
+    python bench/server_bench.py --pg --repeat 3       # SQLite and PostgreSQL+Redis, 3 rounds
+    python bench/server_bench.py --quick               # a smoke run (~20 s)
 """
 from __future__ import annotations
 
@@ -55,11 +60,11 @@ def summary(name: str, xs: list[float]) -> dict[str, Any]:
 
 
 # -- the game server -------------------------------------------------------------------------
-def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str, str | None]:
+def start_server(pg: bool, workers: int) -> tuple[subprocess.Popen[bytes], str, str | None]:
     port = free_port()
     env = {**os.environ, "WS_RATE_PER_SECOND": "1000", "WS_BURST": "1000"}
     schema = None
-    if args.pg:
+    if pg:
         schema = "bench_" + secrets.token_hex(4)
         subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
                         f"CREATE SCHEMA {schema}"], check=True)
@@ -67,20 +72,21 @@ def start_server(args: argparse.Namespace) -> tuple[subprocess.Popen[bytes], str
                    DATABASE_SCHEMA=schema, REDIS_URL="redis://127.0.0.1:6379/0")
     else:
         env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
+        env.pop("REDIS_URL", None)
     subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
                    check=True, capture_output=True)
     prof = ["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]] if os.environ.get("BENCH_PROFILE") else []
     cmd = [sys.executable, *prof, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port",
-           str(port), "--log-level", "warning", "--workers", str(args.workers)]
+           str(port), "--log-level", "warning", "--workers", str(workers)]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
+    for _ in range(600):
         try:
             if httpx.get(base + "/healthz", timeout=0.5).status_code == 200:
                 break
         except httpx.HTTPError:
             time.sleep(0.1)
-    time.sleep(1.0 if args.workers > 1 else 0.1)
+    time.sleep(2.0 if workers > 1 else 0.2)      # let every worker finish its start-up
     return proc, base, schema
 
 
@@ -89,6 +95,7 @@ class Conn:
         self.ws, self.arrivals, self.sizes = ws, arrivals, sizes
         self.seq, self.legal, self.view = 0, [], {}
         self.acks: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.ready = asyncio.Event()
         self.task = asyncio.create_task(self.read())
 
     async def read(self) -> None:
@@ -101,12 +108,14 @@ class Conn:
                 self.sizes.append(len(raw))
             if t in ("hello", "update", "sync") and msg["seq"] >= self.seq:
                 self.seq, self.legal, self.view = msg["seq"], msg["legal"], msg["view"]
+                self.ready.set()
             elif t in ("ack", "reject"):
                 await self.acks.put(msg)
 
 
-async def server_game(base: str, ws_base: str, spectators: int, rate: float, until: float,
-                      lat: list[float], sizes: list[int], seed: int) -> None:
+async def server_game(base: str, ws_base: str, spectators: int, rate: float, start: float,
+                      until: float, lat: list[tuple[float, float]], sizes: list[int],
+                      seed: int) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=30) as api:
         toks = []
         for name in ("Axis", "Allies"):
@@ -123,11 +132,11 @@ async def server_game(base: str, ws_base: str, spectators: int, rate: float, unt
         q = f"?token={toks[i]}" if i < 2 else ""
         ws = await websockets.connect(url + q, max_size=None)
         conns.append(Conn(ws, arrivals[i], sizes))
-    await asyncio.sleep(0.5)
+    await asyncio.wait_for(asyncio.gather(*(c.ready.wait() for c in conns)), 30)
     players = {"AXIS": conns[0], "ALLIES": conns[1]}
     rng = random.Random(seed)
     interval = 1.0 / rate
-    nxt = time.perf_counter() + rng.random() * interval
+    nxt = max(start, time.perf_counter()) + rng.random() * interval
     sent: dict[int, float] = {}
     while time.perf_counter() < until:
         lead = max(players.values(), key=lambda c: c.seq)
@@ -151,7 +160,7 @@ async def server_game(base: str, ws_base: str, spectators: int, rate: float, unt
     for first, t0 in sent.items():
         got = [a.get(first) for a in arrivals]
         if all(g is not None for g in got):
-            lat.append(max(got) - t0)   # type: ignore[type-var]
+            lat.append((t0, max(got) - t0))   # type: ignore[type-var]
     for c in conns:
         await c.ws.close()
         c.task.cancel()
@@ -179,8 +188,9 @@ def baseline_server(port: int) -> None:
     asyncio.run(main())
 
 
-async def baseline_game(ws_base: str, room: str, spectators: int, rate: float, until: float,
-                        size: int, lat: list[float], seed: int) -> None:
+async def baseline_game(ws_base: str, room: str, spectators: int, rate: float, start: float,
+                        until: float, size: int, lat: list[tuple[float, float]],
+                        seed: int) -> None:
     arrivals: list[dict[int, float]] = [{} for _ in range(2 + spectators)]
 
     async def reader(ws: Any, arr: dict[int, float]) -> None:
@@ -190,10 +200,9 @@ async def baseline_game(ws_base: str, room: str, spectators: int, rate: float, u
 
     socks = [await websockets.connect(f"{ws_base}/{room}", max_size=None) for _ in range(2 + spectators)]
     tasks = [asyncio.create_task(reader(w, a)) for w, a in zip(socks, arrivals)]
-    await asyncio.sleep(0.5)
     rng = random.Random(seed)
     interval = 1.0 / rate
-    nxt = time.perf_counter() + rng.random() * interval
+    nxt = max(start, time.perf_counter()) + rng.random() * interval
     sent: dict[int, float] = {}
     k = 0
     while time.perf_counter() < until:
@@ -205,55 +214,104 @@ async def baseline_game(ws_base: str, room: str, spectators: int, rate: float, u
         while any(k not in a for a in arrivals):
             await asyncio.sleep(0.001)
     for key, t0 in sent.items():
-        lat.append(max(a[key] for a in arrivals) - t0)
+        lat.append((t0, max(a[key] for a in arrivals) - t0))
     for w in socks:
         await w.close()
     for t in tasks:
         t.cancel()
 
 
-async def run(args: argparse.Namespace) -> None:
-    proc, base, schema = start_server(args)
+def loadavg() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def measured(lat: list[tuple[float, float]], start: float, args: argparse.Namespace) -> list[float]:
+    """The latencies of the actions sent after the warm-up."""
+    return [x for t0, x in lat if t0 >= start + args.warmup]
+
+
+async def run_server(args: argparse.Namespace, pg: bool, workers: int) -> tuple[list[float], list[int]]:
+    proc, base, schema = start_server(pg, workers)
     ws_base = base.replace("http", "ws", 1)
-    lat: list[float] = []
+    lat: list[tuple[float, float]] = []
     sizes: list[int] = []
     try:
-        until = time.perf_counter() + args.duration + 3
-        await asyncio.gather(*(server_game(base, ws_base, args.spectators, args.rate, until, lat,
-                                           sizes, 1000 + i) for i in range(args.games)))
+        start = time.perf_counter() + 2        # games set up their connections meanwhile
+        until = start + args.warmup + args.duration
+        await asyncio.gather(*(server_game(base, ws_base, args.spectators, args.rate, start,
+                                           until, lat, sizes, 1000 + i)
+                               for i in range(args.games)))
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(10)
         if schema:
             subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
-                            f"DROP SCHEMA {schema} CASCADE"], check=False)
-    size = int(statistics.fmean(sizes)) if sizes else 6000
+                            f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+    return measured(lat, start, args), sizes
+
+
+async def run_baseline(args: argparse.Namespace, size: int) -> list[float]:
     bport = free_port()
     bproc = subprocess.Popen([sys.executable, __file__, "--baseline-server", str(bport)])
-    base_lat: list[float] = []
+    lat: list[tuple[float, float]] = []
     try:
-        for _ in range(100):
+        for _ in range(200):
             try:
                 with socket.create_connection(("127.0.0.1", bport), 0.2):
                     break
             except OSError:
                 time.sleep(0.05)
-        until = time.perf_counter() + args.duration + 1
+        start = time.perf_counter() + 2
+        until = start + args.warmup + args.duration
         await asyncio.gather(*(baseline_game(f"ws://127.0.0.1:{bport}", f"g{i}", args.spectators,
-                                             args.rate, until, size, base_lat, 2000 + i)
+                                             args.rate, start, until, size, lat, 2000 + i)
                                for i in range(args.games)))
     finally:
         bproc.terminate()
         bproc.wait(10)
-    s, b = summary("server", lat), summary("baseline", base_lat)
-    backend = "PostgreSQL+Redis" if args.pg else "SQLite"
-    print(f"# {args.games} games x (2 players + {args.spectators} spectators), {args.rate:g} actions/s "
-          f"per game, {args.duration:g} s, backend {backend}, {args.workers} worker(s), "
-          f"mean update {size} bytes")
-    print(f"{'':10} {'n':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8}")
-    for r in (s, b):
-        print(f"{r['name']:10} {r['n']:>6} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} {r['mean']:>8.2f}")
-    print(f"p99 ratio server/baseline: {s['p99'] / b['p99']:.2f} (target <= 3)")
+    return measured(lat, start, args)
+
+
+def row(name: str, xs: list[float], load: str) -> str:
+    r = summary(name, xs)
+    return (f"{r['name']:34} {r['n']:>6} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
+            f"{r['mean']:>8.2f}  {load}")
+
+
+async def run(args: argparse.Namespace) -> None:
+    backends = [("SQLite, 1 worker", False, 1)]
+    if args.pg:
+        backends.append((f"PostgreSQL+Redis, {args.workers} workers", True, args.workers))
+    print(f"# {args.games} games x (2 players + {args.spectators} spectators), {args.rate:g} "
+          f"actions/s per game, {args.duration:g} s measured after {args.warmup:g} s warm-up, "
+          f"{args.repeat} round(s); {os.cpu_count()} CPUs, load average at start {loadavg()}")
+    if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
+        print("# WARNING: the machine is busy; tails (p99) are not reliable")
+    print(f"{'':34} {'n':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8}  load 1/5/15")
+    pooled: dict[str, tuple[list[float], list[float]]] = {}
+    for rnd in range(args.repeat):
+        for name, pg, workers in backends:
+            load = loadavg()
+            s_, sizes = await run_server(args, pg, workers)
+            size = int(statistics.fmean(sizes)) if sizes else 6000
+            bload = loadavg()
+            b_ = await run_baseline(args, size)
+            p = pooled.setdefault(name, ([], []))
+            p[0].extend(s_)
+            p[1].extend(b_)
+            sr, br = summary("", s_), summary("", b_)
+            print(row(f"{name} (round {rnd + 1})", s_, load))
+            print(row(f"  baseline, {size} B payloads", b_, bload))
+            print(f"{'':34} p99 ratio {sr['p99'] / br['p99']:.2f}, p50 ratio "
+                  f"{sr['p50'] / br['p50']:.2f}")
+    if args.repeat > 1:
+        print("# all rounds pooled")
+        for name, (s_, b_) in pooled.items():
+            sr, br = summary("", s_), summary("", b_)
+            print(row(name, s_, ""))
+            print(row("  baseline", b_, ""))
+            print(f"{'':34} p99 ratio {sr['p99'] / br['p99']:.2f} (target <= 3)")
+    print(f"# load average at the end {loadavg()}")
 
 
 def main() -> None:
@@ -261,14 +319,19 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--spectators", type=int, default=5)
     ap.add_argument("--rate", type=float, default=2.0, help="actions per second per game")
-    ap.add_argument("--duration", type=float, default=20.0, help="seconds")
-    ap.add_argument("--pg", action="store_true", help="PostgreSQL + Redis instead of SQLite")
-    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--duration", type=float, default=30.0, help="measured seconds per run")
+    ap.add_argument("--warmup", type=float, default=3.0, help="seconds of samples dropped")
+    ap.add_argument("--repeat", type=int, default=1, help="rounds (server then baseline each)")
+    ap.add_argument("--pg", action="store_true", help="also PostgreSQL + Redis")
+    ap.add_argument("--workers", type=int, default=2, help="uvicorn workers with --pg")
+    ap.add_argument("--quick", action="store_true", help="4 games x (2+3), 8 s, 1 s warm-up")
     ap.add_argument("--baseline-server", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.baseline_server:
         baseline_server(args.baseline_server)
         return
+    if args.quick:
+        args.games, args.spectators, args.duration, args.warmup = 4, 3, 8.0, 1.0
     asyncio.run(run(args))
 
 

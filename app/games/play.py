@@ -10,8 +10,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy import insert
+
 from ..db import Database
 from ..engine_api import E, EngineError
+from ..models import Snapshot, utcnow
 from . import repository
 from .runtime import Batch, GameRuntime, game_fields, settle_chance
 
@@ -27,6 +30,7 @@ class Outcome:
     details: dict[str, Any] = field(default_factory=dict)
     batch: Batch | None = None
     entries: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    snapshot: Any = None                 # the state to snapshot after the broadcast, if due
 
     @classmethod
     def reject(cls, seq: int, code: str, message: str, **details: Any) -> Outcome:
@@ -56,13 +60,33 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     entries = [(seat, action), *rolls]
     old = rt.seq
     new = old + len(entries)
-    snapshot = E.dump_state(state) if new // snapshot_every > old // snapshot_every else None
-    async with db.write_lock, db.sessions() as session:
-        try:
-            await repository.append(session, rt.game_id, old, entries, fields, snapshot)
-        except repository.StaleSeq:
+    # the log rows are the truth; a snapshot only shortens cold starts, so it is written
+    # after the broadcast (write_snapshot), off the action's path
+    snap = new // snapshot_every > old // snapshot_every
+    ok = await db.append_log(rt.game_id, old, entries, fields)
+    if ok is None:                       # no fast writer for this database: the ORM path
+        async with db.write_lock, db.sessions() as session:
+            try:
+                await repository.append(session, rt.game_id, old, entries, fields, None)
+                ok = True
+            except repository.StaleSeq:
+                ok = False
+    if not ok:
+        async with db.sessions() as session:
             await rt.catch_up(session)
-            return Outcome.reject(rt.seq, "stale_seq",
-                                  f"another action was accepted first; the game is at seq {rt.seq}")
+        return Outcome.reject(rt.seq, "stale_seq",
+                              f"another action was accepted first; the game is at seq {rt.seq}")
     batch = rt.push(old + 1, seat, [*events, *roll_events], state, new)
-    return Outcome(True, new, batch=batch, entries=entries)
+    return Outcome(True, new, batch=batch, entries=entries, snapshot=state if snap else None)
+
+
+async def write_snapshot(db: Database, game_id: str, seq: int, state: Any) -> None:
+    """Store the state after ``seq`` (best effort: the log alone replays the game)."""
+    try:
+        blob = E.dump_state(state)
+        async with db.write_lock, db.sessions() as session:
+            await session.execute(insert(Snapshot.__table__).values(
+                game_id=game_id, seq=seq, state=blob, created_at=utcnow()))
+            await session.commit()
+    except Exception:
+        log.exception("snapshot of game %s at seq %s failed", game_id, seq)

@@ -19,8 +19,26 @@ from ..chat.policy import Actor
 _CLOSE = object()
 
 
-def dumps(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+try:
+    import orjson
+
+    _OPTS = orjson.OPT_NON_STR_KEYS
+
+    def dumps(obj: Any) -> str:
+        """Compact JSON (orjson: ~10x faster than ``json`` on views; same text)."""
+        try:
+            return orjson.dumps(obj, option=_OPTS).decode()
+        except TypeError:               # e.g. an int beyond 64 bits: the slow path
+            return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+    def loads(data: str | bytes) -> Any:
+        return orjson.loads(data)
+except ImportError:                     # pragma: no cover - orjson is a dependency
+    def dumps(obj: Any) -> str:
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+    def loads(data: str | bytes) -> Any:
+        return json.loads(data)
 
 
 class TokenBucket:
@@ -43,9 +61,11 @@ class Connection:
     def __init__(self, ws: WebSocket, queue_size: int) -> None:
         self.ws = ws
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=queue_size)
-        self.seat: str | None = None
+        self.seat: str | None = None        # the primary seat (first held)
         self.side: str | None = None
         self.role: str | None = None
+        self.held: list[tuple[str, str, str]] = []   # every (seat, side, role) it plays
+        self.pinned = False                 # bound with ?seat= to that one seat
         self.identity_id: str | None = None
         self.name: str | None = None
         self.seq = -1                       # last seq this connection was sent
@@ -58,6 +78,23 @@ class Connection:
     def actor(self) -> Actor:
         return Actor(seat=self.seat, side=self.side, role=self.role,
                      identified=self.identity_id is not None)
+
+    @property
+    def seats(self) -> list[str]:
+        return [h[0] for h in self.held]
+
+    @property
+    def actors(self) -> list[Actor]:
+        """One chat actor per seat held (a spectator: one seatless actor)."""
+        if not self.held:
+            return [self.actor]
+        return [Actor(seat=s, side=sd, role=r, identified=self.identity_id is not None)
+                for s, sd, r in self.held]
+
+    @property
+    def view_key(self) -> str | tuple[str, ...] | None:
+        """What the payloads of this connection depend on (shared by equal keys)."""
+        return self.seat if len(self.held) <= 1 else tuple(self.seats)
 
     def send(self, text: str) -> None:
         if self.closed:

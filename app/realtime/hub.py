@@ -9,7 +9,6 @@ connections of that seat (e.g. every spectator).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from typing import Any
 
@@ -23,7 +22,7 @@ from ..games.runtime import Batch, GameRuntime, Registry
 from ..models import Identity
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
-from .connection import Connection, dumps
+from .connection import Connection, dumps, loads
 
 log = logging.getLogger("app.hub")
 
@@ -215,6 +214,15 @@ class Hub:
             else:
                 out = await play.submit(self.db, rt, seat, expected_seq, action,
                                         self.settings.snapshot_every)
+            publish = None
+            if out.ok and out.batch is not None and not self.pubsub.local_only:
+                # committed: other workers may hear of it now (started before our own
+                # redaction so that their connections do not wait for it; in seq order,
+                # since the next action of this game needs this lock)
+                publish = asyncio.create_task(self._publish(
+                    rt.game_id, {"kind": "batch", "first_seq": out.batch.first_seq,
+                                 "seq": out.batch.seq, "actor": out.batch.actor,
+                                 "entries": out.entries}))
             if conn is not None:
                 if out.ok:
                     conn.send_json({"type": "ack", "id": msg_id, "seq": out.seq})
@@ -225,10 +233,11 @@ class Hub:
                         conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id))
                         conn.seq = rt.seq
             self._deliver(rt)
+        if publish is not None:
+            await publish
         if out.ok and out.batch is not None:
-            await self._publish(rt.game_id, {"kind": "batch", "first_seq": out.batch.first_seq,
-                                             "seq": out.batch.seq, "actor": out.batch.actor,
-                                             "entries": out.entries})
+            if out.snapshot is not None:
+                self._spawn(play.write_snapshot(self.db, rt.game_id, out.seq, out.snapshot))
             self.schedule_bots(rt)
         return out
 
@@ -281,7 +290,7 @@ class Hub:
         rt = self.registry.cached(game_id)
         if rt is None:
             return
-        msg = json.loads(data)
+        msg = loads(data)
         kind = msg.get("kind")
         if kind == "batch":
             async with rt.lock:
