@@ -53,6 +53,9 @@ export const ACTIONS = {
   remove_wire:      { label: 'Remove wire', gesture: 'unit' },
   heal:             { label: 'Heal', gesture: 'unit' },
   exit:             { label: 'Exit the board', kind: 'choice', hint: 'Leave the board here (medal)' },
+  initiative_unit:  { label: 'Initiative', kind: 'retreat', hint: 'Initiative: this unit' },
+  commissar:        { label: 'Under the Commissar chip', gesture: 'card' },
+  end_commissar:    { label: 'Done with the Commissar chip', primary: true },
 };
 
 export const PHASES = {
@@ -68,7 +71,11 @@ export const PHASES = {
   take_ground: 'Take ground',
   draw: 'Draw a new command card',
   end: 'End of turn',
-  dispatch: 'Commander dispatches cards',
+  dispatch: 'The C-in-C dispatches orders',
+  cinc: "The C-in-C's own card",
+  fg: 'Field Generals act',
+  commissar: 'Commissar chip',
+  commissar_setup: 'Commissar chip',
   game_over: 'Game over',
   recon: 'Recon: choose which card to keep',
   target: 'Choose targets',
@@ -89,6 +96,10 @@ const PENDING = {
   choose_card: (p) => `${sideName(p.seat)} chooses which drawn card to keep`,
   ignore_flag: (p, u) => `${sideName(p.seat)} may ignore a flag for ${u}`,
   discard: (p) => `${sideName(p.seat)} must discard a card`,
+  dispatch: (p) => `${sideName(p.seat)} gives command cards to his Field Generals`,
+  initiative: (p) => `${sideName(p.seat)} received no card: he may act on initiative`,
+  initiative_unit: (p) => `${sideName(p.seat)} chooses the unit for his initiative roll`,
+  commissar: (p) => `${sideName(p.seat)} puts cards under the Commissar chip`,
 };
 
 export function describePending(p, unitName) {

@@ -65,7 +65,7 @@ export class BoardView {
     root.append(defs());
     root.append(svg('rect', { x: 0, y: 0, width: g.width, height: g.height, rx: 8, class: 'board-bg' }));
     this.layers = {};
-    for (const name of ['base', 'terrain', 'grid', 'tlabels', 'sections', 'labels', 'marks', 'units', 'highlights', 'hit']) {
+    for (const name of ['base', 'terrain', 'grid', 'tlabels', 'zones', 'sections', 'labels', 'marks', 'units', 'highlights', 'hit']) {
       this.layers[name] = svg('g', { class: `layer-${name}` });
       root.append(this.layers[name]);
     }
@@ -86,6 +86,7 @@ export class BoardView {
     this.renderTerrain();
     this.renderSections();
     this.renderLabels();
+    this.renderZones();
     this.svg = root;
     this.container.append(root, this.tooltip);
   }
@@ -121,6 +122,26 @@ export class BoardView {
       if (inner.includes(c)) continue;
       const x = g.colX(c);
       L.sections.append(svg('line', { x1: x, y1: 4, x2: x, y2: g.height - 4, class: 'subsection-line' }));
+    }
+  }
+
+  // zones: [{cols: [from, to], label, hot}] bands of columns (a Field General's sub-sections)
+  setZones(zones) {
+    this.zones = zones || [];
+    this.renderZones();
+  }
+
+  renderZones() {
+    const L = this.layers, g = this.geo;
+    if (!L || !L.zones) return;
+    clear(L.zones);
+    for (const z of this.zones || []) {
+      const xa = g.colX(z.cols[0]), xb = g.colX(z.cols[1]);
+      const x = Math.min(xa, xb), w = Math.abs(xb - xa);
+      const zg = svg('g', { class: `zone${z.hot ? ' hot' : ''}`, 'data-zone': `${z.cols[0]}-${z.cols[1]}`, 'data-half': z.half ?? '' });
+      zg.append(svg('rect', { x, y: 3, width: w, height: g.height - 6, rx: 6, class: 'zone-rect' }));
+      zg.append(svg('text', { x: x + w / 2, y: 12, class: 'zone-label' }, z.label || ''));
+      L.zones.append(zg);
     }
   }
 

@@ -1,11 +1,20 @@
 // Chat panes: one tab per channel this connection may read; writing only where allowed.
 import { el, clear, sideName, titleCase } from './util.js';
 
-export function channelName(ch) {
+const ROLE_SHORT = { left: 'Left FG', centre: 'Centre FG', right: 'Right FG' };
+
+// me: {role} of the reader, to name a C-in-C <-> Field General line from his end
+export function channelName(ch, me = {}) {
   if (ch === 'all') return 'All';
   if (ch === 'spectators') return 'Spectators';
   if (ch.startsWith('side:')) return `${sideName(ch.slice(5))} team`;
-  if (ch.startsWith('pair:')) { const [, side, role] = ch.split(':'); return `${sideName(side)} ${titleCase(role)}`; }
+  if (ch.startsWith('pair:')) {
+    const [, side, role] = ch.split(':');
+    const fg = ROLE_SHORT[role] || titleCase(role);
+    if (me.role === 'cinc') return `To ${fg}`;
+    if (me.role === role) return 'To C-in-C';
+    return `${sideName(side)} C-in-C ↔ ${fg}`;
+  }
   return titleCase(ch);
 }
 
@@ -19,8 +28,15 @@ export class ChatPanel {
     this.closed = new Map();     // channel -> reason
     this.active = null;
     this.unread = new Map();
+    this.me = {};
+    this.drafts = new Map();     // channel -> text being typed (kept across re-renders)
+    this.sig = null;
   }
-  setChannels(channels = {}) {
+  setChannels(channels = {}, me = null) {
+    if (me) this.me = me;
+    const sig = JSON.stringify([channels, this.me]);
+    if (sig === this.sig) return;     // the same channels: keep the pane as it is
+    this.sig = sig;
     this.read = channels.read || [];
     this.write = channels.write || [];
     this.closed = new Map();
@@ -50,6 +66,7 @@ export class ChatPanel {
     this.render();
   }
   render() {
+    const focused = this.root.contains(document.activeElement) && document.activeElement.tagName === 'INPUT';
     const r = clear(this.root);
     r.append(el('h3', {}, 'Chat'));
     if (!this.read.length) { r.append(el('div', { class: 'muted' }, 'No chat channel available.')); return; }
@@ -59,7 +76,7 @@ export class ChatPanel {
       tabs.append(el('button', {
         type: 'button', class: `${ch === this.active ? 'active' : ''}${this.closed.has(ch) ? ' closed' : ''}`, 'data-channel': ch,
         onclick: () => { this.active = ch; this.unread.delete(ch); this.render(); },
-      }, channelName(ch), n ? ` (${n})` : ''));
+      }, channelName(ch, this.me), n ? ` (${n})` : ''));
     }
     r.append(tabs);
     const pane = el('div', { class: 'chat-pane', 'data-channel': this.active });
@@ -70,9 +87,12 @@ export class ChatPanel {
     pane.append(box);
     const closedReason = this.closed.get(this.active);
     if (closedReason) {
-      pane.append(el('div', { class: 'chat-closed', 'data-closed': '1' }, `Closed: ${closedReason}`));
+      const text = String(closedReason);
+      pane.append(el('div', { class: 'chat-closed', 'data-closed': '1', 'data-channel': this.active }, `Closed: ${text.charAt(0).toUpperCase()}${text.slice(1)}.`.replace(/\.\.$/, '.')));
     } else if (this.write.includes(this.active)) {
-      const input = el('input', { type: 'text', maxlength: 1000, placeholder: `Message ${channelName(this.active)}…`, 'aria-label': 'chat message' });
+      const ch = this.active;
+      const input = el('input', { type: 'text', maxlength: 1000, placeholder: `Message ${channelName(this.active, this.me)}…`, 'aria-label': 'chat message',
+        value: this.drafts.get(ch) || '', oninput: (ev) => this.drafts.set(ch, ev.target.value) });
       const form = el('form', {
         onsubmit: (ev) => {
           ev.preventDefault();
@@ -80,6 +100,7 @@ export class ChatPanel {
           if (!text) return;
           this.send(this.active, text);
           input.value = '';
+          this.drafts.delete(ch);
         },
       }, input, el('button', { type: 'submit' }, 'Send'));
       pane.append(form);
@@ -88,5 +109,6 @@ export class ChatPanel {
     }
     r.append(pane);
     box.scrollTop = box.scrollHeight;
+    if (focused) { const i = pane.querySelector('input'); if (i) i.focus(); }
   }
 }

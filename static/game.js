@@ -8,6 +8,7 @@ import { logEntry, eventDice, describeEvent } from './log.js';
 import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describePending, describePhase, ACTIONS } from './actions.js';
 import { unitTitle } from './units.js';
 import { key } from './hex.js';
+import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
 const cfg = {
@@ -22,6 +23,7 @@ const S = {
   seq: null, board: null, view: null, legal: [], seat: null, side: null, role: null, status: null,
   seats: [], identity: null, selected: null, chooser: null, model: buildModel([]), connected: false,
   flipOverride: null, pendingSend: null, gameOverShown: false, playedHistory: [],
+  desk: { selected: null, explain: null }, probes: new Map(), initiativeRolls: {}, dispatchSummary: null, hoverHalf: null,
 };
 window.__game = S;   // for debugging and tests
 
@@ -112,7 +114,7 @@ function handle(msg) {
       // the old value so that the catch-up update (first_seq = since + 1) is logged.
       if (first || S.logSeq === null || S.logSeq === undefined) { clear($('log')); S.logSeq = msg.seq; }
       setView(msg.view, msg.legal);
-      chat.setChannels(msg.chat_channels || {});
+      chat.setChannels(msg.chat_channels || {}, chatContext());
       chat.setHistory(msg.chat || []);
       renderSeats();
       break;
@@ -125,6 +127,7 @@ function handle(msg) {
         }
         for (const e of msg.events || []) {
           addLog(e, msg.first_seq ?? null);
+          noteOverlordEvent(e);
           if ((e.type === 'card_played' || e.type === 'card_copied') && e.card) {
             S.playedHistory.push({ seat: e.seat || e.side, card: e.card, copied: e.type === 'card_copied' });
           }
@@ -134,12 +137,14 @@ function handle(msg) {
       if (S.seq === null || msg.seq >= S.seq) {
         S.seq = msg.seq;
         if (msg.status) S.status = msg.status;
+        if (msg.chat_channels) chat.setChannels(msg.chat_channels, chatContext());
         setView(msg.view, msg.legal, msg.events);
       }
       break;
     }
     case 'sync':
       S.seq = msg.seq; S.logSeq = msg.seq; if (msg.status) S.status = msg.status; if (msg.seats) S.seats = msg.seats;
+      if (msg.chat_channels) chat.setChannels(msg.chat_channels, chatContext());
       setView(msg.view, msg.legal);
       renderSeats();
       break;
@@ -148,6 +153,13 @@ function handle(msg) {
       renderActions();
       break;
     case 'reject':
+      if (S.probes.has(msg.id)) {
+        // a dispatch the engine did not offer, sent to hear why: show its reason at the desk
+        S.desk.explain = { what: S.probes.get(msg.id), text: msg.message || msg.code, code: msg.code };
+        S.probes.delete(msg.id);
+        renderAll();
+        break;
+      }
       S.pendingSend = null;
       if (msg.code === 'engine_failure') toast(`The server could not apply this action (a bug, please report it): ${msg.message || ''}`);
       else if (msg.code !== 'stale_seq') toast(msg.message || msg.code);
@@ -174,7 +186,7 @@ function setView(view, legal, events) {
   S.view = view;
   S.legal = legal || [];
   // until every seat is held the server refuses actions: show nothing as playable
-  S.model = buildModel(S.status === 'open' ? [] : S.legal, view);
+  S.model = buildModel(S.status === 'open' ? [] : S.legal.filter((a) => !handledHere(a, S.legal)), view);
   S.chooser = null;
   const phaseKey = `${view.turn}/${view.phase}/${view.pending && view.pending.type}`;
   if (phaseKey !== S.phaseKey) { S.selected = null; S.phaseKey = phaseKey; }
@@ -183,7 +195,7 @@ function setView(view, legal, events) {
   boardView.setView(view);
   const dice = lastDice(events);
   if (dice) showDice(dice.dice, dice.caption);
-  else if (view.last_roll) showDice(view.last_roll.dice, rollCaption(view.last_roll));
+  else if (!events && view.last_roll) showDice(view.last_roll.dice, rollCaption(view.last_roll));   // hello / sync
   renderAll();
 }
 
@@ -206,6 +218,8 @@ function showDice(dice, caption) {
 function renderAll() {
   renderStatus();
   renderSides();
+  renderOverlord();
+  if (S.seats.filter((x) => x.mine).length > 1) renderSeats();   // the seat switcher marks seats to act
   renderPending();
   renderBoardHighlights();
   renderActions();
@@ -222,7 +236,7 @@ function myTurn() { return !!S.seat && S.status !== 'open' && (S.view.to_act || 
 function renderStatus() {
   const v = S.view;
   if (!v) return;
-  $('my-seat').textContent = S.seat ? `You play ${sideName(S.seat)}` : 'Spectating';
+  $('my-seat').textContent = S.seat ? `You play ${isRoleGame(v) ? seatLabel(S.seat) : sideName(S.seat)}` : 'Spectating';
   $('my-seat').dataset.seat = S.seat || '';
   $('turn').textContent = `Turn ${v.turn ?? '-'} · ${describePhase(v.phase)}`;
   const p = $('prompt');
@@ -231,6 +245,7 @@ function renderStatus() {
   if (v.game_over) text = 'The battle is over.';
   else if (S.status === 'open') text = 'Waiting for all seats to be taken…';
   else if (myTurn()) text = `Your move: ${guidance()}`;
+  else if (isRoleGame(v)) text = waitingText(v);
   else {
     const who = (v.to_act || []).filter((s) => s !== 'chance').map(sideName).join(', ');
     text = who ? `Waiting for ${who}…` : 'Rolling dice…';
@@ -242,6 +257,10 @@ function renderStatus() {
 function guidance() {
   const m = S.model;
   if (S.chooser) return 'choose one of the options below.';
+  const types = new Set(S.legal.map((a) => a.type));
+  if (types.has('dispatch') || types.has('confirm_dispatch')) return 'give your command cards to your generals, choose whom you visit, then confirm (the dispatch desk below).';
+  if (types.has('initiative')) return 'you received no card: act on initiative or do nothing (buttons below).';
+  if (S.legal.some((a) => a.type === 'play_card' && a.half !== undefined)) return 'play the card you received in one of your two sections (buttons under the card below).';
   if (m.cards.size && !m.units.size && !m.freeHex.length) {
     return (S.view.pending && S.view.pending.type === 'choose_card') ? 'choose which drawn card to keep.' : 'play a command card from your hand (highlighted cards).';
   }
@@ -332,7 +351,8 @@ function myHand() {
 function renderCards() {
   const panel = $('hand-panel');
   const h = myHand();
-  if (!S.seat || !h) { panel.classList.add('hidden'); return; }
+  const deskOpen = !$('ol-desk').classList.contains('hidden');
+  if (!S.seat || !h || deskOpen) { panel.classList.add('hidden'); return; }
   panel.classList.remove('hidden');
   const pick = (card, infos) => {
     if (infos.length === 1) send(infos[0].action);
@@ -383,7 +403,30 @@ function renderSeats() {
     parts.push(el('span', {}, 'Waiting for an opponent. Invite link: '), el('input', { readonly: true, value: link, size: 50, id: 'invite-link', onclick: (ev) => ev.target.select() }));
   }
   if (!S.seat && mine.length) parts.push(el('span', { class: 'muted' }, `You hold ${mine.map((x) => sideName(x.seat)).join(', ')}.`));
+  if (S.seat && mine.length > 1) {
+    // one identity, several role seats: a connection plays one seat (?seat=), switch here
+    const toAct = (S.view && S.view.to_act) || [];
+    parts.push(el('span', {}, 'Your seats:'));
+    for (const s of mine) {
+      const acting = toAct.includes(s.seat);
+      parts.push(el('button', {
+        type: 'button', class: `seat-switch${s.seat === S.seat ? ' current' : ''}${acting ? ' acting' : ''}`, 'data-switch': s.seat,
+        'aria-pressed': s.seat === S.seat ? 'true' : 'false', disabled: s.seat === S.seat ? true : null,
+        title: acting ? 'This seat has something to do now' : '', onclick: () => switchSeat(s.seat),
+      }, `${seatLabel(s.seat)}${acting ? ' ●' : ''}`));
+    }
+  }
   if (parts.length) { bar.classList.remove('hidden'); bar.append(...parts); } else bar.classList.add('hidden');
+}
+
+function switchSeat(seat) {
+  cfg.seat = seat;
+  const u = new URL(location.href);
+  u.searchParams.set('seat', seat);
+  history.replaceState(null, '', u.toString());
+  S.board = null; S.seq = null; S.logSeq = null; S.playedHistory = [];
+  S.desk = { selected: null, explain: null };
+  conn.reconnect();
 }
 
 async function api(path, opts = {}) {
@@ -408,6 +451,49 @@ async function claim(seat) {
     S.board = null; S.seq = null; S.logSeq = null;
     conn.reconnect();
   } catch (e) { toast(e.message); }
+}
+
+// ---------------------------------------------------------------- Overlord / team play
+function noteOverlordEvent(e) {
+  if (e.type === 'initiative_rolled') S.initiativeRolls[e.seat] = e;
+  else if (e.type === 'orders_dispatched') S.dispatchSummary = dispatchSentence(e);
+  else if (e.type === 'turn_started') { S.initiativeRolls = {}; S.desk = { selected: null, explain: null }; }
+}
+
+function chatContext() {
+  return { seat: S.seat, side: S.side, role: S.role };
+}
+
+function renderOverlord() {
+  const v = S.view;
+  const role = S.role || roleOf(S.seat);
+  renderCommandBar($('ol-bar'), { view: v, seats: S.seats, seat: S.seat, initiativeRolls: S.initiativeRolls,
+    dispatchSummary: isRoleGame(v) && v.overlord.step === 'fg' ? S.dispatchSummary : null });
+  const open = S.status !== 'open';
+  renderDesk($('ol-desk'), {
+    view: v, legal: open && role === 'cinc' ? S.legal : [], side: S.side, seats: S.seats, desk: S.desk,
+    send, probe, rerender: renderAll,
+  });
+  renderFieldGeneral($('ol-fg'), {
+    view: v, legal: open ? S.legal : [], seat: S.seat, role, send, initiativeRolls: S.initiativeRolls,
+    hoverHalf: (h) => { S.hoverHalf = h; renderZones(); },
+  });
+  renderZones();
+}
+
+function renderZones() {
+  const v = S.view;
+  const role = S.role || roleOf(S.seat);
+  if (!isRoleGame(v) || !FGS.includes(role)) { boardView.setZones([]); return; }
+  const zones = fgZones(S.board, v, S.side, role).map((z) => ({ ...z, hot: S.hoverHalf === z.half }));
+  boardView.setZones(zones);
+}
+
+// Send an action the engine did not offer, to show its refusal (nothing changes).
+function probe(action, what) {
+  if (S.seq === null) return;
+  const id = conn.send({ type: 'action', seq: S.seq, action });
+  if (id) S.probes.set(id, what);
 }
 
 // ---------------------------------------------------------------- gestures

@@ -67,16 +67,63 @@ async function loadScenarios(selectId) {
   if (selectId) sel.value = selectId;
   onScenarioChange();
 }
+// Ways to share a side's role seats among players (mirror of the engine's
+// engine.rules.overlord.seat_layouts: 002 "Teams", 004 "Team Play"): players per side ->
+// groups of roles, each group held by one player.
+const LAYOUTS = {
+  overlord: { 4: [['cinc'], ['left'], ['centre'], ['right']], 3: [['cinc', 'centre'], ['left'], ['right']],
+              2: [['cinc', 'centre'], ['left', 'right']], 1: [['cinc', 'left', 'centre', 'right']] },
+  team: { 3: [['cinc', 'centre'], ['left'], ['right']], 2: [['cinc', 'centre'], ['left', 'right']], 1: [['cinc', 'left', 'centre', 'right']] },
+};
+const ROLE_NAMES = { cinc: 'C-in-C', left: 'Left FG', centre: 'Centre FG', right: 'Right FG' };
+const MODE_NAMES = { '1v1': '1 vs 1', team: 'Team play (004)', overlord: 'Overlord (up to 4 per side)' };
+
 function onScenarioChange() {
   const s = scenarios.find((x) => x.id === $('scenario-select').value);
+  const mode = clear($('mode-select'));
+  for (const m of (s && s.modes) || ['1v1']) mode.append(el('option', { value: m }, MODE_NAMES[m] || m));
+  onModeChange();
+}
+
+function onModeChange() {
+  const s = scenarios.find((x) => x.id === $('scenario-select').value);
+  const mode = $('mode-select').value || '1v1';
+  const layouts = LAYOUTS[mode];
+  $('layout-label').classList.toggle('hidden', !layouts);
+  $('bots-label').classList.toggle('hidden', !layouts);
+  if (layouts) {
+    const ls = clear($('layout-select'));
+    for (const n of Object.keys(layouts).sort((a, b) => b - a)) ls.append(el('option', { value: n }, `${n} player${n > 1 ? 's' : ''} per side`));
+  }
+  onLayoutChange(s);
+}
+
+function onLayoutChange(s = scenarios.find((x) => x.id === $('scenario-select').value)) {
+  const mode = $('mode-select').value || '1v1';
   const seat = clear($('seat-select'));
   seat.append(el('option', { value: '' }, '(decide later / watch)'));
+  $('layout-info').textContent = '';
   if (!s) { $('scenario-info').textContent = ''; return; }
-  for (const side of [s.player2_side, s.player1_side]) if (side) seat.append(el('option', { value: side }, sideName(side)));
-  seat.value = s.starting_side || s.player2_side || '';
+  const layouts = LAYOUTS[mode];
+  if (layouts) {
+    const groups = layouts[$('layout-select').value] || layouts[Object.keys(layouts).pop()];
+    for (const side of [s.player2_side, s.player1_side]) {
+      if (!side) continue;
+      for (const g of groups) {
+        seat.append(el('option', { value: g.map((r) => `${side}:${r}`).join(',') }, `${sideName(side)}: ${g.map((r) => ROLE_NAMES[r]).join(' + ')}`));
+      }
+    }
+    seat.selectedIndex = 1;
+    $('layout-info').textContent = `Each player holds: ${groups.map((g) => g.map((r) => ROLE_NAMES[r]).join(' + ')).join(' · ')}. Players joining later take the free seats on the game page.`;
+  } else {
+    for (const side of [s.player2_side, s.player1_side]) if (side) seat.append(el('option', { value: side }, sideName(side)));
+    seat.value = s.starting_side || s.player2_side || '';
+  }
   $('scenario-info').textContent = `${s.board_type || ''} board, ${(s.face || '').toLowerCase()} · ${sideName(s.player1_side)} (top) vs ${sideName(s.player2_side)} (bottom) · ${sideName(s.starting_side)} move first · modes: ${(s.modes || []).join(', ')}`;
 }
 $('scenario-select').addEventListener('change', onScenarioChange);
+$('mode-select').addEventListener('change', onModeChange);
+$('layout-select').addEventListener('change', () => onLayoutChange());
 
 $('scenario-file').addEventListener('change', async () => {
   const f = $('scenario-file').files[0];
@@ -121,22 +168,25 @@ $('create-form').addEventListener('submit', async (ev) => {
   $('create-error').textContent = '';
   const scenario_id = $('scenario-select').value;
   if (!scenario_id) { $('create-error').textContent = 'Choose a scenario.'; return; }
-  const body = { scenario_id, mode: '1v1', options: {}, private: $('private-check').checked };
-  const seat = $('seat-select').value;
-  if (seat) body.seat = seat;
+  const mode = $('mode-select').value || '1v1';
+  const body = { scenario_id, mode, options: {}, private: $('private-check').checked };
+  const mine = ($('seat-select').value || '').split(',').filter(Boolean);   // a layout group: several role seats
+  if (mine.length) body.seat = mine[0];
   try {
-    let g;
-    try {
-      g = await api('/games', { method: 'POST', body: JSON.stringify(body) });
-    } catch (e) {
-      // team/Overlord modes have role seats ("ALLIES:cinc"...): create without a seat,
-      // the game page then offers every free seat.
-      if (e.code !== 'seat_not_found' || !body.seat) throw e;
-      delete body.seat;
-      g = await api('/games', { method: 'POST', body: JSON.stringify(body) });
+    const g = await api('/games', { method: 'POST', body: JSON.stringify(body) });
+    const claim = g.invite ? { invite: g.invite } : {};
+    for (const seat of mine.slice(1)) {
+      await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/claim`, { method: 'POST', body: JSON.stringify(claim) });
     }
-    const url = g.url || `/games/${g.id}`;
-    location.href = g.invite ? `${url}?invite=${encodeURIComponent(g.invite)}` : url;
+    if (mine.length && $('bots-check').checked && LAYOUTS[mode]) {
+      for (const s of g.seats || []) {
+        if (!mine.includes(s.seat)) await api(`/games/${g.id}/seats/${encodeURIComponent(s.seat)}/bot`, { method: 'POST' });
+      }
+    }
+    const url = new URL(g.url || `/games/${g.id}`, location.href);
+    if (g.invite) url.searchParams.set('invite', g.invite);
+    if (mine.length) url.searchParams.set('seat', mine[0]);
+    location.href = url.pathname + url.search;
   } catch (e) { $('create-error').textContent = `Could not create the game: ${e.message}`; }
 });
 

@@ -2,6 +2,7 @@
 // (type + their parameters), so new engine events never vanish from the log.
 import { el, titleCase, sideName } from './util.js';
 import { dieNode } from './cards.js';
+import { ROLE_NAMES, dispatchSentence, initiativeEffect } from './overlord.js';
 
 function hexText(h) { return Array.isArray(h) ? `(${h[0]},${h[1]})` : String(h); }
 
@@ -32,7 +33,15 @@ const TEXT = {
   battle: (e, n) => `${n(e.unit || e.attacker)} battles ${e.target_unit ? n(e.target_unit) : ''} ${e.target ? 'at ' + hexText(e.target) : ''}${e.dice_count ? ` with ${e.dice_count} dice` : ''}`,
   battle_declared: (e, n) => `${e.unit ? n(e.unit) : sideName(e.side)} ${e.kind && e.kind !== 'battle' ? titleCase(e.kind) + ': ' : ''}battles ${e.target_unit ? n(e.target_unit) : hexText(e.target)}${typeof e.dice === 'number' ? ` with ${e.dice} ${e.dice === 1 ? 'die' : 'dice'}` : ''}${e.range ? ` at range ${e.range}` : ''}`,
   roll: (e) => `Dice rolled`,
-  dice_rolled: (e, n) => `${e.unit ? n(e.unit) : sideName(e.side)} rolls${e.target_unit ? ' at ' + n(e.target_unit) : ''}: ${e.hits ?? 0} hit${e.hits === 1 ? '' : 's'}${e.flags ? `, ${e.flags} flag${e.flags > 1 ? 's' : ''}` : ''}`,
+  // Overlord / team play
+  card_dispatched: (e) => `${sideName(e.seat || e.side)} gives ${e.secret && e.secret.card ? e.secret.card.name : 'a card'}${e.secret && e.secret.to ? ' to the ' + ROLE_NAMES[e.secret.to] : ''}`,
+  dispatch_undone: (e) => `${sideName(e.seat || e.side)} takes back ${e.secret && e.secret.card ? (e.secret.card.name || 'a card') : 'a card'}`,
+  orders_dispatched: (e) => dispatchSentence(e),
+  cards_received: (e) => `${sideName(e.seat)} receives ${e.count} card${e.count === 1 ? '' : 's'}${e.secret && e.secret.cards ? ': ' + e.secret.cards.map((c) => c.name).join(', ') : ''}`,
+  initiative_declined: (e) => `${sideName(e.seat)} does not act on initiative`,
+  initiative_rolled: (e) => `${sideName(e.seat)} acts on initiative: ${titleCase(e.face)} — ${initiativeEffect(e.face, e.effect)}`,
+  commissar_card_placed: (e) => `${sideName(e.seat || e.side)} puts a card under the Commissar chip (${e.count ?? ''})`,
+  dice_rolled: (e, n) => e.kind === 'initiative' ? `${sideName(e.seat || e.side)} rolls for initiative` : `${e.unit ? n(e.unit) : sideName(e.side)} rolls${e.target_unit ? ' at ' + n(e.target_unit) : ''}: ${e.hits ?? 0} hit${e.hits === 1 ? '' : 's'}${e.flags ? `, ${e.flags} flag${e.flags > 1 ? 's' : ''}` : ''}`,
   hits: (e, n) => `${n(e.unit || e.target_unit)} loses ${e.hits ?? e.count ?? ''} figure${(e.hits ?? e.count) === 1 ? '' : 's'}`,
   unit_hit: (e, n) => { const k = e.figures_lost ?? e.hits ?? 1; return `${n(e.unit)} loses ${k} figure${k === 1 ? '' : 's'}${e.figures !== undefined ? ` (${e.figures} left)` : ''}`; },
   casualties: (e, n) => `${n(e.unit)} loses ${e.hits ?? e.figures ?? ''} figures`,

@@ -1,0 +1,313 @@
+// Overlord (002) and team play: the command bar everyone sees (who acts, who got how
+// many cards), the Commander-in-Chief's dispatch desk and the Field General's orders.
+//
+// As everywhere in the client, legality comes from the engine: a general slot accepts a
+// card only when `legal` holds that very `dispatch`; trying another one sends it anyway
+// so that the engine's refusal (code + message, nothing changes) explains why.
+import { el, clear, sideName, titleCase } from './util.js';
+import { cardSectionsText, dieNode } from './cards.js';
+
+export const ROLES = ['cinc', 'left', 'centre', 'right'];
+export const FGS = ['left', 'centre', 'right'];
+export const ROLE_NAMES = { cinc: 'C-in-C', left: 'Left FG', centre: 'Centre FG', right: 'Right FG', commander: 'Commander' };
+export const ROLE_LONG = {
+  cinc: 'Commander-in-Chief', left: 'Left Field General', centre: 'Centre Field General',
+  right: 'Right Field General', commander: 'Commander',
+};
+// action types drawn by this module (kept out of the generic action bar / hand)
+const DESK_TYPES = new Set(['dispatch', 'undo_dispatch', 'visit', 'gung_ho', 'confirm_dispatch']);
+const INITIATIVE_EFFECT = {
+  retreat: 'a unit of his must retreat 1 hex and may not battle',
+  lose_figure: 'a unit of his loses 1 figure and may not battle', none: 'no unit of his matches: no effect',
+};
+const INITIATIVE_ORDER = { inf: 'order 1 Infantry unit', armor: 'order 1 Armor unit', star: 'order any 1 unit' };
+export function initiativeEffect(face, effect) {
+  if (effect === 'order') return INITIATIVE_ORDER[face] || 'order 1 unit';
+  return INITIATIVE_EFFECT[effect] || titleCase(effect || '');
+}
+const FACE_TEXT = { inf: 'Infantry', armor: 'Armor', star: 'Star', flag: 'Flag', grenade: 'Grenade' };
+
+export function roleOf(seat) { return seat ? (String(seat).split(':')[1] || 'commander') : null; }
+export function sideOf(seat) { return seat ? String(seat).split(':')[0] : null; }
+export function isRoleGame(view) { return !!(view && view.overlord); }
+export function seatLabel(seat) {
+  if (!seat) return '';
+  const r = roleOf(seat);
+  return r === 'commander' ? sideName(seat) : `${sideName(sideOf(seat))} ${ROLE_NAMES[r] || titleCase(r)}`;
+}
+
+// Which legal actions this module handles (so game.js keeps them out of its generic UI).
+export function handledHere(action, legal) {
+  if (DESK_TYPES.has(action.type)) return true;
+  if (action.type === 'play_card' && action.half !== undefined) return true;
+  if (action.type === 'initiative') return true;
+  if (action.type === 'pass' && legal.some((a) => a.type === 'initiative')) return true;
+  return false;
+}
+
+// Columns [from, to] of a Field General's two sub-sections (closed intervals of the
+// board's sub-section bounds; the top player's sub-sections are mirrored).
+export function fgZones(board, view, side, role) {
+  const subs = board && board.sections && board.sections.subsections;
+  const ol = view && view.overlord;
+  if (!Array.isArray(subs) || subs.length < 7 || !ol || !ol.fg_subsections || !ol.fg_subsections[role]) return [];
+  const top = ((view.sides || {})[side] || {}).position === 'top';
+  return ol.fg_subsections[role].map((i, half) => {
+    const b = top ? 5 - i : i;
+    return { cols: [subs[b], subs[b + 1]], half, label: `${ROLE_NAMES[role]} · ${half === 0 ? 'left' : 'right'} half` };
+  });
+}
+
+function seatOwner(seats, seat) {
+  const s = (seats || []).find((x) => x.seat === seat);
+  if (!s) return '';
+  if (!s.taken) return 'free seat';
+  return `${s.name || '?'}${s.is_bot ? ' (bot)' : ''}`;
+}
+
+function stepText(step) {
+  return {
+    commissar_setup: 'Commissar: cards placed under the chip', commissar: 'Commissar chip',
+    dispatch: 'the C-in-C dispatches his orders', cinc: "the C-in-C's own tactic card",
+    fg: 'the Field Generals carry out their orders',
+  }[step] || titleCase(step || '');
+}
+
+// ------------------------------------------------------------------ command bar (all)
+// ctx: {view, seats, seat, initiativeRolls}
+export function renderCommandBar(root, ctx) {
+  const v = ctx.view;
+  clear(root);
+  if (!isRoleGame(v)) { root.classList.add('hidden'); return; }
+  root.classList.remove('hidden');
+  const ol = v.overlord;
+  const toAct = (v.to_act || []);
+  const active = v.active;
+  root.append(el('div', { class: 'ol-step', 'data-step': ol.step || '' },
+    el('b', {}, `Turn ${v.turn ?? '-'} · ${sideName(active)}: `), stepText(ol.step)));
+  const sides = Object.keys(v.sides || {}).sort((a, b) => (a === active ? -1 : b === active ? 1 : 0));
+  const row = el('div', { class: 'ol-sides' });
+  for (const side of sides) {
+    const box = el('div', { class: `ol-side ${side.toLowerCase()}${side === active ? ' active' : ''}`, 'data-side': side });
+    box.append(el('div', { class: 'ol-side-name' }, sideName(side)));
+    const coc = ol.chain_of_command && ol.chain_of_command.side === side ? ol.chain_of_command : null;
+    for (const role of ROLES) {
+      const seat = `${side}:${role}`;
+      const acting = toAct.includes(seat);
+      const chip = el('div', { class: `ol-chip${acting ? ' acting' : ''}${seat === ctx.seat ? ' me' : ''}`, 'data-seat': seat, 'data-acting': acting ? '1' : '0' },
+        el('span', { class: 'ol-role' }, ROLE_NAMES[role]),
+        el('span', { class: 'ol-who muted' }, seatOwner(ctx.seats, seat)));
+      if (side === active && role !== 'cinc' && ol.step === 'fg') {
+        const played = (v.played || []).filter((p) => p.seat === seat && p.card).length;
+        const n = ((ol.received || {})[role] || 0) + played;
+        const init = (ol.initiative || {})[role];
+        let info = n ? `${n} card${n > 1 ? 's' : ''}` : 'no card';
+        const roll = (ctx.initiativeRolls || {})[seat];
+        if (init === 'declined') info += ' · no initiative';
+        else if (roll && init && init !== 'cards') info += ` · initiative: ${FACE_TEXT[roll.face] || roll.face}`;
+        else if (!n && !init) info += ' · may act on initiative';
+        chip.append(el('span', { class: 'ol-received', 'data-received': n }, info));
+      }
+      if (coc && coc.visited === role && coc.turn === v.turn) chip.append(el('span', { class: 'ol-visit' }, 'visited'));
+      if (acting) chip.append(el('span', { class: 'ol-acting' }, '▶ acting'));
+      box.append(chip);
+    }
+    row.append(box);
+  }
+  root.append(row);
+  if (ctx.dispatchSummary) root.append(el('div', { class: 'ol-summary', 'data-dispatch-summary': '1' }, ctx.dispatchSummary));
+}
+
+// "who got how many cards" sentence from an orders_dispatched event
+export function dispatchSentence(e) {
+  const c = e.counts || {};
+  const parts = FGS.map((r) => `${ROLE_NAMES[r]} ${c[r] || 0}`);
+  if (c.cinc) parts.unshift(`C-in-C keeps ${c.cinc} to play`);
+  const visit = e.secret && e.secret.visit ? ` · visits the ${ROLE_NAMES[e.secret.visit]}` : '';
+  const gh = e.secret && e.secret.gung_ho ? ` · Gung-Ho: ${ROLE_NAMES[e.secret.gung_ho]}` : '';
+  return `${sideName(e.side)} orders dispatched (turn ${e.turn ?? ''}): ${parts.join(', ')}${visit}${gh}`;
+}
+
+// ------------------------------------------------------------------ card node
+function cardNode(card, { cls = '', title = '', onclick = null, draggable = false, extra = null } = {}) {
+  const secs = card.sections || [];
+  const arrows = (card.arrows || []).map((a) => ROLE_NAMES[a] || a);
+  return el('div', {
+    class: `card ol-card ${cls}`, 'data-card': card.id, 'data-name': card.name, role: 'button', tabindex: 0,
+    title: title || `${card.name}\n${card.text || ''}`, draggable: draggable ? 'true' : null,
+    onclick, onkeydown: onclick ? (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); onclick(ev); } } : null,
+    ondragstart: draggable ? (ev) => { ev.dataTransfer.setData('text/plain', String(card.id)); ev.dataTransfer.effectAllowed = 'move'; } : null,
+  },
+  el('div', { class: 'card-kind' }, card.kind === 'section' ? `Section · ${cardSectionsText(card)}` : titleCase(card.kind || 'card')),
+  el('div', { class: 'card-name' }, card.name),
+  card.kind === 'section' ? el('div', { class: 'card-sections' }, ...[0, 1, 2].map((i) => el('span', { class: `sec${secs.includes(i) ? ' on' : ''}` }))) : null,
+  arrows.length ? el('div', { class: 'card-arrows' }, `→ ${arrows.join(' / ')}`) : (card.icon ? el('div', { class: 'card-arrows' }, { cinc: 'C-in-C plays it', fg: 'to any FG', either: 'C-in-C or any FG' }[card.icon] || '') : null),
+  el('div', { class: 'card-text' }, card.text || ''),
+  extra);
+}
+
+// ------------------------------------------------------------------ C-in-C dispatch desk
+// ctx: {view, legal, side, seats, desk: {selected, explain}, send, probe, rerender}
+export function renderDesk(root, ctx) {
+  clear(root);
+  const v = ctx.view;
+  const legal = ctx.legal || [];
+  const ol = (v && v.overlord) || {};
+  const deskLegal = legal.filter((a) => DESK_TYPES.has(a.type));
+  if (!deskLegal.length) { root.classList.add('hidden'); return; }
+  root.classList.remove('hidden');
+  const desk = ctx.desk;
+  const hand = (((v.sides || {})[ctx.side] || {}).hand) || [];
+  const dispatched = ol.dispatch || {};
+  const canGive = (card, to) => legal.find((a) => a.type === 'dispatch' && String(a.card) === String(card) && a.to === to);
+  const targets = (card) => ['cinc', ...FGS].filter((to) => canGive(card, to));
+  const selCard = hand.find((c) => String(c.id) === String(desk.selected)) || null;
+  if (!selCard) desk.selected = null;
+
+  const give = (cardId, to) => {
+    const card = hand.find((c) => String(c.id) === String(cardId));
+    if (!card) return;
+    const act = canGive(cardId, to);
+    desk.selected = null;
+    if (act) { desk.explain = null; ctx.send(act); return; }
+    // not offered: let the engine say why (a refused action changes nothing)
+    ctx.probe({ type: 'dispatch', card: card.id, to }, `${card.name} → ${ROLE_NAMES[to]}`);
+    ctx.rerender();
+  };
+
+  root.append(el('h3', {}, `Dispatch your orders — turn ${v.turn ?? ''}`));
+  root.append(el('div', { class: 'muted ol-help' },
+    'Click a card, then the general who gets it (or drag the card onto him). Choose the one Field General you visit this turn, then confirm. ',
+    'Greyed cards cannot be given to anybody right now; a general who cannot take the selected card is struck through — click him to hear why.'));
+
+  const handBox = el('div', { class: 'hand ol-hand', id: 'ol-hand' });
+  for (const card of hand) {
+    const ts = targets(card.id);
+    const no = ['cinc', ...FGS].filter((t) => !ts.includes(t)).map((t) => ROLE_NAMES[t]);
+    const title = `${card.name}\n${card.text || ''}\n${ts.length ? `Can be given to: ${ts.map((t) => ROLE_NAMES[t]).join(', ')}.` : 'Cannot be given to anybody now.'}${ts.length && no.length ? ` Cannot be given to ${no.join(', ')} now.` : ''}`;
+    handBox.append(cardNode(card, {
+      cls: `${ts.length ? 'playable' : 'blocked'}${desk.selected !== null && String(desk.selected) === String(card.id) ? ' chosen' : ''}`,
+      title, draggable: true,
+      onclick: () => { desk.selected = String(desk.selected) === String(card.id) ? null : card.id; desk.explain = null; ctx.rerender(); },
+    }));
+  }
+  if (!hand.length) handBox.append(el('div', { class: 'muted' }, 'No card left in hand.'));
+  root.append(handBox);
+
+  const slots = el('div', { class: 'ol-slots' });
+  for (const to of ['left', 'centre', 'right', 'cinc']) {
+    const seat = `${ctx.side}:${to}`;
+    const ok = selCard ? !!canGive(selCard.id, to) : null;
+    const visitAct = legal.find((a) => a.type === 'visit' && a.fg === to);
+    const ghAct = legal.find((a) => a.type === 'gung_ho' && a.fg === to);
+    const visited = ol.visit === to;
+    const slot = el('div', {
+      class: `ol-slot${ok === true ? ' can-take' : ok === false ? ' cannot-take' : ''}${visited ? ' visited' : ''}`,
+      'data-to': to, 'data-can-take': ok === null ? '' : ok ? '1' : '0',
+      title: selCard ? (ok ? `Give ${selCard.name} to the ${ROLE_NAMES[to]}` : `${selCard.name} cannot be given to the ${ROLE_NAMES[to]} now — click to see why`) : '',
+      onclick: (ev) => { if (ev.target.closest('button')) return; if (selCard) give(selCard.id, to); },
+      ondragover: (ev) => { ev.preventDefault(); slot.classList.add('drag-over'); },
+      ondragleave: () => slot.classList.remove('drag-over'),
+      ondrop: (ev) => { ev.preventDefault(); slot.classList.remove('drag-over'); give(ev.dataTransfer.getData('text/plain'), to); },
+    });
+    slot.append(el('div', { class: 'ol-slot-head' },
+      el('b', {}, to === 'cinc' ? 'Yourself (C-in-C)' : ROLE_LONG[to]),
+      el('span', { class: 'muted' }, to === 'cinc' ? ' plays it directly' : ` · ${seatOwner(ctx.seats, seat)}`),
+      visited ? el('span', { class: 'ol-visit', 'data-visited': to }, 'you visit him') : null,
+      ol.gung_ho_fg === to ? el('span', { class: 'ol-visit' }, 'Gung-Ho') : null));
+    const cards = el('div', { class: 'ol-slot-cards' });
+    for (const card of dispatched[to] || []) {
+      const undo = legal.find((a) => a.type === 'undo_dispatch' && String(a.card) === String(card.id));
+      cards.append(el('div', { class: 'ol-mini', 'data-card': card.id, 'data-name': card.name, title: card.text || '' },
+        el('span', {}, card.name),
+        undo ? el('button', { type: 'button', class: 'ol-undo', 'data-undo': card.id, title: 'Take the card back', onclick: () => ctx.send(undo) }, '↩ undo') : null));
+    }
+    if (!(dispatched[to] || []).length) cards.append(el('div', { class: 'muted ol-empty' }, selCard ? (ok ? `▼ give ${selCard.name} here` : '✕ cannot take it now') : 'no card'));
+    slot.append(cards);
+    const foot = el('div', { class: 'ol-slot-foot' });
+    if (visitAct) foot.append(el('button', { type: 'button', 'data-visit': to, onclick: () => ctx.send(visitAct) }, `Visit ${ROLE_NAMES[to]}`));
+    if (ghAct) foot.append(el('button', { type: 'button', 'data-gung-ho': to, onclick: () => ctx.send(ghAct) }, 'Gung-Ho: +1 unit'));
+    if (foot.childNodes.length) slot.append(foot);
+    slots.append(slot);
+  }
+  root.append(slots);
+
+  const explain = el('div', { class: `ol-explain${desk.explain ? '' : ' hidden'}`, id: 'ol-explain', role: 'status', 'data-code': desk.explain ? desk.explain.code || '' : '' });
+  if (desk.explain) explain.append(el('b', {}, desk.explain.what ? `${desk.explain.what}: ` : ''), desk.explain.text, desk.explain.code ? el('span', { class: 'muted' }, ` (${desk.explain.code})`) : null);
+  root.append(explain);
+
+  const confirm = legal.find((a) => a.type === 'confirm_dispatch');
+  const n = Object.values(dispatched).reduce((k, l) => k + (l || []).length, 0);
+  const visitTxt = ol.visit ? `you visit the ${ROLE_LONG[ol.visit]}` : 'no visit chosen yet';
+  root.append(el('div', { class: 'row ol-confirm-row' },
+    el('button', { type: 'button', class: 'primary', id: 'ol-confirm', 'data-action': 'confirm_dispatch', disabled: confirm ? null : true,
+      title: confirm ? '' : 'Not possible yet (the engine does not offer it)', onclick: () => confirm && ctx.send(confirm) },
+    `Confirm orders (${n} card${n === 1 ? '' : 's'})`),
+    el('span', { class: 'muted' }, ` ${visitTxt}.`)));
+}
+
+// ------------------------------------------------------------------ Field General desk
+// ctx: {view, legal, seat, role, send, hoverHalf(half|null), initiativeRolls}
+export function renderFieldGeneral(root, ctx) {
+  clear(root);
+  const v = ctx.view;
+  const role = ctx.role;
+  if (!isRoleGame(v) || !FGS.includes(role)) { root.classList.add('hidden'); return; }
+  root.classList.remove('hidden');
+  const ol = v.overlord;
+  const legal = ctx.legal || [];
+  const side = sideOf(ctx.seat);
+  root.append(el('h3', {}, `${ROLE_LONG[role]} — your command`));
+  const coc = ol.chain_of_command && ol.chain_of_command.side === side ? ol.chain_of_command : null;
+  const info = [`You command the two sub-sections outlined on the board.`];
+  if (v.active === side && coc && coc.turn === v.turn && coc.visited) {
+    info.push(coc.visited === role ? ' The C-in-C is visiting you this turn: your line to him is open.' : ` The C-in-C is visiting the ${ROLE_LONG[coc.visited]} this turn.`);
+  }
+  root.append(el('div', { class: 'muted' }, ...info));
+
+  const mine = ol.my_cards || [];
+  const box = el('div', { class: 'hand ol-hand', id: 'ol-my-cards' });
+  for (const card of mine) {
+    const plays = legal.filter((a) => a.type === 'play_card' && String(a.card) === String(card.id));
+    const btns = el('div', { class: 'ol-halves' });
+    for (const a of plays) {
+      const label = a.half === undefined || a.half === null ? 'Play' : `Play in your ${a.half === 0 ? 'left' : 'right'} half`;
+      btns.append(el('button', {
+        type: 'button', class: 'primary', 'data-play-half': a.half ?? '', 'data-card': card.id,
+        onmouseenter: () => ctx.hoverHalf && ctx.hoverHalf(a.half ?? null), onmouseleave: () => ctx.hoverHalf && ctx.hoverHalf(null),
+        onfocus: () => ctx.hoverHalf && ctx.hoverHalf(a.half ?? null), onblur: () => ctx.hoverHalf && ctx.hoverHalf(null),
+        onclick: (ev) => { ev.stopPropagation(); ctx.send(a); },
+      }, label));
+    }
+    box.append(cardNode(card, { cls: plays.length ? 'playable' : '', extra: plays.length ? btns : el('div', { class: 'muted' }, 'waiting for your turn to act') }));
+  }
+  const playedMine = v.active === side ? (v.played || []).filter((p) => p.seat === ctx.seat && p.card) : [];
+  for (const p of playedMine) {
+    box.append(el('div', { class: 'ol-mini ol-played', 'data-played': p.card.id, title: p.card.text || '' }, `Played: ${p.card.name}`));
+  }
+  if (!mine.length && !playedMine.length) box.append(el('div', { class: 'muted', id: 'ol-no-card' }, v.active === side && ol.step === 'fg' ? 'No command card from the C-in-C this turn.' : 'No card to play now.'));
+  root.append(box);
+
+  const init = legal.find((a) => a.type === 'initiative');
+  const pass = legal.find((a) => a.type === 'pass');
+  if (init) {
+    root.append(el('div', { class: 'row ol-initiative' },
+      el('button', { type: 'button', class: 'primary', id: 'ol-initiative', 'data-action': 'initiative', onclick: () => ctx.send(init) }, 'Act on initiative (roll 1 die)'),
+      pass ? el('button', { type: 'button', id: 'ol-pass', 'data-action': 'pass', onclick: () => ctx.send(pass) }, 'Do nothing this turn') : null,
+      el('span', { class: 'muted' }, ' Infantry/Armor: order 1 such unit · Star: any 1 unit · Flag: a unit retreats 1 hex · Grenade: a unit loses 1 figure.')));
+  }
+  const roll = (ctx.initiativeRolls || {})[ctx.seat];
+  if (roll && (ol.initiative || {})[role] && (ol.initiative || {})[role] !== 'cards' && v.active === side) {
+    const needUnit = legal.some((a) => a.type === 'initiative_unit');
+    root.append(el('div', { class: 'ol-roll', id: 'ol-roll', 'data-face': roll.face, 'data-effect': roll.effect || '' },
+      'Initiative roll: ', dieNode(roll.face), ` ${FACE_TEXT[roll.face] || roll.face} — ${initiativeEffect(roll.face, roll.effect)}`,
+      needUnit ? el('b', {}, ' → click one of your highlighted units.') : ''));
+  }
+}
+
+// text for the prompt when a seat waits in an Overlord game
+export function waitingText(view) {
+  const who = (view.to_act || []).filter((s) => s !== 'chance');
+  if (!who.length) return 'Rolling dice…';
+  return `Waiting for ${who.map(seatLabel).join(', ')}…`;
+}
