@@ -50,19 +50,22 @@ def _matchable(fits: list[list[int]], quotas: list[Quota]) -> bool:
     if len(fits) > len(slots):
         return False
     match: dict[int, int] = {}  # slot index -> unit index
+    return all(_augment(i, set(), fits, slots, match) for i in range(len(fits)))
 
-    def try_unit(ui: int, seen: set[int]) -> bool:
-        fit = fits[ui]
-        for si, qi in enumerate(slots):
-            if si in seen or qi not in fit:
-                continue
-            seen.add(si)
-            if si not in match or try_unit(match[si], seen):
-                match[si] = ui
-                return True
-        return False
 
-    return all(try_unit(i, set()) for i in range(len(fits)))
+def _augment(ui: int, seen: set[int], fits: list[list[int]], slots: list[int],
+             match: dict[int, int]) -> bool:
+    """Augmenting path for unit ``ui`` (module-level: a recursive closure would make a
+    reference cycle per call, left to the garbage collector)."""
+    fit = fits[ui]
+    for si, qi in enumerate(slots):
+        if si in seen or qi not in fit:
+            continue
+        seen.add(si)
+        if si not in match or _augment(match[si], seen, fits, slots, match):
+            match[si] = ui
+            return True
+    return False
 
 
 def orderable(st: GameState, play: Play) -> list[Unit]:
