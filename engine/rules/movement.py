@@ -46,6 +46,7 @@ def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = Non
 
 
 _CACHE: dict[tuple, tuple] = {}
+_LIMIT = 50000
 _BALLS: dict[tuple, frozenset] = {}     # (board kind, hex, radius) -> hexes within radius
 
 
@@ -55,13 +56,18 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
     base = move_allowance(st, u, play) if limit is None else limit
     if base <= 0:
         return {}, {}
-    # only occupied / changed hexes within reach (allowance + road bonus) matter
-    board = st.scn.board
-    bkey = (board.kind, u.hex, base + 1)
+    # only occupied / changed hexes within reach (allowance, +1 when the road bonus is
+    # possible: the unit starts on a connected road) can change the result
+    scn = st.scn
+    board = scn.board
+    reach = base
+    if not ignore_terrain and scn.road_links.get(u.hex) and terrain_at(st, u.hex).road:
+        reach += 1
+    bkey = (board.kind, u.hex, reach)
     ball = _BALLS.get(bkey)
     if ball is None:
         ring, seen, nb = [u.hex], {u.hex}, board._nbrs
-        for _ in range(base + 1):
+        for _ in range(reach):
             ring = [n for h in ring for n in nb.get(h, ()) if n not in seen and not seen.add(n)]
         ball = _BALLS[bkey] = frozenset(seen)
     changed = None
@@ -74,7 +80,7 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
     if hit is not None and hit[0] is st.scn:
         return hit[1], hit[2]
     dest, left = _search_uncached(st, u, play, base, ignore_terrain)
-    if len(_CACHE) > 50000:
+    if len(_CACHE) > _LIMIT:
         _CACHE.clear()
     _CACHE[key] = (st.scn, dest, left)
     return dest, left
