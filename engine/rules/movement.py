@@ -99,14 +99,19 @@ def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tupl
                                     for h in scn.board._nbrs}, {})
     if not st.tiles_over:
         return hit[1]
-    sig = frozenset((h, tuple([t.spec.code for t in ts])) for h, ts in st.tiles_over.items())
+    # only changes of movement-relevant terrain matter (a sandbag or a removed wire
+    # changes battle, not always movement)
+    moved = [(h, _msig(terrain_at(st, h))) for h in st.tiles_over]
+    sig = frozenset(x for x in moved if x[1] != _msig(scn.terrain_at(x[0])))
+    if not sig:
+        return hit[1]
     derived = hit[2]
     table = derived.get(sig)
     if table is None:
         table = dict(hit[1])
         nbrs = scn.board._nbrs
-        touched = set(st.tiles_over)
-        for h in st.tiles_over:
+        touched = {h for h, _ in sig}
+        for h, _ in sig:
             touched.update(nbrs.get(h, ()))
         for h in touched:
             if h in table:
@@ -115,6 +120,24 @@ def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tupl
             derived.clear()
         derived[sig] = table
     return table
+
+
+_MSIG: dict[int, tuple] = {}
+
+
+def _msig(t) -> tuple:
+    """The fields of a HexTerrain that :func:`_row` reads (memoised per object)."""
+    hit = _MSIG.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    sig = (t.impassable, t.must_stop, t.only_first_step, t.move_cap, t.enter_cost,
+           t.enter_cost_from_lower, t.beach, t.beach_edge_cost, t.beach_edge_impassable,
+           t.elevation, t.enter_from_min_elevation, t.leave_to_min_elevation,
+           t.entry_hazard_dice)
+    if len(_MSIG) > 4096:
+        _MSIG.clear()
+    _MSIG[id(t)] = (t, sig)
+    return sig
 
 
 def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) -> tuple:
