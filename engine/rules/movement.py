@@ -200,15 +200,16 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     mines = None if ignore_terrain else st.mines
     road0 = (not ignore_terrain) and t0.road and bool(st.scn.road_links.get(start))
     occ = st.occ
-    best: dict[tuple, int] = {}
+    best: dict = {}             # search state -> fewest steps (plain hex when no road/cap)
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}   # hex -> most movement left on arrival (not stopped)
+    dget, lget, bget = dest.get, left.get, best.get
     frontier = [(start, road0, 99, 0)]
     while frontier:
         nxt = []
         for h, on_road, cap, steps in frontier:
             for n, cost, stop, mcap, first_only, road in table[h]:
-                if n in occ or (first_only and steps > 0):
+                if n in occ or (first_only and steps):
                     continue
                 nroad = on_road and road
                 total = steps + cost
@@ -218,15 +219,15 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
                     lim = ncap
                 if total > lim:
                     continue
-                if dest.get(n, 99) > total:
+                if dget(n, 99) > total:
                     dest[n] = total
                 if stop or (mines and n in mines):
                     continue
                 remaining = lim - total
-                if remaining > left.get(n, -1):
+                if remaining > lget(n, -1):
                     left[n] = remaining
-                key = (n, nroad, ncap)
-                if best.get(key, 99) <= total:
+                key = (n, nroad, ncap) if nroad or ncap != 99 else n
+                if bget(key, 99) <= total:
                     continue
                 best[key] = total
                 if remaining > 0:
