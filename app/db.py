@@ -5,6 +5,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import sqlite3
 import threading
 from collections.abc import AsyncIterator
@@ -75,7 +76,8 @@ class Database:
         async with self.sessions() as s:
             yield s
 
-    async def append_log(self, game_id: str, old_seq: int, entries: list[tuple[str, dict[str, Any]]],
+    async def append_log(self, game_id: str, old_seq: int,
+                         entries: list[tuple[str, dict[str, Any]]],
                          fields: dict[str, Any]) -> bool | None:
         """The hot path of an accepted action: compare-and-set ``games.seq`` from ``old_seq``,
         insert the log rows and commit, in ONE round trip (one thread hop for SQLite, one
@@ -194,6 +196,10 @@ class PostgresLogWriter(LogWriter):
     def __init__(self, url: str, schema: str | None) -> None:
         self.dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.schema = schema
+        # PG_SYNCHRONOUS_COMMIT=off: the commit returns before PostgreSQL flushes its WAL
+        # (an action survives a crash of this server, not of PostgreSQL or the machine;
+        # docs/performance.md).  Unset: the server's setting (default on: fully durable).
+        self.synchronous_commit = os.environ.get("PG_SYNCHRONOUS_COMMIT") or None
         self._pool: Any = None
         self._lock = asyncio.Lock()
 
@@ -203,9 +209,11 @@ class PostgresLogWriter(LogWriter):
                 if self._pool is None:
                     import asyncpg
 
-                    settings = {"search_path": self.schema} if self.schema else None
+                    settings = {"search_path": self.schema} if self.schema else {}
+                    if self.synchronous_commit:
+                        settings["synchronous_commit"] = self.synchronous_commit
                     self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=10,
-                                                           server_settings=settings)
+                                                           server_settings=settings or None)
         return self._pool
 
     async def append(self, game_id: str, old_seq: int, entries: list[tuple[str, dict[str, Any]]],

@@ -63,6 +63,75 @@ class InProcessPubSub:
         self._handler = None
 
 
+def _resp(*parts: bytes) -> bytes:
+    out = [b"*%d\r\n" % len(parts)]
+    for p in parts:
+        out.append(b"$%d\r\n%s\r\n" % (len(p), p))
+    return b"".join(out)
+
+
+class RawRedisPublisher:
+    """PUBLISH on one dedicated connection, written straight to the socket (no pool, no
+    wait for the reply: the replies are read and dropped by a reader task).  One
+    connection keeps this worker's messages in order; the write happens before
+    ``publish`` returns (when connected), so the other workers hear of a commit before
+    this one spends time on its own redaction."""
+
+    def __init__(self, url: str) -> None:
+        from urllib.parse import unquote, urlparse
+
+        u = urlparse(url)
+        self.host, self.port = u.hostname or "127.0.0.1", u.port or 6379
+        self.username = unquote(u.username) if u.username else None
+        self.password = unquote(u.password) if u.password else None
+        self._writer: asyncio.StreamWriter | None = None
+        self._reader_task: asyncio.Task[None] | None = None
+        self._lock = asyncio.Lock()
+
+    async def _connect(self) -> asyncio.StreamWriter:
+        reader, writer = await asyncio.open_connection(self.host, self.port)
+        if self.password is not None:
+            auth = (b"AUTH", *([self.username.encode()] if self.username else []),
+                    self.password.encode())
+            writer.write(_resp(*auth))
+            line = await reader.readline()
+            if not line.startswith(b"+"):
+                writer.close()
+                raise ConnectionError(f"redis AUTH failed: {line[:80]!r}")
+        self._reader_task = asyncio.create_task(self._replies(reader, writer), name="redis-pub")
+        return writer
+
+    async def _replies(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while line := await reader.readline():
+                if line.startswith(b"-"):
+                    log.warning("redis publish error: %r", line[:200])
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            if self._writer is writer:
+                self._writer = None
+            writer.close()
+
+    async def publish(self, channel: str, data: bytes) -> None:
+        w = self._writer
+        if w is None or w.is_closing():
+            async with self._lock:
+                if self._writer is None or self._writer.is_closing():
+                    self._writer = await self._connect()
+                w = self._writer
+        w.write(_resp(b"PUBLISH", channel.encode(), data))
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
+        if self._reader_task is not None:
+            self._reader_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._reader_task
+
+
 class RedisPubSub:
     """Redis pub/sub through ``redis.asyncio`` (one pattern subscription per worker)."""
 
@@ -72,6 +141,7 @@ class RedisPubSub:
         import redis.asyncio as aioredis
 
         self._redis = aioredis.from_url(url)
+        self._raw = RawRedisPublisher(url) if url.startswith("redis://") else None
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         self._task: asyncio.Task[None] | None = None
         self._handler: Handler | None = None
@@ -104,9 +174,14 @@ class RedisPubSub:
                     await self._pubsub.psubscribe(PREFIX + "*")
 
     async def publish(self, channel: str, data: bytes) -> None:
-        await self._redis.publish(channel, data)
+        if self._raw is not None:
+            await self._raw.publish(channel, data)
+        else:
+            await self._redis.publish(channel, data)
 
     async def close(self) -> None:
+        if self._raw is not None:
+            await self._raw.close()
         if self._task:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

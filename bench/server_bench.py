@@ -7,8 +7,9 @@ lists).  Latency = from an action's send to its receipt by the LAST connection o
 (players + spectators).  Samples of the first --warmup seconds are dropped.
 
 Right after each server run, the same N x (2+S) connections talk to a bare `websockets`
-broadcast server (another process) that fans out payloads of the same mean size at the
-same rate: the physical baseline, measured under the same machine load.  The load average
+broadcast server (another process) that fans out the same payloads (updates recorded
+from the server run: same sizes, same compressibility for permessage-deflate) at the same
+rate: the physical baseline, measured under the same machine load.  The load average
 is printed with every row: run it on an otherwise idle machine.
 
     python bench/server_bench.py                       # SQLite, 10 games x (2+5), 2/s, 30 s
@@ -38,6 +39,9 @@ import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+
+PAYLOADS: list[str] = []        # update texts seen in the server run, replayed by the baseline
 
 
 def free_port() -> int:
@@ -106,6 +110,8 @@ class Conn:
             if t == "update":
                 self.arrivals[msg["first_seq"]] = now
                 self.sizes.append(len(raw))
+                if len(PAYLOADS) < 500:
+                    PAYLOADS.append(raw if isinstance(raw, str) else raw.decode())
             if t in ("hello", "update", "sync") and msg["seq"] >= self.seq:
                 self.seq, self.legal, self.view = msg["seq"], msg["legal"], msg["view"]
                 self.ready.set()
@@ -167,8 +173,9 @@ async def server_game(base: str, ws_base: str, spectators: int, rate: float, sta
 
 
 # -- the bare baseline -------------------------------------------------------------------------
-def baseline_server(port: int) -> None:
+def baseline_server(port: int, payload_file: str) -> None:
     rooms: dict[str, set[Any]] = {}
+    payloads = json.loads(Path(payload_file).read_text())
 
     async def handler(ws: Any) -> None:
         room = rooms.setdefault(ws.request.path, set())
@@ -176,7 +183,7 @@ def baseline_server(port: int) -> None:
         try:
             async for raw in ws:
                 msg = json.loads(raw)
-                payload = json.dumps({"k": msg["k"], "pad": "x" * msg["size"]})
+                payload = '{"k":%d,"update":%s}' % (msg["k"], payloads[msg["i"] % len(payloads)])
                 websockets.broadcast(room, payload)
         finally:
             room.discard(ws)
@@ -189,8 +196,7 @@ def baseline_server(port: int) -> None:
 
 
 async def baseline_game(ws_base: str, room: str, spectators: int, rate: float, start: float,
-                        until: float, size: int, lat: list[tuple[float, float]],
-                        seed: int) -> None:
+                        until: float, lat: list[tuple[float, float]], seed: int) -> None:
     arrivals: list[dict[int, float]] = [{} for _ in range(2 + spectators)]
 
     async def reader(ws: Any, arr: dict[int, float]) -> None:
@@ -210,7 +216,7 @@ async def baseline_game(ws_base: str, room: str, spectators: int, rate: float, s
         nxt = max(nxt + interval, time.perf_counter())
         k += 1
         sent[k] = time.perf_counter()
-        await socks[k % 2].send(json.dumps({"k": k, "size": size}))
+        await socks[k % 2].send(json.dumps({"k": k, "i": rng.randrange(1 << 30)}))
         while any(k not in a for a in arrivals):
             await asyncio.sleep(0.001)
     for key, t0 in sent.items():
@@ -250,9 +256,13 @@ async def run_server(args: argparse.Namespace, pg: bool, workers: int) -> tuple[
     return measured(lat, start, args), sizes
 
 
-async def run_baseline(args: argparse.Namespace, size: int) -> list[float]:
+async def run_baseline(args: argparse.Namespace) -> list[float]:
     bport = free_port()
-    bproc = subprocess.Popen([sys.executable, __file__, "--baseline-server", str(bport)])
+    fd, payload_file = tempfile.mkstemp(suffix=".json")
+    with os.fdopen(fd, "w") as f:
+        json.dump(PAYLOADS or ['{"pad":"%s"}' % ("x" * 4000)], f)
+    bproc = subprocess.Popen([sys.executable, __file__, "--baseline-server", str(bport),
+                              "--payloads", payload_file])
     lat: list[tuple[float, float]] = []
     try:
         for _ in range(200):
@@ -264,45 +274,49 @@ async def run_baseline(args: argparse.Namespace, size: int) -> list[float]:
         start = time.perf_counter() + 2
         until = start + args.warmup + args.duration
         await asyncio.gather(*(baseline_game(f"ws://127.0.0.1:{bport}", f"g{i}", args.spectators,
-                                             args.rate, start, until, size, lat, 2000 + i)
+                                             args.rate, start, until, lat, 2000 + i)
                                for i in range(args.games)))
     finally:
         bproc.terminate()
         bproc.wait(10)
+        os.unlink(payload_file)
     return measured(lat, start, args)
 
 
 def row(name: str, xs: list[float], load: str) -> str:
     r = summary(name, xs)
-    return (f"{r['name']:34} {r['n']:>6} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
+    return (f"{r['name']:44} {r['n']:>6} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
             f"{r['mean']:>8.2f}  {load}")
 
 
 async def run(args: argparse.Namespace) -> None:
     backends = [("SQLite, 1 worker", False, 1)]
     if args.pg:
-        backends.append((f"PostgreSQL+Redis, {args.workers} workers", True, args.workers))
+        sync = os.environ.get("PG_SYNCHRONOUS_COMMIT")
+        backends.append((f"PostgreSQL+Redis, {args.workers} workers"
+                         + (f", sync_commit={sync}" if sync else ""), True, args.workers))
     print(f"# {args.games} games x (2 players + {args.spectators} spectators), {args.rate:g} "
           f"actions/s per game, {args.duration:g} s measured after {args.warmup:g} s warm-up, "
           f"{args.repeat} round(s); {os.cpu_count()} CPUs, load average at start {loadavg()}")
     if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
         print("# WARNING: the machine is busy; tails (p99) are not reliable")
-    print(f"{'':34} {'n':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8}  load 1/5/15")
+    print(f"{'':44} {'n':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8}  load 1/5/15")
     pooled: dict[str, tuple[list[float], list[float]]] = {}
     for rnd in range(args.repeat):
         for name, pg, workers in backends:
             load = loadavg()
+            PAYLOADS.clear()
             s_, sizes = await run_server(args, pg, workers)
-            size = int(statistics.fmean(sizes)) if sizes else 6000
+            size = int(statistics.fmean(sizes)) if sizes else 0
             bload = loadavg()
-            b_ = await run_baseline(args, size)
+            b_ = await run_baseline(args)
             p = pooled.setdefault(name, ([], []))
             p[0].extend(s_)
             p[1].extend(b_)
             sr, br = summary("", s_), summary("", b_)
             print(row(f"{name} (round {rnd + 1})", s_, load))
-            print(row(f"  baseline, {size} B payloads", b_, bload))
-            print(f"{'':34} p99 ratio {sr['p99'] / br['p99']:.2f}, p50 ratio "
+            print(row(f"  baseline ({size} B updates)", b_, bload))
+            print(f"{'':44} p99 ratio {sr['p99'] / br['p99']:.2f}, p50 ratio "
                   f"{sr['p50'] / br['p50']:.2f}")
     if args.repeat > 1:
         print("# all rounds pooled")
@@ -310,7 +324,7 @@ async def run(args: argparse.Namespace) -> None:
             sr, br = summary("", s_), summary("", b_)
             print(row(name, s_, ""))
             print(row("  baseline", b_, ""))
-            print(f"{'':34} p99 ratio {sr['p99'] / br['p99']:.2f} (target <= 3)")
+            print(f"{'':44} p99 ratio {sr['p99'] / br['p99']:.2f} (target <= 3)")
     print(f"# load average at the end {loadavg()}")
 
 
@@ -326,9 +340,10 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2, help="uvicorn workers with --pg")
     ap.add_argument("--quick", action="store_true", help="4 games x (2+3), 8 s, 1 s warm-up")
     ap.add_argument("--baseline-server", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--payloads", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.baseline_server:
-        baseline_server(args.baseline_server)
+        baseline_server(args.baseline_server, args.payloads)
         return
     if args.quick:
         args.games, args.spectators, args.duration, args.warmup = 4, 3, 8.0, 1.0

@@ -77,6 +77,7 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
         return Outcome.reject(rt.seq, "stale_seq",
                               f"another action was accepted first; the game is at seq {rt.seq}")
     batch = rt.push(old + 1, seat, [*events, *roll_events], state, new)
+    rt._fields = ((rt.seq, rt._seats_version), fields)   # prime the lobby-columns memo
     return Outcome(True, new, batch=batch, entries=entries, snapshot=state if snap else None)
 
 

@@ -214,15 +214,14 @@ class Hub:
             else:
                 out = await play.submit(self.db, rt, seat, expected_seq, action,
                                         self.settings.snapshot_every)
-            publish = None
             if out.ok and out.batch is not None and not self.pubsub.local_only:
-                # committed: other workers may hear of it now (started before our own
-                # redaction so that their connections do not wait for it; in seq order,
-                # since the next action of this game needs this lock)
-                publish = asyncio.create_task(self._publish(
-                    rt.game_id, {"kind": "batch", "first_seq": out.batch.first_seq,
-                                 "seq": out.batch.seq, "actor": out.batch.actor,
-                                 "entries": out.entries}))
+                # committed: other workers hear of it first (written to the bus before our
+                # own redaction; in seq order, since the next action of this game needs
+                # this lock)
+                b = out.batch
+                await self._publish(rt.game_id, {"kind": "batch", "first_seq": b.first_seq,
+                                                 "seq": b.seq, "actor": b.actor,
+                                                 "entries": out.entries})
             if conn is not None:
                 if out.ok:
                     conn.send_json({"type": "ack", "id": msg_id, "seq": out.seq})
@@ -233,8 +232,6 @@ class Hub:
                         conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id))
                         conn.seq = rt.seq
             self._deliver(rt)
-        if publish is not None:
-            await publish
         if out.ok and out.batch is not None:
             if out.snapshot is not None:
                 self._spawn(play.write_snapshot(self.db, rt.game_id, out.seq, out.snapshot))
