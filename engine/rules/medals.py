@@ -114,7 +114,11 @@ def check_victory(st: GameState, events: list[dict[str, Any]]) -> bool:
             winner, reason = side, "medals"
             break
     if winner is None:
-        present = {u.side for u in st.units.values()}
+        present = set()
+        for u in st.units.values():
+            present.add(u.side)
+            if len(present) == 2:
+                break
         for side in SIDES:
             if other(side) not in present:
                 winner, reason = side, "annihilation"
