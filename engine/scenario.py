@@ -38,7 +38,7 @@ from typing import Any, Iterable
 from .errors import ScenarioError, UnknownCode
 from .geometry import Board, Hex, make_board
 from .terrain import BEHAVIORS, OPEN, TERRAIN, HexTerrain, Tile, combine, describe, link_directions, lookup
-from .units import UnitSpec, unit_spec
+from .units import UnitSpec, army_rules, unit_spec
 
 SIDES = ("AXIS", "ALLIES")
 
@@ -532,6 +532,9 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
         raise ScenarioError("unknown_codes", unknown=found)
 
     terrain = {h: combine(ts) for h, ts in tiles.items()}
+    if options:      # vocabulary 2.6: blitz / partial blitz / Italian Royal Army profiles
+        units = [replace(u, spec=s) if (s := army_rules(u.spec, u.side, options)) is not u.spec
+                 else u for u in units]
     sides = {"player1": p1, "player2": p2}
     meta = data.get("meta_data") if isinstance(data.get("meta_data"), dict) else {}
     return Scenario(

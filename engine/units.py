@@ -76,6 +76,7 @@ class UnitSpec:
     equipment: str | None = None                  # "boat" | "wittmann" | "motorized"
     behavior: str | None = None
     badge_nation: str | None = None               # badge 38: counts as Italian ("it")
+    must_ignore_flags: bool = False               # 2.6 Japanese: ignorable flags are ignored (no choice)
 
 
 # --- vocabulary 2.1 / 2.2: base profiles by type prefix -----------------------------------
@@ -243,10 +244,33 @@ def unit_spec(code: str, badge: str | int | None = None, nbr_units: int | str | 
     if nation == "jp" and base["unit_class"] == "inf" and base["kind"] != "sniper":
         # vocabulary 2.6: Japanese infantry ignore 1 flag; +1 die in close assault; banzai.
         base.update(ignore_flags=max(1, base.get("ignore_flags", 0)), close_assault_bonus=1,
-                    banzai=not base.get("no_move_and_fire", False))
+                    banzai=not base.get("no_move_and_fire", False), must_ignore_flags=True)
     label = base.pop("label")
     spec = UnitSpec(code=code, nation=nation, side=nation_side(nation),
                     name=f"{label} ({_NATION_NAMES.get(nation, nation)})", badge=badge_no,
                     equipment=equipment, behavior=behavior,
                     badge_nation="it" if badge_no == 38 else None, **base)
     return replace(spec, figures=figures) if figures else spec
+
+
+def army_rules(spec: UnitSpec, side: str, options: dict[str, Any]) -> UnitSpec:
+    """Scenario-option army rules that change a unit's profile (vocabulary 2.6).
+
+    * ``blitz_rules`` (true): Allied armor moves 2 / battles after 2;
+    * ``partial_blitz_rules`` (``ALLIES``/``AXIS``/``all``): that side's armor moves 2 / 2;
+    * ``italy_royal_army`` (true): Italian units (nation ``it`` or badge 38) retreat 1-3
+      hexes per flag; Italian artillery may ignore 1 flag.
+    """
+    if not options:
+        return spec
+    if spec.unit_class == "armor" and not spec.train:
+        blitz = options.get("partial_blitz_rules")
+        hit = (options.get("blitz_rules") and side == "ALLIES") or (
+            isinstance(blitz, str) and blitz.upper() in (side, "ALL", "BOTH"))
+        if hit:
+            spec = replace(spec, move=min(spec.move, 2), move_fire=min(spec.move_fire, 2))
+    if options.get("italy_royal_army") and "it" in (spec.nation, spec.badge_nation):
+        spec = replace(spec, retreat_per_flag=(1, max(3, spec.retreat_per_flag[1])))
+        if spec.unit_class == "art":
+            spec = replace(spec, ignore_flags=max(1, spec.ignore_flags))
+    return spec

@@ -37,6 +37,7 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
             or (spec.stationary_dice is not None and not u.moved)):
         d = terrain_at(st, v.hex).defense_against(u.cls, u.side, own.elevation,
                                                   defender_class=v.cls,
+                                                  defender_nation=v.spec.nation,
                                                   attacker_terrain=own)
         if spec.flame_cap and dist == 1:
             d = max(d, -1)       # flame thrower tank: terrain defence capped at -1
@@ -91,11 +92,19 @@ def can_battle(st: GameState, u: Unit, play: Play | None) -> bool:
         return False
     if u.battles >= (f.get("battles", 1) if u.cls in f.get("battles_classes", ("inf", "armor", "art")) else 1):
         return False
-    if u.moved > move_fire(u, play) and not f.get("battle_after_any_move"):
+    if (u.moved > move_fire(u, play) and not f.get("battle_after_any_move")
+            and not u.spec.banzai):
         return False
     if u.spec.no_move_and_fire and u.moved:
         return False
     return terrain_allows_battle(st, u)
+
+
+def banzai_only(u: Unit, play: Play | None) -> bool:
+    """Vocabulary 2.6 Japanese "banzai": an infantry unit that moved beyond its
+    move-and-battle distance may still battle, at range 1 only."""
+    return (u.spec.banzai and play is not None and u.moved > move_fire(u, play)
+            and not play.flags.get("battle_after_any_move"))
 
 
 def move_fire(u: Unit, play: Play) -> int:
@@ -131,7 +140,8 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
            if st.tiles_over else None,
            None if f is None else (play.side, f.get("bonus", 0), f.get("bonus_close", 0),
                                    f.get("bonus_close_first", 0)),
-           st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"))
+           st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"),
+           u.spec.banzai and banzai_only(u, play))
     hit = _TARGETS.get(key)
     if hit is not None and hit[0] is st.scn:
         return list(hit[1])
@@ -162,6 +172,8 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
                 adjacent = True
     out = []
     inf_v_tank = st.options.get("infantry_v_tank")
+    if u.spec.banzai and banzai_only(u, play):
+        adjacent = True             # banzai charge: close assault only
     for v, d in near:
         if adjacent and d != 1:
             continue
@@ -326,6 +338,9 @@ def _after_hits(st: GameState, b: Battle, v: Unit, hits: int, flags: int, events
             post_battle(st, events)
             return
     b.flags = flags
+    if not flags and may_battle_back(st, b):
+        b.stage = "battle_back"
+        return
     if flags:
         b.retreat_options = retreat_options(st, v, flags, b.no_ignore)
         if len(b.retreat_options) == 1:
@@ -334,6 +349,39 @@ def _after_hits(st: GameState, b: Battle, v: Unit, hits: int, flags: int, events
         b.stage = "retreat"
         return
     post_battle(st, events)
+
+
+BRITISH = frozenset({"brit"})
+
+
+def may_battle_back(st: GameState, b: Battle) -> bool:
+    """Vocabulary 2.6 British Commonwealth: a British unit that survives a range-1 attack
+    with no flag rolled and is down to 1 figure may battle back at once with 1 die (no
+    terrain); not a Sniper, not from a hex where it may not battle."""
+    if b.dist != 1 or b.kind not in ("battle", "overrun") or b.attacker is None:
+        return False
+    v = st.units.get(b.target)
+    u = st.units.get(b.attacker)
+    if v is None or u is None or v.figures != 1 or v.spec.nation not in BRITISH:
+        return False
+    if v.spec.kind == "sniper" or not v.spec.dice or u.cls in v.spec.cannot_target:
+        return False
+    return terrain_allows_battle_static(st, v) and st.scn.board.distance(u.hex, v.hex) == 1
+
+
+def battle_back(st: GameState, b: Battle, events: list) -> None:
+    """The British unit answers the close assault with 1 die (terrain ignored); the
+    original battle is over (no flag, the defender held: nothing to take)."""
+    v = st.units[b.target]
+    u = st.units[b.attacker]
+    st.battles.pop()
+    a = Battle(v.id, v.side, u.id, u.hex, v.hex, 1, 1, "battle_back")
+    a.star_hits = v.spec.star_hits
+    a.stage = "roll"
+    events.append({"type": "battle_declared", "unit": v.id, "side": v.side, "from": [*v.hex],
+                   "target": [*u.hex], "target_unit": u.id, "range": 1, "dice": 1,
+                   "kind": "battle_back"})
+    st.battles.append(a)
 
 
 def apply_hits(st: GameState, v: Unit, hits: int, by_side: str, events: list) -> bool:
@@ -356,11 +404,13 @@ def retreat_options(st: GameState, v: Unit, flags: int, no_ignore: bool) -> list
     t = terrain_at(st, v.hex)
     ignorable = 0
     if not no_ignore:
-        ignorable = min(flags, t.flags_ignorable(v.cls, v.side) + v.spec.ignore_flags)
+        ignorable = min(flags, t.flags_ignorable(v.cls, v.side, unit_nation=v.spec.nation)
+                        + v.spec.ignore_flags)
     rmin, rmax = v.spec.retreat_per_flag
     frozen = v.cls in t.cannot_leave
     opts: dict[tuple, dict[str, Any]] = {}
-    for ign in range(ignorable + 1):
+    # vocabulary 2.6: Japanese infantry MUST ignore the flags it may ignore
+    for ign in range(ignorable if v.spec.must_ignore_flags else 0, ignorable + 1):
         need = flags - ign
         lo, hi = need * rmin, need * rmax
         if lo == 0:
@@ -487,13 +537,50 @@ def take_ground(st: GameState, take: bool, events: list) -> None:
     update_objectives(st, events)
     if check_victory(st, events):
         return
+    desert = _desert_hexes(st, u, b)
+    if desert:
+        b.retreat_options = desert
+        b.stage = "desert_move"
+    else:
+        _after_take_ground(st, b, u, events)
+    from .hazards import on_enter
+    on_enter(st, u, "take_ground", events)    # a mine / frozen river rolls first
+
+
+def _after_take_ground(st: GameState, b: Battle, u: Unit, events: list) -> None:
     if (u.spec.take_ground >= 2 and not u.overrun and b.kind == "battle"
             and not terrain_at(st, u.hex).no_overrun and terrain_allows_battle(st, u) and targets(st, u, st.play, "overrun")):
         b.stage = "overrun"
     else:
         finish(st, events)
+
+
+def _desert_hexes(st: GameState, u: Unit, b: Battle) -> list[list[int]]:
+    """Vocabulary 2.6 North African desert rules: an Armor that took ground may move 1
+    further hex (normal movement rules) before its overrun battle."""
+    if (not st.scn.options.get("north_african_desert_rules") or u.cls != "armor"
+            or u.spec.take_ground < 2 or u.overrun or b.kind != "battle"):
+        return []
+    from .movement import reachable
+    return [[*h] for h in sorted(reachable(st, u, st.play, 1))]
+
+
+def desert_move(st: GameState, b: Battle, to: Hex, events: list) -> None:
+    u = st.mut(b.attacker)
+    frm = u.hex
+    del st.occ[frm]
+    u.hex = to
+    st.occ[to] = u.id
+    u.entered = True
+    unit_left_hex(st, frm, events)
+    events.append({"type": "unit_moved", "unit": u.id, "side": u.side, "from": [*frm],
+                   "to": [*to], "hexes": 1, "reason": "desert"})
+    update_objectives(st, events)
+    if check_victory(st, events):
+        return
+    _after_take_ground(st, b, u, events)
     from .hazards import on_enter
-    on_enter(st, u, "take_ground", events)    # a mine / frozen river rolls first
+    on_enter(st, u, "move", events)
 
 
 def overrun(st: GameState, target: Hex, events: list) -> None:
@@ -518,7 +605,7 @@ def finish(st: GameState, events: list) -> None:
         return
     if b.kind in ("mine", "hazard"):
         # the unit that entered may have died: drop its pending overrun
-        while st.battles and st.battles[-1].stage == "overrun" and \
+        while st.battles and st.battles[-1].stage in ("overrun", "desert_move") and \
                 st.battles[-1].attacker not in st.units:
             st.battles.pop()
     if b.kind == "ambush" and st.battles and st.battles[-1].stage == "ambushed":
@@ -561,6 +648,13 @@ def pending_for(st: GameState) -> dict[str, Any] | None:
     if b.stage == "take_ground":
         return {"type": "take_ground", "seat": st.play.seat if st.play else b.side,
                 "unit": b.attacker, "hex": [*b.target_hex]}
+    if b.stage == "battle_back":
+        v = st.units[b.target]
+        return {"type": "battle_back", "seat": mode(st).unit_seat(st, v), "unit": v.id,
+                "attacker": b.attacker}
+    if b.stage == "desert_move":
+        return {"type": "desert_move", "seat": st.play.seat if st.play else b.side,
+                "unit": b.attacker, "options": b.retreat_options}
     if b.stage == "overrun":
         return {"type": "overrun", "seat": st.play.seat if st.play else b.side,
                 "unit": b.attacker}
@@ -586,6 +680,12 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
     if t == "take_ground":
         return [{"type": "take_ground", "seat": seat, "take": True},
                 {"type": "take_ground", "seat": seat, "take": False}]
+    if t == "battle_back":
+        return [{"type": "battle_back", "seat": seat, "unit": p["unit"]},
+                {"type": "pass", "seat": seat}]
+    if t == "desert_move":
+        return [{"type": "move", "seat": seat, "unit": p["unit"], "to": h}
+                for h in b.retreat_options] + [{"type": "pass", "seat": seat}]
     if t == "overrun":
         u = st.units[b.attacker]
         return [{"type": "battle", "seat": seat, "unit": u.id, "target": [*h]}
@@ -616,6 +716,24 @@ def apply(st: GameState, action: dict, events: list) -> None:
             raise IllegalAction("malformed_action" if t == "take_ground" else "unknown_action",
                                 "expected take_ground with take true/false")
         take_ground(st, action["take"], events)
+    elif b.stage == "battle_back":
+        if t == "battle_back":
+            battle_back(st, b, events)
+        elif t == "pass":
+            post_battle(st, events)
+        else:
+            raise IllegalAction("unknown_action", "expected battle_back or pass")
+    elif b.stage == "desert_move":
+        if t == "pass":
+            _after_take_ground(st, b, st.units[b.attacker], events)
+        elif t == "move":
+            from .common import parse_hex
+            to = parse_hex(action, "to")
+            if action.get("unit") != b.attacker or [*to] not in b.retreat_options:
+                raise IllegalAction("illegal_move", "the unit cannot move there")
+            desert_move(st, b, to, events)
+        else:
+            raise IllegalAction("unknown_action", "expected move or pass")
     elif b.stage == "overrun":
         if t == "pass":
             finish(st, events)

@@ -378,7 +378,8 @@ HANDLERS = {
     ("battle", "remove_roadblock"): _instead_of_battle,
     ("recon", "choose_card"): _choose_card,
 }
-KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground"}
+KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",
+                                     "battle_back"}
 
 
 # ============================================================================ automatic steps

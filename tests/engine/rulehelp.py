@@ -90,6 +90,11 @@ def ordered(text: str, who, key=("probe", 1), hand: list | None = None, mines: d
     for h, (side, value, *decoy) in (mines or {}).items():
         st.mines[h] = Mine(side, value, False, bool(decoy and decoy[0]))
     st = play(st, *key) if isinstance(key, tuple) else play(st, key)
+    return order_units(st, who)
+
+
+def order_units(st, who):
+    """Order the units on the hexes ``who`` (while orders are open), then end orders."""
     for h in who:
         if st.phase == "order":
             st = do(st, "order", unit=uid(st, h))

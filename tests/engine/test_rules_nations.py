@@ -1,0 +1,175 @@
+"""Nation and army rules (vocabulary 2.6; rules/004 nation notes): Japanese infantry,
+British Commonwealth battle back, Blitz / partial blitz, Italian Royal Army, North
+African desert overrun.  Boards drawn as text, chosen dice, the outcome the vocabulary
+states."""
+from tests.engine.rulehelp import (act, battle_dice_vs, do, event_types, game, legal,
+                                   order_units, ordered, play, roll, to_battle, uid, unit)
+
+JP = {"AXIS": "jp"}
+
+
+def axis_ordered(text: str, who, key="direct_from_hq", **kw):
+    """AXIS (top, player 1) starts, plays ``key`` and orders the units on ``who``."""
+    st = game(text, axis_hand=[key], starting="PLAYER1", **kw)
+    return order_units(play(st, key), who)
+
+
+def assault(st, frm, target, *faces):
+    st = to_battle(st)
+    st = do(st, "battle", unit=uid(st, frm), target=list(target))
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    return roll(st, *faces)
+
+
+def moves(st, h):
+    return sorted(tuple(a["to"]) for a in legal(st, "move") if a["unit"] == uid(st, h))
+
+
+# ====================================================================== Japanese (2.6)
+def test_japanese_infantry_must_ignore_one_flag():
+    st = ordered("4@10: .:i\n5@11: .:I", [(5, 11)], nations=JP)
+    st, ev = assault(st, (5, 11), (4, 10), "flag", "star", "star")
+    # the single flag is ignored automatically: no retreat decision, the unit stays
+    assert "flags_ignored" in event_types(ev) and unit(st, (4, 10)).spec.nation == "jp"
+    assert st.pending is None or st.pending["type"] != "retreat"
+    st = ordered("4@10: .:i\n5@11: .:I", [(5, 11)], nations=JP)
+    st, ev = assault(st, (5, 11), (4, 10), "flag", "flag", "star")
+    # two flags: one is ignored (no choice), the other makes it retreat one hex
+    assert st.pending["type"] == "retreat"
+    assert {o["ignore"] for o in st.pending["options"]} == {1}
+    assert {o["to"][0] for o in st.pending["options"]} == {3}
+
+
+def test_japanese_infantry_ignores_two_flags_with_terrain_that_allows_one():
+    st = ordered("4@10: S:i\n5@11: .:I", [(5, 11)], nations=JP)
+    st, ev = assault(st, (5, 11), (4, 10), "flag", "flag")      # sandbag: 2 dice
+    assert {"type": "flags_ignored", "unit": uid(st, (4, 10)), "count": 2} in ev
+    assert "unit_retreated" not in event_types(ev)
+
+
+def test_japanese_infantry_in_a_cave_ignores_all_flags():
+    st = ordered("4@10: Q:i\n5@11: .:I", [(5, 11)], nations=JP, legend={"Q": "pcave"})
+    assert battle_dice_vs(st, (5, 11), (4, 10)) == 1        # cave: -2 dice vs infantry
+    st, ev = assault(st, (5, 11), (4, 10), "flag")
+    assert {"type": "flags_ignored", "unit": uid(st, (4, 10)), "count": 1} in ev
+    assert unit(st, (4, 10)).figures == 4 and "unit_retreated" not in event_types(ev)
+
+
+def test_japanese_infantry_plus_one_die_in_close_assault_at_full_strength():
+    st = axis_ordered("3@9: .:i .:i\n4@10: .:I .:I", [(3, 9), (3, 11)], nations=JP)
+    st = to_battle(st)
+    st.mut(uid(st, (3, 11))).figures = 3
+    assert battle_dice_vs(st, (3, 9), (4, 10)) == 4     # 3 + 1 at full strength
+    assert battle_dice_vs(st, (3, 11), (4, 12)) == 3    # wounded: no bonus
+
+
+def test_japanese_banzai_battles_at_range_one_after_moving_two():
+    st = axis_ordered("1@9: .:i\n4@10: .:I", [(1, 9)], nations=JP)
+    st = do(st, "move", unit=uid(st, (1, 9)), to=[3, 9])            # 2 hexes
+    st = to_battle(st)
+    t = [a["target"] for a in legal(st, "battle")]
+    assert t == [[4, 10]]
+    # a US infantry marching 2 cannot battle at all
+    st = axis_ordered("1@9: .:i\n4@10: .:I", [(1, 9)])
+    st = do(st, "move", unit=uid(st, (1, 9)), to=[3, 9])
+    assert st.phase != "battle" or not legal(st, "battle")
+
+
+def test_japanese_banzai_is_close_assault_only():
+    st = axis_ordered("1@9: .:i\n5@9: .:I", [(1, 9)], nations=JP)
+    st = do(st, "move", unit=uid(st, (1, 9)), to=[3, 9])            # 2 hexes, enemy at 2
+    assert st.phase != "battle" or not legal(st, "battle")
+
+
+# ====================================================================== British (2.6)
+def test_british_commonwealth_battle_back_with_one_die():
+    st = axis_ordered("3@9: .:i\n4@10: .:I2", [(3, 9)], nations={"ALLIES": "brit"})
+    st, ev = assault(st, (3, 9), (4, 10), "inf", "star", "armor")
+    assert unit(st, (4, 10)).figures == 1
+    assert st.pending["type"] == "battle_back" and st.pending["seat"] == "ALLIES"
+    assert {a["type"] for a in legal(st)} == {"battle_back", "pass"}
+    st, ev = act(st, "battle_back")
+    decl = [e for e in ev if e["type"] == "battle_declared"][0]
+    assert decl["kind"] == "battle_back" and decl["dice"] == 1
+    assert st.pending == {"type": "roll", "seat": "chance", "dice": 1, "for": "battle_back",
+                          "unit": uid(st, (4, 10)), "target": [3, 9]}
+    st, ev = roll(st, "inf")
+    assert unit(st, (3, 9)).figures == 3                # the attacker lost a figure
+
+
+def test_british_battle_back_not_after_a_flag_nor_above_one_figure():
+    st = axis_ordered("3@9: .:i\n4@10: .:I2", [(3, 9)], nations={"ALLIES": "brit"})
+    st, ev = assault(st, (3, 9), (4, 10), "inf", "flag", "armor")
+    assert st.pending is None or st.pending["type"] != "battle_back"
+    st = axis_ordered("3@9: .:i\n4@10: .:I3", [(3, 9)], nations={"ALLIES": "brit"})
+    st, ev = assault(st, (3, 9), (4, 10), "inf", "star", "armor")
+    assert st.pending is None or st.pending["type"] != "battle_back"
+    st = axis_ordered("3@9: .:i\n4@10: .:I2", [(3, 9)])          # US: no battle back
+    st, ev = assault(st, (3, 9), (4, 10), "inf", "star", "armor")
+    assert st.pending is None or st.pending["type"] != "battle_back"
+
+
+def test_british_battle_back_may_be_declined():
+    st = axis_ordered("3@9: .:i\n4@10: .:I2", [(3, 9)], nations={"ALLIES": "brit"})
+    st, ev = assault(st, (3, 9), (4, 10), "inf", "star", "armor")
+    st, ev = act(st, "pass")
+    assert "battle_declared" not in event_types(ev) and unit(st, (3, 9)).figures == 4
+
+
+# ====================================================================== Blitz (2.6)
+def test_blitz_rules_allied_armor_moves_two():
+    st = ordered("0@0: .:i\n6@10: .:A", [(6, 10)], key="armor_assault",
+                 game_info={"options": {"blitz_rules": True}})
+    assert max(r for r, c in [(6 - r, c) for r, c in moves(st, (6, 10))]) == 2
+    st = ordered("0@0: .:i\n6@10: .:A", [(6, 10)], key="armor_assault")
+    assert max(6 - r for r, c in moves(st, (6, 10))) == 3
+
+
+def test_partial_blitz_rules_named_side_armor_moves_two_and_battles():
+    st = axis_ordered("0@10: .:a\n6@10: .:I", [(0, 10)],
+                      game_info={"options": {"partial_blitz_rules": "AXIS"}})
+    assert max(r for r, c in moves(st, (0, 10))) == 2
+    assert unit(st, (6, 10)).spec.move == 2             # Allied infantry unchanged
+    st = ordered("0@0: .:i\n6@10: .:A", [(6, 10)], key="armor_assault",
+                 game_info={"options": {"partial_blitz_rules": "AXIS"}})
+    assert max(6 - r for r, c in moves(st, (6, 10))) == 3
+
+
+# ====================================================================== Italian (2.6)
+def test_italian_royal_army_retreats_one_to_three_hexes_per_flag():
+    st = ordered("4@10: .:i\n5@11: .:I", [(5, 11)], nations={"AXIS": "it"},
+                 game_info={"options": {"italy_royal_army": True}})
+    st, _ = assault(st, (5, 11), (4, 10), "flag", "star", "star")
+    assert {o["to"][0] for o in st.pending["options"]} == {3, 2, 1}
+    st = ordered("4@10: .:i\n5@11: .:I", [(5, 11)], nations={"AXIS": "it"})
+    st, _ = assault(st, (5, 11), (4, 10), "flag", "star", "star")
+    assert {o["to"][0] for o in st.pending["options"]} == {3}     # 1 hex only
+
+
+def test_italian_royal_army_artillery_may_ignore_one_flag():
+    st = ordered("4@10: .:g\n5@11: .:I", [(5, 11)], nations={"AXIS": "it"},
+                 game_info={"options": {"italy_royal_army": True}})
+    st, _ = assault(st, (5, 11), (4, 10), "flag", "star", "star")
+    assert st.pending["type"] == "retreat"
+    assert 1 in {o["ignore"] for o in st.pending["options"]}
+
+
+# ====================================================================== Desert (2.6)
+def test_north_african_desert_armor_moves_one_hex_after_taking_ground_before_overrun():
+    st = ordered("2@10: .:i\n4@10: .:i\n5@11: .:A", [(5, 11)], key="armor_assault",
+                 game_info={"options": {"north_african_desert_rules": True}})
+    st, ev = assault(st, (5, 11), (4, 10), "inf", "inf", "inf", "inf")
+    assert st.pending["type"] == "take_ground"
+    st = do(st, "take_ground", take=True)
+    assert st.pending["type"] == "desert_move" and st.pending["seat"] == "ALLIES"
+    assert [3, 9] in st.pending["options"] and [2, 10] not in st.pending["options"]
+    st, ev = act(st, "move", unit=uid(st, (4, 10)), to=[3, 9])
+    assert unit(st, (3, 9)).cls == "armor"
+    assert st.pending["type"] == "overrun"
+    assert [a["target"] for a in legal(st, "battle")] == [[2, 10]]
+    # without the option the overrun follows the take ground at once
+    st = ordered("2@10: .:i\n4@10: .:i\n5@11: .:A", [(5, 11)], key="armor_assault")
+    st, ev = assault(st, (5, 11), (4, 10), "inf", "inf", "inf", "inf")
+    st = do(st, "take_ground", take=True)
+    assert st.pending["type"] == "overrun"
