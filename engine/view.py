@@ -45,6 +45,11 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
                              "hand_count": len(st.hands[side])}
         if seat is not None and m.hand_seat(st, side) == seat:
             d["hand"] = [CARDS[c].to_json() for c in st.hands[side]]
+        chips = st.ext.get("commissar_chip") if m.machine is None and st.ext else None
+        if chips and side in chips:     # standard Commissar: count public, card to the holder
+            d["commissar"] = int(chips[side] is not None)
+            if chips[side] is not None and "hand" in d:
+                d["commissar_card"] = CARDS[chips[side]].to_json()
         sides[side] = d
     changed = [{"hex": [*h], "tiles": [{"code": t.spec.code, "name": t.spec.name,
                                          "family": t.spec.family} for t in tiles]}

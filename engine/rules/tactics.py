@@ -239,6 +239,31 @@ def setup(st: GameState, play: Play, events: list, src, mirror: bool = False,
         raise AssertionError(key)
 
 
+#: Tactic cards that order 1 or 4 units and order one more under Gung-Ho (002 "Gung-Ho!":
+#: Air Power, Artillery Bombard, Barrage, Close Assault, Infantry Assault and Their Finest
+#: Hour are unaffected; Medics & Mechanics heals one unit only, so it is left alone here).
+GUNG_HO_TACTICS = frozenset({"direct_from_hq", "move_out", "armor_assault", "dig_in",
+                             "firefight", "behind_enemy_lines"})
+
+
+def gung_ho_side(st: GameState, side: str) -> bool:
+    """Vocabulary 2.6 US Marines "Gung Ho": scenario option ``gung_ho`` and the side's
+    country is ``US``."""
+    return bool(st.scn.options.get("gung_ho")) and st.scn.country.get(side) == "US"
+
+
+def gung_ho(st: GameState, play: Play, src) -> None:
+    """Gung-Ho (standard play): a Section card orders 1 more unit in one of its sections;
+    a tactic card ordering 1 or 4 units orders 2 or 5 (after :func:`setup`)."""
+    if not play.quotas or play.key.endswith(":fallback") or not gung_ho_side(st, play.side):
+        return
+    if play.key in SECTION_KEYS:
+        secs = frozenset().union(*(q.sections for q in play.quotas))
+        play.quotas = play.quotas + [Quota(secs, 1)]
+    elif play.key in GUNG_HO_TACTICS:
+        play.quotas = [Quota(q.sections, q.count + 1, q.classes, q.subs) for q in play.quotas]
+
+
 def infantry_sections(st: GameState, play: Play) -> list[int]:
     secs: set[int] = set()
     for u in side_units(st, play.side):

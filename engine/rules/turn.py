@@ -40,6 +40,8 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
     if ph == "recon":
         return {"type": "choose_card", "seat": mode(st).hand_seat(st, st.active),
                 "count": len(st.recon_cards)}
+    if ph == "commissar":
+        return {"type": "commissar", "seat": mode(st).hand_seat(st, st.active)}
     if ph in PHASE_PENDING:
         return {"type": ph, "seat": st.play.seat}
     raise AssertionError(ph)
@@ -63,6 +65,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         return [{"type": "play_card", "seat": seat, "card": c} for c in playable(st, st.active)]
     if ph == "recon":
         return [{"type": "choose_card", "seat": seat, "card": c} for c in st.recon_cards]
+    if ph == "commissar":
+        return [{"type": "commissar", "seat": seat, "card": c} for c in st.hands[st.active]]
     if ph == "choose_section":
         return [{"type": "choose_section", "seat": seat, "section": s}
                 for s in T.infantry_sections(st, play)]
@@ -107,8 +111,53 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
 
 def playable(st: GameState, side: str) -> list[int]:
     hand = st.hands[side]
+    chip = commissar_card(st, side)
+    if chip is not None:      # the card under the Commissar chip, or Recon / Counter-Attack
+        return [chip] + [c for c in hand if CARDS[c].key in COMMISSAR_FROM_HAND]
     cards = [c for c in hand if CARDS[c].key != "ambush"]
     return cards or list(hand)
+
+
+# --------------------------------------------------------------------------- commissar
+#: 004 "Political Commissar": instead of the card under the marker the Russian player
+#: may play an Ambush (a reaction, from hand as always), Recon or Counter-Attack card.
+COMMISSAR_FROM_HAND = frozenset({"recon", "counter_attack"})
+
+
+def init_commissar(st: GameState) -> None:
+    """Standard/team play with option ``russian_commissar_rule`` (004 "Political
+    Commissar (Eastern Front Only)"; vocabulary 2.6): the chip per Commissar side, kept in
+    ``GameState.ext["commissar_chip"]`` (side -> card id or None)."""
+    if not st.scn.options.get("russian_commissar_rule"):
+        return
+    from .overlord import _commissar_sides      # same side choice as in Overlord
+    st.ext = {**(st.ext or {}), "commissar_chip": {s: None for s in _commissar_sides(st.scn)}}
+
+
+def commissar_card(st: GameState, side: str) -> int | None:
+    x = st.ext
+    if not x or "commissar_chip" not in x:
+        return None
+    return x["commissar_chip"].get(side)
+
+
+def _needs_commissar_card(st: GameState, side: str) -> bool:
+    x = st.ext
+    return bool(x and side in x.get("commissar_chip", ()) and x["commissar_chip"][side] is None
+                and st.hands[side])
+
+
+def _place_commissar(st: GameState, action: dict, events: list) -> None:
+    cid = action.get("card")
+    side = st.active
+    if cid not in st.hands[side]:
+        raise IllegalAction("card_not_in_hand", "that card is not in your hand")
+    st.hands[side].remove(cid)
+    st.ext["commissar_chip"][side] = cid
+    seat = mode(st).hand_seat(st, side)
+    events.append({"type": "commissar_card_placed", "side": side, "seat": seat, "count": 1,
+                   "secret": {"card": CARDS[cid].to_json()}, "secret_to": [seat]})
+    _finish_turn(st, events)
 
 
 def _may_move_again(play: Play, u) -> bool:
@@ -169,11 +218,18 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
     if not isinstance(cid, int) or cid not in CARDS:
         raise IllegalAction("malformed_action", "field 'card' must be a card id")
     side = st.active
-    if cid not in st.hands[side]:
+    chip = commissar_card(st, side)
+    if cid not in st.hands[side] and cid != chip:
         raise IllegalAction("card_not_in_hand", "that card is not in your hand")
     if cid not in playable(st, side):
+        if chip is not None:
+            raise IllegalAction("commissar_cards_must_be_played",
+                                "play the card under the Commissar chip (or Recon / Counter-Attack)")
         raise IllegalAction("card_not_playable", "Ambush is played only in the opponent's turn")
-    st.hands[side].remove(cid)
+    if cid == chip:
+        st.ext["commissar_chip"][side] = None
+    else:
+        st.hands[side].remove(cid)
     card = CARDS[cid]
     play = Play(cid, card.key, mode(st).play_seat(st, side, cid), side)
     st.plays.append(play)
@@ -195,6 +251,7 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
     play.flags["src"] = src.id
     play.flags["mirror"] = mirror
     T.setup(st, play, events, src, mirror, section)
+    T.gung_ho(st, play, src)
 
 
 def _choose_section(st: GameState, action: dict, events: list) -> None:
@@ -377,6 +434,7 @@ HANDLERS = {
     ("battle", "clear_mine"): _instead_of_battle,
     ("battle", "remove_roadblock"): _instead_of_battle,
     ("recon", "choose_card"): _choose_card,
+    ("commissar", "commissar"): _place_commissar,
 }
 KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",
                                      "battle_back"}
@@ -487,6 +545,9 @@ def _give(st: GameState, side: str, cards: list[int], events: list) -> None:
 
 def _finish_turn(st: GameState, events: list) -> None:
     side = st.active
+    if _needs_commissar_card(st, side):
+        st.phase = "commissar"     # a new card goes under the chip, played next turn
+        return
     for s, n in sorted(st.extra_draws.items()):
         if n:
             _give(st, s, draw(st, s, events, n), events)

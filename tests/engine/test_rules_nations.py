@@ -2,6 +2,9 @@
 British Commonwealth battle back, Blitz / partial blitz, Italian Royal Army, North
 African desert overrun.  Boards drawn as text, chosen dice, the outcome the vocabulary
 states."""
+import pytest
+
+from engine import IllegalAction, apply
 from tests.engine.rulehelp import (act, battle_dice_vs, do, event_types, game, legal,
                                    order_units, ordered, play, roll, to_battle, uid, unit)
 
@@ -173,3 +176,95 @@ def test_north_african_desert_armor_moves_one_hex_after_taking_ground_before_ove
     st, ev = assault(st, (5, 11), (4, 10), "inf", "inf", "inf", "inf")
     st = do(st, "take_ground", take=True)
     assert st.pending["type"] == "overrun"
+
+
+# ====================================================================== Gung-Ho (2.6)
+US_GUNG_HO = {"options": {"gung_ho": True}, "country_player2": "US"}
+
+
+def test_gung_ho_section_card_orders_one_more_unit():
+    text = "0@0: .:i\n6@8: .:I .:I .:I .:I"
+    st = ordered(text, [(6, 8), (6, 10), (6, 12), (6, 14)], key=("probe", 1),
+                 game_info=US_GUNG_HO)
+    assert len(st.play.ordered) == 3                    # Probe: 2 + 1
+    st = ordered(text, [(6, 8), (6, 10), (6, 12), (6, 14)], key=("probe", 1))
+    assert len(st.play.ordered) == 2
+    st = ordered(text, [(6, 8), (6, 10), (6, 12), (6, 14)], key=("probe", 1),
+                 game_info={"options": {"gung_ho": True}, "country_player2": "GB"})
+    assert len(st.play.ordered) == 2                    # not a US side
+
+
+def test_gung_ho_tactic_card_ordering_four_orders_five_and_barrage_unchanged():
+    text = "0@0: .:i\n6@0: .:I .:I .:I .:I .:I .:I"
+    who = [(6, 2 * k) for k in range(6)]
+    st = ordered(text, who, key="direct_from_hq", game_info=US_GUNG_HO)
+    assert len(st.play.ordered) == 5
+    st = ordered(text, who[:1], key="behind_enemy_lines", game_info=US_GUNG_HO)
+    assert sum(q.count for q in st.play.quotas) == 2    # 1 -> 2
+    st = ordered(text, [], key="barrage", game_info=US_GUNG_HO)
+    assert st.phase == "target" and not st.play.quotas
+
+
+# ====================================================================== Commissar (004)
+def commissar_game(**kw):
+    st = game("0@0: .:i\n6@10: .:I", hand=[("probe", 1), ("attack", 1), ("recon", 1),
+                                           ("probe", 0)],
+              game_info={"options": {"russian_commissar_rule": "ALLIES"}}, **kw)
+    return st
+
+
+def test_commissar_card_placed_each_turn_is_played_next_turn():
+    from tests.engine.rulehelp import card_id
+    st = commissar_game()
+    st = play(st, "probe", 1)                           # first turn: from hand
+    while st.pending["type"] != "commissar":
+        st = apply(st, legal(st)[-1])[0]                    # end orders / movement / battles
+    assert st.pending["seat"] == "ALLIES" and st.active == "ALLIES"
+    attack = card_id("attack", 1)
+    st, ev = act(st, "commissar", card=attack)
+    assert attack not in st.hands["ALLIES"] and st.ext["commissar_chip"]["ALLIES"] == attack
+    placed = [e for e in ev if e["type"] == "commissar_card_placed"][0]
+    assert placed["secret_to"] == ["ALLIES"]
+    from engine import view_for
+    assert view_for(st, "AXIS")["sides"]["ALLIES"]["commissar"] == 1
+    assert "commissar_card" not in view_for(st, "AXIS")["sides"]["ALLIES"]
+    assert view_for(st, "ALLIES")["sides"]["ALLIES"]["commissar_card"]["id"] == attack
+    # AXIS turn, then ALLIES may play only the chip card or a Recon from hand
+    st = play(st, st.hands["AXIS"][0])
+    while st.active == "AXIS":
+        st = apply(st, legal(st)[-1])[0]
+    offered = {a["card"] for a in legal(st, "play_card")}
+    assert offered == {attack, card_id("recon", 1)}
+    with pytest.raises(IllegalAction) as e:
+        act(st, "play_card", card=card_id("probe", 0))
+    assert e.value.code == "commissar_cards_must_be_played"
+    # Recon from hand: the chip card stays, no new placement
+    st2 = play(st, "recon", 1)
+    assert st2.ext["commissar_chip"]["ALLIES"] == attack
+    # the chip card
+    st3 = do(st, "play_card", card=attack)
+    assert st3.ext["commissar_chip"]["ALLIES"] is None and st3.play.key == "attack"
+
+
+# ====================================================================== engine-wide
+@pytest.mark.parametrize("nations,opts", [
+    ({"AXIS": "jp", "ALLIES": "brit"}, {"russian_commissar_rule": "ALLIES", "blitz_rules": True,
+                                        "north_african_desert_rules": True}),
+    ({"AXIS": "it", "ALLIES": "us"}, {"italy_royal_army": True, "gung_ho": True,
+                                      "partial_blitz_rules": "all",
+                                      "russian_commissar_rule": "AXIS"}),
+])
+def test_random_games_with_nation_rules_finish_and_replay_equals_live(nations, opts):
+    from engine import replay
+    from engine.bot import play_random_game
+    from engine.textboard import board_from_text
+    scn = board_from_text("""
+        1: .:i W:i .:a Q:i .:g .:i .:a .:i H:i
+        3: . S  .  W  .  .  H  .
+        5: . W  .  S  .  .  .  .
+        7: .:I W:I .:A .:I .:G .:I .:A .:I H:I
+    """, nations=nations, legend={"Q": "pcave"},
+        game_info={"options": opts, "country_player2": "US"}, victory=(6, 6))
+    for seed in (1, 2, 3):
+        st, actions = play_random_game(scn, seed, max_turns=200, record=True)
+        assert replay(scn, seed, actions) == st
