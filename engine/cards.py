@@ -117,6 +117,22 @@ def _build() -> tuple[CardDef, ...]:
 STANDARD_DECK: tuple[CardDef, ...] = _build()
 CARDS: dict[int, CardDef] = {c.id: c for c in STANDARD_DECK}
 
+#: Scenario option ``deck_name: AIR_POWER_AS_ARTILLERY_BOMBARD_DECK`` (vocabulary 3.3): the
+#: Air Power card is replaced by a second Artillery Bombard, card id 60.
+AIR_POWER_AS_ARTILLERY_BOMBARD = "AIR_POWER_AS_ARTILLERY_BOMBARD_DECK"
+_BOMBARD = next(c for c in STANDARD_DECK if c.key == "artillery_bombard")
+EXTRA_BOMBARD = CardDef(len(STANDARD_DECK), _BOMBARD.key, _BOMBARD.name, _BOMBARD.kind,
+                        _BOMBARD.sections, _BOMBARD.units, _BOMBARD.text)
+CARDS[EXTRA_BOMBARD.id] = EXTRA_BOMBARD
+
+
+def standard_deck_ids(options: dict) -> list[int]:
+    """Card ids of the standard deck for a scenario's ``game_info.options``."""
+    ids = [c.id for c in STANDARD_DECK]
+    if options.get("deck_name") == AIR_POWER_AS_ARTILLERY_BOMBARD:
+        ids = [EXTRA_BOMBARD.id if CARDS[i].key == "air_power" else i for i in ids]
+    return ids
+
 
 def card(card_id: int) -> CardDef:
     return CARDS[card_id]

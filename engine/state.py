@@ -166,12 +166,16 @@ class Battle:
         return tuple(repr(getattr(self, s)) for s in Battle.__slots__)
 
 
+_NESTED = frozenset({dict, list})
+
+
 def _copy_ext(x: Any) -> Any:
-    """Copy of the mode data ``GameState.ext`` (nested dicts/lists of plain values)."""
-    if isinstance(x, dict):
-        return {k: _copy_ext(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_copy_ext(v) for v in x]
+    """Copy of the mode data ``GameState.ext`` (nested dicts/lists of plain values;
+    tuples and other values are shared: never mutated in place)."""
+    if type(x) is dict:
+        return {k: _copy_ext(v) if type(v) in _NESTED else v for k, v in x.items()}
+    if type(x) is list:
+        return [_copy_ext(v) if type(v) in _NESTED else v for v in x]
     return x
 
 
@@ -254,6 +258,9 @@ class GameState:
         for obj in self.scn.objectives:
             if self.objectives.get(obj.id) == side:
                 total += obj.counts_for
+        es = self.objectives.get("empty_section")    # option empty_section_medals
+        if es is not None and es[0] == side:
+            total += es[1]
         if self.sudden == side:
             total += 1000
         return total

@@ -8,7 +8,7 @@ import pickle
 from typing import Any
 
 from .. import dice as D
-from ..cards import STANDARD_DECK
+from ..cards import STANDARD_DECK, standard_deck_ids
 from ..errors import IllegalAction
 from ..options import validate
 from ..rng import Rng
@@ -42,7 +42,7 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
         st.units[u.id] = u
         st.occ[u.hex] = u.id
     st.hands = {s: [] for s in SIDES}
-    st.deck = [c.id for c in STANDARD_DECK]
+    st.deck = standard_deck_ids(scenario.options)
     st.discard = []
     st.plays = []
     st.battles = []

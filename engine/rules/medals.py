@@ -66,6 +66,9 @@ def update_objectives(st: GameState, events: list[dict[str, Any]], turn_start: b
             if new is not None:
                 events.append({"type": "medal_gained", "side": new, "reason": "objective",
                                "objective": obj.id, "count": obj.counts_for})
+    esm = st.scn.options.get("empty_section_medals")
+    if esm:
+        _empty_section_medals(st, esm, events)
     if st.sudden is None:
         for sd in st.scn.sudden_death:
             if _occupied_by(st, sd.hexes, sd.side) >= sd.number:
@@ -73,6 +76,40 @@ def update_objectives(st: GameState, events: list[dict[str, Any]], turn_start: b
                 events.append({"type": "medal_gained", "side": sd.side, "reason": "sudden_death",
                                "count": 0})
                 break
+
+
+EMPTY_SECTION = "empty_section"     # key in GameState.objectives: (side, medals) or None
+
+
+def _empty_section_medals(st: GameState, esm: Any, events: list[dict[str, Any]]) -> None:
+    """Scenario option ``empty_section_medals`` ``{sections, side, count_for}``
+    (vocabulary 3.3): ``side`` holds ``count_for`` medals (capped at its victory count)
+    while any listed section (board sections 0/1/2 from the left of the bottom player,
+    border hexes in both) holds no enemy unit; lost again when none is empty."""
+    try:
+        side = str(esm["side"]).upper()
+        sections = {int(x) for x in esm.get("sections", ())}
+        count = int(esm.get("count_for", 1))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return
+    if side not in SIDES:
+        return
+    board, enemy = st.scn.board, other(side)
+    occupied: set[int] = set()
+    for u in st.units.values():
+        if u.side == enemy:
+            occupied |= board.sections(u.hex, False)
+    cleared = bool(sections - occupied)
+    cur = st.objectives.get(EMPTY_SECTION)
+    if cleared and cur is None:
+        n = max(0, min(count, st.scn.victory.get(side, 0) - st.medals(side)))
+        st.objectives[EMPTY_SECTION] = (side, n)
+        events.append({"type": "medal_gained", "side": side, "reason": "empty_section",
+                       "count": n})
+    elif not cleared and cur is not None:
+        st.objectives[EMPTY_SECTION] = None
+        events.append({"type": "medal_lost", "side": side, "reason": "empty_section",
+                       "objective": EMPTY_SECTION, "count": cur[1]})
 
 
 def eliminate(st: GameState, u: Unit, by_side: str, events: list[dict[str, Any]]) -> None:
@@ -97,7 +134,15 @@ def damage_score(st: GameState, side: str) -> int:
 def _may_win(st: GameState, side: str) -> bool:
     """Optional rule ``objective_needed_to_win`` (004 "Object Of The Game"): a side cannot
     win on medals without holding at least one of its Terrain Objectives (when the
-    scenario gives it any)."""
+    scenario gives it any).  Scenario option ``must_have_unit_exit`` ``{side,
+    min_nbr_units}`` (vocabulary 3.3): that side needs at least that many exit medals."""
+    mh = st.scn.options.get("must_have_unit_exit")
+    if isinstance(mh, dict) and str(mh.get("side", "")).upper() == side:
+        try:
+            if st.exit_medals[side] < int(mh.get("min_nbr_units", 0)):
+                return False
+        except (TypeError, ValueError):
+            pass
     if not st.options.get("objective_needed_to_win"):
         return True
     own = [o for o in st.scn.objectives if o.side in (None, side)]

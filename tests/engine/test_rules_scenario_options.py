@@ -1,0 +1,81 @@
+"""Scenario-level options of ``game_info.options`` (vocabulary 3.3): deck reshuffling,
+empty section medals, exits; boards drawn as text, chosen dice, the outcome stated."""
+from tests.engine.rulehelp import act, do, game, legal, ordered, roll, to_battle, uid
+
+
+def test_empty_section_medals_held_while_a_listed_section_has_no_enemy():
+    esm = {"empty_section_medals": {"sections": [2], "side": "ALLIES", "count_for": 1}}
+    st = ordered("0@0: .:i\n4@20: .:i1\n5@21: .:I", [(5, 21)], key=("probe", 2),
+                 game_info={"options": esm})
+    assert st.medals("ALLIES") == 0                     # an Axis unit stands in section 2
+    st = to_battle(st)
+    st = do(st, "battle", unit=uid(st, (5, 21)), target=[4, 20])
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    st, ev = roll(st, "inf", "star", "star")
+    gained = [e for e in ev if e["type"] == "medal_gained"]
+    assert {e["reason"] for e in gained} == {"elimination", "empty_section"}
+    assert st.medals("ALLIES") == 2
+
+
+def test_empty_section_medal_is_lost_when_the_enemy_comes_back():
+    esm = {"empty_section_medals": {"sections": [0], "side": "AXIS", "count_for": 2}}
+    st = ordered("0@20: .:i\n7@9: .:I", [(7, 9)], key=("probe", 1),
+                 game_info={"options": esm})
+    assert st.medals("AXIS") == 2                       # no Allied unit in section 0 yet
+    st, ev = act(st, "move", unit=uid(st, (7, 9)), to=[7, 7])
+    assert {"type": "medal_lost", "side": "AXIS", "reason": "empty_section",
+            "objective": "empty_section", "count": 2} in ev
+    assert st.medals("AXIS") == 0
+
+
+def test_deck_reshuffling_false_never_reshuffles_the_discard_pile():
+    st = game("0@0: .:i\n6@10: .:I", hand=[("probe", 1)],
+              game_info={"options": {"deck_reshuffling": False}})
+    st.discard, st.deck = st.deck[:], []
+    st = do(st, "play_card", card=st.hands["ALLIES"][0])
+    while st.active == "ALLIES":
+        st = do(st, legal(st)[-1]["type"])              # end orders / movement / battles
+    assert st.hands["ALLIES"] == [] and st.deck == [] and not st.game_over
+
+
+EXIT = {"name": "tag4", "behavior": "EXIT_MARKER", "side": "ALLIES"}
+
+
+def test_infantry_exit_counts_2():
+    for opts, medals in (({"infantry_exit_counts_2": True}, 2), ({}, 1)):
+        st = ordered("0@0: .:i\n1@11: .:I", [(1, 11)], tags={(0, 10): EXIT},
+                     game_info={"options": opts} if opts else None)
+        st, ev = act(st, "exit", unit=uid(st, (1, 11)))
+        assert {"type": "medal_gained", "side": "ALLIES", "reason": "exit",
+                "unit": "u1", "count": medals} in ev
+        assert st.medals("ALLIES") == medals
+
+
+def _kill_for_the_win(opts):
+    st = ordered("0@0: .:i\n4@10: .:i1\n5@11: .:I", [(5, 11)], victory=(4, 1),
+                 game_info={"options": opts} if opts else None)
+    st = to_battle(st)
+    st = do(st, "battle", unit=uid(st, (5, 11)), target=[4, 10])
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    return roll(st, "inf", "star", "star")[0]
+
+
+def test_must_have_unit_exit_side_needs_exit_medals_to_win():
+    assert _kill_for_the_win({}).winner == "ALLIES"
+    st = _kill_for_the_win({"must_have_unit_exit": {"side": "ALLIES", "min_nbr_units": 1}})
+    assert not st.game_over and st.medals("ALLIES") == 1
+
+
+def test_deck_name_air_power_as_artillery_bombard_deck():
+    from engine.cards import CARDS
+    st = game("0@0: .:i\n6@10: .:I",
+              game_info={"options": {"deck_name": "AIR_POWER_AS_ARTILLERY_BOMBARD_DECK"}})
+    cards = st.deck + st.hands["AXIS"] + st.hands["ALLIES"]
+    keys = [CARDS[c].key for c in cards]
+    assert len(cards) == 60 and "air_power" not in keys
+    assert keys.count("artillery_bombard") == 2
+    st = game("0@0: .:i\n6@10: .:I")
+    keys = [CARDS[c].key for c in st.deck + st.hands["AXIS"] + st.hands["ALLIES"]]
+    assert keys.count("air_power") == 1 and keys.count("artillery_bombard") == 1
