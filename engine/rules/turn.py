@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dice as D
-from ..cards import CARDS
+from ..cards import CARDS, first_of
 from ..errors import IllegalAction
 from ..state import GameState, Play
 from . import battle as B
@@ -62,7 +62,12 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     ph = st.phase
     play = st.play
     if ph == "play_card":
-        return [{"type": "play_card", "seat": seat, "card": c} for c in playable(st, st.active)]
+        cards = playable(st, st.active)
+        out = [{"type": "play_card", "seat": seat, "card": c} for c in cards]
+        if recon_as_air_power(st, st.active):
+            out += [{"type": "play_card", "seat": seat, "card": c, "as": "air_power"}
+                    for c in cards if CARDS[c].key == "recon"]
+        return out
     if ph == "recon":
         return [{"type": "choose_card", "seat": seat, "card": c} for c in st.recon_cards]
     if ph == "commissar":
@@ -116,6 +121,16 @@ def playable(st: GameState, side: str) -> list[int]:
         return [chip] + [c for c in hand if CARDS[c].key in COMMISSAR_FROM_HAND]
     cards = [c for c in hand if CARDS[c].key != "ambush"]
     return cards or list(hand)
+
+
+def recon_as_air_power(st: GameState, side: str) -> bool:
+    """Vocabulary 2.6: with ``air_strikes_rules`` (value: the side, or true for both) or,
+    for the Axis, ``blitz_rules``, a Recon card may be played as an Air Power."""
+    opts = st.scn.options
+    v = opts.get("air_strikes_rules")
+    if v and (v is True or str(v).upper() in (side, "ALL", "BOTH")):
+        return True
+    return bool(opts.get("blitz_rules")) and side == "AXIS"
 
 
 # --------------------------------------------------------------------------- commissar
@@ -226,6 +241,10 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
             raise IllegalAction("commissar_cards_must_be_played",
                                 "play the card under the Commissar chip (or Recon / Counter-Attack)")
         raise IllegalAction("card_not_playable", "Ambush is played only in the opponent's turn")
+    as_ = action.get("as")
+    if as_ is not None and (as_ != "air_power" or CARDS[cid].key != "recon"
+                            or not recon_as_air_power(st, side)):
+        raise IllegalAction("card_not_playable", "this card may not be played that way")
     if cid == chip:
         st.ext["commissar_chip"][side] = None
     else:
@@ -234,8 +253,11 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
     play = Play(cid, card.key, mode(st).play_seat(st, side, cid), side)
     st.plays.append(play)
     events.append({"type": "card_played", "seat": play.seat, "side": side,
-                   "card": card.to_json()})
+                   "card": card.to_json(), **({"as": as_} if as_ else {})})
     src, mirror, section = card, False, None
+    if as_ == "air_power":
+        src = CARDS[first_of("air_power")]
+        play.key = src.key
     if card.key == "counter_attack":
         last = st.last_card.get(other(side))
         if last is None:

@@ -268,3 +268,31 @@ def test_random_games_with_nation_rules_finish_and_replay_equals_live(nations, o
     for seed in (1, 2, 3):
         st, actions = play_random_game(scn, seed, max_turns=200, record=True)
         assert replay(scn, seed, actions) == st
+
+
+# ====================================================================== air strikes (2.6)
+def test_air_strikes_rules_recon_played_as_air_power():
+    st = game("0@0: .:i\n2@10: .:i .:i\n6@10: .:I", hand=[("recon", 1)],
+              game_info={"options": {"air_strikes_rules": "ALLIES"}})
+    offered = legal(st, "play_card")
+    assert {a.get("as") for a in offered} == {None, "air_power"}
+    st, ev = act(st, "play_card", card=offered[0]["card"], **{"as": "air_power"})
+    assert ev[0]["as"] == "air_power" and st.play.key == "air_power" and st.phase == "target"
+    st = do(st, "target", hex=[2, 10])
+    st = do(st, "target", hex=[2, 12])          # no more targets: the attacks start
+    assert st.pending["type"] == "roll" and st.pending["dice"] == 2    # Allies: 2 dice
+    # without the option (or for the other side) no such play
+    st = game("0@0: .:i\n6@10: .:I", hand=[("recon", 1)],
+              game_info={"options": {"air_strikes_rules": "AXIS"}})
+    assert {a.get("as") for a in legal(st, "play_card")} == {None}
+    with pytest.raises(IllegalAction):
+        act(st, "play_card", card=legal(st, "play_card")[0]["card"], **{"as": "air_power"})
+
+
+def test_blitz_rules_axis_may_play_recon_as_air_power():
+    st = game("0@0: .:i\n6@10: .:I", axis_hand=[("recon", 1)], starting="PLAYER1",
+              game_info={"options": {"blitz_rules": True}})
+    assert "air_power" in {a.get("as") for a in legal(st, "play_card")}
+    st = game("0@0: .:i\n6@10: .:I", hand=[("recon", 1)],
+              game_info={"options": {"blitz_rules": True}})
+    assert {a.get("as") for a in legal(st, "play_card")} == {None}
