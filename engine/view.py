@@ -74,6 +74,8 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         "winner": st.winner,
         "options": sorted(st.options),
     }
+    if st.ext and "visibility" in st.ext and m.machine is None:
+        out["visibility"] = st.ext["visibility"]     # night rules (1..6, 6 = full day)
     if m.machine is not None:
         out["to_act"] = m.machine.to_act(st)
     m.extend_view(st, seat, out)

@@ -15,7 +15,7 @@ from ..errors import IllegalAction
 from ..state import Battle, GameState, Play, Unit
 from ..terrain import CLASS_INDEX
 from . import los as L
-from .common import is_top, mode, other, terrain_at
+from .common import FULL_DAY, is_top, mode, other, terrain_at, visibility
 from .medals import check_victory, eliminate, update_objectives
 from .terrain_changes import unit_left_hex
 
@@ -141,7 +141,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
            None if f is None else (play.side, f.get("bonus", 0), f.get("bonus_close", 0),
                                    f.get("bonus_close_first", 0)),
            st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"),
-           u.spec.banzai and banzai_only(u, play))
+           u.spec.banzai and banzai_only(u, play), visibility(st))
     hit = _TARGETS.get(key)
     if hit is not None and hit[0] is st.scn:
         return list(hit[1])
@@ -158,6 +158,9 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
     rng = len(unit_dice(st, u))
     if rng == 0:
         return []
+    vis = visibility(st)
+    if vis < FULL_DAY:
+        rng = min(rng, vis)         # night: no target beyond the visibility
     los = needs_los(u)
     dist = st.scn.board.distance
     near: list[tuple[Unit, int]] = []
@@ -199,7 +202,7 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
         if v is None or v.side == u.side:
             raise IllegalAction("no_target", "there is no enemy unit on that hex")
         d = st.scn.board.distance(u.hex, target)
-        if d > len(unit_dice(st, u)):
+        if d > len(unit_dice(st, u)) or (visibility(st) < FULL_DAY and d > visibility(st)):
             raise IllegalAction("target_out_of_range", "the target is out of range")
         if d > 1 and any(st.scn.board.distance(u.hex, w.hex) == 1
                          for w in st.units.values() if w.side != u.side):

@@ -56,6 +56,16 @@ def adjacent_enemies(st: GameState, u: Unit) -> list[Unit]:
     return out
 
 
+FULL_DAY = 6
+
+
+def visibility(st: GameState) -> int:
+    """Night visibility (scenario option ``night_visibility_rules``, vocabulary 3.3):
+    1..6, 6 = full day (also when the option is off)."""
+    x = st.ext
+    return x.get("visibility", FULL_DAY) if x else FULL_DAY
+
+
 def side_units(st: GameState, side: str) -> list[Unit]:
     return [u for u in st.units.values() if u.side == side]
 

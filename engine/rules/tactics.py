@@ -9,7 +9,7 @@ from typing import Any
 from ..cards import CARDS
 from ..errors import IllegalAction
 from ..state import GameState, Play, Quota, Unit
-from .common import adjacent_enemies, side_units, terrain_at, unit_sections
+from .common import FULL_DAY, adjacent_enemies, side_units, terrain_at, unit_sections, visibility
 from .terrain_changes import place_sandbag
 
 ANY = None
@@ -231,6 +231,9 @@ def setup(st: GameState, play: Play, events: list, src, mirror: bool = False,
         st.reshuffle = True
         st.chance = {"n": len(st.hands[play.side]) + 1, "for": "their_finest_hour"}
         st.phase = "chance"
+    elif key in ("air_power", "barrage") and visibility(st) < FULL_DAY:
+        play.quotas = [Quota(ANY, 1)]     # night (vocabulary 3.3): "order 1 unit"
+        play.key += ":night"
     elif key in ("air_power", "barrage"):
         st.phase = "target"
     elif key in ("ambush", "counter_attack", "none"):

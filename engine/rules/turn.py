@@ -133,6 +133,38 @@ def recon_as_air_power(st: GameState, side: str) -> bool:
     return bool(opts.get("blitz_rules")) and side == "AXIS"
 
 
+# --------------------------------------------------------------------------- night
+def init_night(st: GameState) -> None:
+    """Scenario option ``night_visibility_rules`` (vocabulary 3.3): visibility starts at 1
+    (``night_visibility_reverse_rule``: at 6, nightfall); kept in ``GameState.ext``."""
+    opts = st.scn.options
+    if not opts.get("night_visibility_rules"):
+        return
+    team = str(opts.get("night_visibility_team_turn") or "ALLIES").upper()
+    reverse = bool(opts.get("night_visibility_reverse_rule"))
+    st.ext = {**(st.ext or {}), "visibility": 6 if reverse else 1, "night_team": team,
+              "night_reverse": reverse}
+
+
+def _night_roll_due(st: GameState, side: str) -> bool:
+    x = st.ext
+    if not x or "visibility" not in x or x["night_team"] != side:
+        return False
+    return x["visibility"] > 1 if x["night_reverse"] else x["visibility"] < 6
+
+
+def _night_rolled(st: GameState, faces: list[str], events: list) -> None:
+    """4 dice: each star moves the visibility track 1 (towards day, or towards night)."""
+    x = st.ext
+    stars = faces.count("star")
+    v = x["visibility"]
+    x["visibility"] = max(1, v - stars) if x["night_reverse"] else min(6, v + stars)
+    events.append({"type": "dice_rolled", "side": st.active, "dice": list(faces),
+                   "kind": "night"})
+    events.append({"type": "visibility_changed", "visibility": x["visibility"], "from": v})
+    st.phase = "play_card"
+
+
 # --------------------------------------------------------------------------- commissar
 #: 004 "Political Commissar": instead of the card under the marker the Russian player
 #: may play an Ambush (a reaction, from hand as always), Recon or Counter-Attack card.
@@ -225,6 +257,8 @@ def _roll(st: GameState, action: dict, events: list) -> None:
         T.tfh_rolled(st, st.play, faces, events)
     elif why == "medics":
         T.medics_rolled(st, st.play, faces, events)
+    elif why == "night":
+        _night_rolled(st, faces, events)
 
 
 # --------------------------------------------------------------------------- card play
@@ -593,4 +627,6 @@ def start_turn(st: GameState, side: str, events: list) -> None:
             st.mut(uid).reset_turn()
     events.append({"type": "turn_started", "side": side, "turn": st.turn})
     update_objectives(st, events, turn_start=True)
-    check_victory(st, events)
+    if not check_victory(st, events) and _night_roll_due(st, side):
+        st.chance = {"n": 4, "for": "night"}
+        st.phase = "chance"

@@ -253,6 +253,10 @@ def test_commissar_card_placed_each_turn_is_played_next_turn():
     ({"AXIS": "it", "ALLIES": "us"}, {"italy_royal_army": True, "gung_ho": True,
                                       "partial_blitz_rules": "all",
                                       "russian_commissar_rule": "AXIS"}),
+    ({"AXIS": "ger", "ALLIES": "us"}, {"night_visibility_rules": True, "air_strikes_rules": "AXIS",
+                                       "deck_name": "AIR_POWER_AS_ARTILLERY_BOMBARD_DECK",
+                                       "empty_section_medals": {"sections": [0], "side": "ALLIES",
+                                                                "count_for": 1}}),
 ])
 def test_random_games_with_nation_rules_finish_and_replay_equals_live(nations, opts):
     from engine import replay

@@ -79,3 +79,66 @@ def test_deck_name_air_power_as_artillery_bombard_deck():
     st = game("0@0: .:i\n6@10: .:I")
     keys = [CARDS[c].key for c in st.deck + st.hands["AXIS"] + st.hands["ALLIES"]]
     assert keys.count("air_power") == 1 and keys.count("artillery_bombard") == 1
+
+
+# ============================================================== night visibility (3.3)
+NIGHT = {"night_visibility_rules": True}
+
+
+def night_ordered(text, who, key=("probe", 1), faces=("inf",) * 4, opts=NIGHT):
+    from tests.engine.rulehelp import order_units, play
+    st = game(text, hand=[key], game_info={"options": opts})
+    assert st.pending == {"type": "roll", "seat": "chance", "dice": 4, "for": "night"}
+    st = roll(st, *faces)[0]
+    st = play(st, *key) if isinstance(key, tuple) else play(st, key)
+    return order_units(st, who)
+
+
+def _play_a_turn(st, side):
+    """``side`` plays its first card and ends everything (last legal action each time)."""
+    from engine import apply
+    st = do(st, "play_card", card=st.hands[side][0])
+    while st.active == side:
+        st = apply(st, legal(st)[-1])[0]
+    return st
+
+
+def test_night_visibility_starts_at_one_and_each_star_adds_one():
+    from engine import view_for
+    st = game("0@0: .:i\n6@10: .:I", game_info={"options": NIGHT})
+    assert view_for(st, None)["visibility"] == 1
+    st, ev = roll(st, "star", "star", "inf", "flag")
+    assert {"type": "visibility_changed", "visibility": 3, "from": 1} in ev
+    assert st.pending["type"] == "play_card" and view_for(st, None)["visibility"] == 3
+    # the Axis turn has no roll (night team: ALLIES by default)
+    st.ext["visibility"] = 5
+    st = _play_a_turn(st, "ALLIES")
+    assert st.pending["type"] == "play_card"
+    st = _play_a_turn(st, "AXIS")
+    assert st.pending["for"] == "night"
+    st, ev = roll(st, "star", "star", "star", "star")
+    assert st.ext["visibility"] == 6
+    assert st.pending["type"] == "play_card"     # full day: no more rolls
+
+
+def test_night_targets_beyond_visibility_cannot_be_fired_at():
+    from tests.engine.rulehelp import battle_dice_vs
+    text = "3@11: .:i\n5@11: .:I"                 # 2 hexes apart
+    st = to_battle(night_ordered(text, [(5, 11)]))
+    assert battle_dice_vs(st, (5, 11), (3, 11)) is None          # visibility 1
+    st = to_battle(night_ordered(text, [(5, 11)], faces=("star", "inf", "inf", "inf")))
+    assert battle_dice_vs(st, (5, 11), (3, 11)) == 2             # visibility 2
+
+
+def test_night_air_power_and_barrage_order_one_unit_while_visibility_below_six():
+    st = night_ordered("0@0: .:i\n6@10: .:I\n6@0: .:I", [(6, 10), (6, 0)], key="barrage")
+    assert st.play.key == "barrage:night" and len(st.play.ordered) == 1
+    assert st.phase in ("move", "battle")
+
+
+def test_night_visibility_reverse_rule_nightfall():
+    st = game("0@0: .:i\n6@10: .:I",
+              game_info={"options": {**NIGHT, "night_visibility_reverse_rule": True}})
+    assert st.ext["visibility"] == 6
+    st, ev = roll(st, "star", "star", "inf", "flag")
+    assert st.ext["visibility"] == 4
