@@ -169,9 +169,18 @@ class Battle:
 _NESTED = frozenset({dict, list})
 
 
+class ShallowExt(dict):
+    """Mode data whose values are never mutated in place, only replaced (tuples, nested
+    dicts rebuilt on change): a state clone copies its top level only."""
+
+    __slots__ = ()
+
+
 def _copy_ext(x: Any) -> Any:
     """Copy of the mode data ``GameState.ext`` (nested dicts/lists of plain values;
     tuples and other values are shared: never mutated in place)."""
+    if type(x) is ShallowExt:
+        return ShallowExt(x)
     if type(x) is dict:
         return {k: _copy_ext(v) if type(v) in _NESTED else v for k, v in x.items()}
     if type(x) is list:

@@ -17,13 +17,14 @@ hold several role seats; the engine only checks that each role seat acts for its
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from .. import dice as D
 from ..cards import ALL, CARDS
 from ..errors import IllegalAction
 from ..overlord_cards import BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF, OVERLORD_DECK
-from ..state import GameState, Play, Quota
+from ..state import GameState, Play, Quota, ShallowExt
 from . import battle as B
 from . import tactics as T
 from . import turn as TU
@@ -96,11 +97,6 @@ class OverlordMode(TeamMode):
 
     name = "overlord"
 
-    @property
-    def machine(self):  # the module's own turn machine
-        import sys
-        return sys.modules[__name__]
-
     def play_seat(self, st: GameState, side: str, card: int | None) -> str:
         return seat(side, "cinc")
 
@@ -114,6 +110,7 @@ class OverlordMode(TeamMode):
 
 MODES["team"] = TeamMode()
 MODES["overlord"] = OverlordMode()
+OverlordMode.machine = sys.modules[__name__]   # the module's own turn machine
 
 
 # ============================================================================ helpers
@@ -156,11 +153,14 @@ def init_game(st: GameState) -> None:
     for s in (scn.player1_side, scn.player2_side):
         for _ in range(scn.cards.get(s, 0)):
             st.hands[s].append(st.deck.pop())
-    st.ext = {"hand_size": {s: scn.cards.get(s, 0) for s in SIDES},
-              "commissar_sides": _commissar_sides(scn), "gung_ho_sides": _gung_ho_sides(scn),
-              "chip": {s: [] for s in _commissar_sides(scn)}, "setup": _commissar_sides(scn),
-              "last_plays": {s: [] for s in SIDES}, "visits": [],
-              "step": "commissar_setup"}
+    st.ext = ShallowExt({"hand_size": {s: scn.cards.get(s, 0) for s in SIDES},
+              "commissar_sides": tuple(_commissar_sides(scn)),
+              "gung_ho_sides": tuple(_gung_ho_sides(scn)),
+              "chip": {s: () for s in _commissar_sides(scn)}, "setup": tuple(_commissar_sides(scn)),
+              "last_plays": {s: () for s in SIDES}, "visits": (),
+              "step": "commissar_setup"})
+    # ShallowExt: every value is replaced, never mutated in place (tuples for card lists
+    # and histories, nested dicts through _put), so a state clone copies the top level only
     _new_turn_ext(st)
     events: list = []
     if st.ext["setup"]:
@@ -170,11 +170,18 @@ def init_game(st: GameState) -> None:
         _start_turn(st, scn.starting_side, events)
 
 
+def _put(x: dict, key: str, sub: Any, value: Any) -> None:
+    """``x[key][sub] = value`` copy-on-write: ext's values are never mutated in place
+    (``ShallowExt``: a state clone copies the top level only)."""
+    x[key] = {**x[key], sub: value}
+
+
 def _new_turn_ext(st: GameState) -> None:
     x = st.ext
-    x.update(dispatch={r: [] for r in ROLES}, visit=None, gung_ho_fg=None,
-             received={fg: [] for fg in FGS}, initiative={fg: None for fg in FGS},
-             taken=[], placed=0, init_pending=None, chance_fg=None, halves={fg: [] for fg in FGS})
+    # card lists are tuples, replaced rather than mutated (cheap state clones)
+    x.update(dispatch={r: () for r in ROLES}, visit=None, gung_ho_fg=None,
+             received={fg: () for fg in FGS}, initiative={fg: None for fg in FGS},
+             taken=(), placed=0, init_pending=None, chance_fg=None, halves={fg: () for fg in FGS})
 
 
 def _start_turn(st: GameState, side: str, events: list) -> None:
@@ -185,7 +192,7 @@ def _start_turn(st: GameState, side: str, events: list) -> None:
         return
     if side in x["commissar_sides"]:
         x["taken"] = x["chip"][side]
-        x["chip"][side] = []
+        _put(x, "chip", side, ())
         x["step"] = "commissar"
         st.phase = "commissar"
     else:
@@ -208,13 +215,25 @@ def _fg_plays(st: GameState, fg: str) -> list[Play]:
     return [p for p in st.plays if p.seat == s]
 
 
-def _pre_work(st: GameState, fg: str) -> str | None:
+def _stages(st: GameState) -> dict[str, list[str]]:
+    """FG role -> stages of the active side's plays by that Field General, in play order
+    (one pass over the plays, shared by the per-FG work queries)."""
+    out: dict[str, list[str]] = {"left": [], "centre": [], "right": []}
+    for p in st.plays:
+        sd, _, r = p.seat.partition(":")
+        if sd == st.active and r in out:
+            out[r].append(p.flags["stage"])
+    return out
+
+
+def _pre_work(st: GameState, fg: str, stages: list[str] | None = None) -> str | None:
     x = st.ext
-    if x["init_pending"] and x["init_pending"]["fg"] == fg:
+    ip = x["init_pending"]
+    if ip and ip["fg"] == fg:
         return "initiative_unit"
-    for p in _fg_plays(st, fg):
-        if p.flags["stage"] in PRE:
-            return p.flags["stage"]
+    for sg in (stages if stages is not None else _stages(st)[fg]):
+        if sg in PRE:
+            return sg
     if x["received"][fg]:
         return "play_card"
     if x["initiative"][fg] is None:
@@ -222,10 +241,14 @@ def _pre_work(st: GameState, fg: str) -> str | None:
     return None
 
 
-def _battle_work(st: GameState, fg: str) -> str | None:
-    for p in _fg_plays(st, fg):
-        if p.flags["stage"] == "battle":
-            return "battle"
+def _any_pre(st: GameState) -> bool:
+    stg = _stages(st)
+    return any(_pre_work(st, fg, stg[fg]) for fg in FGS)
+
+
+def _battle_work(st: GameState, fg: str, stages: list[str] | None = None) -> str | None:
+    if "battle" in (stages if stages is not None else _stages(st)[fg]):
+        return "battle"
     return None
 
 
@@ -248,10 +271,12 @@ def _waiting(st: GameState) -> list[dict[str, Any]]:
     if step == "cinc":
         return [{"type": st.plays[-1].flags["stage"], "seat": seat(side, "cinc")}]
     if step == "fg":
-        pre = [(fg, w) for fg in FGS if (w := _pre_work(st, fg))]
+        stg = _stages(st)
+        pre = [(fg, w) for fg in FGS if (w := _pre_work(st, fg, stg[fg]))]
         if pre:
             return [{"type": w, "seat": seat(side, fg)} for fg, w in pre]
-        return [{"type": w, "seat": seat(side, fg)} for fg in FGS if (w := _battle_work(st, fg))]
+        return [{"type": w, "seat": seat(side, fg)} for fg in FGS
+                if (w := _battle_work(st, fg, stg[fg]))]
     return []
 
 
@@ -282,19 +307,33 @@ def legal_actions(st: GameState, s: str | None) -> list[dict[str, Any]]:
         return out + [{"type": "end_commissar", "seat": s}]
     if t == "dispatch":
         out = []
-        for c in _pool(st, side):
-            if c in _dispatched(st):
+        k = _Ctx(st, side)
+        d = k.d
+        for c in k.pool:
+            if c in k.disp:
                 out.append({"type": "undo_dispatch", "seat": s, "card": c})
                 continue
-            for to in ROLES:
-                if _dispatch_error(st, side, c, to) is None:
+            # == [to for to in ROLES if _dispatch_error(st, side, c, to, k) is None]
+            if k.n >= 3 or (c in k.hand and len(k.hand) - k.from_hand - 1 < 1):
+                continue
+            card = CARDS[c]
+            for to in _static_roles(c):
+                if to == "cinc":
+                    ok = not d["cinc"]
+                else:
+                    mine = d[to]
+                    ok = not mine or (
+                        len(mine) < 2 and card.kind != "tactic"
+                        and CARDS[mine[0]].kind != "tactic" and card.key not in BOTH_HALVES
+                        and CARDS[mine[0]].key not in BOTH_HALVES)
+                if ok:
                     out.append({"type": "dispatch", "seat": s, "card": c, "to": to})
         for fg in FGS:
             if x["visit"] != fg:
                 out.append({"type": "visit", "seat": s, "fg": fg})
             if side in x["gung_ho_sides"] and x["gung_ho_fg"] != fg:
                 out.append({"type": "gung_ho", "seat": s, "fg": fg})
-        if _confirm_error(st, side) is None:
+        if _confirm_error(st, side, k) is None:
             out.append({"type": "confirm_dispatch", "seat": s})
         return out
     if t == "play_card":
@@ -354,7 +393,7 @@ def _play_of(st: GameState, s: str) -> Play:
     side, role = split(s)
     if role == "cinc":
         return st.plays[-1]
-    battle_wave = not any(_pre_work(st, fg) for fg in FGS)
+    battle_wave = not _any_pre(st)
     for p in _fg_plays(st, role):
         if (p.flags["stage"] == "battle") if battle_wave else (p.flags["stage"] in PRE):
             return p
@@ -375,24 +414,38 @@ def _dispatched(st: GameState) -> list[int]:
     return [c for r in ROLES for c in st.ext["dispatch"][r]]
 
 
-def _dispatch_error(st: GameState, side: str, cid: Any, to: Any) -> str | None:
-    x = st.ext
+class _Ctx:
+    """What every dispatch check of one state reads, computed once."""
+
+    __slots__ = ("d", "pool", "disp", "hand", "from_hand", "n")
+
+    def __init__(self, st: GameState, side: str) -> None:
+        x = st.ext
+        self.d = x["dispatch"]
+        self.pool = _pool(st, side)
+        self.disp = _dispatched(st)
+        self.hand = st.hands[side]
+        self.from_hand = sum(1 for c in self.disp if c in self.hand)
+        self.n = len(self.disp)
+
+
+def _dispatch_error(st: GameState, side: str, cid: Any, to: Any,
+                    ctx: _Ctx | None = None) -> str | None:
     if not isinstance(cid, int) or to not in ROLES:
         return "malformed_action"
-    if cid not in _pool(st, side):
+    cx = ctx if ctx is not None else _Ctx(st, side)
+    if cid not in cx.pool:
         return "card_not_in_hand"
-    if cid in _dispatched(st):
+    if cid in cx.disp:
         return "card_already_dispatched"
     c = CARDS[cid]
     if c.key == "ambush":
         return "card_not_playable"
-    if len(_dispatched(st)) >= 3:
+    if cx.n >= 3:
         return "too_many_cards"
-    if cid in st.hands[side]:
-        from_hand = sum(1 for d in _dispatched(st) if d in st.hands[side])
-        if len(st.hands[side]) - from_hand - 1 < 1:
-            return "must_keep_one_card"
-    d = x["dispatch"]
+    if cid in cx.hand and len(cx.hand) - cx.from_hand - 1 < 1:
+        return "must_keep_one_card"
+    d = cx.d
     if to == "cinc":
         if c.kind == "section" or getattr(c, "icon", "fg") == "fg":
             return "card_not_for_cinc"
@@ -413,19 +466,44 @@ def _dispatch_error(st: GameState, side: str, cid: Any, to: Any) -> str | None:
     return None
 
 
-def _any_dispatch(st: GameState, side: str) -> bool:
-    return any(_dispatch_error(st, side, c, to) is None
-               for c in _pool(st, side) if c not in _dispatched(st) for to in ROLES)
+_STATIC: dict[int, tuple[str, ...]] = {}
 
 
-def _confirm_error(st: GameState, side: str) -> str | None:
+def _static_roles(cid: int) -> tuple[str, ...]:
+    """Roles a card may go to by its marks alone (the state-free checks of
+    :func:`_dispatch_error`, in ``ROLES`` order)."""
+    r = _STATIC.get(cid)
+    if r is None:
+        c = CARDS[cid]
+        out = []
+        if c.key != "ambush":
+            for to in ROLES:
+                if to == "cinc":
+                    ok = not (c.kind == "section" or getattr(c, "icon", "fg") == "fg")
+                else:
+                    ok = not (c.kind == "tactic" and getattr(c, "icon", "") == "cinc") and not (
+                        c.kind == "section" and to not in getattr(c, "arrows", ()))
+                if ok:
+                    out.append(to)
+        r = _STATIC[cid] = tuple(out)
+    return r
+
+
+def _any_dispatch(st: GameState, side: str, ctx: _Ctx | None = None) -> bool:
+    k = ctx if ctx is not None else _Ctx(st, side)
+    return any(_dispatch_error(st, side, c, to, k) is None
+               for c in k.pool if c not in k.disp for to in ROLES)
+
+
+def _confirm_error(st: GameState, side: str, ctx: _Ctx | None = None) -> str | None:
     x = st.ext
-    if not _dispatched(st) and _any_dispatch(st, side):
+    k = ctx if ctx is not None else _Ctx(st, side)
+    if not k.disp and _any_dispatch(st, side, k):
         return "must_dispatch_a_card"
     if side in x["commissar_sides"]:
         for c in x["taken"]:
-            if c not in _dispatched(st) and any(_dispatch_error(st, side, c, to) is None
-                                                for to in ROLES):
+            if c not in k.disp and any(_dispatch_error(st, side, c, to, k) is None
+                                       for to in ROLES):
                 return "commissar_cards_must_be_played"
     return None
 
@@ -512,7 +590,7 @@ def _after_focus(st: GameState, play: Play, events: list) -> None:
     x = st.ext
     if st.battles or st.game_over:
         return
-    battle_wave = x["step"] == "cinc" or not any(_pre_work(st, fg) for fg in FGS)
+    battle_wave = x["step"] == "cinc" or not _any_pre(st)
     with _Focus(st, play):
         for _ in range(20):
             ph = st.phase
@@ -552,12 +630,12 @@ def _advance(st: GameState, events: list) -> None:
             st.phase = "fg"
             continue
         if x["step"] == "fg":
-            if not any(_pre_work(st, fg) for fg in FGS):
+            if not _any_pre(st):
                 # battle wave: settle every play with nothing left to battle
                 for p in list(st.plays):
                     if p.flags["stage"] == "battle":
                         _after_focus(st, p, events)
-                if not any(_battle_work(st, fg) for fg in FGS):
+                if not any("battle" in v for v in _stages(st).values()):
                     _end_turn(st, events)
                     continue
             return
@@ -582,7 +660,7 @@ def _commissar(st: GameState, side: str, action: dict, events: list) -> None:
         if CARDS[cid].key == "ambush":
             raise IllegalAction("card_not_playable", "Ambush is played only as a reaction")
         st.hands[side].remove(cid)
-        x["chip"][side].append(cid)
+        _put(x, "chip", side, (*x["chip"][side], cid))
         events.append({"type": "commissar_card_placed", "side": side, "seat": cs,
                        "count": len(x["chip"][side]),
                        "secret": {"card": CARDS[cid].to_json()}, "secret_to": [cs]})
@@ -609,14 +687,14 @@ def _dispatch_action(st: GameState, side: str, action: dict, events: list) -> No
         err = _dispatch_error(st, side, cid, to)
         if err:
             raise IllegalAction(err, _MESSAGES.get(err, err))
-        x["dispatch"][to].append(cid)
+        _put(x, "dispatch", to, (*x["dispatch"][to], cid))
         events.append({"type": "card_dispatched", "side": side, "seat": cs,
                        "secret": {"card": CARDS[cid].to_json(), "to": to}, "secret_to": [cs]})
     elif t == "undo_dispatch":
         cid = action.get("card")
         for r in ROLES:
             if cid in x["dispatch"][r]:
-                x["dispatch"][r].remove(cid)
+                _put(x, "dispatch", r, tuple(c for c in x["dispatch"][r] if c != cid))
                 events.append({"type": "dispatch_undone", "side": side, "seat": cs,
                                "secret": {"card": CARDS[cid].to_json()}, "secret_to": [cs]})
                 return
@@ -650,17 +728,17 @@ def _confirm(st: GameState, side: str, events: list) -> None:
         if c in st.hands[side]:
             st.hands[side].remove(c)
     st.hands[side].extend(c for c in x["taken"] if c not in _dispatched(st))
-    x["taken"] = []
+    x["taken"] = ()
     side_seats = [seat(side, r) for r in ROLES]
-    x["visits"].append([st.turn, side, x["visit"]])
+    x["visits"] = (*x["visits"], [st.turn, side, x["visit"]])
     events.append({"type": "orders_dispatched", "side": side, "seat": cs, "turn": st.turn,
                    "counts": {r: len(d[r]) for r in ROLES},
                    "secret": {"visit": x["visit"], "gung_ho": x["gung_ho_fg"]},
                    "secret_to": side_seats})
     for fg in FGS:
-        x["received"][fg] = list(d[fg])
+        _put(x, "received", fg, tuple(d[fg]))
         if d[fg]:
-            x["initiative"][fg] = "cards"
+            _put(x, "initiative", fg, "cards")
             fs = seat(side, fg)
             events.append({"type": "cards_received", "side": side, "seat": fs,
                            "count": len(d[fg]),
@@ -717,9 +795,11 @@ def _fg_play_card(st: GameState, side: str, fg: str, action: dict, events: list)
             half = None
         else:
             raise IllegalAction("illegal_section", f"field 'half' must be one of {opts}")
-    x["received"][fg].remove(cid)
+    rec = list(x["received"][fg])
+    rec.remove(cid)
+    _put(x, "received", fg, tuple(rec))
     if half is not None:
-        x["halves"][fg].append(half)
+        _put(x, "halves", fg, (*x["halves"][fg], half))
     card = CARDS[cid]
     fs = seat(side, fg)
     play = Play(cid, card.key, fs, side)
@@ -855,10 +935,10 @@ def _initiative(st: GameState, side: str, fg: str, action: dict, events: list) -
     x = st.ext
     t = action.get("type")
     if t == "pass":
-        x["initiative"][fg] = "passed"
+        _put(x, "initiative", fg, "passed")
         events.append({"type": "initiative_declined", "side": side, "seat": seat(side, fg)})
     elif t == "initiative":
-        x["initiative"][fg] = "rolled"
+        _put(x, "initiative", fg, "rolled")
         x["chance_fg"] = fg
         st.chance = {"n": 1, "for": "initiative"}
     else:
@@ -968,7 +1048,7 @@ def _end_turn(st: GameState, events: list) -> None:
         if p.key != "none" and p.flags.get("src") is not None:
             last.append({"role": split(p.seat)[1], "src": p.flags["src"],
                          "subs": p.flags.get("subs")})
-    x["last_plays"][side] = last
+    _put(x, "last_plays", side, tuple(last))
     if st.reshuffle:
         st.deck.extend(st.discard)
         st.discard = []
