@@ -75,6 +75,7 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     _deal(st)
     _turn.init_commissar(st)
     _turn.init_night(st)
+    _turn.init_camouflage(st)
     events: list[dict[str, Any]] = []
     _turn.start_turn(st, scenario.starting_side, events)
     _turn.advance(st, events)

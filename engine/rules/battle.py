@@ -15,7 +15,8 @@ from ..errors import IllegalAction
 from ..state import Battle, GameState, Play, Unit
 from ..terrain import CLASS_INDEX
 from . import los as L
-from .common import FULL_DAY, is_top, mode, other, terrain_at, visibility
+from .common import (FULL_DAY, camouflaged, drop_camouflage, is_top, mode, other, terrain_at,
+                     visibility)
 from .medals import check_victory, eliminate, update_objectives
 from .terrain_changes import unit_left_hex
 
@@ -141,7 +142,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
            None if f is None else (play.side, f.get("bonus", 0), f.get("bonus_close", 0),
                                    f.get("bonus_close_first", 0)),
            st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"),
-           u.spec.banzai and banzai_only(u, play), visibility(st))
+           u.spec.banzai and banzai_only(u, play), visibility(st), camouflaged(st))
     hit = _TARGETS.get(key)
     if hit is not None and hit[0] is st.scn:
         return list(hit[1])
@@ -175,6 +176,7 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
                 adjacent = True
     out = []
     inf_v_tank = st.options.get("infantry_v_tank")
+    camo = camouflaged(st)
     if u.spec.banzai and banzai_only(u, play):
         adjacent = True             # banzai charge: close assault only
     for v, d in near:
@@ -182,6 +184,8 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
             continue
         if v.cls in spec.cannot_target:
             continue
+        if d > 1 and camo and v.hex in camo:
+            continue                # camouflaged: fired at only from an adjacent hex
         if inf_v_tank and u.cls == "inf" and v.cls == "armor" and d > 1:
             continue
         n = battle_dice(st, u, v, d, play, kind)
@@ -217,6 +221,7 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
     b.star_hits = unit_star_hits(u)
     u = st.mut(u.id)
     u.battles += 1
+    drop_camouflage(st, u.hex, events)
     if u.cls == "armor" and any(t.spec.armor_removes for t in terrain_at(st, u.hex).tiles):
         from .terrain_changes import remove_family
         remove_family(st, u.hex, "wire", events)     # armor battling out of wire removes it
@@ -273,6 +278,7 @@ def play_ambush(st: GameState, b: Battle, events: list) -> None:
     a.star_hits = v.spec.star_hits
     a.stage = "roll"
     b.stage = "ambushed"
+    drop_camouflage(st, v.hex, events)
     events.append({"type": "battle_declared", "unit": v.id, "side": v.side, "from": [*v.hex],
                    "target": [*u.hex], "target_unit": u.id, "range": 1, "dice": a.dice,
                    "kind": "ambush"})
@@ -378,6 +384,7 @@ def battle_back(st: GameState, b: Battle, events: list) -> None:
     v = st.units[b.target]
     u = st.units[b.attacker]
     st.battles.pop()
+    drop_camouflage(st, v.hex, events)
     a = Battle(v.id, v.side, u.id, u.hex, v.hex, 1, 1, "battle_back")
     a.star_hits = v.spec.star_hits
     a.stage = "roll"

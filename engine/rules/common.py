@@ -66,6 +66,20 @@ def visibility(st: GameState) -> int:
     return x.get("visibility", FULL_DAY) if x else FULL_DAY
 
 
+def camouflaged(st: GameState) -> tuple:
+    """Hexes whose unit is camouflaged (tags tag14/tag15, vocabulary 3.1): kept in
+    ``GameState.ext["camouflage"]``; the marker goes when the unit moves or battles."""
+    x = st.ext
+    return x.get("camouflage", ()) if x else ()
+
+
+def drop_camouflage(st: GameState, h, events: list) -> None:
+    c = camouflaged(st)
+    if h in c:
+        st.ext["camouflage"] = tuple(x for x in c if x != h)
+        events.append({"type": "camouflage_removed", "hex": [*h]})
+
+
 def side_units(st: GameState, side: str) -> list[Unit]:
     return [u for u in st.units.values() if u.side == side]
 

@@ -9,7 +9,8 @@ from typing import Any
 from ..cards import CARDS
 from ..errors import IllegalAction
 from ..state import GameState, Play, Quota, Unit
-from .common import FULL_DAY, adjacent_enemies, side_units, terrain_at, unit_sections, visibility
+from .common import (FULL_DAY, adjacent_enemies, camouflaged, side_units, terrain_at,
+                     unit_sections, visibility)
 from .terrain_changes import place_sandbag
 
 ANY = None
@@ -344,8 +345,10 @@ def target_options(st: GameState, play: Play) -> list[Any]:
     if len(st.air_targets) >= limit:
         return []
     out = []
+    camo = camouflaged(st)          # camouflaged units: not by Air Power / Barrage
     for u in st.units.values():
-        if u.side != play.side and u.hex not in st.air_targets and air_chain_ok(st, st.air_targets, u.hex):
+        if u.side != play.side and u.hex not in st.air_targets and u.hex not in camo \
+                and air_chain_ok(st, st.air_targets, u.hex):
             out.append(u.hex)
     return out
 

@@ -5,7 +5,7 @@ from typing import Any
 
 from ..state import GameState
 from ..terrain import TERRAIN, Tile
-from .common import tiles_at
+from .common import drop_camouflage, tiles_at
 
 
 def _family_tiles(st: GameState, h, family: str) -> tuple[Tile, ...]:
@@ -23,9 +23,11 @@ def remove_family(st: GameState, h, family: str, events: list[dict[str, Any]]) -
 
 
 def unit_left_hex(st: GameState, h, events: list[dict[str, Any]], eliminated: bool = False) -> None:
-    """Sandbags are removed when their unit leaves the hex or is eliminated (vocabulary 1.3)."""
+    """Sandbags are removed when their unit leaves the hex or is eliminated (vocabulary 1.3);
+    so is a camouflage marker (vocabulary 3.1)."""
     if _family_tiles(st, h, "sandbag"):
         remove_family(st, h, "sandbag", events)
+    drop_camouflage(st, h, events)
 
 
 def place_sandbag(st: GameState, h, events: list[dict[str, Any]]) -> bool:

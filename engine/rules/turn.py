@@ -133,6 +133,14 @@ def recon_as_air_power(st: GameState, side: str) -> bool:
     return bool(opts.get("blitz_rules")) and side == "AXIS"
 
 
+# --------------------------------------------------------------------------- camouflage
+def init_camouflage(st: GameState) -> None:
+    """Tags tag14/tag15 (vocabulary 3.1): the unit on the hex starts camouflaged."""
+    hexes = tuple(h for h in st.scn.camouflage if h in st.occ)
+    if hexes:
+        st.ext = {**(st.ext or {}), "camouflage": hexes}
+
+
 # --------------------------------------------------------------------------- night
 def init_night(st: GameState) -> None:
     """Scenario option ``night_visibility_rules`` (vocabulary 3.3): visibility starts at 1

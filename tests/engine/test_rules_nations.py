@@ -267,7 +267,7 @@ def test_random_games_with_nation_rules_finish_and_replay_equals_live(nations, o
         3: . S  .  W  .  .  H  .
         5: . W  .  S  .  .  .  .
         7: .:I W:I .:A .:I .:G .:I .:A .:I H:I
-    """, nations=nations, legend={"Q": "pcave"},
+    """, nations=nations, legend={"Q": "pcave"}, tags={(1, 3): {"name": "tag14"}, (7, 5): {"name": "tag15"}},
         game_info={"options": opts, "country_player2": "US"}, victory=(6, 6))
     for seed in (1, 2, 3):
         st, actions = play_random_game(scn, seed, max_turns=200, record=True)
