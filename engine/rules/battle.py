@@ -122,6 +122,8 @@ def terrain_allows_battle(st: GameState, u: Unit) -> bool:
     if (u.entered and u.cls in t.no_battle_after_entering
             and not u.spec.ignore_no_battle_terrain):
         return False
+    if t.battle_max_moved is not None and u.moved > t.battle_max_moved:
+        return False                # jungle: battles only after moving at most 1 hex
     return True
 
 
@@ -303,6 +305,8 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
         hits, flags = D.count(faces, v.cls, hit_by, b.star_hits, b.ignore_grenades)
         if b.kind == "mine":        # mines: unit symbol + grenade; flags ignored
             flags = 0
+        elif _fortress_vs_artillery(st, b, v):
+            hits = faces.count("star")   # 004 "Bunkers, Fortress": artillery hits on stars only
     events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
                    "target_unit": v.id, "dice": list(faces), "hits": hits, "flags": flags,
                    "kind": b.kind})
@@ -315,6 +319,13 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
         st.battles.append(t)
         return
     _after_hits(st, b, v, hits, flags, events)
+
+
+def _fortress_vs_artillery(st: GameState, b: Battle, v: Unit) -> bool:
+    if b.attacker is None or not terrain_at(st, v.hex).art_hits_on_star_only:
+        return False
+    u = st.units.get(b.attacker)
+    return u is not None and u.cls == "art"
 
 
 def marked(st: GameState, u: Unit, v: Unit) -> bool:
@@ -527,7 +538,10 @@ def can_take_ground(st: GameState, u: Unit, h: Hex) -> bool:
         return False
     if u.cls in terrain_at(st, u.hex).cannot_leave:
         return False
-    return u.cls not in terrain_at(st, h).impassable
+    th = terrain_at(st, h)
+    if u.moved and u.cls in th.no_take_ground_after_move:
+        return False                # jungle: armor that moved cannot take ground into it
+    return u.cls not in th.impassable
 
 
 def take_ground(st: GameState, take: bool, events: list) -> None:
