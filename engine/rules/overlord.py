@@ -29,7 +29,7 @@ from . import battle as B
 from . import tactics as T
 from . import turn as TU
 from .common import MODES, SIDES, StandardMode, is_top, other, parse_hex, parse_unit
-from .medals import check_victory, update_objectives
+from .medals import check_victory, end_by_damage, update_objectives
 from .terrain_changes import unit_left_hex
 
 ROLES = ("cinc", "left", "centre", "right")
@@ -316,6 +316,8 @@ def legal_actions(st: GameState, s: str | None) -> list[dict[str, Any]]:
             # == [to for to in ROLES if _dispatch_error(st, side, c, to, k) is None]
             if k.n >= 3 or (c in k.hand and len(k.hand) - k.from_hand - 1 < 1):
                 continue
+            if k.n and (k.tfh or CARDS[c].key == "their_finest_hour"):
+                continue
             card = CARDS[c]
             for to in _static_roles(c):
                 if to == "cinc":
@@ -417,7 +419,7 @@ def _dispatched(st: GameState) -> list[int]:
 class _Ctx:
     """What every dispatch check of one state reads, computed once."""
 
-    __slots__ = ("d", "pool", "disp", "hand", "from_hand", "n")
+    __slots__ = ("d", "pool", "disp", "hand", "from_hand", "n", "tfh")
 
     def __init__(self, st: GameState, side: str) -> None:
         x = st.ext
@@ -427,6 +429,7 @@ class _Ctx:
         self.hand = st.hands[side]
         self.from_hand = sum(1 for c in self.disp if c in self.hand)
         self.n = len(self.disp)
+        self.tfh = any(CARDS[c].key == "their_finest_hour" for c in self.disp)
 
 
 def _dispatch_error(st: GameState, side: str, cid: Any, to: Any,
@@ -446,6 +449,10 @@ def _dispatch_error(st: GameState, side: str, cid: Any, to: Any,
     if cid in cx.hand and len(cx.hand) - cx.from_hand - 1 < 1:
         return "must_keep_one_card"
     d = cx.d
+    if c.key == "their_finest_hour" and cx.n:
+        return "finest_hour_alone"
+    if cx.n and any(CARDS[k].key == "their_finest_hour" for k in cx.disp):
+        return "finest_hour_alone"
     if to == "cinc":
         if c.kind == "section" or getattr(c, "icon", "fg") == "fg":
             return "card_not_for_cinc"
@@ -571,8 +578,11 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
 def _roll(st: GameState, action: dict, events: list) -> None:
     if st.battles or st.chance["for"] != "initiative":
         play = st.plays[-1]          # the play whose battle / card roll this is
+        tfh = not st.battles and play.flags.get("ol_tfh") and st.chance["for"] == "their_finest_hour"
         with _Focus(st, play):
             TU._roll(st, action, events)
+        if tfh:
+            _tfh_by_general(play, events)
         _after_focus(st, play, events)
         return
     faces = action.get("dice")
@@ -583,6 +593,19 @@ def _roll(st: GameState, action: dict, events: list) -> None:
     st.rng.counter += 1
     st.chance = None
     _initiative_rolled(st, faces[0], events)
+
+
+def _tfh_by_general(play: Play, events: list) -> None:
+    """Their Finest Hour in Overlord: each FG's 4 dice order units in his own command."""
+    faces = next(e["dice"] for e in reversed(events) if e.get("kind") == "their_finest_hour")
+    quotas = []
+    for i, fg in enumerate(FGS):
+        mine = faces[4 * i:4 * i + 4]
+        for classes, n in ((frozenset({"inf"}), mine.count("inf")),
+                           (frozenset({"armor"}), mine.count("armor")), (None, mine.count("star"))):
+            if n:
+                quotas.append(Quota(zone(fg), n, classes, True))
+    play.quotas = quotas
 
 
 def _after_focus(st: GameState, play: Play, events: list) -> None:
@@ -775,6 +798,12 @@ def _cinc_play(st: GameState, side: str, cid: int, events: list) -> None:
     play.flags["mirror"] = False
     with _Focus(st, play):
         T.setup(st, play, events, src)
+        if src.key == "their_finest_hour":
+            # Overlord card text (vocabulary 5.2): each Field General rolls 4 dice and
+            # orders units under his own command (+1 die); one 12-dice chance node, dice
+            # 4i..4i+3 are FGS[i]'s
+            st.chance = {"n": 4 * len(FGS), "for": "their_finest_hour"}
+            play.flags["ol_tfh"] = True
         if side in x["gung_ho_sides"] and card.key == "counter_attack" and play.quotas:
             play.quotas[0] = Quota(play.quotas[0].sections, play.quotas[0].count + 1,
                                    play.quotas[0].classes, play.quotas[0].subs)
@@ -889,9 +918,10 @@ def _fg_setup(st: GameState, play: Play, src, fg: str, half: int | None, plus: i
         flags["dig_in"] = True
         fallback(inf)
     elif key == "firefight":
+        # the Overlord card text has no "+1 die" line (vocabulary 5.2): no battle bonus
         play.quotas = [q(4 + plus)]
         play.filter = "not_adjacent"
-        flags.update(no_move=True, bonus=1, no_take_ground=True)
+        flags.update(no_move=True, no_take_ground=True)
     elif key == "behind_enemy_lines":
         play.quotas = [q(1 + plus, inf)]
         flags.update(move_max=3, ignore_terrain=True, bonus=1, battle_after_any_move=True,
@@ -1055,8 +1085,13 @@ def _end_turn(st: GameState, events: list) -> None:
         st.rng.shuffle(st.deck)
         st.reshuffle = False
         events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
+    # 002 "The Game Turn" 4: two new cards whatever was played (a Recon card included:
+    # no standard "draw 2, keep 1" choice), never above the hand size
     _draw_capped(st, side, 2, events)
     events.append({"type": "turn_ended", "side": side, "turn": st.turn})
+    if st.last_turn_for == side and st.options.get("counter_attack_last_turn"):
+        end_by_damage(st, events)      # 004 optional Counter-Attack last turn is over
+        return
     _start_turn(st, other(side), events)
 
 
@@ -1120,6 +1155,7 @@ _MESSAGES = {
     "section_card_both_halves": "two section cards must be played one in each half; this card "
                                 "orders in both halves",
     "must_dispatch_a_card": "select 1, 2 or 3 cards",
+    "finest_hour_alone": "Their Finest Hour is the only Command card played this turn",
     "commissar_cards_must_be_played": "the cards taken from under the Commissar chip must be "
                                       "played or handed out",
 }
