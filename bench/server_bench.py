@@ -290,8 +290,8 @@ def row(name: str, xs: list[float], load: str) -> str:
 
 
 async def run(args: argparse.Namespace) -> None:
-    backends = [("SQLite, 1 worker", False, 1)]
-    if args.pg:
+    backends = [] if args.pg_only else [("SQLite, 1 worker", False, 1)]
+    if args.pg or args.pg_only:
         sync = os.environ.get("PG_SYNCHRONOUS_COMMIT")
         backends.append((f"PostgreSQL+Redis, {args.workers} workers"
                          + (f", sync_commit={sync}" if sync else ""), True, args.workers))
@@ -337,6 +337,7 @@ def main() -> None:
     ap.add_argument("--warmup", type=float, default=3.0, help="seconds of samples dropped")
     ap.add_argument("--repeat", type=int, default=1, help="rounds (server then baseline each)")
     ap.add_argument("--pg", action="store_true", help="also PostgreSQL + Redis")
+    ap.add_argument("--pg-only", action="store_true", help="only PostgreSQL + Redis")
     ap.add_argument("--workers", type=int, default=2, help="uvicorn workers with --pg")
     ap.add_argument("--quick", action="store_true", help="4 games x (2+3), 8 s, 1 s warm-up")
     ap.add_argument("--baseline-server", type=int, help=argparse.SUPPRESS)
