@@ -28,12 +28,16 @@ def test_pegasus_random_games_mostly_finish():
 def test_apply_never_changes_the_input_state(path):
     """Copy-on-write units: every rule takes a unit with ``state.mut`` before changing it,
     so the state passed to ``apply`` (shared units included) is never modified."""
+    assert_apply_pure(load_scenario(path), 3)
+
+
+def assert_apply_pure(scn, seed: int, max_turn: int = 60) -> None:
+    """A random game in which every ``apply`` leaves its input state unchanged."""
     from engine import apply, is_chance, legal_actions, new_game, sample_chance, to_act
     from engine.bot import RandomBot
-    scn = load_scenario(path)
-    st = new_game(scn, 3)
-    bot = RandomBot(3)
-    while not st.game_over and st.turn <= 60:
+    st = new_game(scn, seed)
+    bot = RandomBot(seed)
+    while not st.game_over and st.turn <= max_turn:
         before = st.snapshot()
         a = sample_chance(st) if is_chance(st) else bot.rng.choice(legal_actions(st, to_act(st)[0]))
         new, _ = apply(st, a)

@@ -272,15 +272,8 @@ def test_random_games_with_nation_rules_finish_and_replay_equals_live(nations, o
     for seed in (1, 2, 3):
         st, actions = play_random_game(scn, seed, max_turns=200, record=True)
         assert replay(scn, seed, actions) == st
-    from engine import is_chance, legal_actions, new_game, sample_chance, to_act
-    from engine.bot import RandomBot
-    st, bot = new_game(scn, 4), RandomBot(4)         # apply never changes its input
-    while not st.game_over and st.turn <= 60:
-        before = st.snapshot()
-        a = sample_chance(st) if is_chance(st) else bot.rng.choice(legal_actions(st, to_act(st)[0]))
-        new, _ = apply(st, a)
-        assert st.snapshot() == before, a
-        st = new
+    from tests.engine.test_property import assert_apply_pure
+    assert_apply_pure(scn, 4)                        # apply never changes its input
 
 
 # ====================================================================== air strikes (2.6)
