@@ -71,6 +71,13 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
     OptionalRule("army_manoeuvres",
                  "Extra command cards per section, Restoring Order, The Big Push.",
                  "rules/004 Appendix 3 - Army Manoeuvres", False),
+    OptionalRule("overlord_air_sortie",
+                 "Overlord and the Air Pack: each C-in-C starts with an Air Sortie card (not "
+                 "counted in the hand size), the two others are shuffled in; the C-in-C gives "
+                 "it to a Field General (counts toward his 3 cards and the FG's 2, never with "
+                 "another Tactic card, never played by the C-in-C). Dispatch limits only: "
+                 "airplanes are not implemented, a played Air Sortie has no effect.",
+                 "rules/002 Overlord and the Air Pack", True),
 )}
 
 

@@ -90,7 +90,19 @@ def _build() -> tuple[OverlordCard, ...]:
 
 
 OVERLORD_DECK: tuple[OverlordCard, ...] = _build()
-OVERLORD_CARDS: dict[int, OverlordCard] = {c.id: c for c in OVERLORD_DECK}
+
+#: 002 "Components": 2 Air Sortie cards per Overlord deck (ids 220..223).  Used only with
+#: option ``overlord_air_sortie`` (002 "Overlord and the Air Pack"): a Tactic-coloured card
+#: with its own icon ``"air"``: given to any Field General, never played by the C-in-C,
+#: counts toward the 3 cards / the FG's 2, may go with a Section card but not with another
+#: Tactic card.  Airplanes are not implemented: played, it has no effect.
+AIR_SORTIE_KEY = "air_sortie"
+AIR_SORTIES: tuple[OverlordCard, ...] = tuple(
+    OverlordCard(FIRST_ID + 2 * len(STANDARD_DECK) + i, AIR_SORTIE_KEY, "Air Sortie", "tactic",
+                 (), 0, "Give to a Field General: bring an airplane into play or activate "
+                 "one (Air Pack rules; airplanes not implemented).", (), "air", False)
+    for i in range(4))
+OVERLORD_CARDS: dict[int, OverlordCard] = {c.id: c for c in OVERLORD_DECK + AIR_SORTIES}
 CARDS.update(OVERLORD_CARDS)   # one id space: every rule module looks cards up in CARDS
 
 

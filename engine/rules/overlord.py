@@ -23,7 +23,8 @@ from typing import Any
 from .. import dice as D
 from ..cards import ALL, CARDS
 from ..errors import IllegalAction
-from ..overlord_cards import BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF, OVERLORD_DECK
+from ..overlord_cards import (AIR_SORTIE_KEY, AIR_SORTIES, BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF,
+                              OVERLORD_DECK)
 from ..state import GameState, Play, Quota, ShallowExt
 from . import battle as B
 from . import tactics as T
@@ -149,10 +150,15 @@ def _gung_ho_sides(scn) -> list[str]:
 def init_game(st: GameState) -> None:
     scn = st.scn
     st.deck = [c.id for c in OVERLORD_DECK]
+    air = st.options.get("overlord_air_sortie")
+    if air:     # 002 "Overlord and the Air Pack": one Air Sortie each, the rest shuffled in
+        st.deck += [c.id for c in AIR_SORTIES[2:]]
     st.rng.shuffle(st.deck)
-    for s in (scn.player1_side, scn.player2_side):
-        for _ in range(scn.cards.get(s, 0)):
-            st.hands[s].append(st.deck.pop())
+    for i, s in enumerate((scn.player1_side, scn.player2_side)):
+        if air:
+            st.hands[s].append(AIR_SORTIES[i].id)
+        while _hand_count(st, s) < scn.cards.get(s, 0) and st.deck:
+            st.hands[s].append(st.deck.pop())    # an Air Sortie dealt is not counted
     st.ext = ShallowExt({"hand_size": {s: scn.cards.get(s, 0) for s in SIDES},
               "commissar_sides": tuple(_commissar_sides(scn)),
               "gung_ho_sides": tuple(_gung_ho_sides(scn)),
@@ -168,6 +174,11 @@ def init_game(st: GameState) -> None:
         refresh(st)
     else:
         _start_turn(st, scn.starting_side, events)
+
+
+def _hand_count(st: GameState, side: str) -> int:
+    """Cards counted toward the hand size (Air Sortie cards are not, 002 Air Pack)."""
+    return sum(1 for c in st.hands[side] if CARDS[c].key != AIR_SORTIE_KEY)
 
 
 def _put(x: dict, key: str, sub: Any, value: Any) -> None:
@@ -320,15 +331,7 @@ def legal_actions(st: GameState, s: str | None) -> list[dict[str, Any]]:
                 continue
             card = CARDS[c]
             for to in _static_roles(c):
-                if to == "cinc":
-                    ok = not d["cinc"]
-                else:
-                    mine = d[to]
-                    ok = not mine or (
-                        len(mine) < 2 and card.kind != "tactic"
-                        and CARDS[mine[0]].kind != "tactic" and card.key not in BOTH_HALVES
-                        and CARDS[mine[0]].key not in BOTH_HALVES)
-                if ok:
+                if (not d["cinc"]) if to == "cinc" else (_fg_mix_error(card, d[to]) is None):
                     out.append({"type": "dispatch", "seat": s, "card": c, "to": to})
         for fg in FGS:
             if x["visit"] != fg:
@@ -408,7 +411,8 @@ def _pool(st: GameState, side: str) -> list[int]:
     the chip plus Counter-Attack cards from his hand."""
     x = st.ext
     if side in x["commissar_sides"]:
-        return list(x["taken"]) + [c for c in st.hands[side] if CARDS[c].key == "counter_attack"]
+        return list(x["taken"]) + [c for c in st.hands[side]
+                                   if CARDS[c].key in ("counter_attack", AIR_SORTIE_KEY)]
     return list(st.hands[side])
 
 
@@ -454,7 +458,7 @@ def _dispatch_error(st: GameState, side: str, cid: Any, to: Any,
     if cx.n and any(CARDS[k].key == "their_finest_hour" for k in cx.disp):
         return "finest_hour_alone"
     if to == "cinc":
-        if c.kind == "section" or getattr(c, "icon", "fg") == "fg":
+        if c.kind == "section" or getattr(c, "icon", "fg") in ("fg", "air"):
             return "card_not_for_cinc"
         if d["cinc"]:
             return "cinc_tactic_only_one"
@@ -463,12 +467,24 @@ def _dispatch_error(st: GameState, side: str, cid: Any, to: Any,
         return "card_only_for_cinc"
     if c.kind == "section" and to not in getattr(c, "arrows", ()):
         return "section_card_wrong_general"
-    mine = [CARDS[k] for k in d[to]]
-    if any(k.kind == "tactic" for k in mine) or (c.kind == "tactic" and mine):
+    return _fg_mix_error(c, d[to])
+
+
+def _fg_mix_error(c, given: tuple) -> str | None:
+    """May a Field General who already received ``given`` also receive card ``c``?
+    (002: a Tactic card alone; at most two cards; two Section cards one per half; an Air
+    Sortie may go with a Section card, never with another Tactic card.)"""
+    if not given:
+        return None
+    mine = [CARDS[k] for k in given]
+    air = c.key == AIR_SORTIE_KEY
+    if (any(k.kind == "tactic" and k.key != AIR_SORTIE_KEY for k in mine)
+            or (c.kind == "tactic" and not air) or (air and any(k.kind == "tactic" for k in mine))):
         return "tactic_card_must_be_alone"
     if len(mine) >= 2:
         return "general_card_limit"
-    if mine and (c.key in BOTH_HALVES or mine[0].key in BOTH_HALVES):
+    if c.kind == "section" and any(k.kind == "section" and (c.key in BOTH_HALVES
+                                                            or k.key in BOTH_HALVES) for k in mine):
         return "section_card_both_halves"
     return None
 
@@ -486,7 +502,7 @@ def _static_roles(cid: int) -> tuple[str, ...]:
         if c.key != "ambush":
             for to in ROLES:
                 if to == "cinc":
-                    ok = not (c.kind == "section" or getattr(c, "icon", "fg") == "fg")
+                    ok = not (c.kind == "section" or getattr(c, "icon", "fg") in ("fg", "air"))
                 else:
                     ok = not (c.kind == "tactic" and getattr(c, "icon", "") == "cinc") and not (
                         c.kind == "section" and to not in getattr(c, "arrows", ()))
@@ -843,6 +859,20 @@ def _fg_play_card(st: GameState, side: str, fg: str, action: dict, events: list)
         opp = {"left": "right", "right": "left", "centre": "centre"}[fg]
         last = [p for p in x["last_plays"][other(side)] if p["role"] == opp
                 and CARDS[p["src"]].key not in CINC_ONLY]
+        # vocabulary 5.2 Counter-Attack: the opposing FG's card in the directly opposite
+        # sections, or else a C-in-C card (Air Power / Barrage: targets in any section)
+        top = [p for p in x["last_plays"][other(side)] if p["role"] == "cinc"
+               and CARDS[p["src"]].key in ("air_power", "barrage")]
+        if not last and top:
+            src = CARDS[top[0]["src"]]
+            play.key = src.key
+            play.flags.update(src=src.id, mirror=False, subs=sorted(zone(fg)))
+            events.append({"type": "card_copied", "side": side, "card": src.to_json(),
+                           "mirrored": False})
+            with _Focus(st, play):
+                T.setup(st, play, events, src)
+            _after_focus(st, play, events)
+            return
         if not last:
             play.key = "none"
             src = None
@@ -1062,10 +1092,16 @@ def _initiative_unit(st: GameState, side: str, fg: str, action: dict, events: li
 # ----------------------------------------------------------------------------- end of turn
 def _draw_capped(st: GameState, side: str, n: int, events: list) -> None:
     x = st.ext
-    room = x["hand_size"][side] - len(st.hands[side]) - len(x["chip"].get(side, []))
+    room = x["hand_size"][side] - _hand_count(st, side) - len(x["chip"].get(side, []))
     n = max(0, min(n, room))
     if n:
-        TU._give(st, side, TU.draw(st, side, events, n), events)
+        got = TU.draw(st, side, events, n)
+        extra = sum(1 for c in got if CARDS[c].key == AIR_SORTIE_KEY)
+        while extra:        # an Air Sortie drawn is set aside and replaced (002 Air Pack)
+            more = TU.draw(st, side, events, extra)
+            got += more
+            extra = sum(1 for c in more if CARDS[c].key == AIR_SORTIE_KEY) if more else 0
+        TU._give(st, side, got, events)
 
 
 def _end_turn(st: GameState, events: list) -> None:

@@ -115,3 +115,87 @@ def test_counter_attack_last_turn_option_in_overlord():
                        for e in evs[kinds.index("last_turn"):]) or over["reason"] != "damage"
             return
     raise AssertionError("no game reached the last turn")
+
+
+def _last_plays(st, side, plays):
+    st.ext["last_plays"] = {**st.ext["last_plays"], side: tuple(plays)}
+    return st
+
+
+def test_counter_attack_copies_the_directly_opposite_field_generals_card():
+    from engine.overlord_cards import first_overlord
+    st = ol_game({(8, 4): "infus", (8, 12): "infus", (0, 4): "infger"},
+                 allies=["counter_attack", ("probe", 1)])
+    ca = st.hands[A][0]
+    pr = first_overlord("probe", 2)
+    st = _last_plays(st, X, [{"role": "right", "src": pr, "subs": [4]}])
+    st = dispatch(st, {ca: "left"})
+    st, ev = apply(st, {"type": "play_card", "seat": L, "card": ca})
+    assert any(e["type"] == "card_copied" and e["mirrored"] for e in ev)
+    play = [p for p in st.plays if p.seat == L][0]
+    assert play.key == "probe" and play.flags["subs"] == [1]
+
+
+def test_counter_attack_copies_a_cinc_card_in_any_section():
+    from engine.overlord_cards import first_overlord
+    st = ol_game({(8, 4): "infus", (0, 4): "infger", (0, 40): "infger"},
+                 allies=["counter_attack", ("probe", 1)])
+    ca = st.hands[A][0]
+    st = _last_plays(st, X, [{"role": "cinc", "src": first_overlord("barrage"), "subs": None}])
+    st = dispatch(st, {ca: "left"})
+    st, ev = apply(st, {"type": "play_card", "seat": L, "card": ca})
+    assert any(e["type"] == "card_copied" and not e["mirrored"] for e in ev)
+    targets = {tuple(a["hex"]) for a in legal_actions(st, L) if a["type"] == "target"}
+    assert (0, 40) in targets and (0, 4) in targets             # any section of the board
+
+
+def _air_game(allies):
+    from engine.overlord_cards import AIR_SORTIES
+    from engine.rules import overlord as OL
+    from engine.textboard import board_from_text
+    from tests.engine.olhelp import cards
+    scn = board_from_text("", kind="OVERLORD", units={(8, 4): "infus", (0, 4): "infger"},
+                          cards=(6, 6))
+    st = new_game(scn, 1, {"overlord_air_sortie": True})
+    st.hands[A] = [AIR_SORTIES[0].id] + cards(*allies)
+    OL.refresh(st)
+    return st
+
+
+def test_air_sortie_in_overlord_start_and_hand_size():
+    from engine.overlord_cards import AIR_SORTIES
+    scn = load_scenario(OMAHA)
+    st = new_game(scn, 4, {"overlord_air_sortie": True})
+    air = {c.id for c in AIR_SORTIES}
+    for s in (A, X):
+        mine = [c for c in st.hands[s] if c in air]
+        assert len(mine) >= 1                         # one each at the start
+        assert len(st.hands[s]) - len(mine) == scn.cards[s]     # not counted in the hand
+    assert sum(c in air for c in st.deck) + sum(c in air for s in (A, X) for c in st.hands[s]) == 4
+    plain = new_game(scn, 4)
+    assert not any(c in air for c in plain.deck + plain.hands[A] + plain.hands[X])
+
+
+def test_air_sortie_in_overlord_dispatch_limits():
+    st = _air_game(["armor_assault", ("probe", 0), ("recon", 0), "general_advance"])
+    air, aa, p0, r0, ga = st.hands[A]
+    with pytest.raises(EngineError) as e:                 # never played by the C-in-C
+        do(st, CINC, "dispatch", card=air, to="cinc")
+    assert e.value.code == "card_not_for_cinc"
+    st2 = do(st, CINC, "dispatch", card=air, to="left")   # with a Section card: fine
+    st2 = do(st2, CINC, "dispatch", card=p0, to="left")
+    with pytest.raises(EngineError) as e:                 # FG: two cards at most
+        do(st2, CINC, "dispatch", card=r0, to="left")
+    assert e.value.code == "general_card_limit"
+    st3 = do(st, CINC, "dispatch", card=air, to="centre")
+    with pytest.raises(EngineError) as e:                 # never with another Tactic card
+        do(st3, CINC, "dispatch", card=aa, to="centre")
+    assert e.value.code == "tactic_card_must_be_alone"
+    st3 = do(st3, CINC, "dispatch", card=ga, to="centre")  # astride card + Air Sortie: fine
+    st3 = do(st3, CINC, "dispatch", card=aa, to="right")
+    with pytest.raises(EngineError) as e:                 # counts toward the 3 cards
+        do(st3, CINC, "dispatch", card=p0, to="left")
+    assert e.value.code == "too_many_cards"
+    st3 = do(st3, CINC, "confirm_dispatch")
+    st3, ev = apply(st3, {"type": "play_card", "seat": C, "card": air})
+    assert ev[0]["type"] == "card_played"                 # airplanes: not yet, no effect

@@ -29,12 +29,12 @@ def _snap(st):
                                                    for p in st.plays], st.phase, st.pending))
 
 
-def _games(path, seeds, steps, scn_options=None):
+def _games(path, seeds, steps, scn_options=None, options=None):
     scn = load_scenario(path)
     if scn_options:
         scn = replace(scn, options={**scn.options, **scn_options})
     for seed in seeds:
-        st = new_game(scn, seed)
+        st = new_game(scn, seed, options)
         bot = RandomBot(seed)
         for _ in range(steps):
             if st.game_over:
@@ -54,8 +54,11 @@ def test_apply_never_changes_the_input_overlord_state():
 
 def test_fast_dispatch_enumeration_equals_the_rule_checks():
     seen = 0
-    for path, opts in ((OMAHA, None), (PELELIU, None), (OMAHA, {"russian_commissar_rule": "AXIS"})):
-        for st in _games(path, (5, 6), 300, opts):
+    for path, opts, gopts in ((OMAHA, None, None), (PELELIU, None, None),
+                              (OMAHA, {"russian_commissar_rule": "AXIS"}, None),
+                              (OMAHA, {"russian_commissar_rule": "AXIS"}, {"overlord_air_sortie": 1}),
+                              (PELELIU, None, {"overlord_air_sortie": True})):
+        for st in _games(path, (5, 6), 300, opts, gopts):
             if st.pending and st.pending["type"] == "dispatch":
                 s = to_act(st)[0]
                 fast = [a for a in legal_actions(st, s) if a["type"] in ("dispatch", "undo_dispatch")]
