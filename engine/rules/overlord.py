@@ -230,11 +230,15 @@ def _stages(st: GameState) -> dict[str, list[str]]:
     """FG role -> stages of the active side's plays by that Field General, in play order
     (one pass over the plays, shared by the per-FG work queries)."""
     out: dict[str, list[str]] = {"left": [], "centre": [], "right": []}
+    roles = _FG_SEATS.get(st.active, {})
     for p in st.plays:
-        sd, _, r = p.seat.partition(":")
-        if sd == st.active and r in out:
+        r = roles.get(p.seat)
+        if r is not None:
             out[r].append(p.flags["stage"])
     return out
+
+
+_FG_SEATS = {sd: {seat(sd, fg): fg for fg in FGS} for sd in SIDES}
 
 
 def _pre_work(st: GameState, fg: str, stages: list[str] | None = None) -> str | None:
