@@ -176,6 +176,7 @@ _MERGE: dict[str, Callable[[list[Any]], Any]] = {
     "entry_hazard_dice": max,
     "firing_from": _min_tuple,
     "art_dice": _first, "links": _first,
+    "heal_dice": lambda xs: next((x for x in xs if x), 0),
 }
 
 
@@ -227,6 +228,7 @@ class HexTerrain:
     entry_hazard_dice: int = 0
     art_hits_on_star_only: bool = False
     hq_tent: bool = False
+    heal_dice: int = 0               # oasis (-1: hand size + 1) / hospital (6) heal action
     retreat_impassable: frozenset[str] = NONE
     station: bool = False
     must_ignore_all_flags_jp: bool = False

@@ -15,6 +15,7 @@ from ..errors import IllegalAction
 from ..state import Battle, GameState, Play, Unit
 from ..terrain import CLASS_INDEX
 from . import los as L
+from .hazards import SPECIAL_ROLLS, special_rolled
 from .common import (FULL_DAY, camouflaged, drop_camouflage, is_top, mode, other, terrain_at,
                      visibility)
 from .medals import check_victory, eliminate, update_objectives
@@ -290,9 +291,13 @@ def play_ambush(st: GameState, b: Battle, events: list) -> None:
 # ----------------------------------------------------------------------------- resolve
 def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
     b = st.battles[-1]
-    v = st.units.get(b.target)
     st.last_roll = {"unit": b.attacker, "target": [*b.target_hex], "dice": list(faces),
                     "kind": b.kind}
+    if b.kind in SPECIAL_ROLLS:     # seal_cave / heal / blow_bridge (rules/hazards.py)
+        special_rolled(st, b, faces, events)
+        finish(st, events)
+        return
+    v = st.units.get(b.target)
     if v is None:
         finish(st, events)
         return

@@ -34,6 +34,8 @@ def on_enter(st: GameState, u: Unit, how: str, events: list[dict[str, Any]]) -> 
     "take_ground".  May push chance steps (mine / hazard rolls) on the battle stack."""
     h = u.hex
     t = terrain_at(st, h)
+    if t.hq_tent:
+        _hq_tent(st, u, events)
     if u.cls == "armor" and any(x.spec.armor_removes for x in t.tiles):
         remove_family(st, h, "wire", events)
     if t.entry_hazard_dice > 0 and how != "bel":
@@ -91,6 +93,12 @@ def instead_of_battle(st: GameState, u: Unit) -> list[str]:
         out.append("clear_mine")
     if may_remove_roadblock(st, u):
         out.append("remove_roadblock")
+    if may_seal_cave(st, u):
+        out.append("seal_cave")
+    if heal_dice(st, u):
+        out.append("heal")
+    if st.scn.options.get("blowbridge_opt2") and blowable_bridges(st, u):
+        out.append("blow_bridge")
     return out
 
 
@@ -125,3 +133,177 @@ def mine_view(st: GameState) -> list[dict[str, Any]]:
     """Public minefield info: hidden values stay hidden until revealed."""
     return [{"hex": [*h], "side": m.side, "value": m.value if m.revealed else None}
             for h, m in sorted(st.mines.items())]
+
+
+# ============================================================ caves, tents, heal, bridges
+# Vocabulary 1.3 (pcave/pmcave, dcamp/pheadquarter, oasis/phospital, bridges 1.2) and 004
+# "Bridge Demolition Rules".  The dice steps are Battle records of kind ``seal_cave`` /
+# ``heal`` / ``blow_bridge`` (chance nodes like any roll); :func:`special_rolled` resolves them.
+SPECIAL_ROLLS = frozenset({"seal_cave", "heal", "blow_bridge"})
+_CAVES: dict[int, tuple] = {}
+
+
+def _scenario_caves(st: GameState) -> tuple:
+    scn = st.scn
+    hit = _CAVES.get(id(scn))
+    if hit is None or hit[0] is not scn:
+        hit = _CAVES[id(scn)] = (scn, tuple(sorted(h for h, t in scn.terrain.items() if t.cave)))
+    return hit[1]
+
+
+def is_japanese_infantry(u: Unit) -> bool:
+    return u.spec.nation == "jp" and u.cls == "inf"
+
+
+def cave_jumps(st: GameState, u: Unit) -> list:
+    """Vocabulary 1.3 Cave: Japanese infantry starting its move in a cave may move to any
+    other (empty, still unsealed) cave hex; the jump counts as a 1-hex move."""
+    if not is_japanese_infantry(u) or not terrain_at(st, u.hex).cave:
+        return []
+    return [h for h in _scenario_caves(st)
+            if h != u.hex and h not in st.occ and terrain_at(st, h).cave]
+
+
+def may_seal_cave(st: GameState, u: Unit) -> bool:
+    """Allied infantry standing in a cave, not adjacent to an enemy, not yet fired."""
+    from .common import adjacent_enemies
+    return (u.side == "ALLIES" and u.cls == "inf" and not u.battles
+            and terrain_at(st, u.hex).cave and not adjacent_enemies(st, u))
+
+
+def seal_cave(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
+    if not may_seal_cave(st, u):
+        raise IllegalAction("no_cave", "this unit may not seal a cave here")
+    from .battle import unit_dice
+    n = unit_dice(st, u)[0] if unit_dice(st, u) else 0
+    _special(st, u, u.hex, max(n, 1), "seal_cave", events)
+
+
+def heal_dice(st: GameState, u: Unit) -> int:
+    """Vocabulary 1.3 Oasis (hand size + 1 dice) / Hospital (6): 0 when ``u`` may not heal."""
+    from .common import adjacent_enemies
+    n = terrain_at(st, u.hex).heal_dice
+    if not n or u.cls != "inf" or u.figures >= u.max_figures or u.moved or u.battles:
+        return 0
+    if adjacent_enemies(st, u):
+        return 0
+    return len(st.hands[u.side]) + 1 if n < 0 else n
+
+
+def heal(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
+    n = heal_dice(st, u)
+    if not n:
+        raise IllegalAction("no_heal", "this unit may not heal here")
+    _special(st, u, u.hex, n, "heal", events)
+
+
+def blowable_bridges(st: GameState, u: Unit) -> list:
+    """Scenario option ``blowbridge_opt2`` (004 "Bridge Demolition", Option 2: the bridge
+    is already rigged): an ordered unit adjacent to an empty bridge hex whose bridge tile
+    has the behaviour CAN_BE_BLOWN may blow it instead of battling."""
+    if not st.scn.options.get("blowbridge_opt2"):
+        return []
+    out = []
+    for n in st.scn.board.neighbours(u.hex):
+        if n not in st.occ and any(t.spec.can_be_blown for t in tiles_at(st, n)):
+            out.append(n)
+    return out
+
+
+def blow_bridge(st: GameState, u: Unit, h, events: list[dict[str, Any]]) -> None:
+    if h not in blowable_bridges(st, u):
+        raise IllegalAction("no_bridge", "there is no bridge this unit may blow there")
+    _special(st, u, h, 2, "blow_bridge", events)
+
+
+def _special(st: GameState, u: Unit, h, n: int, kind: str, events: list[dict[str, Any]]) -> None:
+    u = st.mut(u.id)
+    u.no_battle = True              # instead of battling: the unit is spent
+    b = Battle(u.id, u.side, u.id, h, u.hex, 0, n, kind)
+    st.battles.append(b)
+    events.append({"type": "action_declared", "unit": u.id, "side": u.side, "kind": kind,
+                   "hex": [*h], "dice": n})
+
+
+def special_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict[str, Any]]) -> None:
+    """Resolve a ``seal_cave`` / ``heal`` / ``blow_bridge`` roll (the record is popped by
+    the caller)."""
+    events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
+                   "dice": list(faces), "kind": b.kind})
+    h = b.target_hex
+    if b.kind == "heal":
+        u = st.units.get(b.attacker)
+        if u is None:
+            return
+        gain = min(u.max_figures - u.figures, sum(1 for f in faces if f in ("star", "inf")))
+        if gain:
+            u = st.mut(u.id)
+            u.figures += gain
+        events.append({"type": "unit_healed", "unit": u.id, "figures_gained": gain,
+                       "figures": u.figures})
+        return
+    if "star" not in faces:
+        return
+    from ..terrain import TERRAIN, Tile
+    if b.kind == "seal_cave":
+        keep = []
+        for t in tiles_at(st, h):
+            if t.spec.cave:
+                t = Tile(TERRAIN["mountain" if t.spec.family == "mountain" else "hills"],
+                         t.orientation)
+            keep.append(t)
+        st.tiles_over[h] = tuple(keep)
+        events.append({"type": "terrain_changed", "hex": [*h], "removed": "cave"})
+        return
+    # blow_bridge: the bridge tile becomes a broken bridge
+    medal = 0
+    keep = []
+    for t in tiles_at(st, h):
+        if t.spec.can_be_blown:
+            medal = max(medal, t.spec.medal_if_blown)
+            t = Tile(TERRAIN["brkbridge"], t.orientation)
+        keep.append(t)
+    st.tiles_over[h] = tuple(keep)
+    events.append({"type": "terrain_changed", "hex": [*h], "removed": "bridge",
+                   "added": "broken_bridge"})
+    if medal:
+        st.exit_medals[b.side] += medal
+        events.append({"type": "medal_gained", "side": b.side, "reason": "bridge_blown",
+                       "count": medal})
+        from .medals import check_victory
+        check_victory(st, events)
+
+
+# ----------------------------------------------------------------------------- HQ tents
+def _hq_tent(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
+    """Vocabulary 1.3 HQ & Supply Tents: the first time an enemy of the tile's
+    ``original_owner`` enters, the owner discards a random card (state RNG); when the
+    owner re-enters it afterwards, the owner draws 1 card (once: the tent is then spent).
+    State: ``GameState.ext["hq_tents"]`` hex -> "taken" | "recovered"."""
+    h = u.hex
+    owner = next((t.owner for t in tiles_at(st, h) if t.spec.hq_tent and t.owner), None)
+    if owner is None:
+        return
+    x = st.ext or {}
+    tents = x.get("hq_tents", {})
+    key = f"{h[0]},{h[1]}"
+    status = tents.get(key)
+    from .common import mode
+    seat = mode(st).hand_seat(st, owner)
+    if u.side != owner and status is None:
+        hand = st.hands[owner]
+        tents = {**tents, key: "taken"}
+        if hand:
+            cid = hand[st.rng.below(len(hand))]
+            hand.remove(cid)
+            st.discard.append(cid)
+            from ..cards import CARDS
+            events.append({"type": "card_discarded", "side": owner, "seat": seat,
+                           "reason": "hq_tent", "card": CARDS[cid].to_json()})
+    elif u.side == owner and status == "taken":
+        tents = {**tents, key: "recovered"}
+        from .turn import _give, draw
+        _give(st, owner, draw(st, owner, events), events)
+    else:
+        return
+    st.ext = {**x, "hq_tents": tents}

@@ -42,6 +42,14 @@ def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = Non
     off the board are reported by :func:`exit_hexes`.
     """
     res, _ = _search(st, u, play, limit, ignore_terrain)
+    if limit is None and u.spec.nation == "jp" and terrain_at(st, u.hex).cave \
+            and move_allowance(st, u, play) > 0:
+        from .hazards import cave_jumps
+        jumps = cave_jumps(st, u)       # vocabulary 1.3: cave-to-cave move, counts 1 hex
+        if jumps:
+            res = dict(res)
+            for h in jumps:
+                res[h] = 1
     return res
 
 

@@ -105,7 +105,11 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
                 for h, _n in B.targets(st, u, play):
                     out.append({"type": "battle", "seat": seat, "unit": uid, "target": [*h]})
                 for t in H.instead_of_battle(st, u):
-                    out.append({"type": t, "seat": seat, "unit": uid})
+                    if t == "blow_bridge":
+                        out += [{"type": t, "seat": seat, "unit": uid, "hex": [*h]}
+                                for h in H.blowable_bridges(st, u)]
+                    else:
+                        out.append({"type": t, "seat": seat, "unit": uid})
             if _may_move_again(play, u):
                 for h in reachable(st, u, play, play.flags["move_again"], True):
                     out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
@@ -448,7 +452,8 @@ def _battle(st: GameState, action: dict, events: list) -> None:
 
 
 def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
-    """remove_wire / clear_mine: an ordered unit that may battle does this instead."""
+    """remove_wire / clear_mine / remove_roadblock / seal_cave / heal / blow_bridge: an
+    ordered unit that may battle does this instead."""
     u = _ordered_unit(st, action)
     if not B.can_battle(st, u, st.play):
         code = "unit_already_battled" if u.battles else "unit_cannot_battle"
@@ -457,6 +462,12 @@ def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
         H.remove_wire(st, u, events)
     elif action["type"] == "remove_roadblock":
         H.remove_roadblock(st, u, events)
+    elif action["type"] == "seal_cave":
+        H.seal_cave(st, u, events)
+    elif action["type"] == "heal":
+        H.heal(st, u, events)
+    elif action["type"] == "blow_bridge":
+        H.blow_bridge(st, u, parse_hex(action, "hex"), events)
     else:
         H.clear_mine(st, u, events)
 
@@ -497,6 +508,9 @@ HANDLERS = {
     ("battle", "remove_wire"): _instead_of_battle,
     ("battle", "clear_mine"): _instead_of_battle,
     ("battle", "remove_roadblock"): _instead_of_battle,
+    ("battle", "seal_cave"): _instead_of_battle,
+    ("battle", "heal"): _instead_of_battle,
+    ("battle", "blow_bridge"): _instead_of_battle,
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
 }

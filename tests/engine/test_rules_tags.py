@@ -79,3 +79,114 @@ def test_fortress_hit_by_artillery_on_stars_only():
         st = do(st, "pass")
     st, ev = roll(st, *(["inf", "grenade"] + ["star"] * (st.pending["dice"] - 2)))
     assert [e for e in ev if e["type"] == "dice_rolled"][0]["hits"] == 2   # infantry: normal
+
+
+# ============================================================== caves, tents, heal, bridges
+CAVE = {"V": "pcave", "Q": "pmcave"}
+
+
+def test_japanese_infantry_moves_cave_to_cave():
+    from tests.engine.rulehelp import do, game, order_units, play, unit
+    text = "0@10: V:i\n7@1: V\n8@0: .:I"
+    st = game(text, axis_hand=[("probe", 1)], legend=CAVE, nations={"AXIS": "jp"},
+              starting="PLAYER1")
+    st = order_units(play(st, "probe", 1), [(0, 10)])
+    moves = [a["to"] for a in legal(st, "move")]
+    assert [7, 1] in moves                     # far cave hex, a 1-hex move
+    st = do(st, "move", unit=uid(st, (0, 10)), to=[7, 1])
+    assert unit(st, (7, 1)).moved == 1
+    st = game(text, axis_hand=[("probe", 1)], legend=CAVE, starting="PLAYER1")  # German
+    st = order_units(play(st, "probe", 1), [(0, 10)])
+    assert [7, 1] not in [a["to"] for a in legal(st, "move")]
+
+
+def test_allied_infantry_seals_a_cave_on_a_star():
+    from tests.engine.rulehelp import do, roll, types
+    from engine.rules.common import terrain_at
+    text = "0@0: .:i\n6@10: V:I\n6@14: Q:I"
+    st = to_battle(ordered(text, [(6, 10), (6, 14)], key=("attack", 1), legend=CAVE))
+    assert "seal_cave" in types(st)
+    st, ev = act(st, "seal_cave", unit=uid(st, (6, 10)))
+    assert st.pending["type"] == "roll" and st.pending["for"] == "seal_cave"
+    assert st.pending["dice"] == 3                   # its range-1 dice
+    st, ev = roll(st, "inf", "inf", "flag")
+    assert terrain_at(st, (6, 10)).cave              # no star: still a cave
+    st = do(st, "seal_cave", unit=uid(st, (6, 14)))
+    st, ev = roll(st, "inf", "star", "flag")
+    t = terrain_at(st, (6, 14))
+    assert not t.cave and [x.spec.code for x in t.tiles] == ["mountain"]   # plain mountain
+    # adjacent to an enemy: no sealing
+    st = to_battle(ordered("5@11: .:i\n6@10: V:I", [(6, 10)], key=("probe", 1), legend=CAVE))
+    assert "seal_cave" not in types(st)
+
+
+def test_hq_tent_enemy_entry_discards_owner_re_entry_draws():
+    from engine import view_for
+    from tests.engine.rulehelp import do
+    tent = {"Q": {"name": "dcamp", "original_owner": "AXIS"}}
+    st = ordered("0@0: .:i\n5@11: Q\n6@10: .:I", [(6, 10)], key=("probe", 1), legend=tent)
+    n = len(st.hands["AXIS"])
+    st, ev = act(st, "move", unit=uid(st, (6, 10)), to=[5, 11])
+    assert [e["reason"] for e in ev if e["type"] == "card_discarded"] == ["hq_tent"]
+    assert len(st.hands["AXIS"]) == n - 1
+    # the owner re-entering a taken tent draws one card (once)
+    tent = {"Q": {"name": "dcamp", "original_owner": "ALLIES"}}
+    st = ordered("0@0: .:i\n5@11: Q\n6@10: .:I", [(6, 10)], key=("probe", 1), legend=tent)
+    st.ext = {**(st.ext or {}), "hq_tents": {"5,11": "taken"}}
+    n = len(st.hands["ALLIES"])
+    st, ev = act(st, "move", unit=uid(st, (6, 10)), to=[5, 11])
+    # the tent's card, then the end-of-turn draw (nothing else could act)
+    assert [e["type"] for e in ev].count("card_drawn") == 2
+    assert len(st.hands["ALLIES"]) == n + 2 and st.ext["hq_tents"] == {"5,11": "recovered"}
+    assert view_for(st, "ALLIES")
+
+
+def test_oasis_and_hospital_heal_instead_of_battling():
+    from tests.engine.rulehelp import roll, types, unit
+    legend = {"Z": "oasis", "Y": "phospital"}
+    st = ordered("0@0: .:i\n6@10: Z:I", [(6, 10)], key=("probe", 1),
+                 legend=legend, hand=[("probe", 1), "recon", "attack"])
+    st.mut(uid(st, (6, 10))).figures = 2                  # wounded
+    st = to_battle(st)
+    assert "heal" in types(st)
+    st, ev = act(st, "heal", unit=uid(st, (6, 10)))
+    assert st.pending["for"] == "heal" and st.pending["dice"] == 3     # hand (2) + 1
+    st, ev = roll(st, "star", "inf", "inf")
+    assert unit(st, (6, 10)).figures == 4                 # 2 back (up to its maximum)
+    assert [e for e in ev if e["type"] == "unit_healed"][0]["figures_gained"] == 2
+    st = ordered("0@0: .:i\n6@10: Y:I", [(6, 10)], key=("probe", 1), legend=legend)
+    st.mut(uid(st, (6, 10))).figures = 1
+    st = to_battle(st)
+    st, _ = act(st, "heal", unit=uid(st, (6, 10)))
+    assert st.pending["dice"] == 6
+    st, _ = roll(st, "star", "flag", "armor", "grenade", "flag", "flag")
+    assert unit(st, (6, 10)).figures == 2
+    # full strength, or next to an enemy: no heal
+    st = to_battle(ordered("0@0: .:i\n6@10: Y:I", [(6, 10)], key=("probe", 1), legend=legend))
+    assert "heal" not in types(st)
+    st = ordered("5@11: .:i\n6@10: Y:I", [(6, 10)], key=("probe", 1), legend=legend)
+    st.mut(uid(st, (6, 10))).figures = 2
+    st = to_battle(st)
+    assert "heal" not in types(st)
+
+
+def test_bridge_demolition_blowbridge_opt2_two_dice_star_destroys_one_medal():
+    from engine import view_for
+    from engine.rules.common import terrain_at
+    from tests.engine.rulehelp import roll, types
+    legend = {"D": {"slot": "rect_terrain", "name": "bridge", "behavior": "CAN_BE_BLOWN",
+                    "behavior2": "ONE_MEDAL_IF_BLOWN"}}
+    text = "0@0: .:i\n5@11: RD\n6@10: .:I"
+    st = to_battle(ordered(text, [(6, 10)], key=("probe", 1), legend=legend))
+    assert "blow_bridge" not in types(st)           # option off
+    st = to_battle(ordered(text, [(6, 10)], key=("probe", 1), legend=legend,
+                           game_info={"options": {"blowbridge_opt2": True}}))
+    acts = legal(st, "blow_bridge")
+    assert [a["hex"] for a in acts] == [[5, 11]]
+    st, _ = act(st, "blow_bridge", unit=uid(st, (6, 10)), hex=[5, 11])
+    assert st.pending["for"] == "blow_bridge" and st.pending["dice"] == 2
+    medals = view_for(st, None)["sides"]["ALLIES"]["medals"]
+    st, ev = roll(st, "flag", "star")
+    assert not terrain_at(st, (5, 11)).bridge
+    assert {"type": "medal_gained", "side": "ALLIES", "reason": "bridge_blown", "count": 1} in ev
+    assert view_for(st, None)["sides"]["ALLIES"]["medals"] == medals + 1
