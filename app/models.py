@@ -54,6 +54,9 @@ class Game(Base):
     to_act: Mapped[list[str]] = mapped_column(JSON, default=list)
     winner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_by: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
+    layout: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # side -> layout
+    bot_owner: Mapped[str | None] = mapped_column(String(40), nullable=True)    # worker driving bots
+    bot_lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -72,6 +75,12 @@ class Seat(Base):
     role: Mapped[str] = mapped_column(String(20))
     identity_id: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False)
+    # the player slot (seats claimed together by one identity), e.g. "ALLIES:cinc+centre"
+    slot: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    # why a bot plays the seat: creator | assigned | left | away (away: the identity,
+    # still recorded, takes the seat back when it reconnects)
+    bot_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")
     identity: Mapped[Identity | None] = relationship(lazy="selectin")

@@ -41,6 +41,8 @@ class Settings(BaseSettings):
 
     snapshot_every: int = 50          # log entries between state snapshots
     bot_delay: float = 0.5            # seconds between server bot moves
+    bot_grace_seconds: float = 120.0  # an absent player's seats go to a bot after this
+    bot_lease_seconds: float = 10.0   # a worker's claim on driving one game's bots
     max_upload_bytes: int = 2 * 1024 * 1024
     cookie_secure: bool = False
 

@@ -4,12 +4,24 @@ Channels: ``all`` (players write, everyone reads), ``side:<SIDE>`` (that side's 
 ``spectators`` (spectators only: never delivered to players), and for team/Overlord play
 ``pair:<SIDE>:<role>`` between a side's Commander-in-Chief and one Field General.
 
-Overlord chain of command (rules: Overlord, "Communication"): the Commander-in-Chief may
-talk only to the Field General he is visiting this turn; the Field Generals of a side may
-talk among themselves at any time; nothing crosses sides.  The visited general is read
-from the writer's own engine view: ``view["overlord"]["chain_of_command"]["visited"]``
-(the Field General visited this turn), else ``view["overlord"]["visit"]`` (the visit
-being chosen).
+Overlord, 002 "The Military Chain of Command": the Commander-in-Chief talks with one (and
+only one) Field General per turn, the one he visits; he may not talk with the others (no
+side channel for him); the Field Generals of a side may talk among themselves at any time;
+nothing crosses sides.  The visit counts once the C-in-C confirms his orders (the engine's
+``view.overlord.chain_of_command.visited`` of the writer's own view: the visit of the
+current turn of the writer's side); a tentative visit (``view.overlord.visit`` while
+dispatching) opens nothing, or he could talk to every general in turn.  During the
+opponent's turn no line to the C-in-C is open.  At game over the chain of command is lifted
+(the side's channels open to all its seats; still nothing crosses sides).
+
+Team play (004 "Team Play": the team agrees on the card together): every seat of a side
+may write the side channel and its pair channel at any time.  A view without the
+``overlord`` part that is not a real engine view (``None``, ``{}``) is treated as Overlord:
+the strict reading is the safe one.
+
+An identity holding several role seats (layouts of 3, 2 or 1 players per side) reads what
+any of its seats reads; when it holds the C-in-C seat, the C-in-C's rules decide its
+writes (the hand holder stays bound by the chain of command), else any seat's permission.
 """
 from __future__ import annotations
 
@@ -17,6 +29,25 @@ from dataclasses import dataclass
 from typing import Any
 
 CINC = "cinc"
+FG_NAMES = {"left": "Left", "centre": "Centre", "right": "Right"}
+
+# reasons (stable texts: the client shows them on closed channel panes)
+R_NOT_SIDE = "not your side"
+R_PAIR = "a private channel of two generals"
+R_UNKNOWN = "unknown channel"
+R_SPECTATORS = "spectator chat is never shown to players"
+R_IDENTIFY = "identify yourself (a guest name) to chat"
+R_SPECTATOR_ALL = "spectators write in the spectators channel"
+R_CINC_SIDE = ("the Commander-in-Chief may not talk to all his Field Generals: "
+               "only to the one he visits this turn")
+R_NO_VISIT = ("no Field General visited yet this turn: the line opens when the "
+              "Commander-in-Chief confirms his orders")
+R_OPPONENT = "the opponent's turn: the Commander-in-Chief visits the front only on his side's turn"
+R_FG_WAIT = "; your line to him opens when he visits you"
+
+
+def r_visiting(fg: str) -> str:
+    return f"the Commander-in-Chief is visiting the {FG_NAMES.get(fg, fg)} Field General this turn"
 
 
 @dataclass(frozen=True)
@@ -43,29 +74,46 @@ def _no(reason: str) -> Decision:
     return Decision(False, reason)
 
 
+def chain_state(view: dict[str, Any] | None, side: str | None) -> tuple[str, str | None]:
+    """The side's chain of command from a seat's view: ``("free", None)`` (team play, game
+    over), ``("visiting", fg)``, ``("no_visit", None)`` (own turn, orders not confirmed) or
+    ``("opponent", None)``."""
+    v = view or {}
+    if v.get("game_over"):
+        return "free", None
+    ol = v.get("overlord")
+    if ol is None and "ruleset" in v:
+        return "free", None                     # a real view without Overlord: team play
+    coc = (ol or {}).get("chain_of_command") or {}
+    if coc.get("side") == side and coc.get("visited"):
+        return "visiting", str(coc["visited"])
+    if v.get("active") is not None and v.get("active") != side:
+        return "opponent", None
+    return "no_visit", None
+
+
 def visiting(view: dict[str, Any] | None, side: str) -> str | None:
     """The Field General (role) the side's Commander-in-Chief visits this turn, if any."""
-    ol = (view or {}).get("overlord") or {}
-    coc = ol.get("chain_of_command") or {}
-    if coc.get("side") == side and coc.get("visited"):
-        return str(coc["visited"])
-    visit = ol.get("visit")
-    return str(visit) if visit else None
+    state, fg = chain_state(view, side)
+    return fg if state == "visiting" else None
 
 
 def may_read(actor: Actor, channel: str, view: dict[str, Any] | None = None) -> Decision:
     if channel == "all":
         return OK
     if channel == "spectators":
-        return OK if actor.seat is None else _no("spectator chat is never shown to players")
+        return OK if actor.seat is None else _no(R_SPECTATORS)
     if channel.startswith("side:"):
-        return OK if actor.seat is not None and actor.side == channel[5:] else _no("not your side")
+        return OK if actor.seat is not None and actor.side == channel[5:] else _no(R_NOT_SIDE)
     if channel.startswith("pair:"):
-        _, side, role = (channel.split(":") + ["", ""])[:3]
+        parts = channel.split(":")
+        if len(parts) != 3 or parts[2] not in FG_NAMES:
+            return _no(R_UNKNOWN)
+        _, side, role = parts
         if actor.seat is None or actor.side != side:
-            return _no("not your side")
-        return OK if actor.role in (CINC, role) else _no("a private channel of two generals")
-    return _no("unknown channel")
+            return _no(R_NOT_SIDE)
+        return OK if actor.role in (CINC, role) else _no(R_PAIR)
+    return _no(R_UNKNOWN)
 
 
 def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None) -> Decision:
@@ -73,37 +121,65 @@ def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None) ->
     if not read:
         return read
     if not actor.identified:
-        return _no("identify yourself (a guest name) to chat")
+        return _no(R_IDENTIFY)
     if channel == "all":
-        return OK if actor.seat is not None else _no("spectators write in the spectators channel")
-    if channel.startswith("side:"):
-        if actor.role == CINC:
-            return _no("the Commander-in-Chief talks only to the general he visits")
+        return OK if actor.seat is not None else _no(R_SPECTATOR_ALL)
+    if channel == "spectators":
         return OK
-    if channel.startswith("pair:") and actor.role == CINC:
-        role = channel.split(":")[2]
-        assert actor.side is not None
-        if visiting(view, actor.side) != role:
-            return _no("the Commander-in-Chief may talk only to the general he visits this turn")
-    if channel.startswith("pair:") and actor.role != CINC and _overlord_side(view, actor.side):
-        # a Field General's line to his C-in-C is open only while the C-in-C visits him
-        assert actor.side is not None
-        visited = visiting(view, actor.side)
-        if visited != actor.role:
-            where = (f"the Commander-in-Chief is visiting the {_FG_NAMES.get(visited, visited)} "
-                     "Field General this turn") if visited else \
-                "the Commander-in-Chief has not chosen whom he visits this turn"
-            return _no(f"{where}; your line to him opens when he visits you")
-    return OK
+    state, fg = chain_state(view, actor.side)
+    if state == "free":
+        return OK
+    if channel.startswith("side:"):
+        return _no(R_CINC_SIDE) if actor.role == CINC else OK
+    # pair:<side>:<role>: open only while the C-in-C visits that Field General
+    role = channel.split(":")[2]
+    if state == "visiting" and fg == role:
+        return OK
+    why = {"visiting": r_visiting(fg or ""), "no_visit": R_NO_VISIT, "opponent": R_OPPONENT}[state]
+    if actor.role != CINC and state == "visiting":
+        why += R_FG_WAIT
+    return _no(why)
 
 
-_FG_NAMES = {"left": "Left", "centre": "Centre", "right": "Right"}
+# -- several seats held by one identity --------------------------------------------------------
+def may_read_any(actors: list[Actor], channel: str, view: dict[str, Any] | None = None) -> Decision:
+    last = _no(R_UNKNOWN)
+    for a in actors:
+        d = may_read(a, channel, view)
+        if d:
+            return d
+        last = d
+    return last
 
 
-def _overlord_side(view: dict[str, Any] | None, side: str | None) -> bool:
-    """The view carries the side's chain of command (Overlord play)."""
-    coc = ((view or {}).get("overlord") or {}).get("chain_of_command") or {}
-    return bool(side) and coc.get("side") == side
+def writer_for(actors: list[Actor], channel: str,
+               view: dict[str, Any] | None = None) -> tuple[Actor | None, Decision]:
+    """Which held seat writes on ``channel`` (the C-in-C's rules bind whoever holds the
+    C-in-C seat); (None, refusal) when none may."""
+    if not actors:
+        return None, _no(R_UNKNOWN)
+    cinc = [a for a in actors if a.role == CINC]
+    if cinc:
+        d = may_write(cinc[0], channel, view)
+        if d or may_read(cinc[0], channel, view):
+            return (cinc[0] if d else None), d
+    first: Decision | None = None
+    for a in actors:
+        d = may_write(a, channel, view)
+        if d:
+            return a, d
+        if first is None and may_read(a, channel, view):
+            first = d                   # the reason of a seat that reads the channel
+    return None, first if first is not None else may_write(actors[0], channel, view)
+
+
+def candidates(seats: list[tuple[str, str, str]]) -> list[str]:
+    """Every channel of a game with these (seat, side, role) seats."""
+    sides = sorted({side for _, side, _ in seats})
+    out = ["all", *(f"side:{s}" for s in sides), "spectators"]
+    out += [f"pair:{side}:{role}" for _, side, role in seats
+            if role in FG_NAMES and any(r == CINC for _, sd, r in seats if sd == side)]
+    return out
 
 
 def closed_reasons(actor: Actor, readable: list[str], writable: list[str],
@@ -115,9 +191,22 @@ def closed_reasons(actor: Actor, readable: list[str], writable: list[str],
 def channels(actor: Actor, seats: list[tuple[str, str, str]],
              view: dict[str, Any] | None = None) -> dict[str, list[str]]:
     """Channels this actor may read / write, given the game's (seat, side, role) list."""
-    sides = sorted({side for _, side, _ in seats})
-    candidates = ["all", *(f"side:{s}" for s in sides), "spectators"]
-    candidates += [f"pair:{side}:{role}" for _, side, role in seats
-                   if role not in (CINC, "commander") and any(r == CINC for _, sd, r in seats if sd == side)]
-    return {"read": [c for c in candidates if may_read(actor, c, view)],
-            "write": [c for c in candidates if may_write(actor, c, view)]}
+    cands = candidates(seats)
+    return {"read": [c for c in cands if may_read(actor, c, view)],
+            "write": [c for c in cands if may_write(actor, c, view)]}
+
+
+def channels_for(actors: list[Actor], seats: list[tuple[str, str, str]],
+                 view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``{"read", "write", "closed"}`` for a connection playing these seats (one actor per
+    seat; a spectator: one seatless actor).  ``closed``: readable channel -> reason."""
+    cands = candidates(seats)
+    read = [c for c in cands if may_read_any(actors, c, view)]
+    write, closed = [], {}
+    for c in read:
+        _, d = writer_for(actors, c, view)
+        if d:
+            write.append(c)
+        else:
+            closed[c] = d.reason
+    return {"read": read, "write": write, "closed": closed}

@@ -8,7 +8,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..errors import Forbidden
 from ..models import ChatMessage
 from . import repository
-from .policy import Actor, may_read, may_write
+from .policy import Actor, may_read, may_read_any, may_write, writer_for
 from .schemas import ChatOut
 
 MAX_TEXT = 1000
@@ -31,6 +31,23 @@ async def post(session: AsyncSession, game_id: str, actor: Actor, identity_id: s
     msg = ChatMessage(game_id=game_id, channel=channel, identity_id=identity_id, seat=actor.seat,
                       name=name, text=text)
     return await repository.add(session, msg)
+
+
+async def post_as(session: AsyncSession, game_id: str, actors: list[Actor],
+                  identity_id: str | None, name: str, channel: str, text: str,
+                  view: dict[str, Any] | None) -> ChatMessage:
+    """Post for a connection playing these seats: the policy picks the writing seat (the
+    C-in-C's rules bind whoever holds the C-in-C seat)."""
+    actor, decision = writer_for(actors, channel, view)
+    if actor is None or not decision:
+        raise Forbidden(decision.reason, code="chat_forbidden", reason=decision.reason)
+    return await post(session, game_id, actor, identity_id, name, channel, text, view)
+
+
+async def history_any(session: AsyncSession, game_id: str, actors: list[Actor],
+                      channels: list[str], limit: int = 100) -> list[ChatMessage]:
+    readable = [c for c in channels if may_read_any(actors, c)]
+    return await repository.recent(session, game_id, readable, limit)
 
 
 async def history(session: AsyncSession, game_id: str, actor: Actor, channels: list[str],

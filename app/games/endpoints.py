@@ -5,7 +5,8 @@ from fastapi import APIRouter, Query, Request, status
 from ..errors import BadRequest
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
-from .schemas import ClaimBody, GameCreate, GameCreated, GameLog, GameSummary, InviteOut
+from .schemas import (ClaimBody, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
+                      InviteOut)
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -13,10 +14,15 @@ STATUSES = {"open", "live", "finished"}
 
 
 @router.post("/games", status_code=status.HTTP_201_CREATED, response_model=GameCreated)
-async def create_game(body: GameCreate, session: SessionDep, me: CurrentIdentity) -> GameCreated:
+async def create_game(body: GameCreate, session: SessionDep, me: CurrentIdentity,
+                      request: Request) -> GameCreated:
     """Create a game on a bundled or uploaded scenario.  The side that moves first comes
-    from the scenario; seats come from the mode (``1v1``: one per side)."""
-    return await service.create_game(session, me, body)
+    from the scenario; seats come from the mode (``1v1``: one per side), player slots from
+    the layout per side; ``bots`` lists the slots the server's bot plays."""
+    out = await service.create_game(session, me, body)
+    if body.bots:
+        await request.app.state.hub.bots.kick(out.id)
+    return out
 
 
 @router.get("/games", response_model=list[GameSummary])
@@ -37,27 +43,41 @@ async def get_game(game_id: str, session: SessionDep, me: OptionalIdentity) -> G
 @router.post("/games/{game_id}/seats/{seat}/claim", response_model=GameSummary)
 async def claim_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
                      request: Request, body: ClaimBody | None = None) -> GameSummary:
-    return await service.claim_seat(session, request.app.state.hub, me, game_id, seat,
+    out = await service.claim_seat(session, request.app.state.hub, me, game_id, seat,
                                      body.invite if body else None)
+    await request.app.state.hub.bots.kick(game_id)
+    return out
 
 
 @router.post("/games/{game_id}/seats/{seat}/leave", response_model=GameSummary)
 async def leave_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
                      request: Request) -> GameSummary:
-    return await service.leave_seat(session, request.app.state.hub, me, game_id, seat)
+    out = await service.leave_seat(session, request.app.state.hub, me, game_id, seat)
+    await request.app.state.hub.bots.kick(game_id)
+    return out
 
 
 @router.post("/games/{game_id}/seats/{seat}/bot", response_model=GameSummary)
 async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
                    request: Request) -> GameSummary:
     """Let the server's engine bot play this seat (a free seat, or one you hold)."""
-    return await service.seat_bot(session, request.app.state.hub, me, game_id, seat)
+    out = await service.seat_bot(session, request.app.state.hub, me, game_id, seat)
+    await request.app.state.hub.bots.kick(game_id)
+    return out
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
 async def game_log(game_id: str, session: SessionDep) -> GameLog:
     """A finished game's full log: ``engine.replay(scenario, seed, actions, options)``."""
     return await service.finished_log(session, game_id)
+
+
+@router.get("/games/{game_id}/events", response_model=GameEvents)
+async def game_events(game_id: str, session: SessionDep, me: OptionalIdentity,
+                      since: int = Query(0, ge=0)) -> GameEvents:
+    """The events of the log after ``since``, redacted for the caller's seats (spectators:
+    public events): a late joiner's complete battle log.  Never the actions or the seed."""
+    return await service.event_log(session, game_id, me, since)
 
 
 @router.get("/invites/{code}", response_model=InviteOut)

@@ -102,3 +102,22 @@ async def latest_snapshot(session: AsyncSession, game_id: str) -> Snapshot | Non
     res = await session.execute(select(Snapshot).where(Snapshot.game_id == game_id)
                                 .order_by(Snapshot.seq.desc()).limit(1))
     return res.scalar_one_or_none()
+
+
+async def claim_slot(session: AsyncSession, game_id: str, slot: str, identity_id: str) -> int:
+    """Give every seat of a slot to an identity where nobody else holds it (a free seat, a
+    bot playing for nobody, or the identity's own seat a bot plays); returns the rows
+    changed (the caller rolls back unless it is the whole slot)."""
+    res = await session.execute(
+        update(Seat).where(Seat.game_id == game_id, Seat.slot == slot,
+                           (Seat.identity_id.is_(None)) | (Seat.identity_id == identity_id))
+        .values(identity_id=identity_id, is_bot=False, bot_reason=None, last_seen=utcnow())
+        .execution_options(synchronize_session=False))
+    return int(res.rowcount)  # type: ignore[attr-defined]
+
+
+async def set_slot(session: AsyncSession, game_id: str, slot: str, *, identity_id: str | None,
+                   is_bot: bool, bot_reason: str | None) -> None:
+    await session.execute(update(Seat).where(Seat.game_id == game_id, Seat.slot == slot)
+                          .values(identity_id=identity_id, is_bot=is_bot, bot_reason=bot_reason)
+                          .execution_options(synchronize_session=False))

@@ -33,20 +33,25 @@ class SeatInfo:
     identity_id: str | None
     name: str | None
     is_bot: bool
+    slot: str = ""
+    bot_reason: str | None = None
 
     @property
     def held(self) -> bool:
         return self.identity_id is not None or self.is_bot
 
     def public(self, me: str | None = None) -> dict[str, Any]:
-        return {"seat": self.seat, "side": self.side, "role": self.role, "taken": self.held,
+        return {"seat": self.seat, "side": self.side, "role": self.role,
+                "slot": self.slot or self.seat, "taken": self.held,
                 "name": "bot" if self.is_bot else self.name, "is_bot": self.is_bot,
-                "mine": me is not None and self.identity_id == me}
+                "mine": me is not None and self.identity_id == me,
+                "bot_reason": self.bot_reason if self.is_bot else None, "held_by": self.name}
 
     @classmethod
     def of(cls, row: Seat) -> SeatInfo:
         return cls(seat=row.seat, side=row.side, role=row.role, identity_id=row.identity_id,
-                   name=row.identity.name if row.identity else None, is_bot=row.is_bot)
+                   name=row.identity.name if row.identity else None, is_bot=row.is_bot,
+                   slot=row.slot or row.seat, bot_reason=row.bot_reason)
 
 
 @dataclass

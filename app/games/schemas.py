@@ -8,10 +8,18 @@ from pydantic import BaseModel, Field
 
 class GameCreate(BaseModel):
     scenario_id: str = Field(examples=["2-PegasusBridge"])
-    mode: str = "1v1"
+    mode: str | None = Field(default=None, description="1v1 | team | overlord; default: the "
+                             "scenario's natural mode (its first ScenarioSummary.modes entry)")
+    layout: dict[str, str] | None = Field(
+        default=None, examples=[{"AXIS": "4", "ALLIES": "3"}],
+        description="players per side (team/overlord): overlord 4|3|2|1 (default 4), "
+                    "team 3|2|1 (default 3)")
+    bots: list[str] = Field(default_factory=list,
+                            description="slots (or seats of slots) the server's bot plays")
     options: dict[str, Any] = Field(default_factory=dict)
     private: bool = False
-    seat: str | None = Field(default=None, description="claim this seat for the creator at once")
+    seat: str | None = Field(default=None, description="claim this slot (or the slot of this "
+                             "seat) for the creator at once")
     seed: int | None = Field(default=None, ge=0, lt=2**63,
                              description="fixed RNG seed (tests); random when omitted")
 
@@ -20,10 +28,25 @@ class SeatOut(BaseModel):
     seat: str
     side: str
     role: str
+    slot: str
     taken: bool
     name: str | None
     is_bot: bool
     mine: bool
+    bot_reason: str | None = None
+    held_by: str | None = Field(default=None, description="the player's name, also while a bot "
+                                "stands in for him (bot_reason away/assigned)")
+
+
+class SlotOut(BaseModel):
+    slot: str
+    side: str
+    seats: list[str]
+    taken: bool
+    name: str | None
+    is_bot: bool
+    mine: bool
+    bot_reason: str | None = None
 
 
 class GameSummary(BaseModel):
@@ -31,6 +54,7 @@ class GameSummary(BaseModel):
     scenario_id: str
     scenario_name: str
     mode: str
+    layout: dict[str, str]
     options: dict[str, Any]
     private: bool
     status: str
@@ -40,6 +64,7 @@ class GameSummary(BaseModel):
     winner: str | None
     created_at: datetime
     seats: list[SeatOut]
+    slots: list[SlotOut]
     url: str
 
 
@@ -68,6 +93,19 @@ class GameLog(BaseModel):
     options: dict[str, Any]
     winner: str | None
     actions: list[LogEntry]
+
+
+class EventEntry(BaseModel):
+    seq: int
+    seat: str
+    events: list[dict[str, Any]]
+
+
+class GameEvents(BaseModel):
+    game_id: str
+    seq: int
+    seats: list[str]
+    entries: list[EventEntry]
 
 
 class InviteOut(BaseModel):

@@ -1,4 +1,5 @@
-"""Games: creation, seats (claim / leave / bot), public summaries, finished logs."""
+"""Games: creation (mode, layout, bots), player slots (claim / leave / bot), public
+summaries, finished logs and the redacted event log of a running game."""
 from __future__ import annotations
 
 import json
@@ -7,16 +8,18 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import E
+from ..engine_api import E, scenario_from_text
 from ..errors import Conflict, Forbidden, NotFound, Unprocessable
-from ..models import ActionRow, Game, Identity, Seat
+from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
 from ..scenarios import service as scenarios
 from ..security import new_id
 from . import repository
-from .modes import get_mode, modes_for
+from .modes import build_slots, get_mode, modes_for
+from .redact import events_for_seats
 from .runtime import SeatInfo, game_fields, settle_chance
-from .schemas import GameCreate, GameCreated, GameLog, GameSummary, LogEntry, SeatOut
+from .schemas import (EventEntry, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
+                      LogEntry, SeatOut, SlotOut)
 
 LIVE_STATUSES = ("open", "live")
 
@@ -25,13 +28,29 @@ class Notifier(Protocol):
     async def seats_changed(self, game_id: str) -> None: ...
 
 
+def slots_public(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Group the public seat rows by player slot (order of first appearance)."""
+    out: dict[str, dict[str, Any]] = {}
+    for s in seats:
+        sl = out.get(s["slot"])
+        if sl is None:
+            out[s["slot"]] = {"slot": s["slot"], "side": s["side"], "seats": [s["seat"]],
+                              "taken": s["taken"], "name": s["name"], "is_bot": s["is_bot"],
+                              "mine": s["mine"], "bot_reason": s.get("bot_reason")}
+        else:
+            sl["seats"].append(s["seat"])
+    return list(out.values())
+
+
 def summary(game: Game, me: Identity | None = None) -> GameSummary:
     seats = [SeatInfo.of(s).public(me.id if me else None) for s in game.seats]
     return GameSummary(
         id=game.id, scenario_id=game.scenario_id, scenario_name=game.scenario_name,
-        mode=game.mode, options=game.options or {}, private=game.private, status=game.status,
+        mode=game.mode, layout=dict(game.layout or {}), options=game.options or {},
+        private=game.private, status=game.status,
         seq=game.seq, to_act=list(game.to_act or []), turn=game.turn, winner=game.winner,
-        created_at=game.created_at, seats=[SeatOut(**s) for s in seats], url=f"/games/{game.id}")
+        created_at=game.created_at, seats=[SeatOut(**s) for s in seats],
+        slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}")
 
 
 async def _reload(session: AsyncSession, game_id: str) -> Game:
@@ -49,27 +68,51 @@ async def get_game(session: AsyncSession, game_id: str) -> Game:
     return game
 
 
+def _slot_of(name: str, slot_seats: dict[str, tuple[str, ...]]) -> str:
+    """A slot name, or a seat name -> its slot."""
+    if name in slot_seats:
+        return name
+    for slot, seats in slot_seats.items():
+        if name in seats:
+            return slot
+    raise NotFound(f"no seat or slot {name!r}; slots: {sorted(slot_seats)}", code="seat_not_found")
+
+
 async def create_game(session: AsyncSession, creator: Identity, body: GameCreate) -> GameCreated:
-    mode = get_mode(body.mode)
     row, scn = await scenarios.ensure_row(session, body.scenario_id)
+    offered = modes_for(scn)
+    mode_name = body.mode or offered[0]
+    mode = get_mode(mode_name)
+    if mode_name not in offered:
+        raise Unprocessable(f"mode {mode_name!r} is not offered for this scenario; "
+                            f"offered: {offered}", code="unknown_mode")
     seed = body.seed if body.seed is not None else secrets.randbits(63)
     options = {**mode.engine_options, **body.options}
-    if body.mode not in modes_for(scn):
-        raise Unprocessable(f"mode {body.mode!r} is not offered for this scenario; "
-                            f"offered: {modes_for(scn)}", code="unknown_mode")
     state = E.new_game(scn, seed, options, mode.engine_mode)    # EngineError -> 422
-    specs = mode.seat_specs(list(E.seats(state)))
-    if body.seat is not None and body.seat not in {s.seat for s in specs}:
-        raise NotFound(f"no seat {body.seat!r}; seats: {[s.seat for s in specs]}",
-                       code="seat_not_found")
+    specs = {s.seat: s for s in mode.seat_specs(list(E.seats(state)))}
+    layout, slots = build_slots(mode_name, list(specs), body.layout)
+    slot_seats = {sl.slot: sl.seats for sl in slots}
+    mine = _slot_of(body.seat, slot_seats) if body.seat is not None else None
+    bots = {_slot_of(b, slot_seats) for b in body.bots}
+    if mine is not None and mine in bots:
+        raise Unprocessable(f"slot {mine} cannot be both yours and a bot's", code="invalid_options")
     state, entries, _ = settle_chance(state)
     game_id = new_id("g")
-    seats = [Seat(game_id=game_id, seat=s.seat, side=s.side, role=s.role,
-                  identity_id=creator.id if s.seat == body.seat else None, is_bot=False)
-             for s in specs]
-    infos = [SeatInfo(s.seat, s.side, s.role, s.identity_id, None, False) for s in seats]
+    now = utcnow()
+    seats = []
+    for sl in slots:
+        for seat in sl.seats:
+            spec = specs[seat]
+            seats.append(Seat(game_id=game_id, seat=seat, side=spec.side, role=spec.role,
+                              slot=sl.slot, identity_id=creator.id if sl.slot == mine else None,
+                              is_bot=sl.slot in bots,
+                              bot_reason="creator" if sl.slot in bots else None,
+                              last_seen=now if sl.slot == mine else None))
+    order = {s: i for i, s in enumerate(specs)}          # rows in the engine's seat order
+    seats.sort(key=lambda s: order[s.seat])
+    infos = [SeatInfo(s.seat, s.side, s.role, s.identity_id, None, bool(s.is_bot)) for s in seats]
     game = Game(id=game_id, scenario_id=row.id, scenario_name=scn.name, mode=mode.name,
-                engine_mode=mode.engine_mode,
+                engine_mode=mode.engine_mode, layout=layout,
                 options=options, seed=seed, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
                 **game_fields(state, infos))
@@ -87,11 +130,13 @@ async def list_games(session: AsyncSession, statuses: list[str], me: Identity | 
     return [summary(g, me) for g in await repository.list_games(session, statuses)]
 
 
-def _seat(game: Game, seat: str) -> Seat:
+def _slot_rows(game: Game, name: str) -> tuple[str, list[Seat]]:
+    slot_seats: dict[str, tuple[str, ...]] = {}
     for s in game.seats:
-        if s.seat == seat:
-            return s
-    raise NotFound(f"no seat {seat!r} in game {game.id}", code="seat_not_found")
+        slot_seats.setdefault(s.slot or s.seat, ())
+        slot_seats[s.slot or s.seat] += (s.seat,)
+    slot = _slot_of(name, slot_seats)
+    return slot, [s for s in game.seats if (s.slot or s.seat) == slot]
 
 
 async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id: str,
@@ -108,49 +153,61 @@ async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id:
 
 async def claim_seat(session: AsyncSession, notifier: Notifier, me: Identity, game_id: str,
                      seat: str, invite: str | None) -> GameSummary:
+    """Claim a player slot (by its name or one of its seats): a free slot, a slot a bot
+    plays for nobody, or one's own slot back from a bot."""
     game = await get_game(session, game_id)
-    row = _seat(game, seat)
-    if row.identity_id == me.id:
+    slot, rows = _slot_rows(game, seat)
+    if all(r.identity_id == me.id and not r.is_bot for r in rows):
         return summary(game, me)
     if game.status == "finished":
         raise Conflict("the game is over", code="game_finished")
-    if game.private and not (invite and secrets.compare_digest(invite, game.invite_code)):
+    if game.private and not any(r.identity_id == me.id for r in rows) \
+            and not (invite and secrets.compare_digest(invite, game.invite_code)):
         raise Forbidden("this game needs its invite code", code="invite_required")
-    if not await repository.set_seat(session, game_id, seat, identity_id=me.id, is_bot=False,
-                                     only_if_free=True):
+    n = await repository.claim_slot(session, game_id, slot, me.id)
+    if n != len(rows):
         await session.rollback()
-        raise Conflict(f"seat {seat} is already taken", code="seat_taken")
+        raise Conflict(f"seat {slot} is already taken", code="seat_taken")
     return await _after_seat_change(session, notifier, game_id, me)
 
 
 async def leave_seat(session: AsyncSession, notifier: Notifier, me: Identity, game_id: str,
                      seat: str) -> GameSummary:
+    """Leave a slot: freed (1v1, or before the game is live); in a live team/Overlord
+    game a bot takes it over (anyone may claim it from the bot)."""
     game = await get_game(session, game_id)
-    row = _seat(game, seat)
-    if row.identity_id != me.id:
+    slot, rows = _slot_rows(game, seat)
+    if any(r.identity_id != me.id for r in rows):
         raise Forbidden(f"you do not hold seat {seat}", code="not_seated")
     if game.status == "finished":
         raise Conflict("the game is over", code="game_finished")
-    await repository.set_seat(session, game_id, seat, identity_id=None, is_bot=False,
-                              only_if_free=False)
+    if game.status == "live" and get_mode(game.mode).stand_in:
+        await repository.set_slot(session, game_id, slot, identity_id=None, is_bot=True,
+                                  bot_reason="left")
+    else:
+        await repository.set_slot(session, game_id, slot, identity_id=None, is_bot=False,
+                                  bot_reason=None)
     return await _after_seat_change(session, notifier, game_id, me)
 
 
 async def seat_bot(session: AsyncSession, notifier: Notifier, me: Identity, game_id: str,
                    seat: str) -> GameSummary:
-    """Give a free seat (or one the caller holds) to the server's engine bot."""
+    """Give a free slot, or one the caller holds (autopilot: he keeps it and takes it
+    back with a claim), to the server's engine bot."""
     game = await get_game(session, game_id)
-    row = _seat(game, seat)
+    slot, rows = _slot_rows(game, seat)
     if not any(s.identity_id == me.id for s in game.seats) and game.created_by != me.id:
         raise Forbidden("only a player of this game may add a bot", code="not_seated")
     if game.status == "finished":
         raise Conflict("the game is over", code="game_finished")
-    if row.is_bot:
+    if all(r.is_bot for r in rows):
         return summary(game, me)
-    if row.identity_id not in (None, me.id):
-        raise Conflict(f"seat {seat} is already taken", code="seat_taken")
-    await repository.set_seat(session, game_id, seat, identity_id=None, is_bot=True,
-                              only_if_free=False)
+    holders = {r.identity_id for r in rows}
+    if holders - {None, me.id}:
+        raise Conflict(f"seat {slot} is already taken", code="seat_taken")
+    await repository.set_slot(session, game_id, slot,
+                              identity_id=me.id if me.id in holders else None, is_bot=True,
+                              bot_reason="assigned")
     return await _after_seat_change(session, notifier, game_id, me)
 
 
@@ -175,3 +232,25 @@ async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
                    options=game.options or {},
                    winner=game.winner,
                    actions=[LogEntry(seq=r.seq, seat=r.seat, action=r.action) for r in rows])
+
+
+async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
+                    since: int = 0) -> GameEvents:
+    """The events of log entries ``since+1..seq`` of a (running) game, redacted for the
+    caller's seats (a spectator's redaction without a seat): a late joiner's battle log.
+    Replays the log; actions and the seed are never sent."""
+    game = await get_game(session, game_id)
+    row = await scenario_repo.get(session, game.scenario_id)
+    assert row is not None
+    seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
+    state = E.new_game(scenario_from_text(row.content), game.seed, dict(game.options or {}),
+                       game.engine_mode)
+    entries: list[EventEntry] = []
+    last = 0
+    for r in await repository.actions_after(session, game_id, 0):
+        state, events = E.apply(state, r.action)
+        last = r.seq
+        if r.seq > since:
+            entries.append(EventEntry(seq=r.seq, seat=r.seat,
+                                      events=events_for_seats(events, seats)))
+    return GameEvents(game_id=game.id, seq=last, seats=seats, entries=entries)

@@ -61,9 +61,13 @@ async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
                 conn.error("invalid_token", "unknown token")
                 conn.close(4401, "invalid token")
                 return
+        if identity is not None and not rt.seats_of(identity.id):
+            async with hub.db.sessions() as session:    # a claim on another worker may
+                await rt.refresh_seats(session)         # not have reached this one yet
         if hub.bind(rt, conn, identity, seat):
             conn.error("not_seated", f"you do not hold seat {seat}; watching as a spectator")
         await hub.attach(rt, conn, since)
+        await hub.bots.present(rt, conn.identity_id)     # back from a stand-in bot
         reader = asyncio.create_task(_read_loop(hub, rt, conn))
         done, _ = await asyncio.wait({reader, conn.writer_task}, return_when=asyncio.FIRST_COMPLETED)
         if reader in done:
@@ -144,16 +148,26 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
             conn.send_json({"type": "reject", "id": msg_id, "code": "not_seated",
                             "message": "spectators cannot act", "seq": rt.seq, "details": {}})
             return None
-        await hub.submit(rt, conn, conn.seat, seq, action, msg_id, conn.identity_id)
+        # one seat: the action's ``seat`` is overwritten with it.  Several role seats: the
+        # action names the acting one (as in ``legal``); the server checks it holds it
+        seat = conn.seat
+        if len(conn.seats) > 1 and isinstance(action.get("seat"), str):
+            seat = action["seat"]
+        if seat not in conn.seats:
+            conn.send_json({"type": "reject", "id": msg_id, "code": "not_seated",
+                            "message": f"you do not hold seat {seat}", "seq": rt.seq,
+                            "details": {"seats": conn.seats}})
+            return None
+        await hub.submit(rt, conn, seat, seq, action, msg_id, conn.identity_id)
     elif mtype == "chat":
         channel, text = msg.get("channel"), msg.get("text")
         if not isinstance(channel, str) or not isinstance(text, str) \
                 or not 1 <= len(text.strip()) <= chat_service.MAX_TEXT:
             return _bad(conn, msg_id, f"chat needs 'channel' and 'text' (1-{chat_service.MAX_TEXT} chars)")
         async with hub.db.write_lock, hub.db.sessions() as session:
-            m = await chat_service.post(session, rt.game_id, conn.actor, conn.identity_id,
-                                        conn.name or "guest", channel, text.strip(),
-                                        E.view_for(rt.state, conn.seat))
+            m = await chat_service.post_as(session, rt.game_id, conn.actors, conn.identity_id,
+                                           conn.name or "guest", channel, text.strip(),
+                                           E.view_for(rt.state, conn.seat))
         await hub.chat_posted(rt.game_id, chat_service.to_wire(m))
     elif mtype == "resync":
         since = msg.get("since")

@@ -13,11 +13,12 @@ import logging
 from typing import Any
 
 from ..chat import service as chat_service
-from ..chat.policy import channels as chat_channels
-from ..chat.policy import Actor, closed_reasons, may_read
+from ..chat.policy import Actor, channels_for, may_read_any
 from ..db import Database
-from ..engine_api import E, EngineError
+from ..engine_api import E
 from ..games import play
+from ..games.bots import BotDriver
+from ..games.redact import events_for_seats, legal_for_seats
 from ..games.runtime import Batch, GameRuntime, Registry
 from ..models import Identity
 from ..pubsub import PubSub, channel_for, game_of
@@ -36,11 +37,14 @@ class Hub:
         self.pubsub = pubsub
         self.registry = Registry(db.sessions)
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.bots = BotDriver(self)
 
     async def start(self) -> None:
         await self.pubsub.start(self._on_message)
+        await self.bots.start()
 
     async def stop(self) -> None:
+        await self.bots.stop()
         for rt in list(self.registry.runtimes.values()):
             for conn in list(rt.connections):
                 conn.close(1012, "server shutting down")
@@ -54,8 +58,19 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     # -- payloads ------------------------------------------------------------------------
-    def _legal(self, state: Any, seat: str | None) -> list[dict[str, Any]]:
+    def _legal(self, state: Any, seat: str | None,
+               seats: list[str] | None = None) -> list[dict[str, Any]]:
+        if seats and len(seats) > 1:
+            return legal_for_seats(state, seats)
         return list(E.legal_actions(state, seat)) if seat is not None else []
+
+    @staticmethod
+    def _views(state: Any, seats: list[str] | None, view: dict[str, Any]) -> dict[str, Any]:
+        """Every held seat's own view, for an identity playing several role seats."""
+        if not seats or len(seats) <= 1:
+            return {}
+        return {"views": {s: (view if i == 0 else E.view_for(state, s))
+                          for i, s in enumerate(seats)}}
 
     def _status(self, rt: GameRuntime) -> str:
         return rt.status
@@ -66,25 +81,26 @@ class Hub:
         s = self.settings
         return {
             "type": "hello", "protocol": PROTOCOL, "game_id": rt.game_id, "seq": rt.seq,
-            "seat": conn.seat, "side": conn.side, "role": conn.role,
+            "seat": conn.seat, "side": conn.side, "role": conn.role, "my_seats": conn.seats,
             "identity": {"id": conn.identity_id, "name": conn.name} if conn.identity_id else None,
             "status": self._status(rt), "mode": rt.mode, "scenario_name": rt.scenario_name,
             "seats": rt.seats_public(conn.identity_id),
-            "board": rt.board, "view": view, "legal": self._legal(rt.state, conn.seat),
-            "chat_channels": self._chat_channels(conn.actor, seat_triples, view),
+            "board": rt.board, "view": view, "legal": self._legal(rt.state, conn.seat, conn.seats),
+            **self._views(rt.state, conn.seats, view),
+            "chat_channels": self._chat_channels(conn.actors, seat_triples, view),
             "chat": chat,
             "limits": {"max_message_bytes": s.ws_max_message_bytes,
                        "rate_per_second": s.ws_rate_per_second, "burst": s.ws_burst},
         }
 
     @staticmethod
-    def _chat_channels(actor: Actor, seat_triples: list[tuple[str, str, str]],
+    def _chat_channels(actors: list[Actor], seat_triples: list[tuple[str, str, str]],
                        view: dict[str, Any] | None) -> dict[str, Any]:
-        ch: dict[str, Any] = chat_channels(actor, seat_triples, view)
-        ch["closed"] = closed_reasons(actor, ch["read"], ch["write"], view)
-        return ch
+        """``read``, ``write`` and ``closed`` (channel -> why it is not writable now)."""
+        return channels_for(actors, seat_triples, view)
 
-    def _seat_chat(self, state: Any, seat: str | None, view: dict[str, Any]) -> dict[str, Any]:
+    def _seat_chat(self, state: Any, seat: str | None, view: dict[str, Any],
+                   seats: list[str] | None = None) -> dict[str, Any]:
         """A seated connection's channels after a change of state (the Overlord chain of
         command opens and closes lines per turn); {} for spectators (theirs never change)."""
         if seat is None:
@@ -93,30 +109,37 @@ class Hub:
         for s in E.seats(state):
             side, _, role = s.partition(":")
             triples.append((s, side, role or "commander"))
-        me = next((t for t in triples if t[0] == seat), (seat, seat, "commander"))
-        actor = Actor(seat=seat, side=me[1], role=me[2], identified=True)
-        return {"chat_channels": self._chat_channels(actor, triples, view)}
+        actors = []
+        for held in (seats or [seat]):
+            me = next((t for t in triples if t[0] == held), (held, held, "commander"))
+            actors.append(Actor(seat=held, side=me[1], role=me[2], identified=True))
+        return {"chat_channels": self._chat_channels(actors, triples, view)}
 
-    def sync_msg(self, rt: GameRuntime, seat: str | None, me: str | None) -> dict[str, Any]:
+    def sync_msg(self, rt: GameRuntime, seat: str | None, me: str | None,
+                 seats: list[str] | None = None) -> dict[str, Any]:
         view = E.view_for(rt.state, seat)
         return {"type": "sync", "seq": rt.seq, "view": view,
-                "legal": self._legal(rt.state, seat), "status": self._status(rt),
-                "seats": rt.seats_public(me), **self._seat_chat(rt.state, seat, view)}
+                "legal": self._legal(rt.state, seat, seats), "status": self._status(rt),
+                **self._views(rt.state, seats, view),
+                "seats": rt.seats_public(me), **self._seat_chat(rt.state, seat, view, seats)}
 
-    def update_msg(self, batches: list[Batch], seat: str | None, status: str) -> dict[str, Any]:
+    def update_msg(self, batches: list[Batch], seat: str | None, status: str,
+                   seats: list[str] | None = None) -> dict[str, Any]:
         last = batches[-1]
         state = last.state
         if state is None:        # only delivered, superseded batches drop their state
             raise RuntimeError("update of a batch whose state was dropped")
         events: list[dict[str, Any]] = []
+        multi = seats is not None and len(seats) > 1
         for b in batches:
-            events.extend(E.events_for(b.events, seat))
+            events.extend(events_for_seats(b.events, seats) if multi and seats
+                          else E.events_for(b.events, seat))
         view = E.view_for(state, seat)
         return {"type": "update", "first_seq": batches[0].first_seq, "seq": last.seq,
                 "actor": batches[0].actor if len(batches) == 1 else None,
-                "events": events, "view": view,
-                "legal": self._legal(state, seat), "status": status,
-                **self._seat_chat(state, seat, view)}
+                "events": events, "view": view, **self._views(state, seats, view),
+                "legal": self._legal(state, seat, seats), "status": status,
+                **self._seat_chat(state, seat, view, seats)}
 
     # -- connections ---------------------------------------------------------------------
     def bind(self, rt: GameRuntime, conn: Connection, identity: Identity | None,
@@ -125,30 +148,52 @@ class Hub:
         conn.identity_id = identity.id if identity else None
         conn.name = identity.name if identity else None
         conn.seat = conn.side = conn.role = None
+        conn.held, conn.pinned = [], False
         if identity is None:
             return None
         mine = rt.seats_of(identity.id)
         if seat is not None and seat not in mine:
             return "not_seated"
-        chosen = seat if seat is not None else (mine[0] if mine else None)
-        if chosen is not None:
-            info = rt.seats[chosen]
-            conn.seat, conn.side, conn.role = info.seat, info.side, info.role
+        conn.pinned = seat is not None
+        self._hold(rt, conn, [seat] if seat is not None else mine)
         return None
+
+    @staticmethod
+    def _hold(rt: GameRuntime, conn: Connection, seats: list[str]) -> None:
+        """Bind the connection to these seats (the first is its primary ``seat``)."""
+        infos = [rt.seats[s] for s in seats]
+        conn.held = [(i.seat, i.side, i.role) for i in infos]
+        if infos:
+            conn.seat, conn.side, conn.role = infos[0].seat, infos[0].side, infos[0].role
+        else:
+            conn.seat = conn.side = conn.role = None
+
+    def _rebind(self, rt: GameRuntime, conn: Connection) -> bool:
+        """After a seat change: the seats this connection's identity now holds (a pinned
+        connection keeps its one seat while the identity holds it); True if changed."""
+        before = list(conn.seats)
+        mine = rt.seats_of(conn.identity_id) if conn.identity_id else []
+        if conn.pinned and before and before[0] in mine:
+            return False
+        conn.pinned = False
+        if mine != before:
+            self._hold(rt, conn, mine)
+            return True
+        return False
 
     async def attach(self, rt: GameRuntime, conn: Connection, since: int | None) -> None:
         """Send ``hello`` (+ the missed events after ``since``) and start deliveries."""
         async with self.db.sessions() as session:
-            view0 = None
-            seat_chans = chat_channels(conn.actor, [(s.seat, s.side, s.role) for s in rt.seats.values()])
-            msgs = await chat_service.history(session, rt.game_id, conn.actor, seat_chans["read"], view0, 50)
+            seat_chans = channels_for(conn.actors, [(s.seat, s.side, s.role) for s in rt.seats.values()])
+            msgs = await chat_service.history_any(session, rt.game_id, conn.actors,
+                                                  seat_chans["read"], 50)
         chat = [chat_service.to_wire(m) for m in msgs]
         async with rt.lock:
             conn.send_json(self.hello(rt, conn, chat))
             if since is not None and 0 <= since < rt.seq:
                 batches = rt.batches_since(since)
                 if batches:
-                    conn.send_json(self.update_msg(batches, conn.seat, self._status(rt)))
+                    conn.send_json(self.update_msg(batches, conn.seat, self._status(rt), conn.seats))
             conn.seq = rt.seq
             rt.connections.add(conn)
 
@@ -159,9 +204,9 @@ class Hub:
         async with rt.lock:
             batches = rt.batches_since(since) if since is not None and 0 <= since <= rt.seq else None
             if batches:
-                conn.send_json(self.update_msg(batches, conn.seat, self._status(rt)))
+                conn.send_json(self.update_msg(batches, conn.seat, self._status(rt), conn.seats))
             else:
-                conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id))
+                conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
             conn.seq = rt.seq
 
     # -- delivery ------------------------------------------------------------------------
@@ -175,16 +220,18 @@ class Hub:
                 rt.delivered_seq = rt.seq
                 return
             status = self._status(rt) if batch.seq == rt.seq else "live"
-            cache: dict[str | None, str] = {}
+            cache: dict[str | tuple[str, ...] | None, str] = {}
             for conn in list(rt.connections):
                 if conn.closed:
                     rt.connections.discard(conn)
                     continue
                 if conn.seq >= batch.seq:
                     continue
-                text = cache.get(conn.seat)
+                key = conn.view_key
+                text = cache.get(key)
                 if text is None:
-                    text = cache[conn.seat] = dumps(self.update_msg([batch], conn.seat, status))
+                    text = cache[key] = dumps(self.update_msg([batch], conn.seat, status,
+                                                              conn.seats))
                 conn.send(text)
                 conn.seq = batch.seq
             rt.delivered_seq = batch.seq
@@ -192,12 +239,13 @@ class Hub:
                 batch.state = None      # delivered: keep the events only (catch-up)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
-        cache: dict[tuple[str | None, str | None], str] = {}
+        cache: dict[tuple[Any, str | None], str] = {}
         for conn in list(rt.connections):
-            key = (conn.seat, conn.identity_id)
+            key = (conn.view_key, conn.identity_id)
             text = cache.get(key)
             if text is None:
-                text = cache[key] = dumps(self.sync_msg(rt, conn.seat, conn.identity_id))
+                text = cache[key] = dumps(self.sync_msg(rt, conn.seat, conn.identity_id,
+                                                        conn.seats))
             conn.send(text)
             conn.seq = rt.seq
 
@@ -229,7 +277,7 @@ class Hub:
                     conn.send_json({"type": "reject", "id": msg_id, "code": out.code,
                                     "message": out.message, "seq": out.seq, "details": out.details})
                     if out.code == "stale_seq":
-                        conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id))
+                        conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
                         conn.seq = rt.seq
             self._deliver(rt)
         if out.ok and out.batch is not None:
@@ -246,34 +294,9 @@ class Hub:
 
     # -- bots ----------------------------------------------------------------------------
     def schedule_bots(self, rt: GameRuntime) -> None:
-        if rt.bot_task is not None and not rt.bot_task.done():
-            return
-        bots = [s for s in rt.seats.values() if s.is_bot]
-        if not bots or rt.status != "live":
-            return
-        rt.bot_task = asyncio.create_task(self._run_bots(rt))
-
-    async def _run_bots(self, rt: GameRuntime) -> None:
-        await asyncio.sleep(self.settings.bot_delay)
-        for _ in range(10_000):
-            async with rt.lock:
-                bot_seats = [s.seat for s in rt.seats.values() if s.is_bot]
-                acting = [s for s in E.to_act(rt.state) if s in bot_seats]
-                if not acting or rt.status != "live":
-                    return
-                seat, seq = acting[0], rt.seq
-                try:
-                    action = choose_bot_action(rt.state, seat, rt.seq)
-                except EngineError:
-                    log.exception("bot could not choose in game %s", rt.game_id)
-                    return
-            if action is None:
-                return
-            out = await self.submit(rt, None, seat, seq, action)
-            if not out.ok and out.code != "stale_seq":
-                log.warning("bot action rejected in %s: %s", rt.game_id, out.code)
-                return
-            await asyncio.sleep(self.settings.bot_delay)
+        """Let the bot driver (app/games/bots.py: one worker per game, by DB lease) play
+        the bot seats the engine waits for."""
+        self.bots.schedule(rt)
 
     # -- bus -----------------------------------------------------------------------------
     async def seats_changed(self, game_id: str) -> None:
@@ -299,6 +322,7 @@ class Hub:
                         async with self.db.sessions() as session:
                             await rt.catch_up(session)
                 self._deliver(rt)
+            self.schedule_bots(rt)
         elif kind == "seats":
             rebound: list[Connection] = []
             async with rt.lock:
@@ -306,13 +330,7 @@ class Hub:
                     await rt.refresh_seats(session)
                 status = rt.status
                 for conn in list(rt.connections):
-                    before = conn.seat
-                    if conn.seat is not None and rt.seats[conn.seat].identity_id != conn.identity_id:
-                        conn.seat = conn.side = conn.role = None      # left the seat: spectator
-                    if conn.seat is None and conn.identity_id and rt.seats_of(conn.identity_id):
-                        info = rt.seats[rt.seats_of(conn.identity_id)[0]]   # claimed: now a player
-                        conn.seat, conn.side, conn.role = info.seat, info.side, info.role
-                    if conn.seat != before:
+                    if self._rebind(rt, conn):          # claimed / left seats: rebound
                         rebound.append(conn)
                     conn.send_json({"type": "seats", "seats": rt.seats_public(conn.identity_id),
                                     "status": status})
@@ -322,14 +340,6 @@ class Hub:
         elif kind == "chat":
             m = msg["message"]
             for conn in list(rt.connections):
-                if may_read(conn.actor, m["channel"]):
+                if may_read_any(conn.actors, m["channel"]):
                     conn.send_json(m)
 
-
-def choose_bot_action(state: Any, seat: str, salt: int) -> dict[str, Any] | None:
-    """The engine's random bot (``engine.bot.RandomBot``); the server adds no rule."""
-    from engine.bot import RandomBot
-
-    if not E.legal_actions(state, seat):
-        return None
-    return RandomBot(salt).choose(state, seat)

@@ -6,6 +6,7 @@ TWO uvicorn workers) — skipped only when those servers are unreachable.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import signal
@@ -117,16 +118,20 @@ BASE_ENV = {
 }
 
 
-@pytest.fixture(scope="session", params=["sqlite", "pg"])
-def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    if request.param == "sqlite":
-        db = tmp_path_factory.mktemp("db") / "test.db"
-        srv = Server({**BASE_ENV, "DATABASE_URL": f"sqlite+aiosqlite:///{db}"})
+@contextlib.contextmanager
+def backend(kind: str, db_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[Server]:
+    """A migrated, started server on ``sqlite`` (one worker) or ``pg`` (PostgreSQL in a
+    fresh schema + Redis, two workers; skips when unreachable)."""
+    env = {**BASE_ENV, **(extra_env or {})}
+    if kind == "sqlite":
+        srv = Server({**env, "DATABASE_URL": f"sqlite+aiosqlite:///{db_dir / 'test.db'}"})
         srv.kind = "sqlite"  # type: ignore[attr-defined]
         srv.migrate()
         srv.start()
-        yield srv
-        srv.stop()
+        try:
+            yield srv
+        finally:
+            srv.stop()
         return
     if not (reachable(PG_HOST, PG_PORT) and reachable(PG_HOST, REDIS_PORT)):
         pytest.skip("PostgreSQL 127.0.0.1:5432 / Redis 127.0.0.1:6379 unreachable")
@@ -134,7 +139,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     user = _psql(f"CREATE SCHEMA {schema}")
     if user is None:
         pytest.skip("cannot create a schema in PostgreSQL database 'test'")
-    srv = Server({**BASE_ENV, "DATABASE_URL": f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/test",
+    srv = Server({**env, "DATABASE_URL": f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/test",
                   "DATABASE_SCHEMA": schema, "REDIS_URL": f"redis://{PG_HOST}:{REDIS_PORT}/0"},
                  workers=2)
     srv.kind = "pg"  # type: ignore[attr-defined]
@@ -145,6 +150,12 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     finally:
         srv.stop()
         _psql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+@pytest.fixture(scope="session", params=["sqlite", "pg"])
+def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with backend(request.param, tmp_path_factory.mktemp("db")) as srv:
+        yield srv
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

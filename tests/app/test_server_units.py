@@ -41,13 +41,15 @@ def test_policy_1v1() -> None:
 
 def test_policy_overlord_chain_of_command() -> None:
     visiting_left = {"overlord": {"chain_of_command": {"side": "ALLIES", "visited": "left"}}}
-    assert may_write(CINC, "pair:ALLIES:left", {"overlord": {"visit": "left"}})
+    # a tentative visit (while dispatching) opens nothing: only the confirmed one counts
+    assert not may_write(CINC, "pair:ALLIES:left", {"overlord": {"visit": "left"}})
     assert may_write(LEFT, "side:ALLIES") and may_write(RIGHT, "side:ALLIES")   # FGs any time
     assert not may_write(CINC, "side:ALLIES")
     assert may_write(CINC, "pair:ALLIES:left", visiting_left)
     assert not may_write(CINC, "pair:ALLIES:right", visiting_left)
     assert not may_write(CINC, "pair:ALLIES:left", {})
-    assert may_write(LEFT, "pair:ALLIES:left") and not may_read(RIGHT, "pair:ALLIES:left")
+    assert may_write(LEFT, "pair:ALLIES:left", visiting_left)
+    assert not may_read(RIGHT, "pair:ALLIES:left")
     assert not may_read(AX_LEFT, "pair:ALLIES:left")                             # nothing crosses sides
     assert not may_read(AX_LEFT, "side:ALLIES")
     seats = [(f"ALLIES:{r}", "ALLIES", r) for r in ("cinc", "left", "centre", "right")]

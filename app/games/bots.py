@@ -1,0 +1,261 @@
+"""Server bots: the engine's random bot plays bot-held seats, stands in for absent players,
+and exactly one worker drives a given game's bots.
+
+* **Driving.** A game's bots are driven by the worker holding its *bot lease*
+  (``games.bot_owner`` / ``games.bot_lease_until``, taken with a conditional UPDATE: the
+  database is the arbiter between workers).  The driver submits each bot move through
+  the hub exactly like a human action (same engine call, same durable log append, same
+  broadcast), renews the lease while it plays and releases it when no bot is to act.
+* **Presence.** Every worker stamps ``seats.last_seen`` for the identities connected to
+  it (on connect, then every ``BOT_GRACE_SECONDS / 3``).  A periodic sweep (any worker;
+  the UPDATE is conditional) hands the seats of a live game whose holder has not been
+  seen for ``BOT_GRACE_SECONDS`` to a bot stand-in (``bot_reason = "away"``, the identity
+  is kept); when that identity connects again it takes its seats back at once.
+* The sweep also restarts the bots of live games whose lease expired (a worker died).
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import or_, select, update
+
+from ..engine_api import E, EngineError
+from ..models import Game, Seat, utcnow
+from ..security import new_id
+from .modes import STAND_IN_MODES
+
+if TYPE_CHECKING:
+    from ..realtime.hub import Hub
+    from .runtime import GameRuntime
+
+log = logging.getLogger("app.bots")
+
+
+def choose_bot_action(state: Any, seat: str, salt: int) -> dict[str, Any] | None:
+    """The engine's random bot (``engine.bot.RandomBot``); the server adds no rule."""
+    from engine.bot import RandomBot
+
+    if not E.legal_actions(state, seat):
+        return None
+    return RandomBot(salt).choose(state, seat)
+
+
+def bot_to_act(rt: GameRuntime) -> str | None:
+    """The first bot seat the engine waits for (None: no bot is to act)."""
+    if rt.status != "live":
+        return None
+    bots = {s.seat for s in rt.seats.values() if s.is_bot}
+    if not bots:
+        return None
+    return next((s for s in E.to_act(rt.state) if s in bots), None)
+
+
+class BotDriver:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.worker = new_id("w")
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def grace(self) -> float:
+        return float(self.hub.settings.bot_grace_seconds)
+
+    @property
+    def lease(self) -> float:
+        return float(self.hub.settings.bot_lease_seconds)
+
+    async def start(self) -> None:
+        self.task = asyncio.create_task(self._sweep_loop(), name="bot-sweep")
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self.task
+
+    # -- the lease -------------------------------------------------------------------------
+    async def _acquire(self, game_id: str) -> bool:
+        now = utcnow()
+        db = self.hub.db
+        async with db.write_lock, db.sessions() as s:
+            res = await s.execute(
+                update(Game).where(Game.id == game_id,
+                                   or_(Game.bot_owner.is_(None), Game.bot_owner == self.worker,
+                                       Game.bot_lease_until < now))
+                .values(bot_owner=self.worker,
+                        bot_lease_until=now + timedelta(seconds=self.lease))
+                .execution_options(synchronize_session=False))
+            await s.commit()
+            return bool(res.rowcount)  # type: ignore[attr-defined]
+
+    async def _release(self, game_id: str) -> None:
+        db = self.hub.db
+        with contextlib.suppress(Exception):
+            async with db.write_lock, db.sessions() as s:
+                await s.execute(update(Game).where(Game.id == game_id, Game.bot_owner == self.worker)
+                                .values(bot_owner=None, bot_lease_until=None)
+                                .execution_options(synchronize_session=False))
+                await s.commit()
+
+    # -- driving ---------------------------------------------------------------------------
+    async def kick(self, game_id: str) -> None:
+        """After a seat change or a creation with bots: drive the game's bots if any is to
+        act (loads the game on this worker; the lease keeps it to one driver)."""
+        try:
+            rt = await self.hub.registry.get(game_id)
+            async with self.hub.db.sessions() as session:
+                await rt.refresh_seats(session)
+        except Exception:
+            log.exception("could not load game %s for its bots", game_id)
+            return
+        self.schedule(rt)
+
+    def schedule(self, rt: GameRuntime) -> None:
+        if rt.bot_task is not None and not rt.bot_task.done():
+            return
+        if bot_to_act(rt) is None:
+            return
+        rt.bot_task = asyncio.create_task(self._drive(rt))
+
+    async def _drive(self, rt: GameRuntime) -> None:
+        try:
+            while bot_to_act(rt) is not None:
+                if not await self._acquire(rt.game_id):
+                    return                      # another worker drives this game's bots
+                try:
+                    await self._play(rt)
+                finally:
+                    await self._release(rt.game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot driver failed in game %s", rt.game_id)
+
+    async def _play(self, rt: GameRuntime) -> None:
+        loop = asyncio.get_running_loop()
+        renew_at = loop.time() + self.lease / 2
+        delay = self.hub.settings.bot_delay
+        for _ in range(100_000):
+            await asyncio.sleep(delay)
+            async with rt.lock:
+                seat = bot_to_act(rt)
+                if seat is None:
+                    return
+                seq = rt.seq
+                try:
+                    action = choose_bot_action(rt.state, seat, seq)
+                except EngineError:
+                    log.exception("bot could not choose in game %s", rt.game_id)
+                    return
+            if action is None:
+                return
+            if loop.time() >= renew_at:
+                if not await self._acquire(rt.game_id):
+                    return
+                renew_at = loop.time() + self.lease / 2
+            out = await self.hub.submit(rt, None, seat, seq, action)
+            if not out.ok and out.code != "stale_seq":
+                log.warning("bot action rejected in %s: %s", rt.game_id, out.code)
+                return
+
+    # -- presence and stand-ins ------------------------------------------------------------
+    async def present(self, rt: GameRuntime, identity_id: str | None) -> None:
+        """An identity connected: stamp it, and take its seats back from a stand-in bot."""
+        if identity_id is None or not rt.seats_of(identity_id):
+            return
+        db = self.hub.db
+        async with db.write_lock, db.sessions() as s:
+            await s.execute(update(Seat).where(Seat.game_id == rt.game_id,
+                                               Seat.identity_id == identity_id)
+                            .values(last_seen=utcnow())
+                            .execution_options(synchronize_session=False))
+            res = await s.execute(update(Seat).where(Seat.game_id == rt.game_id,
+                                                     Seat.identity_id == identity_id,
+                                                     Seat.is_bot.is_(True),
+                                                     Seat.bot_reason == "away")
+                                  .values(is_bot=False, bot_reason=None)
+                                  .execution_options(synchronize_session=False))
+            await s.commit()
+            back = bool(res.rowcount)  # type: ignore[attr-defined]
+        if back:
+            await self.hub.seats_changed(rt.game_id)
+
+    async def _heartbeat(self) -> None:
+        per_game: dict[str, set[str]] = {}
+        for rt in list(self.hub.registry.runtimes.values()):
+            ids = {c.identity_id for c in list(rt.connections)
+                   if c.identity_id is not None and not c.closed and c.seats}
+            if ids:
+                per_game[rt.game_id] = ids
+        if not per_game:
+            return
+        db = self.hub.db
+        now = utcnow()
+        async with db.write_lock, db.sessions() as s:
+            for game_id, ids in per_game.items():
+                await s.execute(update(Seat).where(Seat.game_id == game_id,
+                                                   Seat.identity_id.in_(sorted(ids)))
+                                .values(last_seen=now)
+                                .execution_options(synchronize_session=False))
+            await s.commit()
+
+    async def _take_over_absent(self) -> None:
+        cutoff = utcnow() - timedelta(seconds=self.grace)
+        db = self.hub.db
+        async with db.sessions() as s:
+            rows = (await s.execute(
+                select(Seat.id, Seat.game_id).join(Game, Game.id == Seat.game_id)
+                .where(Game.status == "live", Game.mode.in_(STAND_IN_MODES), Seat.is_bot.is_(False),
+                       Seat.identity_id.is_not(None), Seat.last_seen < cutoff))).all()
+        if not rows:
+            return
+        changed: set[str] = set()
+        async with db.write_lock, db.sessions() as s:
+            for seat_id, game_id in rows:
+                res = await s.execute(update(Seat).where(Seat.id == seat_id, Seat.is_bot.is_(False),
+                                                         Seat.last_seen < cutoff)
+                                      .values(is_bot=True, bot_reason="away")
+                                      .execution_options(synchronize_session=False))
+                if res.rowcount:  # type: ignore[attr-defined]
+                    changed.add(game_id)
+            await s.commit()
+        for game_id in sorted(changed):
+            log.info("game %s: absent players' seats handed to bots", game_id)
+            await self.hub.seats_changed(game_id)
+
+    async def _orphans(self) -> None:
+        """Live games with bot seats and no valid lease: make sure someone drives them."""
+        now = utcnow()
+        async with self.hub.db.sessions() as s:
+            ids = (await s.execute(
+                select(Game.id).where(Game.status == "live",
+                                      or_(Game.bot_lease_until.is_(None), Game.bot_lease_until < now),
+                                      Game.id.in_(select(Seat.game_id).where(Seat.is_bot.is_(True))))
+                .limit(200))).scalars().all()
+        for game_id in ids:
+            rt = self.hub.registry.cached(game_id)
+            if rt is None:
+                try:
+                    rt = await self.hub.registry.get(game_id)
+                except Exception:
+                    continue
+            self.schedule(rt)
+
+    async def _sweep_loop(self) -> None:
+        period = max(0.2, min(self.grace / 3, 2.0))
+        while True:
+            await asyncio.sleep(period)
+            for step in (self._heartbeat, self._take_over_absent, self._orphans):
+                try:
+                    await step()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("bot sweep step %s failed", step.__name__)
+
+
+
