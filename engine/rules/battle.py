@@ -35,6 +35,8 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
     n = table[dist - 1]
     own = terrain_at(st, u.hex)
     n += own.firing_from[CLASS_INDEX[u.cls]]
+    if spec.equipment == "boat" and own.river and not own.bridge:
+        n -= 1                      # vocabulary 1.3 River: a boat fires at -1
     if not (spec.ignore_terrain_defense or (spec.ignore_terrain_defense_at_1 and dist == 1)
             or (spec.stationary_dice is not None and not u.moved)):
         d = terrain_at(st, v.hex).defense_against(u.cls, u.side, own.elevation,
@@ -118,8 +120,8 @@ def move_fire(u: Unit, play: Play) -> int:
 
 def terrain_allows_battle(st: GameState, u: Unit) -> bool:
     t = terrain_at(st, u.hex)
-    if u.cls in t.no_battle_in:
-        return False
+    if u.cls in t.no_battle_in and u.spec.kind != "destroyer":
+        return False                # (a Destroyer battles from the ocean)
     if (u.entered and u.cls in t.no_battle_after_entering
             and not u.spec.ignore_no_battle_terrain):
         return False
@@ -263,7 +265,7 @@ def ambush_possible(st: GameState, b: Battle) -> bool:
 
 
 def terrain_allows_battle_static(st: GameState, v: Unit) -> bool:
-    return v.cls not in terrain_at(st, v.hex).no_battle_in
+    return v.cls not in terrain_at(st, v.hex).no_battle_in or v.spec.kind == "destroyer"
 
 
 def play_ambush(st: GameState, b: Battle, events: list) -> None:
@@ -312,6 +314,8 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
             flags = 0
         elif _fortress_vs_artillery(st, b, v):
             hits = faces.count("star")   # 004 "Bunkers, Fortress": artillery hits on stars only
+        if flags and v.spec.equipment == "boat" and _on_river(st, v.hex):
+            hits, flags = hits + flags, 0    # vocabulary 1.3: every flag is a hit on a boat
     events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
                    "target_unit": v.id, "dice": list(faces), "hits": hits, "flags": flags,
                    "kind": b.kind})
@@ -324,6 +328,11 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
         st.battles.append(t)
         return
     _after_hits(st, b, v, hits, flags, events)
+
+
+def _on_river(st: GameState, h: Hex) -> bool:
+    t = terrain_at(st, h)
+    return t.river and not t.bridge
 
 
 def _fortress_vs_artillery(st: GameState, b: Battle, v: Unit) -> bool:
@@ -471,11 +480,12 @@ def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
     top = is_top(st, v.side)
     out: dict[Hex, int] = {}
     frontier = [v.hex]
+    rails = st.scn.rail_links if v.spec.train else None   # trains retreat along the rail
     for k in range(1, max_steps + 1):
         nxt = []
         for h in frontier:
             for n in board.retreat_hexes(h, top):
-                if n in st.occ:
+                if n in st.occ or (rails is not None and n not in rails.get(h, ())):
                     continue
                 tn = terrain_at(st, n)
                 if v.cls in tn.impassable or v.cls in tn.retreat_impassable or tn.ocean:

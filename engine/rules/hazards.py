@@ -36,6 +36,10 @@ def on_enter(st: GameState, u: Unit, how: str, events: list[dict[str, Any]]) -> 
     t = terrain_at(st, h)
     if t.hq_tent:
         _hq_tent(st, u, events)
+    if u.spec.equipment == "boat" and not (t.river and not t.bridge):
+        # vocabulary 1.3 River: a boat unit stepping onto land loses the boat
+        st.mut(u.id).spec = replace(u.spec, equipment=None)
+        events.append({"type": "boat_lost", "unit": u.id, "hex": [*h]})
     if u.cls == "armor" and any(x.spec.armor_removes for x in t.tiles):
         remove_family(st, h, "wire", events)
     if t.entry_hazard_dice > 0 and how != "bel":

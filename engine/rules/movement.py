@@ -41,7 +41,11 @@ def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = Non
     hex is not included.  Exit bookkeeping: hexes from which the unit could still step
     off the board are reported by :func:`exit_hexes`.
     """
+    if u.spec.train:
+        return _rail_reach(st, u, move_allowance(st, u, play) if limit is None else limit)
     res, _ = _search(st, u, play, limit, ignore_terrain)
+    if u.spec.kind == "destroyer" and res:
+        res = {h: k for h, k in res.items() if not _near_beach(st, h)}
     if limit is None and u.spec.nation == "jp" and terrain_at(st, u.hex).cave \
             and move_allowance(st, u, play) > 0:
         from .hazards import cave_jumps
@@ -51,6 +55,45 @@ def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = Non
             for h in jumps:
                 res[h] = 1
     return res
+
+
+BOAT = "boat"
+
+
+def move_class(u: Unit) -> str:
+    """The class whose terrain movement rules apply (``boat``: infantry with a boat)."""
+    if u.spec.equipment == BOAT:
+        return BOAT
+    return u.spec.move_class or u.cls
+
+
+def on_river(st: GameState, h: Hex) -> bool:
+    """A river hex without a bridge (where a boat floats)."""
+    t = terrain_at(st, h)
+    return t.river and not t.bridge
+
+
+def _near_beach(st: GameState, h: Hex) -> bool:
+    """Vocabulary 2.2 Destroyer: may not end its move next to a beach hex."""
+    return any(terrain_at(st, n).beach for n in st.scn.board.neighbours(h))
+
+
+def _rail_reach(st: GameState, u: Unit, base: int) -> dict[Hex, int]:
+    """Vocabulary 2.2 Locomotive / Wagon: moves only along connected rail links."""
+    links = st.scn.rail_links
+    occ = st.occ
+    dest: dict[Hex, int] = {}
+    frontier = [u.hex]
+    for k in range(1, base + 1):
+        nxt = []
+        for h in frontier:
+            for n in links.get(h, ()):
+                if n in occ or n in dest or n == u.hex:
+                    continue
+                dest[n] = k
+                nxt.append(n)
+        frontier = nxt
+    return dest
 
 
 _CACHE: dict[tuple, tuple] = {}
@@ -82,7 +125,7 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
     if st.tiles_over:
         tov = st.tiles_over
         changed = frozenset((h, tuple([t.spec.code for t in tov[h]])) for h in tov.keys() & ball)
-    key = (id(st.scn), u.spec.move_class or u.cls, u.hex, base, ball.intersection(st.occ),
+    key = (id(st.scn), move_class(u), u.hex, base, ball.intersection(st.occ),
            changed, frozenset(st.mines) if st.mines else None, ignore_terrain)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is st.scn:
@@ -156,9 +199,16 @@ def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) ->
     eh = edge_links.get(h)
     rl = scn.road_links.get(h, ())
     out = []
+    boat = cls == BOAT              # vocabulary 1.3 River: infantry carrying a boat
+    if boat:
+        cls = "inf"
+    from_river = boat and th.river and not th.bridge
     for n in scn.board._nbrs[h]:
         tn = get(n)
-        if cls in tn.impassable:
+        on_river = boat and tn.river and not tn.bridge
+        if boat and from_river and tn.river and tn.bridge:
+            continue                # a bridge is impassable to a boat coming from the river
+        if cls in tn.impassable and not on_river:
             continue
         if tn.enter_from_min_elevation and th.elevation < tn.enter_from_min_elevation:
             continue
@@ -176,7 +226,8 @@ def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) ->
             continue
         if tn.enter_cost > 1 and (not tn.enter_cost_from_lower or th.elevation < tn.elevation):
             cost = max(cost, tn.enter_cost)
-        stop = cls in tn.must_stop or tn.only_first_step or tn.entry_hazard_dice > 0
+        stop = (cls in tn.must_stop or tn.only_first_step or tn.entry_hazard_dice > 0
+                or (on_river and not from_river))   # a boat stops entering the river
         out.append((n, cost, stop, tn.move_cap, tn.only_first_step, n in rl))
     return tuple(out)
 
@@ -197,14 +248,15 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     hill cost from lower ground, beach move cap.
     """
     base = limit          # the allowance, computed by _search
-    cls = u.spec.move_class or u.cls
+    mcls = move_class(u)
+    cls = "inf" if mcls == BOAT else mcls
     start = u.hex
     t0 = terrain_at(st, start)
     if cls in t0.cannot_leave:
         return {}, {}
     if not ignore_terrain and cls in t0.leave_one_hex:
         base = 1
-    table = _step_table(st, cls, ignore_terrain)
+    table = _step_table(st, mcls, ignore_terrain)
     mines = None if ignore_terrain else st.mines
     road0 = (not ignore_terrain) and t0.road and bool(st.scn.road_links.get(start))
     occ = st.occ

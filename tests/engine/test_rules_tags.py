@@ -190,3 +190,63 @@ def test_bridge_demolition_blowbridge_opt2_two_dice_star_destroys_one_medal():
     assert not terrain_at(st, (5, 11)).bridge
     assert {"type": "medal_gained", "side": "ALLIES", "reason": "bridge_blown", "count": 1} in ev
     assert view_for(st, None)["sides"]["ALLIES"]["medals"] == medals + 1
+
+
+# ============================================================== destroyer, boats, trains
+def test_destroyer_may_not_end_its_move_next_to_a_beach_hex():
+    from engine.rules.movement import reachable
+    from tests.engine.rulehelp import unit
+    st = ordered("0@0: .:i\n4@10: b b b", [(7, 11)], key=("probe", 1),
+                 units={(7, 11): "pdestroyer"})
+    dest = reachable(st, unit(st, (7, 11)), st.play)
+    assert (6, 10) in dest and (5, 11) not in dest and (5, 13) not in dest
+    assert unit(st, (7, 11)).spec.hit_by == frozenset({"grenade"})
+
+
+def test_boat_enters_river_stops_fires_minus_one_flags_hit_loses_boat_on_land():
+    from engine.rules.movement import reachable
+    from tests.engine.rulehelp import do, roll, unit
+    boat = {"name": "infus", "equipment": "boat"}
+    text = "0@0: .:i\n6@12: R R R"
+    st = ordered(text, [(5, 13)], key=("probe", 1), units={(5, 13): boat})
+    dest = reachable(st, unit(st, (5, 13)), st.play)
+    assert (6, 14) in dest and (7, 15) not in dest     # must stop entering the river
+    st = ordered(text, [(6, 14)], key=("probe", 1), units={(6, 14): boat})
+    dest = reachable(st, unit(st, (6, 14)), st.play)
+    assert (6, 16) in dest and (6, 12) in dest and (5, 15) in dest   # along it, or ashore
+    st2, ev = act(st, "move", unit=uid(st, (6, 14)), to=[5, 15])
+    assert "boat_lost" in [e["type"] for e in ev] and unit(st2, (5, 15)).spec.equipment is None
+    # fires at -1 from the river
+    st = to_battle(ordered("5@13: .:i\n6@12: R R R", [(6, 14)], key=("probe", 1),
+                           units={(6, 14): boat}))
+    assert battle_dice_vs(st, (6, 14), (5, 13)) == 2
+    # every flag against it on the river is a hit
+    st = ordered("0@0: .:i\n5@13: .:I\n6@12: R R R", [(5, 13)], key=("probe", 1),
+                 units={(6, 14): {**boat, "name": "infger"}})
+    st = to_battle(st)
+    v = st.occ[(6, 14)]
+    st = do(st, "battle", unit=uid(st, (5, 13)), target=[6, 14])
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    st, ev = roll(st, *(["flag", "flag"] + ["armor"] * (st.pending["dice"] - 2)))
+    hit = [e for e in ev if e["type"] == "dice_rolled"][0]
+    assert hit["hits"] == 2 and hit["flags"] == 0 and st.units[v].figures == 2
+
+
+def test_train_moves_along_rails_only_retreats_along_the_rail_hit_only_by_grenades():
+    from engine.rules.battle import retreat_options
+    from engine.rules.movement import reachable
+    from tests.engine.rulehelp import unit
+    st = ordered("0@0: .:i\n6@8: Z Z Z Z Z", [(6, 10)], key=("probe", 1), legend={"Z": "rail"},
+                 units={(6, 10): "loco"})
+    u = unit(st, (6, 10))
+    assert sorted(reachable(st, u, st.play)) == [(6, 8), (6, 12), (6, 14), (6, 16)]
+    assert u.spec.hit_by == frozenset({"grenade"})
+    assert retreat_options(st, u, 1, True) == [{"to": [6, 10], "losses": 1, "ignore": 0}]
+    # a diagonal rail (4,10)-(5,11)-(6,12): the Axis wagon retreats up the rail only
+    from tests.engine.rulehelp import game
+    st = game("0@0: .:i\n4@10: Z3\n5@11: Z3\n6@12: Z3", legend={"Z": "rail"},
+              units={(5, 11): "wagonger"})
+    w = unit(st, (5, 11))
+    assert w.side == "AXIS" and w.spec.medal_value == 0
+    assert [x["to"] for x in retreat_options(st, w, 1, True)] == [[4, 10]]   # not (4,12)
