@@ -78,6 +78,7 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     _turn.init_camouflage(st)
     events: list[dict[str, Any]] = []
     _turn.start_turn(st, scenario.starting_side, events)
+    _turn.init_smoke(st)
     _turn.advance(st, events)
     _turn.refresh(st)
     return st

@@ -42,6 +42,10 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
                 "count": len(st.recon_cards)}
     if ph == "commissar":
         return {"type": "commissar", "seat": mode(st).hand_seat(st, st.active)}
+    if ph == "smoke":
+        sm = st.ext["smoke"]
+        return {"type": "place_smoke", "seat": mode(st).hand_seat(st, sm["side"]),
+                "left": sm["left"]}
     if ph in PHASE_PENDING:
         return {"type": ph, "seat": st.play.seat}
     raise AssertionError(ph)
@@ -72,6 +76,9 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         return [{"type": "choose_card", "seat": seat, "card": c} for c in st.recon_cards]
     if ph == "commissar":
         return [{"type": "commissar", "seat": seat, "card": c} for c in st.hands[st.active]]
+    if ph == "smoke":
+        return [{"type": "place_smoke", "seat": seat, "hex": [*h]} for h in smoke_hexes(st)] + \
+            [{"type": "end_smoke", "seat": seat}]
     if ph == "choose_section":
         return [{"type": "choose_section", "seat": seat, "section": s}
                 for s in T.infantry_sections(st, play)]
@@ -143,6 +150,58 @@ def init_camouflage(st: GameState) -> None:
     hexes = tuple(h for h in st.scn.camouflage if h in st.occ)
     if hexes:
         st.ext = {**(st.ext or {}), "camouflage": hexes}
+
+
+# --------------------------------------------------------------------------- smoke
+SMOKE_DEFAULT = 3
+
+
+def init_smoke(st: GameState) -> None:
+    """Scenario option ``smoke_screen`` ``{side}`` (vocabulary 3.3 / 1.3 Smoke Screen):
+    before the first turn that side places smoke hexes (LOS-blocking ``smoke`` tiles in
+    ``tiles_over``; no movement effect, they stay).  How many is not in our texts: the
+    value's ``nbr_hexes`` / ``count``, else 3 (our reading of the Smoke Screen markers);
+    each one after the first adjacent to one already placed (a screen); ``end_smoke``
+    stops early.  Skipped when the first turn opens with another step (night roll)."""
+    v = st.scn.options.get("smoke_screen")
+    if not v or st.phase != "play_card":
+        return
+    d = v if isinstance(v, dict) else {}
+    side = str(d.get("side") or st.active).upper()
+    if side not in ("AXIS", "ALLIES"):
+        side = st.active
+    n = int(d.get("nbr_hexes") or d.get("count") or SMOKE_DEFAULT)
+    st.ext = {**(st.ext or {}), "smoke": {"side": side, "left": n, "placed": ()}}
+    st.phase = "smoke"
+
+
+def smoke_hexes(st: GameState) -> list:
+    sm = st.ext["smoke"]
+    placed = sm["placed"]
+    if not placed:
+        return sorted(h for h in st.scn.board._nbrs)
+    nb = st.scn.board._nbrs
+    return sorted({n for h in placed for n in nb[h] if n not in placed})
+
+
+def _place_smoke(st: GameState, action: dict, events: list) -> None:
+    from ..terrain import TERRAIN, Tile
+    from .common import tiles_at
+    h = parse_hex(action, "hex")
+    if h not in smoke_hexes(st):
+        raise IllegalAction("illegal_target", "smoke may not be placed there")
+    sm = st.ext["smoke"]
+    st.tiles_over[h] = tiles_at(st, h) + (Tile(TERRAIN["smoke"]),)
+    events.append({"type": "terrain_changed", "hex": [*h], "added": "smoke"})
+    left = sm["left"] - 1
+    st.ext = {**st.ext, "smoke": {**sm, "left": left, "placed": sm["placed"] + (h,)}}
+    if left <= 0:
+        _end_smoke(st, action, events)
+
+
+def _end_smoke(st: GameState, action: dict, events: list) -> None:
+    st.ext = {k: v for k, v in st.ext.items() if k != "smoke"} or None
+    st.phase = "play_card"
 
 
 # --------------------------------------------------------------------------- night
@@ -513,6 +572,8 @@ HANDLERS = {
     ("battle", "blow_bridge"): _instead_of_battle,
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
+    ("smoke", "place_smoke"): _place_smoke,
+    ("smoke", "end_smoke"): _end_smoke,
 }
 KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",
                                      "battle_back"}

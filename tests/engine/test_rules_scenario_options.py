@@ -142,3 +142,22 @@ def test_night_visibility_reverse_rule_nightfall():
     assert st.ext["visibility"] == 6
     st, ev = roll(st, "star", "star", "inf", "flag")
     assert st.ext["visibility"] == 4
+
+
+def test_smoke_screen_side_places_smoke_hexes_before_the_first_turn_blocking_los():
+    from engine import legal_actions, view_for
+    from engine.rules import los as L
+    from tests.engine.rulehelp import act, game
+    opts = {"options": {"smoke_screen": {"side": "AXIS"}}}
+    st = game("3@11: .:i\n5@11: .:I", hand=[("probe", 1)], game_info=opts)
+    assert st.pending == {"type": "place_smoke", "seat": "AXIS", "left": 3}
+    assert L.clear(st, (5, 11), (3, 11))
+    st, ev = act(st, "place_smoke", hex=[4, 10])
+    assert {"type": "terrain_changed", "hex": [4, 10], "added": "smoke"} in ev
+    hexes = [a["hex"] for a in legal_actions(st, "AXIS") if a["type"] == "place_smoke"]
+    assert [4, 12] in hexes and [0, 0] not in hexes       # the screen is contiguous
+    st, _ = act(st, "place_smoke", hex=[4, 12])
+    assert not L.clear(st, (5, 11), (3, 11))              # smoke blocks line of sight
+    st, _ = act(st, "end_smoke")
+    assert st.pending == {"type": "play_card", "seat": "ALLIES"}
+    assert "smoke" not in (st.ext or {}) and view_for(st, None)["active"] == "ALLIES"
