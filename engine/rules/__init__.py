@@ -14,6 +14,7 @@ from ..options import validate
 from ..rng import Rng
 from ..scenario import Scenario
 from ..state import GameState, Mine, Unit
+from . import airdrop as _airdrop
 from . import turn as _turn
 from .common import MODES, SIDES, mode
 from . import overlord as _overlord  # noqa: F401  (registers the overlord and team modes)
@@ -78,6 +79,7 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     _turn.init_camouflage(st)
     events: list[dict[str, Any]] = []
     _turn.start_turn(st, scenario.starting_side, events)
+    _airdrop.init_airdrop(st)
     _turn.init_smoke(st)
     _turn.advance(st, events)
     _turn.refresh(st)

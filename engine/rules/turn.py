@@ -12,6 +12,7 @@ from ..cards import CARDS, first_of
 from ..errors import IllegalAction
 from ..state import GameState, Play
 from . import battle as B
+from . import airdrop as AD
 from . import hazards as H
 from . import tactics as T
 from .common import mode, other, parse_hex, parse_unit, terrain_at
@@ -42,6 +43,8 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
                 "count": len(st.recon_cards)}
     if ph == "commissar":
         return {"type": "commissar", "seat": mode(st).hand_seat(st, st.active)}
+    if ph == "airdrop":
+        return AD.pending(st)
     if ph == "smoke":
         sm = st.ext["smoke"]
         return {"type": "place_smoke", "seat": mode(st).hand_seat(st, sm["side"]),
@@ -76,6 +79,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         return [{"type": "choose_card", "seat": seat, "card": c} for c in st.recon_cards]
     if ph == "commissar":
         return [{"type": "commissar", "seat": seat, "card": c} for c in st.hands[st.active]]
+    if ph == "airdrop":
+        return AD.legal(st, seat)
     if ph == "smoke":
         return [{"type": "place_smoke", "seat": seat, "hex": [*h]} for h in smoke_hexes(st)] + \
             [{"type": "end_smoke", "seat": seat}]
@@ -573,6 +578,7 @@ HANDLERS = {
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
     ("smoke", "place_smoke"): _place_smoke,
+    ("airdrop", "airdrop"): lambda st, action, events: AD.apply_drop(st, action, events),
     ("smoke", "end_smoke"): _end_smoke,
 }
 KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",

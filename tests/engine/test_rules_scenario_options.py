@@ -161,3 +161,29 @@ def test_smoke_screen_side_places_smoke_hexes_before_the_first_turn_blocking_los
     st, _ = act(st, "end_smoke")
     assert st.pending == {"type": "play_card", "seat": "ALLIES"}
     assert "smoke" not in (st.ext or {}) and view_for(st, None)["active"] == "ALLIES"
+
+
+def test_airdrop_units_land_after_range_random_steps_lost_off_board_or_occupied():
+    from engine import replay
+    from engine.rules import airdrop as AD
+    from tests.engine.rulehelp import act, game
+    opts = {"options": {"airdrop": {"side": "ALLIES", "range": 1, "nbr_units": 3,
+                                    "unit": {"name": "inf2us"}}}}
+    st = game("0@0: .:i\n8@22: .:I\n4@12: W\n4@8: L", hand=[("probe", 1)], game_info=opts)
+    assert st.pending == {"type": "airdrop", "seat": "ALLIES", "units": 3, "range": 1}
+    assert len(AD.legal(st, "ALLIES")) == len(st.scn.board._nbrs)
+    before = len(st.units)
+    st2, ev = act(st, "airdrop", hex=[4, 10])
+    landed = [e for e in ev if e["type"] == "unit_dropped"]
+    lost = [e for e in ev if e["type"] == "drop_lost"]
+    assert len(landed) + len(lost) == 3 and len(st2.units) == before + len(landed)
+    for e in landed:              # one random step from the drop hex, on a free passable hex
+        assert st2.scn.board.distance((4, 10), tuple(e["hex"])) == 1
+        assert st2.units[e["unit"]].side == "ALLIES" and st2.units[e["unit"]].spec.code == "inf2us"
+    assert st2.rng.counter == st.rng.counter + 3
+    assert st2.pending == {"type": "play_card", "seat": "ALLIES"}
+    # a drop on the corner drifts off the board or lands next to it
+    st3, ev = act(st, "airdrop", hex=[0, 24])
+    for e in ev:
+        if e["type"] == "drop_lost" and e["hex"] is not None:
+            assert tuple(e["hex"]) in st.occ or "inf" in st.scn.terrain_at(tuple(e["hex"])).impassable
