@@ -49,7 +49,7 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
     OptionalRule("infantry_charge",
                  "Regular infantry that marched 2 hexes into close assault with infantry or "
                  "artillery may still battle it; the defender battles first.",
-                 f"{_R004}, Game Turn Explanation 4 - Infantry Charge", False),
+                 f"{_R004}, Game Turn Explanation 4 - Infantry Charge", True),
     OptionalRule("firefight_continuing",
                  "Units in close assault keep battling each following turn without orders, "
                  "grenades ignored, one die less, no take ground/overrun.",

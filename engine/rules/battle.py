@@ -97,7 +97,7 @@ def can_battle(st: GameState, u: Unit, play: Play | None) -> bool:
     if u.battles >= (f.get("battles", 1) if u.cls in f.get("battles_classes", ("inf", "armor", "art")) else 1):
         return False
     if (u.moved > move_fire(u, play) and not f.get("battle_after_any_move")
-            and not u.spec.banzai):
+            and not u.spec.banzai and not charging(st, u, play)):
         return False
     if u.spec.no_move_and_fire and u.moved:
         return False
@@ -108,6 +108,15 @@ def banzai_only(u: Unit, play: Play | None) -> bool:
     """Vocabulary 2.6 Japanese "banzai": an infantry unit that moved beyond its
     move-and-battle distance may still battle, at range 1 only."""
     return (u.spec.banzai and play is not None and u.moved > move_fire(u, play)
+            and not play.flags.get("battle_after_any_move"))
+
+
+def charging(st: GameState, u: Unit, play: Play | None) -> bool:
+    """004 optional "Infantry Charge" (option ``infantry_charge``): an ordered Regular
+    Infantry unit that marched 2 hexes (beyond its move-and-battle distance) may battle an
+    adjacent enemy Infantry or Artillery unit; the defender battles first."""
+    return (u.spec.kind == "infantry" and u.moved >= 2 and play is not None
+            and bool(st.options.get("infantry_charge")) and u.moved > move_fire(u, play)
             and not play.flags.get("battle_after_any_move"))
 
 
@@ -147,7 +156,8 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
            None if f is None else (play.side, f.get("bonus", 0), f.get("bonus_close", 0),
                                    f.get("bonus_close_first", 0)),
            st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"),
-           u.spec.banzai and banzai_only(u, play), visibility(st), camouflaged(st))
+           u.spec.banzai and banzai_only(u, play), visibility(st), camouflaged(st),
+           u.cls == "inf" and charging(st, u, play))
     hit = _TARGETS.get(key)
     if hit is not None and hit[0] is st.scn:
         return list(hit[1])
@@ -184,8 +194,13 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
     camo = camouflaged(st)
     if u.spec.banzai and banzai_only(u, play):
         adjacent = True             # banzai charge: close assault only
+    charge = u.cls == "inf" and not u.spec.banzai and charging(st, u, play)
+    if charge:
+        adjacent = True             # infantry charge: adjacent infantry / artillery only
     for v, d in near:
         if adjacent and d != 1:
+            continue
+        if charge and v.cls not in ("inf", "art"):
             continue
         if v.cls in spec.cannot_target:
             continue
@@ -237,6 +252,23 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
                    "kind": kind})
     b.stage = "ambush" if d == 1 and kind in ("battle", "overrun") else "roll"
     st.battles.append(b)
+    if kind == "battle" and d == 1 and charging(st, u, play):
+        _charge_defence(st, b, u, v, events)
+
+
+def _charge_defence(st: GameState, b: Battle, u: Unit, v: Unit, events: list) -> None:
+    """Infantry Charge: the defender gets a free battle first (no card; no Ambush window:
+    the free battle takes its place); the charge goes on like an ambushed close assault."""
+    n = battle_dice(st, v, u, 1, None, "charge_defence")
+    if n <= 0 or u.cls in v.spec.cannot_target or not terrain_allows_battle_static(st, v):
+        return
+    a = Battle(v.id, v.side, u.id, u.hex, v.hex, 1, n, "charge_defence")
+    a.star_hits = v.spec.star_hits
+    b.stage = "ambushed"
+    events.append({"type": "battle_declared", "unit": v.id, "side": v.side, "from": [*v.hex],
+                   "target": [*u.hex], "target_unit": u.id, "range": 1, "dice": n,
+                   "kind": "charge_defence"})
+    st.battles.append(a)
 
 
 def card_attack(st: GameState, side: str, v: Unit, n: int, kind: str, star_hits,
@@ -647,12 +679,12 @@ def finish(st: GameState, events: list) -> None:
         while st.battles and st.battles[-1].stage in ("overrun", "desert_move") and \
                 st.battles[-1].attacker not in st.units:
             st.battles.pop()
-    if b.kind == "ambush" and st.battles and st.battles[-1].stage == "ambushed":
+    if b.kind in ("ambush", "charge_defence") and st.battles and st.battles[-1].stage == "ambushed":
         orig = st.battles[-1]
         u = st.units.get(orig.attacker)
         if u is None or u.hex != orig.from_hex:
             events.append({"type": "battle_cancelled", "unit": orig.attacker,
-                           "reason": "ambush"})
+                           "reason": b.kind})
             st.battles.pop()
         else:
             v = st.units.get(orig.target)

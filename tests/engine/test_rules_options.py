@@ -37,3 +37,29 @@ def test_artillery_v_tank_one_die_less():
     st = _ready(text, (6, 10), {"artillery_v_tank": True})
     st = do(st, "battle", unit=uid(st, (6, 10)), target=[4, 10])
     assert st.pending["dice"] == 2
+
+
+def test_infantry_charge_marching_two_hexes_battles_defender_first():
+    from tests.engine.rulehelp import (act, battle_dice_vs, do, legal, ordered, roll,
+                                       to_battle, uid)
+    text = "0@0: .:i\n3@11: .:i\n3@15: .:a\n6@12: .:I\n6@16: .:I"
+    # without the option: marching 2 hexes = no battle
+    st = ordered(text, [(6, 12), (6, 16)], key=("attack", 1))
+    st = do(st, "move", unit=uid(st, (6, 12)), to=[4, 12])
+    st = to_battle(st)
+    assert uid(st, (4, 12)) not in [a["unit"] for a in legal(st, "battle")]
+    st = ordered(text, [(6, 12), (6, 16)], key=("attack", 1),
+                 options={"infantry_charge": True})
+    st = do(st, "move", unit=uid(st, (6, 12)), to=[4, 12])
+    st = do(st, "move", unit=uid(st, (6, 16)), to=[4, 16])
+    st = to_battle(st)
+    acts = [(a["unit"], a["target"]) for a in legal(st, "battle")]
+    assert (uid(st, (4, 12)), [3, 11]) in acts                # charge the infantry
+    assert uid(st, (4, 16)) not in [u for u, _ in acts]       # not armor
+    assert battle_dice_vs(st, (4, 12), (3, 11)) == 3
+    st, ev = act(st, "battle", unit=uid(st, (4, 12)), target=[3, 11])
+    assert st.pending["for"] == "charge_defence" and st.pending["unit"] == uid(st, (3, 11))
+    st, ev = roll(st, "inf", "armor", "grenade")             # the defender first: 2 hits
+    assert st.units[uid(st, (4, 12))].figures == 2
+    assert st.pending["type"] == "roll" and st.pending["for"] == "battle"
+    assert st.pending["unit"] == uid(st, (4, 12))
