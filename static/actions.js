@@ -13,18 +13,47 @@
 import { titleCase, sideName } from './util.js';
 
 // kind = highlight class on the board (move, battle, retreat, take_ground, target, choice)
+function cardNameIn(view, id) {
+  for (const s of Object.values((view && view.sides) || {})) {
+    const c = (s.hand || []).find((x) => String(x.id) === String(id));
+    if (c) return c.name;
+  }
+  const p = (view && view.pending) || {};
+  const c = (p.cards || []).find((x) => String(x.id) === String(id));
+  return c ? c.name : `card ${id}`;
+}
+const hexT = (h) => (Array.isArray(h) ? `(${h[0]},${h[1]})` : '');
+// `pass` means something different in every window that offers it
+const PASS_LABEL = {
+  ambush: 'No ambush (pass)', battle_back: "Don't battle back", desert_move: "Don't move further",
+  overrun: 'No armor overrun', initiative: 'Do nothing (no initiative)',
+};
+
 export const ACTIONS = {
-  play_card:        { label: 'Play card', gesture: 'card' },
+  play_card:        { label: 'Play card', gesture: 'card',
+                      // Recon played as Air Power (air_strikes_rules / blitz_rules): a second, distinct choice
+                      resolve: (a, view) => (a.half !== undefined ? null : {
+                        gesture: 'card', card: a.card,
+                        label: a.as === 'air_power' ? `Play ${cardNameIn(view, a.card)} as Air Power` : `Play ${cardNameIn(view, a.card)}${a.as ? ' as ' + titleCase(a.as) : ''}`,
+                      }) },
   play:             { label: 'Play card', gesture: 'card' },
   discard:          { label: 'Discard', gesture: 'card' },
   keep_card:        { label: 'Keep card', gesture: 'card' },
-  choose_card:      { label: 'Choose card', gesture: 'card' },
+  choose_card:      { label: 'Keep this card', gesture: 'card',
+                      resolve: (a, view) => ({ gesture: 'card', card: a.card, label: `Keep ${cardNameIn(view, a.card)}` }) },
   dispatch:         { label: 'Give card', gesture: 'card' },
+  undo_dispatch:    { label: 'Take the card back', gesture: 'card' },
+  visit:            { label: 'Visit', resolve: (a) => ({ gesture: 'button', label: `Visit the ${titleCase(a.fg)} Field General` }) },
+  gung_ho:          { label: 'Gung-Ho', resolve: (a) => ({ gesture: 'button', label: `Gung-Ho: the ${titleCase(a.fg)} Field General orders 1 more unit` }) },
+  confirm_dispatch: { label: 'Confirm orders', primary: true },
+  initiative:       { label: 'Act on initiative (roll 1 die)', primary: true },
   order:            { label: 'Order', gesture: 'unit', hint: 'Click to order this unit' },
   order_unit:       { label: 'Order', gesture: 'unit', hint: 'Click to order this unit' },
   unorder:          { label: 'Cancel order', gesture: 'unit' },
   end_orders:       { label: 'Done ordering', primary: true },
-  move:             { label: 'Move', kind: 'move', hint: 'Move here' },
+  move:             { label: 'Move', kind: 'move', hint: 'Move here',
+                      resolve: (a, view) => ({ gesture: 'hex', hex: a.to, unit: a.unit,
+                        label: (view && view.pending && view.pending.type === 'desert_move') ? `Desert move to ${hexT(a.to)}` : `Move to ${hexT(a.to)}` }) },
   end_movement:     { label: 'Done moving', primary: true },
   end_moves:        { label: 'Done moving', primary: true },
   end_move:         { label: 'Done moving', primary: true },
@@ -34,28 +63,37 @@ export const ACTIONS = {
   end_battle:       { label: 'Done battling', primary: true },
   retreat:          { label: 'Retreat', kind: 'retreat', hint: 'Retreat here',
                       resolve: (a) => ({ gesture: 'hex', hex: a.to, unit: a.unit,
-                        label: `Retreat to (${a.to[0]},${a.to[1]})${a.ignore ? `, ignoring ${a.ignore} flag${a.ignore > 1 ? 's' : ''}` : ''}` }) },
+                        label: `Retreat to ${hexT(a.to)}${a.ignore ? `, ignoring ${a.ignore} flag${a.ignore > 1 ? 's' : ''}` : ''}${a.losses ? ` (loses ${a.losses} figure${a.losses > 1 ? 's' : ''})` : ''}` }) },
   take_ground:      { label: 'Take ground', kind: 'take_ground', hint: 'Take ground: move into the vacated hex',
                       // {take: true|false}: the hex is the pending decision's hex
                       resolve: (a, view) => (a.take === false
                         ? { gesture: 'button', label: "Don't take ground" }
-                        : { gesture: 'hex', hex: (view && view.pending && view.pending.hex) || null, unit: null }) },
+                        : { gesture: 'hex', hex: (view && view.pending && view.pending.hex) || null, unit: null, label: 'Take ground' }) },
   overrun:          { label: 'Armor overrun', kind: 'battle', hint: 'Armor overrun: battle again' },
   skip_take_ground: { label: "Don't take ground" },
   decline:          { label: 'Decline' },
-  pass:             { label: 'Pass' },
+  pass:             { label: 'Pass',
+                      resolve: (a, view) => ({ gesture: 'button', label: PASS_LABEL[view && view.pending && view.pending.type] || 'Pass' }) },
   ignore_flag:      { label: 'Ignore a flag' },
-  ambush:           { label: 'Ambush!', gesture: 'card' },
+  ambush:           { label: 'Ambush! (battle back first)', primary: true },
+  battle_back:      { label: 'Battle back (1 die)', primary: true },
   target:           { label: 'Target', kind: 'target', hint: 'Target this hex' },
   end_targets:      { label: 'Done choosing targets', primary: true },
   choose_section:   { label: 'Choose section', resolve: (a) => ({ gesture: 'button', label: `Section: ${['Left', 'Centre', 'Right'][a.section] ?? a.section}` }) },
   end_turn:         { label: 'End turn', primary: true },
-  remove_wire:      { label: 'Remove wire', gesture: 'unit' },
-  heal:             { label: 'Heal', gesture: 'unit' },
-  exit:             { label: 'Exit the board', kind: 'choice', hint: 'Leave the board here (medal)' },
+  remove_wire:      { label: 'Remove the wire (instead of battling)', gesture: 'unit', hint: 'Remove the barbed wire' },
+  clear_mine:       { label: 'Clear the minefield (instead of battling)', gesture: 'unit', hint: 'Clear the minefield' },
+  remove_roadblock: { label: 'Remove the road block (instead of battling)', gesture: 'unit', hint: 'Remove the road block' },
+  seal_cave:        { label: 'Seal the cave (roll instead of battling)', gesture: 'unit', hint: 'Seal the cave' },
+  heal:             { label: 'Heal (roll instead of battling)', gesture: 'unit', hint: 'Heal: recover figures' },
+  blow_bridge:      { label: 'Blow the bridge', kind: 'target', hint: 'Blow this bridge (2 dice, a star destroys it)',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: a.unit, label: `Blow the bridge at ${hexT(a.hex)}` }) },
+  exit:             { label: 'Exit the board (medal)', kind: 'choice', hint: 'Leave the board here (medal)' },
   initiative_unit:  { label: 'Initiative', kind: 'retreat', hint: 'Initiative: this unit' },
-  commissar:        { label: 'Under the Commissar chip', gesture: 'card' },
+  commissar:        { label: 'Put under the Commissar chip', gesture: 'card',
+                      resolve: (a, view) => ({ gesture: 'card', card: a.card, label: `Put ${cardNameIn(view, a.card)} under the Commissar chip` }) },
   end_commissar:    { label: 'Done with the Commissar chip', primary: true },
+  roll:             { label: 'Roll the dice' },
 };
 
 export const PHASES = {
@@ -80,6 +118,9 @@ export const PHASES = {
   recon: 'Recon: choose which card to keep',
   target: 'Choose targets',
   choose_section: 'Choose a section',
+  chance: 'Rolling dice',
+  battle_back: 'Battle back',
+  desert_move: 'Desert move',
 };
 
 const PENDING = {
@@ -99,14 +140,26 @@ const PENDING = {
   dispatch: (p) => `${sideName(p.seat)} gives command cards to his Field Generals`,
   initiative: (p) => `${sideName(p.seat)} received no card: he may act on initiative`,
   initiative_unit: (p) => `${sideName(p.seat)} chooses the unit for his initiative roll`,
-  commissar: (p) => `${sideName(p.seat)} puts cards under the Commissar chip`,
+  commissar: (p) => `${sideName(p.seat)} puts a card under the Commissar chip (it must be played next turn)`,
+  commissar_setup: (p) => `${sideName(p.seat)} puts cards under the Commissar chip`,
+  battle_back: (p, u) => `${sideName(p.seat)} may battle back with ${u} (1 die, no terrain reduction)${p.attacker ? ' against ' + p.unitName(p.attacker) : ''}, or pass`,
+  desert_move: (p, u) => `${sideName(p.seat)} may move ${u} one more hex before its overrun (desert rules), or stay`,
+  roll: (p, u) => `Rolling ${p.dice ?? ''} ${p.dice === 1 ? 'die' : 'dice'}${p.for ? ' for ' + (ROLL_FOR[p.for] || titleCase(p.for)) : ''}${p.unit ? ' (' + u + ')' : ''}…`,
+  visit: (p) => `${sideName(p.seat)} chooses the Field General to visit`,
+};
+
+export const ROLL_FOR = {
+  battle: 'a battle', overrun: 'an armor overrun', ambush: 'an ambush', air_power: 'Air Power', barrage: 'a barrage',
+  their_finest_hour: 'Their Finest Hour', medics: 'Medics & Mechanics', mine: 'a minefield', hazard: 'a hazard (frozen river)',
+  tiger: 'a Tiger', battle_back: 'battling back', night: 'night visibility', seal_cave: 'sealing a cave',
+  heal: 'healing', blow_bridge: 'blowing the bridge', initiative: 'initiative',
 };
 
 export function describePending(p, unitName) {
   if (!p) return '';
   const u = p.unit ? unitName(p.unit) : 'a unit';
   const f = PENDING[p.type];
-  if (f) return f(p, u);
+  if (f) return f({ ...p, unitName }, u);
   return `Waiting for ${sideName(p.seat)}: ${titleCase(p.type)}${p.unit ? ' (' + u + ')' : ''}`;
 }
 
@@ -133,8 +186,8 @@ export function analyse(action, view) {
     else out.extra[k] = v;
   }
   const spec = ACTIONS[action.type] || {};
-  if (spec.resolve) {
-    const r = spec.resolve(action, view) || {};
+  const r = spec.resolve ? spec.resolve(action, view) : null;
+  if (r) {
     Object.assign(out, r);
     if (r.gesture === 'hex' && !r.hex) out.gesture = 'button';
     out.kind = spec.kind || 'choice';

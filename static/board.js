@@ -7,6 +7,16 @@ import { nationStyle, unitLetter, unitTitle, unitDescription } from './units.js'
 
 const SIDE_COLOUR = { AXIS: '#3f474f', ALLIES: '#4d7a2a' };
 
+// Big Gun cross-hairs if the view carries them (`crosshairs`/`cross_hairs`: a list of
+// {hex} or hexes, or a map unit -> such a list).
+function crossHairHexes(view) {
+  const raw = view && (view.crosshairs || view.cross_hairs);
+  if (!raw) return [];
+  const list = Array.isArray(raw) ? raw : Object.values(raw).flat();
+  const isHex = (v) => Array.isArray(v) && v.length === 2 && v.every(Number.isInteger);
+  return list.map((x) => (isHex(x) ? x : x && (x.hex || x.target))).filter(isHex);
+}
+
 export class BoardView {
   constructor(container, { onHexClick, onHexHover } = {}) {
     this.container = container;
@@ -191,6 +201,33 @@ export class BoardView {
         L.marks.append(mg);
       }
     }
+    // minefields: hidden (value null: '?') or revealed (its strength)
+    for (const m of (this.view && this.view.mines) || []) {
+      if (!m || !m.hex) continue;
+      const [cx, cy] = g.center(m.hex);
+      const hidden = m.value === null || m.value === undefined;
+      const mg = svg('g', { class: `mine-marker${hidden ? ' hidden-mine' : ' revealed'}`, 'data-mine': key(m.hex), 'data-value': hidden ? '' : m.value,
+                            transform: `translate(${cx - W * 0.28},${cy + H * 0.2})` });
+      mg.append(svg('path', { d: 'M0 -9 L9 6 L-9 6 Z', fill: hidden ? '#b23' : '#e8c547', stroke: '#111', 'stroke-width': 1.2 }));
+      mg.append(svg('text', { class: 'mine-text', y: 4.5 }, hidden ? '?' : String(m.value)));
+      mg.append(svg('title', {}, `Minefield${m.side ? ' laid by ' + sideName(m.side) : ''}: ${hidden ? 'strength unknown until a unit enters (must stop)' : 'strength ' + m.value + ' (dice hit on unit symbol + grenade)'}`));
+      L.marks.append(mg);
+    }
+    for (const h of (this.view && this.view.camouflage) || []) {
+      const [cx, cy] = g.center(h);
+      const mg = svg('g', { class: 'camo-marker', 'data-camo': key(h), transform: `translate(${cx + W * 0.3},${cy + H * 0.22})` });
+      mg.append(svg('circle', { r: 6, fill: '#5b6b2f', stroke: '#e0e6c0', 'stroke-width': 1.2 }));
+      mg.append(svg('title', {}, 'Camouflaged unit: may be battled only at close range'));
+      L.marks.append(mg);
+    }
+    for (const h of crossHairHexes(this.view)) {
+      const [cx, cy] = g.center(h);
+      const mg = svg('g', { class: 'crosshair-marker', 'data-crosshair': key(h), transform: `translate(${cx},${cy})` });
+      mg.append(svg('circle', { r: W * 0.3, fill: 'none', stroke: '#ff3b30', 'stroke-width': 1.6 }));
+      mg.append(svg('path', { d: `M${-W * 0.38} 0 H${W * 0.38} M0 ${-W * 0.38} V${W * 0.38}`, stroke: '#ff3b30', 'stroke-width': 1.4 }));
+      mg.append(svg('title', {}, 'Cross-hair: a Big Gun is ranged in on this target'));
+      L.marks.append(mg);
+    }
     const roll = this.view && this.view.last_roll;
     if (roll && roll.target) {
       const [cx, cy] = g.center(roll.target);
@@ -208,6 +245,13 @@ export class BoardView {
       this.tiles = base;
       for (const ch of view.changed_hexes) this.tiles.set(key(ch.hex), (ch.tiles || []).map((t) => this.completeTile(t)));
       this.renderTerrain();
+    }
+    const vis = view.visibility;
+    if (this.layers && this.layers.base) {
+      const root = this.layers.base.ownerSVGElement;
+      if (root) {
+        if (vis !== undefined && vis !== null && vis < 6) { root.dataset.visibility = vis; root.style.filter = `brightness(${(0.55 + 0.08 * vis).toFixed(2)})`; } else { delete root.dataset.visibility; root.style.filter = ''; }
+      }
     }
     this.renderMarks();
     this.renderUnits();
@@ -299,6 +343,8 @@ export class BoardView {
         parts.push(el('div', { class: 'tt-obj' }, `Exit hex for ${sideName(ex.side)}: a unit leaving the board here scores ${ex.value || 1} medal.`));
       }
     }
+    const mine = ((this.view && this.view.mines) || []).find((m) => m.hex && m.hex[0] === hex[0] && m.hex[1] === hex[1]);
+    if (mine) parts.push(el('div', { class: 'tt-obj' }, mine.value === null || mine.value === undefined ? 'Minefield (strength hidden): a unit entering must stop and reveals it.' : `Minefield, strength ${mine.value}.`));
     if (unit) {
       parts.push(el('div', { class: 'tt-unit' }, el('b', {}, unitTitle(unit)),
         ...unitDescription(unit).map((l) => el('div', {}, l))));

@@ -33,6 +33,7 @@ export class ChatPanel {
     this.sig = null;
   }
   setChannels(channels = {}, me = null) {
+    this.lastChannels = channels;
     if (me) this.me = me;
     const sig = JSON.stringify([channels, this.me]);
     if (sig === this.sig) return;     // the same channels: keep the pane as it is

@@ -8,7 +8,7 @@ import { logEntry, eventDice, describeEvent } from './log.js';
 import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describePending, describePhase, ACTIONS } from './actions.js';
 import { unitTitle } from './units.js';
 import { key } from './hex.js';
-import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
+import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
 const cfg = {
@@ -16,7 +16,10 @@ const cfg = {
   wsUrl: body.dataset.wsUrl || `/ws/games/${body.dataset.gameId}`,
   api: body.dataset.apiBase || '/api',
   invite: body.dataset.invite || new URLSearchParams(location.search).get('invite') || '',
-  seat: new URLSearchParams(location.search).get('seat') || body.dataset.seat || '',
+  seat: new URLSearchParams(location.search).get('seat') || '',
+  // a connection playing several seats (docs/protocol.md "Several role seats"): the seat
+  // shown first (?as=), switched locally without reconnecting
+  focus: new URLSearchParams(location.search).get('as') || body.dataset.seat || '',
 };
 
 const S = {
@@ -24,7 +27,35 @@ const S = {
   seats: [], identity: null, selected: null, chooser: null, model: buildModel([]), connected: false,
   flipOverride: null, pendingSend: null, gameOverShown: false, playedHistory: [],
   desk: { selected: null, explain: null }, probes: new Map(), initiativeRolls: {}, dispatchSummary: null, hoverHalf: null,
+  mySeats: [], views: null, allLegal: [], historyLoaded: false,
 };
+// several seats over this one connection (the server sends `views` and the union of `legal`)
+function multi() { return S.mySeats.length > 1 && !!S.views; }
+function legalOf(seat) { return S.allLegal.filter((a) => !a.seat || a.seat === seat); }
+// take a hello/update/sync payload: every held seat's view, the focused one rendered
+function applyPayload(msg, events) {
+  S.views = msg.views || null;
+  S.allLegal = msg.legal || [];
+  if (multi() && !S.views[S.seat]) S.seat = S.mySeats[0];
+  if (multi()) autoFocus();
+  S.side = S.seat ? sideOf(S.seat) : null;
+  S.role = S.seat ? roleOf(S.seat) : null;
+  const view = (multi() && S.views[S.seat]) || msg.view;
+  setView(view, multi() ? legalOf(S.seat) : S.allLegal, events);
+}
+// the focused seat has nothing to do but another held seat has: show that one
+function autoFocus() {
+  if (S.status === 'open' || legalOf(S.seat).length) return;
+  const next = S.mySeats.find((s) => legalOf(s).length);
+  if (next && next !== S.seat) { S.seat = next; S.autoFocused = next; S.desk = { selected: null, explain: null }; rememberFocus(next); }
+}
+// ?as=<seat>: the seat shown after a reload
+function rememberFocus(seat) {
+  const u = new URL(location.href);
+  if (u.searchParams.get('as') === seat) return;
+  u.searchParams.set('as', seat);
+  history.replaceState(null, '', u.toString());
+}
 window.__game = S;   // for debugging and tests
 
 const $ = (id) => document.getElementById(id);
@@ -102,7 +133,9 @@ function handle(msg) {
   switch (msg.type) {
     case 'hello': {
       if (msg.scenario_name) document.querySelectorAll('.scenario-title b').forEach((b) => { b.textContent = msg.scenario_name; });
-      S.seat = msg.seat ?? null; S.side = msg.side ?? null; S.role = msg.role ?? null;
+      S.mySeats = msg.my_seats || (msg.seat ? [msg.seat] : []);
+      S.seat = S.mySeats.includes(S.seat) ? S.seat : (S.mySeats.includes(cfg.focus) ? cfg.focus : (msg.seat ?? null));
+      S.side = S.seat ? sideOf(S.seat) : (msg.side ?? null); S.role = msg.role ?? null;
       S.identity = msg.identity || null; S.status = msg.status; S.seats = msg.seats || [];
       const first = !S.board;
       S.board = msg.board;
@@ -112,8 +145,8 @@ function handle(msg) {
       S.seq = msg.seq;
       // logSeq: the last seq whose events are in the log. On a reconnect it stays at
       // the old value so that the catch-up update (first_seq = since + 1) is logged.
-      if (first || S.logSeq === null || S.logSeq === undefined) { clear($('log')); S.logSeq = msg.seq; }
-      setView(msg.view, msg.legal);
+      if (first || S.logSeq === null || S.logSeq === undefined) { clear($('log')); S.logSeq = msg.seq; loadHistory(msg.seq); }
+      applyPayload(msg);
       chat.setChannels(msg.chat_channels || {}, chatContext());
       chat.setHistory(msg.chat || []);
       renderSeats();
@@ -138,14 +171,14 @@ function handle(msg) {
         S.seq = msg.seq;
         if (msg.status) S.status = msg.status;
         if (msg.chat_channels) chat.setChannels(msg.chat_channels, chatContext());
-        setView(msg.view, msg.legal, msg.events);
+        applyPayload(msg, msg.events);
       }
       break;
     }
     case 'sync':
       S.seq = msg.seq; S.logSeq = msg.seq; if (msg.status) S.status = msg.status; if (msg.seats) S.seats = msg.seats;
       if (msg.chat_channels) chat.setChannels(msg.chat_channels, chatContext());
-      setView(msg.view, msg.legal);
+      applyPayload(msg);
       renderSeats();
       break;
     case 'ack':
@@ -179,6 +212,32 @@ function handle(msg) {
       break;
     default: break;
   }
+}
+
+// ---------------------------------------------------------------- late joiners
+// The battle log so far (redacted for this identity's seats), put before the live entries.
+async function loadHistory(upTo) {
+  if (!upTo) return;
+  let data;
+  try { data = await api(`/games/${cfg.gameId}/events?since=0`); } catch (_) { return; }
+  const log = $('log');
+  const frag = document.createDocumentFragment();
+  let n = 0;
+  for (const entry of (data && data.entries) || []) {
+    if (entry.seq > upTo) break;
+    for (const e of entry.events || []) {
+      frag.append(logEntry(e, unitName, entry.seq)); n++;
+      if ((e.type === 'card_played' || e.type === 'card_copied') && e.card) S.playedHistory.push({ seat: e.seat || e.side, card: e.card, copied: e.type === 'card_copied' });
+      if (e.type === 'orders_dispatched' || e.type === 'turn_started' || e.type === 'initiative_rolled') noteOverlordEvent(e);
+    }
+  }
+  if (!n) return;
+  frag.append(logEntry({ type: 'note', text: '— live —' }, unitName, null));
+  log.prepend(frag);
+  S.historyLoaded = true;
+  while (log.childNodes.length > 500) log.removeChild(log.firstChild);
+  log.scrollTop = log.scrollHeight;
+  renderAll();
 }
 
 // ---------------------------------------------------------------- state -> UI
@@ -219,7 +278,7 @@ function renderAll() {
   renderStatus();
   renderSides();
   renderOverlord();
-  if (S.seats.filter((x) => x.mine).length > 1) renderSeats();   // the seat switcher marks seats to act
+  if (S.seats.filter((x) => x.mine).length > 1 || multi()) renderSeats();   // the seat switcher marks seats to act
   renderPending();
   renderBoardHighlights();
   renderActions();
@@ -295,6 +354,19 @@ function renderSides() {
         el('div', { class: 'muted' }, `${s.hand_count ?? (s.hand ? s.hand.length : 0)} cards · ${s.position || ''}`)),
       el('div', { class: 'medals', title: `${s.medals || 0} of ${s.victory} medals`, 'data-medals': s.medals || 0 }, ...dots, ` ${s.medals || 0}/${s.victory}`)));
   }
+  if (v.visibility !== undefined && v.visibility !== null) {
+    const vis = v.visibility;
+    box.append(el('div', { class: 'side-box night-box', id: 'visibility', 'data-visibility': vis,
+      title: 'Night rules: units may battle only targets within this many hexes; at the start of each turn of the night side, dice are rolled and every star raises the visibility' },
+    el('b', {}, vis >= 6 ? '☀ Full daylight' : `🌙 Night · visibility ${vis}/6`), el('div', { class: 'muted' }, vis >= 6 ? 'normal ranges' : `targets up to ${vis} hex${vis > 1 ? 'es' : ''} away`)));
+  }
+  const mines = v.mines || [];
+  if (mines.length) {
+    const hidden = mines.filter((m) => m.value === null || m.value === undefined).length;
+    box.append(el('div', { class: 'side-box', id: 'mines-box', style: 'flex:0 0 auto;border-left-color:#b23', 'data-hidden': hidden,
+      title: 'Minefields: hidden strength (?) until an enemy unit enters; a unit entering must stop' },
+    `Minefields: ${mines.length} (${hidden} hidden, ${mines.length - hidden} revealed)`));
+  }
   if (v.deck_count !== undefined) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
 }
 
@@ -326,6 +398,7 @@ function renderActions() {
     return;
   }
   const m = S.model;
+  if (multi() && S.seat && S.legal.length) bar.append(el('span', { class: 'seat-tag', 'data-acting-seat': S.seat, title: 'These actions are for this seat' }, `As ${seatLabel(S.seat)}:`));
   if (S.selected && m.units.has(S.selected)) {
     const e = m.units.get(S.selected);
     for (const info of e.unitOnly) {
@@ -338,6 +411,10 @@ function renderActions() {
       type: 'button', class: isPrimary(info.action) ? 'primary' : '', 'data-action': info.type,
       onclick: () => send(info.action),
     }, actionLabel(info.action, unitName, S.view)));
+  }
+  if (multi()) {
+    const others = S.mySeats.filter((s) => s !== S.seat && legalOf(s).length);
+    for (const s of others) bar.append(el('button', { type: 'button', 'data-switch-to': s, onclick: () => switchSeat(s) }, `${seatLabel(s)} has ${legalOf(s).length} action${legalOf(s).length > 1 ? 's' : ''} → switch`));
   }
   if (!bar.childNodes.length && S.seat) bar.append(el('span', { class: 'hint' }, myTurn() ? '' : 'Not your turn.'));
 }
@@ -405,21 +482,34 @@ function renderSeats() {
   if (!S.seat && mine.length) parts.push(el('span', { class: 'muted' }, `You hold ${mine.map((x) => sideName(x.seat)).join(', ')}.`));
   if (S.seat && mine.length > 1) {
     // one identity, several role seats: a connection plays one seat (?seat=), switch here
+    // multi-seat connection: switched locally; pinned (?seat=): reconnect to another seat
     const toAct = (S.view && S.view.to_act) || [];
-    parts.push(el('span', {}, 'Your seats:'));
+    parts.push(el('span', {}, multi() ? 'You hold these seats (click to act for one):' : 'Your seats:'));
     for (const s of mine) {
-      const acting = toAct.includes(s.seat);
+      const n = multi() ? legalOf(s.seat).length : 0;
+      const acting = multi() ? n > 0 : toAct.includes(s.seat);
       parts.push(el('button', {
         type: 'button', class: `seat-switch${s.seat === S.seat ? ' current' : ''}${acting ? ' acting' : ''}`, 'data-switch': s.seat,
-        'aria-pressed': s.seat === S.seat ? 'true' : 'false', disabled: s.seat === S.seat ? true : null,
-        title: acting ? 'This seat has something to do now' : '', onclick: () => switchSeat(s.seat),
+        'aria-pressed': s.seat === S.seat ? 'true' : 'false', disabled: s.seat === S.seat && !multi() ? true : null,
+        title: acting ? `This seat has something to do now${n ? ` (${n} possible action${n > 1 ? 's' : ''})` : ''}` : 'Nothing to do for this seat now', onclick: () => switchSeat(s.seat),
       }, `${seatLabel(s.seat)}${acting ? ' ●' : ''}`));
     }
+    if (S.autoFocused && S.autoFocused === S.seat) parts.push(el('span', { class: 'muted', 'data-auto-focus': S.seat }, `(now showing ${seatLabel(S.seat)}: it has something to do)`));
   }
   if (parts.length) { bar.classList.remove('hidden'); bar.append(...parts); } else bar.classList.add('hidden');
 }
 
 function switchSeat(seat) {
+  if (multi() && S.mySeats.includes(seat)) {
+    S.autoFocused = null;
+    rememberFocus(seat);
+    if (seat === S.seat) { renderSeats(); return; }
+    S.seat = seat; S.side = sideOf(seat); S.role = roleOf(seat);
+    S.desk = { selected: null, explain: null }; S.phaseKey = null;
+    chat.setChannels(chat.lastChannels || {}, chatContext());
+    setView(S.views[seat], legalOf(seat));
+    return;
+  }
   cfg.seat = seat;
   const u = new URL(location.href);
   u.searchParams.set('seat', seat);
@@ -492,7 +582,7 @@ function renderZones() {
 // Send an action the engine did not offer, to show its refusal (nothing changes).
 function probe(action, what) {
   if (S.seq === null) return;
-  const id = conn.send({ type: 'action', seq: S.seq, action });
+  const id = conn.send({ type: 'action', seq: S.seq, action: { seat: S.seat, ...action } });
   if (id) S.probes.set(id, what);
 }
 

@@ -64,18 +64,41 @@ async function loadScenarios(selectId) {
     (groups[s.source] || groups.bundled).append(el('option', { value: s.id }, `${name} (${(s.board_type || '').toLowerCase()})`));
   }
   for (const g of Object.values(groups)) if (g.childNodes.length) sel.append(g);
+  // default: a playable classic (Pegasus Bridge), never a rules-examples file
+  const playable = scenarios.filter((x) => !x.error);
+  const dflt = playable.find((x) => x.id === '2-PegasusBridge') || playable.find((x) => /pegasus/i.test(x.name || ''))
+    || playable.find((x) => !/example|line ?of ?sight/i.test(`${x.id} ${x.name}`)) || playable[0];
   if (selectId) sel.value = selectId;
+  else if (dflt) sel.value = dflt.id;
   onScenarioChange();
 }
-// Ways to share a side's role seats among players (mirror of the engine's
-// engine.rules.overlord.seat_layouts: 002 "Teams", 004 "Team Play"): players per side ->
-// groups of roles, each group held by one player.
-const LAYOUTS = {
+// Ways to share a side's role seats among players: players per side -> groups of roles,
+// each group held by one player. Taken from the API (ScenarioSummary.layouts:
+// {mode: {players: [[roles]]}}, the engine's seat_layouts); FALLBACK_LAYOUTS only while a
+// server does not send them yet.
+const FALLBACK_LAYOUTS = {
   overlord: { 4: [['cinc'], ['left'], ['centre'], ['right']], 3: [['cinc', 'centre'], ['left'], ['right']],
               2: [['cinc', 'centre'], ['left', 'right']], 1: [['cinc', 'left', 'centre', 'right']] },
   team: { 3: [['cinc', 'centre'], ['left'], ['right']], 2: [['cinc', 'centre'], ['left', 'right']], 1: [['cinc', 'left', 'centre', 'right']] },
 };
 const ROLE_NAMES = { cinc: 'C-in-C', left: 'Left FG', centre: 'Centre FG', right: 'Right FG' };
+function layoutsOf(s, mode) {
+  const api = s && s.layouts && s.layouts[mode];
+  if (api && typeof api === 'object' && Object.keys(api).length) {
+    // a one-seat-per-side mode (1v1) has nothing to choose
+    const groups = Object.values(api);
+    if (groups.every((g) => Array.isArray(g) && g.length === 1 && (!Array.isArray(g[0]) || g[0].length <= 1)) && !FALLBACK_LAYOUTS[mode]) return null;
+    return api;
+  }
+  return FALLBACK_LAYOUTS[mode] || null;
+}
+function layoutText(s) {
+  return ((s && s.modes) || []).map((m) => {
+    const ls = layoutsOf(s, m);
+    const n = ls ? Object.keys(ls).sort((a, b) => b - a).join('/') : null;
+    return `${MODE_NAMES[m] || m}${n ? ` (${n} players per side)` : ''}`;
+  }).join(' · ');
+}
 const MODE_NAMES = { '1v1': '1 vs 1', team: 'Team play (004)', overlord: 'Overlord (up to 4 per side)' };
 
 function onScenarioChange() {
@@ -88,7 +111,7 @@ function onScenarioChange() {
 function onModeChange() {
   const s = scenarios.find((x) => x.id === $('scenario-select').value);
   const mode = $('mode-select').value || '1v1';
-  const layouts = LAYOUTS[mode];
+  const layouts = layoutsOf(s, mode);
   $('layout-label').classList.toggle('hidden', !layouts);
   $('bots-label').classList.toggle('hidden', !layouts);
   if (layouts) {
@@ -104,7 +127,7 @@ function onLayoutChange(s = scenarios.find((x) => x.id === $('scenario-select').
   seat.append(el('option', { value: '' }, '(decide later / watch)'));
   $('layout-info').textContent = '';
   if (!s) { $('scenario-info').textContent = ''; return; }
-  const layouts = LAYOUTS[mode];
+  const layouts = layoutsOf(s, mode);
   if (layouts) {
     const groups = layouts[$('layout-select').value] || layouts[Object.keys(layouts).pop()];
     for (const side of [s.player2_side, s.player1_side]) {
@@ -119,7 +142,9 @@ function onLayoutChange(s = scenarios.find((x) => x.id === $('scenario-select').
     for (const side of [s.player2_side, s.player1_side]) if (side) seat.append(el('option', { value: side }, sideName(side)));
     seat.value = s.starting_side || s.player2_side || '';
   }
-  $('scenario-info').textContent = `${s.board_type || ''} board, ${(s.face || '').toLowerCase()} · ${sideName(s.player1_side)} (top) vs ${sideName(s.player2_side)} (bottom) · ${sideName(s.starting_side)} move first · modes: ${(s.modes || []).join(', ')}`;
+  $('scenario-info').textContent = `${s.board_type || ''} board, ${(s.face || '').toLowerCase()} · ${sideName(s.player1_side)} (top) vs ${sideName(s.player2_side)} (bottom) · ${sideName(s.starting_side)} move first`;
+  $('scenario-info').append(el('div', { class: 'muted', 'data-modes': (s.modes || []).join(',') }, `Modes: ${layoutText(s) || '1 vs 1'}`));
+  if (s.error) $('scenario-info').append(el('div', { class: 'error' }, `This scenario cannot be played yet: ${s.error.message || s.error.code || ''}`));
 }
 $('scenario-select').addEventListener('change', onScenarioChange);
 $('mode-select').addEventListener('change', onModeChange);
@@ -172,20 +197,29 @@ $('create-form').addEventListener('submit', async (ev) => {
   const body = { scenario_id, mode, options: {}, private: $('private-check').checked };
   const mine = ($('seat-select').value || '').split(',').filter(Boolean);   // a layout group: several role seats
   if (mine.length) body.seat = mine[0];
+  const scn = scenarios.find((x) => x.id === scenario_id);
+  const layouts = layoutsOf(scn, mode);
+  if (layouts && $('layout-select').value) {
+    body.layout = {};
+    for (const side of [scn.player1_side, scn.player2_side]) if (side) body.layout[side] = $('layout-select').value;
+  }
   try {
     const g = await api('/games', { method: 'POST', body: JSON.stringify(body) });
     const claim = g.invite ? { invite: g.invite } : {};
+    const held = new Set((g.seats || []).filter((x) => x.mine).map((x) => x.seat));
     for (const seat of mine.slice(1)) {
-      await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/claim`, { method: 'POST', body: JSON.stringify(claim) });
+      if (!held.has(seat)) await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/claim`, { method: 'POST', body: JSON.stringify(claim) });
     }
-    if (mine.length && $('bots-check').checked && LAYOUTS[mode]) {
-      for (const s of g.seats || []) {
-        if (!mine.includes(s.seat)) await api(`/games/${g.id}/seats/${encodeURIComponent(s.seat)}/bot`, { method: 'POST' });
-      }
+    if (mine.length && $('bots-check').checked && layouts) {
+      // every other player slot (or seat, from an older server) goes to the bot
+      const free = (g.slots && g.slots.length ? g.slots.filter((x) => !x.taken && !(x.seats || []).some((z) => mine.includes(z))).map((x) => x.slot)
+        : (g.seats || []).filter((x) => !mine.includes(x.seat)).map((x) => x.seat));
+      for (const slot of free) await api(`/games/${g.id}/seats/${encodeURIComponent(slot)}/bot`, { method: 'POST' });
     }
     const url = new URL(g.url || `/games/${g.id}`, location.href);
     if (g.invite) url.searchParams.set('invite', g.invite);
-    if (mine.length) url.searchParams.set('seat', mine[0]);
+    // no ?seat=: the connection plays every seat of the slot (?as= is the one shown first)
+    if (mine.length) url.searchParams.set('as', mine[0]);
     location.href = url.pathname + url.search;
   } catch (e) { $('create-error').textContent = `Could not create the game: ${e.message}`; }
 });

@@ -7,11 +7,12 @@ import { ROLE_NAMES, dispatchSentence, initiativeEffect } from './overlord.js';
 function hexText(h) { return Array.isArray(h) ? `(${h[0]},${h[1]})` : String(h); }
 
 const TEXT = {
-  card_played: (e, n) => `${sideName(e.seat || e.side)} plays ${cardName(e)}${e.reaction ? ' (reaction)' : ''}`,
+  card_played: (e, n) => `${sideName(e.seat || e.side)} plays ${cardName(e)}${e.as === 'air_power' ? ' as Air Power' : e.as && e.as !== 'initiative' ? ' as ' + titleCase(e.as) : ''}${e.half !== undefined && e.half !== null ? ` in his ${e.half === 0 ? 'left' : 'right'} half` : ''}${e.reaction ? ' (reaction)' : ''}`,
   card_copied: (e) => `${sideName(e.side)} copies ${cardName(e)}${e.mirrored ? ' (mirrored)' : ''}`,
   cards_drawn: (e) => `${sideName(e.seat || e.side)} draws ${e.count || 2} cards${e.secret && e.secret.cards ? ': ' + e.secret.cards.map((c) => c.name).join(', ') : ''}`,
   card_kept: (e) => `${sideName(e.seat || e.side)} keeps ${e.secret && e.secret.card ? e.secret.card.name : 'one card'}`,
   turn_ended: (e) => `${sideName(e.side || e.seat)} end turn ${e.turn ?? ''}`,
+  unit_moved: (e, n) => `${n(e.unit)} moves ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to || (e.path && e.path[e.path.length - 1]))}${e.reason === 'desert' ? ' (desert move)' : ''}`,
   unit_retreated: (e, n) => `${n(e.unit)} retreats ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to)}`,
   ground_taken: (e, n) => `${n(e.unit)} takes ground ${e.from ? hexText(e.from) + ' → ' : 'at '}${hexText(e.to)}`,
   battle_cancelled: (e, n) => `Battle by ${n(e.unit)} cancelled${e.reason ? ' (' + e.reason + ')' : ''}`,
@@ -27,12 +28,20 @@ const TEXT = {
   unit_ordered: (e, n) => `${sideName(e.seat || e.side)} orders ${n(e.unit)}`,
   ordered: (e, n) => `${sideName(e.seat || e.side)} orders ${n(e.unit)}`,
   order: (e, n) => `${sideName(e.seat || e.side)} orders ${n(e.unit)}`,
-  unit_moved: (e, n) => `${n(e.unit)} moves ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to || (e.path && e.path[e.path.length - 1]))}`,
   moved: (e, n) => `${n(e.unit)} moves ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to || (e.path && e.path[e.path.length - 1]))}`,
   move: (e, n) => `${n(e.unit)} moves to ${hexText(e.to || (e.path && e.path[e.path.length - 1]))}`,
   battle: (e, n) => `${n(e.unit || e.attacker)} battles ${e.target_unit ? n(e.target_unit) : ''} ${e.target ? 'at ' + hexText(e.target) : ''}${e.dice_count ? ` with ${e.dice_count} dice` : ''}`,
   battle_declared: (e, n) => `${e.unit ? n(e.unit) : sideName(e.side)} ${e.kind && e.kind !== 'battle' ? titleCase(e.kind) + ': ' : ''}battles ${e.target_unit ? n(e.target_unit) : hexText(e.target)}${typeof e.dice === 'number' ? ` with ${e.dice} ${e.dice === 1 ? 'die' : 'dice'}` : ''}${e.range ? ` at range ${e.range}` : ''}`,
   roll: (e) => `Dice rolled`,
+  action_declared: (e, n) => `${n(e.unit)} ${({ seal_cave: 'tries to seal the cave', heal: 'tries to heal', blow_bridge: 'tries to blow the bridge' })[e.kind] || titleCase(e.kind || 'acts')}${e.hex ? ' at ' + hexText(e.hex) : ''}${typeof e.dice === 'number' ? ` (${e.dice} ${e.dice === 1 ? 'die' : 'dice'})` : ''}`,
+  card_discarded: (e) => `${sideName(e.seat || e.side)} must discard ${cardName(e)}${e.reason === 'hq_tent' ? ' (HQ & Supply Tent taken by the enemy)' : (e.reason ? ' (' + String(e.reason).replace(/_/g, ' ') + ')' : '')}`,
+  mine_revealed: (e, n) => `💥 ${e.unit ? n(e.unit) + ' enters a minefield' : 'Minefield'} at ${hexText(e.hex)}: ${e.value ? `strength ${e.value}` : 'a decoy'}`,
+  mine_removed: (e, n) => `Minefield at ${hexText(e.hex)} removed${e.reason === 'decoy' ? ' (a decoy)' : e.reason === 'cleared' ? ` (cleared${e.unit ? ' by ' + n(e.unit) : ''})` : ''}`,
+  hazard: (e, n) => `${n(e.unit)} crosses a ${e.kind === 'frozen_river' ? 'frozen river' : titleCase(e.kind || 'hazard')} at ${hexText(e.hex)}${typeof e.dice === 'number' ? ` (${e.dice} dice, stars hit)` : ''}`,
+  cross_hair_placed: (e, n) => `🎯 ${n(e.unit)} places a cross-hair on ${hexText(e.hex)} (ranged in for the next shots)`,
+  boat_lost: (e, n) => `${n(e.unit)} steps ashore: the boat is lost`,
+  visibility_changed: (e) => `🌙 Visibility ${e.from ?? '?'} → ${e.visibility}${e.visibility >= 6 ? ': full daylight' : e.visibility <= 1 ? ': dark night' : ''} (units see ${Math.min(e.visibility, 6)} hex${e.visibility === 1 ? '' : 'es'} far)`,
+  camouflage_removed: (e) => `Camouflage at ${hexText(e.hex)} is lost`,
   // Overlord / team play
   card_dispatched: (e) => `${sideName(e.seat || e.side)} gives ${e.secret && e.secret.card ? e.secret.card.name : 'a card'}${e.secret && e.secret.to ? ' to the ' + ROLE_NAMES[e.secret.to] : ''}`,
   dispatch_undone: (e) => `${sideName(e.seat || e.side)} takes back ${e.secret && e.secret.card ? (e.secret.card.name || 'a card') : 'a card'}`,
@@ -41,7 +50,9 @@ const TEXT = {
   initiative_declined: (e) => `${sideName(e.seat)} does not act on initiative`,
   initiative_rolled: (e) => `${sideName(e.seat)} acts on initiative: ${titleCase(e.face)} — ${initiativeEffect(e.face, e.effect)}`,
   commissar_card_placed: (e) => `${sideName(e.seat || e.side)} puts a card under the Commissar chip (${e.count ?? ''})`,
-  dice_rolled: (e, n) => e.kind === 'initiative' ? `${sideName(e.seat || e.side)} rolls for initiative` : `${e.unit ? n(e.unit) : sideName(e.side)} rolls${e.target_unit ? ' at ' + n(e.target_unit) : ''}: ${e.hits ?? 0} hit${e.hits === 1 ? '' : 's'}${e.flags ? `, ${e.flags} flag${e.flags > 1 ? 's' : ''}` : ''}`,
+  dice_rolled: (e, n) => e.kind === 'initiative' ? `${sideName(e.seat || e.side)} rolls for initiative`
+    : ROLL_ONLY[e.kind] ? `${e.unit ? n(e.unit) : sideName(e.side)} rolls ${ROLL_ONLY[e.kind]}`
+      : `${e.unit ? n(e.unit) : sideName(e.side)} rolls${ROLL_KIND[e.kind] ? ' ' + ROLL_KIND[e.kind] : ''}${e.target_unit ? ' at ' + n(e.target_unit) : ''}: ${e.hits ?? 0} hit${e.hits === 1 ? '' : 's'}${e.flags ? `, ${e.flags} flag${e.flags > 1 ? 's' : ''}` : ''}`,
   hits: (e, n) => `${n(e.unit || e.target_unit)} loses ${e.hits ?? e.count ?? ''} figure${(e.hits ?? e.count) === 1 ? '' : 's'}`,
   unit_hit: (e, n) => { const k = e.figures_lost ?? e.hits ?? 1; return `${n(e.unit)} loses ${k} figure${k === 1 ? '' : 's'}${e.figures !== undefined ? ` (${e.figures} left)` : ''}`; },
   casualties: (e, n) => `${n(e.unit)} loses ${e.hits ?? e.figures ?? ''} figures`,
@@ -62,6 +73,12 @@ const TEXT = {
   last_turn: (e) => `Last turn for ${sideName(e.side)}${e.reason ? ' (' + e.reason + ')' : ''}`,
   victory: (e) => `${sideName(e.winner || e.side)} win the battle!`,
 };
+
+// dice_rolled kinds whose result is not hits on a target
+const ROLL_ONLY = { night: 'for the dawn (stars raise the visibility)', seal_cave: 'to seal the cave (a star seals it)',
+  heal: 'to heal (stars and infantry symbols bring figures back)', blow_bridge: 'to blow the bridge (a star blows it)' };
+const ROLL_KIND = { mine: 'for the minefield', hazard: 'for the hazard', tiger: 'against the Tiger', battle_back: 'battling back',
+  ambush: 'in ambush', overrun: 'in an overrun', air_power: 'for Air Power', barrage: 'for a barrage' };
 
 function cardName(e) {
   const c = e.card || (e.secret && e.secret.card);

@@ -379,10 +379,15 @@ def test_lobby_layout_one_player_per_side_with_bots(new_page, tmp_path):
     host.check("#bots-check")
     host.screenshot(path=str(tmp_path / "lobby-overlord-layout.png"), full_page=True)
     host.click("#create-submit")
-    host.wait_for_url(re.compile(r"/games/[^/?]+\?.*seat=AXIS"))
+    # no ?seat= pin: one connection plays all four Axis seats (hello.my_seats + views)
+    host.wait_for_url(re.compile(r"/games/[^/?]+\?.*as=AXIS"))
     expect(host.locator("#my-seat")).to_have_text("You play Axis C-in-C")
     switches = host.locator("#seat-bar button[data-switch]")
     expect(switches).to_have_count(4)
+    assert g(host, "g.mySeats") == mine.split(",")
+    assert sorted(g(host, "Object.keys(g.views)")) == sorted(mine.split(","))
+    # every legal action names the seat it belongs to; the C-in-C's are shown first
+    assert all(a["seat"] in mine.split(",") for a in legal(host))
     expect(host.locator('.ol-chip[data-seat="ALLIES:left"] .ol-who')).to_contain_text("(bot)")
     expect(host.locator("#ol-desk")).to_be_visible()
     acts = legal(host)
@@ -392,12 +397,16 @@ def test_lobby_layout_one_player_per_side_with_bots(new_page, tmp_path):
     act(host, lambda: host.locator(f'.ol-slot[data-to="{fg}"]').click())
     act(host, lambda: host.locator(f'button[data-visit="{fg}"]').click())
     act(host, lambda: host.locator("#ol-confirm").click())
-    # the Field General seat now has something to do: switch to it
+    # the C-in-C has nothing left to do: the page shows a Field General seat that has;
+    # the one who got the card is marked as acting: switch to it (no reconnect)
+    expect(host.locator("#my-seat")).not_to_have_text("You play Axis C-in-C")
     target = host.locator(f'#seat-bar button[data-switch="AXIS:{fg}"]')
     expect(target).to_have_class(re.compile("acting"))
     target.click()
     expect(host.locator("#my-seat")).to_contain_text(f"{fg.capitalize()} FG")
-    assert f"seat=AXIS%3A{fg}" in host.url or f"seat=AXIS:{fg}" in host.url
+    assert f"as=AXIS%3A{fg}" in host.url or f"as=AXIS:{fg}" in host.url
+    expect(host.locator(f'#actions [data-acting-seat="AXIS:{fg}"]')).to_have_count(1)
+    assert g(host, "g.legal").__len__() > 0 and all(a["seat"] == f"AXIS:{fg}" for a in g(host, "g.legal"))
     expect(host.locator(f'#ol-my-cards .card[data-card="{a["card"]}"]')).to_have_count(1)
     act(host, lambda: host.locator("#ol-my-cards button[data-play-half]").first.click())
     host.screenshot(path=str(tmp_path / "switched-to-fg.png"), full_page=True)
