@@ -53,7 +53,7 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
     OptionalRule("firefight_continuing",
                  "Units in close assault keep battling each following turn without orders, "
                  "grenades ignored, one die less, no take ground/overrun.",
-                 f"{_R004}, Game Turn Explanation 4 - Firefight", False),
+                 f"{_R004}, Game Turn Explanation 4 - Firefight", True),
     OptionalRule("extra_unit_types",
                  "Extra armour (reconnaissance, light-medium, heavy, very heavy, infantry "
                  "tanks, assault guns, tank destroyers) and artillery (medium, big-gun, "

@@ -16,8 +16,8 @@ from ..state import Battle, GameState, Play, Unit
 from ..terrain import CLASS_INDEX
 from . import los as L
 from .hazards import SPECIAL_ROLLS, special_rolled
-from .common import (FULL_DAY, camouflaged, drop_camouflage, is_top, mode, other, terrain_at,
-                     visibility)
+from .common import (FULL_DAY, camouflaged, drop_camouflage, is_top, mode, other, set_ext,
+                     terrain_at, visibility)
 from .medals import check_victory, eliminate, update_objectives
 from .terrain_changes import unit_left_hex
 
@@ -665,6 +665,8 @@ def overrun(st: GameState, target: Hex, events: list) -> None:
 def finish(st: GameState, events: list) -> None:
     """Pop the finished battle; resume an ambushed close assault or the next card target."""
     b = st.battles.pop()
+    if b.dist == 1 and b.kind in FIREFIGHT_KINDS and st.options.get("firefight_continuing"):
+        _record_firefight(st, b)
     if b.kind == "tiger" and st.battles and st.battles[-1].stage == "tiger_wait":
         orig = st.battles[-1]
         v = st.units.get(orig.target)
@@ -700,6 +702,77 @@ def finish(st: GameState, events: list) -> None:
     if not st.battles and st.air_targets:
         from .tactics import next_card_target
         next_card_target(st, events)
+
+
+# ----------------------------------------------------------------------------- firefight
+FIREFIGHT_KINDS = frozenset({"battle", "overrun", "firefight"})
+
+
+def _record_firefight(st: GameState, b: Battle) -> None:
+    """004 optional "Firefight" (option ``firefight_continuing``): two units left in close
+    assault keep fighting in later turns without orders.  Pairs live in
+    ``GameState.ext["firefights"]`` as (unit, unit, hex, hex); a pair ends when either
+    unit moves, retreats or is eliminated (checked lazily against the hexes)."""
+    u, v = st.units.get(b.attacker or ""), st.units.get(b.target)
+    if u is None or v is None or u.hex != b.from_hex or v.hex != b.target_hex:
+        return
+    live = tuple(p for p in firefights(st) if _pair_live(st, p) and {p[0], p[1]} != {u.id, v.id})
+    set_ext(st, "firefights", live + ((u.id, v.id, u.hex, v.hex),))
+
+
+def firefights(st: GameState) -> tuple:
+    x = st.ext
+    return x.get("firefights", ()) if x else ()
+
+
+def _pair_live(st: GameState, p: tuple) -> bool:
+    a, b = st.units.get(p[0]), st.units.get(p[1])
+    return a is not None and b is not None and a.hex == p[2] and b.hex == p[3]
+
+
+def firefight_options(st: GameState, side: str) -> list[tuple[Unit, Unit]]:
+    """(unit of ``side``, enemy) pairs that may continue their firefight now: the unit is
+    not ordered this turn (an ordered unit battles normally), has not battled, may battle
+    from its hex, and rolls at least 1 die (one less than normal)."""
+    out = []
+    for p in firefights(st):
+        if not _pair_live(st, p):
+            continue
+        a, b = st.units[p[0]], st.units[p[1]]
+        if b.side == side:
+            a, b = b, a
+        if a.side != side or a.ordered or a.battles or a.no_battle:
+            continue
+        if terrain_allows_battle(st, a) and firefight_dice(st, a, b) > 0:
+            out.append((a, b))
+    return out
+
+
+def firefight_dice(st: GameState, u: Unit, v: Unit) -> int:
+    if v.cls in u.spec.cannot_target:
+        return 0
+    return battle_dice(st, u, v, 1, None, "firefight") - 1
+
+
+def declare_firefight(st: GameState, side: str, action: dict, events: list) -> None:
+    from .common import parse_hex, parse_unit
+    u = parse_unit(st, action)
+    h = parse_hex(action, "target")
+    pair = next(((a, b) for a, b in firefight_options(st, side) if a.id == u.id and b.hex == h),
+                None)
+    if pair is None:
+        raise IllegalAction("illegal_target", "no firefight of this unit against that hex")
+    u, v = pair
+    n = firefight_dice(st, u, v)
+    b = Battle(u.id, u.side, v.id, v.hex, u.hex, 1, n, "firefight")
+    b.star_hits = unit_star_hits(u)
+    b.ignore_grenades = True        # fighting without orders: grenades are ignored
+    st.mut(u.id).battles += 1
+    drop_camouflage(st, u.hex, events)
+    events.append({"type": "battle_declared", "unit": u.id, "side": u.side, "from": [*u.hex],
+                   "target": [*v.hex], "target_unit": v.id, "range": 1, "dice": n,
+                   "kind": "firefight"})
+    st.battles.append(b)
 
 
 def pending_for(st: GameState) -> dict[str, Any] | None:

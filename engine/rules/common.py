@@ -80,6 +80,15 @@ def drop_camouflage(st: GameState, h, events: list) -> None:
         events.append({"type": "camouflage_removed", "hex": [*h]})
 
 
+def set_ext(st: GameState, key: str, value) -> None:
+    """Replace one entry of ``GameState.ext`` (never mutated in place), keeping its type
+    (the Overlord mode's ``ShallowExt``, else a plain dict)."""
+    x = st.ext
+    new = type(x)(x) if x else {}
+    new[key] = value
+    st.ext = new
+
+
 def side_units(st: GameState, side: str) -> list[Unit]:
     return [u for u in st.units.values() if u.side == side]
 

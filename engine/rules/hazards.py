@@ -288,8 +288,7 @@ def _hq_tent(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     owner = next((t.owner for t in tiles_at(st, h) if t.spec.hq_tent and t.owner), None)
     if owner is None:
         return
-    x = st.ext or {}
-    tents = x.get("hq_tents", {})
+    tents = (st.ext or {}).get("hq_tents", {})
     key = f"{h[0]},{h[1]}"
     status = tents.get(key)
     from .common import mode
@@ -310,4 +309,5 @@ def _hq_tent(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
         _give(st, owner, draw(st, owner, events), events)
     else:
         return
-    st.ext = {**x, "hq_tents": tents}
+    from .common import set_ext
+    set_ext(st, "hq_tents", tents)

@@ -125,6 +125,9 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
             if _may_move_again(play, u):
                 for h in reachable(st, u, play, play.flags["move_again"], True):
                     out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
+        if st.ext and "firefights" in st.ext:
+            out += [{"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
+                    for a, b in B.firefight_options(st, play.side)]
         out.append({"type": "end_battles", "seat": seat})
         return out
     return []
@@ -575,6 +578,8 @@ HANDLERS = {
     ("battle", "seal_cave"): _instead_of_battle,
     ("battle", "heal"): _instead_of_battle,
     ("battle", "blow_bridge"): _instead_of_battle,
+    ("battle", "firefight"): lambda st, action, events: B.declare_firefight(
+        st, st.play.side, action, events),
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
     ("smoke", "place_smoke"): _place_smoke,
@@ -620,6 +625,8 @@ def _anything_to_move(st: GameState, play: Play) -> bool:
 
 
 def _anything_to_battle(st: GameState, play: Play) -> bool:
+    if st.ext and "firefights" in st.ext and B.firefight_options(st, play.side):
+        return True
     for uid in play.ordered:
         u = st.units.get(uid)
         if u is None:

@@ -63,3 +63,26 @@ def test_infantry_charge_marching_two_hexes_battles_defender_first():
     assert st.units[uid(st, (4, 12))].figures == 2
     assert st.pending["type"] == "roll" and st.pending["for"] == "battle"
     assert st.pending["unit"] == uid(st, (4, 12))
+
+
+def test_firefight_continuing_close_assault_goes_on_next_turn_without_orders():
+    from tests.engine.rulehelp import act, do, legal, ordered, roll, to_battle, uid
+    st = ordered("0@0: .:i\n4@12: .:i\n5@11: .:I", [(5, 11)], key=("probe", 1),
+                 axis_hand=[("probe", 0), ("probe", 2)], options={"firefight_continuing": True})
+    st = to_battle(st)
+    st = do(st, "battle", unit=uid(st, (5, 11)), target=[4, 12])
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    st, _ = roll(st, "armor", "star", "grenade")          # 1 hit, both stay
+    assert st.ext["firefights"] == ((uid(st, (5, 11)), uid(st, (4, 12)), (5, 11), (4, 12)),)
+    # Axis turn: Probe Left orders nobody near; the Axis unit fights on without an order
+    st = do(st, "play_card", card=st.hands["AXIS"][0])
+    if st.phase == "order":
+        st = do(st, "end_orders")
+    acts = legal(st, "firefight")
+    assert acts == [{"type": "firefight", "seat": "AXIS", "unit": uid(st, (4, 12)),
+                     "target": [5, 11]}]
+    st, ev = act(st, "firefight", unit=uid(st, (4, 12)), target=[5, 11])
+    assert st.pending["for"] == "firefight" and st.pending["dice"] == 2   # one die less
+    st, ev = roll(st, "grenade", "grenade")                # grenades are ignored
+    assert [e for e in ev if e["type"] == "dice_rolled"][0]["hits"] == 0
