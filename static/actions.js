@@ -94,6 +94,11 @@ export const ACTIONS = {
                       resolve: (a, view) => ({ gesture: 'card', card: a.card, label: `Put ${cardNameIn(view, a.card)} under the Commissar chip` }) },
   end_commissar:    { label: 'Done with the Commissar chip', primary: true },
   roll:             { label: 'Roll the dice' },
+  place_smoke:      { label: 'Place smoke', kind: 'target', hint: 'Place a smoke hex here (blocks line of sight)',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Smoke at ${hexT(a.hex)}` }) },
+  end_smoke:        { label: 'Done placing smoke', primary: true },
+  airdrop:          { label: 'Drop here', kind: 'target', hint: 'Airdrop: the units land around this hex (they drift at random)',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Airdrop on ${hexT(a.hex)}` }) },
 };
 
 export const PHASES = {
@@ -121,6 +126,8 @@ export const PHASES = {
   chance: 'Rolling dice',
   battle_back: 'Battle back',
   desert_move: 'Desert move',
+  place_smoke: 'Smoke screen',
+  airdrop: 'Airdrop',
 };
 
 const PENDING = {
@@ -146,13 +153,15 @@ const PENDING = {
   desert_move: (p, u) => `${sideName(p.seat)} may move ${u} one more hex before its overrun (desert rules), or stay`,
   roll: (p, u) => `Rolling ${p.dice ?? ''} ${p.dice === 1 ? 'die' : 'dice'}${p.for ? ' for ' + (ROLL_FOR[p.for] || titleCase(p.for)) : ''}${p.unit ? ' (' + u + ')' : ''}…`,
   visit: (p) => `${sideName(p.seat)} chooses the Field General to visit`,
+  place_smoke: (p) => `${sideName(p.seat)} places a smoke screen before the battle${p.left !== undefined ? ` (${p.left} hex${p.left === 1 ? '' : 'es'} left)` : ''}: click a highlighted hex, each one next to a smoke hex already placed`,
+  airdrop: (p) => `${sideName(p.seat)} chooses the airdrop hex${p.units ? ` for ${Array.isArray(p.units) ? p.units.length : p.units} unit(s)` : ''}${p.range ? `; each drifts ${p.range} random step${p.range > 1 ? 's' : ''}` : ''}`,
 };
 
 export const ROLL_FOR = {
   battle: 'a battle', overrun: 'an armor overrun', ambush: 'an ambush', air_power: 'Air Power', barrage: 'a barrage',
   their_finest_hour: 'Their Finest Hour', medics: 'Medics & Mechanics', mine: 'a minefield', hazard: 'a hazard (frozen river)',
   tiger: 'a Tiger', battle_back: 'battling back', night: 'night visibility', seal_cave: 'sealing a cave',
-  heal: 'healing', blow_bridge: 'blowing the bridge', initiative: 'initiative',
+  heal: 'healing', blow_bridge: 'blowing the bridge', initiative: 'initiative', charge_defence: 'the defender against an infantry charge',
 };
 
 export function describePending(p, unitName) {

@@ -250,7 +250,7 @@ export class BoardView {
     if (this.layers && this.layers.base) {
       const root = this.layers.base.ownerSVGElement;
       if (root) {
-        if (vis !== undefined && vis !== null && vis < 6) { root.dataset.visibility = vis; root.style.filter = `brightness(${(0.55 + 0.08 * vis).toFixed(2)})`; } else { delete root.dataset.visibility; root.style.filter = ''; }
+        if (vis !== undefined && vis !== null && vis < 6) { root.dataset.visibility = vis; root.style.filter = `brightness(${(0.45 + 0.09 * vis).toFixed(2)}) saturate(0.8)`; } else { delete root.dataset.visibility; root.style.filter = ''; }
       }
     }
     this.renderMarks();

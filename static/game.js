@@ -345,7 +345,7 @@ function renderSides() {
   for (const side of order) {
     const s = v.sides[side];
     const seatsOf = S.seats.filter((x) => (x.side || x.seat) === side);
-    const names = seatsOf.map((x) => x.taken ? `${x.name || '?'}${x.is_bot ? ' (bot)' : ''}` : 'free seat').join(', ');
+    const names = [...new Set(seatsOf.map((x) => x.taken ? `${x.name || '?'}${x.is_bot ? ' (bot)' : ''}` : 'free seat'))].join(', ');
     const dots = [];
     for (let i = 0; i < (s.victory || 0); i++) dots.push(el('span', { class: `medal-dot${i < (s.medals || 0) ? ' won' : ''}` }));
     const active = v.active === side || (v.to_act || []).some((x) => String(x).split(':')[0] === side);
@@ -358,7 +358,7 @@ function renderSides() {
     const vis = v.visibility;
     box.append(el('div', { class: 'side-box night-box', id: 'visibility', 'data-visibility': vis,
       title: 'Night rules: units may battle only targets within this many hexes; at the start of each turn of the night side, dice are rolled and every star raises the visibility' },
-    el('b', {}, vis >= 6 ? '☀ Full daylight' : `🌙 Night · visibility ${vis}/6`), el('div', { class: 'muted' }, vis >= 6 ? 'normal ranges' : `targets up to ${vis} hex${vis > 1 ? 'es' : ''} away`)));
+    el('b', {}, vis >= 6 ? 'Daylight' : `Night: visibility ${vis}/6`), el('div', { class: 'muted' }, vis >= 6 ? 'normal ranges' : `targets up to ${vis} hex${vis > 1 ? 'es' : ''} away`)));
   }
   const mines = v.mines || [];
   if (mines.length) {

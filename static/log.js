@@ -11,7 +11,7 @@ const TEXT = {
   card_copied: (e) => `${sideName(e.side)} copies ${cardName(e)}${e.mirrored ? ' (mirrored)' : ''}`,
   cards_drawn: (e) => `${sideName(e.seat || e.side)} draws ${e.count || 2} cards${e.secret && e.secret.cards ? ': ' + e.secret.cards.map((c) => c.name).join(', ') : ''}`,
   card_kept: (e) => `${sideName(e.seat || e.side)} keeps ${e.secret && e.secret.card ? e.secret.card.name : 'one card'}`,
-  turn_ended: (e) => `${sideName(e.side || e.seat)} end turn ${e.turn ?? ''}`,
+  turn_ended: (e) => `${sideName(e.side || e.seat)} ends turn ${e.turn ?? ''}`,
   unit_moved: (e, n) => `${n(e.unit)} moves ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to || (e.path && e.path[e.path.length - 1]))}${e.reason === 'desert' ? ' (desert move)' : ''}`,
   unit_retreated: (e, n) => `${n(e.unit)} retreats ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to)}`,
   ground_taken: (e, n) => `${n(e.unit)} takes ground ${e.from ? hexText(e.from) + ' → ' : 'at '}${hexText(e.to)}`,
@@ -35,12 +35,14 @@ const TEXT = {
   roll: (e) => `Dice rolled`,
   action_declared: (e, n) => `${n(e.unit)} ${({ seal_cave: 'tries to seal the cave', heal: 'tries to heal', blow_bridge: 'tries to blow the bridge' })[e.kind] || titleCase(e.kind || 'acts')}${e.hex ? ' at ' + hexText(e.hex) : ''}${typeof e.dice === 'number' ? ` (${e.dice} ${e.dice === 1 ? 'die' : 'dice'})` : ''}`,
   card_discarded: (e) => `${sideName(e.seat || e.side)} must discard ${cardName(e)}${e.reason === 'hq_tent' ? ' (HQ & Supply Tent taken by the enemy)' : (e.reason ? ' (' + String(e.reason).replace(/_/g, ' ') + ')' : '')}`,
-  mine_revealed: (e, n) => `💥 ${e.unit ? n(e.unit) + ' enters a minefield' : 'Minefield'} at ${hexText(e.hex)}: ${e.value ? `strength ${e.value}` : 'a decoy'}`,
+  mine_revealed: (e, n) => `${e.unit ? n(e.unit) + ' enters a minefield' : 'Minefield'} at ${hexText(e.hex)}: ${e.value ? `strength ${e.value}` : 'a decoy'}`,
   mine_removed: (e, n) => `Minefield at ${hexText(e.hex)} removed${e.reason === 'decoy' ? ' (a decoy)' : e.reason === 'cleared' ? ` (cleared${e.unit ? ' by ' + n(e.unit) : ''})` : ''}`,
   hazard: (e, n) => `${n(e.unit)} crosses a ${e.kind === 'frozen_river' ? 'frozen river' : titleCase(e.kind || 'hazard')} at ${hexText(e.hex)}${typeof e.dice === 'number' ? ` (${e.dice} dice, stars hit)` : ''}`,
-  cross_hair_placed: (e, n) => `🎯 ${n(e.unit)} places a cross-hair on ${hexText(e.hex)} (ranged in for the next shots)`,
+  cross_hair_placed: (e, n) => `${n(e.unit)} places a cross-hair on ${hexText(e.hex)} (ranged in for the next shots)`,
   boat_lost: (e, n) => `${n(e.unit)} steps ashore: the boat is lost`,
-  visibility_changed: (e) => `🌙 Visibility ${e.from ?? '?'} → ${e.visibility}${e.visibility >= 6 ? ': full daylight' : e.visibility <= 1 ? ': dark night' : ''} (units see ${Math.min(e.visibility, 6)} hex${e.visibility === 1 ? '' : 'es'} far)`,
+  visibility_changed: (e) => `Visibility ${e.from ?? '?'} → ${e.visibility}${e.visibility >= 6 ? ': full daylight' : e.visibility <= 1 ? ': dark night' : ''} (units see ${Math.min(e.visibility, 6)} hex${e.visibility === 1 ? '' : 'es'} far)`,
+  unit_dropped: (e, n) => `${n(e.unit)} lands at ${hexText(e.hex)}`,
+  drop_lost: (e) => `A ${sideName(e.side)} unit is lost in the airdrop${e.hex ? ' at ' + hexText(e.hex) : ' (off the board)'}`,
   camouflage_removed: (e) => `Camouflage at ${hexText(e.hex)} is lost`,
   // Overlord / team play
   card_dispatched: (e) => `${sideName(e.seat || e.side)} gives ${e.secret && e.secret.card ? e.secret.card.name : 'a card'}${e.secret && e.secret.to ? ' to the ' + ROLE_NAMES[e.secret.to] : ''}`,
@@ -78,7 +80,7 @@ const TEXT = {
 const ROLL_ONLY = { night: 'for the dawn (stars raise the visibility)', seal_cave: 'to seal the cave (a star seals it)',
   heal: 'to heal (stars and infantry symbols bring figures back)', blow_bridge: 'to blow the bridge (a star blows it)' };
 const ROLL_KIND = { mine: 'for the minefield', hazard: 'for the hazard', tiger: 'against the Tiger', battle_back: 'battling back',
-  ambush: 'in ambush', overrun: 'in an overrun', air_power: 'for Air Power', barrage: 'for a barrage' };
+  ambush: 'in ambush', overrun: 'in an overrun', charge_defence: 'first against the infantry charge', air_power: 'for Air Power', barrage: 'for a barrage' };
 
 function cardName(e) {
   const c = e.card || (e.secret && e.secret.card);

@@ -193,6 +193,39 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     assert units_on(spectator) == units_on(allies)
     spectator.screenshot(path=str(tmp_path / "08-spectator-after-reconnect.png"), full_page=True)
 
+    # ---- a late joiner's battle log is filled from GET /api/games/{id}/events --------
+    late = new_page("late")
+    late.goto(f"/games/{gid}")
+    expect(late.locator("#conn")).to_have_attribute("data-state", "ok")
+    expect(late.locator('#log .entry[data-type="card_played"]').first).to_contain_text("Probe Left Flank")
+    expect(late.locator('#log .entry[data-type="dice_rolled"]').first).to_be_visible()
+    assert late.locator("#log .entry").count() >= spectator.locator("#log .entry").count() - 2
+    late_log = late.locator("#log").inner_text()
+    for c in allies.evaluate("window.__game.view.sides.ALLIES.hand"):
+        if c["name"] != "Probe Left Flank":
+            assert c["name"] not in late_log or c["name"] in spectator.locator("#log").inner_text()
+    late.screenshot(path=str(tmp_path / "08b-late-joiner-log.png"), full_page=True)
+
+    # ---- client rendering of engine features (a given view, the client's part only) ----
+    # mines hidden/revealed, night visibility, a Recon card playable also as Air Power
+    card = allies.evaluate("window.__game.view.sides.ALLIES.hand[0]")
+    allies.evaluate("""(c) => window.__client.setView(Object.assign({}, window.__game.view, {
+        mines: [{hex: [4, 4], side: 'AXIS', value: null}, {hex: [4, 10], side: 'AXIS', value: 2}],
+        visibility: 3, pending: {type: 'play_card', seat: 'ALLIES'}}),
+      [{type: 'play_card', seat: 'ALLIES', card: c.id}, {type: 'play_card', seat: 'ALLIES', card: c.id, as: 'air_power'}])""", card)
+    expect(allies.locator(".mine-marker.hidden-mine")).to_have_count(1)
+    expect(allies.locator('.mine-marker.revealed[data-value="2"]')).to_have_count(1)
+    expect(allies.locator("#visibility")).to_have_attribute("data-visibility", "3")
+    allies.locator(f'.hand .card.playable[data-card="{card["id"]}"]').click()
+    buttons = allies.locator('#actions button[data-action="play_card"]')
+    expect(buttons).to_have_count(2)
+    labels = buttons.all_inner_texts()
+    assert len(set(labels)) == 2 and any("as Air Power" in x for x in labels), labels
+    allies.screenshot(path=str(tmp_path / "08c-air-power-choice-mines-night.png"), full_page=True)
+    allies.evaluate("""() => window.__client.setView(Object.assign({}, window.__game.view, {
+        pending: {type: 'battle_back', seat: 'AXIS', unit: 'u1', attacker: 'u2'}}), [])""")
+    expect(allies.locator("#pending")).to_contain_text("battle back")
+
     # ---- the result banner (rendered from a finished view: the client's part only) ---
     allies.evaluate("window.__client.setView(Object.assign({}, window.__game.view, {game_over: true, winner: 'ALLIES'}), [])")
     expect(allies.locator("#banner")).to_contain_text("Allies win the battle")
