@@ -59,6 +59,8 @@ export const ACTIONS = {
   end_move:         { label: 'Done moving', primary: true },
   battle:           { label: 'Battle', kind: 'battle', hint: 'Battle this unit' },
   attack:           { label: 'Battle', kind: 'battle', hint: 'Battle this unit' },
+  firefight:        { label: 'Continue the firefight', kind: 'battle', hint: 'Continue the firefight (one die less, grenades ignored, no take ground)',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.target, unit: a.unit, label: `Continue the firefight at ${hexT(a.target)}` }) },
   end_battles:      { label: 'Done battling', primary: true },
   end_battle:       { label: 'Done battling', primary: true },
   retreat:          { label: 'Retreat', kind: 'retreat', hint: 'Retreat here',
@@ -161,7 +163,7 @@ export const ROLL_FOR = {
   battle: 'a battle', overrun: 'an armor overrun', ambush: 'an ambush', air_power: 'Air Power', barrage: 'a barrage',
   their_finest_hour: 'Their Finest Hour', medics: 'Medics & Mechanics', mine: 'a minefield', hazard: 'a hazard (frozen river)',
   tiger: 'a Tiger', battle_back: 'battling back', night: 'night visibility', seal_cave: 'sealing a cave',
-  heal: 'healing', blow_bridge: 'blowing the bridge', initiative: 'initiative', charge_defence: 'the defender against an infantry charge',
+  heal: 'healing', blow_bridge: 'blowing the bridge', initiative: 'initiative', charge_defence: 'the defender against an infantry charge', firefight: 'a continuing firefight',
 };
 
 export function describePending(p, unitName) {

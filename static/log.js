@@ -80,7 +80,7 @@ const TEXT = {
 const ROLL_ONLY = { night: 'for the dawn (stars raise the visibility)', seal_cave: 'to seal the cave (a star seals it)',
   heal: 'to heal (stars and infantry symbols bring figures back)', blow_bridge: 'to blow the bridge (a star blows it)' };
 const ROLL_KIND = { mine: 'for the minefield', hazard: 'for the hazard', tiger: 'against the Tiger', battle_back: 'battling back',
-  ambush: 'in ambush', overrun: 'in an overrun', charge_defence: 'first against the infantry charge', air_power: 'for Air Power', barrage: 'for a barrage' };
+  ambush: 'in ambush', overrun: 'in an overrun', charge_defence: 'first against the infantry charge', firefight: 'in the continuing firefight', air_power: 'for Air Power', barrage: 'for a barrage' };
 
 function cardName(e) {
   const c = e.card || (e.secret && e.secret.card);
