@@ -34,6 +34,22 @@ def _pending_json(st: GameState, seat: str | None) -> dict[str, Any] | None:
     return out
 
 
+def _crosshairs(st: GameState) -> list[dict[str, Any]]:
+    """Big Gun cross-hair markers still in force (public: they lie on the board).
+
+    A marker lapses when its gun or its target has moved (004 "Big-Gun Batteries"); the
+    state drops stale ones lazily, so the view filters them the same way.
+    """
+    out = []
+    for gun_id, marks in st.crosshairs.items():
+        gun = st.units.get(gun_id)
+        for target_id, target_hex, gun_hex in marks:
+            target = st.units.get(target_id)
+            if gun and target and gun.hex == gun_hex and target.hex == target_hex:
+                out.append({"gun": gun_id, "unit": target_id, "hex": [*target_hex]})
+    return out
+
+
 def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
     m = mode(st)
     sides: dict[str, Any] = {}
@@ -68,6 +84,7 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         "units": [_unit_json(st, u) for u in st.units.values()],
         "changed_hexes": changed,
         "mines": mine_view(st),
+        "crosshairs": _crosshairs(st),
         "objectives": [{"id": o.id, "holder": st.objectives.get(o.id)} for o in st.scn.objectives],
         "last_roll": st.last_roll,
         "game_over": st.game_over,

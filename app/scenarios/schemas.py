@@ -15,6 +15,7 @@ class ScenarioSummary(BaseModel):
     player2_side: str | None = None
     starting_side: str | None = None
     modes: list[str] = []
+    layouts: dict[str, dict[str, list[list[str]]]] = {}   # mode -> layout -> role groups
     error: dict[str, Any] | None = None   # a bundled file the engine cannot load (yet)
 
 

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..engine_api import E, EngineError, scenario_from_text, sha256_text
 from ..errors import NotFound, TooLarge, Unprocessable
-from ..games.modes import modes_for
+from ..games.modes import layouts, modes_for
 from ..models import Identity, ScenarioRow
 from ..settings import get_settings
 from . import repository
@@ -28,7 +28,8 @@ def summarize(scenario_id: str, source: str, scn: Any) -> ScenarioSummary:
     return ScenarioSummary(
         id=scenario_id, name=scn.name, source=source, board_type=scn.board.kind, face=scn.face,
         player1_side=scn.player1_side, player2_side=scn.player2_side,
-        starting_side=scn.starting_side, modes=modes_for(scn))
+        starting_side=scn.starting_side, modes=(modes := modes_for(scn)),
+        layouts={m: layouts(m) for m in modes})
 
 
 def _summary_or_error(scenario_id: str, source: str, text: str) -> ScenarioSummary:

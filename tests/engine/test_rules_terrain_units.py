@@ -480,6 +480,9 @@ def test_big_gun_cross_hair_adds_a_die_against_the_same_target():
     st = do(st, "battle", unit=uid(st, (6, 10)), target=[2, 10])
     st, ev = roll(st, "inf", "star")
     assert "cross_hair_placed" in event_types(ev)
+    from engine import view_for
+    assert view_for(st, None)["crosshairs"] == [
+        {"gun": uid(st, (6, 10)), "unit": uid(st, (2, 10)), "hex": [2, 10]}]
     # the Axis turn: nothing moves
     st = do(st, "play_card", card=st.hands["AXIS"][0])
     while st.active == "AXIS":
