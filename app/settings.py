@@ -43,6 +43,8 @@ class Settings(BaseSettings):
     bot_delay: float = 0.5            # seconds between server bot moves
     bot_grace_seconds: float = 120.0  # an absent player's seats go to a bot after this
     bot_lease_seconds: float = 10.0   # a worker's claim on driving one game's bots
+    bot_max_seq: int = 0              # bots stop once a game's log has this many entries
+                                      # (0: never; load and leak tests cap bot-only games)
     max_upload_bytes: int = 2 * 1024 * 1024
     cookie_secure: bool = False
 

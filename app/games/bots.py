@@ -44,9 +44,10 @@ def choose_bot_action(state: Any, seat: str, salt: int) -> dict[str, Any] | None
     return RandomBot(salt).choose(state, seat)
 
 
-def bot_to_act(rt: GameRuntime) -> str | None:
-    """The first bot seat the engine waits for (None: no bot is to act)."""
-    if rt.status != "live":
+def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
+    """The first bot seat the engine waits for (None: no bot is to act, or the log has
+    reached ``max_seq`` entries when that is set)."""
+    if rt.status != "live" or (max_seq and rt.seq >= max_seq):
         return None
     bots = {s.seat for s in rt.seats.values() if s.is_bot}
     if not bots:
@@ -63,6 +64,10 @@ class BotDriver:
     @property
     def grace(self) -> float:
         return float(self.hub.settings.bot_grace_seconds)
+
+    @property
+    def max_seq(self) -> int:
+        return int(self.hub.settings.bot_max_seq)
 
     @property
     def lease(self) -> float:
@@ -117,13 +122,13 @@ class BotDriver:
     def schedule(self, rt: GameRuntime) -> None:
         if rt.bot_task is not None and not rt.bot_task.done():
             return
-        if bot_to_act(rt) is None:
+        if bot_to_act(rt, self.max_seq) is None:
             return
         rt.bot_task = asyncio.create_task(self._drive(rt))
 
     async def _drive(self, rt: GameRuntime) -> None:
         try:
-            while bot_to_act(rt) is not None:
+            while bot_to_act(rt, self.max_seq) is not None:
                 if not await self._acquire(rt.game_id):
                     return                      # another worker drives this game's bots
                 try:
@@ -142,7 +147,7 @@ class BotDriver:
         for _ in range(100_000):
             await asyncio.sleep(delay)
             async with rt.lock:
-                seat = bot_to_act(rt)
+                seat = bot_to_act(rt, self.max_seq)
                 if seat is None:
                     return
                 seq = rt.seq

@@ -120,6 +120,11 @@ class GameRuntime:
         self.connections: set[Any] = set()
         self._board: dict[str, Any] | None = None
         self.bot_task: asyncio.Task[None] | None = None
+        # bus messages of this game not handled yet, drained in order by one task
+        # (the bus listener never waits for one game's database reads or engine work)
+        self.inbox: deque[dict[str, Any]] = deque()
+        self.inbox_task: asyncio.Task[None] | None = None
+        self.lag_seen: int | None = None     # seq at which the database was seen ahead
         self._seats_version = 0
         self._fields: tuple[tuple[int, int], dict[str, Any]] | None = None
 

@@ -42,6 +42,8 @@ class Hub:
     async def start(self) -> None:
         await self.pubsub.start(self._on_message)
         await self.bots.start()
+        if not self.pubsub.local_only:              # other workers write: a lost bus
+            self._spawn(self._reconcile_loop())     # message must not stall anyone
 
     async def stop(self) -> None:
         await self.bots.stop()
@@ -211,32 +213,38 @@ class Hub:
 
     # -- delivery ------------------------------------------------------------------------
     def _deliver(self, rt: GameRuntime) -> None:
-        """Send every committed batch not yet delivered to this worker's connections
-        (caller holds ``rt.lock``)."""
-        while rt.delivered_seq < rt.seq:
-            batch = rt.batch_from(rt.delivered_seq + 1)
-            if batch is None:                       # a gap we cannot describe: full views
-                self._broadcast_sync(rt)
-                rt.delivered_seq = rt.seq
-                return
-            status = self._status(rt) if batch.seq == rt.seq else "live"
-            cache: dict[str | tuple[str, ...] | None, str] = {}
-            for conn in list(rt.connections):
-                if conn.closed:
-                    rt.connections.discard(conn)
-                    continue
-                if conn.seq >= batch.seq:
-                    continue
-                key = conn.view_key
-                text = cache.get(key)
-                if text is None:
-                    text = cache[key] = dumps(self.update_msg([batch], conn.seat, status,
-                                                              conn.seats))
-                conn.send(text)
-                conn.seq = batch.seq
-            rt.delivered_seq = batch.seq
-            if batch.seq != rt.seq:
-                batch.state = None      # delivered: keep the events only (catch-up)
+        """Send every committed batch not yet delivered to this worker's connections, as
+        ONE update per connection (a worker that fell behind redacts once per seat, not
+        once per batch; caller holds ``rt.lock``)."""
+        if rt.delivered_seq >= rt.seq:
+            return
+        batches = rt.batches_since(rt.delivered_seq)
+        if not batches:                             # a gap we cannot describe: full views
+            self._broadcast_sync(rt)
+            rt.delivered_seq = rt.seq
+            return
+        status = self._status(rt)
+        cache: dict[tuple[Any, int], str] = {}
+        for conn in list(rt.connections):
+            if conn.closed:
+                rt.connections.discard(conn)
+                continue
+            if conn.seq >= rt.seq:
+                continue
+            mine = [b for b in batches if b.seq > conn.seq]
+            if not mine or mine[0].first_seq != conn.seq + 1:   # cannot happen: be safe
+                conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
+                conn.seq = rt.seq
+                continue
+            key = (conn.view_key, mine[0].first_seq)
+            text = cache.get(key)
+            if text is None:
+                text = cache[key] = dumps(self.update_msg(mine, conn.seat, status, conn.seats))
+            conn.send(text)
+            conn.seq = rt.seq
+        rt.delivered_seq = rt.seq
+        for b in batches[:-1]:
+            b.state = None              # delivered: keep the events only (catch-up)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
         cache: dict[tuple[Any, str | None], str] = {}
@@ -306,28 +314,98 @@ class Hub:
         await self._publish(game_id, {"kind": "chat", "message": message})
 
     async def _on_message(self, channel: str, data: bytes) -> None:
-        game_id = game_of(channel)
-        rt = self.registry.cached(game_id)
+        """The bus listener: queue the message on its game's inbox (never waits for a
+        game's database reads or engine work; one drain task per game keeps its order)."""
+        rt = self.registry.cached(game_of(channel))
         if rt is None:
             return
-        msg = loads(data)
+        rt.inbox.append(loads(data))
+        if rt.inbox_task is None or rt.inbox_task.done():
+            rt.inbox_task = task = asyncio.create_task(self._drain(rt))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _drain(self, rt: GameRuntime) -> None:
+        while rt.inbox:
+            msg = rt.inbox.popleft()
+            try:
+                if msg.get("kind") == "batch":
+                    msgs = [msg]                    # consecutive batches: applied, then ONE
+                    while rt.inbox and rt.inbox[0].get("kind") == "batch":   # delivery
+                        msgs.append(rt.inbox.popleft())
+                    await self._remote_batches(rt, msgs)
+                else:
+                    await self._handle(rt, msg)
+            except asyncio.CancelledError:
+                raise
+            except Exception:       # e.g. the database unreachable: the reconciler resyncs
+                log.exception("bus message for game %s failed", rt.game_id)
+
+    async def _remote_batches(self, rt: GameRuntime, msgs: list[dict[str, Any]]) -> None:
+        async with rt.lock:
+            for msg in msgs:
+                if msg["seq"] <= rt.seq:
+                    continue                        # ours, or already read from the log
+                if msg["first_seq"] != rt.seq + 1:  # a gap (a lost message): the log
+                    async with self.db.sessions() as session:
+                        await rt.catch_up(session)
+                    break
+                rt.apply_remote(msg["first_seq"], msg["actor"], [(s, a) for s, a in msg["entries"]])
+            self._deliver(rt)
+        self.schedule_bots(rt)
+
+    async def catch_up(self, rt: GameRuntime) -> None:
+        """Bring the cached state up to the database log and deliver (a lost bus message:
+        connections never stall on a gap)."""
+        async with rt.lock:
+            async with self.db.sessions() as session:
+                await rt.catch_up(session)
+            self._deliver(rt)
+        self.schedule_bots(rt)
+
+    async def reconcile(self) -> None:
+        """Compare the cached games with connections to ``games.seq``; a game found behind
+        twice in a row at the same seq (its bus message is not merely in flight) catches up
+        from the log."""
+        live = {gid: rt for gid, rt in list(self.registry.runtimes.items()) if rt.connections}
+        if not live:
+            return
+        from sqlalchemy import select
+
+        from ..models import Game
+
+        async with self.db.sessions() as session:
+            rows = (await session.execute(select(Game.id, Game.seq)
+                                          .where(Game.id.in_(sorted(live))))).all()
+        for gid, seq in rows:
+            rt = live[gid]
+            if seq <= rt.seq or rt.inbox:           # up to date, or its messages queued
+                rt.lag_seen = None
+            elif rt.lag_seen != rt.seq:
+                rt.lag_seen = rt.seq
+            else:
+                log.warning("game %s: bus behind the log (%s < %s): catching up", gid, rt.seq, seq)
+                rt.lag_seen = None
+                await self.catch_up(rt)
+
+    async def _reconcile_loop(self, period: float = 1.0) -> None:
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.reconcile()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("reconcile failed")
+
+    async def _handle(self, rt: GameRuntime, msg: dict[str, Any]) -> None:
         kind = msg.get("kind")
-        if kind == "batch":
-            async with rt.lock:
-                if msg["seq"] > rt.seq:
-                    if msg["first_seq"] == rt.seq + 1:
-                        rt.apply_remote(msg["first_seq"], msg["actor"],
-                                        [(s, a) for s, a in msg["entries"]])
-                    else:
-                        async with self.db.sessions() as session:
-                            await rt.catch_up(session)
-                self._deliver(rt)
-            self.schedule_bots(rt)
-        elif kind == "seats":
+        if kind == "seats":
             rebound: list[Connection] = []
             async with rt.lock:
                 async with self.db.sessions() as session:
-                    await rt.refresh_seats(session)
+                    await rt.catch_up(session)      # the seats and any entry not heard of
+                self._deliver(rt)
                 status = rt.status
                 for conn in list(rt.connections):
                     if self._rebind(rt, conn):          # claimed / left seats: rebound
