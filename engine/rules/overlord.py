@@ -1119,12 +1119,7 @@ def _end_turn(st: GameState, events: list) -> None:
             last.append({"role": split(p.seat)[1], "src": p.flags["src"],
                          "subs": p.flags.get("subs")})
     _put(x, "last_plays", side, tuple(last))
-    if st.reshuffle:
-        st.deck.extend(st.discard)
-        st.discard = []
-        st.rng.shuffle(st.deck)
-        st.reshuffle = False
-        events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
+    TU.reshuffle_if_due(st, events)
     # 002 "The Game Turn" 4: two new cards whatever was played (a Recon card included:
     # no standard "draw 2, keep 1" choice), never above the hand size
     _draw_capped(st, side, 2, events)

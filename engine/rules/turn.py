@@ -653,6 +653,16 @@ def draw(st: GameState, side: str, events: list, n: int = 1) -> list[int]:
     return got
 
 
+def reshuffle_if_due(st: GameState, events: list) -> None:
+    """Their Finest Hour: after the turn the deck and the discard pile are shuffled together."""
+    if st.reshuffle:
+        st.deck.extend(st.discard)
+        st.discard = []
+        st.rng.shuffle(st.deck)
+        st.reshuffle = False
+        events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
+
+
 def _end_turn(st: GameState, events: list) -> None:
     side = st.active
     recon = False
@@ -664,12 +674,7 @@ def _end_turn(st: GameState, events: list) -> None:
     if last is not None and last.key != "none":
         st.last_card[side] = {"src": last.flags.get("src", last.card),
                               "mirror": bool(last.flags.get("mirror")), "section": last.section}
-    if st.reshuffle:
-        st.deck.extend(st.discard)
-        st.discard = []
-        st.rng.shuffle(st.deck)
-        st.reshuffle = False
-        events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
+    reshuffle_if_due(st, events)
     if recon:
         st.recon_cards = draw(st, side, events, 2)
         if len(st.recon_cards) > 1:
