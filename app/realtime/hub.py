@@ -196,6 +196,10 @@ class Hub:
                 batches = rt.batches_since(since)
                 if batches:
                     conn.send_json(self.update_msg(batches, conn.seat, self._status(rt), conn.seats))
+                else:
+                    # this worker does not keep those batches (e.g. it loaded the game after
+                    # them): a full view instead (protocol: "or a full view")
+                    conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
             conn.seq = rt.seq
             rt.connections.add(conn)
 
