@@ -11,6 +11,7 @@ from typing import Any
 
 from .cards import CARDS
 from .rules.common import SIDES, is_top, mode
+from .rules.battle import live_marks
 from .rules.hazards import mine_view
 from .rules.tactics import describe_play
 from .state import GameState
@@ -40,14 +41,8 @@ def _crosshairs(st: GameState) -> list[dict[str, Any]]:
     A marker lapses when its gun or its target has moved (004 "Big-Gun Batteries"); the
     state drops stale ones lazily, so the view filters them the same way.
     """
-    out = []
-    for gun_id, marks in st.crosshairs.items():
-        gun = st.units.get(gun_id)
-        for target_id, target_hex, gun_hex in marks:
-            target = st.units.get(target_id)
-            if gun and target and gun.hex == gun_hex and target.hex == target_hex:
-                out.append({"gun": gun_id, "unit": target_id, "hex": [*target_hex]})
-    return out
+    return [{"gun": gun_id, "unit": target_id, "hex": [*target_hex]}
+            for gun_id in st.crosshairs for target_id, target_hex, _ in live_marks(st, gun_id)]
 
 
 def view_for(st: GameState, seat: str | None) -> dict[str, Any]:

@@ -382,10 +382,17 @@ def marked(st: GameState, u: Unit, v: Unit) -> bool:
                for t, th, gh in st.crosshairs.get(u.id, ()))
 
 
+def live_marks(st: GameState, gun_id: str) -> tuple[tuple[str, tuple, tuple], ...]:
+    """The gun's markers still in force: gun and target both where the marker was placed."""
+    gun, units = st.units.get(gun_id), st.units
+    if gun is None:
+        return ()
+    return tuple(m for m in st.crosshairs.get(gun_id, ())
+                 if m[2] == gun.hex and m[0] in units and units[m[0]].hex == m[1])
+
+
 def _mark(st: GameState, u: Unit, v: Unit, events: list) -> None:
-    units = st.units
-    live = tuple(m for m in st.crosshairs.get(u.id, ())
-                 if m[2] == u.hex and m[0] in units and units[m[0]].hex == m[1] and m[0] != v.id)
+    live = tuple(m for m in live_marks(st, u.id) if m[0] != v.id)
     st.crosshairs = {**st.crosshairs, u.id: (live + ((v.id, v.hex, u.hex),))[-u.spec.cross_hairs:]}
     events.append({"type": "cross_hair_placed", "unit": u.id, "hex": [*v.hex]})
 
