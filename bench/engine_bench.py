@@ -36,7 +36,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from engine import apply, is_chance, legal_actions, load_scenario, new_game, sample_chance, to_act  # noqa: E402
 from engine.rules import movement as _movement  # noqa: E402
@@ -78,10 +79,10 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-turns", type=int, default=200)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--scenario", default="/work/shared/scenarios/m44/2-PegasusBridge.m44")
+    ap.add_argument("--scenario", default=str(ROOT / "scenarios" / "2-PegasusBridge.m44"))
     ap.add_argument("--overlord-games", type=int, default=10)
     ap.add_argument("--overlord",
-                    default="/work/shared/scenarios/m44/13-OmahaBeachOverlord.m44")
+                    default=str(ROOT / "scenarios" / "13-OmahaBeachOverlord.m44"))
     a = ap.parse_args()
     scn = load_scenario(a.scenario)
     seeds = range(a.seed, a.seed + a.games)

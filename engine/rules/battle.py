@@ -17,7 +17,7 @@ from ..terrain import CLASS_INDEX
 from . import los as L
 from .hazards import SPECIAL_ROLLS, special_rolled
 from .common import (FULL_DAY, camouflaged, drop_camouflage, is_top, mode, other, set_ext,
-                     terrain_at, visibility)
+                     terrain_at, tile_codes, visibility)
 from .medals import check_victory, eliminate, update_objectives
 from .terrain_changes import unit_left_hex
 
@@ -151,7 +151,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
     f = play.flags if play is not None else None
     key = (id(st.scn), u.id, u.hex, u.moved, u.figures, kind, st.crosshairs.get(u.id),
            frozenset(st.occ.items()),
-           frozenset((h, tuple([t.spec.code for t in ts])) for h, ts in st.tiles_over.items())
+           frozenset([(h, tile_codes(ts)) for h, ts in st.tiles_over.items()])
            if st.tiles_over else None,
            None if f is None else (play.side, f.get("bonus", 0), f.get("bonus_close", 0),
                                    f.get("bonus_close_first", 0)),

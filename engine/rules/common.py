@@ -25,6 +25,23 @@ def terrain_at(st: GameState, h: Hex) -> HexTerrain:
     return st.scn.terrain.get(h, OPEN)
 
 
+_CODES: dict[int, tuple] = {}
+
+
+def tile_codes(tiles: tuple[Tile, ...]) -> tuple[str, ...]:
+    """The codes of a changed-tiles tuple, memoised per tuple object (the tuples in
+    ``GameState.tiles_over`` are replaced, never mutated; the identity check guards
+    against a reused ``id``)."""
+    hit = _CODES.get(id(tiles))
+    if hit is not None and hit[0] is tiles:
+        return hit[1]
+    codes = tuple([t.spec.code for t in tiles])
+    if len(_CODES) > 4096:
+        _CODES.clear()
+    _CODES[id(tiles)] = (tiles, codes)
+    return codes
+
+
 def tiles_at(st: GameState, h: Hex) -> tuple[Tile, ...]:
     if h in st.tiles_over:
         return st.tiles_over[h]

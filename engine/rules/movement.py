@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..state import GameState, Play, Unit
-from .common import terrain_at
+from .common import combined, terrain_at, tile_codes
 
 Hex = tuple[int, int]
 
@@ -124,7 +124,7 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
     changed = None
     if st.tiles_over:
         tov = st.tiles_over
-        changed = frozenset((h, tuple([t.spec.code for t in tov[h]])) for h in tov.keys() & ball)
+        changed = frozenset([(h, tile_codes(tov[h])) for h in tov.keys() & ball])
     key = (id(st.scn), move_class(u), u.hex, base, ball.intersection(st.occ),
            changed, frozenset(st.mines) if st.mines else None, ignore_terrain)
     hit = _CACHE.get(key)
@@ -152,8 +152,8 @@ def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tupl
         return hit[1]
     # only changes of movement-relevant terrain matter (a sandbag or a removed wire
     # changes battle, not always movement)
-    moved = [(h, _msig(terrain_at(st, h))) for h in st.tiles_over]
-    sig = frozenset(x for x in moved if x[1] != _msig(scn.terrain_at(x[0])))
+    sig = frozenset([(h, m) for h, tiles in st.tiles_over.items()
+                     if (m := _tiles_msig(tiles)) != _msig(scn.terrain_at(h))])
     if not sig:
         return hit[1]
     derived = hit[2]
@@ -174,6 +174,20 @@ def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tupl
 
 
 _MSIG: dict[int, tuple] = {}
+_TMSIG: dict[int, tuple] = {}
+
+
+def _tiles_msig(tiles: tuple) -> tuple:
+    """:func:`_msig` of the combined terrain of a changed-tiles tuple, memoised per
+    tuple object (never mutated; the identity check guards a reused ``id``)."""
+    hit = _TMSIG.get(id(tiles))
+    if hit is not None and hit[0] is tiles:
+        return hit[1]
+    sig = _msig(combined(tiles))
+    if len(_TMSIG) > 4096:
+        _TMSIG.clear()
+    _TMSIG[id(tiles)] = (tiles, sig)
+    return sig
 
 
 def _msig(t) -> tuple:

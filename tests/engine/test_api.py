@@ -5,8 +5,9 @@ from engine import (EngineError, apply, dump_state, events_for, is_chance, legal
                     load_scenario, load_state, new_game, replay, sample_chance, seats, to_act,
                     view_for)
 from engine.bot import RandomBot, next_action
+from tests.engine.paths import SCN_DIR
 
-PEGASUS = "/work/shared/scenarios/m44/2-PegasusBridge.m44"
+PEGASUS = f"{SCN_DIR}/2-PegasusBridge.m44"
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 
 from engine.__main__ import main
+from tests.engine.paths import SCN_DIR
 
-FILES = sorted(Path("/work/shared/scenarios/m44").glob("*.m44"))
+FILES = sorted(SCN_DIR.glob("*.m44"))
 ROOT = Path(__file__).resolve().parents[2]
 
 

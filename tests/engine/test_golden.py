@@ -8,9 +8,10 @@ from pathlib import Path
 
 from engine import apply, load_scenario, new_game, view_for
 from engine.bot import RandomBot, next_action
+from tests.engine.paths import SCN_DIR
 
 GOLDEN = Path(__file__).parent / "golden" / "pegasus_seed2026.jsonl"
-SCN = "/work/shared/scenarios/m44/2-PegasusBridge.m44"
+SCN = f"{SCN_DIR}/2-PegasusBridge.m44"
 SEED = 2026
 
 

@@ -7,8 +7,9 @@ import pytest
 from engine.los import has_line_of_sight, sight_lines
 from engine.scenario import load_scenario
 from engine.textboard import board_from_text
+from tests.engine.paths import SCN_DIR
 
-HILLS = load_scenario(Path("/work/shared/scenarios/m44/1096-HillsExamplesOfLineOfSight.m44"))
+HILLS = load_scenario(SCN_DIR / "1096-HillsExamplesOfLineOfSight.m44")
 OCCUPIED = {u.hex for u in HILLS.units}
 
 # Scenario 1096 "Hills (Examples of Line of Sight)": each example's label says whether the
@@ -90,7 +91,7 @@ def test_terrain_override():
 
 
 def test_speed_all_pairs_of_a_real_board():
-    scn = load_scenario(Path("/work/shared/scenarios/m44/2-PegasusBridge.m44"))
+    scn = load_scenario(SCN_DIR / "2-PegasusBridge.m44")
     occ = {u.hex for u in scn.units}
     pairs = [(a.hex, b.hex) for a in scn.units for b in scn.units if a.side != b.side]
     has_line_of_sight(scn, occ, *pairs[0])

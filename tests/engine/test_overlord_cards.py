@@ -6,9 +6,10 @@ from engine import EngineError, apply, is_chance, legal_actions, load_scenario, 
     sample_chance, to_act
 from engine.bot import RandomBot, next_action
 from tests.engine.olhelp import A, X, dispatch, do, ol_game, roll
+from tests.engine.paths import SCN_DIR
 
 CINC, L, C, R = "ALLIES:cinc", "ALLIES:left", "ALLIES:centre", "ALLIES:right"
-OMAHA = "/work/shared/scenarios/m44/13-OmahaBeachOverlord.m44"
+OMAHA = f"{SCN_DIR}/13-OmahaBeachOverlord.m44"
 
 
 def _finish_turn(st, side=A):

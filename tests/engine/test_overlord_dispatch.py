@@ -5,6 +5,7 @@ from engine import EngineError, legal_actions, load_scenario, new_game, seats, t
 from engine.overlord_cards import OVERLORD_DECK
 from engine.rules.overlord import seat_layouts
 from tests.engine.olhelp import A, X, cards, do, ol_game
+from tests.engine.paths import SCN_DIR
 
 CINC = "ALLIES:cinc"
 U = {(8, 4): "infus", (8, 12): "infus", (8, 20): "infus", (8, 28): "infus", (8, 36): "infus",
@@ -18,7 +19,7 @@ def err(st, **a):
 
 
 def test_default_mode_and_role_seats():
-    st = new_game(load_scenario("/work/shared/scenarios/m44/13-OmahaBeachOverlord.m44"), 1)
+    st = new_game(load_scenario(f"{SCN_DIR}/13-OmahaBeachOverlord.m44"), 1)
     assert st.mode == "overlord"
     assert seats(st) == [f"{s}:{r}" for s in (X, A) for r in ("cinc", "left", "centre", "right")]
     assert to_act(st) == ["AXIS:cinc"]

@@ -6,9 +6,10 @@ from dataclasses import replace
 from engine import apply, legal_actions, load_scenario, new_game, to_act
 from engine.bot import RandomBot, next_action
 from engine.rules import overlord as OL
+from tests.engine.paths import SCN_DIR
 
-OMAHA = "/work/shared/scenarios/m44/13-OmahaBeachOverlord.m44"
-PELELIU = "/work/shared/scenarios/m44/1517-PeleliuLandingsOverlord.m44"
+OMAHA = f"{SCN_DIR}/13-OmahaBeachOverlord.m44"
+PELELIU = f"{SCN_DIR}/1517-PeleliuLandingsOverlord.m44"
 
 
 def _slow_dispatch(st, s):

@@ -7,9 +7,10 @@ from engine import (apply, events_for, legal_actions, load_scenario, new_game, r
                     view_for)
 from engine.bot import RandomBot, next_action
 from tests.engine.olhelp import A, X, do, ol_game
+from tests.engine.paths import SCN_DIR
 
-OMAHA = "/work/shared/scenarios/m44/13-OmahaBeachOverlord.m44"
-PELELIU = "/work/shared/scenarios/m44/1517-PeleliuLandingsOverlord.m44"
+OMAHA = f"{SCN_DIR}/13-OmahaBeachOverlord.m44"
+PELELIU = f"{SCN_DIR}/1517-PeleliuLandingsOverlord.m44"
 GOLDEN = Path(__file__).parent / "golden" / "overlord_omaha_seed7.jsonl"
 CINC = "ALLIES:cinc"
 

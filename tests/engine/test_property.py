@@ -5,8 +5,14 @@ import pytest
 
 from engine import load_scenario, replay
 from engine.bot import play_random_game
+from tests.engine.paths import SCN_DIR
 
-FILES = sorted(glob.glob("/work/shared/scenarios/m44/*.m44"))
+FILES = sorted(glob.glob(f"{SCN_DIR}/*.m44"))
+
+
+def test_the_seven_bundled_scenarios_are_found():
+    """Guards the parametrised tests below against an empty (vacuous) file list."""
+    assert len(FILES) == 7
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.rsplit("/", 1)[-1])
@@ -19,7 +25,7 @@ def test_random_games_finish_and_replay_equals_live(path):
 
 
 def test_pegasus_random_games_mostly_finish():
-    scn = load_scenario("/work/shared/scenarios/m44/2-PegasusBridge.m44")
+    scn = load_scenario(f"{SCN_DIR}/2-PegasusBridge.m44")
     done = sum(play_random_game(scn, s, max_turns=600)[0].game_over for s in range(6))
     assert done >= 5
 

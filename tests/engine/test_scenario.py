@@ -8,8 +8,9 @@ import pytest
 from engine.errors import ScenarioError
 from engine.scenario import board_for, load_scenario, parse_coord
 from engine.textboard import m44_from_text
+from tests.engine.paths import SCN_DIR
 
-SCENARIOS = Path("/work/shared/scenarios/m44")
+SCENARIOS = SCN_DIR
 FILES = sorted(SCENARIOS.glob("*.m44"))
 
 
@@ -175,7 +176,7 @@ def test_board_for_shape():
 def test_scenario_name_comes_from_the_editor_text_block():
     from pathlib import Path
     from engine.scenario import load_scenario as _load
-    path = Path("/work/shared/scenarios/m44/2-PegasusBridge.m44")
+    path = SCN_DIR / "2-PegasusBridge.m44"
     if not path.exists():
         path = Path(__file__).resolve().parents[2] / "scenarios" / "2-PegasusBridge.m44"
     assert _load(path).name == "Pegasus Bridge"

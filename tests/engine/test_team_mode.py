@@ -3,8 +3,9 @@ carries out a Section card, the C-in-C holds the hand and plays tactic cards."""
 from engine import apply, legal_actions, load_scenario, new_game, seats, to_act, view_for
 from engine.cards import first_of
 from engine.rules.overlord import seat_layouts
+from tests.engine.paths import SCN_DIR
 
-PEGASUS = "/work/shared/scenarios/m44/2-PegasusBridge.m44"
+PEGASUS = f"{SCN_DIR}/2-PegasusBridge.m44"
 
 
 def _game():
