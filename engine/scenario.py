@@ -52,6 +52,7 @@ class UnitSetup:
     badge: int | None = None
     equipment: str | None = None
     behavior: str | None = None
+    inactive_until: int = 0   # vocabulary 2.5 CANNOT_BE_ACTIVATED_TILL_TURN + ``turn``
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +269,18 @@ def _unit(item: dict[str, Any], h: Hex, unknown: _Collector, date_begin: str | N
         unknown.add("unit", name if not item.get("behavior") else f"{name}+{item['behavior']}", h)
         return None
     return UnitSetup(hex=h, side=spec.side, spec=spec, figures=spec.figures, badge=spec.badge,
-                     equipment=item.get("equipment"), behavior=item.get("behavior"))
+                     equipment=item.get("equipment"), behavior=item.get("behavior"),
+                     inactive_until=inactive_turn(item))
+
+
+def inactive_turn(item: dict[str, Any], now: int = 0) -> int:
+    """Vocabulary 2.5 ``CANNOT_BE_ACTIVATED_TILL_TURN`` (+ ``turn``): the unit cannot be
+    ordered while the game turn is <= the returned turn (0: no restriction).  ``now`` is
+    added for units that arrive during the game (supply train: BGA counts the option's
+    ``turn`` from the arrival turn)."""
+    if item.get("behavior") != "CANNOT_BE_ACTIVATED_TILL_TURN":
+        return 0
+    return now + _int(item.get("turn"), 0)
 
 
 _MEDAL = re.compile(r"medal(\d+)$")
@@ -343,11 +355,15 @@ def _tag(tag: dict[str, Any], h: Hex, board: Board, out: _Tags, unknown: _Collec
 # ---------------------------------------------------------------------------------------
 
 def _links(board: Board, tiles: dict[Hex, tuple[Tile, ...]], want: str) -> dict[Hex, frozenset[Hex]]:
-    """Neighbours connected by matching tile sides (roads/rails; both tiles must point)."""
+    """Neighbours connected by matching tile sides (roads/rails; both tiles must point).
+
+    A rail tile without drawn sides (railway station, railroad bridge; vocabulary: "counts
+    as rail") connects on every side, i.e. with each rail that points at it (BGA treats
+    any rail cell as track)."""
     sides: dict[Hex, set[Hex]] = {}
     for h, ts in tiles.items():
-        dirs = {d for t in ts if getattr(t.spec, want) and t.spec.links
-                for d in link_directions(t.spec, t.orientation)}
+        dirs = {d for t in ts if getattr(t.spec, want)
+                for d in (link_directions(t.spec, t.orientation) if t.spec.links else range(6))}
         if dirs:
             sides[h] = {n for d in dirs if (n := board.neighbour_in_direction(h, d)) is not None}
     return {h: frozenset(n for n in ns if h in sides.get(n, ())) for h, ns in sides.items()}

@@ -28,10 +28,10 @@ class Unit:
 
     __slots__ = ("id", "side", "spec", "hex", "figures", "max_figures", "badge",
                  "ordered", "moved", "battles", "entered", "overrun", "moved_again",
-                 "no_battle")
+                 "no_battle", "inactive_until")
 
     def __init__(self, id: str, side: str, spec: UnitSpec, hex: Hex, figures: int,
-                 max_figures: int, badge: int | None = None) -> None:
+                 max_figures: int, badge: int | None = None, inactive_until: int = 0) -> None:
         self.id = id
         self.side = side
         self.spec = spec
@@ -39,6 +39,8 @@ class Unit:
         self.figures = figures
         self.max_figures = max_figures
         self.badge = badge
+        # vocabulary 2.5 CANNOT_BE_ACTIVATED_TILL_TURN: no order while game turn <= this
+        self.inactive_until = inactive_until
         self.reset_turn()
 
     def reset_turn(self) -> None:
@@ -56,7 +58,16 @@ class Unit:
         u.figures, u.max_figures, u.badge = self.figures, self.max_figures, self.badge
         u.ordered, u.moved, u.battles, u.entered = self.ordered, self.moved, self.battles, self.entered
         u.overrun, u.moved_again, u.no_battle = self.overrun, self.moved_again, self.no_battle
+        u.inactive_until = self.inactive_until
         return u
+
+    def __setstate__(self, state) -> None:
+        """Unpickle (``load_state``); snapshots saved before ``inactive_until`` existed
+        get 0 (always active)."""
+        self.inactive_until = 0
+        slots = state[1] if isinstance(state, tuple) else state
+        for k, v in (slots or {}).items():
+            setattr(self, k, v)
 
     @property
     def cls(self) -> str:

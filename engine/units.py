@@ -173,7 +173,7 @@ BEHAVIORS: dict[str, dict[str, Any]] = {
     "ARMOR_MOVE_TWO": dict(move=2, move_fire=2),
     "ELITE_ARMOR_MOVE_TWO": dict(move=2, move_fire=2),
     "CAN_IGNORE_ONE_FLAG": dict(ignore_flags=1),
-    "CANNOT_BE_ACTIVATED_TILL_TURN": {},
+    "CANNOT_BE_ACTIVATED_TILL_TURN": {},   # + `turn`: Unit.inactive_until (rules.common.can_activate)
     "CANNOT_EXIT": {},
 }
 #: GERMAN_2VICTANK: artillery and elite armor are worth 2 medals.

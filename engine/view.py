@@ -14,15 +14,23 @@ from .rules.common import SIDES, is_top, mode
 from .rules.battle import live_marks
 from .rules.hazards import mine_view
 from .rules.tactics import describe_play
+from .rules.trains import pieces
 from .state import GameState
 
 
 def _unit_json(st: GameState, u) -> dict[str, Any]:
     s = u.spec
-    return {"id": u.id, "side": u.side, "code": s.code, "kind": s.kind, "class": s.unit_class,
-            "nation": s.nation, "badge": u.badge, "hex": [*u.hex], "figures": u.figures,
-            "max_figures": u.max_figures, "ordered": u.ordered, "moved": u.moved,
-            "battled": u.battles > 0, "name": s.name}
+    out = {"id": u.id, "side": u.side, "code": s.code, "kind": s.kind, "class": s.unit_class,
+           "nation": s.nation, "badge": u.badge, "hex": [*u.hex], "figures": u.figures,
+           "max_figures": u.max_figures, "ordered": u.ordered, "moved": u.moved,
+           "battled": u.battles > 0, "name": s.name}
+    if s.train:                     # the coupled train, front (locomotive) to back
+        train = pieces(st, u)
+        if len(train) > 1:
+            out["train"] = [p.id for p in train]
+    if u.inactive_until >= st.turn:  # CANNOT_BE_ACTIVATED_TILL_TURN still in force
+        out["inactive_until"] = u.inactive_until
+    return out
 
 
 def _pending_json(st: GameState, seat: str | None) -> dict[str, Any] | None:

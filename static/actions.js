@@ -101,6 +101,8 @@ export const ACTIONS = {
   end_smoke:        { label: 'Done placing smoke', primary: true },
   airdrop:          { label: 'Drop here', kind: 'target', hint: 'Airdrop: the units land around this hex (they drift at random)',
                       resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Airdrop on ${hexT(a.hex)}` }) },
+  reinforce:        { label: 'Unload here', kind: 'target', hint: 'Supply train: a unit gets off the train here',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Unload at ${hexT(a.hex)}` }) },
 };
 
 export const PHASES = {
@@ -130,6 +132,7 @@ export const PHASES = {
   desert_move: 'Desert move',
   place_smoke: 'Smoke screen',
   airdrop: 'Airdrop',
+  reinforce: 'Supply train',
 };
 
 const PENDING = {
@@ -156,6 +159,7 @@ const PENDING = {
   roll: (p, u) => `Rolling ${p.dice ?? ''} ${p.dice === 1 ? 'die' : 'dice'}${p.for ? ' for ' + (ROLL_FOR[p.for] || titleCase(p.for)) : ''}${p.unit ? ' (' + u + ')' : ''}…`,
   visit: (p) => `${sideName(p.seat)} chooses the Field General to visit`,
   place_smoke: (p) => `${sideName(p.seat)} places a smoke screen before the battle${p.left !== undefined ? ` (${p.left} hex${p.left === 1 ? '' : 'es'} left)` : ''}: click a highlighted hex, each one next to a smoke hex already placed`,
+  reinforce: (p) => `${sideName(p.seat)} unloads the supply train${p.left !== undefined ? ` (${p.left} unit${p.left === 1 ? '' : 's'} left)` : ''}: click a highlighted hex next to the train`,
   airdrop: (p) => `${sideName(p.seat)} chooses the airdrop hex${p.units ? ` for ${Array.isArray(p.units) ? p.units.length : p.units} unit(s)` : ''}${p.range ? `; each drifts ${p.range} random step${p.range > 1 ? 's' : ''}` : ''}`,
 };
 

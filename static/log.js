@@ -25,7 +25,7 @@ const TEXT = {
   flags_ignored: (e, n) => `${n(e.unit)} ignores ${e.count ?? e.flags ?? 1} flag(s)`,
   ambush_window_closed: () => 'No ambush',
   play_card: (e, n) => `${sideName(e.seat)} plays ${cardName(e)}`,
-  unit_ordered: (e, n) => `${sideName(e.seat || e.side)} orders ${n(e.unit)}`,
+  unit_ordered: (e, n) => `${sideName(e.seat || e.side)} orders ${n(e.unit)}${e.train && e.train.length > 1 ? ` (a train of ${e.train.length})` : ''}`,
   ordered: (e, n) => `${sideName(e.seat || e.side)} orders ${n(e.unit)}`,
   order: (e, n) => `${sideName(e.seat || e.side)} orders ${n(e.unit)}`,
   moved: (e, n) => `${n(e.unit)} moves ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to || (e.path && e.path[e.path.length - 1]))}`,
@@ -43,6 +43,9 @@ const TEXT = {
   visibility_changed: (e) => `Visibility ${e.from ?? '?'} → ${e.visibility}${e.visibility >= 6 ? ': full daylight' : e.visibility <= 1 ? ': dark night' : ''} (units see ${Math.min(e.visibility, 6)} hex${e.visibility === 1 ? '' : 'es'} far)`,
   unit_dropped: (e, n) => `${n(e.unit)} lands at ${hexText(e.hex)}`,
   drop_lost: (e) => `A ${sideName(e.side)} unit is lost in the airdrop${e.hex ? ' at ' + hexText(e.hex) : ' (off the board)'}`,
+  supply_train_arrived: (e) => `The ${sideName(e.side)} supply train reaches the station: ${e.units} unit(s) to unload`,
+  unit_reinforced: (e, n) => `${n(e.unit)} gets off the train at ${hexText(e.hex)}`,
+  reinforcement_lost: (e) => `${e.count} ${sideName(e.side)} unit(s) cannot get off the train (no room)`,
   camouflage_removed: (e) => `Camouflage at ${hexText(e.hex)} is lost`,
   // Overlord / team play
   card_dispatched: (e) => `${sideName(e.seat || e.side)} gives ${e.secret && e.secret.card ? e.secret.card.name : 'a card'}${e.secret && e.secret.to ? ' to the ' + ROLE_NAMES[e.secret.to] : ''}`,

@@ -39,7 +39,7 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     st.occ = {}
     for i, us in enumerate(scenario.units):
         u = Unit(f"u{i}", us.side, us.spec, us.hex, us.figures,
-                 max(us.figures, us.spec.figures), us.badge)
+                 max(us.figures, us.spec.figures), us.badge, us.inactive_until)
         st.units[u.id] = u
         st.occ[u.hex] = u.id
     st.hands = {s: [] for s in SIDES}

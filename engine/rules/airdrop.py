@@ -6,9 +6,11 @@ Value ``{side, range, nbr_units, unit, ...}``: the side chooses a drop hex (pend
 a code or a ``.m44`` unit dict; default special forces of the side's nation) then drifts
 ``range`` random steps (one of the 6 directions per step, state RNG) and lands there; it is
 lost (``drop_lost``) if a step leaves the board or it lands on an occupied hex or on
-terrain impassable to infantry.  Our reading / gaps: ``center``, ``nbr_drops``,
-``option``/``option2`` and the "first full-day turn" variant are ignored (every drop is at
-game start); ``CANNOT_BE_ACTIVATED_TILL_TURN`` is not applied.
+terrain impassable to infantry.  A template with behaviour
+``CANNOT_BE_ACTIVATED_TILL_TURN`` and ``turn`` T (vocabulary 2.5) makes every dropped unit
+unorderable while the game turn is <= T (BGA: the template's ``turn`` as is).  Our reading /
+gaps: ``center``, ``nbr_drops``, ``option``/``option2`` and the "first full-day turn"
+variant are ignored (every drop is at game start).
 """
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from ..errors import IllegalAction
 from ..geometry import DIRECTIONS
 from ..state import GameState, Unit
 from ..units import unit_spec
-from .common import SIDES, mode, parse_hex, terrain_at
+from ..scenario import inactive_turn
+from .common import SIDES, fresh_unit_id, mode, parse_hex, terrain_at
 
 
 def _drop(st: GameState, v: Any) -> dict[str, Any] | None:
@@ -39,7 +42,8 @@ def _drop(st: GameState, v: Any) -> dict[str, Any] | None:
         return None
     return {"side": side, "range": max(0, int(v.get("range") or 1)),
             "units": max(1, int(v.get("nbr_units") or 1)),
-            "unit": {k: tpl.get(k) for k in ("name", "badge", "nbr_units", "behavior", "equipment")}}
+            "unit": {k: tpl.get(k) for k in ("name", "badge", "nbr_units", "behavior", "equipment",
+                                             "turn")}}
 
 
 def init_airdrop(st: GameState) -> None:
@@ -83,9 +87,11 @@ def apply_drop(st: GameState, action: dict, events: list) -> None:
             continue
         spec = unit_spec(str(tpl["name"]), tpl.get("badge"), tpl.get("nbr_units"),
                          tpl.get("behavior"), tpl.get("equipment"), st.scn.date_begin)
-        uid = f"u{len(st.scn.units) + n_made}"
+        uid = fresh_unit_id(st)
         n_made += 1
-        u = Unit(uid, d["side"], spec, pos, spec.figures, spec.figures, spec.badge)
+        st.ext = {**st.ext, "dropped": n_made}
+        u = Unit(uid, d["side"], spec, pos, spec.figures, spec.figures, spec.badge,
+                 inactive_turn(tpl))
         st.units[uid] = u
         st.owned.add(uid)
         st.occ[pos] = uid

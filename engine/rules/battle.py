@@ -16,8 +16,8 @@ from ..state import Battle, GameState, Play, Unit
 from ..terrain import CLASS_INDEX
 from . import los as L
 from .hazards import SPECIAL_ROLLS, special_rolled
-from .common import (FULL_DAY, camouflaged, drop_camouflage, is_top, mode, other, set_ext,
-                     terrain_at, tile_codes, visibility)
+from .common import (FULL_DAY, camouflaged, can_activate, drop_camouflage, is_top, mode, other,
+                     set_ext, terrain_at, tile_codes, visibility)
 from .medals import check_victory, eliminate, update_objectives
 from .terrain_changes import unit_left_hex
 
@@ -287,7 +287,7 @@ def ambush_possible(st: GameState, b: Battle) -> bool:
     from ..cards import CARDS
     v = st.units.get(b.target)
     u = st.units.get(b.attacker) if b.attacker else None
-    if v is None or u is None:
+    if v is None or u is None or not can_activate(st, v):
         return False
     if not any(CARDS[c].key == "ambush" for c in st.hands[v.side]):
         return False
@@ -459,7 +459,22 @@ def battle_back(st: GameState, b: Battle, events: list) -> None:
 
 
 def apply_hits(st: GameState, v: Unit, hits: int, by_side: str, events: list) -> bool:
-    """Remove figures; True when ``v`` was eliminated."""
+    """Remove figures; True when ``v`` was eliminated.  A coupled train takes the hits
+    as one unit, last wagon first (engine/rules/trains.py)."""
+    if v.spec.train:
+        from .trains import coupled, hit_order
+        if coupled(st, v):
+            for p in hit_order(st, v):
+                if hits <= 0:
+                    break
+                took = min(hits, p.figures)
+                _remove_figures(st, p, took, by_side, events)
+                hits -= took
+            return v.id not in st.units
+    return _remove_figures(st, v, hits, by_side, events)
+
+
+def _remove_figures(st: GameState, v: Unit, hits: int, by_side: str, events: list) -> bool:
     lost = min(hits, v.figures)
     v = st.mut(v.id)
     v.figures -= lost
@@ -483,27 +498,32 @@ def retreat_options(st: GameState, v: Unit, flags: int, no_ignore: bool) -> list
     rmin, rmax = v.spec.retreat_per_flag
     frozen = v.cls in t.cannot_leave
     opts: dict[tuple, dict[str, Any]] = {}
+    stay, ends_of = v.hex, _retreat_ends
+    if v.spec.train:
+        from . import trains as TR
+        if TR.coupled(st, v):       # the train retreats backwards: options name the last
+            stay, ends_of = TR.retreat_leader(st, v).hex, TR.retreat_ends   # wagon's hex
     # vocabulary 2.6: Japanese infantry MUST ignore the flags it may ignore
     for ign in range(ignorable if v.spec.must_ignore_flags else 0, ignorable + 1):
         need = flags - ign
         lo, hi = need * rmin, need * rmax
         if lo == 0:
-            _add(opts, v.hex, 0, ign)
+            _add(opts, stay, 0, ign)
             continue
-        ends = {} if frozen else _retreat_ends(st, v, hi)
+        ends = {} if frozen else ends_of(st, v, hi)
         best = max(ends.values(), default=0)
         if best >= lo:
             for h, k in ends.items():
                 if k >= lo:
                     _add(opts, h, 0, ign)
         elif best == 0:
-            _add(opts, v.hex, lo, ign)
+            _add(opts, stay, lo, ign)
         else:
             for h, k in ends.items():
                 if k == best:
                     _add(opts, h, lo - best, ign)
         if st.options.get("no_retreat"):
-            _add(opts, v.hex, lo, ign)
+            _add(opts, stay, lo, ign)
     return sorted(opts.values(), key=lambda o: (o["losses"], o["ignore"], o["to"]))
 
 
@@ -554,6 +574,11 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> N
     frm = v.hex
     if opt["ignore"]:
         events.append({"type": "flags_ignored", "unit": v.id, "count": opt["ignore"]})
+    if v.spec.train:
+        from . import trains as TR
+        if TR.coupled(st, v):
+            TR.retreat(st, v, to, events)
+            frm = to                # moved (or not) already
     if to != frm:
         del st.occ[frm]
         v.hex = to
@@ -565,6 +590,8 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> N
     if opt["losses"]:
         if apply_hits(st, v, opt["losses"], b.side, events):
             b.vacated = True
+    if v.spec.train:
+        b.vacated = b.target_hex not in st.occ   # a train's other piece may fill the hex
     if check_victory(st, events):
         return
     update_objectives(st, events)

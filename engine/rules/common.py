@@ -106,6 +106,24 @@ def set_ext(st: GameState, key: str, value) -> None:
     st.ext = new
 
 
+def can_activate(st: GameState, u: Unit) -> bool:
+    """Vocabulary 2.5 ``CANNOT_BE_ACTIVATED_TILL_TURN`` (+ ``turn``): a unit cannot be
+    ordered while the game turn (``GameState.turn``, one per side's turn, as BGA's) is
+    <= its ``inactive_until``."""
+    return st.turn > u.inactive_until
+
+
+#: ``GameState.ext`` counters of units made during the game (new ids follow the scenario's)
+MADE_COUNTERS = ("dropped", "reinforced")
+
+
+def fresh_unit_id(st: GameState) -> str:
+    """The id of the next unit made during the game (airdrop, supply train): ``u<n>``
+    after the scenario's units and every unit made so far."""
+    x = st.ext or {}
+    return f"u{len(st.scn.units) + sum(x.get(k, 0) for k in MADE_COUNTERS)}"
+
+
 def side_units(st: GameState, side: str) -> list[Unit]:
     return [u for u in st.units.values() if u.side == side]
 

@@ -41,8 +41,9 @@ def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = Non
     hex is not included.  Exit bookkeeping: hexes from which the unit could still step
     off the board are reported by :func:`exit_hexes`.
     """
-    if u.spec.train:
-        return _rail_reach(st, u, move_allowance(st, u, play) if limit is None else limit)
+    if u.spec.train:                # vocabulary 2.2: trains move along the rail only
+        from .trains import head, reach
+        return reach(st, u, move_allowance(st, head(st, u), play) if limit is None else limit)
     res, _ = _search(st, u, play, limit, ignore_terrain)
     if u.spec.kind == "destroyer" and res:
         res = {h: k for h, k in res.items() if not _near_beach(st, h)}
@@ -76,24 +77,6 @@ def on_river(st: GameState, h: Hex) -> bool:
 def _near_beach(st: GameState, h: Hex) -> bool:
     """Vocabulary 2.2 Destroyer: may not end its move next to a beach hex."""
     return any(terrain_at(st, n).beach for n in st.scn.board.neighbours(h))
-
-
-def _rail_reach(st: GameState, u: Unit, base: int) -> dict[Hex, int]:
-    """Vocabulary 2.2 Locomotive / Wagon: moves only along connected rail links."""
-    links = st.scn.rail_links
-    occ = st.occ
-    dest: dict[Hex, int] = {}
-    frontier = [u.hex]
-    for k in range(1, base + 1):
-        nxt = []
-        for h in frontier:
-            for n in links.get(h, ()):
-                if n in occ or n in dest or n == u.hex:
-                    continue
-                dest[n] = k
-                nxt.append(n)
-        frontier = nxt
-    return dest
 
 
 _CACHE: dict[tuple, tuple] = {}
@@ -315,7 +298,7 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
 def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
     """Exit hexes of ``u``'s side it can stand on with movement left (may leave the board)."""
     zones = [z for z in st.scn.exits if z.side == u.side]
-    if not zones:
+    if not zones or u.spec.train:   # trains stay on the rail (no exit rule for them)
         return []
     _, left = _search(st, u, play, None, False)
     out = []

@@ -1040,8 +1040,9 @@ def _initiative_rolled(st: GameState, face: str, events: list) -> None:
 
 def _retreat_ends(st: GameState, u) -> list:
     from .common import terrain_at
-    if u.cls in terrain_at(st, u.hex).cannot_leave:
-        return []
+    from .trains import coupled
+    if u.cls in terrain_at(st, u.hex).cannot_leave or coupled(st, u):
+        return []           # (a coupled train piece does not retreat alone)
     return sorted(B._retreat_ends(st, u, 1))
 
 

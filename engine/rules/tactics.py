@@ -9,8 +9,8 @@ from typing import Any
 from ..cards import CARDS
 from ..errors import IllegalAction
 from ..state import GameState, Play, Quota, Unit
-from .common import (FULL_DAY, adjacent_enemies, camouflaged, side_units, terrain_at,
-                     unit_sections, visibility)
+from .common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate, side_units,
+                     terrain_at, unit_sections, visibility)
 from .terrain_changes import place_sandbag
 
 ANY = None
@@ -35,7 +35,23 @@ def _fits(st: GameState, u: Unit, q: Quota) -> bool:
         return False
     if q.subs:   # Overlord: sub-sections 0..5 of the unit's side (engine.rules.overlord)
         return bool(st.scn.board.subsections(u.hex, u.side == st.scn.player1_side) & q.sections)
-    return q.sections is None or bool(unit_sections(st, u) & q.sections)
+    if q.sections is None:
+        return True
+    if u.spec.train:            # a train is in every section one of its pieces is in
+        from .trains import sections
+        return bool(sections(st, u) & q.sections)
+    return bool(unit_sections(st, u) & q.sections)
+
+
+def _orderable_unit(st: GameState, u: Unit) -> bool:
+    """Not held back by ``CANNOT_BE_ACTIVATED_TILL_TURN``; not a wagon coupled behind a
+    locomotive (the train is ordered through its locomotive, engine/rules/trains.py)."""
+    if not can_activate(st, u):
+        return False
+    if u.spec.train:
+        from .trains import follower
+        return not follower(st, u)
+    return True
 
 
 def can_assign(st: GameState, play: Play, units: list[Unit]) -> bool:
@@ -90,7 +106,7 @@ def may_order(st: GameState, play: Play, u: Unit) -> bool:
     """Is ``u`` one of :func:`orderable` (checked for that unit only)?"""
     quotas = play.quotas
     if (u.side != play.side or u.ordered or st.units.get(u.id) is not u
-            or len(play.ordered) >= sum(q.count for q in quotas)):
+            or len(play.ordered) >= sum(q.count for q in quotas) or not _orderable_unit(st, u)):
         return False
     fit = [qi for qi, q in enumerate(quotas) if _fits(st, u, q)]
     if not fit or not (play.filter is None or eligible(st, play, u)):
@@ -116,14 +132,14 @@ def _orderable(st: GameState, play: Play) -> list[Unit]:
         q = quotas[0]
         for u in st.units.values():
             if u.side == side and not u.ordered and _fits(st, u, q) and (
-                    simple or eligible(st, play, u)):
+                    simple or eligible(st, play, u)) and _orderable_unit(st, u):
                 out.append(u)
         return out
     units = st.units
     done = [[qi for qi, q in enumerate(quotas) if _fits(st, units[x], q)]
             for x in play.ordered if x in units]
     for u in units.values():
-        if u.side != side or u.ordered:
+        if u.side != side or u.ordered or not _orderable_unit(st, u):
             continue
         fit = [qi for qi, q in enumerate(quotas) if _fits(st, u, q)]
         if not fit or not (simple or eligible(st, play, u)):
@@ -134,10 +150,26 @@ def _orderable(st: GameState, play: Play) -> list[Unit]:
 
 
 def order(st: GameState, play: Play, u: Unit, events: list) -> None:
+    """Order ``u`` (cards ordering "all units ..." call this for every unit: a unit held
+    back by ``CANNOT_BE_ACTIVATED_TILL_TURN`` is skipped; a train is ordered once, through
+    its locomotive, every piece marked ordered)."""
+    if not can_activate(st, u):
+        return
+    extra: dict = {}
+    if u.spec.train:
+        from .trains import pieces
+        train = pieces(st, u)
+        u = train[0]
+        if u.ordered:
+            return
+        for p in train[1:]:
+            st.mut(p.id).ordered = True
+        if len(train) > 1:
+            extra = {"train": [p.id for p in train]}
     u = st.mut(u.id)
     u.ordered = True
     play.ordered.append(u.id)
-    events.append({"type": "unit_ordered", "unit": u.id, "side": u.side})
+    events.append({"type": "unit_ordered", "unit": u.id, "side": u.side, **extra})
 
 
 def _fallback(st: GameState, play: Play, classes: frozenset[str] | None) -> bool:

@@ -15,9 +15,10 @@ from . import battle as B
 from . import airdrop as AD
 from . import hazards as H
 from . import tactics as T
-from .common import mode, other, parse_hex, parse_unit, terrain_at
+from . import trains as TR
+from .common import can_activate, mode, other, parse_hex, parse_unit, terrain_at
 from .medals import check_victory, end_by_damage, update_objectives
-from .movement import describe_move, exit_hexes, exit_value, reachable
+from .movement import describe_move, exit_hexes, exit_value, move_allowance, reachable
 from .terrain_changes import unit_left_hex
 
 PHASE_PENDING = ("choose_section", "target", "order", "move", "battle")
@@ -45,6 +46,8 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
         return {"type": "commissar", "seat": mode(st).hand_seat(st, st.active)}
     if ph == "airdrop":
         return AD.pending(st)
+    if ph == "reinforce":
+        return TR.pending(st)
     if ph == "smoke":
         sm = st.ext["smoke"]
         return {"type": "place_smoke", "seat": mode(st).hand_seat(st, sm["side"]),
@@ -81,6 +84,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         return [{"type": "commissar", "seat": seat, "card": c} for c in st.hands[st.active]]
     if ph == "airdrop":
         return AD.legal(st, seat)
+    if ph == "reinforce":
+        return TR.legal(st, seat)
     if ph == "smoke":
         return [{"type": "place_smoke", "seat": seat, "hex": [*h]} for h in smoke_hexes(st)] + \
             [{"type": "end_smoke", "seat": seat}]
@@ -101,8 +106,9 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
             u = st.units.get(uid)
             if u is None or u.moved:
                 continue
-            for h in reachable(st, u, play, None, bool(play.flags.get("ignore_terrain"))):
-                out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
+            for m in _movers(st, u):
+                for h in reachable(st, m, play, None, bool(play.flags.get("ignore_terrain"))):
+                    out.append({"type": "move", "seat": seat, "unit": m.id, "to": [*h]})
             if exit_hexes(st, u, play):
                 out.append({"type": "exit", "seat": seat, "unit": uid})
         out.append({"type": "end_movement", "seat": seat})
@@ -286,6 +292,12 @@ def _place_commissar(st: GameState, action: dict, events: list) -> None:
     _finish_turn(st, events)
 
 
+def _movers(st: GameState, u) -> list:
+    """The units whose ``move`` actions move the ordered unit ``u``: a train moves by its
+    locomotive (forward) or its last wagon (backward), see engine/rules/trains.py."""
+    return TR.leaders(st, u) if u.spec.train else [u]
+
+
 def _may_move_again(play: Play, u) -> bool:
     return bool(play.flags.get("move_again")) and not u.moved_again and u.ordered
 
@@ -411,10 +423,13 @@ def _end_targets(st: GameState, action: dict, events: list) -> None:
 
 # --------------------------------------------------------------------------- orders
 def _order(st: GameState, action: dict, events: list) -> None:
-    u = parse_unit(st, action)
+    u = TR.head(st, parse_unit(st, action))     # a wagon orders its train
     play = st.play
     if u.side != play.side:
         raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
+    if not can_activate(st, u):
+        raise IllegalAction("unit_not_active_yet",
+                            f"that unit cannot be ordered before turn {u.inactive_until + 1}")
     if u.ordered:
         raise IllegalAction("unit_already_ordered", "that unit already has an order")
     if not T.may_order(st, play, u):
@@ -435,7 +450,8 @@ def _ordered_unit(st: GameState, action: dict):
     u = parse_unit(st, action)
     if u.side != st.play.side:
         raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
-    if not u.ordered or u.id not in st.play.ordered:
+    o = TR.head(st, u)          # a train's order is held by its locomotive
+    if not o.ordered or o.id not in st.play.ordered:
         raise IllegalAction("unit_not_ordered", "that unit has no order this turn")
     return u
 
@@ -445,6 +461,11 @@ def _move(st: GameState, action: dict, events: list) -> None:
     to = parse_hex(action, "to")
     play = st.play
     second = st.phase == "battle"
+    if u.spec.train and not second:
+        allowance = move_allowance(st, TR.head(st, u), play)
+        u = TR.move(st, u, to, allowance, events)
+        _after_move(st, u, events)
+        return
     if second:
         if not _may_move_again(play, u):
             raise IllegalAction("wrong_phase", "movement is over")
@@ -584,6 +605,7 @@ HANDLERS = {
     ("commissar", "commissar"): _place_commissar,
     ("smoke", "place_smoke"): _place_smoke,
     ("airdrop", "airdrop"): lambda st, action, events: AD.apply_drop(st, action, events),
+    ("reinforce", "reinforce"): lambda st, action, events: TR.apply_reinforce(st, action, events),
     ("smoke", "end_smoke"): _end_smoke,
 }
 KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",
@@ -618,7 +640,8 @@ def _anything_to_move(st: GameState, play: Play) -> bool:
     for uid in play.ordered:
         u = st.units.get(uid)
         if u is not None and not u.moved and (
-                reachable(st, u, play, None, bool(play.flags.get("ignore_terrain")))
+                any(reachable(st, m, play, None, bool(play.flags.get("ignore_terrain")))
+                    for m in _movers(st, u))
                 or exit_hexes(st, u, play)):
             return True
     return False
