@@ -18,7 +18,7 @@ from ..errors import IllegalAction
 from ..geometry import DIRECTIONS
 from ..state import GameState, Unit
 from ..units import unit_spec
-from .common import SIDES, mode, parse_hex, terrain_at
+from .common import SIDES, mode, parse_hex, pop_ext, set_ext, terrain_at
 
 
 def _drop(st: GameState, v: Any) -> dict[str, Any] | None:
@@ -48,7 +48,7 @@ def init_airdrop(st: GameState) -> None:
     drops = tuple(d for d in (_drop(st, st.scn.options.get(k)) for k in ("airdrop", "airdrop2"))
                   if d)
     if drops:
-        st.ext = {**(st.ext or {}), "airdrops": drops}
+        set_ext(st, "airdrops", drops)
         st.phase = "airdrop"
 
 
@@ -91,11 +91,11 @@ def apply_drop(st: GameState, action: dict, events: list) -> None:
         st.occ[pos] = uid
         events.append({"type": "unit_dropped", "unit": uid, "side": u.side, "hex": [*pos],
                        "code": spec.code})
-    x = {**st.ext, "airdrops": rest, "dropped": n_made}
-    if not rest:
-        del x["airdrops"]
-    st.ext = x
-    if not rest:
+    set_ext(st, "dropped", n_made)
+    if rest:
+        set_ext(st, "airdrops", rest)
+    else:
+        pop_ext(st, "airdrops")
         st.phase = "play_card"
         from .turn import init_smoke
         init_smoke(st)

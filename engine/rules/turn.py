@@ -15,7 +15,7 @@ from . import battle as B
 from . import airdrop as AD
 from . import hazards as H
 from . import tactics as T
-from .common import mode, other, parse_hex, parse_unit, terrain_at
+from .common import mode, other, parse_hex, parse_unit, pop_ext, set_ext, terrain_at
 from .medals import check_victory, end_by_damage, update_objectives
 from .movement import describe_move, exit_hexes, exit_value, reachable
 from .terrain_changes import unit_left_hex
@@ -127,7 +127,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
                     out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
         if st.ext and "firefights" in st.ext:
             out += [{"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
-                    for a, b in B.firefight_options(st, play.side)]
+                    for a, b in firefight_pairs(st, play)]
         out.append({"type": "end_battles", "seat": seat})
         return out
     return []
@@ -179,7 +179,7 @@ def init_smoke(st: GameState) -> None:
     if side not in ("AXIS", "ALLIES"):
         side = st.active
     n = int(d.get("nbr_hexes") or d.get("count") or SMOKE_DEFAULT)
-    st.ext = {**(st.ext or {}), "smoke": {"side": side, "left": n, "placed": ()}}
+    set_ext(st, "smoke", {"side": side, "left": n, "placed": ()})
     st.phase = "smoke"
 
 
@@ -202,13 +202,13 @@ def _place_smoke(st: GameState, action: dict, events: list) -> None:
     st.tiles_over[h] = tiles_at(st, h) + (Tile(TERRAIN["smoke"]),)
     events.append({"type": "terrain_changed", "hex": [*h], "added": "smoke"})
     left = sm["left"] - 1
-    st.ext = {**st.ext, "smoke": {**sm, "left": left, "placed": sm["placed"] + (h,)}}
+    set_ext(st, "smoke", {**sm, "left": left, "placed": sm["placed"] + (h,)})
     if left <= 0:
         _end_smoke(st, action, events)
 
 
 def _end_smoke(st: GameState, action: dict, events: list) -> None:
-    st.ext = {k: v for k, v in st.ext.items() if k != "smoke"} or None
+    pop_ext(st, "smoke")
     st.phase = "play_card"
 
 
@@ -284,6 +284,14 @@ def _place_commissar(st: GameState, action: dict, events: list) -> None:
     events.append({"type": "commissar_card_placed", "side": side, "seat": seat, "count": 1,
                    "secret": {"card": CARDS[cid].to_json()}, "secret_to": [seat]})
     _finish_turn(st, events)
+
+
+def firefight_pairs(st: GameState, play: Play) -> list:
+    """Continuing firefights (option ``firefight_continuing``) ``play`` may declare now:
+    :func:`battle.firefight_options` of its side that the mode gives to this play
+    (``StandardMode.fights_on``; Overlord: the Field General commanding the unit)."""
+    m = mode(st)
+    return [(a, b) for a, b in B.firefight_options(st, play.side) if m.fights_on(st, play, a)]
 
 
 def _may_move_again(play: Play, u) -> bool:
@@ -579,7 +587,7 @@ HANDLERS = {
     ("battle", "heal"): _instead_of_battle,
     ("battle", "blow_bridge"): _instead_of_battle,
     ("battle", "firefight"): lambda st, action, events: B.declare_firefight(
-        st, st.play.side, action, events),
+        st, firefight_pairs(st, st.play), action, events),
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
     ("smoke", "place_smoke"): _place_smoke,
@@ -625,7 +633,7 @@ def _anything_to_move(st: GameState, play: Play) -> bool:
 
 
 def _anything_to_battle(st: GameState, play: Play) -> bool:
-    if st.ext and "firefights" in st.ext and B.firefight_options(st, play.side):
+    if st.ext and "firefights" in st.ext and firefight_pairs(st, play):
         return True
     for uid in play.ordered:
         u = st.units.get(uid)
