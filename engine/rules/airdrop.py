@@ -21,7 +21,7 @@ from ..geometry import DIRECTIONS
 from ..state import GameState, Unit
 from ..units import unit_spec
 from ..scenario import inactive_turn
-from .common import SIDES, fresh_unit_id, mode, parse_hex, terrain_at
+from .common import SIDES, fresh_unit_id, mode, parse_hex, pop_ext, set_ext, terrain_at
 
 
 def _drop(st: GameState, v: Any) -> dict[str, Any] | None:
@@ -52,7 +52,7 @@ def init_airdrop(st: GameState) -> None:
     drops = tuple(d for d in (_drop(st, st.scn.options.get(k)) for k in ("airdrop", "airdrop2"))
                   if d)
     if drops:
-        st.ext = {**(st.ext or {}), "airdrops": drops}
+        set_ext(st, "airdrops", drops)
         st.phase = "airdrop"
 
 
@@ -89,7 +89,7 @@ def apply_drop(st: GameState, action: dict, events: list) -> None:
                          tpl.get("behavior"), tpl.get("equipment"), st.scn.date_begin)
         uid = fresh_unit_id(st)
         n_made += 1
-        st.ext = {**st.ext, "dropped": n_made}
+        set_ext(st, "dropped", n_made)      # fresh_unit_id counts the units made so far
         u = Unit(uid, d["side"], spec, pos, spec.figures, spec.figures, spec.badge,
                  inactive_turn(tpl))
         st.units[uid] = u
@@ -97,11 +97,10 @@ def apply_drop(st: GameState, action: dict, events: list) -> None:
         st.occ[pos] = uid
         events.append({"type": "unit_dropped", "unit": uid, "side": u.side, "hex": [*pos],
                        "code": spec.code})
-    x = {**st.ext, "airdrops": rest, "dropped": n_made}
-    if not rest:
-        del x["airdrops"]
-    st.ext = x
-    if not rest:
+    if rest:
+        set_ext(st, "airdrops", rest)
+    else:
+        pop_ext(st, "airdrops")
         st.phase = "play_card"
         from .turn import init_smoke
         init_smoke(st)

@@ -788,12 +788,14 @@ def firefight_dice(st: GameState, u: Unit, v: Unit) -> int:
     return battle_dice(st, u, v, 1, None, "firefight") - 1
 
 
-def declare_firefight(st: GameState, side: str, action: dict, events: list) -> None:
+def declare_firefight(st: GameState, options: list[tuple[Unit, Unit]], action: dict,
+                      events: list) -> None:
+    """Declare one of ``options`` (pairs from :func:`firefight_options`, narrowed to the
+    seat acting) named by the action's ``unit`` and ``target``."""
     from .common import parse_hex, parse_unit
     u = parse_unit(st, action)
     h = parse_hex(action, "target")
-    pair = next(((a, b) for a, b in firefight_options(st, side) if a.id == u.id and b.hex == h),
-                None)
+    pair = next(((a, b) for a, b in options if a.id == u.id and b.hex == h), None)
     if pair is None:
         raise IllegalAction("illegal_target", "no firefight of this unit against that hex")
     u, v = pair

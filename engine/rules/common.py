@@ -5,7 +5,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import IllegalAction
-from ..state import GameState, Unit
+from ..state import GameState, Play, Unit
 from ..terrain import HexTerrain, Tile, combine
 
 Hex = tuple[int, int]
@@ -124,6 +124,14 @@ def fresh_unit_id(st: GameState) -> str:
     return f"u{len(st.scn.units) + sum(x.get(k, 0) for k in MADE_COUNTERS)}"
 
 
+def pop_ext(st: GameState, key: str) -> None:
+    """Remove one entry of ``GameState.ext`` (never mutated in place), keeping its type;
+    an emptied ext becomes None."""
+    x = st.ext
+    if x and key in x:
+        st.ext = type(x)((k, v) for k, v in x.items() if k != key) or None
+
+
 def side_units(st: GameState, side: str) -> list[Unit]:
     return [u for u in st.units.values() if u.side == side]
 
@@ -178,6 +186,12 @@ class StandardMode:
 
     def side_of(self, st: GameState, seat: str) -> str | None:
         return seat if seat in SIDES else None
+
+    def fights_on(self, st: GameState, play: Play, u: Unit) -> bool:
+        """May ``play`` (the current card play of ``u``'s side, in its battle phase)
+        declare ``u``'s continuing firefight (option ``firefight_continuing``)?  Standard
+        and team play: the side's play does."""
+        return True
 
     def extend_view(self, st: GameState, seat: str | None, view: dict[str, Any]) -> None:
         """Mode-specific additions to ``view_for`` (Overlord: dispatch, chain of command)."""

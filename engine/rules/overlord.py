@@ -5,8 +5,9 @@ Modes (registered in ``engine.rules.common.MODES``):
 * ``"overlord"`` (default on OVERLORD boards; rules/002): per side a Commander-in-Chief seat
   ``"<SIDE>:cinc"`` holding the hand, and three Field General seats ``"<SIDE>:left"``,
   ``":centre"``, ``":right"`` each commanding two sub-sections (vocabulary 4).  Own turn
-  machine (this module): commissar -> dispatch -> C-in-C tactic -> Field Generals (several
-  seats may act; all movement before any battle) -> discard, draw two (hand size cap).
+  machine (this module): [scenario set-up steps] -> commissar -> dispatch -> C-in-C tactic ->
+  Field Generals (several seats may act; all movement before any battle) -> discard, draw
+  two (hand size cap).
 * ``"team"`` (004 "Team Play", standard boards): same role seats; the standard turn machine;
   the C-in-C holds the hand and picks the card, the member of the section concerned carries
   out a one-section Section card, the C-in-C carries out tactic and multi-section cards.
@@ -26,6 +27,7 @@ from ..errors import IllegalAction
 from ..overlord_cards import (AIR_SORTIE_KEY, AIR_SORTIES, BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF,
                               OVERLORD_DECK)
 from ..state import GameState, Play, Quota, ShallowExt
+from . import airdrop as AD
 from . import battle as B
 from . import tactics as T
 from . import turn as TU
@@ -34,6 +36,8 @@ from .medals import check_victory, end_by_damage, update_objectives
 from .terrain_changes import unit_left_hex
 
 ROLES = ("cinc", "left", "centre", "right")
+#: key of a Field General's card-less play holding his continuing firefights
+FIREFIGHT_PLAY = "firefight_continuing"
 PRE = ("order", "move", "choose_section", "target", "chance")
 GUNG_HO_PLUS = frozenset({"direct_from_hq", "move_out", "armor_assault", "dig_in", "firefight",
                           "behind_enemy_lines", "medics_and_mechanics"})
@@ -105,6 +109,12 @@ class OverlordMode(TeamMode):
         subs = st.scn.board.subsections(u.hex, is_top(st, u.side))
         return seat(u.side, FGS[min(subs) // 2] if subs else "cinc")
 
+    def fights_on(self, st: GameState, play: Play, u) -> bool:
+        """A continuing firefight is fought without an order: the Field General commanding
+        the unit's sub-section declares it, through his card-less firefight play of the
+        battle wave (:func:`_firefight_plays`), never through a card play."""
+        return play.key == FIREFIGHT_PLAY and self.unit_seat(st, u) == play.seat
+
     def extend_view(self, st: GameState, s: str | None, view: dict[str, Any]) -> None:
         _extend_view(st, s, view)
 
@@ -168,12 +178,40 @@ def init_game(st: GameState) -> None:
     # ShallowExt: every value is replaced, never mutated in place (tuples for card lists
     # and histories, nested dicts through _put), so a state clone copies the top level only
     _new_turn_ext(st)
-    events: list = []
+    AD.init_airdrop(st)
+    TU.init_smoke(st)
+    if st.phase in SCENARIO_SETUP:
+        st.ext["step"] = "scenario_setup"
+        refresh(st)
+        return
+    _begin(st, [])
+
+
+#: Scenario set-up steps before the first turn (vocabulary 3.3 ``airdrop``/``airdrop2``,
+#: ``smoke_screen``): the standard machine's phases and handlers
+SCENARIO_SETUP = ("airdrop", "smoke")
+
+
+def _scenario_setup(st: GameState, action: dict, events: list) -> None:
+    """Scenario set-up steps in an Overlord game: the airdrop(s), then the smoke screen,
+    then the game-start Commissar placement and the first turn.
+
+    002 is silent on who takes these steps; the decision is the side's, whose cards and
+    overall command the Commander-in-Chief holds (002 "Teams"), so it is the C-in-C seat
+    (``hand_seat``, as for every side-wide decision of this mode)."""
+    _handle(st, action, events)
+    if st.phase not in SCENARIO_SETUP:
+        _begin(st, events)
+
+
+def _begin(st: GameState, events: list) -> None:
+    """After the set-up steps: the game-start Commissar placement, else the first turn."""
     if st.ext["setup"]:
+        st.ext["step"] = "commissar_setup"
         st.phase = "commissar"
         refresh(st)
     else:
-        _start_turn(st, scn.starting_side, events)
+        _start_turn(st, st.scn.starting_side, events)
 
 
 def _hand_count(st: GameState, side: str) -> int:
@@ -277,6 +315,8 @@ def _waiting(st: GameState) -> list[dict[str, Any]]:
         return [{"type": "roll", "seat": "chance", "dice": st.chance["n"], "for": st.chance["for"]}]
     x = st.ext
     step = x["step"]
+    if step == "scenario_setup":
+        return [TU.compute_pending(st)]
     side = _side_x(st)
     if step in ("commissar_setup", "commissar"):
         return [{"type": "commissar", "seat": seat(side, "cinc"),
@@ -315,6 +355,8 @@ def legal_actions(st: GameState, s: str | None) -> list[dict[str, Any]]:
     if st.battles:
         return B.legal(st, s)
     x = st.ext
+    if x["step"] == "scenario_setup":
+        return TU.legal_actions(st, s)
     side, role = split(s)
     t = p["type"]
     if t == "commissar":
@@ -571,6 +613,8 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
             with _Focus(st, st.plays[-1]):
                 B.apply(st, action, events)
             _after_focus(st, st.plays[-1], events)
+        elif st.ext["step"] == "scenario_setup":
+            _scenario_setup(st, action, events)
         elif p["type"] == "commissar":
             _commissar(st, side, action, events)
         elif p["type"] == "dispatch":
@@ -583,16 +627,22 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
             _initiative_unit(st, side, role, action, events)
         else:
             play = _play_of(st, s)
-            if t not in TU.KNOWN:
-                raise IllegalAction("unknown_action", f"unknown action type {t!r}")
             with _Focus(st, play):
-                handler = TU.HANDLERS.get((st.phase, t))
-                if handler is None:
-                    raise IllegalAction("wrong_phase", f"{t!r} is not possible during {st.phase}")
-                handler(st, action, events)
+                _handle(st, action, events)
             _after_focus(st, play, events)
     _advance(st, events)
     refresh(st)
+
+
+def _handle(st: GameState, action: dict, events: list) -> None:
+    """Run the standard machine's handler of ``action`` for the current ``st.phase``."""
+    t = action.get("type")
+    if t not in TU.KNOWN:
+        raise IllegalAction("unknown_action", f"unknown action type {t!r}")
+    handler = TU.HANDLERS.get((st.phase, t))
+    if handler is None:
+        raise IllegalAction("wrong_phase", f"{t!r} is not possible during {st.phase}")
+    handler(st, action, events)
 
 
 def _roll(st: GameState, action: dict, events: list) -> None:
@@ -674,6 +724,7 @@ def _advance(st: GameState, events: list) -> None:
             continue
         if x["step"] == "fg":
             if not _any_pre(st):
+                _firefight_plays(st)
                 # battle wave: settle every play with nothing left to battle
                 for p in list(st.plays):
                     if p.flags["stage"] == "battle":
@@ -683,6 +734,28 @@ def _advance(st: GameState, events: list) -> None:
                     continue
             return
         return
+
+
+def _firefight_plays(st: GameState) -> None:
+    """004 optional "Firefight" (option ``firefight_continuing``) in the battle wave: a
+    unit of the active side still locked in a firefight, not ordered this turn, fights on
+    without an order.  002 is silent; with no order there is no card play to carry it, so
+    the Field General commanding the unit's sub-section (``unit_seat``, as for its
+    retreats) gets one card-less play (key :data:`FIREFIGHT_PLAY`) in the battle wave,
+    once per turn, offering his units' firefights (``OverlordMode.fights_on``)."""
+    if "firefights" not in st.ext:
+        return
+    have = {p.seat for p in st.plays if p.key == FIREFIGHT_PLAY}
+    m = MODES[st.mode]
+    for a, _b in B.firefight_options(st, st.active):
+        fs = m.unit_seat(st, a)
+        role = split(fs)[1]
+        if fs in have or role not in FGS:
+            continue
+        play = Play(None, FIREFIGHT_PLAY, fs, st.active)
+        play.flags.update(stage="battle", src=None, subs=sorted(zone(role)))
+        st.plays.append(play)
+        have.add(fs)
 
 
 # ----------------------------------------------------------------------------- commissar

@@ -56,7 +56,7 @@ from ..errors import IllegalAction
 from ..scenario import Scenario, inactive_turn
 from ..state import GameState, Unit
 from ..units import army_rules, unit_spec
-from .common import fresh_unit_id, mode, parse_hex, terrain_at, unit_sections
+from .common import fresh_unit_id, mode, parse_hex, pop_ext, set_ext, terrain_at, unit_sections
 
 Hex = tuple[int, int]
 
@@ -301,9 +301,9 @@ def supply_train_arrives(st: GameState, train: list[Unit], events: list) -> None
                   tpl.get("equipment"), st.scn.date_begin)
     except (KeyError, ValueError):
         return
-    st.ext = {**x, "supply_train_done": True,
-              "supply_train": {"side": train[0].side, "left": sum(loads), "unit": tpl,
-                               "train": tuple(p.id for p in train), "resume": st.phase}}
+    set_ext(st, "supply_train_done", True)
+    set_ext(st, "supply_train", {"side": train[0].side, "left": sum(loads), "unit": tpl,
+                                 "train": tuple(p.id for p in train), "resume": st.phase})
     events.append({"type": "supply_train_arrived", "side": train[0].side,
                    "units": sum(loads), "train": [p.id for p in train]})
     st.phase = "reinforce"
@@ -342,7 +342,7 @@ def _skip_if_no_room(st: GameState, events: list) -> None:
     if s["left"] > 0:
         events.append({"type": "reinforcement_lost", "side": s["side"], "count": s["left"]})
     st.phase = s["resume"]
-    st.ext = {k: v for k, v in st.ext.items() if k != "supply_train"}
+    pop_ext(st, "supply_train")
 
 
 def pending(st: GameState) -> dict[str, Any]:
@@ -371,8 +371,8 @@ def apply_reinforce(st: GameState, action: dict, events: list) -> None:
     st.units[uid] = u
     st.owned.add(uid)
     st.occ[h] = uid
-    st.ext = {**st.ext, "reinforced": st.ext.get("reinforced", 0) + 1,
-              "supply_train": {**s, "left": s["left"] - 1}}
+    set_ext(st, "reinforced", st.ext.get("reinforced", 0) + 1)
+    set_ext(st, "supply_train", {**s, "left": s["left"] - 1})
     events.append({"type": "unit_reinforced", "unit": uid, "side": u.side, "hex": [*h],
                    "code": spec.code, "inactive_until": u.inactive_until})
     _skip_if_no_room(st, events)

@@ -16,7 +16,7 @@ from . import airdrop as AD
 from . import hazards as H
 from . import tactics as T
 from . import trains as TR
-from .common import can_activate, mode, other, parse_hex, parse_unit, terrain_at
+from .common import can_activate, mode, other, parse_hex, parse_unit, pop_ext, set_ext, terrain_at
 from .medals import check_victory, end_by_damage, update_objectives
 from .movement import describe_move, exit_hexes, exit_value, move_allowance, reachable
 from .terrain_changes import unit_left_hex
@@ -133,7 +133,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
                     out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
         if st.ext and "firefights" in st.ext:
             out += [{"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
-                    for a, b in B.firefight_options(st, play.side)]
+                    for a, b in firefight_pairs(st, play)]
         out.append({"type": "end_battles", "seat": seat})
         return out
     return []
@@ -185,7 +185,7 @@ def init_smoke(st: GameState) -> None:
     if side not in ("AXIS", "ALLIES"):
         side = st.active
     n = int(d.get("nbr_hexes") or d.get("count") or SMOKE_DEFAULT)
-    st.ext = {**(st.ext or {}), "smoke": {"side": side, "left": n, "placed": ()}}
+    set_ext(st, "smoke", {"side": side, "left": n, "placed": ()})
     st.phase = "smoke"
 
 
@@ -208,13 +208,13 @@ def _place_smoke(st: GameState, action: dict, events: list) -> None:
     st.tiles_over[h] = tiles_at(st, h) + (Tile(TERRAIN["smoke"]),)
     events.append({"type": "terrain_changed", "hex": [*h], "added": "smoke"})
     left = sm["left"] - 1
-    st.ext = {**st.ext, "smoke": {**sm, "left": left, "placed": sm["placed"] + (h,)}}
+    set_ext(st, "smoke", {**sm, "left": left, "placed": sm["placed"] + (h,)})
     if left <= 0:
         _end_smoke(st, action, events)
 
 
 def _end_smoke(st: GameState, action: dict, events: list) -> None:
-    st.ext = {k: v for k, v in st.ext.items() if k != "smoke"} or None
+    pop_ext(st, "smoke")
     st.phase = "play_card"
 
 
@@ -296,6 +296,14 @@ def _movers(st: GameState, u) -> list:
     """The units whose ``move`` actions move the ordered unit ``u``: a train moves by its
     locomotive (forward) or its last wagon (backward), see engine/rules/trains.py."""
     return TR.leaders(st, u) if u.spec.train else [u]
+
+
+def firefight_pairs(st: GameState, play: Play) -> list:
+    """Continuing firefights (option ``firefight_continuing``) ``play`` may declare now:
+    :func:`battle.firefight_options` of its side that the mode gives to this play
+    (``StandardMode.fights_on``; Overlord: the Field General commanding the unit)."""
+    m = mode(st)
+    return [(a, b) for a, b in B.firefight_options(st, play.side) if m.fights_on(st, play, a)]
 
 
 def _may_move_again(play: Play, u) -> bool:
@@ -600,7 +608,7 @@ HANDLERS = {
     ("battle", "heal"): _instead_of_battle,
     ("battle", "blow_bridge"): _instead_of_battle,
     ("battle", "firefight"): lambda st, action, events: B.declare_firefight(
-        st, st.play.side, action, events),
+        st, firefight_pairs(st, st.play), action, events),
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
     ("smoke", "place_smoke"): _place_smoke,
@@ -648,7 +656,7 @@ def _anything_to_move(st: GameState, play: Play) -> bool:
 
 
 def _anything_to_battle(st: GameState, play: Play) -> bool:
-    if st.ext and "firefights" in st.ext and B.firefight_options(st, play.side):
+    if st.ext and "firefights" in st.ext and firefight_pairs(st, play):
         return True
     for uid in play.ordered:
         u = st.units.get(uid)

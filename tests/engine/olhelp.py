@@ -19,10 +19,12 @@ def cards(*keys) -> list[int]:
     return out
 
 
-def ol_game(units: dict, allies=("probe",) * 6, axis=("probe",) * 6, seed=1, hand=(6, 6), **kw):
-    """Overlord game on an empty 26x9 board; Allies (bottom) to dispatch."""
-    scn = board_from_text("", kind="OVERLORD", units=units, cards=hand, **kw)
-    st = new_game(scn, seed)
+def ol_game(units: dict, allies=("probe",) * 6, axis=("probe",) * 6, seed=1, hand=(6, 6),
+            text="", game_options=None, **kw):
+    """Overlord game on a 26x9 board (empty, or drawn as ``text``); Allies (bottom) to
+    dispatch; ``game_options``: the engine options of ``new_game``."""
+    scn = board_from_text(text, kind="OVERLORD", units=units, cards=hand, **kw)
+    st = new_game(scn, seed, game_options)
     st.hands[A] = cards(*allies)
     st.hands[X] = [c for c in cards(*(list(allies) + list(axis)))[len(allies):]]
     for s in (A, X):
