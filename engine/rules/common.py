@@ -89,6 +89,21 @@ def set_ext(st: GameState, key: str, value) -> None:
     st.ext = new
 
 
+def discard_random_card(st: GameState, side: str, reason: str, events: list) -> None:
+    """``side`` discards a card drawn at random from its hand (state RNG) face up on the
+    discard pile: event ``card_discarded {side, seat, reason, card}``.  Used by the HQ &
+    Supply Tents (vocabulary 1.3) and Italian High Command (vocabulary 2.6)."""
+    hand = st.hands[side]
+    if not hand:
+        return
+    from ..cards import CARDS
+    cid = hand[st.rng.below(len(hand))]
+    hand.remove(cid)
+    st.discard.append(cid)
+    events.append({"type": "card_discarded", "side": side, "seat": mode(st).hand_seat(st, side),
+                   "reason": reason, "card": CARDS[cid].to_json()})
+
+
 def side_units(st: GameState, side: str) -> list[Unit]:
     return [u for u in st.units.values() if u.side == side]
 

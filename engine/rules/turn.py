@@ -10,9 +10,11 @@ from typing import Any
 from .. import dice as D
 from ..cards import CARDS, first_of
 from ..errors import IllegalAction
+from ..scenario import parse_coord
 from ..state import GameState, Play
 from . import battle as B
 from . import airdrop as AD
+from . import breakthrough as BT
 from . import hazards as H
 from . import tactics as T
 from .common import mode, other, parse_hex, parse_unit, terrain_at
@@ -94,7 +96,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         return out
     if ph == "order":
         return [{"type": "order", "seat": seat, "unit": u.id} for u in T.orderable(st, play)] + \
-            [{"type": "end_orders", "seat": seat}]
+            [{"type": "armor_breakthrough", "seat": seat, "hex": [*h]}
+             for h in BT.entry_hexes(st, play)] + [{"type": "end_orders", "seat": seat}]
     if ph == "move":
         out = []
         for uid in play.ordered:
@@ -144,12 +147,26 @@ def playable(st: GameState, side: str) -> list[int]:
 
 def recon_as_air_power(st: GameState, side: str) -> bool:
     """Vocabulary 2.6: with ``air_strikes_rules`` (value: the side, or true for both) or,
-    for the Axis, ``blitz_rules``, a Recon card may be played as an Air Power."""
+    for the Axis, ``blitz_rules``, a Recon card may be played as an Air Power; vocabulary
+    3.3 ``hill317``: so may the Allies while one of their units stands on a listed hex
+    (004 "Calling In Air Strikes (Hill 317 Rule)": "for as long as a Unit occupies a
+    specific hex")."""
     opts = st.scn.options
     v = opts.get("air_strikes_rules")
     if v and (v is True or str(v).upper() in (side, "ALL", "BOTH")):
         return True
+    if side == "ALLIES" and "hill317" in opts and any(
+            (u := st.unit_at(h)) is not None and u.side == side for h in hill317_hexes(st.scn)):
+        return True
     return bool(opts.get("blitz_rules")) and side == "AXIS"
+
+
+def hill317_hexes(scn) -> tuple:
+    """The hexes of scenario option ``hill317``: coordinate strings (vocabulary 3.4), as a
+    list (or an index-keyed map, or one string)."""
+    v = scn.options.get("hill317")
+    items = v.values() if isinstance(v, dict) else [v] if isinstance(v, str) else v or ()
+    return tuple(h for c in items if (h := parse_coord(c, scn.board.rows)) is not None)
 
 
 # --------------------------------------------------------------------------- camouflage
@@ -371,6 +388,7 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
     if as_ == "air_power":
         src = CARDS[first_of("air_power")]
         play.key = src.key
+        play.flags["air_section"] = card.sections[0]   # targets must include a unit there
     if card.key == "counter_attack":
         last = st.last_card.get(other(side))
         if last is None:
@@ -387,6 +405,7 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
     play.flags["mirror"] = mirror
     T.setup(st, play, events, src, mirror, section)
     T.gung_ho(st, play, src)
+    BT.after_setup(st, play, tuple(2 - s for s in src.sections) if mirror else src.sections)
 
 
 def _choose_section(st: GameState, action: dict, events: list) -> None:
@@ -422,7 +441,17 @@ def _order(st: GameState, action: dict, events: list) -> None:
             raise IllegalAction("unit_not_eligible", "this card cannot order that unit")
         raise IllegalAction("too_many_orders", "no order of this card is left for that unit")
     T.order(st, play, u, events)
-    if not T.orderable(st, play):
+    _orders_done_if_none_left(st, play, events)
+
+
+def _armor_breakthrough(st: GameState, action: dict, events: list) -> None:
+    BT.enter(st, action, events)
+    if st.phase == "order" and not st.battles and not st.game_over:
+        _orders_done_if_none_left(st, st.play, events)
+
+
+def _orders_done_if_none_left(st: GameState, play: Play, events: list) -> None:
+    if not T.orderable(st, play) and not BT.entry_hexes(st, play):
         T.end_orders(st, play, events)
 
 
@@ -566,6 +595,7 @@ HANDLERS = {
     ("target", "end_targets"): _end_targets,
     ("order", "order"): _order,
     ("order", "end_orders"): _end_orders,
+    ("order", "armor_breakthrough"): _armor_breakthrough,
     ("move", "move"): _move,
     ("move", "exit"): _exit,
     ("move", "end_movement"): _end_movement,
@@ -598,7 +628,7 @@ def advance(st: GameState, events: list) -> None:
             return
         ph = st.phase
         play = st.play
-        if ph == "order" and not T.orderable(st, play):
+        if ph == "order" and not T.orderable(st, play) and not BT.entry_hexes(st, play):
             T.end_orders(st, play, events)
         elif ph == "move" and not _anything_to_move(st, play):
             st.phase = "battle"
