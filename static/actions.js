@@ -101,6 +101,8 @@ export const ACTIONS = {
   end_smoke:        { label: 'Done placing smoke', primary: true },
   airdrop:          { label: 'Drop here', kind: 'target', hint: 'Airdrop: the units land around this hex (they drift at random)',
                       resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Airdrop on ${hexT(a.hex)}` }) },
+  armor_breakthrough: { label: 'Armor breakthrough', kind: 'target', hint: 'Armor breakthrough: a new tank enters here (uses one order; it stops, may battle, no overrun)',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Armor breaks through at ${hexT(a.hex)}` }) },
 };
 
 export const PHASES = {

@@ -42,6 +42,7 @@ const TEXT = {
   boat_lost: (e, n) => `${n(e.unit)} steps ashore: the boat is lost`,
   visibility_changed: (e) => `Visibility ${e.from ?? '?'} → ${e.visibility}${e.visibility >= 6 ? ': full daylight' : e.visibility <= 1 ? ': dark night' : ''} (units see ${Math.min(e.visibility, 6)} hex${e.visibility === 1 ? '' : 'es'} far)`,
   unit_dropped: (e, n) => `${n(e.unit)} lands at ${hexText(e.hex)}`,
+  unit_entered: (e, n) => `${n(e.unit)} enters at ${hexText(e.hex)}${e.reason === 'armor_breakthrough' ? ' (armor breakthrough)' : ''}`,
   drop_lost: (e) => `A ${sideName(e.side)} unit is lost in the airdrop${e.hex ? ' at ' + hexText(e.hex) : ' (off the board)'}`,
   camouflage_removed: (e) => `Camouflage at ${hexText(e.hex)} is lost`,
   // Overlord / team play
