@@ -89,6 +89,17 @@ def set_ext(st: GameState, key: str, value) -> None:
     st.ext = new
 
 
+def take_from_hand(st: GameState, action: dict[str, Any]) -> int:
+    """The card ``action["card"]`` removed from the active side's hand (error
+    ``card_not_in_hand`` when it is not there)."""
+    cid = action.get("card")
+    hand = st.hands[st.active]
+    if cid not in hand:
+        raise IllegalAction("card_not_in_hand", "that card is not in your hand")
+    hand.remove(cid)
+    return cid
+
+
 def discard_random_card(st: GameState, side: str, reason: str, events: list) -> None:
     """``side`` discards a card drawn at random from its hand (state RNG) face up on the
     discard pile: event ``card_discarded {side, seat, reason, card}``.  Used by the HQ &

@@ -17,7 +17,8 @@ from . import airdrop as AD
 from . import breakthrough as BT
 from . import hazards as H
 from . import tactics as T
-from .common import mode, other, parse_hex, parse_unit, terrain_at
+from . import useless_cards as UC
+from .common import mode, other, parse_hex, parse_unit, take_from_hand, terrain_at
 from .medals import check_victory, end_by_damage, update_objectives
 from .movement import describe_move, exit_hexes, exit_value, reachable
 from .terrain_changes import unit_left_hex
@@ -47,6 +48,8 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
         return {"type": "commissar", "seat": mode(st).hand_seat(st, st.active)}
     if ph == "airdrop":
         return AD.pending(st)
+    if ph in ("offer", "exchange"):
+        return UC.pending(st)
     if ph == "smoke":
         sm = st.ext["smoke"]
         return {"type": "place_smoke", "seat": mode(st).hand_seat(st, sm["side"]),
@@ -76,7 +79,9 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         if recon_as_air_power(st, st.active):
             out += [{"type": "play_card", "seat": seat, "card": c, "as": "air_power"}
                     for c in cards if CARDS[c].key == "recon"]
-        return out
+        return out + UC.play_card_options(st, seat)
+    if ph in ("offer", "exchange"):
+        return UC.legal(st, seat)
     if ph == "recon":
         return [{"type": "choose_card", "seat": seat, "card": c} for c in st.recon_cards]
     if ph == "commissar":
@@ -291,11 +296,8 @@ def _needs_commissar_card(st: GameState, side: str) -> bool:
 
 
 def _place_commissar(st: GameState, action: dict, events: list) -> None:
-    cid = action.get("card")
     side = st.active
-    if cid not in st.hands[side]:
-        raise IllegalAction("card_not_in_hand", "that card is not in your hand")
-    st.hands[side].remove(cid)
+    cid = take_from_hand(st, action)
     st.ext["commissar_chip"][side] = cid
     seat = mode(st).hand_seat(st, side)
     events.append({"type": "commissar_card_placed", "side": side, "seat": seat, "count": 1,
@@ -615,6 +617,12 @@ HANDLERS = {
     ("smoke", "place_smoke"): _place_smoke,
     ("airdrop", "airdrop"): lambda st, action, events: AD.apply_drop(st, action, events),
     ("smoke", "end_smoke"): _end_smoke,
+    ("play_card", "exchange_card"): UC.exchange_card,
+    ("play_card", "offer_cards"): UC.offer_cards,
+    ("offer", "offer"): UC.offer,
+    ("offer", "end_offer"): UC.end_offer,
+    ("exchange", "take"): UC.take,
+    ("exchange", "end_exchange"): UC.end_exchange,
 }
 KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",
                                      "battle_back"}
@@ -701,7 +709,9 @@ def _end_turn(st: GameState, events: list) -> None:
             st.discard.append(play.card)
         recon = recon or bool(play.flags.get("recon_draw"))
     last = st.plays[-1] if st.plays else None
-    if last is not None and last.key != "none":
+    if last is not None and last.key == "exchange":
+        st.last_card.pop(side, None)     # discard_useless_cards Method 2: no card played
+    elif last is not None and last.key != "none":
         st.last_card[side] = {"src": last.flags.get("src", last.card),
                               "mirror": bool(last.flags.get("mirror")), "section": last.section}
     reshuffle_if_due(st, events)
@@ -716,7 +726,7 @@ def _end_turn(st: GameState, events: list) -> None:
             return
         st.hands[side].extend(st.recon_cards)
         st.recon_cards = []
-    else:
+    elif not (last is not None and last.flags.get("no_draw")):
         _give(st, side, draw(st, side, events), events)
     _finish_turn(st, events)
 
