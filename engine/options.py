@@ -66,8 +66,12 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "Recon 1 played as Air Power; enemy armour moves 2 and battles.",
                  "rules/004 Blitzkrieg Rules (Optional)", False),
     OptionalRule("discard_useless_cards",
-                 "Methods 1 and 2 for exchanging unwanted command cards.",
-                 f"{_R004}, Command Cards - Methods For Discarding Useless Cards", False),
+                 "Instead of playing a card: Method 1 (once per game) lay cards face up, the "
+                 "opponent takes any of them giving one of his own for each, the rest are "
+                 "discarded, draw up to the hand size, turn over; Method 2: exchange one "
+                 "card face down, then one unit may battle without moving, plus the units "
+                 "in close assault.",
+                 f"{_R004}, Command Cards - Methods For Discarding Useless Cards", True),
     OptionalRule("army_manoeuvres",
                  "Extra command cards per section, Restoring Order, The Big Push.",
                  "rules/004 Appendix 3 - Army Manoeuvres", False),

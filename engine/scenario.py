@@ -559,7 +559,7 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
         objectives=tuple(tags.objectives), exits=tuple(tags.exits), mines=tuple(tags.mines),
         sudden_death=tuple(_sudden_death(gi, board)),
         player1_side=p1, player2_side=p2, starting_side=_starting(gi, p1, p2),
-        cards={sides[p]: _int(gi.get(f"cards_{p}"), 4) for p in sides},
+        cards=_hand_sizes(gi, sides, options),
         victory={sides[p]: _int(gi.get(f"victory_{p}"), 4) for p in sides},
         country={sides[p]: str(gi[f"country_{p}"]).upper() for p in sides if gi.get(f"country_{p}")},
         date_begin=date_begin, options=dict(options),
@@ -569,6 +569,18 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
         edge_links=_edge_links(board, tiles), camouflage=tuple(tags.camouflage),
         markers=tuple(tags.markers),
     )
+
+
+#: Vocabulary 2.6 Italian High Command (option ``italy_high_command``): Axis hand size.
+ITALY_HIGH_COMMAND_HAND = 6
+
+
+def _hand_sizes(gi: dict[str, Any], sides: dict[str, str], options: dict[str, Any]) -> dict[str, int]:
+    """``cards_player1/2`` (default 4); the Axis holds 6 under ``italy_high_command``."""
+    out = {sides[p]: _int(gi.get(f"cards_{p}"), 4) for p in sides}
+    if options.get("italy_high_command"):
+        out["AXIS"] = ITALY_HIGH_COMMAND_HAND
+    return out
 
 
 def _labels(board_data: dict[str, Any], board: Board) -> Iterable[tuple[Hex, str]]:

@@ -22,6 +22,10 @@ function cardNameIn(view, id) {
   const c = (p.cards || []).find((x) => String(x.id) === String(id));
   return c ? c.name : `card ${id}`;
 }
+function offeredName(view, id) {
+  const c = (((view && view.pending) || {}).offered || []).find((x) => String(x.id) === String(id));
+  return c ? c.name : `card ${id}`;
+}
 const hexT = (h) => (Array.isArray(h) ? `(${h[0]},${h[1]})` : '');
 // `pass` means something different in every window that offers it
 const PASS_LABEL = {
@@ -103,6 +107,18 @@ export const ACTIONS = {
                       resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Airdrop on ${hexT(a.hex)}` }) },
   reinforce:        { label: 'Unload here', kind: 'target', hint: 'Supply train: a unit gets off the train here',
                       resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Unload at ${hexT(a.hex)}` }) },
+  // option discard_useless_cards (004 "Methods For Discarding Useless Cards")
+  exchange_card:    { label: 'Exchange (Method 2)', gesture: 'card',
+                      resolve: (a, view) => ({ gesture: 'card', card: a.card, label: `Exchange ${cardNameIn(view, a.card)} face down (Method 2: then 1 unit battles without moving)` }) },
+  offer_cards:      { label: 'Lay cards face up for exchange (Method 1, once per game)' },
+  offer:            { label: 'Lay face up', gesture: 'card',
+                      resolve: (a, view) => ({ gesture: 'card', card: a.card, label: `Lay ${cardNameIn(view, a.card)} face up` }) },
+  end_offer:        { label: 'Done laying cards', primary: true },
+  take:             { label: 'Take',
+                      resolve: (a, view) => ({ gesture: 'button', label: `Take ${offeredName(view, a.card)}, give ${cardNameIn(view, a.give)}` }) },
+  end_exchange:     { label: 'Take no (more) cards', primary: true },
+  armor_breakthrough: { label: 'Armor breakthrough', kind: 'target', hint: 'Armor breakthrough: a new tank enters here (uses one order; it stops, may battle, no overrun)',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Armor breaks through at ${hexT(a.hex)}` }) },
 };
 
 export const PHASES = {
@@ -133,6 +149,8 @@ export const PHASES = {
   place_smoke: 'Smoke screen',
   airdrop: 'Airdrop',
   reinforce: 'Supply train',
+  offer: 'Card exchange: lay cards face up',
+  exchange: 'Card exchange: the opponent takes cards',
 };
 
 const PENDING = {
@@ -160,6 +178,8 @@ const PENDING = {
   visit: (p) => `${sideName(p.seat)} chooses the Field General to visit`,
   place_smoke: (p) => `${sideName(p.seat)} places a smoke screen before the battle${p.left !== undefined ? ` (${p.left} hex${p.left === 1 ? '' : 'es'} left)` : ''}: click a highlighted hex, each one next to a smoke hex already placed`,
   reinforce: (p) => `${sideName(p.seat)} unloads the supply train${p.left !== undefined ? ` (${p.left} unit${p.left === 1 ? '' : 's'} left)` : ''}: click a highlighted hex next to the train`,
+  offer_cards: (p) => `${sideName(p.seat)} lays unwanted cards face up (${(p.offered || []).length} so far); the opponent may take any of them`,
+  exchange: (p) => `${sideName(p.seat)} may take laid cards (${(p.offered || []).map((c) => c.name).join(', ')}), giving one of his own for each`,
   airdrop: (p) => `${sideName(p.seat)} chooses the airdrop hex${p.units ? ` for ${Array.isArray(p.units) ? p.units.length : p.units} unit(s)` : ''}${p.range ? `; each drifts ${p.range} random step${p.range > 1 ? 's' : ''}` : ''}`,
 };
 

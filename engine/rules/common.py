@@ -114,11 +114,11 @@ def can_activate(st: GameState, u: Unit) -> bool:
 
 
 #: ``GameState.ext`` counters of units made during the game (new ids follow the scenario's)
-MADE_COUNTERS = ("dropped", "reinforced")
+MADE_COUNTERS = ("dropped", "reinforced", "broke_through")
 
 
 def fresh_unit_id(st: GameState) -> str:
-    """The id of the next unit made during the game (airdrop, supply train): ``u<n>``
+    """The id of the next unit made during the game (airdrop, supply train, armour breakthrough): ``u<n>``
     after the scenario's units and every unit made so far."""
     x = st.ext or {}
     return f"u{len(st.scn.units) + sum(x.get(k, 0) for k in MADE_COUNTERS)}"
@@ -130,6 +130,32 @@ def pop_ext(st: GameState, key: str) -> None:
     x = st.ext
     if x and key in x:
         st.ext = type(x)((k, v) for k, v in x.items() if k != key) or None
+
+
+def take_from_hand(st: GameState, action: dict[str, Any]) -> int:
+    """The card ``action["card"]`` removed from the active side's hand (error
+    ``card_not_in_hand`` when it is not there)."""
+    cid = action.get("card")
+    hand = st.hands[st.active]
+    if cid not in hand:
+        raise IllegalAction("card_not_in_hand", "that card is not in your hand")
+    hand.remove(cid)
+    return cid
+
+
+def discard_random_card(st: GameState, side: str, reason: str, events: list) -> None:
+    """``side`` discards a card drawn at random from its hand (state RNG) face up on the
+    discard pile: event ``card_discarded {side, seat, reason, card}``.  Used by the HQ &
+    Supply Tents (vocabulary 1.3) and Italian High Command (vocabulary 2.6)."""
+    hand = st.hands[side]
+    if not hand:
+        return
+    from ..cards import CARDS
+    cid = hand[st.rng.below(len(hand))]
+    hand.remove(cid)
+    st.discard.append(cid)
+    events.append({"type": "card_discarded", "side": side, "seat": mode(st).hand_seat(st, side),
+                   "reason": reason, "card": CARDS[cid].to_json()})
 
 
 def side_units(st: GameState, side: str) -> list[Unit]:

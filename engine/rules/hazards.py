@@ -25,7 +25,7 @@ from typing import Any
 
 from ..errors import IllegalAction
 from ..state import Battle, GameState, Unit
-from .common import other, terrain_at, tiles_at
+from .common import discard_random_card, other, terrain_at, tiles_at
 from .terrain_changes import remove_family
 
 
@@ -291,18 +291,9 @@ def _hq_tent(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     tents = (st.ext or {}).get("hq_tents", {})
     key = f"{h[0]},{h[1]}"
     status = tents.get(key)
-    from .common import mode
-    seat = mode(st).hand_seat(st, owner)
     if u.side != owner and status is None:
-        hand = st.hands[owner]
         tents = {**tents, key: "taken"}
-        if hand:
-            cid = hand[st.rng.below(len(hand))]
-            hand.remove(cid)
-            st.discard.append(cid)
-            from ..cards import CARDS
-            events.append({"type": "card_discarded", "side": owner, "seat": seat,
-                           "reason": "hq_tent", "card": CARDS[cid].to_json()})
+        discard_random_card(st, owner, "hq_tent", events)
     elif u.side == owner and status == "taken":
         tents = {**tents, key: "recovered"}
         from .turn import _give, draw

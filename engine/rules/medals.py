@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..state import GameState, Unit
-from .common import SIDES, other
+from .common import SIDES, discard_random_card, other
 
 
 def _occupied_by(st: GameState, hexes: tuple, side: str) -> int:
@@ -124,6 +124,21 @@ def eliminate(st: GameState, u: Unit, by_side: str, events: list[dict[str, Any]]
     if u.spec.medal_value:
         events.append({"type": "medal_gained", "side": by_side, "reason": "elimination",
                        "unit": u.id, "count": u.spec.medal_value})
+    if u.side == "AXIS" and st.scn.options.get("italy_high_command"):
+        _italian_high_command_discard(st, events)
+
+
+#: Vocabulary 2.6 Italian High Command: a discard only while the hand holds more cards.
+ITALY_HIGH_COMMAND_KEEP = 3
+
+
+def _italian_high_command_discard(st: GameState, events: list[dict[str, Any]]) -> None:
+    """Vocabulary 2.6 Italian High Command (option ``italy_high_command``): each Axis unit
+    lost makes the Axis player discard a random card while holding more than 3.  The card
+    is drawn from the state RNG (as the HQ tent discard) and goes face up on the discard
+    pile (event ``card_discarded``, reason ``italy_high_command``)."""
+    if len(st.hands["AXIS"]) > ITALY_HIGH_COMMAND_KEEP:
+        discard_random_card(st, "AXIS", "italy_high_command", events)
 
 
 def damage_score(st: GameState, side: str) -> int:

@@ -296,9 +296,11 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
 
 
 def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
-    """Exit hexes of ``u``'s side it can stand on with movement left (may leave the board)."""
+    """Exit hexes of ``u``'s side it can stand on with movement left (may leave the board).
+    A unit with behaviour ``CANNOT_EXIT`` (vocabulary 2.5, armour of an
+    ``armor_breakthrough_rules`` template) may not use exit markers."""
     zones = [z for z in st.scn.exits if z.side == u.side]
-    if not zones or u.spec.train:   # trains stay on the rail (no exit rule for them)
+    if not zones or u.spec.train or u.spec.behavior == "CANNOT_EXIT":   # trains stay on the rail
         return []
     _, left = _search(st, u, play, None, False)
     out = []

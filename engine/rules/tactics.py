@@ -9,7 +9,7 @@ from typing import Any
 from ..cards import CARDS
 from ..errors import IllegalAction
 from ..state import GameState, Play, Quota, Unit
-from .common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate, side_units,
+from .common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate, is_top, side_units,
                      terrain_at, unit_sections, visibility)
 from .terrain_changes import place_sandbag
 
@@ -104,8 +104,14 @@ def orderable(st: GameState, play: Play) -> list[Unit]:
 
 def may_order(st: GameState, play: Play, u: Unit) -> bool:
     """Is ``u`` one of :func:`orderable` (checked for that unit only)?"""
+    return st.units.get(u.id) is u and may_order_new(st, play, u)
+
+
+def may_order_new(st: GameState, play: Play, u: Unit) -> bool:
+    """Could ``play`` give one more order to ``u`` (a unit not necessarily on the board
+    yet: armour about to break through, engine.rules.breakthrough)?"""
     quotas = play.quotas
-    if (u.side != play.side or u.ordered or st.units.get(u.id) is not u
+    if (u.side != play.side or u.ordered
             or len(play.ordered) >= sum(q.count for q in quotas) or not _orderable_unit(st, u)):
         return False
     fit = [qi for qi, q in enumerate(quotas) if _fits(st, u, q)]
@@ -373,14 +379,21 @@ def air_chain_ok(st: GameState, hexes: list, h) -> bool:
 
 
 def target_options(st: GameState, play: Play) -> list[Any]:
+    """Hexes the Air Power / Barrage may target next.  A Recon played as an Air Power
+    (``air_section``) is "limited to targets including a unit in that section"
+    (vocabulary 5.1): its first target must stand in the card's section (any contiguous
+    chain holding such a unit can be picked starting from it)."""
     limit = 4 if play.key == "air_power" else 1
     if len(st.air_targets) >= limit:
         return []
     out = []
     camo = camouflaged(st)          # camouflaged units: not by Air Power / Barrage
+    section = play.flags.get("air_section") if not st.air_targets else None
     for u in st.units.values():
         if u.side != play.side and u.hex not in st.air_targets and u.hex not in camo \
-                and air_chain_ok(st, st.air_targets, u.hex):
+                and air_chain_ok(st, st.air_targets, u.hex) and (
+                    section is None or st.scn.board.in_section(u.hex, section,
+                                                                is_top(st, play.side))):
             out.append(u.hex)
     return out
 

@@ -10,13 +10,17 @@ from typing import Any
 from .. import dice as D
 from ..cards import CARDS, first_of
 from ..errors import IllegalAction
+from ..scenario import parse_coord
 from ..state import GameState, Play
 from . import battle as B
 from . import airdrop as AD
+from . import breakthrough as BT
 from . import hazards as H
 from . import tactics as T
 from . import trains as TR
-from .common import can_activate, mode, other, parse_hex, parse_unit, pop_ext, set_ext, terrain_at
+from . import useless_cards as UC
+from .common import (can_activate, mode, other, parse_hex, parse_unit, pop_ext, set_ext,
+                     take_from_hand, terrain_at)
 from .medals import check_victory, end_by_damage, update_objectives
 from .movement import describe_move, exit_hexes, exit_value, move_allowance, reachable
 from .terrain_changes import unit_left_hex
@@ -48,6 +52,8 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
         return AD.pending(st)
     if ph == "reinforce":
         return TR.pending(st)
+    if ph in ("offer", "exchange"):
+        return UC.pending(st)
     if ph == "smoke":
         sm = st.ext["smoke"]
         return {"type": "place_smoke", "seat": mode(st).hand_seat(st, sm["side"]),
@@ -77,7 +83,9 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         if recon_as_air_power(st, st.active):
             out += [{"type": "play_card", "seat": seat, "card": c, "as": "air_power"}
                     for c in cards if CARDS[c].key == "recon"]
-        return out
+        return out + UC.play_card_options(st, seat)
+    if ph in ("offer", "exchange"):
+        return UC.legal(st, seat)
     if ph == "recon":
         return [{"type": "choose_card", "seat": seat, "card": c} for c in st.recon_cards]
     if ph == "commissar":
@@ -99,7 +107,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         return out
     if ph == "order":
         return [{"type": "order", "seat": seat, "unit": u.id} for u in T.orderable(st, play)] + \
-            [{"type": "end_orders", "seat": seat}]
+            [{"type": "armor_breakthrough", "seat": seat, "hex": [*h]}
+             for h in BT.entry_hexes(st, play)] + [{"type": "end_orders", "seat": seat}]
     if ph == "move":
         out = []
         for uid in play.ordered:
@@ -150,12 +159,26 @@ def playable(st: GameState, side: str) -> list[int]:
 
 def recon_as_air_power(st: GameState, side: str) -> bool:
     """Vocabulary 2.6: with ``air_strikes_rules`` (value: the side, or true for both) or,
-    for the Axis, ``blitz_rules``, a Recon card may be played as an Air Power."""
+    for the Axis, ``blitz_rules``, a Recon card may be played as an Air Power; vocabulary
+    3.3 ``hill317``: so may the Allies while one of their units stands on a listed hex
+    (004 "Calling In Air Strikes (Hill 317 Rule)": "for as long as a Unit occupies a
+    specific hex")."""
     opts = st.scn.options
     v = opts.get("air_strikes_rules")
     if v and (v is True or str(v).upper() in (side, "ALL", "BOTH")):
         return True
+    if side == "ALLIES" and "hill317" in opts and any(
+            (u := st.unit_at(h)) is not None and u.side == side for h in hill317_hexes(st.scn)):
+        return True
     return bool(opts.get("blitz_rules")) and side == "AXIS"
+
+
+def hill317_hexes(scn) -> tuple:
+    """The hexes of scenario option ``hill317``: coordinate strings (vocabulary 3.4), as a
+    list (or an index-keyed map, or one string)."""
+    v = scn.options.get("hill317")
+    items = v.values() if isinstance(v, dict) else [v] if isinstance(v, str) else v or ()
+    return tuple(h for c in items if (h := parse_coord(c, scn.board.rows)) is not None)
 
 
 # --------------------------------------------------------------------------- camouflage
@@ -280,11 +303,8 @@ def _needs_commissar_card(st: GameState, side: str) -> bool:
 
 
 def _place_commissar(st: GameState, action: dict, events: list) -> None:
-    cid = action.get("card")
     side = st.active
-    if cid not in st.hands[side]:
-        raise IllegalAction("card_not_in_hand", "that card is not in your hand")
-    st.hands[side].remove(cid)
+    cid = take_from_hand(st, action)
     st.ext["commissar_chip"][side] = cid
     seat = mode(st).hand_seat(st, side)
     events.append({"type": "commissar_card_placed", "side": side, "seat": seat, "count": 1,
@@ -391,6 +411,7 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
     if as_ == "air_power":
         src = CARDS[first_of("air_power")]
         play.key = src.key
+        play.flags["air_section"] = card.sections[0]   # targets must include a unit there
     if card.key == "counter_attack":
         last = st.last_card.get(other(side))
         if last is None:
@@ -407,6 +428,7 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
     play.flags["mirror"] = mirror
     T.setup(st, play, events, src, mirror, section)
     T.gung_ho(st, play, src)
+    BT.after_setup(st, play, tuple(2 - s for s in src.sections) if mirror else src.sections)
 
 
 def _choose_section(st: GameState, action: dict, events: list) -> None:
@@ -445,7 +467,17 @@ def _order(st: GameState, action: dict, events: list) -> None:
             raise IllegalAction("unit_not_eligible", "this card cannot order that unit")
         raise IllegalAction("too_many_orders", "no order of this card is left for that unit")
     T.order(st, play, u, events)
-    if not T.orderable(st, play):
+    _orders_done_if_none_left(st, play, events)
+
+
+def _armor_breakthrough(st: GameState, action: dict, events: list) -> None:
+    BT.enter(st, action, events)
+    if st.phase == "order" and not st.battles and not st.game_over:
+        _orders_done_if_none_left(st, st.play, events)
+
+
+def _orders_done_if_none_left(st: GameState, play: Play, events: list) -> None:
+    if not T.orderable(st, play) and not BT.entry_hexes(st, play):
         T.end_orders(st, play, events)
 
 
@@ -595,6 +627,7 @@ HANDLERS = {
     ("target", "end_targets"): _end_targets,
     ("order", "order"): _order,
     ("order", "end_orders"): _end_orders,
+    ("order", "armor_breakthrough"): _armor_breakthrough,
     ("move", "move"): _move,
     ("move", "exit"): _exit,
     ("move", "end_movement"): _end_movement,
@@ -615,6 +648,12 @@ HANDLERS = {
     ("airdrop", "airdrop"): lambda st, action, events: AD.apply_drop(st, action, events),
     ("reinforce", "reinforce"): lambda st, action, events: TR.apply_reinforce(st, action, events),
     ("smoke", "end_smoke"): _end_smoke,
+    ("play_card", "exchange_card"): UC.exchange_card,
+    ("play_card", "offer_cards"): UC.offer_cards,
+    ("offer", "offer"): UC.offer,
+    ("offer", "end_offer"): UC.end_offer,
+    ("exchange", "take"): UC.take,
+    ("exchange", "end_exchange"): UC.end_exchange,
 }
 KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",
                                      "battle_back"}
@@ -628,7 +667,7 @@ def advance(st: GameState, events: list) -> None:
             return
         ph = st.phase
         play = st.play
-        if ph == "order" and not T.orderable(st, play):
+        if ph == "order" and not T.orderable(st, play) and not BT.entry_hexes(st, play):
             T.end_orders(st, play, events)
         elif ph == "move" and not _anything_to_move(st, play):
             st.phase = "battle"
@@ -702,7 +741,9 @@ def _end_turn(st: GameState, events: list) -> None:
             st.discard.append(play.card)
         recon = recon or bool(play.flags.get("recon_draw"))
     last = st.plays[-1] if st.plays else None
-    if last is not None and last.key != "none":
+    if last is not None and last.key == "exchange":
+        st.last_card.pop(side, None)     # discard_useless_cards Method 2: no card played
+    elif last is not None and last.key != "none":
         st.last_card[side] = {"src": last.flags.get("src", last.card),
                               "mirror": bool(last.flags.get("mirror")), "section": last.section}
     reshuffle_if_due(st, events)
@@ -717,7 +758,7 @@ def _end_turn(st: GameState, events: list) -> None:
             return
         st.hands[side].extend(st.recon_cards)
         st.recon_cards = []
-    else:
+    elif not (last is not None and last.flags.get("no_draw")):
         _give(st, side, draw(st, side, events), events)
     _finish_turn(st, events)
 

@@ -158,6 +158,34 @@ def test_italian_royal_army_artillery_may_ignore_one_flag():
     assert 1 in {o["ignore"] for o in st.pending["options"]}
 
 
+def test_italian_high_command_axis_hand_six_and_a_random_discard_per_unit_lost():
+    ihc = {"italy_high_command": True}
+    text = "0@0: .:i\n4@10: .:i1\n5@11: .:I"
+    st = ordered(text, [(5, 11)], game_info={"options": ihc})
+    before = list(st.hands["AXIS"])
+    assert len(before) == 6                      # Axis hand size 6 (cards_player1 is 4)
+    st, ev = assault(st, (5, 11), (4, 10), "inf", "star", "star")
+    assert "unit_eliminated" in event_types(ev)
+    [d] = [e for e in ev if e["type"] == "card_discarded"]
+    assert d["side"] == "AXIS" and d["reason"] == "italy_high_command"
+    assert d["card"]["id"] in before and d["card"]["id"] not in st.hands["AXIS"]
+    assert len(st.hands["AXIS"]) == 5 and st.discard[-1] == d["card"]["id"]
+    # holding 3 cards (not more than 3): no discard
+    st = ordered(text, [(5, 11)], game_info={"options": ihc},
+                 axis_hand=[("probe", 0), ("probe", 1), ("probe", 2)])
+    st, ev = assault(st, (5, 11), (4, 10), "inf", "star", "star")
+    assert "unit_eliminated" in event_types(ev) and "card_discarded" not in event_types(ev)
+    assert len(st.hands["AXIS"]) == 3
+    # a figure lost is not a unit lost; without the option: 4 cards, no discard
+    st = ordered("0@0: .:i\n4@10: .:i\n5@11: .:I", [(5, 11)], game_info={"options": ihc})
+    st, ev = assault(st, (5, 11), (4, 10), "inf", "star", "star")
+    assert "card_discarded" not in event_types(ev) and len(st.hands["AXIS"]) == 6
+    st = ordered(text, [(5, 11)])
+    assert len(st.hands["AXIS"]) == 4
+    st, ev = assault(st, (5, 11), (4, 10), "inf", "star", "star")
+    assert "card_discarded" not in event_types(ev) and len(st.hands["AXIS"]) == 4
+
+
 # ====================================================================== Desert (2.6)
 def test_north_african_desert_armor_moves_one_hex_after_taking_ground_before_overrun():
     st = ordered("2@10: .:i\n4@10: .:i\n5@11: .:A", [(5, 11)], key="armor_assault",
@@ -257,6 +285,11 @@ def test_commissar_card_placed_each_turn_is_played_next_turn():
                                        "deck_name": "AIR_POWER_AS_ARTILLERY_BOMBARD_DECK",
                                        "empty_section_medals": {"sections": [0], "side": "ALLIES",
                                                                 "count_for": 1}}),
+    ({"AXIS": "it", "ALLIES": "us"}, {"italy_high_command": True, "hill317": ["D3", "F3"],
+                                      "armor_breakthrough_rules": {
+                                          "ALLIES": {"nbr_units": 2, "name": "tankus"},
+                                          "AXIS": {"nbr_units": 1, "name": "tank2ger",
+                                                   "behavior": "CANNOT_EXIT"}}}),
 ])
 def test_random_games_with_nation_rules_finish_and_replay_equals_live(nations, opts):
     from engine import replay

@@ -86,3 +86,99 @@ def test_firefight_continuing_close_assault_goes_on_next_turn_without_orders():
     assert st.pending["for"] == "firefight" and st.pending["dice"] == 2   # one die less
     st, ev = roll(st, "grenade", "grenade")                # grenades are ignored
     assert [e for e in ev if e["type"] == "dice_rolled"][0]["hits"] == 0
+
+
+# ============================================ 004 "Methods For Discarding Useless Cards"
+USELESS = {"discard_useless_cards": True}
+
+
+def test_discard_useless_cards_method_2_one_card_face_down_one_unit_battles_without_moving():
+    import pytest
+    from engine import IllegalAction, events_for
+    from tests.engine.rulehelp import act, card_id, event_types, unit
+    text = "4@2: .:i\n4@10: .:i\n5@11: .:I\n6@2: .:I\n8@20: .:I"
+    hand = [("probe", 1), ("recon", 0)]
+    st = game(text, hand=hand, options=USELESS)
+    probe = card_id("probe", 1)
+    assert {a["card"] for a in legal(st, "exchange_card")} == set(st.hands["ALLIES"])
+    st, ev = act(st, "exchange_card", card=probe)
+    assert probe not in st.hands["ALLIES"] and st.discard[-1] == probe
+    assert len(st.hands["ALLIES"]) == 2 and "card_drawn" in event_types(ev)
+    [x] = [e for e in ev if e["type"] == "card_exchanged"]        # face down
+    assert "secret" not in [e for e in events_for(ev, "AXIS") if e["type"] == "card_exchanged"][0]
+    assert x["secret"]["card"]["id"] == probe
+    # the unit in close assault is ordered; one more unit may be ordered, anywhere
+    assert unit(st, (5, 11)).ordered and st.phase == "order"
+    assert sorted(a["unit"] for a in legal(st, "order")) == sorted(
+        [uid(st, (6, 2)), uid(st, (8, 20))])
+    st = do(st, "order", unit=uid(st, (6, 2)))
+    assert st.phase == "battle" and not legal(st, "move")      # nobody moves
+    assert sorted((a["unit"], tuple(a["target"])) for a in legal(st, "battle")) == sorted(
+        [(uid(st, (5, 11)), (4, 10)), (uid(st, (6, 2)), (4, 2))])
+    n = len(st.hands["ALLIES"])
+    st, ev = act(st, "end_battles")
+    assert st.active == "AXIS" and len(st.hands["ALLIES"]) == n    # no end-of-turn draw
+    assert not [e for e in ev if e["type"] == "card_drawn" and e["side"] == "ALLIES"]
+    # not without the option
+    st = game(text, hand=hand)
+    assert not legal(st, "exchange_card") and not legal(st, "offer_cards")
+    with pytest.raises(IllegalAction) as e:
+        act(st, "exchange_card", card=probe)
+    assert e.value.code == "card_not_playable"
+
+
+def test_discard_useless_cards_method_1_face_up_opponent_takes_rest_discarded_once_per_game():
+    from engine import events_for
+    from tests.engine.rulehelp import act, card_id
+    recon0, attack, dfhq, recon1 = (card_id("recon", 0), card_id("attack", 1),
+                                    card_id("direct_from_hq"), card_id("recon", 1))
+    probe0, probe2 = card_id("probe", 0), card_id("probe", 2)
+    st = game("0@12: .:i\n8@12: .:I", hand=[recon0, attack, dfhq, recon1],
+              axis_hand=[probe0, probe2], options=USELESS)
+    st = do(st, "offer_cards")
+    assert st.pending["type"] == "offer_cards" and st.pending["seat"] == "ALLIES"
+    assert not legal(st, "end_offer")                        # lay at least one card
+    st, ev = act(st, "offer", card=recon0)
+    assert ev[0]["type"] == "card_offered" and "secret" not in ev[0]    # face up
+    st = do(st, "offer", card=attack)
+    st = do(st, "end_offer")
+    assert st.pending["type"] == "exchange" and st.pending["seat"] == "AXIS"
+    assert [c["id"] for c in st.pending["offered"]] == [recon0, attack]
+    st, ev = act(st, "take", card=recon0, give=probe0)
+    assert sorted(st.hands["AXIS"]) == sorted([probe2, recon0])
+    assert probe0 in st.hands["ALLIES"] and recon0 not in st.hands["ALLIES"]
+    assert "secret" not in events_for(ev, None)[0] and "secret" in events_for(ev, "ALLIES")[0]
+    deck = len(st.deck)
+    st, ev = act(st, "end_exchange")
+    assert st.discard[-1] == attack                          # the unwanted card
+    assert len(st.hands["ALLIES"]) == 4 and len(st.deck) == deck - 1   # drawn up to 4
+    assert st.active == "AXIS" and st.phase == "play_card"   # the whole turn
+    # Axis turn, then the Allies: Method 1 only once per game, Method 2 still offered
+    st = do(st, "play_card", card=probe2)
+    while st.active == "AXIS":
+        st = do(st, legal(st)[-1]["type"])
+    assert not legal(st, "offer_cards") and legal(st, "exchange_card")
+
+
+def test_discard_useless_cards_random_games_replay_equals_live():
+    from engine import apply, replay
+    from engine.bot import RandomBot, next_action, play_random_game
+    from engine.rules import new_game
+    from engine.textboard import board_from_text
+    scn = board_from_text("""
+        1: .:i W:i .:a .:i .:g .:i .:a .:i H:i
+        3: . S  .  W  .  .  H  .
+        7: .:I W:I .:A .:I .:G .:I .:A .:I H:I
+    """, victory=(6, 6))
+    kinds = set()
+    for seed in (1, 2, 3):
+        st, actions = play_random_game(scn, seed, USELESS, max_turns=200, record=True)
+        assert replay(scn, seed, actions, USELESS) == st
+        kinds |= {a["type"] for a in actions}
+    assert {"exchange_card", "offer_cards", "take", "end_exchange"} <= kinds
+    st, bot = new_game(scn, 5, USELESS), RandomBot(5)
+    while not st.game_over and st.turn <= 40:          # apply never changes its input
+        before = st.snapshot()
+        st2, _ = apply(st, next_action(st, bot))
+        assert st.snapshot() == before
+        st = st2

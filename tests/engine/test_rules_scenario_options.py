@@ -1,5 +1,8 @@
 """Scenario-level options of ``game_info.options`` (vocabulary 3.3): deck reshuffling,
 empty section medals, exits; boards drawn as text, chosen dice, the outcome stated."""
+import pytest
+
+from engine import IllegalAction
 from tests.engine.rulehelp import act, do, game, legal, ordered, roll, to_battle, uid
 
 
@@ -187,3 +190,168 @@ def test_airdrop_units_land_after_range_random_steps_lost_off_board_or_occupied(
     for e in ev:
         if e["type"] == "drop_lost" and e["hex"] is not None:
             assert tuple(e["hex"]) in st.occ or "inf" in st.scn.terrain_at(tuple(e["hex"])).impassable
+
+
+def test_hill317_allied_unit_on_a_listed_hex_plays_recon_as_air_power_in_its_section():
+    from engine import IllegalAction
+    import pytest
+    hill = {"hill317": ["G5", "h4"]}          # G5 = (4, 12), h4 = (5, 15) (vocabulary 3.4)
+    text = "2@6: .:i .:i\n2@20: .:i\n4@12: H:I"
+    st = game(text, hand=[("recon", 1)], game_info={"options": hill})
+    offered = legal(st, "play_card")
+    assert {a.get("as") for a in offered} == {None, "air_power"}
+    st, ev = act(st, "play_card", card=offered[0]["card"], **{"as": "air_power"})
+    assert ev[0]["as"] == "air_power" and st.phase == "target"
+    # "in that card's section": the first target is an enemy in the centre (cols 7-17)
+    assert [a["hex"] for a in legal(st, "target")] == [[2, 8]]
+    with pytest.raises(IllegalAction):
+        act(st, "target", hex=[2, 20])
+    st = do(st, "target", hex=[2, 8])
+    assert [2, 6] in [a["hex"] for a in legal(st, "target")]   # the chain may leave it
+    st = do(st, "end_targets")
+    assert st.pending["type"] == "roll" and st.pending["dice"] == 2
+    # no Allied unit on a hill317 hex (an Axis one there does not count): no such play
+    for text in ("2@6: .:i .:i\n5@13: .:I", "4@12: H:i\n6@12: .:I"):
+        st = game(text, hand=[("recon", 1)], game_info={"options": hill})
+        assert {a.get("as") for a in legal(st, "play_card")} == {None}
+        with pytest.raises(IllegalAction) as e:
+            act(st, "play_card", card=legal(st, "play_card")[0]["card"], **{"as": "air_power"})
+        assert e.value.code == "card_not_playable"
+    # the Axis never gets it from hill317
+    st = game("4@12: H:i\n6@12: .:I", axis_hand=[("recon", 1)], starting="PLAYER1",
+              game_info={"options": {"hill317": ["G5"]}})
+    assert {a.get("as") for a in legal(st, "play_card")} == {None}
+
+
+# ===================================================== armor_breakthrough_rules (3.3, 2.5)
+#: the shape of the real scenario 4090 "Closing the Gap" (BGA modules/php/Scenarios)
+BREAKTHROUGH = {"armor_breakthrough_rules": {
+    "ALLIES": {"nbr_units": 2, "name": "tankus"},
+    "AXIS": {"nbr_units": 2, "name": "tank2ger", "badge": "badge4", "behavior": "CANNOT_EXIT"}}}
+
+
+def _entries(st):
+    return sorted(tuple(a["hex"]) for a in legal(st, "armor_breakthrough"))
+
+
+def _end_turn(st):
+    """Finish the active side's turn: its first card if none is played yet, then end
+    orders / movement / battles (no unit ordered, no battle fought)."""
+    side = st.active
+    while st.active == side and not st.game_over:
+        offered = legal(st)
+        if offered[0]["type"] == "play_card":
+            st = do(st, "play_card", card=offered[0]["card"])
+            continue
+        st = do(st, next(t for t in ("end_orders", "end_movement", "end_battles")
+                         if t in [a["type"] for a in offered]))
+    return st
+
+
+def test_armor_breakthrough_enters_on_the_enemy_baseline_stops_battles_takes_ground_no_overrun():
+    from tests.engine.rulehelp import event_types, play, unit
+    text = "0@12: .:i  W\n1@9: .:i1\n2@10: .:i\n8@12: .:I"
+    st = play(game(text, hand=[("probe", 1)], game_info={"options": BREAKTHROUGH}), "probe", 1)
+    # Probe Centre: empty centre hexes (cols 7-17) of the Axis baseline, row 0
+    assert _entries(st) == [(0, 8), (0, 10), (0, 14), (0, 16)]
+    st, ev = act(st, "armor_breakthrough", hex=[0, 10])
+    [e] = [e for e in ev if e["type"] == "unit_entered"]
+    u = unit(st, (0, 10))
+    assert e["unit"] == u.id and u.side == "ALLIES" and u.cls == "armor" and u.figures == 3
+    assert u.ordered and u.id in st.play.ordered and "unit_ordered" in event_types(ev)
+    assert st.phase == "order" and _entries(st) == [(0, 8), (0, 14), (0, 16)]  # 1 more
+    st = do(st, "end_orders")
+    # stop: the entered tank is offered no move (nothing else to move: battle phase)
+    assert st.phase == "battle" and not legal(st, "move")
+    st = do(st, "battle", unit=u.id, target=[1, 9])
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    assert st.pending["dice"] == 3
+    st, _ = roll(st, "inf", "star", "star")
+    assert st.pending["type"] == "take_ground"
+    st, ev = act(st, "take_ground", take=True)
+    assert unit(st, (1, 9)).id == u.id
+    # no Armor Overrun although the Axis unit on (2, 10) is adjacent
+    assert "overrun" not in [a["type"] for a in legal(st)] + [st.pending["type"]]
+    # the same fight by a tank already on the board ends in an overrun
+    st2 = play(game("1@9: .:i1\n2@10: .:i\n0@10: .:A", hand=[("probe", 1)]), "probe", 1)
+    st2 = to_battle(do(st2, "order", unit=uid(st2, (0, 10))))
+    st2 = do(st2, "battle", unit=uid(st2, (0, 10)), target=[1, 9])
+    if st2.pending["type"] == "ambush":
+        st2 = do(st2, "pass")
+    st2 = do(roll(st2, "inf", "star", "star")[0], "take_ground", take=True)
+    assert st2.pending["type"] == "overrun"
+
+
+def test_armor_breakthrough_once_limits_terrain_and_orders():
+    from tests.engine.rulehelp import play, types, unit
+    opts = {"options": {"armor_breakthrough_rules": {"ALLIES": {"nbr_units": 1, "name": "tankus"}}}}
+    # nbr_units 1: one unit although the Probe has a second order
+    st = play(game("0@12: .:i\n8@12: .:I", hand=[("probe", 1), ("attack", 1)], game_info=opts),
+              "probe", 1)
+    st = do(st, "armor_breakthrough", hex=[0, 8])
+    assert _entries(st) == [] and "order" in types(st)
+    # woods on the baseline: entering forbids battle this turn (004 terrain)
+    st = play(game("0@14: W\n1@15: .:i\n8@12: .:I", hand=[("probe", 1)], game_info=opts),
+              "probe", 1)
+    st = do(do(st, "armor_breakthrough", hex=[0, 14]), "end_orders")
+    assert "battle" not in types(st) and not legal(st, "move")[:-1]
+    # left section card: left hexes of the enemy baseline only (cols 0-7)
+    st = play(game("0@12: .:i\n8@12: .:I", hand=[("probe", 0)], game_info=opts), "probe", 0)
+    assert _entries(st) == [(0, 0), (0, 2), (0, 4), (0, 6)]
+    # the card's order used up by a unit already on the board: no breakthrough
+    st = play(game("0@12: .:i\n8@12: .:I", hand=[("recon", 1)], game_info=opts), "recon", 1)
+    assert _entries(st) == [(0, 8), (0, 10), (0, 14), (0, 16)]
+    st = do(st, "order", unit=uid(st, (8, 12)))
+    assert st.phase == "move" and _entries(st) == []
+    # a tactic card (not a Section card) offers nothing; neither does a scenario without it
+    st = play(game("0@12: .:i\n8@12: .:I", hand=["direct_from_hq"], game_info=opts),
+              "direct_from_hq")
+    assert _entries(st) == []
+    st = play(game("0@12: .:i\n8@12: .:I", hand=[("probe", 1)]), "probe", 1)
+    assert _entries(st) == []
+    with pytest.raises(IllegalAction) as e:
+        act(st, "armor_breakthrough", hex=[0, 8])
+    assert e.value.code == "illegal_move"
+    # occupied hex refused, state unchanged; a later turn offers nothing ("single turn")
+    st = play(game("0@12: .:i\n8@12: .:I", hand=[("probe", 1), ("attack", 1)],
+                   axis_hand=[("probe", 1)], game_info={"options": BREAKTHROUGH}), "probe", 1)
+    with pytest.raises(IllegalAction):
+        act(st, "armor_breakthrough", hex=[0, 12])
+    st = do(st, "armor_breakthrough", hex=[0, 8])        # 1 of its 2 units
+    st = _end_turn(_end_turn(st))                        # Allies, then Axis
+    assert st.active == "ALLIES"
+    st = play(st, "attack", 1)
+    assert _entries(st) == [] and unit(st, (0, 8)).side == "ALLIES"
+
+
+def test_armor_breakthrough_assault_and_cannot_exit():
+    from tests.engine.rulehelp import play, unit
+    # Assault Centre orders every centre unit; the breakthrough adds up to nbr_units
+    st = play(game("0@12: .:i\n8@12: .:I\n8@2: .:I", hand=[("assault", 1)],
+                   game_info={"options": BREAKTHROUGH}), "assault", 1)
+    assert st.phase == "order" and unit(st, (8, 12)).ordered and not unit(st, (8, 2)).ordered
+    st = do(st, "armor_breakthrough", hex=[0, 8])
+    st = do(st, "armor_breakthrough", hex=[0, 16])
+    assert st.phase == "move" and unit(st, (0, 16)).ordered
+    # Axis armour with behaviour CANNOT_EXIT may not use the Axis exit markers
+    exit_axis = {"name": "tag4", "behavior": "EXIT_MARKER", "side": "AXIS",
+                 "group": ["A1", "C1", "E1", "G1", "I1"]}
+    st = game("0@12: .:i\n6@10: .:I", axis_hand=[("probe", 1), ("attack", 1)],
+              hand=[("probe", 1)], starting="PLAYER1", tags={(8, 12): exit_axis}, game_info={"options": BREAKTHROUGH})
+    st = play(st, "probe", 1)
+    assert _entries(st) == [(8, 8), (8, 10), (8, 12), (8, 14), (8, 16)]
+    st = do(st, "armor_breakthrough", hex=[8, 12])
+    tank = unit(st, (8, 12))
+    assert tank.spec.behavior == "CANNOT_EXIT" and tank.spec.kind == "elite_armor"
+    st = _end_turn(_end_turn(st))
+    st = play(st, "attack", 1)
+    st = do(st, "order", unit=tank.id)
+    st = do(st, "order", unit=uid(st, (0, 12)))
+    assert st.phase == "move"
+    assert not legal(st, "exit") and [a for a in legal(st, "move") if a["unit"] == tank.id]
+    # the same hex with an ordinary Axis tank: the exit is offered
+    st = game("8@12: .:a\n6@10: .:I", axis_hand=[("probe", 1)], starting="PLAYER1",
+              tags={(8, 12): exit_axis})
+    st = do(play(st, "probe", 1), "order", unit=uid(st, (8, 12)))
+    assert legal(st, "exit")
