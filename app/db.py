@@ -53,9 +53,11 @@ def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
             cur.close()
 
         return eng
-    schema = schema if schema is not None else get_settings().database_schema
+    settings = get_settings()
+    schema = schema if schema is not None else settings.database_schema
     connect_args = {"server_settings": {"search_path": schema}} if schema else {}
-    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True,
+    return create_async_engine(url, pool_size=settings.db_pool_size,
+                               max_overflow=settings.db_max_overflow, pool_pre_ping=True,
                                connect_args=connect_args)
 
 
@@ -212,7 +214,8 @@ class PostgresLogWriter(LogWriter):
                     settings = {"search_path": self.schema} if self.schema else {}
                     if self.synchronous_commit:
                         settings["synchronous_commit"] = self.synchronous_commit
-                    self._pool = await asyncpg.create_pool(self.dsn, min_size=1, max_size=10,
+                    self._pool = await asyncpg.create_pool(self.dsn, min_size=1,
+                                                           max_size=get_settings().db_append_pool_size,
                                                            server_settings=settings or None)
         return self._pool
 

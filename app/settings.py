@@ -21,6 +21,13 @@ class Settings(BaseSettings):
 
     database_url: str = "sqlite+aiosqlite:///./data/overlord.db"
     database_schema: str | None = None    # PostgreSQL only: search_path (test isolation)
+    # PostgreSQL connections per worker: ORM pool (size + overflow) + the hot-path append
+    # pool.  Worst case per server = workers x (db_pool_size + db_max_overflow +
+    # db_append_pool_size); keep it under the server's max_connections (default 100).
+    # A request finding the pool exhausted waits for a connection (up to 30 s).
+    db_pool_size: int = 5
+    db_max_overflow: int = 10
+    db_append_pool_size: int = 5
     redis_url: str | None = None
     secret_key: str = Field(default_factory=lambda: secrets.token_urlsafe(32))
     host: str = "127.0.0.1"
