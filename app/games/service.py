@@ -238,19 +238,30 @@ async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
                     since: int = 0) -> GameEvents:
     """The events of log entries ``since+1..seq`` of a (running) game, redacted for the
     caller's seats (a spectator's redaction without a seat): a late joiner's battle log.
-    Replays the log; actions and the seed are never sent."""
+    Actions and the seed are never sent."""
     game = await get_game(session, game_id)
+    seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
+    last, entries = await logged_events(session, game, seats, since)
+    return GameEvents(game_id=game.id, seq=last, seats=seats, entries=entries)
+
+
+async def logged_events(session: AsyncSession, game: Game, seats: list[str],
+                        since: int) -> tuple[int, list[EventEntry]]:
+    """Rebuild the events of log entries ``since+1..`` from the durable action log (replayed
+    from the scenario and seed), redacted for ``seats`` exactly as the live updates are
+    (``events_for_seats``: ``[]`` a spectator, public events only); returns the log's last
+    seq and one entry per log row.  Shared by ``GET /api/games/{id}/events`` and the
+    websocket catch-up of a worker that does not hold the batches after ``since``."""
     row = await scenario_repo.get(session, game.scenario_id)
     assert row is not None
-    seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
     state = E.new_game(scenario_from_text(row.content), game.seed, dict(game.options or {}),
                        game.engine_mode)
     entries: list[EventEntry] = []
     last = 0
-    for r in await repository.actions_after(session, game_id, 0):
+    for r in await repository.actions_after(session, game.id, 0):
         state, events = E.apply(state, r.action)
         last = r.seq
         if r.seq > since:
             entries.append(EventEntry(seq=r.seq, seat=r.seat,
                                       events=events_for_seats(events, seats)))
-    return GameEvents(game_id=game.id, seq=last, seats=seats, entries=entries)
+    return last, entries

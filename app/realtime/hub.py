@@ -4,7 +4,9 @@ Every accepted batch is committed first, then delivered to this worker's connect
 published on the bus; other workers' subscribers bring their cached state up to date
 (re-applying the logged actions, or reading the log) and redact per seat for their own
 connections.  Payloads are computed once per distinct seat and shared by all the
-connections of that seat (e.g. every spectator).
+connections of that seat (e.g. every spectator).  A client reconnecting with ``since``
+gets the events it missed from the batches in memory, or, on a worker that does not hold
+them, rebuilt from the durable log (``games.service.logged_events``).
 """
 from __future__ import annotations
 
@@ -15,11 +17,13 @@ from typing import Any
 from ..chat import service as chat_service
 from ..chat.policy import Actor, channels_for, may_read_any
 from ..db import Database
-from ..engine_api import E
+from ..engine_api import CHANCE, E
 from ..games import play
+from ..games import service as games_service
 from ..games.bots import BotDriver
 from ..games.redact import events_for_seats, legal_for_seats
 from ..games.runtime import Batch, GameRuntime, Registry
+from ..games.schemas import EventEntry
 from ..models import Identity
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
@@ -125,23 +129,91 @@ class Hub:
                 **self._views(rt.state, seats, view),
                 "seats": rt.seats_public(me), **self._seat_chat(rt.state, seat, view, seats)}
 
-    def update_msg(self, batches: list[Batch], seat: str | None, status: str,
-                   seats: list[str] | None = None) -> dict[str, Any]:
-        last = batches[-1]
-        state = last.state
-        if state is None:        # only delivered, superseded batches drop their state
-            raise RuntimeError("update of a batch whose state was dropped")
+    @staticmethod
+    def _redact(batches: list[Batch], seat: str | None,
+                seats: list[str] | None) -> list[dict[str, Any]]:
+        """The batches' events as this connection's seats may see them (the engine's
+        ``events_for``; several held seats: ``events_for_seats``)."""
         events: list[dict[str, Any]] = []
         multi = seats is not None and len(seats) > 1
         for b in batches:
             events.extend(events_for_seats(b.events, seats) if multi and seats
                           else E.events_for(b.events, seat))
+        return events
+
+    def update_msg(self, batches: list[Batch], seat: str | None, status: str,
+                   seats: list[str] | None = None) -> dict[str, Any]:
+        last = batches[-1]
+        if last.state is None:   # only delivered, superseded batches drop their state
+            raise RuntimeError("update of a batch whose state was dropped")
+        return self._update(batches[0].first_seq, last.seq,
+                            batches[0].actor if len(batches) == 1 else None,
+                            self._redact(batches, seat, seats), last.state, seat, status, seats)
+
+    def _update(self, first_seq: int, seq: int, actor: str | None,
+                events: list[dict[str, Any]], state: Any, seat: str | None, status: str,
+                seats: list[str] | None) -> dict[str, Any]:
+        """An ``update`` of log entries ``first_seq..seq`` (``events`` already redacted)."""
         view = E.view_for(state, seat)
-        return {"type": "update", "first_seq": batches[0].first_seq, "seq": last.seq,
-                "actor": batches[0].actor if len(batches) == 1 else None,
+        return {"type": "update", "first_seq": first_seq, "seq": seq, "actor": actor,
                 "events": events, "view": view, **self._views(state, seats, view),
                 "legal": self._legal(state, seat, seats), "status": status,
                 **self._seat_chat(state, seat, view, seats)}
+
+    # -- catch-up after ``since`` ----------------------------------------------------------
+    async def _rebuild(self, rt: GameRuntime, conn: Connection,
+                       since: int | None) -> list[EventEntry] | None:
+        """Before taking ``rt.lock``: when this worker does not hold the batches after
+        ``since`` (another worker accepted them, or it loaded the game after them), the
+        connection's missed events rebuilt from the durable log (``logged_events``, the code
+        of ``GET /api/games/{id}/events``, redacted for its seats); None when the batches
+        in memory suffice or rebuilding failed.  A ``since`` ahead of this worker first
+        brings it up to the log (a bus message may still be on its way)."""
+        if since is None or since < 0:
+            return None
+        if since > rt.seq:
+            await self.catch_up(rt)
+        if since >= rt.seq or rt.batches_since(since) is not None:
+            return None
+        try:
+            async with self.db.sessions() as session:
+                game = await games_service.get_game(session, rt.game_id)
+                _, entries = await games_service.logged_events(session, game, conn.seats, since)
+        except Exception:
+            log.exception("game %s: cannot rebuild the events after seq %s", rt.game_id, since)
+            return None
+        return entries
+
+    def _missed(self, rt: GameRuntime, conn: Connection, since: int,
+                rebuilt: list[EventEntry] | None) -> dict[str, Any] | None:
+        """Under ``rt.lock``: what a connection that saw ``since`` missed up to ``rt.seq``:
+        one ``update`` in seq order (the batches in memory, or the ``rebuilt`` log entries
+        followed by any batch accepted since), None when it missed nothing, a ``sync``
+        only when the events cannot be told.  ``since`` must be in ``0..rt.seq``."""
+        status = self._status(rt)
+        batches = rt.batches_since(since)
+        if batches is not None:
+            return self.update_msg(batches, conn.seat, status, conn.seats) if batches else None
+        entries = [e for e in rebuilt or [] if e.seq <= rt.seq]   # the log may be ahead
+        upto = entries[-1].seq if entries else since
+        tail = rt.batches_since(upto)
+        if not entries or entries[0].seq != since + 1 or tail is None:
+            return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats)
+        events = [ev for e in entries for ev in e.events]
+        events.extend(self._redact(tail, conn.seat, conn.seats))
+        starts = [e.seat for e in entries if e.seat != CHANCE] + [b.actor for b in tail]
+        actor = starts[0] if len(starts) == 1 and entries[0].seat != CHANCE else None
+        return self._update(since + 1, rt.seq, actor, events, rt.state, conn.seat, status,
+                            conn.seats)
+
+    @staticmethod
+    def _since_error(rt: GameRuntime, conn: Connection, since: int) -> bool:
+        """``error`` ``invalid_since`` for a ``since`` outside ``0..seq`` (True if sent)."""
+        if 0 <= since <= rt.seq:
+            return False
+        conn.error("invalid_since", f"since {since} is not a seq of this game (0..{rt.seq})",
+                   since=since, seq=rt.seq)
+        return True
 
     # -- connections ---------------------------------------------------------------------
     def bind(self, rt: GameRuntime, conn: Connection, identity: Identity | None,
@@ -184,22 +256,20 @@ class Hub:
         return False
 
     async def attach(self, rt: GameRuntime, conn: Connection, since: int | None) -> None:
-        """Send ``hello`` (+ the missed events after ``since``) and start deliveries."""
+        """Send ``hello`` (+ one ``update`` with the missed events after ``since``) and
+        start deliveries."""
         async with self.db.sessions() as session:
             seat_chans = channels_for(conn.actors, [(s.seat, s.side, s.role) for s in rt.seats.values()])
             msgs = await chat_service.history_any(session, rt.game_id, conn.actors,
                                                   seat_chans["read"], 50)
         chat = [chat_service.to_wire(m) for m in msgs]
+        rebuilt = await self._rebuild(rt, conn, since)
         async with rt.lock:
             conn.send_json(self.hello(rt, conn, chat))
-            if since is not None and 0 <= since < rt.seq:
-                batches = rt.batches_since(since)
-                if batches:
-                    conn.send_json(self.update_msg(batches, conn.seat, self._status(rt), conn.seats))
-                else:
-                    # this worker does not keep those batches (e.g. it loaded the game after
-                    # them): a full view instead (protocol: "or a full view")
-                    conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
+            if since is not None and not self._since_error(rt, conn, since):
+                missed = self._missed(rt, conn, since, rebuilt)
+                if missed is not None:
+                    conn.send_json(missed)
             conn.seq = rt.seq
             rt.connections.add(conn)
 
@@ -207,12 +277,15 @@ class Hub:
         rt.connections.discard(conn)
 
     async def resync(self, rt: GameRuntime, conn: Connection, since: int | None) -> None:
+        """The ``update`` with the events after ``since`` (as on a reconnect), or a
+        ``sync`` (no ``since``, nothing missed, or an ``invalid_since`` error before it)."""
+        rebuilt = await self._rebuild(rt, conn, since)
         async with rt.lock:
-            batches = rt.batches_since(since) if since is not None and 0 <= since <= rt.seq else None
-            if batches:
-                conn.send_json(self.update_msg(batches, conn.seat, self._status(rt), conn.seats))
-            else:
-                conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
+            missed = None
+            if since is not None and not self._since_error(rt, conn, since):
+                missed = self._missed(rt, conn, since, rebuilt)
+            conn.send_json(missed if missed is not None
+                           else self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
             conn.seq = rt.seq
 
     # -- delivery ------------------------------------------------------------------------
