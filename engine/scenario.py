@@ -399,10 +399,20 @@ def _masses(board: Board, terrain: dict[Hex, HexTerrain]) -> dict[Hex, int]:
     return masses
 
 
+#: BEACH face background rows per board kind (vocabulary 1.1): (beach rows, ocean rows).
+#: "Standard/Overlord rows 4-6 = beach, rows 7-8 = ocean; Breakthrough rows 11-13 = beach,
+#: rows 14-16 = ocean" - the Breakthrough sea is three rows deep, not two.
+BEACH_ROWS: dict[str, tuple[range, range]] = {
+    "STANDARD": (range(4, 7), range(7, 9)),
+    "OVERLORD": (range(4, 7), range(7, 9)),
+    "BRKTHRU": (range(11, 14), range(14, 17)),
+}
+
+
 def _beach_rows(board: Board) -> dict[int, str]:
     """BEACH face background (vocabulary 1.1): beach rows then ocean rows at the bottom."""
-    start = board.rows - 5
-    return {r: ("beach" if r < start + 3 else "ocean") for r in range(start, board.rows)}
+    beach, ocean = BEACH_ROWS[board.kind]
+    return {**{r: "beach" for r in beach}, **{r: "ocean" for r in ocean}}
 
 
 # ---------------------------------------------------------------------------------------

@@ -451,6 +451,23 @@ def test_ocean_one_hex_moves_no_battle_never_a_retreat_hex():
     assert unit(st, (6, 10)).figures == 3 and "unit_retreated" not in event_types(ev)
 
 
+def test_breakthrough_beach_face_three_beach_rows_then_three_ocean_rows():
+    """Vocabulary 1.1: on a Breakthrough board with the BEACH face, rows 11-13 are beach and
+    rows 14-16 ocean (Standard/Overlord: 4-6 beach, 7-8 ocean).  Regression: the loader used
+    the Standard two-row sea on every board, so row 14 was beach and row 11 open ground."""
+    # row 14 is ocean: nobody battles from it (004 / vocabulary 1.3 "Ocean")
+    st = ordered("0@0: .:i\n13@11: .:i\n14@10: .:I", [(14, 10)], kind="BRKTHRU", face="BEACH")
+    assert not targets(to_battle(st), (14, 10))
+    # row 13 is beach: an infantry unit there battles normally
+    st = ordered("0@0: .:i\n12@12: .:i\n13@11: .:I", [(13, 11)], kind="BRKTHRU", face="BEACH")
+    assert (12, 12) in targets(to_battle(st), (13, 11))
+    # row 11 is beach: armor moving along it is capped at 2 hexes (vocabulary 1.3 "Beach")
+    st = ordered("0@0: .:i\n11@11: .:A", [(11, 11)], kind="BRKTHRU", face="BEACH")
+    ms = moves(st, (11, 11))
+    assert (11, 15) in ms and (11, 7) in ms
+    assert (11, 17) not in ms and (11, 5) not in ms
+
+
 def test_tiger_second_roll_grenades_take_the_figure():
     tiger = {"name": "tigerger"}
     st = ordered("0@0: .:i", [(5, 11)], key="armor_assault",
