@@ -2,6 +2,7 @@
 summaries, finished logs and the redacted event log of a running game."""
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from typing import Any, Protocol
@@ -254,14 +255,23 @@ async def logged_events(session: AsyncSession, game: Game, seats: list[str],
     websocket catch-up of a worker that does not hold the batches after ``since``."""
     row = await scenario_repo.get(session, game.scenario_id)
     assert row is not None
-    state = E.new_game(scenario_from_text(row.content), game.seed, dict(game.options or {}),
-                       game.engine_mode)
+    scn = scenario_from_text(row.content)
+    log = [(r.seq, r.seat, r.action) for r in await repository.actions_after(session, game.id, 0)]
+    # the replay is pure CPU work (~20 ms for a Pegasus game, more for a long Overlord
+    # game): a worker thread keeps this worker's event loop serving the other games
+    return await asyncio.to_thread(_replay_events, scn, game.seed, dict(game.options or {}),
+                                   game.engine_mode, log, seats, since)
+
+
+def _replay_events(scn: Any, seed: int, options: dict[str, Any], engine_mode: str,
+                   log: list[tuple[int, str, dict[str, Any]]], seats: list[str],
+                   since: int) -> tuple[int, list[EventEntry]]:
+    state = E.new_game(scn, seed, options, engine_mode)
     entries: list[EventEntry] = []
     last = 0
-    for r in await repository.actions_after(session, game.id, 0):
-        state, events = E.apply(state, r.action)
-        last = r.seq
-        if r.seq > since:
-            entries.append(EventEntry(seq=r.seq, seat=r.seat,
-                                      events=events_for_seats(events, seats)))
+    for seq, seat, action in log:
+        state, events = E.apply(state, action)
+        last = seq
+        if seq > since:
+            entries.append(EventEntry(seq=seq, seat=seat, events=events_for_seats(events, seats)))
     return last, entries
