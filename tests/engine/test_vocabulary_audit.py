@@ -35,6 +35,8 @@ import pytest
 from engine.terrain import (ALL_FLAGS, BEHAVIORS, TERRAIN, HexTerrain, Tile, combine, lookup)
 from engine.units import (BADGES, PERIOD_BADGES, PREFIXES, UnitSpec, may_target,
                           nation_side, unit_spec)
+from tests.engine.rulehelp import (battle_dice_vs, do, legal, ordered, roll, to_battle, uid,
+                                   unit)
 
 I, A, R = "inf", "armor", "art"
 ALL = frozenset({I, A, R})
@@ -54,13 +56,15 @@ _T0: dict = dict(impassable=NO, river=False, must_stop=NO, stop_tg=False, first_
                  flag_scope="any", specials=frozenset())
 
 
-def T(cite: str, base: dict | None = None, specials: tuple = (), **facts) -> dict:
+def _fact_row(defaults: dict, cite: str, base: dict | None, specials: tuple, facts: dict) -> dict:
     """One vocabulary row: ``base`` (an earlier row it says "as ...") + its own facts."""
-    out = dict(base or _T0)
-    out.update(facts)
+    out = {**(base or defaults), **facts, "cite": cite}
     out["specials"] = frozenset(out["specials"]) | frozenset(specials)
-    out["cite"] = cite
     return out
+
+
+def T(cite: str, base: dict | None = None, specials: tuple = (), **facts) -> dict:
+    return _fact_row(_T0, cite, base, specials, facts)
 
 
 FOREST = T("1.3 woods, wforest | Forest (3) | must stop | def vs I/A/Art -1/-2/0; cannot "
@@ -330,6 +334,28 @@ def _shape(links: tuple[int, ...]) -> str | None:
     return "X" if len(links) == 4 and 3 in diffs else "other"
 
 
+def _joined(values, sep: str) -> str:
+    return sep.join(map(str, values))
+
+
+#: Engine fields with a value -> the vocabulary's words for them ('' = not present).
+_TERRAIN_LABELS = (
+    lambda s: "never a retreat hex" * bool(s.retreat_impassable),
+    lambda s: "armor that moved cannot take ground into it" * (s.no_take_ground_after_move == {A}),
+    lambda s: f"beach edge: inf cost {s.beach_edge_cost}" * bool(s.beach_edge_cost),
+    lambda s: "beach edge: armor/art impossible" * (s.beach_edge_impassable == AR),
+    lambda s: "infantry may not take ground up from a beach" * (s.no_take_ground_from_beach == {I}),
+    lambda s: "enter cost only from a non-hill hex" * (s.enter_cost > 1 and s.enter_cost_from_non_hill),
+    lambda s: "enter only from hill/mountain" * bool(s.enter_from_min_elevation),
+    lambda s: "leave only to hill/mountain" * bool(s.leave_to_min_elevation),
+    lambda s: s.art_dice and "art dice " + _joined(s.art_dice, ","),
+    lambda s: s.cave_defense and "vs Japanese infantry inside: " + _joined(s.cave_defense, "/"),
+    lambda s: f"entry roll {s.entry_hazard_dice} dice" * bool(s.entry_hazard_dice),
+    lambda s: {0: "", -1: "heal: hand size + 1 dice"}.get(s.heal_dice, f"heal: {s.heal_dice} dice"),
+    lambda s: s.links and f"shape {_shape(s.links)}",
+)
+
+
 def engine_facts(code: str) -> dict:
     """Project the engine row of ``code`` onto the vocabulary's facts."""
     s = lookup(*code.split("+")) if "+" in code else TERRAIN[code]
@@ -364,32 +390,7 @@ def engine_facts(code: str) -> dict:
              "edges_restricted": "enter/leave by open ends only",
              "wadi": "wadi: range 1 across its edge"}
     sp |= {label for f, label in named.items() if getattr(s, f)}
-    if s.retreat_impassable:
-        sp.add("never a retreat hex")
-    if s.no_take_ground_after_move == {A}:
-        sp.add("armor that moved cannot take ground into it")
-    if s.beach_edge_cost:
-        sp.add(f"beach edge: inf cost {s.beach_edge_cost}")
-    if s.beach_edge_impassable == AR:
-        sp.add("beach edge: armor/art impossible")
-    if s.no_take_ground_from_beach == {I}:
-        sp.add("infantry may not take ground up from a beach")
-    if s.enter_cost > 1 and s.enter_cost_from_non_hill:
-        sp.add("enter cost only from a non-hill hex")
-    if s.enter_from_min_elevation:
-        sp.add("enter only from hill/mountain")
-    if s.leave_to_min_elevation:
-        sp.add("leave only to hill/mountain")
-    if s.art_dice:
-        sp.add("art dice " + ",".join(map(str, s.art_dice)))
-    if s.cave_defense:
-        sp.add("vs Japanese infantry inside: " + "/".join(map(str, s.cave_defense)))
-    if s.entry_hazard_dice:
-        sp.add(f"entry roll {s.entry_hazard_dice} dice")
-    if s.heal_dice:
-        sp.add("heal: hand size + 1 dice" if s.heal_dice == -1 else f"heal: {s.heal_dice} dice")
-    if s.links:
-        sp.add(f"shape {_shape(s.links)}")
+    sp |= {label(s) for label in _TERRAIN_LABELS if label(s)}
     out = dict(
         impassable=s.impassable, river=s.river, must_stop=s.must_stop - s.impassable,
         stop_tg=s.stop_allows_take_ground, first_only=s.only_first_step,
@@ -515,11 +516,7 @@ _U0: dict = dict(cls=None, figures=None, move=None, move_fire=None, or_fire=Fals
 
 
 def U(cite: str, base: dict | None = None, specials: tuple = (), **facts) -> dict:
-    out = dict(base or _U0)
-    out.update(facts)
-    out["specials"] = frozenset(out["specials"]) | frozenset(specials)
-    out["cite"] = cite
-    return out
+    return _fact_row(_U0, cite, base, specials, facts)
 
 
 INFANTRY = U("2.2 Infantry | 4 | 2 | 1 | 3,2,1 | yes | 1 | 1", cls=I, figures=4, move=2,
@@ -706,37 +703,28 @@ UNIT_DEPARTURES: dict[tuple, dict[str, tuple]] = {
 }
 
 
+#: Engine unit fields with a value -> the vocabulary's words for them ('' = not present).
+_UNIT_LABELS = (
+    lambda s: "two-step damage" * s.two_step_damage,
+    lambda s: f"cross-hairs {s.cross_hairs}" * bool(s.cross_hairs),
+    lambda s: "train" * s.train,
+    lambda s: "flame cap -1" * s.flame_cap,
+    lambda s: "battles from wire and removes it" * s.wire_cutter,
+    lambda s: "sweeps mines" * s.mine_sweeper,
+    lambda s: "removes road blocks" * s.roadblock_remover,
+    lambda s: "ignores terrain at range 1" * s.ignore_terrain_defense_at_1,
+    lambda s: s.stationary_dice and "did not move: dice " + _joined(s.stationary_dice, ","),
+    lambda s: "did not move: no LOS" * s.stationary_no_los,
+    lambda s: "must ignore 1 flag" * s.must_ignore_flags,
+    lambda s: f"close assault +{s.close_assault_bonus} at full strength" * bool(s.close_assault_bonus),
+    lambda s: "banzai" * s.banzai,
+    lambda s: "counts as Italian" * (s.badge_nation == "it"),
+)
+
+
 def unit_facts(s: UnitSpec) -> dict:
     """Project an engine UnitSpec onto the vocabulary's unit facts."""
-    sp: set[str] = set()
-    if s.two_step_damage:
-        sp.add("two-step damage")
-    if s.cross_hairs:
-        sp.add(f"cross-hairs {s.cross_hairs}")
-    if s.train:
-        sp.add("train")
-    if s.flame_cap:
-        sp.add("flame cap -1")
-    if s.wire_cutter:
-        sp.add("battles from wire and removes it")
-    if s.mine_sweeper:
-        sp.add("sweeps mines")
-    if s.roadblock_remover:
-        sp.add("removes road blocks")
-    if s.ignore_terrain_defense_at_1:
-        sp.add("ignores terrain at range 1")
-    if s.stationary_dice:
-        sp.add("did not move: dice " + ",".join(map(str, s.stationary_dice)))
-    if s.stationary_no_los:
-        sp.add("did not move: no LOS")
-    if s.must_ignore_flags:
-        sp.add("must ignore 1 flag")
-    if s.close_assault_bonus:
-        sp.add(f"close assault +{s.close_assault_bonus} at full strength")
-    if s.banzai:
-        sp.add("banzai")
-    if s.badge_nation == "it":
-        sp.add("counts as Italian")
+    sp = {label(s) for label in _UNIT_LABELS if label(s)}
     if s.ignore_terrain_defense:
         terrain = "ignored"
     elif s.ignore_terrain_defense_at_1:
@@ -816,3 +804,144 @@ def test_engine_prefixes_beyond_the_vocabulary_are_documented():
     assert set(PREFIXES) - vocab == {"veh"}
     assert list(PREFIXES).index("inf2") < list(PREFIXES).index("inf")
     assert list(PREFIXES).index("tank2") < list(PREFIXES).index("tank")
+
+
+# =====================================================================================
+# 3. Behaviour spot checks of the trickiest rows, through legal_actions / apply
+# =====================================================================================
+
+
+def _moves(st, h):
+    return {tuple(a["to"]) for a in legal(st, "move") if a["unit"] == uid(st, h)}
+
+
+def _targets(st, h):
+    return {tuple(a["target"]) for a in legal(st, "battle") if a["unit"] == uid(st, h)}
+
+
+def test_sniper_cannot_target_a_destroyer():
+    """2.3 Sniper: 'cannot target Armor or Destroyers' (the destroyer is player 2's)."""
+    sniper = {"name": "infus", "badge": "badge26"}
+    st = to_battle(ordered("0@0: .", [(1, 11)], player1="ALLIES",
+                           units={(1, 11): sniper, (4, 10): "pdestroyer", (3, 13): "infger"}))
+    assert unit(st, (4, 10)).spec.kind == "destroyer"
+    assert _targets(st, (1, 11)) == {(3, 13)}
+
+
+def test_hill_with_forest_gives_no_mountain_access_but_a_hill_does():
+    """1.3 whillforest: 'elevation 1 (but not a "hill" for hill-mass LOS or mountain
+    access)'; mountain: 'infantry may enter only from a hill/mountain hex'."""
+    for source, can in (("whillforest", False), ("whillvillage", False), ("hills", True)):
+        st = ordered("0@0: .:i\n5@11: M", [(6, 10)], units={(6, 10): "inf2us"},
+                     hexes=[{"row": 6, "col": 10, "terrain": {"name": source}}])
+        assert ((5, 11) in _moves(st, (6, 10))) is can, source
+
+
+def test_steep_hill_costs_two_from_any_non_hill_hex():
+    """1.3 hills+STEEP_HILL: 'entering from a non-hill hex costs 2 move points' - also from
+    a hill with forest, which stands as high but is not a hill."""
+    legend = {"Z": {"name": "hills", "behavior": "STEEP_HILL"}}
+    for source, reach_beyond in (("whillforest", False), ("hills", True)):
+        st = ordered("0@0: .:i\n5@11: Z Z", [(6, 10)], units={(6, 10): "inf2us"},
+                     legend=legend, hexes=[{"row": 6, "col": 10, "terrain": {"name": source}}])
+        ms = _moves(st, (6, 10))
+        assert (5, 11) in ms and ((5, 13) in ms) is reach_beyond, source
+
+
+def test_hedgehog_stops_vehicles_not_infantry():
+    """1.3 hedgehog: impassable A, Art; no 'must stop' for infantry."""
+    st = ordered("0@0: .:i\n5@11: O", [(6, 10)], key="armor_assault", units={(6, 10): "tankus"})
+    assert (5, 11) not in _moves(st, (6, 10))
+    st = ordered("0@0: .:i\n5@11: O\n4@12: .", [(6, 10)], units={(6, 10): "inf2us"})
+    assert {(5, 11), (4, 12)} <= _moves(st, (6, 10))
+
+
+def test_unowned_bunker_takes_the_side_of_the_unit_on_it():
+    """1.1: 'A bunker tile without original_owner takes the side of the unit standing on it'
+    - so an Axis unit in it is protected (-1 vs infantry) and ignores a flag."""
+    st = to_battle(ordered("4@10: K:i\n5@11: .:I", [(5, 11)]))
+    assert battle_dice_vs(st, (5, 11), (4, 10)) == 2
+    # an Allied unit in an Axis-owned bunker gets no protection from the Axis
+    legend = {"Q": {"slot": "rect_terrain", "name": "bunker", "original_owner": "AXIS"}}
+    st = to_battle(ordered("4@10: .:I\n5@11: Q:I\n3@11: .:i", [(5, 11)], legend=legend))
+    assert unit(st, (5, 11)).hex == (5, 11)
+    from engine.rules.battle import battle_dice
+    assert battle_dice(st, unit(st, (3, 11)), unit(st, (5, 11)), 2, None) == 2
+
+
+def test_dam_is_impassable_to_armor_blocks_los_and_infantry_ignores_a_flag():
+    """1.3 dam (vocabulary: meant to be impassable to A/Art; 004 'Dams': 'Impassable to
+    Armour and Artillery. No Movement restrictions for Infantry ... may ignore the first
+    Purple Flag ... A Dam blocks Line Of Sight')."""
+    legend = {"D": "dam"}
+    st = ordered("0@0: .:i\n5@11: D\n4@12: .", [(6, 10)], key="armor_assault",
+                 units={(6, 10): "tankus"}, legend=legend)
+    assert (5, 11) not in _moves(st, (6, 10))
+    st = ordered("0@0: .:i\n5@11: D\n4@12: .", [(6, 10)], units={(6, 10): "inf2us"},
+                 legend=legend)
+    assert {(5, 11), (4, 12)} <= _moves(st, (6, 10))            # infantry: no stop
+    st = to_battle(ordered("2@10: .:i\n4@10: D\n6@10: .:I", [(6, 10)], legend=legend))
+    assert (2, 10) not in _targets(st, (6, 10))                 # the dam blocks LOS
+    st = to_battle(ordered("4@10: D:i\n5@11: .:I", [(5, 11)], legend=legend))
+    st = do(st, "battle", unit=uid(st, (5, 11)), target=[4, 10])
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    st, ev = roll(st, "flag", "star", "star")
+    opts = st.pending["options"] if st.pending and st.pending["type"] == "retreat" else []
+    assert any(o["ignore"] == 1 for o in opts) or "flags_ignored" in [e["type"] for e in ev]
+
+
+def test_church_must_stop_no_battle_after_entering_and_cover():
+    """1.3 church: as Village (must stop; cannot battle the turn it entered; def -1/-2/0)
+    + ignore 1 flag."""
+    st = ordered("2@10: .:i\n5@11: c\n4@12: .", [(6, 10)], units={(6, 10): "inf2us"})
+    ms = _moves(st, (6, 10))
+    assert (5, 11) in ms and (4, 12) not in ms                 # (4,12) only through the church
+    st = do(st, "move", unit=uid(st, (6, 10)), to=[5, 11])
+    assert not _targets(to_battle(st), (5, 11))                 # moved in: no battle
+    st = to_battle(ordered("4@10: c:i\n5@11: .:I\n5@13: .:A", [(5, 11), (5, 13)]))
+    assert battle_dice_vs(st, (5, 11), (4, 10)) == 2            # infantry 3 - 1
+    assert battle_dice_vs(st, (5, 13), (4, 10)) == 1            # armor at range 2: 3 - 2
+
+
+def test_rail_bridge_stops_armor_not_infantry_and_pontoon_carries_all():
+    """1.3 railbridge: 'as Bridge; A/Art must stop'; pontoon: 'as Bridge'."""
+    for name, armor_stops in (("railbridge", True), ("pontoon", False)):
+        legend = {"Q": {"slot": "rect_terrain", "name": name}}
+        st = ordered("0@0: .:i\n5@7: R R RQ R R", [(6, 10)], key="armor_assault",
+                     units={(6, 10): "tankus"}, legend=legend)
+        ms = _moves(st, (6, 10))
+        assert (5, 11) in ms and ((4, 12) in ms) is not armor_stops, name
+        st = ordered("0@0: .:i\n5@7: R R RQ R R", [(6, 10)], units={(6, 10): "inf2us"},
+                     legend=legend)
+        assert {(5, 11), (4, 12)} <= _moves(st, (6, 10)), name
+    st = ordered("0@0: .:i\n5@11: R\n4@12: .", [(6, 10)], units={(6, 10): "inf2us"})
+    assert (5, 11) not in _moves(st, (6, 10))                   # no bridge: impassable
+
+
+def test_road_block_stops_infantry_blocks_vehicles_and_covers_infantry():
+    """1.3 roadblock: 'must stop; impassable A, Art | def -1/-1/0 | ignore 1 flag'."""
+    legend = {"Q": "roadblock"}
+    st = ordered("0@0: .:i\n5@11: Q\n4@12: .", [(6, 10)], units={(6, 10): "inf2us"},
+                 legend=legend)
+    ms = _moves(st, (6, 10))
+    assert (5, 11) in ms and (4, 12) not in ms                 # (4,12) only through it
+    st = ordered("0@0: .:i\n5@11: Q", [(6, 10)], key="armor_assault",
+                 units={(6, 10): "tankus"}, legend=legend)
+    assert (5, 11) not in _moves(st, (6, 10))
+    st = to_battle(ordered("4@10: Q:i\n5@11: .:I\n5@13: .:A", [(5, 11), (5, 13)],
+                           legend=legend))
+    assert battle_dice_vs(st, (5, 11), (4, 10)) == 2            # infantry 3 - 1
+    assert battle_dice_vs(st, (5, 13), (4, 10)) == 2            # armor at range 2: 3 - 1
+
+
+def test_airfield_has_no_rule_effect():
+    """1.3 airfield codes: '- | - | no | no rule effect'."""
+    st = ordered("0@0: .:i\n5@11: Q\n4@12: Q\n3@13: Q", [(6, 10)], key="armor_assault",
+                 units={(6, 10): "tankus"}, legend={"Q": "airfield"})
+    assert (3, 13) in _moves(st, (6, 10))                       # no stop on the way
+    st = to_battle(ordered("3@11: .:i\n4@8: Q Q Q Q\n5@9: Q Q Q\n6@10: .:I", [(6, 10)],
+                           legend={"Q": "airfield"}))
+    assert battle_dice_vs(st, (6, 10), (3, 11)) == 1            # LOS over airfields
+    st = to_battle(ordered("5@11: Q:i\n6@10: .:I", [(6, 10)], legend={"Q": "airfield"}))
+    assert battle_dice_vs(st, (6, 10), (5, 11)) == 3            # no cover
