@@ -17,7 +17,7 @@ Additions to the original skeleton (all additive):
 
 * :class:`TerrainSpec` fields ``blocks_los_for``, ``blocks_all_fire``, ``battle_max_moved``,
   ``no_take_ground_after_move``, ``no_overrun``, ``no_battle_after_leaving``,
-  ``enter_cost_from_lower``, ``beach_edge_cost``, ``beach_edge_impassable``,
+  ``enter_cost_from_non_hill``, ``beach_edge_cost``, ``beach_edge_impassable``,
   ``no_take_ground_from_beach``, ``cave``, ``enter_from_min_elevation``,
   ``leave_to_min_elevation``, ``art_dice``, ``defense_defender_classes``,
   ``defense_needs_owner``, ``cave_defense``, ``wadi``, ``links``, ``edges_restricted``,
@@ -63,7 +63,7 @@ class TerrainSpec:
     only_first_step: bool = False            # may be entered only as the first hex of a move
     leave_one_hex: frozenset[str] = NONE     # classes starting here may move only 1 hex
     move_cap: int | None = None              # a move entering this hex is capped (beach: 2)
-    enter_cost: int = 1                      # movement points to enter (steep hill from flat: 2)
+    enter_cost: int = 1                      # movement points to enter (steep hill from non-hill: 2)
     river: bool = False                      # impassable unless a bridge/ford tile shares the hex
     bridge: bool = False                     # makes a river hex passable
     road: bool = False                       # road bonus (+1 move along connected road)
@@ -97,13 +97,15 @@ class TerrainSpec:
     no_take_ground_after_move: frozenset[str] = NONE  # jungle: armor that moved cannot take ground in
     no_overrun: bool = False                   # marsh: armor taking ground into it may not overrun
     no_battle_after_leaving: frozenset[str] = NONE    # marsh: armor cannot battle the turn it leaves
-    enter_cost_from_lower: bool = False        # enter_cost applies only from a lower hex (steep hill)
+    enter_cost_from_non_hill: bool = False     # enter_cost applies only from a hex that is not
+                                               # part of a hill mass (steep hill, vocabulary 1.3)
     beach_edge_cost: int = 0                   # bluff/cliff: cost for infantry crossing to/from beach
     beach_edge_impassable: frozenset[str] = NONE   # bluff/cliff: classes that never cross from/to beach
     no_take_ground_from_beach: frozenset[str] = NONE  # cliff: infantry may not take ground up from beach
     cave: bool = False                         # cave hexes (cave-to-cave moves, sealing)
-    enter_from_min_elevation: int = 0          # mountain: enter only from a hex of elevation >= 1
-    leave_to_min_elevation: int = 0            # mountain: leave only to a hex of elevation >= 1
+    enter_from_min_elevation: int = 0          # mountain: enter only from a hill/mountain-mass hex
+                                               # of at least this level (HexTerrain.hill_level)
+    leave_to_min_elevation: int = 0            # mountain: leave only to such a hex
     art_dice: tuple[int, ...] | None = None    # artillery firing from here uses these dice (mountain)
     defense_defender_classes: frozenset[str] = ALL_CLASSES  # defenders protected (roadblock: inf)
     defense_needs_owner: bool = False          # seawall: no original owner -> protects nobody
@@ -167,7 +169,7 @@ _MERGE: dict[str, Callable[[list[Any]], Any]] = {
     "no_take_ground_from_beach": _union, "retreat_impassable": _union,
     "only_first_step": any, "road": any, "rail": any, "beach": any, "ocean": any,
     "blocks_los": any, "lake": any, "no_sandbag": any, "river": any, "bridge": any,
-    "blocks_all_fire": any, "no_overrun": any, "enter_cost_from_lower": any, "cave": any,
+    "blocks_all_fire": any, "no_overrun": any, "enter_cost_from_non_hill": any, "cave": any,
     "wadi": any, "art_hits_on_star_only": any, "hq_tent": any, "station": any,
     "must_ignore_all_flags_jp": any, "edges_restricted": any,
     "move_cap": _min_opt, "battle_max_moved": _min_opt,
@@ -214,7 +216,7 @@ class HexTerrain:
     no_take_ground_after_move: frozenset[str] = NONE
     no_overrun: bool = False
     no_battle_after_leaving: frozenset[str] = NONE
-    enter_cost_from_lower: bool = False
+    enter_cost_from_non_hill: bool = False
     beach_edge_cost: int = 0
     beach_edge_impassable: frozenset[str] = NONE
     no_take_ground_from_beach: frozenset[str] = NONE
@@ -233,6 +235,13 @@ class HexTerrain:
     station: bool = False
     must_ignore_all_flags_jp: bool = False
     cover_blocks_los: bool = False   # a blocking tile that is not a hill/mountain mass (LOS)
+
+    @property
+    def hill_level(self) -> int:
+        """Elevation of the hill or mountain mass this hex belongs to; 0 when the hex is
+        not part of one, even if elevated (hill with forest / village: vocabulary 1.3
+        "elevation 1 (but not a 'hill' for hill-mass LOS or mountain access)")."""
+        return self.elevation if self.mass else 0
 
     def defense_against(self, attacker_class: str, attacker_side: str, attacker_elevation: int,
                         *, defender_class: str | None = None, defender_nation: str | None = None,
@@ -455,7 +464,7 @@ _ROWS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("hills", "Hills", HILL, {}),
     ("whill", "Hills, Winter", HILL, {}),
     ("dhill", "Hills, Desert", HILL, {}),
-    ("hills+STEEP_HILL", "Steep Hill", HILL, {"enter_cost": 2, "enter_cost_from_lower": True}),
+    ("hills+STEEP_HILL", "Steep Hill", HILL, {"enter_cost": 2, "enter_cost_from_non_hill": True}),
     ("hills+BLUFF", "Sea Bluff", BLUFF, {}),
     ("hills+CLIFF", "Cliff", CLIFF, {}),
     ("whill+CLIFF", "Cliff, Winter", CLIFF, {}),

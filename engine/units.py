@@ -19,7 +19,8 @@ Additions to the original skeleton (additive):
   ``two_step_damage`` (Tiger), ``equipment``, ``behavior``, ``badge_nation`` (badge 38:
   Italian), ``ignore_flag_terrain_rule`` (2.6 Japanese: +1 ignorable flag), ``close_assault_bonus``
   (Japanese +1 die at range 1 while at full strength), ``banzai``, ``train``;
-* :func:`nation_side`, :func:`split_code`, :data:`PROFILES`, :data:`BADGES`.
+* :func:`nation_side`, :func:`split_code`, :func:`may_target`, :data:`PROFILES`,
+  :data:`BADGES`.
 """
 from __future__ import annotations
 
@@ -53,7 +54,8 @@ class UnitSpec:
     ignore_no_battle_terrain: bool = False        # resistance, ski, sniper: "cannot battle after entering"
     star_hits: frozenset[str] = NONE              # target classes its stars hit (sniper: all; AT: armor)
     hit_by: frozenset[str] | None = None          # faces that can hit it (sniper: {"grenade"}); None = normal
-    cannot_target: frozenset[str] = NONE          # target classes it may not battle (sniper: armor)
+    cannot_target: frozenset[str] = NONE          # target classes or kinds it may not battle
+                                                  # (sniper: armor, destroyer; see may_target)
     medal_value: int = 1                          # medals for eliminating it
     ignore_flags: int = 0                         # unit-level flags ignorable (CAN_IGNORE_ONE_FLAG, Japanese)
     can_heal: bool = True
@@ -136,7 +138,7 @@ BADGES: dict[tuple[str, int], dict[str, Any]] = {
     **{(p, b): _ENGINEER for p in ("inf", "inf2") for b in (6, 8, 12, 28, 31)},
     **{("inf", b): dict(kind="sniper", label="Sniper", figures=1, move=2, move_fire=2,
                         dice=(1, 1, 1, 1, 1), ignore_terrain_defense=True,
-                        cannot_target=frozenset({"armor"}), star_hits=ALL_TARGETS,
+                        cannot_target=frozenset({"armor", "destroyer"}), star_hits=ALL_TARGETS,
                         hit_by=_GRENADE_ONLY, retreat_per_flag=_RETREAT_1_3,
                         ignore_no_battle_terrain=True, medal_value=0) for b in (26, 27)},
     ("inf", 29): dict(kind="cavalry", label="Cavalry", move=3, move_fire=3, dice=(2, 1), take_ground=2),
@@ -178,6 +180,13 @@ BEHAVIORS: dict[str, dict[str, Any]] = {
 }
 #: GERMAN_2VICTANK: artillery and elite armor are worth 2 medals.
 TWO_MEDAL_KINDS: frozenset[str] = frozenset({"artillery", "elite_armor"})
+
+
+def may_target(spec: UnitSpec, target: UnitSpec) -> bool:
+    """May a unit of ``spec`` battle a unit of ``target``?  ``cannot_target`` names base
+    classes and unit kinds (vocabulary 2.3 Sniper: "cannot target Armor or Destroyers";
+    a Destroyer's base class is artillery, so it is excluded by its kind)."""
+    return target.unit_class not in spec.cannot_target and target.kind not in spec.cannot_target
 
 
 def nation_side(nation: str) -> str:

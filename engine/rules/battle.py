@@ -14,6 +14,7 @@ from .. import dice as D
 from ..errors import IllegalAction
 from ..state import Battle, GameState, Play, Unit
 from ..terrain import CLASS_INDEX
+from ..units import may_target
 from . import los as L
 from .hazards import SPECIAL_ROLLS, special_rolled
 from .common import (FULL_DAY, camouflaged, can_activate, drop_camouflage, is_top, mode, other,
@@ -202,7 +203,7 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
             continue
         if charge and v.cls not in ("inf", "art"):
             continue
-        if v.cls in spec.cannot_target:
+        if not may_target(spec, v.spec):
             continue
         if d > 1 and camo and v.hex in camo:
             continue                # camouflaged: fired at only from an adjacent hex
@@ -260,7 +261,7 @@ def _charge_defence(st: GameState, b: Battle, u: Unit, v: Unit, events: list) ->
     """Infantry Charge: the defender gets a free battle first (no card; no Ambush window:
     the free battle takes its place); the charge goes on like an ambushed close assault."""
     n = battle_dice(st, v, u, 1, None, "charge_defence")
-    if n <= 0 or u.cls in v.spec.cannot_target or not terrain_allows_battle_static(st, v):
+    if n <= 0 or not may_target(v.spec, u.spec) or not terrain_allows_battle_static(st, v):
         return
     a = Battle(v.id, v.side, u.id, u.hex, v.hex, 1, n, "charge_defence")
     a.star_hits = v.spec.star_hits
@@ -291,7 +292,7 @@ def ambush_possible(st: GameState, b: Battle) -> bool:
         return False
     if not any(CARDS[c].key == "ambush" for c in st.hands[v.side]):
         return False
-    if u.cls in v.spec.cannot_target or not terrain_allows_battle_static(st, v):
+    if not may_target(v.spec, u.spec) or not terrain_allows_battle_static(st, v):
         return False
     return battle_dice(st, v, u, 1, None, "ambush") > 0
 
@@ -437,7 +438,7 @@ def may_battle_back(st: GameState, b: Battle) -> bool:
     u = st.units.get(b.attacker)
     if v is None or u is None or v.figures != 1 or v.spec.nation not in BRITISH:
         return False
-    if v.spec.kind == "sniper" or not v.spec.dice or u.cls in v.spec.cannot_target:
+    if v.spec.kind == "sniper" or not v.spec.dice or not may_target(v.spec, u.spec):
         return False
     return terrain_allows_battle_static(st, v) and st.scn.board.distance(u.hex, v.hex) == 1
 
@@ -783,7 +784,7 @@ def firefight_options(st: GameState, side: str) -> list[tuple[Unit, Unit]]:
 
 
 def firefight_dice(st: GameState, u: Unit, v: Unit) -> int:
-    if v.cls in u.spec.cannot_target:
+    if not may_target(u.spec, v.spec):
         return 0
     return battle_dice(st, u, v, 1, None, "firefight") - 1
 

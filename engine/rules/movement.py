@@ -179,8 +179,8 @@ def _msig(t) -> tuple:
     if hit is not None and hit[0] is t:
         return hit[1]
     sig = (t.impassable, t.must_stop, t.only_first_step, t.move_cap, t.enter_cost,
-           t.enter_cost_from_lower, t.beach, t.beach_edge_cost, t.beach_edge_impassable,
-           t.elevation, t.enter_from_min_elevation, t.leave_to_min_elevation,
+           t.enter_cost_from_non_hill, t.beach, t.beach_edge_cost, t.beach_edge_impassable,
+           t.mass, t.hill_level, t.enter_from_min_elevation, t.leave_to_min_elevation,
            t.entry_hazard_dice)
     if len(_MSIG) > 4096:
         _MSIG.clear()
@@ -207,9 +207,9 @@ def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) ->
             continue                # a bridge is impassable to a boat coming from the river
         if cls in tn.impassable and not on_river:
             continue
-        if tn.enter_from_min_elevation and th.elevation < tn.enter_from_min_elevation:
-            continue
-        if th.leave_to_min_elevation and tn.elevation < th.leave_to_min_elevation:
+        if tn.enter_from_min_elevation and th.hill_level < tn.enter_from_min_elevation:
+            continue                # mountain: only from a hill/mountain (vocabulary 1.3)
+        if th.leave_to_min_elevation and tn.hill_level < th.leave_to_min_elevation:
             continue
         if (eh is not None and n not in eh) or (n in edge_links and h not in edge_links[n]):
             continue
@@ -221,7 +221,7 @@ def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) ->
         if ignore_terrain:
             out.append((n, cost, False, None, False, n in rl))
             continue
-        if tn.enter_cost > 1 and (not tn.enter_cost_from_lower or th.elevation < tn.elevation):
+        if tn.enter_cost > 1 and (not tn.enter_cost_from_non_hill or th.mass != "hill"):
             cost = max(cost, tn.enter_cost)
         stop = (cls in tn.must_stop or tn.only_first_step or tn.entry_hazard_dice > 0
                 or (on_river and not from_river))   # a boat stops entering the river
@@ -242,7 +242,8 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     section open sides (``scn.edge_links``).  Unless ``ignore_terrain`` (Behind Enemy
     Lines): hedgerow-like hexes only as first step, must-stop hexes (terrain, every
     minefield, entry-hazard hexes such as a frozen river: the unit stops to roll), steep
-    hill cost from lower ground, beach move cap.
+    hill cost from a hex that is not part of a hill mass (vocabulary 1.3 "entering from a
+    non-hill hex costs 2"), beach move cap.
     """
     base = limit          # the allowance, computed by _search
     mcls = move_class(u)
