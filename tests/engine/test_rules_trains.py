@@ -184,12 +184,25 @@ def test_supply_train_unloads_its_units_next_to_the_train_on_entering_a_station(
     assert st.ext["supply_train_done"] is True                     # once a game
 
 
-def test_supply_train_of_the_other_side_or_a_retreat_unloads_nothing():
+def test_supply_train_of_the_other_side_unloads_nothing():
     opts = {"options": {"supply_train_rules": {**SUPPLY, "side": "AXIS"}}}
     st = ordered(STATION_LINE, [(6, 10)], legend=RAIL, units={(6, 10): "loco", (6, 12): "wagon"},
                  game_info=opts)
     st, ev = act(st, "move", unit=uid(st, (6, 10)), to=[6, 6])
     assert "supply_train_arrived" not in [e["type"] for e in ev] and st.phase != "reinforce"
+
+
+def test_supply_train_retreating_into_a_station_unloads_nothing():
+    """Only a train's own move into a station unloads it (a retreat is not an arrival)."""
+    opts = {"options": {"supply_train_rules": {**SUPPLY, "side": "AXIS"}}}
+    line = "0@0: .:i\n4@4: Z Z Z Z Q Z Z\n5@9: .:I .:I"          # station at (4, 12)
+    st = to_battle(ordered(line, [(5, 9)], legend=RAIL, units=AXIS_TRAIN, game_info=opts))
+    loco, wagon = uid(st, (4, 8)), uid(st, (4, 10))
+    st, _ = _attack(st, (5, 9), (4, 8), ["flag", "flag", "inf"])
+    st, ev = act(st, "retreat", unit=loco, to=[4, 14], ignore=0)
+    assert (st.units[loco].hex, st.units[wagon].hex) == ((4, 12), (4, 14))   # loco in the station
+    assert "supply_train_arrived" not in [e["type"] for e in ev]
+    assert st.phase != "reinforce" and not (st.ext or {}).get("supply_train_done")
 
 
 def test_cannot_be_activated_till_turn_unit_not_ordered_until_after_that_turn():
