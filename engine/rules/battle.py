@@ -612,17 +612,28 @@ def post_battle(st: GameState, events: list) -> None:
 
 
 def can_take_ground(st: GameState, u: Unit, h: Hex) -> bool:
+    """004 "Taking Ground": the attacker may advance into the abandoned hex; "Terrain
+    Movement and Battle restrictions still apply when Units Take Ground": not out of a
+    must-stop hex it entered this turn (unless Behind Enemy Lines ignores terrain), not
+    by a step its movement could not make (:func:`movement.can_step`), not up a cliff
+    from a beach (vocabulary 1.3 Cliff)."""
+    from .movement import can_step, stopped_in_hex
     if u.spec.take_ground < 1 or h in st.occ:
         return False
     play = st.play
     if play is not None and play.flags.get("no_take_ground"):
         return False
-    if u.cls in terrain_at(st, u.hex).cannot_leave:
+    own = terrain_at(st, u.hex)
+    if u.cls in own.cannot_leave:
+        return False
+    if stopped_in_hex(st, u) and not (play is not None and play.flags.get("ignore_terrain")):
         return False
     th = terrain_at(st, h)
     if u.moved and u.cls in th.no_take_ground_after_move:
         return False                # jungle: armor that moved cannot take ground into it
-    return u.cls not in th.impassable
+    if own.beach and u.cls in th.no_take_ground_from_beach:
+        return False
+    return u.cls not in th.impassable and can_step(st, u, h)
 
 
 def take_ground(st: GameState, take: bool, events: list) -> None:

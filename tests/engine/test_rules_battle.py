@@ -222,6 +222,45 @@ def test_artillery_cannot_take_ground():
     assert st.pending is None or st.pending["type"] != "take_ground"
 
 
+def _moved_in_then_fight(text, frm, to, target, faces):
+    st = ordered(text, [frm])
+    st = do(st, "move", unit=uid(st, frm), to=list(to))
+    st = do(st, "end_movement") if st.phase == "move" else st
+    st = do(st, "battle", unit=uid(st, to), target=list(target))
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    return roll(st, *faces)
+
+
+def test_no_take_ground_out_of_wire_entered_this_turn():
+    """004 "Barbed Wire": "A Unit that enters a hex with Barbed Wire must stop and may Move
+    no further on that turn"; 004 "Taking Ground": "Terrain Movement and Battle
+    restrictions still apply when Units Take Ground".  An infantry unit that started the
+    turn in the wire may still take ground out of it."""
+    board = "0@0: .:i\n4@10: .:g\n5@11: X\n6@12: .:I"
+    st, _ = _moved_in_then_fight(board, (6, 12), (5, 11), (4, 10), ["grenade", "grenade"])
+    assert (4, 10) not in st.occ                      # eliminated (2 dice: 3 - 1 in wire)
+    assert st.pending["type"] != "take_ground" and unit(st, (5, 11)).side == "ALLIES"
+    st, _ = _fight("0@0: .:i\n4@10: .:g\n5@11: X:I", (5, 11), (4, 10), ["grenade", "grenade"])
+    assert st.pending["type"] == "take_ground"
+
+
+@pytest.mark.parametrize("board", [
+    "0@0: .:i\n4@10: M:i1\n5@11: .:I",   # 004 "Mountains": infantry enter from a hill only
+    "0@0: .:i\n4@10: C:i1\n5@11: b:I",   # vocabulary 1.3 Cliff: not up from a beach
+])
+def test_take_ground_only_where_the_unit_could_move(board):
+    """004 "Taking Ground": "Terrain Movement ... restrictions still apply when Units Take
+    Ground": the attacker may not take ground by a step its movement could not make."""
+    st = do(ordered(board, [(5, 11)]), "end_movement")
+    st = do(st, "battle", unit=uid(st, (5, 11)), target=[4, 10])
+    st = do(st, "pass")                              # no Ambush
+    st, _ = roll(st, *["grenade"] * st.pending["dice"])
+    assert (4, 10) not in st.occ
+    assert st.pending is None or st.pending["type"] != "take_ground"
+    assert unit(st, (5, 11)).side == "ALLIES"
+
+
 def test_armor_overrun_after_taking_ground():
     st, ev = _fight("3@11: .:i\n4@10: .:g\n6@10: .:A", (6, 10), (4, 10), ["grenade"] * 3,
                     key=("probe", 1))
