@@ -534,7 +534,14 @@ def _add(opts: dict, h: Hex, losses: int, ign: int) -> None:
 
 
 def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
-    """End hex -> steps, for retreat paths of 1..max_steps steps (longest kept per hex)."""
+    """End hex -> steps, for retreat paths of 1..max_steps steps (longest kept per hex).
+    Terrain has no effect on retreat moves, but impassable terrain may not be moved
+    through (004 "Retreat"): impassable hexes, the ocean, and steps the unit could never
+    make (:func:`movement.can_step`: wadi walls, 004 "Wadis": "impassable, both up from
+    the Wadi hex or down into it"; a mountain from a non-hill hex, 004 "Mountains":
+    "Movement is not possible from other Tiles"; vehicles up a sea bluff from a beach,
+    vocabulary 1.3 "also when retreating")."""
+    from .movement import can_step
     board = st.scn.board
     top = is_top(st, v.side)
     out: dict[Hex, int] = {}
@@ -547,7 +554,8 @@ def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
                 if n in st.occ or (rails is not None and n not in rails.get(h, ())):
                     continue
                 tn = terrain_at(st, n)
-                if v.cls in tn.impassable or v.cls in tn.retreat_impassable or tn.ocean:
+                if (v.cls in tn.impassable or v.cls in tn.retreat_impassable or tn.ocean
+                        or not can_step(st, v, n, h)):
                     continue
                 out[n] = k
                 nxt.append(n)

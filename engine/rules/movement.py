@@ -295,13 +295,16 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     return dest, left
 
 
-def can_step(st: GameState, u: Unit, to: Hex) -> bool:
-    """May ``u`` step from its hex onto the adjacent hex ``to`` as far as terrain goes?
-    The per-step rules of :func:`_step_table` (impassable terrain, mountain access, sea
-    bluff / cliff edges from a beach, wadi and bridge-section sides); occupancy is not
-    checked.  Used by Take Ground (004 "Taking Ground": "Terrain Movement and Battle
-    restrictions still apply when Units Take Ground")."""
-    return any(row[0] == to for row in _step_table(st, move_class(u), False).get(u.hex, ()))
+def can_step(st: GameState, u: Unit, to: Hex, frm: Hex | None = None) -> bool:
+    """May ``u`` step from ``frm`` (default: its hex) onto the adjacent hex ``to`` as far
+    as terrain goes?  The per-step rules of :func:`_step_table` (impassable terrain,
+    mountain access, sea bluff / cliff edges from a beach, wadi and bridge-section
+    sides); occupancy, costs and must-stop terrain are not checked.  Used by Take Ground
+    (004 "Taking Ground": "Terrain Movement and Battle restrictions still apply when
+    Units Take Ground") and retreats (004 "Retreat": "impassable terrain may not be Moved
+    through during a Retreat Move")."""
+    rows = _step_table(st, move_class(u), False).get(u.hex if frm is None else frm, ())
+    return any(row[0] == to for row in rows)
 
 
 def stopped_in_hex(st: GameState, u: Unit) -> bool:
