@@ -312,9 +312,12 @@ def stopped_in_hex(st: GameState, u: Unit) -> bool:
     that enters a hex with Barbed Wire must stop and may Move no further on that turn"
     (likewise every must-stop terrain; vocabulary 1.5 "must stop": "if it moved in, it
     also cannot later take ground out of that hex"; terrain whose stop still allows take
-    ground - fordable stream, jungle, rail for A/Art - excepted)."""
+    ground - fordable stream, jungle, rail for A/Art - excepted).  Armour entering wire
+    removes it ("and may still Battle") but has still entered wire (``Unit.stopped``)."""
     if not u.entered:
         return False
+    if u.stopped:                   # armor that removed the wire it entered
+        return True
     t = terrain_at(st, u.hex)
     cls = "inf" if move_class(u) == BOAT else move_class(u)
     return cls in t.must_stop and not t.stop_allows_take_ground

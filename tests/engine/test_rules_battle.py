@@ -245,6 +245,18 @@ def test_no_take_ground_out_of_wire_entered_this_turn():
     assert st.pending["type"] == "take_ground"
 
 
+def test_armor_that_entered_wire_battles_but_does_not_take_ground():
+    """004 "Barbed Wire": "Armour automatically removes the Barbed Wire and may still
+    Battle" - it entered the wire all the same ("must stop and may Move no further on
+    that turn"), so no take ground (nor overrun) out of that hex."""
+    board = "0@0: .:i\n3@11: .:i\n4@10: .:g\n5@11: X\n6@12: .:A"
+    st, ev = _moved_in_then_fight(board, (6, 12), (5, 11), (4, 10), ["grenade"] * 3)
+    assert (5, 11) in st.tiles_over and not any(t.spec.family == "wire"
+                                                for t in st.tiles_over[(5, 11)])
+    assert (4, 10) not in st.occ and unit(st, (5, 11)).side == "ALLIES"
+    assert st.pending["type"] not in ("take_ground", "overrun")
+
+
 @pytest.mark.parametrize("board", [
     "0@0: .:i\n4@10: M:i1\n5@11: .:I",   # 004 "Mountains": infantry enter from a hill only
     "0@0: .:i\n4@10: C:i1\n5@11: b:I",   # vocabulary 1.3 Cliff: not up from a beach
