@@ -186,6 +186,18 @@ def test_retreat_blocked_costs_a_figure_per_hex():
     assert unit(st, (5, 11)).figures == 2 and st.pending["type"] != "retreat"
 
 
+def test_retreat_partly_blocked_goes_as_far_as_it_can_and_loses_the_rest():
+    """004 "Retreat": "one casualty must be removed from the Unit for each Retreat Move
+    that cannot be completed": 2 flags, the second hex back blocked everywhere."""
+    st, ev = _fight("3@9: .:i .:i .:i\n5@11: .:i\n6@10: .:I", (6, 10), (5, 11),
+                    ["flag", "flag", "star"])
+    opts = st.pending["options"]
+    assert sorted(tuple(o["to"]) for o in opts) == [(4, 10), (4, 12)]
+    assert all(o["losses"] == 1 for o in opts)
+    st = do(st, "retreat", unit=st.pending["unit"], to=[4, 12], ignore=0)
+    assert unit(st, (4, 12)).figures == 3
+
+
 def test_retreat_off_the_board_costs_figures():
     st, ev = _fight("0@10: .:i\n3@11: .:S", (3, 11), (0, 10), ["flag"], key=("probe", 1))
     assert unit(st, (0, 10)).figures == 3
