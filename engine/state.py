@@ -28,7 +28,7 @@ class Unit:
 
     __slots__ = ("id", "side", "spec", "hex", "figures", "max_figures", "badge",
                  "ordered", "moved", "battles", "entered", "overrun", "moved_again",
-                 "no_battle", "inactive_until")
+                 "no_battle", "inactive_until", "stopped")
 
     def __init__(self, id: str, side: str, spec: UnitSpec, hex: Hex, figures: int,
                  max_figures: int, badge: int | None = None, inactive_until: int = 0) -> None:
@@ -51,6 +51,7 @@ class Unit:
         self.overrun = False      # armor overrun used this turn
         self.moved_again = False  # Behind Enemy Lines second move done
         self.no_battle = False    # may not battle any more this turn (dig in, wire removal...)
+        self.stopped = False      # entered must-stop terrain that is gone (wire armor removed)
 
     def copy(self) -> "Unit":
         u = Unit.__new__(Unit)
@@ -58,13 +59,14 @@ class Unit:
         u.figures, u.max_figures, u.badge = self.figures, self.max_figures, self.badge
         u.ordered, u.moved, u.battles, u.entered = self.ordered, self.moved, self.battles, self.entered
         u.overrun, u.moved_again, u.no_battle = self.overrun, self.moved_again, self.no_battle
-        u.inactive_until = self.inactive_until
+        u.inactive_until, u.stopped = self.inactive_until, self.stopped
         return u
 
     def __setstate__(self, state) -> None:
         """Unpickle (``load_state``); snapshots saved before ``inactive_until`` existed
-        get 0 (always active)."""
+        get 0 (always active); ``stopped`` (added later) defaults to False."""
         self.inactive_until = 0
+        self.stopped = False
         slots = state[1] if isinstance(state, tuple) else state
         for k, v in (slots or {}).items():
             setattr(self, k, v)

@@ -535,7 +535,14 @@ def _add(opts: dict, h: Hex, losses: int, ign: int) -> None:
 
 
 def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
-    """End hex -> steps, for retreat paths of 1..max_steps steps (longest kept per hex)."""
+    """End hex -> steps, for retreat paths of 1..max_steps steps (longest kept per hex).
+    Terrain has no effect on retreat moves, but impassable terrain may not be moved
+    through (004 "Retreat"): impassable hexes, the ocean, and steps the unit could never
+    make (:func:`movement.can_step`: wadi walls, 004 "Wadis": "impassable, both up from
+    the Wadi hex or down into it"; a mountain from a non-hill hex, 004 "Mountains":
+    "Movement is not possible from other Tiles"; vehicles up a sea bluff from a beach,
+    vocabulary 1.3 "also when retreating")."""
+    from .movement import can_step
     board = st.scn.board
     top = is_top(st, v.side)
     out: dict[Hex, int] = {}
@@ -548,7 +555,8 @@ def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
                 if n in st.occ or (rails is not None and n not in rails.get(h, ())):
                     continue
                 tn = terrain_at(st, n)
-                if v.cls in tn.impassable or v.cls in tn.retreat_impassable or tn.ocean:
+                if (v.cls in tn.impassable or v.cls in tn.retreat_impassable or tn.ocean
+                        or not can_step(st, v, n, h)):
                     continue
                 out[n] = k
                 nxt.append(n)
@@ -613,17 +621,28 @@ def post_battle(st: GameState, events: list) -> None:
 
 
 def can_take_ground(st: GameState, u: Unit, h: Hex) -> bool:
+    """004 "Taking Ground": the attacker may advance into the abandoned hex; "Terrain
+    Movement and Battle restrictions still apply when Units Take Ground": not out of a
+    must-stop hex it entered this turn (unless Behind Enemy Lines ignores terrain), not
+    by a step its movement could not make (:func:`movement.can_step`), not up a cliff
+    from a beach (vocabulary 1.3 Cliff)."""
+    from .movement import can_step, stopped_in_hex
     if u.spec.take_ground < 1 or h in st.occ:
         return False
     play = st.play
     if play is not None and play.flags.get("no_take_ground"):
         return False
-    if u.cls in terrain_at(st, u.hex).cannot_leave:
+    own = terrain_at(st, u.hex)
+    if u.cls in own.cannot_leave:
+        return False
+    if stopped_in_hex(st, u) and not (play is not None and play.flags.get("ignore_terrain")):
         return False
     th = terrain_at(st, h)
     if u.moved and u.cls in th.no_take_ground_after_move:
         return False                # jungle: armor that moved cannot take ground into it
-    return u.cls not in th.impassable
+    if own.beach and u.cls in th.no_take_ground_from_beach:
+        return False
+    return u.cls not in th.impassable and can_step(st, u, h)
 
 
 def take_ground(st: GameState, take: bool, events: list) -> None:

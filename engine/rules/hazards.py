@@ -42,6 +42,8 @@ def on_enter(st: GameState, u: Unit, how: str, events: list[dict[str, Any]]) -> 
         events.append({"type": "boat_lost", "unit": u.id, "hex": [*h]})
     if u.cls == "armor" and any(x.spec.armor_removes for x in t.tiles):
         remove_family(st, h, "wire", events)
+        if how != "bel":            # 004 "Barbed Wire": it entered wire: "must stop"
+            st.mut(u.id).stopped = True
     if t.entry_hazard_dice > 0 and how != "bel":
         b = Battle(None, other(u.side), u.id, h, None, 0, t.entry_hazard_dice, "hazard")
         b.star_hits = True

@@ -296,6 +296,34 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     return dest, left
 
 
+def can_step(st: GameState, u: Unit, to: Hex, frm: Hex | None = None) -> bool:
+    """May ``u`` step from ``frm`` (default: its hex) onto the adjacent hex ``to`` as far
+    as terrain goes?  The per-step rules of :func:`_step_table` (impassable terrain,
+    mountain access, sea bluff / cliff edges from a beach, wadi and bridge-section
+    sides); occupancy, costs and must-stop terrain are not checked.  Used by Take Ground
+    (004 "Taking Ground": "Terrain Movement and Battle restrictions still apply when
+    Units Take Ground") and retreats (004 "Retreat": "impassable terrain may not be Moved
+    through during a Retreat Move")."""
+    rows = _step_table(st, move_class(u), False).get(u.hex if frm is None else frm, ())
+    return any(row[0] == to for row in rows)
+
+
+def stopped_in_hex(st: GameState, u: Unit) -> bool:
+    """Did ``u`` enter its hex this turn and must stop there?  004 "Barbed Wire": "A Unit
+    that enters a hex with Barbed Wire must stop and may Move no further on that turn"
+    (likewise every must-stop terrain; vocabulary 1.5 "must stop": "if it moved in, it
+    also cannot later take ground out of that hex"; terrain whose stop still allows take
+    ground - fordable stream, jungle, rail for A/Art - excepted).  Armour entering wire
+    removes it ("and may still Battle") but has still entered wire (``Unit.stopped``)."""
+    if not u.entered:
+        return False
+    if u.stopped:                   # armor that removed the wire it entered
+        return True
+    t = terrain_at(st, u.hex)
+    cls = "inf" if move_class(u) == BOAT else move_class(u)
+    return cls in t.must_stop and not t.stop_allows_take_ground
+
+
 def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
     """Exit hexes of ``u``'s side it can stand on with movement left (may leave the board).
     A unit with behaviour ``CANNOT_EXIT`` (vocabulary 2.5, armour of an

@@ -796,7 +796,7 @@ def start_turn(st: GameState, side: str, events: list) -> None:
     st.phase = "play_card"
     for uid, u in list(st.units.items()):
         if (u.ordered or u.moved or u.battles or u.entered or u.overrun or u.moved_again
-                or u.no_battle):
+                or u.no_battle or u.stopped):
             st.mut(uid).reset_turn()
     events.append({"type": "turn_started", "side": side, "turn": st.turn})
     update_objectives(st, events, turn_start=True)

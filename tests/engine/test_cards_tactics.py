@@ -217,6 +217,39 @@ def test_counter_attack_copies_last_card_mirrored():
     assert ids == {uid(st, (6, 20))}   # same physical flank: Allied right
 
 
+def test_counter_attack_copies_infantry_assault_in_the_same_physical_section():
+    """Counter-Attack (vocabulary 5.1): "a copied Infantry Assault likewise acts in the
+    same physical section"."""
+    st = game("0@0: .:i\n0@20: .:i\n6@2: .:I\n6@20: .:I\n6@10: .:I", hand=["counter_attack"],
+              axis_hand=["infantry_assault", ("probe", 0)])
+    st.active = "AXIS"
+    from engine.rules import turn
+    turn.refresh(st)
+    st = play(st, "infantry_assault")
+    st = do(st, "choose_section", section=0)          # AXIS left = high columns
+    assert [st.units[u].hex for u in st.play.ordered] == [(0, 20)]
+    while st.active == "AXIS":
+        st = do(st, legal(st)[-1]["type"])            # end movement / battles
+    st = play(st, "counter_attack")
+    assert [st.units[u].hex for u in st.play.ordered] == [(6, 20)]   # Allied right
+
+
+def test_air_power_axis_rolls_one_die_per_target_chain_of_four():
+    """Air Power (vocabulary 5.1): "target up to 4 enemy units forming an adjacent chain;
+    Allies roll 2 dice per unit, Axis 1"."""
+    st = game("0@0: .:i\n6@10: .:I\n6@12: .:I\n6@14: .:I\n5@15: .:I\n6@20: .:I",
+              hand=[("probe", 0)], axis_hand=["air_power", ("probe", 0)])
+    st.active = "AXIS"
+    from engine.rules import turn
+    turn.refresh(st)
+    st = play(st, "air_power")
+    for h in [(6, 10), (6, 12), (6, 14)]:
+        st = do(st, "target", hex=list(h))
+    assert {tuple(a["hex"]) for a in legal(st, "target")} == {(5, 15)}   # adjacent only
+    st = do(st, "target", hex=[5, 15])                # the 4th: the attacks start
+    assert is_chance(st) and st.pending["dice"] == 1 and st.pending["target"] == [6, 10]
+
+
 def test_ambush_defender_battles_first_and_can_cancel_attack():
     st = game("5@11: .:i\n0@0: .:i\n6@10: .:I", hand=[("probe", 1)], axis_hand=["ambush", ("probe", 0)])
     st = play(st, "probe", 1)

@@ -186,6 +186,18 @@ def test_retreat_blocked_costs_a_figure_per_hex():
     assert unit(st, (5, 11)).figures == 2 and st.pending["type"] != "retreat"
 
 
+def test_retreat_partly_blocked_goes_as_far_as_it_can_and_loses_the_rest():
+    """004 "Retreat": "one casualty must be removed from the Unit for each Retreat Move
+    that cannot be completed": 2 flags, the second hex back blocked everywhere."""
+    st, ev = _fight("3@9: .:i .:i .:i\n5@11: .:i\n6@10: .:I", (6, 10), (5, 11),
+                    ["flag", "flag", "star"])
+    opts = st.pending["options"]
+    assert sorted(tuple(o["to"]) for o in opts) == [(4, 10), (4, 12)]
+    assert all(o["losses"] == 1 for o in opts)
+    st = do(st, "retreat", unit=st.pending["unit"], to=[4, 12], ignore=0)
+    assert unit(st, (4, 12)).figures == 3
+
+
 def test_retreat_off_the_board_costs_figures():
     st, ev = _fight("0@10: .:i\n3@11: .:S", (3, 11), (0, 10), ["flag"], key=("probe", 1))
     assert unit(st, (0, 10)).figures == 3
@@ -220,6 +232,57 @@ def test_no_take_ground_after_ranged_combat():
 def test_artillery_cannot_take_ground():
     st, ev = _fight("5@11: .:g\n6@10: .:G", (6, 10), (5, 11), ["grenade", "grenade", "star"])
     assert st.pending is None or st.pending["type"] != "take_ground"
+
+
+def _moved_in_then_fight(text, frm, to, target, faces):
+    st = ordered(text, [frm])
+    st = do(st, "move", unit=uid(st, frm), to=list(to))
+    st = do(st, "end_movement") if st.phase == "move" else st
+    st = do(st, "battle", unit=uid(st, to), target=list(target))
+    if st.pending["type"] == "ambush":
+        st = do(st, "pass")
+    return roll(st, *faces)
+
+
+def test_no_take_ground_out_of_wire_entered_this_turn():
+    """004 "Barbed Wire": "A Unit that enters a hex with Barbed Wire must stop and may Move
+    no further on that turn"; 004 "Taking Ground": "Terrain Movement and Battle
+    restrictions still apply when Units Take Ground".  An infantry unit that started the
+    turn in the wire may still take ground out of it."""
+    board = "0@0: .:i\n4@10: .:g\n5@11: X\n6@12: .:I"
+    st, _ = _moved_in_then_fight(board, (6, 12), (5, 11), (4, 10), ["grenade", "grenade"])
+    assert (4, 10) not in st.occ                      # eliminated (2 dice: 3 - 1 in wire)
+    assert st.pending["type"] != "take_ground" and unit(st, (5, 11)).side == "ALLIES"
+    st, _ = _fight("0@0: .:i\n4@10: .:g\n5@11: X:I", (5, 11), (4, 10), ["grenade", "grenade"])
+    assert st.pending["type"] == "take_ground"
+
+
+def test_armor_that_entered_wire_battles_but_does_not_take_ground():
+    """004 "Barbed Wire": "Armour automatically removes the Barbed Wire and may still
+    Battle" - it entered the wire all the same ("must stop and may Move no further on
+    that turn"), so no take ground (nor overrun) out of that hex."""
+    board = "0@0: .:i\n3@11: .:i\n4@10: .:g\n5@11: X\n6@12: .:A"
+    st, ev = _moved_in_then_fight(board, (6, 12), (5, 11), (4, 10), ["grenade"] * 3)
+    assert (5, 11) in st.tiles_over and not any(t.spec.family == "wire"
+                                                for t in st.tiles_over[(5, 11)])
+    assert (4, 10) not in st.occ and unit(st, (5, 11)).side == "ALLIES"
+    assert st.pending["type"] not in ("take_ground", "overrun")
+
+
+@pytest.mark.parametrize("board", [
+    "0@0: .:i\n4@10: M:i1\n5@11: .:I",   # 004 "Mountains": infantry enter from a hill only
+    "0@0: .:i\n4@10: C:i1\n5@11: b:I",   # vocabulary 1.3 Cliff: not up from a beach
+])
+def test_take_ground_only_where_the_unit_could_move(board):
+    """004 "Taking Ground": "Terrain Movement ... restrictions still apply when Units Take
+    Ground": the attacker may not take ground by a step its movement could not make."""
+    st = do(ordered(board, [(5, 11)]), "end_movement")
+    st = do(st, "battle", unit=uid(st, (5, 11)), target=[4, 10])
+    st = do(st, "pass")                              # no Ambush
+    st, _ = roll(st, *["grenade"] * st.pending["dice"])
+    assert (4, 10) not in st.occ
+    assert st.pending is None or st.pending["type"] != "take_ground"
+    assert unit(st, (5, 11)).side == "ALLIES"
 
 
 def test_armor_overrun_after_taking_ground():

@@ -517,3 +517,19 @@ def test_combat_engineer_removes_a_road_block_instead_of_battling():
     st, ev = act(st, "remove_roadblock", unit=uid(st, (5, 11)))
     assert {"type": "terrain_changed", "hex": [5, 11], "removed": "roadblock"} in ev
     assert st.active == "AXIS"                                # it did not battle
+
+
+@pytest.mark.parametrize("board", [
+    "3@9: U U\n4@10: b:a\n5@11: .:I",   # vocabulary 1.3 Sea Bluff: vehicles, also retreating
+    "3@9: M M\n4@10: .:i\n5@11: .:I",   # 004 "Mountains": not from open countryside
+])
+def test_retreat_never_by_a_step_the_unit_could_not_move(board):
+    """004 "Retreat": "impassable terrain may not be Moved through during a Retreat Move";
+    the Axis unit's only retreat hexes (row 3) are beyond such a step: the flag costs a
+    figure instead."""
+    st = to_battle(ordered(board, [(5, 11)]))
+    st = do(st, "battle", unit=uid(st, (5, 11)), target=[4, 10])
+    st = do(st, "pass")                              # no Ambush
+    st, _ = roll(st, "flag", *["star"] * (st.pending["dice"] - 1))
+    v = unit(st, (4, 10))
+    assert v.figures == v.max_figures - 1 and st.pending["type"] != "retreat"
