@@ -406,31 +406,26 @@ def test_hedgerow_entered_only_as_first_hex_and_leaving_is_one_hex():
 
 # ============================================================== optional rule
 def test_objective_needed_to_win_option():
+    """004 Object Of The Game: with the option a player holding none of his terrain
+    objectives cannot win on medals; without it the same elimination wins at once."""
     text = "5@11: .:i2\n6@10: .:I\n0@20: .:i"
     tags = {(0, 0): "medal1"}
-    st = game(text, hand=[("probe", 1)], victory=(4, 1), tags=tags,
-              options={"objective_needed_to_win": True})
-    st = play(st, "probe", 1)
-    st = do(st, "order", unit=uid(st, (6, 10)))
-    if st.phase == "order":
-        st = do(st, "end_orders")
-    st = to_battle(st)
-    st = do(st, "battle", unit=uid(st, (6, 10)), target=[5, 11])
-    if st.pending["type"] == "ambush":
-        st = do(st, "pass")
-    st, ev = roll(st, "grenade", "grenade", "star")
+
+    def eliminate_the_last_needed_unit(options):
+        st = game(text, hand=[("probe", 1)], victory=(4, 1), tags=tags, options=options)
+        st = play(st, "probe", 1)
+        st = do(st, "order", unit=uid(st, (6, 10)))
+        if st.phase == "order":
+            st = do(st, "end_orders")
+        st = to_battle(st)
+        st = do(st, "battle", unit=uid(st, (6, 10)), target=[5, 11])
+        if st.pending["type"] == "ambush":
+            st = do(st, "pass")
+        return roll(st, "grenade", "grenade", "star")[0]
+
+    st = eliminate_the_last_needed_unit({"objective_needed_to_win": True})
     assert st.medals("ALLIES") == 1 and not st.game_over     # no objective held: no win
-    # without the option the same elimination wins at once
-    st = game(text, hand=[("probe", 1)], victory=(4, 1), tags=tags)
-    st = play(st, "probe", 1)
-    st = do(st, "order", unit=uid(st, (6, 10)))
-    if st.phase == "order":
-        st = do(st, "end_orders")
-    st = to_battle(st)
-    st = do(st, "battle", unit=uid(st, (6, 10)), target=[5, 11])
-    if st.pending["type"] == "ambush":
-        st = do(st, "pass")
-    st, _ = roll(st, "grenade", "grenade", "star")
+    st = eliminate_the_last_needed_unit(None)
     assert st.game_over and st.winner == "ALLIES"
 
 
