@@ -55,6 +55,9 @@ def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = Non
             res = dict(res)
             for h in jumps:
                 res[h] = 1
+    if limit is None and play is not None and play.flags.get("advance"):
+        from .manoeuvres import allowed_destinations     # 004 Army Manoeuvres
+        res = allowed_destinations(st, u, play, res)
     return res
 
 
