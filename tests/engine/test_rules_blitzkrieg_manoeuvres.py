@@ -4,36 +4,12 @@
 import pytest
 
 from engine import EngineError, IllegalAction
-from tests.engine.rulehelp import act, do, game, legal, order_units, play, roll, uid, unit
+from tests.engine.rulehelp import (act, do, game, legal, order_units, play, random_games, roll,
+                                   uid, unit)
 
 
 def moves(st, h):
     return sorted(tuple(a["to"]) for a in legal(st, "move") if a["unit"] == uid(st, h))
-
-
-def _random_games(options, kinds):
-    from engine import apply, replay
-    from engine.bot import RandomBot, next_action, play_random_game
-    from engine.rules import new_game
-    from engine.textboard import board_from_text
-    scn = board_from_text("""
-        1: .:i W:i .:a .:i .:g .:i .:a .:i H:i
-        3: . S  .  W  .  .  H  .
-        7: .:I W:I .:A .:I .:G .:I .:A .:I H:I
-    """, victory=(6, 6))
-    seen = set()
-    for seed in (1, 2, 3, 4):
-        st, actions = play_random_game(scn, seed, options, max_turns=1000, record=True)
-        assert st.game_over
-        assert replay(scn, seed, actions, options) == st
-        seen |= {a["type"] for a in actions} | {a.get("as") for a in actions}
-    assert kinds <= seen
-    st, bot = new_game(scn, 5, options), RandomBot(5)
-    while not st.game_over and st.turn <= 30:          # apply never changes its input
-        before = st.snapshot()
-        st2, _ = apply(st, next_action(st, bot))
-        assert st.snapshot() == before
-        st = st2
 
 
 # ================================================================= Blitzkrieg (004)
@@ -104,7 +80,7 @@ def test_blitzkrieg_option_value_is_a_side():
 
 
 def test_blitzkrieg_random_games_replay_equals_live():
-    _random_games({"blitzkrieg": "AXIS"}, {"air_power"})
+    random_games({"blitzkrieg": "AXIS"}, {"air_power"})
 
 
 # ============================================================ Army Manoeuvres (004 App. 3)
@@ -198,14 +174,19 @@ def test_big_push_artillery_marches_one_hex_forward_or_battles_with_one_more_die
     assert battle_dice_vs(st, (7, 3), (4, 4)) == battle_dice_vs(normal, (7, 3), (4, 4)) + 1
 
 
-def test_big_push_infantry_must_take_ground():
-    text = "0@0: .:i\n4@10: .:i1\n5@13: .:I"
+def _push_and_eliminate(text, frm, to):
+    """Big Push: the unit on ``frm`` advances to ``to`` and eliminates the 1-figure
+    infantry on 4@10."""
     st = do(game(text, hand=[("probe", 1)], options=BP), "big_push")
-    st = do(st, "move", unit=uid(st, (5, 13)), to=[4, 12])
-    st = do(st, "battle", unit=uid(st, (4, 12)), target=[4, 10])
+    st = do(st, "move", unit=uid(st, frm), to=list(to))
+    st = do(st, "battle", unit=uid(st, to), target=[4, 10])
     if st.pending["type"] == "ambush":
         st = do(st, "pass")
-    st, _ = roll(st, "inf", "star", "star")
+    return roll(st, "inf", "star", "star")[0]
+
+
+def test_big_push_infantry_must_take_ground():
+    st = _push_and_eliminate("0@0: .:i\n4@10: .:i1\n5@13: .:I", (5, 13), (4, 12))
     assert st.pending["type"] == "take_ground"
     assert legal(st) == [{"type": "take_ground", "seat": "ALLIES", "take": True}]
     with pytest.raises(IllegalAction) as e:
@@ -214,13 +195,7 @@ def test_big_push_infantry_must_take_ground():
 
 
 def test_big_push_armour_must_overrun():
-    text = "0@0: .:i\n4@10: .:i1\n3@9: .:i\n6@10: .:A"
-    st = do(game(text, hand=[("probe", 1)], options=BP), "big_push")
-    st = do(st, "move", unit=uid(st, (6, 10)), to=[5, 11])
-    st = do(st, "battle", unit=uid(st, (5, 11)), target=[4, 10])
-    if st.pending["type"] == "ambush":
-        st = do(st, "pass")
-    st, _ = roll(st, "inf", "star", "star")
+    st = _push_and_eliminate("0@0: .:i\n4@10: .:i1\n3@9: .:i\n6@10: .:A", (6, 10), (5, 11))
     st = do(st, "take_ground", take=True)
     assert st.pending["type"] == "overrun"
     assert [a["type"] for a in legal(st)] == ["battle"]            # no pass
@@ -242,7 +217,7 @@ def test_big_push_infantry_may_charge_after_marching_two_hexes():
 
 
 def test_army_manoeuvres_random_games_replay_equals_live():
-    _random_games({**RO, **BP}, {"restoring_order", "big_push"})
+    random_games({**RO, **BP}, {"restoring_order", "big_push"})
 
 
 def test_army_manoeuvres_extra_command_cards_is_not_implemented():
