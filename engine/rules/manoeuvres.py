@@ -24,7 +24,8 @@ Engine reading (where the text is silent):
   (:meth:`engine.geometry.Board.rows_toward_enemy`; 004/vocabulary: a retreat step moves
   one row toward the own baseline).  A move is judged by where the unit ends it.
 * Restoring Order: a unit may not end its move on a row nearer the enemy than its start
-  (sideways and backwards are fine); a unit that moved may not battle.
+  (sideways and backwards are fine), nor leave the board by an exit; a unit that moved
+  may not battle.
 * The Big Push: a unit other than artillery may only end its move on a row nearer the
   enemy, and ``end_movement`` is refused while an ordered unit that can still advance has
   not moved (a unit with no such hex stays and may battle).  Artillery may march 1 hex,

@@ -106,6 +106,19 @@ def test_restoring_order_orders_every_unit_none_may_advance_toward_the_enemy():
     st = do(st, "move", unit=uid(st, (6, 12)), to=[8, 12])     # back 2 rows
 
 
+def test_restoring_order_no_exit_off_the_board():
+    exit_tag = {(0, 10): {"name": "tag4", "behavior": "EXIT_MARKER", "side": "ALLIES"}}
+    st = game("0@0: .:i\n1@11: .:I", hand=[("probe", 1)], options=RO, tags=exit_tag)
+    st = do(st, "restoring_order")
+    assert not legal(st, "exit")
+    with pytest.raises(IllegalAction) as e:
+        act(st, "exit", unit=uid(st, (1, 11)))
+    assert e.value.code == "illegal_move"
+    st = do(game("0@0: .:i\n1@11: .:I", hand=[("probe", 1)], options=BP, tags=exit_tag),
+            "big_push")
+    assert legal(st, "exit")                 # The Big Push: leaving forward is advancing
+
+
 def test_restoring_order_only_units_that_do_not_move_may_battle():
     text = "4@10: .:i\n4@14: .:i\n6@10: .:I\n6@14: .:I"
     st = do(game(text, hand=[("probe", 1)], options=RO), "restoring_order")
