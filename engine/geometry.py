@@ -27,6 +27,8 @@ Additions to the original skeleton (all additive, documented here):
 * ``Board.neighbour_in_direction(h, d)`` with :data:`DIRECTIONS` (index 0..5, clockwise
   from east) and :func:`direction_between`;
 * ``Board.within(h, n)``: on-board hexes at distance 1..n;
+* ``Board.rows_toward_enemy(frm, to, top)``: rows gained toward the enemy (the
+  opposite of the retreat direction);
 * cube-coordinate helpers :func:`to_cube`, :func:`cube_to_point` for line of sight.
 """
 from __future__ import annotations
@@ -175,6 +177,15 @@ class Board:
 
     def baseline_row(self, top: bool) -> int:
         return 0 if top else self.rows - 1
+
+    @staticmethod
+    def rows_toward_enemy(frm: Hex, to: Hex, top: bool) -> int:
+        """Rows gained toward the enemy going from ``frm`` to ``to`` (negative: toward
+        the own baseline).  The opposite of the retreat direction (a retreat step moves
+        one row toward the unit's own baseline, :meth:`retreat_hexes`): the player at
+        the top advances by increasing rows, the player at the bottom by decreasing them.
+        Used for 004 Army Manoeuvres "advance towards the enemy"."""
+        return to[0] - frm[0] if top else frm[0] - to[0]
 
 
 _BOARDS: dict[str, Board] = {}

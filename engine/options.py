@@ -19,9 +19,12 @@ class OptionalRule:
     description: str
     source: str            # rules file + section
     implemented: bool
+    values: tuple[str, ...] | None = None   # the allowed values (None: on/off)
 
 
 _R004 = "rules/004 Main Rules"
+_R004_A3 = "rules/004 Appendix 3 - Variants, Army Manoeuvres"
+SIDE_VALUES = ("AXIS", "ALLIES")
 
 REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
     OptionalRule("no_retreat",
@@ -63,8 +66,10 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "Anti-tank, machine-gun, flame-thrower and mortar infantry support units.",
                  "rules/004 Infantry Support Weapons (Optional)", False),
     OptionalRule("blitzkrieg",
-                 "Recon 1 played as Air Power; enemy armour moves 2 and battles.",
-                 "rules/004 Blitzkrieg Rules (Optional)", False),
+                 "Value: the side using Blitzkrieg (AXIS or ALLIES). It may play a Recon "
+                 "card as an Air Power (first target in the card's section, chain of up to "
+                 "4, 1 die per hex); the enemy side's armour moves at most 2 and battles.",
+                 "rules/004 Blitzkrieg Rules (Optional)", True, SIDE_VALUES),
     OptionalRule("discard_useless_cards",
                  "Instead of playing a card: Method 1 (once per game) lay cards face up, the "
                  "opponent takes any of them giving one of his own for each, the rest are "
@@ -73,8 +78,21 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "in close assault.",
                  f"{_R004}, Command Cards - Methods For Discarding Useless Cards", True),
     OptionalRule("army_manoeuvres",
-                 "Extra command cards per section, Restoring Order, The Big Push.",
-                 "rules/004 Appendix 3 - Army Manoeuvres", False),
+                 "All of Army Manoeuvres: Extra Command Cards (up to 3 cards a turn, one per "
+                 "section) plus Restoring Order and The Big Push. Extra Command Cards is not "
+                 "implemented; switch on restoring_order / big_push for the other two.",
+                 f"{_R004_A3}", False),
+    OptionalRule("restoring_order",
+                 "Army Manoeuvres, Restoring Order (once per game per side): instead of a "
+                 "card, order every unit; none may end its move nearer the enemy; only units "
+                 "that did not move may battle.",
+                 f"{_R004_A3}, Restoring Order, Tactics Card", True),
+    OptionalRule("big_push",
+                 "Army Manoeuvres, The Big Push (once per game per side): instead of a "
+                 "card, order every unit; each must advance at least one hex toward the "
+                 "enemy; infantry must take ground (and may charge), armour must take ground "
+                 "and overrun; artillery marches 1 hex forward or battles with +1 die.",
+                 f"{_R004_A3}, The Big Push, Tactics Card", True),
     OptionalRule("overlord_air_sortie",
                  "Overlord and the Air Pack: each C-in-C starts with an Air Sortie card (not "
                  "counted in the hand size), the two others are shuffled in; the C-in-C gives "
@@ -94,6 +112,11 @@ def validate(options: dict[str, Any] | None) -> dict[str, Any]:
             raise EngineError("unknown_option", f"unknown optional rule {name!r}")
         if value and not rule.implemented:
             raise EngineError("option_not_implemented", f"optional rule {name!r} is not implemented")
+        if value and rule.values is not None:
+            value = str(value).upper()
+            if value not in rule.values:
+                raise EngineError("bad_option_value",
+                                  f"optional rule {name!r} takes one of {list(rule.values)}")
         if value:
             out[name] = value
     return out
@@ -102,4 +125,5 @@ def validate(options: dict[str, Any] | None) -> dict[str, Any]:
 def describe() -> list[dict[str, Any]]:
     """The registry as JSON-able dicts (for the lobby UI)."""
     return [{"name": r.name, "description": r.description, "source": r.source,
-             "implemented": r.implemented} for r in REGISTRY.values()]
+             "implemented": r.implemented,
+             **({"values": list(r.values)} if r.values else {})} for r in REGISTRY.values()]

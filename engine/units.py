@@ -267,6 +267,10 @@ def army_rules(spec: UnitSpec, side: str, options: dict[str, Any]) -> UnitSpec:
 
     * ``blitz_rules`` (true): Allied armor moves 2 / battles after 2;
     * ``partial_blitz_rules`` (``ALLIES``/``AXIS``/``all``): that side's armor moves 2 / 2;
+    * ``blitzkrieg`` (game option, ``AXIS``/``ALLIES``: the side using Blitzkrieg; 004
+      "Blitzkrieg Rules (Optional)", Armour Movement: "An ordered Armour Unit may Move
+      upto 3 hexes and Battle, while an ordered enemy Armour Unit may only Move upto 2
+      Hexes and Battle"): the other side's armor moves 2 / 2 (the same profile change);
     * ``italy_royal_army`` (true): Italian units (nation ``it`` or badge 38) retreat 1-3
       hexes per flag; Italian artillery may ignore 1 flag.
     """
@@ -274,8 +278,10 @@ def army_rules(spec: UnitSpec, side: str, options: dict[str, Any]) -> UnitSpec:
         return spec
     if spec.unit_class == "armor" and not spec.train:
         blitz = options.get("partial_blitz_rules")
+        user = options.get("blitzkrieg")
         hit = (options.get("blitz_rules") and side == "ALLIES") or (
-            isinstance(blitz, str) and blitz.upper() in (side, "ALL", "BOTH"))
+            isinstance(blitz, str) and blitz.upper() in (side, "ALL", "BOTH")) or (
+            isinstance(user, str) and user.upper() in ("AXIS", "ALLIES") and user.upper() != side)
         if hit:
             spec = replace(spec, move=min(spec.move, 2), move_fire=min(spec.move_fire, 2))
     if options.get("italy_royal_army") and "it" in (spec.nation, spec.badge_nation):

@@ -14,6 +14,7 @@ from ..options import validate
 from ..rng import Rng
 from ..scenario import Scenario
 from ..state import GameState, Mine, Unit
+from ..units import army_rules
 from . import airdrop as _airdrop
 from . import turn as _turn
 from .common import MODES, SIDES, mode
@@ -37,8 +38,10 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     st.phase = "play_card"
     st.units = {}
     st.occ = {}
+    blitz = {"blitzkrieg": st.options["blitzkrieg"]} if "blitzkrieg" in st.options else None
     for i, us in enumerate(scenario.units):
-        u = Unit(f"u{i}", us.side, us.spec, us.hex, us.figures,
+        spec = army_rules(us.spec, us.side, blitz) if blitz else us.spec
+        u = Unit(f"u{i}", us.side, spec, us.hex, us.figures,
                  max(us.figures, us.spec.figures), us.badge, us.inactive_until)
         st.units[u.id] = u
         st.occ[u.hex] = u.id

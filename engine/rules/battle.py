@@ -19,6 +19,7 @@ from . import los as L
 from .hazards import SPECIAL_ROLLS, special_rolled
 from .common import (FULL_DAY, camouflaged, can_activate, drop_camouflage, is_top, mode, other,
                      set_ext, terrain_at, tile_codes, visibility)
+from .manoeuvres import pressing_on
 from .medals import check_victory, eliminate, update_objectives
 from .terrain_changes import unit_left_hex
 
@@ -54,6 +55,8 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
     if play is not None and kind != "ambush" and play.side == u.side:
         f = play.flags
         n += f.get("bonus", 0)
+        if u.cls == "art":
+            n += f.get("bonus_art", 0)      # 004 The Big Push: artillery +1 die
         if dist == 1:
             n += f.get("bonus_close", 0)
             if kind != "overrun":
@@ -102,6 +105,8 @@ def can_battle(st: GameState, u: Unit, play: Play | None) -> bool:
         return False
     if u.spec.no_move_and_fire and u.moved:
         return False
+    if f.get("battle_unmoved_only") and u.moved:
+        return False                # 004 Restoring Order: "Only Units that do not Move"
     return terrain_allows_battle(st, u)
 
 
@@ -115,9 +120,12 @@ def banzai_only(u: Unit, play: Play | None) -> bool:
 def charging(st: GameState, u: Unit, play: Play | None) -> bool:
     """004 optional "Infantry Charge" (option ``infantry_charge``): an ordered Regular
     Infantry unit that marched 2 hexes (beyond its move-and-battle distance) may battle an
-    adjacent enemy Infantry or Artillery unit; the defender battles first."""
+    adjacent enemy Infantry or Artillery unit; the defender battles first.  004 The Big
+    Push (play flag ``press_on``): "Infantry Units must Infantry Charge", so the charge is
+    open to them without the option."""
     return (u.spec.kind == "infantry" and u.moved >= 2 and play is not None
-            and bool(st.options.get("infantry_charge")) and u.moved > move_fire(u, play)
+            and bool(st.options.get("infantry_charge") or play.flags.get("press_on"))
+            and u.moved > move_fire(u, play)
             and not play.flags.get("battle_after_any_move"))
 
 
@@ -155,7 +163,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
            frozenset([(h, tile_codes(ts)) for h, ts in st.tiles_over.items()])
            if st.tiles_over else None,
            None if f is None else (play.side, f.get("bonus", 0), f.get("bonus_close", 0),
-                                   f.get("bonus_close_first", 0)),
+                                   f.get("bonus_close_first", 0), f.get("bonus_art", 0)),
            st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"),
            u.spec.banzai and banzai_only(u, play), visibility(st), camouflaged(st),
            u.cls == "inf" and charging(st, u, play))
@@ -878,8 +886,9 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
         return [{"type": "retreat", "seat": seat, "unit": p["unit"], "to": o["to"],
                  "ignore": o["ignore"]} for o in b.retreat_options]
     if t == "take_ground":
-        return [{"type": "take_ground", "seat": seat, "take": True},
-                {"type": "take_ground", "seat": seat, "take": False}]
+        return [{"type": "take_ground", "seat": seat, "take": True}] + (
+            [] if pressing_on(st, st.units.get(b.attacker))
+            else [{"type": "take_ground", "seat": seat, "take": False}])
     if t == "battle_back":
         return [{"type": "battle_back", "seat": seat, "unit": p["unit"]},
                 {"type": "pass", "seat": seat}]
@@ -888,8 +897,9 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
                 for h in b.retreat_options] + [{"type": "pass", "seat": seat}]
     if t == "overrun":
         u = st.units[b.attacker]
-        return [{"type": "battle", "seat": seat, "unit": u.id, "target": [*h]}
-                for h, _ in targets(st, u, st.play, "overrun")] + [{"type": "pass", "seat": seat}]
+        out = [{"type": "battle", "seat": seat, "unit": u.id, "target": [*h]}
+               for h, _ in targets(st, u, st.play, "overrun")]
+        return out + ([] if out and pressing_on(st, u) else [{"type": "pass", "seat": seat}])
     return []
 
 
@@ -915,6 +925,8 @@ def apply(st: GameState, action: dict, events: list) -> None:
         if t != "take_ground" or not isinstance(action.get("take"), bool):
             raise IllegalAction("malformed_action" if t == "take_ground" else "unknown_action",
                                 "expected take_ground with take true/false")
+        if not action["take"] and pressing_on(st, st.units.get(b.attacker)):
+            raise IllegalAction("must_take_ground", "The Big Push: this unit must take ground")
         take_ground(st, action["take"], events)
     elif b.stage == "battle_back":
         if t == "battle_back":
@@ -936,6 +948,9 @@ def apply(st: GameState, action: dict, events: list) -> None:
             raise IllegalAction("unknown_action", "expected move or pass")
     elif b.stage == "overrun":
         if t == "pass":
+            u = st.units[b.attacker]
+            if pressing_on(st, u) and targets(st, u, st.play, "overrun"):
+                raise IllegalAction("must_overrun", "The Big Push: armour must overrun")
             finish(st, events)
         elif t == "battle":
             if action.get("unit") != b.attacker:

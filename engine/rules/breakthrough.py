@@ -42,7 +42,7 @@ from ..errors import IllegalAction
 from ..state import GameState, Play, Quota, Unit
 from ..units import UnitSpec, army_rules, unit_spec
 from . import tactics as T
-from .common import SIDES, fresh_unit_id, is_top, parse_hex, set_ext, terrain_at
+from .common import SIDES, army_options, fresh_unit_id, is_top, parse_hex, set_ext, terrain_at
 from .movement import move_class
 
 Hex = tuple[int, int]
@@ -66,7 +66,7 @@ def _spec(st: GameState, side: str, tpl: dict[str, Any]) -> UnitSpec | None:
                          tpl.get("behavior"), tpl.get("equipment"), st.scn.date_begin)
     except (KeyError, ValueError):
         return None
-    return army_rules(spec, side, st.scn.options)
+    return army_rules(spec, side, army_options(st))
 
 
 def units_left(st: GameState, side: str) -> int:

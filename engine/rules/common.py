@@ -56,6 +56,13 @@ def is_top(st: GameState, side: str) -> bool:
     return side == st.scn.player1_side
 
 
+def army_options(st: GameState) -> dict[str, Any]:
+    """The options :func:`engine.units.army_rules` reads: the scenario's, plus the game
+    option ``blitzkrieg`` (004 "Blitzkrieg Rules (Optional)")."""
+    blitz = st.options.get("blitzkrieg")
+    return {**st.scn.options, "blitzkrieg": blitz} if blitz else st.scn.options
+
+
 _NO_SECTION: frozenset[int] = frozenset()
 
 

@@ -55,6 +55,9 @@ def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = Non
             res = dict(res)
             for h in jumps:
                 res[h] = 1
+    if limit is None and play is not None and play.flags.get("advance"):
+        from .manoeuvres import allowed_destinations     # 004 Army Manoeuvres
+        res = allowed_destinations(st, u, play, res)
     return res
 
 
@@ -327,9 +330,13 @@ def stopped_in_hex(st: GameState, u: Unit) -> bool:
 def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
     """Exit hexes of ``u``'s side it can stand on with movement left (may leave the board).
     A unit with behaviour ``CANNOT_EXIT`` (vocabulary 2.5, armour of an
-    ``armor_breakthrough_rules`` template) may not use exit markers."""
+    ``armor_breakthrough_rules`` template) may not use exit markers.  Under 004 Restoring
+    Order (play flag ``advance: never``, engine/rules/manoeuvres.py) no unit exits: leaving
+    the board for medals is no regrouping (our reading)."""
     zones = [z for z in st.scn.exits if z.side == u.side]
     if not zones or u.spec.train or u.spec.behavior == "CANNOT_EXIT":   # trains stay on the rail
+        return []
+    if play is not None and play.flags.get("advance") == "never":
         return []
     _, left = _search(st, u, play, None, False)
     out = []

@@ -421,7 +421,9 @@ def next_card_target(st: GameState, events: list) -> None:
         if v is None or v.side == play.side:
             continue
         if play.key == "air_power":
-            n = 2 if play.side == "ALLIES" else 1
+            # Air Power card: 2 dice per hex for the Allies, 1 for the Axis; a Recon
+            # played as Air Power under option ``blitzkrieg``: 1 (flag ``air_dice``)
+            n = play.flags.get("air_dice") or (2 if play.side == "ALLIES" else 1)
             card_attack(st, play.side, v, n, "air_power", True, events)
         else:
             card_attack(st, play.side, v, 4, "barrage", frozenset(), events)

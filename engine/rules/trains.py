@@ -56,7 +56,8 @@ from ..errors import IllegalAction
 from ..scenario import Scenario, inactive_turn
 from ..state import GameState, Unit
 from ..units import army_rules, unit_spec
-from .common import fresh_unit_id, mode, parse_hex, pop_ext, set_ext, terrain_at, unit_sections
+from .common import (army_options, fresh_unit_id, mode, parse_hex, pop_ext, set_ext, terrain_at,
+                     unit_sections)
 
 Hex = tuple[int, int]
 
@@ -364,7 +365,7 @@ def apply_reinforce(st: GameState, action: dict, events: list) -> None:
     tpl = s["unit"]
     spec = unit_spec(str(tpl["name"]), tpl.get("badge"), tpl.get("nbr_units"), tpl.get("behavior"),
                      tpl.get("equipment"), st.scn.date_begin)
-    spec = army_rules(spec, s["side"], st.scn.options)
+    spec = army_rules(spec, s["side"], army_options(st))
     uid = fresh_unit_id(st)
     u = Unit(uid, s["side"], spec, h, spec.figures, spec.figures, spec.badge,
              inactive_turn(tpl, st.turn))

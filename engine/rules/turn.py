@@ -18,6 +18,7 @@ from . import breakthrough as BT
 from . import hazards as H
 from . import tactics as T
 from . import trains as TR
+from . import manoeuvres as MN
 from . import useless_cards as UC
 from .common import (can_activate, mode, other, parse_hex, parse_unit, pop_ext, set_ext,
                      take_from_hand, terrain_at)
@@ -83,7 +84,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         if recon_as_air_power(st, st.active):
             out += [{"type": "play_card", "seat": seat, "card": c, "as": "air_power"}
                     for c in cards if CARDS[c].key == "recon"]
-        return out + UC.play_card_options(st, seat)
+        return out + UC.play_card_options(st, seat) + MN.play_card_options(st, seat)
     if ph in ("offer", "exchange"):
         return UC.legal(st, seat)
     if ph == "recon":
@@ -120,7 +121,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
                     out.append({"type": "move", "seat": seat, "unit": m.id, "to": [*h]})
             if exit_hexes(st, u, play):
                 out.append({"type": "exit", "seat": seat, "unit": uid})
-        out.append({"type": "end_movement", "seat": seat})
+        if not MN.must_still_advance(st, play):
+            out.append({"type": "end_movement", "seat": seat})
         return out
     if ph == "battle":
         out = []
@@ -158,11 +160,15 @@ def playable(st: GameState, side: str) -> list[int]:
 
 
 def recon_as_air_power(st: GameState, side: str) -> bool:
-    """Vocabulary 2.6: with ``air_strikes_rules`` (value: the side, or true for both) or,
+    """Game option ``blitzkrieg`` (the side using it, 004 "Blitzkrieg Rules (Optional)":
+    "The player may play a "Recon 1" card as an Air Power Tactic Card in that Section");
+    vocabulary 2.6: with ``air_strikes_rules`` (value: the side, or true for both) or,
     for the Axis, ``blitz_rules``, a Recon card may be played as an Air Power; vocabulary
     3.3 ``hill317``: so may the Allies while one of their units stands on a listed hex
     (004 "Calling In Air Strikes (Hill 317 Rule)": "for as long as a Unit occupies a
     specific hex")."""
+    if st.options.get("blitzkrieg") == side:
+        return True         # 004 "Blitzkrieg Rules (Optional)", Air Attack
     opts = st.scn.options
     v = opts.get("air_strikes_rules")
     if v and (v is True or str(v).upper() in (side, "ALL", "BOTH")):
@@ -412,6 +418,8 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
         src = CARDS[first_of("air_power")]
         play.key = src.key
         play.flags["air_section"] = card.sections[0]   # targets must include a unit there
+        if st.options.get("blitzkrieg") == side:
+            play.flags["air_dice"] = 1      # 004 Blitzkrieg: "1 Battle Dice per hex"
     if card.key == "counter_attack":
         last = st.last_card.get(other(side))
         if last is None:
@@ -566,6 +574,7 @@ def _exit(st: GameState, action: dict, events: list) -> None:
 
 
 def _end_movement(st: GameState, action: dict, events: list) -> None:
+    MN.check_end_movement(st, st.play)
     st.phase = "battle"
 
 
@@ -654,6 +663,8 @@ HANDLERS = {
     ("offer", "end_offer"): UC.end_offer,
     ("exchange", "take"): UC.take,
     ("exchange", "end_exchange"): UC.end_exchange,
+    ("play_card", MN.RESTORING_ORDER): MN.declare,
+    ("play_card", MN.BIG_PUSH): MN.declare,
 }
 KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",
                                      "battle_back"}
@@ -741,8 +752,9 @@ def _end_turn(st: GameState, events: list) -> None:
             st.discard.append(play.card)
         recon = recon or bool(play.flags.get("recon_draw"))
     last = st.plays[-1] if st.plays else None
-    if last is not None and last.key == "exchange":
-        st.last_card.pop(side, None)     # discard_useless_cards Method 2: no card played
+    if last is not None and last.card is None and last.key in ("exchange", *MN.KINDS):
+        st.last_card.pop(side, None)     # discard_useless_cards Method 2 / Army
+        #                                  Manoeuvres declarations: no card played
     elif last is not None and last.key != "none":
         st.last_card[side] = {"src": last.flags.get("src", last.card),
                               "mirror": bool(last.flags.get("mirror")), "section": last.section}

@@ -112,3 +112,31 @@ def battle_dice_vs(st, h, target):
     """Dice the ordered unit on ``h`` would roll against ``target`` (None: not a target)."""
     from engine.rules.battle import targets
     return dict(targets(st, unit(st, h), st.play)).get(tuple(target))
+
+
+def random_games(options, kinds):
+    """Seeded random games with ``options`` on a small board: each finishes, replaying its
+    actions gives the live state, the action types / ``as`` values ``kinds`` occur, and
+    ``apply`` never changes its input."""
+    from engine import apply, replay
+    from engine.bot import RandomBot, next_action, play_random_game
+    from engine.rules import new_game
+    from engine.textboard import board_from_text
+    scn = board_from_text("""
+        1: .:i W:i .:a .:i .:g .:i .:a .:i H:i
+        3: . S  .  W  .  .  H  .
+        7: .:I W:I .:A .:I .:G .:I .:A .:I H:I
+    """, victory=(6, 6))
+    seen = set()
+    for seed in (1, 2, 3, 4):
+        st, actions = play_random_game(scn, seed, options, max_turns=1000, record=True)
+        assert st.game_over
+        assert replay(scn, seed, actions, options) == st
+        seen |= {a["type"] for a in actions} | {a.get("as") for a in actions}
+    assert kinds <= seen
+    st, bot = new_game(scn, 5, options), RandomBot(5)
+    while not st.game_over and st.turn <= 30:          # apply never changes its input
+        before = st.snapshot()
+        st2, _ = apply(st, next_action(st, bot))
+        assert st.snapshot() == before
+        st = st2

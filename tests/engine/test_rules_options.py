@@ -161,24 +161,5 @@ def test_discard_useless_cards_method_1_face_up_opponent_takes_rest_discarded_on
 
 
 def test_discard_useless_cards_random_games_replay_equals_live():
-    from engine import apply, replay
-    from engine.bot import RandomBot, next_action, play_random_game
-    from engine.rules import new_game
-    from engine.textboard import board_from_text
-    scn = board_from_text("""
-        1: .:i W:i .:a .:i .:g .:i .:a .:i H:i
-        3: . S  .  W  .  .  H  .
-        7: .:I W:I .:A .:I .:G .:I .:A .:I H:I
-    """, victory=(6, 6))
-    kinds = set()
-    for seed in (1, 2, 3):
-        st, actions = play_random_game(scn, seed, USELESS, max_turns=200, record=True)
-        assert replay(scn, seed, actions, USELESS) == st
-        kinds |= {a["type"] for a in actions}
-    assert {"exchange_card", "offer_cards", "take", "end_exchange"} <= kinds
-    st, bot = new_game(scn, 5, USELESS), RandomBot(5)
-    while not st.game_over and st.turn <= 40:          # apply never changes its input
-        before = st.snapshot()
-        st2, _ = apply(st, next_action(st, bot))
-        assert st.snapshot() == before
-        st = st2
+    from tests.engine.rulehelp import random_games
+    random_games(USELESS, {"exchange_card", "offer_cards", "take", "end_exchange"})
