@@ -57,11 +57,22 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
     OptionalRule("extra_unit_types",
                  "Extra armour (reconnaissance, light-medium, heavy, very heavy, infantry "
                  "tanks, assault guns, tank destroyers) and artillery (medium, big-gun, "
-                 "anti-tank, 88mm, self-propelled, rocket) profiles and militia infantry.",
-                 "rules/004 Infantry/Armoured/Artillery Units", False),
+                 "anti-tank, 88mm, self-propelled, rocket) profiles and militia infantry. "
+                 "Value: true (no unit changes) or a mapping {\"row,col\" (a unit's start "
+                 "hex) or .m44 unit code (every such unit): type}, a hex entry winning; "
+                 "types: militia, reconnaissance, light_medium_armour, medium_armour, "
+                 "heavy_armour, very_heavy_armour, infantry_tank, assault_gun, "
+                 "tank_destroyer, medium_artillery, heavy_artillery, big_gun, "
+                 "anti_tank_artillery, german_88, self_propelled_artillery, rocket_artillery. "
+                 "Typed artillery fires direct (line of sight) or indirect (its own or a "
+                 "friendly unit's line of sight).",
+                 "rules/004 Infantry/Armoured/Artillery Units", True),
     OptionalRule("infantry_support_weapons",
-                 "Anti-tank, machine-gun, flame-thrower and mortar infantry support units.",
-                 "rules/004 Infantry Support Weapons (Optional)", False),
+                 "Anti-tank, machine-gun, flame-thrower and mortar infantry support units "
+                 "(2 figures, given to infantry units). Value: like extra_unit_types, types "
+                 "anti_tank_infantry, machine_gun, flame_thrower, mortar. Motorised support "
+                 "weapons are not implemented.",
+                 "rules/004 Infantry Support Weapons (Optional)", True),
     OptionalRule("blitzkrieg",
                  "Recon 1 played as Air Power; enemy armour moves 2 and battles.",
                  "rules/004 Blitzkrieg Rules (Optional)", False),
@@ -85,6 +96,16 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
 )}
 
 
+def _unit_types_check(name: str, value: Any) -> None:
+    from .unit_types import check_value
+    check_value(name, value)
+
+
+#: Options whose value is more than ``true``: name -> check raising ``invalid_option_value``.
+VALUE_CHECKS = {"extra_unit_types": _unit_types_check,
+                "infantry_support_weapons": _unit_types_check}
+
+
 def validate(options: dict[str, Any] | None) -> dict[str, Any]:
     """Normalise ``options`` (None -> {}) and refuse unknown or unimplemented names."""
     out: dict[str, Any] = {}
@@ -94,6 +115,8 @@ def validate(options: dict[str, Any] | None) -> dict[str, Any]:
             raise EngineError("unknown_option", f"unknown optional rule {name!r}")
         if value and not rule.implemented:
             raise EngineError("option_not_implemented", f"optional rule {name!r} is not implemented")
+        if value and name in VALUE_CHECKS:
+            VALUE_CHECKS[name](name, value)
         if value:
             out[name] = value
     return out
