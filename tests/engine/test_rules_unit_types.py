@@ -481,3 +481,16 @@ def test_random_games_with_unit_types_finish_and_replay_equals_live():
             st, actions = play_random_game(scn, seed, options, max_turns=400, record=True)
             assert st.game_over
             assert replay(scn, seed, actions, options) == st
+
+
+def test_very_heavy_armour_may_not_take_ground_into_woods():
+    """004 "Taking Ground": "Terrain Movement and Battle restrictions still apply when
+    Units Take Ground"; Very Heavy Armour advances "in Open, Road, Bridge, or Towns &
+    Villages Terrain only"."""
+    text = "0@0: .:i\n5@11: W:i1\n6@10: .:A"
+    for tname, offered in (("heavy_armour", True), ("very_heavy_armour", False)):
+        st = to_battle(_ready(text, [(6, 10)], {"6,10": tname}))
+        st = _battle(st, (6, 10), (5, 11))
+        st, _ = roll(st, *(["inf"] * st.pending["dice"]))
+        assert (5, 11) not in st.occ
+        assert (st.pending is not None and st.pending["type"] == "take_ground") is offered
