@@ -60,11 +60,22 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
     OptionalRule("extra_unit_types",
                  "Extra armour (reconnaissance, light-medium, heavy, very heavy, infantry "
                  "tanks, assault guns, tank destroyers) and artillery (medium, big-gun, "
-                 "anti-tank, 88mm, self-propelled, rocket) profiles and militia infantry.",
-                 "rules/004 Infantry/Armoured/Artillery Units", False),
+                 "anti-tank, 88mm, self-propelled, rocket) profiles and militia infantry. "
+                 "Value: true (no unit changes) or a mapping {\"row,col\" (a unit's start "
+                 "hex) or .m44 unit code (every such unit): type}, a hex entry winning; "
+                 "types: militia, reconnaissance, light_medium_armour, medium_armour, "
+                 "heavy_armour, very_heavy_armour, infantry_tank, assault_gun, "
+                 "tank_destroyer, medium_artillery, heavy_artillery, big_gun, "
+                 "anti_tank_artillery, german_88, self_propelled_artillery, rocket_artillery. "
+                 "Typed artillery fires direct (line of sight) or indirect (its own or a "
+                 "friendly unit's line of sight).",
+                 "rules/004 Infantry/Armoured/Artillery Units", True),
     OptionalRule("infantry_support_weapons",
-                 "Anti-tank, machine-gun, flame-thrower and mortar infantry support units.",
-                 "rules/004 Infantry Support Weapons (Optional)", False),
+                 "Anti-tank, machine-gun, flame-thrower and mortar infantry support units "
+                 "(2 figures, given to infantry units). Value: like extra_unit_types, types "
+                 "anti_tank_infantry, machine_gun, flame_thrower, mortar. Motorised support "
+                 "weapons are not implemented.",
+                 "rules/004 Infantry Support Weapons (Optional)", True),
     OptionalRule("blitzkrieg",
                  "Value: the side using Blitzkrieg (AXIS or ALLIES). It may play a Recon "
                  "card as an Air Power (first target in the card's section, chain of up to "
@@ -103,6 +114,16 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
 )}
 
 
+def _unit_types_check(name: str, value: Any) -> None:
+    from .unit_types import check_value
+    check_value(name, value)
+
+
+#: Options whose value is more than ``true``: name -> check raising ``invalid_option_value``.
+VALUE_CHECKS = {"extra_unit_types": _unit_types_check,
+                "infantry_support_weapons": _unit_types_check}
+
+
 def validate(options: dict[str, Any] | None) -> dict[str, Any]:
     """Normalise ``options`` (None -> {}) and refuse unknown or unimplemented names."""
     out: dict[str, Any] = {}
@@ -115,8 +136,11 @@ def validate(options: dict[str, Any] | None) -> dict[str, Any]:
         if value and rule.values is not None:
             value = str(value).upper()
             if value not in rule.values:
-                raise EngineError("bad_option_value",
-                                  f"optional rule {name!r} takes one of {list(rule.values)}")
+                raise EngineError("invalid_option_value",
+                                  f"optional rule {name!r} takes one of {list(rule.values)}",
+                                  entry=name, values=list(rule.values))
+        if value and name in VALUE_CHECKS:
+            VALUE_CHECKS[name](name, value)
         if value:
             out[name] = value
     return out

@@ -79,6 +79,18 @@ class UnitSpec:
     behavior: str | None = None
     badge_nation: str | None = None               # badge 38: counts as Italian ("it")
     must_ignore_flags: bool = False               # 2.6 Japanese: ignorable flags are ignored (no choice)
+    # --- 004 unit types (options extra_unit_types / infantry_support_weapons; see
+    # engine/unit_types.py) -------------------------------------------------------------
+    dice_vs: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (target class or kind, dice by
+                                                  # range) replacing ``dice``; first match wins
+    targets_only: frozenset[str] | None = None    # may battle only these classes / kinds
+    close_assaulted_by_inf: int = 0               # infantry close-assault it with this many dice
+    flag_faces: tuple[tuple[str, frozenset[str]], ...] = ()  # (face, target classes): the face
+                                                  # also counts as a flag (88mm star, mortar grenade)
+    indirect_fire: bool = False                   # 004: fires at targets it or a friend sees
+    enter_only: frozenset[str] | None = None      # terrain families it may move into (very heavy)
+    never_enter: frozenset[str] = NONE            # terrain families it may not enter (mortar: bunker)
+    max_per_side: int = 0                         # 004 limits per side (0 = none)
 
 
 # --- vocabulary 2.1 / 2.2: base profiles by type prefix -----------------------------------
@@ -186,6 +198,9 @@ def may_target(spec: UnitSpec, target: UnitSpec) -> bool:
     """May a unit of ``spec`` battle a unit of ``target``?  ``cannot_target`` names base
     classes and unit kinds (vocabulary 2.3 Sniper: "cannot target Armor or Destroyers";
     a Destroyer's base class is artillery, so it is excluded by its kind)."""
+    if spec.targets_only is not None and not (
+            target.unit_class in spec.targets_only or target.kind in spec.targets_only):
+        return False        # 004 unit types: "against Infantry, Artillery ... only"
     return target.unit_class not in spec.cannot_target and target.kind not in spec.cannot_target
 
 

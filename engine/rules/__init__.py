@@ -8,6 +8,7 @@ import pickle
 from typing import Any
 
 from .. import dice as D
+from .. import unit_types as _unit_types
 from ..cards import STANDARD_DECK, standard_deck_ids
 from ..errors import IllegalAction
 from ..options import validate
@@ -71,6 +72,8 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     st.owned = set(st.units)
     st.mines = {}
     st.crosshairs = {}
+    if st.options:                  # 004 unit types (engine/unit_types.py)
+        _unit_types.apply_types(st)
     _lay_mines(st)
     machine = MODES[mode_name].machine
     if machine is not None:          # Overlord: own deck, deal and turn machine

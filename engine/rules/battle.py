@@ -15,6 +15,7 @@ from ..errors import IllegalAction
 from ..state import Battle, GameState, Play, Unit
 from ..terrain import CLASS_INDEX
 from ..units import may_target
+from ..unit_types import dice_table, extra_flags, may_enter, signature
 from . import los as L
 from .hazards import SPECIAL_ROLLS, special_rolled
 from .common import (FULL_DAY, camouflaged, can_activate, drop_camouflage, is_top, mode, other,
@@ -31,10 +32,13 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
                 kind: str = "battle") -> int:
     """Dice ``u`` rolls against ``v`` at ``dist`` (can be <= 0: target not allowed)."""
     spec = u.spec
-    table = unit_dice(st, u)
-    if dist < 1 or dist > len(table):
+    typed = dice_table(spec, v.spec) if spec.dice_vs else None
+    table = unit_dice(st, u) if typed is None else typed
+    if dist < 1 or dist > len(table) or table[dist - 1] <= 0:
         return 0
     n = table[dist - 1]
+    if dist == 1 and u.cls == "inf" and v.spec.close_assaulted_by_inf:
+        n = v.spec.close_assaulted_by_inf   # 004: "Infantry Units attack ... with 3 Battle Dice"
     own = terrain_at(st, u.hex)
     n += own.firing_from[CLASS_INDEX[u.cls]]
     if spec.equipment == "boat" and own.river and not own.bridge:
@@ -62,7 +66,7 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
             if kind != "overrun":
                 n += f.get("bonus_close_first", 0)
     if (st.options.get("artillery_v_tank") and u.cls == "art" and v.cls == "armor"
-            and "armor" not in spec.star_hits):
+            and "armor" not in spec.star_hits and typed is None):
         n -= 1
     return n
 
@@ -166,7 +170,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
                                    f.get("bonus_close_first", 0), f.get("bonus_art", 0)),
            st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"),
            u.spec.banzai and banzai_only(u, play), visibility(st), camouflaged(st),
-           u.cls == "inf" and charging(st, u, play))
+           u.cls == "inf" and charging(st, u, play), signature(st))
     hit = _TARGETS.get(key)
     if hit is not None and hit[0] is st.scn:
         return list(hit[1])
@@ -222,8 +226,21 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
             continue
         if d > 1 and not L.clear(st, u.hex, v.hex, los, u.cls):
             continue
+        if d > 1 and spec.indirect_fire and not observed(st, u, v.hex):
+            continue
         out.append((v.hex, n))
     return out
+
+
+def observed(st: GameState, u: Unit, h: Hex) -> bool:
+    """004 "Indirect & Direct Fire": "Indirect Firing Artillery can fire at anything
+    within their Line Of Sight or at a target within a friendly Unit's Line Of Sight.
+    Indirect Fire can fire over any obstruction" (option ``extra_unit_types``)."""
+    dist = st.scn.board.distance
+    for w in st.units.values():
+        if w.side == u.side and (dist(w.hex, h) <= 1 or L.clear(st, w.hex, h, True, w.cls)):
+            return True
+    return False
 
 
 # ----------------------------------------------------------------------------- declare
@@ -241,7 +258,8 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
                          for w in st.units.values() if w.side != u.side):
             raise IllegalAction("must_close_assault",
                                 "a unit adjacent to an enemy must battle an adjacent enemy")
-        if d > 1 and not L.clear(st, u.hex, target, needs_los(u), u.cls):
+        if d > 1 and (not L.clear(st, u.hex, target, needs_los(u), u.cls)
+                      or (u.spec.indirect_fire and not observed(st, u, target))):
             raise IllegalAction("no_line_of_sight", "no line of sight to the target")
         raise IllegalAction("illegal_target", "that unit may not be battled (dice <= 0)")
     v = st.unit_at(target)
@@ -355,6 +373,9 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
             flags = 0
         elif _fortress_vs_artillery(st, b, v):
             hits = faces.count("star")   # 004 "Bunkers, Fortress": artillery hits on stars only
+        atk = st.units.get(b.attacker) if b.attacker else None
+        if atk is not None and atk.spec.flag_faces and b.kind != "mine":
+            flags += extra_flags(atk.spec, faces, v.cls)   # 88mm star, mortar grenade...
         if flags and v.spec.equipment == "boat" and _on_river(st, v.hex):
             hits, flags = hits + flags, 0    # vocabulary 1.3: every flag is a hit on a boat
     events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
@@ -650,6 +671,8 @@ def can_take_ground(st: GameState, u: Unit, h: Hex) -> bool:
         return False                # jungle: armor that moved cannot take ground into it
     if own.beach and u.cls in th.no_take_ground_from_beach:
         return False
+    if (u.spec.enter_only is not None or u.spec.never_enter) and not may_enter(u.spec, th):
+        return False                # 004 unit types: terrain the unit may not move into
     return u.cls not in th.impassable and can_step(st, u, h)
 
 

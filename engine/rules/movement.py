@@ -112,7 +112,8 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
         tov = st.tiles_over
         changed = frozenset([(h, tile_codes(tov[h])) for h in tov.keys() & ball])
     key = (id(st.scn), move_class(u), u.hex, base, ball.intersection(st.occ),
-           changed, frozenset(st.mines) if st.mines else None, ignore_terrain)
+           changed, frozenset(st.mines) if st.mines else None, ignore_terrain,
+           u.spec.enter_only, u.spec.never_enter)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is st.scn:
         return hit[1], hit[2]
@@ -261,6 +262,10 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     mines = None if ignore_terrain else st.mines
     road0 = (not ignore_terrain) and t0.road and bool(st.scn.road_links.get(start))
     occ = st.occ
+    spec = u.spec
+    if spec.enter_only is not None or spec.never_enter:
+        # 004 unit types: very heavy armour / mortars enter some terrain only
+        occ = _closed_hexes(st, spec, start, base)
     best: dict = {}             # search state -> fewest steps (plain hex when no road/cap)
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}   # hex -> most movement left on arrival (not stopped)
@@ -297,6 +302,20 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     dest.pop(start, None)
     left[start] = base
     return dest, left
+
+
+def _closed_hexes(st: GameState, spec, start: Hex, radius: int) -> set[Hex]:
+    """Occupied hexes plus the hexes within ``radius`` (+1 road bonus) of ``start`` the
+    unit may not enter (:func:`engine.unit_types.may_enter`), for the search."""
+    from ..unit_types import may_enter
+    closed = set(st.occ)
+    ring, seen, nb = [start], {start}, st.scn.board._nbrs
+    for _ in range(radius + 1):
+        ring = [n for h in ring for n in nb.get(h, ()) if n not in seen and not seen.add(n)]
+    for h in seen:
+        if h != start and not may_enter(spec, terrain_at(st, h)):
+            closed.add(h)
+    return closed
 
 
 def can_step(st: GameState, u: Unit, to: Hex, frm: Hex | None = None) -> bool:

@@ -75,7 +75,7 @@ def test_blitzkrieg_option_value_is_a_side():
     for bad in (True, "BOTH", "x"):
         with pytest.raises(EngineError) as e:
             game(AIR, options={"blitzkrieg": bad})
-        assert e.value.code == "bad_option_value"
+        assert e.value.code == "invalid_option_value"
     assert game(AIR, options={"blitzkrieg": "axis"}).options == {"blitzkrieg": "AXIS"}
 
 
