@@ -15,7 +15,7 @@ from typing import Any
 from engine.errors import EngineError, ScenarioError
 
 __all__ = ["E", "EngineError", "ScenarioError", "scenario_from_text", "sha256_text",
-           "public_view", "CHANCE"]
+           "public_view", "optional_rules", "CHANCE"]
 
 CHANCE = "chance"
 
@@ -70,3 +70,11 @@ def public_view(state: Any) -> dict[str, Any]:
     """The spectator view (seat ``None``): what the lobby may show about a game."""
     view: dict[str, Any] = E.view_for(state, None)
     return view
+
+
+def optional_rules() -> list[dict[str, Any]]:
+    """The engine's registry of named optional rules (``engine.options.describe``): name,
+    description, source, implemented and, for rules whose value is one of a few choices
+    (e.g. the side using Blitzkrieg), ``values``."""
+    rules: list[dict[str, Any]] = importlib.import_module("engine.options").describe()
+    return rules

@@ -147,7 +147,17 @@ def validate(options: dict[str, Any] | None) -> dict[str, Any]:
 
 
 def describe() -> list[dict[str, Any]]:
-    """The registry as JSON-able dicts (for the lobby UI)."""
-    return [{"name": r.name, "description": r.description, "source": r.source,
-             "implemented": r.implemented,
-             **({"values": list(r.values)} if r.values else {})} for r in REGISTRY.values()]
+    """The registry as JSON-able dicts (for the lobby UI); a rule taking one of a few
+    values lists them (``values``), a unit-type rule lists its types (``unit_types``:
+    type name -> 004 name) for the ``{"row,col" | unit code: type name}`` mapping."""
+    from .unit_types import TYPES
+    out = []
+    for r in REGISTRY.values():
+        d: dict[str, Any] = {"name": r.name, "description": r.description, "source": r.source,
+                             "implemented": r.implemented}
+        if r.values:
+            d["values"] = list(r.values)
+        if r.name in VALUE_CHECKS:
+            d["unit_types"] = {t.name: t.label for t in TYPES.values() if t.option == r.name}
+        out.append(d)
+    return out

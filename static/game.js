@@ -368,6 +368,12 @@ function renderSides() {
     `Minefields: ${mines.length} (${hidden} hidden, ${mines.length - hidden} revealed)`));
   }
   if (v.deck_count !== undefined) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
+  const opts = Array.isArray(v.options) ? v.options : Object.keys(v.options || {});
+  if (opts.length) {
+    box.append(el('div', { class: 'side-box', id: 'options-on', style: 'flex:0 0 auto;border-left-color:#5a7fa8', 'data-options': opts.join(','),
+      title: 'Optional rules switched on when the game was created (the lobby lists what each one does)' },
+    el('b', {}, 'Optional rules'), el('div', { class: 'muted' }, opts.map((o) => o.replace(/_/g, ' ')).join(', '))));
+  }
 }
 
 function renderPending() {

@@ -187,6 +187,66 @@ function uploadError(e, fname) {
   return box;
 }
 
+// ---------------------------------------------------------------- optional rules
+// The engine's named optional rules (GET /api/options): a checkbox each, or a choice
+// when the rule takes one of a few values (e.g. the side using Blitzkrieg).  Rules the
+// engine does not implement yet are listed, disabled, so nobody wonders where they are.
+async function loadOptions() {
+  let rules = [];
+  try { rules = await api('/options'); } catch (_) { rules = []; }
+  const list = clear($('options-list'));
+  for (const r of rules) {
+    const id = `opt-${r.name}`;
+    const title = `${r.description} (${r.source})`;
+    let input;
+    if (r.values && r.values.length) {
+      input = el('select', { id, 'data-option': r.name, title });
+      input.append(el('option', { value: '' }, 'off'));
+      for (const v of r.values) input.append(el('option', { value: String(v) }, String(v)));
+    } else {
+      input = el('input', { type: 'checkbox', id, 'data-option': r.name, title });
+    }
+    if (!r.implemented) input.disabled = true;
+    input.addEventListener('change', countOptions);
+    const name = r.name.replace(/_/g, ' ');
+    const row = el('div', { class: `option-row${r.implemented ? '' : ' muted'}` },
+      el('label', { for: id, title }, input, ' ', el('b', {}, name), r.implemented ? '' : ' (not yet available)'),
+      el('div', { class: 'muted option-desc' }, `${r.description} — ${r.source}`));
+    if (r.unit_types) {
+      // which units get which type: start hex "row,col" or a .m44 unit code -> type name
+      const names = Object.entries(r.unit_types).map(([k, v]) => `${k} (${v})`).join(', ');
+      const area = el('textarea', { id: `${id}-map`, 'data-map-for': r.name, rows: 2, class: 'hidden',
+        placeholder: '{"tankger": "heavy_armour", "4,12": "assault_gun"}',
+        title: `Types: ${names}` });
+      const help = el('div', { class: 'muted option-desc hidden' },
+        'Which units get which type, as JSON: a start hex "row,col" or a unit code (e.g. tankger) -> a type. Types: ', names);
+      input.addEventListener('change', () => { area.classList.toggle('hidden', !input.checked); help.classList.toggle('hidden', !input.checked); });
+      row.append(help, area);
+    }
+    list.append(row);
+  }
+  countOptions();
+}
+function chosenOptions() {
+  const out = {};
+  for (const x of document.querySelectorAll('#options-list [data-option]')) {
+    if (x.disabled) continue;
+    if (x.tagName === 'SELECT') { if (x.value) out[x.dataset.option] = x.value; }
+    else if (x.checked) out[x.dataset.option] = mappingOf(x.dataset.option);
+  }
+  return out;
+}
+function mappingOf(name) {
+  const area = document.querySelector(`[data-map-for="${name}"]`);
+  const text = area ? area.value.trim() : '';
+  if (!text) return true;
+  try { return JSON.parse(text); } catch (_) { return text; }   // the server names the error
+}
+function countOptions() {
+  const n = Object.keys(chosenOptions()).length;
+  $('options-count').textContent = n ? `(${n} on)` : '(standard rules)';
+}
+
 // ---------------------------------------------------------------- create
 $('create-form').addEventListener('submit', async (ev) => {
   ev.preventDefault();
@@ -194,7 +254,7 @@ $('create-form').addEventListener('submit', async (ev) => {
   const scenario_id = $('scenario-select').value;
   if (!scenario_id) { $('create-error').textContent = 'Choose a scenario.'; return; }
   const mode = $('mode-select').value || '1v1';
-  const body = { scenario_id, mode, options: {}, private: $('private-check').checked };
+  const body = { scenario_id, mode, options: chosenOptions(), private: $('private-check').checked };
   const mine = ($('seat-select').value || '').split(',').filter(Boolean);   // a layout group: several role seats
   if (mine.length) body.seat = mine[0];
   const scn = scenarios.find((x) => x.id === scenario_id);
@@ -280,5 +340,6 @@ async function refreshGames() {
 
 loadMe();
 loadScenarios();
+loadOptions();
 refreshGames();
 setInterval(refreshGames, 5000);

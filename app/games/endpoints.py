@@ -2,11 +2,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request, status
 
+from ..engine_api import optional_rules
 from ..errors import BadRequest
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
 from .schemas import (ClaimBody, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
-                      InviteOut)
+                      InviteOut, OptionalRuleOut)
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -78,6 +79,13 @@ async def game_events(game_id: str, session: SessionDep, me: OptionalIdentity,
     """The events of the log after ``since``, redacted for the caller's seats (spectators:
     public events): a late joiner's complete battle log.  Never the actions or the seed."""
     return await service.event_log(session, game_id, me, since)
+
+
+@router.get("/options", response_model=list[OptionalRuleOut])
+async def list_optional_rules() -> list[OptionalRuleOut]:
+    """The named optional rules of the engine (``implemented: false`` ones are refused by
+    ``POST /api/games`` with ``option_not_implemented``)."""
+    return [OptionalRuleOut(**r) for r in optional_rules()]
 
 
 @router.get("/invites/{code}", response_model=InviteOut)

@@ -108,5 +108,15 @@ class GameEvents(BaseModel):
     entries: list[EventEntry]
 
 
+class OptionalRuleOut(BaseModel):
+    """One named optional rule a game may switch on (``GameCreate.options``)."""
+    name: str
+    description: str
+    source: str
+    implemented: bool
+    values: list[Any] | None = None     # the value must be one of these (else ``true``)
+    unit_types: dict[str, str] | None = None   # a mapping rule: its type names -> 004 names
+
+
 class InviteOut(BaseModel):
     game_id: str

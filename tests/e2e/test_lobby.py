@@ -89,3 +89,31 @@ def test_private_game_join_by_invite_link(new_page, tmp_path):
     expect(host.locator("#prompt")).to_have_attribute("data-mine", "1")
     expect(host.locator("#seat-bar")).to_be_hidden()
     guest.screenshot(path=str(tmp_path / "private-guest.png"), full_page=True)
+
+
+def test_optional_rules_chosen_in_the_lobby_show_in_the_game(new_page, tmp_path):
+    """The lobby lists the engine's optional rules (standard rules by default); ticking
+    one and choosing a side for another creates a game that says which rules are on;
+    a rule the engine does not implement cannot be ticked; a bad unit-type mapping is
+    refused with the engine's message and no game is created."""
+    host = new_page("host")
+    enter_name(host, "Guderian")
+    host.select_option("#scenario-select", "2-PegasusBridge")
+    host.select_option("#seat-select", "AXIS")
+    host.locator("#options-box summary").click()
+    expect(host.locator("#options-count")).to_have_text("(standard rules)")
+    expect(host.locator("#opt-army_manoeuvres")).to_be_disabled()
+    host.check("#opt-extra_unit_types")
+    host.fill("#opt-extra_unit_types-map", '{"tankger": "flying_tank"}')
+    host.click("#create-submit")
+    expect(host.locator("#create-error")).to_contain_text("flying_tank")
+    host.uncheck("#opt-extra_unit_types")
+    host.check("#opt-infantry_charge")
+    host.select_option("#opt-blitzkrieg", "AXIS")
+    expect(host.locator("#options-count")).to_have_text("(2 on)")
+    host.screenshot(path=str(tmp_path / "lobby-options.png"), full_page=True)
+    host.click("#create-submit")
+    host.wait_for_url(re.compile(r"/games/[^/?]+"))
+    box = host.locator("#options-on")
+    expect(box).to_contain_text("infantry charge")
+    expect(box).to_contain_text("blitzkrieg")
