@@ -89,10 +89,12 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "in close assault.",
                  f"{_R004}, Command Cards - Methods For Discarding Useless Cards", True),
     OptionalRule("army_manoeuvres",
-                 "All of Army Manoeuvres: Extra Command Cards (up to 3 cards a turn, one per "
-                 "section) plus Restoring Order and The Big Push. Extra Command Cards is not "
-                 "implemented; switch on restoring_order / big_push for the other two.",
-                 f"{_R004_A3}", False),
+                 "All of Army Manoeuvres: Extra Command Cards (up to 3 cards a turn, each "
+                 "claiming its own sections: a Tactic card claims all three and is played "
+                 "alone; end_cards closes the card play; all moves before any battle; one "
+                 "card drawn per card played) plus Restoring Order and The Big Push. "
+                 "Standard mode (Team Play / Overlord: one card a turn).",
+                 f"{_R004_A3}", True),
     OptionalRule("restoring_order",
                  "Army Manoeuvres, Restoring Order (once per game per side): instead of a "
                  "card, order every unit; none may end its move nearer the enemy; only units "

@@ -1,5 +1,6 @@
 """004 Appendix 3 "Army Manoeuvres": the two Tactics Cards declared instead of playing a
-Command Card (options ``restoring_order`` and ``big_push``).
+Command Card (options ``restoring_order`` and ``big_push``; both also under ``army_manoeuvres``, which
+adds Extra Command Cards, engine/rules/extra_cards.py).
 
 004 text: "Restoring Order, Tactics Card - May only be used by each player once per game.
 Instead of playing a Command Card, a player may declare that he is Regrouping. He may
@@ -60,6 +61,11 @@ FLAGS: dict[str, dict[str, Any]] = {
 EVENT = {RESTORING_ORDER: "regrouping_declared", BIG_PUSH: "army_advance_declared"}
 
 
+def enabled(st: GameState, kind: str) -> bool:
+    """Option ``kind`` on, or ``army_manoeuvres`` (all of Army Manoeuvres)."""
+    return bool(st.options.get(kind) or st.options.get("army_manoeuvres"))
+
+
 def _used(st: GameState) -> tuple:
     return (st.ext or {}).get(KEY, {"used": ()})["used"]
 
@@ -67,14 +73,14 @@ def _used(st: GameState) -> tuple:
 def play_card_options(st: GameState, seat: str) -> list[dict[str, Any]]:
     """The declarations the active side may make instead of playing a card."""
     return [{"type": k, "seat": seat} for k in KINDS
-            if st.options.get(k) and (st.active, k) not in _used(st)]
+            if enabled(st, k) and (st.active, k) not in _used(st)]
 
 
 def declare(st: GameState, action: dict, events: list) -> None:
     """``restoring_order`` / ``big_push``: order every unit of the side."""
     kind = action["type"]
     side = st.active
-    if not st.options.get(kind):
+    if not enabled(st, kind):
         raise IllegalAction("card_not_playable", f"optional rule {kind} is off")
     if (side, kind) in _used(st):
         raise IllegalAction("card_not_playable", f"{kind} may be used only once per game")

@@ -159,8 +159,8 @@ def order(st: GameState, play: Play, u: Unit, events: list) -> None:
     """Order ``u`` (cards ordering "all units ..." call this for every unit: a unit held
     back by ``CANNOT_BE_ACTIVATED_TILL_TURN`` is skipped; a train is ordered once, through
     its locomotive, every piece marked ordered)."""
-    if not can_activate(st, u):
-        return
+    if not can_activate(st, u) or u.ordered:
+        return          # (Extra Command Cards: a unit ordered by an earlier card)
     extra: dict = {}
     if u.spec.train:
         from .trains import pieces
@@ -190,6 +190,12 @@ def _fallback(st: GameState, play: Play, classes: frozenset[str] | None) -> bool
     return True
 
 
+def card_sections(src, mirror: bool) -> tuple[int, ...]:
+    """The sections a Section card ``src`` orders in (a mirrored Counter-Attack copy acts
+    on the same physical flank: section ``2 - s``)."""
+    return tuple(2 - s for s in src.sections) if mirror else src.sections
+
+
 def setup(st: GameState, play: Play, events: list, src, mirror: bool = False,
           section: int | None = None) -> None:
     """Configure ``play`` for the procedure of card ``src`` and set ``st.phase``.
@@ -201,9 +207,7 @@ def setup(st: GameState, play: Play, events: list, src, mirror: bool = False,
     flags = play.flags
     st.phase = "order"
     if key in SECTION_KEYS:
-        secs, units = src.sections, src.units
-        if mirror:
-            secs = tuple(2 - s for s in secs)
+        secs, units = card_sections(src, mirror), src.units
         if units < 0:  # Assault: all units in the section
             for u in side_units(st, play.side):
                 if unit_sections(st, u) & frozenset(secs):

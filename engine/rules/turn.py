@@ -19,6 +19,7 @@ from . import hazards as H
 from . import tactics as T
 from . import trains as TR
 from . import manoeuvres as MN
+from . import extra_cards as EC
 from . import useless_cards as UC
 from .common import (can_activate, mode, other, parse_hex, parse_unit, pop_ext, set_ext,
                      take_from_hand, terrain_at)
@@ -79,6 +80,11 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     ph = st.phase
     play = st.play
     if ph == "play_card":
+        if st.plays:             # Extra Command Cards: a further card, or end_cards
+            side = st.active
+            return [{"type": "play_card", "seat": seat, "card": c}
+                    for c in _fitting(st, side, playable(st, side))] + \
+                [{"type": "end_cards", "seat": seat}]
         cards = playable(st, st.active)
         out = [{"type": "play_card", "seat": seat, "card": c} for c in cards]
         if recon_as_air_power(st, st.active):
@@ -111,43 +117,63 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
             [{"type": "armor_breakthrough", "seat": seat, "hex": [*h]}
              for h in BT.entry_hexes(st, play)] + [{"type": "end_orders", "seat": seat}]
     if ph == "move":
-        out = []
-        for uid in play.ordered:
-            u = st.units.get(uid)
-            if u is None or u.moved:
-                continue
-            for m in _movers(st, u):
-                for h in reachable(st, m, play, None, bool(play.flags.get("ignore_terrain"))):
-                    out.append({"type": "move", "seat": seat, "unit": m.id, "to": [*h]})
-            if exit_hexes(st, u, play):
-                out.append({"type": "exit", "seat": seat, "unit": uid})
-        if not MN.must_still_advance(st, play):
+        plays = EC.unit_plays(st)
+        out = [a for p in plays for a in _move_actions(st, p, seat)]
+        if not any(MN.must_still_advance(st, p) for p in plays):
             out.append({"type": "end_movement", "seat": seat})
         return out
     if ph == "battle":
-        out = []
-        for uid in play.ordered:
-            u = st.units.get(uid)
-            if u is None:
-                continue
-            if B.can_battle(st, u, play):
-                for h, _n in B.targets(st, u, play):
-                    out.append({"type": "battle", "seat": seat, "unit": uid, "target": [*h]})
-                for t in H.instead_of_battle(st, u):
-                    if t == "blow_bridge":
-                        out += [{"type": t, "seat": seat, "unit": uid, "hex": [*h]}
-                                for h in H.blowable_bridges(st, u)]
-                    else:
-                        out.append({"type": t, "seat": seat, "unit": uid})
-            if _may_move_again(play, u):
-                for h in reachable(st, u, play, play.flags["move_again"], True):
-                    out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
+        out = [a for p in EC.unit_plays(st) for a in _battle_actions(st, p, seat)]
         if st.ext and "firefights" in st.ext:
             out += [{"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
                     for a, b in firefight_pairs(st, play)]
         out.append({"type": "end_battles", "seat": seat})
         return out
     return []
+
+
+def _move_actions(st: GameState, play: Play, seat: str) -> list[dict[str, Any]]:
+    """``move`` / ``exit`` actions of the units ``play`` ordered."""
+    out = []
+    for uid in play.ordered:
+        u = st.units.get(uid)
+        if u is None or u.moved:
+            continue
+        for m in _movers(st, u):
+            for h in reachable(st, m, play, None, bool(play.flags.get("ignore_terrain"))):
+                out.append({"type": "move", "seat": seat, "unit": m.id, "to": [*h]})
+        if exit_hexes(st, u, play):
+            out.append({"type": "exit", "seat": seat, "unit": uid})
+    return out
+
+
+def _battle_actions(st: GameState, play: Play, seat: str) -> list[dict[str, Any]]:
+    """``battle`` / instead-of-battle / second ``move`` actions of the units ``play``
+    ordered."""
+    out = []
+    for uid in play.ordered:
+        u = st.units.get(uid)
+        if u is None:
+            continue
+        if B.can_battle(st, u, play):
+            for h, _n in B.targets(st, u, play):
+                out.append({"type": "battle", "seat": seat, "unit": uid, "target": [*h]})
+            for t in H.instead_of_battle(st, u):
+                if t == "blow_bridge":
+                    out += [{"type": t, "seat": seat, "unit": uid, "hex": [*h]}
+                            for h in H.blowable_bridges(st, u)]
+                else:
+                    out.append({"type": t, "seat": seat, "unit": uid})
+        if _may_move_again(play, u):
+            for h in reachable(st, u, play, play.flags["move_again"], True):
+                out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
+    return out
+
+
+def _fitting(st: GameState, side: str, cards: list[int]) -> list[int]:
+    """Extra Command Cards: the ``cards`` whose sections are all still free."""
+    taken = EC.claimed(st)
+    return [c for c in cards if not EC.claim(*card_source(st, side, CARDS[c])[:2]) & taken]
 
 
 def playable(st: GameState, side: str) -> list[int]:
@@ -357,7 +383,8 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
             B.apply(st, action, events)
         else:
             handler = HANDLERS.get((st.phase, t))
-            if handler is None:
+            if handler is None or (st.plays and st.phase == "play_card"
+                                   and t not in ("play_card", "end_cards")):
                 raise IllegalAction("wrong_phase", f"{t!r} is not possible during {st.phase}")
             handler(st, action, events)
     advance(st, events)
@@ -404,39 +431,51 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
     if as_ is not None and (as_ != "air_power" or CARDS[cid].key != "recon"
                             or not recon_as_air_power(st, side)):
         raise IllegalAction("card_not_playable", "this card may not be played that way")
+    card = CARDS[cid]
+    src, mirror, section = card_source(st, side, card, as_)
+    EC.check_claim(st, src, mirror)
     if cid == chip:
         st.ext["commissar_chip"][side] = None
     else:
         st.hands[side].remove(cid)
-    card = CARDS[cid]
     play = Play(cid, card.key, mode(st).play_seat(st, side, cid), side)
     st.plays.append(play)
     events.append({"type": "card_played", "seat": play.seat, "side": side,
                    "card": card.to_json(), **({"as": as_} if as_ else {})})
-    src, mirror, section = card, False, None
     if as_ == "air_power":
-        src = CARDS[first_of("air_power")]
         play.key = src.key
         play.flags["air_section"] = card.sections[0]   # targets must include a unit there
         if st.options.get("blitzkrieg") == side:
             play.flags["air_dice"] = 1      # 004 Blitzkrieg: "1 Battle Dice per hex"
     if card.key == "counter_attack":
-        last = st.last_card.get(other(side))
-        if last is None:
+        if src is card:
             play.key = "none"
         else:
-            src = CARDS[last["src"]]
-            mirror = not last["mirror"]
             play.key = src.key
-            if last.get("section") is not None:
-                section = 2 - last["section"]
             events.append({"type": "card_copied", "side": side, "card": src.to_json(),
                            "mirrored": mirror})
     play.flags["src"] = src.id
     play.flags["mirror"] = mirror
     T.setup(st, play, events, src, mirror, section)
     T.gung_ho(st, play, src)
-    BT.after_setup(st, play, tuple(2 - s for s in src.sections) if mirror else src.sections)
+    if EC.on(st):
+        play.flags["seq"] = len(st.plays)       # order of play (Extra Command Cards)
+    BT.after_setup(st, play, T.card_sections(src, mirror))
+
+
+def card_source(st: GameState, side: str, card, as_: str | None = None):
+    """(procedure card, mirrored, section) a played ``card`` is carried out as: a Recon
+    played as an Air Power (``as_``) is an Air Power; a Counter-Attack copies the card the
+    opponent played last (mirrored; a copied Infantry Assault keeps the physical section),
+    or itself when there is nothing to copy."""
+    if as_ == "air_power":
+        return CARDS[first_of("air_power")], False, None
+    if card.key == "counter_attack":
+        last = st.last_card.get(other(side))
+        if last is not None:
+            section = 2 - last["section"] if last.get("section") is not None else None
+            return CARDS[last["src"]], not last["mirror"], section
+    return card, False, None
 
 
 def _choose_section(st: GameState, action: dict, events: list) -> None:
@@ -495,11 +534,13 @@ def _end_orders(st: GameState, action: dict, events: list) -> None:
 
 # --------------------------------------------------------------------------- movement
 def _ordered_unit(st: GameState, action: dict):
+    """The acting unit of ``action``; the play that ordered it becomes the current play
+    (Extra Command Cards: each unit moves and battles under its own card)."""
     u = parse_unit(st, action)
     if u.side != st.play.side:
         raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
     o = TR.head(st, u)          # a train's order is held by its locomotive
-    if not o.ordered or o.id not in st.play.ordered:
+    if not o.ordered or EC.play_holding(st, o.id) is None:
         raise IllegalAction("unit_not_ordered", "that unit has no order this turn")
     return u
 
@@ -574,7 +615,8 @@ def _exit(st: GameState, action: dict, events: list) -> None:
 
 
 def _end_movement(st: GameState, action: dict, events: list) -> None:
-    MN.check_end_movement(st, st.play)
+    for p in EC.unit_plays(st):
+        MN.check_end_movement(st, p)
     st.phase = "battle"
 
 
@@ -626,6 +668,11 @@ def _choose_card(st: GameState, action: dict, events: list) -> None:
     events.append({"type": "card_kept", "side": side, "seat": mode(st).hand_seat(st, side),
                    "secret": {"card": CARDS[cid].to_json()},
                    "secret_to": [mode(st).hand_seat(st, side)]})
+    left = (st.ext or {}).get(RECON_LEFT, 0)    # Extra Command Cards: another Recon
+    if left:
+        pop_ext(st, RECON_LEFT)
+        if _recon_draw(st, side, events, left - 1):
+            return
     _finish_turn(st, events)
 
 
@@ -665,6 +712,7 @@ HANDLERS = {
     ("exchange", "end_exchange"): UC.end_exchange,
     ("play_card", MN.RESTORING_ORDER): MN.declare,
     ("play_card", MN.BIG_PUSH): MN.declare,
+    ("play_card", "end_cards"): EC.end_cards,
 }
 KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",
                                      "battle_back"}
@@ -680,9 +728,12 @@ def advance(st: GameState, events: list) -> None:
         play = st.play
         if ph == "order" and not T.orderable(st, play) and not BT.entry_hexes(st, play):
             T.end_orders(st, play, events)
-        elif ph == "move" and not _anything_to_move(st, play):
+        elif ph == "move" and EC.open_for(st) and _fitting(st, st.active,
+                                                            playable(st, st.active)):
+            st.phase = "play_card"     # Extra Command Cards: a further card may be played
+        elif ph == "move" and not any(_anything_to_move(st, p) for p in EC.unit_plays(st)):
             st.phase = "battle"
-        elif ph == "battle" and not _anything_to_battle(st, play):
+        elif ph == "battle" and not any(_anything_to_battle(st, p) for p in EC.unit_plays(st)):
             st.phase = "end"
         elif ph == "target" and not T.target_options(st, play) and not st.air_targets:
             st.phase = "end"
@@ -746,12 +797,10 @@ def reshuffle_if_due(st: GameState, events: list) -> None:
 
 def _end_turn(st: GameState, events: list) -> None:
     side = st.active
-    recon = False
     for play in st.plays:
         if play.card is not None:
             st.discard.append(play.card)
-        recon = recon or bool(play.flags.get("recon_draw"))
-    last = st.plays[-1] if st.plays else None
+    last = EC.last_played(st)
     if last is not None and last.card is None and last.key in ("exchange", *MN.KINDS):
         st.last_card.pop(side, None)     # discard_useless_cards Method 2 / Army
         #                                  Manoeuvres declarations: no card played
@@ -759,20 +808,35 @@ def _end_turn(st: GameState, events: list) -> None:
         st.last_card[side] = {"src": last.flags.get("src", last.card),
                               "mirror": bool(last.flags.get("mirror")), "section": last.section}
     reshuffle_if_due(st, events)
-    if recon:
-        st.recon_cards = draw(st, side, events, 2)
-        if len(st.recon_cards) > 1:
-            seat = mode(st).hand_seat(st, side)
-            events.append({"type": "cards_drawn", "side": side, "seat": seat, "count": 2,
-                           "secret": {"cards": [CARDS[c].to_json() for c in st.recon_cards]},
-                           "secret_to": [seat]})
-            st.phase = "recon"
-            return
-        st.hands[side].extend(st.recon_cards)
-        st.recon_cards = []
-    elif not (last is not None and last.flags.get("no_draw")):
-        _give(st, side, draw(st, side, events), events)
+    plain, recons = EC.draw_counts(st, last)
+    if plain:
+        _give(st, side, draw(st, side, events, plain), events)
+    if recons and _recon_draw(st, side, events, recons - 1):
+        return
     _finish_turn(st, events)
+
+
+#: GameState.ext key: Recon draw-two-keep-one steps still due this turn (Extra Command Cards)
+RECON_LEFT = "recon_left"
+
+
+def _recon_draw(st: GameState, side: str, events: list, left: int) -> bool:
+    """Recon: draw two cards to keep one (phase ``recon``, True); with fewer than two
+    drawn the card (if any) is kept outright and the remaining steps lapse.  ``left``:
+    further Recon steps after this one."""
+    st.recon_cards = draw(st, side, events, 2)
+    if len(st.recon_cards) > 1:
+        seat = mode(st).hand_seat(st, side)
+        events.append({"type": "cards_drawn", "side": side, "seat": seat, "count": 2,
+                       "secret": {"cards": [CARDS[c].to_json() for c in st.recon_cards]},
+                       "secret_to": [seat]})
+        st.phase = "recon"
+        if left:
+            set_ext(st, RECON_LEFT, left)
+        return True
+    st.hands[side].extend(st.recon_cards)
+    st.recon_cards = []
+    return False
 
 
 def _give(st: GameState, side: str, cards: list[int], events: list) -> None:

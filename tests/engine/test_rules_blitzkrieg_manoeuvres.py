@@ -231,9 +231,3 @@ def test_big_push_infantry_may_charge_after_marching_two_hexes():
 
 def test_army_manoeuvres_random_games_replay_equals_live():
     random_games({**RO, **BP}, {"restoring_order", "big_push"})
-
-
-def test_army_manoeuvres_extra_command_cards_is_not_implemented():
-    with pytest.raises(EngineError) as e:
-        game(AIR, options={"army_manoeuvres": True})
-    assert e.value.code == "option_not_implemented"
