@@ -117,6 +117,8 @@ export const ACTIONS = {
   take:             { label: 'Take',
                       resolve: (a, view) => ({ gesture: 'button', label: `Take ${offeredName(view, a.card)}, give ${cardNameIn(view, a.give)}` }) },
   end_exchange:     { label: 'Take no (more) cards', primary: true },
+  // option army_manoeuvres (004 Army Manoeuvres, Extra Command Cards)
+  end_cards:        { label: 'No more cards this turn (move)', primary: true },
   armor_breakthrough: { label: 'Armor breakthrough', kind: 'target', hint: 'Armor breakthrough: a new tank enters here (uses one order; it stops, may battle, no overrun)',
                       resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Armor breaks through at ${hexT(a.hex)}` }) },
 };

@@ -94,7 +94,7 @@ def test_private_game_join_by_invite_link(new_page, tmp_path):
 def test_optional_rules_chosen_in_the_lobby_show_in_the_game(new_page, tmp_path):
     """The lobby lists the engine's optional rules (standard rules by default); ticking
     one and choosing a side for another creates a game that says which rules are on;
-    a rule the engine does not implement cannot be ticked; a bad unit-type mapping is
+    every rule the engine registers can be ticked; a bad unit-type mapping is
     refused with the engine's message and no game is created."""
     host = new_page("host")
     enter_name(host, "Guderian")
@@ -102,7 +102,7 @@ def test_optional_rules_chosen_in_the_lobby_show_in_the_game(new_page, tmp_path)
     host.select_option("#seat-select", "AXIS")
     host.locator("#options-box summary").click()
     expect(host.locator("#options-count")).to_have_text("(standard rules)")
-    expect(host.locator("#opt-army_manoeuvres")).to_be_disabled()
+    expect(host.locator("#opt-army_manoeuvres")).to_be_enabled()   # every rule available
     host.check("#opt-extra_unit_types")
     host.fill("#opt-extra_unit_types-map", '{"tankger": "flying_tank"}')
     host.click("#create-submit")
