@@ -119,6 +119,8 @@ export const ACTIONS = {
   end_exchange:     { label: 'Take no (more) cards', primary: true },
   // option army_manoeuvres (004 Army Manoeuvres, Extra Command Cards)
   end_cards:        { label: 'No more cards this turn (move)', primary: true },
+  restoring_order:  { label: 'Restoring Order (once per game): order every unit, none may advance toward the enemy; only units that do not move may battle' },
+  big_push:         { label: 'The Big Push (once per game): order every unit, each must advance toward the enemy' },
   armor_breakthrough: { label: 'Armor breakthrough', kind: 'target', hint: 'Armor breakthrough: a new tank enters here (uses one order; it stops, may battle, no overrun)',
                       resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Armor breaks through at ${hexT(a.hex)}` }) },
 };
@@ -156,7 +158,8 @@ export const PHASES = {
 };
 
 const PENDING = {
-  play_card: (p) => `${sideName(p.seat)} must play a command card`,
+  play_card: (p) => (p.played ? `${sideName(p.seat)} may play another command card for a free section (${p.played} played this turn), or move`
+    : `${sideName(p.seat)} must play a command card`),
   order: (p) => `${sideName(p.seat)}: order units in the card's sections`,
   move: (p) => `${sideName(p.seat)}: move ordered units`,
   battle: (p) => `${sideName(p.seat)}: battle with ordered units`,

@@ -44,7 +44,10 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
     if ph == "chance":
         return {"type": "roll", "seat": "chance", "dice": st.chance["n"], "for": st.chance["for"]}
     if ph == "play_card":
-        return {"type": "play_card", "seat": mode(st).hand_seat(st, st.active)}
+        out = {"type": "play_card", "seat": mode(st).hand_seat(st, st.active)}
+        if st.plays:        # option army_manoeuvres: a further card is optional
+            out["played"] = len(st.plays)
+        return out
     if ph == "recon":
         return {"type": "choose_card", "seat": mode(st).hand_seat(st, st.active),
                 "count": len(st.recon_cards)}
