@@ -106,6 +106,14 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "enemy; infantry must take ground (and may charge), armour must take ground "
                  "and overrun; artillery marches 1 hex forward or battles with +1 die.",
                  f"{_R004_A3}, The Big Push, Tactics Card", True),
+    OptionalRule("bridge_demolition",
+                 "Bridge Demolition Options 1 and 3 on every road, pontoon and railway "
+                 "bridge: a Combat Engineer next to a bridge that does not move may place "
+                 "charges instead of battling (a Battle Star); its side may then blow it "
+                 "like an already rigged bridge (2 dice, a star destroys it); an enemy on "
+                 "the bridge removes the charges. An unrigged bridge is destroyed by 4 tank "
+                 "symbols from Heavy Artillery / Big Guns firing at it, Barrage or Air Power.",
+                 "rules/004 Appendix 2 - Bridge Demolition Rules", True),
     OptionalRule("overlord_air_sortie",
                  "Overlord and the Air Pack: each C-in-C starts with an Air Sortie card (not "
                  "counted in the hand size), the two others are shuffled in; the C-in-C gives "

@@ -12,6 +12,7 @@ from typing import Any
 from .cards import CARDS
 from .rules.common import SIDES, is_top, mode
 from .rules.battle import live_marks
+from .rules.bridges import bridge_view
 from .rules.hazards import mine_view
 from .rules.tactics import describe_play
 from .rules.trains import pieces
@@ -96,6 +97,8 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
     }
     if st.ext and st.ext.get("camouflage") and m.machine is None:
         out["camouflage"] = [[*h] for h in st.ext["camouflage"]]    # tags tag14/tag15
+    if st.options.get("bridge_demolition"):
+        out["bridges"] = bridge_view(st)    # Battle Stars: charges placed / tank hits
     if st.ext and "visibility" in st.ext and m.machine is None:
         out["visibility"] = st.ext["visibility"]     # night rules (1..6, 6 = full day)
     if m.machine is not None:

@@ -94,6 +94,10 @@ export const ACTIONS = {
   heal:             { label: 'Heal (roll instead of battling)', gesture: 'unit', hint: 'Heal: recover figures' },
   blow_bridge:      { label: 'Blow the bridge', kind: 'target', hint: 'Blow this bridge (2 dice, a star destroys it)',
                       resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: a.unit, label: `Blow the bridge at ${hexT(a.hex)}` }) },
+  rig_bridge:       { label: 'Place charges on the bridge', kind: 'target', hint: 'Place charges on this bridge (the engineer\'s whole action)',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: a.unit, label: `Place charges on the bridge at ${hexT(a.hex)}` }) },
+  bombard_bridge:   { label: 'Fire at the bridge', kind: 'target', hint: 'Fire at this bridge (each tank symbol is a hit, 4 destroy it)',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: a.unit, label: `Fire at the bridge at ${hexT(a.hex)}` }) },
   exit:             { label: 'Exit the board (medal)', kind: 'choice', hint: 'Leave the board here (medal)' },
   initiative_unit:  { label: 'Initiative', kind: 'retreat', hint: 'Initiative: this unit' },
   commissar:        { label: 'Put under the Commissar chip', gesture: 'card',
@@ -192,7 +196,7 @@ export const ROLL_FOR = {
   battle: 'a battle', overrun: 'an armor overrun', ambush: 'an ambush', air_power: 'Air Power', barrage: 'a barrage',
   their_finest_hour: 'Their Finest Hour', medics: 'Medics & Mechanics', mine: 'a minefield', hazard: 'a hazard (frozen river)',
   tiger: 'a Tiger', battle_back: 'battling back', night: 'night visibility', seal_cave: 'sealing a cave',
-  heal: 'healing', blow_bridge: 'blowing the bridge', initiative: 'initiative', charge_defence: 'the defender against an infantry charge', firefight: 'a continuing firefight',
+  heal: 'healing', blow_bridge: 'blowing the bridge', bombard_bridge: 'firing at the bridge', initiative: 'initiative', charge_defence: 'the defender against an infantry charge', firefight: 'a continuing firefight',
 };
 
 export function describePending(p, unitName) {

@@ -33,8 +33,11 @@ const TEXT = {
   battle: (e, n) => `${n(e.unit || e.attacker)} battles ${e.target_unit ? n(e.target_unit) : ''} ${e.target ? 'at ' + hexText(e.target) : ''}${e.dice_count ? ` with ${e.dice_count} dice` : ''}`,
   battle_declared: (e, n) => `${e.unit ? n(e.unit) : sideName(e.side)} ${e.kind && e.kind !== 'battle' ? titleCase(e.kind) + ': ' : ''}battles ${e.target_unit ? n(e.target_unit) : hexText(e.target)}${typeof e.dice === 'number' ? ` with ${e.dice} ${e.dice === 1 ? 'die' : 'dice'}` : ''}${e.range ? ` at range ${e.range}` : ''}`,
   roll: (e) => `Dice rolled`,
-  action_declared: (e, n) => `${n(e.unit)} ${({ seal_cave: 'tries to seal the cave', heal: 'tries to heal', blow_bridge: 'tries to blow the bridge' })[e.kind] || titleCase(e.kind || 'acts')}${e.hex ? ' at ' + hexText(e.hex) : ''}${typeof e.dice === 'number' ? ` (${e.dice} ${e.dice === 1 ? 'die' : 'dice'})` : ''}`,
+  action_declared: (e, n) => `${e.unit ? n(e.unit) : sideName(e.side) + (e.by ? ' (' + titleCase(e.by) + ')' : '')} ${({ seal_cave: 'tries to seal the cave', heal: 'tries to heal', blow_bridge: 'tries to blow the bridge', bombard_bridge: 'fires at the bridge' })[e.kind] || titleCase(e.kind || 'acts')}${e.hex ? ' at ' + hexText(e.hex) : ''}${typeof e.dice === 'number' ? ` (${e.dice} ${e.dice === 1 ? 'die' : 'dice'})` : ''}`,
   card_discarded: (e) => `${sideName(e.seat || e.side)} must discard ${cardName(e)}${e.reason === 'hq_tent' ? ' (HQ & Supply Tent taken by the enemy)' : (e.reason ? ' (' + String(e.reason).replace(/_/g, ' ') + ')' : '')}`,
+  bridge_rigged: (e, n) => `${n(e.unit)} places charges on the bridge at ${hexText(e.hex)}`,
+  bridge_charges_removed: (e, n) => `${sideName(e.side)} charges on the bridge at ${hexText(e.hex)} removed (${e.unit ? n(e.unit) : 'the enemy'} on the bridge)`,
+  bridge_hit: (e) => `Bridge at ${hexText(e.hex)} hit ${e.hits} time${e.hits === 1 ? '' : 's'} (${e.total} of 4)`,
   mine_revealed: (e, n) => `${e.unit ? n(e.unit) + ' enters a minefield' : 'Minefield'} at ${hexText(e.hex)}: ${e.value ? `strength ${e.value}` : 'a decoy'}`,
   mine_removed: (e, n) => `Minefield at ${hexText(e.hex)} removed${e.reason === 'decoy' ? ' (a decoy)' : e.reason === 'cleared' ? ` (cleared${e.unit ? ' by ' + n(e.unit) : ''})` : ''}`,
   hazard: (e, n) => `${n(e.unit)} crosses a ${e.kind === 'frozen_river' ? 'frozen river' : titleCase(e.kind || 'hazard')} at ${hexText(e.hex)}${typeof e.dice === 'number' ? ` (${e.dice} dice, stars hit)` : ''}`,
@@ -89,7 +92,8 @@ const TEXT = {
 
 // dice_rolled kinds whose result is not hits on a target
 const ROLL_ONLY = { night: 'for the dawn (stars raise the visibility)', seal_cave: 'to seal the cave (a star seals it)',
-  heal: 'to heal (stars and infantry symbols bring figures back)', blow_bridge: 'to blow the bridge (a star blows it)' };
+  heal: 'to heal (stars and infantry symbols bring figures back)', blow_bridge: 'to blow the bridge (a star blows it)',
+  bombard_bridge: 'against the bridge (each tank symbol is a hit)' };
 const ROLL_KIND = { mine: 'for the minefield', hazard: 'for the hazard', tiger: 'against the Tiger', battle_back: 'battling back',
   ambush: 'in ambush', overrun: 'in an overrun', charge_defence: 'first against the infantry charge', firefight: 'in the continuing firefight', air_power: 'for Air Power', barrage: 'for a barrage' };
 

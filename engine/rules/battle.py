@@ -17,6 +17,7 @@ from ..terrain import CLASS_INDEX
 from ..units import may_target
 from ..unit_types import dice_table, extra_flags, may_enter, signature
 from . import los as L
+from .bridges import enemy_entered
 from .hazards import SPECIAL_ROLLS, special_rolled
 from .common import (FULL_DAY, camouflaged, can_activate, drop_camouflage, is_top, mode, other,
                      set_ext, terrain_at, tile_codes, visibility)
@@ -624,6 +625,7 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> N
         unit_left_hex(st, frm, events)
         events.append({"type": "unit_retreated", "unit": v.id, "side": v.side, "from": [*frm],
                        "to": [*to]})
+        enemy_entered(st, v, events)    # 004 Bridge Demolition: charges removed
         b.vacated = True
     if opt["losses"]:
         if apply_hits(st, v, opt["losses"], b.side, events):

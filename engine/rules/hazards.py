@@ -25,6 +25,9 @@ from typing import Any
 
 from ..errors import IllegalAction
 from ..state import Battle, GameState, Unit
+from .bridges import (blow_bridge, blow_rolled, blowable_bridges, bombard_bridge,
+                      bombard_rolled, bombardable_bridges, enemy_entered, rig_bridge,
+                      riggable_bridges)
 from .common import discard_random_card, other, terrain_at, tiles_at
 from .terrain_changes import remove_family
 
@@ -36,6 +39,7 @@ def on_enter(st: GameState, u: Unit, how: str, events: list[dict[str, Any]]) -> 
     t = terrain_at(st, h)
     if t.hq_tent:
         _hq_tent(st, u, events)
+    enemy_entered(st, u, events)    # 004 Bridge Demolition: enemy removes the charges
     if u.spec.equipment == "boat" and not (t.river and not t.bridge):
         # vocabulary 1.3 River: a boat unit stepping onto land loses the boat
         st.mut(u.id).spec = replace(u.spec, equipment=None)
@@ -103,9 +107,20 @@ def instead_of_battle(st: GameState, u: Unit) -> list[str]:
         out.append("seal_cave")
     if heal_dice(st, u):
         out.append("heal")
-    if st.scn.options.get("blowbridge_opt2") and blowable_bridges(st, u):
+    if blowable_bridges(st, u):
         out.append("blow_bridge")
+    if riggable_bridges(st, u):
+        out.append("rig_bridge")
+    if bombardable_bridges(st, u):
+        out.append("bombard_bridge")
     return out
+
+
+#: Instead-of-battle actions aimed at a hex: action type -> the hexes ``u`` may pick.
+HEX_ACTIONS = {"blow_bridge": blowable_bridges, "rig_bridge": riggable_bridges,
+               "bombard_bridge": lambda st, u: [h for h, _n in bombardable_bridges(st, u)]}
+HEX_ACTION_DO = {"blow_bridge": blow_bridge, "rig_bridge": rig_bridge,
+                 "bombard_bridge": bombard_bridge}
 
 
 def may_remove_roadblock(st: GameState, u: Unit) -> bool:
@@ -145,7 +160,7 @@ def mine_view(st: GameState) -> list[dict[str, Any]]:
 # Vocabulary 1.3 (pcave/pmcave, dcamp/pheadquarter, oasis/phospital, bridges 1.2) and 004
 # "Bridge Demolition Rules".  The dice steps are Battle records of kind ``seal_cave`` /
 # ``heal`` / ``blow_bridge`` (chance nodes like any roll); :func:`special_rolled` resolves them.
-SPECIAL_ROLLS = frozenset({"seal_cave", "heal", "blow_bridge"})
+SPECIAL_ROLLS = frozenset({"seal_cave", "heal", "blow_bridge", "bombard_bridge"})
 _CAVES: dict[int, tuple] = {}
 
 
@@ -203,25 +218,6 @@ def heal(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     _special(st, u, u.hex, n, "heal", events)
 
 
-def blowable_bridges(st: GameState, u: Unit) -> list:
-    """Scenario option ``blowbridge_opt2`` (004 "Bridge Demolition", Option 2: the bridge
-    is already rigged): an ordered unit adjacent to an empty bridge hex whose bridge tile
-    has the behaviour CAN_BE_BLOWN may blow it instead of battling."""
-    if not st.scn.options.get("blowbridge_opt2"):
-        return []
-    out = []
-    for n in st.scn.board.neighbours(u.hex):
-        if n not in st.occ and any(t.spec.can_be_blown for t in tiles_at(st, n)):
-            out.append(n)
-    return out
-
-
-def blow_bridge(st: GameState, u: Unit, h, events: list[dict[str, Any]]) -> None:
-    if h not in blowable_bridges(st, u):
-        raise IllegalAction("no_bridge", "there is no bridge this unit may blow there")
-    _special(st, u, h, 2, "blow_bridge", events)
-
-
 def _special(st: GameState, u: Unit, h, n: int, kind: str, events: list[dict[str, Any]]) -> None:
     u = st.mut(u.id)
     u.no_battle = True              # instead of battling: the unit is spent
@@ -232,8 +228,8 @@ def _special(st: GameState, u: Unit, h, n: int, kind: str, events: list[dict[str
 
 
 def special_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict[str, Any]]) -> None:
-    """Resolve a ``seal_cave`` / ``heal`` / ``blow_bridge`` roll (the record is popped by
-    the caller)."""
+    """Resolve a ``seal_cave`` / ``heal`` / ``blow_bridge`` / ``bombard_bridge`` roll (the
+    record is popped by the caller; bridges: rules/bridges.py)."""
     events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
                    "dice": list(faces), "kind": b.kind})
     h = b.target_hex
@@ -248,36 +244,23 @@ def special_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict
         events.append({"type": "unit_healed", "unit": u.id, "figures_gained": gain,
                        "figures": u.figures})
         return
+    if b.kind == "blow_bridge":
+        blow_rolled(st, b, faces, events)
+        return
+    if b.kind == "bombard_bridge":
+        bombard_rolled(st, b, faces, events)
+        return
     if "star" not in faces:
         return
     from ..terrain import TERRAIN, Tile
-    if b.kind == "seal_cave":
-        keep = []
-        for t in tiles_at(st, h):
-            if t.spec.cave:
-                t = Tile(TERRAIN["mountain" if t.spec.family == "mountain" else "hills"],
-                         t.orientation)
-            keep.append(t)
-        st.tiles_over[h] = tuple(keep)
-        events.append({"type": "terrain_changed", "hex": [*h], "removed": "cave"})
-        return
-    # blow_bridge: the bridge tile becomes a broken bridge
-    medal = 0
-    keep = []
+    keep = []                       # seal_cave
     for t in tiles_at(st, h):
-        if t.spec.can_be_blown:
-            medal = max(medal, t.spec.medal_if_blown)
-            t = Tile(TERRAIN["brkbridge"], t.orientation)
+        if t.spec.cave:
+            t = Tile(TERRAIN["mountain" if t.spec.family == "mountain" else "hills"],
+                     t.orientation)
         keep.append(t)
     st.tiles_over[h] = tuple(keep)
-    events.append({"type": "terrain_changed", "hex": [*h], "removed": "bridge",
-                   "added": "broken_bridge"})
-    if medal:
-        st.exit_medals[b.side] += medal
-        events.append({"type": "medal_gained", "side": b.side, "reason": "bridge_blown",
-                       "count": medal})
-        from .medals import check_victory
-        check_victory(st, events)
+    events.append({"type": "terrain_changed", "hex": [*h], "removed": "cave"})
 
 
 # ----------------------------------------------------------------------------- HQ tents

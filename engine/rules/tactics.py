@@ -11,6 +11,7 @@ from ..errors import IllegalAction
 from ..state import GameState, Play, Quota, Unit
 from .common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate, is_top, side_units,
                      terrain_at, unit_sections, visibility)
+from . import bridges as BR
 from .terrain_changes import place_sandbag
 
 ANY = None
@@ -399,6 +400,13 @@ def target_options(st: GameState, play: Play) -> list[Any]:
                     section is None or st.scn.board.in_section(u.hex, section,
                                                                 is_top(st, play.side))):
             out.append(u.hex)
+    if BR.demolition_on(st):        # 004 Bridge Demolition Option 3: Barrage / Air Power
+        for h in BR.bridge_hexes(st):
+            if h not in st.air_targets and BR.bombard_target(st, play.side, h) \
+                    and air_chain_ok(st, st.air_targets, h) and (
+                        section is None or st.scn.board.in_section(h, section,
+                                                                    is_top(st, play.side))):
+                out.append(h)
     return out
 
 
@@ -422,15 +430,19 @@ def next_card_target(st: GameState, events: list) -> None:
     while st.air_targets:
         h = st.air_targets.pop(0)
         v = st.unit_at(h)
+        # Air Power card: 2 dice per hex for the Allies, 1 for the Axis; a Recon played as
+        # Air Power under option ``blitzkrieg``: 1 (flag ``air_dice``); Barrage: 4
+        n = (play.flags.get("air_dice") or (2 if play.side == "ALLIES" else 1)) \
+            if play.key == "air_power" else 4
         if v is None or v.side == play.side:
+            if BR.bombard_target(st, play.side, h):
+                BR.card_bombard(st, play.side, h, n, play.key, events)
+                return
             continue
         if play.key == "air_power":
-            # Air Power card: 2 dice per hex for the Allies, 1 for the Axis; a Recon
-            # played as Air Power under option ``blitzkrieg``: 1 (flag ``air_dice``)
-            n = play.flags.get("air_dice") or (2 if play.side == "ALLIES" else 1)
             card_attack(st, play.side, v, n, "air_power", True, events)
         else:
-            card_attack(st, play.side, v, 4, "barrage", frozenset(), events)
+            card_attack(st, play.side, v, n, "barrage", frozenset(), events)
         return
     st.phase = "end"
 

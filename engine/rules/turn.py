@@ -162,9 +162,9 @@ def _battle_actions(st: GameState, play: Play, seat: str) -> list[dict[str, Any]
             for h, _n in B.targets(st, u, play):
                 out.append({"type": "battle", "seat": seat, "unit": uid, "target": [*h]})
             for t in H.instead_of_battle(st, u):
-                if t == "blow_bridge":
+                if t in H.HEX_ACTIONS:
                     out += [{"type": t, "seat": seat, "unit": uid, "hex": [*h]}
-                            for h in H.blowable_bridges(st, u)]
+                            for h in H.HEX_ACTIONS[t](st, u)]
                 else:
                     out.append({"type": t, "seat": seat, "unit": uid})
         if _may_move_again(play, u):
@@ -634,8 +634,8 @@ def _battle(st: GameState, action: dict, events: list) -> None:
 
 
 def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
-    """remove_wire / clear_mine / remove_roadblock / seal_cave / heal / blow_bridge: an
-    ordered unit that may battle does this instead."""
+    """remove_wire / clear_mine / remove_roadblock / seal_cave / heal / blow_bridge /
+    rig_bridge / bombard_bridge: an ordered unit that may battle does this instead."""
     u = _ordered_unit(st, action)
     if not B.can_battle(st, u, st.play):
         code = "unit_already_battled" if u.battles else "unit_cannot_battle"
@@ -648,8 +648,8 @@ def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
         H.seal_cave(st, u, events)
     elif action["type"] == "heal":
         H.heal(st, u, events)
-    elif action["type"] == "blow_bridge":
-        H.blow_bridge(st, u, parse_hex(action, "hex"), events)
+    elif action["type"] in H.HEX_ACTION_DO:     # blow_bridge / rig_bridge / bombard_bridge
+        H.HEX_ACTION_DO[action["type"]](st, u, parse_hex(action, "hex"), events)
     else:
         H.clear_mine(st, u, events)
 
@@ -699,6 +699,8 @@ HANDLERS = {
     ("battle", "seal_cave"): _instead_of_battle,
     ("battle", "heal"): _instead_of_battle,
     ("battle", "blow_bridge"): _instead_of_battle,
+    ("battle", "rig_bridge"): _instead_of_battle,
+    ("battle", "bombard_bridge"): _instead_of_battle,
     ("battle", "firefight"): lambda st, action, events: B.declare_firefight(
         st, firefight_pairs(st, st.play), action, events),
     ("recon", "choose_card"): _choose_card,

@@ -114,15 +114,15 @@ def battle_dice_vs(st, h, target):
     return dict(targets(st, unit(st, h), st.play)).get(tuple(target))
 
 
-def random_games(options, kinds):
-    """Seeded random games with ``options`` on a small board: each finishes, replaying its
-    actions gives the live state, the action types / ``as`` values ``kinds`` occur, and
-    ``apply`` never changes its input."""
+def random_games(options, kinds, scn=None):
+    """Seeded random games with ``options`` on a small board (or ``scn``): each finishes,
+    replaying its actions gives the live state, the action types / ``as`` values ``kinds``
+    occur, and ``apply`` never changes its input."""
     from engine import apply, replay
     from engine.bot import RandomBot, next_action, play_random_game
     from engine.rules import new_game
     from engine.textboard import board_from_text
-    scn = board_from_text("""
+    scn = scn or board_from_text("""
         1: .:i W:i .:a .:i .:g .:i .:a .:i H:i
         3: . S  .  W  .  .  H  .
         7: .:I W:I .:A .:I .:G .:I .:A .:I H:I
