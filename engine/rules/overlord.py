@@ -5,9 +5,9 @@ Modes (registered in ``engine.rules.common.MODES``):
 * ``"overlord"`` (default on OVERLORD boards; rules/002): per side a Commander-in-Chief seat
   ``"<SIDE>:cinc"`` holding the hand, and three Field General seats ``"<SIDE>:left"``,
   ``":centre"``, ``":right"`` each commanding two sub-sections (vocabulary 4).  Own turn
-  machine (this module): [scenario set-up steps] -> commissar -> dispatch -> C-in-C tactic ->
-  Field Generals (several seats may act; all movement before any battle) -> discard, draw
-  two (hand size cap).
+  machine (this module): [scenario set-up steps] -> [night roll] -> commissar -> dispatch ->
+  C-in-C tactic -> Field Generals (several seats may act; all movement before any battle) ->
+  discard, draw two (hand size cap).
 * ``"team"`` (004 "Team Play", standard boards): same role seats; the standard turn machine;
   the C-in-C holds the hand and picks the card, the member of the section concerned carries
   out a one-section Section card, the C-in-C carries out tactic and multi-section cards.

@@ -7,23 +7,11 @@ from engine import EngineError, apply, is_chance, legal_actions, load_scenario, 
 from engine.bot import RandomBot, next_action
 from engine.cards import CARDS
 from engine.overlord_cards import first_overlord
-from tests.engine.olhelp import A, X, dispatch, do, ol_game, roll
+from tests.engine.olhelp import A, X, dispatch, do, finish_turn, ol_game, roll
 from tests.engine.paths import SCN_DIR
 
 CINC, L, C, R = "ALLIES:cinc", "ALLIES:left", "ALLIES:centre", "ALLIES:right"
 OMAHA = f"{SCN_DIR}/13-OmahaBeachOverlord.m44"
-
-
-def _finish_turn(st, side=A):
-    """Play the side's turn out with end/pass actions (first legal action otherwise)."""
-    while st.active == side and not st.game_over:
-        if is_chance(st):
-            st, _ = apply(st, sample_chance(st))
-            continue
-        acts = legal_actions(st, to_act(st)[0])
-        ends = [a for a in acts if a["type"].startswith("end_") or a["type"] == "pass"]
-        st, _ = apply(st, (ends or acts)[0])
-    return st
 
 
 def test_recon_in_overlord_cinc_draws_two_up_to_hand_size_002():
@@ -34,7 +22,7 @@ def test_recon_in_overlord_cinc_draws_two_up_to_hand_size_002():
     rc = st.hands[A][0]
     st = dispatch(st, {rc: "left"})
     st = do(st, L, "play_card", card=rc, half=0)
-    st = _finish_turn(st)
+    st = finish_turn(st)
     assert st.active == X and len(st.hands[A]) == 7 and st.phase != "recon"
 
 
@@ -213,13 +201,13 @@ def _both_sources(allied_extra=()):
                  allies=["counter_attack", ("probe", 1), ("probe", 1)],
                  axis=["barrage", ("probe", 2), ("probe", 1)])
     ca = st.hands[A][0]
-    st = _finish_turn(dispatch(st, {st.hands[A][1]: "centre"}), A)
+    st = finish_turn(dispatch(st, {st.hands[A][1]: "centre"}), A)
     bar, pr = st.hands[X][:2]
     st = dispatch(st, {bar: "cinc", pr: "right"})
     st = do(st, "AXIS:cinc", "target", hex=[8, 12])
     st = roll(st, "armor", "armor", "armor", "armor")            # the Barrage misses
     st = do(st, "AXIS:right", "play_card", card=pr, half=1)     # sub-section 5: (0,4)
-    st = _finish_turn(st, X)
+    st = finish_turn(st, X)
     return dispatch(st, {ca: "left"}), ca
 
 

@@ -9,7 +9,7 @@ import pytest
 from engine import EngineError, apply, legal_actions, to_act
 from engine.rules import los as LOS
 from engine.rules.common import terrain_at
-from tests.engine.olhelp import A, X, dispatch, do, ev, ol_game, roll
+from tests.engine.olhelp import A, X, dispatch, do, ev, finish_turn, ol_game, roll
 
 L, C, R = "ALLIES:left", "ALLIES:centre", "ALLIES:right"
 XL, XC, XR = "AXIS:left", "AXIS:centre", "AXIS:right"
@@ -28,11 +28,19 @@ def others_idle(st, *acting):
     return all(legal_actions(st, s) == [] for s in ALL_SEATS if s not in acting)
 
 
-def battle_wave(text, units, left, centre, wounded=(), **kw):
+NIGHT = {"night_visibility_rules": True}
+
+
+def two_generals(text, left, centre, units=None, night_faces=None, wounded=(), **kw):
     """Allies: Probe Left to the left FG ordering the unit on hex ``left``, Probe Centre to
-    the centre FG ordering ``centre``; right FG passes; nobody moves: the battle wave."""
-    st = ol_game(units, allies=[("probe", 0), ("probe", 1), "recon"], text=text,
-                 legend=LEGEND, **kw)
+    the centre FG ordering ``centre``; right FG passes; ``night_faces``: the night roll
+    first (option ``night_visibility_rules``).  Stops before any movement."""
+    if night_faces is not None:
+        kw["options"] = NIGHT
+    st = ol_game(units or {}, allies=[("probe", 0), ("probe", 1), "recon"], text=text, **kw)
+    if night_faces is not None:
+        assert st.pending == {"type": "roll", "seat": "chance", "dice": 4, "for": "night"}
+        st = roll(st, *night_faces)
     for h in wounded:
         st.mut(st.occ[h]).figures = 2
     pl, pc = st.hands[A][:2]
@@ -42,10 +50,21 @@ def battle_wave(text, units, left, centre, wounded=(), **kw):
         sub = min(st.scn.board.subsections(h, False))
         st = do(st, s, "play_card", card=card, half=sub % 2)
         st = do(st, s, "order", unit=st.occ[h])
+    return st
+
+
+def to_battle_wave(st):
+    """The left and centre FGs end their movement: the battle wave."""
     for s in (L, C):
         if "end_movement" in types(st, s):
             st = do(st, s, "end_movement")
     return st
+
+
+def battle_wave(text, units, left, centre, wounded=(), **kw):
+    """:func:`two_generals` (legend :data:`LEGEND`), nobody moves: the battle wave."""
+    return to_battle_wave(two_generals(text, left, centre, units, wounded=wounded,
+                                       legend=LEGEND, **kw))
 
 
 def test_seal_cave_by_the_field_general_holding_the_order():
@@ -210,48 +229,7 @@ def test_airdrop_chosen_by_the_cinc_then_smoke_then_the_first_overlord_turn():
 
 
 # ============================================================== night visibility (3.3)
-NIGHT = {"night_visibility_rules": True}
 CAMO = {"name": "tag14"}
-
-
-def _end_turn(st, side):
-    """``side`` plays its turn out: end/pass actions first, else the first legal action."""
-    from engine import is_chance, sample_chance
-    while st.active == side and not st.game_over:
-        if is_chance(st):
-            st, _ = apply(st, sample_chance(st))
-            continue
-        acts = legal_actions(st, to_act(st)[0])
-        ends = [a for a in acts if a["type"].startswith("end_") or a["type"] == "pass"]
-        st, _ = apply(st, (ends or acts)[0])
-    return st
-
-
-def two_generals(text, left, centre, night_faces=None, **kw):
-    """Allies: the left FG orders the unit on ``left`` (Probe Left), the centre FG the unit
-    on ``centre`` (Probe Centre), the right FG passes; ``night_faces``: the night roll
-    first.  Stops before any movement."""
-    if night_faces is not None:
-        kw["options"] = NIGHT
-    st = ol_game({}, allies=[("probe", 0), ("probe", 1), "recon"], text=text, **kw)
-    if night_faces is not None:
-        assert st.pending == {"type": "roll", "seat": "chance", "dice": 4, "for": "night"}
-        st = roll(st, *night_faces)
-    pl, pc = st.hands[A][:2]
-    st = dispatch(st, {pl: "left", pc: "centre"})
-    st = do(st, R, "pass")
-    for s, card, h in ((L, pl, left), (C, pc, centre)):
-        sub = min(st.scn.board.subsections(h, False))
-        st = do(st, s, "play_card", card=card, half=sub % 2)
-        st = do(st, s, "order", unit=st.occ[h])
-    return st
-
-
-def _to_battle_wave(st):
-    for s in (L, C):
-        if "end_movement" in types(st, s):
-            st = do(st, s, "end_movement")
-    return st
 
 
 def targets(st, s, h):
@@ -276,7 +254,7 @@ def test_night_roll_by_the_cinc_at_the_start_of_the_night_sides_overlord_turn():
     st = ol_game({(8, 4): "infus", (0, 4): "infger"},
                  options={**NIGHT, "night_visibility_team_turn": "AXIS"})
     assert st.pending == {"type": "dispatch", "seat": A + ":cinc"}
-    st = _end_turn(dispatch(st, {st.hands[A][0]: "left"}), A)
+    st = finish_turn(dispatch(st, {st.hands[A][0]: "left"}), A)
     assert st.active == X and st.pending["for"] == "night"
     st, events = apply(st, {"type": "roll", "seat": "chance", "dice": ["star"] * 4})
     assert [e["seat"] for e in events if e["type"] == "dice_rolled"] == [X + ":cinc"]
@@ -286,7 +264,8 @@ def test_night_roll_by_the_cinc_at_the_start_of_the_night_sides_overlord_turn():
 def test_night_targets_beyond_visibility_refused_for_every_field_general():
     # left FG (8,4): enemies 2 and 3 hexes away; centre FG (8,20): likewise
     text = "8@4: .:I\n6@4: .:i\n5@1: .:i\n8@20: .:I\n6@20: .:i\n5@17: .:i"
-    st = _to_battle_wave(two_generals(text, (8, 4), (8, 20), ("star", "inf", "inf", "flag")))
+    st = to_battle_wave(two_generals(text, (8, 4), (8, 20),
+                                     night_faces=("star", "inf", "inf", "flag")))
     assert st.ext["visibility"] == 2
     assert targets(st, L, (8, 4)) == [(6, 4)] and targets(st, C, (8, 20)) == [(6, 20)]
     for s, h, far in ((L, (8, 4), [5, 1]), (C, (8, 20), [5, 17])):
@@ -294,10 +273,10 @@ def test_night_targets_beyond_visibility_refused_for_every_field_general():
             do(st, s, "battle", unit=st.occ[h], target=far)
         assert e.value.code == "target_out_of_range"
     # visibility 1: nothing in range, both plays end, the turn passes to the Axis
-    st = _to_battle_wave(two_generals(text, (8, 4), (8, 20), ("inf",) * 4))
+    st = to_battle_wave(two_generals(text, (8, 4), (8, 20), night_faces=("inf",) * 4))
     assert st.active == X and st.ext["visibility"] == 1
     # full day (no option): both targets in range
-    st = _to_battle_wave(two_generals(text, (8, 4), (8, 20)))
+    st = to_battle_wave(two_generals(text, (8, 4), (8, 20)))
     assert sorted(targets(st, L, (8, 4))) == [(5, 1), (6, 4)]
 
 
@@ -324,13 +303,13 @@ def test_camouflaged_unit_fired_at_only_from_an_adjacent_hex_by_any_field_genera
     from engine import view_for
     text = "8@4: .:I\n6@4: .:i\n6@6: .:i\n8@20: .:I\n7@21: .:i"
     tags = {(6, 4): CAMO, (7, 21): CAMO}
-    st = _to_battle_wave(two_generals(text, (8, 4), (8, 20), tags=tags))
+    st = to_battle_wave(two_generals(text, (8, 4), (8, 20), tags=tags))
     assert view_for(st, X + ":cinc")["camouflage"] == [[6, 4], [7, 21]]
     assert targets(st, L, (8, 4)) == [(6, 6)]               # (6,4) is 2 hexes away
     with pytest.raises(EngineError):
         do(st, L, "battle", unit=st.occ[(8, 4)], target=[6, 4])
     assert targets(st, C, (8, 20)) == [(7, 21)]             # adjacent: may be fired at
-    st = _to_battle_wave(two_generals(text, (8, 4), (8, 20)))
+    st = to_battle_wave(two_generals(text, (8, 4), (8, 20)))
     assert sorted(targets(st, L, (8, 4))) == [(6, 4), (6, 6)]   # no tag: normal
 
 
@@ -341,7 +320,7 @@ def test_camouflage_removed_when_the_unit_moves_or_battles_whichever_fg_ordered_
     st, events = ev(st, C, "move", unit=st.occ[(8, 20)], to=[7, 19])
     assert {"type": "camouflage_removed", "hex": [8, 20]} in events
     assert view_for(st, None)["camouflage"] == [[8, 4]]
-    st = _to_battle_wave(st)
+    st = to_battle_wave(st)
     st, events = ev(st, L, "battle", unit=st.occ[(8, 4)], target=[6, 6])
     assert {"type": "camouflage_removed", "hex": [8, 4]} in events
     assert "camouflage" not in view_for(st, None)
