@@ -324,3 +324,32 @@ def test_camouflage_removed_when_the_unit_moves_or_battles_whichever_fg_ordered_
     st, events = ev(st, L, "battle", unit=st.occ[(8, 4)], target=[6, 6])
     assert {"type": "camouflage_removed", "hex": [8, 4]} in events
     assert "camouflage" not in view_for(st, None)
+
+
+def test_random_overlord_games_with_night_and_camouflage_replay_equals_live():
+    """Omaha Beach (Overlord) with ``night_visibility_rules`` and every Axis unit of the
+    first rows camouflaged: bot games finish, the night roll and camouflage removals
+    happen, and replaying the actions gives the live state."""
+    import json
+
+    from engine import new_game, replay, view_for
+    from engine.bot import RandomBot, next_action
+    from engine.scenario import load_scenario
+    from tests.engine.paths import SCN_DIR
+    raw = json.loads(open(f"{SCN_DIR}/13-OmahaBeachOverlord.m44").read())
+    raw["game_info"].setdefault("options", {})["night_visibility_rules"] = True
+    for hx in raw["board"]["hexagons"]:
+        if hx.get("unit") and hx["row"] < 4:
+            hx.setdefault("tags", []).append(CAMO)
+    scn = load_scenario(raw)
+    kinds = set()
+    for seed in range(2):
+        st, bot, actions = new_game(scn, seed), RandomBot(seed), []
+        while not st.game_over and len(actions) < 6000:
+            a = next_action(st, bot)
+            st, events = apply(st, a)
+            actions.append(a)
+            kinds |= {e["type"] for e in events}
+        assert st.game_over
+        assert view_for(replay(scn, seed, actions), None) == view_for(st, None)
+    assert {"visibility_changed", "camouflage_removed"} <= kinds
