@@ -95,11 +95,11 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         "winner": st.winner,
         "options": sorted(st.options),
     }
-    if st.ext and st.ext.get("camouflage") and m.machine is None:
+    if st.ext and st.ext.get("camouflage"):
         out["camouflage"] = [[*h] for h in st.ext["camouflage"]]    # tags tag14/tag15
     if st.options.get("bridge_demolition"):
         out["bridges"] = bridge_view(st)    # Battle Stars: charges placed / tank hits
-    if st.ext and "visibility" in st.ext and m.machine is None:
+    if st.ext and "visibility" in st.ext:
         out["visibility"] = st.ext["visibility"]     # night rules (1..6, 6 = full day)
     if m.machine is not None:
         out["to_act"] = m.machine.to_act(st)

@@ -27,6 +27,11 @@ function offeredName(view, id) {
   return c ? c.name : `card ${id}`;
 }
 const hexT = (h) => (Array.isArray(h) ? `(${h[0]},${h[1]})` : '');
+// what an Overlord Field General's Counter-Attack copies (play_card field `copy`)
+export const COPY_LABEL = {
+  field_general: "copy the opposite Field General's card", cinc: "copy the enemy C-in-C's card",
+};
+
 // `pass` means something different in every window that offers it
 const PASS_LABEL = {
   ambush: 'No ambush (pass)', battle_back: "Don't battle back", desert_move: "Don't move further",
@@ -36,9 +41,10 @@ const PASS_LABEL = {
 export const ACTIONS = {
   play_card:        { label: 'Play card', gesture: 'card',
                       // Recon played as Air Power (air_strikes_rules / blitz_rules): a second, distinct choice
+                      // Overlord Counter-Attack with both sources: copy: field_general | cinc
                       resolve: (a, view) => (a.half !== undefined ? null : {
                         gesture: 'card', card: a.card,
-                        label: a.as === 'air_power' ? `Play ${cardNameIn(view, a.card)} as Air Power` : `Play ${cardNameIn(view, a.card)}${a.as ? ' as ' + titleCase(a.as) : ''}`,
+                        label: a.as === 'air_power' ? `Play ${cardNameIn(view, a.card)} as Air Power` : `Play ${cardNameIn(view, a.card)}${a.as ? ' as ' + titleCase(a.as) : ''}${a.copy ? ': ' + (COPY_LABEL[a.copy] || titleCase(a.copy)) : ''}`,
                       }) },
   play:             { label: 'Play card', gesture: 'card' },
   discard:          { label: 'Discard', gesture: 'card' },

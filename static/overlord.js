@@ -6,6 +6,7 @@
 // so that the engine's refusal (code + message, nothing changes) explains why.
 import { el, clear, sideName, titleCase } from './util.js';
 import { cardSectionsText, dieNode } from './cards.js';
+import { COPY_LABEL } from './actions.js';
 
 export const ROLES = ['cinc', 'left', 'centre', 'right'];
 export const FGS = ['left', 'centre', 'right'];
@@ -271,7 +272,8 @@ export function renderFieldGeneral(root, ctx) {
     const plays = legal.filter((a) => a.type === 'play_card' && String(a.card) === String(card.id));
     const btns = el('div', { class: 'ol-halves' });
     for (const a of plays) {
-      const label = a.half === undefined || a.half === null ? 'Play' : `Play in your ${a.half === 0 ? 'left' : 'right'} half`;
+      const label = a.copy ? `Play: ${COPY_LABEL[a.copy] || titleCase(a.copy)}`
+        : a.half === undefined || a.half === null ? 'Play' : `Play in your ${a.half === 0 ? 'left' : 'right'} half`;
       btns.append(el('button', {
         type: 'button', class: 'primary', 'data-play-half': a.half ?? '', 'data-card': card.id,
         onmouseenter: () => ctx.hoverHalf && ctx.hoverHalf(a.half ?? null), onmouseleave: () => ctx.hoverHalf && ctx.hoverHalf(null),

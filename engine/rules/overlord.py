@@ -5,9 +5,9 @@ Modes (registered in ``engine.rules.common.MODES``):
 * ``"overlord"`` (default on OVERLORD boards; rules/002): per side a Commander-in-Chief seat
   ``"<SIDE>:cinc"`` holding the hand, and three Field General seats ``"<SIDE>:left"``,
   ``":centre"``, ``":right"`` each commanding two sub-sections (vocabulary 4).  Own turn
-  machine (this module): [scenario set-up steps] -> commissar -> dispatch -> C-in-C tactic ->
-  Field Generals (several seats may act; all movement before any battle) -> discard, draw
-  two (hand size cap).
+  machine (this module): [scenario set-up steps] -> [night roll] -> commissar -> dispatch ->
+  C-in-C tactic -> Field Generals (several seats may act; all movement before any battle) ->
+  discard, draw two (hand size cap).
 * ``"team"`` (004 "Team Play", standard boards): same role seats; the standard turn machine;
   the C-in-C holds the hand and picks the card, the member of the section concerned carries
   out a one-section Section card, the C-in-C carries out tactic and multi-section cards.
@@ -178,6 +178,8 @@ def init_game(st: GameState) -> None:
     # ShallowExt: every value is replaced, never mutated in place (tuples for card lists
     # and histories, nested dicts through _put), so a state clone copies the top level only
     _new_turn_ext(st)
+    TU.init_night(st)           # the standard machine's scenario rules, shared
+    TU.init_camouflage(st)
     AD.init_airdrop(st)
     TU.init_smoke(st)
     if st.phase in SCENARIO_SETUP:
@@ -392,10 +394,13 @@ def legal_actions(st: GameState, s: str | None) -> list[dict[str, Any]]:
         out = []
         for c in x["received"][fg]:
             for half in _halves(st, fg, c):
-                a = {"type": "play_card", "seat": s, "card": c}
-                if half is not None:
-                    a["half"] = half
-                out.append(a)
+                for copy in copy_options(st, side, fg, c):
+                    a = {"type": "play_card", "seat": s, "card": c}
+                    if half is not None:
+                        a["half"] = half
+                    if copy is not None:
+                        a["copy"] = copy
+                    out.append(a)
         return out
     if t == "initiative":
         return [{"type": "initiative", "seat": s}, {"type": "pass", "seat": s}]
@@ -646,6 +651,9 @@ def _handle(st: GameState, action: dict, events: list) -> None:
 
 
 def _roll(st: GameState, action: dict, events: list) -> None:
+    if not st.battles and st.chance["for"] == "night":
+        _night_roll(st, action, events)
+        return
     if st.battles or st.chance["for"] != "initiative":
         play = st.plays[-1]          # the play whose battle / card roll this is
         tfh = not st.battles and play.flags.get("ol_tfh") and st.chance["for"] == "their_finest_hour"
@@ -663,6 +671,19 @@ def _roll(st: GameState, action: dict, events: list) -> None:
     st.rng.counter += 1
     st.chance = None
     _initiative_rolled(st, faces[0], events)
+
+
+def _night_roll(st: GameState, action: dict, events: list) -> None:
+    """Night visibility (scenario option ``night_visibility_rules``, vocabulary 3.3) in an
+    Overlord game: the 4 dice rolled at the start of each turn of the night side
+    (``TU.start_turn``), before its Commissar / dispatch step, which then goes on.
+
+    002 is silent on who rolls; the roll is a side-wide decision-free step, so it is
+    the side's Commander-in-Chief (``hand_seat``, as for the scenario set-up steps): the
+    ``dice_rolled`` event carries his seat."""
+    faces = TU.roll_faces(st, action)
+    st.chance = None
+    TU.night_rolled(st, faces, events)
 
 
 def _tfh_by_general(play: Play, events: list) -> None:
@@ -917,6 +938,7 @@ def _fg_play_card(st: GameState, side: str, fg: str, action: dict, events: list)
             half = None
         else:
             raise IllegalAction("illegal_section", f"field 'half' must be one of {opts}")
+    copy = copy_choice(st, side, fg, cid, action.get("copy"))
     rec = list(x["received"][fg])
     rec.remove(cid)
     _put(x, "received", fg, tuple(rec))
@@ -928,36 +950,23 @@ def _fg_play_card(st: GameState, side: str, fg: str, action: dict, events: list)
     play.flags["stage"] = "order"
     st.plays.append(play)
     events.append({"type": "card_played", "seat": fs, "side": side, "card": card.to_json(),
-                   "half": half})
+                   "half": half, **({"copy": copy} if action.get("copy") else {})})
     src = card
     gung = side in x["gung_ho_sides"]
     plus = 0
     if card.key == "counter_attack":
-        opp = {"left": "right", "right": "left", "centre": "centre"}[fg]
-        last = [p for p in x["last_plays"][other(side)] if p["role"] == opp
-                and CARDS[p["src"]].key not in CINC_ONLY]
-        # vocabulary 5.2 Counter-Attack: the opposing FG's card in the directly opposite
-        # sections, or else a C-in-C card (Air Power / Barrage: targets in any section)
-        top = [p for p in x["last_plays"][other(side)] if p["role"] == "cinc"
-               and CARDS[p["src"]].key in ("air_power", "barrage")]
-        if not last and top:
-            src = CARDS[top[0]["src"]]
-            play.key = src.key
-            play.flags.update(src=src.id, mirror=False, subs=sorted(zone(fg)))
-            events.append({"type": "card_copied", "side": side, "card": src.to_json(),
-                           "mirrored": False})
-            with _Focus(st, play):
-                T.setup(st, play, events, src)
-            _after_focus(st, play, events)
+        if copy == "cinc":
+            _copy_cinc_card(st, play, fg, counter_sources(st, side, fg)["cinc"], events)
             return
-        if not last:
+        if copy is None:
             play.key = "none"
             src = None
         else:
-            src = CARDS[last[0]["src"]]
+            last = counter_sources(st, side, fg)["field_general"]
+            src = CARDS[last["src"]]
             play.key = src.key
-            if last[0]["subs"] and src.key in ONE_HALF:
-                half = (5 - last[0]["subs"][0]) % 2
+            if last["subs"] and src.key in ONE_HALF:
+                half = (5 - last["subs"][0]) % 2
             plus = 1 if gung else 0
             events.append({"type": "card_copied", "side": side, "card": src.to_json(),
                            "mirrored": True})
@@ -973,6 +982,78 @@ def _fg_play_card(st: GameState, side: str, fg: str, action: dict, events: list)
         plus += 1
     with _Focus(st, play):
         _fg_setup(st, play, src, fg, half, plus, events)
+    _after_focus(st, play, events)
+
+
+#: ``play_card`` field ``copy`` of a Field General's Counter-Attack (vocabulary 5.2)
+COPY_CHOICES = ("field_general", "cinc")
+
+
+def counter_sources(st: GameState, side: str, fg: str) -> dict[str, dict[str, Any]]:
+    """What a Field General's Counter-Attack may copy (vocabulary 5.2 / 002 card text:
+    "the opposing Field General's card in the directly opposite sections, or a C-in-C card
+    in any section"): ``"field_general"`` -> the directly opposite FG's last play (left
+    faces right), ``"cinc"`` -> the enemy C-in-C's last Air Power / Barrage (targets in
+    any section); each present only when the enemy's last turn had one."""
+    opp = {"left": "right", "right": "left", "centre": "centre"}[fg]
+    plays = st.ext["last_plays"][other(side)]
+    out: dict[str, dict[str, Any]] = {}
+    last = [p for p in plays if p["role"] == opp and CARDS[p["src"]].key not in CINC_ONLY]
+    if last:
+        out["field_general"] = last[0]
+    top = [p for p in plays if p["role"] == "cinc"
+           and CARDS[p["src"]].key in ("air_power", "barrage")]
+    if top:
+        out["cinc"] = top[0]
+    return out
+
+
+def copy_options(st: GameState, side: str, fg: str, cid: int) -> list[str | None]:
+    """Values of ``play_card`` field ``copy`` offered for card ``cid``: a Counter-Attack
+    with both sources to copy needs the Field General's choice (both offered); otherwise
+    there is nothing to choose (``None``: field omitted)."""
+    if CARDS[cid].key != "counter_attack":
+        return [None]
+    srcs = counter_sources(st, side, fg)
+    return [c for c in COPY_CHOICES if c in srcs] if len(srcs) > 1 else [None]
+
+
+def copy_choice(st: GameState, side: str, fg: str, cid: int, copy: Any) -> str | None:
+    """The source a Field General's Counter-Attack copies: the ``copy`` field, required
+    when both exist (error ``illegal_copy`` when missing, unknown, naming a source the
+    enemy's last turn did not leave, or given with another card); ``None``: nothing to
+    copy (no effect) or not a Counter-Attack."""
+    if CARDS[cid].key != "counter_attack":
+        if copy is not None:
+            raise IllegalAction("illegal_copy", "only a Counter-Attack copies a card")
+        return None
+    srcs = counter_sources(st, side, fg)
+    if copy is None:
+        if len(srcs) > 1:
+            raise IllegalAction("illegal_copy", "choose what the Counter-Attack copies: "
+                                "copy 'field_general' or 'cinc'")
+        return next(iter(srcs), None)
+    if copy not in srcs:
+        have = [c for c in COPY_CHOICES if c in srcs]
+        raise IllegalAction("illegal_copy", f"field 'copy' must be one of {have}")
+    return copy
+
+
+def _copy_cinc_card(st: GameState, play: Play, fg: str, last: dict[str, Any],
+                    events: list) -> None:
+    """A Field General's Counter-Attack copying the enemy C-in-C's Air Power / Barrage:
+    targets in any section (vocabulary 5.2).  At night (visibility < 6, vocabulary 3.3)
+    the card orders 1 unit instead; a Field General orders only in his own sub-sections
+    (002 "Field Generals"), so that order is limited to his command."""
+    src = CARDS[last["src"]]
+    play.key = src.key
+    play.flags.update(src=src.id, mirror=False, subs=sorted(zone(fg)))
+    events.append({"type": "card_copied", "side": play.side, "card": src.to_json(),
+                   "mirrored": False})
+    with _Focus(st, play):
+        T.setup(st, play, events, src)
+        if play.key.endswith(":night"):
+            play.quotas = [Quota(zone(fg), 1, None, True)]
     _after_focus(st, play, events)
 
 

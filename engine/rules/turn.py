@@ -221,7 +221,7 @@ def init_camouflage(st: GameState) -> None:
     """Tags tag14/tag15 (vocabulary 3.1): the unit on the hex starts camouflaged."""
     hexes = tuple(h for h in st.scn.camouflage if h in st.occ)
     if hexes:
-        st.ext = {**(st.ext or {}), "camouflage": hexes}
+        set_ext(st, "camouflage", hexes)
 
 
 # --------------------------------------------------------------------------- smoke
@@ -279,14 +279,16 @@ def _end_smoke(st: GameState, action: dict, events: list) -> None:
 # --------------------------------------------------------------------------- night
 def init_night(st: GameState) -> None:
     """Scenario option ``night_visibility_rules`` (vocabulary 3.3): visibility starts at 1
-    (``night_visibility_reverse_rule``: at 6, nightfall); kept in ``GameState.ext``."""
+    (``night_visibility_reverse_rule``: at 6, nightfall); kept in ``GameState.ext``.
+    Called by both turn machines (standard/team and Overlord) at game start."""
     opts = st.scn.options
     if not opts.get("night_visibility_rules"):
         return
     team = str(opts.get("night_visibility_team_turn") or "ALLIES").upper()
     reverse = bool(opts.get("night_visibility_reverse_rule"))
-    st.ext = {**(st.ext or {}), "visibility": 6 if reverse else 1, "night_team": team,
-              "night_reverse": reverse}
+    set_ext(st, "visibility", 6 if reverse else 1)
+    set_ext(st, "night_team", team)
+    set_ext(st, "night_reverse", reverse)
 
 
 def _night_roll_due(st: GameState, side: str) -> bool:
@@ -296,16 +298,20 @@ def _night_roll_due(st: GameState, side: str) -> bool:
     return x["visibility"] > 1 if x["night_reverse"] else x["visibility"] < 6
 
 
-def _night_rolled(st: GameState, faces: list[str], events: list) -> None:
-    """4 dice: each star moves the visibility track 1 (towards day, or towards night)."""
+def night_rolled(st: GameState, faces: list[str], events: list) -> None:
+    """4 dice: each star moves the visibility track 1 (towards day, or towards night).
+
+    Shared by both turn machines (each sets its own next step).  The roll is the night
+    side's, made by the seat holding its cards (``hand_seat``: the side in standard play,
+    its Commander-in-Chief in team / Overlord play; 002 is silent on who rolls)."""
     x = st.ext
     stars = faces.count("star")
     v = x["visibility"]
-    x["visibility"] = max(1, v - stars) if x["night_reverse"] else min(6, v + stars)
-    events.append({"type": "dice_rolled", "side": st.active, "dice": list(faces),
+    set_ext(st, "visibility", max(1, v - stars) if x["night_reverse"] else min(6, v + stars))
+    events.append({"type": "dice_rolled", "side": st.active,
+                   "seat": mode(st).hand_seat(st, st.active), "dice": list(faces),
                    "kind": "night"})
-    events.append({"type": "visibility_changed", "visibility": x["visibility"], "from": v})
-    st.phase = "play_card"
+    events.append({"type": "visibility_changed", "visibility": st.ext["visibility"], "from": v})
 
 
 # --------------------------------------------------------------------------- commissar
@@ -394,7 +400,9 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
     refresh(st)
 
 
-def _roll(st: GameState, action: dict, events: list) -> None:
+def roll_faces(st: GameState, action: dict) -> list[str]:
+    """The faces of a ``roll`` action for the pending chance node (sampled from the state
+    RNG when omitted); the RNG counter advances by the number of dice either way."""
     n = st.pending["dice"]
     faces = action.get("dice")
     if faces is None:
@@ -403,6 +411,11 @@ def _roll(st: GameState, action: dict, events: list) -> None:
             or any(f not in D.FACE_NAMES for f in faces)):
         raise IllegalAction("malformed_action", f"roll needs a list of {n} faces")
     st.rng.counter += n
+    return faces
+
+
+def _roll(st: GameState, action: dict, events: list) -> None:
+    faces = roll_faces(st, action)
     if st.battles:
         B.resolve_roll(st, faces, events)
         return
@@ -413,7 +426,8 @@ def _roll(st: GameState, action: dict, events: list) -> None:
     elif why == "medics":
         T.medics_rolled(st, st.play, faces, events)
     elif why == "night":
-        _night_rolled(st, faces, events)
+        night_rolled(st, faces, events)
+        st.phase = "play_card"
 
 
 # --------------------------------------------------------------------------- card play

@@ -1,7 +1,7 @@
 """Helpers for the Overlord / team tests: small OVERLORD boards, forced C-in-C hands."""
 from __future__ import annotations
 
-from engine import apply, legal_actions, new_game, to_act
+from engine import apply, is_chance, legal_actions, new_game, sample_chance, to_act
 from engine.overlord_cards import OVERLORD_DECK
 from engine.rules import overlord as OL
 from engine.textboard import board_from_text
@@ -64,4 +64,17 @@ def pass_all(st, side=A):
         s = f"{side}:{fg}"
         if any(a["type"] == "pass" for a in legal_actions(st, s)) and s in to_act(st):
             st = do(st, s, "pass")
+    return st
+
+
+def finish_turn(st, side=A):
+    """``side`` plays its turn out: end/pass actions first, else the first legal action;
+    chance steps rolled from the state RNG."""
+    while st.active == side and not st.game_over:
+        if is_chance(st):
+            st, _ = apply(st, sample_chance(st))
+            continue
+        acts = legal_actions(st, to_act(st)[0])
+        ends = [a for a in acts if a["type"].startswith("end_") or a["type"] == "pass"]
+        st, _ = apply(st, (ends or acts)[0])
     return st

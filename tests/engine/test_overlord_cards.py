@@ -1,27 +1,17 @@
 """Overlord card texts (vocabulary 5.2, rules/002): Recon draw, Their Finest Hour,
-Medics & Mechanics, Firefight, Counter-Attack last turn option."""
+Medics & Mechanics, Firefight, Counter-Attack (copy choice) and its last turn option."""
 import pytest
 
 from engine import EngineError, apply, is_chance, legal_actions, load_scenario, new_game, \
     sample_chance, to_act
 from engine.bot import RandomBot, next_action
-from tests.engine.olhelp import A, X, dispatch, do, ol_game, roll
+from engine.cards import CARDS
+from engine.overlord_cards import first_overlord
+from tests.engine.olhelp import A, X, dispatch, do, finish_turn, ol_game, roll
 from tests.engine.paths import SCN_DIR
 
 CINC, L, C, R = "ALLIES:cinc", "ALLIES:left", "ALLIES:centre", "ALLIES:right"
 OMAHA = f"{SCN_DIR}/13-OmahaBeachOverlord.m44"
-
-
-def _finish_turn(st, side=A):
-    """Play the side's turn out with end/pass actions (first legal action otherwise)."""
-    while st.active == side and not st.game_over:
-        if is_chance(st):
-            st, _ = apply(st, sample_chance(st))
-            continue
-        acts = legal_actions(st, to_act(st)[0])
-        ends = [a for a in acts if a["type"].startswith("end_") or a["type"] == "pass"]
-        st, _ = apply(st, (ends or acts)[0])
-    return st
 
 
 def test_recon_in_overlord_cinc_draws_two_up_to_hand_size_002():
@@ -32,7 +22,7 @@ def test_recon_in_overlord_cinc_draws_two_up_to_hand_size_002():
     rc = st.hands[A][0]
     st = dispatch(st, {rc: "left"})
     st = do(st, L, "play_card", card=rc, half=0)
-    st = _finish_turn(st)
+    st = finish_turn(st)
     assert st.active == X and len(st.hands[A]) == 7 and st.phase != "recon"
 
 
@@ -200,3 +190,84 @@ def test_air_sortie_in_overlord_dispatch_limits():
     st3 = do(st3, CINC, "confirm_dispatch")
     st3, ev = apply(st3, {"type": "play_card", "seat": C, "card": air})
     assert ev[0]["type"] == "card_played"                 # airplanes: not yet, no effect
+
+
+def _both_sources(allied_extra=()):
+    """Allies pass a turn; the Axis C-in-C plays a Barrage (missing) and the Axis right FG
+    (facing the Allied left FG) a Probe Right in the half of (0,4); then the Allied left FG
+    receives a Counter-Attack: both the opposite FG's card and a C-in-C card to copy."""
+    st = ol_game({(8, 4): "infus", (8, 12): "infus", (0, 4): "infger", (0, 40): "infger",
+                  **dict(allied_extra)},
+                 allies=["counter_attack", ("probe", 1), ("probe", 1)],
+                 axis=["barrage", ("probe", 2), ("probe", 1)])
+    ca = st.hands[A][0]
+    st = finish_turn(dispatch(st, {st.hands[A][1]: "centre"}), A)
+    bar, pr = st.hands[X][:2]
+    st = dispatch(st, {bar: "cinc", pr: "right"})
+    st = do(st, "AXIS:cinc", "target", hex=[8, 12])
+    st = roll(st, "armor", "armor", "armor", "armor")            # the Barrage misses
+    st = do(st, "AXIS:right", "play_card", card=pr, half=1)     # sub-section 5: (0,4)
+    st = finish_turn(st, X)
+    return dispatch(st, {ca: "left"}), ca
+
+
+def test_counter_attack_with_both_sources_offers_the_choice_and_copies_each():
+    st, ca = _both_sources()
+    plays = [a for a in legal_actions(st, L) if a["type"] == "play_card"]
+    assert plays == [{"type": "play_card", "seat": L, "card": ca, "copy": "field_general"},
+                     {"type": "play_card", "seat": L, "card": ca, "copy": "cinc"}]
+    # the opposite FG's Probe, mirrored: his half 1 (sub-section 5) faces our sub-section 0
+    fg, events = apply(st, plays[0])
+    assert {"type": "card_played", "seat": L, "side": A, "card": CARDS[ca].to_json(),
+            "half": None, "copy": "field_general"} in events
+    assert [e["card"]["key"] for e in events if e["type"] == "card_copied"] == ["probe"]
+    play = [p for p in fg.plays if p.seat == L][0]
+    assert play.key == "probe" and play.flags["subs"] == [0]
+    assert {a["unit"] for a in legal_actions(fg, L) if a["type"] == "order"} == {fg.occ[(8, 4)]}
+    # the enemy C-in-C's Barrage: a target in any section of the board
+    top, events = apply(st, plays[1])
+    assert [e["card"]["key"] for e in events if e["type"] == "card_copied"] == ["barrage"]
+    hexes = {tuple(a["hex"]) for a in legal_actions(top, L) if a["type"] == "target"}
+    assert hexes == {(0, 4), (0, 40)}
+
+
+def test_counter_attack_copy_choice_errors():
+    st, ca = _both_sources()
+    for bad in ({}, {"copy": "axis"}, {"copy": 1}):
+        with pytest.raises(EngineError) as e:
+            apply(st, {"type": "play_card", "seat": L, "card": ca, **bad})
+        assert e.value.code == "illegal_copy"
+    # one source only (no enemy C-in-C card): no choice offered, the other value refused
+    st = ol_game({(8, 4): "infus", (0, 4): "infger"}, allies=["counter_attack", ("probe", 1)])
+    ca = st.hands[A][0]
+    st = _last_plays(st, X, [{"role": "right", "src": first_overlord("probe", 2), "subs": [4]}])
+    st = dispatch(st, {ca: "left"})
+    assert [a for a in legal_actions(st, L) if a["type"] == "play_card"] == [
+        {"type": "play_card", "seat": L, "card": ca}]
+    with pytest.raises(EngineError) as e:
+        apply(st, {"type": "play_card", "seat": L, "card": ca, "copy": "cinc"})
+    assert e.value.code == "illegal_copy"
+    assert apply(st, {"type": "play_card", "seat": L, "card": ca,
+                      "copy": "field_general"})[0].plays[-1].key == "probe"
+    # a card that is no Counter-Attack copies nothing
+    st = ol_game({(8, 4): "infus", (0, 4): "infger"}, allies=[("probe", 0), ("probe", 1)])
+    pr = st.hands[A][0]
+    st = dispatch(st, {pr: "left"})
+    with pytest.raises(EngineError) as e:
+        apply(st, {"type": "play_card", "seat": L, "card": pr, "half": 0, "copy": "cinc"})
+    assert e.value.code == "illegal_copy"
+
+
+def test_counter_attack_copying_a_night_barrage_orders_one_unit_in_the_fgs_command():
+    # visibility < 6 (vocabulary 3.3): the copied C-in-C card orders 1 unit, and a Field
+    # General orders only under his own command
+    st = ol_game({(8, 4): "infus", (8, 20): "infus", (0, 4): "infger"},
+                 allies=["counter_attack", ("probe", 1)],
+                 options={"night_visibility_rules": True})
+    st = roll(st, "inf", "inf", "inf", "inf")
+    ca = st.hands[A][0]
+    st = _last_plays(st, X, [{"role": "cinc", "src": first_overlord("barrage"), "subs": None}])
+    st = dispatch(st, {ca: "left"})
+    st = do(st, L, "play_card", card=ca)
+    assert st.plays[-1].key == "barrage:night"
+    assert {a["unit"] for a in legal_actions(st, L) if a["type"] == "order"} == {st.occ[(8, 4)]}

@@ -1,13 +1,15 @@
 """Overlord games and the rules of the standard machine's modules: instead-of-battle actions
 (seal_cave, heal, blow_bridge) by the Field General holding the order, the continuing
-firefight (004 optional) by the FG commanding the unit, and the scenario set-up steps
-(smoke_screen, airdrop; vocabulary 3.3) by the side's Commander-in-Chief."""
+firefight (004 optional) by the FG commanding the unit, the scenario set-up steps
+(smoke_screen, airdrop; vocabulary 3.3) by the side's Commander-in-Chief, night visibility
+(vocabulary 3.3; the C-in-C rolls) and camouflage (tags tag14/tag15, vocabulary 3.1) for
+every Field General."""
 import pytest
 
 from engine import EngineError, apply, legal_actions, to_act
 from engine.rules import los as LOS
 from engine.rules.common import terrain_at
-from tests.engine.olhelp import A, X, dispatch, do, ev, ol_game, roll
+from tests.engine.olhelp import A, X, dispatch, do, ev, finish_turn, ol_game, roll
 
 L, C, R = "ALLIES:left", "ALLIES:centre", "ALLIES:right"
 XL, XC, XR = "AXIS:left", "AXIS:centre", "AXIS:right"
@@ -26,11 +28,19 @@ def others_idle(st, *acting):
     return all(legal_actions(st, s) == [] for s in ALL_SEATS if s not in acting)
 
 
-def battle_wave(text, units, left, centre, wounded=(), **kw):
+NIGHT = {"night_visibility_rules": True}
+
+
+def two_generals(text, left, centre, units=None, night_faces=None, wounded=(), **kw):
     """Allies: Probe Left to the left FG ordering the unit on hex ``left``, Probe Centre to
-    the centre FG ordering ``centre``; right FG passes; nobody moves: the battle wave."""
-    st = ol_game(units, allies=[("probe", 0), ("probe", 1), "recon"], text=text,
-                 legend=LEGEND, **kw)
+    the centre FG ordering ``centre``; right FG passes; ``night_faces``: the night roll
+    first (option ``night_visibility_rules``).  Stops before any movement."""
+    if night_faces is not None:
+        kw["options"] = NIGHT
+    st = ol_game(units or {}, allies=[("probe", 0), ("probe", 1), "recon"], text=text, **kw)
+    if night_faces is not None:
+        assert st.pending == {"type": "roll", "seat": "chance", "dice": 4, "for": "night"}
+        st = roll(st, *night_faces)
     for h in wounded:
         st.mut(st.occ[h]).figures = 2
     pl, pc = st.hands[A][:2]
@@ -40,10 +50,21 @@ def battle_wave(text, units, left, centre, wounded=(), **kw):
         sub = min(st.scn.board.subsections(h, False))
         st = do(st, s, "play_card", card=card, half=sub % 2)
         st = do(st, s, "order", unit=st.occ[h])
+    return st
+
+
+def to_battle_wave(st):
+    """The left and centre FGs end their movement: the battle wave."""
     for s in (L, C):
         if "end_movement" in types(st, s):
             st = do(st, s, "end_movement")
     return st
+
+
+def battle_wave(text, units, left, centre, wounded=(), **kw):
+    """:func:`two_generals` (legend :data:`LEGEND`), nobody moves: the battle wave."""
+    return to_battle_wave(two_generals(text, left, centre, units, wounded=wounded,
+                                       legend=LEGEND, **kw))
 
 
 def test_seal_cave_by_the_field_general_holding_the_order():
@@ -205,3 +226,130 @@ def test_airdrop_chosen_by_the_cinc_then_smoke_then_the_first_overlord_turn():
     st = do(st, X + ":cinc", "place_smoke", hex=[2, 20])
     assert st.pending["type"] == "dispatch" and to_act(st) == [A + ":cinc"]
     assert "airdrops" not in st.ext
+
+
+# ============================================================== night visibility (3.3)
+CAMO = {"name": "tag14"}
+
+
+def targets(st, s, h):
+    return [tuple(a["target"]) for a in legal_actions(st, s)
+            if a["type"] == "battle" and a["unit"] == st.occ[h]]
+
+
+def test_night_roll_by_the_cinc_at_the_start_of_the_night_sides_overlord_turn():
+    st = ol_game({(8, 4): "infus", (0, 4): "infger"}, options=NIGHT)
+    assert st.ext["visibility"] == 1 and type(st.ext).__name__ == "ShallowExt"
+    assert st.pending == {"type": "roll", "seat": "chance", "dice": 4, "for": "night"}
+    assert others_idle(st)                          # the roll comes before the dispatch
+    st2, events = apply(st, {"type": "roll", "seat": "chance",
+                             "dice": ["star", "star", "inf", "flag"]})
+    assert {"type": "dice_rolled", "side": A, "seat": A + ":cinc",
+            "dice": ["star", "star", "inf", "flag"], "kind": "night"} in events
+    assert {"type": "visibility_changed", "visibility": 3, "from": 1} in events
+    assert st2.pending == {"type": "dispatch", "seat": A + ":cinc"}
+    from engine import view_for
+    assert view_for(st2, X + ":left")["visibility"] == 3
+    # night team AXIS: no roll on the Allied turn; the Axis C-in-C rolls at his turn's start
+    st = ol_game({(8, 4): "infus", (0, 4): "infger"},
+                 options={**NIGHT, "night_visibility_team_turn": "AXIS"})
+    assert st.pending == {"type": "dispatch", "seat": A + ":cinc"}
+    st = finish_turn(dispatch(st, {st.hands[A][0]: "left"}), A)
+    assert st.active == X and st.pending["for"] == "night"
+    st, events = apply(st, {"type": "roll", "seat": "chance", "dice": ["star"] * 4})
+    assert [e["seat"] for e in events if e["type"] == "dice_rolled"] == [X + ":cinc"]
+    assert st.ext["visibility"] == 5 and st.pending == {"type": "dispatch", "seat": X + ":cinc"}
+
+
+def test_night_targets_beyond_visibility_refused_for_every_field_general():
+    # left FG (8,4): enemies 2 and 3 hexes away; centre FG (8,20): likewise
+    text = "8@4: .:I\n6@4: .:i\n5@1: .:i\n8@20: .:I\n6@20: .:i\n5@17: .:i"
+    st = to_battle_wave(two_generals(text, (8, 4), (8, 20),
+                                     night_faces=("star", "inf", "inf", "flag")))
+    assert st.ext["visibility"] == 2
+    assert targets(st, L, (8, 4)) == [(6, 4)] and targets(st, C, (8, 20)) == [(6, 20)]
+    for s, h, far in ((L, (8, 4), [5, 1]), (C, (8, 20), [5, 17])):
+        with pytest.raises(EngineError) as e:
+            do(st, s, "battle", unit=st.occ[h], target=far)
+        assert e.value.code == "target_out_of_range"
+    # visibility 1: nothing in range, both plays end, the turn passes to the Axis
+    st = to_battle_wave(two_generals(text, (8, 4), (8, 20), night_faces=("inf",) * 4))
+    assert st.active == X and st.ext["visibility"] == 1
+    # full day (no option): both targets in range
+    st = to_battle_wave(two_generals(text, (8, 4), (8, 20)))
+    assert sorted(targets(st, L, (8, 4))) == [(5, 1), (6, 4)]
+
+
+def test_night_barrage_orders_one_unit_in_any_section_for_the_overlord_cinc():
+    st = ol_game({(8, 4): "infus", (8, 20): "infus", (8, 44): "infus", (0, 4): "infger"},
+                 allies=["barrage", ("probe", 1)], options=NIGHT)
+    st = roll(st, "inf", "inf", "inf", "inf")
+    st = dispatch(st, {st.hands[A][0]: "cinc"})
+    assert st.plays[-1].key == "barrage:night"
+    acts = legal_actions(st, A + ":cinc")
+    assert "target" not in [a["type"] for a in acts]
+    ordered = {a["unit"] for a in acts if a["type"] == "order"}
+    assert ordered == {st.occ[(8, 4)], st.occ[(8, 20)], st.occ[(8, 44)]}   # any section
+    st = do(st, A + ":cinc", "order", unit=st.occ[(8, 20)])
+    assert "order" not in types(st, A + ":cinc")                            # 1 unit only
+    # full day: the Barrage targets as usual
+    day = ol_game({(8, 4): "infus", (0, 4): "infger"}, allies=["barrage", ("probe", 1)])
+    day = dispatch(day, {day.hands[A][0]: "cinc"})
+    assert types(day, A + ":cinc")[0] == "target"
+
+
+# ============================================================== camouflage (3.1)
+def test_camouflaged_unit_fired_at_only_from_an_adjacent_hex_by_any_field_general():
+    from engine import view_for
+    text = "8@4: .:I\n6@4: .:i\n6@6: .:i\n8@20: .:I\n7@21: .:i"
+    tags = {(6, 4): CAMO, (7, 21): CAMO}
+    st = to_battle_wave(two_generals(text, (8, 4), (8, 20), tags=tags))
+    assert view_for(st, X + ":cinc")["camouflage"] == [[6, 4], [7, 21]]
+    assert targets(st, L, (8, 4)) == [(6, 6)]               # (6,4) is 2 hexes away
+    with pytest.raises(EngineError):
+        do(st, L, "battle", unit=st.occ[(8, 4)], target=[6, 4])
+    assert targets(st, C, (8, 20)) == [(7, 21)]             # adjacent: may be fired at
+    st = to_battle_wave(two_generals(text, (8, 4), (8, 20)))
+    assert sorted(targets(st, L, (8, 4))) == [(6, 4), (6, 6)]   # no tag: normal
+
+
+def test_camouflage_removed_when_the_unit_moves_or_battles_whichever_fg_ordered_it():
+    from engine import view_for
+    text = "8@4: .:I\n6@6: .:i\n8@20: .:I\n2@30: .:i"
+    st = two_generals(text, (8, 4), (8, 20), tags={(8, 4): CAMO, (8, 20): CAMO})
+    st, events = ev(st, C, "move", unit=st.occ[(8, 20)], to=[7, 19])
+    assert {"type": "camouflage_removed", "hex": [8, 20]} in events
+    assert view_for(st, None)["camouflage"] == [[8, 4]]
+    st = to_battle_wave(st)
+    st, events = ev(st, L, "battle", unit=st.occ[(8, 4)], target=[6, 6])
+    assert {"type": "camouflage_removed", "hex": [8, 4]} in events
+    assert "camouflage" not in view_for(st, None)
+
+
+def test_random_overlord_games_with_night_and_camouflage_replay_equals_live():
+    """Omaha Beach (Overlord) with ``night_visibility_rules`` and every Axis unit of the
+    first rows camouflaged: bot games finish, the night roll and camouflage removals
+    happen, and replaying the actions gives the live state."""
+    import json
+
+    from engine import new_game, replay, view_for
+    from engine.bot import RandomBot, next_action
+    from engine.scenario import load_scenario
+    from tests.engine.paths import SCN_DIR
+    raw = json.loads(open(f"{SCN_DIR}/13-OmahaBeachOverlord.m44").read())
+    raw["game_info"].setdefault("options", {})["night_visibility_rules"] = True
+    for hx in raw["board"]["hexagons"]:
+        if hx.get("unit") and hx["row"] < 4:
+            hx.setdefault("tags", []).append(CAMO)
+    scn = load_scenario(raw)
+    kinds = set()
+    for seed in range(2):
+        st, bot, actions = new_game(scn, seed), RandomBot(seed), []
+        while not st.game_over and len(actions) < 6000:
+            a = next_action(st, bot)
+            st, events = apply(st, a)
+            actions.append(a)
+            kinds |= {e["type"] for e in events}
+        assert st.game_over
+        assert view_for(replay(scn, seed, actions), None) == view_for(st, None)
+    assert {"visibility_changed", "camouflage_removed"} <= kinds
