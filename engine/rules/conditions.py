@@ -217,9 +217,10 @@ def _supplied_routes(st: GameState, side: str, cut: set[Hex]) -> set[Hex]:
 def in_supply(st: GameState, u: Unit, routes: set[Hex], cut: set[Hex],
               all_routes: list[Hex]) -> bool:
     """004 "Units Line Of Supply continues along the shortest possible route of hexes to
-    the nearest Road or Railway Track": one of the nearest road / railway hexes is a
-    supplied one and a route of that length to it crosses no interrupted hex (the unit's
-    own hex is never an interruption: it is where the line starts)."""
+    the nearest Road or Railway Track": one of the nearest road / railway hexes (or
+    named base hexes) is a supplied one and a route of that length to it crosses no
+    interrupted hex (the unit's own hex is never an interruption: it is where the line
+    starts)."""
     board = st.scn.board
     if u.hex in routes or (_route(st, u.hex) and any(n in routes for n in board._nbrs[u.hex])):
         return True
@@ -249,6 +250,7 @@ def update_supply(st: GameState, side: str, events: list) -> bool:
     cut = _interrupted(st, side)
     routes = _supplied_routes(st, side, cut)
     all_routes = [h for h in st.scn.board._nbrs if _route(st, h)]
+    all_routes += [h for h in _bases(st, side) if h not in all_routes]
     turns = dict((st.ext or {}).get("supply", ()))
     rolls = []
     for u in sorted((u for u in st.units.values() if u.side == side), key=lambda u: u.id):
