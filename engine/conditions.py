@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import EngineError
+from .unit_types import check_entries, hex_key
 
 WEATHER_OPTION = "weather"
 DEMORALISATION = "demoralisation"
@@ -80,14 +81,6 @@ def _err(message: str, **details: Any) -> EngineError:
     return EngineError("invalid_option_value", message, **details)
 
 
-def hex_key(key: str) -> tuple[int, int] | None:
-    """``"row,col"`` -> (row, col); None for anything else."""
-    parts = key.split(",")
-    if len(parts) == 2 and all(p.strip().lstrip("-").isdigit() for p in parts):
-        return int(parts[0]), int(parts[1])
-    return None
-
-
 def check_demoralisation(name: str, value: Any) -> None:
     """Shape of the ``demoralisation`` value: a non-empty mapping of hexes / unit codes /
     sides to 1 or 2 (004: "reduce ... by a factor of 1. Only in exceptional cases of
@@ -118,14 +111,7 @@ def demoralised_units(value: dict[str, int], units: list[tuple[str, Any]]) -> di
             by_side[key.upper()] = k
         else:
             by_code[key] = k
-    hexes = {u.hex for _, u in units}
-    for h in by_hex:
-        if h not in hexes:
-            raise _err(f"no unit at hex {h[0]},{h[1]}", entry=f"{h[0]},{h[1]}")
-    codes = {u.spec.code for _, u in units}
-    for code in by_code:
-        if code not in codes:
-            raise _err(f"no unit with code {code!r}", entry=code)
+    check_entries(by_hex, by_code, units)
     out: dict[str, int] = {}
     for uid, u in units:
         k = by_hex.get(u.hex) or by_code.get(u.spec.code) or by_side.get(u.side)

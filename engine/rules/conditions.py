@@ -134,12 +134,17 @@ def init_demoralisation(st: GameState) -> None:
     set_ext(st, "demoralised", tuple(sorted(out.items())))
 
 
+def _ext_count(st: GameState, name: str, u: Unit) -> int:
+    """``u``'s entry in the (id, count) pairs ``GameState.ext[name]`` (0: none)."""
+    x = st.ext
+    if not x or name not in x:
+        return 0
+    return dict(x[name]).get(u.id, 0)
+
+
 def demoralised(st: GameState, u: Unit) -> int:
     """The unit's demoralisation (0, 1 or 2)."""
-    x = st.ext
-    if not x or "demoralised" not in x:
-        return 0
-    return dict(x["demoralised"]).get(u.id, 0)
+    return _ext_count(st, "demoralised", u)
 
 
 def dice_minus(st: GameState, u: Unit) -> int:
@@ -159,10 +164,7 @@ def key(st: GameState, u: Unit) -> tuple | None:
 # ----------------------------------------------------------------------------- supply
 def supply_turns(st: GameState, u: Unit) -> int:
     """Consecutive turns (of its side) ``u`` has been found out of supply."""
-    x = st.ext
-    if not x or "supply" not in x:
-        return 0
-    return dict(x["supply"]).get(u.id, 0)
+    return _ext_count(st, "supply", u)
 
 
 def _route(st: GameState, h: Hex) -> bool:
