@@ -5,8 +5,8 @@
 import pytest
 
 from engine.errors import EngineError
-from tests.engine.rulehelp import (act, card_id, do, event_types, game, legal, ordered, play,
-                                   random_games, roll, to_battle, uid, unit)
+from tests.engine.rulehelp import (act, card_id, do, event_types, game, legal, order_units,
+                                   ordered, play, random_games, roll, to_battle, uid, unit)
 
 W, D, S = "weather", "demoralisation", "supply_lines"
 
@@ -252,8 +252,21 @@ def test_second_turn_out_of_supply_battles_with_one_die_less():
     assert dice(st, (5, 3), (3, 3)) == 1            # 2 dice at range 2, -1
 
 
+def test_second_turn_out_of_supply_armour_moves_one_less_artillery_not_at_all():
+    """004 "Second Turn - Armoured Movement is reduced by one hex ... and Artillery may
+    not Move at all" (the first turn out of supply has no effect)."""
+    board = SUPPLY_BOARD.replace("5@3: .:I", "5@3: .:A\n6@2: .:G")
+    st = game(board, hand=["direct_from_hq", ("probe", 0), ("probe", 2)], options={S: True})
+    first = order_units(do(st, "play_card", card=KEEP), [(5, 3), (6, 2)])
+    assert reach(first, (5, 3)) == 3 and reach(first, (6, 2)) == 1
+    st = _next_turn(_next_turn(st))
+    t = _turns(st)
+    assert t[uid(st, (5, 3))] == 2 and t[uid(st, (6, 2))] == 2
+    st = order_units(do(st, "play_card", card=KEEP), [(5, 3), (6, 2)])
+    assert reach(st, (5, 3)) == 2 and reach(st, (6, 2)) == 0
+
+
 def _play_and_order(st, h):
-    from tests.engine.rulehelp import order_units
     return order_units(do(st, "play_card", card=KEEP), [h])
 
 
