@@ -14,7 +14,6 @@ Data and option values: :mod:`engine.conditions`.  What the rules read here:
 """
 from __future__ import annotations
 
-
 from ..conditions import (DEMORALISATION, SUPPLY, demoralised_units, supply_bases,
                           weather)
 from ..errors import EngineError
