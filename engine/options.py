@@ -121,6 +121,39 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "another Tactic card, never played by the C-in-C). Dispatch limits only: "
                  "airplanes are not implemented, a played Air Sortie has no effect.",
                  "rules/002 Overlord and the Air Pack", True),
+    OptionalRule("weather",
+                 "Value: the condition for the whole game. NIGHT (visibility 1), FOG / "
+                 "BLIZZARD (2), RAINSTORM (3; no airdrops, Air Power orders 1 unit): no "
+                 "target beyond the visibility, except that indirect-firing artillery "
+                 "(standard artillery too) may fire at a target in range and line of fire "
+                 "with a friendly unit within 1 (night: close assault) / 2 / 3 hexes of it. "
+                 "DEEP_SNOW: every unit moves 1 hex less. MUD: a move entering a hex "
+                 "without road, railway or town totals at most 2 hexes for armour; special "
+                 "infantry move as regular infantry (advance 1 and battle, or march 2). "
+                 "RUSSIAN_MUD: every unit, except on railways, moves at most 1 hex.",
+                 "rules/004 Night & Severe Weather Conditions (Optional)", True,
+                 ("NIGHT", "FOG", "BLIZZARD", "RAINSTORM", "DEEP_SNOW", "MUD",
+                  "RUSSIAN_MUD")),
+    OptionalRule("demoralisation",
+                 "Value: {\"row,col\" (a unit's start hex) or .m44 unit code or AXIS / "
+                 "ALLIES: 1 or 2} (a hex entry wins over a code, a code over a side). Those "
+                 "units start 1 (2) figures below strength (at least 1 figure), move 1 (2) "
+                 "hexes less and roll 1 (2) battle dice less; they always retreat, even "
+                 "with movement 0.",
+                 "rules/004 Demoralisation, & Disorganisation (Optional)", True),
+    OptionalRule("supply_lines",
+                 "Value: true (each side's supply base is its own board edge) or "
+                 "{AXIS|ALLIES: [\"row,col\", ...]} (that side's base hexes instead). A "
+                 "unit is in supply through the shortest route of hexes to the nearest "
+                 "road/railway hex, then along roads/railways to a base road/railway hex; "
+                 "the line is broken by a hex holding an enemy unit or in battle range of an "
+                 "enemy (not camouflaged) infantry or armour unit. Checked at the start of "
+                 "the owner's turn: 2nd turn out of supply: armour moves 1 less, artillery "
+                 "does not move, special infantry as regular, battle dice -1; from the 3rd "
+                 "turn one die per such unit, a star = 1 figure lost. Scenario exclusions "
+                 "(sieges, airlift, paratroop turns, forbidden railways) and drop zones "
+                 "are not implemented.",
+                 "rules/004 Supply Lines & Sieges (Optional)", True),
 )}
 
 
@@ -129,9 +162,30 @@ def _unit_types_check(name: str, value: Any) -> None:
     check_value(name, value)
 
 
+def _demoralisation_check(name: str, value: Any) -> None:
+    from .conditions import check_demoralisation
+    check_demoralisation(name, value)
+
+
+def _supply_check(name: str, value: Any) -> None:
+    from .conditions import check_supply
+    check_supply(name, value)
+
+
 #: Options whose value is more than ``true``: name -> check raising ``invalid_option_value``.
 VALUE_CHECKS = {"extra_unit_types": _unit_types_check,
-                "infantry_support_weapons": _unit_types_check}
+                "infantry_support_weapons": _unit_types_check,
+                "demoralisation": _demoralisation_check,
+                "supply_lines": _supply_check}
+#: The VALUE_CHECKS options whose value maps units to 004 unit types (lobby: type lists).
+UNIT_TYPE_OPTIONS = ("extra_unit_types", "infantry_support_weapons")
+#: An example value of each VALUE_CHECKS option (a JSON object; the lobby's placeholder).
+VALUE_EXAMPLES: dict[str, dict[str, Any]] = {
+    "extra_unit_types": {"tankger": "heavy_armour", "4,12": "assault_gun"},
+    "infantry_support_weapons": {"5,9": "machine_gun"},
+    "demoralisation": {"AXIS": 1, "3,7": 2},
+    "supply_lines": {"ALLIES": ["8,10", "8,12"]},
+}
 
 
 def validate(options: dict[str, Any] | None) -> dict[str, Any]:
@@ -158,8 +212,9 @@ def validate(options: dict[str, Any] | None) -> dict[str, Any]:
 
 def describe() -> list[dict[str, Any]]:
     """The registry as JSON-able dicts (for the lobby UI); a rule taking one of a few
-    values lists them (``values``), a unit-type rule lists its types (``unit_types``:
-    type name -> 004 name) for the ``{"row,col" | unit code: type name}`` mapping."""
+    values lists them (``values``), a rule whose value may be a JSON object gives an
+    ``example`` of it, and a unit-type rule lists its types (``unit_types``: type name ->
+    004 name) for the ``{"row,col" | unit code: type name}`` mapping."""
     from .unit_types import TYPES
     out = []
     for r in REGISTRY.values():
@@ -167,7 +222,9 @@ def describe() -> list[dict[str, Any]]:
                              "implemented": r.implemented}
         if r.values:
             d["values"] = list(r.values)
-        if r.name in VALUE_CHECKS:
+        if r.name in UNIT_TYPE_OPTIONS:
             d["unit_types"] = {t.name: t.label for t in TYPES.values() if t.option == r.name}
+        if r.name in VALUE_CHECKS:
+            d["example"] = VALUE_EXAMPLES[r.name]      # the value may be a JSON object
         out.append(d)
     return out

@@ -161,7 +161,7 @@ def check_value(name: str, value: Any) -> None:
                        entry=key)
 
 
-def _hex_key(key: str) -> tuple[int, int] | None:
+def hex_key(key: str) -> tuple[int, int] | None:
     parts = key.split(",")
     if len(parts) == 2 and all(p.strip().lstrip("-").isdigit() for p in parts):
         return int(parts[0]), int(parts[1])
@@ -179,7 +179,7 @@ def assignments(options: dict[str, Any], units: list[tuple[str, Any]]) -> dict[s
         if not isinstance(value, dict):
             continue
         for key, tname in value.items():
-            h = _hex_key(key)
+            h = hex_key(key)
             if (h in by_hex) if h is not None else (key in by_code):
                 raise _err(f"{key!r} is given a type by both unit-type options", entry=key)
             if h is not None:
@@ -189,14 +189,7 @@ def assignments(options: dict[str, Any], units: list[tuple[str, Any]]) -> dict[s
     if not by_hex and not by_code:
         return {}
     out: dict[str, str] = {}
-    hexes = {u.hex: uid for uid, u in units}
-    for h in by_hex:
-        if h not in hexes:
-            raise _err(f"no unit at hex {h[0]},{h[1]}", entry=f"{h[0]},{h[1]}")
-    codes = {u.spec.code for _, u in units}
-    for code in by_code:
-        if code not in codes:
-            raise _err(f"no unit with code {code!r}", entry=code)
+    check_entries(by_hex, by_code, units)
     for uid, u in units:
         tname = by_hex.get(u.hex) or by_code.get(u.spec.code)
         if tname is None:
@@ -209,6 +202,19 @@ def assignments(options: dict[str, Any], units: list[tuple[str, Any]]) -> dict[s
         out[uid] = tname
     _check_limits(out, units)
     return out
+
+
+def check_entries(by_hex: dict, by_code: dict, units: list[tuple[str, Any]]) -> None:
+    """Every hex entry names a unit's start hex, every code entry a unit's code
+    (``invalid_option_value`` naming the entry; also used by option ``demoralisation``)."""
+    hexes = {u.hex for _, u in units}
+    for h in by_hex:
+        if h not in hexes:
+            raise _err(f"no unit at hex {h[0]},{h[1]}", entry=f"{h[0]},{h[1]}")
+    codes = {u.spec.code for _, u in units}
+    for code in by_code:
+        if code not in codes:
+            raise _err(f"no unit with code {code!r}", entry=code)
 
 
 def _check_limits(out: dict[str, str], units: list[tuple[str, Any]]) -> None:

@@ -212,14 +212,15 @@ async function loadOptions() {
     const row = el('div', { class: `option-row${r.implemented ? '' : ' muted'}` },
       el('label', { for: id, title }, input, ' ', el('b', {}, name), r.implemented ? '' : ' (not yet available)'),
       el('div', { class: 'muted option-desc' }, `${r.description} — ${r.source}`));
-    if (r.unit_types) {
-      // which units get which type: start hex "row,col" or a .m44 unit code -> type name
-      const names = Object.entries(r.unit_types).map(([k, v]) => `${k} (${v})`).join(', ');
+    if (r.example) {
+      // a rule whose value is a JSON object (which units, which hexes): typed in as JSON,
+      // checked by the engine when the game is created
+      const names = r.unit_types ? Object.entries(r.unit_types).map(([k, v]) => `${k} (${v})`).join(', ') : '';
+      const example = JSON.stringify(r.example);
       const area = el('textarea', { id: `${id}-map`, 'data-map-for': r.name, rows: 2, class: 'hidden',
-        placeholder: '{"tankger": "heavy_armour", "4,12": "assault_gun"}',
-        title: `Types: ${names}` });
+        placeholder: example, title: names ? `Types: ${names}` : r.description });
       const help = el('div', { class: 'muted option-desc hidden' },
-        'Which units get which type, as JSON: a start hex "row,col" or a unit code (e.g. tankger) -> a type. Types: ', names);
+        `Value as JSON, e.g. ${example}` + (names ? ` — a start hex "row,col" or a unit code (e.g. tankger) -> a type. Types: ${names}` : ' (see the description above; empty: the default)'));
       input.addEventListener('change', () => { area.classList.toggle('hidden', !input.checked); help.classList.toggle('hidden', !input.checked); });
       row.append(help, area);
     }

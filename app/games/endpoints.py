@@ -81,7 +81,7 @@ async def game_events(game_id: str, session: SessionDep, me: OptionalIdentity,
     return await service.event_log(session, game_id, me, since)
 
 
-@router.get("/options", response_model=list[OptionalRuleOut])
+@router.get("/options", response_model=list[OptionalRuleOut], response_model_exclude_none=True)
 async def list_optional_rules() -> list[OptionalRuleOut]:
     """The named optional rules of the engine (``implemented: false`` ones are refused by
     ``POST /api/games`` with ``option_not_implemented``)."""

@@ -116,6 +116,7 @@ class OptionalRuleOut(BaseModel):
     implemented: bool
     values: list[Any] | None = None     # the value must be one of these (else ``true``)
     unit_types: dict[str, str] | None = None   # a mapping rule: its type names -> 004 names
+    example: dict[str, Any] | None = None      # the value may be a JSON object like this one
 
 
 class InviteOut(BaseModel):

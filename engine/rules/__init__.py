@@ -18,6 +18,7 @@ from ..state import GameState, Mine, Unit
 from ..units import army_rules
 from . import airdrop as _airdrop
 from . import turn as _turn
+from .conditions import init_conditions
 from .common import MODES, SIDES, mode
 from . import overlord as _overlord  # noqa: F401  (registers the overlord and team modes)
 
@@ -72,8 +73,9 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     st.owned = set(st.units)
     st.mines = {}
     st.crosshairs = {}
-    if st.options:                  # 004 unit types (engine/unit_types.py)
+    if st.options:                  # 004 unit types (engine/unit_types.py), conditions
         _unit_types.apply_types(st)
+        init_conditions(st)
     _lay_mines(st)
     machine = MODES[mode_name].machine
     if machine is not None:          # Overlord: own deck, deal and turn machine

@@ -22,6 +22,7 @@ from ..state import GameState, Unit
 from ..units import unit_spec
 from ..scenario import inactive_turn
 from .common import SIDES, fresh_unit_id, mode, parse_hex, pop_ext, set_ext, terrain_at
+from .conditions import no_air
 
 
 def _drop(st: GameState, v: Any) -> dict[str, Any] | None:
@@ -47,7 +48,9 @@ def _drop(st: GameState, v: Any) -> dict[str, Any] | None:
 
 
 def init_airdrop(st: GameState) -> None:
-    if st.phase != "play_card":
+    """Set up the scenario's drops; none under the 004 weather Rainstorm ("No paradrops
+    ... are allowed")."""
+    if st.phase != "play_card" or no_air(st):
         return
     drops = tuple(d for d in (_drop(st, st.scn.options.get(k)) for k in ("airdrop", "airdrop2"))
                   if d)

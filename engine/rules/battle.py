@@ -16,10 +16,11 @@ from ..state import Battle, GameState, Play, Unit
 from ..terrain import CLASS_INDEX
 from ..units import may_target
 from ..unit_types import dice_table, extra_flags, may_enter, signature
+from . import conditions as C
 from . import los as L
 from .bridges import enemy_entered
 from .hazards import SPECIAL_ROLLS, special_rolled
-from .common import (FULL_DAY, camouflaged, can_activate, drop_camouflage, is_top, mode, other,
+from .common import (camouflaged, can_activate, drop_camouflage, is_top, mode, other,
                      set_ext, terrain_at, tile_codes, visibility)
 from .manoeuvres import pressing_on
 from .medals import check_victory, eliminate, update_objectives
@@ -69,6 +70,8 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
     if (st.options.get("artillery_v_tank") and u.cls == "art" and v.cls == "armor"
             and "armor" not in spec.star_hits and typed is None):
         n -= 1
+    if st.options:
+        n -= C.dice_minus(st, u)    # 004 demoralisation / out of supply
     return n
 
 
@@ -105,7 +108,7 @@ def can_battle(st: GameState, u: Unit, play: Play | None) -> bool:
         return False
     if u.battles >= (f.get("battles", 1) if u.cls in f.get("battles_classes", ("inf", "armor", "art")) else 1):
         return False
-    if (u.moved > move_fire(u, play) and not f.get("battle_after_any_move")
+    if (u.moved > move_fire(u, play, st) and not f.get("battle_after_any_move")
             and not u.spec.banzai and not charging(st, u, play)):
         return False
     if u.spec.no_move_and_fire and u.moved:
@@ -130,15 +133,17 @@ def charging(st: GameState, u: Unit, play: Play | None) -> bool:
     open to them without the option."""
     return (u.spec.kind == "infantry" and u.moved >= 2 and play is not None
             and bool(st.options.get("infantry_charge") or play.flags.get("press_on"))
-            and u.moved > move_fire(u, play)
+            and u.moved > move_fire(u, play, st)
             and not play.flags.get("battle_after_any_move"))
 
 
-def move_fire(u: Unit, play: Play) -> int:
+def move_fire(u: Unit, play: Play, st: GameState | None = None) -> int:
+    """Hexes ``u`` may move and still battle (with ``st``: the 004 conditions' Special
+    Infantry reduced to Regular Infantry, :func:`conditions.move_fire_cap`)."""
     mf = u.spec.move_fire
     if u.cls == "inf" and play.flags.get("inf_move_bonus") and u.spec.move <= 2:
         mf = max(mf, 2)
-    return mf
+    return C.move_fire_cap(st, u, mf) if st is not None and st.options else mf
 
 
 def terrain_allows_battle(st: GameState, u: Unit) -> bool:
@@ -171,7 +176,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
                                    f.get("bonus_close_first", 0), f.get("bonus_art", 0)),
            st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"),
            u.spec.banzai and banzai_only(u, play), visibility(st), camouflaged(st),
-           u.cls == "inf" and charging(st, u, play), signature(st))
+           u.cls == "inf" and charging(st, u, play), signature(st), C.key(st, u))
     hit = _TARGETS.get(key)
     if hit is not None and hit[0] is st.scn:
         return list(hit[1])
@@ -188,9 +193,7 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
     rng = len(unit_dice(st, u))
     if rng == 0:
         return []
-    vis = visibility(st)
-    if vis < FULL_DAY:
-        rng = min(rng, vis)         # night: no target beyond the visibility
+    rng = C.sight_reach(st, u, rng)     # night / weather: no target beyond the visibility
     los = needs_los(u)
     dist = st.scn.board.distance
     near: list[tuple[Unit, int]] = []
@@ -218,6 +221,8 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
             continue
         if not may_target(spec, v.spec):
             continue
+        if not C.sighted(st, u, v.hex, d):
+            continue                # beyond the visibility (weather: artillery exception)
         if d > 1 and camo and v.hex in camo:
             continue                # camouflaged: fired at only from an adjacent hex
         if inf_v_tank and u.cls == "inf" and v.cls == "armor" and d > 1:
@@ -253,7 +258,7 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
         if v is None or v.side == u.side:
             raise IllegalAction("no_target", "there is no enemy unit on that hex")
         d = st.scn.board.distance(u.hex, target)
-        if d > len(unit_dice(st, u)) or (visibility(st) < FULL_DAY and d > visibility(st)):
+        if d > len(unit_dice(st, u)) or not C.sighted(st, u, target, d):
             raise IllegalAction("target_out_of_range", "the target is out of range")
         if d > 1 and any(st.scn.board.distance(u.hex, w.hex) == 1
                          for w in st.units.values() if w.side != u.side):

@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..conditions import WEATHER
 from ..errors import IllegalAction
 from ..state import GameState, Play, Unit
 from ..terrain import HexTerrain, Tile, combine
@@ -83,11 +84,20 @@ def adjacent_enemies(st: GameState, u: Unit) -> list[Unit]:
 FULL_DAY = 6
 
 
-def visibility(st: GameState) -> int:
-    """Night visibility (scenario option ``night_visibility_rules``, vocabulary 3.3):
-    1..6, 6 = full day (also when the option is off)."""
+def night_track(st: GameState) -> int:
+    """Night visibility track (scenario option ``night_visibility_rules``, vocabulary
+    3.3): 1..6, 6 = full day (also when the option is off)."""
     x = st.ext
     return x.get("visibility", FULL_DAY) if x else FULL_DAY
+
+
+def visibility(st: GameState) -> int:
+    """How far a unit may fire (vocabulary 3.3: "targets farther than the current
+    visibility (1..6) cannot be fired at"): the night track, or the game option
+    ``weather``'s visibility (004 "Night & Severe Weather Conditions"), the lower."""
+    w = st.options.get("weather")
+    n = night_track(st)
+    return min(n, WEATHER[w].visibility) if w else n
 
 
 def camouflaged(st: GameState) -> tuple:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..state import GameState, Play, Unit
+from . import conditions as C
 from .common import combined, terrain_at, tile_codes
 
 Hex = tuple[int, int]
@@ -30,6 +31,8 @@ def move_allowance(st: GameState, u: Unit, play: Play | None) -> int:
         n += f["inf_move_bonus"]
     if f.get("move_max") and u.cls in f.get("move_max_classes", (u.cls,)):
         n = f["move_max"]
+    if st.options:
+        n = C.allowance(st, u, n)   # 004 weather / demoralisation / out of supply
     return n
 
 
@@ -113,7 +116,7 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
         changed = frozenset([(h, tile_codes(tov[h])) for h in tov.keys() & ball])
     key = (id(st.scn), move_class(u), u.hex, base, ball.intersection(st.occ),
            changed, frozenset(st.mines) if st.mines else None, ignore_terrain,
-           u.spec.enter_only, u.spec.never_enter)
+           u.spec.enter_only, u.spec.never_enter, C.mud_cap(st, u) if st.options else None)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is st.scn:
         return hit[1], hit[2]
@@ -270,6 +273,7 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}   # hex -> most movement left on arrival (not stopped)
     dget, lget, bget = dest.get, left.get, best.get
+    mud = C.mud_cap(st, u) if st.options and not ignore_terrain else None
     frontier = [(start, road0, 99, 0)]
     while frontier:
         nxt = []
@@ -277,6 +281,8 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
             for n, cost, stop, mcap, first_only, road in table[h]:
                 if n in occ or (first_only and steps):
                     continue
+                if mud is not None and (mcap is None or mcap > mud) and not C.firm(st, n):
+                    mcap = mud      # 004 Mud: a move entering a muddy hex totals <= the cap
                 nroad = on_road and road
                 total = steps + cost
                 ncap = cap if mcap is None or mcap >= cap else mcap

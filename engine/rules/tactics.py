@@ -10,8 +10,9 @@ from ..cards import CARDS
 from ..errors import IllegalAction
 from ..state import GameState, Play, Quota, Unit
 from .common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate, is_top, side_units,
-                     terrain_at, unit_sections, visibility)
+                     terrain_at, unit_sections, night_track)
 from . import bridges as BR
+from .conditions import no_air
 from .terrain_changes import place_sandbag
 
 ANY = None
@@ -275,9 +276,12 @@ def setup(st: GameState, play: Play, events: list, src, mirror: bool = False,
         st.reshuffle = True
         st.chance = {"n": len(st.hands[play.side]) + 1, "for": "their_finest_hour"}
         st.phase = "chance"
-    elif key in ("air_power", "barrage") and visibility(st) < FULL_DAY:
+    elif key in ("air_power", "barrage") and night_track(st) < FULL_DAY:
         play.quotas = [Quota(ANY, 1)]     # night (vocabulary 3.3): "order 1 unit"
         play.key += ":night"
+    elif key == "air_power" and no_air(st):
+        play.quotas = [Quota(ANY, 1)]     # 004 Rainstorm: "No ... tactical airpower"; our
+        play.key += ":rainstorm"          # reading: ordered like the night rule above
     elif key in ("air_power", "barrage"):
         st.phase = "target"
     elif key in ("ambush", "counter_attack", "none"):

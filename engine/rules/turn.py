@@ -14,6 +14,7 @@ from ..scenario import parse_coord
 from ..state import GameState, Play
 from . import battle as B
 from . import airdrop as AD
+from . import conditions as C
 from . import breakthrough as BT
 from . import hazards as H
 from . import tactics as T
@@ -196,6 +197,8 @@ def recon_as_air_power(st: GameState, side: str) -> bool:
     3.3 ``hill317``: so may the Allies while one of their units stands on a listed hex
     (004 "Calling In Air Strikes (Hill 317 Rule)": "for as long as a Unit occupies a
     specific hex")."""
+    if C.no_air(st):
+        return False        # 004 Rainstorm: "No ... tactical airpower are allowed"
     if st.options.get("blitzkrieg") == side:
         return True         # 004 "Blitzkrieg Rules (Optional)", Air Attack
     opts = st.scn.options
@@ -428,6 +431,11 @@ def _roll(st: GameState, action: dict, events: list) -> None:
     elif why == "night":
         night_rolled(st, faces, events)
         st.phase = "play_card"
+    elif why == "supply":
+        st.phase = "play_card"
+        C.supply_rolled(st, faces, events)
+        if not st.game_over:
+            _night_roll_if_due(st, st.active)
 
 
 # --------------------------------------------------------------------------- card play
@@ -895,6 +903,12 @@ def start_turn(st: GameState, side: str, events: list) -> None:
             st.mut(uid).reset_turn()
     events.append({"type": "turn_started", "side": side, "turn": st.turn})
     update_objectives(st, events, turn_start=True)
-    if not check_victory(st, events) and _night_roll_due(st, side):
+    if check_victory(st, events) or C.update_supply(st, side, events):
+        return                      # 004 Supply: the Third Turn Losses roll comes first
+    _night_roll_if_due(st, side)
+
+
+def _night_roll_if_due(st: GameState, side: str) -> None:
+    if _night_roll_due(st, side):
         st.chance = {"n": 4, "for": "night"}
         st.phase = "chance"

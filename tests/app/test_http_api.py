@@ -139,11 +139,16 @@ def test_optional_rules_listed_chosen_and_refused(api: httpx.Client) -> None:
     assert "heavy_armour" in rules["extra_unit_types"]["unit_types"]
     assert all(r["implemented"] for r in rules.values())   # army_manoeuvres was the last
     tok = new_identity(api, "Options")
+    assert rules["demoralisation"]["example"] and "example" not in rules["infantry_charge"]
     g = create_game(api, tok, options={"infantry_charge": True, "blitzkrieg": "AXIS"})
     assert g["options"] == {"infantry_charge": True, "blitzkrieg": "AXIS"}
+    g = create_game(api, tok, options={"demoralisation": {"AXIS": 1}, "weather": "FOG"})
+    assert g["options"] == {"demoralisation": {"AXIS": 1}, "weather": "FOG"}
     before = len(api.get("/api/games?status=open,live,finished").json())
     for options, code in (({"blitzkrieg": "nobody"}, "invalid_option_value"),
                           ({"extra_unit_types": {"tankger": "flying_tank"}}, "invalid_option_value"),
+                          ({"demoralisation": True}, "invalid_option_value"),
+                          ({"weather": "SUNNY"}, "invalid_option_value"),
                           ({"no_such_rule": True}, "unknown_option")):
         r = api.post("/api/games", json={"scenario_id": SCENARIO, "mode": "1v1", "options": options},
                      headers=auth(tok))
