@@ -4,6 +4,7 @@ import { Geometry, W, H, key, polygonPoints } from './hex.js';
 import { svg, el, clear, sideName } from './util.js';
 import { FACE_BASE, FAMILIES, defs, drawTiles, familyOf, shortLabel, tileDescription } from './terrain.js';
 import { nationStyle, unitLetter, unitTitle, unitDescription } from './units.js';
+import { bridgeText, firstActiveTurn, supplyText, supplyTurns } from './conditions.js';
 
 const SIDE_COLOUR = { AXIS: '#3f474f', ALLIES: '#4d7a2a' };
 
@@ -75,7 +76,7 @@ export class BoardView {
     root.append(defs());
     root.append(svg('rect', { x: 0, y: 0, width: g.width, height: g.height, rx: 8, class: 'board-bg' }));
     this.layers = {};
-    for (const name of ['base', 'terrain', 'grid', 'tlabels', 'zones', 'sections', 'labels', 'marks', 'units', 'highlights', 'hit']) {
+    for (const name of ['base', 'terrain', 'grid', 'tlabels', 'zones', 'sections', 'labels', 'marks', 'links', 'units', 'highlights', 'hit']) {
       this.layers[name] = svg('g', { class: `layer-${name}` });
       root.append(this.layers[name]);
     }
@@ -228,6 +229,17 @@ export class BoardView {
       mg.append(svg('title', {}, 'Cross-hair: a Big Gun is ranged in on this target'));
       L.marks.append(mg);
     }
+    // bridge_demolition: a Battle Star on a bridge with charges placed or tank hits
+    for (const b of (this.view && this.view.bridges) || []) {
+      if (!b || !b.hex || (!b.rigged && !b.hits)) continue;
+      const [cx, cy] = g.center(b.hex);
+      const mg = svg('g', { class: `bridge-marker${b.rigged ? ' rigged' : ''}`, 'data-bridge': key(b.hex), 'data-hits': b.hits || 0,
+                            'data-rigged': b.rigged || '', transform: `translate(${cx - W * 0.3},${cy - H * 0.2})` });
+      mg.append(svg('path', { d: starPath(12, 5.5), fill: b.rigged ? '#d9531e' : '#e8c547', stroke: '#111', 'stroke-width': 1.1 }));
+      mg.append(svg('text', { class: 'bridge-text', y: 3.5 }, b.hits ? String(b.hits) : '!'));
+      mg.append(svg('title', {}, bridgeText(b, sideName)));
+      L.marks.append(mg);
+    }
     const roll = this.view && this.view.last_roll;
     if (roll && roll.target) {
       const [cx, cy] = g.center(roll.target);
@@ -236,6 +248,9 @@ export class BoardView {
       L.marks.append(t);
     }
   }
+
+  // weather (game option): {code, label, visibility?} or null; a light haze when visibility is cut
+  setWeather(info) { this.weather = info || null; }
 
   setView(view) {
     this.view = view;
@@ -251,6 +266,9 @@ export class BoardView {
       const root = this.layers.base.ownerSVGElement;
       if (root) {
         if (vis !== undefined && vis !== null && vis < 6) { root.dataset.visibility = vis; root.style.filter = `brightness(${(0.45 + 0.09 * vis).toFixed(2)}) saturate(0.8)`; } else { delete root.dataset.visibility; root.style.filter = ''; }
+        const w = this.weather;
+        if (w) root.dataset.weather = w.code; else delete root.dataset.weather;
+        if (w && w.visibility && !root.dataset.visibility) root.style.filter = 'contrast(0.8) saturate(0.7) brightness(1.04)';
       }
     }
     this.renderMarks();
@@ -258,10 +276,35 @@ export class BoardView {
     this.renderHighlights();
   }
 
+  // pieces of one train (view `train`: ids front to back): a coupling bar between them
+  renderTrains() {
+    const L = this.layers, g = this.geo;
+    clear(L.links);
+    const units = (this.view && this.view.units) || [];
+    const byId = new Map(units.map((u) => [u.id, u]));
+    const done = new Set();
+    for (const u of units) {
+      const ids = u.train || [];
+      const k = ids.join('|');
+      if (ids.length < 2 || done.has(k)) continue;
+      done.add(k);
+      const pieces = ids.map((id) => byId.get(id)).filter((p) => p && p.hex);
+      for (let i = 1; i < pieces.length; i++) {
+        const [x1, y1] = g.center(pieces[i - 1].hex), [x2, y2] = g.center(pieces[i].hex);
+        const lg = svg('g', { class: 'train-link', 'data-train-link': `${pieces[i - 1].id}-${pieces[i].id}` });
+        lg.append(svg('line', { x1, y1: y1 - 2, x2, y2: y2 - 2, stroke: '#1b1b1b', 'stroke-width': 7, 'stroke-linecap': 'round' }));
+        lg.append(svg('line', { x1, y1: y1 - 2, x2, y2: y2 - 2, stroke: '#d8c07a', 'stroke-width': 2.5, 'stroke-dasharray': '4 3' }));
+        lg.append(svg('title', {}, `Train coupling: ${unitTitle(pieces[i - 1])} and ${unitTitle(pieces[i])} are pieces of one train and move together`));
+        L.links.append(lg);
+      }
+    }
+  }
+
   renderUnits() {
     const L = this.layers, g = this.geo;
     clear(L.units);
     this.unitsByHex.clear();
+    this.renderTrains();
     for (const u of (this.view && this.view.units) || []) {
       if (!u.hex) continue;
       this.unitsByHex.set(key(u.hex), u);
@@ -278,7 +321,8 @@ export class BoardView {
       ug.append(svg('rect', { x: -w / 2, y: -h / 2, width: w, height: h, rx: 5, fill: ns.fill, stroke: ns.edge, 'stroke-width': 2, filter: 'url(#unit-shadow)' }));
       // side stripe: Axis grey band, Allies olive band
       ug.append(svg('rect', { x: -w / 2 + 2, y: -h / 2 + 2, width: w - 4, height: 4, rx: 2, fill: side === 'AXIS' ? '#2b2f33' : '#c8d39a', opacity: 0.85 }));
-      ug.append(svg('text', { x: -w / 2 + 5, y: 5, class: 'unit-letter' }, unitLetter(u)));
+      const letter = unitLetter(u);
+      ug.append(svg('text', { x: -w / 2 + 4, y: 5, class: `unit-letter${letter.length > 1 ? ' long' : ''}` }, letter));
       ug.append(svg('text', { x: w / 2 - 5, y: 6, class: 'unit-figs' }, String(u.figures)));
       const max = u.max_figures || u.figures;
       for (let i = 0; i < max; i++) {
@@ -291,6 +335,14 @@ export class BoardView {
       }
       if (u.battled) ug.append(svg('text', { x: w / 2 - 2, y: -h / 2 + 1, class: 'unit-status' }, '✦'));
       else if (u.moved) ug.append(svg('text', { x: w / 2 - 2, y: -h / 2 + 1, class: 'unit-status' }, '➜'));
+      if (u.train && u.train.length > 1) {
+        ug.setAttribute('data-train', u.train.join(','));
+        ug.append(svg('rect', { x: -w / 2 - 2, y: -h / 2 - 2, width: w + 4, height: h + 4, rx: 6, class: 'train-outline' }));
+      }
+      if (u.inactive_until !== undefined && u.inactive_until !== null) unitTag(ug, -w / 2 - 3, h / 2 - 1, 'inactive-marker', '#2f4f7a',
+        `T${firstActiveTurn(u)}`, `Waiting: this unit cannot be ordered before turn ${firstActiveTurn(u)} (scenario rule)`, { 'data-until': u.inactive_until });
+      const oos = supplyTurns(u);
+      if (oos > 0) unitTag(ug, w / 2 + 3, h / 2 - 1, 'supply-marker', '#b5411f', `✂${oos}`, supplyText(oos), { 'data-turns': oos });
       L.units.append(ug);
     }
   }
@@ -322,6 +374,10 @@ export class BoardView {
   }
 
   // ---- tooltips -------------------------------------------------------------
+  bridgeAt(hex) {
+    return ((this.view && this.view.bridges) || []).find((b) => b.hex && b.hex[0] === hex[0] && b.hex[1] === hex[1] && (b.rigged || b.hits));
+  }
+
   showTooltip(hex, ev) {
     const tiles = this.hexTiles(hex);
     const unit = this.unitsByHex.get(key(hex));
@@ -345,6 +401,8 @@ export class BoardView {
     }
     const mine = ((this.view && this.view.mines) || []).find((m) => m.hex && m.hex[0] === hex[0] && m.hex[1] === hex[1]);
     if (mine) parts.push(el('div', { class: 'tt-obj' }, mine.value === null || mine.value === undefined ? 'Minefield (strength hidden): a unit entering must stop and reveals it.' : `Minefield, strength ${mine.value}.`));
+    const bridge = this.bridgeAt(hex);
+    if (bridge) parts.push(el('div', { class: 'tt-obj tt-bridge' }, `${bridgeText(bridge, sideName)}.`));
     if (unit) {
       parts.push(el('div', { class: 'tt-unit' }, el('b', {}, unitTitle(unit)),
         ...unitDescription(unit).map((l) => el('div', {}, l))));
@@ -367,4 +425,24 @@ export class BoardView {
     this.tooltip.style.top = `${y}px`;
   }
   hideTooltip() { this.tooltip.hidden = true; }
+}
+
+// A five-pointed star path (Battle Star marker), outer radius r, inner radius ri.
+function starPath(r, ri) {
+  const pts = [];
+  for (let i = 0; i < 10; i++) {
+    const a = -Math.PI / 2 + (i * Math.PI) / 5, rr = i % 2 ? ri : r;
+    pts.push(`${(rr * Math.cos(a)).toFixed(2)} ${(rr * Math.sin(a)).toFixed(2)}`);
+  }
+  return `M${pts.join(' L')} Z`;
+}
+
+// A small labelled tag on a unit counter (status markers), with a plain-words title.
+function unitTag(ug, x, y, cls, fill, label, title, data = {}) {
+  const tg = svg('g', { class: cls, transform: `translate(${x},${y})`, ...data });
+  const wd = 7 + label.length * 5.2;
+  tg.append(svg('rect', { x: -wd / 2, y: -6.5, width: wd, height: 13, rx: 4, fill, stroke: '#fff', 'stroke-width': 1 }));
+  tg.append(svg('text', { class: 'unit-tag-text', y: 3.6 }, label));
+  tg.append(svg('title', {}, title));
+  ug.append(tg);
 }

@@ -37,6 +37,8 @@ const TEXT = {
   card_discarded: (e) => `${sideName(e.seat || e.side)} must discard ${cardName(e)}${e.reason === 'hq_tent' ? ' (HQ & Supply Tent taken by the enemy)' : (e.reason ? ' (' + String(e.reason).replace(/_/g, ' ') + ')' : '')}`,
   bridge_rigged: (e, n) => `${n(e.unit)} places charges on the bridge at ${hexText(e.hex)}`,
   bridge_charges_removed: (e, n) => `${sideName(e.side)} charges on the bridge at ${hexText(e.hex)} removed (${e.unit ? n(e.unit) : 'the enemy'} on the bridge)`,
+  out_of_supply: (e, n) => `${n(e.unit)} is out of supply${e.turns > 1 ? ` (turn ${e.turns} cut off${e.turns >= 2 ? ': weakened' : ''})` : ''}`,
+  supply_restored: (e, n) => `${n(e.unit)} is back in supply`,
   bridge_hit: (e) => `Bridge at ${hexText(e.hex)} hit ${e.hits} time${e.hits === 1 ? '' : 's'} (${e.total} of 4)`,
   mine_revealed: (e, n) => `${e.unit ? n(e.unit) + ' enters a minefield' : 'Minefield'} at ${hexText(e.hex)}: ${e.value ? `strength ${e.value}` : 'a decoy'}`,
   mine_removed: (e, n) => `Minefield at ${hexText(e.hex)} removed${e.reason === 'decoy' ? ' (a decoy)' : e.reason === 'cleared' ? ` (cleared${e.unit ? ' by ' + n(e.unit) : ''})` : ''}`,
@@ -93,7 +95,7 @@ const TEXT = {
 // dice_rolled kinds whose result is not hits on a target
 const ROLL_ONLY = { night: 'for the dawn (stars raise the visibility)', seal_cave: 'to seal the cave (a star seals it)',
   heal: 'to heal (stars and infantry symbols bring figures back)', blow_bridge: 'to blow the bridge (a star blows it)',
-  bombard_bridge: 'against the bridge (each tank symbol is a hit)' };
+  bombard_bridge: 'against the bridge (each tank symbol is a hit)', supply: 'for units out of supply a 3rd turn (a star costs a figure)' };
 const ROLL_KIND = { mine: 'for the minefield', hazard: 'for the hazard', tiger: 'against the Tiger', battle_back: 'battling back',
   ambush: 'in ambush', overrun: 'in an overrun', charge_defence: 'first against the infantry charge', firefight: 'in the continuing firefight', air_power: 'for Air Power', barrage: 'for a barrage' };
 

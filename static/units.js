@@ -2,6 +2,7 @@
 // server's unit object when it sends them (unit.stats / unit.move / unit.dice), else
 // from this informational table of the base profiles.
 import { titleCase, sideName } from './util.js';
+import { firstActiveTurn, supplyText, supplyTurns } from './conditions.js';
 
 export const NATION = {
   ger: { name: 'German', fill: '#5f6870', edge: '#2d3338' },
@@ -66,6 +67,11 @@ export function unitDescription(unit) {
   }
   if (st.dice) lines.push(`Dice by range: ${st.dice.join(' / ')}`);
   if (unit.badge) lines.push(`Badge ${unit.badge}`);
+  // typed units (004 unit types as game options): the engine's kind names the type
+  if (unit.kind && !['infantry', 'armor', 'artillery'].includes(unit.kind)) lines.push(`Type: ${titleCase(unit.kind)}`);
+  if (unit.train && unit.train.length > 1) lines.push(`Train piece ${unit.train.indexOf(unit.id) + 1} of ${unit.train.length} (the pieces move together)`);
+  if (unit.inactive_until !== undefined && unit.inactive_until !== null) lines.push(`Waits: cannot be ordered before turn ${firstActiveTurn(unit)}`);
+  if (supplyTurns(unit) > 0) lines.push(supplyText(supplyTurns(unit)));
   const status = [];
   if (unit.ordered) status.push('ordered');
   if (unit.moved) status.push(`moved ${unit.moved}`);

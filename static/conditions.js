@@ -1,0 +1,61 @@
+// Plain-words texts for the 004 optional battle conditions shown on the game page
+// (weather box, out-of-supply and bridge markers). Presentational only: the engine
+// applies the rules (engine/conditions.py, engine/rules/conditions.py, bridges.py).
+
+// 004 "Night & Severe Weather Conditions (Optional)", one entry per option value.
+export const WEATHER_TEXT = {
+  FOG: { label: 'Fog', visibility: 2, text: 'no unit may battle a target more than 2 hexes away; artillery may fire further if a friendly unit is within 2 hexes of the target' },
+  BLIZZARD: { label: 'Blizzard', visibility: 2, text: 'no unit may battle a target more than 2 hexes away; artillery may fire further if a friendly unit is within 2 hexes of the target' },
+  NIGHT: { label: 'Night', visibility: 1, text: 'units may battle adjacent targets only; artillery may fire further at a target in close combat with a friendly unit' },
+  RAINSTORM: { label: 'Rainstorm', visibility: 3, text: 'no unit may battle a target more than 3 hexes away (artillery: further if a friendly unit is within 3 hexes of it); no paradrops, Air Power orders 1 unit' },
+  DEEP_SNOW: { label: 'Deep snow', text: 'every unit moves 1 hex less' },
+  MUD: { label: 'Mud', text: 'armour moves at most 2 hexes off roads, railways and towns; special infantry moves as regular infantry' },
+  RUSSIAN_MUD: { label: 'Russian mud', text: 'every unit moves at most 1 hex, except along railways' },
+};
+
+// The weather value of a game: the view's own field if it carries one, else the game's
+// option values (GET /api/games/{id} `options`), else a view `options` given as a map.
+export function weatherOf(view, optionValues) {
+  const fromView = view && (view.weather ?? (view.options && !Array.isArray(view.options) ? view.options.weather : undefined));
+  const w = fromView ?? (optionValues && optionValues.weather);
+  return typeof w === 'string' && w ? w : null;
+}
+
+export function weatherInfo(value) {
+  if (!value) return null;
+  const known = WEATHER_TEXT[String(value).toUpperCase()];
+  return known ? { code: String(value).toUpperCase(), ...known }
+    : { code: String(value), label: String(value).replace(/_/g, ' ').toLowerCase(), text: 'a weather condition is in force' };
+}
+
+// Headline of the weather box, e.g. "Fog: visibility 2".
+export function weatherHeadline(info) {
+  return info.visibility ? `${info.label}: visibility ${info.visibility}` : info.label;
+}
+
+// Consecutive turns a unit has been out of supply (004 "Supply Lines & Sieges"): from the
+// view when it carries the count, else from the client's record of out_of_supply events.
+export function supplyTurns(unit) {
+  const n = unit.out_of_supply ?? unit.supply_turns ?? 0;
+  return typeof n === 'number' ? n : (n ? 1 : 0);
+}
+
+export function supplyText(turns) {
+  const weak = 'armour moves 1 less, artillery cannot move, special infantry fights as regular infantry, 1 battle die less';
+  const effect = turns >= 3 ? `${weak}; at the start of each of its turns a die is rolled and a star costs it 1 figure`
+    : turns === 2 ? weak : 'no effect yet; from its 2nd turn cut off it is weakened';
+  return `Out of supply for ${turns} turn${turns === 1 ? '' : 's'} (cut off from its supply base): ${effect}`;
+}
+
+// The bridge Battle Star (004 Appendix 2 "Bridge Demolition Rules").
+export function bridgeText(b, sideName) {
+  const parts = [];
+  if (b.rigged) parts.push(`charges placed by ${sideName(b.rigged)}: a ${sideName(b.rigged)} unit next to the empty bridge may blow it (any star on 2 dice)`);
+  if (b.hits) parts.push(`hit ${b.hits} of 4 times by heavy artillery / air (the 4th tank symbol destroys it)`);
+  return `Bridge: ${parts.join('; ') || 'no charges, no hits'}`;
+}
+
+// The first turn a unit held back by CANNOT_BE_ACTIVATED_TILL_TURN may be ordered.
+export function firstActiveTurn(unit) {
+  return unit.inactive_until + 1;
+}
