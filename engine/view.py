@@ -11,6 +11,7 @@ from typing import Any
 
 from .cards import CARDS
 from .rules.common import SIDES, is_top, mode
+from .rules.conditions import demoralised, supply_turns
 from .rules.battle import live_marks
 from .rules.bridges import bridge_view
 from .rules.hazards import mine_view
@@ -31,6 +32,11 @@ def _unit_json(st: GameState, u) -> dict[str, Any]:
             out["train"] = [p.id for p in train]
     if u.inactive_until >= st.turn:  # CANNOT_BE_ACTIVATED_TILL_TURN still in force
         out["inactive_until"] = u.inactive_until
+    if st.ext:                       # options supply_lines / demoralisation (public state)
+        if n := supply_turns(st, u):
+            out["out_of_supply"] = n     # consecutive turns out of supply
+        if n := demoralised(st, u):
+            out["demoralised"] = n
     return out
 
 
@@ -94,6 +100,7 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         "game_over": st.game_over,
         "winner": st.winner,
         "options": sorted(st.options),
+        **({"weather": st.options["weather"]} if st.options.get("weather") else {}),
     }
     if st.ext and st.ext.get("camouflage"):
         out["camouflage"] = [[*h] for h in st.ext["camouflage"]]    # tags tag14/tag15

@@ -31,7 +31,7 @@ def test_condition_markers_and_weather_box(new_page, live_server, tmp_path):
     page.goto(f"/games/{gid}")
     expect(page.locator("#conn")).to_have_attribute("data-state", "ok")
 
-    # weather: the game's option value (the view lists the option names only)
+    # weather: the view's `weather` (the game's option value)
     box = page.locator("#weather")
     expect(box).to_have_attribute("data-weather", "FOG")
     expect(box).to_contain_text("Fog: visibility 2")
@@ -46,6 +46,11 @@ def test_condition_markers_and_weather_box(new_page, live_server, tmp_path):
     assert page.locator('.unit[data-hex="2,4"] .unit-letter').text_content() == "MG"
     tip = hover_hex(page, "2,4")
     assert "Machine-Gun Infantry" in tip and "Type: Machine Gun" in tip
+
+    # the real view marks the units out of supply at the start of the turn (Pegasus
+    # Bridge under the literal supply rule: cut off by the enemy's battle ranges)
+    real_oos = {u["id"] for u in view["units"] if u.get("out_of_supply")}
+    assert page.locator(".supply-marker").count() == len(real_oos)
 
     # the fields engine/view.py sends once the situations arise
     page.evaluate("""() => {
@@ -81,7 +86,8 @@ def test_condition_markers_and_weather_box(new_page, live_server, tmp_path):
     expect(supply).to_have_attribute("data-turns", "2")
     assert "Out of supply for 2 turns" in supply.locator("title").text_content()
     assert "1 battle die less" in hover_hex(page, "8,10")
-    expect(page.locator("#supply-box")).to_contain_text("Out of supply: 1 unit")
+    n = len(real_oos | {"u12"})
+    expect(page.locator("#supply-box")).to_contain_text(f"Out of supply: {n} unit")
     page.mouse.move(5, 5)
     page.screenshot(path=str(tmp_path / "conditions.png"), full_page=True)
     page.locator(".board-svg").screenshot(path=str(tmp_path / "conditions-board.png"))

@@ -4,6 +4,7 @@
 (uppercase) below and to play."""
 import pytest
 
+from engine import view_for
 from engine.errors import EngineError
 from tests.engine.rulehelp import (act, card_id, do, event_types, game, legal, order_units,
                                    ordered, play, random_games, roll, to_battle, uid, unit)
@@ -51,6 +52,7 @@ def test_no_target_beyond_the_visibility(cond, vis, d):
 def test_beyond_the_visibility_is_refused_as_out_of_range():
     st = to_battle(ordered("3@11: .:i\n4@12: .:i\n6@12: .:I", [(6, 12)], key=("probe", 1),
                            options={W: "fog"}))
+    assert view_for(st, None)["weather"] == "FOG"          # the condition is public
     with pytest.raises(EngineError) as e:
         act(st, "battle", unit=uid(st, (6, 12)), target=[3, 11])
     assert e.value.code == "target_out_of_range"
@@ -143,6 +145,8 @@ def test_demoralised_units_lose_a_figure_a_hex_and_a_die():
     st = ordered("5@11: .:i\n6@12: .:I", [(6, 12)], key=("probe", 1), options={D: {"ALLIES": 1}})
     u = unit(st, (6, 12))
     assert u.figures == 3 and unit(st, (5, 11)).figures == 4
+    views = {v["id"]: v for v in view_for(st, None)["units"]}
+    assert views[u.id]["demoralised"] == 1 and "demoralised" not in views[uid(st, (5, 11))]
     assert reach(st, (6, 12)) == 1
     st = to_battle(st)
     assert dice(st, (6, 12), (5, 11)) == 2         # close assault 3 dice - 1
@@ -240,6 +244,8 @@ def test_unit_cut_off_from_the_road_is_out_of_supply_and_the_supplied_one_is_not
                  hand=[("probe", 1)], options={S: True})
     assert _turns(plain).get(uid(plain, (5, 3))) is None     # no enemy near: supplied
     assert a not in _turns(st)
+    views = {v["id"]: v for v in view_for(st, None)["units"]}   # public: on the board
+    assert views[b]["out_of_supply"] == 1 and "out_of_supply" not in views[a]
 
 
 def test_second_turn_out_of_supply_battles_with_one_die_less():
