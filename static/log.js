@@ -37,6 +37,7 @@ const TEXT = {
   card_discarded: (e) => `${sideName(e.seat || e.side)} must discard ${cardName(e)}${e.reason === 'hq_tent' ? ' (HQ & Supply Tent taken by the enemy)' : (e.reason ? ' (' + String(e.reason).replace(/_/g, ' ') + ')' : '')}`,
   bridge_rigged: (e, n) => `${n(e.unit)} places charges on the bridge at ${hexText(e.hex)}`,
   bridge_charges_removed: (e, n) => `${sideName(e.side)} charges on the bridge at ${hexText(e.hex)} removed (${e.unit ? n(e.unit) : 'the enemy'} on the bridge)`,
+  pontoon_built: (e, n) => `${n(e.unit)} builds a pontoon bridge at ${hexText(e.hex)}`,
   bridge_hit: (e) => `Bridge at ${hexText(e.hex)} hit ${e.hits} time${e.hits === 1 ? '' : 's'} (${e.total} of 4)`,
   mine_revealed: (e, n) => `${e.unit ? n(e.unit) + ' enters a minefield' : 'Minefield'} at ${hexText(e.hex)}: ${e.value ? `strength ${e.value}` : 'a decoy'}`,
   mine_removed: (e, n) => `Minefield at ${hexText(e.hex)} removed${e.reason === 'decoy' ? ' (a decoy)' : e.reason === 'cleared' ? ` (cleared${e.unit ? ' by ' + n(e.unit) : ''})` : ''}`,
