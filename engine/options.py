@@ -114,6 +114,13 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "the bridge removes the charges. An unrigged bridge is destroyed by 4 tank "
                  "symbols from Heavy Artillery / Big Guns firing at it, Barrage or Air Power.",
                  "rules/004 Appendix 2 - Bridge Demolition Rules", True),
+    OptionalRule("pontoon_bridges",
+                 "The scenario's Special Rules allow Pontoon Bridges: a Combat Engineer "
+                 "ordered by an Attack card (a Counter-Attack copying one too) that does not "
+                 "move may, instead of battling, place a Pontoon Bridge on an empty river "
+                 "hex next to it, in the card's section; the hex then has a bridge "
+                 "(a road, pontoon or railway bridge for bridge_demolition).",
+                 "rules/004 Appendix 2 - Bridge, Pontoon", True),
     OptionalRule("overlord_air_sortie",
                  "Overlord and the Air Pack: each C-in-C starts with an Air Sortie card (not "
                  "counted in the hand size), the two others are shuffled in; the C-in-C gives "

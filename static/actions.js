@@ -104,6 +104,8 @@ export const ACTIONS = {
                       resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: a.unit, label: `Place charges on the bridge at ${hexT(a.hex)}` }) },
   bombard_bridge:   { label: 'Fire at the bridge', kind: 'target', hint: 'Fire at this bridge (each tank symbol is a hit, 4 destroy it)',
                       resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: a.unit, label: `Fire at the bridge at ${hexT(a.hex)}` }) },
+  build_pontoon:    { label: 'Build a pontoon bridge', kind: 'target', hint: 'Place a pontoon bridge on this river hex (the engineer\'s whole action)',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: a.unit, label: `Build a pontoon bridge at ${hexT(a.hex)}` }) },
   exit:             { label: 'Exit the board (medal)', kind: 'choice', hint: 'Leave the board here (medal)' },
   initiative_unit:  { label: 'Initiative', kind: 'retreat', hint: 'Initiative: this unit' },
   commissar:        { label: 'Put under the Commissar chip', gesture: 'card',

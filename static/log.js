@@ -39,6 +39,7 @@ const TEXT = {
   bridge_charges_removed: (e, n) => `${sideName(e.side)} charges on the bridge at ${hexText(e.hex)} removed (${e.unit ? n(e.unit) : 'the enemy'} on the bridge)`,
   out_of_supply: (e, n) => `${n(e.unit)} is out of supply${e.turns > 1 ? ` (turn ${e.turns} cut off${e.turns >= 2 ? ': weakened' : ''})` : ''}`,
   supply_restored: (e, n) => `${n(e.unit)} is back in supply`,
+  pontoon_built: (e, n) => `${n(e.unit)} builds a pontoon bridge at ${hexText(e.hex)}`,
   bridge_hit: (e) => `Bridge at ${hexText(e.hex)} hit ${e.hits} time${e.hits === 1 ? '' : 's'} (${e.total} of 4)`,
   mine_revealed: (e, n) => `${e.unit ? n(e.unit) + ' enters a minefield' : 'Minefield'} at ${hexText(e.hex)}: ${e.value ? `strength ${e.value}` : 'a decoy'}`,
   mine_removed: (e, n) => `Minefield at ${hexText(e.hex)} removed${e.reason === 'decoy' ? ' (a decoy)' : e.reason === 'cleared' ? ` (cleared${e.unit ? ' by ' + n(e.unit) : ''})` : ''}`,

@@ -17,6 +17,8 @@
   may still battle.  Armor entering wire removes it (``armor_removes``).
 * Road blocks (``engineer_removable``): a Combat Engineer standing in one may
   ``remove_roadblock`` instead of battling.
+* Pontoon Bridges (option ``pontoon_bridges``, rules/pontoons.py): a Combat Engineer
+  ordered by an Attack card may ``build_pontoon`` on a river hex next to it instead.
 """
 from __future__ import annotations
 
@@ -29,6 +31,7 @@ from .bridges import (blow_bridge, blow_rolled, blowable_bridges, bombard_bridge
                       bombard_rolled, bombardable_bridges, enemy_entered, rig_bridge,
                       riggable_bridges)
 from .common import discard_random_card, other, terrain_at, tiles_at
+from .pontoons import build_pontoon, pontoon_hexes
 from .terrain_changes import remove_family
 
 
@@ -113,14 +116,17 @@ def instead_of_battle(st: GameState, u: Unit) -> list[str]:
         out.append("rig_bridge")
     if bombardable_bridges(st, u):
         out.append("bombard_bridge")
+    if pontoon_hexes(st, u):
+        out.append("build_pontoon")
     return out
 
 
 #: Instead-of-battle actions aimed at a hex: action type -> the hexes ``u`` may pick.
 HEX_ACTIONS = {"blow_bridge": blowable_bridges, "rig_bridge": riggable_bridges,
-               "bombard_bridge": lambda st, u: [h for h, _n in bombardable_bridges(st, u)]}
+               "bombard_bridge": lambda st, u: [h for h, _n in bombardable_bridges(st, u)],
+               "build_pontoon": pontoon_hexes}
 HEX_ACTION_DO = {"blow_bridge": blow_bridge, "rig_bridge": rig_bridge,
-                 "bombard_bridge": bombard_bridge}
+                 "bombard_bridge": bombard_bridge, "build_pontoon": build_pontoon}
 
 
 def may_remove_roadblock(st: GameState, u: Unit) -> bool:

@@ -657,7 +657,8 @@ def _battle(st: GameState, action: dict, events: list) -> None:
 
 def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
     """remove_wire / clear_mine / remove_roadblock / seal_cave / heal / blow_bridge /
-    rig_bridge / bombard_bridge: an ordered unit that may battle does this instead."""
+    rig_bridge / bombard_bridge / build_pontoon: an ordered unit that may battle does this
+    instead."""
     u = _ordered_unit(st, action)
     if not B.can_battle(st, u, st.play):
         code = "unit_already_battled" if u.battles else "unit_cannot_battle"
@@ -670,7 +671,7 @@ def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
         H.seal_cave(st, u, events)
     elif action["type"] == "heal":
         H.heal(st, u, events)
-    elif action["type"] in H.HEX_ACTION_DO:     # blow_bridge / rig_bridge / bombard_bridge
+    elif action["type"] in H.HEX_ACTION_DO:     # bridges, pontoons: a hex of HEX_ACTIONS
         H.HEX_ACTION_DO[action["type"]](st, u, parse_hex(action, "hex"), events)
     else:
         H.clear_mine(st, u, events)
@@ -723,6 +724,7 @@ HANDLERS = {
     ("battle", "blow_bridge"): _instead_of_battle,
     ("battle", "rig_bridge"): _instead_of_battle,
     ("battle", "bombard_bridge"): _instead_of_battle,
+    ("battle", "build_pontoon"): _instead_of_battle,
     ("battle", "firefight"): lambda st, action, events: B.declare_firefight(
         st, firefight_pairs(st, st.play), action, events),
     ("recon", "choose_card"): _choose_card,
