@@ -140,3 +140,23 @@ def random_games(options, kinds, scn=None):
         st2, _ = apply(st, next_action(st, bot))
         assert st.snapshot() == before
         st = st2
+
+
+def give(st, side, key, section=None):
+    """Put a card of ``key`` from the deck into ``side``'s hand (a new turn's card)."""
+    from engine.cards import CARDS
+    cid = next(c for c in st.deck if CARDS[c].key == key
+               and (section is None or CARDS[c].sections == (section,)))
+    st.deck.remove(cid)
+    st.hands[side].append(cid)
+    return cid
+
+
+def axis_turn(st):
+    """Finish the Allied battles; the Axis play their first card and order nobody."""
+    st = do(st, "end_battles") if st.phase == "battle" else st
+    assert st.active == "AXIS"
+    st = play(st, st.hands["AXIS"][0])
+    st = order_units(st, [])
+    st = do(st, "end_movement") if st.phase == "move" else st
+    return do(st, "end_battles") if st.phase == "battle" else st

@@ -7,33 +7,13 @@ import pytest
 from engine import apply, legal_actions, view_for
 from engine.errors import IllegalAction
 from engine.rules.common import terrain_at
-from tests.engine.rulehelp import (act, battle_dice_vs, do, game, legal, ordered, order_units,
-                                   play, random_games, roll, types, uid)
+from tests.engine.rulehelp import (act, axis_turn, battle_dice_vs, do, game, give, legal, ordered,
+                                   order_units, play, random_games, roll, types, uid)
 
 ON = {"bridge_demolition": True}
 ENGINEER = {"name": "infus", "badge": "badge6"}
 # a bridge at (5,11); the Allied unit on (6,10) stands at one end of it
 BOARD = "0@0: .:i\n5@11: RB\n6@10: .:I\n8@10: .:G"
-
-
-def give(st, side, key, section=None):
-    """Put a card of ``key`` from the deck into ``side``'s hand (a new turn's card)."""
-    from engine.cards import CARDS
-    cid = next(c for c in st.deck if CARDS[c].key == key
-               and (section is None or CARDS[c].sections == (section,)))
-    st.deck.remove(cid)
-    st.hands[side].append(cid)
-    return cid
-
-
-def axis_turn(st):
-    """The Axis play their first card (a Probe Centre) and order nobody."""
-    st = do(st, "end_battles") if st.phase == "battle" else st
-    assert st.active == "AXIS"
-    st = play(st, st.hands["AXIS"][0])
-    st = order_units(st, [])
-    st = do(st, "end_movement") if st.phase == "move" else st
-    return do(st, "end_battles") if st.phase == "battle" else st
 
 
 def allied_turn(st, who, key=("probe", 1)):

@@ -7,8 +7,8 @@ import pytest
 from engine import apply
 from engine.errors import IllegalAction
 from engine.rules.common import terrain_at
-from tests.engine.rulehelp import (act, do, game, legal, order_units, ordered, play,
-                                   random_games, types, uid)
+from tests.engine.rulehelp import (act, axis_turn, do, game, give, legal, order_units, ordered,
+                                   play, random_games, types, uid)
 
 ON = {"pontoon_bridges": True}
 ENGINEER = {"name": "infus", "badge": "badge6"}
@@ -17,26 +17,6 @@ ENGINEER = {"name": "infus", "badge": "badge6"}
 # and (6,6) (left) next to it
 RIVER = "5@1: " + " ".join(["R"] * 12)
 BOARD = f"3@9: .:i\n{RIVER}\n6@6: R .:I .:I"  # the Axis unit: a target in range
-
-
-def give(st, side, key, section=None):
-    """Put a card of ``key`` from the deck into ``side``'s hand (a new turn's card)."""
-    from engine.cards import CARDS
-    cid = next(c for c in st.deck if CARDS[c].key == key
-               and (section is None or CARDS[c].sections == (section,)))
-    st.deck.remove(cid)
-    st.hands[side].append(cid)
-    return cid
-
-
-def axis_turn(st):
-    """The Axis play their first card and order nobody."""
-    st = do(st, "end_battles") if st.phase == "battle" else st
-    assert st.active == "AXIS"
-    st = play(st, st.hands["AXIS"][0])
-    st = order_units(st, [])
-    st = do(st, "end_movement") if st.phase == "move" else st
-    return do(st, "end_battles") if st.phase == "battle" else st
 
 
 def to_battle(st):
