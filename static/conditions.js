@@ -13,14 +13,6 @@ export const WEATHER_TEXT = {
   RUSSIAN_MUD: { label: 'Russian mud', text: 'every unit moves at most 1 hex, except along railways' },
 };
 
-// The weather value of a game: the view's own field if it carries one, else the game's
-// option values (GET /api/games/{id} `options`), else a view `options` given as a map.
-export function weatherOf(view, optionValues) {
-  const fromView = view && (view.weather ?? (view.options && !Array.isArray(view.options) ? view.options.weather : undefined));
-  const w = fromView ?? (optionValues && optionValues.weather);
-  return typeof w === 'string' && w ? w : null;
-}
-
 export function weatherInfo(value) {
   if (!value) return null;
   const known = WEATHER_TEXT[String(value).toUpperCase()];
@@ -33,11 +25,10 @@ export function weatherHeadline(info) {
   return info.visibility ? `${info.label}: visibility ${info.visibility}` : info.label;
 }
 
-// Consecutive turns a unit has been out of supply (004 "Supply Lines & Sieges"): from the
-// view when it carries the count, else from the client's record of out_of_supply events.
+// Consecutive turns a unit has been out of supply (004 "Supply Lines & Sieges"): the
+// view's `out_of_supply` count (engine/view.py; absent when in supply).
 export function supplyTurns(unit) {
-  const n = unit.out_of_supply ?? unit.supply_turns ?? 0;
-  return typeof n === 'number' ? n : (n ? 1 : 0);
+  return unit.out_of_supply ?? 0;
 }
 
 export function supplyText(turns) {

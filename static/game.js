@@ -8,7 +8,7 @@ import { logEntry, eventDice, describeEvent } from './log.js';
 import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describePending, describePhase, ACTIONS } from './actions.js';
 import { unitTitle } from './units.js';
 import { key } from './hex.js';
-import { weatherOf, weatherInfo, weatherHeadline } from './conditions.js';
+import { weatherInfo, weatherHeadline } from './conditions.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
@@ -29,24 +29,7 @@ const S = {
   flipOverride: null, pendingSend: null, gameOverShown: false, playedHistory: [],
   desk: { selected: null, explain: null }, probes: new Map(), initiativeRolls: {}, dispatchSummary: null, hoverHalf: null,
   mySeats: [], views: null, allLegal: [], historyLoaded: false,
-  optionValues: null,     // the game's option values (GET /api/games/{id}); the view lists names only
-  supply: new Map(),      // unit id -> turns out of supply, from out_of_supply / supply_restored events
 };
-// 004 supply lines: the view does not carry the count, the events do
-function noteSupplyEvent(e) {
-  if (e.type === 'out_of_supply' && e.unit) S.supply.set(e.unit, e.turns || 1);
-  else if (e.type === 'supply_restored' && e.unit) S.supply.delete(e.unit);
-}
-function withSupply(view) {
-  if (!view || !S.supply.size || !view.units) return view;
-  const units = view.units.map((u) => (S.supply.has(u.id) && u.out_of_supply === undefined ? { ...u, out_of_supply: S.supply.get(u.id) } : u));
-  return { ...view, units };
-}
-async function loadOptionValues() {
-  if (S.optionValues) return;
-  try { S.optionValues = (await api(`/games/${cfg.gameId}`)).options || {}; } catch (_) { return; }
-  if (S.view) { boardView.setWeather(weatherInfo(weatherOf(S.view, S.optionValues))); boardView.setView(withSupply(S.view)); renderAll(); }
-}
 // several seats over this one connection (the server sends `views` and the union of `legal`)
 function multi() { return S.mySeats.length > 1 && !!S.views; }
 function legalOf(seat) { return S.allLegal.filter((a) => !a.seat || a.seat === seat); }
@@ -165,7 +148,6 @@ function handle(msg) {
       // the old value so that the catch-up update (first_seq = since + 1) is logged.
       if (first || S.logSeq === null || S.logSeq === undefined) { clear($('log')); S.logSeq = msg.seq; loadHistory(msg.seq); }
       applyPayload(msg);
-      loadOptionValues();
       chat.setChannels(msg.chat_channels || {}, chatContext());
       chat.setHistory(msg.chat || []);
       renderSeats();
@@ -179,7 +161,6 @@ function handle(msg) {
         }
         for (const e of msg.events || []) {
           addLog(e, msg.first_seq ?? null);
-          noteSupplyEvent(e);
           noteOverlordEvent(e);
           if ((e.type === 'card_played' || e.type === 'card_copied') && e.card) {
             S.playedHistory.push({ seat: e.seat || e.side, card: e.card, copied: e.type === 'card_copied' });
@@ -247,7 +228,6 @@ async function loadHistory(upTo) {
     if (entry.seq > upTo) break;
     for (const e of entry.events || []) {
       frag.append(logEntry(e, unitName, entry.seq)); n++;
-      noteSupplyEvent(e);
       if ((e.type === 'card_played' || e.type === 'card_copied') && e.card) S.playedHistory.push({ seat: e.seat || e.side, card: e.card, copied: e.type === 'card_copied' });
       if (e.type === 'orders_dispatched' || e.type === 'turn_started' || e.type === 'initiative_rolled') noteOverlordEvent(e);
     }
@@ -258,7 +238,6 @@ async function loadHistory(upTo) {
   S.historyLoaded = true;
   while (log.childNodes.length > 500) log.removeChild(log.firstChild);
   log.scrollTop = log.scrollHeight;
-  if (S.supply.size && S.view) boardView.setView(withSupply(S.view));
   renderAll();
 }
 
@@ -273,8 +252,8 @@ function setView(view, legal, events) {
   if (phaseKey !== S.phaseKey) { S.selected = null; S.phaseKey = phaseKey; }
   if (S.selected && !S.model.units.has(S.selected)) S.selected = null;
   if (!S.selected) S.selected = autoSelect(S.model);
-  boardView.setWeather(weatherInfo(weatherOf(view, S.optionValues)));
-  boardView.setView(withSupply(view));
+  boardView.setWeather(weatherInfo(view.weather));
+  boardView.setView(view);
   const dice = lastDice(events);
   if (dice) showDice(dice.dice, dice.caption);
   else if (!events && view.last_roll) showDice(view.last_roll.dice, rollCaption(view.last_roll));   // hello / sync
@@ -383,13 +362,13 @@ function renderSides() {
       title: 'Night rules: units may battle only targets within this many hexes; at the start of each turn of the night side, dice are rolled and every star raises the visibility' },
     el('b', {}, vis >= 6 ? 'Daylight' : `Night: visibility ${vis}/6`), el('div', { class: 'muted' }, vis >= 6 ? 'normal ranges' : `targets up to ${vis} hex${vis > 1 ? 'es' : ''} away`)));
   }
-  const weather = weatherInfo(weatherOf(v, S.optionValues));
+  const weather = weatherInfo(v.weather);
   if (weather) {
     box.append(el('div', { class: 'side-box weather-box', id: 'weather', 'data-weather': weather.code,
       title: `Weather for the whole battle (optional rule): ${weather.text}` },
     el('b', {}, weatherHeadline(weather)), el('div', { class: 'muted' }, weather.visibility ? `targets up to ${weather.visibility} hex${weather.visibility > 1 ? 'es' : ''} away` : weather.text)));
   }
-  const oos = ((v.units) || []).filter((u) => S.supply.has(u.id) || u.out_of_supply);
+  const oos = ((v.units) || []).filter((u) => u.out_of_supply);
   if (oos.length) {
     box.append(el('div', { class: 'side-box', id: 'supply-box', style: 'flex:0 0 auto;border-left-color:#b5411f', 'data-count': oos.length,
       title: 'Supply lines (optional rule): units cut off from their supply base are weakened from their 2nd turn and may lose figures from the 3rd' },
