@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import EngineError
+from .scenario import SIDES
 from .unit_types import check_entries, hex_key
 
 WEATHER_OPTION = "weather"
 DEMORALISATION = "demoralisation"
 SUPPLY = "supply_lines"
-SIDES = ("AXIS", "ALLIES")
 
 
 @dataclass(frozen=True)
