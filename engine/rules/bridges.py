@@ -207,14 +207,11 @@ def bombardable_bridges(st: GameState, u: Unit) -> list[tuple[Hex, int]]:
     at that range, the battle range / line of sight / observation / close-assault rules."""
     if not demolition_on(st) or u.cls != "art" or u.spec.kind not in BOMBARD_KINDS:
         return []
+    from . import conditions as C
     from . import los as L
     from .battle import needs_los, observed, unit_dice
-    from .common import FULL_DAY, visibility
     table = unit_dice(st, u)
-    rng = len(table)
-    vis = visibility(st)
-    if vis < FULL_DAY:
-        rng = min(rng, vis)
+    rng = C.sight_reach(st, u, len(table))    # night / weather: as for a unit target
     dist = st.scn.board.distance
     adjacent = any(dist(u.hex, w.hex) == 1 for w in st.units.values() if w.side != u.side)
     out = []
@@ -222,7 +219,7 @@ def bombardable_bridges(st: GameState, u: Unit) -> list[tuple[Hex, int]]:
         d = dist(u.hex, h)
         if d < 1 or d > rng or table[d - 1] <= 0 or (adjacent and d > 1):
             continue
-        if not bombard_target(st, u.side, h):
+        if not bombard_target(st, u.side, h) or not C.sighted(st, u, h, d):
             continue
         if d > 1 and not L.clear(st, u.hex, h, needs_los(u), u.cls):
             continue

@@ -181,3 +181,17 @@ def test_bridge_demolition_pegasus_random_games_finish_replay_equals_live():
         assert replay(scn, seed, actions, ON) == st
         assert "bridges" in view_for(st, None)
         assert legal_actions(st, "ALLIES") == []
+
+
+def test_bombarding_a_bridge_in_fog_follows_the_weather_spotter_rule():
+    """With option ``weather`` FOG (visibility 2) a bridge 3 hexes away is beyond sight,
+    except that indirect-firing artillery may fire "provided that ... a friendly Unit is
+    within 2 hexes of the target" (004 Night & Severe Weather) - as for a unit target."""
+    fog = {**ON, "weather": "FOG"}
+    st = do(ordered(BOARD, [(8, 10)], options=fog), "end_movement")
+    assert [a["hex"] for a in legal(st, "bombard_bridge")] == [[5, 11]]    # spotter on (6,10)
+    alone = BOARD.replace("\n6@10: .:I", "")
+    st = do(ordered(alone, [(8, 10)], options=fog), "end_movement")
+    assert legal(st, "bombard_bridge") == []
+    st = do(ordered(alone, [(8, 10)], options=ON), "end_movement")        # clear weather
+    assert [a["hex"] for a in legal(st, "bombard_bridge")] == [[5, 11]]
