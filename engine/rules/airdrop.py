@@ -19,9 +19,9 @@ from typing import Any
 from ..errors import IllegalAction
 from ..geometry import DIRECTIONS
 from ..state import GameState, Unit
-from ..units import unit_spec
 from ..scenario import inactive_turn
-from .common import SIDES, fresh_unit_id, mode, parse_hex, pop_ext, set_ext, terrain_at
+from .common import (SIDES, TEMPLATE_KEYS, fresh_unit_id, mode, parse_hex, pop_ext, set_ext,
+                     template_spec, terrain_at)
 from .conditions import no_air
 
 
@@ -37,14 +37,12 @@ def _drop(st: GameState, v: Any) -> dict[str, Any] | None:
     if not isinstance(tpl, dict) or not tpl.get("name"):
         tpl = {"name": "inf2us" if side == "ALLIES" else "inf2ger"}
     try:
-        unit_spec(str(tpl["name"]), tpl.get("badge"), tpl.get("nbr_units"), tpl.get("behavior"),
-                  tpl.get("equipment"), st.scn.date_begin)
+        template_spec(st, tpl)
     except (KeyError, ValueError):
         return None
     return {"side": side, "range": max(0, int(v.get("range") or 1)),
             "units": max(1, int(v.get("nbr_units") or 1)),
-            "unit": {k: tpl.get(k) for k in ("name", "badge", "nbr_units", "behavior", "equipment",
-                                             "turn")}}
+            "unit": {k: tpl.get(k) for k in TEMPLATE_KEYS}}
 
 
 def init_airdrop(st: GameState) -> None:
@@ -88,8 +86,7 @@ def apply_drop(st: GameState, action: dict, events: list) -> None:
             events.append({"type": "drop_lost", "side": d["side"],
                            "hex": [*pos] if pos in board._nbrs else None})
             continue
-        spec = unit_spec(str(tpl["name"]), tpl.get("badge"), tpl.get("nbr_units"),
-                         tpl.get("behavior"), tpl.get("equipment"), st.scn.date_begin)
+        spec = template_spec(st, tpl)
         uid = fresh_unit_id(st)
         n_made += 1
         set_ext(st, "dropped", n_made)      # fresh_unit_id counts the units made so far

@@ -8,6 +8,7 @@ from ..conditions import WEATHER
 from ..errors import IllegalAction
 from ..state import GameState, Play, Unit
 from ..terrain import HexTerrain, Tile, combine
+from ..units import UnitSpec, unit_spec
 
 Hex = tuple[int, int]
 OPEN = HexTerrain()
@@ -139,6 +140,19 @@ def fresh_unit_id(st: GameState) -> str:
     after the scenario's units and every unit made so far."""
     x = st.ext or {}
     return f"u{len(st.scn.units) + sum(x.get(k, 0) for k in MADE_COUNTERS)}"
+
+
+#: The keys of a ``.m44`` unit template kept for the units it makes during the game
+#: (airdrop, supply train; ``turn``: vocabulary 2.5 ``CANNOT_BE_ACTIVATED_TILL_TURN``)
+TEMPLATE_KEYS = ("name", "badge", "nbr_units", "behavior", "equipment", "turn")
+
+
+def template_spec(st: GameState, tpl: dict[str, Any]) -> UnitSpec:
+    """The profile of a unit made from template ``tpl`` (:func:`engine.units.unit_spec` of
+    its code, badge, figures, behaviour and equipment at the scenario's date); raises
+    ``KeyError`` / ``ValueError`` for a template it cannot read."""
+    return unit_spec(str(tpl["name"]), tpl.get("badge"), tpl.get("nbr_units"),
+                     tpl.get("behavior"), tpl.get("equipment"), st.scn.date_begin)
 
 
 def pop_ext(st: GameState, key: str) -> None:

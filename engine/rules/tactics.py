@@ -395,22 +395,19 @@ def target_options(st: GameState, play: Play) -> list[Any]:
     limit = 4 if play.key == "air_power" else 1
     if len(st.air_targets) >= limit:
         return []
-    out = []
-    camo = camouflaged(st)          # camouflaged units: not by Air Power / Barrage
     section = play.flags.get("air_section") if not st.air_targets else None
-    for u in st.units.values():
-        if u.side != play.side and u.hex not in st.air_targets and u.hex not in camo \
-                and air_chain_ok(st, st.air_targets, u.hex) and (
-                    section is None or st.scn.board.in_section(u.hex, section,
-                                                                is_top(st, play.side))):
-            out.append(u.hex)
+    top = is_top(st, play.side)
+
+    def next_in_chain(h) -> bool:
+        return h not in st.air_targets and air_chain_ok(st, st.air_targets, h) and (
+            section is None or st.scn.board.in_section(h, section, top))
+
+    camo = camouflaged(st)          # camouflaged units: not by Air Power / Barrage
+    out = [u.hex for u in st.units.values()
+           if u.side != play.side and u.hex not in camo and next_in_chain(u.hex)]
     if BR.demolition_on(st):        # 004 Bridge Demolition Option 3: Barrage / Air Power
-        for h in BR.bridge_hexes(st):
-            if h not in st.air_targets and BR.bombard_target(st, play.side, h) \
-                    and air_chain_ok(st, st.air_targets, h) and (
-                        section is None or st.scn.board.in_section(h, section,
-                                                                    is_top(st, play.side))):
-                out.append(h)
+        out += [h for h in BR.bridge_hexes(st)
+                if BR.bombard_target(st, play.side, h) and next_in_chain(h)]
     return out
 
 

@@ -56,8 +56,8 @@ from ..errors import IllegalAction
 from ..scenario import Scenario, inactive_turn
 from ..state import GameState, Unit
 from ..units import army_rules, unit_spec
-from .common import (army_options, fresh_unit_id, mode, parse_hex, pop_ext, set_ext, terrain_at,
-                     unit_sections)
+from .common import (TEMPLATE_KEYS, army_options, fresh_unit_id, mode, parse_hex, pop_ext,
+                     set_ext, template_spec, terrain_at, unit_sections)
 
 Hex = tuple[int, int]
 
@@ -296,10 +296,9 @@ def supply_train_arrives(st: GameState, train: list[Unit], events: list) -> None
     tpl = opt.get("unit") or {"name": "inf" + head(st, train[0]).spec.nation}
     if isinstance(tpl, str):
         tpl = {"name": tpl}
-    tpl = {k: tpl.get(k) for k in ("name", "badge", "nbr_units", "behavior", "equipment", "turn")}
+    tpl = {k: tpl.get(k) for k in TEMPLATE_KEYS}
     try:
-        unit_spec(str(tpl["name"]), tpl.get("badge"), tpl.get("nbr_units"), tpl.get("behavior"),
-                  tpl.get("equipment"), st.scn.date_begin)
+        template_spec(st, tpl)
     except (KeyError, ValueError):
         return
     set_ext(st, "supply_train_done", True)
@@ -363,8 +362,7 @@ def apply_reinforce(st: GameState, action: dict, events: list) -> None:
         raise IllegalAction("illegal_target", "place the unit on an empty hex next to the train")
     s = st.ext["supply_train"]
     tpl = s["unit"]
-    spec = unit_spec(str(tpl["name"]), tpl.get("badge"), tpl.get("nbr_units"), tpl.get("behavior"),
-                     tpl.get("equipment"), st.scn.date_begin)
+    spec = template_spec(st, tpl)
     spec = army_rules(spec, s["side"], army_options(st))
     uid = fresh_unit_id(st)
     u = Unit(uid, s["side"], spec, h, spec.figures, spec.figures, spec.badge,

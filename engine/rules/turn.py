@@ -548,8 +548,13 @@ def _armor_breakthrough(st: GameState, action: dict, events: list) -> None:
         _orders_done_if_none_left(st, st.play, events)
 
 
+def _orders_left(st: GameState, play: Play) -> bool:
+    """May ``play`` still give an order: a unit to order or armour to break through?"""
+    return bool(T.orderable(st, play)) or bool(BT.entry_hexes(st, play))
+
+
 def _orders_done_if_none_left(st: GameState, play: Play, events: list) -> None:
-    if not T.orderable(st, play) and not BT.entry_hexes(st, play):
+    if not _orders_left(st, play):
         T.end_orders(st, play, events)
 
 
@@ -755,7 +760,7 @@ def advance(st: GameState, events: list) -> None:
             return
         ph = st.phase
         play = st.play
-        if ph == "order" and not T.orderable(st, play) and not BT.entry_hexes(st, play):
+        if ph == "order" and not _orders_left(st, play):
             T.end_orders(st, play, events)
         elif ph == "move" and EC.open_for(st) and _fitting(st, st.active,
                                                             playable(st, st.active)):
