@@ -12,7 +12,7 @@ import json
 from collections import OrderedDict
 from typing import Any
 
-from engine.errors import EngineError, ScenarioError
+from engine.core.errors import EngineError, ScenarioError
 
 __all__ = ["E", "EngineError", "ScenarioError", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE"]

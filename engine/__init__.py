@@ -1,7 +1,7 @@
 """Overlord game server: the pure Memoir '44 rules engine (see docs/architecture.md)."""
 from __future__ import annotations
 
-from .errors import EngineError, IllegalAction, ScenarioError
+from .core.errors import EngineError, IllegalAction, ScenarioError
 from .rules import (apply, dump_state, is_chance, legal_actions, load_state, new_game, replay,
                     sample_chance, seats, to_act)
 from .scenario import Scenario, board_for, load_scenario

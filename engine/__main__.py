@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-from .errors import ScenarioError
+from .core.errors import ScenarioError
 from .scenario import check_codes
 
 USAGE = ("usage: python -m engine check FILE.m44 [FILE...]\n"

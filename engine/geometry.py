@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import ScenarioError
+from .core.errors import ScenarioError
 
 Hex = tuple[int, int]  # (row, col)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import EngineError
+from .core.errors import EngineError
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from .errors import ScenarioError, UnknownCode
+from .core.errors import ScenarioError, UnknownCode
 from .geometry import Board, Hex, make_board
 from .terrain import BEHAVIORS, OPEN, TERRAIN, HexTerrain, Tile, combine, describe, link_directions, lookup
 from .units import UnitSpec, army_rules, unit_spec

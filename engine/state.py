@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .rng import Rng
+from .core.rng import Rng
 from .scenario import Scenario
 from .units import UnitSpec
 

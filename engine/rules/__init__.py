@@ -10,9 +10,9 @@ from typing import Any
 from .. import dice as D
 from .. import unit_types as _unit_types
 from ..cards import STANDARD_DECK, standard_deck_ids
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..options import validate
-from ..rng import Rng
+from ..core.rng import Rng
 from ..scenario import Scenario
 from ..state import GameState, Mine, Unit
 from ..units import army_rules

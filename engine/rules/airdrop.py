@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..geometry import DIRECTIONS
 from ..state import GameState, Unit
 from ..scenario import inactive_turn

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dice as D
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..state import Battle, GameState, Play, Unit
 from ..terrain import CLASS_INDEX
 from ..units import may_target

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..state import GameState, Play, Quota, Unit
 from ..units import UnitSpec, army_rules, unit_spec
 from . import tactics as T

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..state import Battle, GameState, Unit
 from .common import set_ext, tiles_at
 

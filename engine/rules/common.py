@@ -5,7 +5,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..conditions import WEATHER
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..state import GameState, Play, Unit
 from ..terrain import HexTerrain, Tile, combine
 from ..units import UnitSpec, unit_spec

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..conditions import (DEMORALISATION, SUPPLY, demoralised_units, supply_bases,
                           weather)
-from ..errors import EngineError
+from ..core.errors import EngineError
 from ..state import GameState, Unit
 from .common import (FULL_DAY, camouflaged, is_top, other, pop_ext, set_ext, terrain_at,
                      visibility)

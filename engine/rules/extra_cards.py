@@ -37,7 +37,7 @@ Engine reading (where the text is silent):
 """
 from __future__ import annotations
 
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..state import GameState, Play
 from .tactics import SECTION_KEYS, card_sections
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..state import Battle, GameState, Unit
 from .bridges import (blow_bridge, blow_rolled, blowable_bridges, bombard_bridge,
                       bombard_rolled, bombardable_bridges, enemy_entered, rig_bridge,

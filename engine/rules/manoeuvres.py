@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..state import GameState, Play, Unit
 from . import tactics as T
 from .common import is_top, mode, set_ext, side_units

@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import dice as D
 from ..cards import ALL, CARDS
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..overlord_cards import (AIR_SORTIE_KEY, AIR_SORTIES, BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF,
                               OVERLORD_DECK)
 from ..state import GameState, Play, Quota, ShallowExt

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..state import GameState, Play, Unit
 from .common import is_top, terrain_at, tiles_at
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import CARDS
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..state import GameState, Play, Quota, Unit
 from .common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate, is_top, side_units,
                      terrain_at, unit_sections, night_track)

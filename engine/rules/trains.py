@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..scenario import Scenario, inactive_turn
 from ..state import GameState, Unit
 from ..units import army_rules, unit_spec

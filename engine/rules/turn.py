@@ -9,7 +9,7 @@ from typing import Any
 
 from .. import dice as D
 from ..cards import CARDS, first_of
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..scenario import parse_coord
 from ..state import GameState, Play
 from . import battle as B

@@ -37,7 +37,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import CARDS
-from ..errors import IllegalAction
+from ..core.errors import IllegalAction
 from ..state import GameState, Play, Quota
 from . import tactics as T
 from .common import adjacent_enemies, mode, other, set_ext, side_units, take_from_hand

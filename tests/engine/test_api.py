@@ -110,7 +110,7 @@ def test_starting_hand_method(scn):
 
 
 def test_rng_is_serialisable_and_splitmix():
-    from engine.rng import Rng
+    from engine.core.rng import Rng
     r = Rng(1)
     xs = [r.below(6) for _ in range(5)]
     r2 = Rng(1)

@@ -1,7 +1,7 @@
 """Board geometry (m44-vocabulary section 4)."""
 import pytest
 
-from engine.errors import ScenarioError
+from engine.core.errors import ScenarioError
 from engine.geometry import cube_round, direction_between, make_board, to_cube
 
 

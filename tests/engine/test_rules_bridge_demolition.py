@@ -5,7 +5,7 @@ dice chosen."""
 import pytest
 
 from engine import apply, legal_actions, view_for
-from engine.errors import IllegalAction
+from engine.core.errors import IllegalAction
 from engine.rules.common import terrain_at
 from tests.engine.rulehelp import (act, axis_turn, battle_dice_vs, do, game, give, legal, ordered,
                                    order_units, play, random_games, roll, types, uid)

@@ -5,7 +5,7 @@ Section of the Board."  Boards drawn as text."""
 import pytest
 
 from engine import apply
-from engine.errors import IllegalAction
+from engine.core.errors import IllegalAction
 from engine.rules.common import terrain_at
 from tests.engine.rulehelp import (act, axis_turn, do, game, give, legal, order_units, ordered,
                                    play, random_games, types, uid)

@@ -5,7 +5,7 @@ import pytest
 
 from engine import load_scenario, replay
 from engine.bot import play_random_game
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 from tests.engine.paths import SCN_DIR
 from tests.engine.rulehelp import (act, battle_dice_vs, do, game, legal, ordered, roll,
                                    to_battle, uid, unit)

@@ -5,7 +5,7 @@
 import pytest
 
 from engine import view_for
-from engine.errors import EngineError
+from engine.core.errors import EngineError
 from tests.engine.rulehelp import (act, card_id, do, event_types, game, legal, order_units,
                                    ordered, play, random_games, roll, to_battle, uid, unit)
 

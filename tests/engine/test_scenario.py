@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.errors import ScenarioError
+from engine.core.errors import ScenarioError
 from engine.scenario import board_for, load_scenario, parse_coord
 from engine.textboard import m44_from_text
 from tests.engine.paths import SCN_DIR

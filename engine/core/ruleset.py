@@ -1,0 +1,129 @@
+"""The ruleset protocol: one interface that every rule system on this server implements.
+
+A **ruleset** is a rule system (standard Memoir '44, Overlord, Fast Play '44, the 3x3
+Portable Wargame, the France 1944 combat referee, ...).  The server, the CLI, the bots
+and the tests drive every game through this protocol only, never through a ruleset's
+internals, so a new rule system is a new package under ``engine/rulesets/`` plus one
+``register(...)`` call; nothing in ``app/`` names a ruleset.
+
+The shape follows OpenSpiel's ``Game``/``State`` split and pgx's ``_init``/``_step``/
+``_observe``: the state is an opaque value owned by the ruleset; dice are explicit
+**chance steps** (``to_act(state) == ["chance"]``, ``sample_chance`` draws from the RNG
+carried inside the state, ``apply`` takes the roll like any action), so a replay of the
+same actions from the same seed gives the same game, and no player can choose a roll.
+
+Contract (every ruleset):
+
+* ``new_game(seed, options, scenario, mode)`` is pure: same arguments, same state.
+  ``scenario`` is what the ruleset's ``setup`` names (a parsed ``.m44`` Scenario for
+  ``setup == "scenario"``; ``None`` for ``setup == "none"``, where setting up is part of
+  the game's own actions).
+* ``apply(state, action)`` never mutates ``state``; it returns ``(new_state, events)``.
+  Illegal actions raise :class:`~engine.core.errors.IllegalAction` with a stable code.
+* ``canonical_action(state, action)`` returns the action as the log stores it: known
+  keys only, values of their documented type and range, or raises ``IllegalAction``
+  (``unknown_field``, ``bad_value``, ...).  The server stores this form, never the raw
+  client text.  ``apply`` of the canonical form equals ``apply`` of the original.
+* Seats are strings; ``"chance"`` is the pseudo-seat of dice; spectators are ``None``.
+* ``view_for(state, seat)`` and ``events_for(state, events, seat)`` are the only way a
+  seat learns anything: hidden information never leaves through another call.
+* ``dump_state``/``load_state`` give a snapshot as JSON-able data (``dict``) carrying
+  ``ruleset`` and ``version``; a snapshot of an older version may be refused with
+  ``EngineError("snapshot_version")`` (the server then replays the log instead).
+"""
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from .errors import EngineError
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+
+CHANCE = "chance"
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """What a rule system provides.  Attributes first, then the game calls."""
+
+    name: str          # registry key, stored in every game row ("m44", "portable", ...)
+    version: str       # bumped when the same log would replay differently
+    title: str         # shown in the lobby
+    summary: str       # one paragraph for the lobby and the rules help
+    setup: str         # "scenario" (a .m44 file) or "none" (set-up is played as actions)
+    renderer: str      # the browser module that draws it: "hex", "square", "referee"
+    modes: tuple[str, ...]   # seat layouts offered (e.g. ("1v1",), ("team", "overlord"))
+
+    def options(self) -> list[dict[str, Any]]:
+        """Named optional rules: ``{"name", "description", "source", "default", ...}``."""
+        ...
+
+    def accepts(self, scenario: Any, mode: str | None) -> bool:
+        """May a game of this ruleset be set up from ``scenario`` in ``mode``?"""
+        ...
+
+    def new_game(self, seed: int, options: dict[str, Any] | None = None,
+                 scenario: Any = None, mode: str | None = None) -> Any: ...
+
+    def seats(self, state: Any) -> list[str]: ...
+
+    def to_act(self, state: Any) -> list[str]: ...
+
+    def legal_actions(self, state: Any, seat: str | None) -> list[Action]: ...
+
+    def canonical_action(self, state: Any, action: Any) -> Action: ...
+
+    def apply(self, state: Any, action: Action) -> tuple[Any, list[Event]]: ...
+
+    def is_chance(self, state: Any) -> bool: ...
+
+    def sample_chance(self, state: Any) -> Action: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+    def result(self, state: Any) -> dict[str, Any]:
+        """``{"winner": side or None, "draw": bool, "score": {...}, "reason": str}``."""
+        ...
+
+    def view_for(self, state: Any, seat: str | None) -> dict[str, Any]: ...
+
+    def events_for(self, state: Any, events: list[Event], seat: str | None) -> list[Event]: ...
+
+    def board(self, state: Any) -> dict[str, Any]:
+        """The static part of the view (board, terrain), sent once per connection."""
+        ...
+
+    def dump_state(self, state: Any) -> dict[str, Any]: ...
+
+    def load_state(self, data: dict[str, Any]) -> Any: ...
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    """Add ``ruleset`` to the registry under ``ruleset.name`` (once per name)."""
+    if not isinstance(ruleset, Ruleset):
+        raise TypeError(f"{ruleset!r} does not implement the Ruleset protocol")
+    if ruleset.name in _REGISTRY and _REGISTRY[ruleset.name] is not ruleset:
+        raise ValueError(f"ruleset {ruleset.name!r} registered twice")
+    _REGISTRY[ruleset.name] = ruleset
+    return ruleset
+
+
+def get(name: str) -> Ruleset:
+    """The ruleset named ``name``; ``EngineError("unknown_ruleset")`` otherwise."""
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        raise EngineError("unknown_ruleset",
+                          f"unknown ruleset {name!r} (one of {sorted(_REGISTRY)})") from None
+
+
+def names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def all_rulesets() -> list[Ruleset]:
+    return [_REGISTRY[n] for n in sorted(_REGISTRY)]

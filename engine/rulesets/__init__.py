@@ -1,0 +1,6 @@
+"""The rule systems of this server, one package each, registered on import.
+
+Each package registers one or more :class:`engine.core.ruleset.Ruleset` objects with
+:func:`engine.core.ruleset.register`; importing this package fills the registry.  Add a
+ruleset by adding its package and one import line here (docs/architecture.md).
+"""
