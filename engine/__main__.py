@@ -3,13 +3,14 @@
 * ``check FILE...``: exit 0 when every code of every file is supported; otherwise print
   each unsupported code with its hexes (vocabulary: slot, code, (row, col)) and exit 1.
   A file that cannot be read at all also exits 1 with the error code and message.
-* ``simulate FILE --games N --seed S --json [--max-turns 200]``: delegates to
-  :func:`engine.simulate.main` (imported lazily).
+* ``simulate [FILE] [--ruleset NAME] --games N --seed S --json [--max-turns 200]``:
+  delegates to :func:`engine.simulate.main`.
 """
 from __future__ import annotations
 
 import sys
 
+from . import simulate
 from .core.errors import ScenarioError
 from .scenario import check_codes
 
@@ -41,7 +42,6 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) >= 2 and args[0] == "check":
         return check(args[1:])
     if args and args[0] == "simulate":
-        from . import simulate
         return int(simulate.main(args[1:]) or 0)
     print(USAGE, file=sys.stderr)
     return 2

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .conditions import check_demoralisation, check_supply
 from .core.errors import EngineError
+from .unit_types import TYPES, check_value
 
 
 @dataclass(frozen=True)
@@ -164,26 +166,11 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
 )}
 
 
-def _unit_types_check(name: str, value: Any) -> None:
-    from .unit_types import check_value
-    check_value(name, value)
-
-
-def _demoralisation_check(name: str, value: Any) -> None:
-    from .conditions import check_demoralisation
-    check_demoralisation(name, value)
-
-
-def _supply_check(name: str, value: Any) -> None:
-    from .conditions import check_supply
-    check_supply(name, value)
-
-
 #: Options whose value is more than ``true``: name -> check raising ``invalid_option_value``.
-VALUE_CHECKS = {"extra_unit_types": _unit_types_check,
-                "infantry_support_weapons": _unit_types_check,
-                "demoralisation": _demoralisation_check,
-                "supply_lines": _supply_check}
+VALUE_CHECKS = {"extra_unit_types": check_value,
+                "infantry_support_weapons": check_value,
+                "demoralisation": check_demoralisation,
+                "supply_lines": check_supply}
 #: The VALUE_CHECKS options whose value maps units to 004 unit types (lobby: type lists).
 UNIT_TYPE_OPTIONS = ("extra_unit_types", "infantry_support_weapons")
 #: An example value of each VALUE_CHECKS option (a JSON object; the lobby's placeholder).
@@ -222,7 +209,6 @@ def describe() -> list[dict[str, Any]]:
     values lists them (``values``), a rule whose value may be a JSON object gives an
     ``example`` of it, and a unit-type rule lists its types (``unit_types``: type name ->
     004 name) for the ``{"row,col" | unit code: type name}`` mapping."""
-    from .unit_types import TYPES
     out = []
     for r in REGISTRY.values():
         d: dict[str, Any] = {"name": r.name, "description": r.description, "source": r.source,

@@ -17,6 +17,7 @@ from ..scenario import Scenario
 from ..state import GameState, Mine, Unit
 from ..units import army_rules
 from . import airdrop as _airdrop
+from . import smoke as _smoke
 from . import turn as _turn
 from .conditions import init_conditions
 from .common import MODES, SIDES, mode
@@ -88,7 +89,7 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     events: list[dict[str, Any]] = []
     _turn.start_turn(st, scenario.starting_side, events)
     _airdrop.init_airdrop(st)
-    _turn.init_smoke(st)
+    _smoke.init_smoke(st)
     _turn.advance(st, events)
     _turn.refresh(st)
     return st

@@ -23,6 +23,7 @@ from ..scenario import inactive_turn
 from .common import (SIDES, TEMPLATE_KEYS, fresh_unit_id, mode, parse_hex, pop_ext, set_ext,
                      template_spec, terrain_at)
 from .conditions import no_air
+from .smoke import init_smoke
 
 
 def _drop(st: GameState, v: Any) -> dict[str, Any] | None:
@@ -102,5 +103,4 @@ def apply_drop(st: GameState, action: dict, events: list) -> None:
     else:
         pop_ext(st, "airdrops")
         st.phase = "play_card"
-        from .turn import init_smoke
         init_smoke(st)

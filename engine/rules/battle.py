@@ -11,20 +11,21 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dice as D
+from ..cards import CARDS
 from ..core.errors import IllegalAction
 from ..state import Battle, GameState, Play, Unit
 from ..terrain import CLASS_INDEX
 from ..units import may_target
 from ..unit_types import dice_table, extra_flags, may_enter, signature
-from . import conditions as C
 from . import los as L
-from .bridges import enemy_entered
-from .hazards import SPECIAL_ROLLS, special_rolled
+from . import trains as TR
 from .common import (camouflaged, can_activate, drop_camouflage, is_top, mode, other,
-                     set_ext, terrain_at, tile_codes, visibility)
-from .manoeuvres import pressing_on
+                     parse_hex, parse_unit, set_ext, terrain_at, tile_codes, visibility)
+from .hooks import POINTS as P
 from .medals import check_victory, eliminate, update_objectives
-from .terrain_changes import unit_left_hex
+from .movement import can_step, reachable, stopped_in_hex
+from .terrain_changes import remove_family, unit_left_hex
+from .trains import coupled, hit_order
 
 Hex = tuple[int, int]
 
@@ -71,7 +72,7 @@ def battle_dice(st: GameState, u: Unit, v: Unit, dist: int, play: Play | None,
             and "armor" not in spec.star_hits and typed is None):
         n -= 1
     if st.options:
-        n -= C.dice_minus(st, u)    # 004 demoralisation / out of supply
+        n -= P.dice_minus(st, u)    # 004 demoralisation / out of supply
     return n
 
 
@@ -143,7 +144,7 @@ def move_fire(u: Unit, play: Play, st: GameState | None = None) -> int:
     mf = u.spec.move_fire
     if u.cls == "inf" and play.flags.get("inf_move_bonus") and u.spec.move <= 2:
         mf = max(mf, 2)
-    return C.move_fire_cap(st, u, mf) if st is not None and st.options else mf
+    return P.move_fire_cap(st, u, mf) if st is not None and st.options else mf
 
 
 def terrain_allows_battle(st: GameState, u: Unit) -> bool:
@@ -176,7 +177,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
                                    f.get("bonus_close_first", 0), f.get("bonus_art", 0)),
            st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"),
            u.spec.banzai and banzai_only(u, play), visibility(st), camouflaged(st),
-           u.cls == "inf" and charging(st, u, play), signature(st), C.key(st, u))
+           u.cls == "inf" and charging(st, u, play), signature(st), P.sight_key(st, u))
     hit = _TARGETS.get(key)
     if hit is not None and hit[0] is st.scn:
         return list(hit[1])
@@ -193,7 +194,7 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
     rng = len(unit_dice(st, u))
     if rng == 0:
         return []
-    rng = C.sight_reach(st, u, rng)     # night / weather: no target beyond the visibility
+    rng = P.sight_reach(st, u, rng)     # night / weather: no target beyond the visibility
     los = needs_los(u)
     dist = st.scn.board.distance
     near: list[tuple[Unit, int]] = []
@@ -221,7 +222,7 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
             continue
         if not may_target(spec, v.spec):
             continue
-        if not C.sighted(st, u, v.hex, d):
+        if not P.sighted(st, u, v.hex, d):
             continue                # beyond the visibility (weather: artillery exception)
         if d > 1 and camo and v.hex in camo:
             continue                # camouflaged: fired at only from an adjacent hex
@@ -258,7 +259,7 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
         if v is None or v.side == u.side:
             raise IllegalAction("no_target", "there is no enemy unit on that hex")
         d = st.scn.board.distance(u.hex, target)
-        if d > len(unit_dice(st, u)) or not C.sighted(st, u, target, d):
+        if d > len(unit_dice(st, u)) or not P.sighted(st, u, target, d):
             raise IllegalAction("target_out_of_range", "the target is out of range")
         if d > 1 and any(st.scn.board.distance(u.hex, w.hex) == 1
                          for w in st.units.values() if w.side != u.side):
@@ -276,7 +277,6 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
     u.battles += 1
     drop_camouflage(st, u.hex, events)
     if u.cls == "armor" and any(t.spec.armor_removes for t in terrain_at(st, u.hex).tiles):
-        from .terrain_changes import remove_family
         remove_family(st, u.hex, "wire", events)     # armor battling out of wire removes it
     if kind == "overrun":
         u.overrun = True
@@ -316,8 +316,20 @@ def card_attack(st: GameState, side: str, v: Unit, n: int, kind: str, star_hits,
 
 
 # ----------------------------------------------------------------------------- ambush
+def declare_special(st: GameState, u: Unit, h, n: int, kind: str,
+                    events: list[dict[str, Any]]) -> None:
+    """A unit spends its battle on a roll that is not a battle (seal a cave, heal, blow or
+    bombard a bridge): a ``kind`` record of ``n`` dice on the battle stack, resolved by the
+    ``roll_handlers`` extension point."""
+    u = st.mut(u.id)
+    u.no_battle = True              # instead of battling: the unit is spent
+    b = Battle(u.id, u.side, u.id, h, u.hex, 0, n, kind)
+    st.battles.append(b)
+    events.append({"type": "action_declared", "unit": u.id, "side": u.side, "kind": kind,
+                   "hex": [*h], "dice": n})
+
+
 def ambush_possible(st: GameState, b: Battle) -> bool:
-    from ..cards import CARDS
     v = st.units.get(b.target)
     u = st.units.get(b.attacker) if b.attacker else None
     if v is None or u is None or not can_activate(st, v):
@@ -334,7 +346,6 @@ def terrain_allows_battle_static(st: GameState, v: Unit) -> bool:
 
 
 def play_ambush(st: GameState, b: Battle, events: list) -> None:
-    from ..cards import CARDS
     v = st.units[b.target]
     u = st.units[b.attacker]
     card = next(c for c in st.hands[v.side] if CARDS[c].key == "ambush")
@@ -360,8 +371,9 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
     b = st.battles[-1]
     st.last_roll = {"unit": b.attacker, "target": [*b.target_hex], "dice": list(faces),
                     "kind": b.kind}
-    if b.kind in SPECIAL_ROLLS:     # seal_cave / heal / blow_bridge (rules/hazards.py)
-        special_rolled(st, b, faces, events)
+    special = P.roll_handlers.get(b.kind)
+    if special is not None:     # seal_cave / heal / blow_bridge (rules/hazards.py)
+        special(st, b, faces, events)
         finish(st, events)
         return
     v = st.units.get(b.target)
@@ -498,7 +510,6 @@ def apply_hits(st: GameState, v: Unit, hits: int, by_side: str, events: list) ->
     """Remove figures; True when ``v`` was eliminated.  A coupled train takes the hits
     as one unit, last wagon first (engine/rules/trains.py)."""
     if v.spec.train:
-        from .trains import coupled, hit_order
         if coupled(st, v):
             for p in hit_order(st, v):
                 if hits <= 0:
@@ -536,7 +547,6 @@ def retreat_options(st: GameState, v: Unit, flags: int, no_ignore: bool) -> list
     opts: dict[tuple, dict[str, Any]] = {}
     stay, ends_of = v.hex, _retreat_ends
     if v.spec.train:
-        from . import trains as TR
         if TR.coupled(st, v):       # the train retreats backwards: options name the last
             stay, ends_of = TR.retreat_leader(st, v).hex, TR.retreat_ends   # wagon's hex
     # vocabulary 2.6: Japanese infantry MUST ignore the flags it may ignore
@@ -577,7 +587,6 @@ def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
     the Wadi hex or down into it"; a mountain from a non-hill hex, 004 "Mountains":
     "Movement is not possible from other Tiles"; vehicles up a sea bluff from a beach,
     vocabulary 1.3 "also when retreating")."""
-    from .movement import can_step
     board = st.scn.board
     top = is_top(st, v.side)
     out: dict[Hex, int] = {}
@@ -619,7 +628,6 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> N
     if opt["ignore"]:
         events.append({"type": "flags_ignored", "unit": v.id, "count": opt["ignore"]})
     if v.spec.train:
-        from . import trains as TR
         if TR.coupled(st, v):
             TR.retreat(st, v, to, events)
             frm = to                # moved (or not) already
@@ -630,7 +638,7 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> N
         unit_left_hex(st, frm, events)
         events.append({"type": "unit_retreated", "unit": v.id, "side": v.side, "from": [*frm],
                        "to": [*to]})
-        enemy_entered(st, v, events)    # 004 Bridge Demolition: charges removed
+        P.enemy_entered(st, v, events)    # 004 Bridge Demolition: charges removed
         b.vacated = True
     if opt["losses"]:
         if apply_hits(st, v, opt["losses"], b.side, events):
@@ -662,7 +670,6 @@ def can_take_ground(st: GameState, u: Unit, h: Hex) -> bool:
     must-stop hex it entered this turn (unless Behind Enemy Lines ignores terrain), not
     by a step its movement could not make (:func:`movement.can_step`), not up a cliff
     from a beach (vocabulary 1.3 Cliff)."""
-    from .movement import can_step, stopped_in_hex
     if u.spec.take_ground < 1 or h in st.occ:
         return False
     play = st.play
@@ -706,8 +713,7 @@ def take_ground(st: GameState, take: bool, events: list) -> None:
         b.stage = "desert_move"
     else:
         _after_take_ground(st, b, u, events)
-    from .hazards import on_enter
-    on_enter(st, u, "take_ground", events)    # a mine / frozen river rolls first
+    P.on_enter(st, u, "take_ground", events)    # a mine / frozen river rolls first
 
 
 def _after_take_ground(st: GameState, b: Battle, u: Unit, events: list) -> None:
@@ -724,7 +730,6 @@ def _desert_hexes(st: GameState, u: Unit, b: Battle) -> list[list[int]]:
     if (not st.scn.options.get("north_african_desert_rules") or u.cls != "armor"
             or u.spec.take_ground < 2 or u.overrun or b.kind != "battle"):
         return []
-    from .movement import reachable
     return [[*h] for h in sorted(reachable(st, u, st.play, 1))]
 
 
@@ -742,8 +747,7 @@ def desert_move(st: GameState, b: Battle, to: Hex, events: list) -> None:
     if check_victory(st, events):
         return
     _after_take_ground(st, b, u, events)
-    from .hazards import on_enter
-    on_enter(st, u, "move", events)
+    P.on_enter(st, u, "move", events)
 
 
 def overrun(st: GameState, target: Hex, events: list) -> None:
@@ -792,8 +796,7 @@ def finish(st: GameState, events: list) -> None:
                                    "reason": "no_dice"})
                     st.battles.pop()
     if not st.battles and st.air_targets:
-        from .tactics import next_card_target
-        next_card_target(st, events)
+        P.after_card_attack(st, events)
 
 
 # ----------------------------------------------------------------------------- firefight
@@ -850,7 +853,6 @@ def declare_firefight(st: GameState, options: list[tuple[Unit, Unit]], action: d
                       events: list) -> None:
     """Declare one of ``options`` (pairs from :func:`firefight_options`, narrowed to the
     seat acting) named by the action's ``unit`` and ``target``."""
-    from .common import parse_hex, parse_unit
     u = parse_unit(st, action)
     h = parse_hex(action, "target")
     pair = next(((a, b) for a, b in options if a.id == u.id and b.hex == h), None)
@@ -917,7 +919,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
                  "ignore": o["ignore"]} for o in b.retreat_options]
     if t == "take_ground":
         return [{"type": "take_ground", "seat": seat, "take": True}] + (
-            [] if pressing_on(st, st.units.get(b.attacker))
+            [] if P.pressing_on(st, st.units.get(b.attacker))
             else [{"type": "take_ground", "seat": seat, "take": False}])
     if t == "battle_back":
         return [{"type": "battle_back", "seat": seat, "unit": p["unit"]},
@@ -929,7 +931,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
         u = st.units[b.attacker]
         out = [{"type": "battle", "seat": seat, "unit": u.id, "target": [*h]}
                for h, _ in targets(st, u, st.play, "overrun")]
-        return out + ([] if out and pressing_on(st, u) else [{"type": "pass", "seat": seat}])
+        return out + ([] if out and P.pressing_on(st, u) else [{"type": "pass", "seat": seat}])
     return []
 
 
@@ -955,7 +957,7 @@ def apply(st: GameState, action: dict, events: list) -> None:
         if t != "take_ground" or not isinstance(action.get("take"), bool):
             raise IllegalAction("malformed_action" if t == "take_ground" else "unknown_action",
                                 "expected take_ground with take true/false")
-        if not action["take"] and pressing_on(st, st.units.get(b.attacker)):
+        if not action["take"] and P.pressing_on(st, st.units.get(b.attacker)):
             raise IllegalAction("must_take_ground", "The Big Push: this unit must take ground")
         take_ground(st, action["take"], events)
     elif b.stage == "battle_back":
@@ -969,7 +971,6 @@ def apply(st: GameState, action: dict, events: list) -> None:
         if t == "pass":
             _after_take_ground(st, b, st.units[b.attacker], events)
         elif t == "move":
-            from .common import parse_hex
             to = parse_hex(action, "to")
             if action.get("unit") != b.attacker or [*to] not in b.retreat_options:
                 raise IllegalAction("illegal_move", "the unit cannot move there")
@@ -979,13 +980,12 @@ def apply(st: GameState, action: dict, events: list) -> None:
     elif b.stage == "overrun":
         if t == "pass":
             u = st.units[b.attacker]
-            if pressing_on(st, u) and targets(st, u, st.play, "overrun"):
+            if P.pressing_on(st, u) and targets(st, u, st.play, "overrun"):
                 raise IllegalAction("must_overrun", "The Big Push: armour must overrun")
             finish(st, events)
         elif t == "battle":
             if action.get("unit") != b.attacker:
                 raise IllegalAction("not_overrun_unit", "only the overrunning unit may battle")
-            from .common import parse_hex
             overrun(st, parse_hex(action, "target"), events)
         else:
             raise IllegalAction("unknown_action", "expected battle or pass")

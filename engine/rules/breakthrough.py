@@ -42,6 +42,7 @@ from ..core.errors import IllegalAction
 from ..state import GameState, Play, Quota, Unit
 from ..units import UnitSpec, army_rules, unit_spec
 from . import tactics as T
+from .hooks import POINTS as P
 from .common import SIDES, army_options, fresh_unit_id, is_top, parse_hex, set_ext, terrain_at
 from .movement import move_class
 
@@ -148,8 +149,7 @@ def enter(st: GameState, action: dict, events: list) -> None:
     events.append({"type": "unit_entered", "unit": uid, "side": side, "hex": [*h],
                    "code": spec.code, "reason": "armor_breakthrough"})
     T.order(st, play, u, events)
-    from .turn import _after_move
-    _after_move(st, u, events)
+    P.after_move(st, u, events)
 
 
 def _new_unit_id(st: GameState) -> str:

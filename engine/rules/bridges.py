@@ -44,7 +44,13 @@ from typing import Any
 
 from ..core.errors import IllegalAction
 from ..state import Battle, GameState, Unit
+from ..terrain import TERRAIN, Tile
+from . import conditions as C
+from . import los as L
+from .battle import declare_special, needs_los, observed, unit_dice
 from .common import set_ext, tiles_at
+from .hooks import extend
+from .medals import check_victory
 
 Hex = tuple[int, int]
 OPTION = "bridge_demolition"
@@ -120,8 +126,7 @@ def blowable_bridges(st: GameState, u: Unit) -> list[Hex]:
 def blow_bridge(st: GameState, u: Unit, h: Hex, events: list[dict[str, Any]]) -> None:
     if h not in blowable_bridges(st, u):
         raise IllegalAction("no_bridge", "there is no bridge this unit may blow there")
-    from .hazards import _special
-    _special(st, u, h, 2, "blow_bridge", events)
+    declare_special(st, u, h, 2, "blow_bridge", events)
 
 
 def blow_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict[str, Any]]) -> None:
@@ -133,7 +138,6 @@ def blow_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict[st
 def destroy_bridge(st: GameState, h: Hex, side: str, events: list[dict[str, Any]]) -> None:
     """The bridge at ``h`` is destroyed (every option): its tile becomes a broken bridge;
     ``ONE_MEDAL_IF_BLOWN``: ``side`` gains 1 medal."""
-    from ..terrain import TERRAIN, Tile
     medal = 0
     keep = []
     for t in tiles_at(st, h):
@@ -150,7 +154,6 @@ def destroy_bridge(st: GameState, h: Hex, side: str, events: list[dict[str, Any]
         st.exit_medals[side] += medal
         events.append({"type": "medal_gained", "side": side, "reason": "bridge_blown",
                        "count": medal})
-        from .medals import check_victory
         check_victory(st, events)
 
 
@@ -207,9 +210,6 @@ def bombardable_bridges(st: GameState, u: Unit) -> list[tuple[Hex, int]]:
     at that range, the battle range / line of sight / observation / close-assault rules."""
     if not demolition_on(st) or u.cls != "art" or u.spec.kind not in BOMBARD_KINDS:
         return []
-    from . import conditions as C
-    from . import los as L
-    from .battle import needs_los, observed, unit_dice
     table = unit_dice(st, u)
     rng = C.sight_reach(st, u, len(table))    # night / weather: as for a unit target
     dist = st.scn.board.distance
@@ -238,8 +238,7 @@ def bombard_bridge(st: GameState, u: Unit, h: Hex, events: list[dict[str, Any]])
     n = dict(bombardable_bridges(st, u)).get(h)
     if n is None:
         raise IllegalAction("no_bridge", "this unit may not fire at a bridge there")
-    from .hazards import _special
-    _special(st, u, h, n, "bombard_bridge", events)
+    declare_special(st, u, h, n, "bombard_bridge", events)
 
 
 def card_bombard(st: GameState, side: str, h: Hex, n: int, kind: str,
@@ -274,3 +273,7 @@ def bridge_view(st: GameState) -> list[dict[str, Any]]:
         r, c = k.split(",")
         out.append({"hex": [int(r), int(c)], "rigged": m["rigged"], "hits": m["hits"]})
     return out
+
+
+# the procedures' extension points this module fills (rules/hooks.py)
+extend("enemy_entered", enemy_entered, __name__)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..cards import CARDS
 from ..conditions import WEATHER
 from ..core.errors import IllegalAction
 from ..state import GameState, Play, Unit
@@ -181,7 +182,6 @@ def discard_random_card(st: GameState, side: str, reason: str, events: list) -> 
     hand = st.hands[side]
     if not hand:
         return
-    from ..cards import CARDS
     cid = hand[st.rng.below(len(hand))]
     hand.remove(cid)
     st.discard.append(cid)
@@ -259,3 +259,14 @@ MODES: dict[str, StandardMode] = {"standard": StandardMode()}
 
 def mode(st: GameState) -> StandardMode:
     return MODES[st.mode]
+
+
+def commissar_sides(scn) -> list[str]:
+    """The sides under the Russian Commissar rule (scenario option
+    ``russian_commissar_rule``: a side name, else the Russian sides, else ALLIES)."""
+    v = scn.options.get("russian_commissar_rule")
+    if not v:
+        return []
+    if isinstance(v, str) and v.upper() in SIDES:
+        return [v.upper()]
+    return [s for s in SIDES if scn.country.get(s) == "RU"] or ["ALLIES"]

@@ -20,6 +20,9 @@ from ..core.errors import EngineError
 from ..state import GameState, Unit
 from .common import (FULL_DAY, camouflaged, is_top, other, pop_ext, set_ext, terrain_at,
                      visibility)
+from .battle import apply_hits, unit_dice
+from .hooks import extend
+from .medals import check_victory
 
 Hex = tuple[int, int]
 
@@ -174,7 +177,6 @@ def _interrupted(st: GameState, side: str) -> set[Hex]:
     """004 "Interruptions - A Line Of Supply is broken if an enemy Unit is occupying a
     hex along the Line Of Supply, or the Line Of Supply is in Battle Range of an
     unconcealed, enemy Armoured or Infantry Unit" (battle range: the unit's dice row)."""
-    from .battle import unit_dice
     board = st.scn.board
     camo = camouflaged(st)
     out: set[Hex] = set()
@@ -278,8 +280,6 @@ def supply_rolled(st: GameState, faces: list[str], events: list) -> None:
     """One die per unit in ``ext["supply_roll"]`` (in that order): "A Green Star means
     that an Out Of Supply Unit must lose 1 figure/model" (the other side is credited, as
     for any loss)."""
-    from .battle import apply_hits
-    from .medals import check_victory
     uids = st.ext["supply_roll"]
     pop_ext(st, "supply_roll")
     events.append({"type": "dice_rolled", "side": st.active, "dice": list(faces),
@@ -305,6 +305,12 @@ def init_conditions(st: GameState) -> None:
     init_demoralisation(st)
     check_supply_bases(st)
 
+
+# the procedures' extension points this module fills (rules/hooks.py)
+for _point, _fn in (("move_allowance", allowance), ("mud_cap", mud_cap), ("firm", firm),
+                    ("dice_minus", dice_minus), ("move_fire_cap", move_fire_cap),
+                    ("sight_key", key), ("sight_reach", sight_reach), ("sighted", sighted)):
+    extend(_point, _fn, __name__)
 
 __all__ = ["sighted", "sight_reach", "indirect_firing", "no_air", "allowance", "mud_cap",
            "firm", "move_fire_cap", "dice_minus", "demoralised", "key", "supply_turns",

@@ -37,6 +37,7 @@ Engine reading (where the text is silent):
 """
 from __future__ import annotations
 
+from ..cards import CARDS
 from ..core.errors import IllegalAction
 from ..state import GameState, Play
 from .tactics import SECTION_KEYS, card_sections
@@ -60,7 +61,6 @@ def claim(src, mirror: bool) -> frozenset[int]:
 
 def claimed(st: GameState) -> frozenset[int]:
     """The sections claimed by the cards played this turn."""
-    from ..cards import CARDS
     out: frozenset[int] = frozenset()
     for p in st.plays:
         # a card-less declaration (Restoring Order, The Big Push, an exchange) replaces

@@ -27,10 +27,14 @@ from typing import Any
 
 from ..core.errors import IllegalAction
 from ..state import Battle, GameState, Unit
+from ..terrain import TERRAIN, Tile
+from .battle import declare_special, unit_dice
 from .bridges import (blow_bridge, blow_rolled, blowable_bridges, bombard_bridge,
                       bombard_rolled, bombardable_bridges, enemy_entered, rig_bridge,
                       riggable_bridges)
-from .common import discard_random_card, other, terrain_at, tiles_at
+from .common import adjacent_enemies, discard_random_card, other, set_ext, terrain_at, tiles_at
+from .hooks import POINTS as P
+from .hooks import extend
 from .pontoons import build_pontoon, pontoon_hexes
 from .terrain_changes import remove_family
 
@@ -193,7 +197,6 @@ def cave_jumps(st: GameState, u: Unit) -> list:
 
 def may_seal_cave(st: GameState, u: Unit) -> bool:
     """Allied infantry standing in a cave, not adjacent to an enemy, not yet fired."""
-    from .common import adjacent_enemies
     return (u.side == "ALLIES" and u.cls == "inf" and not u.battles
             and terrain_at(st, u.hex).cave and not adjacent_enemies(st, u))
 
@@ -201,14 +204,12 @@ def may_seal_cave(st: GameState, u: Unit) -> bool:
 def seal_cave(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     if not may_seal_cave(st, u):
         raise IllegalAction("no_cave", "this unit may not seal a cave here")
-    from .battle import unit_dice
     n = unit_dice(st, u)[0] if unit_dice(st, u) else 0
-    _special(st, u, u.hex, max(n, 1), "seal_cave", events)
+    declare_special(st, u, u.hex, max(n, 1), "seal_cave", events)
 
 
 def heal_dice(st: GameState, u: Unit) -> int:
     """Vocabulary 1.3 Oasis (hand size + 1 dice) / Hospital (6): 0 when ``u`` may not heal."""
-    from .common import adjacent_enemies
     n = terrain_at(st, u.hex).heal_dice
     if not n or u.cls != "inf" or u.figures >= u.max_figures or u.moved or u.battles:
         return 0
@@ -221,16 +222,7 @@ def heal(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     n = heal_dice(st, u)
     if not n:
         raise IllegalAction("no_heal", "this unit may not heal here")
-    _special(st, u, u.hex, n, "heal", events)
-
-
-def _special(st: GameState, u: Unit, h, n: int, kind: str, events: list[dict[str, Any]]) -> None:
-    u = st.mut(u.id)
-    u.no_battle = True              # instead of battling: the unit is spent
-    b = Battle(u.id, u.side, u.id, h, u.hex, 0, n, kind)
-    st.battles.append(b)
-    events.append({"type": "action_declared", "unit": u.id, "side": u.side, "kind": kind,
-                   "hex": [*h], "dice": n})
+    declare_special(st, u, u.hex, n, "heal", events)
 
 
 def special_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict[str, Any]]) -> None:
@@ -258,7 +250,6 @@ def special_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict
         return
     if "star" not in faces:
         return
-    from ..terrain import TERRAIN, Tile
     keep = []                       # seal_cave
     for t in tiles_at(st, h):
         if t.spec.cave:
@@ -287,9 +278,13 @@ def _hq_tent(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
         discard_random_card(st, owner, "hq_tent", events)
     elif u.side == owner and status == "taken":
         tents = {**tents, key: "recovered"}
-        from .turn import _give, draw
-        _give(st, owner, draw(st, owner, events), events)
+        P.give(st, owner, P.draw(st, owner, events), events)
     else:
         return
-    from .common import set_ext
     set_ext(st, "hq_tents", tents)
+
+
+# the procedures' extension points this module fills (rules/hooks.py)
+extend("on_enter", on_enter, __name__)
+extend("extra_destinations", cave_jumps, __name__)
+extend("roll_handlers", {kind: special_rolled for kind in sorted(SPECIAL_ROLLS)}, __name__)

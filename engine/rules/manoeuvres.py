@@ -45,6 +45,8 @@ from ..core.errors import IllegalAction
 from ..state import GameState, Play, Unit
 from . import tactics as T
 from .common import is_top, mode, set_ext, side_units
+from .hooks import extend
+from .movement import reachable
 
 RESTORING_ORDER = "restoring_order"
 BIG_PUSH = "big_push"
@@ -112,7 +114,6 @@ def must_still_advance(st: GameState, play: Play) -> list[str]:
     can still end a move nearer the enemy."""
     if play.flags.get("advance") != "must":
         return []
-    from .movement import reachable
     out = []
     for uid in play.ordered:
         u = st.units.get(uid)
@@ -134,3 +135,8 @@ def pressing_on(st: GameState, u: Unit | None) -> bool:
     play = st.play
     return (play is not None and bool(play.flags.get("press_on")) and u is not None
             and u.side == play.side and u.cls in ("inf", "armor"))
+
+
+# the procedures' extension points this module fills (rules/hooks.py)
+extend("filter_destinations", allowed_destinations, __name__)
+extend("pressing_on", pressing_on, __name__)

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..state import GameState, Unit
 from .common import SIDES, discard_random_card, other
+from .terrain_changes import unit_left_hex
 
 
 def _occupied_by(st: GameState, hexes: tuple, side: str) -> int:
@@ -114,7 +115,6 @@ def _empty_section_medals(st: GameState, esm: Any, events: list[dict[str, Any]])
 
 def eliminate(st: GameState, u: Unit, by_side: str, events: list[dict[str, Any]]) -> None:
     """Remove ``u`` from the board; the other side gains its medal value."""
-    from .terrain_changes import unit_left_hex
     st.occ.pop(u.hex, None)
     del st.units[u.id]
     unit_left_hex(st, u.hex, events, eliminated=True)

@@ -15,8 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..state import GameState, Play, Unit
-from . import conditions as C
+from ..unit_types import may_enter
 from .common import combined, terrain_at, tile_codes
+from .hooks import POINTS as P
+from .trains import head, reach
 
 Hex = tuple[int, int]
 
@@ -32,7 +34,7 @@ def move_allowance(st: GameState, u: Unit, play: Play | None) -> int:
     if f.get("move_max") and u.cls in f.get("move_max_classes", (u.cls,)):
         n = f["move_max"]
     if st.options:
-        n = C.allowance(st, u, n)   # 004 weather / demoralisation / out of supply
+        n = P.move_allowance(st, u, n)   # 004 weather / demoralisation / out of supply
     return n
 
 
@@ -45,22 +47,19 @@ def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = Non
     off the board are reported by :func:`exit_hexes`.
     """
     if u.spec.train:                # vocabulary 2.2: trains move along the rail only
-        from .trains import head, reach
         return reach(st, u, move_allowance(st, head(st, u), play) if limit is None else limit)
     res, _ = _search(st, u, play, limit, ignore_terrain)
     if u.spec.kind == "destroyer" and res:
         res = {h: k for h, k in res.items() if not _near_beach(st, h)}
     if limit is None and u.spec.nation == "jp" and terrain_at(st, u.hex).cave \
             and move_allowance(st, u, play) > 0:
-        from .hazards import cave_jumps
-        jumps = cave_jumps(st, u)       # vocabulary 1.3: cave-to-cave move, counts 1 hex
+        jumps = P.extra_destinations(st, u)     # vocabulary 1.3: cave-to-cave move, counts 1 hex
         if jumps:
             res = dict(res)
             for h in jumps:
                 res[h] = 1
     if limit is None and play is not None and play.flags.get("advance"):
-        from .manoeuvres import allowed_destinations     # 004 Army Manoeuvres
-        res = allowed_destinations(st, u, play, res)
+        res = P.filter_destinations(st, u, play, res)     # 004 Army Manoeuvres
     return res
 
 
@@ -116,7 +115,7 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
         changed = frozenset([(h, tile_codes(tov[h])) for h in tov.keys() & ball])
     key = (id(st.scn), move_class(u), u.hex, base, ball.intersection(st.occ),
            changed, frozenset(st.mines) if st.mines else None, ignore_terrain,
-           u.spec.enter_only, u.spec.never_enter, C.mud_cap(st, u) if st.options else None)
+           u.spec.enter_only, u.spec.never_enter, P.mud_cap(st, u) if st.options else None)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is st.scn:
         return hit[1], hit[2]
@@ -273,7 +272,7 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}   # hex -> most movement left on arrival (not stopped)
     dget, lget, bget = dest.get, left.get, best.get
-    mud = C.mud_cap(st, u) if st.options and not ignore_terrain else None
+    mud = P.mud_cap(st, u) if st.options and not ignore_terrain else None
     frontier = [(start, road0, 99, 0)]
     while frontier:
         nxt = []
@@ -281,7 +280,7 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
             for n, cost, stop, mcap, first_only, road in table[h]:
                 if n in occ or (first_only and steps):
                     continue
-                if mud is not None and (mcap is None or mcap > mud) and not C.firm(st, n):
+                if mud is not None and (mcap is None or mcap > mud) and not P.firm(st, n):
                     mcap = mud      # 004 Mud: a move entering a muddy hex totals <= the cap
                 nroad = on_road and road
                 total = steps + cost
@@ -313,7 +312,6 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
 def _closed_hexes(st: GameState, spec, start: Hex, radius: int) -> set[Hex]:
     """Occupied hexes plus the hexes within ``radius`` (+1 road bonus) of ``start`` the
     unit may not enter (:func:`engine.unit_types.may_enter`), for the search."""
-    from ..unit_types import may_enter
     closed = set(st.occ)
     ring, seen, nb = [start], {start}, st.scn.board._nbrs
     for _ in range(radius + 1):

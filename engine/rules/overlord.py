@@ -30,10 +30,14 @@ from ..state import GameState, Play, Quota, ShallowExt
 from . import airdrop as AD
 from . import battle as B
 from . import tactics as T
+from . import smoke as SM
 from . import turn as TU
-from .common import MODES, SIDES, StandardMode, is_top, other, parse_hex, parse_unit
+from .common import (MODES, SIDES, StandardMode, adjacent_enemies, is_top, other, parse_hex,
+                     parse_unit, terrain_at)
+from .common import commissar_sides as _commissar_sides
 from .medals import check_victory, end_by_damage, update_objectives
 from .terrain_changes import unit_left_hex
+from .trains import coupled
 
 ROLES = ("cinc", "left", "centre", "right")
 #: key of a Field General's card-less play holding his continuing firefights
@@ -139,15 +143,6 @@ def fg_units(st: GameState, side: str, fg: str, z: frozenset[int] | None = None)
     return [u for u in st.units.values() if u.side == side and in_zone(st, u, z)]
 
 
-def _commissar_sides(scn) -> list[str]:
-    v = scn.options.get("russian_commissar_rule")
-    if not v:
-        return []
-    if isinstance(v, str) and v.upper() in SIDES:
-        return [v.upper()]
-    return [s for s in SIDES if scn.country.get(s) == "RU"] or ["ALLIES"]
-
-
 def _gung_ho_sides(scn) -> list[str]:
     """Gung-Ho for a US side when the scenario has option ``gung_ho`` OR front PACIFIC."""
     front = str((scn.raw.get("game_info") or {}).get("front", "")).upper()
@@ -181,7 +176,7 @@ def init_game(st: GameState) -> None:
     TU.init_night(st)           # the standard machine's scenario rules, shared
     TU.init_camouflage(st)
     AD.init_airdrop(st)
-    TU.init_smoke(st)
+    SM.init_smoke(st)
     if st.phase in SCENARIO_SETUP:
         st.ext["step"] = "scenario_setup"
         refresh(st)
@@ -1121,7 +1116,6 @@ def _fg_setup(st: GameState, play: Play, src, fg: str, half: int | None, plus: i
         flags["medics"] = True
     elif key == "close_assault":
         flags.update(no_move=True, bonus_close_first=1)
-        from .common import adjacent_enemies
         for u in units:
             if u.cls in ("inf", "armor") and not u.ordered and adjacent_enemies(st, u):
                 T.order(st, play, u, events)
@@ -1193,8 +1187,6 @@ def _initiative_rolled(st: GameState, face: str, events: list) -> None:
 
 
 def _retreat_ends(st: GameState, u) -> list:
-    from .common import terrain_at
-    from .trains import coupled
     if u.cls in terrain_at(st, u.hex).cannot_leave or coupled(st, u):
         return []           # (a coupled train piece does not retreat alone)
     return sorted(B._retreat_ends(st, u, 1))

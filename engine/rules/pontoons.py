@@ -32,6 +32,7 @@ from typing import Any
 
 from ..core.errors import IllegalAction
 from ..state import GameState, Play, Unit
+from ..terrain import TERRAIN, Tile
 from .common import is_top, terrain_at, tiles_at
 
 Hex = tuple[int, int]
@@ -76,7 +77,6 @@ def build_pontoon(st: GameState, u: Unit, h: Hex, events: list[dict[str, Any]]) 
     """The engineer uses its turn to place a Pontoon Bridge on the river hex ``h``."""
     if h not in pontoon_hexes(st, u):
         raise IllegalAction("no_river", "this unit may not place a pontoon bridge there")
-    from ..terrain import TERRAIN, Tile
     st.mut(u.id).no_battle = True            # "uses the turn": no battle either
     st.tiles_over[h] = tiles_at(st, h) + (Tile(TERRAIN[TILE]),)
     events.append({"type": "pontoon_built", "unit": u.id, "hex": [*h]})

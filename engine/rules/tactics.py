@@ -12,8 +12,11 @@ from ..state import GameState, Play, Quota, Unit
 from .common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate, is_top, side_units,
                      terrain_at, unit_sections, night_track)
 from . import bridges as BR
+from .battle import card_attack
 from .conditions import no_air
+from .hooks import extend
 from .terrain_changes import place_sandbag
+from .trains import follower, pieces, sections
 
 ANY = None
 SECTION_KEYS = ("recon", "probe", "attack", "assault", "general_advance", "pincer_move",
@@ -40,7 +43,6 @@ def _fits(st: GameState, u: Unit, q: Quota) -> bool:
     if q.sections is None:
         return True
     if u.spec.train:            # a train is in every section one of its pieces is in
-        from .trains import sections
         return bool(sections(st, u) & q.sections)
     return bool(unit_sections(st, u) & q.sections)
 
@@ -51,7 +53,6 @@ def _orderable_unit(st: GameState, u: Unit) -> bool:
     if not can_activate(st, u):
         return False
     if u.spec.train:
-        from .trains import follower
         return not follower(st, u)
     return True
 
@@ -165,7 +166,6 @@ def order(st: GameState, play: Play, u: Unit, events: list) -> None:
         return          # (Extra Command Cards: a unit ordered by an earlier card)
     extra: dict = {}
     if u.spec.train:
-        from .trains import pieces
         train = pieces(st, u)
         u = train[0]
         if u.ordered:
@@ -426,7 +426,6 @@ def start_card_attacks(st: GameState, play: Play, events: list) -> None:
 
 
 def next_card_target(st: GameState, events: list) -> None:
-    from .battle import card_attack
     play = st.play
     while st.air_targets:
         h = st.air_targets.pop(0)
@@ -455,3 +454,7 @@ def describe_play(play: Play) -> dict[str, Any]:
 
 def terrain_dig_ok(st: GameState, u: Unit) -> bool:
     return not terrain_at(st, u.hex).no_sandbag
+
+
+# the procedures' extension points this module fills (rules/hooks.py)
+extend("after_card_attack", next_card_target, __name__)

@@ -5,7 +5,7 @@ from typing import Any
 
 from ..state import GameState
 from ..terrain import TERRAIN, Tile
-from .common import drop_camouflage, tiles_at
+from .common import drop_camouflage, terrain_at, tiles_at
 
 
 def _family_tiles(st: GameState, h, family: str) -> tuple[Tile, ...]:
@@ -31,7 +31,6 @@ def unit_left_hex(st: GameState, h, events: list[dict[str, Any]], eliminated: bo
 
 
 def place_sandbag(st: GameState, h, events: list[dict[str, Any]]) -> bool:
-    from .common import terrain_at
     spec = TERRAIN.get("sand")
     if spec is None or terrain_at(st, h).no_sandbag or _family_tiles(st, h, "sandbag"):
         return False

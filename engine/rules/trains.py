@@ -58,6 +58,7 @@ from ..state import GameState, Unit
 from ..units import army_rules, unit_spec
 from .common import (TEMPLATE_KEYS, army_options, fresh_unit_id, mode, parse_hex, pop_ext,
                      set_ext, template_spec, terrain_at, unit_sections)
+from .terrain_changes import unit_left_hex
 
 Hex = tuple[int, int]
 
@@ -184,7 +185,6 @@ def shift(st: GameState, leader: Unit, path: tuple[Hex, ...], events: list,
     piece into the hex the piece ahead of it left (along the same track).  ``kind``:
     ``move`` (events ``unit_moved``) or ``retreat`` (``unit_retreated``).  Returns
     (piece after the move, hex it came from), leader first."""
-    from .terrain_changes import unit_left_hex
     order = _lead_order(st, leader)
     track = [p.hex for p in reversed(order)] + list(path)
     k, n = len(path), len(order) - 1

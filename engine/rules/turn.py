@@ -22,8 +22,10 @@ from . import trains as TR
 from . import manoeuvres as MN
 from . import extra_cards as EC
 from . import useless_cards as UC
-from .common import (can_activate, mode, other, parse_hex, parse_unit, pop_ext, set_ext,
-                     take_from_hand, terrain_at)
+from . import smoke as SM
+from .common import (can_activate, commissar_sides, mode, other, parse_hex, parse_unit, pop_ext,
+                     set_ext, take_from_hand, terrain_at, tiles_at)
+from .hooks import extend
 from .medals import check_victory, end_by_damage, update_objectives
 from .movement import describe_move, exit_hexes, exit_value, move_allowance, reachable
 from .terrain_changes import unit_left_hex
@@ -106,7 +108,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if ph == "reinforce":
         return TR.legal(st, seat)
     if ph == "smoke":
-        return [{"type": "place_smoke", "seat": seat, "hex": [*h]} for h in smoke_hexes(st)] + \
+        return [{"type": "place_smoke", "seat": seat, "hex": [*h]} for h in SM.smoke_hexes(st)] + \
             [{"type": "end_smoke", "seat": seat}]
     if ph == "choose_section":
         return [{"type": "choose_section", "seat": seat, "section": s}
@@ -227,58 +229,6 @@ def init_camouflage(st: GameState) -> None:
         set_ext(st, "camouflage", hexes)
 
 
-# --------------------------------------------------------------------------- smoke
-SMOKE_DEFAULT = 3
-
-
-def init_smoke(st: GameState) -> None:
-    """Scenario option ``smoke_screen`` ``{side}`` (vocabulary 3.3 / 1.3 Smoke Screen):
-    before the first turn that side places smoke hexes (LOS-blocking ``smoke`` tiles in
-    ``tiles_over``; no movement effect, they stay).  How many is not in our texts: the
-    value's ``nbr_hexes`` / ``count``, else 3 (our reading of the Smoke Screen markers);
-    each one after the first adjacent to one already placed (a screen); ``end_smoke``
-    stops early.  Skipped when the first turn opens with another step (night roll)."""
-    v = st.scn.options.get("smoke_screen")
-    if not v or st.phase != "play_card":
-        return
-    d = v if isinstance(v, dict) else {}
-    side = str(d.get("side") or st.active).upper()
-    if side not in ("AXIS", "ALLIES"):
-        side = st.active
-    n = int(d.get("nbr_hexes") or d.get("count") or SMOKE_DEFAULT)
-    set_ext(st, "smoke", {"side": side, "left": n, "placed": ()})
-    st.phase = "smoke"
-
-
-def smoke_hexes(st: GameState) -> list:
-    sm = st.ext["smoke"]
-    placed = sm["placed"]
-    if not placed:
-        return sorted(h for h in st.scn.board._nbrs)
-    nb = st.scn.board._nbrs
-    return sorted({n for h in placed for n in nb[h] if n not in placed})
-
-
-def _place_smoke(st: GameState, action: dict, events: list) -> None:
-    from ..terrain import TERRAIN, Tile
-    from .common import tiles_at
-    h = parse_hex(action, "hex")
-    if h not in smoke_hexes(st):
-        raise IllegalAction("illegal_target", "smoke may not be placed there")
-    sm = st.ext["smoke"]
-    st.tiles_over[h] = tiles_at(st, h) + (Tile(TERRAIN["smoke"]),)
-    events.append({"type": "terrain_changed", "hex": [*h], "added": "smoke"})
-    left = sm["left"] - 1
-    set_ext(st, "smoke", {**sm, "left": left, "placed": sm["placed"] + (h,)})
-    if left <= 0:
-        _end_smoke(st, action, events)
-
-
-def _end_smoke(st: GameState, action: dict, events: list) -> None:
-    pop_ext(st, "smoke")
-    st.phase = "play_card"
-
-
 # --------------------------------------------------------------------------- night
 def init_night(st: GameState) -> None:
     """Scenario option ``night_visibility_rules`` (vocabulary 3.3): visibility starts at 1
@@ -329,8 +279,7 @@ def init_commissar(st: GameState) -> None:
     ``GameState.ext["commissar_chip"]`` (side -> card id or None)."""
     if not st.scn.options.get("russian_commissar_rule"):
         return
-    from .overlord import _commissar_sides      # same side choice as in Overlord
-    st.ext = {**(st.ext or {}), "commissar_chip": {s: None for s in _commissar_sides(st.scn)}}
+    st.ext = {**(st.ext or {}), "commissar_chip": {s: None for s in commissar_sides(st.scn)}}
 
 
 def commissar_card(st: GameState, side: str) -> int | None:
@@ -620,7 +569,6 @@ def _after_move(st: GameState, u, events: list, how: str = "move") -> None:
 
 
 def _tiles(st, h):
-    from .common import tiles_at
     return tiles_at(st, h)
 
 
@@ -734,10 +682,10 @@ HANDLERS = {
         st, firefight_pairs(st, st.play), action, events),
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
-    ("smoke", "place_smoke"): _place_smoke,
+    ("smoke", "place_smoke"): SM.place_smoke,
     ("airdrop", "airdrop"): lambda st, action, events: AD.apply_drop(st, action, events),
     ("reinforce", "reinforce"): lambda st, action, events: TR.apply_reinforce(st, action, events),
-    ("smoke", "end_smoke"): _end_smoke,
+    ("smoke", "end_smoke"): SM.end_smoke,
     ("play_card", "exchange_card"): UC.exchange_card,
     ("play_card", "offer_cards"): UC.offer_cards,
     ("offer", "offer"): UC.offer,
@@ -919,3 +867,11 @@ def _night_roll_if_due(st: GameState, side: str) -> None:
     if _night_roll_due(st, side):
         st.chance = {"n": 4, "for": "night"}
         st.phase = "chance"
+
+
+# turn-machine ports the options call (rules/hooks.py): draw, give, finish a turn, and
+# what follows a move
+extend("draw", draw, __name__)
+extend("give", _give, __name__)
+extend("finish_turn", _finish_turn, __name__)
+extend("after_move", _after_move, __name__)

@@ -40,6 +40,7 @@ from ..cards import CARDS
 from ..core.errors import IllegalAction
 from ..state import GameState, Play, Quota
 from . import tactics as T
+from .hooks import POINTS as P
 from .common import adjacent_enemies, mode, other, set_ext, side_units, take_from_hand
 
 OPTION = "discard_useless_cards"
@@ -124,7 +125,6 @@ def take(st: GameState, action: dict, events: list) -> None:
 def end_exchange(st: GameState, action: dict, events: list) -> None:
     """The laid cards left are discarded; the initiator draws up to his hand size; his
     turn is over."""
-    from .turn import _finish_turn, _give, draw
     side = st.active
     x = _x(st)
     for c in x["offered"]:
@@ -136,16 +136,15 @@ def end_exchange(st: GameState, action: dict, events: list) -> None:
     st.last_card.pop(side, None)          # no card played: nothing to Counter-Attack
     short = st.scn.cards.get(side, 0) - len(st.hands[side])
     if short > 0:
-        _give(st, side, draw(st, side, events, short), events)
+        P.give(st, side, P.draw(st, side, events, short), events)
     st.phase = "play_card"
-    _finish_turn(st, events)
+    P.finish_turn(st, events)
 
 
 # --------------------------------------------------------------------------- Method 2
 def exchange_card(st: GameState, action: dict, events: list) -> None:
     """Method 2: one card face down for an unused one; then one unit may battle without
     moving, and the units in close assault may battle."""
-    from .turn import _give, draw
     _check_on(st)
     side = st.active
     cid = take_from_hand(st, action)
@@ -153,7 +152,7 @@ def exchange_card(st: GameState, action: dict, events: list) -> None:
     seat = mode(st).hand_seat(st, side)
     events.append({"type": "card_exchanged", "side": side, "seat": seat,
                    "secret": {"card": CARDS[cid].to_json()}, "secret_to": [seat]})
-    _give(st, side, draw(st, side, events), events)
+    P.give(st, side, P.draw(st, side, events), events)
     play = Play(None, "exchange", mode(st).play_seat(st, side, None), side)
     play.flags.update(no_move=True, no_draw=True)
     st.plays.append(play)
