@@ -19,7 +19,7 @@ from engine.bot import RandomBot
 from engine.core import ruleset as _registry
 from engine.core.errors import EngineError, ScenarioError
 from engine.core.ruleset import CHANCE, Ruleset, layouts_of
-from engine.scenario import board_for, load_scenario
+from engine.core.scenario import board_for, load_scenario
 
 __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",

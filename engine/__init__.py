@@ -1,15 +1,15 @@
 """Overlord game server: the pure Memoir '44 rules engine (see docs/architecture.md)."""
 from __future__ import annotations
 
-from . import rulesets  # noqa: F401  (fills the ruleset registry: m44, overlord, ...)
+from . import rulesets
 from .core.errors import EngineError, IllegalAction, ScenarioError
 from .core.ruleset import Ruleset, all_rulesets, natural_for
 from .core.ruleset import get as get_ruleset
-from .rules import (apply, dump_state, is_chance, legal_actions, load_state, new_game, replay,
-                    sample_chance, seats, to_act)
-from .scenario import Scenario, board_for, load_scenario
-from .state import GameState
-from .view import events_for, view_for
+from .rulesets.m44.game import (apply, dump_state, is_chance, legal_actions, load_state,
+                                new_game, replay, sample_chance, seats, to_act)
+from .core.scenario import Scenario, board_for, load_scenario
+from .procedures.state import GameState
+from .rulesets.m44.view import events_for, view_for
 
 __all__ = ["EngineError", "IllegalAction", "ScenarioError", "Scenario", "GameState",
            "load_scenario", "board_for", "new_game", "seats", "to_act", "legal_actions",

@@ -12,7 +12,7 @@ import sys
 
 from . import simulate
 from .core.errors import ScenarioError
-from .scenario import check_codes
+from .core.scenario import check_codes
 
 USAGE = ("usage: python -m engine check FILE.m44 [FILE...]\n"
          "       python -m engine simulate [FILE.m44] [--ruleset NAME] [--mode M] --games N --seed S"

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from engine import apply, legal_actions, load_scenario, new_game, to_act
 from engine.bot import RandomBot, next_action
-from engine.rules import overlord as OL
+from engine.rulesets.overlord import machine as OL
 from tests.engine.paths import SCN_DIR
 
 OMAHA = f"{SCN_DIR}/13-OmahaBeachOverlord.m44"

@@ -72,7 +72,7 @@ def test_must_have_unit_exit_side_needs_exit_medals_to_win():
 
 
 def test_deck_name_air_power_as_artillery_bombard_deck():
-    from engine.cards import CARDS
+    from engine.procedures.cards import CARDS
     st = game("0@0: .:i\n6@10: .:I",
               game_info={"options": {"deck_name": "AIR_POWER_AS_ARTILLERY_BOMBARD_DECK"}})
     cards = st.deck + st.hands["AXIS"] + st.hands["ALLIES"]
@@ -149,7 +149,7 @@ def test_night_visibility_reverse_rule_nightfall():
 
 def test_smoke_screen_side_places_smoke_hexes_before_the_first_turn_blocking_los():
     from engine import legal_actions, view_for
-    from engine.rules import los as L
+    from engine.procedures import los as L
     from tests.engine.rulehelp import act, game
     opts = {"options": {"smoke_screen": {"side": "AXIS"}}}
     st = game("3@11: .:i\n5@11: .:I", hand=[("probe", 1)], game_info=opts)
@@ -168,7 +168,7 @@ def test_smoke_screen_side_places_smoke_hexes_before_the_first_turn_blocking_los
 
 def test_airdrop_units_land_after_range_random_steps_lost_off_board_or_occupied():
     from engine import replay
-    from engine.rules import airdrop as AD
+    from engine.rulesets.m44.options import airdrop as AD
     from tests.engine.rulehelp import act, game
     opts = {"options": {"airdrop": {"side": "ALLIES", "range": 1, "nbr_units": 3,
                                     "unit": {"name": "inf2us"}}}}

@@ -11,14 +11,13 @@ import base64
 import pickle
 from typing import Any, ClassVar
 
-from ... import rules as _rules
+from . import game as _rules
 from ...core.errors import EngineError, IllegalAction
 from ...core.ruleset import Action, Event
-from ...options import describe
-from ...rules.overlord import seat_layouts
-from ...scenario import Scenario, board_for
-from ...state import GameState
-from ...view import events_for, view_for
+from .options import describe
+from ...core.scenario import Scenario, board_for
+from ...procedures.state import GameState
+from .view import events_for, view_for
 
 SNAPSHOT_FORMAT = "pickle-b64"
 
@@ -60,9 +59,10 @@ class M44Ruleset:
 
     def layouts(self, mode: str) -> dict[str, list[list[str]]]:
         """Ways to share a side's role seats among players: layout name -> role groups."""
-        return seat_layouts(self.ENGINE_MODES.get(mode, mode))
+        return {"1": [[]]}
 
     def default_layout(self, mode: str) -> str:
+        """The layout of a new game when the creator names none."""
         return self.DEFAULT_LAYOUT.get(mode, "1")
 
     def engine_mode(self, scenario: Any, mode: str | None) -> str:

@@ -41,12 +41,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import IllegalAction
-from ..state import GameState, Play, Unit
-from . import tactics as T
-from .common import is_top, mode, set_ext, side_units
-from .hooks import extend
-from .movement import reachable
+from ....core.errors import IllegalAction
+from ....procedures.state import GameState, Play, Unit
+from .. import tactics as T
+from ....procedures.common import is_top, mode, set_ext, side_units
+from ....procedures.hooks import extend
+from ....procedures.movement import reachable
 
 RESTORING_ORDER = "restoring_order"
 BIG_PUSH = "big_push"

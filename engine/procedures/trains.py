@@ -53,9 +53,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import IllegalAction
-from ..scenario import Scenario, inactive_turn
-from ..state import GameState, Unit
-from ..units import army_rules, unit_spec
+from ..core.scenario import Scenario, inactive_turn
+from .state import GameState, Unit
+from ..core.units import army_rules, unit_spec
 from .common import (TEMPLATE_KEYS, army_options, fresh_unit_id, mode, parse_hex, pop_ext,
                      set_ext, template_spec, terrain_at, unit_sections)
 from .terrain_changes import unit_left_hex

@@ -21,23 +21,23 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from .. import dice as D
-from ..cards import ALL, CARDS
-from ..core.errors import IllegalAction
-from ..overlord_cards import (AIR_SORTIE_KEY, AIR_SORTIES, BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF,
-                              OVERLORD_DECK)
-from ..state import GameState, Play, Quota, ShallowExt
-from . import airdrop as AD
-from . import battle as B
-from . import tactics as T
-from . import smoke as SM
-from . import turn as TU
-from .common import (MODES, SIDES, StandardMode, adjacent_enemies, is_top, other, parse_hex,
-                     parse_unit, terrain_at)
-from .common import commissar_sides as _commissar_sides
-from .medals import check_victory, end_by_damage, update_objectives
-from .terrain_changes import unit_left_hex
-from .trains import coupled
+from ...core import dice as D
+from ...procedures.cards import ALL, CARDS
+from ...core.errors import IllegalAction
+from .cards import (AIR_SORTIE_KEY, AIR_SORTIES, BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF,
+                    OVERLORD_DECK)
+from ...procedures.state import GameState, Play, Quota, ShallowExt
+from ..m44.options import airdrop as AD
+from ...procedures import battle as B
+from ..m44 import tactics as T
+from ..m44.options import smoke as SM
+from ..m44 import turn as TU
+from ...procedures.common import (MODES, SIDES, StandardMode, adjacent_enemies, is_top, other,
+                                  parse_hex, parse_unit, terrain_at)
+from ...procedures.common import commissar_sides as _commissar_sides
+from ...procedures.medals import check_victory, end_by_damage, update_objectives
+from ...procedures.terrain_changes import unit_left_hex
+from ...procedures.trains import coupled
 
 ROLES = ("cinc", "left", "centre", "right")
 #: key of a Field General's card-less play holding his continuing firefights

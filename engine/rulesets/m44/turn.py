@@ -7,28 +7,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import dice as D
-from ..cards import CARDS, first_of
-from ..core.errors import IllegalAction
-from ..scenario import parse_coord
-from ..state import GameState, Play
-from . import battle as B
-from . import airdrop as AD
-from . import conditions as C
-from . import breakthrough as BT
-from . import hazards as H
+from ...core import dice as D
+from ...procedures.cards import CARDS, first_of
+from ...core.errors import IllegalAction
+from ...core.scenario import parse_coord
+from ...procedures.state import GameState, Play
+from ...procedures import battle as B
+from .options import airdrop as AD
+from .options import conditions as C
+from .options import breakthrough as BT
+from .options import hazards as H
 from . import tactics as T
-from . import trains as TR
-from . import manoeuvres as MN
-from . import extra_cards as EC
-from . import useless_cards as UC
-from . import smoke as SM
-from .common import (can_activate, commissar_sides, mode, other, parse_hex, parse_unit, pop_ext,
-                     set_ext, take_from_hand, terrain_at, tiles_at)
-from .hooks import extend
-from .medals import check_victory, end_by_damage, update_objectives
-from .movement import describe_move, exit_hexes, exit_value, move_allowance, reachable
-from .terrain_changes import unit_left_hex
+from ...procedures import trains as TR
+from .options import manoeuvres as MN
+from .options import extra_cards as EC
+from .options import useless_cards as UC
+from .options import smoke as SM
+from ...procedures.common import (can_activate, commissar_sides, mode, other, parse_hex,
+                                  parse_unit, pop_ext, set_ext, take_from_hand, terrain_at,
+                                  tiles_at)
+from ...procedures.hooks import extend
+from ...procedures.medals import check_victory, end_by_damage, update_objectives
+from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_allowance,
+                                    reachable)
+from ...procedures.terrain_changes import unit_left_hex
 
 PHASE_PENDING = ("choose_section", "target", "order", "move", "battle")
 

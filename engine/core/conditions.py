@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .core.errors import EngineError
+from .errors import EngineError
 from .scenario import SIDES
 from .unit_types import check_entries, hex_key
 

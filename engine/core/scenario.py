@@ -35,9 +35,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from .core.errors import ScenarioError, UnknownCode
+from .errors import ScenarioError, UnknownCode
 from .geometry import Board, Hex, make_board
-from .terrain import BEHAVIORS, OPEN, TERRAIN, HexTerrain, Tile, combine, describe, link_directions, lookup
+from .terrain import (BEHAVIORS, OPEN, TERRAIN, HexTerrain, Tile, combine, describe,
+                      link_directions, lookup)
 from .units import UnitSpec, army_rules, unit_spec
 
 SIDES = ("AXIS", "ALLIES")

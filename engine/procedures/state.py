@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .core.rng import Rng
-from .scenario import Scenario
-from .units import UnitSpec
+from ..core.rng import Rng
+from ..core.scenario import Scenario
+from ..core.units import UnitSpec
 
 Hex = tuple[int, int]
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import GameState, Play, Unit
-from ..unit_types import may_enter
+from .state import GameState, Play, Unit
+from ..core.unit_types import may_enter
 from .common import combined, terrain_at, tile_codes
 from .hooks import POINTS as P
 from .trains import head, reach

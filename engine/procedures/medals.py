@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import GameState, Unit
+from .state import GameState, Unit
 from .common import SIDES, discard_random_card, other
 from .terrain_changes import unit_left_hex
 

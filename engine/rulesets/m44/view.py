@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARDS
-from .rules.common import SIDES, is_top, mode
-from .rules.conditions import demoralised, supply_turns
-from .rules.battle import live_marks
-from .rules.bridges import bridge_view
-from .rules.hazards import mine_view
-from .rules.tactics import describe_play
-from .rules.trains import pieces
-from .state import GameState
+from ...procedures.cards import CARDS
+from ...procedures.common import SIDES, is_top, mode
+from .options.conditions import demoralised, supply_turns
+from ...procedures.battle import live_marks
+from .options.bridges import bridge_view
+from .options.hazards import mine_view
+from .tactics import describe_play
+from ...procedures.trains import pieces
+from ...procedures.state import GameState
 
 
 def _unit_json(st: GameState, u) -> dict[str, Any]:

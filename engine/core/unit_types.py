@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .core.errors import EngineError
+from .errors import EngineError
 from .units import _NATION_NAMES, UnitSpec
 
 EXTRA = "extra_unit_types"

@@ -7,7 +7,7 @@ grenades only) is hit only by those faces plus the firer's star powers.
 """
 from __future__ import annotations
 
-from .core.rng import Rng
+from .rng import Rng
 
 FACES: tuple[str, ...] = ("inf", "inf", "armor", "grenade", "star", "flag")
 FACE_NAMES = frozenset(FACES)

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .core.errors import ScenarioError
+from .errors import ScenarioError
 
 Hex = tuple[int, int]  # (row, col)
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..state import GameState
-from ..terrain import TERRAIN, Tile
+from .state import GameState
+from ..core.terrain import TERRAIN, Tile
 from .common import drop_camouflage, terrain_at, tiles_at
 
 

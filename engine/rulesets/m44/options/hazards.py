@@ -25,18 +25,19 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..core.errors import IllegalAction
-from ..state import Battle, GameState, Unit
-from ..terrain import TERRAIN, Tile
-from .battle import declare_special, unit_dice
+from ....core.errors import IllegalAction
+from ....procedures.state import Battle, GameState, Unit
+from ....core.terrain import TERRAIN, Tile
+from ....procedures.battle import declare_special, unit_dice
 from .bridges import (blow_bridge, blow_rolled, blowable_bridges, bombard_bridge,
                       bombard_rolled, bombardable_bridges, enemy_entered, rig_bridge,
                       riggable_bridges)
-from .common import adjacent_enemies, discard_random_card, other, set_ext, terrain_at, tiles_at
-from .hooks import POINTS as P
-from .hooks import extend
+from ....procedures.common import (adjacent_enemies, discard_random_card, other, set_ext,
+                                   terrain_at, tiles_at)
+from ....procedures.hooks import POINTS as P
+from ....procedures.hooks import extend
 from .pontoons import build_pontoon, pontoon_hexes
-from .terrain_changes import remove_family
+from ....procedures.terrain_changes import remove_family
 
 
 def on_enter(st: GameState, u: Unit, how: str, events: list[dict[str, Any]]) -> None:

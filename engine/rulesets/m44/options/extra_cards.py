@@ -37,10 +37,10 @@ Engine reading (where the text is silent):
 """
 from __future__ import annotations
 
-from ..cards import CARDS
-from ..core.errors import IllegalAction
-from ..state import GameState, Play
-from .tactics import SECTION_KEYS, card_sections
+from ....procedures.cards import CARDS
+from ....core.errors import IllegalAction
+from ....procedures.state import GameState, Play
+from ..tactics import SECTION_KEYS, card_sections
 
 OPTION = "army_manoeuvres"
 MAX_CARDS = 3

@@ -30,10 +30,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import IllegalAction
-from ..state import GameState, Play, Unit
-from ..terrain import TERRAIN, Tile
-from .common import is_top, terrain_at, tiles_at
+from ....core.errors import IllegalAction
+from ....procedures.state import GameState, Play, Unit
+from ....core.terrain import TERRAIN, Tile
+from ....procedures.common import is_top, terrain_at, tiles_at
 
 Hex = tuple[int, int]
 OPTION = "pontoon_bridges"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .conditions import check_demoralisation, check_supply
-from .core.errors import EngineError
-from .unit_types import TYPES, check_value
+from ....core.conditions import check_demoralisation, check_supply
+from ....core.errors import EngineError
+from ....core.unit_types import TYPES, check_value
 
 
 @dataclass(frozen=True)

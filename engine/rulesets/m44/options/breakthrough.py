@@ -38,13 +38,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import IllegalAction
-from ..state import GameState, Play, Quota, Unit
-from ..units import UnitSpec, army_rules, unit_spec
-from . import tactics as T
-from .hooks import POINTS as P
-from .common import SIDES, army_options, fresh_unit_id, is_top, parse_hex, set_ext, terrain_at
-from .movement import move_class
+from ....core.errors import IllegalAction
+from ....procedures.state import GameState, Play, Quota, Unit
+from ....core.units import UnitSpec, army_rules, unit_spec
+from .. import tactics as T
+from ....procedures.hooks import POINTS as P
+from ....procedures.common import (SIDES, army_options, fresh_unit_id, is_top, parse_hex,
+                                   set_ext, terrain_at)
+from ....procedures.movement import move_class
 
 Hex = tuple[int, int]
 KEY = "breakthrough"

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import dice as D
-from ..cards import CARDS
+from ..core import dice as D
+from .cards import CARDS
 from ..core.errors import IllegalAction
-from ..state import Battle, GameState, Play, Unit
-from ..terrain import CLASS_INDEX
-from ..units import may_target
-from ..unit_types import dice_table, extra_flags, may_enter, signature
+from .state import Battle, GameState, Play, Unit
+from ..core.terrain import CLASS_INDEX
+from ..core.units import may_target
+from ..core.unit_types import dice_table, extra_flags, may_enter, signature
 from . import los as L
 from . import trains as TR
 from .common import (camouflaged, can_activate, drop_camouflage, is_top, mode, other,

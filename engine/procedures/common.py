@@ -4,12 +4,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from ..cards import CARDS
-from ..conditions import WEATHER
+from .cards import CARDS
+from ..core.conditions import WEATHER
 from ..core.errors import IllegalAction
-from ..state import GameState, Play, Unit
-from ..terrain import HexTerrain, Tile, combine
-from ..units import UnitSpec, unit_spec
+from .state import GameState, Play, Unit
+from ..core.terrain import HexTerrain, Tile, combine
+from ..core.units import UnitSpec, unit_spec
 
 Hex = tuple[int, int]
 OPEN = HexTerrain()

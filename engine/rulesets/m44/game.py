@@ -7,21 +7,20 @@ from __future__ import annotations
 import pickle
 from typing import Any
 
-from .. import dice as D
-from .. import unit_types as _unit_types
-from ..cards import STANDARD_DECK, standard_deck_ids
-from ..core.errors import IllegalAction
-from ..options import validate
-from ..core.rng import Rng
-from ..scenario import Scenario
-from ..state import GameState, Mine, Unit
-from ..units import army_rules
-from . import airdrop as _airdrop
-from . import smoke as _smoke
+from ...core import dice as D
+from ...core import unit_types as _unit_types
+from ...procedures.cards import STANDARD_DECK, standard_deck_ids
+from ...core.errors import IllegalAction
+from .options import validate
+from ...core.rng import Rng
+from ...core.scenario import Scenario
+from ...procedures.state import GameState, Mine, Unit
+from ...core.units import army_rules
+from .options import airdrop as _airdrop
+from .options import smoke as _smoke
 from . import turn as _turn
-from .conditions import init_conditions
-from .common import MODES, SIDES, mode
-from . import overlord as _overlord  # noqa: F401  (registers the overlord and team modes)
+from .options.conditions import init_conditions
+from ...procedures.common import MODES, SIDES, mode
 
 
 def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None = None,

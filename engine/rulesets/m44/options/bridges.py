@@ -42,15 +42,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import IllegalAction
-from ..state import Battle, GameState, Unit
-from ..terrain import TERRAIN, Tile
+from ....core.errors import IllegalAction
+from ....procedures.state import Battle, GameState, Unit
+from ....core.terrain import TERRAIN, Tile
 from . import conditions as C
-from . import los as L
-from .battle import declare_special, needs_los, observed, unit_dice
-from .common import set_ext, tiles_at
-from .hooks import extend
-from .medals import check_victory
+from ....procedures import los as L
+from ....procedures.battle import declare_special, needs_los, observed, unit_dice
+from ....procedures.common import set_ext, tiles_at
+from ....procedures.hooks import extend
+from ....procedures.medals import check_victory
 
 Hex = tuple[int, int]
 OPTION = "bridge_demolition"

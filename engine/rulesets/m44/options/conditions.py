@@ -14,15 +14,15 @@ Data and option values: :mod:`engine.conditions`.  What the rules read here:
 """
 from __future__ import annotations
 
-from ..conditions import (DEMORALISATION, SUPPLY, demoralised_units, supply_bases,
-                          weather)
-from ..core.errors import EngineError
-from ..state import GameState, Unit
-from .common import (FULL_DAY, camouflaged, is_top, other, pop_ext, set_ext, terrain_at,
-                     visibility)
-from .battle import apply_hits, unit_dice
-from .hooks import extend
-from .medals import check_victory
+from ....core.conditions import (DEMORALISATION, SUPPLY, demoralised_units, supply_bases,
+                                 weather)
+from ....core.errors import EngineError
+from ....procedures.state import GameState, Unit
+from ....procedures.common import (FULL_DAY, camouflaged, is_top, other, pop_ext, set_ext,
+                                   terrain_at, visibility)
+from ....procedures.battle import apply_hits, unit_dice
+from ....procedures.hooks import extend
+from ....procedures.medals import check_victory
 
 Hex = tuple[int, int]
 

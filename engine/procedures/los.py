@@ -2,8 +2,8 @@
 current occupancy and the game's changed terrain."""
 from __future__ import annotations
 
-from ..los import has_line_of_sight
-from ..state import GameState
+from ..core.los import has_line_of_sight
+from .state import GameState
 from .common import terrain_at
 
 Hex = tuple[int, int]

@@ -36,12 +36,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import CARDS
-from ..core.errors import IllegalAction
-from ..state import GameState, Play, Quota
-from . import tactics as T
-from .hooks import POINTS as P
-from .common import adjacent_enemies, mode, other, set_ext, side_units, take_from_hand
+from ....procedures.cards import CARDS
+from ....core.errors import IllegalAction
+from ....procedures.state import GameState, Play, Quota
+from .. import tactics as T
+from ....procedures.hooks import POINTS as P
+from ....procedures.common import (adjacent_enemies, mode, other, set_ext, side_units,
+                                   take_from_hand)
 
 OPTION = "discard_useless_cards"
 KEY = "useless_cards"     # GameState.ext: {"method1_used": (sides,), "offered": (ids,)}

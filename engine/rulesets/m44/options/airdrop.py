@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.errors import IllegalAction
-from ..geometry import DIRECTIONS
-from ..state import GameState, Unit
-from ..scenario import inactive_turn
-from .common import (SIDES, TEMPLATE_KEYS, fresh_unit_id, mode, parse_hex, pop_ext, set_ext,
-                     template_spec, terrain_at)
+from ....core.errors import IllegalAction
+from ....core.geometry import DIRECTIONS
+from ....procedures.state import GameState, Unit
+from ....core.scenario import inactive_turn
+from ....procedures.common import (SIDES, TEMPLATE_KEYS, fresh_unit_id, mode, parse_hex,
+                                   pop_ext, set_ext, template_spec, terrain_at)
 from .conditions import no_air
 from .smoke import init_smoke
 

@@ -3,10 +3,10 @@ turn a side places LOS-blocking smoke hexes.  Phase ``smoke`` of the m44 turn ma
 also started after an air drop (rules/airdrop.py)."""
 from __future__ import annotations
 
-from ..core.errors import IllegalAction
-from ..state import GameState
-from ..terrain import TERRAIN, Tile
-from .common import parse_hex, pop_ext, set_ext, tiles_at
+from ....core.errors import IllegalAction
+from ....procedures.state import GameState
+from ....core.terrain import TERRAIN, Tile
+from ....procedures.common import parse_hex, pop_ext, set_ext, tiles_at
 
 
 SMOKE_DEFAULT = 3

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import CARDS
-from ..core.errors import IllegalAction
-from ..state import GameState, Play, Quota, Unit
-from .common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate, is_top, side_units,
-                     terrain_at, unit_sections, night_track)
-from . import bridges as BR
-from .battle import card_attack
-from .conditions import no_air
-from .hooks import extend
-from .terrain_changes import place_sandbag
-from .trains import follower, pieces, sections
+from ...procedures.cards import CARDS
+from ...core.errors import IllegalAction
+from ...procedures.state import GameState, Play, Quota, Unit
+from ...procedures.common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate,
+                                  is_top, side_units, terrain_at, unit_sections, night_track)
+from .options import bridges as BR
+from ...procedures.battle import card_attack
+from .options.conditions import no_air
+from ...procedures.hooks import extend
+from ...procedures.terrain_changes import place_sandbag
+from ...procedures.trains import follower, pieces, sections
 
 ANY = None
 SECTION_KEYS = ("recon", "probe", "attack", "assault", "general_advance", "pincer_move",
