@@ -7,7 +7,8 @@ from .core.ruleset import Ruleset, all_rulesets, natural_for
 from .core.ruleset import get as get_ruleset
 from .rulesets.m44.game import (apply, dump_state, is_chance, legal_actions, load_state,
                                 new_game, replay, sample_chance, seats, to_act)
-from .core.scenario import Scenario, board_for, load_scenario
+from .core.scenario import board_for, load_scenario
+from .core.scenario_model import Scenario
 from .procedures.state import GameState
 from .rulesets.m44.view import events_for, view_for
 

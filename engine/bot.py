@@ -11,7 +11,7 @@ from typing import Any
 
 from .core.ruleset import Ruleset
 from .rulesets.m44.game import apply, is_chance, legal_actions, new_game, sample_chance, to_act
-from .core.scenario import Scenario
+from .core.scenario_model import Scenario
 from .procedures.state import GameState
 
 

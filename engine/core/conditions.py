@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import EngineError
-from .scenario import SIDES
+from .scenario_model import SIDES
 from .unit_types import check_entries, hex_key
 
 WEATHER_OPTION = "weather"

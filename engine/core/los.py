@@ -31,7 +31,7 @@ from .geometry import Hex, cube_round, distance, to_cube
 from .terrain import OPEN, HexTerrain
 
 if TYPE_CHECKING:
-    from .scenario import Scenario
+    from .scenario_model import Scenario
 
 EPS: tuple[float, float, float] = (1e-6, 2e-6, -3e-6)
 TerrainSource = Union[Mapping[Hex, HexTerrain], Callable[[Hex], HexTerrain]]

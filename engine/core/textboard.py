@@ -63,7 +63,8 @@ import re
 from typing import Any
 
 from .geometry import Hex
-from .scenario import Scenario, load_scenario
+from .scenario import load_scenario
+from .scenario_model import Scenario
 
 TERRAIN_SYMBOLS: dict[str, str | dict[str, Any]] = {
     "W": "woods", "H": "hills", "M": "mountain", "T": "buildings", "h": "hedgerow",

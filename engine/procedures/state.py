@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.rng import Rng
-from ..core.scenario import Scenario
+from ..core.scenario_model import Scenario
 from ..core.units import UnitSpec
 
 Hex = tuple[int, int]

@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Any
 
 from .state import GameState
-from ..core.terrain import TERRAIN, Tile
+from ..core.terrain import Tile
+from ..core.terrain_table import TERRAIN
 from .common import drop_camouflage, terrain_at, tiles_at
 
 

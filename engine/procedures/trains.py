@@ -53,7 +53,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import IllegalAction
-from ..core.scenario import Scenario, inactive_turn
+from ..core.scenario import inactive_turn
+from ..core.scenario_model import Scenario
 from .state import GameState, Unit
 from ..core.units import army_rules, unit_spec
 from .common import (TEMPLATE_KEYS, army_options, fresh_unit_id, mode, parse_hex, pop_ext,

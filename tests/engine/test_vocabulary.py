@@ -20,7 +20,7 @@ from engine.bot import RandomBot, next_action
 from engine.core.geometry import make_board
 from engine.rulesets.m44.game import new_game, apply
 from engine.core.scenario import KNOWN_OPTIONS, load_scenario
-from engine.core.terrain import BEHAVIORS, TERRAIN, lookup
+from engine.core.terrain_table import BEHAVIORS, TERRAIN, lookup
 from engine.core.textboard import m44_from_text
 from engine.core.units import (BADGES, BEHAVIOR_BADGES, BEHAVIORS as UNIT_BEHAVIORS,
                                PERIOD_BADGES, PREFIXES)

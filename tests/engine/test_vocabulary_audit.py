@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.core.terrain import (ALL_FLAGS, BEHAVIORS, TERRAIN, HexTerrain, Tile, combine,
-                                 lookup)
+from engine.core.terrain import ALL_FLAGS, HexTerrain, Tile, combine
+from engine.core.terrain_table import BEHAVIORS, TERRAIN, lookup
 from engine.core.units import (BADGES, PERIOD_BADGES, PREFIXES, UnitSpec, may_target,
                                nation_side, unit_spec)
 from tests.engine.rulehelp import (battle_dice_vs, do, legal, ordered, roll, to_battle, uid,

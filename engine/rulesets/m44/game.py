@@ -13,7 +13,7 @@ from ...procedures.cards import STANDARD_DECK, standard_deck_ids
 from ...core.errors import IllegalAction
 from .options import validate
 from ...core.rng import Rng
-from ...core.scenario import Scenario
+from ...core.scenario_model import Scenario
 from ...procedures.state import GameState, Mine, Unit
 from ...core.units import army_rules
 from .options import airdrop as _airdrop

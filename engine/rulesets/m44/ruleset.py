@@ -15,7 +15,8 @@ from . import game as _rules
 from ...core.errors import EngineError, IllegalAction
 from ...core.ruleset import Action, Event
 from .options import describe
-from ...core.scenario import Scenario, board_for
+from ...core.scenario import board_for
+from ...core.scenario_model import Scenario
 from ...procedures.state import GameState
 from .view import events_for, view_for
 

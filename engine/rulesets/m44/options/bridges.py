@@ -44,7 +44,8 @@ from typing import Any
 
 from ....core.errors import IllegalAction
 from ....procedures.state import Battle, GameState, Unit
-from ....core.terrain import TERRAIN, Tile
+from ....core.terrain import Tile
+from ....core.terrain_table import TERRAIN
 from . import conditions as C
 from ....procedures import los as L
 from ....procedures.battle import declare_special, needs_los, observed, unit_dice

@@ -27,7 +27,8 @@ from typing import Any
 
 from ....core.errors import IllegalAction
 from ....procedures.state import Battle, GameState, Unit
-from ....core.terrain import TERRAIN, Tile
+from ....core.terrain import Tile
+from ....core.terrain_table import TERRAIN
 from ....procedures.battle import declare_special, unit_dice
 from .bridges import (blow_bridge, blow_rolled, blowable_bridges, bombard_bridge,
                       bombard_rolled, bombardable_bridges, enemy_entered, rig_bridge,

@@ -32,7 +32,8 @@ from typing import Any
 
 from ....core.errors import IllegalAction
 from ....procedures.state import GameState, Play, Unit
-from ....core.terrain import TERRAIN, Tile
+from ....core.terrain import Tile
+from ....core.terrain_table import TERRAIN
 from ....procedures.common import is_top, terrain_at, tiles_at
 
 Hex = tuple[int, int]

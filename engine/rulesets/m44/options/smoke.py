@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from ....core.errors import IllegalAction
 from ....procedures.state import GameState
-from ....core.terrain import TERRAIN, Tile
+from ....core.terrain import Tile
+from ....core.terrain_table import TERRAIN
 from ....procedures.common import parse_hex, pop_ext, set_ext, tiles_at
 
 
