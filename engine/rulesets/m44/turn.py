@@ -13,6 +13,8 @@ from ...core.errors import IllegalAction
 from ...core.scenario import parse_coord
 from ...procedures.state import GameState, Play
 from ...procedures import battle as B
+from ...procedures import battle_outcome as BO
+from ...procedures import battle_stack as BS
 from .options import airdrop as AD
 from .options import conditions as C
 from .options import breakthrough as BT
@@ -44,7 +46,7 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
     if st.game_over:
         return None
     if st.battles:
-        return B.pending_for(st)
+        return BS.pending_for(st)
     ph = st.phase
     if ph == "chance":
         return {"type": "roll", "seat": "chance", "dice": st.chance["n"], "for": st.chance["for"]}
@@ -84,7 +86,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if p is None or seat is None or p["seat"] != seat or seat == "chance":
         return []
     if st.battles:
-        return B.legal(st, seat)
+        return BS.legal(st, seat)
     ph = st.phase
     play = st.play
     if ph == "play_card":
@@ -318,7 +320,7 @@ def firefight_pairs(st: GameState, play: Play) -> list:
     :func:`battle.firefight_options` of its side that the mode gives to this play
     (``StandardMode.fights_on``; Overlord: the Field General commanding the unit)."""
     m = mode(st)
-    return [(a, b) for a, b in B.firefight_options(st, play.side) if m.fights_on(st, play, a)]
+    return [(a, b) for a, b in BO.firefight_options(st, play.side) if m.fights_on(st, play, a)]
 
 
 def _may_move_again(play: Play, u) -> bool:
@@ -343,7 +345,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
         if seat != p["seat"]:
             raise IllegalAction("not_your_turn", f"waiting for {p['seat']} ({p['type']})")
         if st.battles:
-            B.apply(st, action, events)
+            BS.apply(st, action, events)
         else:
             handler = HANDLERS.get((st.phase, t))
             if handler is None or (st.plays and st.phase == "play_card"
@@ -371,7 +373,7 @@ def roll_faces(st: GameState, action: dict) -> list[str]:
 def _roll(st: GameState, action: dict, events: list) -> None:
     faces = roll_faces(st, action)
     if st.battles:
-        B.resolve_roll(st, faces, events)
+        BO.resolve_roll(st, faces, events)
         return
     why = st.chance["for"]
     st.chance = None
@@ -680,7 +682,7 @@ HANDLERS = {
     ("battle", "rig_bridge"): _instead_of_battle,
     ("battle", "bombard_bridge"): _instead_of_battle,
     ("battle", "build_pontoon"): _instead_of_battle,
-    ("battle", "firefight"): lambda st, action, events: B.declare_firefight(
+    ("battle", "firefight"): lambda st, action, events: BO.declare_firefight(
         st, firefight_pairs(st, st.play), action, events),
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,

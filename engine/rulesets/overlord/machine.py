@@ -29,6 +29,8 @@ from .cards import (AIR_SORTIE_KEY, AIR_SORTIES, BOTH_HALVES, CINC_ONLY, FGS, ON
 from ...procedures.state import GameState, Play, Quota, ShallowExt
 from ..m44.options import airdrop as AD
 from ...procedures import battle as B
+from ...procedures import battle_outcome as BO
+from ...procedures import battle_stack as BS
 from ..m44 import tactics as T
 from ..m44.options import smoke as SM
 from ..m44 import turn as TU
@@ -307,7 +309,7 @@ def _waiting(st: GameState) -> list[dict[str, Any]]:
     if st.game_over:
         return []
     if st.battles:
-        return [B.pending_for(st)]
+        return [BS.pending_for(st)]
     if st.chance is not None:
         return [{"type": "roll", "seat": "chance", "dice": st.chance["n"], "for": st.chance["for"]}]
     x = st.ext
@@ -350,7 +352,7 @@ def legal_actions(st: GameState, s: str | None) -> list[dict[str, Any]]:
         return []
     p = waits[0]
     if st.battles:
-        return B.legal(st, s)
+        return BS.legal(st, s)
     x = st.ext
     if x["step"] == "scenario_setup":
         return TU.legal_actions(st, s)
@@ -611,7 +613,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
         side, role = split(s)
         if st.battles:
             with _Focus(st, st.plays[-1]):
-                B.apply(st, action, events)
+                BS.apply(st, action, events)
             _after_focus(st, st.plays[-1], events)
         elif st.ext["step"] == "scenario_setup":
             _scenario_setup(st, action, events)
@@ -763,7 +765,7 @@ def _firefight_plays(st: GameState) -> None:
         return
     have = {p.seat for p in st.plays if p.key == FIREFIGHT_PLAY}
     m = MODES[st.mode]
-    for a, _b in B.firefight_options(st, st.active):
+    for a, _b in BO.firefight_options(st, st.active):
         fs = m.unit_seat(st, a)
         role = split(fs)[1]
         if fs in have or role not in FGS:
@@ -1189,7 +1191,7 @@ def _initiative_rolled(st: GameState, face: str, events: list) -> None:
 def _retreat_ends(st: GameState, u) -> list:
     if u.cls in terrain_at(st, u.hex).cannot_leave or coupled(st, u):
         return []           # (a coupled train piece does not retreat alone)
-    return sorted(B._retreat_ends(st, u, 1))
+    return sorted(BO._retreat_ends(st, u, 1))
 
 
 def _retreatable(st: GameState, side: str, fg: str) -> list:
