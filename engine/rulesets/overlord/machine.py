@@ -34,6 +34,8 @@ from ...procedures import battle_stack as BS
 from ..m44 import tactics as T
 from ..m44.options import smoke as SM
 from ..m44 import turn as TU
+from ..m44 import end_turn as ET
+from ..m44.options import turn_rules as TRU
 from ...procedures.common import (MODES, SIDES, StandardMode, adjacent_enemies, is_top, other,
                                   parse_hex, parse_unit, terrain_at)
 from ...procedures.common import commissar_sides as _commissar_sides
@@ -175,8 +177,8 @@ def init_game(st: GameState) -> None:
     # ShallowExt: every value is replaced, never mutated in place (tuples for card lists
     # and histories, nested dicts through _put), so a state clone copies the top level only
     _new_turn_ext(st)
-    TU.init_night(st)           # the standard machine's scenario rules, shared
-    TU.init_camouflage(st)
+    TRU.init_night(st)           # the standard machine's scenario rules, shared
+    TRU.init_camouflage(st)
     AD.init_airdrop(st)
     SM.init_smoke(st)
     if st.phase in SCENARIO_SETUP:
@@ -233,7 +235,7 @@ def _new_turn_ext(st: GameState) -> None:
 
 
 def _start_turn(st: GameState, side: str, events: list) -> None:
-    TU.start_turn(st, side, events)
+    ET.start_turn(st, side, events)
     _new_turn_ext(st)
     x = st.ext
     if st.game_over:
@@ -673,14 +675,14 @@ def _roll(st: GameState, action: dict, events: list) -> None:
 def _night_roll(st: GameState, action: dict, events: list) -> None:
     """Night visibility (scenario option ``night_visibility_rules``, vocabulary 3.3) in an
     Overlord game: the 4 dice rolled at the start of each turn of the night side
-    (``TU.start_turn``), before its Commissar / dispatch step, which then goes on.
+    (``ET.start_turn``), before its Commissar / dispatch step, which then goes on.
 
     002 is silent on who rolls; the roll is a side-wide decision-free step, so it is
     the side's Commander-in-Chief (``hand_seat``, as for the scenario set-up steps): the
     ``dice_rolled`` event carries his seat."""
     faces = TU.roll_faces(st, action)
     st.chance = None
-    TU.night_rolled(st, faces, events)
+    TRU.night_rolled(st, faces, events)
 
 
 def _tfh_by_general(play: Play, events: list) -> None:
@@ -1248,13 +1250,13 @@ def _draw_capped(st: GameState, side: str, n: int, events: list) -> None:
     room = x["hand_size"][side] - _hand_count(st, side) - len(x["chip"].get(side, []))
     n = max(0, min(n, room))
     if n:
-        got = TU.draw(st, side, events, n)
+        got = ET.draw(st, side, events, n)
         extra = sum(1 for c in got if CARDS[c].key == AIR_SORTIE_KEY)
         while extra:        # an Air Sortie drawn is set aside and replaced (002 Air Pack)
-            more = TU.draw(st, side, events, extra)
+            more = ET.draw(st, side, events, extra)
             got += more
             extra = sum(1 for c in more if CARDS[c].key == AIR_SORTIE_KEY) if more else 0
-        TU._give(st, side, got, events)
+        ET._give(st, side, got, events)
 
 
 def _end_turn(st: GameState, events: list) -> None:
@@ -1268,7 +1270,7 @@ def _end_turn(st: GameState, events: list) -> None:
             last.append({"role": split(p.seat)[1], "src": p.flags["src"],
                          "subs": p.flags.get("subs")})
     _put(x, "last_plays", side, tuple(last))
-    TU.reshuffle_if_due(st, events)
+    ET.reshuffle_if_due(st, events)
     # 002 "The Game Turn" 4: two new cards whatever was played (a Recon card included:
     # no standard "draw 2, keep 1" choice), never above the hand size
     _draw_capped(st, side, 2, events)
