@@ -70,6 +70,7 @@ def migrate() -> None:
 
     cfg = Config(str(ROOT / "alembic.ini"))
     cfg.attributes["skip_logging"] = True      # keep this process's logging as it is
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     command.upgrade(cfg, "head")
 
 
