@@ -8,7 +8,6 @@ HOST    ?= 127.0.0.1
 PORT    ?= 8000
 STAMP   := $(VENV)/.installed
 TSTAMP  := $(VENV)/.installed-test
-LOCKS   := requirements.lock requirements-dev.lock
 UV      := uv==0.13.9
 UVENV   := $(VENV)/lock-tool
 export HOST PORT

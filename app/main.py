@@ -83,7 +83,7 @@ def serve(host: str | None = None, port: int | None = None, workers: int | None 
     s = get_settings()
     if apply_migrations:
         migrate()                               # once, before any worker starts
-    uvicorn.run("app.main:app", host=host or s.host, port=port or s.port,
+    uvicorn.run("app.main:app", host=host or s.host, port=s.port if port is None else port,
                 workers=workers or s.workers,
                 ws_max_size=s.ws_hard_max_bytes,   # 1 MiB frame cap (docs/protocol.md)
                 proxy_headers=True)                # trusts FORWARDED_ALLOW_IPS (127.0.0.1)
@@ -100,7 +100,8 @@ def health(host: str | None = None, port: int | None = None, timeout: float = 5.
     if ":" in h:
         h = f"[{h}]"
     try:
-        with urllib.request.urlopen(f"http://{h}:{port or s.port}/healthz", timeout=timeout) as r:
+        url = f"http://{h}:{s.port if port is None else port}/healthz"
+        with urllib.request.urlopen(url, timeout=timeout) as r:
             return 0 if r.status == 200 else 1
     except OSError as exc:
         print(f"unhealthy: {exc}")
