@@ -425,7 +425,7 @@ def battle_back(st: GameState, b: Battle, events: list) -> None:
 
 def apply_hits(st: GameState, v: Unit, hits: int, by_side: str, events: list) -> bool:
     """Remove figures; True when ``v`` was eliminated.  A coupled train takes the hits
-    as one unit, last wagon first (engine/rules/trains.py)."""
+    as one unit, last wagon first (engine/procedures/trains.py)."""
     if v.spec.train:
         if coupled(st, v):
             for p in hit_order(st, v):

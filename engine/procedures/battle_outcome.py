@@ -29,7 +29,7 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
     st.last_roll = {"unit": b.attacker, "target": [*b.target_hex], "dice": list(faces),
                     "kind": b.kind}
     special = P.roll_handlers.get(b.kind)
-    if special is not None:     # seal_cave / heal / blow_bridge (rules/hazards.py)
+    if special is not None:     # seal_cave / heal / blow_bridge (engine/rulesets/m44/options/hazards.py)
         special(st, b, faces, events)
         finish(st, events)
         return

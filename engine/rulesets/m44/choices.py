@@ -103,7 +103,7 @@ def hill317_hexes(scn) -> tuple:
 
 def _movers(st: GameState, u) -> list:
     """The units whose ``move`` actions move the ordered unit ``u``: a train moves by its
-    locomotive (forward) or its last wagon (backward), see engine/rules/trains.py."""
+    locomotive (forward) or its last wagon (backward), see engine/procedures/trains.py."""
     return TR.leaders(st, u) if u.spec.train else [u]
 
 
