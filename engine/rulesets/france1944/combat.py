@@ -164,11 +164,11 @@ def assess(decl: dict[str, Any], control_limits: dict[int, int], lower_odds_allo
         lines.append(f"Attacker uses the lower column {ODDS_LABELS[column]}")
     raw = (terrain_morale_adjustment(decl["terrain"]) + decl["armoured_79th"]
            + decl["heavy_bombing"] + air_power)
-    parts = [f"terrain {_signed(terrain_morale_adjustment(decl['terrain']))} (best only)",
-             f"79th Armoured {_signed(decl['armoured_79th'])}",
-             f"heavy bombing {_signed(decl['heavy_bombing'])}"]
-    if air_power:
-        parts.append(f"air power {_signed(air_power)}")
+    parts = [f"terrain {_signed(terrain_morale_adjustment(decl['terrain']))} (best only)"]
+    for label, value in (("79th Armoured", decl["armoured_79th"]),
+                         ("heavy bombing", decl["heavy_bombing"]), ("air power", air_power)):
+        if value:
+            parts.append(f"{label} {_signed(value)}")
     lines.append(f"Defender morale adjustment: {', '.join(parts)} = {_signed(raw)}"
                  + (f", kept within -3..+2: {_signed(adjustment)}" if raw != adjustment else ""))
     lines.append(f"Defender morale {decl['defender_morale']} {_signed(adjustment)} = "

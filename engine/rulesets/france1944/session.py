@@ -191,7 +191,10 @@ def _end_phase(w: _Step, a: dict[str, Any]) -> None:
 
 
 def assessed(st: dict[str, Any], decl: dict[str, Any], air_power: int = 0) -> dict[str, Any]:
+    """:func:`combat.assess` of a declaration as stored (``odds_column`` a label)."""
     opts = st["options"]
+    if "odds_column" in decl:
+        decl = {**decl, "odds_column": ODDS_LABELS.index(decl["odds_column"])}
     return assess(decl, opts["control_limits"], opts["attacker_may_choose_lower_odds"],
                   air_power, revised=not opts["alternative_crdt"])
 
@@ -208,22 +211,13 @@ def _declare(w: _Step, a: dict[str, Any]) -> None:
             raise IllegalAction("unit_already_declared",
                                 f"{again[0]} is already in a combat of this increment")
     decl = {k: v for k, v in a.items() if k not in ("type", "seat")}
-    if "odds_column" in decl:
-        decl["odds_column"] = ODDS_LABELS.index(decl["odds_column"])
     assessment = assessed(w.st, decl)
     combat = {"id": w.st["next_combat"], "side": inc["attacker"], "declaration": decl,
               "assessment": assessment, "air_power": None, "result": None}
     w.st["next_combat"] += 1
     inc["combats"].append(combat)
     w.emit("combat_declared", side=inc["attacker"], combat=combat["id"],
-           declaration=_public_declaration(decl), assessment=assessment)
-
-
-def _public_declaration(decl: dict[str, Any]) -> dict[str, Any]:
-    out = dict(decl)
-    if "odds_column" in out:
-        out["odds_column"] = ODDS_LABELS[out["odds_column"]]
-    return out
+           declaration=decl, assessment=assessment)
 
 
 def _end_declarations(w: _Step, a: dict[str, Any]) -> None:
