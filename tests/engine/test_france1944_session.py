@@ -1,6 +1,7 @@
 """001 France 1944 Revisions through the ruleset protocol: combat declaration order,
 reaction segments (examples 1 and 2), single-piece reaction, HQ errata, air power per
 combat increment, fair dice as chance steps, strict actions, random sessions."""
+import json
 import random
 
 import pytest
@@ -364,7 +365,7 @@ def test_canonical_action_is_strict(action, code):
 
 def test_options_checked_and_defaults():
     st = RS.new_game(1)
-    assert st["options"]["control_limits"] == {5: 8}
+    assert st["options"]["control_limits"] == {"5": 8}
     assert st["options"]["attacker_may_choose_lower_odds"] is False
     for bad in ({"nope": True}, {"control_limits": {"9": 3}}, {"turns": 0},
                 {"result_meanings": {"Z": "x"}}):
@@ -372,7 +373,7 @@ def test_options_checked_and_defaults():
             RS.new_game(1, bad)
     st = RS.new_game(1, {"control_limits": {"3": 4, "5": 8, "6": None},
                          "result_meanings": {"A": "attacker loses a step"}})
-    assert st["options"]["control_limits"] == {3: 4, 5: 8}
+    assert st["options"]["control_limits"] == {"3": 4, "5": 8}
 
 
 def test_result_meaning_shown_with_the_letter():
@@ -392,10 +393,14 @@ def test_spectators_and_players_see_the_same_log():
     assert any(e["type"] == "combat_declared" for e in views[2]["log"])
 
 
-def test_snapshot_round_trip():
-    st = in_increment(started())
-    data = RS.dump_state(st)
+def test_snapshot_round_trip_through_json():
+    st = in_increment(started({"control_limits": {"4": 6, "5": 8}}))
+    data = json.loads(json.dumps(RS.dump_state(st)))
     assert RS.load_state(data) == st
+    again = act(RS.load_state(data), "ALLIED", "declare_combat", **declaration(1, attacker_morale=4))
+    assert again == act(st, "ALLIED", "declare_combat", **declaration(1, attacker_morale=4))
+    json.dumps(RS.view_for(again, None))
+    json.dumps(RS.board(again))
     with pytest.raises(EngineError):
         RS.load_state({**data, "version": "0"})
 
@@ -426,4 +431,5 @@ def test_random_sessions_end_replay_and_never_mutate_their_input(options):
         for action in actions:
             again, _ = RS.apply(again, action)
         assert again == st
+        assert json.loads(json.dumps(RS.dump_state(st))) == st      # JSON-exact state
         assert RS.result(st)["reason"] == "session_over"

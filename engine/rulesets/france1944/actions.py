@@ -149,11 +149,12 @@ def check_declaration_shape(attack_hexes: list[str], defence_hexes: list[str]) -
         raise IllegalAction("bad_hexes", "a hex cannot both attack and defend")
 
 
-def _limits(value: Any) -> dict[int, int]:
+def _limits(value: Any) -> dict[str, int]:
+    """{morale: limit} with the morale as a string key (the state stays JSON-exact)."""
     if not isinstance(value, dict):
         raise IllegalAction("invalid_option_value", "control_limits: {morale: limit}",
                             entry="control_limits")
-    out: dict[int, int] = {}
+    out: dict[str, int] = {}
     for key, limit in value.items():
         try:
             morale = int(key)
@@ -169,7 +170,7 @@ def _limits(value: Any) -> dict[int, int]:
             raise IllegalAction("invalid_option_value",
                                 f"control_limits: limit {limit!r} for morale {morale}",
                                 entry=str(key))
-        out[morale] = limit
+        out[str(morale)] = limit
     return out
 
 

@@ -34,7 +34,7 @@ def _entries(side: str) -> list[dict[str, Any]]:
 def _declarations(st: dict[str, Any], side: str) -> list[dict[str, Any]]:
     n = st["next_combat"]
     mine, theirs = side[0], other(side)[0]
-    limits = sorted(st["options"]["control_limits"]) or [5]
+    limits = sorted(int(k) for k in st["options"]["control_limits"]) or [5]
     morale = limits[n % len(limits)] if not st["options"]["alternative_crdt"] else 1 + n % 6
 
     def units(prefix: str, k: int) -> list[str]:

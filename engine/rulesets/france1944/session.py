@@ -195,7 +195,8 @@ def assessed(st: dict[str, Any], decl: dict[str, Any], air_power: int = 0) -> di
     opts = st["options"]
     if "odds_column" in decl:
         decl = {**decl, "odds_column": ODDS_LABELS.index(decl["odds_column"])}
-    return assess(decl, opts["control_limits"], opts["attacker_may_choose_lower_odds"],
+    limits = {int(k): v for k, v in opts["control_limits"].items()}
+    return assess(decl, limits, opts["attacker_may_choose_lower_odds"],
                   air_power, revised=not opts["alternative_crdt"])
 
 
