@@ -334,9 +334,12 @@ function logBox(s) {
     const a = el('a', { href: URL.createObjectURL(blob), download: 'france1944-session-log.json' });
     document.body.append(a); a.click(); a.remove();
   };
+  const gid = document.body.dataset.gameId;
   return el('section', { class: 'panel', id: 'f44-log' },
     el('h3', {}, 'Session log (shared by both players and spectators)'),
     el('button', { type: 'button', id: 'f44-export', onclick: exportLog }, 'Export the session log (JSON)'),
+    s.view.game_over && gid ? el('a', { href: `/api/games/${encodeURIComponent(gid)}/log`, class: 'f44-replay' },
+      ' Full replay log (actions, dice seed)') : null,
     el('ol', { class: 'f44-log', reversed: true }, [...log].reverse().map((e) => el('li', { class: `ev-${e.type}` }, `T${e.turn} · ${describe(e)}`))));
 }
 
