@@ -371,6 +371,8 @@ def test_options_checked_and_defaults():
                 {"result_meanings": {"Z": "x"}}):
         with pytest.raises(EngineError):
             RS.new_game(1, bad)
+    assert RS.new_game(1, {"turns": "4", "control_limits": True})["options"]["turns"] == 4
+    assert all(o["implemented"] for o in RS.options())
     st = RS.new_game(1, {"control_limits": {"3": 4, "5": 8, "6": None},
                          "result_meanings": {"A": "attacker loses a step"}})
     assert st["options"]["control_limits"] == {"3": 4, "5": 8}

@@ -191,6 +191,8 @@ def _meanings(value: Any) -> dict[str, str]:
 
 
 def _option_int(name: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, str) and value.strip().isdigit():     # a lobby <select> value
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise IllegalAction("invalid_option_value", f"{name}: an integer in {low}..{high}",
                             entry=name)

@@ -34,17 +34,21 @@ OPTIONS: list[dict[str, Any]] = [
                     "columns of the ratio result one greater (5: the adjusted rows)."},
     {"name": "control_limits", "type": "table", "default": {str(k): v for k, v in
                                                             DEFAULT_CONTROL_LIMITS.items()},
+     "example": {"1": None, "2": None, "3": None, "4": None, "5": 8, "6": None},
      "source": f"{SOURCE}, Table 2 (only morale 5 -> 8 is in the text)",
      "description": "Control Limit Table of your edition: attacker morale 1..6 -> "
                     "control limit.  A combat whose attacker morale has no limit is "
                     "refused (no_control_limit)."},
     {"name": "result_meanings", "type": "table", "default": {},
+     "example": {"A": "(the meaning of A in your rules)"},
      "source": "the original game's result table (not in the text)",
      "description": "Optional meaning of each result letter A..F, shown beside it."},
     {"name": "turns", "type": "int", "default": 10, "min": 1, "max": 50,
+     "values": list(range(1, 51)),
      "source": "session length (referee choice)",
      "description": "Number of game turns the session follows."},
     {"name": "increments_per_phase", "type": "int", "default": 3, "min": 1, "max": 9,
+     "values": list(range(1, 10)),
      "source": "referee choice (set it to your edition's number)",
      "description": "Combat increments a phase may open."},
 ]
@@ -82,7 +86,9 @@ class France1944:
     modes: tuple[str, ...] = ("1v1",)
 
     def options(self) -> list[dict[str, Any]]:
-        return copy.deepcopy(OPTIONS)
+        """The named options (all implemented); ``values`` the choices of a numeric one,
+        ``example`` the JSON shape of a table one (the lobby's textarea)."""
+        return [{**copy.deepcopy(o), "implemented": True} for o in OPTIONS]
 
     def accepts(self, scenario: Any, mode: str | None) -> bool:
         return scenario is None and mode in (None, "1v1")
