@@ -1,7 +1,8 @@
 """Two browsers share a France 1944 referee session (ruleset ``france1944``, renderer
 ``referee``): turn entries, an Allied initiative phase, three combats declared then
 resolved in the attacker's order with server dice; the German player and a spectator see
-every declaration and result in the shared log; the German player exports it."""
+every declaration and result in the shared log; a German reaction segment (all or
+nothing: 1 spent, 2 lost); the German player exports the log."""
 from __future__ import annotations
 
 import json
@@ -85,6 +86,18 @@ def test_two_players_declare_three_combats_and_resolve_them(new_page, live_serve
     assert [t.split(":")[0].split("· ")[-1] for t in texts] == ["Combat 2", "Combat 1", "Combat 3"]
     assert all("Table 1, roll" in t for t in texts)
     expect(spectator.locator("#f44-table td.cell-used")).to_have_count(1)
+
+    # ---- the German reaction segment: one single-piece phase, all or nothing ------------
+    act(allied, lambda: allied.get_by_role("button", name="End the phase").click())
+    expect(german.locator("#f44-status")).to_contain_text("Your move")
+    act(german, lambda: german.get_by_role("button", name="Engage a Reaction Segment").click())
+    fill(german, {"unit": "21 Pz"})
+    act(german, lambda: german.get_by_role("button", name="Single-Piece Reaction Phase (1 point)").click())
+    act(german, lambda: german.get_by_role("button", name="End the phase").click())
+    act(german, lambda: german.get_by_role("button", name="End the Reaction Segment").click())
+    expect(spectator.locator("#f44-log li.ev-reaction_segment_ended")).to_contain_text(
+        "1 spent, 2 lost (all or nothing), 3 left")
+    expect(allied.locator("#f44-sides")).to_contain_text("3")
 
     # ---- the German player exports the shared log ------------------------------------
     with german.expect_download() as dl:

@@ -11,7 +11,10 @@ The session follows the players' game turn by turn without the map.  Steps
 * ``phase`` (the phase's player): ``open_increment`` (a combat increment; at most
   option ``increments_per_phase``) or ``end_phase``.
 * ``declare`` (attacker): ``declare_combat`` ... then ``end_declarations``
-  (clarification "Combat Resolution Order": all declared before any is resolved).
+  (clarification "Combat Resolution Order": all declared before any is resolved).  The
+  attacker enters both sides' figures; the defender is not asked to confirm (choice: each
+  declaration is in the shared log the moment it is made, and the text makes a
+  declaration final, so there is nothing a confirmation could change).
 * ``resolve`` (attacker): ``resolve_combat {combat}`` in any order, ``air_power`` (the
   Allies, once per increment, before that combat is resolved).
 * ``chance``: one die (``roll``) for a combat or an air power attempt.
