@@ -285,6 +285,8 @@ function tableBox(s) {
   const meanings = Object.entries((s.view.options || {}).result_meanings || {});
   return el('section', { class: 'panel', id: 'f44-table' },
     el('h3', {}, 'Table 1 — France 1944 Revised Combat Table'),
+    (s.view.options || {}).alternative_crdt ? el('div', { class: 'f44-where' },
+      'This session uses the original CRT and the Alternative CRDT (option): Table 1 is shown for reference only.') : null,
     el('div', { class: 'muted' }, f ? `Combat ${f.id}: column ${odds[f.col]}${f.row ? `, roll ${f.row}` : ' (not rolled yet)'}` : 'The column and cell of the combat shown are highlighted.'),
     el('table', { class: 'f44-crt' }, head, rows),
     el('div', { class: 'muted' }, 'First letter: set-piece combat; second letter: mobile combat. * roll 6 / 1-1 is printed "DB" on the published page (kept as published).'),
