@@ -8,6 +8,7 @@ import pytest
 
 import engine.rulesets  # noqa: F401  (fills the registry)
 from engine.core.errors import EngineError, IllegalAction
+from engine import simulate
 from engine.core.ruleset import get
 
 RS = get("france1944")
@@ -435,3 +436,9 @@ def test_random_sessions_end_replay_and_never_mutate_their_input(options):
         assert again == st
         assert json.loads(json.dumps(RS.dump_state(st))) == st      # JSON-exact state
         assert RS.result(st)["reason"] == "session_over"
+
+
+def test_simulate_cli_runs_random_sessions_to_an_end():
+    """``python -m engine simulate --ruleset france1944``: random sessions end, no error."""
+    out = simulate.run(None, 2, 5, 200, {"turns": 2}, "france1944")
+    assert (out["finished"], out["errors"], out["turn_limit"]) == (2, 0, 0)
