@@ -6,6 +6,7 @@ nothing: 1 spent, 2 lost); the German player exports the log."""
 from __future__ import annotations
 
 import json
+import re
 
 from playwright.sync_api import Page, expect
 
@@ -107,3 +108,25 @@ def test_two_players_declare_three_combats_and_resolve_them(new_page, live_serve
     data = json.loads(path.read_text())
     assert data["ruleset"] == "france1944"
     assert sum(e["type"] == "combat_resolved" for e in data["log"]) == 3
+
+
+def test_lobby_creates_a_session_with_the_control_limits_entered(new_page):
+    """Issue: "the players enter the limits for their edition at session creation,
+    prefilled with that one value" (Table 2: morale 5 -> 8)."""
+    host = new_page("host")
+    host.goto("/")
+    host.fill("#identity-name", "Patton")
+    host.click("#identity-submit")
+    expect(host.locator('[data-me="Patton"]')).to_be_visible()
+    host.select_option("#ruleset-select", "france1944")
+    host.locator("#options-box summary").click()
+    host.check("#opt-control_limits")
+    area = host.locator("#opt-control_limits-map")
+    assert json.loads(area.input_value())["5"] == 8                   # prefilled
+    area.fill('{"3": 4, "4": 6, "5": 8, "6": 8}')
+    host.click("#create-submit")
+    host.wait_for_url(re.compile(r"/games/[^/?]+"))
+    host.locator('#seat-bar button[data-claim="ALLIED"]').click()     # seats: on the game page
+    expect(host.locator("#f44-status")).to_contain_text("You are the Allied player")
+    assert host.evaluate("window.__game.view.options.control_limits") == \
+        {"3": 4, "4": 6, "5": 8, "6": 8}

@@ -35,6 +35,7 @@ OPTIONS: list[dict[str, Any]] = [
     {"name": "control_limits", "type": "table", "default": {str(k): v for k, v in
                                                             DEFAULT_CONTROL_LIMITS.items()},
      "example": {"1": None, "2": None, "3": None, "4": None, "5": 8, "6": None},
+     "prefill": True,
      "source": f"{SOURCE}, Table 2 (only morale 5 -> 8 is in the text)",
      "description": "Control Limit Table of your edition: attacker morale 1..6 -> "
                     "control limit.  A combat whose attacker morale has no limit is "
