@@ -320,7 +320,7 @@ export function describe(e) {
     case 'reaction_declined': return `${who} declines the Reaction Segment`;
     case 'reaction_segment_started': return `${who} engages a Reaction Segment (${e.points} points)`;
     case 'reaction_segment_ended': return `${who} ends the Reaction Segment: ${e.spent} spent, ${e.lost} lost (all or nothing), ${e.points_left} left`;
-    case 'out_of_supply_step_loss': return `${e.unit} (out of supply) is reduced a step before its first increment`;
+    case 'out_of_supply_step_loss': return `${e.unit} (out of supply) is reduced a step before its first increment; attacking, it does not suffer the one-half strength reduction`;
     case 'turn_ended': return `Game turn ${e.turn} ends`;
     case 'turn_started': return `Game turn ${e.turn} begins`;
     case 'session_over': return 'The session is over';
