@@ -132,6 +132,12 @@ class OptionalRuleOut(BaseModel):
     prefill: bool | None = None     # the lobby fills the value in with ``example`` to edit
 
 
+class PreviewBody(BaseModel):
+    """``POST /api/rulesets/{name}/preview``: an action and the game's options."""
+    options: dict[str, Any] = Field(default_factory=dict)
+    action: dict[str, Any]
+
+
 class RulesetOut(BaseModel):
     """A registered rule system (``engine.core.ruleset.Ruleset``) as the lobby lists it."""
     name: str

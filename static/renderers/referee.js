@@ -166,24 +166,60 @@ function turnEntriesForm(s) {
     el('button', { type: 'button', class: 'primary', onclick: send_ }, 'Enter'));
 }
 
+function declaration(opts) {
+  const a = {
+    type: 'declare_combat', attackers: list(draft.attackers), hqs: list(draft.hqs),
+    attack_hexes: list(draft.attack_hexes), defenders: list(draft.defenders), defence_hexes: list(draft.defence_hexes),
+    attack_strength: num(draft.attack_strength), defence_strength: num(draft.defence_strength),
+    attacker_morale: num(draft.attacker_morale), defender_morale: num(draft.defender_morale),
+    terrain: [draft.terrain1 ? 1 : null, draft.terrain2 ? 2 : null].filter((x) => x !== null),
+    armoured_79th: num(draft.armoured_79th), heavy_bombing: num(draft.heavy_bombing), mobile: !!draft.mobile,
+  };
+  if (opts.attacker_may_choose_lower_odds && draft.odds_column) a.odds_column = draft.odds_column;
+  return a;
+}
+
+// The engine's assessment of the form before declaring (POST /api/rulesets/{name}/preview:
+// nothing applied): a declaration is final, so the attacker sees its odds and shifts first.
+const preview = { timer: null, lines: [], error: '', n: 0 };
+function schedulePreview() {
+  clearTimeout(preview.timer);
+  preview.timer = setTimeout(runPreview, 250);
+}
+async function runPreview() {
+  if (!last || !last.view) return;
+  const n = ++preview.n;
+  let lines = [];
+  let error = '';
+  try {
+    const r = await fetch(`/api/rulesets/${encodeURIComponent(last.view.ruleset)}/preview`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ options: last.view.options || {}, action: declaration(last.view.options || {}) }) });
+    const body = await r.json();
+    if (r.ok) lines = body.preview.assessment.lines;
+    else error = (body.error && body.error.message) || `HTTP ${r.status}`;
+  } catch (e) { error = String(e); }
+  if (n !== preview.n) return;      // a newer preview is on its way
+  Object.assign(preview, { lines, error });
+  const box = root && root.querySelector('#f44-preview');
+  if (box) box.replaceWith(previewBox());
+}
+function previewBox() {
+  return el('div', { id: 'f44-preview', class: 'f44-preview' },
+    el('div', { class: 'muted' }, 'Before you declare (computed by the server, nothing declared yet):'),
+    preview.error ? el('div', { class: 'error' }, preview.error)
+      : preview.lines.length ? el('ol', { class: 'f44-lines' }, preview.lines.map((t) => el('li', {}, t)))
+        : el('div', { class: 'muted' }, 'fill in the strengths and morale'));
+}
+
 function declareForm(s) {
   const opts = s.view.options || {};
   const morale = [1, 2, 3, 4, 5, 6].map((n) => [n, n]);
   const adj = [0, -1, -2, -3].map((n) => [n, n ? String(n) : 'none']);
-  const declare = () => {
-    const a = {
-      type: 'declare_combat', attackers: list(draft.attackers), hqs: list(draft.hqs),
-      attack_hexes: list(draft.attack_hexes), defenders: list(draft.defenders), defence_hexes: list(draft.defence_hexes),
-      attack_strength: num(draft.attack_strength), defence_strength: num(draft.defence_strength),
-      attacker_morale: num(draft.attacker_morale), defender_morale: num(draft.defender_morale),
-      terrain: [draft.terrain1 ? 1 : null, draft.terrain2 ? 2 : null].filter((x) => x !== null),
-      armoured_79th: num(draft.armoured_79th), heavy_bombing: num(draft.heavy_bombing), mobile: !!draft.mobile,
-    };
-    if (opts.attacker_may_choose_lower_odds && draft.odds_column) a.odds_column = draft.odds_column;
-    send(a);
-  };
+  const declare = () => send(declaration(opts));
   const odds = (last.board && last.board.odds) || [];
-  return el('fieldset', { class: 'f44-declare' }, el('legend', {}, 'Declare a combat (final once declared: no change, no cancel)'),
+  return el('fieldset', { class: 'f44-declare', oninput: schedulePreview, onchange: schedulePreview },
+    el('legend', {}, 'Declare a combat (final once declared: no change, no cancel)'),
     el('div', { class: 'f44-row' },
       input('attackers', 'Attacking combat units (comma separated, at most 8)'),
       input('hqs', 'Attacking HQs (not counted for control)'),
@@ -199,6 +235,7 @@ function declareForm(s) {
       select('armoured_79th', '79th Armoured', adj), select('heavy_bombing', 'Heavy bombing', adj),
       check('mobile', 'Mobile combat (second letter)'),
       opts.attacker_may_choose_lower_odds ? select('odds_column', 'Use odds column', [['', 'computed'], ...odds.map((o) => [o, o])]) : null),
+    previewBox(),
     el('button', { type: 'button', class: 'primary', onclick: declare }, 'Declare this combat'));
 }
 

@@ -68,8 +68,12 @@ def test_two_players_declare_three_combats_and_resolve_them(new_page, live_serve
         {"attackers": "4 US", "hqs": "", "attack_hexes": "1504", "defenders": "709",
          "defence_hexes": "1505, 1605", "attack_strength": "3", "defence_strength": "9"},
     ]
-    for entries in combats:
+    for i, entries in enumerate(combats):
         fill(allied, entries)
+        if i == 0:      # the server's assessment before the (final) declaration
+            expect(allied.locator("#f44-preview")).to_contain_text("Odds 9 : 6 -> 3-2")
+            expect(allied.locator("#f44-preview")).to_contain_text("Control modifier")
+            expect(german.locator("#f44-combats .f44-combat")).to_have_count(0)
         act(allied, lambda: allied.get_by_role("button", name="Declare this combat").click())
     expect(german.locator("#f44-combats .f44-combat")).to_have_count(3)
     expect(german.locator('#f44-combats [data-combat="1"]')).to_contain_text("Odds 9 : 6 -> 3-2")

@@ -442,3 +442,17 @@ def test_simulate_cli_runs_random_sessions_to_an_end():
     """``python -m engine simulate --ruleset france1944``: random sessions end, no error."""
     out = simulate.run(None, 2, 5, 200, {"turns": 2}, "france1944")
     assert (out["finished"], out["errors"], out["turn_limit"]) == (2, 0, 0)
+
+
+def test_preview_assesses_a_declaration_without_applying_it():
+    st = in_increment(started())
+    out = RS.preview(st, {"type": "declare_combat", **declaration(1)})
+    assert out["assessment"]["final_odds"] == "3-1"
+    assert st == in_increment(started())
+    with pytest.raises(IllegalAction) as e:
+        RS.preview(st, {"type": "declare_combat", **declaration(1, attack_strength=1,
+                                                                defence_strength=5)})
+    assert e.value.code == "odds_below_1_4"
+    with pytest.raises(IllegalAction) as e:
+        RS.preview(st, {"type": "pass"})
+    assert e.value.code == "no_preview"

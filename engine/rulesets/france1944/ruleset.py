@@ -12,10 +12,10 @@ import copy
 from typing import Any
 
 from ...core.errors import EngineError, IllegalAction
-from .actions import CHANCE, OPTION_CHECKS, SIDES, canonical
+from .actions import CHANCE, OPTION_CHECKS, SIDES, canonical, check_declaration_shape
 from .legal import legal_actions as _legal
 from .session import apply as _apply
-from .session import new_state, sample_die, to_act
+from .session import assessed, new_state, sample_die, to_act
 from .tables import (DEFAULT_CONTROL_LIMITS, ODDS_LABELS, PUBLISHED_ANOMALIES,
                      RESULT_LETTERS, table_rows)
 
@@ -119,6 +119,18 @@ class France1944:
 
     def apply(self, state: Any, action: dict[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
         return _apply(state, canonical(action))
+
+    def preview(self, state: Any, action: Any) -> dict[str, Any]:
+        """A ``declare_combat`` assessed with the session's options, nothing applied: the
+        odds, modifiers and shifts (with their explanation lines) the attacker sees
+        before making a declaration that cannot be changed or cancelled.  Refusals of the
+        declaration itself (``odds_below_1_4``, ``too_many_hexes``, ...) are raised."""
+        act = canonical(action)
+        if act["type"] != "declare_combat":
+            raise IllegalAction("no_preview", "only a combat declaration has a preview")
+        check_declaration_shape(act["attack_hexes"], act["defence_hexes"])
+        decl = {k: v for k, v in act.items() if k not in ("type", "seat")}
+        return {"type": "declare_combat", "assessment": assessed(state, decl)}
 
     def is_chance(self, state: Any) -> bool:
         return state["step"] == "chance"
