@@ -194,5 +194,5 @@ def _pending(st: dict[str, Any]) -> dict[str, Any] | None:
     if st["step"] == "chance":
         out.update(st["chance"], dice=1)
     if st["step"] == "ratio_result":
-        out["combat"] = st.get("pending_ratio")
+        out["combat"] = st["pending_ratio"]
     return out

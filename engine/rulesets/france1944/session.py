@@ -52,7 +52,8 @@ def new_state(seed: int, options: dict[str, Any], name: str, version: str) -> di
             "rng": [int(seed) & ((1 << 64) - 1), 0], "turn": 1, "step": "turn_setup",
             "entries": {s: None for s in SIDES}, "floor": SIDES[0], "passes": 0,
             "hq_log": {s: [] for s in SIDES}, "phase": None, "segment": None,
-            "offer": None, "increment": None, "chance": None, "next_combat": 1,
+            "offer": None, "increment": None, "chance": None, "pending_ratio": None,
+            "next_combat": 1,
             "log": []}
 
 
@@ -316,7 +317,7 @@ def _roll(w: _Step, a: dict[str, Any]) -> None:
 
 def _ratio_result(w: _Step, a: dict[str, Any]) -> None:
     st = w.st
-    number = st.pop("pending_ratio")
+    number, st["pending_ratio"] = st["pending_ratio"], None
     combat = next(c for c in st["increment"]["combats"] if c["id"] == number)
     ref = alternative_crdt_reference(a["ratio_result"])
     combat["result"].update(ref)
