@@ -4,3 +4,4 @@ Each package registers one or more :class:`engine.core.ruleset.Ruleset` objects 
 :func:`engine.core.ruleset.register`; importing this package fills the registry.  Add a
 ruleset by adding its package and one import line here (docs/architecture.md).
 """
+from . import portable  # noqa: F401  (registers "portable")
