@@ -22,10 +22,12 @@ from .state import (BASELINE_Y, FORWARD, GRID, RESERVE, State, Unit, baseline, c
 STACK_UNITS = 2
 
 
+_NEIGHBOURS = {name_of(c): [name_of(n) for n in GRID.neighbours(c)] for c in GRID.cells()}
+
+
 def neighbours(area: str) -> list[str]:
     """Battlefield areas adjacent to the battlefield area ``area`` (edge-sharing)."""
-    c = cell_of(area)
-    return [] if c is None else [name_of(n) for n in GRID.neighbours(c)]
+    return _NEIGHBOURS.get(area, [])
 
 
 def adjacent(a: str | None, b: str | None) -> bool:

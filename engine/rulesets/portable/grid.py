@@ -18,6 +18,7 @@ ORTHOGONAL: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIAGONAL: tuple[Cell, ...] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 _EPS = 1e-6
 _SAMPLES = 97
+_BETWEEN: dict = {}     # memo: a pure function of (grid, a, b)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,12 @@ class SquareGrid:
 
     def between(self, a: Cell, b: Cell) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
         """Cells strictly between ``a`` and ``b`` on the centre line, offset +eps and -eps."""
+        key = (self, a, b)
+        if key not in _BETWEEN:
+            _BETWEEN[key] = self._between(a, b)
+        return _BETWEEN[key]
+
+    def _between(self, a: Cell, b: Cell) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
         (ax, ay), (bx, by) = a, b
         dx, dy = bx - ax, by - ay
         norm = (dx * dx + dy * dy) ** 0.5 or 1.0

@@ -139,13 +139,29 @@ def apply(st: State, action: Any) -> tuple[State, list[dict]]:
             raise IllegalAction("not_a_chance_node", "no dice to roll now")
         if len(a["dice"]) != p["dice"]:
             raise IllegalAction("bad_value", f"roll: {p['dice']} dice expected")
-    elif a not in legal_actions(st, a["seat"]):
+    elif not _legal(st, a):
         raise IllegalAction(_why(st, a), f"{a['type']} is not allowed now")
     new = st.clone()
     ev: list[dict] = []
     _HANDLERS[a["type"]](new, a, ev)
     settle(new, ev)
     return new, ev
+
+
+def _legal(st: State, a: dict) -> bool:
+    """``a`` in ``legal_actions`` (asked of the one unit for the activation actions)."""
+    if st.pending["type"] != "activate" or a["type"] == "end_phase":
+        return a in legal_actions(st, a["seat"])
+    if a["type"] not in ("move", "fire", "attack"):
+        return False
+    u = st.units[a["unit"]]
+    if u.side != a["seat"]:
+        return False
+    if a["type"] == "move":
+        return movement.can_move(st, u) and a["to"] in movement.reachable(st, u)
+    if a["type"] == "fire":
+        return a["target"] in fire.targets(st, u)
+    return any(t.id == a["target"] for t in combat.targets(st, u))
 
 
 def _why(st: State, a: dict) -> str:

@@ -39,14 +39,14 @@ def name_of(cell: Cell) -> str:
     return f"{FILES[cell[0]]}{cell[1] + 1}"
 
 
+GRID_AREAS = tuple(name_of(c) for c in GRID.cells())
+_CELLS = {name_of(c): c for c in GRID.cells()}
+
+
 def cell_of(area: str) -> Cell | None:
     """The grid cell of a battlefield area name; ``None`` for a Reserve Area."""
-    if area in RESERVE.values():
-        return None
-    return (FILES.index(area[0]), int(area[1]) - 1)
+    return _CELLS.get(area)
 
-
-GRID_AREAS = tuple(name_of(c) for c in GRID.cells())
 AREAS = GRID_AREAS + (RESERVE["RED"], RESERVE["BLUE"])
 
 

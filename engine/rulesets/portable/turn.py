@@ -75,10 +75,18 @@ def activation_actions(st: State, side: str) -> list[dict]:
     return movement.moves(st, side) + fire.actions(st, side) + combat.actions(st, side)
 
 
+def has_activation(st: State, side: str) -> bool:
+    for u in st.side_units(side, generals=True):
+        if ((movement.can_move(st, u) and movement.reachable(st, u))
+                or fire.targets(st, u) or combat.targets(st, u)):
+            return True
+    return False
+
+
 def resume(st: State, ev: list) -> None:
     """Back to the active side's phase; it ends by itself when nothing is left to do."""
     st.combat = None
-    if activation_actions(st, st.active):
+    if has_activation(st, st.active):
         st.pending = {"type": "activate", "seat": st.active, "activations": st.activations}
     else:
         end_phase(st, ev)
