@@ -30,6 +30,7 @@ let ctx = null;
 let selected = null;          // unit id chosen by a first click
 let rolls = [];               // recent dice_rolled events, newest first
 let last = null;              // the last render argument
+let helpOpen = false;         // the Rules panel stays open across renders
 
 const CSS = `
 .sq { display: flex; flex-wrap: wrap; gap: 10px; align-items: flex-start; }
@@ -296,6 +297,16 @@ export function render(s) {
   if (selected) bar.append(el('button', { type: 'button', 'data-action': 'unselect', onclick: () => { selected = null; render(last); } }, 'Cancel'));
   side.append(bar);
 
+  if (s.board && s.board.help) {
+    const help = el('details', { class: 'panel', id: 'sq-help', open: helpOpen, ontoggle: (e) => { helpOpen = e.target.open; } },
+      el('summary', {}, 'Rules'));
+    for (const h of s.board.help) {
+      help.append(el('h4', {}, h.heading));
+      if (h.text) help.append(el('p', {}, h.text));
+      if (h.house) help.append(el('p', { class: 'sq-small' }, `House rule: ${h.house}`));
+    }
+    side.append(help);
+  }
   const dice = el('div', { class: 'panel sq-dice', id: 'sq-dice' });
   dice.append(el('h3', {}, 'Dice'));
   for (const r of rolls) dice.append(rollLine(r));

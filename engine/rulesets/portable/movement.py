@@ -14,6 +14,7 @@ from __future__ import annotations
 from .activation import activate, busy, can_activate, engaged
 from .battlefield import crosses_river, enemy_general_alone, feature, room_for, steps
 from .state import RESERVE, State, Unit, other
+from .victory import check_break
 
 ALLOWANCE = {"foot": 1, "artillery": 1, "mounted": 2, "general": 2}
 
@@ -79,3 +80,4 @@ def place(st: State, u: Unit, to: str, ev: list | None = None) -> None:
         g.lost, g.area, g.sp = True, None, 0
         (ev if ev is not None else []).append(
             {"type": "general_captured", "unit": g.id, "side": g.side, "by": u.id, "area": to})
+        check_break(st, ev if ev is not None else [])

@@ -2,8 +2,9 @@
 
 An army withdraws, losing the battle, when it has lost ``break_units`` of its six units
 (default 3, half the army), or its General and ``break_units_general`` units (default 2,
-a third).  If both armies reach their break point in the same moment the battle is a
-draw.  After ``turn_limit`` turns (default 12) with neither army withdrawn: a draw.
+a third).  Losses are resolved one at a time, so the first army to reach its break point
+withdraws (it is checked after every unit destroyed and every General killed or
+captured).  After ``turn_limit`` turns (default 12) with neither army withdrawn: a draw.
 """
 from __future__ import annotations
 
@@ -23,14 +24,11 @@ def broken(st: State, side: str) -> bool:
 def check_break(st: State, ev: list) -> bool:
     if st.over:
         return True
-    down = [s for s in SIDES if broken(st, s)]
-    if not down:
-        return False
-    if len(down) == 2:
-        end(st, None, "both_armies_broken", ev)
-    else:
-        end(st, other(down[0]), "army_withdraws", ev)
-    return True
+    for side in SIDES:
+        if broken(st, side):
+            end(st, other(side), "army_withdraws", ev)
+            return True
+    return False
 
 
 def end(st: State, winner: str | None, reason: str, ev: list) -> None:

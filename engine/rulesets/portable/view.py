@@ -7,6 +7,7 @@ from typing import Any
 from . import armies
 from .activation import engaged
 from .battlefield import deploy_zone
+from .rules_help import HELP
 from .state import AREAS, EDGES, GRID, RESERVE, SIDES, State, baseline, cell_of
 from .victory import lost_units
 
@@ -27,7 +28,8 @@ def board() -> dict[str, Any]:
             "river_lines": list(EDGES),
             "sides": {s: {"position": POSITION[s], "baseline": list(baseline(s)),
                           "reserve": RESERVE[s], "deploy_zone": list(deploy_zone(s))}
-                      for s in SIDES}}
+                      for s in SIDES},
+            "help": [dict(h) for h in HELP]}
 
 
 def unit_view(st: State, u) -> dict[str, Any]:
