@@ -156,7 +156,8 @@ function dieSvg(face, colour) {
 
 function rollLine(r) {
   const line = el('div', { class: 'sq-roll' });
-  line.append(el('span', {}, `${ROLL_CAPTION[r.for] || r.for}:`));
+  const who = (r.for === 'close_combat') ? ` ${r.unit} v ${r.target}` : (r.unit ? ` ${r.unit}` : '');
+  line.append(el('span', {}, `${ROLL_CAPTION[r.for] || r.for}${who}:`));
   const colours = (r.for === 'attacker' || r.for === 'initiative') ? [SIDE_COLOUR.RED, SIDE_COLOUR.BLUE] : [];
   (r.dice || []).forEach((f, i) => line.append(dieSvg(f, colours[i])));
   let res = '';
@@ -210,8 +211,8 @@ function actionLabel(a) {
 
 export function render(s) {
   if (!root) return;
+  if (s !== last) for (const e of s.events || []) if (e.type === 'dice_rolled') rolls.unshift(e);
   last = s;
-  for (const e of s.events || []) if (e.type === 'dice_rolled') rolls.unshift(e);
   if (!(s.events || []).length && !rolls.length && s.view && s.view.last_roll) rolls = [s.view.last_roll];
   rolls = rolls.slice(0, 8);
   const v = s.view;
@@ -320,8 +321,9 @@ function clickUnit(u) {
   if (selected) {
     const atk = legal.find((a) => a.type === 'attack' && a.unit === selected && a.target === u.id);
     if (atk) { send(atk); return; }
-    const fire = legal.find((a) => a.type === 'fire' && a.unit === selected && a.target === u.area);
-    if (fire) { send(fire); return; }
+    // a click on a piece standing in the area the selected unit may go to / fire at
+    const into = legal.find((a) => a.unit === selected && ((['move', 'deploy', 'redeploy'].includes(a.type) && a.to === u.area) || (a.type === 'fire' && a.target === u.area)));
+    if (into) { send(into); return; }
   }
   if (legal.some((a) => a.unit === u.id)) { selected = u.id === selected ? null : u.id; render(last); return; }
   clickArea(u.area);
