@@ -42,24 +42,51 @@ BY_NAME = {o["name"]: o for o in OPTIONS}
 
 
 def describe() -> list[dict[str, Any]]:
-    return [dict(o, source=SOURCE) for o in OPTIONS]
+    """The options as the lobby lists them: ``values`` (a choice) where a checkbox
+    meaning "switch on" is not enough (numbers, armies, rules on by default)."""
+    out = []
+    for o in OPTIONS:
+        d = dict(o, source=SOURCE, implemented=True)
+        if o["kind"] == "int":
+            d["values"] = list(range(o["min"], o["max"] + 1)) if o["max"] <= 12 else \
+                sorted({4, 6, 8, 10, 12, 15, 20, 30, o["default"]})
+        elif o["kind"] == "army":
+            d["values"] = sorted(armies.PRESETS)
+        elif o["default"] is True:
+            d["values"] = ["on", "off"]
+        out.append(d)
+    return out
+
+
+_BOOL_TEXT = {"on": True, "true": True, "off": False, "false": False}
+
+
+def _coerce(spec: dict[str, Any], value: Any) -> tuple[bool, Any]:
+    """(ok, value): booleans may come as "on"/"off", numbers as decimal text (lobby forms)."""
+    kind = spec["kind"]
+    if kind == "bool":
+        if isinstance(value, str) and value.lower() in _BOOL_TEXT:
+            value = _BOOL_TEXT[value.lower()]
+        return isinstance(value, bool), value
+    if kind == "int":
+        if isinstance(value, str) and value.strip().isdigit():
+            value = int(value.strip())
+        ok = (isinstance(value, int) and not isinstance(value, bool)
+              and spec["min"] <= value <= spec["max"])
+        return ok, value
+    armies.check(value, spec["name"])
+    return True, value
 
 
 def normalise(options: dict[str, Any] | None) -> dict[str, Any]:
+    if options is not None and not isinstance(options, dict):
+        raise EngineError("invalid_option_value", "options: an object {name: value}", entry="options")
     out = {o["name"]: o["default"] for o in OPTIONS}
     for name, value in (options or {}).items():
         spec = BY_NAME.get(name)
         if spec is None:
             raise EngineError("unknown_option", f"unknown option {name!r}", entry=name)
-        kind = spec["kind"]
-        if kind == "bool":
-            ok = isinstance(value, bool)
-        elif kind == "int":
-            ok = (isinstance(value, int) and not isinstance(value, bool)
-                  and spec["min"] <= value <= spec["max"])
-        else:
-            armies.check(value, name)
-            ok = True
+        ok, value = _coerce(spec, value)
         if not ok:
             raise EngineError("invalid_option_value", f"{name}: bad value {value!r}", entry=name)
         out[name] = value

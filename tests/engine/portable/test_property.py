@@ -126,3 +126,16 @@ def test_protocol_attributes_and_registry():
     st2, _ = roll(st, 3, 4)
     assert R.view_for(st2, "RED")["attacker"] == "BLUE"
     assert "rng" not in json.dumps(R.view_for(st2, "RED"))
+
+
+def test_option_values_as_lobby_forms_send_them():
+    """The lobby sends a choice as text ("12", "off"); a checkbox as true."""
+    st = R.new_game(1, {"turn_limit": "8", "flank_attacks": "off", "built_up_fortified": True,
+                        "red_army": "egyptian"})
+    assert st.options["turn_limit"] == 8 and st.options["flank_attacks"] is False
+    listed = {o["name"]: o for o in R.options()}
+    assert all(o["implemented"] for o in listed.values())
+    assert listed["flank_attacks"]["values"] == ["on", "off"] and "values" not in listed["built_up_fortified"]
+    assert "egyptian" in listed["red_army"]["values"] and 12 in listed["turn_limit"]["values"]
+    with pytest.raises(EngineError):
+        R.new_game(1, {"turn_limit": "twelve"})
