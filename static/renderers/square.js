@@ -84,8 +84,8 @@ function unitBlock(u, x, y, opts = {}) {
   const g = svg('g', { class: 'sq-unit', 'data-unit': u.id, transform: `translate(${x},${y})` });
   const colour = SIDE_COLOUR[u.side];
   if (u.type === 'general') {
-    g.append(svg('circle', { cx: 18, cy: 18, r: 16, fill: colour, stroke: opts.sel ? '#ffd94a' : '#222',
-      'stroke-width': opts.sel ? 4 : 1.5 }));
+    g.append(svg('circle', { cx: 18, cy: 18, r: 16, fill: colour, stroke: opts.sel ? '#ffd94a' : opts.can ? '#f0d040' : '#222',
+      'stroke-width': opts.sel ? 4 : opts.can ? 2.5 : 1.5, 'stroke-dasharray': opts.can && !opts.sel ? '5 3' : null }));
     g.append(svg('text', { x: 18, y: 24, 'text-anchor': 'middle', 'font-size': 18, fill: '#fff' }, '★'));
     if (u.sp < 2) g.append(svg('text', { x: 36, y: 10, 'font-size': 11, fill: '#600' }, 'wounded'));
     g.append(svg('title', {}, `${u.name} (General, ${u.sp} SP)`));
@@ -93,8 +93,9 @@ function unitBlock(u, x, y, opts = {}) {
   }
   const w = 64;
   const h = 40;
-  g.append(svg('rect', { width: w, height: h, rx: 4, fill: colour, stroke: opts.sel ? '#ffd94a' : opts.target ? '#ff4040' : '#222',
-    'stroke-width': opts.sel || opts.target ? 4 : 1.5, opacity: u.activated || u.fought || u.fired ? 0.75 : 1 }));
+  g.append(svg('rect', { width: w, height: h, rx: 4, fill: colour, stroke: opts.sel ? '#ffd94a' : opts.target ? '#ff4040' : opts.can ? '#f0d040' : '#222',
+    'stroke-width': opts.sel || opts.target ? 4 : opts.can ? 2.5 : 1.5, 'stroke-dasharray': opts.can && !opts.sel ? '5 3' : null,
+    opacity: u.activated || u.fought || u.fired ? 0.75 : 1 }));
   // type symbol (NATO style box): foot = X, mounted = /, artillery = dot
   const bx = 6;
   const by = 6;
@@ -222,7 +223,10 @@ export function render(s) {
   const moveTo = new Set(byUnit.filter((a) => ['move', 'deploy', 'redeploy'].includes(a.type)).map((a) => a.to));
   const fireAt = new Set(byUnit.filter((a) => a.type === 'fire').map((a) => a.target));
   const attackT = new Set(byUnit.filter((a) => a.type === 'attack').map((a) => a.target));
+  const canAct = new Set(selected ? [] : legal.filter((a) => a.unit).map((a) => a.unit));
   const placeAt = new Set(legal.filter((a) => a.type === 'place_terrain' && !a.at.includes('-')).map((a) => a.at));
+  const p = (v && v.pending) || {};
+  if (legal.length && (p.type === 'hit_choice' || p.type === 'advance')) moveTo.add(p.to);
 
   clear(root);
   const wrap = el('div', { class: 'sq' });
@@ -251,14 +255,14 @@ export function render(s) {
     troops.forEach((u, i) => {
       const x = a.kind === 'reserve' ? b.x + 10 + i * 72 : b.x + 10 + (i % 2) * 70;
       const y = a.kind === 'reserve' ? b.y + 24 : b.y + 30 + Math.floor(i / 2) * 46;
-      const g = unitBlock(u, x, y, { sel: u.id === selected, target: attackT.has(u.id) });
+      const g = unitBlock(u, x, y, { sel: u.id === selected, target: attackT.has(u.id), can: canAct.has(u.id) });
       g.addEventListener('click', (ev) => { ev.stopPropagation(); clickUnit(u); });
       board.append(g);
     });
     gens.forEach((u) => {
       const x = a.kind === 'reserve' ? b.x + b.w - 46 : b.x + b.w / 2 - 18;
       const y = a.kind === 'reserve' ? b.y + 26 : b.y + b.h - 42;
-      const g = unitBlock(u, x, y, { sel: u.id === selected });
+      const g = unitBlock(u, x, y, { sel: u.id === selected, can: canAct.has(u.id) });
       g.addEventListener('click', (ev) => { ev.stopPropagation(); clickUnit(u); });
       board.append(g);
     });
@@ -274,7 +278,8 @@ export function render(s) {
     info.append(el('div', {}, `Turn ${v.turn || 0} of ${v.turn_limit}` + (v.attacker ? ` · attacker ${v.attacker}, defender ${v.defender}` : '')));
     if (v.active) info.append(el('div', {}, `Phase: ${v.active}${v.first ? ` (first: ${v.first})` : ''} · scores RED ${v.dice.RED ?? '-'}, BLUE ${v.dice.BLUE ?? '-'}`));
     info.append(el('div', {}, `Armies: RED ${v.armies.RED} (lost ${v.lost.RED}) · BLUE ${v.armies.BLUE} (lost ${v.lost.BLUE})`));
-    info.append(el('div', { id: 'sq-prompt', class: 'sq-prompt', 'data-pending': (v.pending && v.pending.type) || 'over' }, prompt(s)));
+    const minePending = !!(s.seat && v.pending && v.pending.seat === s.seat);
+    info.append(el('div', { id: 'sq-prompt', class: 'sq-prompt', 'data-pending': (v.pending && v.pending.type) || 'over', 'data-mine': minePending ? '1' : '0' }, prompt(s)));
   }
   side.append(info);
 
@@ -333,6 +338,10 @@ function clickArea(id) {
   const legal = mine(last);
   const place = legal.find((a) => a.type === 'place_terrain' && a.at === id);
   if (place) { send(place); return; }
+  const p = (last.view && last.view.pending) || {};
+  const step = { hit_choice: 'retreat', advance: 'advance' }[p.type];
+  const a0 = step && p.to === id && legal.find((x) => x.type === step);
+  if (a0) { send(a0); return; }
   if (!selected) return;
   const a = legal.find((x) => x.unit === selected && ((['move', 'deploy', 'redeploy'].includes(x.type) && x.to === id) || (x.type === 'fire' && x.target === id)));
   if (a) send(a);
