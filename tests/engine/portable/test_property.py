@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from engine.core import ruleset
 from engine.core.errors import EngineError, IllegalAction
 
 from .helpers import R, roll
@@ -113,7 +114,6 @@ def test_options_are_checked():
 
 
 def test_protocol_attributes_and_registry():
-    from engine.core import ruleset
     assert "portable" in ruleset.names() and isinstance(R, ruleset.Ruleset)
     assert R.setup == "none" and R.renderer == "square" and R.modes == ("1v1",)
     assert R.accepts(None, None) and not R.accepts(object(), None)
