@@ -96,3 +96,80 @@ def test_square_renderer_plays_a_whole_battle_by_clicking(new_page, live_server,
     page.screenshot(path=str(tmp_path / "portable-result.png"))
     assert {"deploy", "move", "attack"} <= kinds_done
     assert page.locator("#sq-dice .sq-die").count() > 0
+
+
+# ---------------------------------------------------------------- on the real server
+
+
+def units_of(page):
+    return page.evaluate("Object.fromEntries(window.__game.view.units.map(u => [u.id, [u.area, u.sp, u.lost]]))")
+
+
+def test_two_browsers_play_a_portable_battle_and_a_spectator_watches(new_page, live_server, tmp_path):
+    """The lobby's ruleset list offers the Portable Wargame; RED creates a game (no
+    scenario: the set-up is played), BLUE claims the other seat on the game page, a
+    spectator watches.  Every decision from the attacker throw to the result is a click
+    (seeded random choice among the seat's legal actions); the spectator reconnects
+    half-way and sees the same battle."""
+    red, blue, spectator = new_page("red"), new_page("blue"), new_page("spectator")
+    listed = red.request.get("/api/rulesets").json()
+    assert any(r["name"] == "portable" and r["setup"] == "none" and r["renderer"] == "square"
+               for r in listed)
+    assert red.request.post("/api/identity", data={"name": "Chelmsford"}).ok
+    r = red.request.post("/api/games", data={"ruleset": "portable", "mode": "1v1", "seat": "RED",
+                                             "seed": 11})
+    assert r.ok, r.text()
+    gid = r.json()["id"]
+    assert blue.request.post("/api/identity", data={"name": "Cetshwayo"}).ok
+    blue.goto(f"/games/{gid}")
+    blue.locator('#seat-bar button[data-claim="BLUE"]').click()
+    red.goto(f"/games/{gid}")
+    spectator.goto(f"/games/{gid}")
+    for p in (red, blue, spectator):
+        p.wait_for_function("window.__game && window.__game.view && window.__game.seq !== null")
+    expect_seat(blue, "BLUE")
+    expect_seat(red, "RED")
+    rnd = random.Random(11)
+    pages = {"RED": red, "BLUE": blue}
+    shots = 0
+    reconnected = False
+    for step in range(2000):
+        view = red.evaluate("window.__game.view")
+        if view["game_over"]:
+            break
+        seat = view["to_act"][0] if view["to_act"] else None
+        page = pages.get(seat)
+        if page is None:
+            red.wait_for_timeout(100)
+            continue
+        page.wait_for_function("window.__game.legal.length > 0")
+        legal = page.evaluate("window.__game.legal")
+        want = rnd.choice(legal)
+        before = page.evaluate("window.__game.seq")
+        gesture(page, want)
+        page.wait_for_function(f"window.__game.seq > {before}")
+        red.wait_for_function(f"window.__game.seq >= {before + 1}")
+        if shots < 5 and want["type"] in ("place_terrain", "redeploy", "attack", "fire"):
+            page.screenshot(path=str(tmp_path / f"live-{step:03d}-{seat}-{want['type']}.png"), full_page=True)
+            shots += 1
+        if not reconnected and view["turn"] >= 2:
+            spectator.reload()
+            spectator.wait_for_function("window.__game && window.__game.view")
+            reconnected = True
+    else:
+        raise AssertionError("the battle did not end")
+    seq = red.evaluate("window.__game.seq")
+    for p in (blue, spectator):
+        p.wait_for_function(f"window.__game.seq === {seq}")
+    assert units_of(spectator) == units_of(red) == units_of(blue)
+    assert reconnected
+    winner = red.evaluate("window.__game.view.winner") or "draw"
+    for p in (red, blue, spectator):
+        assert p.locator("#sq-result").get_attribute("data-winner") == winner
+    assert spectator.evaluate("window.__game.legal.length") == 0
+    for name, p in (("red", red), ("blue", blue), ("spectator", spectator)):
+        p.screenshot(path=str(tmp_path / f"live-end-{name}.png"), full_page=True)
+
+
+def expect_seat(page, seat):
+    page.wait_for_function(f"window.__game.seat === '{seat}'")
