@@ -346,3 +346,34 @@ function clickArea(id) {
   const a = legal.find((x) => x.unit === selected && ((['move', 'deploy', 'redeploy'].includes(x.type) && x.to === id) || (x.type === 'fire' && x.target === id)));
   if (a) send(a);
 }
+
+// The log line of an event (the host's log).
+const FEATURE = { hill: 'a hill', built_up: 'a built-up area', wood: 'a wood', river: 'the river' };
+export function describe(e) {
+  const u = e.unit || '';
+  switch (e.type) {
+    case 'dice_rolled': return `${ROLL_CAPTION[e.for] || e.for}${e.unit ? ` (${e.unit})` : ''}: ${(e.dice || []).join(', ')}${e.result ? ` - ${String(e.result).replace(/_/g, ' ')}` : ''}`;
+    case 'attacker_chosen': return `${e.attacker} attacks, ${e.defender} defends`;
+    case 'terrain_placed': return `${e.side} places ${FEATURE[e.feature] || e.feature} at ${e.at}`;
+    case 'unit_deployed': return `${u} deployed in ${e.to}`;
+    case 'unit_redeployed': return `${u} moved from ${e.from} to ${e.to}`;
+    case 'turn_started': return `Turn ${e.turn}`;
+    case 'first_chosen': return `${e.first} moves first`;
+    case 'phase_started': return `${e.side}: ${e.activations} activation(s)`;
+    case 'phase_ended': return `${e.side} ends the phase`;
+    case 'unit_activated': return '';
+    case 'unit_moved': return `${u} moves ${e.from} → ${e.to}`;
+    case 'artillery_fired': return `${u} fires at ${e.target}`;
+    case 'close_combat': return `${u} attacks ${e.target} (${e.direction})`;
+    case 'unit_hit': return `${u} is hit`;
+    case 'sp_lost': return `${u} loses 1 SP (${e.sp} left)`;
+    case 'unit_destroyed': return `${u} is destroyed`;
+    case 'unit_retreated': return `${u} retreats to ${e.to}`;
+    case 'unit_advanced': return `${u} advances into ${e.to}`;
+    case 'general_wounded': return `General ${u} wounded`;
+    case 'general_killed': return `General ${u} killed`;
+    case 'general_captured': return `General ${u} captured by ${e.by}`;
+    case 'game_over': return e.winner ? `${e.winner} wins (${String(e.reason).replace(/_/g, ' ')})` : `Draw (${String(e.reason).replace(/_/g, ' ')})`;
+    default: return e.type;
+  }
+}

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import random
 
+from playwright.sync_api import expect
+
 import engine.rulesets  # noqa: F401
 from engine.core.ruleset import get
 
@@ -129,6 +131,12 @@ def test_two_browsers_play_a_portable_battle_and_a_spectator_watches(new_page, l
         p.wait_for_function("window.__game && window.__game.view && window.__game.seq !== null")
     expect_seat(blue, "BLUE")
     expect_seat(red, "RED")
+    # chat: a player writes to everybody; the spectator reads but cannot write
+    red.fill("#chat input", "The column will hold at the drift")
+    red.press("#chat input", "Enter")
+    expect(blue.locator("#chat .messages")).to_contain_text("The column will hold")
+    expect(spectator.locator("#chat .messages")).to_contain_text("The column will hold")
+    expect(spectator.locator('#chat [data-closed="1"]')).to_be_visible()
     rnd = random.Random(11)
     pages = {"RED": red, "BLUE": blue}
     shots = 0
@@ -173,3 +181,35 @@ def test_two_browsers_play_a_portable_battle_and_a_spectator_watches(new_page, l
 
 def expect_seat(page, seat):
     page.wait_for_function(f"window.__game.seat === '{seat}'")
+
+
+def test_the_lobby_offers_the_portable_wargame_against_the_bot(new_page, live_server, tmp_path):
+    """Lobby: Rules "The Colonial 3x3 Portable Wargame" (no scenario asked), bots play the
+    other seat; the creator plays RED on the game page while the server's bot plays BLUE."""
+    page = new_page("solo")
+    assert page.request.post("/api/identity", data={"name": "Wolseley"}).ok
+    page.goto("/")
+    page.select_option("#ruleset-select", "portable")
+    expect(page.locator("#scenario-label")).to_be_hidden()
+    expect(page.locator("#ruleset-info")).to_contain_text("3x3 square grid")
+    expect(page.locator('#options-list [data-option="turn_limit"]')).to_have_count(1)
+    page.locator("#bots-check").check()
+    page.screenshot(path=str(tmp_path / "lobby-portable.png"), full_page=True)
+    page.locator("#create-submit").click()
+    page.wait_for_url("**/games/**")
+    page.wait_for_function("window.__game && window.__game.view && window.__game.seat === 'RED'")
+    rnd = random.Random(5)
+    for _ in range(400):
+        page.wait_for_function("window.__game.legal.length > 0 || window.__game.view.game_over"
+                               " || (window.__game.view.turn >= 2)")
+        view = page.evaluate("window.__game.view")
+        if view["game_over"] or view["turn"] >= 2:
+            break
+        legal = page.evaluate("window.__game.legal")
+        before = page.evaluate("window.__game.seq")
+        gesture(page, rnd.choice(legal))
+        page.wait_for_function(f"window.__game.seq > {before}")
+    view = page.evaluate("window.__game.view")
+    assert view["game_over"] or view["turn"] >= 2
+    assert any(u["area"] for u in view["units"] if u["side"] == "BLUE")   # the bot deployed
+    page.screenshot(path=str(tmp_path / "solo-vs-bot.png"), full_page=True)

@@ -38,6 +38,10 @@ class PortableRuleset:
                               "the Portable Wargame takes no scenario and plays 1v1")
         return rules.new_game(seed, options)
 
+    def turn(self, state: State) -> int:
+        """Optional member: the game turn (0 during the set-up)."""
+        return state.turn
+
     def seats(self, state: State) -> list[str]:
         return list(SIDES)
 
