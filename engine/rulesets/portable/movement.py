@@ -12,8 +12,8 @@ per phase, before it fights (a unit that fired or fought may not move afterwards
 from __future__ import annotations
 
 from .activation import activate, busy, can_activate, engaged
-from .battlefield import crosses_river, enemy_general_alone, feature, room_for, steps
-from .state import RESERVE, State, Unit, other
+from .battlefield import STACK_UNITS, crosses_river, enemy_general_alone, feature, steps
+from .state import RESERVE, State, Unit
 from .victory import check_break
 
 ALLOWANCE = {"foot": 1, "artillery": 1, "mounted": 2, "general": 2}
@@ -29,25 +29,39 @@ def reachable(st: State, u: Unit) -> dict[str, list[str]]:
     allowance = ALLOWANCE[u.type]
     if feature(st, u.area) == "wood":
         allowance = 1
-    enemy = other(u.side)
+    occ = _occupancy(st)
     out: dict[str, list[str]] = {}
     frontier = [(u.area, [])]
     for _ in range(allowance):
         nxt = []
         for area, path in frontier:
             for b in steps(u.side, area):
-                if (b == u.area or b in path or b == RESERVE[u.side] or st.in_area(b, enemy)
-                        or (u.general and enemy_general_alone(st, u.side, b))):
+                here = occ.get(b, ())
+                enemy_units = any(x.side != u.side and not x.general for x in here)
+                lone_general = not enemy_units and any(x.side != u.side for x in here)
+                if (b == u.area or b in path or b == RESERVE[u.side] or enemy_units
+                        or (u.general and lone_general)):
                     continue
                 p = path + [b]
-                if room_for(st, u, b) and b not in out:
+                room = u.general or sum(1 for x in here if x.side == u.side and not x.general
+                                        and x.id != u.id) < STACK_UNITS
+                if room and b not in out:
                     out[b] = p
-                stop = (feature(st, b) == "wood" or enemy_general_alone(st, u.side, b)
+                stop = (feature(st, b) == "wood" or lone_general
                         or (st.options["river_crossing_stops"] and crosses_river(st, area, b)))
                 if not stop:
                     nxt.append((b, p))
         frontier = nxt
     return out
+
+
+def _occupancy(st: State) -> dict[str, list[Unit]]:
+    """Area -> pieces standing in it (one pass; the move search asks it many times)."""
+    occ: dict[str, list[Unit]] = {}
+    for x in st.units.values():
+        if x.area is not None and not x.lost:
+            occ.setdefault(x.area, []).append(x)
+    return occ
 
 
 def moves(st: State, side: str) -> list[dict]:

@@ -1,5 +1,4 @@
 """Close Combat rules (003).  Dice of a close combat are [attacker, defender]."""
-import pytest
 
 from engine.rulesets.portable.textboard import position
 

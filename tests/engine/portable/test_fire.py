@@ -1,7 +1,7 @@
 """Artillery fire rules (003)."""
 from engine.rulesets.portable.textboard import position
 
-from .helpers import R, act, fire_targets, kinds, last, roll
+from .helpers import act, fire_targets, kinds, last, roll
 
 
 def test_range_four_areas_covers_the_battlefield_and_reserves_are_out_of_it():
