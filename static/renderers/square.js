@@ -126,12 +126,12 @@ function terrainShapes(feature, b) {
     out.push(svg('ellipse', { cx: b.x + b.w / 2, cy: b.y + b.h / 2, rx: b.w * 0.42, ry: b.h * 0.36, fill: '#c9ad70', stroke: '#8a7340' }));
     out.push(svg('ellipse', { cx: b.x + b.w / 2, cy: b.y + b.h / 2, rx: b.w * 0.25, ry: b.h * 0.2, fill: 'none', stroke: '#8a7340' }));
   } else if (feature === 'wood') {
-    for (const [dx, dy] of [[0.2, 0.2], [0.5, 0.15], [0.8, 0.25], [0.15, 0.8], [0.85, 0.8], [0.5, 0.88]]) {
-      out.push(svg('circle', { cx: b.x + b.w * dx, cy: b.y + b.h * dy, r: 12, fill: '#2f5a27' }));
+    for (const [dx, dy] of [[0.72, 0.1], [0.88, 0.16], [0.9, 0.5], [0.1, 0.9], [0.62, 0.9], [0.88, 0.86]]) {
+      out.push(svg('circle', { cx: b.x + b.w * dx, cy: b.y + b.h * dy, r: 10, fill: '#2f5a27', opacity: 0.75 }));
     }
   } else if (feature === 'built_up') {
-    for (const [dx, dy] of [[0.08, 0.08], [0.78, 0.1], [0.1, 0.78], [0.8, 0.8]]) {
-      out.push(svg('rect', { x: b.x + b.w * dx, y: b.y + b.h * dy, width: 20, height: 16, fill: '#5c5c5c', stroke: '#333' }));
+    for (const [dx, dy] of [[0.8, 0.06], [0.84, 0.42], [0.06, 0.84], [0.8, 0.84]]) {
+      out.push(svg('rect', { x: b.x + b.w * dx, y: b.y + b.h * dy, width: 18, height: 14, fill: '#6a6a6a', stroke: '#333' }));
     }
   }
   return out;
@@ -278,6 +278,7 @@ export function render(s) {
     info.append(el('div', {}, `Turn ${v.turn || 0} of ${v.turn_limit}` + (v.attacker ? ` · attacker ${v.attacker}, defender ${v.defender}` : '')));
     if (v.active) info.append(el('div', {}, `Phase: ${v.active}${v.first ? ` (first: ${v.first})` : ''} · scores RED ${v.dice.RED ?? '-'}, BLUE ${v.dice.BLUE ?? '-'}`));
     info.append(el('div', {}, `Armies: RED ${v.armies.RED} (lost ${v.lost.RED}) · BLUE ${v.armies.BLUE} (lost ${v.lost.BLUE})`));
+    info.append(el('div', { class: 'sq-small' }, 'Blocks: X foot, / mounted, ● artillery, ★ General; E/A/P elite/average/poor; white squares = SP; ⚔ in close combat; dashed = may act'));
     const minePending = !!(s.seat && v.pending && v.pending.seat === s.seat);
     info.append(el('div', { id: 'sq-prompt', class: 'sq-prompt', 'data-pending': (v.pending && v.pending.type) || 'over', 'data-mine': minePending ? '1' : '0' }, prompt(s)));
   }
