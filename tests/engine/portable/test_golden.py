@@ -9,8 +9,8 @@ from pathlib import Path
 
 from .helpers import R
 
-GOLDEN = Path(__file__).parent.parent / "golden" / "portable_seed2022.jsonl"
-SEED = 2022
+GOLDEN = Path(__file__).parent.parent / "golden" / "portable_seed2024.jsonl"
+SEED = 2024
 
 
 def _record() -> list[dict]:
@@ -40,4 +40,5 @@ def test_golden_portable_playthrough():
     assert json.loads(json.dumps(R.view_for(st, None))) == final
     assert final["game_over"]
     types = {r["action"]["type"] for r in steps}
-    assert {"roll", "deploy", "move", "attack", "fire"} <= types
+    assert {"roll", "place_terrain", "deploy", "redeploy", "choose_first", "move", "attack", "fire",
+            "retreat", "lose_sp", "advance"} <= types
