@@ -159,3 +159,16 @@ def test_plus_1_for_the_same_stationary_target_as_the_previous_turn():
     st3, _ = act(st, "fire", unit="b1", target="a3")
     st3, ev = roll(st3, 4)
     assert last(ev, "dice_rolled")["modifiers"] == []
+
+
+def test_a_general_alone_is_no_target_and_does_not_block_sight():
+    """Only units are fired at ("any unit that is in the grid area ... is hit"); a General
+    standing alone is neither a target nor a unit "between" (house rule)."""
+    st = position("""
+    r:
+    3  .:f  .    .
+    2  .:g  .    .
+    1  .:A  .    .
+    R:
+    """)
+    assert fire_targets(st, "b1") == ["a3"]

@@ -150,3 +150,15 @@ def test_each_unit_moves_once_per_phase_and_artillery_may_not_move_and_fire():
     st, _ = act(st, "move", unit="b1", to="b1")
     assert moves_of(st, "b1") == []
     assert not [a for a in R.legal_actions(st, "BLUE") if a["type"] == "fire"]
+
+
+def test_moving_the_general_uses_an_activation():
+    st = position("""
+    r:
+    3  .    .    .
+    2  .    .    .
+    1  .:F,G  .    .
+    R:
+    """, activations=1)
+    st, ev = act(st, "move", unit="bG", to="b2")
+    assert last(ev, "unit_activated")["left"] == 0 and st.units["bG"].area == "b2"
