@@ -4,8 +4,9 @@ their die roll.  Units already engaged in Close Combat do not need to be activat
 A unit is *activated* by its first move, Artillery Fire or Close Combat of its side's
 phase; each activation uses one point of the side's score.  A unit is *engaged in Close
 Combat* when it has fought a Close Combat (either side of it) with an enemy unit that
-is still in an adjacent area: it may fight again without an activation and ("Units
-involved in combat may not move") may not move.  The General is activated like a unit.
+is still in an adjacent area, neither having changed area since (a move, retreat or
+advance ends a unit's engagements): it may fight again without an activation and
+("Units involved in combat may not move") may not move.  The General is activated like a unit.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from .state import State, Unit
 def engaged(st: State, u: Unit) -> bool:
     for eid in u.engaged:
         e = st.units[eid]
-        if not e.lost and adjacent(u.area, e.area):
+        if not e.lost and u.id in e.engaged and adjacent(u.area, e.area):
             return True
     return False
 

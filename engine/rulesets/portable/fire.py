@@ -3,7 +3,7 @@
 "Artillery has a range of four grid areas" (counted in orthogonal steps: the whole 3x3
 battlefield), "may only fire at enemy units that are in direct line of sight" (no unit
 of either side in an area between; from a hill over friendly units not on a hill, see
-:func:`battlefield.line_of_sight`), "may not move and fire during the same turn".
+:func:`battlefield.line_of_sight`; a General alone neither blocks nor is a target), "may not move and fire during the same turn".
 
 One D6 (a chance step ``for: "fire"``):  +1 if this artillery unit "has fired at the
 same stationary target during the previous turn" (it fired at the same area last turn

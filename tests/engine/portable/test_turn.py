@@ -1,4 +1,5 @@
 """Turn sequence (003)."""
+from engine.rulesets.portable.activation import engaged
 from engine.rulesets.portable.textboard import position
 
 from .helpers import R, act, kinds, last, refused, roll
@@ -86,3 +87,21 @@ def test_units_already_engaged_in_close_combat_need_no_activation():
     assert st.active == "RED" and st.activations == 1
     st, ev = act(st, "attack", unit="r1", target="b1")     # engaged: free
     assert "unit_activated" not in [e["type"] for e in ev] and st.activations == 1
+
+
+def test_engagement_ends_when_either_unit_changes_area():
+    st = position("""
+    r:
+    3  .    .    .
+    2  .:f  .    .
+    1  .:F  .    .
+    R:
+    """)
+    st, _ = act(st, "attack", unit="b1", target="r1")
+    st, _ = roll(st, 6, 1)            # r1 hit
+    st, _ = roll(st, 6)               # retreat or lose
+    st, _ = act(st, "retreat")        # r1 to a3
+    st, _ = act(st, "stay")           # b1 does not advance
+    assert not R.view_for(st, None)["units"][0]["engaged"]
+    st.units["r1"].area = "a2"        # back next to b1 (as if moved): not engaged again
+    assert not engaged(st, st.units["b1"]) and not engaged(st, st.units["r1"])
