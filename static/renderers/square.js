@@ -241,7 +241,8 @@ export function render(s) {
     const fill = a.kind === 'reserve' ? (a.side === 'RED' ? '#e8cfc8' : '#cbd6ea') : (TERRAIN_FILL[terrain[a.id]] ? '#e0d8b8' : '#e6dfc4');
     g.append(svg('rect', { x: b.x, y: b.y, width: b.w, height: b.h, fill, stroke: hl || '#7b7356', 'stroke-width': hl ? 6 : 1.5 }));
     for (const t of terrainShapes(terrain[a.id], b)) g.append(t);
-    const label = a.kind === 'reserve' ? `${a.side} reserve` : a.id;
+    const role = v && (v.attacker === a.side ? ' · attacker' : v.defender === a.side ? ' · defender' : '');
+    const label = a.kind === 'reserve' ? `${a.side} reserve${role || ''}` : a.id;
     g.append(svg('text', { x: b.x + 5, y: b.y + 14, 'font-size': 12, fill: '#4a4330' }, label + (terrain[a.id] ? ` · ${TERRAIN_NAME[terrain[a.id]]}` : '')));
     g.addEventListener('click', () => clickArea(a.id));
     board.append(g);
