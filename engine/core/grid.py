@@ -1,4 +1,5 @@
-"""A generic rectangular grid of square areas (no rule knowledge: may move to engine/core).
+"""A generic rectangular grid of square areas (core: no rule knowledge; the board of the
+3x3 Portable Wargame, engine/rulesets/portable).
 
 Cells are ``(x, y)``: ``x`` the column from the left, ``y`` the row from the bottom.
 Adjacency is orthogonal (sharing an edge) or diagonal (sharing a corner only); distance
