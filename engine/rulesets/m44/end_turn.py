@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...procedures.cards import CARDS
+from .cards import CARDS
 from ...procedures.common import mode, other, set_ext
 from ...procedures.hooks import extend
 from ...procedures.medals import check_victory, end_by_damage, update_objectives

@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import dice as D
-from ...procedures.cards import CARDS, first_of
+from . import ambush as _ambush  # noqa: F401  (the Ambush card: the battle stack's reaction)
+from . import hand as _hand  # noqa: F401  (fills the discard_random_card port)
+from .cards import CARDS, first_of
 from ...core.errors import IllegalAction
 from ...core.scenario import parse_coord
 from ...procedures.state import GameState, Play

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import dice as D
-from ...procedures.cards import ALL, CARDS
+from ..m44.cards import ALL, CARDS
 from ...core.errors import IllegalAction
 from .cards import (AIR_SORTIE_KEY, AIR_SORTIES, BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF,
                     OVERLORD_DECK)
