@@ -10,20 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import dice as D
 from ..core.errors import IllegalAction
 from .state import Battle, GameState, Play, Unit
 from ..core.terrain import CLASS_INDEX
 from ..core.units import may_target
-from ..core.unit_types import dice_table, extra_flags, may_enter, signature
+from ..core.unit_types import dice_table, signature
 from . import los as L
-from . import trains as TR
-from .common import (camouflaged, can_activate, drop_camouflage, is_top, mode, other,
-                     parse_hex, parse_unit, set_ext, terrain_at, tile_codes, visibility)
+from .common import camouflaged, drop_camouflage, terrain_at, tile_codes, visibility
 from .hooks import POINTS as P
-from .medals import check_victory, eliminate, update_objectives
-from .movement import can_step, reachable, stopped_in_hex
-from .terrain_changes import remove_family, unit_left_hex
+from .medals import eliminate
+from .terrain_changes import remove_family
 from .trains import coupled, hit_order
 
 Hex = tuple[int, int]

@@ -3,7 +3,6 @@ Command Card"): draws (deck reshuffled when empty, as the scenario allows), Reco
 of-2, Their Finest Hour's reshuffle, the Commissar card, the next side's turn."""
 from __future__ import annotations
 
-from typing import Any
 
 from .cards import CARDS
 from ...procedures.common import mode, other, set_ext
