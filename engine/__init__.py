@@ -2,13 +2,15 @@
 from __future__ import annotations
 
 from .core.errors import EngineError, IllegalAction, ScenarioError
-from .rules import (apply, dump_state, is_chance, legal_actions, load_state, new_game, replay,
-                    sample_chance, seats, to_act)
+from .action_schema import canonical_action
+from .rules import (apply, is_chance, legal_actions, new_game, replay, sample_chance, seats,
+                    to_act)
 from .scenario import Scenario, board_for, load_scenario
+from .snapshot import ENGINE_VERSION, RULESET, dump_state, load_state
 from .state import GameState
 from .view import events_for, view_for
 
 __all__ = ["EngineError", "IllegalAction", "ScenarioError", "Scenario", "GameState",
            "load_scenario", "board_for", "new_game", "seats", "to_act", "legal_actions",
            "apply", "is_chance", "sample_chance", "view_for", "events_for", "replay",
-           "dump_state", "load_state"]
+           "dump_state", "load_state", "canonical_action", "ENGINE_VERSION", "RULESET"]
