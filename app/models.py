@@ -45,10 +45,21 @@ class Game(Base):
     mode: Mapped[str] = mapped_column(String(32))
     engine_mode: Mapped[str] = mapped_column(String(32), default="standard", server_default="standard")
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(BigInteger)        # the engine RNG seed (secret while live)
+    # fair dice (docs/protocol.md "Fair dice"): the server's secret seed and salt (hex,
+    # revealed when the game ends) and the public commitment SHA-256(seed || salt);
+    # None for test seeds and for games created before fair dice
+    seed_secret: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    seed_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # the engine the game was created with ("0": before versioning)
+    ruleset: Mapped[str] = mapped_column(String(32), default="m44", server_default="m44")
+    engine_version: Mapped[str] = mapped_column(String(32), default="0", server_default="0")
+    # why the log no longer replays ({"code", "message", "seq"}); status is then "unplayable"
+    unplayable: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     invite_code: Mapped[str] = mapped_column(String(64), unique=True)
-    status: Mapped[str] = mapped_column(String(16), index=True)   # open | live | finished
+    status: Mapped[str] = mapped_column(String(16), index=True)   # open | live | finished | unplayable
     seq: Mapped[int] = mapped_column(Integer, default=0)           # optimistic concurrency
     turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
     to_act: Mapped[list[str]] = mapped_column(JSON, default=list)

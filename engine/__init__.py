@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 from .core.errors import EngineError, IllegalAction, ScenarioError
-from .action_schema import canonical_action
+from .action_schema import canonical_action, normalise_logged
+from .fairdice import commitment as seed_commitment
+from .fairdice import rng_seed
+from .fairdice import verify as verify_log
 from .rules import (apply, is_chance, legal_actions, new_game, replay, sample_chance, seats,
                     to_act)
 from .scenario import Scenario, board_for, load_scenario
@@ -13,4 +16,5 @@ from .view import events_for, view_for
 __all__ = ["EngineError", "IllegalAction", "ScenarioError", "Scenario", "GameState",
            "load_scenario", "board_for", "new_game", "seats", "to_act", "legal_actions",
            "apply", "is_chance", "sample_chance", "view_for", "events_for", "replay",
-           "dump_state", "load_state", "canonical_action", "ENGINE_VERSION", "RULESET"]
+           "dump_state", "load_state", "canonical_action", "ENGINE_VERSION", "RULESET",
+           "normalise_logged", "seed_commitment", "rng_seed", "verify_log"]

@@ -486,6 +486,8 @@ function renderBanner() {
   if (S.side && w) text += S.side === w ? ' — Victory is yours.' : ' — You have been defeated.';
   b.textContent = text;
   b.dataset.winner = w || '';
+  // provably fair dice: the seed is revealed once the battle is over
+  b.append(' ', el('a', { href: `/games/${cfg.gameId}/verify`, 'data-verify': '1' }, 'Verify dice'));
 }
 
 function renderSeats() {

@@ -10,6 +10,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy import insert
 
 from ..db import Database
@@ -47,15 +48,17 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     if expected_seq != rt.seq:
         return Outcome.reject(rt.seq, "stale_seq",
                               f"the game is at seq {rt.seq}, not {expected_seq}; resync")
-    action = {**action, "seat": seat}
     try:
+        # the log stores the engine's canonical form, never the client's text: unknown
+        # keys and out-of-range values are refused here (unknown_field, bad_value, ...)
+        action = E.canonical_action(rt.state, {**action, "seat": seat})
         state, events = E.apply(rt.state, action)
         state, rolls, roll_events = settle_chance(state)
         fields = game_fields(state, list(rt.seats.values()))
     except EngineError as exc:
         return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
     except Exception:  # an engine bug must not take the server down
-        log.exception("engine failed on %s in game %s", action, rt.game_id)
+        log.exception("engine failed on %.500s in game %s", action, rt.game_id)
         return Outcome.reject(rt.seq, "engine_failure", "the engine could not process this action")
     entries = [(seat, action), *rolls]
     old = rt.seq
@@ -84,7 +87,7 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
 async def write_snapshot(db: Database, game_id: str, seq: int, state: Any) -> None:
     """Store the state after ``seq`` (best effort: the log alone replays the game)."""
     try:
-        blob = E.dump_state(state)
+        blob = orjson.dumps(E.dump_state(state))      # versioned JSON (engine/snapshot.py)
         async with db.write_lock, db.sessions() as session:
             await session.execute(insert(Snapshot.__table__).values(
                 game_id=game_id, seq=seq, state=blob, created_at=utcnow()))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+
+import orjson
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +18,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..engine_api import CHANCE, E, EngineError, scenario_from_text
-from ..errors import NotFound
+from ..errors import AppError, Conflict, NotFound
 from ..models import Game, Seat
 from . import repository
 
@@ -65,12 +67,38 @@ class Batch:
     state: Any
 
 
-def apply_entries(state: Any, entries: list[tuple[str, dict[str, Any]]]) -> tuple[Any, list[dict[str, Any]]]:
+def apply_entries(state: Any, entries: list[tuple[str, dict[str, Any]]],
+                  normalise: bool = False) -> tuple[Any, list[dict[str, Any]]]:
+    """Apply logged entries; ``normalise``: rows read from the database, which an older
+    release may have stored raw (``engine.normalise_logged`` drops the keys the engine
+    never read and checks the values)."""
     events: list[dict[str, Any]] = []
     for _seat, action in entries:
+        if normalise:
+            action = E.normalise_logged(state, action)
         state, evs = E.apply(state, action)
         events.extend(evs)
     return state, events
+
+
+async def replay_failure(session: AsyncSession, game_id: str, exc: BaseException) -> AppError:
+    """A game whose log no longer replays (an engine upgrade, a damaged row): the game row
+    is marked ``unplayable`` with the reason, and the error to answer (409
+    ``game_unplayable``; the websocket sends it and closes 4410) is returned."""
+    if isinstance(exc, EngineError):
+        problem = {"reason": exc.code, "detail": exc.message, "seq": exc.details.get("seq")}
+    else:
+        problem = {"reason": "log_unreadable", "detail": type(exc).__name__, "seq": None}
+    log.warning("game %s is unplayable: %s", game_id, problem)
+    try:
+        await session.rollback()
+        await repository.set_fields(session, game_id, status="unplayable", unplayable=problem)
+        await session.commit()
+    except Exception:
+        log.exception("could not mark game %s unplayable", game_id)
+    where = f" at log entry {problem['seq']}" if problem["seq"] else ""
+    return Conflict(f"this game's log no longer replays{where} ({problem['reason']}: "
+                    f"{problem['detail']})", code="game_unplayable", **problem)
 
 
 def settle_chance(state: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
@@ -87,6 +115,17 @@ def settle_chance(state: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]], li
         if guard > 10_000:
             raise EngineError("chance_loop", "the engine kept asking for dice")
     return state, entries, events
+
+
+def dice_info(game_id: str, commitment: str | None, finished: bool, seed: str | None,
+              salt: str | None) -> dict[str, Any]:
+    """``fair_dice`` of the summary and ``hello``: the commitment (null: a test seed or a
+    game older than fair dice); the keys ``seed`` and ``salt`` appear only once the game
+    is finished (the seed of a live game never leaves the server)."""
+    out: dict[str, Any] = {"commitment": commitment, "verify_url": f"/games/{game_id}/verify"}
+    if finished and commitment is not None:
+        out.update(seed=seed, salt=salt)
+    return out
 
 
 def game_fields(state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
@@ -110,6 +149,10 @@ class GameRuntime:
         self.mode = game.mode
         self.options = dict(game.options or {})
         self.private = game.private
+        self.ruleset = game.ruleset
+        self.engine_version = game.engine_version
+        self.commitment = game.commitment
+        self._reveal = (game.seed_secret, game.seed_salt)   # sent only once finished
         self.scenario = scenario
         self.state = state
         self.seq = seq
@@ -145,6 +188,11 @@ class GameRuntime:
     @property
     def status(self) -> str:
         return str(self.fields()["status"])
+
+    def fair_dice(self) -> dict[str, Any]:
+        """The public commitment; seed and salt once the game is finished (``hello``)."""
+        return dice_info(self.game_id, self.commitment, self.status == "finished",
+                         *self._reveal)
 
     def all_seats_held(self) -> bool:
         return all(s.held for s in self.seats.values())
@@ -212,22 +260,48 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
 
     row = await scenarios.get(session, game.scenario_id)
     assert row is not None
-    scn = scenario_from_text(row.content)
-    snap = await repository.latest_snapshot(session, game_id)
-    state, seq = None, 0
-    if snap is not None:
-        try:
-            state, seq = E.load_state(snap.state), snap.seq
-        except Exception:          # snapshot from an older engine: replay instead
-            log.warning("snapshot %s@%s unreadable; replaying the log", game_id, snap.seq)
-            state = None
-    if state is None:
-        state, seq = E.new_game(scn, game.seed, dict(game.options or {}), game.engine_mode), 0
-    rows = await repository.actions_after(session, game_id, seq)
-    state, _ = apply_entries(state, [(r.seat, r.action) for r in rows])
-    seq = rows[-1].seq if rows else seq
+    try:
+        scn = scenario_from_text(row.content)
+        state, seq = await _replay(session, game, scn)
+    except Exception as exc:        # the log no longer replays: reported, never a crash
+        raise await replay_failure(session, game_id, exc) from None
     seat_rows = await repository.seats_of(session, game_id)
-    return GameRuntime(game, scn, state, seq, [SeatInfo.of(s) for s in seat_rows])
+    rt = GameRuntime(game, scn, state, seq, [SeatInfo.of(s) for s in seat_rows])
+    if game.unplayable is not None:  # replays again (e.g. a fixed engine): back in play
+        await repository.set_fields(session, game_id, unplayable=None, **rt.fields())
+        await session.commit()
+    return rt
+
+
+async def _snapshot_state(session: AsyncSession, game_id: str, scn: Any) -> tuple[Any, int]:
+    """The latest usable snapshot (JSON of this engine version), else (None, 0).  A pickle
+    of an older release is never unpickled; another version's JSON is ignored."""
+    snap = await repository.latest_snapshot(session, game_id)
+    if snap is None:
+        return None, 0
+    if not snap.state.startswith(b"{"):
+        log.info("snapshot %s@%s is not JSON (an older release): replaying", game_id, snap.seq)
+        return None, 0
+    try:
+        return E.load_state(orjson.loads(snap.state), scn), snap.seq
+    except (EngineError, ValueError) as exc:
+        log.info("snapshot %s@%s not loadable (%s): replaying the log", game_id, snap.seq, exc)
+        return None, 0
+
+
+async def _replay(session: AsyncSession, game: Game, scn: Any) -> tuple[Any, int]:
+    """Latest snapshot + log tail (or a full replay from the seed) -> (state, seq)."""
+    state, seq = await _snapshot_state(session, game.id, scn)
+    if state is None:
+        state = E.new_game(scn, game.seed, dict(game.options or {}), game.engine_mode)
+    rows = await repository.actions_after(session, game.id, seq)
+    for r in rows:
+        try:
+            state, _ = apply_entries(state, [(r.seat, r.action)], normalise=True)
+        except EngineError as exc:
+            exc.details.setdefault("seq", r.seq)
+            raise
+    return state, rows[-1].seq if rows else seq
 
 
 class Registry:

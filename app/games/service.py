@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import E, scenario_from_text
+from ..engine_api import E, EngineError, scenario_from_text
 from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
@@ -18,11 +18,12 @@ from ..security import new_id
 from . import repository
 from .modes import build_slots, get_mode, modes_for
 from .redact import events_for_seats
-from .runtime import SeatInfo, game_fields, settle_chance
+from .runtime import SeatInfo, dice_info, game_fields, replay_failure, settle_chance
 from .schemas import (EventEntry, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
                       LogEntry, SeatOut, SlotOut)
 
 LIVE_STATUSES = ("open", "live")
+LOG_FORMAT = "overlord-log/1"
 
 
 class Notifier(Protocol):
@@ -43,9 +44,17 @@ def slots_public(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(out.values())
 
 
+def fair_dice(game: Game) -> dict[str, Any]:
+    """The public dice commitment; ``seed`` and ``salt`` only once the game is finished."""
+    return dice_info(game.id, game.commitment, game.status == "finished",
+                     game.seed_secret, game.seed_salt)
+
+
 def summary(game: Game, me: Identity | None = None) -> GameSummary:
     seats = [SeatInfo.of(s).public(me.id if me else None) for s in game.seats]
     return GameSummary(
+        fair_dice=fair_dice(game), ruleset=game.ruleset, engine_version=game.engine_version,
+        unplayable=game.unplayable,
         id=game.id, scenario_id=game.scenario_id, scenario_name=game.scenario_name,
         mode=game.mode, layout=dict(game.layout or {}), options=game.options or {},
         private=game.private, status=game.status,
@@ -79,7 +88,22 @@ def _slot_of(name: str, slot_seats: dict[str, tuple[str, ...]]) -> str:
     raise NotFound(f"no seat or slot {name!r}; slots: {sorted(slot_seats)}", code="seat_not_found")
 
 
-async def create_game(session: AsyncSession, creator: Identity, body: GameCreate) -> GameCreated:
+def new_seed(body: GameCreate, allow_test_seed: bool) -> dict[str, Any]:
+    """The game's dice: a secret seed (32 bytes from ``secrets``) and salt, the public
+    commitment SHA-256(seed || salt) and the engine RNG seed derived from the seed.  A
+    client's ``seed`` only on a test server (``OVERLORD_TEST_SEEDS=1``): no commitment."""
+    if body.seed is not None:
+        if not allow_test_seed:
+            raise Forbidden("the server draws every game's dice seed; 'seed' is refused",
+                            code="seed_not_allowed")
+        return {"seed": body.seed, "seed_secret": None, "seed_salt": None, "commitment": None}
+    secret, salt = secrets.token_hex(32), secrets.token_hex(16)
+    return {"seed": E.rng_seed(secret), "seed_secret": secret, "seed_salt": salt,
+            "commitment": E.seed_commitment(secret, salt)}
+
+
+async def create_game(session: AsyncSession, creator: Identity, body: GameCreate,
+                      allow_test_seed: bool = False) -> GameCreated:
     row, scn = await scenarios.ensure_row(session, body.scenario_id)
     offered = modes_for(scn)
     mode_name = body.mode or offered[0]
@@ -87,9 +111,9 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
     if mode_name not in offered:
         raise Unprocessable(f"mode {mode_name!r} is not offered for this scenario; "
                             f"offered: {offered}", code="unknown_mode")
-    seed = body.seed if body.seed is not None else secrets.randbits(63)
+    dice = new_seed(body, allow_test_seed)
     options = {**mode.engine_options, **body.options}
-    state = E.new_game(scn, seed, options, mode.engine_mode)    # EngineError -> 422
+    state = E.new_game(scn, dice["seed"], options, mode.engine_mode)    # EngineError -> 422
     specs = {s.seat: s for s in mode.seat_specs(list(E.seats(state)))}
     layout, slots = build_slots(mode_name, list(specs), body.layout)
     slot_seats = {sl.slot: sl.seats for sl in slots}
@@ -114,7 +138,8 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
     infos = [SeatInfo(s.seat, s.side, s.role, s.identity_id, None, bool(s.is_bot)) for s in seats]
     game = Game(id=game_id, scenario_id=row.id, scenario_name=scn.name, mode=mode.name,
                 engine_mode=mode.engine_mode, layout=layout,
-                options=options, seed=seed, private=body.private,
+                options=options, **dice, private=body.private,
+                ruleset=E.RULESET, engine_version=E.ENGINE_VERSION,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
                 **game_fields(state, infos))
     await repository.add(session, game, seats)
@@ -228,11 +253,21 @@ async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
     assert row is not None
     rows = await repository.actions_after(session, game_id, 0)
     scenario: dict[str, Any] = json.loads(row.content)
-    return GameLog(game_id=game.id, scenario_id=game.scenario_id, scenario=scenario,
-                   seed=game.seed, mode=game.mode, engine_mode=game.engine_mode,
-                   options=game.options or {},
-                   winner=game.winner,
+    return GameLog(format=LOG_FORMAT, game_id=game.id, ruleset=game.ruleset,
+                   engine_version=game.engine_version, scenario_id=game.scenario_id,
+                   scenario_sha256=row.sha256, scenario=scenario, mode=game.mode,
+                   engine_mode=game.engine_mode, options=game.options or {},
+                   commitment=game.commitment, seed=game.seed_secret, salt=game.seed_salt,
+                   rng_seed=game.seed, winner=game.winner,
                    actions=[LogEntry(seq=r.seq, seat=r.seat, action=r.action) for r in rows])
+
+
+async def verify_game(session: AsyncSession, game_id: str) -> dict[str, Any]:
+    """The engine's verification (``engine.fairdice.verify``) of a finished game's log:
+    what ``python -m engine verify`` prints for the exported log."""
+    log = (await finished_log(session, game_id)).model_dump(mode="json")
+    verdict = await asyncio.to_thread(E.verify_log, log)
+    return {"log": log, "verdict": verdict.to_dict()}
 
 
 async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
@@ -256,11 +291,15 @@ async def logged_events(session: AsyncSession, game: Game, seats: list[str],
     row = await scenario_repo.get(session, game.scenario_id)
     assert row is not None
     scn = scenario_from_text(row.content)
-    log = [(r.seq, r.seat, r.action) for r in await repository.actions_after(session, game.id, 0)]
-    # the replay is pure CPU work (~20 ms for a Pegasus game, more for a long Overlord
-    # game): a worker thread keeps this worker's event loop serving the other games
-    return await asyncio.to_thread(_replay_events, scn, game.seed, dict(game.options or {}),
-                                   game.engine_mode, log, seats, since)
+    try:
+        log = [(r.seq, r.seat, r.action)
+               for r in await repository.actions_after(session, game.id, 0)]
+        # the replay is pure CPU work (~20 ms for a Pegasus game, more for a long Overlord
+        # game): a worker thread keeps this worker's event loop serving the other games
+        return await asyncio.to_thread(_replay_events, scn, game.seed, dict(game.options or {}),
+                                       game.engine_mode, log, seats, since)
+    except Exception as exc:           # a log that no longer replays: reported, not a 500
+        raise await replay_failure(session, game.id, exc) from None
 
 
 def _replay_events(scn: Any, seed: int, options: dict[str, Any], engine_mode: str,
@@ -270,7 +309,11 @@ def _replay_events(scn: Any, seed: int, options: dict[str, Any], engine_mode: st
     entries: list[EventEntry] = []
     last = 0
     for seq, seat, action in log:
-        state, events = E.apply(state, action)
+        try:
+            state, events = E.apply(state, E.normalise_logged(state, action))
+        except EngineError as exc:
+            exc.details.setdefault("seq", seq)
+            raise
         last = seq
         if seq > since:
             entries.append(EventEntry(seq=seq, seat=seat, events=events_for_seats(events, seats)))

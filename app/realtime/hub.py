@@ -90,6 +90,8 @@ class Hub:
             "seat": conn.seat, "side": conn.side, "role": conn.role, "my_seats": conn.seats,
             "identity": {"id": conn.identity_id, "name": conn.name} if conn.identity_id else None,
             "status": self._status(rt), "mode": rt.mode, "scenario_name": rt.scenario_name,
+            "ruleset": rt.ruleset, "engine_version": rt.engine_version,
+            "fair_dice": rt.fair_dice(),
             "seats": rt.seats_public(conn.identity_id),
             "board": rt.board, "view": view, "legal": self._legal(rt.state, conn.seat, conn.seats),
             **self._views(rt.state, conn.seats, view),
