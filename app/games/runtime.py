@@ -232,8 +232,8 @@ class GameRuntime:
         return out
 
     def apply_remote(self, first_seq: int, actor: str,
-                     entries: list[tuple[str, dict[str, Any]]]) -> Batch:
-        state, events = apply_entries(self.state, entries)
+                     entries: list[tuple[str, dict[str, Any]]], normalise: bool = False) -> Batch:
+        state, events = apply_entries(self.state, entries, normalise)
         return self.push(first_seq, actor, events, state, first_seq + len(entries) - 1)
 
     async def catch_up(self, session: AsyncSession) -> None:
@@ -242,7 +242,7 @@ class GameRuntime:
         rows = await repository.actions_after(session, self.game_id, self.seq)
         if rows:
             entries = [(r.seat, r.action) for r in rows]
-            self.apply_remote(rows[0].seq, rows[0].seat, entries)
+            self.apply_remote(rows[0].seq, rows[0].seat, entries, normalise=True)
         await self.refresh_seats(session)
 
     async def refresh_seats(self, session: AsyncSession) -> None:
