@@ -259,8 +259,9 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
     from ..scenarios import repository as scenarios
 
     row = await scenarios.get(session, game.scenario_id)
-    assert row is not None
     try:
+        if row is None:
+            raise EngineError("scenario_missing", f"scenario {game.scenario_id!r} is gone")
         scn = scenario_from_text(row.content)
         state, seq = await _replay(session, game, scn)
     except Exception as exc:        # the log no longer replays: reported, never a crash

@@ -145,13 +145,14 @@ SEED = "11" * 32
 SALT = "22" * 16
 
 
-def export(scn_path: str, seed_hex: str, salt_hex: str, steps: int = 400) -> dict:
+def export(scn_path: str, seed_hex: str, salt_hex: str, steps: int = 400,
+           engine_mode: str = "standard") -> dict:
     """A log as ``GET /api/games/{id}/log`` exports it."""
     text = open(scn_path, encoding="utf-8").read()
     scn = load_scenario(text)
-    st, log = play(scn, rng_seed(seed_hex), steps)
+    st, log = play(scn, rng_seed(seed_hex), steps, engine_mode)
     return {"format": "overlord-log/1", "ruleset": "m44", "engine_version": ENGINE_VERSION,
-            "scenario": json.loads(text), "mode": "1v1", "engine_mode": "standard",
+            "scenario": json.loads(text), "mode": "1v1", "engine_mode": engine_mode,
             "options": {}, "commitment": commitment(seed_hex, salt_hex), "seed": seed_hex,
             "salt": salt_hex, "rng_seed": rng_seed(seed_hex), "winner": st.winner,
             "actions": [{"seq": i + 1, "seat": s, "action": a} for i, (s, a) in enumerate(log)]}
@@ -196,3 +197,14 @@ def test_verify_reports_an_uncommitted_log():
     log["seed"] = log["salt"] = log["commitment"] = None
     v = verify(log)
     assert not v.ok and "not committed" in v.message
+
+
+def test_verify_an_overlord_game_and_a_draw_that_differs():
+    log = export(str(SCN_DIR / OMAHA), SEED, SALT, 300, "overlord")
+    assert verify(log).ok, verify(log).message
+    # the same log under another seed: the first roll (or an action the other deal makes
+    # illegal) is the first differing entry
+    seed2 = "44" * 32
+    other = {**log, "seed": seed2, "commitment": commitment(seed2, SALT), "rng_seed": None}
+    v = verify(other)
+    assert not v.ok and v.seq is not None
