@@ -97,6 +97,8 @@ async def test_live_game_publishes_commitment_only(server: Server, api: httpx.Cl
     assert "seed" not in json.dumps(listed[0]) and "seed" not in json.dumps(g)
     page = api.get(f"/games/{g['id']}/verify")
     assert page.status_code == 409 and "game_not_finished" in page.text
+    again = api.post("/api/games", json={"scenario_id": "2-PegasusBridge"}, headers=auth(tok)).json()
+    assert again["fair_dice"]["commitment"] != g["fair_dice"]["commitment"]
 
 
 def test_a_client_seed_is_refused_in_production(tmp_path: Path) -> None:
