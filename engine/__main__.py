@@ -18,7 +18,8 @@ from .core.errors import ScenarioError
 from .scenario import check_codes
 
 USAGE = ("usage: python -m engine check FILE.m44 [FILE...]\n"
-         "       python -m engine simulate FILE.m44 --games N --seed S --json [--max-turns 200]\n"
+         "       python -m engine simulate [FILE.m44] [--ruleset NAME] [--mode M] --games N --seed S"
+         " --json [--max-turns 200]\n"
          "       python -m engine verify LOG.json")
 
 

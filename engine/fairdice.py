@@ -71,18 +71,22 @@ def _fail(checks: list[str], message: str, seq: int | None = None) -> Verdict:
 
 
 def verify(log: Any) -> Verdict:
-    """Check a finished game's exported log (see the module docstring)."""
-    from . import apply, is_chance, load_scenario, new_game, sample_chance
-    from .snapshot import ENGINE_VERSION, RULESET
+    """Check a finished game's exported log (see the module docstring), through the
+    ruleset the log names (``engine.core.ruleset`` registry)."""
+    from . import rulesets  # noqa: F401  (fills the registry)
+    from .core.ruleset import get
+    from .scenario import load_scenario
 
     checks: list[str] = []
     if not isinstance(log, dict) or not isinstance(log.get("actions"), list):
         return _fail(checks, "not a game log (a JSON object with 'actions')")
-    if log.get("ruleset", RULESET) != RULESET:
-        return _fail(checks, f"ruleset {log.get('ruleset')!r} is not {RULESET!r}")
-    if log.get("engine_version") not in (None, ENGINE_VERSION):
-        checks.append(f"note: the game was played with engine {log.get('engine_version')!r}, "
-                      f"this is {ENGINE_VERSION!r}")
+    try:
+        rs = get(str(log.get("ruleset", "m44")))
+    except EngineError as exc:
+        return _fail(checks, f"{exc.code}: {exc.message}")
+    if log.get("ruleset_version") not in (None, rs.version):
+        checks.append(f"note: the game was played with {rs.name} version "
+                      f"{log.get('ruleset_version')!r}, this engine has {rs.version!r}")
     seed, salt, commit = log.get("seed"), log.get("salt"), log.get("commitment")
     if not (isinstance(seed, str) and isinstance(salt, str) and isinstance(commit, str)):
         return _fail(checks, "no commitment / seed / salt in the log: this game's dice "
@@ -99,8 +103,8 @@ def verify(log: Any) -> Verdict:
         return _fail(checks, f"rng_seed {log.get('rng_seed')!r} is not the one derived from "
                      f"the seed ({derived})")
     try:
-        scn = load_scenario(log.get("scenario"))
-        st = new_game(scn, derived, dict(log.get("options") or {}), log.get("engine_mode"))
+        scn = load_scenario(log.get("scenario")) if rs.setup == "scenario" else None
+        st = rs.new_game(derived, dict(log.get("options") or {}), scn, log.get("mode"))
     except EngineError as exc:
         return _fail(checks, f"cannot set the game up: {exc.code}: {exc.message}")
     rolls = 0
@@ -109,8 +113,8 @@ def verify(log: Any) -> Verdict:
         if not isinstance(entry, dict) or entry.get("seq") != seq:
             return _fail(checks, f"log entry {seq} is missing or out of order", seq)
         action, seat = entry.get("action"), entry.get("seat")
-        if is_chance(st):
-            expected = sample_chance(st)
+        if rs.is_chance(st):
+            expected = rs.sample_chance(st)
             if seat != "chance" or not isinstance(action, dict) or action.get("type") != "roll":
                 return _fail(checks, f"seq {seq}: dice were due ({expected['dice']}) but the "
                              f"log has {str(action)[:200]}", seq)
@@ -121,15 +125,16 @@ def verify(log: Any) -> Verdict:
         elif seat == "chance" or (isinstance(action, dict) and action.get("type") == "roll"):
             return _fail(checks, f"seq {seq}: a roll is logged where no dice were due", seq)
         try:
-            st, _ = apply(st, action)
+            st, _ = rs.apply(st, action)
         except EngineError as exc:
             return _fail(checks, f"seq {seq}: the engine refuses the logged action: "
                          f"{exc.code}: {exc.message}", seq)
     checks.append(f"{len(log['actions'])} log entries replayed; {rolls} rolls are exactly "
                   "the seed's dice; every shuffle and draw comes from the same seed")
-    if "winner" in log and st.winner != log.get("winner"):
-        return _fail(checks, f"the replay ends with winner {st.winner!r}, the log says "
+    winner = rs.result(st).get("winner")
+    if "winner" in log and winner != log.get("winner"):
+        return _fail(checks, f"the replay ends with winner {winner!r}, the log says "
                      f"{log.get('winner')!r}")
     if "winner" in log:
-        checks.append(f"the replay ends as logged (winner {st.winner})")
+        checks.append(f"the replay ends as logged (winner {winner})")
     return Verdict(True, "OK: the dice and draws are those the committed seed gives", None, checks)

@@ -2,7 +2,7 @@
 
 A snapshot is a JSON object (docs/architecture.md "Snapshots")::
 
-    {"format": 1, "ruleset": "m44", "engine_version": "1",
+    {"format": 1, "ruleset": "m44", "version": "1",
      "objects": [...],          # interned immutable values (unit profiles, tiles, mines)
      "state": {slot: value}}    # every GameState slot but the scenario
 
@@ -16,8 +16,10 @@ dataclass, each stored once).  Only the classes of :data:`CLASSES` can be built 
 loading: unlike a pickle, a snapshot read from a database runs no code it names.
 
 The scenario is not in the snapshot: :func:`load_state` takes it (the game row names it).
-A snapshot is valid only for the ``format`` and ``engine_version`` that wrote it;
-:func:`load_state` refuses any other with ``EngineError("snapshot_version")`` and a
+``ruleset`` and ``version`` are the ruleset's (``engine/rulesets/m44``: ``m44`` /
+``overlord``, its ``version``).  A snapshot is valid only for the ``format``, ruleset and
+version that wrote it; :func:`load_state` refuses any other with
+``EngineError("snapshot_version")`` and a
 malformed one with ``EngineError("snapshot_format")``: the caller then replays the log
 (the log is the truth, a snapshot only shortens a cold start).
 """
@@ -32,11 +34,8 @@ from .state import Battle, GameState, Mine, Play, Quota, ShallowExt, Unit
 from .terrain import TERRAIN, TerrainSpec, Tile
 from .units import UnitSpec
 
+#: the snapshot encoding; bump it when ``GameState`` or a class of CLASSES changes shape
 FORMAT = 1
-RULESET = "m44"
-#: the m44 rules engine's version: bumped when the same log would replay differently
-#: or the state's shape changes (a snapshot of another version is replayed instead)
-ENGINE_VERSION = "1"
 
 #: the only classes a snapshot may build
 CLASSES: dict[str, type] = {c.__name__: c for c in (Unit, Play, Battle, Quota, Rng, Mine,
@@ -94,11 +93,13 @@ class _Encoder:
                                   if f not in skip}}
 
 
-def dump_state(st: GameState) -> dict[str, Any]:
-    """The snapshot of ``st`` as JSON-able data (``orjson.dumps`` it to store it)."""
+def dump_state(st: GameState, ruleset: str | None = None,
+               version: str | None = None) -> dict[str, Any]:
+    """The snapshot of ``st`` as JSON-able data (``orjson.dumps`` it to store it), marked
+    with the ``ruleset`` name and ``version`` that wrote it."""
     e = _Encoder()
     state = {s: e.enc(getattr(st, s)) for s in _STATE_SLOTS}
-    return {"format": FORMAT, "ruleset": RULESET, "engine_version": ENGINE_VERSION,
+    return {"format": FORMAT, "ruleset": ruleset, "version": version,
             "objects": e.objects, "state": state}
 
 
@@ -160,17 +161,19 @@ class _Decoder:
         return obj
 
 
-def load_state(data: Any, scenario: Any) -> GameState:
-    """The state a :func:`dump_state` snapshot describes, on ``scenario``."""
+def load_state(data: Any, scenario: Any, ruleset: str | None = None,
+               version: str | None = None) -> GameState:
+    """The state a :func:`dump_state` snapshot describes, on ``scenario``; ``ruleset`` /
+    ``version`` given: the snapshot must have been written by them."""
     if not isinstance(data, dict):
         raise EngineError("snapshot_format", "a snapshot is a JSON object")
-    if data.get("format") != FORMAT or data.get("ruleset") != RULESET \
-            or data.get("engine_version") != ENGINE_VERSION:
+    if data.get("format") != FORMAT or (ruleset is not None and data.get("ruleset") != ruleset) \
+            or (version is not None and data.get("version") != version):
         raise EngineError("snapshot_version",
-                          f"snapshot format {data.get('format')!r} / engine "
-                          f"{data.get('engine_version')!r}; this engine writes format "
-                          f"{FORMAT} / {ENGINE_VERSION}", format=data.get("format"),
-                          engine_version=data.get("engine_version"))
+                          f"snapshot format {data.get('format')!r} of "
+                          f"{data.get('ruleset')!r} {data.get('version')!r}; this engine "
+                          f"reads format {FORMAT} of {ruleset!r} {version!r}",
+                          format=data.get("format"), version=data.get("version"))
     objects, state = data.get("objects"), data.get("state")
     if not isinstance(objects, list) or not isinstance(state, dict) \
             or set(state) != set(_STATE_SLOTS):

@@ -2,12 +2,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request, status
 
-from ..engine_api import optional_rules
+from ..engine_api import optional_rules, rulesets
 from ..errors import BadRequest
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
 from .schemas import (ClaimBody, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
-                      InviteOut, OptionalRuleOut)
+                      InviteOut, OptionalRuleOut, RulesetOut)
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -84,10 +84,22 @@ async def game_events(game_id: str, session: SessionDep, me: OptionalIdentity,
 
 
 @router.get("/options", response_model=list[OptionalRuleOut], response_model_exclude_none=True)
-async def list_optional_rules() -> list[OptionalRuleOut]:
-    """The named optional rules of the engine (``implemented: false`` ones are refused by
-    ``POST /api/games`` with ``option_not_implemented``)."""
-    return [OptionalRuleOut(**r) for r in optional_rules()]
+async def list_optional_rules(ruleset: str = Query("m44", description="a registered ruleset")
+                              ) -> list[OptionalRuleOut]:
+    """The named optional rules of a ruleset (default m44; ``implemented: false`` ones are
+    refused by ``POST /api/games`` with ``option_not_implemented``)."""
+    return [OptionalRuleOut(**r) for r in optional_rules(ruleset)]
+
+
+@router.get("/rulesets", response_model=list[RulesetOut])
+async def list_rulesets() -> list[RulesetOut]:
+    """The registered rule systems (lobby order): name, version, title, summary, setup
+    (``scenario``: a game needs a ``scenario_id`` the ruleset accepts, see
+    ``ScenarioSummary.rulesets``; ``none``: no scenario), the client renderer, the modes
+    and the named optional rules."""
+    return [RulesetOut(name=rs.name, version=rs.version, title=rs.title, summary=rs.summary,
+                       setup=rs.setup, renderer=rs.renderer, modes=list(rs.modes),
+                       options=list(rs.options())) for rs in rulesets()]
 
 
 @router.get("/invites/{code}", response_model=InviteOut)

@@ -1,8 +1,9 @@
 """Playing: one client action -> engine -> durable log -> new live state.
 
-The server decides nothing about the rules: ``engine.apply`` accepts or refuses, and
-while the engine is at a chance node the server rolls with ``engine.sample_chance`` and
-logs the rolls in the same transaction, so the log alone replays the game.
+The server decides nothing about the rules: the game's ruleset (``rt.rs.apply``) accepts
+or refuses, and while the ruleset is at a chance node the server rolls with its
+``sample_chance`` and logs the rolls in the same transaction, so the log alone replays
+the game.
 """
 from __future__ import annotations
 
@@ -10,14 +11,13 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from sqlalchemy import insert
 
 from ..db import Database
-from ..engine_api import E, EngineError
+from ..engine_api import EngineError, Ruleset
 from ..models import Snapshot, utcnow
 from . import repository
-from .runtime import Batch, GameRuntime, game_fields, settle_chance
+from .runtime import Batch, GameRuntime, dump_snapshot, game_fields, settle_chance
 
 log = logging.getLogger("app.play")
 
@@ -49,12 +49,12 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
         return Outcome.reject(rt.seq, "stale_seq",
                               f"the game is at seq {rt.seq}, not {expected_seq}; resync")
     try:
-        # the log stores the engine's canonical form, never the client's text: unknown
+        # the log stores the ruleset's canonical form, never the client's text: unknown
         # keys and out-of-range values are refused here (unknown_field, bad_value, ...)
-        action = E.canonical_action(rt.state, {**action, "seat": seat})
-        state, events = E.apply(rt.state, action)
-        state, rolls, roll_events = settle_chance(state)
-        fields = game_fields(state, list(rt.seats.values()))
+        action = rt.rs.canonical_action(rt.state, {**action, "seat": seat})
+        state, events = rt.rs.apply(rt.state, action)
+        state, rolls, roll_events = settle_chance(rt.rs, state)
+        fields = game_fields(rt.rs, state, list(rt.seats.values()))
     except EngineError as exc:
         return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
     except Exception:  # an engine bug must not take the server down
@@ -84,10 +84,10 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     return Outcome(True, new, batch=batch, entries=entries, snapshot=state if snap else None)
 
 
-async def write_snapshot(db: Database, game_id: str, seq: int, state: Any) -> None:
+async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, state: Any) -> None:
     """Store the state after ``seq`` (best effort: the log alone replays the game)."""
     try:
-        blob = orjson.dumps(E.dump_state(state))      # versioned JSON (engine/snapshot.py)
+        blob = dump_snapshot(rs, state)
         async with db.write_lock, db.sessions() as session:
             await session.execute(insert(Snapshot.__table__).values(
                 game_id=game_id, seq=seq, state=blob, created_at=utcnow()))

@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
-
-import orjson
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..engine_api import CHANCE, E, EngineError, scenario_from_text
+from ..engine_api import (CHANCE, EngineError, Ruleset, normalise_logged, ruleset,
+                          scenario_from_text)
 from ..errors import AppError, Conflict, NotFound
 from ..models import Game, Seat
+from ..scenarios import repository as scenarios
 from . import repository
 
 log = logging.getLogger("app.games")
@@ -67,16 +68,16 @@ class Batch:
     state: Any
 
 
-def apply_entries(state: Any, entries: list[tuple[str, dict[str, Any]]],
+def apply_entries(rs: Ruleset, state: Any, entries: list[tuple[str, dict[str, Any]]],
                   normalise: bool = False) -> tuple[Any, list[dict[str, Any]]]:
     """Apply logged entries; ``normalise``: rows read from the database, which an older
-    release may have stored raw (``engine.normalise_logged`` drops the keys the engine
-    never read and checks the values)."""
+    release may have stored raw (the ruleset's ``normalise_logged`` drops the keys the
+    engine never read and checks the values)."""
     events: list[dict[str, Any]] = []
     for _seat, action in entries:
         if normalise:
-            action = E.normalise_logged(state, action)
-        state, evs = E.apply(state, action)
+            action = normalise_logged(rs, state, action)
+        state, evs = rs.apply(state, action)
         events.extend(evs)
     return state, events
 
@@ -101,22 +102,6 @@ async def replay_failure(session: AsyncSession, game_id: str, exc: BaseException
                     f"{problem['detail']})", code="game_unplayable", **problem)
 
 
-def settle_chance(state: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
-    """Roll the dice the engine asks for (``sample_chance``) until it needs a player."""
-    entries: list[tuple[str, dict[str, Any]]] = []
-    events: list[dict[str, Any]] = []
-    guard = 0
-    while E.is_chance(state):
-        roll = E.sample_chance(state)
-        state, evs = E.apply(state, roll)
-        entries.append((CHANCE, roll))
-        events.extend(evs)
-        guard += 1
-        if guard > 10_000:
-            raise EngineError("chance_loop", "the engine kept asking for dice")
-    return state, entries, events
-
-
 def dice_info(game_id: str, commitment: str | None, finished: bool, seed: str | None,
               salt: str | None) -> dict[str, Any]:
     """``fair_dice`` of the summary and ``hello``: the commitment (null: a test seed or a
@@ -128,9 +113,26 @@ def dice_info(game_id: str, commitment: str | None, finished: bool, seed: str | 
     return out
 
 
-def game_fields(state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
+def settle_chance(rs: Ruleset, state: Any
+                  ) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
+    """Roll the dice the ruleset asks for (``sample_chance``) until it needs a player."""
+    entries: list[tuple[str, dict[str, Any]]] = []
+    events: list[dict[str, Any]] = []
+    guard = 0
+    while rs.is_chance(state):
+        roll = rs.sample_chance(state)
+        state, evs = rs.apply(state, roll)
+        entries.append((CHANCE, roll))
+        events.extend(evs)
+        guard += 1
+        if guard > 10_000:
+            raise EngineError("chance_loop", "the engine kept asking for dice")
+    return state, entries, events
+
+
+def game_fields(rs: Ruleset, state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
     """The lobby columns of ``games`` derived from the public view and the seats."""
-    view = E.view_for(state, None)
+    view = rs.view_for(state, None)
     if view.get("game_over"):
         status = "finished"
     elif all(s.held for s in seats):
@@ -144,13 +146,13 @@ def game_fields(state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
 class GameRuntime:
     def __init__(self, game: Game, scenario: Any, state: Any, seq: int, seats: list[SeatInfo]) -> None:
         self.game_id = game.id
+        self.rs: Ruleset = ruleset(game.ruleset)      # the rule system playing this game
         self.scenario_id = game.scenario_id
         self.scenario_name = game.scenario_name
         self.mode = game.mode
         self.options = dict(game.options or {})
         self.private = game.private
-        self.ruleset = game.ruleset
-        self.engine_version = game.engine_version
+        self.ruleset_version = game.ruleset_version
         self.commitment = game.commitment
         self._reveal = (game.seed_secret, game.seed_salt)   # sent only once finished
         self.scenario = scenario
@@ -175,14 +177,14 @@ class GameRuntime:
     @property
     def board(self) -> dict[str, Any]:
         if self._board is None:
-            self._board = E.board_for(self.scenario)
+            self._board = self.rs.board(self.state)
         return self._board
 
     def fields(self) -> dict[str, Any]:
         """Lobby columns for the current state (memoized per seq and seat change)."""
         key = (self.seq, self._seats_version)
         if self._fields is None or self._fields[0] != key:
-            self._fields = (key, game_fields(self.state, list(self.seats.values())))
+            self._fields = (key, game_fields(self.rs, self.state, list(self.seats.values())))
         return self._fields[1]
 
     @property
@@ -233,7 +235,7 @@ class GameRuntime:
 
     def apply_remote(self, first_seq: int, actor: str,
                      entries: list[tuple[str, dict[str, Any]]], normalise: bool = False) -> Batch:
-        state, events = apply_entries(self.state, entries, normalise)
+        state, events = apply_entries(self.rs, self.state, entries, normalise)
         return self.push(first_seq, actor, events, state, first_seq + len(entries) - 1)
 
     async def catch_up(self, session: AsyncSession) -> None:
@@ -251,19 +253,39 @@ class GameRuntime:
         self._seats_version += 1
 
 
+async def game_scenario(session: AsyncSession, game: Game) -> Any:
+    """The parsed scenario a game was set up from (None for a ruleset without one)."""
+    if game.scenario_id is None:
+        return None
+    row = await scenarios.get(session, game.scenario_id)
+    if row is None:
+        raise EngineError("scenario_missing", f"scenario {game.scenario_id!r} is gone")
+    return scenario_from_text(row.content)
+
+
+def dump_snapshot(rs: Ruleset, state: Any) -> bytes:
+    """The ``snapshots.state`` blob: the ruleset's ``dump_state`` (versioned JSON, never
+    a pickle) as JSON text."""
+    return orjson.dumps(rs.dump_state(state))
+
+
+def load_snapshot(rs: Ruleset, blob: bytes, scenario: Any) -> Any:
+    """The state of a ``snapshots.state`` blob; raises on a blob of another format or
+    version (the caller replays the log instead).  A pickle of an older release is not
+    JSON: refused here, never unpickled."""
+    return rs.load_state(orjson.loads(blob), scenario)
+
+
 async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
-    """Cold start: latest snapshot + log tail (or a full replay) -> live state."""
+    """Cold start: latest snapshot + log tail (or a full replay) -> live state.  A log that
+    no longer replays marks the game ``unplayable`` (:func:`replay_failure`)."""
     game = await repository.get(session, game_id)
     if game is None:
         raise NotFound(f"no game {game_id!r}", code="game_not_found")
-    from ..scenarios import repository as scenarios
-
-    row = await scenarios.get(session, game.scenario_id)
     try:
-        if row is None:
-            raise EngineError("scenario_missing", f"scenario {game.scenario_id!r} is gone")
-        scn = scenario_from_text(row.content)
-        state, seq = await _replay(session, game, scn)
+        rs = ruleset(game.ruleset)
+        scn = await game_scenario(session, game)
+        state, seq = await _replay(session, rs, game, scn)
     except Exception as exc:        # the log no longer replays: reported, never a crash
         raise await replay_failure(session, game_id, exc) from None
     seat_rows = await repository.seats_of(session, game_id)
@@ -274,31 +296,23 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
     return rt
 
 
-async def _snapshot_state(session: AsyncSession, game_id: str, scn: Any) -> tuple[Any, int]:
-    """The latest usable snapshot (JSON of this engine version), else (None, 0).  A pickle
-    of an older release is never unpickled; another version's JSON is ignored."""
-    snap = await repository.latest_snapshot(session, game_id)
-    if snap is None:
-        return None, 0
-    if not snap.state.startswith(b"{"):
-        log.info("snapshot %s@%s is not JSON (an older release): replaying", game_id, snap.seq)
-        return None, 0
-    try:
-        return E.load_state(orjson.loads(snap.state), scn), snap.seq
-    except (EngineError, ValueError) as exc:
-        log.info("snapshot %s@%s not loadable (%s): replaying the log", game_id, snap.seq, exc)
-        return None, 0
-
-
-async def _replay(session: AsyncSession, game: Game, scn: Any) -> tuple[Any, int]:
-    """Latest snapshot + log tail (or a full replay from the seed) -> (state, seq)."""
-    state, seq = await _snapshot_state(session, game.id, scn)
+async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> tuple[Any, int]:
+    """Latest usable snapshot + log tail (or a full replay from the seed) -> (state, seq)."""
+    snap = await repository.latest_snapshot(session, game.id)
+    state, seq = None, 0
+    if snap is not None:
+        try:
+            state, seq = load_snapshot(rs, snap.state, scn), snap.seq
+        except (EngineError, ValueError) as exc:   # another format / version: replay
+            log.info("snapshot %s@%s not loadable (%s); replaying the log", game.id, snap.seq,
+                     exc)
+            state, seq = None, 0
     if state is None:
-        state = E.new_game(scn, game.seed, dict(game.options or {}), game.engine_mode)
+        state = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode)
     rows = await repository.actions_after(session, game.id, seq)
     for r in rows:
         try:
-            state, _ = apply_entries(state, [(r.seat, r.action)], normalise=True)
+            state, _ = apply_entries(rs, state, [(r.seat, r.action)], normalise=True)
         except EngineError as exc:
             exc.details.setdefault("seq", r.seq)
             raise

@@ -51,7 +51,7 @@ async def test_commitment_reveal_and_verify(server: Server, api: httpx.Client, t
     g = r.json()
     commit = g["fair_dice"]["commitment"]
     assert len(commit) == 64 and "seed" not in g["fair_dice"] and "salt" not in g["fair_dice"]
-    assert g["engine_version"] and g["ruleset"] == "m44"
+    assert g["ruleset_version"] and g["ruleset"] == "m44"
     assert api.get(f"/api/games/{g['id']}/log").json()["error"]["code"] == "game_not_finished"
     async with WS(url(server, g["id"])) as spec:
         hello = spec.messages[0]
@@ -221,7 +221,8 @@ def test_game_of_an_older_release_loads_and_continues(tmp_path: Path) -> None:
         assert db.execute("SELECT count(*) FROM snapshots").fetchone() == (0,)   # no pickle left
         sizes = [n for (n,) in db.execute("SELECT length(action) FROM actions WHERE game_id='g_old'")]
         assert max(sizes) < 300
-        assert db.execute("SELECT engine_version FROM games WHERE id='g_old'").fetchone() == ("0",)
+        assert db.execute("SELECT ruleset, ruleset_version FROM games WHERE id='g_old'"
+                          ).fetchone() == ("m44", "1")
     srv.start()
     try:
         asyncio.run(_continue_old_game(srv, toks, len(entries)))
@@ -237,7 +238,8 @@ def test_game_of_an_older_release_loads_and_continues(tmp_path: Path) -> None:
         assert len(snaps) == 1, (srv.logs(), dbg)
         (blob, snap_seq), = snaps
         snap = json.loads(blob)
-        assert snap["format"] == 1 and snap["engine_version"] and snap_seq >= 50
+        assert (snap["format"], snap["ruleset"], snap["version"]) == (1, "m44", "1")
+        assert snap_seq >= 50
         srv.restart()                              # a cold start from the JSON snapshot
         asyncio.run(_reconnect(srv, toks["AXIS"]))
         with httpx.Client(base_url=srv.base, timeout=20) as api:
@@ -262,7 +264,7 @@ async def _continue_old_game(srv: Server, toks: dict[str, str], seq: int) -> Non
     al = WS(url(srv, "g_old"), toks["ALLIES"])
     async with ax, al:
         hello = ax.messages[0]
-        assert hello["seq"] == seq and hello["engine_version"] == "0"
+        assert hello["seq"] == seq and hello["ruleset_version"] == "1"
         assert hello["fair_dice"]["commitment"] is None          # older than fair dice
         while max(ax.seq, al.seq) < 56:          # past SNAPSHOT_EVERY (25) x 2
             lead = max((ax, al), key=lambda w: w.seq)

@@ -14,7 +14,8 @@ from engine import (EngineError, apply, canonical_action, dump_state, is_chance,
                     load_scenario, load_state, new_game, sample_chance, to_act)
 from engine.action_schema import SCHEMA, normalise_logged
 from engine.fairdice import commitment, rng_seed, verify
-from engine.snapshot import ENGINE_VERSION, FORMAT
+from engine.core.ruleset import get as get_ruleset
+from engine.snapshot import FORMAT
 
 from .paths import SCN_DIR
 
@@ -105,12 +106,13 @@ def test_old_log_rows_normalise_by_dropping_unknown_keys():
 def test_json_snapshot_round_trip_and_continue(name, mode):
     scn = load_scenario(str(SCN_DIR / name))
     st, _ = play(scn, 5, 150, mode)
-    data = dump_state(st)
-    assert data["format"] == FORMAT and data["engine_version"] == ENGINE_VERSION
+    rs = get_ruleset("overlord" if st.mode != "standard" else "m44")
+    data = rs.dump_state(st)
+    assert (data["format"], data["ruleset"], data["version"]) == (FORMAT, rs.name, rs.version)
     blob = orjson.dumps(data)                        # JSON, no pickle
-    back = load_state(orjson.loads(blob), scn)
+    back = rs.load_state(orjson.loads(blob), scn)
     assert back == st
-    assert orjson.dumps(dump_state(back)) == blob
+    assert orjson.dumps(rs.dump_state(back)) == blob
     rnd = random.Random(1)
     a, b = st, back
     for _ in range(60):
@@ -126,12 +128,16 @@ def test_json_snapshot_round_trip_and_continue(name, mode):
 def test_snapshot_of_another_version_or_shape_is_refused_clearly():
     scn = load_scenario(str(SCN_DIR / PEGASUS))
     st, _ = play(scn, 2, 30)
-    data = dump_state(st)
-    for bad, code in [({**data, "engine_version": "0"}, "snapshot_version"),
+    rs = get_ruleset("m44")
+    data = rs.dump_state(st)
+    for bad, code in [({**data, "version": "0"}, "snapshot_version"),
+                      ({**data, "ruleset": "overlord"}, "snapshot_version"),
                       ({**data, "format": 99}, "snapshot_version"),
+                      ({"ruleset": "m44", "version": "1", "format": "pickle-b64", "data": "gAS"},
+                       "snapshot_version"),
                       ("a pickle", "snapshot_format")]:
         with pytest.raises(EngineError) as exc:
-            load_state(bad, scn)
+            rs.load_state(bad, scn)
         assert exc.value.code == code
     evil = copy.deepcopy(data)
     evil["state"]["rng"] = {"$o": "Popen", "f": {"args": ["rm", "-rf", "/"]}}
@@ -146,13 +152,14 @@ SALT = "22" * 16
 
 
 def export(scn_path: str, seed_hex: str, salt_hex: str, steps: int = 400,
-           engine_mode: str = "standard") -> dict:
+           ruleset: str = "m44", mode: str = "1v1") -> dict:
     """A log as ``GET /api/games/{id}/log`` exports it."""
     text = open(scn_path, encoding="utf-8").read()
     scn = load_scenario(text)
+    engine_mode = {"1v1": "standard"}.get(mode, mode)
     st, log = play(scn, rng_seed(seed_hex), steps, engine_mode)
-    return {"format": "overlord-log/1", "ruleset": "m44", "engine_version": ENGINE_VERSION,
-            "scenario": json.loads(text), "mode": "1v1", "engine_mode": engine_mode,
+    return {"format": "overlord-log/1", "ruleset": ruleset, "ruleset_version": "1",
+            "scenario": json.loads(text), "mode": mode,
             "options": {}, "commitment": commitment(seed_hex, salt_hex), "seed": seed_hex,
             "salt": salt_hex, "rng_seed": rng_seed(seed_hex), "winner": st.winner,
             "actions": [{"seq": i + 1, "seat": s, "action": a} for i, (s, a) in enumerate(log)]}
@@ -200,7 +207,7 @@ def test_verify_reports_an_uncommitted_log():
 
 
 def test_verify_an_overlord_game_and_a_draw_that_differs():
-    log = export(str(SCN_DIR / OMAHA), SEED, SALT, 300, "overlord")
+    log = export(str(SCN_DIR / OMAHA), SEED, SALT, 300, "overlord", "overlord")
     assert verify(log).ok, verify(log).message
     # the same log under another seed: the first roll (or an action the other deal makes
     # illegal) is the first differing entry
