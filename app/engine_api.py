@@ -18,7 +18,7 @@ import engine.rulesets  # noqa: F401  (fills the registry)
 from engine.bot import RandomBot
 from engine.core import ruleset as _registry
 from engine.core.errors import EngineError, ScenarioError
-from engine.core.ruleset import CHANCE, Ruleset, layouts_of, normalise_logged
+from engine.core.ruleset import CHANCE, Ruleset, layouts_of, load_state_of, normalise_logged
 from engine.fairdice import commitment as seed_commitment
 from engine.fairdice import rng_seed
 from engine.fairdice import verify as verify_log
@@ -27,12 +27,21 @@ from engine.scenario import board_for, load_scenario
 __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",
            "layouts_of", "natural_ruleset", "scenario_board", "RandomBot", "normalise_logged",
-           "seed_commitment", "rng_seed", "verify_log"]
+           "load_state_of", "seed_commitment", "rng_seed", "verify_log"]
 
 
 def ruleset(name: str) -> Ruleset:
     """The registered ruleset ``name`` (``EngineError("unknown_ruleset")`` otherwise)."""
     return _registry.get(name)
+
+
+def preview_action(name: str, options: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    """The ruleset's optional preview of ``action`` under ``options`` (a fresh state of a
+    ruleset without scenario; ``EngineError("no_preview")`` when it has none)."""
+    rs = ruleset(name)
+    if getattr(rs, "preview", None) is None or rs.setup != "none":
+        raise EngineError("no_preview", f"ruleset {name!r} has no preview")
+    return _registry.preview_of(rs, rs.new_game(0, options), action)
 
 
 def rulesets() -> list[Ruleset]:

@@ -269,6 +269,7 @@ async function loadOptions(ruleset = 'm44') {
       const example = JSON.stringify(r.example);
       const area = el('textarea', { id: `${id}-map`, 'data-map-for': r.name, rows: 2, class: 'hidden',
         placeholder: example, title: names ? `Types: ${names}` : r.description });
+      if (r.prefill) area.value = example;   // a table the players complete (e.g. France 1944 control limits)
       const help = el('div', { class: 'muted option-desc hidden' },
         `Value as JSON, e.g. ${example}` + (names ? ` — a start hex "row,col" or a unit code (e.g. tankger) -> a type. Types: ${names}` : ' (see the description above; empty: the default)'));
       input.addEventListener('change', () => { area.classList.toggle('hidden', !input.checked); help.classList.toggle('hidden', !input.checked); });

@@ -10,6 +10,7 @@
 //   export function render(s)        on every hello/update/sync: s = {
 //       view, board, legal, seq, status, seat, seats, events }  // events: update only
 //   export function unmount()        optional: the page is going away
+//   export function describe(event)  optional: the log line of an event (default: its type)
 import { el, clear } from './util.js';
 
 const body = document.body;
@@ -93,7 +94,7 @@ function handle(msg) {
       break;
     case 'update':
       Object.assign(S, { seq: msg.seq, view: msg.view, legal: msg.legal || [], status: msg.status });
-      for (const e of msg.events || []) say(e.type);
+      for (const e of msg.events || []) say(mod.describe ? mod.describe(e) : e.type);
       draw(msg.events);
       break;
     case 'sync':

@@ -16,8 +16,8 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..engine_api import (CHANCE, EngineError, Ruleset, normalise_logged, ruleset,
-                          scenario_from_text)
+from ..engine_api import (CHANCE, EngineError, Ruleset, load_state_of, normalise_logged,
+                          ruleset, scenario_from_text)
 from ..errors import AppError, Conflict, NotFound
 from ..models import Game, Seat
 from ..scenarios import repository as scenarios
@@ -273,7 +273,7 @@ def load_snapshot(rs: Ruleset, blob: bytes, scenario: Any) -> Any:
     """The state of a ``snapshots.state`` blob; raises on a blob of another format or
     version (the caller replays the log instead).  A pickle of an older release is not
     JSON: refused here, never unpickled."""
-    return rs.load_state(orjson.loads(blob), scenario)
+    return load_state_of(rs, orjson.loads(blob), scenario)
 
 
 async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
@@ -303,7 +303,7 @@ async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> t
     if snap is not None:
         try:
             state, seq = load_snapshot(rs, snap.state, scn), snap.seq
-        except (EngineError, ValueError) as exc:   # another format / version: replay
+        except Exception as exc:   # another format / version, a damaged row: replay
             log.info("snapshot %s@%s not loadable (%s); replaying the log", game.id, snap.seq,
                      exc)
             state, seq = None, 0

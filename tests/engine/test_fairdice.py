@@ -215,3 +215,26 @@ def test_verify_an_overlord_game_and_a_draw_that_differs():
     other = {**log, "seed": seed2, "commitment": commitment(seed2, SALT), "rng_seed": None}
     v = verify(other)
     assert not v.ok and v.seq is not None
+
+
+def test_verify_goes_through_the_ruleset_the_log_names():
+    """A ruleset without a scenario (France 1944 referee): same commitment, same check."""
+    rs = get_ruleset("france1944")
+    st = rs.new_game(rng_seed(SEED), {"turns": 1}, None, None)
+    rnd = random.Random(4)                       # a session with combats (dice)
+    actions = []
+    while not rs.is_over(st) and len(actions) < 3000:
+        if rs.is_chance(st):
+            a = rs.sample_chance(st)
+        else:
+            a = rnd.choice(rs.legal_actions(st, rs.to_act(st)[0]))
+        actions.append({"seq": len(actions) + 1, "seat": a.get("seat", "chance"), "action": a})
+        st, _ = rs.apply(st, a)
+    log = {"format": "overlord-log/1", "ruleset": "france1944", "scenario": None,
+           "mode": None, "options": {"turns": 1}, "commitment": commitment(SEED, SALT),
+           "seed": SEED, "salt": SALT, "winner": None, "actions": actions}
+    assert verify(log).ok, verify(log).message
+    rolled = next(e for e in actions if e["seat"] == "chance")
+    bad = copy.deepcopy(log)
+    bad["actions"][rolled["seq"] - 1]["action"]["dice"] = [7 - rolled["action"]["dice"][0]]
+    assert verify(bad).seq == rolled["seq"]
