@@ -194,10 +194,20 @@ def _slot_rows(game: Game, name: str) -> tuple[str, list[Seat]]:
     return slot, [s for s in game.seats if (s.slot or s.seat) == slot]
 
 
+def _refuse_ended(game: Game) -> None:
+    """Seats of a finished game (``game_finished``) or of one whose log no longer replays
+    (``game_unplayable``) do not change."""
+    if game.status == "finished":
+        raise Conflict("the game is over", code="game_finished")
+    if game.status == "unplayable":
+        raise Conflict("this game's log no longer replays", code="game_unplayable",
+                       **(game.unplayable or {}))
+
+
 async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id: str,
                              me: Identity) -> GameSummary:
     game = await _reload(session, game_id)
-    if game.status != "finished":
+    if game.status not in ("finished", "unplayable"):
         held = all(s.identity_id is not None or s.is_bot for s in game.seats)
         await repository.set_fields(session, game_id, status="live" if held else "open")
     await session.commit()
@@ -214,8 +224,7 @@ async def claim_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
     slot, rows = _slot_rows(game, seat)
     if all(r.identity_id == me.id and not r.is_bot for r in rows):
         return summary(game, me)
-    if game.status == "finished":
-        raise Conflict("the game is over", code="game_finished")
+    _refuse_ended(game)
     if game.private and not any(r.identity_id == me.id for r in rows) \
             and not (invite and secrets.compare_digest(invite, game.invite_code)):
         raise Forbidden("this game needs its invite code", code="invite_required")
@@ -234,8 +243,7 @@ async def leave_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
     slot, rows = _slot_rows(game, seat)
     if any(r.identity_id != me.id for r in rows):
         raise Forbidden(f"you do not hold seat {seat}", code="not_seated")
-    if game.status == "finished":
-        raise Conflict("the game is over", code="game_finished")
+    _refuse_ended(game)
     if game.status == "live" and game.mode in STAND_IN_MODES:
         await repository.set_slot(session, game_id, slot, identity_id=None, is_bot=True,
                                   bot_reason="left")
@@ -253,8 +261,7 @@ async def seat_bot(session: AsyncSession, notifier: Notifier, me: Identity, game
     slot, rows = _slot_rows(game, seat)
     if not any(s.identity_id == me.id for s in game.seats) and game.created_by != me.id:
         raise Forbidden("only a player of this game may add a bot", code="not_seated")
-    if game.status == "finished":
-        raise Conflict("the game is over", code="game_finished")
+    _refuse_ended(game)
     if all(r.is_bot for r in rows):
         return summary(game, me)
     holders = {r.identity_id for r in rows}

@@ -253,6 +253,9 @@ def test_game_of_an_older_release_loads_and_continues(tmp_path: Path) -> None:
             summary = api.get("/api/games/g_broken").json()
             assert summary["status"] == "unplayable" and summary["unplayable"]["seq"] == k + 1
             assert api.get("/api/games/g_broken/chat").json()["error"]["code"] == "game_unplayable"
+            r = api.post("/api/games/g_broken/seats/AXIS/leave",
+                         headers={"Authorization": f"Bearer {toks['AXIS']}"})
+            assert r.status_code == 409 and r.json()["error"]["code"] == "game_unplayable"
         asyncio.run(_unplayable_socket(srv))
     finally:
         srv.stop()
