@@ -164,3 +164,46 @@ async def test_absent_player_replaced_then_back(grace_server: Server) -> None:
         s = left()
         assert s["is_bot"] and s["bot_reason"] == "left" and not s["mine"]
         assert api.post(f"/api/games/{gid}/seats/ALLIES:left/claim", headers=auth(boss)).status_code == 200
+
+
+async def test_chain_of_command_binds_the_cinc_holder_on_every_connection(
+        server: Server, api: httpx.Client) -> None:
+    """002: the C-in-C may not talk to all his Field Generals.  Layout 3: the player of
+    ``ALLIES:cinc+centre`` is refused on ``side:ALLIES`` however he connects (all his
+    seats, pinned with ``?seat=ALLIES:centre``, or ``auth`` with that seat); his Left FG
+    is not.  Layout 2 (AXIS): "the players play all roles collectively": no chain."""
+    ike, brad, gerd = (new_identity(api, n) for n in ("Ike", "Brad", "Gerd"))
+    g = create(api, ike, layout={"AXIS": "2", "ALLIES": "3"}, seat="ALLIES:cinc")
+    gid = g["id"]
+    for tok, seat in ((brad, "ALLIES:left"), (gerd, "AXIS:cinc")):
+        assert api.post(f"/api/games/{gid}/seats/{seat}/claim", headers=auth(tok)).status_code == 200
+    base = f"{server.ws_base}/ws/games/{gid}"
+
+    async def say(ws: WS, channel: str, text: str) -> dict[str, Any]:
+        await ws.send({"type": "chat", "channel": channel, "text": text})
+        return await ws.expect("chat", "error")
+
+    async with WS(base, ike) as plain, WS(f"{base}?seat=ALLIES:centre", ike) as pinned, \
+            WS(base) as authed, WS(base, brad) as left, WS(base, gerd) as axis:
+        await authed.send({"type": "auth", "token": ike, "seat": "ALLIES:centre"})
+        hello = await authed.expect("hello")
+        assert hello["seat"] == "ALLIES:centre" and hello["my_seats"] == ["ALLIES:centre"]
+        assert pinned.messages[0]["my_seats"] == ["ALLIES:centre"]
+        for ws, h in ((plain, plain.messages[0]), (pinned, pinned.messages[0]), (authed, hello)):
+            chans = h["chat_channels"]
+            assert "side:ALLIES" in chans["read"] and "side:ALLIES" not in chans["write"]
+            assert "Commander-in-Chief" in chans["closed"]["side:ALLIES"]
+            e = await say(ws, "side:ALLIES", "all generals: attack at dawn")
+            assert e["type"] == "error" and e["code"] == "chat_forbidden", e
+            e = await say(ws, "pair:ALLIES:left", "Bradley, go")     # no visit confirmed
+            assert e["type"] == "error" and e["code"] == "chat_forbidden", e
+        m = await say(left, "side:ALLIES", "Left FG here")          # FGs talk at any time
+        assert m["type"] == "chat" and m["seat"] == "ALLIES:left"
+        assert (await pinned.expect("chat"))["text"] == "Left FG here"
+        chans = axis.messages[0]["chat_channels"]
+        assert {"side:AXIS", "pair:AXIS:left", "pair:AXIS:right"} <= set(chans["write"])
+        m = await say(axis, "side:AXIS", "we play together")
+        assert m["type"] == "chat" and m["channel"] == "side:AXIS"
+    history = api.get(f"/api/games/{gid}/chat", params={"channel": "side:ALLIES"},
+                      headers=auth(brad)).json()
+    assert [m["text"] for m in history] == ["Left FG here"]

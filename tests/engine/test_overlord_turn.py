@@ -160,3 +160,19 @@ def test_draw_two_never_above_hand_size():
     st = do(st, C, "play_card", card=cs[0], half=0)
     st = do(st, C, "play_card", card=cs[1], half=1)
     assert len(st.hands[A]) == 3                         # 1 kept + 2 drawn
+
+
+def test_right_fg_first_half_reaches_the_second_boards_centre_section_002():
+    # 002: six sections of two boards side by side; the second board's dotted lines fall
+    # at cols 33 and 43, so (8, 42) is in the Right FG's first half (the second board's
+    # centre) and (8, 44) in his second half (its right section)
+    st = ol_game({(8, 42): "infus", (8, 44): "infus", (7, 43): "infus", (0, 4): "infger"},
+                 allies=[("probe", 2), ("probe", 2)])
+    p1, p2 = st.hands[A][:2]
+    st = dispatch(st, {p1: "right"})
+    st = do(st, L, "pass")
+    st = do(st, C, "pass")
+    first = do(st, R, "play_card", card=p1, half=0)
+    assert orders(first, R) == sorted([uid(st, (8, 42)), uid(st, (7, 43))])
+    second = do(st, R, "play_card", card=p1, half=1)
+    assert orders(second, R) == sorted([uid(st, (8, 44)), uid(st, (7, 43))])
