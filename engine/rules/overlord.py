@@ -32,7 +32,7 @@ from . import battle as B
 from . import tactics as T
 from . import turn as TU
 from .common import MODES, SIDES, StandardMode, is_top, other, parse_hex, parse_unit
-from .medals import check_victory, end_by_damage, update_objectives
+from .medals import check_victory, end_by_damage, end_out_of_cards, update_objectives
 from .terrain_changes import unit_left_hex
 
 ROLES = ("cinc", "left", "centre", "right")
@@ -1281,6 +1281,8 @@ def _end_turn(st: GameState, events: list) -> None:
     events.append({"type": "turn_ended", "side": side, "turn": st.turn})
     if st.last_turn_for == side and st.options.get("counter_attack_last_turn"):
         end_by_damage(st, events)      # 004 optional Counter-Attack last turn is over
+        return
+    if end_out_of_cards(st, events):   # deck_reshuffling: false, or no card anywhere
         return
     _start_turn(st, other(side), events)
 
