@@ -482,7 +482,7 @@ function renderBanner() {
   if (!v || !v.game_over) { b.classList.add('hidden'); return; }
   b.classList.remove('hidden');
   const w = v.winner;
-  let text = w ? `${sideName(w)} win the battle!` : 'The battle is over.';
+  let text = w ? `${sideName(w)} win the battle!` : 'The battle is over: a draw.';
   if (S.side && w) text += S.side === w ? ' — Victory is yours.' : ' — You have been defeated.';
   b.textContent = text;
   b.dataset.winner = w || '';
