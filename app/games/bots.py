@@ -36,7 +36,9 @@ log = logging.getLogger("app.bots")
 
 
 def choose_bot_action(state: Any, seat: str, salt: int) -> dict[str, Any] | None:
-    """The engine's random bot (``engine.bot.RandomBot``); the server adds no rule."""
+    """The engine's random bot (``engine.bot.RandomBot``); the server adds no rule.  The
+    bot decides, then confirms, never taking a decision back (``engine.bot.decisive``);
+    ``BOT_DELAY`` paces its moves (:meth:`BotDriver._play`)."""
     from engine.bot import RandomBot
 
     if not E.legal_actions(state, seat):
