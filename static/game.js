@@ -306,7 +306,7 @@ function renderStatus() {
   if (v.game_over) text = 'The battle is over.';
   else if (S.status === 'open') text = 'Waiting for all seats to be taken…';
   else if (myTurn()) text = `Your move: ${guidance()}`;
-  else if (isRoleGame(v)) text = waitingText(v);
+  else if (isRoleGame(v)) text = waitingText(v, S.seat);
   else {
     const who = (v.to_act || []).filter((s) => s !== 'chance').map(sideName).join(', ');
     text = who ? `Waiting for ${who}…` : 'Rolling dice…';

@@ -25,7 +25,7 @@ from .. import dice as D
 from ..cards import ALL, CARDS
 from ..core.errors import IllegalAction
 from ..overlord_cards import (AIR_SORTIE_KEY, AIR_SORTIES, BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF,
-                              OVERLORD_DECK)
+                              overlord_deck_ids)
 from ..state import GameState, Play, Quota, ShallowExt
 from . import airdrop as AD
 from . import battle as B
@@ -159,7 +159,7 @@ def _gung_ho_sides(scn) -> list[str]:
 # ============================================================================ game start
 def init_game(st: GameState) -> None:
     scn = st.scn
-    st.deck = [c.id for c in OVERLORD_DECK]
+    st.deck = overlord_deck_ids(scn.options)      # deck_name: Air Power -> Artillery Bombard
     air = st.options.get("overlord_air_sortie")
     if air:     # 002 "Overlord and the Air Pack": one Air Sortie each, the rest shuffled in
         st.deck += [c.id for c in AIR_SORTIES[2:]]
