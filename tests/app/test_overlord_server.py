@@ -207,3 +207,35 @@ async def test_chain_of_command_binds_the_cinc_holder_on_every_connection(
     history = api.get(f"/api/games/{gid}/chat", params={"channel": "side:ALLIES"},
                       headers=auth(brad)).json()
     assert [m["text"] for m in history] == ["Left FG here"]
+
+
+async def test_chain_of_command_layouts_4_and_1_on_a_live_server(
+        server: Server, api: httpx.Client) -> None:
+    """Layout 4: the C-in-C never writes the side channel, his Field General does; layout 1
+    (one player holds the four AXIS seats, "all roles collectively"): every AXIS channel
+    is his, pinned or not; nothing crosses sides."""
+    monty, miles, rommel = (new_identity(api, n) for n in ("Monty", "Miles", "Rommel"))
+    g = create(api, monty, layout={"AXIS": "1", "ALLIES": "4"}, seat="ALLIES:cinc")
+    gid = g["id"]
+    for tok, seat in ((miles, "ALLIES:right"), (rommel, "AXIS:cinc")):
+        assert api.post(f"/api/games/{gid}/seats/{seat}/claim", headers=auth(tok)).status_code == 200
+    base = f"{server.ws_base}/ws/games/{gid}"
+
+    async def say(ws: WS, channel: str, text: str) -> dict[str, Any]:
+        """The answer to this message: its own chat echo, or the error."""
+        await ws.send({"type": "chat", "channel": channel, "text": text})
+        while True:
+            m = await ws.expect("chat", "error")
+            if m["type"] != "chat" or m["text"] == text:
+                return m
+
+    async with WS(base, monty) as cinc, WS(base, miles) as right, \
+            WS(f"{base}?seat=AXIS:left", rommel) as axis_pinned, WS(base, rommel) as axis:
+        assert (await say(cinc, "side:ALLIES", "all of you"))["code"] == "chat_forbidden"
+        assert (await say(right, "side:ALLIES", "Right FG"))["type"] == "chat"
+        for ws in (axis, axis_pinned):
+            assert set(ws.messages[0]["chat_channels"]["write"]) >= {
+                "side:AXIS", "pair:AXIS:left", "pair:AXIS:centre", "pair:AXIS:right"}
+            assert (await say(ws, "side:AXIS", "notes to myself"))["type"] == "chat"
+            assert (await say(ws, "side:ALLIES", "hello there"))["code"] == "chat_forbidden"
+        assert not any(m.get("channel") == "side:AXIS" for m in cinc.messages + right.messages)
