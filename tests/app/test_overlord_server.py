@@ -166,22 +166,35 @@ async def test_absent_player_replaced_then_back(grace_server: Server) -> None:
         assert api.post(f"/api/games/{gid}/seats/ALLIES:left/claim", headers=auth(boss)).status_code == 200
 
 
+def chat_game(server: Server, api: httpx.Client, layout: dict[str, str], names: tuple[str, ...],
+              claims: tuple[str, ...]) -> tuple[list[str], str, str]:
+    """(tokens, game id, websocket base): the first identity creates an Overlord game with
+    ``layout`` on ``claims[0]``, the others claim ``claims[1:]``."""
+    toks = [new_identity(api, n) for n in names]
+    g = create(api, toks[0], layout=layout, seat=claims[0])
+    for tok, seat in zip(toks[1:], claims[1:]):
+        assert api.post(f"/api/games/{g['id']}/seats/{seat}/claim", headers=auth(tok)).status_code == 200
+    return toks, g["id"], f"{server.ws_base}/ws/games/{g['id']}"
+
+
+async def say(ws: WS, channel: str, text: str) -> dict[str, Any]:
+    """The answer to this chat message: its own echo, or the error."""
+    await ws.send({"type": "chat", "channel": channel, "text": text})
+    while True:
+        m = await ws.expect("chat", "error")
+        if m["type"] != "chat" or m["text"] == text:
+            return m
+
+
 async def test_chain_of_command_binds_the_cinc_holder_on_every_connection(
         server: Server, api: httpx.Client) -> None:
     """002: the C-in-C may not talk to all his Field Generals.  Layout 3: the player of
     ``ALLIES:cinc+centre`` is refused on ``side:ALLIES`` however he connects (all his
     seats, pinned with ``?seat=ALLIES:centre``, or ``auth`` with that seat); his Left FG
     is not.  Layout 2 (AXIS): "the players play all roles collectively": no chain."""
-    ike, brad, gerd = (new_identity(api, n) for n in ("Ike", "Brad", "Gerd"))
-    g = create(api, ike, layout={"AXIS": "2", "ALLIES": "3"}, seat="ALLIES:cinc")
-    gid = g["id"]
-    for tok, seat in ((brad, "ALLIES:left"), (gerd, "AXIS:cinc")):
-        assert api.post(f"/api/games/{gid}/seats/{seat}/claim", headers=auth(tok)).status_code == 200
-    base = f"{server.ws_base}/ws/games/{gid}"
-
-    async def say(ws: WS, channel: str, text: str) -> dict[str, Any]:
-        await ws.send({"type": "chat", "channel": channel, "text": text})
-        return await ws.expect("chat", "error")
+    (ike, brad, gerd), gid, base = chat_game(server, api, {"AXIS": "2", "ALLIES": "3"},
+                                             ("Ike", "Brad", "Gerd"),
+                                             ("ALLIES:cinc", "ALLIES:left", "AXIS:cinc"))
 
     async with WS(base, ike) as plain, WS(f"{base}?seat=ALLIES:centre", ike) as pinned, \
             WS(base) as authed, WS(base, brad) as left, WS(base, gerd) as axis:
@@ -214,20 +227,9 @@ async def test_chain_of_command_layouts_4_and_1_on_a_live_server(
     """Layout 4: the C-in-C never writes the side channel, his Field General does; layout 1
     (one player holds the four AXIS seats, "all roles collectively"): every AXIS channel
     is his, pinned or not; nothing crosses sides."""
-    monty, miles, rommel = (new_identity(api, n) for n in ("Monty", "Miles", "Rommel"))
-    g = create(api, monty, layout={"AXIS": "1", "ALLIES": "4"}, seat="ALLIES:cinc")
-    gid = g["id"]
-    for tok, seat in ((miles, "ALLIES:right"), (rommel, "AXIS:cinc")):
-        assert api.post(f"/api/games/{gid}/seats/{seat}/claim", headers=auth(tok)).status_code == 200
-    base = f"{server.ws_base}/ws/games/{gid}"
-
-    async def say(ws: WS, channel: str, text: str) -> dict[str, Any]:
-        """The answer to this message: its own chat echo, or the error."""
-        await ws.send({"type": "chat", "channel": channel, "text": text})
-        while True:
-            m = await ws.expect("chat", "error")
-            if m["type"] != "chat" or m["text"] == text:
-                return m
+    (monty, miles, rommel), _, base = chat_game(server, api, {"AXIS": "1", "ALLIES": "4"},
+                                                  ("Monty", "Miles", "Rommel"),
+                                                  ("ALLIES:cinc", "ALLIES:right", "AXIS:cinc"))
 
     async with WS(base, monty) as cinc, WS(base, miles) as right, \
             WS(f"{base}?seat=AXIS:left", rommel) as axis_pinned, WS(base, rommel) as axis:
