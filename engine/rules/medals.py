@@ -220,6 +220,12 @@ _DECK_OUT = re.compile(
     r"(runs?|ran) out of (command )?cards|no more (command )?cards", re.I)
 
 
+#: a sentence going on from the previous one ("... the last card is drawn. If the Allies
+#: have not won by then, the Axis player wins.")
+_FOLLOW_UP = re.compile(r"\s*(otherwise|if not|failing (this|that)|else|in (that|this) case|"
+                        r"then|at that (time|point)|if [^,]*\b(has|have) not)\b", re.I)
+
+
 def _names_winner(sentence: str) -> str | None:
     """The one side a sentence names as winning ("... or the Axis side wins", "victory
     goes to the Allies"); None when it names none, or both."""
@@ -237,17 +243,21 @@ def deck_out_winner(st: GameState) -> str | None:
     """The side the scenario's own text names as the winner when the Command card deck
     runs out (e.g. scenario 19 Vassieux, Vercors: "must be completed before the deck runs
     out or the Axis side wins"), read from the sentences of its ``text`` (English first)
-    that speak of the deck running out; None when no text names one."""
+    that speak of the deck running out (or the sentence going on from one: "Otherwise
+    ...", "If the Allies have not won by then, ..."); None when no text names one."""
     text = st.scn.raw.get("text") if isinstance(st.scn.raw, dict) else None
     if not isinstance(text, dict):
         return None
     langs = [text.get("en")] + [v for k, v in sorted(text.items()) if k != "en"]
     for lang in langs:
         fields = lang.values() if isinstance(lang, dict) else ()
-        for sentence in re.split(r"[.\n]+", " ".join(f for f in fields if isinstance(f, str))):
-            if _DECK_OUT.search(sentence):
-                side = _names_winner(sentence)
-                if side in st.scn.victory or side in SIDES:
+        sentences = re.split(r"[.\n]+", "\n".join(f for f in fields if isinstance(f, str)))
+        for i, sentence in enumerate(sentences):
+            if _DECK_OUT.search(sentence):       # the winner in it, or in the next one
+                nxt = " ".join(sentences[i + 1:i + 2])
+                side = _names_winner(sentence) or \
+                    (_names_winner(nxt) if _FOLLOW_UP.match(nxt) else None)
+                if side in SIDES:
                     return side
     return None
 

@@ -79,9 +79,16 @@ def test_deck_running_out_the_winner_the_scenario_text_names():
     st, ev = act(st, legal(st)[-1]["type"])
     st = _end_turn(st)
     assert st.game_over and st.winner == "AXIS"
-    data["text"] = {"fr": {"victory": "4 médailles"}, "en": {"rules": "Allies must win before the deck runs out."}}
-    st = new_game(load_scenario(data), 1)
-    assert MD.deck_out_winner(st) is None                           # "must win" names nobody
+    for text, winner in (
+            ("Allies must win before the deck runs out.", None),       # "must win": nobody
+            ("The game ends when the last Command card is drawn. If the Allies have not won "
+             "by then, the Axis player wins.", "AXIS"),
+            ("The Allies must win before the deck runs out.\nOtherwise the Axis wins.", "AXIS"),
+            ("Allies must win before the deck runs out. Sudden death: the Allies win at 4 "
+             "medals.", None),                                          # not about the deck
+            ("When the draw pile is exhausted, victory goes to the Allies.", "ALLIES")):
+        data["text"] = {"fr": {"victory": "4 médailles"}, "en": {"rules": text}}
+        assert MD.deck_out_winner(new_game(load_scenario(data), 1)) == winner, text
 
 
 def test_their_finest_hour_does_not_reshuffle_when_the_scenario_says_never():
