@@ -136,6 +136,7 @@ def test_stand_in_bot_decides_then_confirms() -> None:
     never a ``undo_dispatch`` (one used to give and take back cards 24 times in 40 s)."""
     from pathlib import Path
 
+    from app.engine_api import ruleset
     from app.games.bots import choose_bot_action
     from engine import apply, load_scenario, new_game, sample_chance, to_act
 
@@ -144,7 +145,7 @@ def test_stand_in_bot_decides_then_confirms() -> None:
     seq, made = 0, []
     while st.turn <= 6:
         seat = to_act(st)[0]
-        a = sample_chance(st) if seat == "chance" else choose_bot_action(st, seat, seq)
+        a = sample_chance(st) if seat == "chance" else choose_bot_action(ruleset("overlord"), st, seat, seq)
         assert a is not None
         if seat.endswith(":cinc") and a["type"] in ("dispatch", "undo_dispatch", "visit",
                                                     "gung_ho", "confirm_dispatch"):
