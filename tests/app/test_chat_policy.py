@@ -185,6 +185,7 @@ def test_several_seats_held_by_one_identity() -> None:
 # -- every layout x slot x channel x turn state (002 "Teams" + "The Military Chain of Command")
 from engine.rules.overlord import seat_layouts  # noqa: E402
 
+from app.engine_api import ruleset  # noqa: E402
 from app.games.modes import build_slots, collective_sides  # noqa: E402
 
 ALL_SEATS = [f"{s}:{r}" for s in ("AXIS", "ALLIES") for r in ("cinc", "left", "centre", "right")]
@@ -198,7 +199,8 @@ class _Row:
 def slot_actors(layout: str) -> dict[str, list[Actor]]:
     """ALLIES's slots of an Overlord layout -> the chat actors of their holder, as the
     server builds them (every seat of the identity, ``collective`` from the side's slots)."""
-    _, slots = build_slots("overlord", ALL_SEATS, {"ALLIES": layout, "AXIS": "4"})
+    _, slots = build_slots(ruleset("overlord"), "overlord", ALL_SEATS,
+                           {"ALLIES": layout, "AXIS": "4"})
     rows = [_Row(seat, sl.slot) for sl in slots for seat in sl.seats]
     coll = collective_sides(rows)
     return {sl.slot: [Actor(s, "ALLIES", s.split(":")[1], True, collective="ALLIES" in coll)
