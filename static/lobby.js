@@ -56,6 +56,7 @@ $('identity-form').addEventListener('submit', async (ev) => {
 // ---------------------------------------------------------------- scenarios
 async function loadScenarios(selectId) {
   try { scenarios = await api('/scenarios'); } catch (e) { scenarios = []; $('create-error').textContent = `Could not load scenarios: ${e.message}`; }
+  if (needsNoScenario()) return;      // a ruleset without scenarios was chosen meanwhile
   const sel = clear($('scenario-select'));
   const groups = { bundled: el('optgroup', { label: 'Bundled scenarios' }), uploaded: el('optgroup', { label: 'Uploaded' }) };
   const counts = {};
@@ -133,7 +134,7 @@ async function onRulesetChange() {
     for (const m of rs.modes || []) mode.append(el('option', { value: m }, MODE_NAMES[m] || m));
     clear($('seat-select')).append(el('option', { value: '' }, '(choose on the game page)'));
     $('layout-label').classList.add('hidden');
-    $('bots-label').classList.add('hidden');
+    $('bots-label').classList.remove('hidden');   // you take the first seat, the bot the others
     return;
   }
   await loadScenarios($('scenario-select').value);
@@ -158,7 +159,10 @@ function onScenarioChange() {
   onModeChange();
 }
 
+function needsNoScenario() { const rs = chosenRuleset(); return !!rs && rs.setup === 'none'; }
+
 function onModeChange() {
+  if (needsNoScenario()) return;      // seats and bots: onRulesetChange
   const s = scenarios.find((x) => x.id === $('scenario-select').value);
   const mode = $('mode-select').value || '1v1';
   const layouts = layoutsOf(s, mode);
@@ -328,7 +332,14 @@ $('create-form').addEventListener('submit', async (ev) => {
     for (const seat of mine.slice(1)) {
       if (!held.has(seat)) await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/claim`, { method: 'POST', body: JSON.stringify(claim) });
     }
-    if (mine.length && $('bots-check').checked && layouts) {
+    if (!needsScenario && !mine.length && $('bots-check').checked && (g.seats || []).length) {
+      // a ruleset without a scenario (its seats known once the game exists): the creator
+      // takes the first seat, the server's bot every other one
+      const seats = g.seats.map((x) => x.seat);
+      await api(`/games/${g.id}/seats/${encodeURIComponent(seats[0])}/claim`, { method: 'POST', body: JSON.stringify(claim) });
+      for (const seat of seats.slice(1)) await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/bot`, { method: 'POST' });
+      mine.push(seats[0]);
+    } else if (mine.length && $('bots-check').checked && layouts) {
       // every other player slot (or seat, from an older server) goes to the bot
       const free = (g.slots && g.slots.length ? g.slots.filter((x) => !x.taken && !(x.seats || []).some((z) => mine.includes(z))).map((x) => x.slot)
         : (g.seats || []).filter((x) => !mine.includes(x.seat)).map((x) => x.seat));
@@ -381,6 +392,12 @@ function gameItem(g, live) {
     }
   }
   li.append(el('a', { class: 'btn', href: g.url || `/games/${g.id}`, 'data-watch': g.id }, 'Watch'));
+  const dice = g.fair_dice || {};
+  if (dice.commitment) {     // the server's seed commitment, published at creation
+    li.append(el('span', { class: 'muted dice-commitment', title: `dice commitment SHA-256(seed || salt) = ${dice.commitment}` },
+      ` · dice ${dice.commitment.slice(0, 12)}…`));
+  }
+  if (g.status === 'finished' && dice.verify_url) li.append(el('a', { class: 'btn', href: dice.verify_url, 'data-verify': g.id }, 'Verify dice'));
   return li;
 }
 
