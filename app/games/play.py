@@ -48,8 +48,9 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
         return Outcome.reject(rt.seq, "stale_seq",
                               f"the game is at seq {rt.seq}, not {expected_seq}; resync")
     action = {**action, "seat": seat}
+    before = rt.state
     try:
-        state, events = E.apply(rt.state, action)
+        state, events = E.apply(before, action)
         state, rolls, roll_events = settle_chance(state)
         fields = game_fields(state, list(rt.seats.values()))
     except EngineError as exc:
@@ -63,6 +64,53 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     # the log rows are the truth; a snapshot only shortens cold starts, so it is written
     # after the broadcast (write_snapshot), off the action's path
     snap = new // snapshot_every > old // snapshot_every
+    stale = await _append(db, rt, old, entries, fields)
+    if stale is not None:
+        return stale
+    rt.fold.record(old + 1, seat, action, before, events, state, len(rolls))
+    if rolls:
+        rt.fold.stack.clear()
+    batch = rt.push(old + 1, seat, [*events, *roll_events], state, new)
+    rt._fields = ((rt.seq, rt._seats_version), fields)   # prime the lobby-columns memo
+    # a snapshot only where nothing before it can be undone (a cold start from it has
+    # no undo stack)
+    snap = snap and not rt.fold.stack
+    return Outcome(True, new, batch=batch, entries=entries, snapshot=state if snap else None)
+
+
+async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str, Any]) -> Outcome:
+    """Append a server-originated entry (``resign`` / ``timeout`` / ``forfeit`` /
+    ``undo``: ``engine.meta``) for ``seat``; the caller holds ``rt.lock``.  Folded exactly
+    as every replay folds it."""
+    if rt.fields()["status"] == "finished":
+        return Outcome.reject(rt.seq, "game_over", "the game is over")
+    if not rt.all_seats_held():
+        return Outcome.reject(rt.seq, "game_not_started", "a seat is still free")
+    action = {**action, "seat": seat}
+    from engine.meta import Fold
+
+    trial = Fold(rt.fold.state, rt.fold.seq)
+    trial.stack = list(rt.fold.stack)
+    old = rt.seq
+    try:
+        events = trial.apply(old + 1, seat, action, E.apply)
+        fields = game_fields(trial.state, list(rt.seats.values()))
+    except EngineError as exc:
+        return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
+    entries = [(seat, action)]
+    stale = await _append(db, rt, old, entries, fields)
+    if stale is not None:
+        return stale
+    rt.fold = trial
+    batch = rt.push(old + 1, seat, events, trial.state, old + 1)
+    rt._fields = ((rt.seq, rt._seats_version), fields)
+    return Outcome(True, old + 1, batch=batch, entries=entries)
+
+
+async def _append(db: Database, rt: GameRuntime, old: int,
+                  entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> Outcome | None:
+    """Commit log entries ``old+1..`` (compare-and-set on the seq); a ``stale_seq``
+    rejection when another writer was first (the runtime then catches up)."""
     ok = await db.append_log(rt.game_id, old, entries, fields)
     if ok is None:                       # no fast writer for this database: the ORM path
         async with db.write_lock, db.sessions() as session:
@@ -71,14 +119,12 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
                 ok = True
             except repository.StaleSeq:
                 ok = False
-    if not ok:
-        async with db.sessions() as session:
-            await rt.catch_up(session)
-        return Outcome.reject(rt.seq, "stale_seq",
-                              f"another action was accepted first; the game is at seq {rt.seq}")
-    batch = rt.push(old + 1, seat, [*events, *roll_events], state, new)
-    rt._fields = ((rt.seq, rt._seats_version), fields)   # prime the lobby-columns memo
-    return Outcome(True, new, batch=batch, entries=entries, snapshot=state if snap else None)
+    if ok:
+        return None
+    async with db.sessions() as session:
+        await rt.catch_up(session)
+    return Outcome.reject(rt.seq, "stale_seq",
+                          f"another action was accepted first; the game is at seq {rt.seq}")
 
 
 async def write_snapshot(db: Database, game_id: str, seq: int, state: Any) -> None:

@@ -65,12 +65,24 @@ class Batch:
     state: Any
 
 
-def apply_entries(state: Any, entries: list[tuple[str, dict[str, Any]]]) -> tuple[Any, list[dict[str, Any]]]:
+def apply_entries(fold: Any, first_seq: int,
+                  entries: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Apply logged entries ``first_seq..`` to ``fold`` (``engine.meta.Fold``: the state
+    and what may be undone); ``undo`` / ``resign`` / ``timeout`` / ``forfeit`` entries
+    are folded like in every replay.  Returns their events."""
+    from engine.meta import rolls_following
+
     events: list[dict[str, Any]] = []
-    for _seat, action in entries:
-        state, evs = E.apply(state, action)
-        events.extend(evs)
-    return state, events
+    log = [(first_seq + i, seat, action) for i, (seat, action) in enumerate(entries)]
+    for (seq, seat, action), rolls in zip(log, rolls_following(log)):
+        events.extend(fold.apply(seq, seat, action, E.apply, rolls))
+    return events
+
+
+def new_fold(state: Any, seq: int) -> Any:
+    from engine.meta import Fold
+
+    return Fold(state, seq)
 
 
 def settle_chance(state: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
@@ -111,7 +123,7 @@ class GameRuntime:
         self.options = dict(game.options or {})
         self.private = game.private
         self.scenario = scenario
-        self.state = state
+        self.fold = new_fold(state, seq)   # the state + the steps that may be undone
         self.seq = seq
         self.seats: dict[str, SeatInfo] = {s.seat: s for s in seats}
         self.lock = asyncio.Lock()
@@ -129,6 +141,14 @@ class GameRuntime:
         self._fields: tuple[tuple[int, int], dict[str, Any]] | None = None
 
     # -- derived -----------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.fold.state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self.fold.state = value
+
     @property
     def board(self) -> dict[str, Any]:
         if self._board is None:
@@ -163,6 +183,7 @@ class GameRuntime:
             self.recent[-1].state = None     # delivered and superseded: keep its events only
         self.recent.append(batch)
         self.state, self.seq = state, seq
+        self.fold.seq = seq
         return batch
 
     def batch_from(self, first_seq: int) -> Batch | None:
@@ -185,8 +206,8 @@ class GameRuntime:
 
     def apply_remote(self, first_seq: int, actor: str,
                      entries: list[tuple[str, dict[str, Any]]]) -> Batch:
-        state, events = apply_entries(self.state, entries)
-        return self.push(first_seq, actor, events, state, first_seq + len(entries) - 1)
+        events = apply_entries(self.fold, first_seq, entries)
+        return self.push(first_seq, actor, events, self.fold.state, first_seq + len(entries) - 1)
 
     async def catch_up(self, session: AsyncSession) -> None:
         """Apply the log rows committed by other writers since ``seq`` (one batch) and
@@ -224,10 +245,13 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
     if state is None:
         state, seq = E.new_game(scn, game.seed, dict(game.options or {}), game.engine_mode), 0
     rows = await repository.actions_after(session, game_id, seq)
-    state, _ = apply_entries(state, [(r.seat, r.action) for r in rows])
+    fold = new_fold(state, seq)
+    apply_entries(fold, seq + 1, [(r.seat, r.action) for r in rows])
     seq = rows[-1].seq if rows else seq
     seat_rows = await repository.seats_of(session, game_id)
-    return GameRuntime(game, scn, state, seq, [SeatInfo.of(s) for s in seat_rows])
+    rt = GameRuntime(game, scn, fold.state, seq, [SeatInfo.of(s) for s in seat_rows])
+    rt.fold = fold
+    return rt
 
 
 class Registry:

@@ -266,12 +266,13 @@ async def logged_events(session: AsyncSession, game: Game, seats: list[str],
 def _replay_events(scn: Any, seed: int, options: dict[str, Any], engine_mode: str,
                    log: list[tuple[int, str, dict[str, Any]]], seats: list[str],
                    since: int) -> tuple[int, list[EventEntry]]:
-    state = E.new_game(scn, seed, options, engine_mode)
+    from engine.meta import fold
+
     entries: list[EventEntry] = []
-    last = 0
-    for seq, seat, action in log:
-        state, events = E.apply(state, action)
-        last = seq
+
+    def keep(seq: int, seat: str, events: list[dict[str, Any]]) -> None:
         if seq > since:
             entries.append(EventEntry(seq=seq, seat=seat, events=events_for_seats(events, seats)))
-    return last, entries
+
+    fold(E.new_game(scn, seed, options, engine_mode), log, E.apply, keep)
+    return (log[-1][0] if log else 0), entries

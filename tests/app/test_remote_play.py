@@ -1,0 +1,188 @@
+"""Remote play (issue 15): resign, undo, presence and the absence policy of 1v1 games,
+against a real uvicorn and the real engine.  Every outcome is a log entry that a replay
+folds exactly as the live game did (engine.meta)."""
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from engine import load_scenario, view_for
+from engine.meta import replay as meta_replay
+
+from .conftest import Server, backend
+from .helpers import WS, auth, two_player_game
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A SQLite server whose absence grace is 1.5 s."""
+    with backend("sqlite", tmp_path_factory.mktemp("remote"),
+                 {"BOT_GRACE_SECONDS": "1.5"}) as srv:
+        yield srv
+
+
+@pytest.fixture
+def qapi(quick: Server) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=quick.base, timeout=20) as c:
+        c.event_hooks["response"] = [lambda r: c.cookies.clear()]
+        yield c
+
+
+def url(server: Server, gid: str) -> str:
+    return f"{server.ws_base}/ws/games/{gid}"
+
+
+async def request(ws: WS, msg: dict[str, Any]) -> dict[str, Any]:
+    ws._n += 1
+    mid = f"r{ws._n}"
+    await ws.send({**msg, "id": mid})
+    while True:
+        m = await ws.expect("ack", "reject", "error")
+        if m.get("id") == mid or m["type"] == "__closed__":
+            return m
+
+
+def replayed(api: httpx.Client, gid: str) -> Any:
+    log = api.get(f"/api/games/{gid}/log").json()
+    scn = load_scenario(log["scenario"])
+    entries = [(a["seq"], a["seat"], a["action"]) for a in log["actions"]]
+    return log, meta_replay(scn, log["seed"], entries, log["options"], log["engine_mode"])
+
+
+async def test_resign_ends_the_game_in_the_log(quick: Server, qapi: httpx.Client) -> None:
+    gid, toks = two_player_game(qapi, seed=7)
+    async with WS(url(quick, gid), toks["AXIS"]) as ax, WS(url(quick, gid), toks["ALLIES"]) as al, \
+            WS(url(quick, gid)) as spec:
+        assert spec.messages[0]["presence"]["spectators"] == 1
+        r = await request(ax, {"type": "resign"})
+        assert r["type"] == "ack", r
+        await al.wait_seq(r["seq"])
+        await spec.wait_seq(r["seq"])
+        upd = [m for m in al.messages if m["type"] == "update"][-1]
+        over = [e for e in upd["events"] if e["type"] == "game_over"]
+        assert over and over[0]["winner"] == "ALLIES" and over[0]["reason"] == "resign"
+        assert upd["status"] == "finished" and al.view["game_over"]
+        again = await request(al, {"type": "resign"})
+        assert again["type"] == "reject" and again["code"] == "game_over"
+    g = qapi.get(f"/api/games/{gid}").json()
+    assert g["status"] == "finished" and g["winner"] == "ALLIES"
+    log, st = replayed(qapi, gid)
+    assert log["actions"][-1]["action"]["type"] == "resign"
+    assert st.game_over and st.winner == "ALLIES"
+
+
+async def test_spectator_cannot_resign(quick: Server, qapi: httpx.Client) -> None:
+    gid, _ = two_player_game(qapi, seed=7)
+    async with WS(url(quick, gid)) as spec:
+        r = await request(spec, {"type": "resign"})
+        assert r["type"] == "reject" and r["code"] == "not_seated"
+
+
+async def test_undo_a_card_until_dice(quick: Server, qapi: httpx.Client) -> None:
+    gid, toks = two_player_game(qapi, seed=7)
+    async with WS(url(quick, gid), toks["AXIS"]) as ax, WS(url(quick, gid), toks["ALLIES"]) as al:
+        first = al if "ALLIES" in al.view["to_act"] else ax
+        other = ax if first is al else al
+        side = first.seat
+        hand0 = [c["id"] for c in first.view["sides"][side]["hand"]]
+        assert first.messages[0]["undo"] is None
+        nothing = await request(first, {"type": "undo"})
+        assert nothing["type"] == "reject" and nothing["code"] == "nothing_to_undo"
+        play = next(a for a in first.legal if a["type"] == "play_card")
+        r = await first.act(play)
+        assert r["type"] == "ack"
+        await first.wait_seq(r["seq"])
+        upd = [m for m in first.messages if m["type"] == "update"][-1]
+        assert upd["undo"] == r["seq"]                 # the card play may be taken back
+        assert len(first.view["sides"][side]["hand"]) == len(hand0) - 1
+        # the opponent cannot undo it
+        theirs = await request(other, {"type": "undo"})
+        assert theirs["type"] == "reject" and theirs["code"] == "nothing_to_undo"
+        u = await request(first, {"type": "undo"})
+        assert u["type"] == "ack" and u["seq"] == r["seq"] + 1
+        await first.wait_seq(u["seq"])
+        await other.wait_seq(u["seq"])
+        assert sorted(c["id"] for c in first.view["sides"][side]["hand"]) == sorted(hand0)
+        upd = [m for m in other.messages if m["type"] == "update"][-1]
+        assert any(e["type"] == "undone" and e["undoes"] == r["seq"] for e in upd["events"])
+        # play on until dice are rolled: nothing before the roll can be taken back
+        for _ in range(60):
+            if any(m["type"] == "update" and any(e["type"] in ("dice_rolled", "roll")
+                                                 for e in m["events"]) for m in first.messages):
+                break
+            me = first if first.legal else other
+            if not me.legal:
+                await asyncio.sleep(0.05)
+                continue
+            kinds = [a for a in me.legal if a["type"] in ("battle", "play_card")] or me.legal
+            rr = await me.act(kinds[0])
+            assert rr["type"] == "ack", rr
+            await first.wait_seq(rr["seq"])
+            await other.wait_seq(rr["seq"])
+        else:
+            raise AssertionError("no dice were rolled")
+        rolled_seq = first.seq
+        for w in (first, other):
+            assert [m for m in w.messages if m["type"] == "update"][-1]["undo"] is None
+        late = await request(first, {"type": "undo"})
+        assert late["type"] == "reject" and late["code"] == "nothing_to_undo"
+    # a cold start (restart: the log without snapshots of undone steps) gives the same state
+    ev = qapi.get(f"/api/games/{gid}/events?since=0").json()
+    assert ev["seq"] == rolled_seq
+    assert any(e["type"] == "undone" for en in ev["entries"] for e in en["events"])
+    view_live = first.view
+    quick.restart()
+    async with WS(url(quick, gid), toks[side]) as again:
+        assert again.seq == rolled_seq
+        assert again.view["sides"][side]["hand"] == view_live["sides"][side]["hand"]
+        assert again.view["units"] == view_live["units"]
+
+
+async def test_presence_and_claim_win(quick: Server, qapi: httpx.Client) -> None:
+    gid, toks = two_player_game(qapi, seed=7)
+    async with WS(url(quick, gid), toks["ALLIES"]) as al:
+        ax = WS(url(quick, gid), toks["AXIS"])
+        await ax.__aenter__()
+        pres = al.messages[0]["presence"]
+        assert {s["seat"]: s["state"] for s in pres["seats"]}["ALLIES"] == "online"
+        m = await al.expect("presence")
+        while {s["seat"]: s["state"] for s in m["seats"]}["AXIS"] != "online":
+            m = await al.expect("presence")
+        early = await request(al, {"type": "claim_win"})
+        assert early["type"] == "reject" and early["code"] == "opponent_present"
+        await ax.close()                                   # the Axis player closes his tab
+        states = []
+        while "gone" not in states:
+            m = await al.expect("presence", timeout=10)
+            states.append({s["seat"]: s["state"] for s in m["seats"]}["AXIS"])
+        assert states[0] == "away"
+        # hand the seat to a bot; the absent player comes back and takes it again
+        r = await request(al, {"type": "absent_bot"})
+        assert r["type"] == "ack", r
+        seats = await al.expect("seats")
+        axis = next(s for s in seats["seats"] if s["seat"] == "AXIS")
+        assert axis["is_bot"] and axis["bot_reason"] == "away" and axis["held_by"] == "Axis player"
+        async with WS(url(quick, gid), toks["AXIS"]) as back:
+            for _ in range(20):
+                s2 = await al.expect("seats")
+                if not next(s for s in s2["seats"] if s["seat"] == "AXIS")["is_bot"]:
+                    break
+            assert back.seat == "AXIS"
+        # gone again: claim the win
+        states = []
+        while "gone" not in states:
+            m = await al.expect("presence", timeout=10)
+            states.append({s["seat"]: s["state"] for s in m["seats"]}["AXIS"])
+        r = await request(al, {"type": "claim_win"})
+        assert r["type"] == "ack", r
+        await al.wait_seq(r["seq"])
+        assert al.view["game_over"] and al.view["winner"] == "ALLIES"
+    log, st = replayed(qapi, gid)
+    last = log["actions"][-1]
+    assert last["action"]["type"] == "forfeit" and last["seat"] == "AXIS"
+    assert st.winner == "ALLIES"
