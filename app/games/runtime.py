@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -124,6 +125,7 @@ class GameRuntime:
         self.private = game.private
         self.scenario = scenario
         self.fold = new_fold(state, seq)   # the state + the steps that may be undone
+        self.clock: Any = None             # app/clocks Clock (None: an untimed game)
         self.seq = seq
         self.seats: dict[str, SeatInfo] = {s.seat: s for s in seats}
         self.lock = asyncio.Lock()
@@ -184,6 +186,8 @@ class GameRuntime:
         self.recent.append(batch)
         self.state, self.seq = state, seq
         self.fold.seq = seq
+        if self.clock is not None:
+            self.clock.entry(actor, time.time())
         return batch
 
     def batch_from(self, first_seq: int) -> Batch | None:
@@ -222,6 +226,8 @@ class GameRuntime:
         rows = await repository.seats_of(session, self.game_id)
         self.seats = {r.seat: SeatInfo.of(r) for r in rows}
         self._seats_version += 1
+        if self.clock is not None and self.all_seats_held():
+            self.clock.start(time.time())     # the game went live: the clocks start
 
 
 async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
@@ -251,6 +257,11 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
     seat_rows = await repository.seats_of(session, game_id)
     rt = GameRuntime(game, scn, fold.state, seq, [SeatInfo.of(s) for s in seat_rows])
     rt.fold = fold
+    if game.clock:
+        from ..clocks.service import Clock
+
+        stamps = await repository.log_times(session, game_id)
+        rt.clock = Clock.of(game.clock, game.started_at, stamps)
     return rt
 
 

@@ -5,6 +5,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from ..clocks.schemas import ClockIn
+
 
 class GameCreate(BaseModel):
     scenario_id: str = Field(examples=["2-PegasusBridge"])
@@ -22,6 +24,8 @@ class GameCreate(BaseModel):
                              "seat) for the creator at once")
     seed: int | None = Field(default=None, ge=0, lt=2**63,
                              description="fixed RNG seed (tests); random when omitted")
+    clock: ClockIn | None = Field(default=None, description="the turn clock (app/clocks); "
+                                  "none when omitted")
 
 
 class SeatOut(BaseModel):
@@ -66,6 +70,8 @@ class GameSummary(BaseModel):
     seats: list[SeatOut]
     slots: list[SlotOut]
     url: str
+    clock: dict[str, Any] | None = None      # the clock settings (ClockIn), null: untimed
+    rematch_of: str | None = None            # the first game of a return match
 
 
 class GameCreated(GameSummary):

@@ -14,6 +14,7 @@ from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
 from ..scenarios import service as scenarios
+from ..clocks.schemas import ClockIn
 from ..security import new_id
 from . import repository
 from .modes import build_slots, get_mode, modes_for
@@ -23,6 +24,15 @@ from .schemas import (EventEntry, GameCreate, GameCreated, GameEvents, GameLog, 
                       LogEntry, SeatOut, SlotOut)
 
 LIVE_STATUSES = ("open", "live")
+
+
+def clock_settings(clock: ClockIn | None) -> dict[str, Any] | None:
+    """The ``games.clock`` column: the settings of the chosen kind (None: untimed)."""
+    if clock is None or clock.kind == "none":
+        return None
+    keep = {"bank": ("initial_seconds", "increment_seconds"), "move": ("move_seconds",)}
+    return {"kind": clock.kind, "on_timeout": clock.on_timeout,
+            **{k: getattr(clock, k) for k in keep[clock.kind]}}
 
 
 class Notifier(Protocol):
@@ -51,7 +61,8 @@ def summary(game: Game, me: Identity | None = None) -> GameSummary:
         private=game.private, status=game.status,
         seq=game.seq, to_act=list(game.to_act or []), turn=game.turn, winner=game.winner,
         created_at=game.created_at, seats=[SeatOut(**s) for s in seats],
-        slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}")
+        slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}",
+        clock=game.clock, rematch_of=game.rematch_of)
 
 
 async def _reload(session: AsyncSession, game_id: str) -> Game:
@@ -116,7 +127,9 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
                 engine_mode=mode.engine_mode, layout=layout,
                 options=options, seed=seed, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
-                **game_fields(state, infos))
+                clock=clock_settings(body.clock), **game_fields(state, infos))
+    if game.status == "live":
+        game.started_at = now
     await repository.add(session, game, seats)
     session.add_all([ActionRow(game_id=game_id, seq=i + 1, seat=seat, action=action)
                      for i, (seat, action) in enumerate(entries)])
@@ -145,7 +158,8 @@ async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id:
     game = await _reload(session, game_id)
     if game.status != "finished":
         held = all(s.identity_id is not None or s.is_bot for s in game.seats)
-        await repository.set_fields(session, game_id, status="live" if held else "open")
+        extra = {"started_at": utcnow()} if held and game.started_at is None else {}
+        await repository.set_fields(session, game_id, status="live" if held else "open", **extra)
     await session.commit()
     game = await _reload(session, game_id)
     await notifier.seats_changed(game_id)

@@ -22,6 +22,8 @@ from ..engine_api import CHANCE, E
 from ..games import play
 from ..games import service as games_service
 from ..games.bots import BotDriver
+from ..clocks.service import clock_field
+from ..clocks import watch as clock_watch
 from ..games.presence import Presence
 from ..games.redact import events_for_seats, legal_for_seats
 from ..games.runtime import Batch, GameRuntime, Registry
@@ -50,6 +52,7 @@ class Hub:
         await self.pubsub.start(self._on_message)
         await self.bots.start()
         self._spawn(self._presence_loop())
+        self._spawn(clock_watch.loop(self))
         if not self.pubsub.local_only:              # other workers write: a lost bus
             self._spawn(self._reconcile_loop())     # message must not stall anyone
 
@@ -99,7 +102,7 @@ class Hub:
             **self._views(rt.state, conn.seats, view),
             "chat_channels": self._chat_channels(conn.actors, seat_triples, view),
             "chat": chat, "presence": self.presence.snapshot(rt),
-            **self._undo(rt, conn.seats),
+            **self._undo(rt, conn.seats), **clock_field(rt),
             "limits": {"max_message_bytes": s.ws_max_message_bytes,
                        "rate_per_second": s.ws_rate_per_second, "burst": s.ws_burst},
         }
@@ -143,7 +146,7 @@ class Hub:
                 "legal": self._legal(rt.state, seat, seats), "status": self._status(rt),
                 **self._views(rt.state, seats, view),
                 "seats": rt.seats_public(me), **self._seat_chat(rt.state, seat, view, seats),
-                **self._undo(rt, seats or ([seat] if seat else []))}
+                **self._undo(rt, seats or ([seat] if seat else [])), **clock_field(rt)}
 
     @staticmethod
     def _redact(batches: list[Batch], seat: str | None,
@@ -166,7 +169,7 @@ class Hub:
                            batches[0].actor if len(batches) == 1 else None,
                            self._redact(batches, seat, seats), last.state, seat, status, seats)
         if rt is not None and last.seq == rt.seq:
-            msg.update(self._undo(rt, seats or ([seat] if seat else [])))
+            msg.update(self._undo(rt, seats or ([seat] if seat else [])), **clock_field(rt))
         return msg
 
     def _update(self, first_seq: int, seq: int, actor: str | None,
@@ -405,17 +408,18 @@ class Hub:
     # -- actions -------------------------------------------------------------------------
     async def submit(self, rt: GameRuntime, conn: Connection | None, seat: str, expected_seq: int,
                      action: dict[str, Any], msg_id: Any = None,
-                     identity_id: str | None = None, meta: bool = False) -> play.Outcome:
+                     identity_id: str | None = None, meta: bool = False,
+                     forced: bool = False) -> play.Outcome:
         """A player's (or bot's) action; ``meta``: a server-originated entry for ``seat``
         (``engine.meta``: resign / timeout / forfeit / undo), whose caller checked who
-        may ask for it."""
+        may ask for it; ``forced``: the bot decides for a human seat out of time."""
         async with rt.lock:
             info = rt.seats.get(seat)
             if meta:
                 out = await play.submit_meta(self.db, rt, seat, action)
             elif info is None or (conn is not None and info.identity_id != identity_id):
                 out = play.Outcome.reject(rt.seq, "not_seated", f"you do not hold seat {seat}")
-            elif conn is None and not info.is_bot:
+            elif conn is None and not info.is_bot and not forced:
                 out = play.Outcome.reject(rt.seq, "not_seated", f"seat {seat} is not a bot")
             else:
                 out = await play.submit(self.db, rt, seat, expected_seq, action,

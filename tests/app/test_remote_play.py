@@ -186,3 +186,73 @@ async def test_presence_and_claim_win(quick: Server, qapi: httpx.Client) -> None
     last = log["actions"][-1]
     assert last["action"]["type"] == "forfeit" and last["seat"] == "AXIS"
     assert st.winner == "ALLIES"
+
+
+def timed_game(api: httpx.Client, clock: dict[str, Any], seed: int = 7) -> tuple[str, dict[str, str]]:
+    from .helpers import claim, create_game, new_identity
+
+    ta, tb = new_identity(api, "Axis player"), new_identity(api, "Allied player")
+    g = create_game(api, ta, seed=seed, seat="AXIS", clock=clock)
+    assert g["clock"]["kind"] == clock["kind"]
+    assert claim(api, tb, g["id"], "ALLIES").status_code == 200
+    return g["id"], {"AXIS": ta, "ALLIES": tb}
+
+
+def test_clock_settings_are_validated(quick: Server, qapi: httpx.Client) -> None:
+    from .helpers import new_identity
+
+    tok = new_identity(qapi, "Clockmaker")
+    r = qapi.post("/api/games", json={"scenario_id": "2-PegasusBridge", "clock": {"kind": "hourglass"}},
+                  headers=auth(tok))
+    assert r.status_code == 422 and r.json()["error"]["code"] == "validation_error"
+    r = qapi.post("/api/games", json={"scenario_id": "2-PegasusBridge",
+                                      "clock": {"kind": "move", "move_seconds": 1}}, headers=auth(tok))
+    assert r.status_code == 422
+
+
+async def test_move_clock_time_out_loses(quick: Server, qapi: httpx.Client) -> None:
+    gid, toks = timed_game(qapi, {"kind": "move", "move_seconds": 5, "on_timeout": "lose"})
+    async with WS(url(quick, gid), toks["ALLIES"]) as al, WS(url(quick, gid), toks["AXIS"]) as ax:
+        clock = al.messages[0]["clock"]
+        first = al.view["to_act"][0]
+        assert clock["kind"] == "move" and clock["running"] == [first]
+        assert 0 < clock["remaining"][first] <= 5
+        for _ in range(200):
+            if al.view.get("game_over"):
+                break
+            await asyncio.sleep(0.05)
+        over = [e for m in al.messages if m["type"] == "update" for e in m["events"]
+                if e["type"] == "game_over"]
+        assert over and over[0]["reason"] == "timeout" and over[0]["loser"] == first
+        assert al.messages[-1]["clock"]["running"] == [] or al.view["game_over"]
+    log, st = replayed(qapi, gid)
+    assert log["actions"][-1]["action"]["type"] == "timeout"
+    assert st.winner != first and st.winner is not None
+
+
+async def test_bank_clock_survives_a_restart_and_bot_on_timeout(quick: Server, qapi: httpx.Client) -> None:
+    gid, toks = timed_game(qapi, {"kind": "bank", "initial_seconds": 10, "increment_seconds": 2,
+                                  "on_timeout": "bot"})
+    async with WS(url(quick, gid), toks["ALLIES"]) as al, WS(url(quick, gid), toks["AXIS"]) as ax:
+        first = al.view["to_act"][0]
+        me = al if first == "ALLIES" else ax
+        await asyncio.sleep(1.0)
+        r = await me.act(next(a for a in me.legal if a["type"] == "play_card"))
+        assert r["type"] == "ack"
+        await me.wait_seq(r["seq"])
+        left = [m for m in me.messages if m["type"] == "update"][-1]["clock"]["remaining"][first]
+        assert 7.0 < left < 9.5
+    quick.restart()
+    async with WS(url(quick, gid), toks["ALLIES"]) as al:
+        clock = al.messages[0]["clock"]
+        assert clock["running"] == [first]
+        assert clock["remaining"][first] < left          # still running, from the log
+        seq0 = al.seq
+        # out of time: the bot decides for the seat; the game goes on
+        for _ in range(300):
+            if any(m["type"] == "update" and m.get("actor") == first for m in al.messages):
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the bot did not play for the seat out of time")
+        assert al.seq > seq0 and not al.view["game_over"]
