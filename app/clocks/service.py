@@ -20,7 +20,7 @@ from typing import Any
 SIDES = ("AXIS", "ALLIES")
 
 
-def _epoch(dt: datetime | None) -> float | None:
+def epoch(dt: datetime | None) -> float | None:
     if dt is None:
         return None
     if dt.tzinfo is None:
@@ -42,9 +42,9 @@ class Clock:
         """Fold the log's (seat, created_at) rows."""
         if not cfg or cfg.get("kind", "none") == "none":
             return None
-        clock = cls(cfg, _epoch(started_at))
+        clock = cls(cfg, epoch(started_at))
         for seat, at in rows:
-            clock.entry(seat, _epoch(at) or time.time())
+            clock.entry(seat, epoch(at) or time.time())
         return clock
 
     def start(self, t: float) -> None:

@@ -12,24 +12,17 @@ game: the outcome of an absence goes through the log (``engine.meta``).
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import select, update
 
+from ..clocks.service import epoch
 from ..models import Seat, utcnow
 
 if TYPE_CHECKING:
     from ..realtime.hub import Hub
     from .runtime import GameRuntime
 
-
-def _epoch(dt: datetime | None) -> float | None:
-    if dt is None:
-        return None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    return dt.timestamp()
 
 
 class Presence:
@@ -69,7 +62,7 @@ class Presence:
                                            Seat.identity_id.is_not(None)))).all()
         seen = self.last_seen.setdefault(rt.game_id, {})
         for ident, ts in rows:
-            e = _epoch(ts)
+            e = epoch(ts)
             if e is not None and e > seen.get(ident, 0.0):
                 seen[ident] = e
 
