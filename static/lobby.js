@@ -24,7 +24,9 @@ async function api(path, opts = {}) {
 
 // ---------------------------------------------------------------- identity
 async function loadMe() {
-  try { me = await api('/identity/me'); } catch (_) { me = null; }
+  // an anonymous visitor has no identity to ask for (no 401 in the console)
+  if (document.body.dataset.signedIn === '0' && !me) me = null;
+  else { try { me = await api('/identity/me'); } catch (_) { me = null; } }
   renderMe();
 }
 function renderMe() {

@@ -112,6 +112,9 @@ class GameEvents(BaseModel):
     seq: int
     seats: list[str]
     entries: list[EventEntry]
+    # the units of the game's first state (public view): the client names units in the
+    # log where they stood, moving them with the events (live == reload)
+    units: list[dict[str, Any]] = []
 
 
 class OptionalRuleOut(BaseModel):

@@ -257,7 +257,12 @@ async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
     game = await get_game(session, game_id)
     seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
     last, entries = await logged_events(session, game, seats, since)
-    return GameEvents(game_id=game.id, seq=last, seats=seats, entries=entries)
+    row = await scenario_repo.get(session, game.scenario_id)
+    assert row is not None
+    first = E.new_game(scenario_from_text(row.content), game.seed, dict(game.options or {}),
+                       game.engine_mode)
+    units = list(E.view_for(first, None).get("units") or [])
+    return GameEvents(game_id=game.id, seq=last, seats=seats, entries=entries, units=units)
 
 
 async def logged_events(session: AsyncSession, game: Game, seats: list[str],
