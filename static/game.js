@@ -761,6 +761,7 @@ $('flip-btn').addEventListener('click', () => {
   S.flipOverride = !boardView.flipped;
   boardView.setFlipped(S.flipOverride);
   renderBoardHighlights();
+  renderSides();        // "top" / "bottom" as the board is drawn now
 });
 document.addEventListener('keydown', (ev) => {
   if (ev.key === 'Escape') { S.chooser = null; if (!autoSelect(S.model)) S.selected = null; renderAll(); }
