@@ -256,3 +256,61 @@ async def test_bank_clock_survives_a_restart_and_bot_on_timeout(quick: Server, q
         else:
             raise AssertionError("the bot did not play for the seat out of time")
         assert al.seq > seq0 and not al.view["game_over"]
+
+
+async def test_replay_steps_end_where_the_live_game_did(quick: Server, qapi: httpx.Client) -> None:
+    gid, toks = two_player_game(qapi, seed=7)
+    assert qapi.get(f"/api/games/{gid}/replay").json()["error"]["code"] == "game_not_finished"
+    async with WS(url(quick, gid), toks["AXIS"]) as ax, WS(url(quick, gid), toks["ALLIES"]) as al, \
+            WS(url(quick, gid)) as spec:
+        first = al if "ALLIES" in al.view["to_act"] else ax
+        r = await first.act(next(a for a in first.legal if a["type"] == "play_card"))
+        await first.wait_seq(r["seq"])
+        u = await request(first, {"type": "undo"})
+        assert u["type"] == "ack"
+        await first.wait_seq(u["seq"])
+        r = await first.act(next(a for a in first.legal if a["type"] == "play_card"))
+        await first.wait_seq(r["seq"])
+        res = await request(first, {"type": "resign"})
+        await spec.wait_seq(res["seq"])
+        final = spec.view
+    rp = qapi.get(f"/api/games/{gid}/replay").json()
+    steps = rp["steps"]
+    assert [s["seat"] for s in steps][1:] == [first.seat] * 4
+    assert steps[-1]["view"] == final                      # replay == live
+    assert steps[2]["events"][0]["type"] == "undone"
+    assert steps[2]["view"] == steps[0]["view"]            # the card play taken back
+    assert rp["board"]["name"] and rp["winner"] != first.seat
+
+
+async def test_return_match_swaps_sides_and_sums_medals(quick: Server, qapi: httpx.Client) -> None:
+    gid, toks = two_player_game(qapi, seed=7)
+    a, b = toks["AXIS"], toks["ALLIES"]
+    async with WS(url(quick, gid), a) as ax:
+        assert (await request(ax, {"type": "resign"}))["type"] == "ack"
+    r = qapi.post(f"/api/games/{gid}/rematch", headers=auth(b))
+    assert r.status_code == 201, r.text
+    g2 = r.json()
+    assert g2["rematch_of"] == gid and g2["status"] == "live"
+    names = {s["seat"]: s["held_by"] for s in g2["seats"]}
+    assert names == {"AXIS": "Allied player", "ALLIES": "Axis player"}
+    again = qapi.post(f"/api/games/{gid}/rematch", headers=auth(a))
+    assert again.status_code == 200 and again.json()["id"] == g2["id"]
+    m = qapi.get(f"/api/games/{g2['id']}/match").json()
+    assert m["first"] == gid and m["second"] == g2["id"] and not m["finished"]
+    async with WS(url(quick, g2["id"]), b) as bx:             # b now plays the Axis
+        assert bx.seat == "AXIS"
+        assert (await request(bx, {"type": "resign"}))["type"] == "ack"
+    m = qapi.get(f"/api/games/{gid}/match").json()
+    assert m["finished"]
+    per = {p["name"]: p for p in m["players"]}
+    assert per["Axis player"]["wins"] == 1 and per["Allied player"]["wins"] == 1
+    v1 = m["games"][0]["sides"]["ALLIES"]["medals"]          # b won game 1 as the Allies
+    v2 = m["games"][1]["sides"]["ALLIES"]["medals"]          # a won game 2 as the Allies
+    assert per["Allied player"]["medals"] == v1 and per["Axis player"]["medals"] == v2
+    if v1 == v2:
+        assert m["winner"] is None and m["decided_by"] == "draw"
+    else:
+        assert m["winner"] == ("Allied player" if v1 > v2 else "Axis player")
+    bad = qapi.post(f"/api/games/{g2['id']}/rematch", headers=auth(a))
+    assert bad.status_code == 422 and bad.json()["error"]["code"] == "rematch_unavailable"
