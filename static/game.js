@@ -162,7 +162,7 @@ function handle(msg) {
       S.mySeats = msg.my_seats || (msg.seat ? [msg.seat] : []);
       S.seat = S.mySeats.includes(S.seat) ? S.seat : (S.mySeats.includes(cfg.focus) ? cfg.focus : (msg.seat ?? null));
       S.side = S.seat ? sideOf(S.seat) : (msg.side ?? null); S.role = msg.role ?? null;
-      S.identity = msg.identity || null; S.status = msg.status; S.seats = msg.seats || [];
+      S.identity = msg.identity || null; S.status = msg.status; S.seats = msg.seats || []; S.mode = msg.mode;
       if (S.identity) setWhoami(S.identity.name);
       S.presence = msg.presence || S.presence || null; S.undo = msg.undo ?? null; clockView.set(msg.clock);
       if (!names.seeded && msg.seq === 0) names.seed(msg.view.units);
@@ -631,9 +631,19 @@ async function claim(seat) {
 
 // ---------------------------------------------------------------- remote play
 function renderRemote() {
-  renderRemoteBar($('remote-bar'), { S, presence: S.presence, send: (m) => conn.send(m) });
+  if (S.view && S.view.game_over && S.match === undefined) {
+    S.match = null;
+    api(`/games/${cfg.gameId}/match`).then((m) => { S.match = m; renderRemote(); }).catch(() => {});
+  }
+  renderRemoteBar($('remote-bar'), { S, presence: S.presence, send: (m) => conn.send(m), gameId: cfg.gameId, match: S.match, rematch });
   const bar = $('remote-bar');
   if (S.seat && !bar.querySelector('#notify-toggle')) { bar.append(notifier.toggle()); bar.classList.remove('hidden'); }
+}
+async function rematch() {
+  try {
+    const g = await api(`/games/${cfg.gameId}/rematch`, { method: 'POST', body: '{}' });
+    location.href = g.url;
+  } catch (e) { toast(e.message); }
 }
 // the clocks tick between server messages
 setInterval(() => { if (clockView.clock && (clockView.clock.running || []).length) renderSides(); }, 1000);

@@ -258,6 +258,8 @@ $('create-form').addEventListener('submit', async (ev) => {
   if (!scenario_id) { $('create-error').textContent = 'Choose a scenario.'; return; }
   const mode = $('mode-select').value || '1v1';
   const body = { scenario_id, mode, options: chosenOptions(), private: $('private-check').checked };
+  const clock = clockChoice();
+  if (clock) body.clock = clock;
   const mine = ($('seat-select').value || '').split(',').filter(Boolean);   // a layout group: several role seats
   if (mine.length) body.seat = mine[0];
   const scn = scenarios.find((x) => x.id === scenario_id);
@@ -329,6 +331,28 @@ function gameItem(g, live) {
   return li;
 }
 
+// the turn clock chosen at creation ("kind:seconds[:increment]")
+function clockChoice() {
+  const [kind, a, b] = ($('clock-kind').value || 'none').split(':');
+  if (kind === 'none') return null;
+  const on_timeout = $('clock-timeout').value;
+  if (kind === 'bank') return { kind, initial_seconds: Number(a), increment_seconds: Number(b), on_timeout };
+  return { kind, move_seconds: Number(a), on_timeout };
+}
+
+async function refreshFinished() {
+  let games = [];
+  try { games = await api('/games?status=finished'); } catch (_) { return; }
+  const list = clear($('finished-games'));
+  for (const g of games.slice(0, 15)) {
+    const who = [...new Set((g.seats || []).map((s) => s.held_by || s.name).filter(Boolean))].join(' vs ');
+    list.append(el('li', { 'data-finished': g.id },
+      el('b', {}, g.scenario_name), ` · ${g.mode}${who ? ' · ' + who : ''} · ${g.winner ? sideName(g.winner) + ' won' : 'no winner'} `,
+      el('a', { class: 'btn', href: `/games/${g.id}/replay`, 'data-replay': g.id }, 'Replay')));
+  }
+  if (!list.childNodes.length) list.append(el('li', { class: 'muted' }, 'No finished game yet.'));
+}
+
 async function refreshGames() {
   let games = [];
   try { games = await api('/games?status=open,live'); } catch (e) {
@@ -345,4 +369,6 @@ loadMe();
 loadScenarios();
 loadOptions();
 refreshGames();
+refreshFinished();
 setInterval(refreshGames, 5000);
+setInterval(refreshFinished, 30000);

@@ -78,8 +78,21 @@ export function renderRemoteBar(root, ctx) {
       if (!other.every((p) => p.bot)) parts.push(el('button', { type: 'button', id: 'absent-bot-btn', onclick: () => send({ type: 'absent_bot' }) }, 'Let a bot play for him'));
     }
   }
+  if (S.view && S.view.game_over) parts.push(...afterGame(ctx));
   root.append(...parts);
   root.classList.toggle('hidden', !parts.length);
+}
+
+// at the end: the replay, the return match (sides swapped, same players), the match
+function afterGame({ S, gameId, rematch, match }) {
+  const out = [el('a', { class: 'btn', id: 'replay-link', href: `/games/${gameId}/replay` }, 'Watch the replay')];
+  if (S.seat && S.mode === '1v1' && !(match && match.first !== gameId)) {
+    out.push(el('button', { type: 'button', class: 'primary', id: 'rematch-btn', onclick: rematch }, 'Return match (sides swapped)'));
+  }
+  if (match && match.second) {
+    out.push(el('a', { class: 'btn', id: 'match-link', href: match.url }, match.finished ? (match.winner ? `Match: ${match.winner} wins` : 'Match: drawn') : 'The match'));
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------ your turn

@@ -190,3 +190,55 @@ def test_battle_log_and_dice_caption_are_the_same_after_a_reload(new_page) -> No
     assert [re.sub(r"^#\d+", "", t) for t in again] == [re.sub(r"^#\d+", "", t) for t in live]
     assert again == live                                    # the numbers too
     assert page.locator("#roll-caption").text_content() == caption
+
+
+def test_replay_page_and_return_match_with_summed_medals(new_page, tmp_path) -> None:
+    allies, axis, gid = two_players(new_page)
+    expect(allies.locator("#prompt")).to_have_attribute("data-mine", "1")
+    allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click()
+    allies.wait_for_function("window.__game.legal.some(a => a.type === 'order' || a.type === 'end_orders')")
+    allies.locator('.hit[data-hex="6,6"]').click()
+    allies.wait_for_function("window.__game.view.units.some(u => u.ordered)")
+    allies.once("dialog", lambda d: d.accept())
+    allies.locator("#resign-btn").click()
+    expect(allies.locator("#banner")).to_contain_text("Axis win the battle")
+    # the replay, step by step, from its shareable link
+    allies.locator("#replay-link").click()
+    expect(allies.locator("#rp-pos")).to_have_attribute("data-step", "0")
+    n = allies.evaluate("window.__replay.data.steps.length")
+    assert n >= 4
+    allies.locator("#rp-fwd").click()
+    expect(allies.locator("#rp-pos")).to_have_attribute("data-step", "1")
+    expect(allies.locator("#log .entry.current")).to_contain_text("Probe Left Flank")
+    allies.locator("#rp-last").click()
+    expect(allies.locator("#banner")).to_contain_text("Axis win the battle")
+    expect(allies.locator("#log")).to_contain_text("resign")
+    allies.locator("#rp-back").click()
+    expect(allies.locator("#rp-pos")).to_have_attribute("data-step", str(n - 2))
+    link = allies.locator("#rp-share").get_attribute("href")
+    assert link.endswith(f"step={n - 2}")
+    allies.locator("#rp-speed").select_option("400")
+    allies.locator("#rp-first").click()
+    allies.locator("#rp-play").click()
+    expect(allies.locator("#rp-pos")).to_have_attribute("data-step", str(n - 1), timeout=8000)
+    allies.screenshot(path=str(tmp_path / "replay.png"), full_page=True)
+    viewer = new_page("viewer")
+    viewer.goto(link)
+    expect(viewer.locator("#rp-pos")).to_have_attribute("data-step", str(n - 2))
+    assert viewer.request.get(viewer.locator("#rp-export").get_attribute("href")).ok
+    viewer.goto("/")
+    expect(viewer.locator(f'#finished-games a[data-replay="{gid}"]')).to_have_count(1)
+    # the return match: sides swapped, same players; the second one to ask joins it
+    axis.locator("#rematch-btn").click()
+    expect(axis.locator("#my-seat")).to_have_text("You play Allies")
+    allies.goto(f"/games/{gid}")
+    allies.locator("#rematch-btn").click()
+    expect(allies.locator("#my-seat")).to_have_text("You play Axis")
+    allies.once("dialog", lambda d: d.accept())
+    allies.locator("#resign-btn").click()
+    expect(allies.locator("#match-link")).to_be_visible()
+    allies.locator("#match-link").click()
+    expect(allies.locator("#match-result")).to_contain_text(re.compile("wins the match|drawn"))
+    expect(allies.locator("#match-totals li")).to_have_count(2)
+    expect(allies.locator('#match-totals li[data-player="Rommel"]')).to_contain_text("2 games won")
+    expect(allies.locator("#match-result")).to_contain_text("Rommel wins the match")
