@@ -10,6 +10,7 @@ import { unitTitle } from './units.js';
 import { key } from './hex.js';
 import { weatherInfo, weatherHeadline } from './conditions.js';
 import { UnitNames, displaySeqs } from './unitnames.js';
+import { BoardZoom } from './zoom.js';
 import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
@@ -62,7 +63,8 @@ function rememberFocus(seat) {
 window.__game = S;   // for debugging and tests
 
 const $ = (id) => document.getElementById(id);
-const boardView = new BoardView($('board'), { onHexClick });
+const zoom = new BoardZoom($('board'));
+const boardView = new BoardView(zoom.container, { onHexClick });
 const chat = new ChatPanel($('chat'), (channel, text) => {
   S.lastChatChannel = channel;
   conn.send({ type: 'chat', channel, text });
@@ -172,6 +174,7 @@ function handle(msg) {
       const flip = S.flipOverride ?? (!!S.side && msg.board.player1_side === S.side);
       if (first || boardView.flipped !== flip || boardView.board !== msg.board) boardView.setBoard(msg.board, { flipped: flip });
       $('game').classList.toggle('wide-board', msg.board.max_col > 30);   // Overlord: board on the full width
+      if (first) zoom.fitFor(msg.board);
       S.seq = msg.seq;
       // logSeq: the last seq whose events are in the log. On a reconnect it stays at
       // the old value so that the catch-up update (first_seq = since + 1) is logged.

@@ -7,6 +7,7 @@ import { el, clear, sideName } from './util.js';
 import { renderDice } from './cards.js';
 import { logEntry, eventDice, describeEvent } from './log.js';
 import { UnitNames } from './unitnames.js';
+import { BoardZoom } from './zoom.js';
 
 const body = document.body;
 const gameId = body.dataset.gameId;
@@ -38,8 +39,10 @@ async function load() {
     }));
     R.dice.push(lastDice);
   });
-  const board = new BoardView($('board'), {});
+  const zoom = new BoardZoom($('board'));
+  const board = new BoardView(zoom.container, {});
   board.setBoard(data.board, { flipped: false });
+  zoom.fitFor(data.board);
   R.board = board;
   const slider = $('rp-slider');
   slider.max = String(data.steps.length - 1);
