@@ -225,8 +225,9 @@ class Hub:
         events.extend(self._redact(tail, conn.seat, conn.seats))
         starts = [e.seat for e in entries if e.seat != CHANCE] + [b.actor for b in tail]
         actor = starts[0] if len(starts) == 1 and entries[0].seat != CHANCE else None
-        return self._update(since + 1, rt.seq, actor, events, rt.state, conn.seat, status,
-                            conn.seats)
+        msg = self._update(since + 1, rt.seq, actor, events, rt.state, conn.seat, status,
+                           conn.seats)
+        return {**msg, **self._undo(rt, conn.seats), **clock_field(rt)}
 
     @staticmethod
     def _since_error(rt: GameRuntime, conn: Connection, since: int) -> bool:

@@ -18,10 +18,11 @@ from .conftest import Server, backend
 from .helpers import WS, auth, two_player_game
 
 
-@pytest.fixture(scope="module")
-def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A SQLite server whose absence grace is 1.5 s."""
-    with backend("sqlite", tmp_path_factory.mktemp("remote"),
+@pytest.fixture(scope="module", params=["sqlite", "pg"])
+def quick(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose absence grace is 1.5 s: SQLite (one worker) or PostgreSQL + Redis
+    (two workers: presence, undo and clocks across workers)."""
+    with backend(request.param, tmp_path_factory.mktemp("remote"),
                  {"BOT_GRACE_SECONDS": "1.5"}) as srv:
         yield srv
 

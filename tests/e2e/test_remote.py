@@ -242,3 +242,38 @@ def test_replay_page_and_return_match_with_summed_medals(new_page, tmp_path) -> 
     expect(allies.locator("#match-totals li")).to_have_count(2)
     expect(allies.locator('#match-totals li[data-player="Rommel"]')).to_contain_text("2 games won")
     expect(allies.locator("#match-result")).to_contain_text("Rommel wins the match")
+
+
+HIDDEN_TAB = """
+localStorage.setItem('overlord.notify', '1');
+Object.defineProperty(document, 'hidden', { get: () => true, configurable: true });
+window.__notes = [];
+window.Notification = class { constructor(title, o) { window.__notes.push([title, (o || {}).body]); }
+  static get permission() { return 'granted'; } static requestPermission() { return Promise.resolve('granted'); } };
+"""
+
+
+def test_your_turn_in_title_favicon_and_a_notification(new_page) -> None:
+    from .test_game import finish_turn
+
+    allies, axis = new_page("allies"), new_page("axis")
+    gid = new_game(allies, "Howard", seat="ALLIES")
+    assert axis.request.post("/api/identity", data={"name": "Rommel"}).ok
+    assert axis.request.post(f"/api/games/{gid}/seats/AXIS/claim", data={}).ok
+    axis.add_init_script(HIDDEN_TAB)                      # a hidden tab, notifications on
+    allies.goto(f"/games/{gid}")
+    axis.goto(f"/games/{gid}")
+    expect(allies.locator("#prompt")).to_have_attribute("data-mine", "1")
+    assert allies.title().startswith("▶ Your turn")
+    assert allies.locator('link[rel="icon"]').get_attribute("href").endswith("favicon-turn.svg")
+    assert not axis.title().startswith("▶")
+    assert axis.locator('link[rel="icon"]').get_attribute("href").endswith("favicon.svg")
+    expect(axis.locator("#notify-toggle")).to_be_checked()
+    allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click()
+    allies.wait_for_function("window.__game.legal.some(a => a.type === 'order' || a.type === 'end_orders')")
+    finish_turn(allies, axis, "AXIS")
+    expect(axis.locator("#prompt")).to_have_attribute("data-mine", "1")
+    assert axis.title().startswith("▶ Your turn")
+    axis.wait_for_function("window.__notes.length === 1")
+    assert axis.evaluate("window.__notes[0][0]") == "Your turn"
+    assert not allies.title().startswith("▶")
