@@ -134,8 +134,45 @@ def test_presence_and_clock_on_the_side_panels(new_page) -> None:
     assert clock.text_content() != first                        # it ticks
     expect(axis.locator('.clock[data-clock="AXIS"]')).to_have_text("⏱ 10:00")
     expect(allies.locator('.pres[data-seat="AXIS"]')).to_have_attribute("data-state", "online")
-    axis.close()
+    url = axis.url
+    axis.close()                                            # disconnects ...
     expect(allies.locator('.pres[data-seat="AXIS"]')).to_have_attribute("data-state", "away")
+    back = new_page("axis-back")                            # ... and returns (same cookie jar)
+    back.context.add_cookies(axis.context.cookies())
+    back.goto(url)
+    expect(back.locator("#my-seat")).to_have_text("You play Axis")
+    expect(allies.locator('.pres[data-seat="AXIS"]')).to_have_attribute("data-state", "online")
+
+
+def test_a_player_out_of_time_loses(new_page) -> None:
+    allies, axis, gid = two_players(new_page, clock={"kind": "move", "move_seconds": 5})
+    expect(allies.locator('.clock[data-clock="ALLIES"]')).to_have_class(re.compile("running"))
+    expect(allies.locator("#banner")).to_contain_text("Axis win the battle", timeout=12000)
+    expect(axis.locator("#banner")).to_contain_text("Victory is yours")
+    expect(axis.locator("#log")).to_contain_text("timeout")
+
+
+def test_undo_a_move_but_not_after_the_dice(new_page) -> None:
+    from .test_game import act, click_hex
+
+    allies, axis, _ = two_players(new_page)
+    expect(allies.locator("#prompt")).to_have_attribute("data-mine", "1")
+    act(allies, lambda: allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click())
+    act(allies, lambda: click_hex(allies, "6,6"))
+    act(allies, lambda: click_hex(allies, "5,5"))
+    if "end_orders" in allies.evaluate("window.__game.legal.map(a => a.type)"):
+        act(allies, lambda: allies.locator('#actions button[data-action="end_orders"]').click())
+    click_hex(allies, "6,6")
+    act(allies, lambda: click_hex(allies, "5,7"))
+    expect(allies.locator('.unit[data-hex="5,7"]')).to_have_count(1)
+    act(allies, lambda: allies.locator("#undo-btn").click())    # the move taken back
+    expect(allies.locator('.unit[data-hex="6,6"]')).to_have_count(1)
+    expect(axis.locator('.unit[data-hex="5,7"]')).to_have_count(0)
+    act(allies, lambda: allies.locator('#actions button[data-action="end_movement"]').click())
+    click_hex(allies, "5,5")
+    act(allies, lambda: click_hex(allies, "3,7"))               # dice are rolled
+    expect(allies.locator("#dice .die").first).to_be_visible()
+    expect(allies.locator("#undo-btn")).to_have_count(0)
 
 
 def test_ambush_prompt_passes_by_itself(new_page) -> None:
