@@ -179,7 +179,9 @@ class GameRuntime:
 
     # -- batches -----------------------------------------------------------------------
     def push(self, first_seq: int, actor: str, events: list[dict[str, Any]], state: Any,
-             seq: int) -> Batch:
+             seq: int, seats: list[str] | None = None) -> Batch:
+        """``seats``: the seat of every entry of the batch (default: the actor's), for the
+        turn clock."""
         batch = Batch(first_seq=first_seq, seq=seq, actor=actor, events=events, state=state)
         if self.recent and self.recent[-1].seq <= self.delivered_seq:
             self.recent[-1].state = None     # delivered and superseded: keep its events only
@@ -187,7 +189,9 @@ class GameRuntime:
         self.state, self.seq = state, seq
         self.fold.seq = seq
         if self.clock is not None:
-            self.clock.entry(actor, time.time())
+            now = time.time()
+            for s in seats or [actor]:
+                self.clock.entry(s, now)
         return batch
 
     def batch_from(self, first_seq: int) -> Batch | None:
@@ -211,7 +215,8 @@ class GameRuntime:
     def apply_remote(self, first_seq: int, actor: str,
                      entries: list[tuple[str, dict[str, Any]]]) -> Batch:
         events = apply_entries(self.fold, first_seq, entries)
-        return self.push(first_seq, actor, events, self.fold.state, first_seq + len(entries) - 1)
+        return self.push(first_seq, actor, events, self.fold.state, first_seq + len(entries) - 1,
+                         [s for s, _ in entries])
 
     async def catch_up(self, session: AsyncSession) -> None:
         """Apply the log rows committed by other writers since ``seq`` (one batch) and

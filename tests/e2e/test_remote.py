@@ -124,11 +124,12 @@ def test_undo_a_card_then_resign_with_confirmation(new_page) -> None:
     expect(allies.locator("#log")).to_contain_text("resign")
 
 
-def test_presence_and_clock_on_the_side_panels(new_page) -> None:
+def test_presence_and_clock_on_the_side_panels(new_page, tmp_path) -> None:
     allies, axis, _ = two_players(new_page, clock={"kind": "bank", "initial_seconds": 600,
                                                    "increment_seconds": 5})
     clock = allies.locator('.clock[data-clock="ALLIES"]')
     expect(clock).to_have_class(re.compile("running"))
+    allies.screenshot(path=str(tmp_path / "timed-game.png"))
     first = clock.text_content()
     allies.wait_for_timeout(2200)
     assert clock.text_content() != first                        # it ticks
