@@ -337,7 +337,8 @@ class Hub:
             await asyncio.sleep(self.presence.period)
             for rt in [r for r in list(self.registry.runtimes.values()) if r.connections]:
                 try:
-                    await self.presence.refresh(rt)
+                    if not self.pubsub.local_only:   # other workers' heartbeats
+                        await self.presence.refresh(rt)
                     self.presence.broadcast(rt)
                 except asyncio.CancelledError:
                     raise
