@@ -32,6 +32,7 @@ class Presence:
         self.loaded: dict[str, float] = {}                   # game -> first seen here
         self.spectators: dict[str, dict[str, int]] = {}      # game -> worker -> count
         self.sent: dict[str, Any] = {}                       # game -> last broadcast
+        self.left: dict[str, dict[str, float]] = {}          # game -> identity -> departure
 
     @property
     def grace(self) -> float:
@@ -66,6 +67,13 @@ class Presence:
             if e is not None and e > seen.get(ident, 0.0):
                 seen[ident] = e
 
+    def departed(self, game_id: str, identity_id: str, at: float) -> None:
+        """An identity's last connection on some worker closed at ``at`` (here, or heard
+        on the bus): its absence starts then, whatever the heartbeat said before."""
+        self.left.setdefault(game_id, {})[identity_id] = at
+        seen = self.last_seen.setdefault(game_id, {})
+        seen[identity_id] = max(seen.get(identity_id, 0.0), at)
+
     async def stamp(self, game_id: str, identity_id: str) -> None:
         """The last connection of an identity on this worker closed: it was seen now."""
         now = time.time()
@@ -90,7 +98,9 @@ class Presence:
         seen = self.last_seen.get(rt.game_id, {}).get(identity_id)
         start = self.loaded.setdefault(rt.game_id, now)
         last = max(seen or 0.0, start)     # a restart gives the absent the grace again
-        if not self.hub.pubsub.local_only and seen is not None and now - seen < 2.5 * self.period:
+        gone_at = self.left.get(rt.game_id, {}).get(identity_id)
+        if not self.hub.pubsub.local_only and seen is not None and now - seen < 2.5 * self.period \
+                and (gone_at is None or seen > gone_at + 0.5 * self.period):
             return 0.0                       # another worker's heartbeat: connected there
         return max(0.0, now - last)
 

@@ -302,7 +302,7 @@ class Hub:
     def detach(self, rt: GameRuntime, conn: Connection) -> None:
         rt.connections.discard(conn)
         if conn.identity_id is not None:      # its absence starts now
-            self.presence.last_seen.setdefault(rt.game_id, {})[conn.identity_id] = time.time()
+            self.presence.departed(rt.game_id, conn.identity_id, time.time())
         self.presence.broadcast(rt)
         self._spectators_changed(rt)
 
@@ -319,6 +319,9 @@ class Hub:
         except Exception:
             log.exception("could not stamp the departure of %s", ident)
         self.presence.broadcast(rt)
+        if not self.pubsub.local_only:          # the other workers' presence of this seat
+            await self._publish(rt.game_id, {"kind": "left", "identity": ident,
+                                             "at": time.time()})
 
     def _spectators_changed(self, rt: GameRuntime) -> None:
         if self.pubsub.local_only:
@@ -571,6 +574,11 @@ class Hub:
             for conn in rebound:                 # a fresh hello for the new seat
                 await self.attach(rt, conn, None)
             self.schedule_bots(rt)
+        elif kind == "left":
+            ident = str(msg.get("identity"))
+            if not any(c.identity_id == ident and not c.closed for c in rt.connections):
+                self.presence.departed(rt.game_id, ident, float(msg.get("at") or time.time()))
+            self.presence.broadcast(rt)
         elif kind == "spectators":
             self.presence.spectators.setdefault(rt.game_id, {})[str(msg.get("worker"))] = \
                 int(msg.get("count") or 0)
