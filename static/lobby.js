@@ -312,11 +312,17 @@ async function claim(g, seat) {
   } catch (e) { alert(`Could not take the seat: ${e.message}`); }
 }
 
+function clockLabel(c) {
+  if (!c) return '';
+  const m = (s) => (s >= 86400 ? `${Math.round(s / 86400)} d` : s >= 60 ? `${Math.round(s / 60)} min` : `${s} s`);
+  return c.kind === 'bank' ? ` · ⏱ ${m(c.initial_seconds)} + ${c.increment_seconds} s` : ` · ⏱ ${m(c.move_seconds)} per move`;
+}
+
 function gameItem(g, live) {
   const li = el('li', { 'data-game': g.id, 'data-status': g.status });
   li.append(el('span', { class: 'name' }, el('a', { href: g.url || `/games/${g.id}` }, g.scenario_name || g.scenario_id),
     g.scenario_name && g.scenario_name !== g.scenario_id ? el('span', { class: 'muted' }, ` (${g.scenario_id})`) : null,
-    el('span', { class: 'muted' }, ` · ${g.mode}${g.private ? ' · private' : ''}${g.turn ? ' · turn ' + g.turn : ''}`)));
+    el('span', { class: 'muted' }, ` · ${g.mode}${g.private ? ' · private' : ''}${g.turn ? ' · turn ' + g.turn : ''}${clockLabel(g.clock)}`)));
   for (const s of g.seats || []) {
     li.append(el('span', { class: `seat-chip${s.taken ? '' : ' free'}` }, `${sideName(s.seat)}: ${s.taken ? (s.name || '?') + (s.is_bot ? ' (bot)' : '') : 'free'}`));
   }
