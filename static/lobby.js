@@ -315,7 +315,7 @@ async function claim(g, seat) {
 function clockLabel(c) {
   if (!c) return '';
   const m = (s) => (s >= 86400 ? `${Math.round(s / 86400)} d` : s >= 60 ? `${Math.round(s / 60)} min` : `${s} s`);
-  return c.kind === 'bank' ? ` · ⏱ ${m(c.initial_seconds)} + ${c.increment_seconds} s` : ` · ⏱ ${m(c.move_seconds)} per move`;
+  return c.kind === 'bank' ? ` · clock ${m(c.initial_seconds)} + ${c.increment_seconds} s` : ` · clock ${m(c.move_seconds)} per move`;
 }
 
 function gameItem(g, live) {

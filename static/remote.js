@@ -44,7 +44,7 @@ export function sideExtras(side, { seats, presence, clock }) {
   }
   if (clock && clock.clock) {
     const left = clock.left(side);
-    out.push(el('div', { class: `clock${clock.running(side) ? ' running' : ''}${left !== null && left < 30 ? ' low' : ''}`, 'data-clock': side, title: clockTitle(clock.clock) }, `⏱ ${fmtClock(left)}`));
+    out.push(el('div', { class: `clock${clock.running(side) ? ' running' : ''}${left !== null && left < 30 ? ' low' : ''}`, 'data-clock': side, title: clockTitle(clock.clock) }, `Clock ${fmtClock(left)}`));
   }
   return out;
 }
@@ -60,7 +60,7 @@ export function renderRemoteBar(root, ctx) {
   clear(root);
   const parts = [];
   const n = presence ? presence.spectators : 0;
-  parts.push(el('span', { class: 'muted', id: 'spectator-count', 'data-count': n, title: 'People watching this game' }, `👁 ${n} spectator${n === 1 ? '' : 's'}`));
+  parts.push(el('span', { class: 'muted', id: 'spectator-count', 'data-count': n, title: 'People watching this game' }, `${n} spectator${n === 1 ? '' : 's'}`));
   const live = S.status === 'live' && S.view && !S.view.game_over;
   if (S.seat && live) {
     if (S.undo !== null && S.undo !== undefined) {
