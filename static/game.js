@@ -658,14 +658,19 @@ const AMBUSH_SECONDS = 6;
 let ambush = null;
 function stopAmbushTimer() { if (ambush) { clearInterval(ambush.timer); ambush = null; } }
 function ambushTimer(p, box) {
-  const pass = p.type === 'ambush' && S.legal.find((a) => a.type === 'pass');
-  if (!pass) { stopAmbushTimer(); return; }
+  if (!(p.type === 'ambush' && S.legal.some((a) => a.type === 'pass'))) { stopAmbushTimer(); return; }
   const k = `${S.seq}`;
   if (!ambush || ambush.key !== k) {
     stopAmbushTimer();
     ambush = { key: k, until: Date.now() + AMBUSH_SECONDS * 1000, timer: setInterval(() => {
       if (!ambush) return;
-      if (Date.now() >= ambush.until) { const a = pass; stopAmbushTimer(); if (S.legal.includes(a)) send(a); return; }
+      if (Date.now() >= ambush.until) {
+        stopAmbushTimer();
+        const p2 = S.view && S.view.pending;
+        const a = p2 && p2.type === 'ambush' && S.legal.find((x) => x.type === 'pass');
+        if (a && !S.pendingSend) send(a);
+        return;
+      }
       renderAmbushCountdown();
     }, 250) };
   }
