@@ -85,7 +85,10 @@ def undoable(before: Any, action: dict[str, Any], events: list[dict[str, Any]], 
         return False
     from . import to_act
 
-    return list(to_act(after)) == [seat] and list(to_act(before)) == [seat]
+    try:                               # Memoir '44 states (m44 / overlord rulesets) only
+        return list(to_act(after)) == [seat] and list(to_act(before)) == [seat]
+    except Exception:
+        return False
 
 
 class Fold:
@@ -109,7 +112,7 @@ class Fold:
               rolls_after: int = 0) -> list[dict[str, Any]]:
         """Apply log entry ``seq``; ``rolls_after``: how many chance entries follow it
         in the same batch (known to the writer; a replay passes the log's own count)."""
-        t = action.get("type")
+        t = action.get("type") if isinstance(action, dict) else None
         if t == "undo":
             target = self.undo_target(action.get("seat") or seat)
             if target is None or target != action.get("undoes"):

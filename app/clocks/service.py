@@ -85,12 +85,10 @@ class Clock:
 
 def running_sides(rt: Any) -> list[str]:
     """The sides whose clock runs: a live game, the seats the engine waits for."""
-    from ..engine_api import E
-
     if rt.status != "live":
         return []
     out: list[str] = []
-    for seat in E.to_act(rt.state):
+    for seat in rt.rs.to_act(rt.state):
         side = seat.partition(":")[0]
         if seat != "chance" and side in SIDES and side not in out:
             out.append(side)
@@ -107,14 +105,12 @@ def clock_field(rt: Any) -> dict[str, Any]:
 
 def expired(rt: Any, now: float | None = None) -> list[str]:
     """The seats the engine waits for whose side is out of time (human seats only)."""
-    from ..engine_api import E
-
     clock = getattr(rt, "clock", None)
     if clock is None or clock.last is None:
         return []
     running = running_sides(rt)
     out = []
-    for seat in E.to_act(rt.state):
+    for seat in rt.rs.to_act(rt.state):
         side = seat.partition(":")[0]
         info = rt.seats.get(seat)
         if side in running and info is not None and not info.is_bot \

@@ -45,7 +45,7 @@ async def check(hub: Hub) -> None:
         seat = seats[0]
         if rt.clock.cfg.get("on_timeout") == "bot":
             seq = rt.seq
-            action = choose_bot_action(rt.state, seat, seq)
+            action = choose_bot_action(rt.rs, rt.state, seat, seq)
             if action is not None:
                 await hub.submit(rt, None, seat, seq, action, forced=True)
         else:

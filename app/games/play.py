@@ -1,8 +1,9 @@
 """Playing: one client action -> engine -> durable log -> new live state.
 
-The server decides nothing about the rules: ``engine.apply`` accepts or refuses, and
-while the engine is at a chance node the server rolls with ``engine.sample_chance`` and
-logs the rolls in the same transaction, so the log alone replays the game.
+The server decides nothing about the rules: the game's ruleset (``rt.rs.apply``) accepts
+or refuses, and while the ruleset is at a chance node the server rolls with its
+``sample_chance`` and logs the rolls in the same transaction, so the log alone replays
+the game.
 """
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from typing import Any
 from sqlalchemy import insert
 
 from ..db import Database
-from ..engine_api import E, EngineError
+from ..engine_api import EngineError, Ruleset
 from ..models import Snapshot, utcnow
 from . import repository
-from .runtime import Batch, GameRuntime, game_fields, settle_chance
+from .runtime import Batch, GameRuntime, dump_snapshot, game_fields, settle_chance
 
 log = logging.getLogger("app.play")
 
@@ -47,16 +48,18 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     if expected_seq != rt.seq:
         return Outcome.reject(rt.seq, "stale_seq",
                               f"the game is at seq {rt.seq}, not {expected_seq}; resync")
-    action = {**action, "seat": seat}
     before = rt.state
     try:
-        state, events = E.apply(before, action)
-        state, rolls, roll_events = settle_chance(state)
-        fields = game_fields(state, list(rt.seats.values()))
+        # the log stores the ruleset's canonical form, never the client's text: unknown
+        # keys and out-of-range values are refused here (unknown_field, bad_value, ...)
+        action = rt.rs.canonical_action(before, {**action, "seat": seat})
+        state, events = rt.rs.apply(before, action)
+        state, rolls, roll_events = settle_chance(rt.rs, state)
+        fields = game_fields(rt.rs, state, list(rt.seats.values()))
     except EngineError as exc:
         return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
     except Exception:  # an engine bug must not take the server down
-        log.exception("engine failed on %s in game %s", action, rt.game_id)
+        log.exception("engine failed on %.500s in game %s", action, rt.game_id)
         return Outcome.reject(rt.seq, "engine_failure", "the engine could not process this action")
     entries = [(seat, action), *rolls]
     old = rt.seq
@@ -93,10 +96,13 @@ async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str
     trial.stack = list(rt.fold.stack)
     old = rt.seq
     try:
-        events = trial.apply(old + 1, seat, action, E.apply)
-        fields = game_fields(trial.state, list(rt.seats.values()))
+        events = trial.apply(old + 1, seat, action, rt.rs.apply)
+        fields = game_fields(rt.rs, trial.state, list(rt.seats.values()))
     except EngineError as exc:
         return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
+    except Exception:  # e.g. a ruleset whose states know no ending: never a crash
+        log.exception("engine failed on %.500s in game %s", action, rt.game_id)
+        return Outcome.reject(rt.seq, "engine_failure", "the engine could not process this action")
     entries = [(seat, action)]
     stale = await _append(db, rt, old, entries, fields)
     if stale is not None:
@@ -127,10 +133,10 @@ async def _append(db: Database, rt: GameRuntime, old: int,
                           f"another action was accepted first; the game is at seq {rt.seq}")
 
 
-async def write_snapshot(db: Database, game_id: str, seq: int, state: Any) -> None:
+async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, state: Any) -> None:
     """Store the state after ``seq`` (best effort: the log alone replays the game)."""
     try:
-        blob = E.dump_state(state)
+        blob = dump_snapshot(rs, state)
         async with db.write_lock, db.sessions() as session:
             await session.execute(insert(Snapshot.__table__).values(
                 game_id=game_id, seq=seq, state=blob, created_at=utcnow()))

@@ -14,11 +14,14 @@ from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..engine_api import CHANCE, E, EngineError, scenario_from_text
-from ..errors import NotFound
+from ..engine_api import (CHANCE, EngineError, Ruleset, load_state_of, normalise_logged,
+                          ruleset, scenario_from_text)
+from ..errors import AppError, Conflict, NotFound
 from ..models import Game, Seat
+from ..scenarios import repository as scenarios
 from . import repository
 
 log = logging.getLogger("app.games")
@@ -66,17 +69,22 @@ class Batch:
     state: Any
 
 
-def apply_entries(fold: Any, first_seq: int,
-                  entries: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+def apply_entries(rs: Ruleset, fold: Any, first_seq: int,
+                  entries: list[tuple[str, dict[str, Any]]],
+                  normalise: bool = False) -> list[dict[str, Any]]:
     """Apply logged entries ``first_seq..`` to ``fold`` (``engine.meta.Fold``: the state
     and what may be undone); ``undo`` / ``resign`` / ``timeout`` / ``forfeit`` entries
-    are folded like in every replay.  Returns their events."""
-    from engine.meta import rolls_following
+    are folded like in every replay.  ``normalise``: rows read from the database, which
+    an older release may have stored raw (the ruleset's ``normalise_logged`` drops the
+    keys the engine never read and checks the values).  Returns their events."""
+    from engine.meta import is_meta, rolls_following
 
     events: list[dict[str, Any]] = []
     log = [(first_seq + i, seat, action) for i, (seat, action) in enumerate(entries)]
     for (seq, seat, action), rolls in zip(log, rolls_following(log)):
-        events.extend(fold.apply(seq, seat, action, E.apply, rolls))
+        if normalise and not is_meta(action):
+            action = normalise_logged(rs, fold.state, action)
+        events.extend(fold.apply(seq, seat, action, rs.apply, rolls))
     return events
 
 
@@ -86,14 +94,46 @@ def new_fold(state: Any, seq: int) -> Any:
     return Fold(state, seq)
 
 
-def settle_chance(state: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
-    """Roll the dice the engine asks for (``sample_chance``) until it needs a player."""
+async def replay_failure(session: AsyncSession, game_id: str, exc: BaseException) -> AppError:
+    """A game whose log no longer replays (an engine upgrade, a damaged row): the game row
+    is marked ``unplayable`` with the reason, and the error to answer (409
+    ``game_unplayable``; the websocket sends it and closes 4410) is returned."""
+    if isinstance(exc, EngineError):
+        problem = {"reason": exc.code, "detail": exc.message, "seq": exc.details.get("seq")}
+    else:
+        problem = {"reason": "log_unreadable", "detail": type(exc).__name__, "seq": None}
+    log.warning("game %s is unplayable: %s", game_id, problem)
+    try:
+        await session.rollback()
+        await repository.set_fields(session, game_id, status="unplayable", unplayable=problem)
+        await session.commit()
+    except Exception:
+        log.exception("could not mark game %s unplayable", game_id)
+    where = f" at log entry {problem['seq']}" if problem["seq"] else ""
+    return Conflict(f"this game's log no longer replays{where} ({problem['reason']}: "
+                    f"{problem['detail']})", code="game_unplayable", **problem)
+
+
+def dice_info(game_id: str, commitment: str | None, finished: bool, seed: str | None,
+              salt: str | None) -> dict[str, Any]:
+    """``fair_dice`` of the summary and ``hello``: the commitment (null: a test seed or a
+    game older than fair dice); the keys ``seed`` and ``salt`` appear only once the game
+    is finished (the seed of a live game never leaves the server)."""
+    out: dict[str, Any] = {"commitment": commitment, "verify_url": f"/games/{game_id}/verify"}
+    if finished and commitment is not None:
+        out.update(seed=seed, salt=salt)
+    return out
+
+
+def settle_chance(rs: Ruleset, state: Any
+                  ) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
+    """Roll the dice the ruleset asks for (``sample_chance``) until it needs a player."""
     entries: list[tuple[str, dict[str, Any]]] = []
     events: list[dict[str, Any]] = []
     guard = 0
-    while E.is_chance(state):
-        roll = E.sample_chance(state)
-        state, evs = E.apply(state, roll)
+    while rs.is_chance(state):
+        roll = rs.sample_chance(state)
+        state, evs = rs.apply(state, roll)
         entries.append((CHANCE, roll))
         events.extend(evs)
         guard += 1
@@ -102,9 +142,9 @@ def settle_chance(state: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]], li
     return state, entries, events
 
 
-def game_fields(state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
+def game_fields(rs: Ruleset, state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
     """The lobby columns of ``games`` derived from the public view and the seats."""
-    view = E.view_for(state, None)
+    view = rs.view_for(state, None)
     if view.get("game_over"):
         status = "finished"
     elif all(s.held for s in seats):
@@ -118,11 +158,15 @@ def game_fields(state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
 class GameRuntime:
     def __init__(self, game: Game, scenario: Any, state: Any, seq: int, seats: list[SeatInfo]) -> None:
         self.game_id = game.id
+        self.rs: Ruleset = ruleset(game.ruleset)      # the rule system playing this game
         self.scenario_id = game.scenario_id
         self.scenario_name = game.scenario_name
         self.mode = game.mode
         self.options = dict(game.options or {})
         self.private = game.private
+        self.ruleset_version = game.ruleset_version
+        self.commitment = game.commitment
+        self._reveal = (game.seed_secret, game.seed_salt)   # sent only once finished
         self.scenario = scenario
         self.fold = new_fold(state, seq)   # the state + the steps that may be undone
         self.clock: Any = None             # app/clocks Clock (None: an untimed game)
@@ -154,19 +198,24 @@ class GameRuntime:
     @property
     def board(self) -> dict[str, Any]:
         if self._board is None:
-            self._board = E.board_for(self.scenario)
+            self._board = self.rs.board(self.state)
         return self._board
 
     def fields(self) -> dict[str, Any]:
         """Lobby columns for the current state (memoized per seq and seat change)."""
         key = (self.seq, self._seats_version)
         if self._fields is None or self._fields[0] != key:
-            self._fields = (key, game_fields(self.state, list(self.seats.values())))
+            self._fields = (key, game_fields(self.rs, self.state, list(self.seats.values())))
         return self._fields[1]
 
     @property
     def status(self) -> str:
         return str(self.fields()["status"])
+
+    def fair_dice(self) -> dict[str, Any]:
+        """The public commitment; seed and salt once the game is finished (``hello``)."""
+        return dice_info(self.game_id, self.commitment, self.status == "finished",
+                         *self._reveal)
 
     def all_seats_held(self) -> bool:
         return all(s.held for s in self.seats.values())
@@ -213,8 +262,8 @@ class GameRuntime:
         return out
 
     def apply_remote(self, first_seq: int, actor: str,
-                     entries: list[tuple[str, dict[str, Any]]]) -> Batch:
-        events = apply_entries(self.fold, first_seq, entries)
+                     entries: list[tuple[str, dict[str, Any]]], normalise: bool = False) -> Batch:
+        events = apply_entries(self.rs, self.fold, first_seq, entries, normalise)
         return self.push(first_seq, actor, events, self.fold.state, first_seq + len(entries) - 1,
                          [s for s, _ in entries])
 
@@ -224,7 +273,7 @@ class GameRuntime:
         rows = await repository.actions_after(session, self.game_id, self.seq)
         if rows:
             entries = [(r.seat, r.action) for r in rows]
-            self.apply_remote(rows[0].seq, rows[0].seat, entries)
+            self.apply_remote(rows[0].seq, rows[0].seat, entries, normalise=True)
         await self.refresh_seats(session)
 
     async def refresh_seats(self, session: AsyncSession) -> None:
@@ -235,39 +284,79 @@ class GameRuntime:
             self.clock.start(time.time())     # the game went live: the clocks start
 
 
+async def game_scenario(session: AsyncSession, game: Game) -> Any:
+    """The parsed scenario a game was set up from (None for a ruleset without one)."""
+    if game.scenario_id is None:
+        return None
+    row = await scenarios.get(session, game.scenario_id)
+    if row is None:
+        raise EngineError("scenario_missing", f"scenario {game.scenario_id!r} is gone")
+    return scenario_from_text(row.content)
+
+
+def dump_snapshot(rs: Ruleset, state: Any) -> bytes:
+    """The ``snapshots.state`` blob: the ruleset's ``dump_state`` (versioned JSON, never
+    a pickle) as JSON text."""
+    return orjson.dumps(rs.dump_state(state))
+
+
+def load_snapshot(rs: Ruleset, blob: bytes, scenario: Any) -> Any:
+    """The state of a ``snapshots.state`` blob; raises on a blob of another format or
+    version (the caller replays the log instead).  A pickle of an older release is not
+    JSON: refused here, never unpickled."""
+    return load_state_of(rs, orjson.loads(blob), scenario)
+
+
 async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
-    """Cold start: latest snapshot + log tail (or a full replay) -> live state."""
+    """Cold start: latest snapshot + log tail (or a full replay) -> live state.  A log that
+    no longer replays marks the game ``unplayable`` (:func:`replay_failure`)."""
     game = await repository.get(session, game_id)
     if game is None:
         raise NotFound(f"no game {game_id!r}", code="game_not_found")
-    from ..scenarios import repository as scenarios
-
-    row = await scenarios.get(session, game.scenario_id)
-    assert row is not None
-    scn = scenario_from_text(row.content)
-    snap = await repository.latest_snapshot(session, game_id)
-    state, seq = None, 0
-    if snap is not None:
-        try:
-            state, seq = E.load_state(snap.state), snap.seq
-        except Exception:          # snapshot from an older engine: replay instead
-            log.warning("snapshot %s@%s unreadable; replaying the log", game_id, snap.seq)
-            state = None
-    if state is None:
-        state, seq = E.new_game(scn, game.seed, dict(game.options or {}), game.engine_mode), 0
-    rows = await repository.actions_after(session, game_id, seq)
-    fold = new_fold(state, seq)
-    apply_entries(fold, seq + 1, [(r.seat, r.action) for r in rows])
-    seq = rows[-1].seq if rows else seq
+    try:
+        rs = ruleset(game.ruleset)
+        scn = await game_scenario(session, game)
+        fold = await _replay(session, rs, game, scn)
+    except Exception as exc:        # the log no longer replays: reported, never a crash
+        raise await replay_failure(session, game_id, exc) from None
     seat_rows = await repository.seats_of(session, game_id)
-    rt = GameRuntime(game, scn, fold.state, seq, [SeatInfo.of(s) for s in seat_rows])
+    rt = GameRuntime(game, scn, fold.state, fold.seq, [SeatInfo.of(s) for s in seat_rows])
     rt.fold = fold
     if game.clock:
         from ..clocks.service import Clock
 
         stamps = await repository.log_times(session, game_id)
         rt.clock = Clock.of(game.clock, game.started_at, stamps)
+    if game.unplayable is not None:  # replays again (e.g. a fixed engine): back in play
+        await repository.set_fields(session, game_id, unplayable=None, **rt.fields())
+        await session.commit()
     return rt
+
+
+async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> Any:
+    """Latest usable snapshot + log tail (or a full replay from the seed) -> the fold
+    (``engine.meta.Fold``: state, seq and the steps that may be undone)."""
+    snap = await repository.latest_snapshot(session, game.id)
+    state, seq = None, 0
+    if snap is not None:
+        try:
+            state, seq = load_snapshot(rs, snap.state, scn), snap.seq
+        except Exception as exc:   # another format / version, a damaged row: replay
+            log.info("snapshot %s@%s not loadable (%s); replaying the log", game.id, snap.seq,
+                     exc)
+            state, seq = None, 0
+    if state is None:
+        state = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode)
+    rows = await repository.actions_after(session, game.id, seq)
+    fold = new_fold(state, seq)
+    for r in rows:
+        try:
+            apply_entries(rs, fold, r.seq, [(r.seat, r.action)], normalise=True)
+        except EngineError as exc:
+            exc.details.setdefault("seq", r.seq)
+            raise
+    fold.seq = rows[-1].seq if rows else seq
+    return fold
 
 
 class Registry:

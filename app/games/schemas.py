@@ -9,9 +9,16 @@ from ..clocks.schemas import ClockIn
 
 
 class GameCreate(BaseModel):
-    scenario_id: str = Field(examples=["2-PegasusBridge"])
-    mode: str | None = Field(default=None, description="1v1 | team | overlord; default: the "
-                             "scenario's natural mode (its first ScenarioSummary.modes entry)")
+    ruleset: str | None = Field(default=None, examples=["m44"], description="a registered "
+                                "ruleset (GET /api/rulesets); default: the first ruleset "
+                                "accepting the scenario in ``mode`` (m44, or overlord for "
+                                "modes team/overlord and Overlord boards)")
+    scenario_id: str | None = Field(default=None, examples=["2-PegasusBridge"],
+                                    description="required by rulesets whose setup is "
+                                    "'scenario'; none for setup 'none'")
+    mode: str | None = Field(default=None, description="one of the ruleset's modes (1v1 | "
+                             "team | overlord for Memoir '44); default: the natural mode "
+                             "(the first the ruleset accepts the scenario in)")
     layout: dict[str, str] | None = Field(
         default=None, examples=[{"AXIS": "4", "ALLIES": "3"}],
         description="players per side (team/overlord): overlord 4|3|2|1 (default 4), "
@@ -23,7 +30,8 @@ class GameCreate(BaseModel):
     seat: str | None = Field(default=None, description="claim this slot (or the slot of this "
                              "seat) for the creator at once")
     seed: int | None = Field(default=None, ge=0, lt=2**63,
-                             description="fixed RNG seed (tests); random when omitted")
+                             description="test servers only (OVERLORD_TEST_SEEDS=1): a fixed "
+                             "engine RNG seed; refused otherwise (seed_not_allowed)")
     clock: ClockIn | None = Field(default=None, description="the turn clock (app/clocks); "
                                   "none when omitted")
 
@@ -55,7 +63,10 @@ class SlotOut(BaseModel):
 
 class GameSummary(BaseModel):
     id: str
-    scenario_id: str
+    ruleset: str = "m44"
+    ruleset_version: str = "1"
+    renderer: str = "hex"
+    scenario_id: str | None
     scenario_name: str
     mode: str
     layout: dict[str, str]
@@ -70,6 +81,11 @@ class GameSummary(BaseModel):
     seats: list[SeatOut]
     slots: list[SlotOut]
     url: str
+    fair_dice: dict[str, Any] = Field(description="{commitment, verify_url} and, once the game "
+                                      "is finished, seed and salt (docs/protocol.md \"Fair dice\")")
+    unplayable: dict[str, Any] | None = Field(
+        default=None, description="status unplayable: why the log no longer replays "
+        "({reason, detail, seq}: the engine's code and message, the first log entry that fails)")
     clock: dict[str, Any] | None = None      # the clock settings (ClockIn), null: untimed
     rematch_of: str | None = None            # the first game of a return match
 
@@ -90,13 +106,22 @@ class LogEntry(BaseModel):
 
 
 class GameLog(BaseModel):
+    """A finished game's exported log (docs/protocol.md "Finished game log"): what
+    ``python -m engine verify LOG.json`` checks."""
+    format: str
     game_id: str
-    scenario_id: str
-    scenario: dict[str, Any]
-    seed: int
+    ruleset: str = "m44"
+    ruleset_version: str = "1"
+    scenario_id: str | None
+    scenario_sha256: str | None
+    scenario: dict[str, Any] | None
     mode: str
     engine_mode: str
     options: dict[str, Any]
+    commitment: str | None
+    seed: str | None
+    salt: str | None
+    rng_seed: int
     winner: str | None
     actions: list[LogEntry]
 
@@ -126,6 +151,25 @@ class OptionalRuleOut(BaseModel):
     values: list[Any] | None = None     # the value must be one of these (else ``true``)
     unit_types: dict[str, str] | None = None   # a mapping rule: its type names -> 004 names
     example: dict[str, Any] | None = None      # the value may be a JSON object like this one
+    prefill: bool | None = None     # the lobby fills the value in with ``example`` to edit
+
+
+class PreviewBody(BaseModel):
+    """``POST /api/rulesets/{name}/preview``: an action and the game's options."""
+    options: dict[str, Any] = Field(default_factory=dict)
+    action: dict[str, Any]
+
+
+class RulesetOut(BaseModel):
+    """A registered rule system (``engine.core.ruleset.Ruleset``) as the lobby lists it."""
+    name: str
+    version: str
+    title: str
+    summary: str
+    setup: str                  # "scenario": needs a scenario_id; "none": set-up is played
+    renderer: str               # the client module drawing it: "hex" or static/renderers/<name>.js
+    modes: list[str]
+    options: list[dict[str, Any]]   # Ruleset.options(): {"name", "description", ...}
 
 
 class InviteOut(BaseModel):

@@ -10,7 +10,6 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from ..chat import service as chat_service
-from ..engine_api import E
 from ..errors import AppError, NotFound
 from ..games.runtime import GameRuntime
 from ..security import identity_by_token, token_from
@@ -52,6 +51,10 @@ async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
         except NotFound:
             conn.error("game_not_found", f"no game {game_id!r}")
             conn.close(4404, "game not found")
+            return
+        except AppError as exc:          # game_unplayable: its log no longer replays
+            conn.error(exc.code, exc.message, **exc.details)
+            conn.close(4410, exc.code)
             return
         tok = token or token_from(ws)
         identity = None
@@ -169,7 +172,7 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
         async with hub.db.write_lock, hub.db.sessions() as session:
             m = await chat_service.post_as(session, rt.game_id, conn.actors, conn.identity_id,
                                            conn.name or "guest", channel, text.strip(),
-                                           E.view_for(rt.state, conn.seat))
+                                           rt.rs.view_for(rt.state, conn.seat))
         await hub.chat_posted(rt.game_id, chat_service.to_wire(m))
     elif mtype in remote.TYPES:
         await remote.handle(hub, rt, conn, mtype, msg)

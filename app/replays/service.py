@@ -18,28 +18,30 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import CHANCE, E, scenario_from_text
+from ..engine_api import CHANCE, normalise_logged, ruleset
+from ..games.runtime import game_scenario
 from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..games import repository as games_repo
 from ..games import service as games
 from ..games.schemas import GameCreate
 from ..models import Game, Identity
-from ..scenarios import repository as scenario_repo
 
 _CACHE: OrderedDict[str, dict[str, Any]] = OrderedDict()
 _CACHE_SIZE = 16
 
 
-def _steps(scn: Any, seed: int, options: dict[str, Any], engine_mode: str,
+def _steps(rs: Any, scn: Any, seed: int, options: dict[str, Any], mode: str,
            log: list[tuple[int, str, dict[str, Any]]]) -> list[dict[str, Any]]:
     """Step 0: the state before any player entry (after the rolls made at creation);
     then one step per player entry, with the rolls that followed it."""
-    from engine.meta import Fold, rolls_following
+    from engine.meta import Fold, is_meta, rolls_following
 
-    f = Fold(E.new_game(scn, seed, options, engine_mode), 0)
+    f = Fold(rs.new_game(seed, options, scn, mode), 0)
     raw: list[dict[str, Any]] = [{"seq": 0, "seat": None, "events": [], "state": f.state}]
     for (seq, seat, action), rolls in zip(log, rolls_following(log)):
-        events = f.apply(seq, seat, action, E.apply, rolls)
+        if not is_meta(action):           # a row an older release stored raw
+            action = normalise_logged(rs, f.state, action)
+        events = f.apply(seq, seat, action, rs.apply, rolls)
         if seat == CHANCE:
             raw[-1]["events"].extend(events)
             raw[-1]["seq"], raw[-1]["state"] = seq, f.state
@@ -47,7 +49,7 @@ def _steps(scn: Any, seed: int, options: dict[str, Any], engine_mode: str,
             raw.append({"seq": seq, "seat": seat, "events": list(events), "state": f.state})
     steps = []
     for r in raw:
-        view = E.view_for(r.pop("state"), None)
+        view = rs.view_for(r.pop("state"), None)
         steps.append({**r, "turn": view.get("turn"), "view": view})
     return steps
 
@@ -61,14 +63,13 @@ async def replay(session: AsyncSession, game_id: str) -> dict[str, Any]:
     hit = _CACHE.get(game_id)
     if hit is not None and hit["seq"] == game.seq:
         return hit
-    row = await scenario_repo.get(session, game.scenario_id)
-    assert row is not None
-    scn = scenario_from_text(row.content)
+    rs = ruleset(game.ruleset)
+    scn = await game_scenario(session, game)
     log = [(r.seq, r.seat, r.action) for r in await games_repo.actions_after(session, game_id, 0)]
-    steps = await asyncio.to_thread(_steps, scn, game.seed, dict(game.options or {}),
-                                    game.engine_mode, log)
+    steps = await asyncio.to_thread(_steps, rs, scn, game.seed, dict(game.options or {}),
+                                    game.mode, log)
     out = {"game_id": game.id, "scenario_name": game.scenario_name, "mode": game.mode,
-           "seq": game.seq, "winner": game.winner, "board": E.board_for(scn),
+           "seq": game.seq, "winner": game.winner, "board": rs.board(rs.new_game(game.seed, dict(game.options or {}), scn, game.mode)),
            "seats": [s.model_dump() for s in games.summary(game).seats],
            "rematch_of": game.rematch_of, "steps": steps}
     _CACHE[game_id] = out
@@ -104,7 +105,8 @@ async def rematch(session: AsyncSession, notifier: Any, me: Identity, game_id: s
     other_side = next(side for side in holders if side != mine)
     other = await session.get(Identity, holders[other_side])
     assert other is not None
-    body = GameCreate(scenario_id=game.scenario_id, mode=game.mode, options=dict(game.options or {}),
+    body = GameCreate(ruleset=game.ruleset, scenario_id=game.scenario_id, mode=game.mode,
+                      options=dict(game.options or {}),
                       private=game.private, seat=other_side,
                       clock=game.clock if game.clock else None)
     created = await games.create_game(session, me, body)
@@ -132,7 +134,7 @@ async def match(session: AsyncSession, registry: Any, game_id: str) -> dict[str,
     out_games = []
     for g in rows:
         rt = await registry.get(g.id)
-        view = E.view_for(rt.state, None)
+        view = rt.rs.view_for(rt.state, None)
         last = await games_repo.actions_after(session, g.id, max(0, g.seq - 1))
         reason = last[-1].action.get("type") if last else None
         entry = {"id": g.id, "url": f"/games/{g.id}", "status": g.status, "winner": g.winner,

@@ -2,7 +2,7 @@
 (games.rematch_of)
 
 Revision ID: 0004_remote
-Revises: 0003
+Revises: 0004_fairdice
 Create Date: 2026-11-25
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from alembic import op
 
 
 revision: str = '0004_remote'
-down_revision: str | None = '0003'
+down_revision: str | None = '0004_fairdice'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

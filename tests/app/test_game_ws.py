@@ -77,7 +77,7 @@ async def test_whole_game_with_spectator(server: Server, api: httpx.Client) -> N
             log = api.get(f"/api/games/{gid}/log").json()
             assert [a["seq"] for a in log["actions"]] == list(range(1, final + 1))
             assert any(a["seat"] == "chance" for a in log["actions"])
-            st = replay(load_scenario(log["scenario"]), log["seed"],
+            st = replay(load_scenario(log["scenario"]), log["rng_seed"],
                         [a["action"] for a in log["actions"]], log["options"])
             assert json.loads(json.dumps(view_for(st, None))) == spec.view
             r = await al.act({"type": "end_turn"})
@@ -361,7 +361,6 @@ async def test_lost_bus_message_never_stalls(server: Server, api: httpx.Client) 
     from sqlalchemy.ext.asyncio import async_sessionmaker
 
     from app.db import make_engine
-    from app.engine_api import E
     from app.games import repository
     from app.games.runtime import game_fields, load_runtime, settle_chance
 
@@ -377,13 +376,13 @@ async def test_lost_bus_message_never_stalls(server: Server, api: httpx.Client) 
         try:
             async with async_sessionmaker(eng, expire_on_commit=False)() as s:
                 rt = await load_runtime(s, gid)
-                seat = E.to_act(rt.state)[0]
-                action = {**E.legal_actions(rt.state, seat)[0], "seat": seat}
-                state, _ = E.apply(rt.state, action)
-                state, rolls, _ = settle_chance(state)
+                seat = rt.rs.to_act(rt.state)[0]
+                action = {**rt.rs.legal_actions(rt.state, seat)[0], "seat": seat}
+                state, _ = rt.rs.apply(rt.state, action)
+                state, rolls, _ = settle_chance(rt.rs, state)
                 entries = [(seat, action), *rolls]
                 await repository.append(s, gid, rt.seq, entries,
-                                        game_fields(state, list(rt.seats.values())), None)
+                                        game_fields(rt.rs, state, list(rt.seats.values())), None)
                 new = rt.seq + len(entries)
         finally:
             await eng.dispose()

@@ -12,7 +12,6 @@ from typing import Any
 import httpx
 import pytest
 from engine import load_scenario, view_for
-from engine.meta import replay as meta_replay
 
 from .conftest import Server, backend
 from .helpers import WS, auth, two_player_game
@@ -49,14 +48,20 @@ async def request(ws: WS, msg: dict[str, Any]) -> dict[str, Any]:
 
 
 def replayed(api: httpx.Client, gid: str) -> Any:
+    """The exported log folded by the engine (``engine.meta.fold``), as any verifier would."""
+    from engine import get_ruleset
+    from engine.meta import fold
+
     log = api.get(f"/api/games/{gid}/log").json()
+    rs = get_ruleset(log["ruleset"])
     scn = load_scenario(log["scenario"])
     entries = [(a["seq"], a["seat"], a["action"]) for a in log["actions"]]
-    return log, meta_replay(scn, log["seed"], entries, log["options"], log["engine_mode"])
+    st = rs.new_game(log["rng_seed"], log["options"], scn, log["mode"])
+    return log, fold(st, entries, rs.apply).state
 
 
 async def test_resign_ends_the_game_in_the_log(quick: Server, qapi: httpx.Client) -> None:
-    gid, toks = two_player_game(qapi, seed=7)
+    gid, toks = two_player_game(qapi, seed=None)     # committed dice: verifiable
     async with WS(url(quick, gid), toks["AXIS"]) as ax, WS(url(quick, gid), toks["ALLIES"]) as al, \
             WS(url(quick, gid)) as spec:
         assert spec.messages[0]["presence"]["spectators"] == 1
@@ -75,6 +80,10 @@ async def test_resign_ends_the_game_in_the_log(quick: Server, qapi: httpx.Client
     log, st = replayed(qapi, gid)
     assert log["actions"][-1]["action"]["type"] == "resign"
     assert st.game_over and st.winner == "ALLIES"
+    # the dice verification folds the resign entry too (engine.fairdice.verify)
+    from engine import verify_log
+
+    assert verify_log(log).ok, verify_log(log).to_dict()
 
 
 async def test_spectator_cannot_resign(quick: Server, qapi: httpx.Client) -> None:
