@@ -32,6 +32,7 @@ class Outcome:
     batch: Batch | None = None
     entries: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     snapshot: Any = None                 # the state to snapshot after the broadcast, if due
+    snapshot_seq: int = 0                # the seq of that state
 
     @classmethod
     def reject(cls, seq: int, code: str, message: str, **details: Any) -> Outcome:
@@ -75,10 +76,14 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
         rt.fold.stack.clear()
     batch = rt.push(old + 1, seat, [*events, *roll_events], state, new)
     rt._fields = ((rt.seq, rt._seats_version), fields)   # prime the lobby-columns memo
-    # a snapshot only where nothing before it can be undone (a cold start from it has
-    # no undo stack)
-    snap = snap and not rt.fold.stack
-    return Outcome(True, new, batch=batch, entries=entries, snapshot=state if snap else None)
+    # a snapshot only where nothing before it can be undone (a cold start from it has no
+    # undo stack): the state before the first undoable step of the current one, if any
+    at, snap_state = new, state
+    if snap and rt.fold.stack:
+        first, _, before_first = rt.fold.stack[0]
+        at, snap_state = first - 1, before_first
+    return Outcome(True, new, batch=batch, entries=entries,
+                   snapshot=snap_state if snap else None, snapshot_seq=at)
 
 
 async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str, Any]) -> Outcome:

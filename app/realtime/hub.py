@@ -482,7 +482,8 @@ class Hub:
             self._deliver(rt)
         if out.ok and out.batch is not None:
             if out.snapshot is not None:
-                self._spawn(play.write_snapshot(self.db, rt.rs, rt.game_id, out.seq, out.snapshot))
+                self._spawn(play.write_snapshot(self.db, rt.rs, rt.game_id,
+                                               out.snapshot_seq or out.seq, out.snapshot))
             self.schedule_bots(rt)
         return out
 
