@@ -18,6 +18,7 @@ from .pages.endpoints import router as pages_router
 from .pubsub import make_pubsub
 from .realtime.endpoints import router as ws_router
 from .realtime.hub import Hub
+from .replays.endpoints import router as replays_router
 from .scenarios.endpoints import router as scenarios_router
 from .settings import Settings, get_settings
 
@@ -45,7 +46,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                            if settings.templates_dir.is_dir() else None)
     install_error_handlers(app)
     for router in (identity_router, scenarios_router, games_router, chat_router, ws_router,
-                   pages_router):
+                   replays_router, pages_router):
         app.include_router(router)
     settings.static_dir.mkdir(parents=True, exist_ok=True)
     app.mount("/static", StaticFiles(directory=str(settings.static_dir)), name="static")

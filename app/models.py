@@ -70,6 +70,11 @@ class Game(Base):
     layout: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # side -> layout
     bot_owner: Mapped[str | None] = mapped_column(String(40), nullable=True)    # worker driving bots
     bot_lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # remote play (0004_remote): the turn clock chosen at creation (app/clocks), when the
+    # game went live (the clocks start), the game this one is the return match of
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

@@ -121,3 +121,10 @@ async def set_slot(session: AsyncSession, game_id: str, slot: str, *, identity_i
     await session.execute(update(Seat).where(Seat.game_id == game_id, Seat.slot == slot)
                           .values(identity_id=identity_id, is_bot=is_bot, bot_reason=bot_reason)
                           .execution_options(synchronize_session=False))
+
+
+async def log_times(session: AsyncSession, game_id: str) -> list[tuple[str, Any]]:
+    """(seat, created_at) of every log row in seq order: the turn clocks' fold."""
+    rows = await session.execute(select(ActionRow.seat, ActionRow.created_at)
+                                 .where(ActionRow.game_id == game_id).order_by(ActionRow.seq))
+    return [(seat, at) for seat, at in rows.all()]

@@ -15,6 +15,7 @@ from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
 from ..scenarios import service as scenarios
+from ..clocks.schemas import ClockIn
 from ..security import new_id
 from . import repository
 from .modes import STAND_IN_MODES, build_slots, get_mode, seat_spec
@@ -26,6 +27,15 @@ from .schemas import (EventEntry, GameCreate, GameCreated, GameEvents, GameLog, 
 
 LIVE_STATUSES = ("open", "live")
 LOG_FORMAT = "overlord-log/1"
+
+
+def clock_settings(clock: ClockIn | None) -> dict[str, Any] | None:
+    """The ``games.clock`` column: the settings of the chosen kind (None: untimed)."""
+    if clock is None or clock.kind == "none":
+        return None
+    keep = {"bank": ("initial_seconds", "increment_seconds"), "move": ("move_seconds",)}
+    return {"kind": clock.kind, "on_timeout": clock.on_timeout,
+            **{k: getattr(clock, k) for k in keep[clock.kind]}}
 
 
 class Notifier(Protocol):
@@ -62,7 +72,8 @@ def summary(game: Game, me: Identity | None = None) -> GameSummary:
         private=game.private, status=game.status,
         seq=game.seq, to_act=list(game.to_act or []), turn=game.turn, winner=game.winner,
         created_at=game.created_at, seats=[SeatOut(**s) for s in seats],
-        slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}")
+        slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}",
+        clock=game.clock, rematch_of=game.rematch_of)
 
 
 def renderer_of(name: str) -> str:
@@ -170,7 +181,9 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
                 engine_mode=mode_name, layout=layout,
                 options=options, **dice, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
-                **game_fields(rs, state, infos))
+                clock=clock_settings(body.clock), **game_fields(rs, state, infos))
+    if game.status == "live":
+        game.started_at = now
     await repository.add(session, game, seats)
     session.add_all([ActionRow(game_id=game_id, seq=i + 1, seat=seat, action=action)
                      for i, (seat, action) in enumerate(entries)])
@@ -209,7 +222,8 @@ async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id:
     game = await _reload(session, game_id)
     if game.status not in ("finished", "unplayable"):
         held = all(s.identity_id is not None or s.is_bot for s in game.seats)
-        await repository.set_fields(session, game_id, status="live" if held else "open")
+        extra = {"started_at": utcnow()} if held and game.started_at is None else {}
+        await repository.set_fields(session, game_id, status="live" if held else "open", **extra)
     await session.commit()
     game = await _reload(session, game_id)
     await notifier.seats_changed(game_id)
@@ -317,7 +331,11 @@ async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
     game = await get_game(session, game_id)
     seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
     last, entries = await logged_events(session, game, seats, since)
-    return GameEvents(game_id=game.id, seq=last, seats=seats, entries=entries)
+    rs = ruleset(game.ruleset)
+    first = rs.new_game(game.seed, dict(game.options or {}), await game_scenario(session, game),
+                        game.mode)
+    units = list(rs.view_for(first, None).get("units") or [])
+    return GameEvents(game_id=game.id, seq=last, seats=seats, entries=entries, units=units)
 
 
 async def logged_events(session: AsyncSession, game: Game, seats: list[str],
@@ -342,17 +360,21 @@ async def logged_events(session: AsyncSession, game: Game, seats: list[str],
 def _replay_events(rs: Ruleset, scn: Any, seed: int, options: dict[str, Any], mode: str,
                    log: list[tuple[int, str, dict[str, Any]]], seats: list[str],
                    since: int) -> tuple[int, list[EventEntry]]:
-    state = rs.new_game(seed, options, scn, mode)
+    from engine.meta import Fold, is_meta
+
+    f = Fold(rs.new_game(seed, options, scn, mode), 0)
     entries: list[EventEntry] = []
     last = 0
     for seq, seat, action in log:
         try:
-            state, events = rs.apply(state, normalise_logged(rs, state, action))
+            if not is_meta(action):
+                action = normalise_logged(rs, f.state, action)
+            events = f.apply(seq, seat, action, rs.apply)
         except EngineError as exc:
             exc.details.setdefault("seq", seq)
             raise
         last = seq
         if seq > since:
             entries.append(EventEntry(seq=seq, seat=seat,
-                                      events=events_for_seats(rs, state, events, seats)))
+                                      events=events_for_seats(rs, f.state, events, seats)))
     return last, entries

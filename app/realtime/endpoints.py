@@ -14,12 +14,13 @@ from ..errors import AppError, NotFound
 from ..games.runtime import GameRuntime
 from ..security import identity_by_token, token_from
 from .connection import Connection, TokenBucket
+from . import remote
 from .hub import Hub
 
 log = logging.getLogger("app.ws")
 router = APIRouter()
 
-CLIENT_TYPES = ("action", "chat", "resync", "auth", "ping")
+CLIENT_TYPES = ("action", "chat", "resync", "auth", "ping", *remote.TYPES)
 
 
 def _text_of(message: dict[str, Any]) -> tuple[str | None, int]:
@@ -83,6 +84,7 @@ async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
     finally:
         if rt is not None:
             hub.detach(rt, conn)
+            await hub.left(rt, conn)
         conn.close(conn.close_code if conn.closed else 1000)
         if conn.writer_task is not None:
             with contextlib.suppress(BaseException):
@@ -172,6 +174,8 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
                                            conn.name or "guest", channel, text.strip(),
                                            rt.rs.view_for(rt.state, conn.seat))
         await hub.chat_posted(rt.game_id, chat_service.to_wire(m))
+    elif mtype in remote.TYPES:
+        await remote.handle(hub, rt, conn, mtype, msg)
     elif mtype == "resync":
         since = msg.get("since")
         if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
