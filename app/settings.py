@@ -53,6 +53,15 @@ class Settings(BaseSettings):
     bot_max_seq: int = 0              # bots stop once a game's log has this many entries
                                       # (0: never; load and leak tests cap bot-only games)
     max_upload_bytes: int = 2 * 1024 * 1024
+    # hardening (docs/protocol.md): origins allowed besides the server's own (comma
+    # separated, e.g. "https://play.example.org"), upload limits per identity, catch-up
+    allowed_origins: str = ""
+    upload_rate: str = "10/minute"        # a `limits` rate string, per identity
+    upload_quota: int = 50                # uploaded scenarios kept per identity
+    catchup_max_entries: int = 500        # reconnects further behind get a sync
+    events_page: int = 500                # /events entries per answer (at most)
+    catchup_rate: str = "20/10second"     # log rebuilds (/events, reconnect since) per client
+    session_days: int = 90                # a login token's lifetime
     cookie_secure: bool = False
 
 

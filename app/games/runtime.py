@@ -110,6 +110,8 @@ class GameRuntime:
         self.mode = game.mode
         self.options = dict(game.options or {})
         self.private = game.private
+        self.invite_code = game.invite_code      # private games: watched with the invite
+        self.created_by = game.created_by
         self.scenario = scenario
         self.state = state
         self.seq = seq

@@ -106,6 +106,8 @@ class GameEvents(BaseModel):
     seq: int
     seats: list[str]
     entries: list[EventEntry]
+    next_since: int | None = Field(default=None, description="more entries follow: ask again "
+                                   "with since=next_since (at most EVENTS_PAGE per answer)")
 
 
 class OptionalRuleOut(BaseModel):

@@ -2,7 +2,6 @@
 summaries, finished logs and the redacted event log of a running game."""
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
 from typing import Any, Protocol
@@ -15,9 +14,10 @@ from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
 from ..scenarios import service as scenarios
 from ..security import new_id
-from . import repository
+from ..settings import get_settings
+from . import catchup, repository
 from .modes import build_slots, get_mode, modes_for
-from .redact import events_for_seats
+from .privacy import require_watch
 from .runtime import SeatInfo, game_fields, settle_chance
 from .schemas import (EventEntry, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
                       LogEntry, SeatOut, SlotOut)
@@ -112,7 +112,7 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
     order = {s: i for i, s in enumerate(specs)}          # rows in the engine's seat order
     seats.sort(key=lambda s: order[s.seat])
     infos = [SeatInfo(s.seat, s.side, s.role, s.identity_id, None, bool(s.is_bot)) for s in seats]
-    game = Game(id=game_id, scenario_id=row.id, scenario_name=scn.name, mode=mode.name,
+    game = Game(id=game_id, scenario_id=row.id, scenario_name=row.name[:200], mode=mode.name,
                 engine_mode=mode.engine_mode, layout=layout,
                 options=options, seed=seed, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
@@ -128,7 +128,8 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
 
 
 async def list_games(session: AsyncSession, statuses: list[str], me: Identity | None) -> list[GameSummary]:
-    return [summary(g, me) for g in await repository.list_games(session, statuses)]
+    games = await repository.list_games(session, statuses, viewer=me.id if me else None)
+    return [summary(g, me) for g in games]
 
 
 def _slot_rows(game: Game, name: str) -> tuple[str, list[Seat]]:
@@ -163,7 +164,8 @@ async def claim_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
     if game.status == "finished":
         raise Conflict("the game is over", code="game_finished")
     if game.private and not any(r.identity_id == me.id for r in rows) \
-            and not (invite and secrets.compare_digest(invite, game.invite_code)):
+            and not (invite and secrets.compare_digest(invite.encode("utf-8", "replace"),
+                                                       game.invite_code.encode())):
         raise Forbidden("this game needs its invite code", code="invite_required")
     n = await repository.claim_slot(session, game_id, slot, me.id)
     if n != len(rows):
@@ -236,42 +238,26 @@ async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
 
 
 async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
-                    since: int = 0) -> GameEvents:
-    """The events of log entries ``since+1..seq`` of a (running) game, redacted for the
-    caller's seats (a spectator's redaction without a seat): a late joiner's battle log.
-    Actions and the seed are never sent."""
+                    since: int = 0, invite: str | None = None) -> GameEvents:
+    """The events of log entries ``since+1..`` of a (running) game, redacted for the
+    caller's seats (a spectator's redaction without a seat): a late joiner's battle log,
+    one page (``EVENTS_PAGE`` entries; ``next_since`` when more follow).  Actions and the
+    seed are never sent.  A private game needs a seat, its creator or the invite."""
     game = await get_game(session, game_id)
+    require_watch(game, me.id if me else None, invite)
     seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
-    last, entries = await logged_events(session, game, seats, since)
-    return GameEvents(game_id=game.id, seq=last, seats=seats, entries=entries)
+    page = get_settings().events_page
+    upto = min(game.seq, since + page)
+    entries = await catchup.events(session, game, seats, since, upto)
+    return GameEvents(game_id=game.id, seq=game.seq, seats=seats, entries=entries,
+                      next_since=upto if upto < game.seq else None)
 
 
 async def logged_events(session: AsyncSession, game: Game, seats: list[str],
                         since: int) -> tuple[int, list[EventEntry]]:
-    """Rebuild the events of log entries ``since+1..`` from the durable action log (replayed
-    from the scenario and seed), redacted for ``seats`` exactly as the live updates are
-    (``events_for_seats``: ``[]`` a spectator, public events only); returns the log's last
-    seq and one entry per log row.  Shared by ``GET /api/games/{id}/events`` and the
-    websocket catch-up of a worker that does not hold the batches after ``since``."""
-    row = await scenario_repo.get(session, game.scenario_id)
-    assert row is not None
-    scn = scenario_from_text(row.content)
-    log = [(r.seq, r.seat, r.action) for r in await repository.actions_after(session, game.id, 0)]
-    # the replay is pure CPU work (~20 ms for a Pegasus game, more for a long Overlord
-    # game): a worker thread keeps this worker's event loop serving the other games
-    return await asyncio.to_thread(_replay_events, scn, game.seed, dict(game.options or {}),
-                                   game.engine_mode, log, seats, since)
-
-
-def _replay_events(scn: Any, seed: int, options: dict[str, Any], engine_mode: str,
-                   log: list[tuple[int, str, dict[str, Any]]], seats: list[str],
-                   since: int) -> tuple[int, list[EventEntry]]:
-    state = E.new_game(scn, seed, options, engine_mode)
-    entries: list[EventEntry] = []
-    last = 0
-    for seq, seat, action in log:
-        state, events = E.apply(state, action)
-        last = seq
-        if seq > since:
-            entries.append(EventEntry(seq=seq, seat=seat, events=events_for_seats(events, seats)))
-    return last, entries
+    """Rebuild the events of log entries ``since+1..`` from the durable log (from the
+    nearest snapshot, ``catchup``), redacted for ``seats`` exactly as the live updates
+    are (``events_for_seats``: ``[]`` a spectator, public events only); returns the log's
+    last seq and one entry per log row.  Used by the websocket catch-up of a worker that
+    does not hold the batches after ``since``."""
+    return game.seq, await catchup.events(session, game, seats, since, game.seq)

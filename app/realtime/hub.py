@@ -25,6 +25,7 @@ from ..games.redact import events_for_seats, legal_for_seats
 from ..games.runtime import Batch, GameRuntime, Registry
 from ..games.schemas import EventEntry
 from ..models import Identity
+from .. import ratelimit
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
 from .connection import Connection, dumps, loads
@@ -174,6 +175,10 @@ class Hub:
         if since > rt.seq:
             await self.catch_up(rt)
         if since >= rt.seq or rt.batches_since(since) is not None:
+            return None
+        # bounded: far behind, or rebuilding too often, gets the full view (a ``sync``)
+        if rt.seq - since > self.settings.catchup_max_entries \
+                or not ratelimit.hit(self.settings.catchup_rate, "catchup", conn.client):
             return None
         try:
             async with self.db.sessions() as session:

@@ -1,0 +1,119 @@
+"""Bounded catch-up: the events of log entries ``since+1..upto`` rebuilt from the nearest
+state snapshot at or before ``since`` plus the log tail (never the whole log), at most
+``EVENTS_PAGE`` entries per request, computed once per (game, since, upto) and shared
+by concurrent requests (single flight), kept in a small LRU.
+
+Callers: ``GET /api/games/{id}/events`` (paged: ``next_since``) and the websocket
+reconnect with ``since`` (``app/realtime/hub.py``: a reconnect further behind than
+``CATCHUP_MAX_ENTRIES`` gets a ``sync`` instead).  Both are rate-limited per client
+(``CATCHUP_RATE``) by their callers.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..engine_api import E, scenario_from_text
+from ..models import ActionRow, Game, Snapshot
+from ..scenarios import repository as scenario_repo
+from .redact import events_for_seats
+from .schemas import EventEntry
+
+log = logging.getLogger("app.catchup")
+
+Raw = list[tuple[int, str, list[dict[str, Any]]]]     # (seq, seat, raw events) per entry
+
+_CACHE: OrderedDict[tuple[str, int, int], Raw] = OrderedDict()
+_CACHE_SIZE = 64
+_INFLIGHT: dict[tuple[str, int, int], asyncio.Future[Raw]] = {}
+stats = {"computed": 0, "cached": 0, "replayed_entries": 0}
+
+
+async def _snapshot_at_or_before(session: AsyncSession, game_id: str,
+                                 seq: int) -> Snapshot | None:
+    res = await session.execute(select(Snapshot).where(Snapshot.game_id == game_id,
+                                                       Snapshot.seq <= seq)
+                                .order_by(Snapshot.seq.desc()).limit(1))
+    return res.scalar_one_or_none()
+
+
+async def _rows(session: AsyncSession, game_id: str, after: int, upto: int) -> list[ActionRow]:
+    res = await session.execute(select(ActionRow).where(ActionRow.game_id == game_id,
+                                                        ActionRow.seq > after,
+                                                        ActionRow.seq <= upto)
+                                .order_by(ActionRow.seq))
+    return list(res.scalars())
+
+
+def _replay(start: Any, rows: list[tuple[int, str, dict[str, Any]]], since: int) -> Raw:
+    state, out = start, []
+    for seq, seat, action in rows:
+        state, events = E.apply(state, action)
+        if seq > since:
+            out.append((seq, seat, events))
+    return out
+
+
+async def _compute(session: AsyncSession, game: Game, since: int, upto: int) -> Raw:
+    snap = await _snapshot_at_or_before(session, game.id, since)
+    state, base = None, 0
+    if snap is not None:
+        try:
+            state, base = await asyncio.to_thread(E.load_state, snap.state), snap.seq
+        except Exception:               # a snapshot of an older engine: from the start
+            log.warning("snapshot %s@%s unreadable; replaying from the start", game.id, snap.seq)
+            state = None
+    if state is None:
+        row = await scenario_repo.get(session, game.scenario_id)
+        assert row is not None
+        scn = await asyncio.to_thread(scenario_from_text, row.content)
+        state, base = E.new_game(scn, game.seed, dict(game.options or {}), game.engine_mode), 0
+    rows = [(r.seq, r.seat, r.action) for r in await _rows(session, game.id, base, upto)]
+    stats["computed"] += 1
+    stats["replayed_entries"] += len(rows)
+    # pure CPU work: a worker thread keeps the event loop serving the other games
+    return await asyncio.to_thread(_replay, state, rows, since)
+
+
+async def raw_events(session: AsyncSession, game: Game, since: int, upto: int) -> Raw:
+    """The raw events of entries ``since+1..upto`` (cached, single flight)."""
+    key = (game.id, since, upto)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        _CACHE.move_to_end(key)
+        stats["cached"] += 1
+        return hit
+    pending = _INFLIGHT.get(key)
+    if pending is not None:
+        stats["cached"] += 1
+        return await asyncio.shield(pending)
+    fut: asyncio.Future[Raw] = asyncio.get_running_loop().create_future()
+    _INFLIGHT[key] = fut
+    try:
+        raw = await _compute(session, game, since, upto)
+    except BaseException as exc:
+        fut.set_exception(exc)
+        fut.exception()                 # retrieved: no "never retrieved" warning
+        raise
+    finally:
+        _INFLIGHT.pop(key, None)
+    fut.set_result(raw)
+    _CACHE[key] = raw
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return raw
+
+
+async def events(session: AsyncSession, game: Game, seats: list[str], since: int,
+                 upto: int) -> list[EventEntry]:
+    """Entries ``since+1..upto`` redacted for ``seats`` (``[]``: a spectator)."""
+    if upto <= since:
+        return []
+    raw = await raw_events(session, game, since, upto)
+    return [EventEntry(seq=seq, seat=seat, events=events_for_seats(evs, seats))
+            for seq, seat, evs in raw]
