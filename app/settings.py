@@ -60,7 +60,7 @@ class Settings(BaseSettings):
     upload_quota: int = 50                # uploaded scenarios kept per identity
     catchup_max_entries: int = 500        # reconnects further behind get a sync
     events_page: int = 500                # /events entries per answer (at most)
-    catchup_rate: str = "20/10second"     # log rebuilds (/events, reconnect since) per client
+    catchup_rate: str = "30/10second"     # log rebuilds (/events, reconnect since) per client
     session_days: int = 90                # a login token's lifetime
     cookie_secure: bool = False
 

@@ -83,8 +83,6 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             except ValueError:
                 since = None
             if since is None or not -MAX_SEQ <= since <= MAX_SEQ:
-                conn.error("bad_message", "?since= must be an integer (the last seq seen)",
-                           since=since_raw[:40])
                 since = None
         try:
             if not GAME_ID.fullmatch(game_id):
@@ -115,6 +113,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             return
         conn.client = client_key(ws, conn.identity_id)
         await hub.attach(rt, conn, since)
+        if since_raw is not None and since is None:       # after the hello, as invalid_since
+            conn.error("bad_message", "?since= must be an integer (the last seq seen)",
+                       since=since_raw[:40])
         await hub.bots.present(rt, conn.identity_id)     # back from a stand-in bot
         reader = asyncio.create_task(_read_loop(hub, rt, conn))
         done, _ = await asyncio.wait({reader, conn.writer_task}, return_when=asyncio.FIRST_COMPLETED)

@@ -196,6 +196,8 @@ class Hub:
         followed by any batch accepted since), None when it missed nothing, a ``sync``
         only when the events cannot be told.  ``since`` must be in ``0..rt.seq``."""
         status = self._status(rt)
+        if rt.seq - since > self.settings.catchup_max_entries:    # far behind: full view
+            return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats)
         batches = rt.batches_since(since)
         if batches is not None:
             return self.update_msg(batches, conn.seat, status, conn.seats) if batches else None
