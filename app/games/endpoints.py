@@ -74,8 +74,11 @@ async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIden
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
-async def game_log(game_id: str, session: SessionDep) -> GameLog:
-    """A finished game's full log: ``engine.replay(scenario, seed, actions, options)``."""
+async def game_log(game_id: str, session: SessionDep, me: OptionalIdentity,
+                   invite: str | None = Query(None, max_length=64)) -> GameLog:
+    """A finished game's full log: ``engine.replay(scenario, seed, actions, options)``
+    (a private game: its players, its creator or ``?invite=``)."""
+    require_watch(await service.get_game(session, game_id), me.id if me else None, invite)
     return await service.finished_log(session, game_id)
 
 
