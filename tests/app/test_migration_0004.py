@@ -4,7 +4,6 @@ upload stored without a summary is listed (summarised once, then from the column
 from __future__ import annotations
 
 import json
-import secrets
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from .conftest import BASE_ENV, PG_HOST, PG_PORT, PY, REDIS_PORT, ROOT, Server, _psql, reachable
+from .conftest import PY, ROOT, Server, _psql, backend
 from .helpers import auth
 
 TOKEN = "old-token-" + "x" * 40
@@ -50,29 +49,13 @@ def _seed_0003(srv: Server, kind: str) -> None:
 
 @pytest.fixture(params=["sqlite", "pg"])
 def old_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
-    kind = request.param
-    if kind == "sqlite":
-        srv = Server({**BASE_ENV, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'old.db'}"})
-        schema = None
-    else:
-        if not (reachable(PG_HOST, PG_PORT) and reachable(PG_HOST, REDIS_PORT)):
-            pytest.skip("PostgreSQL / Redis unreachable")
-        schema = "t_" + secrets.token_hex(6)
-        user = _psql(f"CREATE SCHEMA {schema}")
-        if user is None:
-            pytest.skip("cannot create a schema")
-        srv = Server({**BASE_ENV, "DATABASE_URL": f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/test",
-                      "DATABASE_SCHEMA": schema})
-    try:
+    def prepare(srv: Server) -> None:
         _alembic(srv, "0003")
-        _seed_0003(srv, kind)
+        _seed_0003(srv, request.param)
         _alembic(srv, "head")
-        srv.start()
+
+    with backend(request.param, tmp_path, prepare=prepare) as srv:
         yield srv
-    finally:
-        srv.stop()
-        if schema:
-            _psql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
 def test_old_rows_load_after_0004(old_server: Server) -> None:
