@@ -8,11 +8,11 @@ The check is OWASP's "verify the origin with standard headers" CSRF defence:
 * websocket handshake: a browser always sends ``Origin``; one not allowed gets an
   ``error`` ``origin_forbidden`` and close 4403 (before anything about the game is sent);
 * ``POST``/``PUT``/``PATCH``/``DELETE``: ``Origin`` (or, without it, ``Referer``) must be
-  allowed, else 403 ``origin_forbidden``; a request that carries the session cookie but
-  neither header is refused with 403 ``csrf_failed`` (browsers always send ``Origin`` on
-  a POST); requests with neither header and no cookie (API clients with a bearer token,
-  scripts) pass: a browser cannot send a bearer token cross-origin without CORS, which
-  this server never grants.
+  allowed, else 403 ``origin_forbidden``.  Browsers send ``Origin`` on every POST (and
+  fetch metadata): a request with neither header whose ``Sec-Fetch-Site`` says another
+  site is refused with 403 ``csrf_failed``; a request with none of these headers is not
+  from a browser page (API clients, scripts, tests: with a bearer token or their own
+  cookie jar) and passes.
 
 "Allowed" = the request's own origin (scheme + ``Host``; behind a proxy run uvicorn with
 ``--proxy-headers``/``--forwarded-allow-ips`` so the scheme is right) or one of
@@ -24,7 +24,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .inputs import _reply, refuse_websocket
-from .security import COOKIE
 
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 
@@ -92,9 +91,10 @@ class OriginMiddleware:
                         return await _reply(send, 403, "origin_forbidden",
                                             "cross-origin requests are refused",
                                             origin=source.decode("latin-1")[:200])
-                elif COOKIE.encode() in headers.get(b"cookie", b"") \
-                        and not headers.get(b"authorization", b"").lower().startswith(b"bearer "):
+                elif headers.get(b"sec-fetch-site", b"none") not in (b"same-origin", b"none"):
+                    # a browser that stripped Origin and Referer still tells where from
                     return await _reply(send, 403, "csrf_failed",
-                                        "a cookie-authenticated request needs an Origin or "
-                                        "Referer header of this site")
+                                        "a cross-site request without Origin or Referer",
+                                        sec_fetch_site=headers[b"sec-fetch-site"].decode(
+                                            "latin-1")[:40])
         return await self.app(scope, receive, send)

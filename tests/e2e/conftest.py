@@ -113,9 +113,6 @@ def new_page(browser, live_server, tmp_path):
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(15000)
-        # page.request is a script, not the page: it sends no Origin by itself, and the
-        # server refuses cookie-authenticated POSTs without one (app/origin.py)
-        page.same_origin = {"Origin": live_server.base}  # type: ignore[attr-defined]
         page.on("pageerror", lambda e, n=name: errors.append(f"{n}: {e}"))
         return page
 

@@ -23,9 +23,9 @@ def hover_hex(page, hex_: str) -> str:
 
 def test_condition_markers_and_weather_box(new_page, live_server, tmp_path):
     page = new_page("allies")
-    assert page.request.post("/api/identity", data={"name": "Howard"}, headers=page.same_origin).ok
+    assert page.request.post("/api/identity", data={"name": "Howard"}).ok
     r = page.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1",
-                                              "seat": "ALLIES", "seed": 1, "options": OPTIONS}, headers=page.same_origin)
+                                              "seat": "ALLIES", "seed": 1, "options": OPTIONS})
     assert r.ok, r.text()
     gid = r.json()["id"]
     page.goto(f"/games/{gid}")

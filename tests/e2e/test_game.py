@@ -76,14 +76,14 @@ def finish_turn(page: Page, other: Page, side_other: str) -> None:
 def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     allies, axis, spectator = new_page("allies"), new_page("axis"), new_page("spectator")
 
-    assert allies.request.post("/api/identity", data={"name": "Howard"}, headers=allies.same_origin).ok
+    assert allies.request.post("/api/identity", data={"name": "Howard"}).ok
     r = allies.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1",
-                                                "seat": "ALLIES", "seed": SEED}, headers=allies.same_origin)
+                                                "seat": "ALLIES", "seed": SEED})
     assert r.ok, r.text()
     gid = r.json()["id"]
 
     # The Axis player arrives through the game page and claims the free seat by clicking.
-    assert axis.request.post("/api/identity", data={"name": "Rommel"}, headers=axis.same_origin).ok
+    assert axis.request.post("/api/identity", data={"name": "Rommel"}).ok
     axis.goto(f"/games/{gid}")
     axis.locator('#seat-bar button[data-claim="AXIS"]').click()
     expect(axis.locator("#my-seat")).to_have_text("You play Axis")
