@@ -1,8 +1,10 @@
 """The server's single doorway into the rules engine.
 
-Everything the server needs from ``engine/`` goes through here (imported lazily so the
-app starts while the engine is still being written).  No rule lives in this file: it
-only names the engine calls and caches parsed scenarios.
+Everything the server needs from ``engine/`` goes through here.  A game is played by the
+:class:`engine.core.ruleset.Ruleset` its row names (``ruleset(game.ruleset)``); the server
+never knows which rule system runs.  No rule lives in this file: it only names the
+registry, the ``.m44`` scenario loader (a core service shared by the rulesets whose
+``setup`` is ``"scenario"``) and caches parsed scenarios.
 """
 from __future__ import annotations
 
@@ -12,16 +14,68 @@ import json
 from collections import OrderedDict
 from typing import Any
 
+import engine.rulesets  # noqa: F401  (fills the registry)
+from engine.bot import RandomBot
+from engine.core import ruleset as _registry
 from engine.core.errors import EngineError, ScenarioError
+from engine.core.ruleset import CHANCE, Ruleset, layouts_of
+from engine.scenario import board_for, load_scenario
 
-__all__ = ["E", "EngineError", "ScenarioError", "scenario_from_text", "sha256_text",
-           "public_view", "optional_rules", "CHANCE"]
+__all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
+           "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",
+           "layouts_of", "natural_ruleset", "scenario_board", "RandomBot"]
 
-CHANCE = "chance"
+
+def ruleset(name: str) -> Ruleset:
+    """The registered ruleset ``name`` (``EngineError("unknown_ruleset")`` otherwise)."""
+    return _registry.get(name)
+
+
+def preview_action(name: str, options: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    """The ruleset's optional preview of ``action`` under ``options`` (a fresh state of a
+    ruleset without scenario; ``EngineError("no_preview")`` when it has none)."""
+    rs = ruleset(name)
+    if getattr(rs, "preview", None) is None or rs.setup != "none":
+        raise EngineError("no_preview", f"ruleset {name!r} has no preview")
+    return _registry.preview_of(rs, rs.new_game(0, options), action)
+
+
+def rulesets() -> list[Ruleset]:
+    """Every registered ruleset (lobby order: registration order)."""
+    return [_registry.get(n) for n in _registry.registered()]
+
+
+def rulesets_for(scenario: Any) -> dict[str, list[str]]:
+    """ruleset name -> the modes in which it accepts ``scenario`` (only rulesets with one)."""
+    out: dict[str, list[str]] = {}
+    for rs in rulesets():
+        if rs.setup != "scenario":
+            continue
+        modes = [m for m in rs.modes if rs.accepts(scenario, m)]
+        if modes:
+            out[rs.name] = modes
+    return out
+
+
+def natural_ruleset(scenario: Any, mode: str | None = None) -> Ruleset:
+    """The ruleset an old client's ``{scenario_id, mode}`` means: the first (registration
+    order) accepting the scenario in ``mode`` (any mode when None)."""
+    for rs in rulesets():
+        if rs.setup == "scenario" and rs.accepts(scenario, mode) \
+                and (mode is None or mode in rs.modes):
+            return rs
+    raise EngineError("unknown_mode", f"no ruleset plays this scenario in mode {mode!r}")
+
+
+def scenario_board(scenario: Any) -> dict[str, Any]:
+    """The static board of a parsed ``.m44`` scenario (scenario preview)."""
+    return board_for(scenario)
 
 
 class _Engine:
-    """``E.apply(...)`` is ``engine.apply(...)``, resolved at call time."""
+    """Deprecated: ``E.apply(...)`` is the module-level ``engine.apply(...)`` (the m44 and
+    overlord turn machine), resolved at call time.  Game code asks the game's ruleset
+    (``ruleset(game.ruleset)``) instead."""
 
     def __getattr__(self, name: str) -> Any:
         mod = importlib.import_module("engine")
@@ -59,22 +113,21 @@ def scenario_from_text(text: str) -> Any:
         raise ScenarioError("invalid_json", f"not a JSON .m44 file: {exc}") from None
     if not isinstance(data, dict):
         raise ScenarioError("invalid_json", "a .m44 file is a JSON object")
-    scn = E.load_scenario(data)
+    scn = load_scenario(data)
     _SCENARIOS[key] = scn
     while len(_SCENARIOS) > _MAX_CACHED:
         _SCENARIOS.popitem(last=False)
     return scn
 
 
-def public_view(state: Any) -> dict[str, Any]:
+def public_view(rs: Ruleset, state: Any) -> dict[str, Any]:
     """The spectator view (seat ``None``): what the lobby may show about a game."""
-    view: dict[str, Any] = E.view_for(state, None)
+    view: dict[str, Any] = rs.view_for(state, None)
     return view
 
 
-def optional_rules() -> list[dict[str, Any]]:
-    """The engine's registry of named optional rules (``engine.options.describe``): name,
-    description, source, implemented and, for rules whose value is one of a few choices
-    (e.g. the side using Blitzkrieg), ``values``."""
-    rules: list[dict[str, Any]] = importlib.import_module("engine.options").describe()
-    return rules
+def optional_rules(name: str = "m44") -> list[dict[str, Any]]:
+    """A ruleset's named optional rules (``Ruleset.options()``): name, description, source,
+    implemented and, for rules whose value is one of a few choices (e.g. the side using
+    Blitzkrieg), ``values``."""
+    return list(ruleset(name).options())

@@ -58,9 +58,14 @@ class Game(Base):
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    scenario_id: Mapped[str] = mapped_column(ForeignKey("scenarios.id"))
-    scenario_name: Mapped[str] = mapped_column(String(200))
-    mode: Mapped[str] = mapped_column(String(32))
+    # the rule system (engine registry name) and its version when the game was created
+    ruleset: Mapped[str] = mapped_column(String(32), default="m44", server_default="m44")
+    ruleset_version: Mapped[str] = mapped_column(String(16), default="1", server_default="1")
+    # NULL for rulesets whose setup is played as actions (``setup == "none"``)
+    scenario_id: Mapped[str | None] = mapped_column(ForeignKey("scenarios.id"), nullable=True)
+    scenario_name: Mapped[str] = mapped_column(String(200))   # or the ruleset's title
+    mode: Mapped[str] = mapped_column(String(32))             # one of the ruleset's modes
+    # deprecated (0002): the mode the pre-ruleset engine was called with; kept for old rows
     engine_mode: Mapped[str] = mapped_column(String(32), default="standard", server_default="standard")
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seed: Mapped[int] = mapped_column(BigInteger)

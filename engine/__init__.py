@@ -1,7 +1,10 @@
 """Overlord game server: the pure Memoir '44 rules engine (see docs/architecture.md)."""
 from __future__ import annotations
 
+from . import rulesets  # noqa: F401  (fills the ruleset registry: m44, overlord, ...)
 from .core.errors import EngineError, IllegalAction, ScenarioError
+from .core.ruleset import Ruleset, all_rulesets, natural_for
+from .core.ruleset import get as get_ruleset
 from .rules import (apply, dump_state, is_chance, legal_actions, load_state, new_game, replay,
                     sample_chance, seats, to_act)
 from .scenario import Scenario, board_for, load_scenario
@@ -11,4 +14,4 @@ from .view import events_for, view_for
 __all__ = ["EngineError", "IllegalAction", "ScenarioError", "Scenario", "GameState",
            "load_scenario", "board_for", "new_game", "seats", "to_act", "legal_actions",
            "apply", "is_chance", "sample_chance", "view_for", "events_for", "replay",
-           "dump_state", "load_state"]
+           "dump_state", "load_state", "Ruleset", "get_ruleset", "all_rulesets", "natural_for"]

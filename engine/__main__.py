@@ -14,7 +14,8 @@ from .core.errors import ScenarioError
 from .scenario import check_codes
 
 USAGE = ("usage: python -m engine check FILE.m44 [FILE...]\n"
-         "       python -m engine simulate FILE.m44 --games N --seed S --json [--max-turns 200]")
+         "       python -m engine simulate [FILE.m44] [--ruleset NAME] [--mode M] --games N --seed S"
+         " --json [--max-turns 200]")
 
 
 def check(paths: list[str]) -> int:

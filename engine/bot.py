@@ -6,21 +6,29 @@ phases with nothing to decide; ``play_random_game`` also has a turn cap.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
+from .core.ruleset import Ruleset
 from .rules import apply, is_chance, legal_actions, new_game, sample_chance, to_act
 from .scenario import Scenario
 from .state import GameState
 
 
 class RandomBot:
-    def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+    """Uniform choice among the legal actions of a seat.  ``ruleset``: any
+    :class:`~engine.core.ruleset.Ruleset` (default: the Memoir '44 turn machine)."""
 
-    def choose(self, st: GameState, seat: str) -> dict[str, Any]:
-        acts = legal_actions(st, seat)
+    def __init__(self, seed: int = 0, ruleset: Ruleset | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.legal: Callable[[Any, str], list[dict[str, Any]]] = \
+            ruleset.legal_actions if ruleset is not None else legal_actions
+
+    def choose(self, st: Any, seat: str) -> dict[str, Any]:
+        acts = self.legal(st, seat)
         if not acts:
-            raise RuntimeError(f"no legal action for {seat} in phase {st.phase}")
+            raise RuntimeError(f"no legal action for {seat} in phase "
+                               f"{getattr(st, 'phase', '?')}")
         return self.rng.choice(acts)
 
 

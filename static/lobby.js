@@ -5,6 +5,7 @@ const API = document.body.dataset.apiBase || '/api';
 const $ = (id) => document.getElementById(id);
 let me = null;
 let scenarios = [];
+let rulesets = [];     // GET /api/rulesets: {name, title, summary, setup, renderer, modes, options}
 
 async function api(path, opts = {}) {
   const init = { credentials: 'same-origin', ...opts };
@@ -55,20 +56,21 @@ $('identity-form').addEventListener('submit', async (ev) => {
 // ---------------------------------------------------------------- scenarios
 async function loadScenarios(selectId) {
   try { scenarios = await api('/scenarios'); } catch (e) { scenarios = []; $('create-error').textContent = `Could not load scenarios: ${e.message}`; }
+  if (needsNoScenario()) return;      // a ruleset without scenarios was chosen meanwhile
   const sel = clear($('scenario-select'));
   const groups = { bundled: el('optgroup', { label: 'Bundled scenarios' }), uploaded: el('optgroup', { label: 'Uploaded' }) };
   const counts = {};
   for (const s of scenarios) counts[s.name] = (counts[s.name] || 0) + 1;
-  for (const s of scenarios) {
+  for (const s of scenarios.filter(acceptedHere)) {
     const name = counts[s.name] > 1 ? `${s.name} — ${s.id}` : s.name;
     (groups[s.source] || groups.bundled).append(el('option', { value: s.id }, `${name} (${(s.board_type || '').toLowerCase()})`));
   }
   for (const g of Object.values(groups)) if (g.childNodes.length) sel.append(g);
   // default: a playable classic (Pegasus Bridge), never a rules-examples file
-  const playable = scenarios.filter((x) => !x.error);
+  const playable = scenarios.filter((x) => !x.error && acceptedHere(x));
   const dflt = playable.find((x) => x.id === '2-PegasusBridge') || playable.find((x) => /pegasus/i.test(x.name || ''))
     || playable.find((x) => !/example|line ?of ?sight/i.test(`${x.id} ${x.name}`)) || playable[0];
-  if (selectId) sel.value = selectId;
+  if (selectId && scenarios.some((x) => x.id === selectId && acceptedHere(x))) sel.value = selectId;
   else if (dflt) sel.value = dflt.id;
   onScenarioChange();
 }
@@ -101,14 +103,66 @@ function layoutText(s) {
 }
 const MODE_NAMES = { '1v1': '1 vs 1', team: 'Team play (004)', overlord: 'Overlord (up to 4 per side)' };
 
+// ---------------------------------------------------------------- rulesets
+// The rule systems the server plays (GET /api/rulesets). "" = any ruleset that accepts the
+// chosen scenario (the ruleset is then the first whose modes include the chosen mode:
+// ScenarioSummary.rulesets). A ruleset whose setup is "none" needs no scenario.
+function chosenRuleset() { return rulesets.find((r) => r.name === $('ruleset-select').value) || null; }
+function acceptedHere(s) {
+  const rs = chosenRuleset();
+  if (!rs) return true;
+  if (!s.rulesets) return rs.name === 'm44';      // an older server: only m44 known
+  return !!s.rulesets[rs.name];
+}
+async function loadRulesets() {
+  try { rulesets = await api('/rulesets'); } catch (_) { rulesets = []; }
+  const sel = clear($('ruleset-select'));
+  sel.append(el('option', { value: '' }, "Memoir '44 family (by scenario and mode)"));
+  for (const r of rulesets) sel.append(el('option', { value: r.name, title: r.summary, 'data-setup': r.setup }, r.title));
+  $('ruleset-label').classList.toggle('hidden', rulesets.length < 2);
+}
+async function onRulesetChange() {
+  const rs = chosenRuleset();
+  const none = !!rs && rs.setup === 'none';
+  $('ruleset-info').textContent = rs ? rs.summary : '';
+  for (const id of ['scenario-label', 'scenario-info', 'upload-label', 'upload-result']) $(id).classList.toggle('hidden', none);
+  $('scenario-select').required = !none;
+  await loadOptions(rs ? rs.name : 'm44');
+  if (none) {
+    clear($('scenario-select'));
+    const mode = clear($('mode-select'));
+    for (const m of rs.modes || []) mode.append(el('option', { value: m }, MODE_NAMES[m] || m));
+    clear($('seat-select')).append(el('option', { value: '' }, '(choose on the game page)'));
+    $('layout-label').classList.add('hidden');
+    $('bots-label').classList.remove('hidden');   // you take the first seat, the bot the others
+    return;
+  }
+  await loadScenarios($('scenario-select').value);
+}
+function modesOf(s) {
+  const rs = chosenRuleset();
+  if (rs && s && s.rulesets) return s.rulesets[rs.name] || [];
+  return (s && s.modes) || ['1v1'];
+}
+// the ruleset a (scenario, mode) choice means
+function rulesetFor(s, mode) {
+  const rs = chosenRuleset();
+  if (rs) return rs.name;
+  const table = (s && s.rulesets) || {};
+  return Object.keys(table).find((n) => table[n].includes(mode)) || null;
+}
+
 function onScenarioChange() {
   const s = scenarios.find((x) => x.id === $('scenario-select').value);
   const mode = clear($('mode-select'));
-  for (const m of (s && s.modes) || ['1v1']) mode.append(el('option', { value: m }, MODE_NAMES[m] || m));
+  for (const m of modesOf(s)) mode.append(el('option', { value: m }, MODE_NAMES[m] || m));
   onModeChange();
 }
 
+function needsNoScenario() { const rs = chosenRuleset(); return !!rs && rs.setup === 'none'; }
+
 function onModeChange() {
+  if (needsNoScenario()) return;      // seats and bots: onRulesetChange
   const s = scenarios.find((x) => x.id === $('scenario-select').value);
   const mode = $('mode-select').value || '1v1';
   const layouts = layoutsOf(s, mode);
@@ -191,9 +245,9 @@ function uploadError(e, fname) {
 // The engine's named optional rules (GET /api/options): a checkbox each, or a choice
 // when the rule takes one of a few values (e.g. the side using Blitzkrieg).  Rules the
 // engine does not implement yet are listed, disabled, so nobody wonders where they are.
-async function loadOptions() {
+async function loadOptions(ruleset = 'm44') {
   let rules = [];
-  try { rules = await api('/options'); } catch (_) { rules = []; }
+  try { rules = await api(`/options?ruleset=${encodeURIComponent(ruleset)}`); } catch (_) { rules = []; }
   const list = clear($('options-list'));
   for (const r of rules) {
     const id = `opt-${r.name}`;
@@ -219,6 +273,7 @@ async function loadOptions() {
       const example = JSON.stringify(r.example);
       const area = el('textarea', { id: `${id}-map`, 'data-map-for': r.name, rows: 2, class: 'hidden',
         placeholder: example, title: names ? `Types: ${names}` : r.description });
+      if (r.prefill) area.value = example;   // a table the players complete (e.g. France 1944 control limits)
       const help = el('div', { class: 'muted option-desc hidden' },
         `Value as JSON, e.g. ${example}` + (names ? ` — a start hex "row,col" or a unit code (e.g. tankger) -> a type. Types: ${names}` : ' (see the description above; empty: the default)'));
       input.addEventListener('change', () => { area.classList.toggle('hidden', !input.checked); help.classList.toggle('hidden', !input.checked); });
@@ -252,10 +307,16 @@ function countOptions() {
 $('create-form').addEventListener('submit', async (ev) => {
   ev.preventDefault();
   $('create-error').textContent = '';
-  const scenario_id = $('scenario-select').value;
-  if (!scenario_id) { $('create-error').textContent = 'Choose a scenario.'; return; }
-  const mode = $('mode-select').value || '1v1';
-  const body = { scenario_id, mode, options: chosenOptions(), private: $('private-check').checked };
+  const rs = chosenRuleset();
+  const needsScenario = !rs || rs.setup === 'scenario';
+  const scenario_id = needsScenario ? $('scenario-select').value : null;
+  if (needsScenario && !scenario_id) { $('create-error').textContent = 'Choose a scenario.'; return; }
+  const mode = $('mode-select').value || (needsScenario ? '1v1' : null);
+  const body = { options: chosenOptions(), private: $('private-check').checked };
+  if (scenario_id) body.scenario_id = scenario_id;
+  if (mode) body.mode = mode;
+  const rsName = rulesetFor(scenarios.find((x) => x.id === scenario_id), mode);
+  if (rsName) body.ruleset = rsName;
   const mine = ($('seat-select').value || '').split(',').filter(Boolean);   // a layout group: several role seats
   if (mine.length) body.seat = mine[0];
   const scn = scenarios.find((x) => x.id === scenario_id);
@@ -271,7 +332,14 @@ $('create-form').addEventListener('submit', async (ev) => {
     for (const seat of mine.slice(1)) {
       if (!held.has(seat)) await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/claim`, { method: 'POST', body: JSON.stringify(claim) });
     }
-    if (mine.length && $('bots-check').checked && layouts) {
+    if (!needsScenario && !mine.length && $('bots-check').checked && (g.seats || []).length) {
+      // a ruleset without a scenario (its seats known once the game exists): the creator
+      // takes the first seat, the server's bot every other one
+      const seats = g.seats.map((x) => x.seat);
+      await api(`/games/${g.id}/seats/${encodeURIComponent(seats[0])}/claim`, { method: 'POST', body: JSON.stringify(claim) });
+      for (const seat of seats.slice(1)) await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/bot`, { method: 'POST' });
+      mine.push(seats[0]);
+    } else if (mine.length && $('bots-check').checked && layouts) {
       // every other player slot (or seat, from an older server) goes to the bot
       const free = (g.slots && g.slots.length ? g.slots.filter((x) => !x.taken && !(x.seats || []).some((z) => mine.includes(z))).map((x) => x.slot)
         : (g.seats || []).filter((x) => !mine.includes(x.seat)).map((x) => x.seat));
@@ -311,7 +379,7 @@ async function claim(g, seat) {
 function gameItem(g, live) {
   const li = el('li', { 'data-game': g.id, 'data-status': g.status });
   li.append(el('span', { class: 'name' }, el('a', { href: g.url || `/games/${g.id}` }, g.scenario_name || g.scenario_id),
-    g.scenario_name && g.scenario_name !== g.scenario_id ? el('span', { class: 'muted' }, ` (${g.scenario_id})`) : null,
+    g.scenario_id && g.scenario_name && g.scenario_name !== g.scenario_id ? el('span', { class: 'muted' }, ` (${g.scenario_id})`) : null,
     el('span', { class: 'muted' }, ` · ${g.mode}${g.private ? ' · private' : ''}${g.turn ? ' · turn ' + g.turn : ''}`)));
   for (const s of g.seats || []) {
     li.append(el('span', { class: `seat-chip${s.taken ? '' : ' free'}` }, `${sideName(s.seat)}: ${s.taken ? (s.name || '?') + (s.is_bot ? ' (bot)' : '') : 'free'}`));
@@ -340,7 +408,7 @@ async function refreshGames() {
 }
 
 loadMe();
-loadScenarios();
-loadOptions();
+loadRulesets().then(() => { loadScenarios(); loadOptions(); });
+$('ruleset-select').addEventListener('change', onRulesetChange);
 refreshGames();
 setInterval(refreshGames, 5000);

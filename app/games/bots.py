@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import or_, select, update
 
-from ..engine_api import E, EngineError
+from ..engine_api import EngineError, RandomBot, Ruleset
 from ..models import Game, Seat, utcnow
 from ..security import new_id
 from .modes import STAND_IN_MODES
@@ -35,13 +35,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("app.bots")
 
 
-def choose_bot_action(state: Any, seat: str, salt: int) -> dict[str, Any] | None:
-    """The engine's random bot (``engine.bot.RandomBot``); the server adds no rule."""
-    from engine.bot import RandomBot
-
-    if not E.legal_actions(state, seat):
+def choose_bot_action(rs: Ruleset, state: Any, seat: str, salt: int) -> dict[str, Any] | None:
+    """The engine's random bot (``engine.bot.RandomBot`` over the game's ruleset); the
+    server adds no rule."""
+    if not rs.legal_actions(state, seat):
         return None
-    return RandomBot(salt).choose(state, seat)
+    return RandomBot(salt, rs).choose(state, seat)
 
 
 def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
@@ -52,7 +51,7 @@ def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
     bots = {s.seat for s in rt.seats.values() if s.is_bot}
     if not bots:
         return None
-    return next((s for s in E.to_act(rt.state) if s in bots), None)
+    return next((s for s in rt.rs.to_act(rt.state) if s in bots), None)
 
 
 class BotDriver:
@@ -152,7 +151,7 @@ class BotDriver:
                     return
                 seq = rt.seq
                 try:
-                    action = choose_bot_action(rt.state, seat, seq)
+                    action = choose_bot_action(rt.rs, rt.state, seat, seq)
                 except EngineError:
                     log.exception("bot could not choose in game %s", rt.game_id)
                     return

@@ -1,7 +1,7 @@
 """Bounded catch-up: the events of log entries ``since+1..upto`` rebuilt from the nearest
 state snapshot at or before ``since`` plus the log tail (never the whole log), at most
-``EVENTS_PAGE`` entries per request, computed once per (game, since, upto) and shared
-by concurrent requests (single flight), kept in a small LRU.
+``EVENTS_PAGE`` entries per request, computed once per (game, since, upto, seats) and
+shared by concurrent requests (single flight), kept in a small LRU.
 
 Callers: ``GET /api/games/{id}/events`` (paged: ``next_since``) and the websocket
 reconnect with ``since`` (``app/realtime/hub.py``: a reconnect further behind than
@@ -18,19 +18,20 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import E, scenario_from_text
+from ..engine_api import Ruleset, ruleset
 from ..models import ActionRow, Game, Snapshot
-from ..scenarios import repository as scenario_repo
 from .redact import events_for_seats
+from .runtime import game_scenario, load_snapshot
 from .schemas import EventEntry
 
 log = logging.getLogger("app.catchup")
 
-Raw = list[tuple[int, str, list[dict[str, Any]]]]     # (seq, seat, raw events) per entry
+Key = tuple[str, int, int, tuple[str, ...]]          # game, since, upto, seats
+Entries = list[EventEntry]
 
-_CACHE: OrderedDict[tuple[str, int, int], Raw] = OrderedDict()
+_CACHE: OrderedDict[Key, Entries] = OrderedDict()
 _CACHE_SIZE = 64
-_INFLIGHT: dict[tuple[str, int, int], asyncio.Future[Raw]] = {}
+_INFLIGHT: dict[Key, asyncio.Future[Entries]] = {}
 stats = {"computed": 0, "cached": 0, "replayed_entries": 0}
 
 
@@ -50,39 +51,45 @@ async def _rows(session: AsyncSession, game_id: str, after: int, upto: int) -> l
     return list(res.scalars())
 
 
-def _replay(start: Any, rows: list[tuple[int, str, dict[str, Any]]], since: int) -> Raw:
+def _replay(rs: Ruleset, start: Any, rows: list[tuple[int, str, dict[str, Any]]], since: int,
+            seats: list[str]) -> Entries:
     state, out = start, []
     for seq, seat, action in rows:
-        state, events = E.apply(state, action)
-        if seq > since:
-            out.append((seq, seat, events))
+        state, events = rs.apply(state, action)
+        if seq > since:     # redacted with the state after the entry, as live updates are
+            out.append(EventEntry(seq=seq, seat=seat,
+                                  events=events_for_seats(rs, state, events, seats)))
     return out
 
 
-async def _compute(session: AsyncSession, game: Game, since: int, upto: int) -> Raw:
+async def _compute(session: AsyncSession, game: Game, seats: list[str], since: int,
+                   upto: int) -> Entries:
+    rs = ruleset(game.ruleset)
     snap = await _snapshot_at_or_before(session, game.id, since)
     state, base = None, 0
     if snap is not None:
         try:
-            state, base = await asyncio.to_thread(E.load_state, snap.state), snap.seq
+            state, base = await asyncio.to_thread(load_snapshot, rs, snap.state), snap.seq
         except Exception:               # a snapshot of an older engine: from the start
             log.warning("snapshot %s@%s unreadable; replaying from the start", game.id, snap.seq)
             state = None
     if state is None:
-        row = await scenario_repo.get(session, game.scenario_id)
-        assert row is not None
-        scn = await asyncio.to_thread(scenario_from_text, row.content)
-        state, base = E.new_game(scn, game.seed, dict(game.options or {}), game.engine_mode), 0
+        scn = await game_scenario(session, game)
+        state, base = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode), 0
     rows = [(r.seq, r.seat, r.action) for r in await _rows(session, game.id, base, upto)]
     stats["computed"] += 1
     stats["replayed_entries"] += len(rows)
     # pure CPU work: a worker thread keeps the event loop serving the other games
-    return await asyncio.to_thread(_replay, state, rows, since)
+    return await asyncio.to_thread(_replay, rs, state, rows, since, seats)
 
 
-async def raw_events(session: AsyncSession, game: Game, since: int, upto: int) -> Raw:
-    """The raw events of entries ``since+1..upto`` (cached, single flight)."""
-    key = (game.id, since, upto)
+async def events(session: AsyncSession, game: Game, seats: list[str], since: int,
+                 upto: int) -> Entries:
+    """Entries ``since+1..upto`` redacted for ``seats`` (``[]``: a spectator); cached per
+    (game, since, upto, seats), single flight."""
+    if upto <= since:
+        return []
+    key = (game.id, since, upto, tuple(seats))
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)
@@ -92,28 +99,18 @@ async def raw_events(session: AsyncSession, game: Game, since: int, upto: int) -
     if pending is not None:
         stats["cached"] += 1
         return await asyncio.shield(pending)
-    fut: asyncio.Future[Raw] = asyncio.get_running_loop().create_future()
+    fut: asyncio.Future[Entries] = asyncio.get_running_loop().create_future()
     _INFLIGHT[key] = fut
     try:
-        raw = await _compute(session, game, since, upto)
+        out = await _compute(session, game, seats, since, upto)
     except BaseException as exc:
         fut.set_exception(exc)
         fut.exception()                 # retrieved: no "never retrieved" warning
         raise
     finally:
         _INFLIGHT.pop(key, None)
-    fut.set_result(raw)
-    _CACHE[key] = raw
+    fut.set_result(out)
+    _CACHE[key] = out
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
-    return raw
-
-
-async def events(session: AsyncSession, game: Game, seats: list[str], since: int,
-                 upto: int) -> list[EventEntry]:
-    """Entries ``since+1..upto`` redacted for ``seats`` (``[]``: a spectator)."""
-    if upto <= since:
-        return []
-    raw = await raw_events(session, game, since, upto)
-    return [EventEntry(seq=seq, seat=seat, events=events_for_seats(evs, seats))
-            for seq, seat, evs in raw]
+    return out

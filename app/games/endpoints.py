@@ -1,15 +1,17 @@
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Query, Request, status
 
-from ..engine_api import optional_rules
+from ..engine_api import optional_rules, preview_action, rulesets
 from ..errors import BadRequest
 from ..ratelimit import check, client_key
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
 from .privacy import require_watch
 from .schemas import (ClaimBody, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
-                      InviteOut, OptionalRuleOut)
+                      InviteOut, OptionalRuleOut, PreviewBody, RulesetOut)
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -95,10 +97,31 @@ async def game_events(game_id: str, session: SessionDep, me: OptionalIdentity,
 
 
 @router.get("/options", response_model=list[OptionalRuleOut], response_model_exclude_none=True)
-async def list_optional_rules() -> list[OptionalRuleOut]:
-    """The named optional rules of the engine (``implemented: false`` ones are refused by
-    ``POST /api/games`` with ``option_not_implemented``)."""
-    return [OptionalRuleOut(**r) for r in optional_rules()]
+async def list_optional_rules(ruleset: str = Query("m44", description="a registered ruleset")
+                              ) -> list[OptionalRuleOut]:
+    """The named optional rules of a ruleset (default m44; ``implemented: false`` ones are
+    refused by ``POST /api/games`` with ``option_not_implemented``)."""
+    return [OptionalRuleOut(**r) for r in optional_rules(ruleset)]
+
+
+@router.get("/rulesets", response_model=list[RulesetOut])
+async def list_rulesets() -> list[RulesetOut]:
+    """The registered rule systems (lobby order): name, version, title, summary, setup
+    (``scenario``: a game needs a ``scenario_id`` the ruleset accepts, see
+    ``ScenarioSummary.rulesets``; ``none``: no scenario), the client renderer, the modes
+    and the named optional rules."""
+    return [RulesetOut(name=rs.name, version=rs.version, title=rs.title, summary=rs.summary,
+                       setup=rs.setup, renderer=rs.renderer, modes=list(rs.modes),
+                       options=list(rs.options())) for rs in rulesets()]
+
+
+@router.post("/rulesets/{name}/preview")
+async def preview(name: str, body: PreviewBody) -> dict[str, Any]:
+    """What an action would compute under a game's options, nothing applied (the
+    ruleset's optional ``preview``; e.g. France 1944: a combat's odds and shifts before
+    its declaration).  Engine refusals: 422 with the engine's code (``no_preview``,
+    ``unknown_ruleset``, ...)."""
+    return {"preview": preview_action(name, body.options, body.action)}
 
 
 @router.get("/invites/{code}", response_model=InviteOut)

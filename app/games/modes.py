@@ -1,21 +1,26 @@
-"""Game modes: the server's names for the engine's modes.
+"""Seats, player slots and layouts of a game, as its ruleset defines them.
 
-``1v1`` (engine ``standard``): one seat per side.  ``team`` and ``overlord`` (engine modes
-of the same names): per side a Commander-in-Chief and three Field Generals, seats
-``"ALLIES:cinc"``, ``"ALLIES:left"``, ...  The seats are always ``engine.seats(state)``;
-the server only maps ``"SIDE:role"`` onto its (seat, side, role) rows.
+The seats are always the ruleset's ``seats(state)``; the server only maps ``"SIDE:role"``
+(or a bare side) onto its (seat, side, role) rows.  The modes a ruleset offers and the
+boards each accepts are the ruleset's (``Ruleset.modes`` / ``accepts``).
 
-Layouts (002 "Teams", 004 "Team Play"): how many players share a side's role seats,
-from ``engine.rules.overlord.seat_layouts(mode)``.  Each group of roles is one **player
-slot**, named by its seats joined with ``+`` after the side (``"ALLIES:cinc+centre"``); a
-slot of one seat is named like the seat (``"ALLIES:left"``, ``"AXIS"``).  One identity
-claims a whole slot; a bot may hold any slot.
+Layouts (e.g. 002 "Teams", 004 "Team Play"): how many players share a side's role seats,
+from the ruleset (``engine.core.ruleset.layouts_of``; a ruleset without layouts: every
+seat is one player).  Each group of roles is one **player slot**, named by its seats
+joined with ``+`` after the side (``"ALLIES:cinc+centre"``); a slot of one seat is named
+like the seat (``"ALLIES:left"``, ``"AXIS"``).  One identity claims a whole slot; a bot
+may hold any slot.
+
+Stand-in bots (a bot takes over the slot of a player who leaves a live game, or stays
+away ``BOT_GRACE_SECONDS``) are the server's policy for the modes whose seats are shared
+by teams: the modes with a layout grouping role seats.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from ..engine_api import Ruleset, layouts_of, rulesets
 from ..errors import Unprocessable
 
 
@@ -26,60 +31,49 @@ class SeatSpec:
     role: str
 
 
-@dataclass(frozen=True)
-class Mode:
-    name: str
-    engine_mode: str
-    boards: tuple[str, ...]                 # board kinds the mode is offered for
-    engine_options: dict[str, Any] = field(default_factory=dict)
-    # bots stand in for players who leave a live game or stay away (BOT_GRACE_SECONDS)
-    stand_in: bool = False
-
-    def seat_specs(self, engine_seats: list[str]) -> list[SeatSpec]:
-        return [seat_spec(s) for s in engine_seats]
-
-
-MODES: dict[str, Mode] = {
-    "1v1": Mode("1v1", "standard", ("STANDARD", "BRKTHRU")),
-    "team": Mode("team", "team", ("STANDARD", "BRKTHRU"), stand_in=True),
-    "overlord": Mode("overlord", "overlord", ("OVERLORD",), stand_in=True),
-}
-
-
-STAND_IN_MODES = tuple(m.name for m in MODES.values() if m.stand_in)
-
-
 def seat_spec(seat: str) -> SeatSpec:
     side, _, role = seat.partition(":")
     return SeatSpec(seat=seat, side=side, role=role or "commander")
 
 
-def get_mode(name: str) -> Mode:
-    mode = MODES.get(name)
-    if mode is None:
-        raise Unprocessable(f"unknown mode {name!r}; known: {sorted(MODES)}", code="unknown_mode")
-    return mode
+def _team_modes() -> tuple[str, ...]:
+    out: list[str] = []
+    for rs in rulesets():
+        for m in rs.modes:
+            table, _ = layouts_of(rs, m)
+            if any(roles for groups in table.values() for roles in groups) and m not in out:
+                out.append(m)
+    return tuple(out)
 
 
-def modes_for(scenario: Any) -> list[str]:
-    """Modes offered for a scenario, the natural one first: Overlord boards
-    ``["overlord"]``, standard (and Breakthrough) boards ``["1v1", "team"]``."""
-    kind = scenario.board.kind
-    names = [m.name for m in MODES.values() if kind in m.boards]
-    return sorted(names, key=lambda n: (n != "overlord", n))
+STAND_IN_MODES = _team_modes()
 
 
-# Layout offered per mode (players per side -> groups of roles) and the default.
-DEFAULT_LAYOUT = {"1v1": "1", "team": "3", "overlord": "4"}
+def modes_for(rs: Ruleset, scenario: Any) -> list[str]:
+    """The modes of ``rs`` offered for ``scenario``, the natural one first (a ruleset whose
+    setup is ``"none"``: all its modes)."""
+    if rs.setup != "scenario":
+        return list(rs.modes)
+    return [m for m in rs.modes if rs.accepts(scenario, m)]
 
 
-def layouts(mode: str) -> dict[str, list[list[str]]]:
-    """The engine's layouts for a server mode (``1v1``: one slot per side)."""
-    from engine.rules.overlord import seat_layouts
+def get_mode(rs: Ruleset, scenario: Any, name: str | None) -> str:
+    """The mode asked for (or the natural one); 422 when ``rs`` does not offer it here."""
+    offered = modes_for(rs, scenario)
+    if name is None:
+        if not offered:
+            raise Unprocessable(f"ruleset {rs.name} does not accept this scenario",
+                                code="unknown_mode")
+        return offered[0]
+    if name not in offered:
+        raise Unprocessable(f"mode {name!r} is not offered for this scenario by ruleset "
+                            f"{rs.name}; offered: {offered}", code="unknown_mode")
+    return name
 
-    if mode == "1v1":
-        return {"1": [[]]}
-    return seat_layouts(MODES[mode].engine_mode)
+
+def layouts(rs: Ruleset, mode: str | None) -> dict[str, list[list[str]]]:
+    """The ruleset's layouts of a mode (layout name -> groups of roles)."""
+    return layouts_of(rs, mode)[0]
 
 
 @dataclass(frozen=True)
@@ -93,10 +87,10 @@ def slot_name(side: str, roles: list[str]) -> str:
     return f"{side}:{'+'.join(roles)}" if roles else side
 
 
-def build_slots(mode: str, engine_seats: list[str], layout: dict[str, str] | None
-                ) -> tuple[dict[str, str], list[SlotSpec]]:
+def build_slots(rs: Ruleset, mode: str | None, engine_seats: list[str],
+                layout: dict[str, str] | None) -> tuple[dict[str, str], list[SlotSpec]]:
     """(the layout per side, the player slots) for a new game; 422 on a bad layout."""
-    table = layouts(mode)
+    table, default = layouts_of(rs, mode)
     sides = list(dict.fromkeys(seat_spec(s).side for s in engine_seats))
     layout = dict(layout or {})
     unknown = set(layout) - set(sides)
@@ -106,7 +100,7 @@ def build_slots(mode: str, engine_seats: list[str], layout: dict[str, str] | Non
     chosen: dict[str, str] = {}
     slots: list[SlotSpec] = []
     for side in sides:
-        name = str(layout.get(side, DEFAULT_LAYOUT[mode]))
+        name = str(layout.get(side, default))
         if name not in table:
             raise Unprocessable(f"layout {name!r} for {side} is not offered in mode {mode}; "
                                 f"offered: {sorted(table)}", code="invalid_layout")

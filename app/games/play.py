@@ -1,8 +1,9 @@
 """Playing: one client action -> engine -> durable log -> new live state.
 
-The server decides nothing about the rules: ``engine.apply`` accepts or refuses, and
-while the engine is at a chance node the server rolls with ``engine.sample_chance`` and
-logs the rolls in the same transaction, so the log alone replays the game.
+The server decides nothing about the rules: the game's ruleset (``rt.rs.apply``) accepts
+or refuses, and while the ruleset is at a chance node the server rolls with its
+``sample_chance`` and logs the rolls in the same transaction, so the log alone replays
+the game.
 """
 from __future__ import annotations
 
@@ -13,10 +14,10 @@ from typing import Any
 from sqlalchemy import insert
 
 from ..db import Database
-from ..engine_api import E, EngineError
+from ..engine_api import EngineError, Ruleset
 from ..models import Snapshot, utcnow
 from . import repository
-from .runtime import Batch, GameRuntime, game_fields, settle_chance
+from .runtime import Batch, GameRuntime, dump_snapshot, game_fields, settle_chance
 
 log = logging.getLogger("app.play")
 
@@ -49,9 +50,9 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
                               f"the game is at seq {rt.seq}, not {expected_seq}; resync")
     action = {**action, "seat": seat}
     try:
-        state, events = E.apply(rt.state, action)
-        state, rolls, roll_events = settle_chance(state)
-        fields = game_fields(state, list(rt.seats.values()))
+        state, events = rt.rs.apply(rt.state, action)
+        state, rolls, roll_events = settle_chance(rt.rs, state)
+        fields = game_fields(rt.rs, state, list(rt.seats.values()))
     except EngineError as exc:
         return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
     except Exception:  # an engine bug must not take the server down
@@ -81,10 +82,10 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     return Outcome(True, new, batch=batch, entries=entries, snapshot=state if snap else None)
 
 
-async def write_snapshot(db: Database, game_id: str, seq: int, state: Any) -> None:
+async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, state: Any) -> None:
     """Store the state after ``seq`` (best effort: the log alone replays the game)."""
     try:
-        blob = E.dump_state(state)
+        blob = dump_snapshot(rs, state)
         async with db.write_lock, db.sessions() as session:
             await session.execute(insert(Snapshot.__table__).values(
                 game_id=game_id, seq=seq, state=blob, created_at=utcnow()))

@@ -1,20 +1,22 @@
 """Redaction for an identity holding several role seats (Overlord/team layouts of fewer
 than four players per side): what it may see is the union of what each of its seats may
-see.  The engine redacts per seat (``events_for``, ``view_for``); nothing here decides a
-rule."""
+see.  The game's ruleset redacts per seat (``events_for``, ``view_for``); nothing here
+decides a rule."""
 from __future__ import annotations
 
 from typing import Any
 
-from ..engine_api import E
+from ..engine_api import Ruleset
 
 
-def events_for_seats(events: list[dict[str, Any]], seats: list[str]) -> list[dict[str, Any]]:
+def events_for_seats(rs: Ruleset, state: Any, events: list[dict[str, Any]],
+                     seats: list[str]) -> list[dict[str, Any]]:
     """``events_for`` for a set of seats: an event keeps its secret when any seat may see it
-    (``seats == []``: a spectator)."""
+    (``seats == []``: a spectator).  ``state``: the state after the events (None when no
+    longer held)."""
     if len(seats) <= 1:
-        return list(E.events_for(events, seats[0] if seats else None))
-    per_seat = [E.events_for(events, s) for s in seats]
+        return list(rs.events_for(state, events, seats[0] if seats else None))
+    per_seat = [rs.events_for(state, events, s) for s in seats]
     out: list[dict[str, Any]] = []
     for i, base in enumerate(per_seat[0]):
         best = base
@@ -25,9 +27,9 @@ def events_for_seats(events: list[dict[str, Any]], seats: list[str]) -> list[dic
     return out
 
 
-def legal_for_seats(state: Any, seats: list[str]) -> list[dict[str, Any]]:
+def legal_for_seats(rs: Ruleset, state: Any, seats: list[str]) -> list[dict[str, Any]]:
     """Every legal action of every seat held (each action names its ``seat``)."""
     out: list[dict[str, Any]] = []
     for s in seats:
-        out.extend(E.legal_actions(state, s))
+        out.extend(rs.legal_actions(state, s))
     return out

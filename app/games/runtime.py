@@ -8,6 +8,7 @@ other workers' subscribers can be told exactly what happened.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
@@ -15,9 +16,10 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..engine_api import CHANCE, E, EngineError, scenario_from_text
+from ..engine_api import CHANCE, EngineError, Ruleset, ruleset, scenario_from_text
 from ..errors import NotFound
 from ..models import Game, Seat
+from ..scenarios import repository as scenarios
 from . import repository
 
 log = logging.getLogger("app.games")
@@ -65,22 +67,24 @@ class Batch:
     state: Any
 
 
-def apply_entries(state: Any, entries: list[tuple[str, dict[str, Any]]]) -> tuple[Any, list[dict[str, Any]]]:
+def apply_entries(rs: Ruleset, state: Any, entries: list[tuple[str, dict[str, Any]]]
+                  ) -> tuple[Any, list[dict[str, Any]]]:
     events: list[dict[str, Any]] = []
     for _seat, action in entries:
-        state, evs = E.apply(state, action)
+        state, evs = rs.apply(state, action)
         events.extend(evs)
     return state, events
 
 
-def settle_chance(state: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
-    """Roll the dice the engine asks for (``sample_chance``) until it needs a player."""
+def settle_chance(rs: Ruleset, state: Any
+                  ) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
+    """Roll the dice the ruleset asks for (``sample_chance``) until it needs a player."""
     entries: list[tuple[str, dict[str, Any]]] = []
     events: list[dict[str, Any]] = []
     guard = 0
-    while E.is_chance(state):
-        roll = E.sample_chance(state)
-        state, evs = E.apply(state, roll)
+    while rs.is_chance(state):
+        roll = rs.sample_chance(state)
+        state, evs = rs.apply(state, roll)
         entries.append((CHANCE, roll))
         events.extend(evs)
         guard += 1
@@ -89,9 +93,9 @@ def settle_chance(state: Any) -> tuple[Any, list[tuple[str, dict[str, Any]]], li
     return state, entries, events
 
 
-def game_fields(state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
+def game_fields(rs: Ruleset, state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
     """The lobby columns of ``games`` derived from the public view and the seats."""
-    view = E.view_for(state, None)
+    view = rs.view_for(state, None)
     if view.get("game_over"):
         status = "finished"
     elif all(s.held for s in seats):
@@ -105,6 +109,7 @@ def game_fields(state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
 class GameRuntime:
     def __init__(self, game: Game, scenario: Any, state: Any, seq: int, seats: list[SeatInfo]) -> None:
         self.game_id = game.id
+        self.rs: Ruleset = ruleset(game.ruleset)      # the rule system playing this game
         self.scenario_id = game.scenario_id
         self.scenario_name = game.scenario_name
         self.mode = game.mode
@@ -134,14 +139,14 @@ class GameRuntime:
     @property
     def board(self) -> dict[str, Any]:
         if self._board is None:
-            self._board = E.board_for(self.scenario)
+            self._board = self.rs.board(self.state)
         return self._board
 
     def fields(self) -> dict[str, Any]:
         """Lobby columns for the current state (memoized per seq and seat change)."""
         key = (self.seq, self._seats_version)
         if self._fields is None or self._fields[0] != key:
-            self._fields = (key, game_fields(self.state, list(self.seats.values())))
+            self._fields = (key, game_fields(self.rs, self.state, list(self.seats.values())))
         return self._fields[1]
 
     @property
@@ -187,7 +192,7 @@ class GameRuntime:
 
     def apply_remote(self, first_seq: int, actor: str,
                      entries: list[tuple[str, dict[str, Any]]]) -> Batch:
-        state, events = apply_entries(self.state, entries)
+        state, events = apply_entries(self.rs, self.state, entries)
         return self.push(first_seq, actor, events, state, first_seq + len(entries) - 1)
 
     async def catch_up(self, session: AsyncSession) -> None:
@@ -205,28 +210,45 @@ class GameRuntime:
         self._seats_version += 1
 
 
+async def game_scenario(session: AsyncSession, game: Game) -> Any:
+    """The parsed scenario a game was set up from (None for a ruleset without one)."""
+    if game.scenario_id is None:
+        return None
+    row = await scenarios.get(session, game.scenario_id)
+    assert row is not None
+    return scenario_from_text(row.content)
+
+
+def dump_snapshot(rs: Ruleset, state: Any) -> bytes:
+    """The ``snapshots.state`` blob: the ruleset's ``dump_state`` as JSON text."""
+    return json.dumps(rs.dump_state(state), separators=(",", ":")).encode("utf-8")
+
+
+def load_snapshot(rs: Ruleset, blob: bytes) -> Any:
+    """The state of a ``snapshots.state`` blob; raises on a blob of another format or
+    version (the caller replays the log instead)."""
+    return rs.load_state(json.loads(blob))
+
+
 async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
     """Cold start: latest snapshot + log tail (or a full replay) -> live state."""
     game = await repository.get(session, game_id)
     if game is None:
         raise NotFound(f"no game {game_id!r}", code="game_not_found")
-    from ..scenarios import repository as scenarios
-
-    row = await scenarios.get(session, game.scenario_id)
-    assert row is not None
-    scn = scenario_from_text(row.content)
+    rs = ruleset(game.ruleset)
+    scn = await game_scenario(session, game)
     snap = await repository.latest_snapshot(session, game_id)
     state, seq = None, 0
     if snap is not None:
         try:
-            state, seq = E.load_state(snap.state), snap.seq
+            state, seq = load_snapshot(rs, snap.state), snap.seq
         except Exception:          # snapshot from an older engine: replay instead
             log.warning("snapshot %s@%s unreadable; replaying the log", game_id, snap.seq)
             state = None
     if state is None:
-        state, seq = E.new_game(scn, game.seed, dict(game.options or {}), game.engine_mode), 0
+        state, seq = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode), 0
     rows = await repository.actions_after(session, game_id, seq)
-    state, _ = apply_entries(state, [(r.seat, r.action) for r in rows])
+    state, _ = apply_entries(rs, state, [(r.seat, r.action) for r in rows])
     seq = rows[-1].seq if rows else seq
     seat_rows = await repository.seats_of(session, game_id)
     return GameRuntime(game, scn, state, seq, [SeatInfo.of(s) for s in seat_rows])

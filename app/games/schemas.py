@@ -7,9 +7,16 @@ from pydantic import BaseModel, Field
 
 
 class GameCreate(BaseModel):
-    scenario_id: str = Field(examples=["2-PegasusBridge"])
-    mode: str | None = Field(default=None, description="1v1 | team | overlord; default: the "
-                             "scenario's natural mode (its first ScenarioSummary.modes entry)")
+    ruleset: str | None = Field(default=None, examples=["m44"], description="a registered "
+                                "ruleset (GET /api/rulesets); default: the first ruleset "
+                                "accepting the scenario in ``mode`` (m44, or overlord for "
+                                "modes team/overlord and Overlord boards)")
+    scenario_id: str | None = Field(default=None, examples=["2-PegasusBridge"],
+                                    description="required by rulesets whose setup is "
+                                    "'scenario'; none for setup 'none'")
+    mode: str | None = Field(default=None, description="one of the ruleset's modes (1v1 | "
+                             "team | overlord for Memoir '44); default: the natural mode "
+                             "(the first the ruleset accepts the scenario in)")
     layout: dict[str, str] | None = Field(
         default=None, examples=[{"AXIS": "4", "ALLIES": "3"}],
         description="players per side (team/overlord): overlord 4|3|2|1 (default 4), "
@@ -51,7 +58,10 @@ class SlotOut(BaseModel):
 
 class GameSummary(BaseModel):
     id: str
-    scenario_id: str
+    ruleset: str = "m44"
+    ruleset_version: str = "1"
+    renderer: str = "hex"
+    scenario_id: str | None
     scenario_name: str
     mode: str
     layout: dict[str, str]
@@ -85,8 +95,10 @@ class LogEntry(BaseModel):
 
 class GameLog(BaseModel):
     game_id: str
-    scenario_id: str
-    scenario: dict[str, Any]
+    ruleset: str = "m44"
+    ruleset_version: str = "1"
+    scenario_id: str | None
+    scenario: dict[str, Any] | None
     seed: int
     mode: str
     engine_mode: str
@@ -119,6 +131,25 @@ class OptionalRuleOut(BaseModel):
     values: list[Any] | None = None     # the value must be one of these (else ``true``)
     unit_types: dict[str, str] | None = None   # a mapping rule: its type names -> 004 names
     example: dict[str, Any] | None = None      # the value may be a JSON object like this one
+    prefill: bool | None = None     # the lobby fills the value in with ``example`` to edit
+
+
+class PreviewBody(BaseModel):
+    """``POST /api/rulesets/{name}/preview``: an action and the game's options."""
+    options: dict[str, Any] = Field(default_factory=dict)
+    action: dict[str, Any]
+
+
+class RulesetOut(BaseModel):
+    """A registered rule system (``engine.core.ruleset.Ruleset``) as the lobby lists it."""
+    name: str
+    version: str
+    title: str
+    summary: str
+    setup: str                  # "scenario": needs a scenario_id; "none": set-up is played
+    renderer: str               # the client module drawing it: "hex" or static/renderers/<name>.js
+    modes: list[str]
+    options: list[dict[str, Any]]   # Ruleset.options(): {"name", "description", ...}
 
 
 class InviteOut(BaseModel):

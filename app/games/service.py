@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import E
+from ..engine_api import EngineError, Ruleset, natural_ruleset, ruleset, rulesets_for
 from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
@@ -16,7 +16,7 @@ from ..scenarios import service as scenarios
 from ..security import new_id
 from ..settings import get_settings
 from . import catchup, repository
-from .modes import build_slots, get_mode, modes_for
+from .modes import STAND_IN_MODES, build_slots, get_mode, seat_spec
 from .privacy import require_watch
 from .runtime import SeatInfo, game_fields, settle_chance
 from .schemas import (EventEntry, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
@@ -46,12 +46,21 @@ def slots_public(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def summary(game: Game, me: Identity | None = None) -> GameSummary:
     seats = [SeatInfo.of(s).public(me.id if me else None) for s in game.seats]
     return GameSummary(
-        id=game.id, scenario_id=game.scenario_id, scenario_name=game.scenario_name,
+        id=game.id, ruleset=game.ruleset, ruleset_version=game.ruleset_version,
+        renderer=renderer_of(game.ruleset), scenario_id=game.scenario_id, scenario_name=game.scenario_name,
         mode=game.mode, layout=dict(game.layout or {}), options=game.options or {},
         private=game.private, status=game.status,
         seq=game.seq, to_act=list(game.to_act or []), turn=game.turn, winner=game.winner,
         created_at=game.created_at, seats=[SeatOut(**s) for s in seats],
         slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}")
+
+
+def renderer_of(name: str) -> str:
+    """The client module that draws games of ruleset ``name`` ("hex" if it is unknown)."""
+    try:
+        return ruleset(name).renderer
+    except EngineError:
+        return "hex"
 
 
 async def _reload(session: AsyncSession, game_id: str) -> Game:
@@ -79,25 +88,43 @@ def _slot_of(name: str, slot_seats: dict[str, tuple[str, ...]]) -> str:
     raise NotFound(f"no seat or slot {name!r}; slots: {sorted(slot_seats)}", code="seat_not_found")
 
 
+async def _setup(session: AsyncSession, body: GameCreate) -> tuple[Any, Any, Ruleset, str]:
+    """(scenario row or None, parsed scenario or None, ruleset, mode) of a new game."""
+    row = scn = None
+    if body.scenario_id is not None:
+        row, scn = await scenarios.ensure_row(session, body.scenario_id)
+    if body.ruleset is not None:
+        rs = ruleset(body.ruleset)                              # EngineError -> 422
+    elif scn is None:
+        raise Unprocessable("a game needs a ruleset or a scenario", code="invalid_options")
+    else:
+        try:
+            rs = natural_ruleset(scn, body.mode)
+        except EngineError:
+            raise Unprocessable(f"mode {body.mode!r} is not offered for this scenario; "
+                                f"offered: {sum(rulesets_for(scn).values(), [])}",
+                                code="unknown_mode") from None
+    if rs.setup == "scenario" and scn is None:
+        raise Unprocessable(f"ruleset {rs.name} is set up from a scenario: give scenario_id",
+                            code="scenario_required")
+    if rs.setup != "scenario":
+        row = scn = None
+    return row, scn, rs, get_mode(rs, scn, body.mode)
+
+
 async def create_game(session: AsyncSession, creator: Identity, body: GameCreate) -> GameCreated:
-    row, scn = await scenarios.ensure_row(session, body.scenario_id)
-    offered = modes_for(scn)
-    mode_name = body.mode or offered[0]
-    mode = get_mode(mode_name)
-    if mode_name not in offered:
-        raise Unprocessable(f"mode {mode_name!r} is not offered for this scenario; "
-                            f"offered: {offered}", code="unknown_mode")
+    row, scn, rs, mode_name = await _setup(session, body)
     seed = body.seed if body.seed is not None else secrets.randbits(63)
-    options = {**mode.engine_options, **body.options}
-    state = E.new_game(scn, seed, options, mode.engine_mode)    # EngineError -> 422
-    specs = {s.seat: s for s in mode.seat_specs(list(E.seats(state)))}
-    layout, slots = build_slots(mode_name, list(specs), body.layout)
+    options = dict(body.options)
+    state = rs.new_game(seed, options, scn, mode_name)       # EngineError -> 422
+    specs = {s: seat_spec(s) for s in rs.seats(state)}
+    layout, slots = build_slots(rs, mode_name, list(specs), body.layout)
     slot_seats = {sl.slot: sl.seats for sl in slots}
     mine = _slot_of(body.seat, slot_seats) if body.seat is not None else None
     bots = {_slot_of(b, slot_seats) for b in body.bots}
     if mine is not None and mine in bots:
         raise Unprocessable(f"slot {mine} cannot be both yours and a bot's", code="invalid_options")
-    state, entries, _ = settle_chance(state)
+    state, entries, _ = settle_chance(rs, state)
     game_id = new_id("g")
     now = utcnow()
     seats = []
@@ -112,11 +139,13 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
     order = {s: i for i, s in enumerate(specs)}          # rows in the engine's seat order
     seats.sort(key=lambda s: order[s.seat])
     infos = [SeatInfo(s.seat, s.side, s.role, s.identity_id, None, bool(s.is_bot)) for s in seats]
-    game = Game(id=game_id, scenario_id=row.id, scenario_name=row.name[:200], mode=mode.name,
-                engine_mode=mode.engine_mode, layout=layout,
+    game = Game(id=game_id, ruleset=rs.name, ruleset_version=rs.version,
+                scenario_id=row.id if row is not None else None,
+                scenario_name=row.name[:200] if row is not None else rs.title, mode=mode_name,
+                engine_mode=mode_name, layout=layout,
                 options=options, seed=seed, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
-                **game_fields(state, infos))
+                **game_fields(rs, state, infos))
     await repository.add(session, game, seats)
     session.add_all([ActionRow(game_id=game_id, seq=i + 1, seat=seat, action=action)
                      for i, (seat, action) in enumerate(entries)])
@@ -184,7 +213,7 @@ async def leave_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
         raise Forbidden(f"you do not hold seat {seat}", code="not_seated")
     if game.status == "finished":
         raise Conflict("the game is over", code="game_finished")
-    if game.status == "live" and get_mode(game.mode).stand_in:
+    if game.status == "live" and game.mode in STAND_IN_MODES:
         await repository.set_slot(session, game_id, slot, identity_id=None, is_bot=True,
                                   bot_reason="left")
     else:
@@ -226,11 +255,14 @@ async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
     if game.status != "finished":
         raise Conflict("the log of a running game is secret (it would reveal the dice seed)",
                        code="game_not_finished")
-    row = await scenario_repo.get(session, game.scenario_id)
-    assert row is not None
+    scenario: dict[str, Any] | None = None
+    if game.scenario_id is not None:
+        row = await scenario_repo.get(session, game.scenario_id)
+        assert row is not None
+        scenario = json.loads(row.content)
     rows = await repository.actions_after(session, game_id, 0)
-    scenario: dict[str, Any] = json.loads(row.content)
-    return GameLog(game_id=game.id, scenario_id=game.scenario_id, scenario=scenario,
+    return GameLog(game_id=game.id, ruleset=game.ruleset, ruleset_version=game.ruleset_version,
+                   scenario_id=game.scenario_id, scenario=scenario,
                    seed=game.seed, mode=game.mode, engine_mode=game.engine_mode,
                    options=game.options or {},
                    winner=game.winner,

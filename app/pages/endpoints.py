@@ -50,7 +50,8 @@ async def game_page(game_id: str, request: Request, session: SessionDep, me: Opt
         "game_id": game_id, "ws_url": ws_path,
         "ws_absolute_url": f"{scheme}://{request.url.netloc}{ws_path}",
         "identity": {"id": me.id, "name": me.name} if me else None, "seat": seat,
-        "invite": invite, "scenario_name": game.scenario_name, "api_base": "/api"})
+        "invite": invite, "scenario_name": game.scenario_name, "api_base": "/api",
+        "ruleset": game.ruleset, "renderer": games.renderer_of(game.ruleset)})
 
 
 @router.get("/join/{invite}")

@@ -10,7 +10,6 @@ from typing import Any
 from fastapi import APIRouter, WebSocket
 
 from ..chat import service as chat_service
-from ..engine_api import E
 from ..errors import AppError, NotFound
 from ..inputs import InputError, parse_json
 from ..games.privacy import may_watch
@@ -238,7 +237,7 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
         async with hub.db.write_lock, hub.db.sessions() as session:
             m = await chat_service.post_as(session, rt.game_id, conn.actors, conn.identity_id,
                                            conn.name or "guest", channel, text.strip(),
-                                           E.view_for(rt.state, conn.seat))
+                                           rt.rs.view_for(rt.state, conn.seat))
         await hub.chat_posted(rt.game_id, chat_service.to_wire(m))
     elif mtype == "resync":
         since = msg.get("since")

@@ -17,7 +17,7 @@ from typing import Any
 from ..chat import service as chat_service
 from ..chat.policy import Actor, channels_for, may_read_any
 from ..db import Database
-from ..engine_api import CHANCE, E
+from ..engine_api import CHANCE, Ruleset
 from ..games import play
 from ..games import service as games_service
 from ..games.bots import BotDriver
@@ -65,25 +65,27 @@ class Hub:
         task.add_done_callback(self._tasks.discard)
 
     # -- payloads ------------------------------------------------------------------------
-    def _legal(self, state: Any, seat: str | None,
+    @staticmethod
+    def _legal(rs: Ruleset, state: Any, seat: str | None,
                seats: list[str] | None = None) -> list[dict[str, Any]]:
         if seats and len(seats) > 1:
-            return legal_for_seats(state, seats)
-        return list(E.legal_actions(state, seat)) if seat is not None else []
+            return legal_for_seats(rs, state, seats)
+        return list(rs.legal_actions(state, seat)) if seat is not None else []
 
     @staticmethod
-    def _views(state: Any, seats: list[str] | None, view: dict[str, Any]) -> dict[str, Any]:
+    def _views(rs: Ruleset, state: Any, seats: list[str] | None,
+               view: dict[str, Any]) -> dict[str, Any]:
         """Every held seat's own view, for an identity playing several role seats."""
         if not seats or len(seats) <= 1:
             return {}
-        return {"views": {s: (view if i == 0 else E.view_for(state, s))
+        return {"views": {s: (view if i == 0 else rs.view_for(state, s))
                           for i, s in enumerate(seats)}}
 
     def _status(self, rt: GameRuntime) -> str:
         return rt.status
 
     def hello(self, rt: GameRuntime, conn: Connection, chat: list[dict[str, Any]]) -> dict[str, Any]:
-        view = E.view_for(rt.state, conn.seat)
+        view = rt.rs.view_for(rt.state, conn.seat)
         seat_triples = [(s.seat, s.side, s.role) for s in rt.seats.values()]
         s = self.settings
         return {
@@ -91,9 +93,11 @@ class Hub:
             "seat": conn.seat, "side": conn.side, "role": conn.role, "my_seats": conn.seats,
             "identity": {"id": conn.identity_id, "name": conn.name} if conn.identity_id else None,
             "status": self._status(rt), "mode": rt.mode, "scenario_name": rt.scenario_name,
+            "ruleset": rt.rs.name, "renderer": rt.rs.renderer,
             "seats": rt.seats_public(conn.identity_id),
-            "board": rt.board, "view": view, "legal": self._legal(rt.state, conn.seat, conn.seats),
-            **self._views(rt.state, conn.seats, view),
+            "board": rt.board, "view": view,
+            "legal": self._legal(rt.rs, rt.state, conn.seat, conn.seats),
+            **self._views(rt.rs, rt.state, conn.seats, view),
             "chat_channels": self._chat_channels(conn.actors, seat_triples, view),
             "chat": chat,
             "limits": {"max_message_bytes": s.ws_max_message_bytes,
@@ -106,14 +110,14 @@ class Hub:
         """``read``, ``write`` and ``closed`` (channel -> why it is not writable now)."""
         return channels_for(actors, seat_triples, view)
 
-    def _seat_chat(self, state: Any, seat: str | None, view: dict[str, Any],
+    def _seat_chat(self, rs: Ruleset, state: Any, seat: str | None, view: dict[str, Any],
                    seats: list[str] | None = None) -> dict[str, Any]:
         """A seated connection's channels after a change of state (the Overlord chain of
         command opens and closes lines per turn); {} for spectators (theirs never change)."""
         if seat is None:
             return {}
         triples = []
-        for s in E.seats(state):
+        for s in rs.seats(state):
             side, _, role = s.partition(":")
             triples.append((s, side, role or "commander"))
         actors = []
@@ -124,42 +128,44 @@ class Hub:
 
     def sync_msg(self, rt: GameRuntime, seat: str | None, me: str | None,
                  seats: list[str] | None = None) -> dict[str, Any]:
-        view = E.view_for(rt.state, seat)
+        rs = rt.rs
+        view = rs.view_for(rt.state, seat)
         return {"type": "sync", "seq": rt.seq, "view": view,
-                "legal": self._legal(rt.state, seat, seats), "status": self._status(rt),
-                **self._views(rt.state, seats, view),
-                "seats": rt.seats_public(me), **self._seat_chat(rt.state, seat, view, seats)}
+                "legal": self._legal(rs, rt.state, seat, seats), "status": self._status(rt),
+                **self._views(rs, rt.state, seats, view),
+                "seats": rt.seats_public(me), **self._seat_chat(rs, rt.state, seat, view, seats)}
 
     @staticmethod
-    def _redact(batches: list[Batch], seat: str | None,
+    def _redact(rs: Ruleset, batches: list[Batch], seat: str | None,
                 seats: list[str] | None) -> list[dict[str, Any]]:
-        """The batches' events as this connection's seats may see them (the engine's
+        """The batches' events as this connection's seats may see them (the ruleset's
         ``events_for``; several held seats: ``events_for_seats``)."""
         events: list[dict[str, Any]] = []
         multi = seats is not None and len(seats) > 1
         for b in batches:
-            events.extend(events_for_seats(b.events, seats) if multi and seats
-                          else E.events_for(b.events, seat))
+            events.extend(events_for_seats(rs, b.state, b.events, seats) if multi and seats
+                          else rs.events_for(b.state, b.events, seat))
         return events
 
-    def update_msg(self, batches: list[Batch], seat: str | None, status: str,
+    def update_msg(self, rs: Ruleset, batches: list[Batch], seat: str | None, status: str,
                    seats: list[str] | None = None) -> dict[str, Any]:
         last = batches[-1]
         if last.state is None:   # only delivered, superseded batches drop their state
             raise RuntimeError("update of a batch whose state was dropped")
-        return self._update(batches[0].first_seq, last.seq,
+        return self._update(rs, batches[0].first_seq, last.seq,
                             batches[0].actor if len(batches) == 1 else None,
-                            self._redact(batches, seat, seats), last.state, seat, status, seats)
+                            self._redact(rs, batches, seat, seats), last.state, seat, status,
+                            seats)
 
-    def _update(self, first_seq: int, seq: int, actor: str | None,
+    def _update(self, rs: Ruleset, first_seq: int, seq: int, actor: str | None,
                 events: list[dict[str, Any]], state: Any, seat: str | None, status: str,
                 seats: list[str] | None) -> dict[str, Any]:
         """An ``update`` of log entries ``first_seq..seq`` (``events`` already redacted)."""
-        view = E.view_for(state, seat)
+        view = rs.view_for(state, seat)
         return {"type": "update", "first_seq": first_seq, "seq": seq, "actor": actor,
-                "events": events, "view": view, **self._views(state, seats, view),
-                "legal": self._legal(state, seat, seats), "status": status,
-                **self._seat_chat(state, seat, view, seats)}
+                "events": events, "view": view, **self._views(rs, state, seats, view),
+                "legal": self._legal(rs, state, seat, seats), "status": status,
+                **self._seat_chat(rs, state, seat, view, seats)}
 
     # -- catch-up after ``since`` ----------------------------------------------------------
     async def _rebuild(self, rt: GameRuntime, conn: Connection,
@@ -200,17 +206,17 @@ class Hub:
             return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats)
         batches = rt.batches_since(since)
         if batches is not None:
-            return self.update_msg(batches, conn.seat, status, conn.seats) if batches else None
+            return self.update_msg(rt.rs, batches, conn.seat, status, conn.seats) if batches else None
         entries = [e for e in rebuilt or [] if e.seq <= rt.seq]   # the log may be ahead
         upto = entries[-1].seq if entries else since
         tail = rt.batches_since(upto)
         if not entries or entries[0].seq != since + 1 or tail is None:
             return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats)
         events = [ev for e in entries for ev in e.events]
-        events.extend(self._redact(tail, conn.seat, conn.seats))
+        events.extend(self._redact(rt.rs, tail, conn.seat, conn.seats))
         starts = [e.seat for e in entries if e.seat != CHANCE] + [b.actor for b in tail]
         actor = starts[0] if len(starts) == 1 and entries[0].seat != CHANCE else None
-        return self._update(since + 1, rt.seq, actor, events, rt.state, conn.seat, status,
+        return self._update(rt.rs, since + 1, rt.seq, actor, events, rt.state, conn.seat, status,
                             conn.seats)
 
     @staticmethod
@@ -323,7 +329,8 @@ class Hub:
             key = (conn.view_key, mine[0].first_seq)
             text = cache.get(key)
             if text is None:
-                text = cache[key] = dumps(self.update_msg(mine, conn.seat, status, conn.seats))
+                text = cache[key] = dumps(self.update_msg(rt.rs, mine, conn.seat, status,
+                                                          conn.seats))
             conn.send(text)
             conn.seq = rt.seq
         rt.delivered_seq = rt.seq
@@ -374,7 +381,7 @@ class Hub:
             self._deliver(rt)
         if out.ok and out.batch is not None:
             if out.snapshot is not None:
-                self._spawn(play.write_snapshot(self.db, rt.game_id, out.seq, out.snapshot))
+                self._spawn(play.write_snapshot(self.db, rt.rs, rt.game_id, out.seq, out.snapshot))
             self.schedule_bots(rt)
         return out
 

@@ -16,6 +16,7 @@ class ScenarioSummary(BaseModel):
     starting_side: str | None = None
     modes: list[str] = []
     layouts: dict[str, dict[str, list[list[str]]]] = {}   # mode -> layout -> role groups
+    rulesets: dict[str, list[str]] = {}   # ruleset -> modes it accepts this scenario in
     error: dict[str, Any] | None = None   # a bundled file the engine cannot load (yet)
 
 

@@ -14,9 +14,10 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import E, EngineError, scenario_from_text, sha256_text
+from ..engine_api import (EngineError, ruleset, rulesets_for, scenario_board, scenario_from_text,
+                          sha256_text)
 from ..errors import NotFound, TooLarge, Unprocessable
-from ..games.modes import layouts, modes_for
+from ..games.modes import layouts
 from ..models import Identity, ScenarioRow
 from ..settings import get_settings
 from . import quota, repository
@@ -31,12 +32,21 @@ def bundled_files() -> dict[str, Path]:
 
 
 def summarize(scenario_id: str, source: str, scn: Any) -> ScenarioSummary:
+    """The lobby's summary: ``rulesets`` (ruleset -> modes accepting the scenario, the
+    natural ruleset and mode first); ``modes`` / ``layouts`` over all of them."""
+    by_ruleset = rulesets_for(scn)
+    modes: list[str] = []
+    table: dict[str, dict[str, list[list[str]]]] = {}
+    for name, ms in by_ruleset.items():
+        for m in ms:
+            if m not in table:
+                modes.append(m)
+                table[m] = layouts(ruleset(name), m)
     return ScenarioSummary(
         id=scenario_id, name=quota.display_name(scn.name), source=source,
         board_type=scn.board.kind, face=scn.face,
         player1_side=scn.player1_side, player2_side=scn.player2_side,
-        starting_side=scn.starting_side, modes=(modes := modes_for(scn)),
-        layouts={m: layouts(m) for m in modes})
+        starting_side=scn.starting_side, modes=modes, layouts=table, rulesets=by_ruleset)
 
 
 def _summary_or_error(scenario_id: str, source: str, text: str) -> ScenarioSummary:
@@ -111,7 +121,7 @@ async def get_detail(session: AsyncSession, scenario_id: str) -> ScenarioDetail:
     source, text = await scenario_text(session, scenario_id)
     scn = await parse(text)
     return ScenarioDetail(**summarize(scenario_id, source, scn).model_dump(),
-                          board=E.board_for(scn))
+                          board=scenario_board(scn))
 
 
 async def ensure_row(session: AsyncSession, scenario_id: str) -> tuple[ScenarioRow, Any]:

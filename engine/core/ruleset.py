@@ -27,6 +27,13 @@ Contract (every ruleset):
 * Seats are strings; ``"chance"`` is the pseudo-seat of dice; spectators are ``None``.
 * ``view_for(state, seat)`` and ``events_for(state, events, seat)`` are the only way a
   seat learns anything: hidden information never leaves through another call.
+* Optional members (not part of the checked protocol; callers use the helpers below):
+  ``turn(state) -> int`` the game turn, for turn caps (:func:`turn_of`; default: None);
+  ``layouts(mode)`` / ``default_layout(mode)`` how players share the role seats of a
+  side (:func:`layouts_of`; default: one player per seat).
+  ``preview(state, action) -> dict`` what an action would compute, without applying
+  it (e.g. a France 1944 combat's odds and shifts before its irrevocable declaration;
+  :func:`preview_of`; default: ``EngineError("no_preview")``).
 * ``dump_state``/``load_state`` give a snapshot as JSON-able data (``dict``) carrying
   ``ruleset`` and ``version``; a snapshot of an older version may be refused with
   ``EngineError("snapshot_version")`` (the server then replays the log instead).
@@ -125,5 +132,45 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
+def registered() -> list[str]:
+    """The names in registration order (``engine/rulesets/__init__.py``: the lobby's order)."""
+    return list(_REGISTRY)
+
+
 def all_rulesets() -> list[Ruleset]:
     return [_REGISTRY[n] for n in sorted(_REGISTRY)]
+
+
+def natural_for(scenario: Any) -> Ruleset:
+    """The first ruleset, in registration order (``engine/rulesets/__init__.py``), that
+    accepts ``scenario`` in one of its modes: how a bare scenario is played by default."""
+    for rs in _REGISTRY.values():
+        if rs.setup == "scenario" and rs.accepts(scenario, None):
+            return rs
+    raise EngineError("no_ruleset", "no registered ruleset accepts this scenario")
+
+
+def turn_of(ruleset: Ruleset, state: Any) -> int | None:
+    """The ruleset's game turn of ``state`` (optional ``turn(state)``; None without it)."""
+    turn = getattr(ruleset, "turn", None)
+    return None if turn is None else int(turn(state))
+
+
+def preview_of(ruleset: Ruleset, state: Any, action: Any) -> dict[str, Any]:
+    """The ruleset's optional ``preview(state, action)`` (pure, nothing applied)."""
+    preview = getattr(ruleset, "preview", None)
+    if preview is None:
+        raise EngineError("no_preview", f"ruleset {ruleset.name!r} has no preview")
+    return dict(preview(state, action))
+
+
+def layouts_of(ruleset: Ruleset, mode: str | None) -> tuple[dict[str, list[list[str]]], str]:
+    """(layouts, default layout name) of a mode: layout name -> groups of roles of one
+    side, each group held by one player (optional ``layouts``/``default_layout``;
+    without them one layout ``"1"`` where every seat is its own player)."""
+    table = getattr(ruleset, "layouts", None)
+    if table is None:
+        return {"1": [[]]}, "1"
+    default = getattr(ruleset, "default_layout", None)
+    layouts: dict[str, list[list[str]]] = table(mode)
+    return layouts, (default(mode) if default is not None else next(iter(layouts)))

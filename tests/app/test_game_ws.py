@@ -361,7 +361,6 @@ async def test_lost_bus_message_never_stalls(server: Server, api: httpx.Client) 
     from sqlalchemy.ext.asyncio import async_sessionmaker
 
     from app.db import make_engine
-    from app.engine_api import E
     from app.games import repository
     from app.games.runtime import game_fields, load_runtime, settle_chance
 
@@ -377,13 +376,13 @@ async def test_lost_bus_message_never_stalls(server: Server, api: httpx.Client) 
         try:
             async with async_sessionmaker(eng, expire_on_commit=False)() as s:
                 rt = await load_runtime(s, gid)
-                seat = E.to_act(rt.state)[0]
-                action = {**E.legal_actions(rt.state, seat)[0], "seat": seat}
-                state, _ = E.apply(rt.state, action)
-                state, rolls, _ = settle_chance(state)
+                seat = rt.rs.to_act(rt.state)[0]
+                action = {**rt.rs.legal_actions(rt.state, seat)[0], "seat": seat}
+                state, _ = rt.rs.apply(rt.state, action)
+                state, rolls, _ = settle_chance(rt.rs, state)
                 entries = [(seat, action), *rolls]
                 await repository.append(s, gid, rt.seq, entries,
-                                        game_fields(state, list(rt.seats.values())), None)
+                                        game_fields(rt.rs, state, list(rt.seats.values())), None)
                 new = rt.seq + len(entries)
         finally:
             await eng.dispose()

@@ -1,0 +1,26 @@
+"""The ``overlord`` ruleset object: the m44 ruleset with role seats (C-in-C and Field
+Generals) and, on an Overlord board, the 002 turn machine."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from ..m44.ruleset import M44Ruleset
+
+
+class OverlordRuleset(M44Ruleset):
+    """Memoir '44 played by teams: 002 Overlord and 004 Team Play."""
+
+    name = "overlord"
+    version = "1"
+    title = "Memoir '44 Overlord / Team Play"
+    summary = ("Up to eight players: per side a Commander-in-Chief who holds the cards and "
+               "Field Generals who command a section each.  Overlord boards (002) or Team "
+               "Play on a standard board (004).")
+    modes: tuple[str, ...] = ("overlord", "team")
+    ENGINE_MODES: ClassVar[dict[str, str]] = {"team": "team", "overlord": "overlord"}
+    BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {"overlord": ("OVERLORD",),
+                                                    "team": ("STANDARD", "BRKTHRU")}
+    DEFAULT_LAYOUT: ClassVar[dict[str, str]] = {"team": "3", "overlord": "4"}
+
+
+OVERLORD = OverlordRuleset()
