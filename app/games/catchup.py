@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import Ruleset, ruleset
+from ..engine_api import EngineError, Ruleset, normalise_logged, ruleset
 from ..models import ActionRow, Game, Snapshot
 from .redact import events_for_seats
 from .runtime import game_scenario, load_snapshot
@@ -55,7 +55,11 @@ def _replay(rs: Ruleset, start: Any, rows: list[tuple[int, str, dict[str, Any]]]
             seats: list[str]) -> Entries:
     state, out = start, []
     for seq, seat, action in rows:
-        state, events = rs.apply(state, action)
+        try:            # rows from the database: normalised as every replay of the log
+            state, events = rs.apply(state, normalise_logged(rs, state, action))
+        except EngineError as exc:
+            exc.details.setdefault("seq", seq)
+            raise
         if seq > since:     # redacted with the state after the entry, as live updates are
             out.append(EventEntry(seq=seq, seat=seat,
                                   events=events_for_seats(rs, state, events, seats)))
@@ -65,16 +69,16 @@ def _replay(rs: Ruleset, start: Any, rows: list[tuple[int, str, dict[str, Any]]]
 async def _compute(session: AsyncSession, game: Game, seats: list[str], since: int,
                    upto: int) -> Entries:
     rs = ruleset(game.ruleset)
+    scn = await game_scenario(session, game)
     snap = await _snapshot_at_or_before(session, game.id, since)
     state, base = None, 0
     if snap is not None:
         try:
-            state, base = await asyncio.to_thread(load_snapshot, rs, snap.state), snap.seq
+            state, base = await asyncio.to_thread(load_snapshot, rs, snap.state, scn), snap.seq
         except Exception:               # a snapshot of an older engine: from the start
             log.warning("snapshot %s@%s unreadable; replaying from the start", game.id, snap.seq)
             state = None
     if state is None:
-        scn = await game_scenario(session, game)
         state, base = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode), 0
     rows = [(r.seq, r.seat, r.action) for r in await _rows(session, game.id, base, upto)]
     stats["computed"] += 1

@@ -15,7 +15,7 @@ from .schemas import (ClaimBody, GameCreate, GameCreated, GameEvents, GameLog, G
 
 router = APIRouter(prefix="/api", tags=["games"])
 
-STATUSES = {"open", "live", "finished"}
+STATUSES = {"open", "live", "finished", "unplayable"}
 
 
 @router.post("/games", status_code=status.HTTP_201_CREATED, response_model=GameCreated)
@@ -24,7 +24,8 @@ async def create_game(body: GameCreate, session: SessionDep, me: CurrentIdentity
     """Create a game on a bundled or uploaded scenario.  The side that moves first comes
     from the scenario; seats come from the mode (``1v1``: one per side), player slots from
     the layout per side; ``bots`` lists the slots the server's bot plays."""
-    out = await service.create_game(session, me, body)
+    out = await service.create_game(session, me, body,
+                                    request.app.state.settings.allow_test_seed)
     if body.bots:
         await request.app.state.hub.bots.kick(out.id)
     return out
@@ -78,8 +79,9 @@ async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIden
 @router.get("/games/{game_id}/log", response_model=GameLog)
 async def game_log(game_id: str, session: SessionDep, me: OptionalIdentity,
                    invite: str | None = Query(None, max_length=64)) -> GameLog:
-    """A finished game's full log: ``engine.replay(scenario, seed, actions, options)``
-    (a private game: its players, its creator or ``?invite=``)."""
+    """A finished game's full log, seed and salt revealed (docs/protocol.md "Finished game
+    log"): ``python -m engine verify LOG.json`` checks the dice against the commitment.
+    A private game: its players, its creator or ``?invite=``."""
     require_watch(await service.get_game(session, game_id), me.id if me else None, invite)
     return await service.finished_log(session, game_id)
 

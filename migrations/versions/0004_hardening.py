@@ -1,7 +1,7 @@
 """hardening: scenario summaries stored at upload, login sessions (revocable tokens)
 
 Revision ID: 0004_hardening
-Revises: 0004_layers (written on 0003; chained when main was merged in)
+Revises: 0004_fairdice (written on 0003; chained when main was merged in)
 Create Date: 2026-11-25
 
 * ``scenarios.summary`` (JSON, nullable): the parsed summary (name, board, sides, modes,
@@ -20,7 +20,7 @@ from alembic import op
 
 
 revision: str = '0004_hardening'
-down_revision: str | None = '0004_layers'   # chained after merging main (was '0003')
+down_revision: str | None = '0004_fairdice'   # chained after merging main (was '0003')
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
