@@ -7,6 +7,8 @@ import logging
 import re
 from typing import Any
 
+import orjson
+
 from fastapi import APIRouter, WebSocket
 
 from ..chat import service as chat_service
@@ -39,12 +41,15 @@ def _msg_id(msg: dict[str, Any]) -> Any:
 
 
 def _peek_id(text: str | None) -> Any:
-    """The ``id`` of a dropped message, for its ``rate_limited`` notice (best effort)."""
+    """The ``id`` of a message the server refuses unread (dropped by the rate limit, too
+    deep, a NUL), for its ``error`` (best effort: ``orjson`` parses in C with its own
+    depth cap, so even a too-deep message is safe to peek into; the size is already
+    bounded)."""
     if text is None:
         return None
     try:
-        msg = parse_json(text)
-    except InputError:
+        msg = orjson.loads(text)
+    except (orjson.JSONDecodeError, UnicodeEncodeError):
         return None
     return _msg_id(msg) if isinstance(msg, dict) else None
 
@@ -174,7 +179,8 @@ async def _read_loop(hub: Hub, rt: GameRuntime, conn: Connection) -> None:
         try:
             msg = parse_json(text)
         except InputError as exc:      # too deep, NUL, lone surrogate, not JSON
-            conn.error(exc.code, exc.message, **exc.details)
+            conn.send_json({"type": "error", "code": exc.code, "id": _peek_id(text),
+                            "message": exc.message, "details": exc.details})
             continue
         if not isinstance(msg, dict):
             conn.error("malformed_json", "each message must be one JSON object")
