@@ -173,9 +173,11 @@ def test_upload_without_units_is_refused(api: httpx.Client) -> None:
         h.pop("unit", None)
     no_hexes = json.loads(PEGASUS)
     no_hexes["board"]["hexagons"] = []
+    tok = new_identity(api, "uploader")      # uploads need a signed-in identity
     for data, sides in ((no_axis, ["AXIS"]), (no_units, ["AXIS", "ALLIES"]),
                         (no_hexes, ["AXIS", "ALLIES"])):
-        r = api.post("/api/scenarios", files={"file": ("empty.m44", json.dumps(data).encode())})
+        r = api.post("/api/scenarios", files={"file": ("empty.m44", json.dumps(data).encode())},
+                     headers=auth(tok))
         assert r.status_code == 422, r.text
         e = r.json()["error"]
         assert e["code"] == "scenario_no_units" and sorted(e["details"]["sides"]) == sorted(sides)
