@@ -108,6 +108,7 @@ class Connection {
     if (!/^wss?:/.test(base)) base = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${base}`;
     const u = new URL(base);
     if (cfg.seat) u.searchParams.set('seat', cfg.seat);
+    if (cfg.invite) u.searchParams.set('invite', cfg.invite);   // a private game is watched with it
     if (S.seq !== null && S.seq !== undefined) u.searchParams.set('since', String(S.seq));
     return u.toString();
   }
@@ -265,16 +266,25 @@ function handle(msg) {
 // The battle log so far (redacted for this identity's seats), put before the live entries.
 async function loadHistory(upTo) {
   if (!upTo) return;
-  let data;
-  try { data = await api(`/games/${cfg.gameId}/events?since=0`); } catch (_) { return; }
+  // the log comes in pages (`next_since`: at most EVENTS_PAGE entries each)
+  const inv = cfg.invite ? `&invite=${encodeURIComponent(cfg.invite)}` : '';
+  const all = [];
+  let units = null;
+  let since = 0;
+  while (since !== null && since !== undefined && since < upTo) {
+    let data;
+    try { data = await api(`/games/${cfg.gameId}/events?since=${since}${inv}`); } catch (_) { return; }
+    all.push(...((data && data.entries) || []));
+    if (data && data.units && !units) units = data.units;
+    since = data && data.next_since;
+  }
   const log = $('log');
   const frag = document.createDocumentFragment();
   let n = 0;
   const liveDice = S.lastDice;
-  if (data && data.units) names.seed(data.units);
-  const entries = (data && data.entries) || [];
-  const shown = displaySeqs(entries);
-  for (const [i, entry] of entries.entries()) {
+  if (units) names.seed(units);
+  const shown = displaySeqs(all);
+  for (const [i, entry] of all.entries()) {
     if (entry.seq > upTo) break;
     for (const e of entry.events || []) {
       frag.append(logEvent(e, shown[i])); n++;

@@ -24,8 +24,14 @@ async def by_invite(session: AsyncSession, code: str) -> Game | None:
     return res.scalar_one_or_none()
 
 
-async def list_games(session: AsyncSession, statuses: Sequence[str], limit: int = 100) -> list[Game]:
-    res = await session.execute(select(Game).where(Game.status.in_(list(statuses)))
+async def list_games(session: AsyncSession, statuses: Sequence[str], limit: int = 100,
+                     viewer: str | None = None) -> list[Game]:
+    """The lobby: public games, and the private ones ``viewer`` created or plays in."""
+    visible = Game.private.is_(False)
+    if viewer is not None:
+        visible = visible | (Game.created_by == viewer) | Game.id.in_(
+            select(Seat.game_id).where(Seat.identity_id == viewer))
+    res = await session.execute(select(Game).where(Game.status.in_(list(statuses)), visible)
                                 .order_by(Game.created_at.desc()).limit(limit))
     return list(res.scalars())
 

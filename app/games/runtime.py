@@ -167,6 +167,8 @@ class GameRuntime:
         self.ruleset_version = game.ruleset_version
         self.commitment = game.commitment
         self._reveal = (game.seed_secret, game.seed_salt)   # sent only once finished
+        self.invite_code = game.invite_code      # private games: watched with the invite
+        self.created_by = game.created_by
         self.scenario = scenario
         self.fold = new_fold(state, seq)   # the state + the steps that may be undone
         self.clock: Any = None             # app/clocks Clock (None: an untimed game)

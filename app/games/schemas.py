@@ -140,6 +140,8 @@ class GameEvents(BaseModel):
     # the units of the game's first state (public view): the client names units in the
     # log where they stood, moving them with the events (live == reload)
     units: list[dict[str, Any]] = []
+    next_since: int | None = Field(default=None, description="more entries follow: ask again "
+                                   "with since=next_since (at most EVENTS_PAGE per answer)")
 
 
 class OptionalRuleOut(BaseModel):

@@ -30,6 +30,7 @@ from ..games.redact import events_for_seats, legal_for_seats
 from ..games.runtime import Batch, GameRuntime, Registry
 from ..games.schemas import EventEntry
 from ..models import Identity
+from .. import ratelimit
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
 from .connection import Connection, dumps, loads
@@ -211,6 +212,10 @@ class Hub:
             await self.catch_up(rt)
         if since >= rt.seq or rt.batches_since(since) is not None:
             return None
+        # bounded: far behind, or rebuilding too often, gets the full view (a ``sync``)
+        if rt.seq - since > self.settings.catchup_max_entries \
+                or not ratelimit.hit(self.settings.catchup_rate, "catchup", conn.client):
+            return None
         try:
             async with self.db.sessions() as session:
                 game = await games_service.get_game(session, rt.game_id)
@@ -227,6 +232,8 @@ class Hub:
         followed by any batch accepted since), None when it missed nothing, a ``sync``
         only when the events cannot be told.  ``since`` must be in ``0..rt.seq``."""
         status = self._status(rt)
+        if rt.seq - since > self.settings.catchup_max_entries:    # far behind: full view
+            return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats)
         batches = rt.batches_since(since)
         if batches is not None:
             return self.update_msg(rt.rs, batches, conn.seat, status, conn.seats,
