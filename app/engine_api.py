@@ -19,10 +19,10 @@ from engine.bot import RandomBot
 from engine.core import ruleset as _registry
 from engine.core.errors import EngineError, ScenarioError
 from engine.core.ruleset import CHANCE, Ruleset, layouts_of, load_state_of, normalise_logged
+from engine.core.scenario import board_for, load_scenario
 from engine.fairdice import commitment as seed_commitment
 from engine.fairdice import rng_seed
 from engine.fairdice import verify as verify_log
-from engine.scenario import board_for, load_scenario
 
 __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",

@@ -18,9 +18,9 @@ import time
 import traceback
 from typing import Any
 
-from . import rulesets  # noqa: F401  (fills the registry)
+from . import rulesets
 from .core.ruleset import Ruleset, get, natural_for, turn_of
-from .scenario import load_scenario
+from .core.scenario import load_scenario
 
 
 def play(rs: Ruleset, scenario: Any, seed: int, max_turns: int,

@@ -14,8 +14,8 @@ import httpx
 
 from engine.core import ruleset as registry
 
-from .conftest import PY, ROOT
-from .helpers import auth, new_identity
+from tests.app.conftest import PY, ROOT
+from tests.app.helpers import auth, new_identity
 
 
 def _scenario_for(api: httpx.Client, name: str) -> tuple[str, str] | None:

@@ -55,8 +55,8 @@ def test_cached_targets_and_moves_equal_uncached():
     """The memoised battle targets and movement searches give the uncached answers."""
     from engine import apply, is_chance, legal_actions, new_game, sample_chance, to_act
     from engine.bot import RandomBot
-    from engine.rules import battle as B
-    from engine.rules import movement as M
+    from engine.procedures import battle as B
+    from engine.procedures import movement as M
     for path in FILES[:4]:
         scn = load_scenario(path)
         st = new_game(scn, 7)
