@@ -6,4 +6,5 @@ ruleset by adding its package and one import line here (docs/architecture.md).
 """
 from __future__ import annotations
 
-from . import m44, overlord
+from . import m44, overlord  # noqa: I001  (registration order = lobby order)
+from . import fastplay  # after m44: natural_for() picks m44 for a bare scenario
