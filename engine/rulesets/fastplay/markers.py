@@ -5,7 +5,7 @@
 * ``opfire``: units holding an OpFire marker (6.1);
 * ``supp``: unit -> suppression level 1/2 (8.2);
 * ``towed``: artillery that rallied (10.4: defends as infantry until its next turn);
-* ``lost`` / ``withdrawn``: units lost per side (12.4a Italians) / withdrawn (9, 11.1);
+* ``withdrawn``: units withdrawn per side (9, 11.1);
 * ``fights``: the combat stack (engine/rulesets/fastplay/combat.py);
 * ``move``: a move interrupted by opportunity fire (4.2).
 
@@ -76,5 +76,5 @@ def forget(st: GameState, uid: str) -> None:
 
 def fresh_ext(cp: int) -> dict[str, Any]:
     return {"cp": cp, "current": None, "opfire": [], "supp": {}, "towed": [],
-            "lost": {"AXIS": 0, "ALLIES": 0}, "withdrawn": {"AXIS": 0, "ALLIES": 0},
+            "withdrawn": {"AXIS": 0, "ALLIES": 0},
             "fights": [], "move": None}
