@@ -1,35 +1,37 @@
 # Two commands matter: `make run` and `make test` (see README.md).
-PY      ?= python3.11
-VENV    := .venv
+# Every install goes through scripts/install.sh (also the Docker image's and CI's): the
+# dependencies pyproject.toml declares, at the versions of requirements.lock (server) or
+# requirements-dev.lock (server + test + bench extras).  `make lock` refreshes both.
+VENV    ?= .venv
 BIN     := $(VENV)/bin
 HOST    ?= 127.0.0.1
 PORT    ?= 8000
 STAMP   := $(VENV)/.installed
 TSTAMP  := $(VENV)/.installed-test
+UV      := uv==0.13.9
+UVENV   := $(VENV)/lock-tool
+export HOST PORT
 
-.PHONY: run test install install-test migrate chromium bench clean check-scenarios
+.PHONY: run serve test install install-test migrate chromium bench lock lock-upgrade clean check-scenarios
 
-$(BIN)/python:
-	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e .
+$(STAMP): requirements.lock pyproject.toml scripts/install.sh scripts/check_installed.py
+	scripts/install.sh $(VENV) requirements.lock
 	touch $@
 
-$(TSTAMP): pyproject.toml $(STAMP)
-	$(BIN)/pip install -q -e '.[test]'
+$(TSTAMP): requirements-dev.lock $(STAMP)
+	scripts/install.sh $(VENV) requirements-dev.lock test,bench
 	touch $@
 
 install: $(STAMP)
 install-test: $(TSTAMP)
 
 migrate: $(STAMP)
-	mkdir -p data
-	$(BIN)/alembic upgrade head
+	$(BIN)/overlord-server migrate
 
-run: migrate
-	$(BIN)/uvicorn app.main:app --host $(HOST) --port $(PORT) --ws-max-size 1048576
+# The one way to start the server (also the Docker image's CMD): migrate, then uvicorn
+# with the project's flags (1 MiB websocket frames, proxy headers, WORKERS).
+run serve: $(STAMP)
+	$(BIN)/overlord-server serve
 
 # Debian's chromium for the Playwright browser tests (never a downloaded browser).
 chromium:
@@ -42,12 +44,25 @@ chromium:
 test: install-test chromium
 	$(BIN)/python -m pytest -q
 
-bench: install
+bench: install-test
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/server_bench.py
 
+# Re-resolve the lock files from pyproject.toml, keeping the pinned versions that still
+# fit (`make lock-upgrade`: the newest allowed); resolved for Python 3.11+, every platform.
+LOCKCMD = $(UVENV)/bin/uv pip compile --quiet --universal --python-version 3.11 \
+          --custom-compile-command 'make lock'
+lock lock-upgrade: $(UVENV)/bin/uv
+	$(LOCKCMD) $(if $(filter lock-upgrade,$@),--upgrade) pyproject.toml -o requirements.lock
+	$(LOCKCMD) $(if $(filter lock-upgrade,$@),--upgrade) pyproject.toml --extra test --extra bench \
+	  -c requirements.lock -o requirements-dev.lock
+
+$(UVENV)/bin/uv: | $(STAMP)
+	$(BIN)/python -m venv $(UVENV)
+	$(UVENV)/bin/pip install -q $(UV)
+
 check-scenarios: install
-	@for f in ../shared/scenarios/m44/*.m44; do $(BIN)/python -m engine check "$$f" || exit 1; done
+	@for f in scenarios/*.m44; do $(BIN)/python -m engine check "$$f" || exit 1; done
 
 clean:
 	rm -rf $(VENV) data .pytest_cache

@@ -60,14 +60,81 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 app = create_app()
 
 
-def cli() -> None:
-    """``overlord-server``: serve with uvicorn (HOST/PORT/WORKERS from the environment)."""
+def migrate() -> None:
+    """``alembic upgrade head`` on ``DATABASE_URL`` (idempotent; a SQLite file's folder is
+    created by ``app.db.make_engine``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    from .settings import ROOT
+
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.attributes["skip_logging"] = True      # keep this process's logging as it is
+    logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
+    command.upgrade(cfg, "head")
+
+
+def serve(host: str | None = None, port: int | None = None, workers: int | None = None,
+          *, apply_migrations: bool = True) -> None:
+    """Migrate, then run uvicorn with the project's server flags: the only way the server
+    is started (``make run``, the Docker image, CI's smoke check)."""
     import uvicorn
 
-    logging.basicConfig(level=logging.INFO)
     s = get_settings()
-    uvicorn.run("app.main:app", host=s.host, port=s.port, workers=s.workers,
-                ws_max_size=s.ws_hard_max_bytes, proxy_headers=True)
+    if apply_migrations:
+        migrate()                               # once, before any worker starts
+    uvicorn.run("app.main:app", host=host or s.host, port=s.port if port is None else port,
+                workers=workers or s.workers,
+                ws_max_size=s.ws_hard_max_bytes,   # 1 MiB frame cap (docs/protocol.md)
+                proxy_headers=True)                # trusts FORWARDED_ALLOW_IPS (127.0.0.1)
+
+
+def health(host: str | None = None, port: int | None = None, timeout: float = 5.0) -> int:
+    """0 when ``GET /healthz`` of the local server answers 200 (the Docker HEALTHCHECK)."""
+    import urllib.request
+
+    s = get_settings()
+    h = host or s.host
+    if h in ("0.0.0.0", "::", ""):
+        h = "127.0.0.1"
+    if ":" in h:
+        h = f"[{h}]"
+    try:
+        url = f"http://{h}:{s.port if port is None else port}/healthz"
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return 0 if r.status == 200 else 1
+    except OSError as exc:
+        print(f"unhealthy: {exc}")
+        return 1
+
+
+def cli(argv: list[str] | None = None) -> None:
+    """``overlord-server [serve|migrate|health]`` (bare: ``serve``).  HOST, PORT, WORKERS,
+    DATABASE_URL, REDIS_URL, ... from the environment (app/settings.py, README.md)."""
+    import argparse
+    import sys
+
+    ap = argparse.ArgumentParser(prog="overlord-server", description=cli.__doc__)
+    sub = ap.add_subparsers(dest="command")
+    p_serve = sub.add_parser("serve", help="apply migrations, then serve (the default)")
+    sub.add_parser("migrate", help="apply migrations only (alembic upgrade head)")
+    p_health = sub.add_parser("health", help="exit 0 when the local server's /healthz answers")
+    for p in (p_serve, p_health):
+        p.add_argument("--host", help="default: HOST (127.0.0.1)")
+        p.add_argument("--port", type=int, help="default: PORT (8000)")
+    p_serve.add_argument("--workers", type=int, help="default: WORKERS (1)")
+    p_serve.add_argument("--no-migrate", action="store_true",
+                         help="skip `alembic upgrade head` (another process migrates)")
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.INFO)
+    if args.command == "migrate":
+        migrate()
+    elif args.command == "health":
+        sys.exit(health(args.host, args.port))
+    else:
+        serve(getattr(args, "host", None), getattr(args, "port", None),
+              getattr(args, "workers", None),
+              apply_migrations=not getattr(args, "no_migrate", False))
 
 
 if __name__ == "__main__":

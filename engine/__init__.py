@@ -1,7 +1,12 @@
-"""Overlord game server: the pure Memoir '44 rules engine (see docs/architecture.md)."""
+"""Overlord game server: the pure rules engine (see docs/architecture.md).
+
+Layers, each importing only downward: ``core`` (no rules of any game), ``procedures``
+(Commands & Colors procedures), ``rulesets`` (one package per rule system, registered by
+name: ``get_ruleset("m44")``).  The module-level functions below are the m44 / overlord
+turn machine (``engine.rulesets.m44.game``), kept for the CLI, the bench and the tests."""
 from __future__ import annotations
 
-from . import rulesets
+from . import rulesets  # noqa: F401  (fills the ruleset registry)
 from .core.errors import EngineError, IllegalAction, ScenarioError
 from .core.ruleset import Ruleset, all_rulesets, natural_for
 from .core.ruleset import get as get_ruleset

@@ -10,7 +10,7 @@
   is its own board edge) or ``{"AXIS" | "ALLIES": ["row,col", ...]}`` (that side's supply
   base hexes instead of its edge).
 
-The rules that use them are in :mod:`engine.rules.conditions`.  Invalid values raise
+The rules that use them are in :mod:`engine.rulesets.m44.options.conditions`.  Invalid values raise
 ``invalid_option_value`` with ``details.entry`` naming the offending entry.
 """
 from __future__ import annotations

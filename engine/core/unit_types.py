@@ -246,7 +246,7 @@ def typed_spec(spec: UnitSpec, tname: str) -> UnitSpec:
 
 
 def apply_types(st: Any) -> None:
-    """Give the mapped units their 004 type (game start, :func:`engine.rules.new_game`).
+    """Give the mapped units their 004 type (game start, :func:`engine.rulesets.m44.game.new_game`).
     A unit at the scenario's full strength gets the type's figures; a weaker one keeps
     its figures (at most the type's).  ``st.ext["unit_types"]`` records (id, type)
     pairs (a hashable signature for the rules' memo keys)."""

@@ -1,7 +1,7 @@
 """Command cards as data: the 60-card standard deck (rules/004 "Components").
 
 Each physical card has an integer ``id`` (0..59, stable: replays and views use it) and
-a ``key`` naming its procedure in ``engine.rules.tactics``.  Section indices are from
+a ``key`` naming its procedure in ``engine.rulesets.m44.tactics``.  Section indices are from
 the playing side's own point of view: 0 left flank, 1 centre, 2 right flank.
 Card texts are the standard Memoir '44 card texts (paraphrased).
 """

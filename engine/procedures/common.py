@@ -224,7 +224,7 @@ class StandardMode:
     """
 
     name = "standard"
-    machine = None   # a module with its own turn machine (Overlord), else engine.rules.turn
+    machine = None   # a module with its own turn machine (Overlord), else engine.rulesets.m44.turn
 
     def seats(self, st: GameState) -> list[str]:
         return list(SIDES)

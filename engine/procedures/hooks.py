@@ -135,7 +135,7 @@ def _unfilled(name: str) -> Callable[..., Any]:
     return port
 
 
-# -- movement (rules/movement.py) ------------------------------------------------------
+# -- movement (engine/procedures/movement.py) ------------------------------------------------------
 declare("move_allowance", _last, "chain",
         "(st, unit, hexes) -> hexes: the move allowance after the game's conditions "
         "(called only when options are on).  004 weather, demoralisation, supply.")
@@ -149,7 +149,7 @@ declare("extra_destinations", _empty, "one",
 declare("filter_destinations", _last, "chain",
         "(st, unit, play, destinations) -> destinations, for a play flagged ``advance``.  "
         "004 Army Manoeuvres.")
-# -- battle (rules/battle.py) ----------------------------------------------------------
+# -- battle (engine/procedures/battle.py) ----------------------------------------------------------
 declare("dice_minus", _zero, "sum",
         "(st, unit) -> dice fewer for a battle (called only when options are on).  004 "
         "demoralisation / out of supply.")

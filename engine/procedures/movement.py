@@ -354,7 +354,7 @@ def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
     """Exit hexes of ``u``'s side it can stand on with movement left (may leave the board).
     A unit with behaviour ``CANNOT_EXIT`` (vocabulary 2.5, armour of an
     ``armor_breakthrough_rules`` template) may not use exit markers.  Under 004 Restoring
-    Order (play flag ``advance: never``, engine/rules/manoeuvres.py) no unit exits: leaving
+    Order (play flag ``advance: never``, engine/rulesets/m44/options/manoeuvres.py) no unit exits: leaving
     the board for medals is no regrouping (our reading)."""
     zones = [z for z in st.scn.exits if z.side == u.side]
     if not zones or u.spec.train or u.spec.behavior == "CANNOT_EXIT":   # trains stay on the rail

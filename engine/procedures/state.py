@@ -100,7 +100,7 @@ class Quota:
     sections: frozenset[int] | None
     count: int
     classes: frozenset[str] | None = None
-    subs: bool = False    # ``sections`` are Overlord sub-sections 0..5 (engine.rules.overlord)
+    subs: bool = False    # ``sections`` are Overlord sub-sections 0..5 (engine.rulesets.overlord.machine)
 
 
 class Play:

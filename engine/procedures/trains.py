@@ -69,7 +69,7 @@ _COMP: dict[int, tuple[Scenario, dict[str, tuple[str, ...]]]] = {}
 def compositions(scn: Scenario) -> dict[str, tuple[str, ...]]:
     """Unit id -> the ids of its coupled train, front to back (only trains of 2+ pieces).
 
-    Unit ids are those of :func:`engine.rules.new_game` (``u<index>``)."""
+    Unit ids are those of :func:`engine.rulesets.m44.game.new_game` (``u<index>``)."""
     hit = _COMP.get(id(scn))
     if hit is not None and hit[0] is scn:
         return hit[1]

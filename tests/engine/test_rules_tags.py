@@ -234,7 +234,7 @@ def test_boat_enters_river_stops_fires_minus_one_flags_hit_loses_boat_on_land():
 
 
 def test_train_moves_along_rails_only_retreats_along_the_rail_hit_only_by_grenades():
-    from engine.procedures.battle import retreat_options
+    from engine.procedures.battle_outcome import retreat_options
     from engine.procedures.movement import reachable
     from tests.engine.rulehelp import unit
     st = ordered("0@0: .:i\n6@8: Z Z Z Z Z", [(6, 10)], key=("probe", 1), legend={"Z": "rail"},

@@ -2,7 +2,7 @@
 carries out a Section card, the C-in-C holds the hand and plays tactic cards."""
 from engine import apply, legal_actions, load_scenario, new_game, seats, to_act, view_for
 from engine.procedures.cards import first_of
-from engine.rulesets.overlord.machine import seat_layouts
+from engine.rulesets.overlord.chain import seat_layouts
 from tests.engine.paths import SCN_DIR
 
 PEGASUS = f"{SCN_DIR}/2-PegasusBridge.m44"

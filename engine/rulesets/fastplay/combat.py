@@ -45,6 +45,7 @@ from ...core.errors import IllegalAction
 from ...core.units import may_target
 from ...core.unit_types import extra_flags
 from ...procedures import battle as B
+from ...procedures import battle_outcome as BO
 from ...procedures import los as L
 from ...procedures.common import SIDES, is_top, other, parse_hex, terrain_at
 from ...procedures.medals import check_victory, finish, update_objectives
@@ -222,7 +223,7 @@ def resolve(st: GameState, faces: list[str], events: list) -> None:
 def retreat_choices(st: GameState, v: Unit, flags: int, no_ignore: bool = False) -> list[dict]:
     """The standard retreat options, plus ``{"withdraw": True}`` when the retreat would
     take the unit off its own board edge (5.6d / 5.7d / 9)."""
-    opts = [dict(o) for o in B.retreat_options(st, v, flags, no_ignore)]
+    opts = [dict(o) for o in BO.retreat_options(st, v, flags, no_ignore)]
     if off_board(st, v, flags * v.spec.retreat_per_flag[0]):
         opts.append({"withdraw": True})
     return opts
@@ -300,7 +301,7 @@ def after(st: GameState, events: list) -> None:
     v = st.units.get(f["tgt"])
     if f["vacated"]:
         if (f["kind"] in ASSAULT_KINDS and f["dist"] == 1 and u is not None
-                and u.hex == _h(f["frm"]) and B.can_take_ground(st, u, _h(f["thex"]))):
+                and u.hex == _h(f["frm"]) and BO.can_take_ground(st, u, _h(f["thex"]))):
             if f["assault"]:
                 take_ground(st, events)        # 5.7e: the assaulting unit MUST
             else:

@@ -29,6 +29,7 @@ from ...core.rng import Rng
 from ...core.scenario_model import Scenario
 from ...core.units import army_rules
 from ...procedures import battle as B
+from ...procedures import battle_outcome as BO
 from ...procedures.common import SIDES, can_activate, is_top, other, parse_hex, parse_unit, terrain_at
 from ...procedures.medals import check_victory, update_objectives
 from ...procedures.movement import (BOAT, describe_move, exit_hexes, exit_value,
@@ -189,7 +190,7 @@ def can_withdraw(st: GameState, u: Unit) -> bool:
     edge = 0 if is_top(st, u.side) else st.scn.board.rows - 1
     if u.hex[0] == edge:
         return True
-    return any(h[0] == edge and k < n for h, k in B.retreat_ends(st, u, n - 1).items())
+    return any(h[0] == edge and k < n for h, k in BO.retreat_ends(st, u, n - 1).items())
 
 
 def may_dig_in(st: GameState, u: Unit) -> bool:

@@ -19,6 +19,8 @@ from ...core.units import army_rules
 from .options import airdrop as _airdrop
 from .options import smoke as _smoke
 from . import turn as _turn
+from . import end_turn as ET
+from .options import turn_rules as TRU
 from .options.conditions import init_conditions
 from ...procedures.common import MODES, SIDES, mode
 
@@ -82,11 +84,11 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
         machine.init_game(st)
         return st
     _deal(st)
-    _turn.init_commissar(st)
-    _turn.init_night(st)
-    _turn.init_camouflage(st)
+    TRU.init_commissar(st)
+    TRU.init_night(st)
+    TRU.init_camouflage(st)
     events: list[dict[str, Any]] = []
-    _turn.start_turn(st, scenario.starting_side, events)
+    ET.start_turn(st, scenario.starting_side, events)
     _airdrop.init_airdrop(st)
     _smoke.init_smoke(st)
     _turn.advance(st, events)

@@ -34,7 +34,7 @@ class M44Ruleset:
     setup = "scenario"
     renderer = "hex"
     modes: tuple[str, ...] = ("1v1",)
-    # server mode -> turn-machine seat mode (engine/rules/common.py MODES)
+    # server mode -> turn-machine seat mode (engine/procedures/common.py MODES)
     ENGINE_MODES: ClassVar[dict[str, str]] = {"1v1": "standard", "standard": "standard"}
     # board kinds each mode is offered on
     BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {"1v1": ("STANDARD", "BRKTHRU")}

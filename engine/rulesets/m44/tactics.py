@@ -38,7 +38,7 @@ def eligible(st: GameState, play: Play, u: Unit) -> bool:
 def _fits(st: GameState, u: Unit, q: Quota) -> bool:
     if q.classes is not None and u.cls not in q.classes:
         return False
-    if q.subs:   # Overlord: sub-sections 0..5 of the unit's side (engine.rules.overlord)
+    if q.subs:   # Overlord: sub-sections 0..5 of the unit's side (engine.rulesets.overlord.machine)
         return bool(st.scn.board.subsections(u.hex, u.side == st.scn.player1_side) & q.sections)
     if q.sections is None:
         return True
@@ -49,7 +49,7 @@ def _fits(st: GameState, u: Unit, q: Quota) -> bool:
 
 def _orderable_unit(st: GameState, u: Unit) -> bool:
     """Not held back by ``CANNOT_BE_ACTIVATED_TILL_TURN``; not a wagon coupled behind a
-    locomotive (the train is ordered through its locomotive, engine/rules/trains.py)."""
+    locomotive (the train is ordered through its locomotive, engine/procedures/trains.py)."""
     if not can_activate(st, u):
         return False
     if u.spec.train:
@@ -112,7 +112,7 @@ def may_order(st: GameState, play: Play, u: Unit) -> bool:
 
 def may_order_new(st: GameState, play: Play, u: Unit) -> bool:
     """Could ``play`` give one more order to ``u`` (a unit not necessarily on the board
-    yet: armour about to break through, engine.rules.breakthrough)?"""
+    yet: armour about to break through, engine.rulesets.m44.options.breakthrough)?"""
     quotas = play.quotas
     if (u.side != play.side or u.ordered
             or len(play.ordered) >= sum(q.count for q in quotas) or not _orderable_unit(st, u)):
@@ -456,5 +456,5 @@ def terrain_dig_ok(st: GameState, u: Unit) -> bool:
     return not terrain_at(st, u.hex).no_sandbag
 
 
-# the procedures' extension points this module fills (rules/hooks.py)
+# the procedures' extension points this module fills (engine/procedures/hooks.py)
 extend("after_card_attack", next_card_target, __name__)

@@ -13,6 +13,8 @@ from ...core.errors import IllegalAction
 from ...core.scenario import parse_coord
 from ...procedures.state import GameState, Play
 from ...procedures import battle as B
+from ...procedures import battle_outcome as BO
+from ...procedures import battle_stack as BS
 from .options import airdrop as AD
 from .options import conditions as C
 from .options import breakthrough as BT
@@ -31,6 +33,10 @@ from ...procedures.medals import check_victory, end_by_damage, update_objectives
 from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_allowance,
                                     reachable)
 from ...procedures.terrain_changes import unit_left_hex
+from .choices import (_battle_actions, _fitting, _may_move_again, _move_actions, _movers,
+                      card_source, playable, recon_as_air_power)
+from .end_turn import (RECON_LEFT, _end_turn, _finish_turn, _night_roll_if_due, _recon_draw)
+from .options.turn_rules import commissar_card, night_rolled
 
 PHASE_PENDING = ("choose_section", "target", "order", "move", "battle")
 
@@ -44,7 +50,7 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
     if st.game_over:
         return None
     if st.battles:
-        return B.pending_for(st)
+        return BS.pending_for(st)
     ph = st.phase
     if ph == "chance":
         return {"type": "roll", "seat": "chance", "dice": st.chance["n"], "for": st.chance["for"]}
@@ -84,7 +90,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if p is None or seat is None or p["seat"] != seat or seat == "chance":
         return []
     if st.battles:
-        return B.legal(st, seat)
+        return BS.legal(st, seat)
     ph = st.phase
     play = st.play
     if ph == "play_card":
@@ -140,163 +146,6 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     return []
 
 
-def _move_actions(st: GameState, play: Play, seat: str) -> list[dict[str, Any]]:
-    """``move`` / ``exit`` actions of the units ``play`` ordered."""
-    out = []
-    for uid in play.ordered:
-        u = st.units.get(uid)
-        if u is None or u.moved:
-            continue
-        for m in _movers(st, u):
-            for h in reachable(st, m, play, None, bool(play.flags.get("ignore_terrain"))):
-                out.append({"type": "move", "seat": seat, "unit": m.id, "to": [*h]})
-        if exit_hexes(st, u, play):
-            out.append({"type": "exit", "seat": seat, "unit": uid})
-    return out
-
-
-def _battle_actions(st: GameState, play: Play, seat: str) -> list[dict[str, Any]]:
-    """``battle`` / instead-of-battle / second ``move`` actions of the units ``play``
-    ordered."""
-    out = []
-    for uid in play.ordered:
-        u = st.units.get(uid)
-        if u is None:
-            continue
-        if B.can_battle(st, u, play):
-            for h, _n in B.targets(st, u, play):
-                out.append({"type": "battle", "seat": seat, "unit": uid, "target": [*h]})
-            for t in H.instead_of_battle(st, u):
-                if t in H.HEX_ACTIONS:
-                    out += [{"type": t, "seat": seat, "unit": uid, "hex": [*h]}
-                            for h in H.HEX_ACTIONS[t](st, u)]
-                else:
-                    out.append({"type": t, "seat": seat, "unit": uid})
-        if _may_move_again(play, u):
-            for h in reachable(st, u, play, play.flags["move_again"], True):
-                out.append({"type": "move", "seat": seat, "unit": uid, "to": [*h]})
-    return out
-
-
-def _fitting(st: GameState, side: str, cards: list[int]) -> list[int]:
-    """Extra Command Cards: the ``cards`` whose sections are all still free."""
-    taken = EC.claimed(st)
-    return [c for c in cards if not EC.claim(*card_source(st, side, CARDS[c])[:2]) & taken]
-
-
-def playable(st: GameState, side: str) -> list[int]:
-    hand = st.hands[side]
-    chip = commissar_card(st, side)
-    if chip is not None:      # the card under the Commissar chip, or Recon / Counter-Attack
-        return [chip] + [c for c in hand if CARDS[c].key in COMMISSAR_FROM_HAND]
-    cards = [c for c in hand if CARDS[c].key != "ambush"]
-    return cards or list(hand)
-
-
-def recon_as_air_power(st: GameState, side: str) -> bool:
-    """Game option ``blitzkrieg`` (the side using it, 004 "Blitzkrieg Rules (Optional)":
-    "The player may play a "Recon 1" card as an Air Power Tactic Card in that Section");
-    vocabulary 2.6: with ``air_strikes_rules`` (value: the side, or true for both) or,
-    for the Axis, ``blitz_rules``, a Recon card may be played as an Air Power; vocabulary
-    3.3 ``hill317``: so may the Allies while one of their units stands on a listed hex
-    (004 "Calling In Air Strikes (Hill 317 Rule)": "for as long as a Unit occupies a
-    specific hex")."""
-    if C.no_air(st):
-        return False        # 004 Rainstorm: "No ... tactical airpower are allowed"
-    if st.options.get("blitzkrieg") == side:
-        return True         # 004 "Blitzkrieg Rules (Optional)", Air Attack
-    opts = st.scn.options
-    v = opts.get("air_strikes_rules")
-    if v and (v is True or str(v).upper() in (side, "ALL", "BOTH")):
-        return True
-    if side == "ALLIES" and "hill317" in opts and any(
-            (u := st.unit_at(h)) is not None and u.side == side for h in hill317_hexes(st.scn)):
-        return True
-    return bool(opts.get("blitz_rules")) and side == "AXIS"
-
-
-def hill317_hexes(scn) -> tuple:
-    """The hexes of scenario option ``hill317``: coordinate strings (vocabulary 3.4), as a
-    list (or an index-keyed map, or one string)."""
-    v = scn.options.get("hill317")
-    items = v.values() if isinstance(v, dict) else [v] if isinstance(v, str) else v or ()
-    return tuple(h for c in items if (h := parse_coord(c, scn.board.rows)) is not None)
-
-
-# --------------------------------------------------------------------------- camouflage
-def init_camouflage(st: GameState) -> None:
-    """Tags tag14/tag15 (vocabulary 3.1): the unit on the hex starts camouflaged."""
-    hexes = tuple(h for h in st.scn.camouflage if h in st.occ)
-    if hexes:
-        set_ext(st, "camouflage", hexes)
-
-
-# --------------------------------------------------------------------------- night
-def init_night(st: GameState) -> None:
-    """Scenario option ``night_visibility_rules`` (vocabulary 3.3): visibility starts at 1
-    (``night_visibility_reverse_rule``: at 6, nightfall); kept in ``GameState.ext``.
-    Called by both turn machines (standard/team and Overlord) at game start."""
-    opts = st.scn.options
-    if not opts.get("night_visibility_rules"):
-        return
-    team = str(opts.get("night_visibility_team_turn") or "ALLIES").upper()
-    reverse = bool(opts.get("night_visibility_reverse_rule"))
-    set_ext(st, "visibility", 6 if reverse else 1)
-    set_ext(st, "night_team", team)
-    set_ext(st, "night_reverse", reverse)
-
-
-def _night_roll_due(st: GameState, side: str) -> bool:
-    x = st.ext
-    if not x or "visibility" not in x or x["night_team"] != side:
-        return False
-    return x["visibility"] > 1 if x["night_reverse"] else x["visibility"] < 6
-
-
-def night_rolled(st: GameState, faces: list[str], events: list) -> None:
-    """4 dice: each star moves the visibility track 1 (towards day, or towards night).
-
-    Shared by both turn machines (each sets its own next step).  The roll is the night
-    side's, made by the seat holding its cards (``hand_seat``: the side in standard play,
-    its Commander-in-Chief in team / Overlord play; 002 is silent on who rolls)."""
-    x = st.ext
-    stars = faces.count("star")
-    v = x["visibility"]
-    set_ext(st, "visibility", max(1, v - stars) if x["night_reverse"] else min(6, v + stars))
-    events.append({"type": "dice_rolled", "side": st.active,
-                   "seat": mode(st).hand_seat(st, st.active), "dice": list(faces),
-                   "kind": "night"})
-    events.append({"type": "visibility_changed", "visibility": st.ext["visibility"], "from": v})
-
-
-# --------------------------------------------------------------------------- commissar
-#: 004 "Political Commissar": instead of the card under the marker the Russian player
-#: may play an Ambush (a reaction, from hand as always), Recon or Counter-Attack card.
-COMMISSAR_FROM_HAND = frozenset({"recon", "counter_attack"})
-
-
-def init_commissar(st: GameState) -> None:
-    """Standard/team play with option ``russian_commissar_rule`` (004 "Political
-    Commissar (Eastern Front Only)"; vocabulary 2.6): the chip per Commissar side, kept in
-    ``GameState.ext["commissar_chip"]`` (side -> card id or None)."""
-    if not st.scn.options.get("russian_commissar_rule"):
-        return
-    st.ext = {**(st.ext or {}), "commissar_chip": {s: None for s in commissar_sides(st.scn)}}
-
-
-def commissar_card(st: GameState, side: str) -> int | None:
-    x = st.ext
-    if not x or "commissar_chip" not in x:
-        return None
-    return x["commissar_chip"].get(side)
-
-
-def _needs_commissar_card(st: GameState, side: str) -> bool:
-    x = st.ext
-    return bool(x and side in x.get("commissar_chip", ()) and x["commissar_chip"][side] is None
-                and st.hands[side])
-
-
 def _place_commissar(st: GameState, action: dict, events: list) -> None:
     side = st.active
     cid = take_from_hand(st, action)
@@ -307,22 +156,12 @@ def _place_commissar(st: GameState, action: dict, events: list) -> None:
     _finish_turn(st, events)
 
 
-def _movers(st: GameState, u) -> list:
-    """The units whose ``move`` actions move the ordered unit ``u``: a train moves by its
-    locomotive (forward) or its last wagon (backward), see engine/rules/trains.py."""
-    return TR.leaders(st, u) if u.spec.train else [u]
-
-
 def firefight_pairs(st: GameState, play: Play) -> list:
     """Continuing firefights (option ``firefight_continuing``) ``play`` may declare now:
     :func:`battle.firefight_options` of its side that the mode gives to this play
     (``StandardMode.fights_on``; Overlord: the Field General commanding the unit)."""
     m = mode(st)
-    return [(a, b) for a, b in B.firefight_options(st, play.side) if m.fights_on(st, play, a)]
-
-
-def _may_move_again(play: Play, u) -> bool:
-    return bool(play.flags.get("move_again")) and not u.moved_again and u.ordered
+    return [(a, b) for a, b in BO.firefight_options(st, play.side) if m.fights_on(st, play, a)]
 
 
 # ============================================================================ apply
@@ -343,7 +182,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
         if seat != p["seat"]:
             raise IllegalAction("not_your_turn", f"waiting for {p['seat']} ({p['type']})")
         if st.battles:
-            B.apply(st, action, events)
+            BS.apply(st, action, events)
         else:
             handler = HANDLERS.get((st.phase, t))
             if handler is None or (st.plays and st.phase == "play_card"
@@ -371,7 +210,7 @@ def roll_faces(st: GameState, action: dict) -> list[str]:
 def _roll(st: GameState, action: dict, events: list) -> None:
     faces = roll_faces(st, action)
     if st.battles:
-        B.resolve_roll(st, faces, events)
+        BO.resolve_roll(st, faces, events)
         return
     why = st.chance["for"]
     st.chance = None
@@ -437,21 +276,6 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
     if EC.on(st):
         play.flags["seq"] = len(st.plays)       # order of play (Extra Command Cards)
     BT.after_setup(st, play, T.card_sections(src, mirror))
-
-
-def card_source(st: GameState, side: str, card, as_: str | None = None):
-    """(procedure card, mirrored, section) a played ``card`` is carried out as: a Recon
-    played as an Air Power (``as_``) is an Air Power; a Counter-Attack copies the card the
-    opponent played last (mirrored; a copied Infantry Assault keeps the physical section),
-    or itself when there is nothing to copy."""
-    if as_ == "air_power":
-        return CARDS[first_of("air_power")], False, None
-    if card.key == "counter_attack":
-        last = st.last_card.get(other(side))
-        if last is not None:
-            section = 2 - last["section"] if last.get("section") is not None else None
-            return CARDS[last["src"]], not last["mirror"], section
-    return card, False, None
 
 
 def _choose_section(st: GameState, action: dict, events: list) -> None:
@@ -680,7 +504,7 @@ HANDLERS = {
     ("battle", "rig_bridge"): _instead_of_battle,
     ("battle", "bombard_bridge"): _instead_of_battle,
     ("battle", "build_pontoon"): _instead_of_battle,
-    ("battle", "firefight"): lambda st, action, events: B.declare_firefight(
+    ("battle", "firefight"): lambda st, action, events: BO.declare_firefight(
         st, firefight_pairs(st, st.play), action, events),
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
@@ -754,126 +578,5 @@ def _anything_to_battle(st: GameState, play: Play) -> bool:
     return False
 
 
-# ============================================================================ end of turn
-def draw(st: GameState, side: str, events: list, n: int = 1) -> list[int]:
-    got = []
-    for _ in range(n):
-        if not st.deck:
-            if not st.discard or st.scn.options.get("deck_reshuffling") is False:
-                break
-            st.deck = st.discard
-            st.discard = []
-            st.rng.shuffle(st.deck)
-            events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
-        got.append(st.deck.pop())
-    return got
-
-
-def reshuffle_if_due(st: GameState, events: list) -> None:
-    """Their Finest Hour: after the turn the deck and the discard pile are shuffled together."""
-    if st.reshuffle:
-        st.deck.extend(st.discard)
-        st.discard = []
-        st.rng.shuffle(st.deck)
-        st.reshuffle = False
-        events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
-
-
-def _end_turn(st: GameState, events: list) -> None:
-    side = st.active
-    for play in st.plays:
-        if play.card is not None:
-            st.discard.append(play.card)
-    last = EC.last_played(st)
-    if last is not None and last.card is None and last.key in ("exchange", *MN.KINDS):
-        st.last_card.pop(side, None)     # discard_useless_cards Method 2 / Army
-        #                                  Manoeuvres declarations: no card played
-    elif last is not None and last.key != "none":
-        st.last_card[side] = {"src": last.flags.get("src", last.card),
-                              "mirror": bool(last.flags.get("mirror")), "section": last.section}
-    reshuffle_if_due(st, events)
-    plain, recons = EC.draw_counts(st, last)
-    if plain:
-        _give(st, side, draw(st, side, events, plain), events)
-    if recons and _recon_draw(st, side, events, recons - 1):
-        return
-    _finish_turn(st, events)
-
-
-#: GameState.ext key: Recon draw-two-keep-one steps still due this turn (Extra Command Cards)
-RECON_LEFT = "recon_left"
-
-
-def _recon_draw(st: GameState, side: str, events: list, left: int) -> bool:
-    """Recon: draw two cards to keep one (phase ``recon``, True); with fewer than two
-    drawn the card (if any) is kept outright and the remaining steps lapse.  ``left``:
-    further Recon steps after this one."""
-    st.recon_cards = draw(st, side, events, 2)
-    if len(st.recon_cards) > 1:
-        seat = mode(st).hand_seat(st, side)
-        events.append({"type": "cards_drawn", "side": side, "seat": seat, "count": 2,
-                       "secret": {"cards": [CARDS[c].to_json() for c in st.recon_cards]},
-                       "secret_to": [seat]})
-        st.phase = "recon"
-        if left:
-            set_ext(st, RECON_LEFT, left)
-        return True
-    st.hands[side].extend(st.recon_cards)
-    st.recon_cards = []
-    return False
-
-
-def _give(st: GameState, side: str, cards: list[int], events: list) -> None:
-    if not cards:
-        return
-    st.hands[side].extend(cards)
-    seat = mode(st).hand_seat(st, side)
-    events.append({"type": "card_drawn", "side": side, "seat": seat, "count": len(cards),
-                   "secret": {"cards": [CARDS[c].to_json() for c in cards]}, "secret_to": [seat]})
-
-
-def _finish_turn(st: GameState, events: list) -> None:
-    side = st.active
-    if _needs_commissar_card(st, side):
-        st.phase = "commissar"     # a new card goes under the chip, played next turn
-        return
-    for s, n in sorted(st.extra_draws.items()):
-        if n:
-            _give(st, s, draw(st, s, events, n), events)
-    st.extra_draws = {}
-    events.append({"type": "turn_ended", "side": side, "turn": st.turn})
-    if st.last_turn_for == side and st.options.get("counter_attack_last_turn"):
-        end_by_damage(st, events)
-        return
-    start_turn(st, other(side), events)
-
-
-def start_turn(st: GameState, side: str, events: list) -> None:
-    st.turn += 1
-    st.active = side
-    st.plays = []
-    st.air_targets = []
-    st.phase = "play_card"
-    for uid, u in list(st.units.items()):
-        if (u.ordered or u.moved or u.battles or u.entered or u.overrun or u.moved_again
-                or u.no_battle or u.stopped):
-            st.mut(uid).reset_turn()
-    events.append({"type": "turn_started", "side": side, "turn": st.turn})
-    update_objectives(st, events, turn_start=True)
-    if check_victory(st, events) or C.update_supply(st, side, events):
-        return                      # 004 Supply: the Third Turn Losses roll comes first
-    _night_roll_if_due(st, side)
-
-
-def _night_roll_if_due(st: GameState, side: str) -> None:
-    if _night_roll_due(st, side):
-        st.chance = {"n": 4, "for": "night"}
-        st.phase = "chance"
-
-
-# turn-machine ports the options call (rules/hooks.py): draw, give, finish a turn, and
-# what follows a move
-extend("draw", draw, __name__)
-extend("give", _give, __name__)
-extend("finish_turn", _finish_turn, __name__)
+# turn-machine port the options call (procedures/hooks.py): what follows a move
 extend("after_move", _after_move, __name__)

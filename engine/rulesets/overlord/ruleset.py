@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..m44.ruleset import M44Ruleset
-from .machine import seat_layouts
+from .chain import seat_layouts
 
 
 class OverlordRuleset(M44Ruleset):

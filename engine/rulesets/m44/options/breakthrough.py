@@ -29,7 +29,7 @@ Engine reading:
   move on; terrain "no battle after entering" applies; a minefield there triggers), it
   is ordered, may battle and take ground, and its overrun is used up (``Unit.overrun``);
 * ``behavior: CANNOT_EXIT`` (2.5): the unit may never leave by an exit marker
-  (:func:`engine.rules.movement.exit_hexes`).
+  (:func:`engine.procedures.movement.exit_hexes`).
 
 State: ``GameState.ext["breakthrough"]`` side -> (turn, units entered).  Standard and
 team modes (the Overlord machine does not offer it).

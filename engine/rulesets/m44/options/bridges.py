@@ -276,5 +276,5 @@ def bridge_view(st: GameState) -> list[dict[str, Any]]:
     return out
 
 
-# the procedures' extension points this module fills (rules/hooks.py)
+# the procedures' extension points this module fills (engine/procedures/hooks.py)
 extend("enemy_entered", enemy_entered, __name__)

@@ -2,7 +2,7 @@
 
 Data and option values: :mod:`engine.conditions`.  What the rules read here:
 
-* visibility: :func:`engine.rules.common.visibility` is the one limit (the ``.m44``
+* visibility: :func:`engine.procedures.common.visibility` is the one limit (the ``.m44``
   ``night_visibility_rules`` track and the weather's visibility, the lower wins);
   :func:`sighted` adds the 004 weather exception for indirect-firing artillery;
 * movement: :func:`allowance` (Deep Snow, demoralisation, out of supply),
@@ -301,12 +301,12 @@ def check_supply_bases(st: GameState) -> None:
 
 
 def init_conditions(st: GameState) -> None:
-    """Game start (:func:`engine.rules.new_game`): demoralised units, supply bases."""
+    """Game start (:func:`engine.rulesets.m44.game.new_game`): demoralised units, supply bases."""
     init_demoralisation(st)
     check_supply_bases(st)
 
 
-# the procedures' extension points this module fills (rules/hooks.py)
+# the procedures' extension points this module fills (engine/procedures/hooks.py)
 for _point, _fn in (("move_allowance", allowance), ("mud_cap", mud_cap), ("firm", firm),
                     ("dice_minus", dice_minus), ("move_fire_cap", move_fire_cap),
                     ("sight_key", key), ("sight_reach", sight_reach), ("sighted", sighted)):

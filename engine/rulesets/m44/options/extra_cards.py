@@ -1,5 +1,5 @@
 """004 Appendix 3 "Army Manoeuvres", Extra Command Cards (option ``army_manoeuvres``, which
-also switches on Restoring Order and The Big Push, engine/rules/manoeuvres.py).
+also switches on Restoring Order and The Big Push, engine/rulesets/m44/options/manoeuvres.py).
 
 004 text: "Extra Command Cards - Used by both players every turn. At least one Command
 Card may be played for each Board Section to a maximum of three cards. Units may not

@@ -17,7 +17,7 @@
   may still battle.  Armor entering wire removes it (``armor_removes``).
 * Road blocks (``engineer_removable``): a Combat Engineer standing in one may
   ``remove_roadblock`` instead of battling.
-* Pontoon Bridges (option ``pontoon_bridges``, rules/pontoons.py): a Combat Engineer
+* Pontoon Bridges (option ``pontoon_bridges``, engine/rulesets/m44/options/pontoons.py): a Combat Engineer
   ordered by an Attack card may ``build_pontoon`` on a river hex next to it instead.
 """
 from __future__ import annotations
@@ -229,7 +229,7 @@ def heal(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
 
 def special_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict[str, Any]]) -> None:
     """Resolve a ``seal_cave`` / ``heal`` / ``blow_bridge`` / ``bombard_bridge`` roll (the
-    record is popped by the caller; bridges: rules/bridges.py)."""
+    record is popped by the caller; bridges: engine/rulesets/m44/options/bridges.py)."""
     events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
                    "dice": list(faces), "kind": b.kind})
     h = b.target_hex
@@ -286,7 +286,7 @@ def _hq_tent(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     set_ext(st, "hq_tents", tents)
 
 
-# the procedures' extension points this module fills (rules/hooks.py)
+# the procedures' extension points this module fills (engine/procedures/hooks.py)
 extend("on_enter", on_enter, __name__)
 extend("extra_destinations", cave_jumps, __name__)
 extend("roll_handlers", {kind: special_rolled for kind in sorted(SPECIAL_ROLLS)}, __name__)

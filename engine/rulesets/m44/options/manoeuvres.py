@@ -1,6 +1,6 @@
 """004 Appendix 3 "Army Manoeuvres": the two Tactics Cards declared instead of playing a
 Command Card (options ``restoring_order`` and ``big_push``; both also under ``army_manoeuvres``, which
-adds Extra Command Cards, engine/rules/extra_cards.py).
+adds Extra Command Cards, engine/rulesets/m44/options/extra_cards.py).
 
 004 text: "Restoring Order, Tactics Card - May only be used by each player once per game.
 Instead of playing a Command Card, a player may declare that he is Regrouping. He may
@@ -17,7 +17,7 @@ Battle-Die."
 Engine reading (where the text is silent):
 
 * Both are ``play_card``-phase actions (``restoring_order`` / ``big_push``), once per game
-  per side, like the ``discard_useless_cards`` actions (engine/rules/useless_cards.py).
+  per side, like the ``discard_useless_cards`` actions (engine/rulesets/m44/options/useless_cards.py).
   Every unit of the side is ordered (units held back by ``CANNOT_BE_ACTIVATED_TILL_TURN``
   excepted).  No card is played, so none is drawn at the end of the turn and a
   Counter-Attack next turn has nothing to copy.
@@ -137,6 +137,6 @@ def pressing_on(st: GameState, u: Unit | None) -> bool:
             and u.side == play.side and u.cls in ("inf", "armor"))
 
 
-# the procedures' extension points this module fills (rules/hooks.py)
+# the procedures' extension points this module fills (engine/procedures/hooks.py)
 extend("filter_destinations", allowed_destinations, __name__)
 extend("pressing_on", pressing_on, __name__)

@@ -24,7 +24,7 @@ Effect: a ``pontoon`` tile ("Bridge, Pontoon" of the terrain table) is added to 
 river hex through the changed tiles (``GameState.tiles_over``), so the hex follows the
 bridge row (004: "A Unit may cross a River hex, using a Pontoon Bridge, with no Movement
 restrictions ... does not block Line Of Sight"); with ``bridge_demolition`` it is a
-bridge like any other (rules/bridges.py).
+bridge like any other (engine/rulesets/m44/options/bridges.py).
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Scenario option ``smoke_screen`` (vocabulary 3.3 / 1.3 Smoke Screen): before the first
 turn a side places LOS-blocking smoke hexes.  Phase ``smoke`` of the m44 turn machine;
-also started after an air drop (rules/airdrop.py)."""
+also started after an air drop (engine/rulesets/m44/options/airdrop.py)."""
 from __future__ import annotations
 
 from ....core.errors import IllegalAction
