@@ -7,7 +7,7 @@ import pytest
 
 from engine.core.errors import IllegalAction
 from tests.engine.fphelp import (FP, act, battle, do, ev, game, legal, marker, move, order, roll,
-                                 seat, supp,
+                                 seat, supp, unit_types,
                     types, uid, unit)
 
 DUEL = """
@@ -54,7 +54,8 @@ def test_2_2_units_are_ordered_anywhere_no_sections():
 6@24: .:I
 6@12: .:I
 """)
-    assert {(6, 0), (6, 24), (6, 12)} <= {st.units[a["unit"]].hex for a in legal(st, "order")}
+    for h in ((6, 0), (6, 24), (6, 12)):
+        assert "move" in unit_types(st, h)
 
 
 def test_2_3_turn_passes_when_cp_are_spent():
@@ -81,28 +82,27 @@ def test_2_4_unspent_command_points_are_lost():
 
 
 def test_3_1_an_order_costs_one_cp():
-    st = order(game(DUEL), (6, 8))
-    assert st.ext["cp"] == 3 and st.ext["current"] == uid(st, (6, 8))
+    st, events = move(game(DUEL), (6, 8), (6, 6))
+    assert st.ext["cp"] == 3 and st.ext["current"] == uid(st, (6, 6))
+    assert ev(events, "unit_ordered")[0]["cp"] == 3
 
 
 def test_3_2_a_unit_is_ordered_once_per_turn():
     st = game(DUEL + "6@12: .:I\n")
-    st = order(st, (6, 8))
-    st = order(st, (6, 12))
-    assert uid(st, (6, 8)) not in [a["unit"] for a in legal(st, "order")]
+    st, _ = move(st, (6, 8), (6, 6))
+    st, _ = move(st, (6, 12), (6, 14))
+    assert unit_types(st, (6, 6)) == set()
     with pytest.raises(IllegalAction) as e:
-        order(st, (6, 8))
+        battle(st, (6, 6), (4, 8))
     assert e.value.code == "unit_already_ordered"
 
 
 def test_3_3_units_are_ordered_and_used_one_at_a_time():
     st = game(DUEL + "6@12: .:I\n")
-    st = order(st, (6, 8))
     st, _ = move(st, (6, 8), (6, 6))
-    st = order(st, (6, 12))                   # the first unit is finished
-    with pytest.raises(IllegalAction) as e:
-        battle(st, (6, 6), (4, 8))
-    assert e.value.code == "unit_not_ordered"
+    assert "battle" in unit_types(st, (6, 6))
+    st, _ = move(st, (6, 12), (6, 14))            # ordering another ends the first
+    assert st.ext["current"] == uid(st, (6, 14)) and "battle" not in unit_types(st, (6, 6))
 
 
 def test_3_4_an_ordered_unit_may_move_battle_or_take_an_opfire_marker():
@@ -456,7 +456,7 @@ def test_8_4_8_5_a_suppressed_unit_neither_battles_nor_moves_but_rallies():
     st = do(st, "end_turn")                     # Axis turn: 8.7 one level off -> 1
     assert st.active == "AXIS" and supp(st, (4, 8)) == 1
     st = order(st, (4, 8))
-    assert types(st) >= {"rally"} and not types(st) & {"move", "battle", "opfire_marker"}
+    assert unit_types(st, (4, 8)) == {"rally"}
     rally = legal(st, "rally")
     assert {tuple(a["to"])[0] for a in rally} == {2}     # full allowance (2) back
     st, events = act(st, "rally", unit=uid(st, (4, 8)), to=rally[0]["to"])

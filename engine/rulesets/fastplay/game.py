@@ -1,7 +1,7 @@
 """Fast Play '44 dispatch: who acts, what is legal, applying an action, dice.
 
 Pending decisions (``state.pending``, shown in the views): ``command`` (active side:
-order / move / battle / opfire_marker / rally / withdraw / exit / dig_in / end_turn),
+move / battle / opfire_marker / rally / withdraw / exit / dig_in / end_turn),
 ``opportunity_fire`` (the waiting player, 4.2: ``opportunity_fire`` {unit, target} or
 ``hold_fire``), ``assault_fire`` (the assaulted unit's side, 5.7a:
 ``opportunity_fire`` / ``defensive_fire`` / ``hold_fire``), ``defensive_fire`` (5.6f:
@@ -63,9 +63,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if t == "opportunity_fire":
         return [{"type": "opportunity_fire", "seat": seat, "unit": w, "target": p["hex"]}
                 for w in p["shooters"]] + [{"type": "hold_fire", "seat": seat}]
-    out = M.unit_actions(st, seat)
-    out += [{"type": "order", "seat": seat, "unit": u.id} for u in M.orderable(st)]
-    return out + [{"type": "end_turn", "seat": seat}]
+    return M.command_actions(st, seat) + [{"type": "end_turn", "seat": seat}]
 
 
 def roll_faces(st: GameState, action: dict) -> list[str]:
@@ -119,8 +117,7 @@ def advance(st: GameState, events: list) -> None:
                 return
             M.after_opfire(st, events)
             continue
-        seat = st.active
-        if M.unit_actions(st, seat) or M.orderable(st):
+        if M.anything_to_do(st):
             return
         M.end_turn(st, events, "no_orders" if st.ext["cp"] else "cp_spent")
 

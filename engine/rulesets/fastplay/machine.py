@@ -190,6 +190,8 @@ def can_withdraw(st: GameState, u: Unit) -> bool:
     edge = 0 if is_top(st, u.side) else st.scn.board.rows - 1
     if u.hex[0] == edge:
         return True
+    if abs(u.hex[0] - edge) >= n:
+        return False
     return any(h[0] == edge and k < n for h, k in BO.retreat_ends(st, u, n - 1).items())
 
 
@@ -199,11 +201,16 @@ def may_dig_in(st: GameState, u: Unit) -> bool:
             and not any(tl.spec.family == "sandbag" for tl in t.tiles))
 
 
-def unit_actions(st: GameState, seat: str) -> list[dict[str, Any]]:
-    """What the current unit may still do (3.4)."""
-    u = st.units.get(st.ext["current"] or "")
+def unit_actions(st: GameState, seat: str, u: Unit | None = None) -> list[dict[str, Any]]:
+    """What unit ``u`` (default: the current unit) may do (3.4); a unit not yet ordered
+    is judged as if ordered (its first action orders it)."""
     if u is None:
-        return []
+        u = st.units.get(st.ext["current"] or "")
+        if u is None:
+            return []
+    if not u.ordered:
+        u = u.copy()
+        u.ordered = True
     a = {"seat": seat, "unit": u.id}
     out: list[dict[str, Any]] = []
     fresh = not u.moved and not u.battles and not u.no_battle and not has_opfire(st, u.id)
@@ -225,7 +232,7 @@ def unit_actions(st: GameState, seat: str) -> list[dict[str, Any]]:
             out.append({"type": "dig_in", **a})
     if not u.battles and not has_opfire(st, u.id) and B.can_battle(st, u, play):
         dist = st.scn.board.distance
-        for h, _ in B.targets(st, u, play):
+        for h, _ in (B.targets(st, u, play) if _enemy_near(st, u) else ()):
             out.append({"type": "battle", **a, "target": [*h], "assault": False})
             if dist(u.hex, h) == 1:
                 out.append({"type": "battle", **a, "target": [*h], "assault": True})
@@ -234,15 +241,34 @@ def unit_actions(st: GameState, seat: str) -> list[dict[str, Any]]:
     return out
 
 
-def _current(st: GameState, action: dict) -> Unit:
-    u = parse_unit(st, action)
-    if u.id != st.ext["current"]:
-        raise IllegalAction("unit_not_ordered", "order the unit first (one unit at a time)")
-    return u
+def _enemy_near(st: GameState, u: Unit) -> bool:
+    """A cheap bound before the target search: an enemy within the unit's range."""
+    rng = len(B.unit_dice(st, u))
+    dist = st.scn.board.distance
+    return any(v.side != u.side and dist(u.hex, v.hex) <= rng for v in st.units.values())
 
 
-def _order(st: GameState, action: dict, events: list) -> None:
+def command_actions(st: GameState, seat: str) -> list[dict[str, Any]]:
+    """The current unit's actions, then those of every unit that may still be ordered
+    (3.3: the first action of a unit orders it and costs 1 CP, 3.1)."""
+    out = unit_actions(st, seat)
+    for u in orderable(st):
+        out += unit_actions(st, seat, u)
+    return out
+
+
+def anything_to_do(st: GameState) -> bool:
+    """2.3: the current unit or a unit that may be ordered can still act."""
+    if unit_actions(st, st.active):
+        return True
+    return any(unit_actions(st, st.active, u) for u in orderable(st))
+
+
+def _current(st: GameState, action: dict, events: list) -> Unit:
+    """The acting unit: the current one, or a unit ordered now (3.1-3.3)."""
     u = parse_unit(st, action)
+    if u.id == st.ext["current"]:
+        return u
     if u.side != st.active:
         raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
     if u.ordered:
@@ -253,9 +279,12 @@ def _order(st: GameState, action: dict, events: list) -> None:
         raise IllegalAction("unit_not_active_yet", "this unit cannot be ordered yet")
     st.ext["cp"] -= 1
     st.ext["current"] = u.id
-    st.mut(u.id).ordered = True
+    u = st.mut(u.id)
+    u.ordered = True
     st.play.ordered.append(u.id)
-    events.append({"type": "unit_ordered", "unit": u.id, "side": u.side, "cp": st.ext["cp"]})
+    events.append({"type": "unit_ordered", "unit": u.id, "side": u.side,
+                   "cp": st.ext["cp"]})
+    return u
 
 
 def _passable(st: GameState, u: Unit, h: Hex) -> bool:
@@ -290,7 +319,7 @@ def path_to(st: GameState, u: Unit, dests: dict[Hex, int], to: Hex) -> list[Hex]
 
 
 def _move(st: GameState, action: dict, events: list) -> None:
-    u = _current(st, action)
+    u = _current(st, action, events)
     to = parse_hex(action, "to")
     if suppressed(st, u.id):
         raise IllegalAction("unit_suppressed", "a suppressed unit may not move (8.5: rally)")
@@ -392,7 +421,7 @@ def opfire_decision(st: GameState, action: dict, events: list) -> None:
 
 
 def _battle(st: GameState, action: dict, events: list) -> None:
-    u = _current(st, action)
+    u = _current(st, action, events)
     if suppressed(st, u.id):
         raise IllegalAction("unit_suppressed", "a suppressed unit may not battle (8.4)")
     if u.battles or has_opfire(st, u.id) or not B.can_battle(st, u, st.play):
@@ -402,7 +431,7 @@ def _battle(st: GameState, action: dict, events: list) -> None:
 
 
 def _opfire_marker(st: GameState, action: dict, events: list) -> None:
-    u = _current(st, action)
+    u = _current(st, action, events)
     if (suppressed(st, u.id) or u.battles or has_opfire(st, u.id) or not u.spec.dice
             or not B.can_battle(st, u, st.play) or (swa(u) and u.moved)):
         raise IllegalAction("unit_cannot_battle", "this unit may not take an OpFire marker "
@@ -411,7 +440,7 @@ def _opfire_marker(st: GameState, action: dict, events: list) -> None:
 
 
 def _rally(st: GameState, action: dict, events: list) -> None:
-    u = _current(st, action)
+    u = _current(st, action, events)
     if not suppressed(st, u.id) or u.moved:
         raise IllegalAction("not_suppressed", "only a suppressed unit rallies (8.5)")
     to = parse_hex(action, "to")
@@ -441,7 +470,7 @@ def _rally(st: GameState, action: dict, events: list) -> None:
 
 
 def _withdraw(st: GameState, action: dict, events: list) -> None:
-    u = _current(st, action)
+    u = _current(st, action, events)
     ok = (any(o.get("withdraw") for o in rally_choices(st, u)) if suppressed(st, u.id)
           else can_withdraw(st, u))
     if u.moved or u.battles or not ok:
@@ -451,7 +480,7 @@ def _withdraw(st: GameState, action: dict, events: list) -> None:
 
 
 def _exit(st: GameState, action: dict, events: list) -> None:
-    u = _current(st, action)
+    u = _current(st, action, events)
     hexes = exit_hexes(st, u, st.play)
     if u.moved or suppressed(st, u.id) or not hexes:
         raise IllegalAction("illegal_move", "the unit cannot reach an exit hex")
@@ -470,7 +499,7 @@ def _exit(st: GameState, action: dict, events: list) -> None:
 
 
 def _dig_in(st: GameState, action: dict, events: list) -> None:
-    u = _current(st, action)
+    u = _current(st, action, events)
     if u.moved or u.battles or suppressed(st, u.id) or not may_dig_in(st, u):
         raise IllegalAction("unit_cannot_battle", "this unit cannot dig in here")
     place_sandbag(st, u.hex, events)
@@ -482,6 +511,6 @@ def _end_turn(st: GameState, action: dict, events: list) -> None:
     end_turn(st, events, "player")
 
 
-HANDLERS = {"order": _order, "move": _move, "battle": _battle, "opfire_marker": _opfire_marker,
+HANDLERS = {"move": _move, "battle": _battle, "opfire_marker": _opfire_marker,
             "rally": _rally, "withdraw": _withdraw, "exit": _exit, "dig_in": _dig_in,
             "end_turn": _end_turn}
