@@ -18,11 +18,11 @@ from .view import events_for, view_for
 SNAPSHOT_FORMAT = "pickle-b64"
 
 OPTIONS = [
-    {"name": "dig_in", "default": False, "optional": True,
+    {"name": "dig_in", "default": False, "optional": True, "implemented": True,
      "source": "000 thread reply (Mike Austin), suggestion 1",
      "description": "Dig In as a CP order: an ordered infantry or artillery unit that has "
                     "not moved or battled places sandbags on its hex instead of acting."},
-    {"name": "command_cards", "default": False, "optional": True,
+    {"name": "command_cards", "default": False, "optional": True, "implemented": False,
      "source": "000 thread reply (Mike Austin), suggestion 2",
      "description": "A small command-card draw (suggested, NOT implemented yet: refused)."},
 ]
