@@ -9,6 +9,7 @@ import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describe
 import { unitTitle } from './units.js';
 import { key } from './hex.js';
 import { weatherInfo, weatherHeadline } from './conditions.js';
+import { renderFastPlay, describeFastPlayPending, isFastPlay } from './fastplay.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
@@ -282,6 +283,7 @@ function renderAll() {
   renderOverlord();
   if (S.seats.filter((x) => x.mine).length > 1 || multi()) renderSeats();   // the seat switcher marks seats to act
   renderPending();
+  renderFastPlay($('fp-panel'), { view: S.view, legal: S.status === 'open' ? [] : S.legal, seat: S.seat, send, unitName });
   renderBoardHighlights();
   renderActions();
   renderCards();
@@ -401,7 +403,7 @@ function renderPending() {
   const box = $('pending');
   if (!p || S.view.game_over) { box.classList.add('hidden'); return; }
   box.classList.remove('hidden');
-  box.textContent = describePending(p, unitName);
+  box.textContent = (isFastPlay(S.view) && describeFastPlayPending(p, unitName)) || describePending(p, unitName);
 }
 
 function renderBoardHighlights() {

@@ -142,3 +142,6 @@ export function logEntry(e, unitName, seq) {
   }
   return node;
 }
+
+// rulesets add sentences for their own events (static/fastplay.js)
+export { TEXT as EVENT_TEXT };
