@@ -53,7 +53,7 @@ Object.assign(EVENT_TEXT, {
   unit_rallied: (e, n) => `${n(e.unit)} rallies ${hexT(e.from)} → ${hexT(e.to)}${e.losses ? ` and loses ${e.losses}` : ''}`,
   unit_withdrawn: (e, n) => `${n(e.unit)} withdraws off the board`,
   dug_in: (e, n) => `${n(e.unit)} digs in`,
-  battle_declared: (e, n) => `${n(e.unit)} ${e.assault ? 'assaults' : (KIND[e.kind] ? `(${KIND[e.kind]}) fires at` : 'fires at')} ${e.target_unit ? n(e.target_unit) : hexT(e.target)} with ${e.dice} dice`,
+  battle_declared: (e, n) => `${n(e.unit)} ${e.assault ? 'assaults' : (e.kind !== 'battle' && KIND[e.kind] ? `(${KIND[e.kind]}) fires at` : 'fires at')} ${e.target_unit ? n(e.target_unit) : hexT(e.target)} with ${e.dice} dice`,
 });
 
 // -------------------------------------------------------------- board markers
@@ -102,6 +102,8 @@ export function renderFastPlay(box, ctx) {
   if (!box) return;
   if (!isFastPlay(view)) { box.classList.add('hidden'); return; }
   box.classList.remove('hidden');
+  const hand = document.getElementById('hand-panel');   // no cards in Fast Play '44
+  if (hand) hand.classList.add('hidden');
   clear(box);
   const p = view.pending || {};
   const cpLine = el('div', { class: 'fp-cp' },

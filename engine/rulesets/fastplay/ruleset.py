@@ -103,7 +103,8 @@ class FastPlayRuleset:
         return events_for(events, seat)
 
     def board(self, state: GameState) -> dict[str, Any]:
-        return board_for(state.scn)
+        """The standard board without the section lines (2.2: sections have no meaning)."""
+        return {k: v for k, v in board_for(state.scn).items() if k != "sections"}
 
     def dump_state(self, state: GameState) -> dict[str, Any]:
         return {"ruleset": self.name, "version": self.version, "format": SNAPSHOT_FORMAT,
