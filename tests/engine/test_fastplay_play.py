@@ -87,3 +87,18 @@ def test_golden_fastplay_pegasus():
         st, ev = FP.apply(st, row["action"])
         assert json.loads(json.dumps(ev)) == row["events"], f"step {i}: {row['action']}"
     assert json.loads(json.dumps(FP.view_for(st, None))) == final
+
+
+def test_canonical_action_keeps_known_fields_only():
+    from engine.core.errors import IllegalAction
+    st = FP.new_game(1, None, load_scenario(f"{SCN_DIR}/2-PegasusBridge.m44"), "1v1")
+    for a in FP.legal_actions(st, "ALLIES"):
+        assert FP.canonical_action(st, a) == a
+    for bad, code in (({"type": "move", "seat": "ALLIES", "unit": "u5", "to": [4, 4], "x": 1},
+                       "unknown_field"),
+                      ({"type": "battle", "seat": "ALLIES", "unit": "u5", "target": "3,7"},
+                       "bad_value"),
+                      ({"type": "order", "seat": "ALLIES"}, "unknown_action")):
+        with pytest.raises(IllegalAction) as e:
+            FP.canonical_action(st, bad)
+        assert e.value.code == code

@@ -7,7 +7,7 @@ import pytest
 
 from engine.core.errors import IllegalAction
 from tests.engine.fphelp import (FP, act, battle, do, ev, game, legal, marker, move, order, roll,
-                                 seat, supp, unit_types,
+                                 supp, unit_types,
                     types, uid, unit)
 
 DUEL = """
@@ -300,13 +300,12 @@ def test_5_7c_5_7e_5_8f_assault_grenades_hit_take_ground_suppresses_retreater():
     st = battle(st, (6, 8), (5, 7), assault=True)
     st = do(st, "hold_fire")
     st, events = roll(st, "grenade", "flag", "star")
-    assert unit(st, (4, 6)).figures == 3 or unit(st, (4, 8)).figures == 3 \
-        if st.pending["type"] != "retreat" else True
-    if st.pending["type"] == "retreat":
-        st = do(st, "retreat", unit=st.pending["unit"], to=[4, 6], ignore=0)
+    assert ev(events, "unit_hit")[0]["figures_lost"] == 1         # 5.7c grenade = hit
+    assert st.pending["type"] == "retreat" and st.pending["seat"] == "AXIS"
+    st, events = act(st, "retreat", unit=st.pending["unit"], to=[4, 6], ignore=0)
     v = unit(st, (4, 6))
-    assert v.figures == 3 and st.ext["supp"][v.id] == 2      # 5.7c hit, 5.8f two levels
-    assert unit(st, (5, 7)).side == "ALLIES"                   # 5.7e took ground
+    assert v.figures == 3 and st.ext["supp"][v.id] == 2            # 5.8f two levels
+    assert unit(st, (5, 7)).side == "ALLIES" and ev(events, "ground_taken")   # 5.7e
 
 
 # -- 6 Opportunity fire -----------------------------------------------------------------
@@ -318,15 +317,15 @@ def test_6_1_6_3_a_unit_that_moved_may_take_an_opfire_marker():
 
 
 def test_6_2_a_support_weapon_that_moved_takes_no_marker():
-    st = order(game("6@8: .:I\n4@8: .:i\n", units={(6, 12): "mortar"}, lenient=True)
-               if False else game(DUEL), (6, 8))
-    from engine.rulesets.fastplay.machine import swa
-    u = unit(st, (6, 8))
-    assert not swa(u)
     from dataclasses import replace
-    u2 = u.copy()
-    u2.spec = replace(u.spec, no_move_and_fire=True)
-    assert swa(u2)
+    st = game(DUEL)
+    mg = st.mut(uid(st, (6, 8)))
+    mg.spec = replace(mg.spec, kind="machine_gun")       # a 004 support weapon (SWA)
+    st, _ = move(st, (6, 8), (6, 6))
+    assert "battle" in unit_types(st, (6, 6)) and "opfire_marker" not in unit_types(st, (6, 6))
+    st2 = game(DUEL)
+    st2, _ = move(st2, (6, 8), (6, 6))
+    assert "opfire_marker" in unit_types(st2, (6, 6))     # 6.3: any other unit may
 
 
 def test_6_4_a_suppressed_unit_loses_its_opfire_marker():
@@ -404,28 +403,21 @@ def test_7_5_no_defensive_fire_after_a_retreat():
     st = order(game(DUEL), (6, 8))
     st = battle(st, (6, 8), (4, 8))
     st, _ = roll(st, "flag", "star")
-    assert st.pending["type"] == "command" and (3, 7) in st.occ or (3, 9) in st.occ \
-        or st.pending["type"] == "retreat"
+    assert st.pending["type"] == "retreat"
+    st = do(st, "retreat", unit=st.pending["unit"], to=[3, 7], ignore=0)
+    assert st.pending["type"] == "command" and unit(st, (3, 7)).battles == 0
 
 
 def test_7_7_defensive_fire_is_at_the_attacker_even_with_an_enemy_adjacent():
     st = order(game("""
 4@8: .:i
 5@9: .:I
-6@4: .:I
-"""), (6, 4))
-    st = battle(st, (6, 4), (4, 8)) if False else st
-    st = order(st, (5, 9)) if False else st
-    # the Axis unit is adjacent to (5,9); the artillery-free infantry at (6,4) fires at 4
-    st2 = order(game("""
-4@8: .:i
-5@9: .:I
 4@2: .:I
 """), (4, 2))
-    st2 = battle(st2, (4, 2), (4, 8))
-    st2, _ = roll(st2, "star")
-    assert st2.pending["type"] == "defensive_fire"
-    assert legal(st2, "defensive_fire")[0]["target"] == [4, 2]
+    st = battle(st, (4, 2), (4, 8))
+    st, _ = roll(st, "star")
+    assert st.pending["type"] == "defensive_fire"
+    assert [a["target"] for a in legal(st, "defensive_fire")] == [[4, 2]]
 
 
 # -- 8 Suppression ----------------------------------------------------------------------
@@ -434,7 +426,6 @@ def test_8_2_8_3_two_levels_then_grenades_are_hits():
     st = battle(st, (6, 8), (4, 8))
     st, _ = roll(st, "grenade", "grenade")
     assert supp(st, (4, 8)) == 2
-    st = order(st, (6, 8)) if False else st
     st2 = order(game("""
 4@8: .:i
 6@8: .:I

@@ -47,7 +47,7 @@ from ...core.unit_types import extra_flags
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
 from ...procedures import los as L
-from ...procedures.common import SIDES, is_top, other, parse_hex, terrain_at
+from ...procedures.common import is_top, other, parse_hex, terrain_at
 from ...procedures.medals import check_victory, finish, update_objectives
 from ...procedures.state import GameState, Unit
 from ...procedures.terrain_changes import unit_left_hex
@@ -373,10 +373,6 @@ def _pop(st: GameState, events: list) -> None:
 
 
 # ----------------------------------------------------------------------------- decisions
-def seat_of(st: GameState, side: str) -> str:
-    return side
-
-
 def pending(st: GameState) -> dict[str, Any]:
     f = top(st)
     s = f["stage"]
@@ -514,4 +510,4 @@ def apply(st: GameState, action: dict, events: list) -> None:
 
 
 __all__ = ["declare_battle", "declare_fire", "resolve", "pending", "legal", "apply",
-           "withdraw_unit", "fire_dice", "df_eligible", "retreat_choices", "SIDES"]
+           "withdraw_unit", "fire_dice", "df_eligible", "retreat_choices"]

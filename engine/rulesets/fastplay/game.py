@@ -31,6 +31,57 @@ def new_game(scn: Any, seed: int, options: dict[str, Any] | None) -> GameState:
     return st
 
 
+HEX, UNIT, BOOL, INT, FACES = "hex", "unit", "bool", "int", "faces"
+FIELDS: dict[str, dict[str, str]] = {
+    "roll": {"dice": FACES},
+    "move": {"unit": UNIT, "to": HEX}, "battle": {"unit": UNIT, "target": HEX, "assault": BOOL},
+    "opfire_marker": {"unit": UNIT}, "withdraw": {"unit": UNIT}, "exit": {"unit": UNIT},
+    "dig_in": {"unit": UNIT}, "battle_back": {"unit": UNIT}, "second_assault": {"unit": UNIT},
+    "rally": {"unit": UNIT, "to": HEX, "losses": INT},
+    "opportunity_fire": {"unit": UNIT, "target": HEX}, "defensive_fire": {"unit": UNIT, "target": HEX},
+    "retreat": {"unit": UNIT, "to": HEX, "ignore": INT}, "take_ground": {"take": BOOL},
+    "end_turn": {}, "hold_fire": {}, "no_defensive_fire": {}, "pass": {},
+}
+
+
+def _ok(kind: str, v: Any) -> bool:
+    if kind == HEX:
+        return (isinstance(v, list) and len(v) == 2
+                and all(isinstance(x, int) and not isinstance(x, bool) for x in v))
+    if kind == UNIT:
+        return isinstance(v, str)
+    if kind == BOOL:
+        return isinstance(v, bool)
+    if kind == INT:
+        return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 99
+    return v is None or (isinstance(v, list) and all(f in D.FACE_NAMES for f in v))
+
+
+def canonical_action(action: Any) -> dict[str, Any]:
+    """The action as the log stores it: ``type``, ``seat`` and the type's known fields
+    (``unknown_action``, ``unknown_field``, ``bad_value`` otherwise)."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalAction("malformed_action", "an action is a JSON object with a 'type'")
+    fields = FIELDS.get(action["type"])
+    if fields is None:
+        raise IllegalAction("unknown_action", f"unknown action type {action['type']!r}")
+    out: dict[str, Any] = {"type": action["type"]}
+    for k, v in action.items():
+        if k in ("type", "id"):
+            continue
+        if k == "seat":
+            if v is not None and not isinstance(v, str):
+                raise IllegalAction("bad_value", "seat must be a string")
+            out[k] = v
+        elif k not in fields:
+            raise IllegalAction("unknown_field", f"{action['type']} has no field {k!r}")
+        elif not _ok(fields[k], v):
+            raise IllegalAction("bad_value", f"bad value for {k!r}")
+        else:
+            out[k] = list(v) if isinstance(v, list) else v
+    return out
+
+
 def refresh(st: GameState) -> None:
     st.pending = compute_pending(st)
 

@@ -72,9 +72,7 @@ class FastPlayRuleset:
         return G.legal_actions(state, seat)
 
     def canonical_action(self, state: GameState, action: Any) -> Action:
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("malformed_action", "an action is a JSON object with a 'type'")
-        return dict(action)
+        return G.canonical_action(action)
 
     def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         return G.apply(state, action)
