@@ -179,6 +179,7 @@ const HELP = [
   ['Withdrawal (9), Endgame (11)', 'A unit may withdraw off its own edge (a CP, as a retreat move) or when flags would push it off; no medal for anyone, gone for good. A side that has withdrawn its last unit loses; the opponent wins at the full medal count.'],
   ['Artillery (10)', 'Flags against artillery are hits; grenades suppress it; suppressed artillery cannot fire; after rallying it defends as infantry (T) until your next turn.'],
   ['Nations (12)', 'British: battle back (standard conditions) at any time, besides opportunity/defensive fire; its target gets no defensive fire. French (country FR): after an assault that left the defender in place, a second assault, without fire first or defensive fire.'],
+  ['Our readings', 'SWA (6.2) = the 004 support weapons (machine gun, mortar, anti-tank gun). A unit holding an OpFire marker that is assaulted may fire first with its marker. Scenario rules written for cards: the card count becomes the CP; card-only rules (Commissar chip, Recon as Air Power...) do not apply. Minefields stop a move and are rolled as in the standard game (grenades hit). A moving unit fired on by opportunity fire does not fire back.'],
   ['Optional rules', 'dig_in (thread reply): Dig In as a CP order. command_cards: not implemented.'],
   ['Prompts', `When the opponent must decide (opportunity, assault, defensive fire, battle back) he has ${FP_PROMPT_SECONDS} seconds; then the engine is told "hold fire". The delay is the same whatever the choices.`],
 ];

@@ -102,3 +102,38 @@ def test_canonical_action_keeps_known_fields_only():
         with pytest.raises(IllegalAction) as e:
             FP.canonical_action(st, bad)
         assert e.value.code == code
+
+
+MIXED = """
+1@3: .:a W:i H:g .:i T:e .:a .:i
+2@4: .:i .:s .:a .:i .:g
+4@4: W:I .:A X:I .:G H:S
+6@2: .:I .:E .:A T:I .:G .:I .:A
+7@3: .:I .:I W:S .:A .:I
+"""
+
+
+@pytest.mark.parametrize("kw", [
+    {"nations": {"AXIS": "ger", "ALLIES": "brit"}},
+    {"game_info": {"country_player1": "IT", "country_player2": "FR"}},
+    {"game_info": {"country_player2": "RU"}, "options": {"dig_in": True}},
+])
+def test_random_play_mixed_units_nations_mines(kw):
+    from engine.core.textboard import board_from_text
+    opts = kw.pop("options", None)
+    mines = {(3, 5 + 2 * i): {"name": "tag3", "behavior": "MINE_FIELD", "side": "AXIS"}
+             for i in range(4)}
+    scn = board_from_text(MIXED, tags=mines, victory=(6, 6), **kw)
+    for seed in (1, 2):
+        st = FP.new_game(seed, opts, scn, "1v1")
+        rng = random.Random(seed)
+        actions = []
+        while not FP.is_over(st) and len(actions) < 1500:
+            a = FP.sample_chance(st) if FP.is_chance(st) else \
+                rng.choice(FP.legal_actions(st, FP.to_act(st)[0]))
+            st, _ = FP.apply(st, a)
+            actions.append(a)
+        again = FP.new_game(seed, opts, scn, "1v1")
+        for a in actions:
+            again, _ = FP.apply(again, a)
+        assert again == st

@@ -586,3 +586,16 @@ def test_option_dig_in_as_a_cp_order():
 def test_option_command_cards_refused_until_implemented():
     with pytest.raises(IllegalAction):
         game(DUEL, options={"command_cards": True})
+
+
+def test_4_1_an_enemy_minefield_stops_the_move_and_is_rolled():
+    from engine.procedures.state import Mine
+    st = game(DUEL, tags={(5, 7): {"name": "tag3", "behavior": "MINE_FIELD", "side": "AXIS"}})
+    assert st.mines[(5, 7)].side == "AXIS" and not st.mines[(5, 7)].revealed
+    st.mines[(5, 7)] = Mine("AXIS", 2, False, False)
+    st, events = move(st, (6, 8), (5, 7))
+    assert ev(events, "mine_revealed")[0]["value"] == 2
+    assert st.pending["type"] == "roll" and st.pending["for"] == "mine" and st.pending["dice"] == 2
+    st, events = roll(st, "grenade", "flag")         # grenade hits, flag ignored
+    assert unit(st, (5, 7)).figures == 3 and supp(st, (5, 7)) == 0
+    assert "battle" in unit_types(st, (5, 7))

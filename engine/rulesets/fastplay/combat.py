@@ -49,7 +49,7 @@ from ...procedures import battle_outcome as BO
 from ...procedures import los as L
 from ...procedures.common import is_top, other, parse_hex, terrain_at
 from ...procedures.medals import check_victory, finish, update_objectives
-from ...procedures.state import GameState, Unit
+from ...procedures.state import GameState, Mine, Unit
 from ...procedures.terrain_changes import unit_left_hex
 from .markers import drop_opfire, forget, has_opfire, set_suppression, suppressed, suppression
 
@@ -170,6 +170,24 @@ def declare_fire(st: GameState, v: Unit, u: Unit, kind: str, events: list) -> No
     fights(st).append(new_fight(kind, v, u, d, n, False))
 
 
+def enter_minefield(st: GameState, u: Unit, events: list) -> None:
+    """004 "Minefields" (our reading for Fast Play: the standard roll, grenades hit)."""
+    m = st.mines.get(u.hex)
+    if m is None or m.side == u.side:
+        return
+    st.mines[u.hex] = Mine(m.side, m.value, True, m.decoy)
+    events.append({"type": "mine_revealed", "hex": [*u.hex], "value": m.value, "unit": u.id,
+                   "side": u.side})
+    if m.value <= 0:
+        del st.mines[u.hex]
+        events.append({"type": "mine_removed", "hex": [*u.hex], "reason": "decoy"})
+        return
+    fights(st).append({"kind": "mine", "assault": True, "att": None, "tgt": u.id, "frm": None,
+                       "thex": [*u.hex], "dist": 0, "dice": m.value, "stage": "roll",
+                       "flags": 0, "opts": [], "vacated": False, "retreated": False,
+                       "side": other(u.side)})
+
+
 # ----------------------------------------------------------------------------- resolve
 def resolve(st: GameState, faces: list[str], events: list) -> None:
     """Read the roll: hits, grenades as suppression in Ranged Combat (5.6c, 8.1-8.3),
@@ -190,6 +208,8 @@ def resolve(st: GameState, faces: list[str], events: list) -> None:
     grenades = 0
     if ranged and (v.spec.hit_by is None or "grenade" in v.spec.hit_by):
         grenades = faces.count("grenade")
+    if f["kind"] == "mine":
+        flags = 0                              # 004 Minefields: flags are ignored
     if v.cls == "art":
         hits, flags = hits + flags, 0          # 10.2: artillery takes flags as hits
     level = suppression(st, v.id)

@@ -16,8 +16,10 @@ hex in range of an enemy unit holding an OpFire marker the opponent decides
 survived, did not retreat and is not suppressed.
 
 Choices where the text is silent: an OpFire marker lapses at the start of its owner's
-next turn (6.1 "deferring ... to the Opponent's turn"); minefields stop a move as in the
-standard game but the mine roll is not made; a move's hexes are counted one per step
+next turn (6.1 "deferring ... to the Opponent's turn"); a unit ending its move on an enemy
+minefield rolls it as in the standard game (004 "Minefields": hidden value 0-4, hits on
+unit symbols and grenades, flags ignored; a 0 is a dud and goes), resolved as an
+assault-like roll (grenades hit, no suppression); a move's hexes are counted one per step
 once a move is interrupted.
 """
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .markers import add_opfire, drop_opfire, fresh_ext, has_opfire, set_suppres
 
 Hex = tuple[int, int]
 OPTIONS = ("dig_in", "command_cards")
+MINE_POOL = (0, 0, 0, 1, 1, 2, 2, 3, 4)   # 004 minefield pieces, drawn at random
 
 
 # ----------------------------------------------------------------------------- set-up
@@ -75,7 +78,12 @@ def new_game(scn: Scenario, seed: int, options: dict[str, Any] | None) -> GameSt
     st.figures_killed = {s: 0 for s in SIDES}
     st.last_turn_for, st.reshuffle, st.seq = None, False, 0
     st.owned = set(st.units)
-    st.mines = {m.hex: Mine(m.side, 0, False, m.decoy) for m in scn.mines}
+    st.mines = {}
+    pool = list(MINE_POOL)
+    if scn.mines:
+        st.rng.shuffle(pool)
+    for m in scn.mines:                # 004 "Placement Of Minefields": hidden values
+        st.mines[m.hex] = Mine(m.side, pool.pop() if pool else 0, False, m.decoy)
     st.crosshairs = {}
     events: list = []
     start_turn(st, scn.starting_side, events)
@@ -388,7 +396,8 @@ def _end_move(st: GameState, events: list, interrupted: bool) -> None:
     if interrupted:
         events.append({"type": "move_stopped", "unit": u.id, "hex": [*u.hex]})
     update_objectives(st, events)
-    check_victory(st, events)
+    if not check_victory(st, events):
+        C.enter_minefield(st, u, events)
 
 
 def after_opfire(st: GameState, events: list) -> None:

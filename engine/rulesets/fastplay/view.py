@@ -41,7 +41,9 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         "sides": sides, "cp": x["cp"], "current": x["current"],
         "deck_count": 0, "discard_count": 0, "played": [],
         "units": [_unit_json(st, u) for u in st.units.values()],
-        "changed_hexes": changed, "mines": [], "crosshairs": [],
+        "changed_hexes": changed, "crosshairs": [],
+        "mines": [{"hex": [*h], "side": m.side, "value": m.value if m.revealed else None}
+                  for h, m in sorted(st.mines.items())],
         "objectives": [{"id": o.id, "holder": st.objectives.get(o.id)} for o in st.scn.objectives],
         "fights": [{k: f[k] for k in ("kind", "assault", "att", "tgt", "frm", "thex", "stage")}
                    for f in x["fights"]],
