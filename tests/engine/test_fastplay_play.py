@@ -137,3 +137,22 @@ def test_random_play_mixed_units_nations_mines(kw):
         for a in actions:
             again, _ = FP.apply(again, a)
         assert again == st
+
+
+def test_random_play_with_a_train():
+    """Our reading: a train (locomotive + wagons) stays on its rail hexes and takes flags
+    as hits; random play never breaks it."""
+    from engine.core.textboard import board_from_text
+    board = "0@0: .:i\n2@6: .:i .:a .:g\n3@5: .:i .:i\n6@4: Z Z Z Z Z Z Z Z Z\n7@5: .:I .:A .:G"
+    scn = board_from_text(board, legend={"Z": "rail"}, victory=(5, 5),
+                          units={(6, 10): "loco", (6, 12): "wagon", (6, 14): "wagon"})
+    for seed in range(4):
+        st = FP.new_game(seed, None, scn, "1v1")
+        rng = random.Random(seed)
+        for _ in range(1500):
+            if FP.is_over(st):
+                break
+            a = FP.sample_chance(st) if FP.is_chance(st) else \
+                rng.choice(FP.legal_actions(st, FP.to_act(st)[0]))
+            assert not (a["type"] == "move" and st.units[a["unit"]].spec.train)
+            st, _ = FP.apply(st, a)

@@ -210,8 +210,9 @@ def resolve(st: GameState, faces: list[str], events: list) -> None:
         grenades = faces.count("grenade")
     if f["kind"] == "mine":
         flags = 0                              # 004 Minefields: flags are ignored
-    if v.cls == "art":
+    if v.cls == "art" or v.spec.train:
         hits, flags = hits + flags, 0          # 10.2: artillery takes flags as hits
+        #                                        (ours: so does a train, which stays put)
     level = suppression(st, v.id)
     add = min(grenades, 2 - level)
     hits += grenades - add                     # 8.3: beyond two levels a grenade is a hit

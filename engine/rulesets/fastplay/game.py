@@ -22,6 +22,7 @@ from ...procedures.common import other
 from ...procedures.state import GameState
 from . import combat as C
 from . import machine as M
+from .markers import prune
 
 
 def new_game(scn: Any, seed: int, options: dict[str, Any] | None) -> GameState:
@@ -159,6 +160,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
 def advance(st: GameState, events: list) -> None:
     """Run what needs no decision: a move after an opportunity fire, the end of a turn
     when the CP are spent and the current unit is done or nothing may be ordered (2.3)."""
+    prune(st)
     for _ in range(8):
         if st.game_over or st.ext["fights"]:
             return

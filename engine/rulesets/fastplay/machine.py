@@ -39,7 +39,8 @@ from ...procedures.movement import (BOAT, describe_move, exit_hexes, exit_value,
 from ...procedures.state import GameState, Mine, Play, Unit
 from ...procedures.terrain_changes import place_sandbag, unit_left_hex
 from . import combat as C
-from .markers import add_opfire, drop_opfire, fresh_ext, has_opfire, set_suppression, suppressed
+from .markers import (add_opfire, drop_opfire, fresh_ext, has_opfire, prune, set_suppression,
+                      suppressed)
 
 Hex = tuple[int, int]
 OPTIONS = ("dig_in", "command_cards")
@@ -140,6 +141,7 @@ def start_turn(st: GameState, side: str, events: list) -> None:
             st.mut(uid).reset_turn()
     x = st.ext
     x["current"] = None
+    prune(st)
     x["towed"] = [t for t in x["towed"] if st.units[t].side != side]
     events.append({"type": "turn_started", "side": side, "turn": st.turn})
     for uid in list(x["opfire"]):                  # markers lapse (our reading of 6.1)
@@ -229,7 +231,7 @@ def unit_actions(st: GameState, seat: str, u: Unit | None = None) -> list[dict[s
                            {"type": "rally", **a, "to": o["to"], "losses": o["losses"]})
         return out
     play = st.play
-    if fresh:
+    if fresh and not u.spec.train:            # our reading: trains stay on their rail hex
         for h in sorted(reachable(st, u, play)):
             out.append({"type": "move", **a, "to": [*h]})
         if exit_hexes(st, u, play):
@@ -333,7 +335,7 @@ def _move(st: GameState, action: dict, events: list) -> None:
         raise IllegalAction("unit_suppressed", "a suppressed unit may not move (8.5: rally)")
     if u.moved or u.battles or has_opfire(st, u.id):
         raise IllegalAction("unit_already_moved", "the unit moves once, before it battles")
-    dests = reachable(st, u, st.play)
+    dests = {} if u.spec.train else reachable(st, u, st.play)
     if to not in dests:
         raise IllegalAction("illegal_move", "the unit cannot move there")
     path = path_to(st, u, dests, to)

@@ -78,3 +78,14 @@ def fresh_ext(cp: int) -> dict[str, Any]:
     return {"cp": cp, "current": None, "opfire": [], "supp": {}, "towed": [],
             "withdrawn": {"AXIS": 0, "ALLIES": 0},
             "fights": [], "move": None}
+
+
+def prune(st: GameState) -> None:
+    """Drop the markers of units no longer on the board (a coupled train's pieces, any
+    unit removed by a procedure without :func:`forget`)."""
+    x, units = st.ext, st.units
+    if any(u not in units for u in x["supp"]):
+        x["supp"] = {u: v for u, v in x["supp"].items() if u in units}
+    for key in ("opfire", "towed"):
+        if any(u not in units for u in x[key]):
+            x[key] = [u for u in x[key] if u in units]
