@@ -9,7 +9,7 @@ import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describe
 import { unitTitle } from './units.js';
 import { key } from './hex.js';
 import { weatherInfo, weatherHeadline } from './conditions.js';
-import { renderFastPlay, describeFastPlayPending, isFastPlay } from './fastplay.js';
+import { renderFastPlay, isFastPlay } from './fastplay.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
@@ -403,7 +403,8 @@ function renderPending() {
   const box = $('pending');
   if (!p || S.view.game_over) { box.classList.add('hidden'); return; }
   box.classList.remove('hidden');
-  box.textContent = (isFastPlay(S.view) && describeFastPlayPending(p, unitName)) || describePending(p, unitName);
+  if (isFastPlay(S.view)) { box.classList.add('hidden'); return; }   // the Fast Play panel says it
+  box.textContent = describePending(p, unitName);
 }
 
 function renderBoardHighlights() {

@@ -40,6 +40,11 @@ def test_fastplay_pegasus_first_turns(new_page, live_server, tmp_path):
     assert "fastplay" in names
 
     assert allies.request.post("/api/identity", data={"name": "Howard"}).ok
+    # the lobby offers the ruleset for any standard scenario
+    allies.goto("/")
+    expect(allies.locator('#ruleset-select option[value="fastplay"]')).to_have_count(1)
+    allies.locator("#ruleset-select").select_option("fastplay")
+    expect(allies.locator("#ruleset-info")).to_contain_text("Command Points")
     r = allies.request.post("/api/games", data={"ruleset": "fastplay", "scenario_id": "2-PegasusBridge",
                                                 "mode": "1v1", "seat": "ALLIES", "seed": SEED})
     assert r.ok, r.text()
