@@ -29,6 +29,16 @@ Object.assign(ACTIONS, {
   no_defensive_fire: { label: 'No defensive fire' },
   second_assault: { label: 'Second assault (French)', primary: true },
 });
+// option command_cards: a card aimed at a hex (Barrage, Air Power) or a unit (Medics)
+const basePlay = ACTIONS.play_card;
+ACTIONS.play_card = {
+  ...basePlay,
+  resolve: (a, view) => {
+    const r = basePlay.resolve(a, view);
+    if (!r || (!a.target && !a.unit)) return r;
+    return { ...r, label: `${r.label} ${a.target ? 'at ' + hexT(a.target) : 'on ' + a.unit}` };
+  },
+};
 const baseBattle = ACTIONS.battle;
 ACTIONS.battle = {
   ...baseBattle,
@@ -102,8 +112,6 @@ export function renderFastPlay(box, ctx) {
   if (!box) return;
   if (!isFastPlay(view)) { box.classList.add('hidden'); return; }
   box.classList.remove('hidden');
-  const hand = document.getElementById('hand-panel');   // no cards in Fast Play '44
-  if (hand) hand.classList.add('hidden');
   clear(box);
   const p = view.pending || {};
   const cpLine = el('div', { class: 'fp-cp' },
@@ -180,7 +188,7 @@ const HELP = [
   ['Artillery (10)', 'Flags against artillery are hits; grenades suppress it; suppressed artillery cannot fire; after rallying it defends as infantry (T) until your next turn.'],
   ['Nations (12)', 'British: battle back (standard conditions) at any time, besides opportunity/defensive fire; its target gets no defensive fire. French (country FR): after an assault that left the defender in place, a second assault, without fire first or defensive fire.'],
   ['Our readings', 'SWA (6.2) = the 004 support weapons (machine gun, mortar, anti-tank gun). A unit holding an OpFire marker that is assaulted may fire first with its marker. Scenario rules written for cards: the card count becomes the CP; card-only rules (Commissar chip, Recon as Air Power...) do not apply. Minefields stop a move and are rolled as in the standard game (grenades hit). A moving unit fired on by opportunity fire does not fire back.'],
-  ['Optional rules', 'dig_in (thread reply): Dig In as a CP order. command_cards: not implemented.'],
+  ['Optional rules', 'dig_in (thread reply): Dig In as a CP order. command_cards (thread reply): the 10 cards the reply lists, 3 each at the start, one per turn for 1 CP - Their Finest Hour +3 CP; Behind Enemy Lines: infantry moves 3 ignoring terrain; Infantry Assault: infantry moves 2 and battles; Armor Assault / Close Assault: +1 die in assaults (armor / all); Artillery Bombard: artillery battles twice; Barrage: 4 dice at any enemy unit; Air Power: the target and up to 3 adjacent enemy units, 2 dice each (Allies) or 1 (Axis); Medics & Mechanics: 4 dice, own symbols and stars give figures back (our readings).'],
   ['Prompts', `When the opponent must decide (opportunity, assault, defensive fire, battle back) he has ${FP_PROMPT_SECONDS} seconds; then the engine is told "hold fire". The delay is the same whatever the choices.`],
 ];
 function helpPanel() {

@@ -116,7 +116,7 @@ MIXED = """
 @pytest.mark.parametrize("kw", [
     {"nations": {"AXIS": "ger", "ALLIES": "brit"}},
     {"game_info": {"country_player1": "IT", "country_player2": "FR"}},
-    {"game_info": {"country_player2": "RU"}, "options": {"dig_in": True}},
+    {"game_info": {"country_player2": "RU"}, "options": {"dig_in": True, "command_cards": True}},
 ])
 def test_random_play_mixed_units_nations_mines(kw):
     from engine.core.textboard import board_from_text

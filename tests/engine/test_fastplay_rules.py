@@ -583,9 +583,66 @@ def test_option_dig_in_as_a_cp_order():
     assert ev(events, "terrain_changed")[0]["added"] == "sandbag"
 
 
-def test_option_command_cards_refused_until_implemented():
-    with pytest.raises(IllegalAction):
-        game(DUEL, options={"command_cards": True})
+CARD = {"their_finest_hour": 0, "behind_enemy_lines": 1, "infantry_assault": 2,
+        "armor_assault": 4, "close_assault": 5, "barrage": 6, "artillery_bombard": 7,
+        "air_power": 8, "medics": 9}
+
+
+def cards_game(text=DUEL, hand=(), **kw):
+    st = game(text, options={"command_cards": True}, **kw)
+    st.hands["ALLIES"] = [CARD[k] for k in hand]
+    return st
+
+
+def test_option_command_cards_three_each_the_hand_hidden():
+    st = game(DUEL, options={"command_cards": True})
+    assert len(st.hands["AXIS"]) == len(st.hands["ALLIES"]) == 3 and len(st.deck) == 4
+    mine, theirs = FP.view_for(st, "ALLIES")["sides"], FP.view_for(st, None)["sides"]
+    assert len(mine["ALLIES"]["hand"]) == 3 and "hand" not in mine["AXIS"]
+    assert "hand" not in theirs["ALLIES"] and theirs["ALLIES"]["hand_count"] == 3
+
+
+def test_option_command_cards_barrage_costs_a_cp_once_per_turn():
+    st = cards_game(hand=("barrage", "their_finest_hour"))
+    st, events = act(st, "play_card", card=CARD["barrage"], target=[4, 8])
+    assert st.ext["cp"] == 3 and st.pending["dice"] == 4 and st.pending["for"] == "barrage"
+    st, events = roll(st, "grenade", "inf", "flag", "star")   # ranged: suppression, hit
+    vid = ev(events, "dice_rolled")[0]["target_unit"]
+    assert st.pending["type"] == "retreat" and not any(
+        a.get("ignore") for a in legal(st, "retreat"))        # flags may not be ignored
+    st = do(st, "retreat", **{k: v for k, v in legal(st, "retreat")[0].items()
+                              if k in ("unit", "to", "ignore")})
+    v = st.units[vid]
+    assert v.figures == 3 and st.ext["supp"][v.id] == 1 and v.hex != (4, 8)
+    assert not legal(st, "play_card")                         # one card per turn
+
+
+def test_option_command_cards_close_assault_adds_a_die():
+    st = cards_game("5@7: .:i\n6@8: .:I\n", hand=("close_assault",))
+    st = do(st, "play_card", card=CARD["close_assault"])
+    st = battle(st, (6, 8), (5, 7), assault=True)
+    st = do(st, "hold_fire")
+    assert st.pending["dice"] == 4
+
+
+def test_option_command_cards_their_finest_hour_and_medics():
+    st = cards_game(hand=("their_finest_hour",))
+    st = do(st, "play_card", card=CARD["their_finest_hour"])
+    assert st.ext["cp"] == 6
+    st = cards_game(hand=("medics",))
+    st.mut(uid(st, (6, 8))).figures = 2                 # a unit that lost 2 figures
+    st = do(st, "play_card", card=CARD["medics"], unit=uid(st, (6, 8)))
+    st, events = roll(st, "inf", "star", "grenade", "flag")
+    assert unit(st, (6, 8)).figures == 4 and ev(events, "unit_healed")
+
+
+def test_option_command_cards_artillery_bombard_battles_twice():
+    st = cards_game("2@8: .:i\n6@8: .:G\n", hand=("artillery_bombard",))
+    st = do(st, "play_card", card=CARD["artillery_bombard"])
+    st = battle(st, (6, 8), (2, 8))
+    st, _ = roll(st, *["star"] * st.pending["dice"])
+    st = do(st, "no_defensive_fire") if st.pending["type"] == "defensive_fire" else st
+    assert "battle" in unit_types(st, (6, 8))
 
 
 def test_4_1_an_enemy_minefield_stops_the_move_and_is_rolled():

@@ -51,6 +51,7 @@ from ...procedures.common import is_top, other, parse_hex, terrain_at
 from ...procedures.medals import check_victory, finish, update_objectives
 from ...procedures.state import GameState, Mine, Unit
 from ...procedures.terrain_changes import unit_left_hex
+from .cards import heal
 from .markers import drop_opfire, forget, has_opfire, set_suppression, suppressed, suppression
 
 Hex = tuple[int, int]
@@ -120,6 +121,13 @@ def _battle_back_ok(st: GameState, f: dict, v: Unit | None, u: Unit | None) -> b
             and B.terrain_allows_battle_static(st, v))
 
 
+def assault_bonus(st: GameState, u: Unit) -> int:
+    """Close Assault / Armor Assault cards (option ``command_cards``): +1 die."""
+    f = st.play.flags if st.play is not None and st.play.side == u.side else {}
+    return f.get("fp_assault_bonus", 0) + (f.get("fp_assault_bonus_armor", 0)
+                                           if u.cls == "armor" else 0)
+
+
 # ----------------------------------------------------------------------------- declare
 def new_fight(kind: str, u: Unit, v: Unit, dist: int, dice: int, assault: bool) -> dict:
     return {"kind": kind, "assault": assault, "att": u.id, "tgt": v.id, "frm": [*u.hex],
@@ -138,7 +146,8 @@ def declare_battle(st: GameState, u: Unit, target: Hex, assault: bool, kind: str
     d = st.scn.board.distance(u.hex, target)
     if assault and d != 1:
         raise IllegalAction("illegal_target", "an assault is against an adjacent unit")
-    f = new_fight(kind, u, v, d, allowed[target], assault)
+    f = new_fight(kind, u, v, d, allowed[target] + (assault_bonus(st, u) if assault else 0),
+                  assault)
     m = st.mut(u.id)
     m.battles += 1
     if kind == "overrun":
@@ -196,7 +205,9 @@ def resolve(st: GameState, faces: list[str], events: list) -> None:
     u = st.units.get(f["att"])
     v = st.units.get(f["tgt"])
     st.last_roll = {"unit": f["att"], "target": f["thex"], "dice": list(faces), "kind": f["kind"]}
-    if v is None:
+    if v is None or f["kind"] == "medics":
+        if v is not None:
+            heal(st, f, faces, events)
         _pop(st, events)
         return
     ranged = not f["assault"]
@@ -232,7 +243,7 @@ def resolve(st: GameState, faces: list[str], events: list) -> None:
         return
     if flags:
         v = st.units[v.id]
-        f["opts"] = retreat_choices(st, v, flags)
+        f["opts"] = retreat_choices(st, v, flags, f.get("no_ignore", False))
         if len(f["opts"]) == 1:
             retreat(st, f["opts"][0], events)
             return
@@ -383,7 +394,7 @@ def _pop(st: GameState, events: list) -> None:
                            "reason": "pre_assault_fire"})
             _pop(st, events)
             return
-        f["dice"] = B.battle_dice(st, u, v, 1, None, "battle")
+        f["dice"] = B.battle_dice(st, u, v, 1, None, "battle") + assault_bonus(st, u)
         f["stage"] = "roll"
         if f["dice"] <= 0:
             events.append({"type": "battle_cancelled", "unit": f["att"], "reason": "no_dice"})

@@ -20,6 +20,7 @@ from ...core import dice as D
 from ...core.errors import IllegalAction
 from ...procedures.common import other
 from ...procedures.state import GameState
+from . import cards as K
 from . import combat as C
 from . import machine as M
 from .markers import prune
@@ -42,6 +43,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "opportunity_fire": {"unit": UNIT, "target": HEX}, "defensive_fire": {"unit": UNIT, "target": HEX},
     "retreat": {"unit": UNIT, "to": HEX, "ignore": INT}, "take_ground": {"take": BOOL},
     "end_turn": {}, "hold_fire": {}, "no_defensive_fire": {}, "pass": {},
+    "play_card": {"card": INT, "target": HEX, "unit": UNIT},
 }
 
 
@@ -115,7 +117,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if t == "opportunity_fire":
         return [{"type": "opportunity_fire", "seat": seat, "unit": w, "target": p["hex"]}
                 for w in p["shooters"]] + [{"type": "hold_fire", "seat": seat}]
-    return M.command_actions(st, seat) + [{"type": "end_turn", "seat": seat}]
+    return (M.command_actions(st, seat) + K.actions(st, seat)
+            + [{"type": "end_turn", "seat": seat}])
 
 
 def roll_faces(st: GameState, action: dict) -> list[str]:
@@ -149,7 +152,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
                 raise IllegalAction("unknown_action", "opportunity_fire or hold_fire expected")
             M.opfire_decision(st, action, events)
         else:
-            h = M.HANDLERS.get(t)
+            h = K.play if t == "play_card" else M.HANDLERS.get(t)
             if h is None:
                 raise IllegalAction("unknown_action", f"unknown action type {t!r}")
             h(st, action, events)

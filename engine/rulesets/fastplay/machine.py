@@ -38,6 +38,7 @@ from ...procedures.movement import (BOAT, describe_move, exit_hexes, exit_value,
                                     move_allowance, move_class, reachable)
 from ...procedures.state import GameState, Mine, Play, Unit
 from ...procedures.terrain_changes import place_sandbag, unit_left_hex
+from . import cards as K
 from . import combat as C
 from .markers import (add_opfire, drop_opfire, fresh_ext, has_opfire, prune, set_suppression,
                       suppressed)
@@ -86,6 +87,8 @@ def new_game(scn: Scenario, seed: int, options: dict[str, Any] | None) -> GameSt
     for m in scn.mines:                # 004 "Placement Of Minefields": hidden values
         st.mines[m.hex] = Mine(m.side, pool.pop() if pool else 0, False, m.decoy)
     st.crosshairs = {}
+    if opts.get("command_cards"):
+        K.deal(st)
     events: list = []
     start_turn(st, scn.starting_side, events)
     return st
@@ -224,6 +227,7 @@ def unit_actions(st: GameState, seat: str, u: Unit | None = None) -> list[dict[s
     a = {"seat": seat, "unit": u.id}
     out: list[dict[str, Any]] = []
     fresh = not u.moved and not u.battles and not u.no_battle and not has_opfire(st, u.id)
+    spent = battled_out(st, u)
     if suppressed(st, u.id):                  # 8.4 / 8.5: only a rally (or withdrawal)
         if fresh:
             for o in rally_choices(st, u):
@@ -232,7 +236,7 @@ def unit_actions(st: GameState, seat: str, u: Unit | None = None) -> list[dict[s
         return out
     play = st.play
     if fresh and not u.spec.train:            # our reading: trains stay on their rail hex
-        for h in sorted(reachable(st, u, play)):
+        for h in sorted(reachable(st, u, play, None, ignores_terrain(st, u))):
             out.append({"type": "move", **a, "to": [*h]})
         if exit_hexes(st, u, play):
             out.append({"type": "exit", **a})
@@ -240,15 +244,26 @@ def unit_actions(st: GameState, seat: str, u: Unit | None = None) -> list[dict[s
             out.append({"type": "withdraw", **a})
         if may_dig_in(st, u):
             out.append({"type": "dig_in", **a})
-    if not u.battles and not has_opfire(st, u.id) and B.can_battle(st, u, play):
+    if not spent and not has_opfire(st, u.id) and B.can_battle(st, u, play):
         dist = st.scn.board.distance
         for h, _ in (B.targets(st, u, play) if _enemy_near(st, u) else ()):
             out.append({"type": "battle", **a, "target": [*h], "assault": False})
             if dist(u.hex, h) == 1:
                 out.append({"type": "battle", **a, "target": [*h], "assault": True})
-        if u.spec.dice and not (swa(u) and u.moved):
+        if u.spec.dice and not u.battles and not (swa(u) and u.moved):
             out.append({"type": "opfire_marker", **a})
     return out
+
+
+def battled_out(st: GameState, u: Unit) -> bool:
+    """5.1: the unit has battled (Artillery Bombard card: artillery battles twice)."""
+    f = st.play.flags
+    return u.battles >= (f.get("battles", 1) if u.cls in f.get("battles_classes", ()) else 1)
+
+
+def ignores_terrain(st: GameState, u: Unit) -> bool:
+    """Behind Enemy Lines card (option ``command_cards``): infantry ignores terrain."""
+    return st.play.flags.get("fp_ignore_terrain") == u.cls
 
 
 def _enemy_near(st: GameState, u: Unit) -> bool:
@@ -335,7 +350,7 @@ def _move(st: GameState, action: dict, events: list) -> None:
         raise IllegalAction("unit_suppressed", "a suppressed unit may not move (8.5: rally)")
     if u.moved or u.battles or has_opfire(st, u.id):
         raise IllegalAction("unit_already_moved", "the unit moves once, before it battles")
-    dests = {} if u.spec.train else reachable(st, u, st.play)
+    dests = {} if u.spec.train else reachable(st, u, st.play, None, ignores_terrain(st, u))
     if to not in dests:
         raise IllegalAction("illegal_move", "the unit cannot move there")
     path = path_to(st, u, dests, to)
@@ -435,7 +450,7 @@ def _battle(st: GameState, action: dict, events: list) -> None:
     u = _current(st, action, events)
     if suppressed(st, u.id):
         raise IllegalAction("unit_suppressed", "a suppressed unit may not battle (8.4)")
-    if u.battles or has_opfire(st, u.id) or not B.can_battle(st, u, st.play):
+    if battled_out(st, u) or has_opfire(st, u.id) or not B.can_battle(st, u, st.play):
         raise IllegalAction("unit_cannot_battle", "this unit may not battle now (5.1)")
     C.declare_battle(st, u, parse_hex(action, "target"), bool(action.get("assault")),
                      "battle", events)

@@ -22,9 +22,11 @@ OPTIONS = [
      "source": "000 thread reply (Mike Austin), suggestion 1",
      "description": "Dig In as a CP order: an ordered infantry or artillery unit that has "
                     "not moved or battled places sandbags on its hex instead of acting."},
-    {"name": "command_cards", "default": False, "optional": True, "implemented": False,
+    {"name": "command_cards", "default": False, "optional": True, "implemented": True,
      "source": "000 thread reply (Mike Austin), suggestion 2",
-     "description": "A small command-card draw (suggested, NOT implemented yet: refused)."},
+     "description": "A small command-card draw: the 10 cards the reply lists, 3 each at the "
+                    "start; one per turn for 1 CP, effects in Fast Play terms "
+                    "(engine/rulesets/fastplay/cards.py)."},
 ]
 
 
@@ -58,8 +60,6 @@ class FastPlayRuleset:
         if not self.accepts(scenario, mode):
             raise IllegalAction("unknown_mode", "Fast Play '44 plays 1v1 on standard or "
                                 "Breakthrough boards")
-        if (options or {}).get("command_cards"):
-            raise IllegalAction("option_not_implemented", "command_cards is not implemented")
         return G.new_game(scenario, seed, options)
 
     def seats(self, state: GameState) -> list[str]:

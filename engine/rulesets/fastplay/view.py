@@ -11,6 +11,7 @@ from typing import Any
 from ...procedures.common import SIDES, is_top
 from ...procedures.state import GameState
 from .machine import command_points, nation_rules
+from .cards import card_json
 from .markers import has_opfire, suppression
 
 
@@ -29,8 +30,10 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
     for side in SIDES:
         sides[side] = {"position": "top" if is_top(st, side) else "bottom",
                        "medals": st.medals(side), "victory": st.scn.victory.get(side, 0),
-                       "hand_count": 0, "cp_per_turn": command_points(st, side),
+                       "hand_count": len(st.hands[side]), "cp_per_turn": command_points(st, side),
                        "withdrawn": x["withdrawn"][side], "nations": nation_rules(st, side)}
+        if seat == side and st.options.get("command_cards"):   # option: the holder only
+            sides[side]["hand"] = [card_json(c) for c in st.hands[side]]
     changed = [{"hex": [*h], "tiles": [{"code": t.spec.code, "name": t.spec.name,
                                          "family": t.spec.family} for t in tiles]}
                for h, tiles in sorted(st.tiles_over.items())]
