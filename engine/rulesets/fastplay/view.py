@@ -42,7 +42,7 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         "to_act": [] if st.pending is None else [st.pending["seat"]],
         "pending": None if st.pending is None else dict(st.pending),
         "sides": sides, "cp": x["cp"], "current": x["current"],
-        "deck_count": 0, "discard_count": 0, "played": [],
+        "deck_count": len(st.deck), "discard_count": len(st.discard), "played": [],
         "units": [_unit_json(st, u) for u in st.units.values()],
         "changed_hexes": changed, "crosshairs": [],
         "mines": [{"hex": [*h], "side": m.side, "value": m.value if m.revealed else None}
