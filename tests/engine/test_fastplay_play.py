@@ -35,6 +35,8 @@ def _random_game(scn, seed: int, limit: int):
         before = FP.dump_state(st) if check else None
         nxt, events = FP.apply(st, a)
         assert not check or FP.dump_state(st) == before, f"apply mutated its input ({a})"
+        if check:
+            assert FP.load_state(before, scn) == st       # JSON snapshot round trip
         json.dumps(events)
         actions.append(a)
         st = nxt
@@ -51,7 +53,9 @@ def test_random_play_replay_equals_live(name):
     for a in actions:
         again, _ = FP.apply(again, a)
     assert again == st
-    assert FP.load_state(FP.dump_state(st)) == st
+    snap = FP.dump_state(st)
+    json.dumps(snap)
+    assert FP.load_state(snap, scn) == st
     for seat in (None, "AXIS", "ALLIES"):
         json.dumps(FP.view_for(st, seat))
 

@@ -13,7 +13,6 @@ number of dice either way).
 """
 from __future__ import annotations
 
-import pickle
 from typing import Any
 
 from ...core import dice as D
@@ -196,14 +195,3 @@ def sample_chance(st: GameState) -> dict[str, Any]:
     if not is_chance(st):
         raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
     return {"type": "roll", "seat": "chance", "dice": D.sample(st.rng, st.pending["dice"])}
-
-
-def dump_state(st: GameState) -> bytes:
-    return pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def load_state(data: bytes) -> GameState:
-    st = pickle.loads(data)
-    if not isinstance(st, GameState):
-        raise IllegalAction("malformed_state", "not a game state")
-    return st

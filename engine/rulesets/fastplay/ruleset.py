@@ -4,18 +4,18 @@ set up from any ``.m44`` scenario; the hex renderer draws it (the view carries `
 suppression and OpFire markers)."""
 from __future__ import annotations
 
-import base64
 from typing import Any
 
 from ...core.errors import EngineError, IllegalAction
 from ...core.ruleset import Action, Event
 from ...core.scenario import board_for
 from ...core.scenario_model import Scenario
+from ...procedures.snapshot import dump_state as dump_snapshot
+from ...procedures.snapshot import load_state as load_snapshot
 from ...procedures.state import GameState
 from . import game as G
 from .view import events_for, view_for
 
-SNAPSHOT_FORMAT = "pickle-b64"
 
 OPTIONS = [
     {"name": "dig_in", "default": False, "optional": True, "implemented": True,
@@ -105,14 +105,14 @@ class FastPlayRuleset:
         return {k: v for k, v in board_for(state.scn).items() if k != "sections"}
 
     def dump_state(self, state: GameState) -> dict[str, Any]:
-        return {"ruleset": self.name, "version": self.version, "format": SNAPSHOT_FORMAT,
-                "data": base64.b64encode(G.dump_state(state)).decode("ascii")}
+        """Versioned JSON (:mod:`engine.procedures.snapshot`), never a pickle."""
+        return dump_snapshot(state, self.name, self.version)
 
-    def load_state(self, data: dict[str, Any]) -> GameState:
-        if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT \
-                or data.get("ruleset") != self.name or data.get("version") != self.version:
-            raise EngineError("snapshot_version", f"not a {self.name} v{self.version} snapshot")
-        return G.load_state(base64.b64decode(data["data"]))
+    def load_state(self, data: dict[str, Any], scenario: Any = None) -> GameState:
+        """``snapshot_version`` for another format, ruleset or version (replay instead)."""
+        if not isinstance(scenario, Scenario):
+            raise EngineError("scenario_required", "a fastplay snapshot loads on its scenario")
+        return load_snapshot(data, scenario, self.name, self.version)
 
 
 FASTPLAY = FastPlayRuleset()
