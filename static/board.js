@@ -1,5 +1,6 @@
 // The SVG hex board: terrain from board_for, units/objectives from view_for,
 // highlights computed by the caller from the engine's legal actions.
+import { unitMarkers } from './fastplay.js';
 import { Geometry, W, H, key, polygonPoints } from './hex.js';
 import { svg, el, clear, sideName } from './util.js';
 import { FACE_BASE, FAMILIES, defs, drawTiles, familyOf, shortLabel, tileDescription } from './terrain.js';
@@ -343,6 +344,7 @@ export class BoardView {
         `T${firstActiveTurn(u)}`, `Waiting: this unit cannot be ordered before turn ${firstActiveTurn(u)} (scenario rule)`, { 'data-until': u.inactive_until });
       const oos = supplyTurns(u);
       if (oos > 0) unitTag(ug, w / 2 + 3, h / 2 - 1, 'supply-marker', '#b5411f', `✂${oos}`, supplyText(oos), { 'data-turns': oos });
+      unitMarkers(u).forEach((m, i) => unitTag(ug, -w / 2 + 8 + i * 17, -h / 2 - 7, m.cls, m.fill, m.label, m.title, { 'data-marker': m.label }));   // Fast Play '44
       L.units.append(ug);
     }
   }

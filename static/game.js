@@ -12,6 +12,7 @@ import { weatherInfo, weatherHeadline } from './conditions.js';
 import { UnitNames, displaySeqs } from './unitnames.js';
 import { BoardZoom } from './zoom.js';
 import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
+import { renderFastPlay, isFastPlay } from './fastplay.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
@@ -343,6 +344,7 @@ function renderAll() {
   renderOverlord();
   if (S.seats.filter((x) => x.mine).length > 1 || multi()) renderSeats();   // the seat switcher marks seats to act
   renderPending();
+  renderFastPlay($('fp-panel'), { view: S.view, legal: S.status === 'open' ? [] : S.legal, seat: S.seat, send, unitName });
   renderBoardHighlights();
   renderActions();
   renderCards();
@@ -477,6 +479,7 @@ function renderPending() {
   const box = $('pending');
   if (!p || S.view.game_over || S.status === 'open') { box.classList.add('hidden'); stopAmbushTimer(); return; }
   box.classList.remove('hidden');
+  if (isFastPlay(S.view)) { box.classList.add('hidden'); return; }   // the Fast Play panel says it
   box.textContent = describePending(p, unitName);
   ambushTimer(p, box);
 }

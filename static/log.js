@@ -149,3 +149,6 @@ export function logEntry(e, unitName, seq) {
   }
   return node;
 }
+
+// rulesets add sentences for their own events (static/fastplay.js)
+export { TEXT as EVENT_TEXT };

@@ -182,6 +182,13 @@ def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
     return out
 
 
+def retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
+    """Public form of :func:`_retreat_ends` (end hex -> steps of a retreat move toward
+    ``v``'s own side), for rule sets whose units retreat by choice (Fast Play '44 rally
+    and withdrawal, engine/rulesets/fastplay)."""
+    return _retreat_ends(st, v, max_steps)
+
+
 def choose_retreat(st: GameState, action: dict, events: list) -> None:
     b = st.battles[-1]
     to = action.get("to")
