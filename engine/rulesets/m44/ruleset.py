@@ -128,7 +128,7 @@ class M44Ruleset:
         return view_for(state, seat)
 
     def events_for(self, state: GameState, events: list[Event], seat: str | None) -> list[Event]:
-        return events_for(events, seat)
+        return events_for(events, seat, state)
 
     def board(self, state: GameState) -> dict[str, Any]:
         return board_for(state.scn)
