@@ -75,10 +75,13 @@ async def game_log(game_id: str, session: SessionDep) -> GameLog:
 
 @router.get("/games/{game_id}/events", response_model=GameEvents)
 async def game_events(game_id: str, session: SessionDep, me: OptionalIdentity,
-                      since: int = Query(0, ge=0)) -> GameEvents:
+                      since: int = Query(0, ge=0),
+                      watch: str | None = Query(None, description="a spectator watching one "
+                                                "side's board (Kriegspiel)")) -> GameEvents:
     """The events of the log after ``since``, redacted for the caller's seats (spectators:
-    public events): a late joiner's complete battle log.  Never the actions or the seed."""
-    return await service.event_log(session, game_id, me, since)
+    public events, or with ``watch`` what that side sees): a late joiner's complete battle
+    log.  Never the actions or the seed."""
+    return await service.event_log(session, game_id, me, since, watch)
 
 
 @router.get("/options", response_model=list[OptionalRuleOut], response_model_exclude_none=True)

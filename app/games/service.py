@@ -10,7 +10,7 @@ from typing import Any, Protocol
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..engine_api import EngineError, Ruleset, natural_ruleset, ruleset, rulesets_for
-from ..errors import Conflict, Forbidden, NotFound, Unprocessable
+from ..errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
 from ..scenarios import service as scenarios
@@ -268,41 +268,56 @@ async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
 
 
 async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
-                    since: int = 0) -> GameEvents:
+                    since: int = 0, watch: str | None = None) -> GameEvents:
     """The events of log entries ``since+1..seq`` of a (running) game, redacted for the
     caller's seats (a spectator's redaction without a seat): a late joiner's battle log.
     Actions and the seed are never sent."""
     game = await get_game(session, game_id)
     seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
-    last, entries = await logged_events(session, game, seats, since)
+    spectator = None
+    if watch is not None:               # a spectator watching one side's board
+        make = getattr(ruleset(game.ruleset), "spectator_seat", None)
+        if seats or make is None or watch not in {s.side for s in game.seats}:
+            raise BadRequest("watch: a side of this game, for spectators of a ruleset with "
+                             "spectator seats", code="invalid_watch")
+        spectator = make(watch)
+    last, entries = await logged_events(session, game, seats, since, spectator)
     return GameEvents(game_id=game.id, seq=last, seats=seats, entries=entries)
 
 
 async def logged_events(session: AsyncSession, game: Game, seats: list[str],
-                        since: int) -> tuple[int, list[EventEntry]]:
+                        since: int, watch: str | None = None) -> tuple[int, list[EventEntry]]:
     """Rebuild the events of log entries ``since+1..`` from the durable action log (replayed
     from the scenario and seed), redacted for ``seats`` exactly as the live updates are
     (``events_for_seats``: ``[]`` a spectator, public events only); returns the log's last
     seq and one entry per log row.  Shared by ``GET /api/games/{id}/events`` and the
-    websocket catch-up of a worker that does not hold the batches after ``since``."""
+    websocket catch-up of a worker that does not hold the batches after ``since``.  ``watch``:
+    a spectator's seat for the side he watches.  Once the game is over every entry is
+    redacted with the final state (a finished game's events in full where the ruleset
+    shows them then, e.g. Kriegspiel)."""
     scn = await game_scenario(session, game)
     log = [(r.seq, r.seat, r.action) for r in await repository.actions_after(session, game.id, 0)]
     # the replay is pure CPU work (~20 ms for a Pegasus game, more for a long Overlord
     # game): a worker thread keeps this worker's event loop serving the other games
     return await asyncio.to_thread(_replay_events, ruleset(game.ruleset), scn, game.seed,
-                                   dict(game.options or {}), game.mode, log, seats, since)
+                                   dict(game.options or {}), game.mode, log, seats, since,
+                                   watch)
 
 
 def _replay_events(rs: Ruleset, scn: Any, seed: int, options: dict[str, Any], mode: str,
                    log: list[tuple[int, str, dict[str, Any]]], seats: list[str],
-                   since: int) -> tuple[int, list[EventEntry]]:
+                   since: int, watch: str | None = None) -> tuple[int, list[EventEntry]]:
     state = rs.new_game(seed, options, scn, mode)
-    entries: list[EventEntry] = []
+    raw: list[tuple[int, str, Any, list[dict[str, Any]]]] = []
     last = 0
     for seq, seat, action in log:
         state, events = rs.apply(state, action)
         last = seq
         if seq > since:
-            entries.append(EventEntry(seq=seq, seat=seat,
-                                      events=events_for_seats(rs, state, events, seats)))
+            raw.append((seq, seat, state, events))
+    over = rs.is_over(state)
+    entries = [EventEntry(seq=seq, seat=seat,
+                          events=events_for_seats(rs, state if over else after, events,
+                                                  seats, watch))
+               for seq, seat, after, events in raw]
     return last, entries

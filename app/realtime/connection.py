@@ -66,6 +66,8 @@ class Connection:
         self.role: str | None = None
         self.held: list[tuple[str, str, str]] = []   # every (seat, side, role) it plays
         self.pinned = False                 # bound with ?seat= to that one seat
+        self.watch: str | None = None       # a spectator's watched side: the ruleset's seat
+        self.watch_side: str | None = None  # for it (``spectator_seat``), e.g. Kriegspiel
         self.identity_id: str | None = None
         self.name: str | None = None
         self.seq = -1                       # last seq this connection was sent
@@ -92,9 +94,15 @@ class Connection:
                 for s, sd, r in self.held]
 
     @property
+    def view_seat(self) -> str | None:
+        """The seat views and events are redacted for: the primary seat, or for a
+        spectator the watched side's spectator seat (None: the public view)."""
+        return self.seat if self.held else self.watch
+
+    @property
     def view_key(self) -> str | tuple[str, ...] | None:
         """What the payloads of this connection depend on (shared by equal keys)."""
-        return self.seat if len(self.held) <= 1 else tuple(self.seats)
+        return self.view_seat if len(self.held) <= 1 else tuple(self.seats)
 
     def send(self, text: str) -> None:
         if self.closed:

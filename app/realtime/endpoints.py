@@ -37,7 +37,8 @@ def _text_of(message: dict[str, Any]) -> tuple[str | None, int]:
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
-                      seat: str | None = None, since: int | None = None) -> None:
+                      seat: str | None = None, since: int | None = None,
+                      watch: str | None = None) -> None:
     hub: Hub = ws.app.state.hub
     settings = hub.settings
     await ws.accept()
@@ -65,6 +66,8 @@ async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
                 await rt.refresh_seats(session)         # not have reached this one yet
         if hub.bind(rt, conn, identity, seat):
             conn.error("not_seated", f"you do not hold seat {seat}; watching as a spectator")
+        if code := hub.watch(rt, conn, watch):
+            conn.error(code, f"cannot watch {watch}: the public view instead", watch=watch)
         await hub.attach(rt, conn, since)
         await hub.bots.present(rt, conn.identity_id)     # back from a stand-in bot
         reader = asyncio.create_task(_read_loop(hub, rt, conn))
