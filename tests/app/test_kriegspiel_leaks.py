@@ -52,30 +52,29 @@ def ks_server(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-unty
         yield srv
 
 
-def card_ids(obj: Any, out: set[int]) -> set[int]:
+def dicts(obj: Any) -> Any:
+    """Every dict inside ``obj`` (the static board skipped)."""
     if isinstance(obj, dict):
-        if isinstance(obj.get("id"), int) and "name" in obj and "kind" in obj:
-            out.add(obj["id"])
+        yield obj
         for k, v in obj.items():
             if k != "board":
-                card_ids(v, out)
+                yield from dicts(v)
     elif isinstance(obj, list):
         for v in obj:
-            card_ids(v, out)
+            yield from dicts(v)
+
+
+def card_ids(obj: Any, out: set[int]) -> set[int]:
+    out.update(d["id"] for d in dicts(obj)
+               if isinstance(d.get("id"), int) and "name" in d and "kind" in d)
     return out
 
 
 def no_fog_or_foreign_secret(obj: Any, seats: list[str]) -> None:
-    if isinstance(obj, dict):
-        assert "fog" not in obj or not isinstance(obj["fog"], dict) or "side" in obj["fog"], obj
-        if "secret" in obj:
-            assert set(seats) & set(obj.get("secret_to") or []), obj
-        for k, v in obj.items():
-            if k != "board":
-                no_fog_or_foreign_secret(v, seats)
-    elif isinstance(obj, list):
-        for v in obj:
-            no_fog_or_foreign_secret(v, seats)
+    for d in dicts(obj):
+        assert not isinstance(d.get("fog"), dict) or "side" in d["fog"], d
+        if "secret" in d:
+            assert set(seats) & set(d.get("secret_to") or []), d
 
 
 class Truth:
