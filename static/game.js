@@ -9,6 +9,7 @@ import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describe
 import { unitTitle } from './units.js';
 import { key } from './hex.js';
 import { weatherInfo, weatherHeadline } from './conditions.js';
+import { fogLegend } from './fog.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
@@ -18,6 +19,7 @@ const cfg = {
   api: body.dataset.apiBase || '/api',
   invite: body.dataset.invite || new URLSearchParams(location.search).get('invite') || '',
   seat: new URLSearchParams(location.search).get('seat') || '',
+  watch: new URLSearchParams(location.search).get('watch') || '',   // a spectator's side (Kriegspiel)
   // a connection playing several seats (docs/protocol.md "Several role seats"): the seat
   // shown first (?as=), switched locally without reconnecting
   focus: new URLSearchParams(location.search).get('as') || body.dataset.seat || '',
@@ -81,6 +83,7 @@ class Connection {
     if (!/^wss?:/.test(base)) base = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${base}`;
     const u = new URL(base);
     if (cfg.seat) u.searchParams.set('seat', cfg.seat);
+    if (cfg.watch) u.searchParams.set('watch', cfg.watch);
     if (S.seq !== null && S.seq !== undefined) u.searchParams.set('since', String(S.seq));
     return u.toString();
   }
@@ -387,7 +390,11 @@ function renderSides() {
       title: 'Minefields: hidden strength (?) until an enemy unit enters; a unit entering must stop' },
     `Minefields: ${mines.length} (${hidden} hidden, ${mines.length - hidden} revealed)`));
   }
-  if (v.deck_count !== undefined) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
+  const fogBox = fogLegend(v, S.fogRange, (on) => { S.fogRange = on; boardView.setFogRange(on); },
+                           S.seat ? undefined : cfg.watch);
+  if (fogBox) box.append(fogBox);
+  if (v.deck_count === null) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50', title: 'Kriegspiel: the deck and discard counts would tell the cards played' }, 'Deck hidden'));
+  else if (v.deck_count !== undefined) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
   const opts = Array.isArray(v.options) ? v.options : Object.keys(v.options || {});
   if (opts.length) {
     box.append(el('div', { class: 'side-box', id: 'options-on', style: 'flex:0 0 auto;border-left-color:#5a7fa8', 'data-options': opts.join(','),
