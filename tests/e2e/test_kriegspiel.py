@@ -45,11 +45,10 @@ def test_kriegspiel_two_browsers(new_page, live_server, tmp_path):
     assert r.ok, r.text()
     gid = r.json()["id"]
     assert axis.request.post("/api/identity", data={"name": "Rommel"}).ok
-    axis.goto(f"/games/{gid}")
-    axis.locator('#seat-bar button[data-claim="AXIS"]').click()
-    expect(axis.locator("#my-seat")).to_have_text("You play Axis")
-    allies.goto(f"/games/{gid}")
-    watcher.goto(f"/games/{gid}?watch=AXIS")
+    assert axis.request.post(f"/api/games/{gid}/seats/AXIS/claim").ok
+    for page, url in ((axis, f"/games/{gid}"), (allies, f"/games/{gid}"),
+                      (watcher, f"/games/{gid}?watch=AXIS")):
+        page.goto(url)
     for p in (allies, axis, watcher):
         expect(p.locator("#conn")).to_have_attribute("data-state", "ok")
 
