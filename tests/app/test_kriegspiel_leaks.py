@@ -35,7 +35,7 @@ import pytest
 
 from engine.core.ruleset import get as get_ruleset
 from engine.core.scenario import load_scenario
-from engine.procedures.cards import CARDS
+from engine.rulesets.m44.cards import CARDS
 from engine.rulesets.m44.options.kriegspiel import detected, shown
 
 from .conftest import Server, backend
