@@ -212,6 +212,11 @@ def check_step(before, after, events, seat, side):
     assert not (shown_cards & enemy_cards) - mine, (seat, shown_cards & enemy_cards)
     for e in evs:
         assert "fog" not in e
+    if side is not None:        # team play: no enemy role seat (it would tell the card)
+        seats = list(view["to_act"]) + [(view["pending"] or {}).get("seat")] + \
+            [e.get("seat") for e in evs]
+        assert not [x for x in seats if isinstance(x, str) and ":" in x
+                    and not x.startswith(side + ":")], (seat, seats)
 
 
 @pytest.mark.parametrize("mode", ["standard", "team"])

@@ -143,9 +143,11 @@ def redact_view(st: GameState, seat: str | None, view: dict[str, Any]) -> dict[s
     view["deck_count"] = view["discard_count"] = None    # draws would tell the cards played
     if side != st.active:
         view["phase"] = None
+    # team play: which role seat of the enemy acts would tell the card (its section)
+    view["to_act"] = [_side_seat(st, side, x) for x in view.get("to_act") or []]
     p = view.get("pending")
     if p is not None and (side is None or viewer_side(st, p.get("seat")) != side):
-        view["pending"] = {"type": "waiting", "seat": p.get("seat")}
+        view["pending"] = {"type": "waiting", "seat": _side_seat(st, side, p.get("seat"))}
     view["last_roll"] = _last_roll(st, side, seen, view.get("last_roll"))
     if "camouflage" in view:
         view["camouflage"] = [h for h in view["camouflage"] if tuple(h) in hexes]
@@ -154,6 +156,14 @@ def redact_view(st: GameState, seat: str | None, view: dict[str, Any]) -> dict[s
                              if tuple(c["hex"]) in hexes or tuple(c["hex"]) not in occupied]
     view["fog"] = _fog_info(st, side)
     return view
+
+
+def _side_seat(st: GameState, side: str | None, seat: Any) -> Any:
+    """An enemy role seat as its side (a seat of the viewer's side unchanged)."""
+    if not isinstance(seat, str):
+        return seat
+    owner = viewer_side(st, seat)
+    return seat if owner is None or owner == side else owner
 
 
 def _last_roll(st: GameState, side: str | None, seen: frozenset[str],
@@ -195,6 +205,9 @@ def annotate(before: GameState, after: GameState, events: list[dict[str, Any]]) 
         fog: dict[str, Any] = {}
         for s in SIDES:
             v = _fog_event(e, s, det0[s], det1[s], owner, occ)
+            seat = (v or {}).get("seat")
+            if isinstance(seat, str) and ":" in seat and not seat.startswith(s + ":"):
+                v = {**v, "seat": seat.partition(":")[0]}   # not which enemy general acts
             if v is not e:
                 fog[s] = v
         if fog:
