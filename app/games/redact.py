@@ -17,6 +17,10 @@ def events_for_seats(rs: Ruleset, state: Any, events: list[dict[str, Any]],
     if len(seats) <= 1:
         return list(rs.events_for(state, events, seats[0] if seats else watch))
     per_seat = [rs.events_for(state, events, s) for s in seats]
+    if len({len(v) for v in per_seat}) > 1:
+        # the seats see different events (seats of both sides under Kriegspiel, e.g. one
+        # identity playing hot-seat): no alignment to merge by; the first seat's events
+        return list(per_seat[0])
     out: list[dict[str, Any]] = []
     for i, base in enumerate(per_seat[0]):
         best = base

@@ -199,8 +199,8 @@ declare("after_move", _unfilled("after_move"), "one",
 # -- what a side may see (004 Kriegspiel): called by the procedures and the rulesets' views --
 declare("hidden", _false, "any",
         "(st, side, unit) -> bool: the enemy ``unit`` is off ``side``'s board (not "
-        "detected): it is no target, and a target hex holding it reads as empty.  004 "
-        "Kriegspiel.")
+        "detected): it is no target, and a target hex holding it reads as empty (called "
+        "only when options are on).  004 Kriegspiel.")
 declare("after_apply", _none, "each",
         "(before, after, events): an action was applied; may annotate the events with what "
         "each side sees of them (``fog``) and append per-side events.  004 Kriegspiel.")

@@ -173,13 +173,18 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
         recs[f"watch:{side}"] = WS(f"{url}?watch={side}")
     for rec in recs.values():
         await rec.__aenter__()
-    # a player may not watch the other side (his token holds a seat)
+    # a player may not watch the other side (his token holds a seat); an unknown side is
+    # refused: both get the public / own view instead
     slot0 = next(iter(tokens))
-    sneaky = WS(f"{url}?watch={'ALLIES' if slot0.startswith('AXIS') else 'AXIS'}", tokens[slot0])
-    await sneaky.__aenter__()
-    await sneaky.close()
-    assert any(m.get("code") == "watch_refused" for m in sneaky.messages) or \
-        sneaky.messages[0]["seat"] is not None
+    enemy = "ALLIES" if slot0.startswith("AXIS") else "AXIS"
+    for probe, code in ((WS(f"{url}?watch={enemy}", tokens[slot0]), "watch_refused"),
+                        (WS(f"{url}?watch=NOBODY"), "invalid_watch")):
+        await probe.__aenter__()
+        await probe.close()
+        hello = next(m for m in probe.messages if m["type"] == "hello")
+        assert [m["code"] for m in probe.messages if m["type"] == "error"] == [code]
+        assert hello["watch"] is None
+    assert hello["seat"] is None and recs["watch:AXIS"].messages[0]["watch"] == "AXIS"
     for slot, seats in slots.items():
         r = await api.post(f"/api/games/{gid}/seats/{seats[0]}/bot", headers=auth(tokens[slot]))
         assert r.status_code == 200, r.text
