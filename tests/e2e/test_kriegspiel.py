@@ -39,6 +39,11 @@ def check_page(page, side: str) -> None:
 
 def test_kriegspiel_two_browsers(new_page, live_server, tmp_path):
     allies, axis, watcher = new_page("allies"), new_page("axis"), new_page("watcher")
+    # the lobby offers the option with its rules summary (GET /api/options)
+    allies.goto("/")
+    box = allies.locator('input[data-option="kriegspiel"]')
+    expect(box).to_be_enabled()
+    assert "Kriegspiel & The Fog Of War" in box.get_attribute("title")
     assert allies.request.post("/api/identity", data={"name": "Montgomery"}).ok
     r = allies.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1",
                                                 "seat": "ALLIES", "seed": SEED, "options": KS})
