@@ -84,7 +84,7 @@ class Truth:
 
     def __init__(self, log: dict[str, Any]) -> None:
         rs = get_ruleset(log["ruleset"])
-        st = rs.new_game(log["seed"], log["options"], load_scenario(log["scenario"]),
+        st = rs.new_game(log["rng_seed"], log["options"], load_scenario(log["scenario"]),
                          log["mode"])
         self.states = [st]
         self.actions = [e["action"] for e in log["actions"]]
