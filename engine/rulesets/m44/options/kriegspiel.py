@@ -135,10 +135,15 @@ def redact_view(st: GameState, seat: str | None, view: dict[str, Any]) -> dict[s
             continue
         if u["side"] != side:
             u = {**u, "ordered": None}      # an order is not observed
+            if "train" in u:                # the coupled pieces it sees
+                u["train"] = [p for p in u["train"] if p in seen]
         units.append(u)
     view["units"] = units
     hexes = {tuple(u["hex"]) for u in units}
     occupied = {u.hex for u in st.units.values()}
+    if view.get("mines"):               # a minefield an undetected unit stands in
+        view["mines"] = [{**m, "value": None} if tuple(m["hex"]) in occupied
+                         and tuple(m["hex"]) not in hexes else m for m in view["mines"]]
     view["played"] = [p for p in view["played"] if p.get("side") == side]
     view["deck_count"] = view["discard_count"] = None    # draws would tell the cards played
     if side != st.active:
