@@ -68,6 +68,10 @@ class Connection:
         self.pinned = False                 # bound with ?seat= to that one seat
         self.watch: str | None = None       # a spectator's watched side: the ruleset's seat
         self.watch_side: str | None = None  # for it (``spectator_seat``), e.g. Kriegspiel
+        # chat speaks for the identity, not the pinned seat: every (seat, side, role) the
+        # identity holds in the game, and the sides playing all roles collectively
+        self.chat_held: list[tuple[str, str, str]] = []
+        self.collective: frozenset[str] = frozenset()
         self.identity_id: str | None = None
         self.name: str | None = None
         self.seq = -1                       # last seq this connection was sent
@@ -87,11 +91,15 @@ class Connection:
 
     @property
     def actors(self) -> list[Actor]:
-        """One chat actor per seat held (a spectator: one seatless actor)."""
-        if not self.held:
+        """One chat actor per seat its identity holds in the game (``chat_held``: also the
+        seats a connection pinned to one of them does not play; a spectator: one
+        seatless actor)."""
+        held = self.chat_held or self.held
+        if not held:
             return [self.actor]
-        return [Actor(seat=s, side=sd, role=r, identified=self.identity_id is not None)
-                for s, sd, r in self.held]
+        return [Actor(seat=s, side=sd, role=r, identified=self.identity_id is not None,
+                      collective=sd in self.collective)
+                for s, sd, r in held]
 
     @property
     def view_seat(self) -> str | None:
@@ -100,9 +108,16 @@ class Connection:
         return self.seat if self.held else self.watch
 
     @property
-    def view_key(self) -> str | tuple[str, ...] | None:
-        """What the payloads of this connection depend on (shared by equal keys)."""
-        return self.view_seat if len(self.held) <= 1 else tuple(self.seats)
+    def view_key(self) -> Any:
+        """What the payloads of this connection depend on (shared by equal keys): the
+        seats it plays (a spectator: the watched side's seat), and its chat actors when
+        they are not just those seats."""
+        base = self.view_seat if len(self.held) <= 1 else tuple(self.seats)
+        if not self.held:
+            return base
+        plain = [Actor(seat=s, side=sd, role=r, identified=True) for s, sd, r in self.held]
+        actors = self.actors
+        return base if actors == plain else (base, tuple(actors))
 
     def send(self, text: str) -> None:
         if self.closed:
