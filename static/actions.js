@@ -168,9 +168,11 @@ export const PHASES = {
   reinforce: 'Supply train',
   offer: 'Card exchange: lay cards face up',
   exchange: 'Card exchange: the opponent takes cards',
+  null: 'The enemy acts (fog of war)',
 };
 
 const PENDING = {
+  waiting: (p) => p.seat === 'chance' ? 'Dice are rolled' : `${sideName(p.seat)} acts (hidden by the fog of war)`,
   play_card: (p) => (p.played ? `${sideName(p.seat)} may play another command card for a free section (${p.played} played this turn), or move`
     : `${sideName(p.seat)} must play a command card`),
   order: (p) => `${sideName(p.seat)}: order units in the card's sections`,

@@ -6,6 +6,7 @@ import { svg, el, clear, sideName } from './util.js';
 import { FACE_BASE, FAMILIES, defs, drawTiles, familyOf, shortLabel, tileDescription } from './terrain.js';
 import { nationStyle, unitLetter, unitTitle, unitDescription } from './units.js';
 import { bridgeText, firstActiveTurn, supplyText, supplyTurns } from './conditions.js';
+import { drawVeil } from './fog.js';
 
 const SIDE_COLOUR = { AXIS: '#3f474f', ALLIES: '#4d7a2a' };
 
@@ -175,9 +176,13 @@ export class BoardView {
     }
   }
 
+  // Kriegspiel: show the viewer's detection range (a veil over the hexes it does not see)
+  setFogRange(on) { this.fogRange = !!on; if (this.view) this.renderMarks(); }
+
   renderMarks() {
     const L = this.layers, g = this.geo;
     clear(L.marks);
+    drawVeil(L.marks, g, this.view, this.fogRange);
     const holders = new Map(((this.view && this.view.objectives) || []).map((o) => [o.id, o.holder]));
     for (const o of this.board.objectives || []) {
       const holder = holders.get(o.id) || null;

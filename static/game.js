@@ -13,6 +13,7 @@ import { UnitNames, displaySeqs } from './unitnames.js';
 import { BoardZoom } from './zoom.js';
 import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
 import { renderFastPlay, isFastPlay } from './fastplay.js';
+import { fogLegend } from './fog.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
@@ -22,6 +23,7 @@ const cfg = {
   api: body.dataset.apiBase || '/api',
   invite: body.dataset.invite || new URLSearchParams(location.search).get('invite') || '',
   seat: new URLSearchParams(location.search).get('seat') || '',
+  watch: new URLSearchParams(location.search).get('watch') || '',   // a spectator's side (Kriegspiel)
   // a connection playing several seats (docs/protocol.md "Several role seats"): the seat
   // shown first (?as=), switched locally without reconnecting
   focus: new URLSearchParams(location.search).get('as') || body.dataset.seat || '',
@@ -110,6 +112,7 @@ class Connection {
     const u = new URL(base);
     if (cfg.seat) u.searchParams.set('seat', cfg.seat);
     if (cfg.invite) u.searchParams.set('invite', cfg.invite);   // a private game is watched with it
+    if (cfg.watch) u.searchParams.set('watch', cfg.watch);
     if (S.seq !== null && S.seq !== undefined) u.searchParams.set('since', String(S.seq));
     return u.toString();
   }
@@ -465,7 +468,11 @@ function renderSides() {
       title: 'Minefields: hidden strength (?) until an enemy unit enters; a unit entering must stop' },
     `Minefields: ${mines.length} (${hidden} hidden, ${mines.length - hidden} revealed)`));
   }
-  if (v.deck_count !== undefined) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
+  const fogBox = fogLegend(v, S.fogRange, (on) => { S.fogRange = on; boardView.setFogRange(on); },
+                           S.seat ? undefined : cfg.watch);
+  if (fogBox) box.append(fogBox);
+  if (v.deck_count === null) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50', title: 'Kriegspiel: the deck and discard counts would tell the cards played' }, 'Deck hidden'));
+  else if (v.deck_count !== undefined) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
   const opts = Array.isArray(v.options) ? v.options : Object.keys(v.options || {});
   if (opts.length) {
     box.append(el('div', { class: 'side-box', id: 'options-on', style: 'flex:0 0 auto;border-left-color:#5a7fa8', 'data-options': opts.join(','),

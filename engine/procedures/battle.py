@@ -195,8 +195,8 @@ def targets_uncached(st: GameState, u: Unit, play: Play | None,
     near: list[tuple[Unit, int]] = []
     adjacent = False
     for v in st.units.values():
-        if v.side == u.side:
-            continue
+        if v.side == u.side or (st.options and P.hidden(st, u.side, v)):
+            continue                # Kriegspiel: an enemy off the side's board is no target
         d = dist(u.hex, v.hex)
         if d <= rng:
             near.append((v, d))
@@ -251,7 +251,7 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
     allowed = dict(targets(st, u, play, kind))
     if target not in allowed:
         v = st.unit_at(target)
-        if v is None or v.side == u.side:
+        if v is None or v.side == u.side or (st.options and P.hidden(st, u.side, v)):
             raise IllegalAction("no_target", "there is no enemy unit on that hex")
         d = st.scn.board.distance(u.hex, target)
         if d > len(unit_dice(st, u)) or not P.sighted(st, u, target, d):

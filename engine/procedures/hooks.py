@@ -196,3 +196,17 @@ declare("discard_random_card", _unfilled("discard_random_card"), "one",
 declare("after_move", _unfilled("after_move"), "one",
         "(st, unit, events, how='move'): objectives, victory and the entered hex's effects "
         "after a move.")
+# -- what a side may see (004 Kriegspiel): called by the procedures and the rulesets' views --
+declare("hidden", _false, "any",
+        "(st, side, unit) -> bool: the enemy ``unit`` is off ``side``'s board (not "
+        "detected): it is no target, and a target hex holding it reads as empty (called "
+        "only when options are on).  004 Kriegspiel.")
+declare("after_apply", _none, "each",
+        "(before, after, events): an action was applied; may annotate the events with what "
+        "each side sees of them (``fog``) and append per-side events.  004 Kriegspiel.")
+declare("redact_view", _last, "chain",
+        "(st, seat, view) -> view: the seat's view with what its side may not see removed.  "
+        "004 Kriegspiel.")
+declare("redact_events", _last, "chain",
+        "(st | None, seat, events) -> events: the events as the seat's side sees them.  004 "
+        "Kriegspiel.")

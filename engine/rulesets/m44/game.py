@@ -22,6 +22,7 @@ from . import end_turn as ET
 from .options import turn_rules as TRU
 from .options.conditions import init_conditions
 from ...procedures.common import MODES, SIDES, mode
+from ...procedures.hooks import POINTS as P
 
 
 def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None = None,
@@ -79,6 +80,9 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
         init_conditions(st)
     _lay_mines(st)
     machine = MODES[mode_name].machine
+    if machine is not None and st.options.get("kriegspiel"):
+        raise IllegalAction("option_not_available", "Kriegspiel is played in the standard "
+                            "and team modes, not on the Overlord board")
     if machine is not None:          # Overlord: own deck, deal and turn machine
         machine.init_game(st)
         return st
@@ -160,6 +164,7 @@ def apply(st: GameState, action: dict[str, Any]) -> tuple[GameState, list[dict[s
     events: list[dict[str, Any]] = []
     (MODES[new.mode].machine or _turn).apply_action(new, action, events)
     new.seq += 1
+    P.after_apply(st, new, events)      # 004 Kriegspiel: what each side sees of the events
     return new, events
 
 

@@ -18,6 +18,7 @@ from .options import describe
 from ...core.scenario import board_for
 from ...core.scenario_model import Scenario
 from ...procedures.state import GameState
+from .options.kriegspiel import watch_seat
 from .view import events_for, view_for
 
 class M44Ruleset:
@@ -128,7 +129,12 @@ class M44Ruleset:
         return view_for(state, seat)
 
     def events_for(self, state: GameState, events: list[Event], seat: str | None) -> list[Event]:
-        return events_for(events, seat)
+        return events_for(events, seat, state)
+
+    def spectator_seat(self, side: str) -> str:
+        """The seat a spectator watching ``side``'s board is shown (views and events as that
+        side sees them, no hand): 004 Kriegspiel's fogged board; the public view otherwise."""
+        return watch_seat(side)
 
     def board(self, state: GameState) -> dict[str, Any]:
         return board_for(state.scn)

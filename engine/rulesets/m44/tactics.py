@@ -14,7 +14,7 @@ from ...procedures.common import (FULL_DAY, adjacent_enemies, camouflaged, can_a
 from .options import bridges as BR
 from ...procedures.battle import card_attack
 from .options.conditions import no_air
-from ...procedures.hooks import extend
+from ...procedures.hooks import POINTS as P, extend
 from ...procedures.terrain_changes import place_sandbag
 from ...procedures.trains import follower, pieces, sections
 
@@ -404,7 +404,8 @@ def target_options(st: GameState, play: Play) -> list[Any]:
 
     camo = camouflaged(st)          # camouflaged units: not by Air Power / Barrage
     out = [u.hex for u in st.units.values()
-           if u.side != play.side and u.hex not in camo and next_in_chain(u.hex)]
+           if u.side != play.side and u.hex not in camo and next_in_chain(u.hex)
+           and not P.hidden(st, play.side, u)]
     if BR.demolition_on(st):        # 004 Bridge Demolition Option 3: Barrage / Air Power
         out += [h for h in BR.bridge_hexes(st)
                 if BR.bombard_target(st, play.side, h) and next_in_chain(h)]

@@ -15,6 +15,8 @@ from .options.conditions import demoralised, supply_turns
 from ...procedures.battle import live_marks
 from .options.bridges import bridge_view
 from .options.hazards import mine_view
+from .options import kriegspiel as _kriegspiel  # noqa: F401  (registers its extension points)
+from ...procedures.hooks import POINTS as P
 from .tactics import describe_play
 from ...procedures.trains import pieces
 from ...procedures.state import GameState
@@ -111,12 +113,15 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
     if m.machine is not None:
         out["to_act"] = m.machine.to_act(st)
     m.extend_view(st, seat, out)
-    return out
+    return P.redact_view(st, seat, out)     # 004 Kriegspiel: only the side's own board
 
 
-def events_for(events: list[dict[str, Any]], seat: str | None) -> list[dict[str, Any]]:
+def events_for(events: list[dict[str, Any]], seat: str | None,
+               st: GameState | None = None) -> list[dict[str, Any]]:
+    """The events as ``seat`` may see them; ``st``: the state after them (or later), None
+    when no longer held (004 Kriegspiel events carry their own ``fog``)."""
     out = []
-    for e in events:
+    for e in P.redact_events(st, seat, events):
         if "secret" in e and (seat is None or seat not in e.get("secret_to", ())):
             e = {k: v for k, v in e.items() if k != "secret"}
         out.append(e)

@@ -150,6 +150,17 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "hexes less and roll 1 (2) battle dice less; they always retreat, even "
                  "with movement 0.",
                  "rules/004 Demoralisation, & Disorganisation (Optional)", True),
+    OptionalRule("kriegspiel",
+                 "Kriegspiel & The Fog Of War: each side sees an enemy unit only while it "
+                 "is within the battle range of one of its own units (a camouflaged one: "
+                 "only next to one of its units, the close-assault notice); enemy units "
+                 "out of range disappear from its board. The opponent's cards, card plays "
+                 "and orders are hidden: a side learns of an enemy turn only what its units "
+                 "observe (dice thrown at them, units coming into sight). Only detected "
+                 "units may be battled, Air Powered or Barraged. The server is the Referee; "
+                 "spectators watch one side's board, or the whole game once it is over. "
+                 "Standard and team play (not the Overlord board).",
+                 "rules/004 Appendix 3 - Variants, Kriegspiel & The Fog Of War", True),
     OptionalRule("supply_lines",
                  "Value: true (each side's supply base is its own board edge) or "
                  "{AXIS|ALLIES: [\"row,col\", ...]} (that side's base hexes instead). A "
