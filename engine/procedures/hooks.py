@@ -177,6 +177,30 @@ declare("pressing_on", _false, "any",
 declare("after_card_attack", _none, "each",
         "(st, events): the battle stack emptied while card targets remain (Air Power, "
         "Barrage: the next target).")
+# -- 004 Appendix 3 variants (engine/rulesets/m44/options/variants/) ---------------------
+declare("game_setup", _none, "each",
+        "(st): the units are placed, nothing is dealt yet: convert units, change the "
+        "scenario's hand sizes / victory (004 Suggested Variants, Young Generals).")
+declare("turn_begins", _none, "each",
+        "(st, side, events): ``side``'s turn has started (objectives updated); may order "
+        "units, start a chance step, add units (zombies, Common Cold, reinforcements).")
+declare("turn_ending", _none, "each",
+        "(st, side, events): ``side``'s turn is over, before the draw (towns occupied for "
+        "a whole turn).")
+declare("chance_handlers", {}, "merge",
+        "{chance ``for``: (st, faces, events) -> None}: a turn-machine chance step an "
+        "option started (Common Cold); the handler sets the next phase.")
+declare("hits_flags", _last, "chain",
+        "(st, battle, target, faces, (hits, flags)) -> (hits, flags): how a roll reads "
+        "against that target (zombies: grenades are flags; Daleks: flags are losses).")
+declare("figures_lost", _none, "each",
+        "(st, unit, lost, by_side, events): figures were removed (``unit.figures`` is "
+        "already reduced; 0: it is about to be eliminated).  New zombies, reinforcements.")
+declare("victory", _none, "one",
+        "(st) -> None (the standard medals / annihilation), False (a variant's own object "
+        "of the game: nobody has won yet) or (winner | None for a draw, reason): game over.")
+declare("targets_key", _none, "one",
+        "(st) -> hashable: what a variant adds to the battle targets memo key.")
 # -- turn-machine ports (filled by the ruleset's turn machine) ---------------------------
 declare("draw", _unfilled("draw"), "one",
         "(st, side, events, n=1) -> card ids drawn from the deck (reshuffling as the "

@@ -7,6 +7,7 @@ from typing import Any
 
 from ...procedures.cards import CARDS
 from ...procedures.common import mode, other, set_ext
+from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend
 from ...procedures.medals import check_victory, end_by_damage, update_objectives
 from ...procedures.state import GameState
@@ -43,6 +44,10 @@ def reshuffle_if_due(st: GameState, events: list) -> None:
 
 def _end_turn(st: GameState, events: list) -> None:
     side = st.active
+    if st.options:
+        P.turn_ending(st, side, events)     # 004 variants
+        if st.game_over:
+            return
     for play in st.plays:
         if play.card is not None:
             st.discard.append(play.card)
@@ -122,8 +127,12 @@ def start_turn(st: GameState, side: str, events: list) -> None:
             st.mut(uid).reset_turn()
     events.append({"type": "turn_started", "side": side, "turn": st.turn})
     update_objectives(st, events, turn_start=True)
+    if st.options:
+        P.turn_begins(st, side, events)     # 004 variants (may start a chance step)
     if check_victory(st, events) or C.update_supply(st, side, events):
         return                      # 004 Supply: the Third Turn Losses roll comes first
+    if st.phase != "play_card":
+        return
     _night_roll_if_due(st, side)
 
 

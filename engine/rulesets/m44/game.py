@@ -17,12 +17,14 @@ from ...core.scenario_model import Scenario
 from ...procedures.state import GameState, Mine, Unit
 from ...core.units import army_rules
 from .options import airdrop as _airdrop
+from .options import variants as _variants  # noqa: F401  (registers the 004 variants)
 from .options import smoke as _smoke
 from . import turn as _turn
 from . import end_turn as ET
 from .options import turn_rules as TRU
 from .options.conditions import init_conditions
 from ...procedures.common import MODES, SIDES, mode
+from ...procedures.hooks import POINTS as P
 
 
 def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None = None,
@@ -78,6 +80,8 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     if st.options:                  # 004 unit types (engine/unit_types.py), conditions
         _unit_types.apply_types(st)
         init_conditions(st)
+    if st.options:                  # 004 Appendix 3 variants: units, hands, victory
+        P.game_setup(st)
     _lay_mines(st)
     machine = MODES[mode_name].machine
     if machine is not None:          # Overlord: own deck, deal and turn machine

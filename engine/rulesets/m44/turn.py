@@ -28,6 +28,7 @@ from .options import smoke as SM
 from ...procedures.common import (can_activate, commissar_sides, mode, other, parse_hex,
                                   parse_unit, pop_ext, set_ext, take_from_hand, terrain_at,
                                   tiles_at)
+from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend
 from ...procedures.medals import check_victory, end_by_damage, update_objectives
 from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_allowance,
@@ -226,6 +227,8 @@ def _roll(st: GameState, action: dict, events: list) -> None:
         C.supply_rolled(st, faces, events)
         if not st.game_over:
             _night_roll_if_due(st, st.active)
+    elif why in P.chance_handlers:     # 004 variants (Common Cold)
+        P.chance_handlers[why](st, faces, events)
 
 
 # --------------------------------------------------------------------------- card play

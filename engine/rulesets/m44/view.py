@@ -15,6 +15,7 @@ from .options.conditions import demoralised, supply_turns
 from ...procedures.battle import live_marks
 from .options.bridges import bridge_view
 from .options.hazards import mine_view
+from .options.variants import view as variant_view
 from .tactics import describe_play
 from ...procedures.trains import pieces
 from ...procedures.state import GameState
@@ -108,6 +109,8 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         out["bridges"] = bridge_view(st)    # Battle Stars: charges placed / tank hits
     if st.ext and "visibility" in st.ext:
         out["visibility"] = st.ext["visibility"]     # night rules (1..6, 6 = full day)
+    if st.options.get("variant"):
+        out["variant"] = variant_view(st)    # 004 Suggested Variants (public state)
     if m.machine is not None:
         out["to_act"] = m.machine.to_act(st)
     m.extend_view(st, seat, out)

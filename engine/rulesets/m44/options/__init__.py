@@ -150,6 +150,26 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "hexes less and roll 1 (2) battle dice less; they always retreat, even "
                  "with movement 0.",
                  "rules/004 Demoralisation, & Disorganisation (Optional)", True),
+    OptionalRule("young_generals",
+                 "Variant For Young Generals (a preset, alone): no optional rule, every unit "
+                 "with its class's base profile (no special-unit rules), no Take Ground nor "
+                 "Armour Overrun, Section cards only, reshuffled when exhausted.",
+                 f"{_R004_A3}, Variant For Young Generals", True),
+    OptionalRule("variant",
+                 "Suggested Variants, the units of the variant_side converted: ZOMBIE (Achtung! "
+                 "Zombie!: card-less 3-figure zombies, new zombies from the Living's losses, "
+                 "splitting at 6, town markers, annihilation or a draw), EXTERMINATE (Daleks "
+                 "and Mercenaries, towns exterminated into ruins, 10 VP), WAR_OF_THE_WORLDS "
+                 "(Martian Fighting / Handling Machines on the rear line, +2 cards, towns "
+                 "seized, the Common Cold roll), NINETEEN_EIGHTY_FOUR (both sides the "
+                 "stronger force: militia, assault guns, medium / rocket artillery; flags are "
+                 "casualties; Commissars; replacements; 12 VP).",
+                 f"{_R004_A3}, Suggested Variants", True,
+                 ("ZOMBIE", "EXTERMINATE", "WAR_OF_THE_WORLDS", "NINETEEN_EIGHTY_FOUR")),
+    OptionalRule("variant_side",
+                 "With option variant: the side converted to Zombies / Daleks / Martians "
+                 "(default AXIS).",
+                 f"{_R004_A3}, Suggested Variants", True, SIDE_VALUES),
     OptionalRule("supply_lines",
                  "Value: true (each side's supply base is its own board edge) or "
                  "{AXIS|ALLIES: [\"row,col\", ...]} (that side's base hexes instead). A "
@@ -201,6 +221,12 @@ def validate(options: dict[str, Any] | None) -> dict[str, Any]:
             VALUE_CHECKS[name](name, value)
         if value:
             out[name] = value
+    if out.get("young_generals") and len(out) > 1:
+        raise EngineError("invalid_option_value", "the Variant For Young Generals uses no "
+                          "optional rule", entry="young_generals")
+    if "variant_side" in out and "variant" not in out:
+        raise EngineError("invalid_option_value", "variant_side needs a variant",
+                          entry="variant_side")
     return out
 
 

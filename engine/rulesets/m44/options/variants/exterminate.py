@@ -1,0 +1,145 @@
+""""EX-TER-MIN-ATE!" (004 Appendix 3, Suggested Variants; option ``variant:
+EXTERMINATE``, the Dalek side = option ``variant_side``, default AXIS).
+
+Engine reading of the text (quoted in tests/engine/test_variants.py):
+
+* Conversion: Regular Infantry -> Standard Dalek ("They take the place of all Regular
+  Infantry Units"), Armour -> Special Weapons Dalek ("They take the place of all Armour
+  Units"), Special Infantry and Artillery -> Dalek Mercenary ("They take the place of all
+  Special Infantry and Artillery Units"), each on the unit's own hex.
+* Standard Dalek: armour, 3 models, moves up to 4, range 3 with 3 dice; Special Weapons
+  Dalek: armour, 4 models, moves up to 4, range 4 with 4 dice.  Both: "Movement is not
+  effected by any Terrain limitations" (no terrain movement restriction), "not effected
+  by ... Grenade Hits or the first Purple Flag. Additional Purple Flags result in the
+  extermination of 1 model each. Daleks do not Retreat." (grenades miss, the first flag
+  is ignored, each further flag removes a model, no retreat).  Landmines: not modelled.
+* Dalek Mercenary: Special Infantry, 4 figures; "do not count as Victory Points when
+  eliminated" (medal value 0); "will automatically surrender if all the Dalek Units are
+  destroyed" (removed, no medal).
+* "All obstacles on the Dalek side are removed": every obstacle tile (wire, sandbags,
+  hedgehogs, ...) on the Dalek half of the board is taken off at game start.
+* Exterminate!: a Standard or Special Weapons Dalek that stands on a Towns & Villages
+  hex at the start of its side's turn, is ordered and neither moves nor battles during
+  that turn exterminates it: at the end of the turn the hex becomes City Ruins and the
+  Daleks gain a permanent Victory Point (event ``town_exterminated``, medal reason
+  ``exterminated``).
+* Object of the game: "Daleks always need to get 10 Victory Points to win, or 20 in an
+  Overlord Scenario"; the human side keeps the scenario's count.
+* Human Factor (Heroic Leader): not implemented.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .....procedures.common import SIDES
+from .....procedures.hooks import extend
+from .....procedures.state import GameState, Unit
+from .common import (alien, data, is_town, on, put, remove_obstacles, remove_unit,
+                     replace_scenario, respec, ruin, spec_like)
+
+NAME = "EXTERMINATE"
+DALEKS = ("dalek", "special_weapons_dalek")
+
+
+def dalek_spec(base) -> Any:
+    return spec_like(base, "dalek", "Standard Dalek", "armor", figures=3, move=4,
+                     move_fire=4, dice=(3, 3, 3), take_ground=2, move_class="hover",
+                     hit_by=frozenset({"armor"}), can_heal=False)
+
+
+def special_spec(base) -> Any:
+    return spec_like(base, "special_weapons_dalek", "Special Weapons Dalek", "armor",
+                     figures=4, move=4, move_fire=4, dice=(4, 4, 4, 4), take_ground=2,
+                     move_class="hover", hit_by=frozenset({"armor"}), can_heal=False)
+
+
+def mercenary_spec(base) -> Any:
+    return spec_like(base, "dalek_mercenary", "Dalek Mercenary", "inf", figures=4, move=2,
+                     move_fire=2, dice=(3, 2, 1), medal_value=0)
+
+
+def is_dalek(u: Unit | None) -> bool:
+    return u is not None and u.spec.kind in DALEKS
+
+
+def setup(st: GameState) -> None:
+    if not on(st, NAME):
+        return
+    side = alien(st)
+    for u in list(st.units.values()):
+        if u.side != side:
+            continue
+        if u.spec.train:
+            remove_unit(st, u)
+        elif u.spec.kind == "infantry":
+            respec(u, dalek_spec(u.spec))
+        elif u.cls == "armor":
+            respec(u, special_spec(u.spec))
+        else:
+            respec(u, mercenary_spec(u.spec))
+    remove_obstacles(st, side)
+    need = 20 if st.scn.board.kind == "OVERLORD" else 10
+    replace_scenario(st, victory={**st.scn.victory, side: need})
+    put(st, exterminated=(), start_hex=())
+
+
+def turn_begins(st: GameState, side: str, events: list) -> None:
+    if on(st, NAME) and side == alien(st):
+        put(st, start_hex=tuple(sorted((u.id, u.hex) for u in st.units.values()
+                                       if is_dalek(u) and is_town(st, u.hex))))
+
+
+def turn_ending(st: GameState, side: str, events: list) -> None:
+    if not on(st, NAME) or side != alien(st):
+        return
+    done = list(data(st)["exterminated"])
+    for uid, h in data(st)["start_hex"]:
+        u = st.units.get(uid)
+        if (u is not None and u.hex == h and u.ordered and not u.moved and not u.battles
+                and is_town(st, h)):
+            ruin(st, h, events)
+            done.append(h)
+            st.elim_medals[side] += 1
+            events.append({"type": "town_exterminated", "hex": [*h], "unit": uid,
+                           "side": side})
+            events.append({"type": "medal_gained", "side": side, "reason": "exterminated",
+                           "count": 1})
+    put(st, exterminated=tuple(done), start_hex=())
+
+
+def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> tuple:
+    """Grenades miss (profile ``hit_by``); the first flag is ignored, each further one
+    removes a model; no retreat."""
+    if not on(st, NAME) or not is_dalek(v):
+        return hf
+    hits, flags = hf
+    return hits + max(0, flags - 1), 0
+
+
+def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) -> None:
+    """The Mercenaries surrender when the last Dalek is destroyed."""
+    if not on(st, NAME) or v.figures > 0 or not is_dalek(v):
+        return
+    side = v.side
+    if any(is_dalek(u) for u in st.units.values() if u.side == side and u.id != v.id):
+        return
+    for u in [u for u in st.units.values() if u.side == side and not is_dalek(u)]:
+        remove_unit(st, u)
+        events.append({"type": "unit_surrendered", "unit": u.id, "side": side,
+                       "hex": [*u.hex]})
+
+
+def victory(st: GameState) -> Any:
+    return None         # the medal counts of the scenario copy (10 / 20 for the Daleks)
+
+
+def view(st: GameState) -> dict[str, Any]:
+    return {"name": NAME, "side": alien(st),
+            "exterminated": [[*h] for h in data(st)["exterminated"]],
+            "sides": list(SIDES)}
+
+
+for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
+                    ("turn_ending", turn_ending), ("hits_flags", hits_flags),
+                    ("figures_lost", figures_lost)):
+    extend(_point, _fn, __name__)
