@@ -1,0 +1,292 @@
+"""004 Appendix 3 variants (engine/rulesets/m44/options/variants/): the Variant For Young
+Generals and the four Suggested Variants.  Boards drawn as text; the rule text quoted."""
+from __future__ import annotations
+
+import pytest
+
+from engine import new_game
+from engine.core.errors import EngineError
+from engine.core.textboard import board_from_text
+from engine.procedures.cards import CARDS
+
+from .rulehelp import act, do, random_games, unit
+from .rulehelp import roll as _roll
+
+
+def roll(st, *faces):
+    return _roll(st, *faces)[0]
+
+BOARD = """
+    1: .:i W:i .:a .:i .:g .:i .:a .:i H:i
+    3: . T  .  T  .  .  H  .
+    7: .:I W:I .:A .:I .:G .:I .:A .:I H:I
+"""
+
+
+def scn(text=BOARD, **kw):
+    kw.setdefault("victory", (6, 6))
+    return board_from_text(text, **kw)
+
+
+def kinds(st, side):
+    return sorted(u.spec.kind for u in st.units.values() if u.side == side)
+
+
+# --------------------------------------------------------------------- Young Generals
+def test_young_generals_section_cards_base_profiles_no_take_ground():
+    """004: "Do not use the Take Ground or the Armour Overrun rules. ... Remove all
+    Tactic Cards and only use the Section Cards." and "Do not use any Optional Rules,
+    Appendix 1 - Special Unit Rules"."""
+    st = new_game(scn(units={(5, 5): "inf2us", (1, 17): "tank2ger"}), 1,
+                  {"young_generals": True})
+    cards = st.deck + st.hands["AXIS"] + st.hands["ALLIES"]
+    assert len(cards) == 40 and all(CARDS[c].kind == "section" for c in cards)
+    assert unit(st, (5, 5)).spec.kind == "infantry"           # special forces -> base
+    assert unit(st, (1, 17)).spec.kind == "armor" and unit(st, (1, 17)).figures == 3
+    assert all(u.spec.take_ground == 0 for u in st.units.values())
+    with pytest.raises(EngineError) as e:
+        new_game(scn(), 1, {"young_generals": True, "no_retreat": True})
+    assert e.value.code == "invalid_option_value"
+
+
+def test_young_generals_random_games():
+    """"Remember to shuffle the Section Cards yourself when it has been exhausted.\""""
+    random_games({"young_generals": True}, {"play_card", "battle"})
+
+
+# --------------------------------------------------------------------- Achtung! Zombie!
+def test_zombie_conversion():
+    """"For each Infantry-based Unit = 1 Zombie Unit · For each Artillery Unit = 2 Zombie
+    Units · For each Armour Unit = 3 Zombie Units" and "Zombie Units start with 3 zombie
+    figures each"; "The Dead Player is given no Command Cards.\""""
+    st = new_game(scn(), 1, {"variant": "ZOMBIE"})
+    dead = [u for u in st.units.values() if u.side == "AXIS"]
+    assert len(dead) == 6 + 2 + 3 * 2                 # 6 infantry, 1 gun, 2 tanks
+    assert all(u.spec.kind == "zombie" and u.figures == 3 for u in dead)
+    assert st.hands["AXIS"] == []
+
+
+def _zombie_turn(st):
+    """Allies pass their turn quickly (first card, no orders)."""
+    st = do(st, "play_card", card=st.hands["ALLIES"][0])
+    while st.active == "ALLIES" and not st.game_over:
+        t = [a["type"] for a in __import__("engine").legal_actions(st, "ALLIES")]
+        for end in ("end_orders", "end_movement", "end_battles", "pass"):
+            if end in t:
+                st = do(st, end)
+                break
+        else:
+            if st.pending and st.pending["seat"] == "chance":
+                st = roll(st, *["flag"] * st.pending["dice"])
+            elif st.pending["type"] == "choose_card":
+                st = do(st, "choose_card", card=st.recon_cards[0])
+            elif st.pending["type"] == "choose_section":
+                st = do(st, "choose_section", section=1)
+            else:
+                st = act(st, t[0])[0] if t else st
+    return st
+
+
+def test_zombies_need_no_orders_move_one_and_create_new_zombies():
+    """"Zombies DO NOT require orders." "They may Battle and Move one hex per turn."
+    "A new Zombie Figure is placed with the Zombie Unit that eliminated the Living
+    figure/model ... even if it means that there are now more than 3 Zombie figures\""""
+    st = new_game(scn("""
+        3: . .:i .
+        4: . .:I
+    """), 1, {"variant": "ZOMBIE"})
+    st = _zombie_turn(st)
+    assert st.active == "AXIS" and st.phase in ("move", "battle")
+    z = unit(st, (3, 3))
+    assert z.ordered
+    if st.phase == "move":
+        st = do(st, "end_movement")
+    st = do(st, "battle", unit=z.id, target=[4, 2])
+    st = do(st, "pass") if st.pending["type"] == "ambush" else st
+    st = roll(st, "inf", "inf", "star")
+    assert unit(st, (3, 3)).figures == 5 and unit(st, (4, 2)).figures == 2
+
+
+def test_zombie_splits_at_six_and_grenades_are_flags():
+    """"If a Zombie Unit reaches 6 figures in size it immediately divides into two
+    equally-sized Zombie Units" and "Grenade Hits are treated as a Purple Flag. A Zombie
+    Unit Retreats a maximum of one hex\""""
+    st = new_game(scn("""
+        3: . .:i .
+        4: . .:I
+    """), 1, {"variant": "ZOMBIE"})
+    st = _zombie_turn(st)
+    if st.phase == "move":
+        st = do(st, "end_movement")
+    z = unit(st, (3, 3))
+    st = do(st, "battle", unit=z.id, target=[4, 2])
+    st = do(st, "pass") if st.pending["type"] == "ambush" else st
+    st = roll(st, "inf", "inf", "inf")
+    zs = [u for u in st.units.values() if u.spec.kind == "zombie"]
+    assert sorted(u.figures for u in zs) == [3, 3]
+    from engine.rulesets.m44.options.variants.zombie import hits_flags
+    b = type("B", (), {"ignore_grenades": False})()
+    assert hits_flags(st, b, zs[0], ["grenade", "grenade", "flag"], (2, 1)) == (0, 1)
+
+
+def test_zombie_random_games():
+    random_games({"variant": "ZOMBIE"}, {"battle"})
+
+
+# --------------------------------------------------------------------- EX-TER-MIN-ATE!
+def test_daleks_conversion_and_victory():
+    """Standard Daleks "take the place of all Regular Infantry Units", Special Weapons
+    Daleks "take the place of all Armour Units", Mercenaries "take the place of all
+    Special Infantry and Artillery Units"; "Daleks always need to get 10 Victory Points\""""
+    st = new_game(scn(), 1, {"variant": "EXTERMINATE"})
+    assert kinds(st, "AXIS") == sorted(["dalek"] * 6 + ["special_weapons_dalek"] * 2
+                                       + ["dalek_mercenary"])
+    assert st.scn.victory["AXIS"] == 10 and st.scn.victory["ALLIES"] == 6
+    d = next(u for u in st.units.values() if u.spec.kind == "dalek")
+    assert (d.spec.unit_class, d.figures, d.spec.move, d.spec.dice) == ("armor", 3, 4, (3, 3, 3))
+    assert [u.spec.medal_value for u in st.units.values()
+            if u.spec.kind == "dalek_mercenary"] == [0]
+
+
+def test_dalek_flags_are_exterminations():
+    """"Daleks are not effected by Landmines, Grenade Hits or the first Purple Flag.
+    Additional Purple Flags result in the extermination of 1 model each. Daleks do not
+    Retreat.\""""
+    from engine.core import dice as D
+    from engine.rulesets.m44.options.variants.exterminate import hits_flags
+    st = new_game(scn(), 1, {"variant": "EXTERMINATE"})
+    d = next(u for u in st.units.values() if u.spec.kind == "dalek")
+    faces = ["grenade", "flag", "flag", "flag", "armor"]
+    assert D.count(faces, "armor", d.spec.hit_by, frozenset()) == (1, 3)
+    assert hits_flags(st, None, d, faces, (1, 3)) == (3, 0)
+
+
+def test_dalek_exterminates_a_town():
+    """"If a Standard Dalek Unit ... occupies a Towns & Villages hex, it may be ordered to
+    exterminate it. This takes the Unit a whole turn, at the end of which the hex is
+    replaced with City Ruins. The Victory Marker is permanently moved to the Dalek Medal
+    Stands.\""""
+    from engine.rulesets.m44.options.variants import exterminate as X
+    st = new_game(scn("""
+        3: T:i .
+        7: .:I .
+    """), 1, {"variant": "EXTERMINATE"})
+    d = unit(st, (3, 1))
+    st.active = "AXIS"
+    X.turn_begins(st, "AXIS", [])
+    st.units[d.id].ordered = True
+    events: list = []
+    X.turn_ending(st, "AXIS", events)
+    assert [e["type"] for e in events] == ["terrain_changed", "town_exterminated",
+                                           "medal_gained"]
+    assert st.medals("AXIS") == 1 and not X.is_town(st, (3, 1))
+
+
+def test_exterminate_random_games():
+    random_games({"variant": "EXTERMINATE"}, {"battle"})
+
+
+# --------------------------------------------------------------------- War Of The Worlds
+def test_martians_replace_every_two_units_on_the_rear_line():
+    """"1 Martian Unit replaces every 2 Infantry, Artillery, and Armour Units (rounded
+    down). However, every 4th Unit has to be a Martian Handling Machine" and "Martian
+    Units may only be placed on the rear-line of hexes"; "They receive two extra Command
+    Cards above the Scenario limit\""""
+    st = new_game(scn(), 1, {"variant": "WAR_OF_THE_WORLDS"})
+    m = [u for u in st.units.values() if u.side == "AXIS"]
+    assert sorted(u.spec.kind for u in m) == sorted(
+        ["martian_fighting_machine"] * 3 + ["martian_handling_machine"])
+    assert all(u.hex[0] == 0 for u in m)
+    assert len(st.hands["AXIS"]) == 4 + 2
+    inf = [u for u in st.units.values() if u.side == "ALLIES" and u.cls == "inf"]
+    assert {u.spec.kind for u in inf} == {"special_forces"}       # Human Resistance
+
+
+def test_common_cold():
+    """"Apply the following rules at the beginning of the second turn and every turn
+    thereafter. Roll one Battle Dice ... A Green Star means ... All Martian Movement is
+    reduced by one hex. All Martian Units must lose 1 model. All Martian Units lose one
+    Battle Dice.\""""
+    from engine.procedures.battle import battle_dice
+    from engine.procedures.movement import move_allowance
+    from engine.procedures.state import Play
+    st = new_game(scn(), 1, {"variant": "WAR_OF_THE_WORLDS", "variant_side": "ALLIES"})
+    st = _zombie_turn(st) if st.active == "ALLIES" else st
+    m = next(u for u in st.units.values() if u.side == "ALLIES")
+    before = m.figures
+    st.active = "ALLIES"
+    from engine.rulesets.m44.options.variants import war_of_the_worlds as W
+    st.turn = 2
+    W.turn_begins(st, "ALLIES", [])
+    assert st.pending is None or st.phase == "chance"
+    st.pending = {"type": "roll", "seat": "chance", "dice": 1, "for": "common_cold"}
+    st = roll(st, "star")
+    m2 = st.units[m.id]
+    assert m2.figures == before - 1
+    play = Play(None, "none", "ALLIES", "ALLIES")
+    assert move_allowance(st, m2, play) == 2
+    target = next(u for u in st.units.values() if u.side == "AXIS")
+    assert battle_dice(st, m2, target, 1, None) == 3
+
+
+def test_war_of_the_worlds_random_games():
+    random_games({"variant": "WAR_OF_THE_WORLDS"}, {"battle"})
+
+
+def test_fall_of_london_scenario():
+    """"The Martian side gets 9 Martian Fighting Machines, 3 Martian Handling Machines,
+    and 12 Command Cards." / "The British side gets 10 Infantry Tank Units, 8 Special
+    Infantry Units, 5 Medium Armour Units, 2 Heavy Artillery Units, and 10 Command
+    Cards.\""""
+    import os
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "scenarios",
+                        "WOTW-FallOfLondon1940.m44")
+    if not os.path.exists(path):
+        pytest.skip("scenario not bundled")
+    from engine import load_scenario
+    st = new_game(load_scenario(path), 1, {"variant": "WAR_OF_THE_WORLDS"})
+    axis = kinds(st, "AXIS")
+    assert axis.count("martian_fighting_machine") == 9
+    assert axis.count("martian_handling_machine") == 3
+
+
+# --------------------------------------------------------------------- Nineteen Eighty-Four
+def test_1984_both_sides_the_stronger_force_converted():
+    """"Both sides each get whichever force in the Scenario has the greatest number of
+    Units." "All Armour Units become Assault Guns. All Infantry Units become Militia
+    Infantry Units. ... Every third Artillery Unit is a Rocket Artillery battery, the
+    rest are Medium Artillery Units." "Victory goes to the first player to gain 12
+    Victory Points\""""
+    st = new_game(scn("""
+        1: .:i .:a .:g .:g .:g
+        7: .:I
+    """), 1, {"variant": "NINETEEN_EIGHTY_FOUR"})
+    want = sorted(["militia", "assault_gun", "medium_artillery", "medium_artillery",
+                   "rocket_artillery"])
+    assert kinds(st, "AXIS") == want and kinds(st, "ALLIES") == want
+    assert st.scn.victory == {"AXIS": 12, "ALLIES": 12}
+    assert all(u.spec.take_ground <= 1 for u in st.units.values())
+
+
+def test_1984_flags_are_casualties_and_replacements():
+    """"Purple Flags are casualties, not Retreats." "A replacement Unit of exactly the
+    same type is brought on the in the next turn whenever a Unit is eliminated.\""""
+    from engine.rulesets.m44.options.variants import nineteen_eighty_four as N
+    st = new_game(scn(), 1, {"variant": "NINETEEN_EIGHTY_FOUR"})
+    v = next(u for u in st.units.values() if u.side == "AXIS")
+    assert N.hits_flags(st, None, v, ["flag", "flag"], (0, 2)) == (2, 0)
+    n = len([u for u in st.units.values() if u.side == "AXIS"])
+    st.units[v.id].figures = 0
+    N.figures_lost(st, st.units[v.id], 2, "ALLIES", [])
+    from engine.rulesets.m44.options.variants.common import remove_unit
+    remove_unit(st, st.units[v.id])
+    events: list = []
+    N.turn_begins(st, "AXIS", events)
+    assert [e["type"] for e in events][-2:] == ["reinforcement_section", "unit_entered"]
+    new = st.units[events[-1]["unit"]]
+    assert new.spec.kind == v.spec.kind and new.hex[0] == 0
+    assert len([u for u in st.units.values() if u.side == "AXIS"]) == n
+
+
+def test_1984_random_games():
+    random_games({"variant": "NINETEEN_EIGHTY_FOUR"}, {"battle"})
