@@ -201,6 +201,10 @@ declare("victory", _none, "one",
         "of the game: nobody has won yet) or (winner | None for a draw, reason): game over.")
 declare("targets_key", _none, "one",
         "(st) -> hashable: what a variant adds to the battle targets memo key.")
+declare("phases", {}, "merge",
+        "{phase: object with pending(st), legal(st, seat), apply(st, action, events)}: "
+        "turn-machine phases an option adds (004 Simplified Campaign Rules: the "
+        "pre-battle decisions).")
 # -- turn-machine ports (filled by the ruleset's turn machine) ---------------------------
 declare("draw", _unfilled("draw"), "one",
         "(st, side, events, n=1) -> card ids drawn from the deck (reshuffling as the "

@@ -9,7 +9,12 @@ from engine.procedures import hooks
 def test_the_m44_options_extend_the_procedures_points() -> None:
     by = {p["name"]: p["extended_by"] for p in hooks.describe()}
     opts = "engine.rulesets.m44.options."
-    assert by["dice_minus"] == [opts + "conditions"]
+    var = opts + "variants."
+    assert by["dice_minus"] == [opts + "conditions", var + "war_of_the_worlds",
+                                var + "zombie"]
+    assert by["hits_flags"] == [var + m for m in ("exterminate", "nineteen_eighty_four",
+                                                  "war_of_the_worlds", "zombie")]
+    assert by["victory"] == [opts + "variants"]
     assert by["sighted"] == [opts + "conditions"]
     assert by["on_enter"] == [opts + "hazards"]
     assert by["roll_handlers"] == [opts + "hazards"]

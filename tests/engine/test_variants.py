@@ -290,3 +290,94 @@ def test_1984_flags_are_casualties_and_replacements():
 
 def test_1984_random_games():
     random_games({"variant": "NINETEEN_EIGHTY_FOUR"}, {"battle"})
+
+
+# --------------------------------------------------------------------- Simplified Campaign
+CAMPAIGN_BOARD = """
+    1: .:i .:a .:i .:g
+    7: .:I .:A .:I .:G
+"""
+
+
+def _campaign(dice, starting="PLAYER2"):
+    return new_game(scn(CAMPAIGN_BOARD, starting=starting), 1, {"campaign": dice})
+
+
+def test_campaign_prebattle_dice_count():
+    """"each player rolls Battle Dice equal to the number of Victory Points won in the
+    previous game. As a Victory Bonus, each player rolls 1 additional Battle Die for each
+    Victory he has won in the Campaign.\""""
+    from engine.rulesets.m44.options.campaign_value import prebattle_dice
+    assert prebattle_dice(4, 1) == 5 and prebattle_dice(0, 0) == 0
+
+
+def test_campaign_roll_comes_before_the_first_card():
+    """"At the beginning of the game, before the Command Cards are dealt, each player
+    rolls Battle Dice\" (the starting side first)."""
+    st = _campaign({"AXIS": 1, "ALLIES": 2})
+    assert st.pending == {"type": "roll", "seat": "chance", "dice": 2, "for": "campaign"}
+    st = roll(st, "inf", "star")
+    assert st.pending["dice"] == 1
+    assert st.pending["for"] == "campaign"
+
+
+def test_campaign_black_tank_and_blue_infantryman_the_opponent_chooses():
+    """"Black Tank - Your opponent must remove one Tank model from any one of his Armour
+    Units." "Blue Infantryman - Your opponent must remove one Infantry figure from any one
+    of his Infantry Units.\""""
+    st = _campaign({"ALLIES": 2})
+    st = roll(st, "armor", "inf")
+    assert st.pending["type"] == "campaign_loss" and st.pending["seat"] == "AXIS"
+    acts = __import__("engine").legal_actions(st, "AXIS")
+    assert [a["unit"] for a in acts] == [unit(st, (1, 3)).id]
+    st = do(st, "campaign_remove", unit=unit(st, (1, 3)).id)
+    assert unit(st, (1, 3)).figures == 2
+    acts = __import__("engine").legal_actions(st, "AXIS")
+    assert sorted(a["unit"] for a in acts) == sorted([unit(st, (1, 1)).id, unit(st, (1, 5)).id])
+    st = do(st, "campaign_remove", unit=unit(st, (1, 5)).id)
+    assert unit(st, (1, 5)).figures == 3 and st.phase == "play_card"
+
+
+def test_campaign_flag_grenade_star():
+    """"Purple Flag - Your opponent must Retreat any one Unit by one hex." "Red Grenade -
+    You remove one figure/model from any one of your Opponent's Units." "Green Star -
+    Reduce the number of Command Cards your opponent holds at the start of the Battle by
+    1.\""""
+    st = _campaign({"ALLIES": 3})
+    hand = len(st.hands["AXIS"])
+    st = roll(st, "star", "flag", "grenade")
+    assert len(st.hands["AXIS"]) == hand - 1
+    assert st.pending["type"] == "campaign_retreat" and st.pending["seat"] == "AXIS"
+    gun = unit(st, (1, 7)).id
+    st = do(st, "campaign_retreat", unit=gun, to=[0, 6])
+    assert st.units[gun].hex == (0, 6)
+    assert st.pending["type"] == "campaign_loss" and st.pending["seat"] == "ALLIES"
+    st = do(st, "campaign_remove", unit=gun)
+    assert st.units[gun].figures == 1
+
+
+def test_campaign_unit_wiped_out_gives_a_victory_point():
+    """"You gain a Victory Point if all of the figures/models of an opponent's Unit are
+    removed before the Battle begins.\""""
+    st = _campaign({"ALLIES": 2})
+    st = roll(st, "grenade", "grenade")
+    gun = unit(st, (1, 7)).id
+    st = do(st, "campaign_remove", unit=gun)
+    st = do(st, "campaign_remove", unit=gun)
+    assert gun not in st.units and st.medals("ALLIES") == 1
+
+
+def test_campaign_short_hand_draws_two():
+    """"He will draw two cards after each turn, untill the number of cards he holds is
+    equal to the number listed in the Scenario Briefing Notes.\""""
+    from engine.rulesets.m44.options import campaign as C
+    st = _campaign({"ALLIES": 2})
+    st = roll(st, "star", "star")
+    assert len(st.hands["AXIS"]) == 2
+    events: list = []
+    C.turn_ending(st, "AXIS", events)
+    assert len(st.hands["AXIS"]) == 3
+
+
+def test_campaign_random_games():
+    random_games({"campaign": {"AXIS": 3, "ALLIES": 4}}, {"campaign_remove"})

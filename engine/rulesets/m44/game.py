@@ -18,6 +18,7 @@ from ...procedures.state import GameState, Mine, Unit
 from ...core.units import army_rules
 from .options import airdrop as _airdrop
 from .options import variants as _variants  # noqa: F401  (registers the 004 variants)
+from .options import campaign as _campaign  # noqa: F401  (campaign pre-battle dice)
 from .options import smoke as _smoke
 from . import turn as _turn
 from . import end_turn as ET

@@ -77,6 +77,8 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
                 "left": sm["left"]}
     if ph in PHASE_PENDING:
         return {"type": ph, "seat": st.play.seat}
+    if ph in P.phases:              # an option's own phase (campaign pre-battle)
+        return P.phases[ph].pending(st)
     raise AssertionError(ph)
 
 
@@ -144,6 +146,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
                     for a, b in firefight_pairs(st, play)]
         out.append({"type": "end_battles", "seat": seat})
         return out
+    if ph in P.phases:
+        return P.phases[ph].legal(st, seat)
     return []
 
 
@@ -178,12 +182,15 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
             raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
         _roll(st, action, events)
     else:
-        if t not in KNOWN:
+        extra = P.phases.get(st.phase) if not st.battles else None
+        if t not in KNOWN and extra is None:
             raise IllegalAction("unknown_action", f"unknown action type {t!r}")
         if seat != p["seat"]:
             raise IllegalAction("not_your_turn", f"waiting for {p['seat']} ({p['type']})")
         if st.battles:
             BS.apply(st, action, events)
+        elif extra is not None:
+            extra.apply(st, action, events)
         else:
             handler = HANDLERS.get((st.phase, t))
             if handler is None or (st.plays and st.phase == "play_card"

@@ -13,6 +13,7 @@ from typing import Any
 from ....core.conditions import check_demoralisation, check_supply
 from ....core.errors import EngineError
 from ....core.unit_types import TYPES, check_value
+from .campaign_value import check_campaign
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,16 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "With option variant: the side converted to Zombies / Daleks / Martians "
                  "(default AXIS).",
                  f"{_R004_A3}, Suggested Variants", True, SIDE_VALUES),
+    OptionalRule("campaign",
+                 "Simplified Campaign Rules, a campaign battle: value {\"AXIS\": dice, "
+                 "\"ALLIES\": dice} (Victory Points of the previous battle + campaign "
+                 "victories). Before the first turn each side rolls them: tank / infantry: "
+                 "the opponent removes a model / figure from one of his armour / infantry "
+                 "units; flag: the opponent retreats one of his units 1 hex; grenade: you "
+                 "remove a figure from any enemy unit; star: the opponent starts with one "
+                 "card less (at least 1) and draws 2 a turn until his hand is full. A unit "
+                 "wiped out gives a Victory Point.",
+                 f"{_R004_A3}, Simplified Campaign Rules", True),
     OptionalRule("supply_lines",
                  "Value: true (each side's supply base is its own board edge) or "
                  "{AXIS|ALLIES: [\"row,col\", ...]} (that side's base hexes instead). A "
@@ -190,7 +201,8 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
 VALUE_CHECKS = {"extra_unit_types": check_value,
                 "infantry_support_weapons": check_value,
                 "demoralisation": check_demoralisation,
-                "supply_lines": check_supply}
+                "supply_lines": check_supply,
+                "campaign": check_campaign}
 #: The VALUE_CHECKS options whose value maps units to 004 unit types (lobby: type lists).
 UNIT_TYPE_OPTIONS = ("extra_unit_types", "infantry_support_weapons")
 #: An example value of each VALUE_CHECKS option (a JSON object; the lobby's placeholder).
@@ -199,6 +211,7 @@ VALUE_EXAMPLES: dict[str, dict[str, Any]] = {
     "infantry_support_weapons": {"5,9": "machine_gun"},
     "demoralisation": {"AXIS": 1, "3,7": 2},
     "supply_lines": {"ALLIES": ["8,10", "8,12"]},
+    "campaign": {"AXIS": 2, "ALLIES": 3},
 }
 
 
