@@ -20,10 +20,11 @@ from engine.core import ruleset as _registry
 from engine.core.errors import EngineError, ScenarioError
 from engine.core.ruleset import CHANCE, Ruleset, layouts_of
 from engine.core.scenario import board_for, load_scenario
+from engine.rulesets.m44.options.campaign_value import prebattle_dice
 
 __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",
-           "layouts_of", "natural_ruleset", "scenario_board", "RandomBot"]
+           "layouts_of", "natural_ruleset", "scenario_board", "RandomBot", "prebattle_dice"]
 
 
 def ruleset(name: str) -> Ruleset:

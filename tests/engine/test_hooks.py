@@ -46,11 +46,11 @@ def test_combine_rules() -> None:
 
 
 def test_extending_twice_from_the_same_module_replaces() -> None:
-    before = list(hooks._EXTENDED["dice_minus"])
-    fn = hooks.POINTS.dice_minus
+    before = list(hooks._EXTENDED["sighted"])
+    fn = hooks.POINTS.sighted
     try:
-        hooks.extend("dice_minus", fn, before[0][0])
-        assert hooks._EXTENDED["dice_minus"] == [(before[0][0], fn)]
-        assert hooks.POINTS.dice_minus is fn
+        hooks.extend("sighted", fn, before[0][0])
+        assert hooks._EXTENDED["sighted"] == [(before[0][0], fn)]
+        assert hooks.POINTS.sighted is fn
     finally:
-        hooks._EXTENDED["dice_minus"] = before
+        hooks._EXTENDED["sighted"] = before

@@ -225,7 +225,7 @@ def test_common_cold():
     assert m2.figures == before - 1
     play = Play(None, "none", "ALLIES", "ALLIES")
     assert move_allowance(st, m2, play) == 2
-    target = next(u for u in st.units.values() if u.side == "AXIS")
+    target = unit(st, (1, 1))                       # infantry on open ground
     assert battle_dice(st, m2, target, 1, None) == 3
 
 
