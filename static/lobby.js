@@ -56,6 +56,7 @@ $('identity-form').addEventListener('submit', async (ev) => {
 // ---------------------------------------------------------------- scenarios
 async function loadScenarios(selectId) {
   try { scenarios = await api('/scenarios'); } catch (e) { scenarios = []; $('create-error').textContent = `Could not load scenarios: ${e.message}`; }
+  if (needsNoScenario()) return;      // a ruleset without scenarios was chosen meanwhile
   const sel = clear($('scenario-select'));
   const groups = { bundled: el('optgroup', { label: 'Bundled scenarios' }), uploaded: el('optgroup', { label: 'Uploaded' }) };
   const counts = {};
@@ -133,7 +134,7 @@ async function onRulesetChange() {
     for (const m of rs.modes || []) mode.append(el('option', { value: m }, MODE_NAMES[m] || m));
     clear($('seat-select')).append(el('option', { value: '' }, '(choose on the game page)'));
     $('layout-label').classList.add('hidden');
-    $('bots-label').classList.add('hidden');
+    $('bots-label').classList.remove('hidden');   // you take the first seat, the bot the others
     return;
   }
   await loadScenarios($('scenario-select').value);
@@ -158,7 +159,10 @@ function onScenarioChange() {
   onModeChange();
 }
 
+function needsNoScenario() { const rs = chosenRuleset(); return !!rs && rs.setup === 'none'; }
+
 function onModeChange() {
+  if (needsNoScenario()) return;      // seats and bots: onRulesetChange
   const s = scenarios.find((x) => x.id === $('scenario-select').value);
   const mode = $('mode-select').value || '1v1';
   const layouts = layoutsOf(s, mode);
@@ -269,6 +273,7 @@ async function loadOptions(ruleset = 'm44') {
       const example = JSON.stringify(r.example);
       const area = el('textarea', { id: `${id}-map`, 'data-map-for': r.name, rows: 2, class: 'hidden',
         placeholder: example, title: names ? `Types: ${names}` : r.description });
+      if (r.prefill) area.value = example;   // a table the players complete (e.g. France 1944 control limits)
       const help = el('div', { class: 'muted option-desc hidden' },
         `Value as JSON, e.g. ${example}` + (names ? ` — a start hex "row,col" or a unit code (e.g. tankger) -> a type. Types: ${names}` : ' (see the description above; empty: the default)'));
       input.addEventListener('change', () => { area.classList.toggle('hidden', !input.checked); help.classList.toggle('hidden', !input.checked); });
@@ -327,7 +332,14 @@ $('create-form').addEventListener('submit', async (ev) => {
     for (const seat of mine.slice(1)) {
       if (!held.has(seat)) await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/claim`, { method: 'POST', body: JSON.stringify(claim) });
     }
-    if (mine.length && $('bots-check').checked && layouts) {
+    if (!needsScenario && !mine.length && $('bots-check').checked && (g.seats || []).length) {
+      // a ruleset without a scenario (its seats known once the game exists): the creator
+      // takes the first seat, the server's bot every other one
+      const seats = g.seats.map((x) => x.seat);
+      await api(`/games/${g.id}/seats/${encodeURIComponent(seats[0])}/claim`, { method: 'POST', body: JSON.stringify(claim) });
+      for (const seat of seats.slice(1)) await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/bot`, { method: 'POST' });
+      mine.push(seats[0]);
+    } else if (mine.length && $('bots-check').checked && layouts) {
       // every other player slot (or seat, from an older server) goes to the bot
       const free = (g.slots && g.slots.length ? g.slots.filter((x) => !x.taken && !(x.seats || []).some((z) => mine.includes(z))).map((x) => x.slot)
         : (g.seats || []).filter((x) => !mine.includes(x.seat)).map((x) => x.seat));

@@ -10,7 +10,9 @@
 //   export function render(s)        on every hello/update/sync: s = {
 //       view, board, legal, seq, status, seat, seats, events }  // events: update only
 //   export function unmount()        optional: the page is going away
+//   export function describe(event)  optional: the log line of an event ('' = none; default: its type)
 import { el, clear } from './util.js';
+import { ChatPanel } from './chat.js';
 
 const body = document.body;
 const cfg = {
@@ -46,6 +48,14 @@ function send(obj) {
   ws.send(JSON.stringify({ ...obj, id }));
   return id;
 }
+
+// chat: the same panel and channels as the hex game page (docs/protocol.md "Chat channels")
+let lastChatChannel = null;
+const chat = $('chat') ? new ChatPanel($('chat'), (channel, text) => {
+  lastChatChannel = channel;
+  send({ type: 'chat', channel, text });
+}) : null;
+function chatContext() { return { seat: S.seat, side: S.seat, role: null }; }
 
 const mod = await import(`/static/renderers/${encodeURIComponent(cfg.renderer)}.js`);
 mod.mount($('board'), {
@@ -89,11 +99,19 @@ function handle(msg) {
       Object.assign(S, { seq: msg.seq, board: msg.board, view: msg.view, legal: msg.legal || [],
         seat: msg.seat, seats: msg.my_seats || [], status: msg.status });
       drawSeats(msg.seats);
+      if (chat) { chat.setChannels(msg.chat_channels || {}, chatContext()); chat.setHistory(msg.chat || []); }
       draw([]);
+      break;
+    case 'chat':
+      if (chat) chat.push(msg);
       break;
     case 'update':
       Object.assign(S, { seq: msg.seq, view: msg.view, legal: msg.legal || [], status: msg.status });
-      for (const e of msg.events || []) say(e.type);
+      if (chat && msg.chat_channels) chat.setChannels(msg.chat_channels, chatContext());
+      for (const e of msg.events || []) {
+        const line = mod.describe ? mod.describe(e) : e.type;
+        if (line) say(line);
+      }
       draw(msg.events);
       break;
     case 'sync':
@@ -110,6 +128,7 @@ function handle(msg) {
       if (msg.code === 'stale_seq') send({ type: 'resync', since: S.seq });
       break;
     case 'error':
+      if (chat && msg.code === 'chat_forbidden') { chat.markClosed(lastChatChannel, (msg.details && msg.details.reason) || msg.message); break; }
       say(`Error: ${msg.message || msg.code}`);
       break;
     default:

@@ -1,13 +1,15 @@
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Query, Request, status
 
-from ..engine_api import optional_rules, rulesets
+from ..engine_api import optional_rules, preview_action, rulesets
 from ..errors import BadRequest
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
 from .schemas import (ClaimBody, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
-                      InviteOut, OptionalRuleOut, RulesetOut)
+                      InviteOut, OptionalRuleOut, PreviewBody, RulesetOut)
 
 router = APIRouter(prefix="/api", tags=["games"])
 
@@ -98,6 +100,15 @@ async def list_rulesets() -> list[RulesetOut]:
     return [RulesetOut(name=rs.name, version=rs.version, title=rs.title, summary=rs.summary,
                        setup=rs.setup, renderer=rs.renderer, modes=list(rs.modes),
                        options=list(rs.options())) for rs in rulesets()]
+
+
+@router.post("/rulesets/{name}/preview")
+async def preview(name: str, body: PreviewBody) -> dict[str, Any]:
+    """What an action would compute under a game's options, nothing applied (the
+    ruleset's optional ``preview``; e.g. France 1944: a combat's odds and shifts before
+    its declaration).  Engine refusals: 422 with the engine's code (``no_preview``,
+    ``unknown_ruleset``, ...)."""
+    return {"preview": preview_action(name, body.options, body.action)}
 
 
 @router.get("/invites/{code}", response_model=InviteOut)

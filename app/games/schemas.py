@@ -129,6 +129,13 @@ class OptionalRuleOut(BaseModel):
     values: list[Any] | None = None     # the value must be one of these (else ``true``)
     unit_types: dict[str, str] | None = None   # a mapping rule: its type names -> 004 names
     example: dict[str, Any] | None = None      # the value may be a JSON object like this one
+    prefill: bool | None = None     # the lobby fills the value in with ``example`` to edit
+
+
+class PreviewBody(BaseModel):
+    """``POST /api/rulesets/{name}/preview``: an action and the game's options."""
+    options: dict[str, Any] = Field(default_factory=dict)
+    action: dict[str, Any]
 
 
 class RulesetOut(BaseModel):

@@ -31,6 +31,9 @@ Contract (every ruleset):
   ``turn(state) -> int`` the game turn, for turn caps (:func:`turn_of`; default: None);
   ``layouts(mode)`` / ``default_layout(mode)`` how players share the role seats of a
   side (:func:`layouts_of`; default: one player per seat).
+  ``preview(state, action) -> dict`` what an action would compute, without applying
+  it (e.g. a France 1944 combat's odds and shifts before its irrevocable declaration;
+  :func:`preview_of`; default: ``EngineError("no_preview")``).
 * ``dump_state``/``load_state`` give a snapshot as JSON-able data (``dict``) carrying
   ``ruleset`` and ``version``; a snapshot of an older version may be refused with
   ``EngineError("snapshot_version")`` (the server then replays the log instead).
@@ -151,6 +154,14 @@ def turn_of(ruleset: Ruleset, state: Any) -> int | None:
     """The ruleset's game turn of ``state`` (optional ``turn(state)``; None without it)."""
     turn = getattr(ruleset, "turn", None)
     return None if turn is None else int(turn(state))
+
+
+def preview_of(ruleset: Ruleset, state: Any, action: Any) -> dict[str, Any]:
+    """The ruleset's optional ``preview(state, action)`` (pure, nothing applied)."""
+    preview = getattr(ruleset, "preview", None)
+    if preview is None:
+        raise EngineError("no_preview", f"ruleset {ruleset.name!r} has no preview")
+    return dict(preview(state, action))
 
 
 def layouts_of(ruleset: Ruleset, mode: str | None) -> tuple[dict[str, list[list[str]]], str]:

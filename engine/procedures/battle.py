@@ -10,21 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core import dice as D
-from .cards import CARDS
 from ..core.errors import IllegalAction
 from .state import Battle, GameState, Play, Unit
 from ..core.terrain import CLASS_INDEX
 from ..core.units import may_target
-from ..core.unit_types import dice_table, extra_flags, may_enter, signature
+from ..core.unit_types import dice_table, signature
 from . import los as L
-from . import trains as TR
-from .common import (camouflaged, can_activate, drop_camouflage, is_top, mode, other,
-                     parse_hex, parse_unit, set_ext, terrain_at, tile_codes, visibility)
+from .common import camouflaged, drop_camouflage, terrain_at, tile_codes, visibility
 from .hooks import POINTS as P
-from .medals import check_victory, eliminate, update_objectives
-from .movement import can_step, reachable, stopped_in_hex
-from .terrain_changes import remove_family, unit_left_hex
+from .medals import eliminate
+from .terrain_changes import remove_family
 from .trains import coupled, hit_order
 
 Hex = tuple[int, int]
@@ -330,41 +325,8 @@ def declare_special(st: GameState, u: Unit, h, n: int, kind: str,
                    "hex": [*h], "dice": n})
 
 
-def ambush_possible(st: GameState, b: Battle) -> bool:
-    v = st.units.get(b.target)
-    u = st.units.get(b.attacker) if b.attacker else None
-    if v is None or u is None or not can_activate(st, v):
-        return False
-    if not any(CARDS[c].key == "ambush" for c in st.hands[v.side]):
-        return False
-    if not may_target(v.spec, u.spec) or not terrain_allows_battle_static(st, v):
-        return False
-    return battle_dice(st, v, u, 1, None, "ambush") > 0
-
-
 def terrain_allows_battle_static(st: GameState, v: Unit) -> bool:
     return v.cls not in terrain_at(st, v.hex).no_battle_in or v.spec.kind == "destroyer"
-
-
-def play_ambush(st: GameState, b: Battle, events: list) -> None:
-    v = st.units[b.target]
-    u = st.units[b.attacker]
-    card = next(c for c in st.hands[v.side] if CARDS[c].key == "ambush")
-    st.hands[v.side].remove(card)
-    st.discard.append(card)
-    st.extra_draws[v.side] = st.extra_draws.get(v.side, 0) + 1
-    events.append({"type": "card_played", "seat": mode(st).hand_seat(st, v.side), "side": v.side,
-                   "card": CARDS[card].to_json(), "reaction": True})
-    a = Battle(v.id, v.side, u.id, u.hex, v.hex, 1, battle_dice(st, v, u, 1, None, "ambush"),
-               "ambush")
-    a.star_hits = v.spec.star_hits
-    a.stage = "roll"
-    b.stage = "ambushed"
-    drop_camouflage(st, v.hex, events)
-    events.append({"type": "battle_declared", "unit": v.id, "side": v.side, "from": [*v.hex],
-                   "target": [*u.hex], "target_unit": u.id, "range": 1, "dice": a.dice,
-                   "kind": "ambush"})
-    st.battles.append(a)
 
 
 def marked(st: GameState, u: Unit, v: Unit) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import IllegalAction
-from .battle import ambush_possible, battle_back, play_ambush, targets
+from .battle import battle_back, targets
 from .battle_outcome import (_after_take_ground, choose_retreat, desert_move, finish, overrun,
                              post_battle, take_ground)
 from .common import mode, parse_hex
@@ -56,7 +56,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
         return []
     if t == "ambush":
         out = [{"type": "pass", "seat": seat}]
-        if ambush_possible(st, b):
+        if P.reaction_possible(st, b):
             out.insert(0, {"type": "ambush", "seat": seat})
         return out
     if t == "retreat":
@@ -86,9 +86,9 @@ def apply(st: GameState, action: dict, events: list) -> None:
     t = action["type"]
     if b.stage == "ambush":
         if t == "ambush":
-            if not ambush_possible(st, b):
+            if not P.reaction_possible(st, b):
                 raise IllegalAction("card_not_in_hand", "no Ambush possible")
-            play_ambush(st, b, events)
+            P.play_reaction(st, b, events)
         elif t == "pass":
             events.append({"type": "ambush_window_closed", "unit": b.target})
             b.stage = "roll"

@@ -4,7 +4,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from .cards import CARDS
 from ..core.conditions import WEATHER
 from ..core.errors import IllegalAction
 from .state import GameState, Play, Unit
@@ -173,20 +172,6 @@ def take_from_hand(st: GameState, action: dict[str, Any]) -> int:
         raise IllegalAction("card_not_in_hand", "that card is not in your hand")
     hand.remove(cid)
     return cid
-
-
-def discard_random_card(st: GameState, side: str, reason: str, events: list) -> None:
-    """``side`` discards a card drawn at random from its hand (state RNG) face up on the
-    discard pile: event ``card_discarded {side, seat, reason, card}``.  Used by the HQ &
-    Supply Tents (vocabulary 1.3) and Italian High Command (vocabulary 2.6)."""
-    hand = st.hands[side]
-    if not hand:
-        return
-    cid = hand[st.rng.below(len(hand))]
-    hand.remove(cid)
-    st.discard.append(cid)
-    events.append({"type": "card_discarded", "side": side, "seat": mode(st).hand_seat(st, side),
-                   "reason": reason, "card": CARDS[cid].to_json()})
 
 
 def side_units(st: GameState, side: str) -> list[Unit]:

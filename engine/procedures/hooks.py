@@ -174,6 +174,11 @@ declare("on_enter", _none, "each",
         "take_ground); may push chance steps (mines, hazards, HQ tents).")
 declare("pressing_on", _false, "any",
         "(st, unit) -> bool: the unit must keep advancing (004 Army Manoeuvres Big Push).")
+declare("reaction_possible", _false, "any",
+        "(st, battle) -> bool: the defender of a declared close assault may react first "
+        "(m44: the Ambush card); the record then waits in stage ``ambush``.")
+declare("play_reaction", _unfilled("play_reaction"), "one",
+        "(st, battle, events): the defender reacts (m44: plays Ambush and battles first).")
 declare("after_card_attack", _none, "each",
         "(st, events): the battle stack emptied while card targets remain (Air Power, "
         "Barrage: the next target).")
@@ -213,6 +218,9 @@ declare("give", _unfilled("give"), "one",
         "(st, side, cards, events): the cards join the side's hand (card_drawn event).")
 declare("finish_turn", _unfilled("finish_turn"), "one",
         "(st, events): the active side's turn ends (draws, next turn).")
+declare("discard_random_card", _unfilled("discard_random_card"), "one",
+        "(st, side, reason, events): a card at random from the side's hand to the discard "
+        "pile (HQ tents, Italian High Command).")
 declare("after_move", _unfilled("after_move"), "one",
         "(st, unit, events, how='move'): objectives, victory and the entered hex's effects "
         "after a move.")

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from .state import GameState, Unit
-from .common import SIDES, discard_random_card, other
+from .common import SIDES, other
+from .hooks import POINTS as P
 from .terrain_changes import unit_left_hex
 from .hooks import POINTS as P
 
@@ -139,7 +140,7 @@ def _italian_high_command_discard(st: GameState, events: list[dict[str, Any]]) -
     is drawn from the state RNG (as the HQ tent discard) and goes face up on the discard
     pile (event ``card_discarded``, reason ``italy_high_command``)."""
     if len(st.hands["AXIS"]) > ITALY_HIGH_COMMAND_KEEP:
-        discard_random_card(st, "AXIS", "italy_high_command", events)
+        P.discard_random_card(st, "AXIS", "italy_high_command", events)
 
 
 def damage_score(st: GameState, side: str) -> int:

@@ -6,4 +6,6 @@ ruleset by adding its package and one import line here (docs/architecture.md).
 """
 from __future__ import annotations
 
-from . import m44, overlord
+from . import m44, overlord  # noqa: F401  (register the m44 and overlord rulesets)
+from . import portable  # noqa: F401  (registers "portable")
+from . import france1944  # noqa: F401  (the France 1944 revised combat referee, 001)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from engine import apply, legal_actions, new_game, to_act
-from engine.procedures.cards import STANDARD_DECK
+from engine.rulesets.m44.cards import STANDARD_DECK
 from engine.rulesets.m44 import turn as _turn
 from engine.core.textboard import board_from_text
 
@@ -144,7 +144,7 @@ def random_games(options, kinds, scn=None):
 
 def give(st, side, key, section=None):
     """Put a card of ``key`` from the deck into ``side``'s hand (a new turn's card)."""
-    from engine.procedures.cards import CARDS
+    from engine.rulesets.m44.cards import CARDS
     cid = next(c for c in st.deck if CARDS[c].key == key
                and (section is None or CARDS[c].sections == (section,)))
     st.deck.remove(cid)

@@ -101,7 +101,7 @@ def test_options_registry_and_unknown_option(scn):
 
 def test_starting_hand_method(scn):
     st = new_game(scn, 1, {"starting_hand_method": True})
-    from engine.procedures.cards import CARDS
+    from engine.rulesets.m44.cards import CARDS
     allies = sorted(CARDS[c].key for c in st.hands["ALLIES"])
     assert allies.count("recon") >= 3 and "direct_from_hq" in allies and len(allies) == 6
     axis = sorted(CARDS[c].key for c in st.hands["AXIS"])

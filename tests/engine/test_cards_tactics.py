@@ -2,7 +2,7 @@
 import pytest
 
 from engine import IllegalAction, apply, is_chance, legal_actions, view_for
-from engine.procedures.cards import CARDS, STANDARD_DECK
+from engine.rulesets.m44.cards import CARDS, STANDARD_DECK
 from tests.engine.rulehelp import act, card_id, do, game, legal, play, roll, uid, unit
 
 MIXED = """

@@ -21,7 +21,8 @@ def test_the_m44_options_extend_the_procedures_points() -> None:
     assert by["enemy_entered"] == [opts + "bridges"]
     assert by["pressing_on"] == [opts + "manoeuvres"]
     assert by["after_card_attack"] == ["engine.rulesets.m44.tactics"]
-    for port in ("draw", "give", "finish_turn", "after_move"):
+    assert by["reaction_possible"] == ["engine.rulesets.m44.ambush"]
+    for port in ("draw", "give", "finish_turn", "after_move", "discard_random_card"):
         assert by[port], port
     assert set(hooks.POINTS.roll_handlers) == {"seal_cave", "heal", "blow_bridge",
                                                "bombard_bridge"}

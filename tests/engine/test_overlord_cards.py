@@ -5,7 +5,7 @@ import pytest
 from engine import (EngineError, apply, is_chance, legal_actions, load_scenario, new_game,
                     sample_chance, to_act)
 from engine.bot import RandomBot, next_action
-from engine.procedures.cards import CARDS
+from engine.rulesets.m44.cards import CARDS
 from engine.rulesets.overlord.cards import first_overlord
 from tests.engine.olhelp import A, X, dispatch, do, finish_turn, ol_game, roll
 from tests.engine.paths import SCN_DIR

@@ -72,7 +72,7 @@ def test_must_have_unit_exit_side_needs_exit_medals_to_win():
 
 
 def test_deck_name_air_power_as_artillery_bombard_deck():
-    from engine.procedures.cards import CARDS
+    from engine.rulesets.m44.cards import CARDS
     st = game("0@0: .:i\n6@10: .:I",
               game_info={"options": {"deck_name": "AIR_POWER_AS_ARTILLERY_BOMBARD_DECK"}})
     cards = st.deck + st.hands["AXIS"] + st.hands["ALLIES"]

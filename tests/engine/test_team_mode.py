@@ -1,7 +1,7 @@
 """004 Team Play on a standard board: role seats, the member of the section concerned
 carries out a Section card, the C-in-C holds the hand and plays tactic cards."""
 from engine import apply, legal_actions, load_scenario, new_game, seats, to_act, view_for
-from engine.procedures.cards import first_of
+from engine.rulesets.m44.cards import first_of
 from engine.rulesets.overlord.chain import seat_layouts
 from tests.engine.paths import SCN_DIR
 

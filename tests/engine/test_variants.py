@@ -7,7 +7,7 @@ import pytest
 from engine import new_game
 from engine.core.errors import EngineError
 from engine.core.textboard import board_from_text
-from engine.procedures.cards import CARDS
+from engine.rulesets.m44.cards import CARDS
 
 from .rulehelp import act, do, random_games, unit
 from .rulehelp import roll as _roll

@@ -8,7 +8,7 @@ from typing import Any
 from ...core.scenario import parse_coord
 from ...procedures import battle as B
 from ...procedures import trains as TR
-from ...procedures.cards import CARDS, first_of
+from .cards import CARDS, first_of
 from ...procedures.common import other
 from ...procedures.movement import exit_hexes, reachable
 from ...procedures.state import GameState, Play

@@ -3,9 +3,8 @@ Command Card"): draws (deck reshuffled when empty, as the scenario allows), Reco
 of-2, Their Finest Hour's reshuffle, the Commissar card, the next side's turn."""
 from __future__ import annotations
 
-from typing import Any
 
-from ...procedures.cards import CARDS
+from .cards import CARDS
 from ...procedures.common import mode, other, set_ext
 from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend

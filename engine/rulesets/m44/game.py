@@ -9,7 +9,7 @@ from typing import Any
 
 from ...core import dice as D
 from ...core import unit_types as _unit_types
-from ...procedures.cards import STANDARD_DECK, standard_deck_ids
+from .cards import STANDARD_DECK, standard_deck_ids
 from ...core.errors import IllegalAction
 from .options import validate
 from ...core.rng import Rng

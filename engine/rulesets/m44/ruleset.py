@@ -8,7 +8,6 @@ only changes the modes offered and the boards each accepts.
 from __future__ import annotations
 
 import base64
-import pickle
 from typing import Any, ClassVar
 
 from . import game as _rules

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...procedures.cards import CARDS
+from .cards import CARDS
 from ...core.errors import IllegalAction
 from ...procedures.state import GameState, Play, Quota, Unit
 from ...procedures.common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate,

@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import dice as D
-from ...procedures.cards import CARDS, first_of
+from . import ambush as _ambush  # noqa: F401  (the Ambush card: the battle stack's reaction)
+from . import hand as _hand  # noqa: F401  (fills the discard_random_card port)
+from .cards import CARDS
 from ...core.errors import IllegalAction
-from ...core.scenario import parse_coord
 from ...procedures.state import GameState, Play
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
@@ -25,12 +26,11 @@ from .options import manoeuvres as MN
 from .options import extra_cards as EC
 from .options import useless_cards as UC
 from .options import smoke as SM
-from ...procedures.common import (can_activate, commissar_sides, mode, other, parse_hex,
-                                  parse_unit, pop_ext, set_ext, take_from_hand, terrain_at,
-                                  tiles_at)
+from ...procedures.common import (can_activate, mode, parse_hex, parse_unit, pop_ext,
+                                  take_from_hand, terrain_at, tiles_at)
 from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend
-from ...procedures.medals import check_victory, end_by_damage, update_objectives
+from ...procedures.medals import check_victory, update_objectives
 from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_allowance,
                                     reachable)
 from ...procedures.terrain_changes import unit_left_hex

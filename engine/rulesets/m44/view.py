@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...procedures.cards import CARDS
+from .cards import CARDS
 from ...procedures.common import SIDES, is_top, mode
 from .options.conditions import demoralised, supply_turns
 from ...procedures.battle import live_marks

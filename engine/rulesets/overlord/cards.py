@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...procedures.cards import ALL, CARDS, STANDARD_DECK, CardDef
+from ..m44.cards import ALL, CARDS, STANDARD_DECK, CardDef
 
 FGS = ("left", "centre", "right")
 FIRST_ID = 100

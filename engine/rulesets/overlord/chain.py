@@ -8,7 +8,7 @@ from typing import Any
 
 from ...core.errors import IllegalAction
 from ...procedures import battle_stack as BS
-from ...procedures.cards import CARDS
+from ..m44.cards import CARDS
 from ...procedures.common import SIDES, is_top
 from ...procedures.state import GameState, Play
 from ..m44 import turn as TU

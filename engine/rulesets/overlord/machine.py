@@ -22,26 +22,20 @@ from __future__ import annotations
 from typing import Any
 
 from ...core import dice as D
-from ...procedures.cards import ALL, CARDS
+from ..m44.cards import CARDS
 from ...core.errors import IllegalAction
-from .cards import (AIR_SORTIE_KEY, AIR_SORTIES, BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF,
-                    OVERLORD_DECK)
+from .cards import AIR_SORTIE_KEY, AIR_SORTIES, FGS, OVERLORD_DECK
 from ...procedures.state import GameState, Play, Quota, ShallowExt
 from ..m44.options import airdrop as AD
-from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
 from ...procedures import battle_stack as BS
-from ..m44 import tactics as T
 from ..m44.options import smoke as SM
 from ..m44 import turn as TU
 from ..m44 import end_turn as ET
 from ..m44.options import turn_rules as TRU
-from ...procedures.common import (MODES, SIDES, StandardMode, adjacent_enemies, is_top, other,
-                                  parse_hex, parse_unit, terrain_at)
+from ...procedures.common import MODES, SIDES, other
 from ...procedures.common import commissar_sides as _commissar_sides
-from ...procedures.medals import check_victory, end_by_damage, update_objectives
-from ...procedures.terrain_changes import unit_left_hex
-from ...procedures.trains import coupled
+from ...procedures.medals import end_by_damage
 from .chain import (FIREFIGHT_PLAY, ROLES, _Ctx, _Focus, _any_pre, _chip_options,
                     _confirm_error, _fg_mix_error, _gung_ho_sides, _halves, _hand_count,
                     _play_of, _put, _stages, _static_roles, _waiting, seat, split, zone)

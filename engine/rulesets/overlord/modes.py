@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...procedures.cards import CARDS
+from ..m44.cards import CARDS
 from ...procedures.common import MODES, SIDES, StandardMode, is_top
 from ...procedures.state import GameState, Play
 from . import machine

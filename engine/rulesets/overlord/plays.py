@@ -9,7 +9,7 @@ from typing import Any
 from ...core.errors import IllegalAction
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
-from ...procedures.cards import ALL, CARDS
+from ..m44.cards import ALL, CARDS
 from ...procedures.common import (adjacent_enemies, other, parse_hex, parse_unit, terrain_at)
 from ...procedures.medals import check_victory, update_objectives
 from ...procedures.state import GameState, Play, Quota

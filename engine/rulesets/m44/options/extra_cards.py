@@ -37,7 +37,7 @@ Engine reading (where the text is silent):
 """
 from __future__ import annotations
 
-from ....procedures.cards import CARDS
+from ..cards import CARDS
 from ....core.errors import IllegalAction
 from ....procedures.state import GameState, Play
 from ..tactics import SECTION_KEYS, card_sections

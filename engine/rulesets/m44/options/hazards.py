@@ -33,9 +33,10 @@ from ....procedures.battle import declare_special, unit_dice
 from .bridges import (blow_bridge, blow_rolled, blowable_bridges, bombard_bridge,
                       bombard_rolled, bombardable_bridges, enemy_entered, rig_bridge,
                       riggable_bridges)
-from ....procedures.common import (adjacent_enemies, discard_random_card, other, set_ext,
+from ....procedures.common import (adjacent_enemies, other, set_ext,
                                    terrain_at, tiles_at)
 from ....procedures.hooks import POINTS as P
+from ..hand import discard_random_card
 from ....procedures.hooks import extend
 from .pontoons import build_pontoon, pontoon_hexes
 from ....procedures.terrain_changes import remove_family

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....procedures.cards import CARDS
+from ..cards import CARDS
 from ....core.errors import IllegalAction
 from ....procedures.state import GameState, Play, Quota
 from .. import tactics as T

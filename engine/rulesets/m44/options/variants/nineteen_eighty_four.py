@@ -35,7 +35,7 @@ from typing import Any
 
 from .....core.unit_types import typed_spec
 from .....core.units import unit_spec
-from .....procedures.cards import CARDS
+from ...cards import CARDS
 from .....procedures.common import SIDES, is_top, other
 from .....procedures.hooks import POINTS as P
 from .....procedures.hooks import extend

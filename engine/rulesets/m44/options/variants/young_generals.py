@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 
 from .....core.units import unit_spec
-from .....procedures.cards import CARDS
+from ...cards import CARDS
 from .....procedures.hooks import extend
 from .....procedures.state import GameState
 from .common import replace_scenario

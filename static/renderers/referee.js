@@ -1,0 +1,402 @@
+// France 1944 revised combat referee (ruleset "france1944", renderer "referee"):
+// a combat form page, not a board. Interface: docs/architecture.md "Client renderers"
+// (mount(el, ctx) once, render(s) on every hello/update/sync, unmount()).
+//
+// The page never computes a rule: odds, modifiers and shifts are the engine's (the
+// `assessment` of each declared combat, its `lines` in words); the forms only collect
+// the players' entries and send them; a refusal comes back with the engine's reason.
+import { el, clear } from '../util.js';
+
+let root = null;
+let ctx = null;
+let last = null;           // the last render's state
+let focus = null;          // combat id shown in Table 1 (null: the last resolved)
+const draft = {            // form entries survive re-renders
+  attackers: '', hqs: '', attack_hexes: '', defenders: '', defence_hexes: '',
+  attack_strength: '', defence_strength: '', attacker_morale: '5', defender_morale: '4',
+  terrain1: false, terrain2: false, armoured_79th: '0', heavy_bombing: '0', mobile: false,
+  odds_column: '', hq: '', unit: '', sp_hq: false, sp_oos: false, air_adj: '-1',
+  reaction_points: '', initiative_markers: '', air_availability: '', ratio_result: '1',
+};
+
+const SIDE = { ALLIED: 'Allied player', GERMAN: 'German player' };
+const STEP = {
+  turn_setup: 'Turn entries: each player enters his reaction points and initiative markers (the Allies also the air power availability)',
+  floor: 'Initiative: begin an Initiative Phase (activating an HQ) or pass',
+  phase: 'Phase in progress: open a combat increment or end the phase',
+  declare: 'Combat increment: declare every combat before any is resolved',
+  resolve: 'Combat increment: resolve the declared combats in the attacker\'s order',
+  chance: 'The server is rolling the die',
+  ratio_result: 'Alternative CRDT: enter the ratio result read on your original CRT',
+  reaction_offer: 'Reaction Segment offered: engage or decline',
+  segment: 'Reaction Segment: an Army Reaction Phase, or up to three Single-Piece Reaction Phases',
+  over: 'The session is over',
+};
+
+export function mount(elem, context) {
+  root = elem;
+  ctx = context;
+  if (!document.getElementById('f44-css')) {
+    document.head.append(el('link', { id: 'f44-css', rel: 'stylesheet', href: '/static/renderers/referee.css' }));
+  }
+}
+
+export function unmount() { if (root) clear(root); }
+
+export function render(s) {
+  last = s;
+  if (!root || !s.view) return;
+  const active = document.activeElement;
+  const activeName = active && root.contains(active) ? active.getAttribute('name') : null;
+  clear(root);
+  root.classList.add('f44');
+  root.append(statusBox(s), sidesBox(s), actBox(s), combatsBox(s), tableBox(s), logBox(s), helpBox(s));
+  if (activeName) {
+    const again = root.querySelector(`[name="${activeName}"]`);
+    if (again) again.focus();
+  }
+}
+
+function rerender() { if (last) render(last); }
+
+// ---------------------------------------------------------------- helpers
+const legalTypes = (s) => new Set((s.legal || []).map((a) => a.type));
+function send(action) { ctx.sendAction({ ...action, seat: last && last.seat }); }
+function list(text) { return String(text || '').split(',').map((x) => x.trim()).filter(Boolean); }
+function num(text) { const n = Number(String(text).trim()); return Number.isInteger(n) ? n : text; }
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
+
+function input(name, label, opts = {}) {
+  const attrs = { name, value: draft[name], oninput: (e) => { draft[name] = e.target.value; }, ...opts };
+  return el('label', { class: 'f44-field' }, el('span', {}, label), el('input', attrs));
+}
+function check(name, label) {
+  return el('label', { class: 'f44-check' }, el('input', { type: 'checkbox', name, checked: draft[name],
+    onchange: (e) => { draft[name] = e.target.checked; } }), ` ${label}`);
+}
+function select(name, label, values) {
+  const sel = el('select', { name, onchange: (e) => { draft[name] = e.target.value; } },
+    values.map(([v, t]) => el('option', { value: v, selected: String(draft[name]) === String(v) }, t)));
+  return el('label', { class: 'f44-field' }, el('span', {}, label), sel);
+}
+function button(text, action, primary = false) {
+  return el('button', { type: 'button', class: primary ? 'primary' : '', onclick: () => send(action) }, text);
+}
+
+// ---------------------------------------------------------------- status and sides
+function statusBox(s) {
+  const v = s.view;
+  const who = (v.to_act || []).map((x) => (x === 'chance' ? 'the dice' : SIDE[x] || x)).join(', ');
+  const mine = (v.to_act || []).includes(s.seat);
+  return el('section', { class: 'panel f44-status', id: 'f44-status' },
+    el('div', { class: 'f44-turn' }, `France 1944 — game turn ${v.turn} of ${v.turns}`),
+    el('div', {}, STEP[v.step] || v.step),
+    v.game_over ? null : el('div', { class: mine ? 'f44-you' : 'muted' },
+      mine ? 'Your move.' : `Waiting for ${who}.`),
+    el('div', { class: 'muted' }, s.seat ? `You are the ${SIDE[s.seat] || s.seat}.` : 'You are watching (spectator).'));
+}
+
+function sidesBox(s) {
+  const v = s.view;
+  const rows = ['ALLIED', 'GERMAN'].map((side) => {
+    const e = (v.entries || {})[side];
+    const hqs = ((v.hq_activations || {})[side] || []).join(', ') || '—';
+    return el('tr', {}, el('th', {}, SIDE[side]),
+      el('td', {}, e ? e.reaction_points : '…'), el('td', {}, e ? e.initiative_markers : '…'),
+      el('td', {}, side === 'ALLIED' && e ? `${e.air_availability} in 6` : '—'), el('td', {}, hqs));
+  });
+  const where = [];
+  if (v.phase) where.push(`${phaseName(v.phase)} of the ${SIDE[v.phase.side]}`);
+  if (v.segment) where.push(`Reaction Segment of the ${SIDE[v.segment.side]}: ${v.segment.spent} point(s) spent`);
+  if (v.increment) where.push(`combat increment ${v.increment.number} (attacker: ${SIDE[v.increment.attacker]})`);
+  return el('section', { class: 'panel', id: 'f44-sides' },
+    el('table', { class: 'f44-sides' },
+      el('tr', {}, el('th', {}, ''), el('th', {}, 'Reaction points'), el('th', {}, 'Initiative markers'),
+        el('th', {}, 'Air power availability'), el('th', {}, 'HQs activated this turn')), rows),
+    where.length ? el('div', { class: 'f44-where' }, where.join(' — ')) : null);
+}
+
+function phaseName(p) {
+  if (p.kind === 'initiative') return `Initiative Phase (HQ ${p.hq})`;
+  if (p.kind === 'army') return `Army Reaction Phase (HQ ${p.hq})`;
+  return `Single-Piece Reaction Phase (${p.unit}${p.out_of_supply ? ', out of supply' : ''})`;
+}
+
+// ---------------------------------------------------------------- what I may do
+function actBox(s) {
+  const types = legalTypes(s);
+  const box = el('section', { class: 'panel f44-act', id: 'f44-act' }, el('h3', {}, 'Your entries'));
+  if (!types.size) { box.append(el('div', { class: 'muted' }, 'Nothing to enter now.')); return box; }
+  if (types.has('turn_entries')) box.append(turnEntriesForm(s));
+  if (types.has('begin_initiative_phase')) {
+    box.append(el('div', { class: 'f44-row' }, input('hq', 'HQ activated'),
+      el('button', { type: 'button', class: 'primary', onclick: () => send({ type: 'begin_initiative_phase', hq: draft.hq }) }, 'Begin Initiative Phase')));
+  }
+  if (types.has('declare_combat')) box.append(declareForm(s));
+  if (types.has('army_reaction') || types.has('single_piece_reaction')) box.append(reactionForm(types));
+  if (types.has('enter_ratio_result')) {
+    box.append(el('div', { class: 'f44-row' }, select('ratio_result', 'Ratio result (original CRT)', [1, 2, 3, 4, 5].map((n) => [n, n])),
+      el('button', { type: 'button', class: 'primary', onclick: () => send({ type: 'enter_ratio_result', ratio_result: num(draft.ratio_result) }) }, 'Enter ratio result')));
+  }
+  const simple = {
+    pass: 'Pass (no Initiative Phase)', open_increment: 'Open a combat increment', end_phase: 'End the phase',
+    end_declarations: 'All combats declared: resolve', engage_reaction: 'Engage a Reaction Segment',
+    decline_reaction: 'Decline the Reaction Segment', end_segment: 'End the Reaction Segment',
+  };
+  const bar = el('div', { class: 'actions-bar f44-buttons' });
+  for (const [type, text] of Object.entries(simple)) {
+    if (types.has(type)) bar.append(button(text, { type }, type === 'end_declarations' || type === 'open_increment'));
+  }
+  if (bar.childNodes.length) box.append(bar);
+  if (types.has('resolve_combat')) box.append(el('div', { class: 'muted' }, 'Pick the next combat to resolve below (any order).'));
+  return box;
+}
+
+function turnEntriesForm(s) {
+  const allied = s.seat === 'ALLIED';
+  const send_ = () => {
+    const a = { type: 'turn_entries', reaction_points: num(draft.reaction_points), initiative_markers: num(draft.initiative_markers) };
+    if (allied) a.air_availability = num(draft.air_availability);
+    send(a);
+  };
+  return el('div', { class: 'f44-row' },
+    input('reaction_points', 'Reaction points', { type: 'number', min: 0, max: 30 }),
+    input('initiative_markers', 'Initiative markers', { type: 'number', min: 0, max: 10 }),
+    allied ? input('air_availability', 'Air power availability (die ≤)', { type: 'number', min: 0, max: 6 }) : null,
+    el('button', { type: 'button', class: 'primary', onclick: send_ }, 'Enter'));
+}
+
+function declaration(opts) {
+  const a = {
+    type: 'declare_combat', attackers: list(draft.attackers), hqs: list(draft.hqs),
+    attack_hexes: list(draft.attack_hexes), defenders: list(draft.defenders), defence_hexes: list(draft.defence_hexes),
+    attack_strength: num(draft.attack_strength), defence_strength: num(draft.defence_strength),
+    attacker_morale: num(draft.attacker_morale), defender_morale: num(draft.defender_morale),
+    terrain: [draft.terrain1 ? 1 : null, draft.terrain2 ? 2 : null].filter((x) => x !== null),
+    armoured_79th: num(draft.armoured_79th), heavy_bombing: num(draft.heavy_bombing), mobile: !!draft.mobile,
+  };
+  if (opts.attacker_may_choose_lower_odds && draft.odds_column) a.odds_column = draft.odds_column;
+  return a;
+}
+
+// The engine's assessment of the form before declaring (POST /api/rulesets/{name}/preview:
+// nothing applied): a declaration is final, so the attacker sees its odds and shifts first.
+const preview = { timer: null, lines: [], error: '', n: 0 };
+function schedulePreview() {
+  clearTimeout(preview.timer);
+  preview.timer = setTimeout(runPreview, 250);
+}
+async function runPreview() {
+  if (!last || !last.view) return;
+  const n = ++preview.n;
+  let lines = [];
+  let error = '';
+  try {
+    const r = await fetch(`/api/rulesets/${encodeURIComponent(last.view.ruleset)}/preview`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ options: last.view.options || {}, action: declaration(last.view.options || {}) }) });
+    const body = await r.json();
+    if (r.ok) lines = body.preview.assessment.lines;
+    else error = (body.error && body.error.message) || `HTTP ${r.status}`;
+  } catch (e) { error = String(e); }
+  if (n !== preview.n) return;      // a newer preview is on its way
+  Object.assign(preview, { lines, error });
+  const box = root && root.querySelector('#f44-preview');
+  if (box) box.replaceWith(previewBox());
+}
+function previewBox() {
+  return el('div', { id: 'f44-preview', class: 'f44-preview' },
+    el('div', { class: 'muted' }, 'Before you declare (computed by the server, nothing declared yet):'),
+    preview.error ? el('div', { class: 'error' }, preview.error)
+      : preview.lines.length ? el('ol', { class: 'f44-lines' }, preview.lines.map((t) => el('li', {}, t)))
+        : el('div', { class: 'muted' }, 'fill in the strengths and morale'));
+}
+
+function declareForm(s) {
+  const opts = s.view.options || {};
+  const morale = [1, 2, 3, 4, 5, 6].map((n) => [n, n]);
+  const adj = [0, -1, -2, -3].map((n) => [n, n ? String(n) : 'none']);
+  const declare = () => send(declaration(opts));
+  const odds = (last.board && last.board.odds) || [];
+  return el('fieldset', { class: 'f44-declare', oninput: schedulePreview, onchange: schedulePreview },
+    el('legend', {}, 'Declare a combat (final once declared: no change, no cancel)'),
+    el('div', { class: 'f44-row' },
+      input('attackers', 'Attacking combat units (comma separated, at most 8)'),
+      input('hqs', 'Attacking HQs (not counted for control)'),
+      input('attack_hexes', 'Attacking hex(es): 1 or 2')),
+    el('div', { class: 'f44-row' },
+      input('defenders', 'Defending units'), input('defence_hexes', 'Defending hex(es): 1 or 2 (3 hexes at most in all)')),
+    el('div', { class: 'f44-row' },
+      input('attack_strength', 'Attack strength', { type: 'number', min: 1 }),
+      input('defence_strength', 'Defence strength', { type: 'number', min: 1 }),
+      select('attacker_morale', 'Attacker morale', morale), select('defender_morale', 'Defender morale (printed)', morale)),
+    el('div', { class: 'f44-row' },
+      el('span', { class: 'f44-field' }, el('span', {}, 'Terrain (best only)'),
+        el('span', { class: 'f44-checks' }, check('terrain1', '+1'), check('terrain2', '+2'))),
+      select('armoured_79th', '79th Armoured', adj), select('heavy_bombing', 'Heavy bombing', adj),
+      check('mobile', 'Mobile combat (second letter)'),
+      opts.attacker_may_choose_lower_odds ? select('odds_column', 'Use odds column', [['', 'computed'], ...odds.map((o) => [o, o])]) : null),
+    previewBox(),
+    el('button', { type: 'button', class: 'primary', onclick: declare }, 'Declare this combat'));
+}
+
+function reactionForm(types) {
+  return el('div', { class: 'f44-react' },
+    types.has('army_reaction') ? el('div', { class: 'f44-row' }, input('hq', 'HQ'),
+      el('button', { type: 'button', onclick: () => send({ type: 'army_reaction', hq: draft.hq }) }, 'Army Reaction Phase (3 points)')) : null,
+    types.has('single_piece_reaction') ? el('div', { class: 'f44-row' }, input('unit', 'Unit'),
+      check('sp_hq', 'it is an HQ'), check('sp_oos', 'out of supply (loses a step first)'),
+      el('button', { type: 'button', onclick: () => send({ type: 'single_piece_reaction', unit: draft.unit, hq: !!draft.sp_hq, out_of_supply: !!draft.sp_oos }) }, 'Single-Piece Reaction Phase (1 point)')) : null,
+    el('div', { class: 'muted' }, 'All or nothing: a segment in which you spend points costs 3 in all; the rest is lost when it ends.'));
+}
+
+// ---------------------------------------------------------------- declared combats
+function combatsBox(s) {
+  const inc = s.view.increment;
+  const box = el('section', { class: 'panel', id: 'f44-combats' }, el('h3', {}, 'Combats of this increment'));
+  if (!inc) { box.append(el('div', { class: 'muted' }, 'No combat increment open.')); return box; }
+  if (!inc.combats.length) box.append(el('div', { class: 'muted' }, 'Nothing declared yet.'));
+  const legal = s.legal || [];
+  for (const c of inc.combats) {
+    const d = c.declaration;
+    const a = c.assessment;
+    const canResolve = legal.some((x) => x.type === 'resolve_combat' && x.combat === c.id);
+    const canAir = legal.some((x) => x.type === 'air_power' && x.combat === c.id);
+    const card = el('div', { class: `f44-combat${focus === c.id ? ' focused' : ''}${c.result ? ' done' : ''}`, dataset: { combat: c.id },
+      onclick: () => { focus = c.id; rerender(); } },
+      el('div', { class: 'f44-combat-head' }, `Combat ${c.id}: `,
+        el('b', {}, d.attackers.join(', ')), d.hqs.length ? ` (+ HQ ${d.hqs.join(', ')})` : '',
+        ` from ${d.attack_hexes.join(' & ')} against `, el('b', {}, d.defenders.join(', ')),
+        ` in ${d.defence_hexes.join(' & ')} — ${d.mobile ? 'mobile' : 'set-piece'} combat`),
+      el('ol', { class: 'f44-lines' }, a.lines.map((t) => el('li', {}, t))),
+      c.air_power ? el('div', { class: 'f44-air' }, `Air power allocated: defender morale ${signed(c.air_power)}`) : null,
+      c.result ? resultLine(c.result, s.view) : null);
+    if (canResolve || canAir) {
+      const bar = el('div', { class: 'actions-bar' });
+      if (canResolve) bar.append(button('Resolve this combat (roll the die)', { type: 'resolve_combat', combat: c.id }, true));
+      if (canAir) {
+        bar.append(select('air_adj', 'Air power: defender morale', [[-1, '-1'], [-2, '-2'], [-3, '-3'], [0, '0']]),
+          el('button', { type: 'button', onclick: (e) => { e.stopPropagation(); send({ type: 'air_power', combat: c.id, morale_adjustment: num(draft.air_adj) }); } }, 'Try air power (one roll this increment)'));
+      }
+      card.append(bar);
+    }
+    box.append(card);
+  }
+  return box;
+}
+
+function resultLine(r, view) {
+  if (r.ratio_result !== undefined && r.cell === undefined) {
+    return el('div', { class: 'f44-result' }, r.ratio_result == null ? `Die ${r.die}: waiting for the ratio result`
+      : `Die ${r.die}, ratio result ${r.ratio_result}: CRDT result columns ${r.result_columns}, defender morale column ${r.morale_reference}`);
+  }
+  const meaning = (view.options.result_meanings || {})[r.result];
+  return el('div', { class: 'f44-result' }, (r.lines || []).join(' — '), ' ', el('b', { class: 'f44-letter' }, r.result),
+    meaning ? ` (${meaning})` : '');
+}
+
+// ---------------------------------------------------------------- Table 1
+function focusedCell(s) {
+  const inc = s.view.increment;
+  const combats = inc ? inc.combats : [];
+  let c = combats.find((x) => x.id === focus);
+  if (!c) c = [...combats].reverse().find((x) => x.result && x.result.cell);
+  if (c) return { col: c.assessment.final_column, from: c.assessment.column, row: c.result && c.result.row, id: c.id };
+  const ev = [...(s.view.log || [])].reverse().find((e) => e.type === 'combat_resolved');
+  if (!ev) return null;
+  const odds = (s.board && s.board.odds) || [];
+  return { col: odds.indexOf(ev.odds), from: null, row: ev.row, id: ev.combat };
+}
+
+function tableBox(s) {
+  const b = s.board || {};
+  const odds = b.odds || [];
+  const f = focusedCell(s);
+  const anomalies = new Set((b.anomalies || []).map((x) => `${x.die}|${x.odds}`));
+  const head = el('tr', {}, el('th', {}, 'Die'), odds.map((o, i) => el('th', { class: f && f.col === i ? 'col-used' : (f && f.from === i ? 'col-from' : '') }, o)));
+  const rows = (b.table || []).map((row, r) => el('tr', {}, el('th', {}, r + 1), row.map((cell, i) => {
+    const used = f && f.col === i && f.row === r + 1;
+    const cls = [used ? 'cell-used' : '', f && f.col === i ? 'col-used' : ''].filter(Boolean).join(' ');
+    const mark = anomalies.has(`${r + 1}|${odds[i]}`) ? '*' : '';
+    return el('td', { class: cls, title: `roll ${r + 1}, ${odds[i]}: set-piece ${cell[0]}, mobile ${cell[1]}` }, cell, mark);
+  })));
+  const meanings = Object.entries((s.view.options || {}).result_meanings || {});
+  return el('section', { class: 'panel', id: 'f44-table' },
+    el('h3', {}, 'Table 1 — France 1944 Revised Combat Table'),
+    (s.view.options || {}).alternative_crdt ? el('div', { class: 'f44-where' },
+      'This session uses the original CRT and the Alternative CRDT (option): Table 1 is shown for reference only.') : null,
+    el('div', { class: 'muted' }, f ? `Combat ${f.id}: column ${odds[f.col]}${f.row ? `, roll ${f.row}` : ' (not rolled yet)'}` : 'The column and cell of the combat shown are highlighted.'),
+    el('table', { class: 'f44-crt' }, head, rows),
+    el('div', { class: 'muted' }, 'First letter: set-piece combat; second letter: mobile combat. * roll 6 / 1-1 is printed "DB" on the published page (kept as published).'),
+    meanings.length ? el('ul', { class: 'f44-meanings' }, meanings.map(([k, t]) => el('li', {}, el('b', {}, k), ` ${t}`))) : null);
+}
+
+// ---------------------------------------------------------------- shared log
+export function describe(e) {
+  const who = SIDE[e.side] || e.side || '';
+  switch (e.type) {
+    case 'turn_entries': return `${who}: ${e.reaction_points} reaction points, ${e.initiative_markers} initiative markers${e.air_availability !== undefined ? `, air power availability ${e.air_availability}` : ''}`;
+    case 'floor': return `${who} may begin an Initiative Phase`;
+    case 'hq_activated': return `${who} activates HQ ${e.hq} (${e.count} time(s) this turn)`;
+    case 'phase_started': return `${who} begins ${phaseName({ ...e, kind: e.kind })}${e.cost ? ` — ${e.cost} point(s), ${e.points_left} left` : ''}`;
+    case 'phase_ended': return `${who} ends the phase`;
+    case 'passed': return `${who} passes`;
+    case 'increment_opened': return `${who} opens combat increment ${e.number}`;
+    case 'combat_declared': {
+      const d = e.declaration;
+      return `Combat ${e.combat} declared: ${d.attackers.join(', ')} (${d.attack_strength}, morale ${d.attacker_morale}) against ${d.defenders.join(', ')} (${d.defence_strength}, morale ${d.defender_morale}) — ${e.assessment.lines.join('; ')}`;
+    }
+    case 'declarations_closed': return `${who} has declared ${e.combats} combat(s); none may now be changed or cancelled`;
+    case 'combat_resolving': return `${who} resolves combat ${e.combat}`;
+    case 'combat_resolved': return `Combat ${e.combat}: ${e.lines.join('; ')} — result ${e.result}${e.meaning ? ` (${e.meaning})` : ''}`;
+    case 'combat_die_rolled': return `Combat ${e.combat}: die ${e.die} at ${e.odds}`;
+    case 'ratio_result_entered': return `Combat ${e.combat}: ratio result ${e.ratio_result} — CRDT result columns ${e.result_columns}, defender morale column ${e.morale_reference}`;
+    case 'increment_closed': return `Combat increment ${e.number} closed`;
+    case 'air_power_attempted': return `Allied air power tried for combat ${e.combat} (availability ${e.availability})`;
+    case 'air_power_rolled': return `Air power die ${e.die}: ${e.available ? `available — combat ${e.combat} re-computed` : 'not available this increment'}`;
+    case 'reaction_offered': return `${who} may engage a Reaction Segment`;
+    case 'reaction_declined': return `${who} declines the Reaction Segment`;
+    case 'reaction_segment_started': return `${who} engages a Reaction Segment (${e.points} points)`;
+    case 'reaction_segment_ended': return `${who} ends the Reaction Segment: ${e.spent} spent, ${e.lost} lost (all or nothing), ${e.points_left} left`;
+    case 'out_of_supply_step_loss': return `${e.unit} (out of supply) is reduced a step before its first increment; attacking, it does not suffer the one-half strength reduction`;
+    case 'turn_ended': return `Game turn ${e.turn} ends`;
+    case 'turn_started': return `Game turn ${e.turn} begins`;
+    case 'session_over': return 'The session is over';
+    default: return e.type;
+  }
+}
+
+function logBox(s) {
+  const log = s.view.log || [];
+  const exportLog = () => {
+    const data = { ruleset: s.view.ruleset, options: s.view.options, exported_at_seq: s.seq, log };
+    const blob = new Blob([JSON.stringify(data, null, 1)], { type: 'application/json' });
+    const a = el('a', { href: URL.createObjectURL(blob), download: 'france1944-session-log.json' });
+    document.body.append(a); a.click(); a.remove();
+  };
+  const gid = document.body.dataset.gameId;
+  return el('section', { class: 'panel', id: 'f44-log' },
+    el('h3', {}, 'Session log (shared by both players and spectators)'),
+    el('button', { type: 'button', id: 'f44-export', onclick: exportLog }, 'Export the session log (JSON)'),
+    s.view.game_over && gid ? el('a', { href: `/api/games/${encodeURIComponent(gid)}/log`, class: 'f44-replay' },
+      ' Full replay log (actions, dice seed)') : null,
+    el('ol', { class: 'f44-log', reversed: true }, [...log].reverse().map((e) => el('li', { class: `ev-${e.type}` }, `T${e.turn} · ${describe(e)}`))));
+}
+
+// ---------------------------------------------------------------- rules help
+function helpBox() {
+  const rows = [
+    ['Odds', 'attack : defence rounded down (defender\'s favour) to 1-4 … 4-1; above 4-1 uses 4-1; below 1-4 refused.'],
+    ['Morale modifier (rule 4)', 'attacker morale − adjusted defender morale; defender morale kept within 1..6.'],
+    ['Terrain (clarification)', 'only the best terrain adjustment (+1 or +2); 79th Armoured and heavy bombing add up; total adjustment within −3..+2 (air power included).'],
+    ['Control modifier (rule 5)', 'attacking combat units − control limit of the attacker\'s morale, never positive; HQs not counted; at most 8 attacking units.'],
+    ['Shifts (rules 2, 3)', 'combat modifier = morale + control, one column per point; shifts beyond 4-1 / 1-4 become a die modifier; die kept within 1..6.'],
+    ['Declaration order', 'every combat of the increment declared before any is resolved; resolved in the attacker\'s order; never changed or cancelled.'],
+    ['Reaction', 'all or nothing: 3 points or none per segment; one Army Reaction Phase (3 points) or up to three Single-Piece Reaction Phases (1 point each, different units); HQ at most twice a turn, not twice in a row after turn 1.'],
+    ['Air power', 'the Allies try once per combat increment for one declared combat: success when the die ≤ the availability entered for the turn.'],
+    ['Dice', 'the server rolls every die; the log shows every entry, modifier, shift, roll and result to both players and spectators.'],
+  ];
+  return el('details', { class: 'panel f44-help', id: 'f44-help' }, el('summary', {}, 'Rules used (France 1944 Revisions 2.0.6)'),
+    el('table', {}, rows.map(([k, t]) => el('tr', {}, el('th', {}, k), el('td', {}, t)))),
+    el('p', { class: 'muted' }, 'Full list with the choices made where the text is silent: docs/rules-coverage.md, "France 1944 revised combat".'));
+}

@@ -1,0 +1,381 @@
+// Renderer "square": the 3x3 Portable Wargame (ruleset "portable") as a clean SVG grid
+// with the two Reserve Areas, units as blocks (type symbol, quality, SP pips), the
+// General, terrain, the river, and D6 dice drawn as dice.  Interface (docs/architecture.md
+// "Client renderers"): mount(el, ctx) once, render(s) on every hello/update/sync,
+// unmount().  Every click sends one of s.legal (the engine's legal actions for this seat).
+//
+// Test hooks: areas <g data-area="b2">, units <g data-unit="b1">, tray pieces
+// [data-tray-unit], buttons [data-action], the prompt #sq-prompt, the result
+// #sq-result[data-winner], the dice #sq-dice .sq-die[data-face].
+import { el, svg, clear } from '../util.js';
+
+const CELL = 150;
+const RES_H = 84;
+const PAD = 8;
+const W = CELL * 3 + PAD * 2;
+const H = CELL * 3 + RES_H * 2 + PAD * 4;
+const SIDE_COLOUR = { RED: '#b8412f', BLUE: '#2d5da8' };
+const TERRAIN_FILL = { hill: '#b59b62', built_up: '#8c8c8c', wood: '#3e6b35' };
+const TERRAIN_NAME = { hill: 'Hill', built_up: 'Built-up area', wood: 'Wood' };
+const QUALITY = { elite: 'E', average: 'A', poor: 'P' };
+const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
+  4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
+  6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
+const ROLL_CAPTION = { attacker: 'Attacker throw [RED, BLUE]', terrain: 'Terrain throw',
+  terrain2: 'Second terrain throw', initiative: 'Turn throw [RED, BLUE]', fire: 'Artillery fire',
+  close_combat: 'Close combat [attacker, defender]', general: 'General (2D6)', hit: 'Hit' };
+
+let root = null;
+let ctx = null;
+let selected = null;          // unit id chosen by a first click
+let rolls = [];               // recent dice_rolled events, newest first
+let last = null;              // the last render argument
+let helpOpen = false;         // the Rules panel stays open across renders
+
+const CSS = `
+.sq { display: flex; flex-wrap: wrap; gap: 10px; align-items: flex-start; }
+.sq-board { background: #e9e3cf; border-radius: 8px; max-width: 100%; height: auto; }
+.sq-side { min-width: 240px; flex: 1; color: #eee; }
+.sq-side .panel { margin-bottom: 8px; }
+.sq-prompt { font-weight: bold; margin: 4px 0; }
+.sq-actions button { margin: 2px 4px 2px 0; }
+.sq-dice { display: flex; flex-direction: column; gap: 4px; }
+.sq-roll { display: flex; gap: 4px; align-items: center; flex-wrap: wrap; font-size: 13px; }
+.sq-die { width: 26px; height: 26px; }
+.sq-tray { display: flex; flex-wrap: wrap; gap: 4px; }
+.sq-tray svg { cursor: pointer; }
+.sq-result { font-size: 18px; font-weight: bold; padding: 6px; border-radius: 6px; background: #3b3b2a; }
+.sq-area { cursor: pointer; }
+.sq-unit { cursor: pointer; }
+.sq-small { font-size: 12px; color: #bbb; }
+`;
+
+export function mount(elem, context) {
+  root = elem;
+  ctx = context;
+  if (!document.getElementById('sq-style')) {
+    document.head.append(el('style', { id: 'sq-style' }, CSS));
+  }
+}
+
+export function unmount() {
+  if (root) clear(root);
+  root = null;
+}
+
+function mine(s) { return s.legal || []; }
+function flipped(s) { return s.seat === 'RED'; }
+
+// Area geometry: {x, y, w, h} in SVG units.  BLUE's baseline (rank 1) at the bottom
+// unless the viewer plays RED.
+function areaBox(s, id) {
+  const flip = flipped(s);
+  const top = { x: PAD, y: PAD, w: CELL * 3, h: RES_H };
+  const bottom = { x: PAD, y: PAD * 3 + RES_H + CELL * 3, w: CELL * 3, h: RES_H };
+  if (id === 'red_reserve') return flip ? bottom : top;
+  if (id === 'blue_reserve') return flip ? top : bottom;
+  let col = 'abc'.indexOf(id[0]);
+  let row = Number(id[1]) - 1;            // 0 = rank 1
+  if (flip) { col = 2 - col; row = 2 - row; }
+  return { x: PAD + col * CELL, y: PAD * 2 + RES_H + (2 - row) * CELL, w: CELL, h: CELL };
+}
+
+function unitBlock(u, x, y, opts = {}) {
+  const g = svg('g', { class: 'sq-unit', 'data-unit': u.id, transform: `translate(${x},${y})` });
+  const colour = SIDE_COLOUR[u.side];
+  if (u.type === 'general') {
+    g.append(svg('circle', { cx: 18, cy: 18, r: 16, fill: colour, stroke: opts.sel ? '#ffd94a' : opts.can ? '#f0d040' : '#222',
+      'stroke-width': opts.sel ? 4 : opts.can ? 2.5 : 1.5, 'stroke-dasharray': opts.can && !opts.sel ? '5 3' : null }));
+    g.append(svg('text', { x: 18, y: 24, 'text-anchor': 'middle', 'font-size': 18, fill: '#fff' }, '★'));
+    if (u.sp < 2) g.append(svg('text', { x: 36, y: 10, 'font-size': 11, fill: '#600' }, 'wounded'));
+    g.append(svg('title', {}, `${u.name} (General, ${u.sp} SP)`));
+    return g;
+  }
+  const w = 64;
+  const h = 40;
+  g.append(svg('rect', { width: w, height: h, rx: 4, fill: colour, stroke: opts.sel ? '#ffd94a' : opts.target ? '#ff4040' : opts.can ? '#f0d040' : '#222',
+    'stroke-width': opts.sel || opts.target ? 4 : opts.can ? 2.5 : 1.5, 'stroke-dasharray': opts.can && !opts.sel ? '5 3' : null,
+    opacity: u.activated || u.fought || u.fired ? 0.75 : 1 }));
+  // type symbol (NATO style box): foot = X, mounted = /, artillery = dot
+  const bx = 6;
+  const by = 6;
+  const bw = 30;
+  const bh = 20;
+  g.append(svg('rect', { x: bx, y: by, width: bw, height: bh, fill: 'none', stroke: '#fff', 'stroke-width': 1.5 }));
+  if (u.type === 'foot') {
+    g.append(svg('line', { x1: bx, y1: by, x2: bx + bw, y2: by + bh, stroke: '#fff', 'stroke-width': 1.5 }));
+    g.append(svg('line', { x1: bx + bw, y1: by, x2: bx, y2: by + bh, stroke: '#fff', 'stroke-width': 1.5 }));
+  } else if (u.type === 'mounted') {
+    g.append(svg('line', { x1: bx, y1: by + bh, x2: bx + bw, y2: by, stroke: '#fff', 'stroke-width': 1.5 }));
+  } else {
+    g.append(svg('circle', { cx: bx + bw / 2, cy: by + bh / 2, r: 5, fill: '#fff' }));
+  }
+  g.append(svg('text', { x: 48, y: 22, 'text-anchor': 'middle', 'font-size': 15, 'font-weight': 'bold', fill: '#fff' },
+    QUALITY[u.quality] || '?'));
+  for (let i = 0; i < 2; i += 1) {
+    g.append(svg('rect', { x: 8 + i * 12, y: 30, width: 9, height: 6, fill: i < u.sp ? '#fff' : 'none', stroke: '#fff' }));
+  }
+  if (u.engaged) g.append(svg('text', { x: 58, y: 37, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' }, '⚔'));
+  g.append(svg('title', {}, `${u.name}: ${u.quality} ${u.type}, ${u.sp} SP${u.engaged ? ', in close combat' : ''}`));
+  return g;
+}
+
+function terrainShapes(feature, b) {
+  const out = [];
+  if (feature === 'hill') {
+    out.push(svg('ellipse', { cx: b.x + b.w / 2, cy: b.y + b.h / 2, rx: b.w * 0.42, ry: b.h * 0.36, fill: '#c9ad70', stroke: '#8a7340' }));
+    out.push(svg('ellipse', { cx: b.x + b.w / 2, cy: b.y + b.h / 2, rx: b.w * 0.25, ry: b.h * 0.2, fill: 'none', stroke: '#8a7340' }));
+  } else if (feature === 'wood') {
+    for (const [dx, dy] of [[0.72, 0.1], [0.88, 0.16], [0.9, 0.5], [0.1, 0.9], [0.62, 0.9], [0.88, 0.86]]) {
+      out.push(svg('circle', { cx: b.x + b.w * dx, cy: b.y + b.h * dy, r: 10, fill: '#2f5a27', opacity: 0.75 }));
+    }
+  } else if (feature === 'built_up') {
+    for (const [dx, dy] of [[0.8, 0.06], [0.84, 0.42], [0.06, 0.84], [0.8, 0.84]]) {
+      out.push(svg('rect', { x: b.x + b.w * dx, y: b.y + b.h * dy, width: 18, height: 14, fill: '#6a6a6a', stroke: '#333' }));
+    }
+  }
+  return out;
+}
+
+function riverLine(s, edge) {
+  // "1-2": the line between ranks 1 and 2
+  const low = Number(edge[0]);        // rank below the line
+  const a = areaBox(s, `a${low}`);
+  const b = areaBox(s, `a${low + 1}`);
+  const yy = Math.max(a.y, b.y);      // the shared edge
+  let d = `M ${PAD} ${yy}`;
+  for (let i = 0; i < 9; i += 1) d += ` q ${CELL / 6} ${i % 2 ? 10 : -10} ${CELL / 3} 0`;
+  return svg('path', { d, stroke: '#3d7fc4', 'stroke-width': 9, fill: 'none', opacity: 0.85, 'data-river': edge });
+}
+
+function dieSvg(face, colour) {
+  const d = svg('svg', { class: 'sq-die', viewBox: '-15 -15 30 30', 'data-face': face });
+  d.append(svg('rect', { x: -14, y: -14, width: 28, height: 28, rx: 5, fill: colour || '#f7f3e8', stroke: '#555' }));
+  for (const [px, py] of PIPS[face] || []) d.append(svg('circle', { cx: px * 7, cy: py * 7, r: 2.8, fill: colour ? '#fff' : '#222' }));
+  return d;
+}
+
+function rollLine(r) {
+  const line = el('div', { class: 'sq-roll' });
+  const who = (r.for === 'close_combat') ? ` ${r.unit} v ${r.target}` : (r.unit ? ` ${r.unit}` : '');
+  line.append(el('span', {}, `${ROLL_CAPTION[r.for] || r.for}${who}:`));
+  const colours = (r.for === 'attacker' || r.for === 'initiative') ? [SIDE_COLOUR.RED, SIDE_COLOUR.BLUE] : [];
+  (r.dice || []).forEach((f, i) => line.append(dieSvg(f, colours[i])));
+  let res = '';
+  if (r.score !== undefined && typeof r.score !== 'object') res += ` = ${r.score}`;
+  if (r.score && typeof r.score === 'object' && r.for === 'close_combat') res += ` → ${Object.entries(r.score).map(([k, v]) => `${k} ${v}`).join(', ')}`;
+  if (r.result) res += ` (${String(r.result).replace(/_/g, ' ')})`;
+  if (r.hit) res += r.hit.length ? ` hit: ${r.hit.join(', ')}` : ' no hits';
+  const mods = Array.isArray(r.modifiers) ? r.modifiers : r.modifiers ? Object.values(r.modifiers).flat() : [];
+  line.append(el('span', { class: 'sq-small' }, res + (mods.length ? ` [${mods.map((m) => `${m[0]} ${m[1] > 0 ? '+' : ''}${m[1]}`).join('; ')}]` : '')));
+  return line;
+}
+
+function prompt(s) {
+  const v = s.view;
+  if (!v) return '';
+  if (v.game_over) return v.winner ? `${v.winner} wins (${String(v.reason).replace(/_/g, ' ')})` : `Draw (${String(v.reason).replace(/_/g, ' ')})`;
+  const p = v.pending || {};
+  const me = s.seat && p.seat === s.seat;
+  const who = me ? 'You' : p.seat;
+  switch (p.type) {
+    case 'place_terrain': return `${who}: place the ${TERRAIN_NAME[p.feature] || 'river'}${p.feature === 'river' ? ' (choose the line)' : ' (click an area)'}`;
+    case 'deploy': return `${who}: deploy your units - click a piece, then an area of your baseline or reserve`;
+    case 'redeploy': return `${who}: you may move one unit to a new position, or pass`;
+    case 'choose_first': return `${who}: choose who moves first this turn`;
+    case 'activate': return `${who}: ${v.activations} activation(s) left - click a unit, then where it moves or what it attacks`;
+    case 'hit_choice': return `${who}: unit ${p.unit} must retreat to ${p.to} or lose 1 SP`;
+    case 'advance': return `${who}: unit ${p.unit} may advance into ${p.to}`;
+    case 'roll': return 'Throwing dice…';
+    default: return p.type || '';
+  }
+}
+
+function send(a) {
+  selected = null;
+  ctx.sendAction(a);
+}
+
+function actionLabel(a) {
+  switch (a.type) {
+    case 'end_phase': return 'End phase';
+    case 'pass': return 'Keep deployment';
+    case 'retreat': return 'Retreat';
+    case 'lose_sp': return 'Lose 1 SP';
+    case 'advance': return 'Advance';
+    case 'stay': return 'Stay';
+    case 'choose_first': return `${a.first} moves first`;
+    case 'place_terrain': return a.at.includes('-') ? `River between ranks ${a.at}` : `Place at ${a.at}`;
+    default: return a.type;
+  }
+}
+
+export function render(s) {
+  if (!root) return;
+  if (s !== last) for (const e of s.events || []) if (e.type === 'dice_rolled') rolls.unshift(e);
+  last = s;
+  if (!(s.events || []).length && !rolls.length && s.view && s.view.last_roll) rolls = [s.view.last_roll];
+  rolls = rolls.slice(0, 8);
+  const v = s.view;
+  const legal = mine(s);
+  if (selected && !legal.some((a) => a.unit === selected)) selected = null;
+  const byUnit = legal.filter((a) => a.unit && a.unit === selected);
+  const moveTo = new Set(byUnit.filter((a) => ['move', 'deploy', 'redeploy'].includes(a.type)).map((a) => a.to));
+  const fireAt = new Set(byUnit.filter((a) => a.type === 'fire').map((a) => a.target));
+  const attackT = new Set(byUnit.filter((a) => a.type === 'attack').map((a) => a.target));
+  const canAct = new Set(selected ? [] : legal.filter((a) => a.unit).map((a) => a.unit));
+  const placeAt = new Set(legal.filter((a) => a.type === 'place_terrain' && !a.at.includes('-')).map((a) => a.at));
+  const p = (v && v.pending) || {};
+  if (legal.length && (p.type === 'hit_choice' || p.type === 'advance')) moveTo.add(p.to);
+
+  clear(root);
+  const wrap = el('div', { class: 'sq' });
+  const board = svg('svg', { class: 'sq-board', viewBox: `0 0 ${W} ${H}`, width: W, height: H, 'data-ruleset': 'portable' });
+  const areas = (s.board && s.board.areas) || [];
+  const terrain = Object.fromEntries(((v && v.terrain) || []).map((t) => [t.area, t.feature]));
+  const units = (v && v.units) || [];
+  for (const a of areas) {
+    const b = areaBox(s, a.id);
+    const g = svg('g', { class: 'sq-area', 'data-area': a.id });
+    const hl = moveTo.has(a.id) ? '#5fb35f' : fireAt.has(a.id) ? '#e08a2c' : placeAt.has(a.id) ? '#d0c040' : null;
+    const fill = a.kind === 'reserve' ? (a.side === 'RED' ? '#e8cfc8' : '#cbd6ea') : (TERRAIN_FILL[terrain[a.id]] ? '#e0d8b8' : '#e6dfc4');
+    g.append(svg('rect', { x: b.x, y: b.y, width: b.w, height: b.h, fill, stroke: hl || '#7b7356', 'stroke-width': hl ? 6 : 1.5 }));
+    for (const t of terrainShapes(terrain[a.id], b)) g.append(t);
+    const role = v && (v.attacker === a.side ? ' · attacker' : v.defender === a.side ? ' · defender' : '');
+    const label = a.kind === 'reserve' ? `${a.side} reserve${role || ''}` : a.id;
+    g.append(svg('text', { x: b.x + 5, y: b.y + 14, 'font-size': 12, fill: '#4a4330' }, label + (terrain[a.id] ? ` · ${TERRAIN_NAME[terrain[a.id]]}` : '')));
+    g.addEventListener('click', () => clickArea(a.id));
+    board.append(g);
+  }
+  if (v && v.river) board.append(riverLine(s, v.river));
+  for (const a of areas) {
+    const b = areaBox(s, a.id);
+    const here = units.filter((u) => u.area === a.id && !u.lost);
+    const troops = here.filter((u) => u.type !== 'general');
+    const gens = here.filter((u) => u.type === 'general');
+    troops.forEach((u, i) => {
+      const x = a.kind === 'reserve' ? b.x + 10 + i * 72 : b.x + 10 + (i % 2) * 70;
+      const y = a.kind === 'reserve' ? b.y + 24 : b.y + 30 + Math.floor(i / 2) * 46;
+      const g = unitBlock(u, x, y, { sel: u.id === selected, target: attackT.has(u.id), can: canAct.has(u.id) });
+      g.addEventListener('click', (ev) => { ev.stopPropagation(); clickUnit(u); });
+      board.append(g);
+    });
+    gens.forEach((u) => {
+      const x = a.kind === 'reserve' ? b.x + b.w - 46 : b.x + b.w / 2 - 18;
+      const y = a.kind === 'reserve' ? b.y + 26 : b.y + b.h - 42;
+      const g = unitBlock(u, x, y, { sel: u.id === selected, can: canAct.has(u.id) });
+      g.addEventListener('click', (ev) => { ev.stopPropagation(); clickUnit(u); });
+      board.append(g);
+    });
+  }
+  wrap.append(board);
+
+  const side = el('div', { class: 'sq-side' });
+  const info = el('div', { class: 'panel' });
+  if (v) {
+    if (v.game_over) {
+      info.append(el('div', { id: 'sq-result', class: 'sq-result', 'data-winner': v.winner || 'draw' }, prompt(s)));
+    }
+    info.append(el('div', {}, `Turn ${v.turn || 0} of ${v.turn_limit}` + (v.attacker ? ` · attacker ${v.attacker}, defender ${v.defender}` : '')));
+    if (v.active) info.append(el('div', {}, `Phase: ${v.active}${v.first ? ` (first: ${v.first})` : ''} · scores RED ${v.dice.RED ?? '-'}, BLUE ${v.dice.BLUE ?? '-'}`));
+    info.append(el('div', {}, `Armies: RED ${v.armies.RED} (lost ${v.lost.RED}) · BLUE ${v.armies.BLUE} (lost ${v.lost.BLUE})`));
+    info.append(el('div', { class: 'sq-small' }, 'Blocks: X foot, / mounted, ● artillery, ★ General; E/A/P elite/average/poor; white squares = SP; ⚔ in close combat; dashed = may act'));
+    const minePending = !!(s.seat && v.pending && v.pending.seat === s.seat);
+    info.append(el('div', { id: 'sq-prompt', class: 'sq-prompt', 'data-pending': (v.pending && v.pending.type) || 'over', 'data-mine': minePending ? '1' : '0' }, prompt(s)));
+  }
+  side.append(info);
+
+  // pieces still to deploy (mine, when deploying)
+  if (v && v.pending && v.pending.type === 'deploy' && s.seat === v.pending.seat) {
+    const tray = el('div', { class: 'panel sq-tray', id: 'sq-tray' });
+    for (const u of units.filter((x) => x.side === s.seat && !x.area && !x.lost)) {
+      const t = svg('svg', { width: 72, height: 46, 'data-tray-unit': u.id });
+      t.append(unitBlock(u, 4, 3, { sel: u.id === selected }));
+      t.addEventListener('click', () => { selected = u.id; render(last); });
+      tray.append(t);
+    }
+    side.append(tray);
+  }
+
+  const bar = el('div', { class: 'panel sq-actions', id: 'sq-actions' });
+  for (const a of legal) {
+    if (a.unit || (a.type === 'place_terrain' && !a.at.includes('-'))) continue;
+    bar.append(el('button', { type: 'button', 'data-action': a.type, 'data-value': a.first || a.at || '', onclick: () => send(a) }, actionLabel(a)));
+  }
+  if (selected) bar.append(el('button', { type: 'button', 'data-action': 'unselect', onclick: () => { selected = null; render(last); } }, 'Cancel'));
+  side.append(bar);
+
+  if (s.board && s.board.help) {
+    const help = el('details', { class: 'panel', id: 'sq-help', open: helpOpen, ontoggle: (e) => { helpOpen = e.target.open; } },
+      el('summary', {}, 'Rules'));
+    for (const h of s.board.help) {
+      help.append(el('h4', {}, h.heading));
+      if (h.text) help.append(el('p', {}, h.text));
+      if (h.house) help.append(el('p', { class: 'sq-small' }, `House rule: ${h.house}`));
+    }
+    side.append(help);
+  }
+  const dice = el('div', { class: 'panel sq-dice', id: 'sq-dice' });
+  dice.append(el('h3', {}, 'Dice'));
+  for (const r of rolls) dice.append(rollLine(r));
+  side.append(dice);
+  wrap.append(side);
+  root.append(wrap);
+}
+
+function clickUnit(u) {
+  const legal = mine(last);
+  if (selected) {
+    const atk = legal.find((a) => a.type === 'attack' && a.unit === selected && a.target === u.id);
+    if (atk) { send(atk); return; }
+    // a click on a piece standing in the area the selected unit may go to / fire at
+    const into = legal.find((a) => a.unit === selected && ((['move', 'deploy', 'redeploy'].includes(a.type) && a.to === u.area) || (a.type === 'fire' && a.target === u.area)));
+    if (into) { send(into); return; }
+  }
+  if (legal.some((a) => a.unit === u.id)) { selected = u.id === selected ? null : u.id; render(last); return; }
+  clickArea(u.area);
+}
+
+function clickArea(id) {
+  const legal = mine(last);
+  const place = legal.find((a) => a.type === 'place_terrain' && a.at === id);
+  if (place) { send(place); return; }
+  const p = (last.view && last.view.pending) || {};
+  const step = { hit_choice: 'retreat', advance: 'advance' }[p.type];
+  const a0 = step && p.to === id && legal.find((x) => x.type === step);
+  if (a0) { send(a0); return; }
+  if (!selected) return;
+  const a = legal.find((x) => x.unit === selected && ((['move', 'deploy', 'redeploy'].includes(x.type) && x.to === id) || (x.type === 'fire' && x.target === id)));
+  if (a) send(a);
+}
+
+// The log line of an event (the host's log).
+const FEATURE = { hill: 'a hill', built_up: 'a built-up area', wood: 'a wood', river: 'the river' };
+export function describe(e) {
+  const u = e.unit || '';
+  switch (e.type) {
+    case 'dice_rolled': return `${ROLL_CAPTION[e.for] || e.for}${e.unit ? ` (${e.unit})` : ''}: ${(e.dice || []).join(', ')}${e.result ? ` - ${String(e.result).replace(/_/g, ' ')}` : ''}`;
+    case 'attacker_chosen': return `${e.attacker} attacks, ${e.defender} defends`;
+    case 'terrain_placed': return `${e.side} places ${FEATURE[e.feature] || e.feature} at ${e.at}`;
+    case 'unit_deployed': return `${u} deployed in ${e.to}`;
+    case 'unit_redeployed': return `${u} moved from ${e.from} to ${e.to}`;
+    case 'turn_started': return `Turn ${e.turn}`;
+    case 'first_chosen': return `${e.first} moves first`;
+    case 'phase_started': return `${e.side}: ${e.activations} activation(s)`;
+    case 'phase_ended': return `${e.side} ends the phase`;
+    case 'unit_activated': return '';
+    case 'unit_moved': return `${u} moves ${e.from} → ${e.to}`;
+    case 'artillery_fired': return `${u} fires at ${e.target}`;
+    case 'close_combat': return `${u} attacks ${e.target} (${e.direction})`;
+    case 'unit_hit': return `${u} is hit`;
+    case 'sp_lost': return `${u} loses 1 SP (${e.sp} left)`;
+    case 'unit_destroyed': return `${u} is destroyed`;
+    case 'unit_retreated': return `${u} retreats to ${e.to}`;
+    case 'unit_advanced': return `${u} advances into ${e.to}`;
+    case 'general_wounded': return `General ${u} wounded`;
+    case 'general_killed': return `General ${u} killed`;
+    case 'general_captured': return `General ${u} captured by ${e.by}`;
+    case 'game_over': return e.winner ? `${e.winner} wins (${String(e.reason).replace(/_/g, ' ')})` : `Draw (${String(e.reason).replace(/_/g, ' ')})`;
+    default: return e.type;
+  }
+}
