@@ -173,7 +173,7 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
            st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"),
            u.spec.banzai and banzai_only(u, play), visibility(st), camouflaged(st),
            u.cls == "inf" and charging(st, u, play), signature(st), P.sight_key(st, u),
-           P.targets_key(st) if st.options else None)
+           P.targets_key(st, u) if st.options else None)
     hit = _TARGETS.get(key)
     if hit is not None and hit[0] is st.scn:
         return list(hit[1])

@@ -205,7 +205,11 @@ declare("victory", _none, "one",
         "(st) -> None (the standard medals / annihilation), False (a variant's own object "
         "of the game: nobody has won yet) or (winner | None for a draw, reason): game over.")
 declare("targets_key", _none, "one",
-        "(st) -> hashable: what a variant adds to the battle targets memo key.")
+        "(st, unit) -> hashable: what a variant adds to the battle targets memo key (its "
+        "unit profiles differ from the scenario's, the sickness level changes dice).")
+declare("exit_zones", _last, "chain",
+        "(st, side, zones) -> zones: the exit zones of ``side`` (called only when options "
+        "are on; zombies: the Living leave by their own baseline).")
 declare("phases", {}, "merge",
         "{phase: object with pending(st), legal(st, seat), apply(st, action, events)}: "
         "turn-machine phases an option adds (004 Simplified Campaign Rules: the "

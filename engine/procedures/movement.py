@@ -357,6 +357,8 @@ def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
     Order (play flag ``advance: never``, engine/rulesets/m44/options/manoeuvres.py) no unit exits: leaving
     the board for medals is no regrouping (our reading)."""
     zones = [z for z in st.scn.exits if z.side == u.side]
+    if st.options:
+        zones = P.exit_zones(st, u.side, zones)     # 004 variants (zombies)
     if not zones or u.spec.train or u.spec.behavior == "CANNOT_EXIT":   # trains stay on the rail
         return []
     if play is not None and play.flags.get("advance") == "never":
@@ -371,8 +373,9 @@ def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
 
 
 def exit_value(st: GameState, u: Unit, h: Hex) -> int:
-    for z in st.scn.exits:
-        if z.side == u.side and h in z.hexes:
+    zones = [z for z in st.scn.exits if z.side == u.side]
+    for z in P.exit_zones(st, u.side, zones) if st.options else zones:
+        if h in z.hexes:
             if u.cls == "inf" and st.scn.options.get("infantry_exit_counts_2"):
                 return 2
             return z.value

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import new_game
+from engine import new_game, view_for
 from engine.core.errors import EngineError
 from engine.core.textboard import board_from_text
 from engine.rulesets.m44.cards import CARDS
@@ -141,7 +141,9 @@ def test_daleks_conversion_and_victory():
     st = new_game(scn(), 1, {"variant": "EXTERMINATE"})
     assert kinds(st, "AXIS") == sorted(["dalek"] * 6 + ["special_weapons_dalek"] * 2
                                        + ["dalek_mercenary"])
-    assert st.scn.victory["AXIS"] == 10 and st.scn.victory["ALLIES"] == 6
+    sides = view_for(st, None)["sides"]
+    assert sides["AXIS"]["victory"] == 10 and sides["ALLIES"]["victory"] == 6
+    assert st.scn.victory == {"AXIS": 6, "ALLIES": 6}      # the shared scenario unchanged
     d = next(u for u in st.units.values() if u.spec.kind == "dalek")
     assert (d.spec.unit_class, d.figures, d.spec.move, d.spec.dice) == ("armor", 3, 4, (3, 3, 3))
     assert [u.spec.medal_value for u in st.units.values()
@@ -264,7 +266,9 @@ def test_1984_both_sides_the_stronger_force_converted():
     want = sorted(["militia", "assault_gun", "medium_artillery", "medium_artillery",
                    "rocket_artillery"])
     assert kinds(st, "AXIS") == want and kinds(st, "ALLIES") == want
-    assert st.scn.victory == {"AXIS": 12, "ALLIES": 12}
+    assert {s: v["victory"] for s, v in view_for(st, None)["sides"].items()} == \
+        {"AXIS": 12, "ALLIES": 12}
+    assert set(st.ext["commissar_chip"]) == {"AXIS", "ALLIES"}
     assert all(u.spec.take_ground <= 1 for u in st.units.values())
 
 
@@ -381,3 +385,28 @@ def test_campaign_short_hand_draws_two():
 
 def test_campaign_random_games():
     random_games({"campaign": {"AXIS": 3, "ALLIES": 4}}, {"campaign_remove"})
+
+
+def test_variants_never_change_the_shared_scenario():
+    """A variant's changes live in the game state (snapshots load a state on the game's
+    own scenario): the scenario object is shared and unchanged."""
+    s = scn()
+    before = (dict(s.cards), dict(s.victory), s.exits, dict(s.options))
+    for v in ("ZOMBIE", "EXTERMINATE", "WAR_OF_THE_WORLDS", "NINETEEN_EIGHTY_FOUR"):
+        st = new_game(s, 1, {"variant": v})
+        assert st.scn is s
+    st = new_game(s, 1, {"young_generals": True})
+    assert st.scn is s and (dict(s.cards), dict(s.victory), s.exits, dict(s.options)) == before
+
+
+def test_zombie_living_leave_by_their_baseline():
+    """"The Living Player may Retreat Units off the Board in order to gain a Draw.\""""
+    from engine.procedures.movement import exit_hexes
+    from engine.procedures.state import Play
+    st = new_game(scn("""
+        1: .:i
+        8: .:I
+    """), 1, {"variant": "ZOMBIE"})
+    u = unit(st, (8, 0))
+    play = Play(None, "none", "ALLIES", "ALLIES")
+    assert (8, 0) in exit_hexes(st, u, play)

@@ -21,7 +21,8 @@ def draw(st: GameState, side: str, events: list, n: int = 1) -> list[int]:
     got = []
     for _ in range(n):
         if not st.deck:
-            if not st.discard or st.scn.options.get("deck_reshuffling") is False:
+            if not st.discard or (st.scn.options.get("deck_reshuffling") is False
+                                  and not st.options.get("young_generals")):
                 break
             st.deck = st.discard
             st.discard = []

@@ -114,6 +114,8 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         out["campaign"] = campaign_view(st)  # 004 Simplified Campaign Rules pre-battle
     if st.options.get("variant"):
         out["variant"] = variant_view(st)    # 004 Suggested Variants (public state)
+        for side, n in ((out["variant"] or {}).get("victory") or {}).items():
+            sides[side]["victory"] = n       # the variant's victory counts
     if m.machine is not None:
         out["to_act"] = m.machine.to_act(st)
     m.extend_view(st, seat, out)

@@ -24,18 +24,25 @@ def victory(st: GameState) -> Any:
     return None if m is None else m.victory(st)
 
 
-def targets_key(st: GameState) -> Any:
-    """Variant state that changes battle dice (sickness level) for the targets memo."""
-    return data(st).get("sick") if st.options.get("variant") else None
+def targets_key(st: GameState, u: Any) -> Any:
+    """What the targets memo must tell apart in a variant game: the unit's profile (a
+    variant's profiles are not the scenario's, and units made during the game take ids
+    whose profile differs between games) and the sickness level (dice)."""
+    if not st.options.get("variant") and not st.options.get("young_generals"):
+        return None
+    return u.spec, data(st).get("sick")
 
 
 def view(st: GameState) -> dict[str, Any] | None:
     """``view.variant``: the variant in force and its public state (markers, towns,
-    sickness, reinforcements due), or None."""
+    sickness, reinforcements due; ``victory``: the variant's victory counts), or None."""
     m = MODULES.get(st.options.get("variant"))
     if m is None or not (st.ext or {}).get(KEY):
         return None
-    return m.view(st)
+    out = m.view(st)
+    if "victory" in data(st):
+        out["victory"] = dict(data(st)["victory"])
+    return out
 
 
 extend("victory", victory, __name__)

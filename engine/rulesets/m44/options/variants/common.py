@@ -11,13 +11,12 @@ place): per-variant counters (towns claimed, sickness level, reinforcements due.
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from .....core.units import UnitSpec
 from .....core.terrain import Tile
 from .....core.terrain_table import TERRAIN
-from .....procedures.common import fresh_unit_id, other, set_ext, tiles_at
+from .....procedures.common import SIDES, fresh_unit_id, other, set_ext, tiles_at
 from .....procedures.state import GameState, Unit
 
 KEY = "variant"
@@ -82,11 +81,28 @@ def remove_unit(st: GameState, u: Unit) -> None:
     del st.units[u.id]
 
 
-def replace_scenario(st: GameState, **changes: Any) -> None:
-    """This game's own copy of the scenario with ``changes`` (hand sizes, victory...).
-    Every variant game gets its own copy, so the memo caches keyed by the scenario's
-    identity never mix a variant's unit profiles with another game's."""
-    st.scn = dataclasses.replace(st.scn, **changes)
+def medal_victory(st: GameState, counts: dict[str, int]) -> Any:
+    """The standard object of the game with the variant's victory counts: a side with its
+    count of medals wins (``medals``), a side with no unit left loses (``annihilation``);
+    False while nobody has won.  (A variant never changes the shared scenario: its
+    victory counts live in ``ext["variant"]["victory"]``.)"""
+    for side in SIDES:
+        if st.medals(side) >= counts.get(side, st.scn.victory.get(side, 99)):
+            return side, "medals"
+    present = {u.side for u in st.units.values()}
+    for side in SIDES:
+        if other(side) not in present:
+            return side, "annihilation"
+    return False
+
+
+def first_turn_once(st: GameState, key: str) -> bool:
+    """True the first time it is asked for ``key`` (at the first turn, after the deal)."""
+    done = data(st).get("once", ())
+    if key in done:
+        return False
+    put(st, once=done + (key,))
+    return True
 
 
 def is_town(st: GameState, h: tuple[int, int], bunkers: bool = False) -> bool:

@@ -34,8 +34,8 @@ from typing import Any
 from .....procedures.common import SIDES
 from .....procedures.hooks import extend
 from .....procedures.state import GameState, Unit
-from .common import (alien, data, is_town, on, put, remove_obstacles, remove_unit,
-                     replace_scenario, respec, ruin, spec_like)
+from .common import (alien, data, is_town, on, medal_victory, put, remove_obstacles,
+                     remove_unit, respec, ruin, spec_like)
 
 NAME = "EXTERMINATE"
 DALEKS = ("dalek", "special_weapons_dalek")
@@ -79,8 +79,7 @@ def setup(st: GameState) -> None:
             respec(u, mercenary_spec(u.spec))
     remove_obstacles(st, side)
     need = 20 if st.scn.board.kind == "OVERLORD" else 10
-    replace_scenario(st, victory={**st.scn.victory, side: need})
-    put(st, exterminated=(), start_hex=())
+    put(st, exterminated=(), start_hex=(), victory={**st.scn.victory, side: need})
 
 
 def turn_begins(st: GameState, side: str, events: list) -> None:
@@ -130,7 +129,9 @@ def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) 
 
 
 def victory(st: GameState) -> Any:
-    return None         # the medal counts of the scenario copy (10 / 20 for the Daleks)
+    """"Daleks always need to get 10 Victory Points to win, or 20 in an Overlord
+    Scenario"; the human side keeps the scenario's count."""
+    return medal_victory(st, data(st)["victory"])
 
 
 def view(st: GameState) -> dict[str, Any]:

@@ -36,12 +36,12 @@ from typing import Any
 from .....core.unit_types import typed_spec
 from .....core.units import unit_spec
 from ...cards import CARDS
-from .....procedures.common import SIDES, is_top, other
+from .....procedures.common import SIDES, is_top, other, set_ext
 from .....procedures.hooks import POINTS as P
 from .....procedures.hooks import extend
 from .....procedures.state import GameState, Unit
-from .common import (add_unit, baseline, data, on, put, remove_unit, replace_scenario,
-                     section_hexes)
+from .common import (add_unit, baseline, data, first_turn_once, medal_victory, on, put,
+                     remove_unit, section_hexes)
 
 NAME = "NINETEEN_EIGHTY_FOUR"
 VICTORY = 12
@@ -93,10 +93,7 @@ def setup(st: GameState) -> None:
         return
     _mirror(st)
     _convert(st)
-    replace_scenario(st, victory={s: VICTORY for s in SIDES},
-                     country={s: "RU" for s in SIDES},
-                     options={**st.scn.options, "russian_commissar_rule": True})
-    put(st, due=())
+    put(st, due=(), victory={s: VICTORY for s in SIDES})
 
 
 def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> tuple:
@@ -115,6 +112,8 @@ def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) 
 def turn_begins(st: GameState, side: str, events: list) -> None:
     if not on(st, NAME):
         return
+    if first_turn_once(st, NAME):      # "Political Commissar rules are always in effect"
+        set_ext(st, "commissar_chip", {s: None for s in SIDES})
     due = data(st)["due"]
     mine = [spec for s, spec in due if s == side]
     if not mine:
@@ -144,7 +143,8 @@ def turn_begins(st: GameState, side: str, events: list) -> None:
 
 
 def victory(st: GameState) -> Any:
-    return None         # the scenario copy's victory counts (12 each)
+    """004: "Victory goes to the first player to gain 12 Victory Points"."""
+    return medal_victory(st, data(st)["victory"])
 
 
 def view(st: GameState) -> dict[str, Any]:

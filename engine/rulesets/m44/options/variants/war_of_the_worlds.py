@@ -44,17 +44,19 @@ from typing import Any
 from .....core.unit_types import typed_spec
 from .....core.units import unit_spec
 from .....procedures.battle import apply_hits
+from .....procedures.hooks import POINTS as P
 from .....procedures.hooks import extend
 from .....procedures.medals import check_victory
 from .....procedures.state import GameState, Unit
 from .common import (add_unit, alien, baseline, data, human, is_town, on, put,
-                     remove_obstacles, remove_unit, replace_scenario, respec, ruin,
+                     remove_obstacles, remove_unit, respec, ruin, first_turn_once,
                      section_hexes, spec_like, towns)
 
 NAME = "WAR_OF_THE_WORLDS"
 FIGHTING, HANDLING = "martian_fighting_machine", "martian_handling_machine"
 MARTIANS = (FIGHTING, HANDLING)
 CHANCE = "common_cold"
+EXTRA_CARDS = 2
 
 
 def fighting_spec(base) -> Any:
@@ -123,7 +125,6 @@ def setup(st: GameState) -> None:
         if u.spec.kind not in MARTIANS:       # a bundled scenario's Martian tanks
             respec(u, handling_spec(u.spec) if u.spec.code.startswith("tank2")
                    else fighting_spec(u.spec), u.figures if u.figures < 3 else None)
-    replace_scenario(st, cards={**st.scn.cards, side: st.scn.cards.get(side, 0) + 2})
     handlers = sum(1 for u in martians if st.units[u.id].spec.kind == HANDLING)
     put(st, sick=0, seized=(), ruined=(), start_hex=(), handlers=handlers,
         martians=len(martians), humans=sum(1 for u in st.units.values() if u.side != side),
@@ -131,7 +132,11 @@ def setup(st: GameState) -> None:
 
 
 def turn_begins(st: GameState, side: str, events: list) -> None:
-    if not on(st, NAME) or side != alien(st):
+    if not on(st, NAME):
+        return
+    if first_turn_once(st, NAME):      # "two extra Command Cards above the Scenario limit"
+        P.give(st, alien(st), P.draw(st, alien(st), events, EXTRA_CARDS), events)
+    if side != alien(st):
         return
     put(st, start_hex=tuple(sorted((u.id, u.hex) for u in st.units.values()
                                    if u.spec.kind == HANDLING and is_town(st, u.hex))))

@@ -15,7 +15,8 @@ Engine reading:
   ``.m44`` code's nation.  Trains and ships keep their own profile (they are the board).
 * No Take Ground, no Armour Overrun: every profile's ``take_ground`` is 0.
 * Section cards only: the 40 Section cards make the deck; it is reshuffled whenever it
-  is exhausted (a scenario's ``deck_reshuffling: false`` is overridden).
+  is exhausted (a scenario's ``deck_reshuffling: false`` is overridden:
+  engine/rulesets/m44/end_turn.py ``draw``).
 * Tiles from expansion sets stay on the board (the scenario needs its map); the engine
   applies the standard terrain rules of each tile.  Scenario special rules written in
   the ``.m44`` file (airdrops, smoke, mines...) stay as the scenario has them.
@@ -28,7 +29,6 @@ from .....core.units import unit_spec
 from ...cards import CARDS
 from .....procedures.hooks import extend
 from .....procedures.state import GameState
-from .common import replace_scenario
 
 NAME = "young_generals"
 BASE = {"inf": "inf", "armor": "tank", "art": "gun"}
@@ -49,8 +49,6 @@ def setup(st: GameState) -> None:
         u.figures = spec.figures if full else min(u.figures, spec.figures)
         u.max_figures = spec.figures
     st.deck = [c for c in st.deck if CARDS[c].kind == "section"]
-    opts = {k: v for k, v in st.scn.options.items() if k != "deck_reshuffling"}
-    replace_scenario(st, options=opts)
 
 
 extend("game_setup", setup, __name__)

@@ -40,7 +40,7 @@ from .....procedures.hooks import extend
 from .....procedures.state import GameState, Play, Unit
 from ... import tactics as T
 from .common import (add_unit, alien, baseline, data, human, on, put, remove_unit,
-                     replace_scenario, respec, section_hexes, spec_like, towns)
+                     respec, first_turn_once, section_hexes, spec_like, towns)
 
 NAME = "ZOMBIE"
 SPLIT_AT = 6
@@ -89,18 +89,22 @@ def setup(st: GameState) -> None:
             taken.add(h)
             add_unit(st, dead, spec, h, 3)
     living = human(st)
-    exits = st.scn.exits + (ExitZone(living, tuple(section_hexes(st, baseline(st, living),
-                                                                  None)), 1),)
-    replace_scenario(st, cards={**st.scn.cards, dead: 0}, exits=exits,
-                     victory={dead: 99, living: 99})
     put(st, markers=tuple(towns(st, bunkers=True)), claimed=(), lost=0,
         living_start=sum(u.figures for u in st.units.values() if u.side == living),
         start_hex=())
 
 
 def turn_begins(st: GameState, side: str, events: list) -> None:
-    """The Dead side's turn: every zombie ordered without a card; movement begins."""
-    if not on(st, NAME) or side != alien(st):
+    """The Dead side's turn: every zombie ordered without a card; movement begins.  At
+    the first turn the cards dealt to the Dead go back into the deck."""
+    if not on(st, NAME):
+        return
+    if first_turn_once(st, NAME):
+        dead = alien(st)
+        st.deck.extend(st.hands[dead])
+        st.hands[dead] = []
+        st.rng.shuffle(st.deck)
+    if side != alien(st):
         return
     play = Play(None, "none", mode(st).play_seat(st, side, None), side)
     play.flags.update({"ignore_terrain": True, "no_draw": True})
@@ -129,6 +133,13 @@ def turn_ending(st: GameState, side: str, events: list) -> None:
             events.append({"type": "marker_claimed", "hex": [*h], "unit": uid,
                            "side": side})
     put(st, markers=tuple(marks), claimed=tuple(claimed), start_hex=())
+
+
+def exit_zones(st: GameState, side: str, zones: list) -> list:
+    """The Living may leave the board by their own baseline row (to save figures)."""
+    if not on(st, NAME) or side != human(st):
+        return zones
+    return zones + [ExitZone(side, tuple(section_hexes(st, baseline(st, side), None)), 1)]
 
 
 def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> tuple:
@@ -196,6 +207,7 @@ def view(st: GameState) -> dict[str, Any]:
 
 for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
                     ("turn_ending", turn_ending), ("hits_flags", hits_flags),
-                    ("dice_minus", dice_minus), ("figures_lost", figures_lost)):
+                    ("dice_minus", dice_minus), ("figures_lost", figures_lost),
+                    ("exit_zones", exit_zones)):
     extend(_point, _fn, __name__)
 
