@@ -239,17 +239,31 @@ def test_fall_of_london_scenario():
     """"The Martian side gets 9 Martian Fighting Machines, 3 Martian Handling Machines,
     and 12 Command Cards." / "The British side gets 10 Infantry Tank Units, 8 Special
     Infantry Units, 5 Medium Armour Units, 2 Heavy Artillery Units, and 10 Command
-    Cards.\""""
+    Cards." / "Terrain Objectives - The following Towns & Villages become their British
+    equivalents" (7 town hexes: "The Martian side must have occupied all 7 Towns &
+    Villages hexes")."""
     import os
+    from collections import Counter
+    from engine import load_scenario
     path = os.path.join(os.path.dirname(__file__), "..", "..", "scenarios",
                         "WOTW-FallOfLondon1940.m44")
-    if not os.path.exists(path):
-        pytest.skip("scenario not bundled")
-    from engine import load_scenario
     st = new_game(load_scenario(path), 1, {"variant": "WAR_OF_THE_WORLDS"})
-    axis = kinds(st, "AXIS")
-    assert axis.count("martian_fighting_machine") == 9
-    assert axis.count("martian_handling_machine") == 3
+    assert Counter(kinds(st, "AXIS")) == {"martian_fighting_machine": 9,
+                                          "martian_handling_machine": 3}
+    assert Counter(kinds(st, "ALLIES")) == {"infantry_tank": 10, "special_forces": 8,
+                                            "medium_armour": 5, "heavy_artillery": 2}
+    assert len(st.hands["AXIS"]) == 12 and len(st.hands["ALLIES"]) == 10
+    assert len(st.ext["variant"]["towns"]) == 7
+    tank = next(u for u in st.units.values() if u.spec.kind == "infantry_tank")
+    assert (tank.figures, tank.spec.move, tank.spec.dice) == (3, 2, (3, 2, 2))
+
+
+def test_fall_of_london_random_games():
+    import os
+    from engine import load_scenario
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "scenarios",
+                        "WOTW-FallOfLondon1940.m44")
+    random_games({"variant": "WAR_OF_THE_WORLDS"}, {"battle"}, load_scenario(path))
 
 
 # --------------------------------------------------------------------- Nineteen Eighty-Four

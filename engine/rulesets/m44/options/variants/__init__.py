@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .....core.errors import EngineError
 from .....procedures.hooks import extend
 from .....procedures.state import GameState
 from . import exterminate, nineteen_eighty_four, war_of_the_worlds, young_generals, zombie
@@ -45,5 +46,22 @@ def view(st: GameState) -> dict[str, Any] | None:
     return out
 
 
+#: the options of 004 Appendix 3 this package and options/campaign.py implement; they run
+#: on the standard turn machine (1v1 and team play), not on the 002 Overlord machine
+APPENDIX3 = ("variant", "young_generals", "campaign")
+
+
+def refuse_overlord(st: GameState) -> None:
+    """The variants, Young Generals and the campaign pre-battle need the standard turn
+    machine: the Overlord mode refuses them (``invalid_option_value``)."""
+    if st.mode == "overlord":
+        for name in APPENDIX3:
+            if st.options.get(name):
+                raise EngineError("invalid_option_value", f"option {name!r} is played on "
+                                  "standard and Breakthrough boards (1v1 or team play)",
+                                  entry=name)
+
+
+extend("game_setup", refuse_overlord, __name__)
 extend("victory", victory, __name__)
 extend("targets_key", targets_key, __name__)

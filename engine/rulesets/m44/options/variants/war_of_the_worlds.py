@@ -9,9 +9,9 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   Martian Fighting Machines." and "Martian Units may only be placed on the rear-line of
   hexes": the side's units are removed; Martian ``k`` (k = 1..n) is a Handling Machine
   when k is a multiple of 4; each stands on the free rear-line hex nearest the column of
-  every second original unit (column order).  A scenario whose Martian side already
-  holds Martian units (``.m44`` unit names ``martian_fm`` / ``martian_hm``, badge-less
-  tanks: see the bundled scenario) keeps them.
+  every second original unit (column order).  A scenario with option
+  ``war_of_the_worlds_units`` (the bundled The Fall Of London) has its units converted
+  already: see :func:`_preset` (and no extra cards: its hand sizes are the text's).
 * Fighting Machine: armour, 4 models, moves up to 3, range 8 with 4 dice; Handling
   Machine: armour, 3 models, moves up to 3, range 4 with 2 dice.  Both: "Movement and
   Battle are not effected by any Terrain limitations" (no terrain movement restriction,
@@ -57,6 +57,7 @@ FIGHTING, HANDLING = "martian_fighting_machine", "martian_handling_machine"
 MARTIANS = (FIGHTING, HANDLING)
 CHANCE = "common_cold"
 EXTRA_CARDS = 2
+PRESET = "war_of_the_worlds_units"     # scenario option: units already converted
 
 
 def fighting_spec(base) -> Any:
@@ -80,8 +81,6 @@ def is_martian(u: Unit | None) -> bool:
 def _convert_martians(st: GameState, side: str) -> None:
     old = sorted((u for u in st.units.values() if u.side == side),
                  key=lambda u: (u.hex[1], u.hex[0]))
-    if any(is_martian(u) for u in old):
-        return
     cols = [u.hex[1] for u in old if not u.spec.train][::2]
     n = len([u for u in old if not u.spec.train]) // 2
     template = old[0].spec if old else unit_spec("tank")
@@ -113,29 +112,49 @@ def _convert_humans(st: GameState, side: str) -> None:
             respec(u, typed_spec(u.spec, "heavy_artillery"))
 
 
+def _preset(st: GameState, side: str) -> None:
+    """Scenario option ``war_of_the_worlds_units`` (The Fall Of London, 1940): the units
+    are already the variant's: Martian tanks with a Special Unit Marker (elite armour)
+    are Handling Machines, the others Fighting Machines; British tanks are Infantry Tanks
+    ("Armour, 3 models. Advances upto 2 hexes, not affected by Grenade Hits. Battle Range
+    is 3 hexes with 3, 2, 2 Battle Dice"), elite tanks Medium Armour, guns Heavy
+    Artillery, special infantry stays."""
+    for u in st.units.values():
+        if u.side == side:
+            respec(u, handling_spec(u.spec) if u.spec.kind == "elite_armor"
+                   else fighting_spec(u.spec))
+        elif u.spec.kind == "armor":
+            respec(u, typed_spec(u.spec, "infantry_tank"))
+        elif u.spec.kind == "elite_armor":
+            respec(u, typed_spec(u.spec, "medium_armour"))
+        elif u.spec.kind == "artillery":
+            respec(u, typed_spec(u.spec, "heavy_artillery"))
+
+
 def setup(st: GameState) -> None:
     if not on(st, NAME):
         return
     side = alien(st)
-    _convert_martians(st, side)
-    _convert_humans(st, human(st))
+    preset = bool(st.scn.options.get(PRESET))
+    if preset:
+        _preset(st, side)
+    else:
+        _convert_martians(st, side)
+        _convert_humans(st, human(st))
     remove_obstacles(st, side)
     martians = [u for u in st.units.values() if u.side == side]
-    for u in martians:
-        if u.spec.kind not in MARTIANS:       # a bundled scenario's Martian tanks
-            respec(u, handling_spec(u.spec) if u.spec.code.startswith("tank2")
-                   else fighting_spec(u.spec), u.figures if u.figures < 3 else None)
-    handlers = sum(1 for u in martians if st.units[u.id].spec.kind == HANDLING)
+    handlers = sum(1 for u in martians if u.spec.kind == HANDLING)
     put(st, sick=0, seized=(), ruined=(), start_hex=(), handlers=handlers,
         martians=len(martians), humans=sum(1 for u in st.units.values() if u.side != side),
-        towns=tuple(towns(st)) if handlers else ())
+        towns=tuple(towns(st)) if handlers else (), extra_cards=0 if preset else EXTRA_CARDS)
 
 
 def turn_begins(st: GameState, side: str, events: list) -> None:
     if not on(st, NAME):
         return
-    if first_turn_once(st, NAME):      # "two extra Command Cards above the Scenario limit"
-        P.give(st, alien(st), P.draw(st, alien(st), events, EXTRA_CARDS), events)
+    n = data(st)["extra_cards"]
+    if first_turn_once(st, NAME) and n:  # "two extra Command Cards above the Scenario limit"
+        P.give(st, alien(st), P.draw(st, alien(st), events, n), events)
     if side != alien(st):
         return
     put(st, start_hex=tuple(sorted((u.id, u.hex) for u in st.units.values()
