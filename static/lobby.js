@@ -266,6 +266,12 @@ async function loadOptions(ruleset = 'm44') {
     const row = el('div', { class: `option-row${r.implemented ? '' : ' muted'}` },
       el('label', { for: id, title }, input, ' ', el('b', {}, name), r.implemented ? '' : ' (not yet available)'),
       el('div', { class: 'muted option-desc' }, `${r.description} — ${r.source}`));
+    if (r.value_descriptions) {
+      // a rule whose values are different rule sets (the 004 variants): the chosen one's summary
+      const summary = el('div', { class: 'muted option-desc value-summary', 'data-summary-for': r.name });
+      input.addEventListener('change', () => { summary.textContent = r.value_descriptions[input.value] || ''; });
+      row.append(summary);
+    }
     if (r.example) {
       // a rule whose value is a JSON object (which units, which hexes): typed in as JSON,
       // checked by the engine when the game is created

@@ -197,6 +197,45 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
 )}
 
 
+#: A rules summary per value of option ``variant`` (the lobby shows the chosen one).
+VALUE_SUMMARIES: dict[str, dict[str, str]] = {"variant": {
+    "ZOMBIE": "Achtung! Zombie!: the variant_side becomes the Dead: each infantry unit one "
+              "zombie unit, artillery two, armour three (3 figures, as many dice as "
+              "figures, range 1, move 1 and battle, terrain ignored for movement, no Take "
+              "Ground). The Dead have no cards: every zombie acts each Dead turn. Grenades "
+              "are flags for zombies, at most 1 hex of retreat. Every Living figure a "
+              "zombie eliminates joins it; at 6 figures it splits in two. Markers on towns "
+              "and bunkers are removed by a zombie staying a whole turn. The Dead win by "
+              "annihilation; the Living may leave by their own baseline: if the figures "
+              "saved plus the markers left exceed their losses, it is a draw.",
+    "EXTERMINATE": "EX-TER-MIN-ATE!: the variant_side's regular infantry become Standard "
+                   "Daleks (armour, 3 models, move 4, 3 dice to range 3), its armour Special "
+                   "Weapons Daleks (4 models, 4 dice to range 4), its special infantry and "
+                   "artillery Dalek Mercenaries (no Victory Point, surrender when the Daleks "
+                   "are gone). Daleks ignore terrain for movement, grenades and the first "
+                   "flag; each further flag exterminates a model; they never retreat. A Dalek "
+                   "on a town that neither moves nor battles for a turn exterminates it (City "
+                   "Ruins, a permanent Victory Point). Daleks need 10 Victory Points.",
+    "WAR_OF_THE_WORLDS": "War Of The Worlds: one Martian per two units of the variant_side, "
+                         "every 4th a Handling Machine (3 models, 2 dice to range 4), the "
+                         "others Fighting Machines (4 models, 4 dice to range 8), on the rear "
+                         "line, +2 cards; no terrain limits, no grenade hits, flags ignored "
+                         "(Handling: the first). Humans: special infantry, 1 armour in 3 "
+                         "heavy, heavy artillery. Handling Machines seize towns by staying a "
+                         "turn; other Martian hits ruin towns. Martians win with 3/4 of the "
+                         "human units and every town; humans with half the Martians or every "
+                         "Handling Machine. From turn 2 the Common Cold: a star costs every "
+                         "Martian a model, a hex of movement and a die. Scenario: The Fall Of "
+                         "London, 1940.",
+    "NINETEEN_EIGHTY_FOUR": "Nineteen Eighty-Four: both sides get the stronger force "
+                            "(mirrored): militia, assault guns, medium artillery and every "
+                            "third artillery rocket artillery; no overrun; flags are "
+                            "casualties; Political Commissars on both sides; an eliminated "
+                            "unit comes back next turn on its baseline, in the section of a "
+                            "card drawn; 12 Victory Points win.",
+}}
+
+
 #: Options whose value is more than ``true``: name -> check raising ``invalid_option_value``.
 VALUE_CHECKS = {"extra_unit_types": check_value,
                 "infantry_support_weapons": check_value,
@@ -254,6 +293,8 @@ def describe() -> list[dict[str, Any]]:
                              "implemented": r.implemented}
         if r.values:
             d["values"] = list(r.values)
+        if r.name in VALUE_SUMMARIES:
+            d["value_descriptions"] = VALUE_SUMMARIES[r.name]
         if r.name in UNIT_TYPE_OPTIONS:
             d["unit_types"] = {t.name: t.label for t in TYPES.values() if t.option == r.name}
         if r.name in VALUE_CHECKS:
