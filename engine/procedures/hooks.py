@@ -210,6 +210,9 @@ declare("targets_key", _none, "one",
 declare("exit_zones", _last, "chain",
         "(st, side, zones) -> zones: the exit zones of ``side`` (called only when options "
         "are on; zombies: the Living leave by their own baseline).")
+declare("obligations", _empty, "one",
+        "(st, play, phase) -> unit ids of ``play`` that must still move (phase ``move``) or "
+        "battle (``battle``): ``end_movement`` / ``end_battles`` wait for them (zombies).")
 declare("phases", {}, "merge",
         "{phase: object with pending(st), legal(st, seat), apply(st, action, events)}: "
         "turn-machine phases an option adds (004 Simplified Campaign Rules: the "

@@ -424,3 +424,35 @@ def test_zombie_living_leave_by_their_baseline():
     u = unit(st, (8, 0))
     play = Play(None, "none", "ALLIES", "ALLIES")
     assert (8, 0) in exit_hexes(st, u, play)
+
+
+def test_zombies_must_battle_and_enter_towns():
+    """"Zombie Units must Battle when in Close Assault with the Living." and "One Zombie
+    Unit must enter a Towns & Villages or Bunkers hex if it begins its Move next to
+    one.\""""
+    import engine
+    st = new_game(scn("""
+        3: . .:i T
+        4: . . .:I
+        6: .:i
+    """), 1, {"variant": "ZOMBIE"})
+    st = _zombie_turn(st)
+    assert st.active == "AXIS" and st.phase == "move"
+    near_town = unit(st, (3, 3))
+    moves = [a for a in engine.legal_actions(st, "AXIS")
+             if a["type"] == "move" and a["unit"] == near_town.id]
+    assert [a["to"] for a in moves] == [[3, 5]]                   # into the town only
+    assert "end_movement" not in [a["type"] for a in engine.legal_actions(st, "AXIS")]
+    st = do(st, "move", unit=near_town.id, to=[3, 5])
+    assert "end_movement" in [a["type"] for a in engine.legal_actions(st, "AXIS")]
+    st = new_game(scn("""
+        3: . .:i .
+        4: . .:I
+    """), 1, {"variant": "ZOMBIE"})
+    st = _zombie_turn(st)
+    st = do(st, "end_movement") if st.phase == "move" else st
+    assert st.phase == "battle"
+    assert "end_battles" not in [a["type"] for a in engine.legal_actions(st, "AXIS")]
+    with pytest.raises(EngineError) as e:
+        do(st, "end_battles")
+    assert e.value.code == "must_battle"

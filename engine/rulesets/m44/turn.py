@@ -35,7 +35,7 @@ from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_
                                     reachable)
 from ...procedures.terrain_changes import unit_left_hex
 from .choices import (_battle_actions, _fitting, _may_move_again, _move_actions, _movers,
-                      card_source, playable, recon_as_air_power)
+                      card_source, check_obliged, obliged, playable, recon_as_air_power)
 from .end_turn import (RECON_LEFT, _end_turn, _finish_turn, _night_roll_if_due, _recon_draw)
 from .options.turn_rules import commissar_card, night_rolled
 
@@ -136,7 +136,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if ph == "move":
         plays = EC.unit_plays(st)
         out = [a for p in plays for a in _move_actions(st, p, seat)]
-        if not any(MN.must_still_advance(st, p) for p in plays):
+        if not any(MN.must_still_advance(st, p) for p in plays) and not obliged(st, ph):
             out.append({"type": "end_movement", "seat": seat})
         return out
     if ph == "battle":
@@ -144,8 +144,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         if st.ext and "firefights" in st.ext:
             out += [{"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
                     for a, b in firefight_pairs(st, play)]
-        out.append({"type": "end_battles", "seat": seat})
-        return out
+        return out + ([] if obliged(st, ph) else [{"type": "end_battles", "seat": seat}])
     if ph in P.phases:
         return P.phases[ph].legal(st, seat)
     return []
@@ -431,6 +430,7 @@ def _exit(st: GameState, action: dict, events: list) -> None:
 def _end_movement(st: GameState, action: dict, events: list) -> None:
     for p in EC.unit_plays(st):
         MN.check_end_movement(st, p)
+    check_obliged(st, "move")
     st.phase = "battle"
 
 
@@ -467,6 +467,7 @@ def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
 
 
 def _end_battles(st: GameState, action: dict, events: list) -> None:
+    check_obliged(st, "battle")
     st.phase = "end"
 
 

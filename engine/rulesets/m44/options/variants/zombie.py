@@ -35,6 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from .....core.scenario_model import ExitZone
+from .....procedures import battle as B
 from .....procedures.common import is_top, mode
 from .....procedures.hooks import extend
 from .....procedures.state import GameState, Play, Unit
@@ -107,7 +108,7 @@ def turn_begins(st: GameState, side: str, events: list) -> None:
     if side != alien(st):
         return
     play = Play(None, "none", mode(st).play_seat(st, side, None), side)
-    play.flags.update({"ignore_terrain": True, "no_draw": True})
+    play.flags.update({"ignore_terrain": True, "no_draw": True, "advance": NAME})
     st.plays.append(play)
     for u in list(st.units.values()):
         if u.side == side and is_zombie(u):
@@ -133,6 +134,49 @@ def turn_ending(st: GameState, side: str, events: list) -> None:
             events.append({"type": "marker_claimed", "hex": [*h], "unit": uid,
                            "side": side})
     put(st, markers=tuple(marks), claimed=tuple(claimed), start_hex=())
+
+
+def _town_duty(st: GameState, u: Unit) -> set:
+    """The empty marker hexes next to zombie ``u`` that has not moved yet: "One Zombie
+    Unit must enter a Towns & Villages or Bunkers hex if it begins its Move next to one"
+    (a zombie that starts next to an empty marker hex must move into one; once one has
+    entered, the hex is no longer empty and the others are free)."""
+    if u.moved or not is_zombie(u):
+        return set()
+    marks = set(data(st)["markers"])
+    return {h for h in st.scn.board.neighbours(u.hex) if h in marks and h not in st.occ}
+
+
+def destinations(st: GameState, u: Unit, play: Any, res: dict) -> dict:
+    """A zombie with a town duty may only move into one of those marker hexes."""
+    if not on(st, NAME) or play.flags.get("advance") != NAME:
+        return res
+    duty = _town_duty(st, u)
+    return {h: k for h, k in res.items() if h in duty} if duty else res
+
+
+def obligations(st: GameState, play: Any, phase: str) -> list[str]:
+    """Zombies with a town duty must move; "Zombie Units must Battle when in Close
+    Assault with the Living" (an ordered zombie next to a Living unit it may battle)."""
+    if not on(st, NAME) or play.flags.get("advance") != NAME:
+        return []
+    out = []
+    for uid in play.ordered:
+        u = st.units.get(uid)
+        if u is None:
+            continue
+        if phase == "move" and _town_duty(st, u):
+            out.append(uid)
+        elif phase == "battle" and B.can_battle(st, u, play) and any(
+                n == 1 for _h, n in _ranges(st, u, play)):
+            out.append(uid)
+    return out
+
+
+def _ranges(st: GameState, u: Unit, play: Any) -> list:
+    """(target hex, distance) of the zombie's legal targets."""
+    board = st.scn.board
+    return [(h, board.distance(u.hex, h)) for h, _dice in B.targets(st, u, play)]
 
 
 def exit_zones(st: GameState, side: str, zones: list) -> list:
@@ -208,6 +252,7 @@ def view(st: GameState) -> dict[str, Any]:
 for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
                     ("turn_ending", turn_ending), ("hits_flags", hits_flags),
                     ("dice_minus", dice_minus), ("figures_lost", figures_lost),
-                    ("exit_zones", exit_zones)):
+                    ("exit_zones", exit_zones), ("filter_destinations", destinations),
+                    ("obligations", obligations)):
     extend(_point, _fn, __name__)
 
