@@ -14,7 +14,10 @@ function variantLines(v) {
     return [`The Dead: ${sideName(v.side)} (no cards, no orders)`,
       `Town markers left: ${(v.markers || []).length} · Living figures lost: ${v.living_lost ?? 0}`];
   }
-  if (v.name === 'EXTERMINATE') return [`Daleks: ${sideName(v.side)}`, `Towns exterminated: ${(v.exterminated || []).length}`];
+  if (v.name === 'EXTERMINATE') {
+    return [`Daleks: ${sideName(v.side)}`, `Towns exterminated: ${(v.exterminated || []).length}`,
+      v.leader ? `Heroic Leader (Human Factor) with ${v.leader}: +2 dice, first flag ignored` : 'Heroic Leader lost'];
+  }
   if (v.name === 'WAR_OF_THE_WORLDS') {
     return [`Martians: ${sideName(v.side)} · Common Cold level ${v.sickness ?? 0}`,
       `Towns seized ${(v.seized || []).length}, ruined ${(v.ruined || []).length} of ${(v.towns || []).length}`];

@@ -10,8 +10,8 @@ def test_the_m44_options_extend_the_procedures_points() -> None:
     by = {p["name"]: p["extended_by"] for p in hooks.describe()}
     opts = "engine.rulesets.m44.options."
     var = opts + "variants."
-    assert by["dice_minus"] == [opts + "conditions", var + "war_of_the_worlds",
-                                var + "zombie"]
+    assert by["dice_minus"] == [opts + "conditions", var + "exterminate",
+                                var + "war_of_the_worlds", var + "zombie"]
     assert by["hits_flags"] == [var + m for m in ("exterminate", "nineteen_eighty_four",
                                                   "war_of_the_worlds", "zombie")]
     assert by["victory"] == [opts + "variants"]

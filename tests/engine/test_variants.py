@@ -456,3 +456,25 @@ def test_zombies_must_battle_and_enter_towns():
     with pytest.raises(EngineError) as e:
         do(st, "end_battles")
     assert e.value.code == "must_battle"
+
+
+def test_dalek_human_factor_leader():
+    """"A Unit ignores the first Purple Flag and receives two additional Battle Die when
+    accompanied by this Leader. ... If the Unit is eliminated, Move his Battle Star to
+    the nearest friendly Unit\""""
+    from engine.procedures.battle import battle_dice
+    from engine.rulesets.m44.options.variants import exterminate as X
+    st = new_game(scn("""
+        3: . .:i
+        4: . .:I .:I
+    """), 1, {"variant": "EXTERMINATE"})
+    lead = st.ext["variant"]["leader"]
+    assert lead in (unit(st, (4, 2)).id, unit(st, (4, 4)).id)
+    dalek = unit(st, (3, 3))
+    assert battle_dice(st, st.units[lead], dalek, 1, None) == 3 + 2
+    assert X.hits_flags(st, None, st.units[lead], ["flag", "flag"], (0, 2)) == (0, 1)
+    v = st.units[lead]
+    v.figures = 0
+    events: list = []
+    X.figures_lost(st, v, 4, "AXIS", events)
+    assert events[-1]["type"] == "leader_moved" and st.ext["variant"]["leader"] != lead

@@ -28,10 +28,12 @@ def victory(st: GameState) -> Any:
 def targets_key(st: GameState, u: Any) -> Any:
     """What the targets memo must tell apart in a variant game: the unit's profile (a
     variant's profiles are not the scenario's, and units made during the game take ids
-    whose profile differs between games) and the sickness level (dice)."""
+    whose profile differs between games), the sickness level and the Heroic Leader
+    (dice)."""
     if not st.options.get("variant") and not st.options.get("young_generals"):
         return None
-    return u.spec, data(st).get("sick")
+    d = data(st)
+    return u.spec, d.get("sick"), d.get("leader") == u.id
 
 
 def view(st: GameState) -> dict[str, Any] | None:

@@ -25,13 +25,20 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   ``exterminated``).
 * Object of the game: "Daleks always need to get 10 Victory Points to win, or 20 in an
   Overlord Scenario"; the human side keeps the scenario's count.
-* Human Factor (Heroic Leader): not implemented.
+* Human Factor: "A Battle Star Marker may represent a Heroic Leader with the Human
+  Factor. A Unit ignores the first Purple Flag and receives two additional Battle Die
+  when accompanied by this Leader. The Leader may not willingly leave the Unit he is
+  placed with. If the Unit is eliminated, Move his Battle Star to the nearest friendly
+  Unit": the leader starts with the human unit nearest the board's centre (infantry or
+  armour first, then unit order; the engine's choice for the players'), and moves to
+  the nearest friendly unit (then unit order) when his unit is eliminated (event
+  ``leader_moved``; ``view.variant.leader``).
 """
 from __future__ import annotations
 
 from typing import Any
 
-from .....procedures.common import SIDES
+from .....procedures.common import SIDES, other
 from .....procedures.hooks import extend
 from .....procedures.state import GameState, Unit
 from .common import (alien, data, is_town, on, medal_victory, put, remove_obstacles,
@@ -79,7 +86,28 @@ def setup(st: GameState) -> None:
             respec(u, mercenary_spec(u.spec))
     remove_obstacles(st, side)
     need = 20 if st.scn.board.kind == "OVERLORD" else 10
-    put(st, exterminated=(), start_hex=(), victory={**st.scn.victory, side: need})
+    put(st, exterminated=(), start_hex=(), victory={**st.scn.victory, side: need},
+        leader=_nearest(st, other(side), _centre(st)))
+
+
+def _centre(st: GameState) -> tuple[int, int]:
+    board = st.scn.board
+    return min(board.hexes, key=lambda h: (abs(h[0] - board.rows // 2),
+                                           abs(h[1] - board.max_col // 2)))
+
+
+def _nearest(st: GameState, side: str, h: Any, but: str | None = None) -> str | None:
+    """The unit of ``side`` nearest ``h`` (infantry / armour first, then unit order)."""
+    dist = st.scn.board.distance
+    units = [u for u in st.units.values() if u.side == side and u.id != but]
+    if not units:
+        return None
+    return min(units, key=lambda u: (dist(u.hex, h), u.cls == "art", int(u.id[1:]))).id
+
+
+def dice_minus(st: GameState, u: Unit) -> int:
+    """The Human Factor: two additional Battle Dice."""
+    return -2 if on(st, NAME) and data(st).get("leader") == u.id else 0
 
 
 def turn_begins(st: GameState, side: str, events: list) -> None:
@@ -109,15 +137,27 @@ def turn_ending(st: GameState, side: str, events: list) -> None:
 def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> tuple:
     """Grenades miss (profile ``hit_by``); the first flag is ignored, each further one
     removes a model; no retreat."""
-    if not on(st, NAME) or not is_dalek(v):
+    if not on(st, NAME):
         return hf
     hits, flags = hf
+    if data(st).get("leader") == v.id:          # the Human Factor: the first flag ignored
+        return hits, max(0, flags - 1)
+    if not is_dalek(v):
+        return hf
     return hits + max(0, flags - 1), 0
 
 
 def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) -> None:
-    """The Mercenaries surrender when the last Dalek is destroyed."""
-    if not on(st, NAME) or v.figures > 0 or not is_dalek(v):
+    """The Mercenaries surrender when the last Dalek is destroyed; the Heroic Leader of
+    an eliminated unit joins the nearest friendly unit."""
+    if not on(st, NAME) or v.figures > 0:
+        return
+    if data(st).get("leader") == v.id:
+        to = _nearest(st, v.side, v.hex, but=v.id)
+        put(st, leader=to)
+        events.append({"type": "leader_moved", "side": v.side, "from": v.id, "unit": to})
+        return
+    if not is_dalek(v):
         return
     side = v.side
     if any(is_dalek(u) for u in st.units.values() if u.side == side and u.id != v.id):
@@ -135,12 +175,12 @@ def victory(st: GameState) -> Any:
 
 
 def view(st: GameState) -> dict[str, Any]:
-    return {"name": NAME, "side": alien(st),
+    return {"name": NAME, "side": alien(st), "leader": data(st).get("leader"),
             "exterminated": [[*h] for h in data(st)["exterminated"]],
             "sides": list(SIDES)}
 
 
 for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
                     ("turn_ending", turn_ending), ("hits_flags", hits_flags),
-                    ("figures_lost", figures_lost)):
+                    ("figures_lost", figures_lost), ("dice_minus", dice_minus)):
     extend(_point, _fn, __name__)
