@@ -50,10 +50,18 @@ class Game(Base):
     # deprecated (0002): the mode the pre-ruleset engine was called with; kept for old rows
     engine_mode: Mapped[str] = mapped_column(String(32), default="standard", server_default="standard")
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(BigInteger)        # the engine RNG seed (secret while live)
+    # fair dice (docs/protocol.md "Fair dice"): the server's secret seed and salt (hex,
+    # revealed when the game ends) and the public commitment SHA-256(seed || salt);
+    # None for test seeds and for games created before fair dice
+    seed_secret: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    seed_salt: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    commitment: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # why the log no longer replays ({"reason", "detail", "seq"}); status is then "unplayable"
+    unplayable: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     invite_code: Mapped[str] = mapped_column(String(64), unique=True)
-    status: Mapped[str] = mapped_column(String(16), index=True)   # open | live | finished
+    status: Mapped[str] = mapped_column(String(16), index=True)   # open | live | finished | unplayable
     seq: Mapped[int] = mapped_column(Integer, default=0)           # optimistic concurrency
     turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
     to_act: Mapped[list[str]] = mapped_column(JSON, default=list)

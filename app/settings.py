@@ -10,7 +10,7 @@ import secrets
 from functools import lru_cache
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +52,11 @@ class Settings(BaseSettings):
     bot_lease_seconds: float = 10.0   # a worker's claim on driving one game's bots
     bot_max_seq: int = 0              # bots stop once a game's log has this many entries
                                       # (0: never; load and leak tests cap bot-only games)
+    # tests only (env OVERLORD_TEST_SEEDS=1): POST /api/games may fix the engine's seed
+    # ("seed"); such a game has no commitment.  Off in production: a seed a player chose
+    # or knows would let him predict every hand and roll (docs/protocol.md "Fair dice")
+    allow_test_seed: bool = Field(default=False, validation_alias=AliasChoices(
+        "OVERLORD_TEST_SEEDS", "ALLOW_TEST_SEED"))
     max_upload_bytes: int = 2 * 1024 * 1024
     cookie_secure: bool = False
 

@@ -30,8 +30,15 @@ def run_migrations_offline() -> None:
 
 
 def _do_run(connection: Connection) -> None:
+    sqlite = connection.dialect.name == "sqlite"
+    if sqlite:
+        # batch mode re-creates a table (copy, drop, rename): with foreign keys on, the
+        # drop would cascade (ON DELETE CASCADE) and wipe every game's seats, log and
+        # snapshots.  Off for the migration (outside a transaction, or SQLite ignores it).
+        connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
+        connection.commit()
     context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=connection.dialect.name == "sqlite")
+                      render_as_batch=sqlite)
     with context.begin_transaction():
         context.run_migrations()
 

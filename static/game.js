@@ -135,6 +135,11 @@ function handle(msg) {
   switch (msg.type) {
     case 'hello': {
       if (msg.scenario_name) document.querySelectorAll('.scenario-title b').forEach((b) => { b.textContent = msg.scenario_name; });
+      const dice = msg.fair_dice || {};     // the server's seed commitment, public from the start
+      document.querySelectorAll('.scenario-title').forEach((t) => {
+        t.title = dice.commitment ? `dice commitment SHA-256(seed || salt) = ${dice.commitment}` : 'no dice commitment (test seed or an older game)';
+        t.dataset.commitment = dice.commitment || '';
+      });
       S.mySeats = msg.my_seats || (msg.seat ? [msg.seat] : []);
       S.seat = S.mySeats.includes(S.seat) ? S.seat : (S.mySeats.includes(cfg.focus) ? cfg.focus : (msg.seat ?? null));
       S.side = S.seat ? sideOf(S.seat) : (msg.side ?? null); S.role = msg.role ?? null;
@@ -488,6 +493,8 @@ function renderBanner() {
   if (S.side && w) text += S.side === w ? ' — Victory is yours.' : ' — You have been defeated.';
   b.textContent = text;
   b.dataset.winner = w || '';
+  // provably fair dice: the seed is revealed once the battle is over
+  b.append(' ', el('a', { href: `/games/${cfg.gameId}/verify`, 'data-verify': '1' }, 'Verify dice'));
 }
 
 function renderSeats() {

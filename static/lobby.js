@@ -398,6 +398,12 @@ function gameItem(g, live) {
     }
   }
   li.append(el('a', { class: 'btn', href: g.url || `/games/${g.id}`, 'data-watch': g.id }, 'Watch'));
+  const dice = g.fair_dice || {};
+  if (dice.commitment) {     // the server's seed commitment, published at creation
+    li.append(el('span', { class: 'muted dice-commitment', title: `dice commitment SHA-256(seed || salt) = ${dice.commitment}` },
+      ` · dice ${dice.commitment.slice(0, 12)}…`));
+  }
+  if (g.status === 'finished' && dice.verify_url) li.append(el('a', { class: 'btn', href: dice.verify_url, 'data-verify': g.id }, 'Verify dice'));
   return li;
 }
 

@@ -13,7 +13,7 @@ from .schemas import (ClaimBody, GameCreate, GameCreated, GameEvents, GameLog, G
 
 router = APIRouter(prefix="/api", tags=["games"])
 
-STATUSES = {"open", "live", "finished"}
+STATUSES = {"open", "live", "finished", "unplayable"}
 
 
 @router.post("/games", status_code=status.HTTP_201_CREATED, response_model=GameCreated)
@@ -22,7 +22,8 @@ async def create_game(body: GameCreate, session: SessionDep, me: CurrentIdentity
     """Create a game on a bundled or uploaded scenario.  The side that moves first comes
     from the scenario; seats come from the mode (``1v1``: one per side), player slots from
     the layout per side; ``bots`` lists the slots the server's bot plays."""
-    out = await service.create_game(session, me, body)
+    out = await service.create_game(session, me, body,
+                                    request.app.state.settings.allow_test_seed)
     if body.bots:
         await request.app.state.hub.bots.kick(out.id)
     return out
@@ -71,7 +72,8 @@ async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIden
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
 async def game_log(game_id: str, session: SessionDep) -> GameLog:
-    """A finished game's full log: ``engine.replay(scenario, seed, actions, options)``."""
+    """A finished game's full log, seed and salt revealed (docs/protocol.md "Finished game
+    log"): ``python -m engine verify LOG.json`` checks the dice against the commitment."""
     return await service.finished_log(session, game_id)
 
 

@@ -48,15 +48,17 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     if expected_seq != rt.seq:
         return Outcome.reject(rt.seq, "stale_seq",
                               f"the game is at seq {rt.seq}, not {expected_seq}; resync")
-    action = {**action, "seat": seat}
     try:
+        # the log stores the ruleset's canonical form, never the client's text: unknown
+        # keys and out-of-range values are refused here (unknown_field, bad_value, ...)
+        action = rt.rs.canonical_action(rt.state, {**action, "seat": seat})
         state, events = rt.rs.apply(rt.state, action)
         state, rolls, roll_events = settle_chance(rt.rs, state)
         fields = game_fields(rt.rs, state, list(rt.seats.values()))
     except EngineError as exc:
         return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
     except Exception:  # an engine bug must not take the server down
-        log.exception("engine failed on %s in game %s", action, rt.game_id)
+        log.exception("engine failed on %.500s in game %s", action, rt.game_id)
         return Outcome.reject(rt.seq, "engine_failure", "the engine could not process this action")
     entries = [(seat, action), *rolls]
     old = rt.seq

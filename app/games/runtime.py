@@ -8,16 +8,17 @@ other workers' subscribers can be told exactly what happened.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..engine_api import CHANCE, EngineError, Ruleset, ruleset, scenario_from_text
-from ..errors import NotFound
+from ..engine_api import (CHANCE, EngineError, Ruleset, load_state_of, normalise_logged,
+                          ruleset, scenario_from_text)
+from ..errors import AppError, Conflict, NotFound
 from ..models import Game, Seat
 from ..scenarios import repository as scenarios
 from . import repository
@@ -67,13 +68,49 @@ class Batch:
     state: Any
 
 
-def apply_entries(rs: Ruleset, state: Any, entries: list[tuple[str, dict[str, Any]]]
-                  ) -> tuple[Any, list[dict[str, Any]]]:
+def apply_entries(rs: Ruleset, state: Any, entries: list[tuple[str, dict[str, Any]]],
+                  normalise: bool = False) -> tuple[Any, list[dict[str, Any]]]:
+    """Apply logged entries; ``normalise``: rows read from the database, which an older
+    release may have stored raw (the ruleset's ``normalise_logged`` drops the keys the
+    engine never read and checks the values)."""
     events: list[dict[str, Any]] = []
     for _seat, action in entries:
+        if normalise:
+            action = normalise_logged(rs, state, action)
         state, evs = rs.apply(state, action)
         events.extend(evs)
     return state, events
+
+
+async def replay_failure(session: AsyncSession, game_id: str, exc: BaseException) -> AppError:
+    """A game whose log no longer replays (an engine upgrade, a damaged row): the game row
+    is marked ``unplayable`` with the reason, and the error to answer (409
+    ``game_unplayable``; the websocket sends it and closes 4410) is returned."""
+    if isinstance(exc, EngineError):
+        problem = {"reason": exc.code, "detail": exc.message, "seq": exc.details.get("seq")}
+    else:
+        problem = {"reason": "log_unreadable", "detail": type(exc).__name__, "seq": None}
+    log.warning("game %s is unplayable: %s", game_id, problem)
+    try:
+        await session.rollback()
+        await repository.set_fields(session, game_id, status="unplayable", unplayable=problem)
+        await session.commit()
+    except Exception:
+        log.exception("could not mark game %s unplayable", game_id)
+    where = f" at log entry {problem['seq']}" if problem["seq"] else ""
+    return Conflict(f"this game's log no longer replays{where} ({problem['reason']}: "
+                    f"{problem['detail']})", code="game_unplayable", **problem)
+
+
+def dice_info(game_id: str, commitment: str | None, finished: bool, seed: str | None,
+              salt: str | None) -> dict[str, Any]:
+    """``fair_dice`` of the summary and ``hello``: the commitment (null: a test seed or a
+    game older than fair dice); the keys ``seed`` and ``salt`` appear only once the game
+    is finished (the seed of a live game never leaves the server)."""
+    out: dict[str, Any] = {"commitment": commitment, "verify_url": f"/games/{game_id}/verify"}
+    if finished and commitment is not None:
+        out.update(seed=seed, salt=salt)
+    return out
 
 
 def settle_chance(rs: Ruleset, state: Any
@@ -115,6 +152,9 @@ class GameRuntime:
         self.mode = game.mode
         self.options = dict(game.options or {})
         self.private = game.private
+        self.ruleset_version = game.ruleset_version
+        self.commitment = game.commitment
+        self._reveal = (game.seed_secret, game.seed_salt)   # sent only once finished
         self.scenario = scenario
         self.state = state
         self.seq = seq
@@ -150,6 +190,11 @@ class GameRuntime:
     @property
     def status(self) -> str:
         return str(self.fields()["status"])
+
+    def fair_dice(self) -> dict[str, Any]:
+        """The public commitment; seed and salt once the game is finished (``hello``)."""
+        return dice_info(self.game_id, self.commitment, self.status == "finished",
+                         *self._reveal)
 
     def all_seats_held(self) -> bool:
         return all(s.held for s in self.seats.values())
@@ -189,8 +234,8 @@ class GameRuntime:
         return out
 
     def apply_remote(self, first_seq: int, actor: str,
-                     entries: list[tuple[str, dict[str, Any]]]) -> Batch:
-        state, events = apply_entries(self.rs, self.state, entries)
+                     entries: list[tuple[str, dict[str, Any]]], normalise: bool = False) -> Batch:
+        state, events = apply_entries(self.rs, self.state, entries, normalise)
         return self.push(first_seq, actor, events, state, first_seq + len(entries) - 1)
 
     async def catch_up(self, session: AsyncSession) -> None:
@@ -199,7 +244,7 @@ class GameRuntime:
         rows = await repository.actions_after(session, self.game_id, self.seq)
         if rows:
             entries = [(r.seat, r.action) for r in rows]
-            self.apply_remote(rows[0].seq, rows[0].seat, entries)
+            self.apply_remote(rows[0].seq, rows[0].seat, entries, normalise=True)
         await self.refresh_seats(session)
 
     async def refresh_seats(self, session: AsyncSession) -> None:
@@ -213,43 +258,65 @@ async def game_scenario(session: AsyncSession, game: Game) -> Any:
     if game.scenario_id is None:
         return None
     row = await scenarios.get(session, game.scenario_id)
-    assert row is not None
+    if row is None:
+        raise EngineError("scenario_missing", f"scenario {game.scenario_id!r} is gone")
     return scenario_from_text(row.content)
 
 
 def dump_snapshot(rs: Ruleset, state: Any) -> bytes:
-    """The ``snapshots.state`` blob: the ruleset's ``dump_state`` as JSON text."""
-    return json.dumps(rs.dump_state(state), separators=(",", ":")).encode("utf-8")
+    """The ``snapshots.state`` blob: the ruleset's ``dump_state`` (versioned JSON, never
+    a pickle) as JSON text."""
+    return orjson.dumps(rs.dump_state(state))
 
 
-def load_snapshot(rs: Ruleset, blob: bytes) -> Any:
+def load_snapshot(rs: Ruleset, blob: bytes, scenario: Any) -> Any:
     """The state of a ``snapshots.state`` blob; raises on a blob of another format or
-    version (the caller replays the log instead)."""
-    return rs.load_state(json.loads(blob))
+    version (the caller replays the log instead).  A pickle of an older release is not
+    JSON: refused here, never unpickled."""
+    return load_state_of(rs, orjson.loads(blob), scenario)
 
 
 async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
-    """Cold start: latest snapshot + log tail (or a full replay) -> live state."""
+    """Cold start: latest snapshot + log tail (or a full replay) -> live state.  A log that
+    no longer replays marks the game ``unplayable`` (:func:`replay_failure`)."""
     game = await repository.get(session, game_id)
     if game is None:
         raise NotFound(f"no game {game_id!r}", code="game_not_found")
-    rs = ruleset(game.ruleset)
-    scn = await game_scenario(session, game)
-    snap = await repository.latest_snapshot(session, game_id)
+    try:
+        rs = ruleset(game.ruleset)
+        scn = await game_scenario(session, game)
+        state, seq = await _replay(session, rs, game, scn)
+    except Exception as exc:        # the log no longer replays: reported, never a crash
+        raise await replay_failure(session, game_id, exc) from None
+    seat_rows = await repository.seats_of(session, game_id)
+    rt = GameRuntime(game, scn, state, seq, [SeatInfo.of(s) for s in seat_rows])
+    if game.unplayable is not None:  # replays again (e.g. a fixed engine): back in play
+        await repository.set_fields(session, game_id, unplayable=None, **rt.fields())
+        await session.commit()
+    return rt
+
+
+async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> tuple[Any, int]:
+    """Latest usable snapshot + log tail (or a full replay from the seed) -> (state, seq)."""
+    snap = await repository.latest_snapshot(session, game.id)
     state, seq = None, 0
     if snap is not None:
         try:
-            state, seq = load_snapshot(rs, snap.state), snap.seq
-        except Exception:          # snapshot from an older engine: replay instead
-            log.warning("snapshot %s@%s unreadable; replaying the log", game_id, snap.seq)
-            state = None
+            state, seq = load_snapshot(rs, snap.state, scn), snap.seq
+        except Exception as exc:   # another format / version, a damaged row: replay
+            log.info("snapshot %s@%s not loadable (%s); replaying the log", game.id, snap.seq,
+                     exc)
+            state, seq = None, 0
     if state is None:
-        state, seq = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode), 0
-    rows = await repository.actions_after(session, game_id, seq)
-    state, _ = apply_entries(rs, state, [(r.seat, r.action) for r in rows])
-    seq = rows[-1].seq if rows else seq
-    seat_rows = await repository.seats_of(session, game_id)
-    return GameRuntime(game, scn, state, seq, [SeatInfo.of(s) for s in seat_rows])
+        state = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode)
+    rows = await repository.actions_after(session, game.id, seq)
+    for r in rows:
+        try:
+            state, _ = apply_entries(rs, state, [(r.seat, r.action)], normalise=True)
+        except EngineError as exc:
+            exc.details.setdefault("seq", r.seq)
+            raise
+    return state, rows[-1].seq if rows else seq
 
 
 class Registry:

@@ -28,7 +28,8 @@ class GameCreate(BaseModel):
     seat: str | None = Field(default=None, description="claim this slot (or the slot of this "
                              "seat) for the creator at once")
     seed: int | None = Field(default=None, ge=0, lt=2**63,
-                             description="fixed RNG seed (tests); random when omitted")
+                             description="test servers only (OVERLORD_TEST_SEEDS=1): a fixed "
+                             "engine RNG seed; refused otherwise (seed_not_allowed)")
 
 
 class SeatOut(BaseModel):
@@ -76,6 +77,11 @@ class GameSummary(BaseModel):
     seats: list[SeatOut]
     slots: list[SlotOut]
     url: str
+    fair_dice: dict[str, Any] = Field(description="{commitment, verify_url} and, once the game "
+                                      "is finished, seed and salt (docs/protocol.md \"Fair dice\")")
+    unplayable: dict[str, Any] | None = Field(
+        default=None, description="status unplayable: why the log no longer replays "
+        "({reason, detail, seq}: the engine's code and message, the first log entry that fails)")
 
 
 class GameCreated(GameSummary):
@@ -94,15 +100,22 @@ class LogEntry(BaseModel):
 
 
 class GameLog(BaseModel):
+    """A finished game's exported log (docs/protocol.md "Finished game log"): what
+    ``python -m engine verify LOG.json`` checks."""
+    format: str
     game_id: str
     ruleset: str = "m44"
     ruleset_version: str = "1"
     scenario_id: str | None
+    scenario_sha256: str | None
     scenario: dict[str, Any] | None
-    seed: int
     mode: str
     engine_mode: str
     options: dict[str, Any]
+    commitment: str | None
+    seed: str | None
+    salt: str | None
+    rng_seed: int
     winner: str | None
     actions: list[LogEntry]
 

@@ -9,7 +9,8 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import EngineError, Ruleset, natural_ruleset, ruleset, rulesets_for
+from ..engine_api import (EngineError, Ruleset, natural_ruleset, normalise_logged, rng_seed,
+                          ruleset, rulesets_for, seed_commitment, verify_log)
 from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
@@ -18,11 +19,13 @@ from ..security import new_id
 from . import repository
 from .modes import STAND_IN_MODES, build_slots, get_mode, seat_spec
 from .redact import events_for_seats
-from .runtime import SeatInfo, game_fields, game_scenario, settle_chance
+from .runtime import (SeatInfo, dice_info, game_fields, game_scenario, replay_failure,
+                      settle_chance)
 from .schemas import (EventEntry, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
                       LogEntry, SeatOut, SlotOut)
 
 LIVE_STATUSES = ("open", "live")
+LOG_FORMAT = "overlord-log/1"
 
 
 class Notifier(Protocol):
@@ -43,9 +46,16 @@ def slots_public(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(out.values())
 
 
+def fair_dice(game: Game) -> dict[str, Any]:
+    """The public dice commitment; ``seed`` and ``salt`` only once the game is finished."""
+    return dice_info(game.id, game.commitment, game.status == "finished",
+                     game.seed_secret, game.seed_salt)
+
+
 def summary(game: Game, me: Identity | None = None) -> GameSummary:
     seats = [SeatInfo.of(s).public(me.id if me else None) for s in game.seats]
     return GameSummary(
+        fair_dice=fair_dice(game), unplayable=game.unplayable,
         id=game.id, ruleset=game.ruleset, ruleset_version=game.ruleset_version,
         renderer=renderer_of(game.ruleset), scenario_id=game.scenario_id, scenario_name=game.scenario_name,
         mode=game.mode, layout=dict(game.layout or {}), options=game.options or {},
@@ -112,11 +122,26 @@ async def _setup(session: AsyncSession, body: GameCreate) -> tuple[Any, Any, Rul
     return row, scn, rs, get_mode(rs, scn, body.mode)
 
 
-async def create_game(session: AsyncSession, creator: Identity, body: GameCreate) -> GameCreated:
+def new_seed(body: GameCreate, allow_test_seed: bool) -> dict[str, Any]:
+    """The game's dice: a secret seed (32 bytes from ``secrets``) and salt, the public
+    commitment SHA-256(seed || salt) and the engine RNG seed derived from the seed.  A
+    client's ``seed`` only on a test server (``OVERLORD_TEST_SEEDS=1``): no commitment."""
+    if body.seed is not None:
+        if not allow_test_seed:
+            raise Forbidden("the server draws every game's dice seed; 'seed' is refused",
+                            code="seed_not_allowed")
+        return {"seed": body.seed, "seed_secret": None, "seed_salt": None, "commitment": None}
+    secret, salt = secrets.token_hex(32), secrets.token_hex(16)
+    return {"seed": rng_seed(secret), "seed_secret": secret, "seed_salt": salt,
+            "commitment": seed_commitment(secret, salt)}
+
+
+async def create_game(session: AsyncSession, creator: Identity, body: GameCreate,
+                      allow_test_seed: bool = False) -> GameCreated:
     row, scn, rs, mode_name = await _setup(session, body)
-    seed = body.seed if body.seed is not None else secrets.randbits(63)
+    dice = new_seed(body, allow_test_seed)
     options = dict(body.options)
-    state = rs.new_game(seed, options, scn, mode_name)       # EngineError -> 422
+    state = rs.new_game(dice["seed"], options, scn, mode_name)       # EngineError -> 422
     specs = {s: seat_spec(s) for s in rs.seats(state)}
     layout, slots = build_slots(rs, mode_name, list(specs), body.layout)
     slot_seats = {sl.slot: sl.seats for sl in slots}
@@ -143,7 +168,7 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
                 scenario_id=row.id if row is not None else None,
                 scenario_name=scn.name if scn is not None else rs.title, mode=mode_name,
                 engine_mode=mode_name, layout=layout,
-                options=options, seed=seed, private=body.private,
+                options=options, **dice, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
                 **game_fields(rs, state, infos))
     await repository.add(session, game, seats)
@@ -169,10 +194,20 @@ def _slot_rows(game: Game, name: str) -> tuple[str, list[Seat]]:
     return slot, [s for s in game.seats if (s.slot or s.seat) == slot]
 
 
+def _refuse_ended(game: Game) -> None:
+    """Seats of a finished game (``game_finished``) or of one whose log no longer replays
+    (``game_unplayable``) do not change."""
+    if game.status == "finished":
+        raise Conflict("the game is over", code="game_finished")
+    if game.status == "unplayable":
+        raise Conflict("this game's log no longer replays", code="game_unplayable",
+                       **(game.unplayable or {}))
+
+
 async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id: str,
                              me: Identity) -> GameSummary:
     game = await _reload(session, game_id)
-    if game.status != "finished":
+    if game.status not in ("finished", "unplayable"):
         held = all(s.identity_id is not None or s.is_bot for s in game.seats)
         await repository.set_fields(session, game_id, status="live" if held else "open")
     await session.commit()
@@ -189,8 +224,7 @@ async def claim_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
     slot, rows = _slot_rows(game, seat)
     if all(r.identity_id == me.id and not r.is_bot for r in rows):
         return summary(game, me)
-    if game.status == "finished":
-        raise Conflict("the game is over", code="game_finished")
+    _refuse_ended(game)
     if game.private and not any(r.identity_id == me.id for r in rows) \
             and not (invite and secrets.compare_digest(invite, game.invite_code)):
         raise Forbidden("this game needs its invite code", code="invite_required")
@@ -209,8 +243,7 @@ async def leave_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
     slot, rows = _slot_rows(game, seat)
     if any(r.identity_id != me.id for r in rows):
         raise Forbidden(f"you do not hold seat {seat}", code="not_seated")
-    if game.status == "finished":
-        raise Conflict("the game is over", code="game_finished")
+    _refuse_ended(game)
     if game.status == "live" and game.mode in STAND_IN_MODES:
         await repository.set_slot(session, game_id, slot, identity_id=None, is_bot=True,
                                   bot_reason="left")
@@ -228,8 +261,7 @@ async def seat_bot(session: AsyncSession, notifier: Notifier, me: Identity, game
     slot, rows = _slot_rows(game, seat)
     if not any(s.identity_id == me.id for s in game.seats) and game.created_by != me.id:
         raise Forbidden("only a player of this game may add a bot", code="not_seated")
-    if game.status == "finished":
-        raise Conflict("the game is over", code="game_finished")
+    _refuse_ended(game)
     if all(r.is_bot for r in rows):
         return summary(game, me)
     holders = {r.identity_id for r in rows}
@@ -254,17 +286,27 @@ async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
         raise Conflict("the log of a running game is secret (it would reveal the dice seed)",
                        code="game_not_finished")
     scenario: dict[str, Any] | None = None
+    sha256: str | None = None
     if game.scenario_id is not None:
         row = await scenario_repo.get(session, game.scenario_id)
         assert row is not None
-        scenario = json.loads(row.content)
+        scenario, sha256 = json.loads(row.content), row.sha256
     rows = await repository.actions_after(session, game_id, 0)
-    return GameLog(game_id=game.id, ruleset=game.ruleset, ruleset_version=game.ruleset_version,
-                   scenario_id=game.scenario_id, scenario=scenario,
-                   seed=game.seed, mode=game.mode, engine_mode=game.engine_mode,
-                   options=game.options or {},
-                   winner=game.winner,
+    return GameLog(format=LOG_FORMAT, game_id=game.id, ruleset=game.ruleset,
+                   ruleset_version=game.ruleset_version, scenario_id=game.scenario_id,
+                   scenario_sha256=sha256, scenario=scenario, mode=game.mode,
+                   engine_mode=game.engine_mode, options=game.options or {},
+                   commitment=game.commitment, seed=game.seed_secret, salt=game.seed_salt,
+                   rng_seed=game.seed, winner=game.winner,
                    actions=[LogEntry(seq=r.seq, seat=r.seat, action=r.action) for r in rows])
+
+
+async def verify_game(session: AsyncSession, game_id: str) -> dict[str, Any]:
+    """The engine's verification (``engine.fairdice.verify``) of a finished game's log:
+    what ``python -m engine verify`` prints for the exported log."""
+    log = (await finished_log(session, game_id)).model_dump(mode="json")
+    verdict = await asyncio.to_thread(verify_log, log)
+    return {"log": log, "verdict": verdict.to_dict()}
 
 
 async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
@@ -285,12 +327,16 @@ async def logged_events(session: AsyncSession, game: Game, seats: list[str],
     (``events_for_seats``: ``[]`` a spectator, public events only); returns the log's last
     seq and one entry per log row.  Shared by ``GET /api/games/{id}/events`` and the
     websocket catch-up of a worker that does not hold the batches after ``since``."""
-    scn = await game_scenario(session, game)
-    log = [(r.seq, r.seat, r.action) for r in await repository.actions_after(session, game.id, 0)]
-    # the replay is pure CPU work (~20 ms for a Pegasus game, more for a long Overlord
-    # game): a worker thread keeps this worker's event loop serving the other games
-    return await asyncio.to_thread(_replay_events, ruleset(game.ruleset), scn, game.seed,
-                                   dict(game.options or {}), game.mode, log, seats, since)
+    try:
+        scn = await game_scenario(session, game)
+        log = [(r.seq, r.seat, r.action)
+               for r in await repository.actions_after(session, game.id, 0)]
+        # the replay is pure CPU work (~20 ms for a Pegasus game, more for a long Overlord
+        # game): a worker thread keeps this worker's event loop serving the other games
+        return await asyncio.to_thread(_replay_events, ruleset(game.ruleset), scn, game.seed,
+                                       dict(game.options or {}), game.mode, log, seats, since)
+    except Exception as exc:           # a log that no longer replays: reported, not a 500
+        raise await replay_failure(session, game.id, exc) from None
 
 
 def _replay_events(rs: Ruleset, scn: Any, seed: int, options: dict[str, Any], mode: str,
@@ -300,7 +346,11 @@ def _replay_events(rs: Ruleset, scn: Any, seed: int, options: dict[str, Any], mo
     entries: list[EventEntry] = []
     last = 0
     for seq, seat, action in log:
-        state, events = rs.apply(state, action)
+        try:
+            state, events = rs.apply(state, normalise_logged(rs, state, action))
+        except EngineError as exc:
+            exc.details.setdefault("seq", seq)
+            raise
         last = seq
         if seq > since:
             entries.append(EventEntry(seq=seq, seat=seat,

@@ -70,6 +70,27 @@ async def campaign_page(campaign_id: str, request: Request, me: OptionalIdentity
         "campaign_id": campaign_id})
 
 
+@router.get("/games/{game_id}/verify", response_class=HTMLResponse)
+async def verify_page(game_id: str, request: Request, session: SessionDep,
+                      me: OptionalIdentity) -> Response:
+    """"Verify dice": the commitment, the revealed seed and salt, and the engine's check of
+    the finished game's log (the same as ``python -m engine verify LOG.json``)."""
+    ctx: dict[str, Any] = {"game_id": game_id, "api_base": "/api", "error": None,
+                           "identity": {"id": me.id, "name": me.name} if me else None,
+                           "log_url": f"/api/games/{game_id}/log"}
+    try:
+        game = await games.get_game(session, game_id)
+        ctx["scenario_name"] = game.scenario_name
+        ctx["fair_dice"] = games.fair_dice(game)
+        result = await games.verify_game(session, game_id)
+    except AppError as exc:
+        ctx.update(error={"code": exc.code, "message": exc.message}, verdict=None)
+        return render(request, "verify.html", ctx, exc.status)
+    ctx["verdict"] = result["verdict"]
+    ctx["entries"] = len(result["log"]["actions"])
+    return render(request, "verify.html", ctx)
+
+
 @router.get("/join/{invite}")
 async def join(invite: str, request: Request, session: SessionDep) -> Response:
     try:

@@ -51,6 +51,10 @@ async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
             conn.error("game_not_found", f"no game {game_id!r}")
             conn.close(4404, "game not found")
             return
+        except AppError as exc:          # game_unplayable: its log no longer replays
+            conn.error(exc.code, exc.message, **exc.details)
+            conn.close(4410, exc.code)
+            return
         tok = token or token_from(ws)
         identity = None
         if tok:

@@ -93,6 +93,7 @@ class Hub:
             "identity": {"id": conn.identity_id, "name": conn.name} if conn.identity_id else None,
             "status": self._status(rt), "mode": rt.mode, "scenario_name": rt.scenario_name,
             "ruleset": rt.rs.name, "renderer": rt.rs.renderer,
+            "ruleset_version": rt.ruleset_version, "fair_dice": rt.fair_dice(),
             "seats": rt.seats_public(conn.identity_id),
             "board": rt.board, "view": view,
             "legal": self._legal(rt.rs, rt.state, conn.seat, conn.seats),

@@ -30,12 +30,17 @@ Contract (every ruleset):
 * Optional members (not part of the checked protocol; callers use the helpers below):
   ``turn(state) -> int`` the game turn, for turn caps (:func:`turn_of`; default: None);
   ``layouts(mode)`` / ``default_layout(mode)`` how players share the role seats of a
-  side (:func:`layouts_of`; default: one player per seat).
+  side (:func:`layouts_of`; default: one player per seat);
   ``preview(state, action) -> dict`` what an action would compute, without applying
   it (e.g. a France 1944 combat's odds and shifts before its irrevocable declaration;
-  :func:`preview_of`; default: ``EngineError("no_preview")``).
+  :func:`preview_of`; default: ``EngineError("no_preview")``);
+  ``normalise_logged(state, action)`` a log row written by an older release in today's
+  canonical form (keys the ruleset never read dropped), for replays
+  (:func:`normalise_logged`; default: ``canonical_action``).
 * ``dump_state``/``load_state`` give a snapshot as JSON-able data (``dict``) carrying
-  ``ruleset`` and ``version``; a snapshot of an older version may be refused with
+  ``ruleset`` and ``version`` (never a pickle); a ruleset set up from a scenario takes it
+  back in ``load_state(data, scenario)`` (:func:`load_state_of`); a snapshot
+  of an older version may be refused with
   ``EngineError("snapshot_version")`` (the server then replays the log instead).
 """
 from __future__ import annotations
@@ -103,7 +108,9 @@ class Ruleset(Protocol):
 
     def dump_state(self, state: Any) -> dict[str, Any]: ...
 
-    def load_state(self, data: dict[str, Any]) -> Any: ...
+    def load_state(self, data: dict[str, Any]) -> Any:
+        """(``setup == "scenario"``: ``load_state(data, scenario)``, see load_state_of)"""
+        ...
 
 
 _REGISTRY: dict[str, Ruleset] = {}
@@ -148,6 +155,21 @@ def natural_for(scenario: Any) -> Ruleset:
         if rs.setup == "scenario" and rs.accepts(scenario, None):
             return rs
     raise EngineError("no_ruleset", "no registered ruleset accepts this scenario")
+
+
+def load_state_of(ruleset: Ruleset, data: Any, scenario: Any = None) -> Any:
+    """The ruleset's ``load_state``: with the ``scenario`` for a ruleset set up from one
+    (``setup == "scenario"``: the state refers to it), without it otherwise."""
+    if ruleset.setup == "scenario":
+        return ruleset.load_state(data, scenario)
+    return ruleset.load_state(data)
+
+
+def normalise_logged(ruleset: Ruleset, state: Any, action: Any) -> Action:
+    """A logged action (maybe written raw by an older release) in canonical form: the
+    ruleset's optional ``normalise_logged``, else its ``canonical_action``."""
+    norm = getattr(ruleset, "normalise_logged", None)
+    return norm(state, action) if norm is not None else ruleset.canonical_action(state, action)
 
 
 def turn_of(ruleset: Ruleset, state: Any) -> int | None:

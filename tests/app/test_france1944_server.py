@@ -27,7 +27,7 @@ def test_bots_play_a_session_to_the_end_and_the_log_replays(api: httpx.Client) -
     log = api.get(f"/api/games/{gid}/log").json()
     assert log["ruleset"] == "france1944" and log["scenario_id"] is None
     rs = get("france1944")
-    st = rs.new_game(log["seed"], log["options"])
+    st = rs.new_game(log["rng_seed"], log["options"])     # the engine seed (test seed)
     for entry in log["actions"]:
         st, _ = rs.apply(st, entry["action"])
     assert rs.is_over(st)

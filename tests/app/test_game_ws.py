@@ -77,7 +77,7 @@ async def test_whole_game_with_spectator(server: Server, api: httpx.Client) -> N
             log = api.get(f"/api/games/{gid}/log").json()
             assert [a["seq"] for a in log["actions"]] == list(range(1, final + 1))
             assert any(a["seat"] == "chance" for a in log["actions"])
-            st = replay(load_scenario(log["scenario"]), log["seed"],
+            st = replay(load_scenario(log["scenario"]), log["rng_seed"],
                         [a["action"] for a in log["actions"]], log["options"])
             assert json.loads(json.dumps(view_for(st, None))) == spec.view
             r = await al.act({"type": "end_turn"})

@@ -30,7 +30,7 @@ def test_two_bots_play_a_portable_battle_and_the_log_replays(api: httpx.Client) 
         time.sleep(0.3)
     log = api.get(f"/api/games/{g['id']}/log").json()
     assert log["ruleset"] == "portable" and log["scenario"] is None
-    st = R.new_game(log["seed"], log["options"])
+    st = R.new_game(log["rng_seed"], log["options"])
     for entry in log["actions"]:
         st, _ = R.apply(st, entry["action"])
     assert R.is_over(st)

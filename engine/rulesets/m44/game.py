@@ -4,7 +4,6 @@ Public functions are re-exported by :mod:`engine`; see docs/architecture.md.
 """
 from __future__ import annotations
 
-import pickle
 from typing import Any
 
 from ...core import dice as D
@@ -187,13 +186,3 @@ def replay(scenario: Scenario, seed: int, actions: list[dict[str, Any]],
         st, _ = apply(st, a)
     return st
 
-
-def dump_state(st: GameState) -> bytes:
-    return pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def load_state(data: bytes) -> GameState:
-    st = pickle.loads(data)
-    if not isinstance(st, GameState):
-        raise IllegalAction("malformed_state", "not a game state")
-    return st

@@ -7,10 +7,11 @@ only changes the modes offered and the boards each accepts.
 """
 from __future__ import annotations
 
-import base64
 from typing import Any, ClassVar
 
 from . import game as _rules
+from . import snapshot as _snapshot
+from .action_schema import canonical_action, normalise_logged
 from ...core.errors import EngineError, IllegalAction
 from ...core.ruleset import Action, Event
 from .options import describe
@@ -18,9 +19,6 @@ from ...core.scenario import board_for
 from ...core.scenario_model import Scenario
 from ...procedures.state import GameState
 from .view import events_for, view_for
-
-SNAPSHOT_FORMAT = "pickle-b64"
-
 
 class M44Ruleset:
     """Memoir '44 set up from a ``.m44`` scenario; the engine's turn machine."""
@@ -97,10 +95,13 @@ class M44Ruleset:
         return _rules.legal_actions(state, seat)
 
     def canonical_action(self, state: GameState, action: Any) -> Action:
-        """A copy of the action object (``malformed_action`` when it is not one)."""
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("malformed_action", "an action is a JSON object with a 'type'")
-        return dict(action)
+        """The action as the log stores it (``engine/action_schema.py``: known fields only,
+        kinds and ranges checked; ``unknown_field``, ``bad_value``, ...)."""
+        return canonical_action(state, action)
+
+    def normalise_logged(self, state: GameState, action: Any) -> Action:
+        """A log row of an older release: the keys the engine never read dropped."""
+        return normalise_logged(state, action)
 
     def apply(self, state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         return _rules.apply(state, action)
@@ -133,17 +134,14 @@ class M44Ruleset:
         return board_for(state.scn)
 
     def dump_state(self, state: GameState) -> dict[str, Any]:
-        return {"ruleset": self.name, "version": self.version, "format": SNAPSHOT_FORMAT,
-                "data": base64.b64encode(_rules.dump_state(state)).decode("ascii")}
+        """Versioned JSON (``engine/snapshot.py``), never a pickle."""
+        return _snapshot.dump_state(state, self.name, self.version)
 
-    def load_state(self, data: dict[str, Any]) -> GameState:
-        if not isinstance(data, dict) or data.get("format") != SNAPSHOT_FORMAT \
-                or data.get("ruleset") != self.name:
-            raise EngineError("snapshot_version", f"not a {self.name} snapshot")
-        if data.get("version") != self.version:
-            raise EngineError("snapshot_version", f"snapshot of {self.name} version "
-                              f"{data.get('version')!r}, engine has {self.version!r}")
-        return _rules.load_state(base64.b64decode(data["data"]))
+    def load_state(self, data: dict[str, Any], scenario: Any = None) -> GameState:
+        """``snapshot_version`` for another format, ruleset or version (replay instead)."""
+        if not isinstance(scenario, Scenario):
+            raise EngineError("scenario_required", f"a {self.name} snapshot loads on its scenario")
+        return _snapshot.load_state(data, scenario, self.name, self.version)
 
 
 M44 = M44Ruleset()
