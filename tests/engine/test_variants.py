@@ -478,3 +478,34 @@ def test_dalek_human_factor_leader():
     events: list = []
     X.figures_lost(st, v, 4, "AXIS", events)
     assert events[-1]["type"] == "leader_moved" and st.ext["variant"]["leader"] != lead
+
+
+@pytest.mark.parametrize("options", [{"variant": "ZOMBIE"}, {"variant": "EXTERMINATE"},
+                                     {"variant": "WAR_OF_THE_WORLDS"},
+                                     {"variant": "NINETEEN_EIGHTY_FOUR"},
+                                     {"campaign": {"AXIS": 3, "ALLIES": 3}},
+                                     {"young_generals": True}])
+def test_variant_snapshots_and_canonical_actions(options):
+    """A variant game's JSON snapshot loads on the game's scenario and goes on equal to
+    the live game; every legal action has a canonical form (the server's log)."""
+    import json
+    from engine.bot import RandomBot
+    from engine.core.ruleset import get
+    rs = get("m44")
+    s = scn()
+    st, bot = rs.new_game(4, options, s, "1v1"), RandomBot(4)
+    for n in range(1, 161):
+        if rs.is_over(st):
+            break
+        if rs.is_chance(st):
+            a = rs.sample_chance(st)
+        else:
+            seat = rs.to_act(st)[0]
+            for x in rs.legal_actions(st, seat):
+                assert rs.canonical_action(st, x)["type"] == x["type"]
+            a = bot.choose(st, seat)
+        st, _ = rs.apply(st, a)
+        if n % 40 == 0:
+            back = rs.load_state(json.loads(json.dumps(rs.dump_state(st))), s)
+            assert back == st
+            st = back
