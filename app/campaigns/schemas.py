@@ -15,8 +15,6 @@ class CampaignCreate(BaseModel):
     seat: str | None = Field(default=None, description="AXIS | ALLIES: the creator's side "
                              "in every battle")
     bots: list[str] = Field(default_factory=list, description="sides the server's bot plays")
-    seed: int | None = Field(default=None, ge=0, lt=2**63, description="first battle's "
-                             "seed (tests); later battles: seed + index")
 
 
 class BattleOut(BaseModel):

@@ -36,7 +36,7 @@ def _check_sides(body: CampaignCreate) -> None:
 
 
 async def _battle_game(session: AsyncSession, creator: Identity, campaign: Campaign,
-                       index: int, dice: dict[str, int], seed: int | None) -> str:
+                       index: int, dice: dict[str, int]) -> str:
     """Create battle ``index``'s game; returns its id."""
     options = dict(campaign.options or {})
     if any(dice.values()):
@@ -46,7 +46,7 @@ async def _battle_game(session: AsyncSession, creator: Identity, campaign: Campa
     bots = [s for s, who in players.items() if who == BOT]
     out = await games.create_game(session, creator, GameCreate(
         ruleset="m44", scenario_id=campaign.scenarios[index], mode="1v1", options=options,
-        seat=mine, bots=bots, seed=seed))
+        seat=mine, bots=bots))
     for side, who in players.items():
         if who not in (None, BOT, creator.id):
             await games_repo.set_seat(session, out.id, side, identity_id=who, is_bot=False,
@@ -67,7 +67,7 @@ async def create_campaign(session: AsyncSession, me: Identity, body: CampaignCre
     campaign = Campaign(id=new_id("c"), name=body.name, created_by=me.id,
                         scenarios=list(body.scenario_ids), options=dict(body.options),
                         players=players, status="active")
-    game_id = await _battle_game(session, me, campaign, 0, {}, body.seed)
+    game_id = await _battle_game(session, me, campaign, 0, {})
     await repository.add(session, campaign)
     await repository.add_battle(session, CampaignBattle(campaign_id=campaign.id, index=0,
                                                         game_id=game_id, dice={}))
@@ -158,8 +158,7 @@ async def next_battle(session: AsyncSession, me: Identity, campaign_id: str) -> 
     if nxt is None:
         code = "campaign_finished" if c.status == "finished" else "battle_not_finished"
         raise Conflict("no battle to start now", code=code)
-    seed = None
-    game_id = await _battle_game(session, me, c, nxt.index, nxt.dice, seed)
+    game_id = await _battle_game(session, me, c, nxt.index, nxt.dice)
     await repository.add_battle(session, CampaignBattle(campaign_id=c.id, index=nxt.index,
                                                         game_id=game_id, dice=nxt.dice))
     await session.commit()

@@ -1,7 +1,7 @@
 """campaigns and campaign_battles (004 Simplified Campaign Rules)
 
 Revision ID: 0005_campaigns
-Revises: 0004_layers
+Revises: 0004_fairdice (chained after the fair-dice migration now on layers)
 Create Date: 2026-11-25
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from alembic import op
 
 
 revision: str = '0005_campaigns'
-down_revision: str | None = '0004_layers'
+down_revision: str | None = '0004_fairdice'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
