@@ -8,7 +8,8 @@ from .cards import CARDS
 from ...procedures.common import mode, other, set_ext
 from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend
-from ...procedures.medals import check_victory, end_by_damage, update_objectives
+from ...procedures.medals import (check_victory, end_by_damage, end_out_of_cards,
+                                  update_objectives)
 from ...procedures.state import GameState
 from .options import conditions as C
 from .options import extra_cards as EC
@@ -33,7 +34,10 @@ def draw(st: GameState, side: str, events: list, n: int = 1) -> list[int]:
 
 
 def reshuffle_if_due(st: GameState, events: list) -> None:
-    """Their Finest Hour: after the turn the deck and the discard pile are shuffled together."""
+    """Their Finest Hour: after the turn the deck and the discard pile are shuffled together
+    (not when the scenario says the deck is never reshuffled: ``deck_reshuffling: false``)."""
+    if st.reshuffle and st.scn.options.get("deck_reshuffling") is False:
+        st.reshuffle = False
     if st.reshuffle:
         st.deck.extend(st.discard)
         st.discard = []
@@ -111,6 +115,8 @@ def _finish_turn(st: GameState, events: list) -> None:
     events.append({"type": "turn_ended", "side": side, "turn": st.turn})
     if st.last_turn_for == side and st.options.get("counter_attack_last_turn"):
         end_by_damage(st, events)
+        return
+    if end_out_of_cards(st, events):
         return
     start_turn(st, other(side), events)
 

@@ -107,7 +107,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         if recon_as_air_power(st, st.active):
             out += [{"type": "play_card", "seat": seat, "card": c, "as": "air_power"}
                     for c in cards if CARDS[c].key == "recon"]
-        return out + UC.play_card_options(st, seat) + MN.play_card_options(st, seat)
+        out += UC.play_card_options(st, seat) + MN.play_card_options(st, seat)
+        return out or [{"type": "pass", "seat": seat}]      # no card: :func:`_pass_turn`
     if ph in ("offer", "exchange"):
         return UC.legal(st, seat)
     if ph == "recon":
@@ -148,6 +149,19 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if ph in P.phases:
         return P.phases[ph].legal(st, seat)
     return []
+
+
+def _pass_turn(st: GameState, action: dict, events: list) -> None:
+    """A side with no Command card to play (an empty hand: a deck that does not reshuffle,
+    cards discarded) orders nothing this turn (004 silent: no card, no order); the end of
+    its turn runs as usual (its draw, then :func:`medals.end_out_of_cards`)."""
+    if playable(st, st.active) or UC.play_card_options(st, action.get("seat")) \
+            or MN.play_card_options(st, action.get("seat")):
+        raise IllegalAction("card_must_be_played", "a Command card must be played: "
+                            "passing is only for a side with no card to play")
+    events.append({"type": "turn_passed", "side": st.active, "seat": action.get("seat"),
+                   "reason": "no_command_card"})
+    _end_turn(st, events)
 
 
 def _place_commissar(st: GameState, action: dict, events: list) -> None:
@@ -519,6 +533,7 @@ HANDLERS = {
         st, firefight_pairs(st, st.play), action, events),
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
+    ("play_card", "pass"): _pass_turn,
     ("smoke", "place_smoke"): SM.place_smoke,
     ("airdrop", "airdrop"): lambda st, action, events: AD.apply_drop(st, action, events),
     ("reinforce", "reinforce"): lambda st, action, events: TR.apply_reinforce(st, action, events),

@@ -24,7 +24,7 @@ from typing import Any
 from ...core import dice as D
 from ..m44.cards import CARDS
 from ...core.errors import IllegalAction
-from .cards import AIR_SORTIE_KEY, AIR_SORTIES, FGS, OVERLORD_DECK
+from .cards import AIR_SORTIE_KEY, AIR_SORTIES, FGS, overlord_deck_ids
 from ...procedures.state import GameState, Play, Quota, ShallowExt
 from ..m44.options import airdrop as AD
 from ...procedures import battle_outcome as BO
@@ -35,7 +35,7 @@ from ..m44 import end_turn as ET
 from ..m44.options import turn_rules as TRU
 from ...procedures.common import MODES, SIDES, other
 from ...procedures.common import commissar_sides as _commissar_sides
-from ...procedures.medals import end_by_damage
+from ...procedures.medals import end_by_damage, end_out_of_cards
 from .chain import (FIREFIGHT_PLAY, ROLES, _Ctx, _Focus, _any_pre, _chip_options,
                     _confirm_error, _fg_mix_error, _gung_ho_sides, _halves, _hand_count,
                     _play_of, _put, _stages, _static_roles, _waiting, seat, split, zone)
@@ -48,7 +48,7 @@ from .plays import (_after_focus, _dispatch_action, _fg_play_card, _init_options
 # ============================================================================ game start
 def init_game(st: GameState) -> None:
     scn = st.scn
-    st.deck = [c.id for c in OVERLORD_DECK]
+    st.deck = overlord_deck_ids(scn.options)      # deck_name: Air Power -> Artillery Bombard
     air = st.options.get("overlord_air_sortie")
     if air:     # 002 "Overlord and the Air Pack": one Air Sortie each, the rest shuffled in
         st.deck += [c.id for c in AIR_SORTIES[2:]]
@@ -433,5 +433,7 @@ def _end_turn(st: GameState, events: list) -> None:
     events.append({"type": "turn_ended", "side": side, "turn": st.turn})
     if st.last_turn_for == side and st.options.get("counter_attack_last_turn"):
         end_by_damage(st, events)      # 004 optional Counter-Attack last turn is over
+        return
+    if end_out_of_cards(st, events):   # deck_reshuffling: false, or no card anywhere
         return
     _start_turn(st, other(side), events)
