@@ -7,9 +7,10 @@ from typing import Any
 
 from ...core.scenario import parse_coord
 from ...procedures import battle as B
+from ...procedures import battle_outcome as BO
 from ...procedures import trains as TR
 from .cards import CARDS, first_of
-from ...procedures.common import other
+from ...procedures.common import mode, other
 from ...procedures.movement import exit_hexes, reachable
 from ...procedures.state import GameState, Play
 from .options import conditions as C
@@ -142,3 +143,11 @@ def check_obliged(st: GameState, phase: str) -> None:
     left = obliged(st, phase)
     if left:
         raise IllegalAction("must_" + phase, f"these units must still {phase}: {', '.join(left)}")
+
+
+def firefight_pairs(st: GameState, play: Play) -> list:
+    """Continuing firefights (option ``firefight_continuing``) ``play`` may declare now:
+    :func:`battle.firefight_options` of its side that the mode gives to this play
+    (``StandardMode.fights_on``; Overlord: the Field General commanding the unit)."""
+    m = mode(st)
+    return [(a, b) for a, b in BO.firefight_options(st, play.side) if m.fights_on(st, play, a)]

@@ -35,7 +35,8 @@ from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_
                                     reachable)
 from ...procedures.terrain_changes import unit_left_hex
 from .choices import (_battle_actions, _fitting, _may_move_again, _move_actions, _movers,
-                      card_source, check_obliged, obliged, playable, recon_as_air_power)
+                      card_source, check_obliged, firefight_pairs, obliged, playable,
+                      recon_as_air_power)
 from .end_turn import (RECON_LEFT, _end_turn, _finish_turn, _night_roll_if_due, _recon_draw)
 from .options.turn_rules import commissar_card, night_rolled
 
@@ -77,9 +78,7 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
                 "left": sm["left"]}
     if ph in PHASE_PENDING:
         return {"type": ph, "seat": st.play.seat}
-    if ph in P.phases:              # an option's own phase (campaign pre-battle)
-        return P.phases[ph].pending(st)
-    raise AssertionError(ph)
+    return P.phases[ph].pending(st)     # an option's own phase (campaign pre-battle)
 
 
 def to_act(st: GameState) -> list[str]:
@@ -146,9 +145,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
             out += [{"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
                     for a, b in firefight_pairs(st, play)]
         return out + ([] if obliged(st, ph) else [{"type": "end_battles", "seat": seat}])
-    if ph in P.phases:
-        return P.phases[ph].legal(st, seat)
-    return []
+    return P.phases[ph].legal(st, seat) if ph in P.phases else []
 
 
 def _pass_turn(st: GameState, action: dict, events: list) -> None:
@@ -174,14 +171,6 @@ def _place_commissar(st: GameState, action: dict, events: list) -> None:
     _finish_turn(st, events)
 
 
-def firefight_pairs(st: GameState, play: Play) -> list:
-    """Continuing firefights (option ``firefight_continuing``) ``play`` may declare now:
-    :func:`battle.firefight_options` of its side that the mode gives to this play
-    (``StandardMode.fights_on``; Overlord: the Field General commanding the unit)."""
-    m = mode(st)
-    return [(a, b) for a, b in BO.firefight_options(st, play.side) if m.fights_on(st, play, a)]
-
-
 # ============================================================================ apply
 def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
     """Mutates ``st`` (a clone made by the caller)."""
@@ -195,7 +184,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
             raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
         _roll(st, action, events)
     else:
-        extra = P.phases.get(st.phase) if not st.battles else None
+        extra = P.phases.get(st.phase) if not st.battles else None  # option phases
         if t not in KNOWN and extra is None:
             raise IllegalAction("unknown_action", f"unknown action type {t!r}")
         if seat != p["seat"]:
