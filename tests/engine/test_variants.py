@@ -509,3 +509,17 @@ def test_variant_snapshots_and_canonical_actions(options):
             back = rs.load_state(json.loads(json.dumps(rs.dump_state(st))), s)
             assert back == st
             st = back
+
+
+def test_handling_machine_flags():
+    """"Martian Handling Machines are not effected by Landmines, Grenade Hits or the first
+    Purple Flag. A Martian Handling Machine must Retreat for additional Purple Flags, even
+    if it means Retreating off the Board (in which case it is lost).\""""
+    from engine.rulesets.m44.options.variants import war_of_the_worlds as W
+    st = new_game(scn(), 1, {"variant": "WAR_OF_THE_WORLDS"})
+    hm = next(u for u in st.units.values() if u.spec.kind == W.HANDLING)
+    fm = next(u for u in st.units.values() if u.spec.kind == W.FIGHTING)
+    assert hm.hex[0] == 0                                     # on the Martian rear line
+    assert W.hits_flags(st, None, hm, ["flag"], (0, 1)) == (0, 0)
+    assert W.hits_flags(st, None, hm, ["flag", "flag"], (0, 2)) == (hm.figures, 0)
+    assert W.hits_flags(st, None, fm, ["flag", "flag"], (1, 2)) == (1, 0)

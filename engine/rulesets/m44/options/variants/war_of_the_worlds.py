@@ -17,7 +17,10 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   Battle are not effected by any Terrain limitations" (no terrain movement restriction,
   may battle after entering any terrain; the target's terrain protection still counts),
   "not effected by ... Grenade Hits"; Fighting Machines ignore every flag, Handling
-  Machines the first one only (further flags: normal retreat).  Landmines: not modelled.
+  Machines the first one only; further flags: a normal retreat, and a Handling Machine
+  on its own baseline row retreats off the board and is lost ("A Martian Handling
+  Machine must Retreat for additional Purple Flags, even if it means Retreating off the
+  Board (in which case it is lost)").  Landmines: not modelled.
   "Martian Units may pass through each others hexes": not modelled.
 * "They receive two extra Command Cards above the Scenario limit"; "All obstacles on
   the Martian side are removed".
@@ -196,7 +199,12 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
     if not on(st, NAME) or not is_martian(v):
         return hf
     hits, flags = hf
-    return hits, 0 if v.spec.kind == FIGHTING else max(0, flags - 1)
+    if v.spec.kind == FIGHTING:
+        return hits, 0
+    flags = max(0, flags - 1)
+    if flags and v.hex[0] == baseline(st, v.side):
+        return v.figures, 0         # "even if it means Retreating off the Board (... lost)"
+    return hits, flags
 
 
 def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) -> None:
