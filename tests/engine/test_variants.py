@@ -523,3 +523,17 @@ def test_handling_machine_flags():
     assert W.hits_flags(st, None, hm, ["flag"], (0, 1)) == (0, 0)
     assert W.hits_flags(st, None, hm, ["flag", "flag"], (0, 2)) == (hm.figures, 0)
     assert W.hits_flags(st, None, fm, ["flag", "flag"], (1, 2)) == (1, 0)
+
+
+def test_daleks_and_martians_ignore_mines():
+    """"Daleks are not effected by Landmines" / "Martian Fighting Machines are not
+    effected by Landmines\""""
+    from engine.rulesets.m44.options.variants import exterminate as X
+    from engine.rulesets.m44.options.variants import war_of_the_worlds as W
+    mine = type("B", (), {"kind": "mine", "ignore_grenades": False})()
+    st = new_game(scn(), 1, {"variant": "EXTERMINATE"})
+    d = next(u for u in st.units.values() if X.is_dalek(u))
+    assert X.hits_flags(st, mine, d, ["armor", "grenade"], (2, 0)) == (0, 0)
+    st = new_game(scn(), 1, {"variant": "WAR_OF_THE_WORLDS"})
+    m = next(u for u in st.units.values() if W.is_martian(u))
+    assert W.hits_flags(st, mine, m, ["armor", "armor"], (2, 0)) == (0, 0)

@@ -12,7 +12,8 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   effected by any Terrain limitations" (no terrain movement restriction), "not effected
   by ... Grenade Hits or the first Purple Flag. Additional Purple Flags result in the
   extermination of 1 model each. Daleks do not Retreat." (grenades miss, the first flag
-  is ignored, each further flag removes a model, no retreat).  Landmines: not modelled.
+  is ignored, each further flag removes a model, no retreat; a mine is revealed as
+  usual, its roll does nothing to a Dalek).
 * Dalek Mercenary: Special Infantry, 4 figures; "do not count as Victory Points when
   eliminated" (medal value 0); "will automatically surrender if all the Dalek Units are
   destroyed" (removed, no medal).
@@ -144,6 +145,8 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
         return hits, max(0, flags - 1)
     if not is_dalek(v):
         return hf
+    if getattr(b, "kind", None) == "mine":
+        return 0, 0                 # "not effected by Landmines" (the mine is revealed)
     return hits + max(0, flags - 1), 0
 
 

@@ -20,7 +20,8 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   Machines the first one only; further flags: a normal retreat, and a Handling Machine
   on its own baseline row retreats off the board and is lost ("A Martian Handling
   Machine must Retreat for additional Purple Flags, even if it means Retreating off the
-  Board (in which case it is lost)").  Landmines: not modelled.
+  Board (in which case it is lost)").  Landmines: a mine is revealed as usual, its roll
+  does nothing to a Martian.
   "Martian Units may pass through each others hexes": not modelled.
 * "They receive two extra Command Cards above the Scenario limit"; "All obstacles on
   the Martian side are removed".
@@ -199,6 +200,8 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
     if not on(st, NAME) or not is_martian(v):
         return hf
     hits, flags = hf
+    if getattr(b, "kind", None) == "mine":
+        return 0, 0                 # "not effected by Landmines" (the mine is revealed)
     if v.spec.kind == FIGHTING:
         return hits, 0
     flags = max(0, flags - 1)
