@@ -25,7 +25,9 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   Daleks gain a permanent Victory Point (event ``town_exterminated``, medal reason
   ``exterminated``).
 * Object of the game: "Daleks always need to get 10 Victory Points to win, or 20 in an
-  Overlord Scenario"; the human side keeps the scenario's count.
+  Overlord Scenario"; the human side keeps the scenario's count.  (The variants run on
+  the standard turn machine: an Overlord board is played in the ``overlord`` mode, which
+  refuses them, so the 20 applies only if that changes.)
 * Human Factor: "A Battle Star Marker may represent a Heroic Leader with the Human
   Factor. A Unit ignores the first Purple Flag and receives two additional Battle Die
   when accompanied by this Leader. The Leader may not willingly leave the Unit he is
