@@ -287,7 +287,30 @@ async function loadOptions(ruleset = 'm44') {
     }
     list.append(row);
   }
+  presetAlone('young_generals');
   countOptions();
+}
+
+// A preset that excludes every other optional rule (004 "Variant For Young Generals":
+// "Do not use any Optional Rules"): while it is on, the other rules are switched off.
+function presetAlone(name) {
+  const preset = document.querySelector(`#options-list [data-option="${name}"]`);
+  if (!preset) return;
+  preset.addEventListener('change', () => {
+    for (const x of document.querySelectorAll('#options-list [data-option]')) {
+      if (x === preset) continue;
+      if (preset.checked) {
+        if (x.disabled) continue;           // a rule not implemented stays as it is
+        if (x.tagName === 'SELECT') x.value = ''; else x.checked = false;
+        x.dataset.presetOff = '1';
+        x.disabled = true;
+      } else if (x.dataset.presetOff) {
+        delete x.dataset.presetOff;
+        x.disabled = false;
+      }
+    }
+    countOptions();
+  });
 }
 function chosenOptions() {
   const out = {};

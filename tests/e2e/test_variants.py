@@ -40,6 +40,11 @@ def test_lobby_offers_the_variants(new_page, live_server):
     page.locator("#options-box summary").click()
     sel.select_option("WAR_OF_THE_WORLDS")
     expect(page.locator('[data-summary-for="variant"]')).to_contain_text("Common Cold")
+    page.locator('#options-list [data-option="young_generals"]').check()   # the preset
+    expect(sel).to_be_disabled()
+    assert sel.input_value() == ""
+    page.locator('#options-list [data-option="young_generals"]').uncheck()
+    expect(sel).to_be_enabled()
 
 
 def test_campaign_page(new_page, live_server):
