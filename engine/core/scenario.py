@@ -405,7 +405,7 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
     ``ScenarioError(code="malformed_scenario")``; an unknown board type
     ``ScenarioError(code="unknown_board")``.  A board without hexagons or a side without
     units: ``ScenarioError(code="scenario_no_units")`` (``forces=False`` skips this
-    check: board fragments drawn for rule tests, :mod:`engine.textboard`).
+    check: board fragments drawn for rule tests, :mod:`engine.core.textboard`).
     """
     data, stem = _read(source)
     board_data = data.get("board")

@@ -1,7 +1,7 @@
 """Draw a board as text and get a REAL ``.m44`` scenario (test and golden-file helper).
 
 The drawing is turned into an ordinary ``.m44`` dict (:func:`m44_from_text`) and loaded
-through :func:`engine.scenario.load_scenario` (:func:`board_from_text`), so rule tests
+through :func:`engine.core.scenario.load_scenario` (:func:`board_from_text`), so rule tests
 exercise exactly the code path real scenario files take.
 
 Syntax

@@ -5,7 +5,7 @@ A ``.m44`` file does not say which tank is a Tiger-class Heavy Armour or which g
 ``.m44`` row/col of a unit at game start) or a ``.m44`` unit code (``"tankger"``: every
 such unit) to a type name; a hex entry wins over a code entry.  ``true`` alone changes
 no unit.  The profiles are data (:data:`TYPES`, one row per type, in
-:class:`~engine.units.UnitSpec` fields); the rules read the fields, never the type name.
+:class:`~engine.core.units.UnitSpec` fields); the rules read the fields, never the type name.
 
 Sources (rules/004): "Infantry Units" (Militia), "Armoured Units", "Artillery Units",
 "Infantry Support Weapons (Optional)".  Readings where the text is open are noted on

@@ -80,7 +80,7 @@ class UnitSpec:
     badge_nation: str | None = None               # badge 38: counts as Italian ("it")
     must_ignore_flags: bool = False               # 2.6 Japanese: ignorable flags are ignored (no choice)
     # --- 004 unit types (options extra_unit_types / infantry_support_weapons; see
-    # engine/unit_types.py) -------------------------------------------------------------
+    # engine/core/unit_types.py) -------------------------------------------------------------
     dice_vs: tuple[tuple[str, tuple[int, ...]], ...] = ()  # (target class or kind, dice by
                                                   # range) replacing ``dice``; first match wins
     targets_only: frozenset[str] | None = None    # may battle only these classes / kinds

@@ -1,5 +1,5 @@
 """Battle (004 Game Turn Explanation 4): targets, dice, hits, retreat, take ground, overrun,
-ambush.  One :class:`~engine.state.Battle` record per battle on ``state.battles`` (a stack:
+ambush.  One :class:`~engine.procedures.state.Battle` record per battle on ``state.battles`` (a stack:
 an Ambush battle sits on top of the close assault it answers).
 
 Stages of a record: ``ambush`` (defender may play Ambush or pass) -> ``roll`` (chance

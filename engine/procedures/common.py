@@ -59,7 +59,7 @@ def is_top(st: GameState, side: str) -> bool:
 
 
 def army_options(st: GameState) -> dict[str, Any]:
-    """The options :func:`engine.units.army_rules` reads: the scenario's, plus the game
+    """The options :func:`engine.core.units.army_rules` reads: the scenario's, plus the game
     option ``blitzkrieg`` (004 "Blitzkrieg Rules (Optional)")."""
     blitz = st.options.get("blitzkrieg")
     return {**st.scn.options, "blitzkrieg": blitz} if blitz else st.scn.options
@@ -148,7 +148,7 @@ TEMPLATE_KEYS = ("name", "badge", "nbr_units", "behavior", "equipment", "turn")
 
 
 def template_spec(st: GameState, tpl: dict[str, Any]) -> UnitSpec:
-    """The profile of a unit made from template ``tpl`` (:func:`engine.units.unit_spec` of
+    """The profile of a unit made from template ``tpl`` (:func:`engine.core.units.unit_spec` of
     its code, badge, figures, behaviour and equipment at the scenario's date); raises
     ``KeyError`` / ``ValueError`` for a template it cannot read."""
     return unit_spec(str(tpl["name"]), tpl.get("badge"), tpl.get("nbr_units"),

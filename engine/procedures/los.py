@@ -1,4 +1,4 @@
-"""Line of sight for the rules: a thin adapter over :mod:`engine.los` that passes the
+"""Line of sight for the rules: a thin adapter over :mod:`engine.core.los` that passes the
 current occupancy and the game's changed terrain."""
 from __future__ import annotations
 

@@ -311,7 +311,7 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
 
 def _closed_hexes(st: GameState, spec, start: Hex, radius: int) -> set[Hex]:
     """Occupied hexes plus the hexes within ``radius`` (+1 road bonus) of ``start`` the
-    unit may not enter (:func:`engine.unit_types.may_enter`), for the search."""
+    unit may not enter (:func:`engine.core.unit_types.may_enter`), for the search."""
     closed = set(st.occ)
     ring, seen, nb = [start], {start}, st.scn.board._nbrs
     for _ in range(radius + 1):

@@ -1,7 +1,7 @@
 """Game state: everything that changes during a game, with an explicit fast clone.
 
-The :class:`~engine.scenario.Scenario` is shared immutably by every state of a game.
-Hidden information lives here too (hands, deck order, RNG); :mod:`engine.view` decides
+The :class:`~engine.core.scenario_model.Scenario` is shared immutably by every state of a game.
+Hidden information lives here too (hands, deck order, RNG); :mod:`engine.rulesets.m44.view` decides
 who may see what.  States are never mutated by :func:`engine.apply`: it works on
 ``state.clone()``.
 

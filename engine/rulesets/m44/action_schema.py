@@ -86,7 +86,7 @@ SCHEMA: dict[str, tuple[Field, ...]] = {
     "exchange_card": (("card", CARD, True),),
     "offer": (("card", CARD, True),),
     "take": (("card", CARD, True), ("give", CARD, True)),
-    # Overlord (engine/rules/overlord.py)
+    # Overlord (engine/rulesets/overlord/)
     "dispatch": (("card", CARD, True), ("to", _enum("cinc", *FGS), True)),
     "undo_dispatch": (("card", CARD, True),),
     "visit": (("fg", _enum(*FGS), True),),

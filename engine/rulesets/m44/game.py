@@ -77,7 +77,7 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     st.owned = set(st.units)
     st.mines = {}
     st.crosshairs = {}
-    if st.options:                  # 004 unit types (engine/unit_types.py), conditions
+    if st.options:                  # 004 unit types (engine/core/unit_types.py), conditions
         _unit_types.apply_types(st)
         init_conditions(st)
     if st.options:                  # 004 Appendix 3 variants: units, hands, victory

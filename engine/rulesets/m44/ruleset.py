@@ -40,7 +40,7 @@ class M44Ruleset:
 
     # -- lobby ---------------------------------------------------------------------------
     def options(self) -> list[dict[str, Any]]:
-        """The 004 optional rules (``engine.options.describe``)."""
+        """The 004 optional rules (``engine.rulesets.m44.options.describe``)."""
         return describe()
 
     def modes_for(self, scenario: Any) -> list[str]:

@@ -1,4 +1,4 @@
-"""Versioned, portable snapshots of a :class:`~engine.state.GameState` (JSON, not pickle).
+"""Versioned, portable snapshots of a :class:`~engine.procedures.state.GameState` (JSON, not pickle).
 
 A snapshot is a JSON object (docs/architecture.md "Snapshots")::
 

@@ -116,7 +116,7 @@ CARDS.update(OVERLORD_CARDS)   # one id space: every rule module looks cards up 
 
 def overlord_deck_ids(options: dict) -> list[int]:
     """Card ids of the Overlord deck for a scenario's ``game_info.options`` (the standard
-    deck's rule, :func:`engine.cards.standard_deck_ids`, for the two decks)."""
+    deck's rule, :func:`engine.rulesets.m44.cards.standard_deck_ids`, for the two decks)."""
     ids = [c.id for c in OVERLORD_DECK]
     if options.get("deck_name") == AIR_POWER_AS_ARTILLERY_BOMBARD:
         extra = iter(EXTRA_OL_BOMBARDS)

@@ -1,6 +1,6 @@
 """004 optional battle conditions: ``weather``, ``demoralisation``, ``supply_lines``.
 
-Data and option values: :mod:`engine.conditions`.  What the rules read here:
+Data and option values: :mod:`engine.core.conditions`.  What the rules read here:
 
 * visibility: :func:`engine.procedures.common.visibility` is the one limit (the ``.m44``
   ``night_visibility_rules`` track and the weather's visibility, the lower wins);

@@ -22,7 +22,7 @@ Engine reading (where the text is silent):
   excepted).  No card is played, so none is drawn at the end of the turn and a
   Counter-Attack next turn has nothing to copy.
 * "Towards the enemy" is measured in rows, the opposite of the retreat direction
-  (:meth:`engine.geometry.Board.rows_toward_enemy`; 004/vocabulary: a retreat step moves
+  (:meth:`engine.core.geometry.Board.rows_toward_enemy`; 004/vocabulary: a retreat step moves
   one row toward the own baseline).  A move is judged by where the unit ends it.
 * Restoring Order: a unit may not end its move on a row nearer the enemy than its start
   (sideways and backwards are fine), nor leave the board by an exit; a unit that moved
