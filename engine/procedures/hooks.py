@@ -146,6 +146,9 @@ declare("firm", _true, "all", "(st, hex) -> bool: the hex is firm ground (004 Mu
 declare("extra_destinations", _empty, "one",
         "(st, unit) -> hexes reachable as a 1-hex move besides the normal search "
         "(called for Japanese infantry in a cave).  Vocabulary 1.3 Cave.")
+declare("pass_through", _none, "one",
+        "(st, unit) -> frozenset of occupied hexes the unit may move through but not end "
+        "on, or None (called only when options are on).  004 War Of The Worlds.")
 declare("filter_destinations", _last, "chain",
         "(st, unit, play, destinations) -> destinations, for a play flagged ``advance``.  "
         "004 Army Manoeuvres.")

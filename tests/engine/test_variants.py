@@ -537,3 +537,32 @@ def test_daleks_and_martians_ignore_mines():
     st = new_game(scn(), 1, {"variant": "WAR_OF_THE_WORLDS"})
     m = next(u for u in st.units.values() if W.is_martian(u))
     assert W.hits_flags(st, mine, m, ["armor", "armor"], (2, 0)) == (0, 0)
+
+
+def test_martians_pass_through_each_other():
+    """"Martian Units may pass through each others hexes but may not end their Movement
+    in the same hex.\""""
+    from engine.procedures.movement import reachable
+    from engine.procedures.state import Play
+    from engine.rulesets.m44.options.variants import war_of_the_worlds as W
+    st = new_game(scn("""
+        0: . .
+        1: . .
+        8: .:I
+    """, units={(0, 0): "tankger", (0, 2): "tankger", (1, 1): "tank2ger",
+                (1, 3): "tankger"}, options={"war_of_the_worlds_units": True}),
+                  1, {"variant": "WAR_OF_THE_WORLDS"})
+    back = unit(st, (0, 2))
+    assert W.is_martian(back) and W.is_martian(unit(st, (1, 1)))
+    play = Play(None, "none", "AXIS", "AXIS")
+    dest = reachable(st, back, play)
+    assert (1, 1) not in dest and (1, 3) not in dest         # never ends on a Martian
+    assert (2, 2) in dest and dest[(2, 2)] == 2             # but passes through them
+    assert (3, 3) in dest
+    st2 = new_game(scn("""
+        0: . .
+        1: . .
+        8: .:I
+    """, units={(0, 0): "tankger", (0, 2): "tankger", (1, 1): "tank2ger",
+                (1, 3): "tankger"}), 1, {})
+    assert (2, 2) not in reachable(st2, unit(st2, (0, 2)), play)   # the standard game

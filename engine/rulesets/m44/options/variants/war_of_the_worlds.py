@@ -22,7 +22,9 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   Machine must Retreat for additional Purple Flags, even if it means Retreating off the
   Board (in which case it is lost)").  Landmines: a mine is revealed as usual, its roll
   does nothing to a Martian.
-  "Martian Units may pass through each others hexes": not modelled.
+  "Martian Units may pass through each others hexes but may not end their Movement in
+  the same hex": the move search crosses hexes of other Martians (extension point
+  ``pass_through``) without ending there.
 * "They receive two extra Command Cards above the Scenario limit"; "All obstacles on
   the Martian side are removed".
 * Human Resistance: human Regular Infantry become Special Infantry; the first of every
@@ -221,6 +223,16 @@ def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) 
         put(st, ruined=d["ruined"] + (v.hex,))
 
 
+def pass_through(st: GameState, u: Unit) -> frozenset | None:
+    """004: "Martian Units may pass through each others hexes but may not end their
+    Movement in the same hex"."""
+    if not on(st, NAME) or not is_martian(u):
+        return None
+    units = st.units
+    return frozenset(h for h, uid in st.occ.items()
+                     if uid != u.id and is_martian(units[uid]) and units[uid].side == u.side)
+
+
 def move_allowance(st: GameState, u: Unit, n: int) -> int:
     return max(0, n - data(st)["sick"]) if on(st, NAME) and is_martian(u) else n
 
@@ -257,6 +269,6 @@ def view(st: GameState) -> dict[str, Any]:
 for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
                     ("turn_ending", turn_ending), ("hits_flags", hits_flags),
                     ("figures_lost", figures_lost), ("move_allowance", move_allowance),
-                    ("dice_minus", dice_minus)):
+                    ("dice_minus", dice_minus), ("pass_through", pass_through)):
     extend(_point, _fn, __name__)
 extend("chance_handlers", {CHANCE: common_cold}, __name__)
