@@ -22,7 +22,11 @@ function variantLines(v) {
     return [`Martians: ${sideName(v.side)} · Common Cold level ${v.sickness ?? 0}`,
       `Towns seized ${(v.seized || []).length}, ruined ${(v.ruined || []).length} of ${(v.towns || []).length}`];
   }
-  if (v.name === 'NINETEEN_EIGHTY_FOUR') return [`Replacements due: ${(v.reinforcements_due || []).length}`];
+  if (v.name === 'NINETEEN_EIGHTY_FOUR') {
+    const n = v.names || {};
+    return [`${sideName('AXIS')} = ${n.AXIS || 'Eurasia'}, ${sideName('ALLIES')} = ${n.ALLIES || 'Oceania'}`,
+      `Replacements due: ${(v.reinforcements_due || []).length}`];
+  }
   return [];
 }
 

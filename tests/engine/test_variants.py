@@ -566,3 +566,12 @@ def test_martians_pass_through_each_other():
     """, units={(0, 0): "tankger", (0, 2): "tankger", (1, 1): "tank2ger",
                 (1, 3): "tankger"}), 1, {})
     assert (2, 2) not in reachable(st2, unit(st2, (0, 2)), play)   # the standard game
+
+
+def test_1984_refuses_blitzkrieg():
+    """"No Special Infantry Units, Blitzkrieg Rules, or Armour Overruns are allowed.\""""
+    with pytest.raises(EngineError) as e:
+        new_game(scn(), 1, {"variant": "NINETEEN_EIGHTY_FOUR", "blitzkrieg": "AXIS"})
+    assert e.value.code == "invalid_option_value"
+    st = new_game(scn(), 1, {"variant": "NINETEEN_EIGHTY_FOUR"})
+    assert view_for(st, None)["variant"]["names"] == {"AXIS": "Eurasia", "ALLIES": "Oceania"}

@@ -276,6 +276,10 @@ def validate(options: dict[str, Any] | None) -> dict[str, Any]:
     if out.get("young_generals") and len(out) > 1:
         raise EngineError("invalid_option_value", "the Variant For Young Generals uses no "
                           "optional rule", entry="young_generals")
+    if out.get("variant") == "NINETEEN_EIGHTY_FOUR" and out.get("blitzkrieg"):
+        raise EngineError("invalid_option_value", "Nineteen Eighty-Four: \"No Special "
+                          "Infantry Units, Blitzkrieg Rules, or Armour Overruns\"",
+                          entry="blitzkrieg")
     if "variant_side" in out and "variant" not in out:
         raise EngineError("invalid_option_value", "variant_side needs a variant",
                           entry="variant_side")

@@ -19,6 +19,10 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
 * "Purple Flags are casualties, not Retreats": each flag removes a figure.
 * "Political Commissar rules are always in effect": both sides play the standard
   Commissar rule (a card under the chip each turn).
+* "No Special Infantry Units, Blitzkrieg Rules, or Armour Overruns": the option
+  ``blitzkrieg`` is refused with this variant (a scenario's own blitz rules change no
+  unit: every profile is converted).  The sides are called Eurasia (Axis) and Oceania
+  (Allies) in the view.
 * "Victory goes to the first player to gain 12 Victory Points": both victory counts 12.
 * Reinforcements: "A replacement Unit of exactly the same type is brought on in the
   next turn whenever a Unit is eliminated. Draw a Command Card from the unused Command
@@ -147,9 +151,15 @@ def victory(st: GameState) -> Any:
     return medal_victory(st, data(st)["victory"])
 
 
+#: "Players may freely call themselves Oceania, Eastasia, and Eurasia, provided that
+#: neither of them are using the same name": the engine's names (view only)
+NAMES = {"AXIS": "Eurasia", "ALLIES": "Oceania"}
+
+
 def view(st: GameState) -> dict[str, Any]:
-    return {"name": NAME, "reinforcements_due": [{"side": s, "kind": spec.kind}
-                                                 for s, spec in data(st)["due"]]}
+    return {"name": NAME, "names": dict(NAMES),
+            "reinforcements_due": [{"side": s, "kind": spec.kind}
+                                   for s, spec in data(st)["due"]]}
 
 
 for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
