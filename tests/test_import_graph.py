@@ -186,6 +186,31 @@ def _ruleset_of(mod: str) -> str | None:
     return parts[2] if len(parts) > 2 and parts[:2] == ["engine", "rulesets"] else None
 
 
+def test_every_engine_import_names_a_module_of_this_tree() -> None:
+    """An import of a module that moved must fail here, not fall back to another checkout:
+    the shared virtualenv's editable install resolves ``engine.<missing>`` to the main
+    checkout's engine, so a stale path would silently run other code."""
+    missing = []
+    for top in ("engine", "app", "tests", "bench", "migrations", "scripts"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            mod = module_name(path)
+            is_pkg = path.name == "__init__.py"
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                if isinstance(node, ast.ImportFrom):
+                    names = [_resolve(mod, is_pkg, node.level, node.module)]
+                elif isinstance(node, ast.Import):
+                    names = [a.name for a in node.names]
+                else:
+                    continue
+                for name in names:
+                    if name.split(".")[0] != "engine":
+                        continue
+                    rel = ROOT.joinpath(*name.split("."))
+                    if not (rel.with_suffix(".py").exists() or rel.is_dir()):
+                        missing.append((str(path.relative_to(ROOT)), node.lineno, name))
+    assert missing == []
+
+
 def report() -> None:
     for pkg in ("engine", "app"):
         g = build(pkg)
