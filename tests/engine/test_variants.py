@@ -575,3 +575,26 @@ def test_1984_refuses_blitzkrieg():
     assert e.value.code == "invalid_option_value"
     st = new_game(scn(), 1, {"variant": "NINETEEN_EIGHTY_FOUR"})
     assert view_for(st, None)["variant"]["names"] == {"AXIS": "Eurasia", "ALLIES": "Oceania"}
+
+
+def test_zombie_split_displaces_a_zombie_backwards():
+    """"One Zombie Unit remains on the original hex, the other one is placed on any
+    adjacent hex, provided that no Living Unit is already there. Zombie Units may be
+    displaced backwards to make room for the new Unit\""""
+    from engine.rulesets.m44.options.variants import zombie as Z
+    st = new_game(scn("""
+        2: . .:i .:i
+        3: .:i .:i .:i
+        4: . .:I .:I
+    """), 1, {"variant": "ZOMBIE"})
+    z = st.units[st.occ[(3, 3)]]                 # neighbours: zombies and Living only
+    assert all(h in st.occ for h in st.scn.board.neighbours(z.hex))
+    z = st.mut(z.id)
+    z.figures = 6
+    events: list = []
+    Z._split(st, z, events)
+    moved = [e for e in events if e["type"] == "unit_moved"]
+    made = [e for e in events if e["type"] == "unit_entered"]
+    assert moved and moved[0]["reason"] == "displaced" and moved[0]["to"][0] < moved[0]["from"][0]
+    assert made and made[0]["hex"] == moved[0]["from"]
+    assert st.units[z.id].figures == 3 and made[0]["figures"] == 3

@@ -21,7 +21,9 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   zombie's battle removes joins that zombie unit (event ``zombie_created``).  "If a
   Zombie Unit reaches 6 figures in size it immediately divides into two equally-sized
   Zombie Units": the new one goes to the first empty adjacent hex (board order, not
-  nearer the Living side first); with none, the unit stays whole.
+  nearer the Living side first); with none, an adjacent zombie steps back one hex to
+  make room ("Zombie Units may be displaced backwards", event ``unit_moved`` reason
+  ``displaced``); with no such room either, the unit stays whole.
 * Terrain objectives: a marker on every Towns & Villages / Bunkers hex
   (``view.variant.markers``); a zombie that stood on it a whole Dead turn without moving
   removes it permanently (event ``marker_claimed``).
@@ -221,12 +223,37 @@ def _split(st: GameState, z: Unit, events: list) -> None:
     free = [h for h in board.neighbours(z.hex) if h not in st.occ
             and not st.scn.terrain_at(h).ocean]
     if not free:
-        return
+        made = _make_room(st, z, events)
+        if made is None:
+            return
+        free = [made]
     free.sort(key=lambda h: (board.rows_toward_enemy(z.hex, h, top) > 0, h))
     half = z.figures // 2
     z.figures -= half
     z.max_figures = z.figures
     add_unit(st, z.side, z.spec, free[0], half, events, "zombie_split")
+
+
+def _make_room(st: GameState, z: Unit, events: list) -> Any:
+    """"Zombie Units may be displaced backwards to make room for the new Unit": the first
+    adjacent zombie (board order) with a free hex behind it steps back; its hex is freed."""
+    board = st.scn.board
+    top = is_top(st, z.side)
+    for h in board.neighbours(z.hex):
+        other = st.units.get(st.occ.get(h, ""))
+        if not is_zombie(other) or other.side != z.side:
+            continue
+        for back in board.retreat_hexes(h, top):
+            if back not in st.occ and not st.scn.terrain_at(back).ocean:
+                o = st.mut(other.id)
+                del st.occ[h]
+                o.hex = back
+                st.occ[back] = o.id
+                events.append({"type": "unit_moved", "unit": o.id, "side": o.side,
+                               "from": [*h], "to": [*back], "hexes": 1,
+                               "reason": "displaced"})
+                return h
+    return None
 
 
 def victory(st: GameState) -> Any:
