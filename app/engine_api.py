@@ -23,11 +23,12 @@ from engine.core.scenario import board_for, load_scenario
 from engine.fairdice import commitment as seed_commitment
 from engine.fairdice import rng_seed
 from engine.fairdice import verify as verify_log
+from engine.rulesets.m44.options.campaign_value import prebattle_dice
 
 __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",
            "layouts_of", "natural_ruleset", "scenario_board", "RandomBot", "normalise_logged",
-           "load_state_of", "seed_commitment", "rng_seed", "verify_log"]
+           "load_state_of", "seed_commitment", "rng_seed", "verify_log", "prebattle_dice"]
 
 
 def ruleset(name: str) -> Ruleset:

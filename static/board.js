@@ -5,6 +5,7 @@ import { Geometry, W, H, key, polygonPoints } from './hex.js';
 import { svg, el, clear, sideName } from './util.js';
 import { FACE_BASE, FAMILIES, defs, drawTiles, familyOf, shortLabel, tileDescription } from './terrain.js';
 import { nationStyle, unitLetter, unitTitle, unitDescription } from './units.js';
+import { variantMarks } from './variants.js';
 import { bridgeText, firstActiveTurn, supplyText, supplyTurns } from './conditions.js';
 import { drawVeil } from './fog.js';
 
@@ -198,6 +199,14 @@ export class BoardView {
         mg.append(tip);
         L.marks.append(mg);
       }
+    }
+    for (const m of variantMarks(this.view)) {       // 004 variants: town markers
+      const [cx, cy] = g.center(m.hex);
+      const mg = svg('g', { class: 'variant-mark', 'data-mark': m.text, transform: `translate(${cx - W * 0.3},${cy + H * 0.22})` });
+      mg.append(svg('circle', { r: 7, fill: m.colour, stroke: '#fff', 'stroke-width': 1.5 }));
+      mg.append(svg('text', { class: 'objective-text', y: 3, fill: '#fff' }, m.text));
+      mg.append(svg('title', {}, m.title));
+      L.marks.append(mg);
     }
     for (const ex of this.board.exits || []) {
       for (const hex of ex.hexes || []) {

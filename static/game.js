@@ -14,6 +14,7 @@ import { BoardZoom } from './zoom.js';
 import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
 import { renderFastPlay, isFastPlay } from './fastplay.js';
 import { fogLegend } from './fog.js';
+import { variantBox, campaignBox } from './variants.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
@@ -443,6 +444,7 @@ function renderSides() {
       title: 'Night rules: units may battle only targets within this many hexes; at the start of each turn of the night side, dice are rolled and every star raises the visibility' },
     el('b', {}, vis >= 6 ? 'Daylight' : `Night: visibility ${vis}/6`), el('div', { class: 'muted' }, vis >= 6 ? 'normal ranges' : `targets up to ${vis} hex${vis > 1 ? 'es' : ''} away`)));
   }
+  for (const b of [variantBox(v), campaignBox(v)]) if (b) box.append(b);
   const weather = weatherInfo(v.weather);
   if (weather) {
     box.append(el('div', { class: 'side-box weather-box', id: 'weather', 'data-weather': weather.code,

@@ -330,6 +330,9 @@ KNOWN_OPTIONS = frozenset({
     "infantry_exit_counts_2", "must_have_unit_exit", "hill317", "airdrop", "airdrop2",
     "smoke_screen", "supply_train_rules", "armor_breakthrough_rules", "blowbridge_opt2",
     "mine_deck_name",
+    # 004 Appendix 3 "War Of The Worlds": the units are already the variant's (The Fall Of
+    # London, 1940: engine/rulesets/m44/options/variants/war_of_the_worlds.py)
+    "war_of_the_worlds_units",
 })
 
 

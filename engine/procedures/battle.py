@@ -172,7 +172,8 @@ def targets(st: GameState, u: Unit, play: Play | None, kind: str = "battle") -> 
                                    f.get("bonus_close_first", 0), f.get("bonus_art", 0)),
            st.options.get("infantry_v_tank"), st.options.get("artillery_v_tank"),
            u.spec.banzai and banzai_only(u, play), visibility(st), camouflaged(st),
-           u.cls == "inf" and charging(st, u, play), signature(st), P.sight_key(st, u))
+           u.cls == "inf" and charging(st, u, play), signature(st), P.sight_key(st, u),
+           P.targets_key(st, u) if st.options else None)
     hit = _TARGETS.get(key)
     if hit is not None and hit[0] is st.scn:
         return list(hit[1])
@@ -407,6 +408,8 @@ def _remove_figures(st: GameState, v: Unit, hits: int, by_side: str, events: lis
     st.figures_killed[by_side] += lost
     events.append({"type": "unit_hit", "unit": v.id, "side": v.side, "hex": [*v.hex],
                    "figures_lost": lost, "figures": v.figures})
+    if st.options:
+        P.figures_lost(st, v, lost, by_side, events)     # 004 variants
     if v.figures <= 0:
         eliminate(st, v, by_side, events)
         return True

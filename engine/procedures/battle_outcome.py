@@ -53,6 +53,8 @@ def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
             flags += extra_flags(atk.spec, faces, v.cls)   # 88mm star, mortar grenade...
         if flags and v.spec.equipment == "boat" and _on_river(st, v.hex):
             hits, flags = hits + flags, 0    # vocabulary 1.3: every flag is a hit on a boat
+        if st.options:
+            hits, flags = P.hits_flags(st, b, v, faces, (hits, flags))   # 004 variants
     events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
                    "target_unit": v.id, "dice": list(faces), "hits": hits, "flags": flags,
                    "kind": b.kind})

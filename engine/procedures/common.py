@@ -132,7 +132,7 @@ def can_activate(st: GameState, u: Unit) -> bool:
 
 
 #: ``GameState.ext`` counters of units made during the game (new ids follow the scenario's)
-MADE_COUNTERS = ("dropped", "reinforced", "broke_through")
+MADE_COUNTERS = ("dropped", "reinforced", "broke_through", "variant_made")
 
 
 def fresh_unit_id(st: GameState) -> str:

@@ -146,6 +146,9 @@ declare("firm", _true, "all", "(st, hex) -> bool: the hex is firm ground (004 Mu
 declare("extra_destinations", _empty, "one",
         "(st, unit) -> hexes reachable as a 1-hex move besides the normal search "
         "(called for Japanese infantry in a cave).  Vocabulary 1.3 Cave.")
+declare("pass_through", _none, "one",
+        "(st, unit) -> frozenset of occupied hexes the unit may move through but not end "
+        "on, or None (called only when options are on).  004 War Of The Worlds.")
 declare("filter_destinations", _last, "chain",
         "(st, unit, play, destinations) -> destinations, for a play flagged ``advance``.  "
         "004 Army Manoeuvres.")
@@ -182,6 +185,41 @@ declare("play_reaction", _unfilled("play_reaction"), "one",
 declare("after_card_attack", _none, "each",
         "(st, events): the battle stack emptied while card targets remain (Air Power, "
         "Barrage: the next target).")
+# -- 004 Appendix 3 variants (engine/rulesets/m44/options/variants/) ---------------------
+declare("game_setup", _none, "each",
+        "(st): the units are placed, nothing is dealt yet: convert units, change the "
+        "scenario's hand sizes / victory (004 Suggested Variants, Young Generals).")
+declare("turn_begins", _none, "each",
+        "(st, side, events): ``side``'s turn has started (objectives updated); may order "
+        "units, start a chance step, add units (zombies, Common Cold, reinforcements).")
+declare("turn_ending", _none, "each",
+        "(st, side, events): ``side``'s turn is over, before the draw (towns occupied for "
+        "a whole turn).")
+declare("chance_handlers", {}, "merge",
+        "{chance ``for``: (st, faces, events) -> None}: a turn-machine chance step an "
+        "option started (Common Cold); the handler sets the next phase.")
+declare("hits_flags", _last, "chain",
+        "(st, battle, target, faces, (hits, flags)) -> (hits, flags): how a roll reads "
+        "against that target (zombies: grenades are flags; Daleks: flags are losses).")
+declare("figures_lost", _none, "each",
+        "(st, unit, lost, by_side, events): figures were removed (``unit.figures`` is "
+        "already reduced; 0: it is about to be eliminated).  New zombies, reinforcements.")
+declare("victory", _none, "one",
+        "(st) -> None (the standard medals / annihilation), False (a variant's own object "
+        "of the game: nobody has won yet) or (winner | None for a draw, reason): game over.")
+declare("targets_key", _none, "one",
+        "(st, unit) -> hashable: what a variant adds to the battle targets memo key (its "
+        "unit profiles differ from the scenario's, the sickness level changes dice).")
+declare("exit_zones", _last, "chain",
+        "(st, side, zones) -> zones: the exit zones of ``side`` (called only when options "
+        "are on; zombies: the Living leave by their own baseline).")
+declare("obligations", _empty, "one",
+        "(st, play, phase) -> unit ids of ``play`` that must still move (phase ``move``) or "
+        "battle (``battle``): ``end_movement`` / ``end_battles`` wait for them (zombies).")
+declare("phases", {}, "merge",
+        "{phase: object with pending(st), legal(st, seat), apply(st, action, events)}: "
+        "turn-machine phases an option adds (004 Simplified Campaign Rules: the "
+        "pre-battle decisions).")
 # -- turn-machine ports (filled by the ruleset's turn machine) ---------------------------
 declare("draw", _unfilled("draw"), "one",
         "(st, side, events, n=1) -> card ids drawn from the deck (reshuffling as the "

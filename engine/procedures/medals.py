@@ -14,6 +14,7 @@ from .state import GameState, Unit
 from .common import SIDES, other
 from .hooks import POINTS as P
 from .terrain_changes import unit_left_hex
+from .hooks import POINTS as P
 
 
 def _occupied_by(st: GameState, hexes: tuple, side: str) -> int:
@@ -170,6 +171,13 @@ def check_victory(st: GameState, events: list[dict[str, Any]]) -> bool:
     """End the game when a side has won; True when the game is over."""
     if st.game_over:
         return True
+    if st.options:
+        own = P.victory(st)            # 004 variants: their own object of the game
+        if own is not None:
+            if own is False:
+                return False
+            finish(st, own[0], own[1], events)
+            return True
     winner = reason = None
     for side in SIDES:
         if st.medals(side) >= st.scn.victory.get(side, 99) and _may_win(st, side):

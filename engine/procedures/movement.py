@@ -113,13 +113,15 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
     if st.tiles_over:
         tov = st.tiles_over
         changed = frozenset([(h, tile_codes(tov[h])) for h in tov.keys() & ball])
+    thru = P.pass_through(st, u) if st.options else None
     key = (id(st.scn), move_class(u), u.hex, base, ball.intersection(st.occ),
            changed, frozenset(st.mines) if st.mines else None, ignore_terrain,
-           u.spec.enter_only, u.spec.never_enter, P.mud_cap(st, u) if st.options else None)
+           u.spec.enter_only, u.spec.never_enter, P.mud_cap(st, u) if st.options else None,
+           thru)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is st.scn:
         return hit[1], hit[2]
-    dest, left = _search_uncached(st, u, play, base, ignore_terrain)
+    dest, left = _search_uncached(st, u, play, base, ignore_terrain, thru)
     if len(_CACHE) > _LIMIT:
         _CACHE.clear()
     _CACHE[key] = (st.scn, dest, left)
@@ -239,7 +241,8 @@ _TABLES: dict[tuple, tuple] = {}
 
 
 def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | None,
-                     ignore_terrain: bool) -> tuple[dict[Hex, int], dict[Hex, int]]:
+                     ignore_terrain: bool, thru: frozenset[Hex] | None = None
+                     ) -> tuple[dict[Hex, int], dict[Hex, int]]:
     """Breadth-first search over (hex, on_road, cap) with the terrain rules per step.
 
     Per step ``h -> n`` (see :func:`_step_table`): impassable for the unit's movement
@@ -249,7 +252,8 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     Lines): hedgerow-like hexes only as first step, must-stop hexes (terrain, every
     minefield, entry-hazard hexes such as a frozen river: the unit stops to roll), steep
     hill cost from a hex that is not part of a hill mass (vocabulary 1.3 "entering from a
-    non-hill hex costs 2"), beach move cap.
+    non-hill hex costs 2"), beach move cap.  ``thru``: occupied hexes the unit may move
+    through but not end on (extension point ``pass_through``).
     """
     base = limit          # the allowance, computed by _search
     mcls = move_class(u)
@@ -278,8 +282,8 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
         nxt = []
         for h, on_road, cap, steps in frontier:
             for n, cost, stop, mcap, first_only, road in table[h]:
-                if n in occ or (first_only and steps):
-                    continue
+                if (n in occ and (thru is None or n not in thru)) or (first_only and steps):
+                    continue            # (``thru``: occupied hexes it may pass, 004 Martians)
                 if mud is not None and (mcap is None or mcap > mud) and not P.firm(st, n):
                     mcap = mud      # 004 Mud: a move entering a muddy hex totals <= the cap
                 nroad = on_road and road
@@ -290,7 +294,7 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
                     lim = ncap
                 if total > lim:
                     continue
-                if dget(n, 99) > total:
+                if dget(n, 99) > total and (thru is None or n not in thru):
                     dest[n] = total
                 if stop or (mines and n in mines):
                     continue
@@ -357,6 +361,8 @@ def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
     Order (play flag ``advance: never``, engine/rulesets/m44/options/manoeuvres.py) no unit exits: leaving
     the board for medals is no regrouping (our reading)."""
     zones = [z for z in st.scn.exits if z.side == u.side]
+    if st.options:
+        zones = P.exit_zones(st, u.side, zones)     # 004 variants (zombies)
     if not zones or u.spec.train or u.spec.behavior == "CANNOT_EXIT":   # trains stay on the rail
         return []
     if play is not None and play.flags.get("advance") == "never":
@@ -371,8 +377,9 @@ def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
 
 
 def exit_value(st: GameState, u: Unit, h: Hex) -> int:
-    for z in st.scn.exits:
-        if z.side == u.side and h in z.hexes:
+    zones = [z for z in st.scn.exits if z.side == u.side]
+    for z in P.exit_zones(st, u.side, zones) if st.options else zones:
+        if h in z.hexes:
             if u.cls == "inf" and st.scn.options.get("infantry_exit_counts_2"):
                 return 2
             return z.value

@@ -9,7 +9,12 @@ from engine.procedures import hooks
 def test_the_m44_options_extend_the_procedures_points() -> None:
     by = {p["name"]: p["extended_by"] for p in hooks.describe()}
     opts = "engine.rulesets.m44.options."
-    assert by["dice_minus"] == [opts + "conditions"]
+    var = opts + "variants."
+    assert by["dice_minus"] == [opts + "conditions", var + "exterminate",
+                                var + "war_of_the_worlds", var + "zombie"]
+    assert by["hits_flags"] == [var + m for m in ("exterminate", "nineteen_eighty_four",
+                                                  "war_of_the_worlds", "zombie")]
+    assert by["victory"] == [opts + "variants"]
     assert by["sighted"] == [opts + "conditions"]
     assert by["on_enter"] == [opts + "hazards"]
     assert by["roll_handlers"] == [opts + "hazards"]
@@ -42,11 +47,11 @@ def test_combine_rules() -> None:
 
 
 def test_extending_twice_from_the_same_module_replaces() -> None:
-    before = list(hooks._EXTENDED["dice_minus"])
-    fn = hooks.POINTS.dice_minus
+    before = list(hooks._EXTENDED["sighted"])
+    fn = hooks.POINTS.sighted
     try:
-        hooks.extend("dice_minus", fn, before[0][0])
-        assert hooks._EXTENDED["dice_minus"] == [(before[0][0], fn)]
-        assert hooks.POINTS.dice_minus is fn
+        hooks.extend("sighted", fn, before[0][0])
+        assert hooks._EXTENDED["sighted"] == [(before[0][0], fn)]
+        assert hooks.POINTS.sighted is fn
     finally:
-        hooks._EXTENDED["dice_minus"] = before
+        hooks._EXTENDED["sighted"] = before

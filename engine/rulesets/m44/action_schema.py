@@ -58,7 +58,7 @@ def _enum(*values: str) -> tuple[Any, ...]:
 Field = tuple[str, tuple[Any, ...], bool]
 
 _UNIT_ONLY = ("remove_wire", "clear_mine", "remove_roadblock", "seal_cave", "heal",
-              "battle_back", "order", "exit")
+              "battle_back", "order", "exit", "campaign_remove")
 _UNIT_HEX = ("blow_bridge", "rig_bridge", "bombard_bridge", "build_pontoon")
 _BARE = ("end_cards", "end_targets", "end_orders", "end_movement", "end_battles",
          "end_commissar", "end_smoke", "offer_cards", "end_offer", "end_exchange",
@@ -92,6 +92,8 @@ SCHEMA: dict[str, tuple[Field, ...]] = {
     "visit": (("fg", _enum(*FGS), True),),
     "gung_ho": (("fg", _enum(*FGS), True),),
     "initiative_unit": (("unit", UNIT, True), ("to", HEX, False)),
+    # 004 Simplified Campaign Rules, the pre-battle roll (options/campaign.py)
+    "campaign_retreat": (("unit", UNIT, True), ("to", HEX, True)),
     **{t: (("unit", UNIT, True),) for t in _UNIT_ONLY},
     **{t: (("unit", UNIT, True), ("hex", HEX, True)) for t in _UNIT_HEX},
     **{t: () for t in _BARE},

@@ -7,12 +7,15 @@ from typing import Any
 
 from ...core.scenario import parse_coord
 from ...procedures import battle as B
+from ...procedures import battle_outcome as BO
 from ...procedures import trains as TR
 from .cards import CARDS, first_of
-from ...procedures.common import other
+from ...procedures.common import mode, other
 from ...procedures.movement import exit_hexes, reachable
 from ...procedures.state import GameState, Play
 from .options import conditions as C
+from ...core.errors import IllegalAction
+from ...procedures.hooks import POINTS as P
 from .options import extra_cards as EC
 from .options import hazards as H
 from .options.turn_rules import COMMISSAR_FROM_HAND, commissar_card
@@ -124,3 +127,27 @@ def card_source(st: GameState, side: str, card, as_: str | None = None):
             section = 2 - last["section"] if last.get("section") is not None else None
             return CARDS[last["src"]], not last["mirror"], section
     return card, False, None
+
+
+def obliged(st: GameState, phase: str) -> list[str]:
+    """Units that must still move / battle this turn before the phase may end (004
+    variants, extension point ``obligations``: zombies)."""
+    if not st.options:
+        return []
+    return [uid for p in EC.unit_plays(st) for uid in P.obligations(st, p, phase)]
+
+
+def check_obliged(st: GameState, phase: str) -> None:
+    """``end_movement`` / ``end_battles``: refused (``must_move`` / ``must_battle``) while
+    :func:`obliged` names a unit."""
+    left = obliged(st, phase)
+    if left:
+        raise IllegalAction("must_" + phase, f"these units must still {phase}: {', '.join(left)}")
+
+
+def firefight_pairs(st: GameState, play: Play) -> list:
+    """Continuing firefights (option ``firefight_continuing``) ``play`` may declare now:
+    :func:`battle.firefight_options` of its side that the mode gives to this play
+    (``StandardMode.fights_on``; Overlord: the Field General commanding the unit)."""
+    m = mode(st)
+    return [(a, b) for a, b in BO.firefight_options(st, play.side) if m.fights_on(st, play, a)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .cards import CARDS
 from ...procedures.common import mode, other, set_ext
+from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend
 from ...procedures.medals import (check_victory, end_by_damage, end_out_of_cards,
                                   update_objectives)
@@ -21,7 +22,8 @@ def draw(st: GameState, side: str, events: list, n: int = 1) -> list[int]:
     got = []
     for _ in range(n):
         if not st.deck:
-            if not st.discard or st.scn.options.get("deck_reshuffling") is False:
+            if not st.discard or (st.scn.options.get("deck_reshuffling") is False
+                                  and not st.options.get("young_generals")):
                 break
             st.deck = st.discard
             st.discard = []
@@ -46,6 +48,10 @@ def reshuffle_if_due(st: GameState, events: list) -> None:
 
 def _end_turn(st: GameState, events: list) -> None:
     side = st.active
+    if st.options:
+        P.turn_ending(st, side, events)     # 004 variants
+        if st.game_over:
+            return
     for play in st.plays:
         if play.card is not None:
             st.discard.append(play.card)
@@ -127,8 +133,12 @@ def start_turn(st: GameState, side: str, events: list) -> None:
             st.mut(uid).reset_turn()
     events.append({"type": "turn_started", "side": side, "turn": st.turn})
     update_objectives(st, events, turn_start=True)
+    if st.options:
+        P.turn_begins(st, side, events)     # 004 variants (may start a chance step)
     if check_victory(st, events) or C.update_supply(st, side, events):
         return                      # 004 Supply: the Third Turn Losses roll comes first
+    if st.phase != "play_card":
+        return
     _night_roll_if_due(st, side)
 
 

@@ -16,6 +16,8 @@ from ...core.scenario_model import Scenario
 from ...procedures.state import GameState, Mine, Unit
 from ...core.units import army_rules
 from .options import airdrop as _airdrop
+from .options import variants as _variants  # noqa: F401  (registers the 004 variants)
+from .options import campaign as _campaign  # noqa: F401  (campaign pre-battle dice)
 from .options import smoke as _smoke
 from . import turn as _turn
 from . import end_turn as ET
@@ -78,6 +80,8 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     if st.options:                  # 004 unit types (engine/core/unit_types.py), conditions
         _unit_types.apply_types(st)
         init_conditions(st)
+    if st.options:                  # 004 Appendix 3 variants: units, hands, victory
+        P.game_setup(st)
     _lay_mines(st)
     machine = MODES[mode_name].machine
     if machine is not None and st.options.get("kriegspiel"):

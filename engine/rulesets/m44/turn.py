@@ -28,13 +28,15 @@ from .options import useless_cards as UC
 from .options import smoke as SM
 from ...procedures.common import (can_activate, mode, parse_hex, parse_unit, pop_ext,
                                   take_from_hand, terrain_at, tiles_at)
+from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend
 from ...procedures.medals import check_victory, update_objectives
 from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_allowance,
                                     reachable)
 from ...procedures.terrain_changes import unit_left_hex
 from .choices import (_battle_actions, _fitting, _may_move_again, _move_actions, _movers,
-                      card_source, playable, recon_as_air_power)
+                      card_source, check_obliged, firefight_pairs, obliged, playable,
+                      recon_as_air_power)
 from .end_turn import (RECON_LEFT, _end_turn, _finish_turn, _night_roll_if_due, _recon_draw)
 from .options.turn_rules import commissar_card, night_rolled
 
@@ -76,7 +78,7 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
                 "left": sm["left"]}
     if ph in PHASE_PENDING:
         return {"type": ph, "seat": st.play.seat}
-    raise AssertionError(ph)
+    return P.phases[ph].pending(st)     # an option's own phase (campaign pre-battle)
 
 
 def to_act(st: GameState) -> list[str]:
@@ -134,7 +136,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if ph == "move":
         plays = EC.unit_plays(st)
         out = [a for p in plays for a in _move_actions(st, p, seat)]
-        if not any(MN.must_still_advance(st, p) for p in plays):
+        if not any(MN.must_still_advance(st, p) for p in plays) and not obliged(st, ph):
             out.append({"type": "end_movement", "seat": seat})
         return out
     if ph == "battle":
@@ -142,9 +144,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         if st.ext and "firefights" in st.ext:
             out += [{"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
                     for a, b in firefight_pairs(st, play)]
-        out.append({"type": "end_battles", "seat": seat})
-        return out
-    return []
+        return out + ([] if obliged(st, ph) else [{"type": "end_battles", "seat": seat}])
+    return P.phases[ph].legal(st, seat) if ph in P.phases else []
 
 
 def _pass_turn(st: GameState, action: dict, events: list) -> None:
@@ -170,14 +171,6 @@ def _place_commissar(st: GameState, action: dict, events: list) -> None:
     _finish_turn(st, events)
 
 
-def firefight_pairs(st: GameState, play: Play) -> list:
-    """Continuing firefights (option ``firefight_continuing``) ``play`` may declare now:
-    :func:`battle.firefight_options` of its side that the mode gives to this play
-    (``StandardMode.fights_on``; Overlord: the Field General commanding the unit)."""
-    m = mode(st)
-    return [(a, b) for a, b in BO.firefight_options(st, play.side) if m.fights_on(st, play, a)]
-
-
 # ============================================================================ apply
 def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
     """Mutates ``st`` (a clone made by the caller)."""
@@ -191,12 +184,15 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
             raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
         _roll(st, action, events)
     else:
-        if t not in KNOWN:
+        extra = P.phases.get(st.phase) if not st.battles else None  # option phases
+        if t not in KNOWN and extra is None:
             raise IllegalAction("unknown_action", f"unknown action type {t!r}")
         if seat != p["seat"]:
             raise IllegalAction("not_your_turn", f"waiting for {p['seat']} ({p['type']})")
         if st.battles:
             BS.apply(st, action, events)
+        elif extra is not None:
+            extra.apply(st, action, events)
         else:
             handler = HANDLERS.get((st.phase, t))
             if handler is None or (st.plays and st.phase == "play_card"
@@ -240,6 +236,8 @@ def _roll(st: GameState, action: dict, events: list) -> None:
         C.supply_rolled(st, faces, events)
         if not st.game_over:
             _night_roll_if_due(st, st.active)
+    elif why in P.chance_handlers:     # 004 variants (Common Cold)
+        P.chance_handlers[why](st, faces, events)
 
 
 # --------------------------------------------------------------------------- card play
@@ -435,6 +433,7 @@ def _exit(st: GameState, action: dict, events: list) -> None:
 def _end_movement(st: GameState, action: dict, events: list) -> None:
     for p in EC.unit_plays(st):
         MN.check_end_movement(st, p)
+    check_obliged(st, "move")
     st.phase = "battle"
 
 
@@ -471,6 +470,7 @@ def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
 
 
 def _end_battles(st: GameState, action: dict, events: list) -> None:
+    check_obliged(st, "battle")
     st.phase = "end"
 
 

@@ -17,6 +17,8 @@ from .options.bridges import bridge_view
 from .options.hazards import mine_view
 from .options import kriegspiel as _kriegspiel  # noqa: F401  (registers its extension points)
 from ...procedures.hooks import POINTS as P
+from .options.variants import view as variant_view
+from .options.campaign import view as campaign_view
 from .tactics import describe_play
 from ...procedures.trains import pieces
 from ...procedures.state import GameState
@@ -110,6 +112,12 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         out["bridges"] = bridge_view(st)    # Battle Stars: charges placed / tank hits
     if st.ext and "visibility" in st.ext:
         out["visibility"] = st.ext["visibility"]     # night rules (1..6, 6 = full day)
+    if st.options.get("campaign"):
+        out["campaign"] = campaign_view(st)  # 004 Simplified Campaign Rules pre-battle
+    if st.options.get("variant"):
+        out["variant"] = variant_view(st)    # 004 Suggested Variants (public state)
+        for side, n in ((out["variant"] or {}).get("victory") or {}).items():
+            sides[side]["victory"] = n       # the variant's victory counts
     if m.machine is not None:
         out["to_act"] = m.machine.to_act(st)
     m.extend_view(st, seat, out)

@@ -13,6 +13,7 @@ from typing import Any
 from ....core.conditions import check_demoralisation, check_supply
 from ....core.errors import EngineError
 from ....core.unit_types import TYPES, check_value
+from .campaign_value import check_campaign
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,36 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "spectators watch one side's board, or the whole game once it is over. "
                  "Standard and team play (not the Overlord board).",
                  "rules/004 Appendix 3 - Variants, Kriegspiel & The Fog Of War", True),
+    OptionalRule("young_generals",
+                 "Variant For Young Generals (a preset, alone): no optional rule, every unit "
+                 "with its class's base profile (no special-unit rules), no Take Ground nor "
+                 "Armour Overrun, Section cards only, reshuffled when exhausted.",
+                 f"{_R004_A3}, Variant For Young Generals", True),
+    OptionalRule("variant",
+                 "Suggested Variants, the units of the variant_side converted: ZOMBIE (Achtung! "
+                 "Zombie!: card-less 3-figure zombies, new zombies from the Living's losses, "
+                 "splitting at 6, town markers, annihilation or a draw), EXTERMINATE (Daleks "
+                 "and Mercenaries, towns exterminated into ruins, 10 VP), WAR_OF_THE_WORLDS "
+                 "(Martian Fighting / Handling Machines on the rear line, +2 cards, towns "
+                 "seized, the Common Cold roll), NINETEEN_EIGHTY_FOUR (both sides the "
+                 "stronger force: militia, assault guns, medium / rocket artillery; flags are "
+                 "casualties; Commissars; replacements; 12 VP).",
+                 f"{_R004_A3}, Suggested Variants", True,
+                 ("ZOMBIE", "EXTERMINATE", "WAR_OF_THE_WORLDS", "NINETEEN_EIGHTY_FOUR")),
+    OptionalRule("variant_side",
+                 "With option variant: the side converted to Zombies / Daleks / Martians "
+                 "(default AXIS).",
+                 f"{_R004_A3}, Suggested Variants", True, SIDE_VALUES),
+    OptionalRule("campaign",
+                 "Simplified Campaign Rules, a campaign battle: value {\"AXIS\": dice, "
+                 "\"ALLIES\": dice} (Victory Points of the previous battle + campaign "
+                 "victories). Before the first turn each side rolls them: tank / infantry: "
+                 "the opponent removes a model / figure from one of his armour / infantry "
+                 "units; flag: the opponent retreats one of his units 1 hex; grenade: you "
+                 "remove a figure from any enemy unit; star: the opponent starts with one "
+                 "card less (at least 1) and draws 2 a turn until his hand is full. A unit "
+                 "wiped out gives a Victory Point.",
+                 f"{_R004_A3}, Simplified Campaign Rules", True),
     OptionalRule("supply_lines",
                  "Value: true (each side's supply base is its own board edge) or "
                  "{AXIS|ALLIES: [\"row,col\", ...]} (that side's base hexes instead). A "
@@ -177,11 +208,51 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
 )}
 
 
+#: A rules summary per value of option ``variant`` (the lobby shows the chosen one).
+VALUE_SUMMARIES: dict[str, dict[str, str]] = {"variant": {
+    "ZOMBIE": "Achtung! Zombie!: the variant_side becomes the Dead: each infantry unit one "
+              "zombie unit, artillery two, armour three (3 figures, as many dice as "
+              "figures, range 1, move 1 and battle, terrain ignored for movement, no Take "
+              "Ground). The Dead have no cards: every zombie acts each Dead turn. Grenades "
+              "are flags for zombies, at most 1 hex of retreat. Every Living figure a "
+              "zombie eliminates joins it; at 6 figures it splits in two. Markers on towns "
+              "and bunkers are removed by a zombie staying a whole turn. The Dead win by "
+              "annihilation; the Living may leave by their own baseline: if the figures "
+              "saved plus the markers left exceed their losses, it is a draw.",
+    "EXTERMINATE": "EX-TER-MIN-ATE!: the variant_side's regular infantry become Standard "
+                   "Daleks (armour, 3 models, move 4, 3 dice to range 3), its armour Special "
+                   "Weapons Daleks (4 models, 4 dice to range 4), its special infantry and "
+                   "artillery Dalek Mercenaries (no Victory Point, surrender when the Daleks "
+                   "are gone). Daleks ignore terrain for movement, grenades and the first "
+                   "flag; each further flag exterminates a model; they never retreat. A Dalek "
+                   "on a town that neither moves nor battles for a turn exterminates it (City "
+                   "Ruins, a permanent Victory Point). Daleks need 10 Victory Points.",
+    "WAR_OF_THE_WORLDS": "War Of The Worlds: one Martian per two units of the variant_side, "
+                         "every 4th a Handling Machine (3 models, 2 dice to range 4), the "
+                         "others Fighting Machines (4 models, 4 dice to range 8), on the rear "
+                         "line, +2 cards; no terrain limits, no grenade hits, flags ignored "
+                         "(Handling: the first). Humans: special infantry, 1 armour in 3 "
+                         "heavy, heavy artillery. Handling Machines seize towns by staying a "
+                         "turn; other Martian hits ruin towns. Martians win with 3/4 of the "
+                         "human units and every town; humans with half the Martians or every "
+                         "Handling Machine. From turn 2 the Common Cold: a star costs every "
+                         "Martian a model, a hex of movement and a die. Scenario: The Fall Of "
+                         "London, 1940.",
+    "NINETEEN_EIGHTY_FOUR": "Nineteen Eighty-Four: both sides get the stronger force "
+                            "(mirrored): militia, assault guns, medium artillery and every "
+                            "third artillery rocket artillery; no overrun; flags are "
+                            "casualties; Political Commissars on both sides; an eliminated "
+                            "unit comes back next turn on its baseline, in the section of a "
+                            "card drawn; 12 Victory Points win.",
+}}
+
+
 #: Options whose value is more than ``true``: name -> check raising ``invalid_option_value``.
 VALUE_CHECKS = {"extra_unit_types": check_value,
                 "infantry_support_weapons": check_value,
                 "demoralisation": check_demoralisation,
-                "supply_lines": check_supply}
+                "supply_lines": check_supply,
+                "campaign": check_campaign}
 #: The VALUE_CHECKS options whose value maps units to 004 unit types (lobby: type lists).
 UNIT_TYPE_OPTIONS = ("extra_unit_types", "infantry_support_weapons")
 #: An example value of each VALUE_CHECKS option (a JSON object; the lobby's placeholder).
@@ -190,6 +261,7 @@ VALUE_EXAMPLES: dict[str, dict[str, Any]] = {
     "infantry_support_weapons": {"5,9": "machine_gun"},
     "demoralisation": {"AXIS": 1, "3,7": 2},
     "supply_lines": {"ALLIES": ["8,10", "8,12"]},
+    "campaign": {"AXIS": 2, "ALLIES": 3},
 }
 
 
@@ -212,6 +284,16 @@ def validate(options: dict[str, Any] | None) -> dict[str, Any]:
             VALUE_CHECKS[name](name, value)
         if value:
             out[name] = value
+    if out.get("young_generals") and len(out) > 1:
+        raise EngineError("invalid_option_value", "the Variant For Young Generals uses no "
+                          "optional rule", entry="young_generals")
+    if out.get("variant") == "NINETEEN_EIGHTY_FOUR" and out.get("blitzkrieg"):
+        raise EngineError("invalid_option_value", "Nineteen Eighty-Four: \"No Special "
+                          "Infantry Units, Blitzkrieg Rules, or Armour Overruns\"",
+                          entry="blitzkrieg")
+    if "variant_side" in out and "variant" not in out:
+        raise EngineError("invalid_option_value", "variant_side needs a variant",
+                          entry="variant_side")
     return out
 
 
@@ -226,6 +308,8 @@ def describe() -> list[dict[str, Any]]:
                              "implemented": r.implemented}
         if r.values:
             d["values"] = list(r.values)
+        if r.name in VALUE_SUMMARIES:
+            d["value_descriptions"] = VALUE_SUMMARIES[r.name]
         if r.name in UNIT_TYPE_OPTIONS:
             d["unit_types"] = {t.name: t.label for t in TYPES.values() if t.option == r.name}
         if r.name in VALUE_CHECKS:

@@ -106,6 +106,8 @@ def allowed_destinations(st: GameState, u: Unit, play: Play | None,
     fwd = st.scn.board.rows_toward_enemy
     if adv == "never":
         return {h: k for h, k in res.items() if fwd(u.hex, h, top) <= 0}
+    if adv != "must":
+        return res                  # another option's flag (004 variants: zombies)
     return {h: k for h, k in res.items() if fwd(u.hex, h, top) > 0}
 
 
