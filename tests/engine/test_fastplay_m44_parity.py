@@ -77,3 +77,43 @@ def test_tiger_without_a_grenade_survives_then_takes_the_first_rolls_flag():
     st, events = roll(st, "armor", "star")
     assert not ev(events, "unit_eliminated") and st.units[tiger].figures == 1
     assert st.pending["type"] == "retreat" or ev(events, "unit_retreated")
+
+
+# -- trains (procedure engine/procedures/trains.py, as in the standard game) --------------
+RAIL = {"Z": "rail", "Q": "station"}
+LINE = "6@4: Z Z Z Z Z Z Z Z Z"          # rail (6,4)..(6,20); train loco (6,10), wagons behind
+TRAIN = {(6, 10): "loco", (6, 12): "wagon", (6, 14): "wagon"}
+
+
+def test_a_train_moves_whole_along_its_rail_for_one_cp():
+    st = game(LINE, legend=RAIL, units=TRAIN)
+    loco, w1, w2 = uid(st, (6, 10)), uid(st, (6, 12)), uid(st, (6, 14))
+    moves = {(a["unit"], tuple(a["to"])) for a in legal(st, "move") if a["unit"] in (loco, w1, w2)}
+    assert moves == {(loco, h) for h in ((6, 8), (6, 6), (6, 4), (6, 16), (6, 18), (6, 20))}
+    cp = st.ext["cp"]
+    st, events = act(st, "move", unit=loco, to=[6, 6])
+    assert [st.units[x].hex for x in (loco, w1, w2)] == [(6, 6), (6, 8), (6, 10)]
+    assert len(ev(events, "unit_moved")) == 3 and st.ext["cp"] == cp - 1
+    assert not [a for a in legal(st) if a.get("unit") in (loco, w1, w2)]   # done this turn
+    st = FP.load_state(FP.dump_state(st), st.scn)
+    st = act(st, "end_turn")[0]
+    assert st.active == "AXIS"
+
+
+def test_a_supply_train_unloads_its_units_on_entering_a_station():
+    supply = {"side": "ALLIES", "nbr_units": [1, 1], "unit": {"name": "infus"}}
+    st = game("6@4: Z Q Z Z Z Z Z", legend=RAIL, units={(6, 10): "loco", (6, 12): "wagon"},
+              game_info={"options": {"supply_train_rules": supply}})
+    loco = uid(st, (6, 10))
+    n = len(st.units)
+    st, events = act(st, "move", unit=loco, to=[6, 6])              # enters the station
+    assert ev(events, "supply_train_arrived")[0]["units"] == 2
+    assert st.pending == {"type": "reinforce", "seat": "ALLIES", "left": 2, "code": "infus"}
+    hexes = {tuple(a["hex"]) for a in legal(st)}
+    assert (5, 5) in hexes and all(h not in st.occ for h in hexes)
+    with pytest.raises(IllegalAction):
+        act(st, "reinforce", hex=[2, 2])                            # not next to the train
+    st = act(st, "reinforce", hex=[5, 5])[0]
+    st, events = act(st, "reinforce", hex=[5, 7])
+    assert len(st.units) == n + 2 and st.units[st.occ[(5, 7)]].spec.code == "infus"
+    assert st.pending["type"] == "command" and st.pending["seat"] == "ALLIES"

@@ -240,7 +240,7 @@ def _read(st: GameState, f: dict, u: Unit | None, v: Unit, faces: list[str],
         flags = 0                              # 004 Minefields: flags are ignored
     if v.cls == "art" or v.spec.train:
         hits, flags = hits + flags, 0          # 10.2: artillery takes flags as hits
-        #                                        (ours: so does a train, which stays put)
+        #                                        (ours: so does a train: no retreat on the rail)
     level = suppression(st, v.id)
     add = min(grenades, 2 - level)
     hits += grenades - add                     # 8.3: beyond two levels a grenade is a hit

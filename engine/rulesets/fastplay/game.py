@@ -17,6 +17,7 @@ from typing import Any
 
 from ...core import dice as D
 from ...core.errors import IllegalAction
+from ...procedures import trains as TR
 from ...procedures.common import other
 from ...procedures.state import GameState
 from . import cards as K
@@ -43,7 +44,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "rally": {"unit": UNIT, "to": HEX, "losses": INT},
     "opportunity_fire": {"unit": UNIT, "target": HEX}, "defensive_fire": {"unit": UNIT, "target": HEX},
     "retreat": {"unit": UNIT, "to": HEX, "ignore": INT}, "take_ground": {"take": BOOL},
-    "airdrop": {"hex": HEX}, "place_smoke": {"hex": HEX}, "end_smoke": {},
+    "airdrop": {"hex": HEX}, "reinforce": {"hex": HEX}, "place_smoke": {"hex": HEX}, "end_smoke": {},
     "end_turn": {}, "hold_fire": {}, "no_defensive_fire": {}, "pass": {},
     "play_card": {"card": INT, "target": HEX, "unit": UNIT},
 }
@@ -96,6 +97,10 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
         return None
     if SU.active(st):
         return SU.pending(st)
+    s = st.ext.get("supply_train")
+    if s:
+        return {"type": "reinforce", "seat": s["side"], "left": s["left"],
+                "code": s["unit"]["name"]}
     if st.ext["fights"]:
         return C.pending(st)
     m = st.ext["move"]
@@ -118,6 +123,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     t = p["type"]
     if SU.active(st):
         return SU.legal(st, seat)
+    if t == "reinforce":
+        return TR.legal(st, seat)
     if st.ext["fights"]:
         return C.legal(st, seat)
     if t == "opportunity_fire":
@@ -153,6 +160,10 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
             raise IllegalAction("not_your_turn", f"waiting for {p['seat']} ({p['type']})")
         if SU.active(st):
             SU.apply(st, action, events)
+        elif p["type"] == "reinforce":
+            if t != "reinforce":
+                raise IllegalAction("unknown_action", "place the supply train's units")
+            TR.apply_reinforce(st, action, events)
         elif st.ext["fights"]:
             C.apply(st, action, events)
         elif p["type"] == "opportunity_fire":
@@ -172,7 +183,7 @@ def advance(st: GameState, events: list) -> None:
     """Run what needs no decision: a move after an opportunity fire, the end of a turn
     when the CP are spent and the current unit is done or nothing may be ordered (2.3)."""
     prune(st)
-    if SU.active(st):
+    if SU.active(st) or st.ext.get("supply_train"):
         return
     for _ in range(8):
         if st.game_over or st.ext["fights"]:
