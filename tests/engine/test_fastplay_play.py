@@ -144,8 +144,8 @@ def test_random_play_mixed_units_nations_mines(kw):
 
 
 def test_random_play_with_a_train():
-    """Our reading: a train (locomotive + wagons) stays on its rail hexes and takes flags
-    as hits; random play never breaks it."""
+    """A train (locomotive + wagons) moves whole along its rail (procedure ``trains``) and
+    takes flags as hits; random play never breaks it."""
     from engine.core.textboard import board_from_text
     board = "0@0: .:i\n2@6: .:i .:a .:g\n3@5: .:i .:i\n6@4: Z Z Z Z Z Z Z Z Z\n7@5: .:I .:A .:G"
     scn = board_from_text(board, legend={"Z": "rail"}, victory=(5, 5),
@@ -158,5 +158,5 @@ def test_random_play_with_a_train():
                 break
             a = FP.sample_chance(st) if FP.is_chance(st) else \
                 rng.choice(FP.legal_actions(st, FP.to_act(st)[0]))
-            assert not (a["type"] == "move" and st.units[a["unit"]].spec.train)
             st, _ = FP.apply(st, a)
+            assert all(u.hex in scn.rail_links for u in st.units.values() if u.spec.train)

@@ -210,6 +210,23 @@ def resolve(st: GameState, faces: list[str], events: list) -> None:
             heal(st, f, faces, events)
         _pop(st, events)
         return
+    if "tiger" in f:                           # vocabulary 6.3: the Tiger's second roll,
+        hits, flags = faces.count("grenade"), f.pop("tiger")   # grenades take the figure
+        events.append({"type": "dice_rolled", "side": f["side"], "unit": f["att"],
+                       "target_unit": v.id, "dice": list(faces), "hits": hits,
+                       "flags": flags, "suppression": 0, "kind": "tiger",
+                       "assault": f["assault"]})
+        _outcome(st, f, v, hits, flags, events)
+        return
+    hits, flags = _read(st, f, u, v, faces, events)
+    if hits and v.spec.two_step_damage:        # vocabulary 6.3 Tiger: one die per hit;
+        f["tiger"], f["dice"] = flags, hits    # the first roll's flags wait under it
+        return                                 # (stage stays "roll": a chance node)
+    _outcome(st, f, v, hits, flags, events)
+
+
+def _read(st: GameState, f: dict, u: Unit | None, v: Unit, faces: list[str],
+          events: list) -> tuple[int, int]:
     ranged = not f["assault"]
     star = B.unit_star_hits(u) if u is not None and f["kind"] != "battle_back" else (
         u.spec.star_hits if u is not None else frozenset())
@@ -223,7 +240,7 @@ def resolve(st: GameState, faces: list[str], events: list) -> None:
         flags = 0                              # 004 Minefields: flags are ignored
     if v.cls == "art" or v.spec.train:
         hits, flags = hits + flags, 0          # 10.2: artillery takes flags as hits
-        #                                        (ours: so does a train, which stays put)
+        #                                        (ours: so does a train: no retreat on the rail)
     level = suppression(st, v.id)
     add = min(grenades, 2 - level)
     hits += grenades - add                     # 8.3: beyond two levels a grenade is a hit
@@ -232,6 +249,10 @@ def resolve(st: GameState, faces: list[str], events: list) -> None:
                    "suppression": add, "kind": f["kind"], "assault": f["assault"]})
     if add:
         set_suppression(st, v.id, level + add, events, "grenade")
+    return hits, flags
+
+
+def _outcome(st: GameState, f: dict, v: Unit, hits: int, flags: int, events: list) -> None:
     f["flags"] = flags
     if hits and B.apply_hits(st, v, hits, f["side"], events):
         forget(st, v.id)
@@ -411,7 +432,8 @@ def pending(st: GameState) -> dict[str, Any]:
     base = {"unit": f["att"], "target_unit": f["tgt"], "kind": f["kind"],
             "assault": f["assault"], "hex": f["thex"]}
     if s == "roll":
-        return {"type": "roll", "seat": "chance", "dice": f["dice"], "for": f["kind"],
+        return {"type": "roll", "seat": "chance", "dice": f["dice"],
+                "for": "tiger" if "tiger" in f else f["kind"],
                 "unit": f["att"], "target": f["thex"]}
     tside = other(f["side"])
     if s == "pre_fire":

@@ -17,16 +17,19 @@ from typing import Any
 
 from ...core import dice as D
 from ...core.errors import IllegalAction
+from ...procedures import trains as TR
 from ...procedures.common import other
 from ...procedures.state import GameState
 from . import cards as K
 from . import combat as C
 from . import machine as M
+from . import setup as SU
 from .markers import prune
 
 
 def new_game(scn: Any, seed: int, options: dict[str, Any] | None) -> GameState:
     st = M.new_game(scn, seed, options)
+    SU.init(st)
     advance(st, [])
     refresh(st)
     return st
@@ -41,6 +44,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "rally": {"unit": UNIT, "to": HEX, "losses": INT},
     "opportunity_fire": {"unit": UNIT, "target": HEX}, "defensive_fire": {"unit": UNIT, "target": HEX},
     "retreat": {"unit": UNIT, "to": HEX, "ignore": INT}, "take_ground": {"take": BOOL},
+    "airdrop": {"hex": HEX}, "reinforce": {"hex": HEX}, "place_smoke": {"hex": HEX}, "end_smoke": {},
     "end_turn": {}, "hold_fire": {}, "no_defensive_fire": {}, "pass": {},
     "play_card": {"card": INT, "target": HEX, "unit": UNIT},
 }
@@ -91,6 +95,12 @@ def refresh(st: GameState) -> None:
 def compute_pending(st: GameState) -> dict[str, Any] | None:
     if st.game_over:
         return None
+    if SU.active(st):
+        return SU.pending(st)
+    s = st.ext.get("supply_train")
+    if s:
+        return {"type": "reinforce", "seat": s["side"], "left": s["left"],
+                "code": s["unit"]["name"]}
     if st.ext["fights"]:
         return C.pending(st)
     m = st.ext["move"]
@@ -111,6 +121,10 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if p is None or seat is None or p["seat"] != seat or seat == "chance":
         return []
     t = p["type"]
+    if SU.active(st):
+        return SU.legal(st, seat)
+    if t == "reinforce":
+        return TR.legal(st, seat)
     if st.ext["fights"]:
         return C.legal(st, seat)
     if t == "opportunity_fire":
@@ -144,7 +158,13 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
     else:
         if action.get("seat") != p["seat"]:
             raise IllegalAction("not_your_turn", f"waiting for {p['seat']} ({p['type']})")
-        if st.ext["fights"]:
+        if SU.active(st):
+            SU.apply(st, action, events)
+        elif p["type"] == "reinforce":
+            if t != "reinforce":
+                raise IllegalAction("unknown_action", "place the supply train's units")
+            TR.apply_reinforce(st, action, events)
+        elif st.ext["fights"]:
             C.apply(st, action, events)
         elif p["type"] == "opportunity_fire":
             if t not in ("opportunity_fire", "hold_fire"):
@@ -163,6 +183,8 @@ def advance(st: GameState, events: list) -> None:
     """Run what needs no decision: a move after an opportunity fire, the end of a turn
     when the CP are spent and the current unit is done or nothing may be ordered (2.3)."""
     prune(st)
+    if SU.active(st) or st.ext.get("supply_train"):
+        return
     for _ in range(8):
         if st.game_over or st.ext["fights"]:
             return

@@ -32,6 +32,7 @@ from ...core.scenario_model import Scenario
 from ...core.units import army_rules
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
+from ...procedures import trains as TR
 from ...procedures.common import SIDES, can_activate, is_top, other, parse_hex, parse_unit, terrain_at
 from ...procedures.medals import check_victory, update_objectives
 from ...procedures.movement import (BOAT, describe_move, exit_hexes, exit_value,
@@ -235,7 +236,9 @@ def unit_actions(st: GameState, seat: str, u: Unit | None = None) -> list[dict[s
                            {"type": "rally", **a, "to": o["to"], "losses": o["losses"]})
         return out
     play = st.play
-    if fresh and not u.spec.train:            # our reading: trains stay on their rail hex
+    if fresh and u.spec.train:                # a train moves whole along its rail
+        out += [{"type": "move", **a, "to": [*h]} for h in sorted(train_moves(st, u))]
+    if fresh and not u.spec.train:
         for h in sorted(reachable(st, u, play, None, ignores_terrain(st, u))):
             out.append({"type": "move", **a, "to": [*h]})
         if exit_hexes(st, u, play):
@@ -253,6 +256,17 @@ def unit_actions(st: GameState, seat: str, u: Unit | None = None) -> list[dict[s
         if u.spec.dice and not u.battles and not (swa(u) and u.moved):
             out.append({"type": "opfire_marker", **a})
     return out
+
+
+def train_moves(st: GameState, u: Unit) -> dict:
+    """Destination -> leading piece of train ``u`` (procedure ``trains``: forward led by
+    the locomotive, backward by the last wagon, up to its allowance through empty rail
+    hexes, stopping at a station); nothing for a wagon coupled behind a locomotive (the
+    train is ordered through its locomotive)."""
+    if TR.follower(st, u):
+        return {}
+    n = move_allowance(st, u, st.play)
+    return {h: ld for ld in TR.leaders(st, u) for h in TR.reach(st, ld, n)}
 
 
 def battled_out(st: GameState, u: Unit) -> bool:
@@ -350,7 +364,10 @@ def _move(st: GameState, action: dict, events: list) -> None:
         raise IllegalAction("unit_suppressed", "a suppressed unit may not move (8.5: rally)")
     if u.moved or u.battles or has_opfire(st, u.id):
         raise IllegalAction("unit_already_moved", "the unit moves once, before it battles")
-    dests = {} if u.spec.train else reachable(st, u, st.play, None, ignores_terrain(st, u))
+    if u.spec.train:
+        _move_train(st, u, to, events)
+        return
+    dests = reachable(st, u, st.play, None, ignores_terrain(st, u))
     if to not in dests:
         raise IllegalAction("illegal_move", "the unit cannot move there")
     path = path_to(st, u, dests, to)
@@ -360,6 +377,20 @@ def _move(st: GameState, action: dict, events: list) -> None:
         st.mut(u.id).no_battle = True     # marsh: armor cannot battle the turn it leaves
     unit_left_hex(st, u.hex, events)
     _continue_move(st, events)
+
+
+def _move_train(st: GameState, u: Unit, to: Hex, events: list) -> None:
+    """Our reading: the whole train moves in one go (no opportunity fire on the way, the
+    procedure moves every piece at once); a piece entering a station may unload the
+    scenario's supply train (pending ``reinforce``)."""
+    leader = train_moves(st, u).get(to)
+    if leader is None:
+        raise IllegalAction("illegal_move", "the train cannot move there")
+    for p in TR.pieces(st, u):
+        st.mut(p.id).ordered = True
+    TR.move(st, leader, to, move_allowance(st, u, st.play), events)
+    update_objectives(st, events)
+    check_victory(st, events)
 
 
 def opfire_shooters(st: GameState, u: Unit) -> list[Unit]:

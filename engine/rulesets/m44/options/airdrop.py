@@ -16,34 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ....core.errors import IllegalAction
-from ....core.geometry import DIRECTIONS
-from ....procedures.state import GameState, Unit
-from ....core.scenario import inactive_turn
-from ....procedures.common import (SIDES, TEMPLATE_KEYS, fresh_unit_id, mode, parse_hex,
-                                   pop_ext, set_ext, template_spec, terrain_at)
+from ....procedures.state import GameState
+from ....procedures.common import mode, pop_ext, set_ext
+from ....procedures.setup_steps import drop_units, scenario_drops
 from .conditions import no_air
 from .smoke import init_smoke
-
-
-def _drop(st: GameState, v: Any) -> dict[str, Any] | None:
-    if not isinstance(v, dict):
-        return None
-    side = str(v.get("side") or "").upper()
-    if side not in SIDES:
-        return None
-    tpl = v.get("unit")
-    if isinstance(tpl, str):
-        tpl = {"name": tpl}
-    if not isinstance(tpl, dict) or not tpl.get("name"):
-        tpl = {"name": "inf2us" if side == "ALLIES" else "inf2ger"}
-    try:
-        template_spec(st, tpl)
-    except (KeyError, ValueError):
-        return None
-    return {"side": side, "range": max(0, int(v.get("range") or 1)),
-            "units": max(1, int(v.get("nbr_units") or 1)),
-            "unit": {k: tpl.get(k) for k in TEMPLATE_KEYS}}
 
 
 def init_airdrop(st: GameState) -> None:
@@ -51,8 +28,7 @@ def init_airdrop(st: GameState) -> None:
     ... are allowed")."""
     if st.phase != "play_card" or no_air(st):
         return
-    drops = tuple(d for d in (_drop(st, st.scn.options.get(k)) for k in ("airdrop", "airdrop2"))
-                  if d)
+    drops = scenario_drops(st)
     if drops:
         set_ext(st, "airdrops", drops)
         st.phase = "airdrop"
@@ -69,35 +45,8 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
 
 
 def apply_drop(st: GameState, action: dict, events: list) -> None:
-    h = parse_hex(action, "hex")
-    board = st.scn.board
-    if h not in board._nbrs:
-        raise IllegalAction("illegal_target", "drop on a board hex")
     d, rest = st.ext["airdrops"][0], st.ext["airdrops"][1:]
-    tpl = d["unit"]
-    n_made = st.ext.get("dropped", 0)
-    for _ in range(d["units"]):
-        pos = h
-        for _step in range(d["range"]):
-            dr, dc = DIRECTIONS[st.rng.below(len(DIRECTIONS))]
-            pos = (pos[0] + dr, pos[1] + dc)
-            if pos not in board._nbrs:
-                break
-        if pos not in board._nbrs or pos in st.occ or "inf" in terrain_at(st, pos).impassable:
-            events.append({"type": "drop_lost", "side": d["side"],
-                           "hex": [*pos] if pos in board._nbrs else None})
-            continue
-        spec = template_spec(st, tpl)
-        uid = fresh_unit_id(st)
-        n_made += 1
-        set_ext(st, "dropped", n_made)      # fresh_unit_id counts the units made so far
-        u = Unit(uid, d["side"], spec, pos, spec.figures, spec.figures, spec.badge,
-                 inactive_turn(tpl))
-        st.units[uid] = u
-        st.owned.add(uid)
-        st.occ[pos] = uid
-        events.append({"type": "unit_dropped", "unit": uid, "side": u.side, "hex": [*pos],
-                       "code": spec.code})
+    drop_units(st, d, action, events)
     if rest:
         set_ext(st, "airdrops", rest)
     else:

@@ -3,14 +3,12 @@ turn a side places LOS-blocking smoke hexes.  Phase ``smoke`` of the m44 turn ma
 also started after an air drop (engine/rulesets/m44/options/airdrop.py)."""
 from __future__ import annotations
 
-from ....core.errors import IllegalAction
 from ....procedures.state import GameState
-from ....core.terrain import Tile
-from ....core.terrain_table import TERRAIN
-from ....procedures.common import parse_hex, pop_ext, set_ext, tiles_at
+from ....procedures.common import pop_ext, set_ext
+from ....procedures.setup_steps import SMOKE_DEFAULT, add_smoke, smoke_screen
+from ....procedures.setup_steps import smoke_hexes as _hexes
 
-
-SMOKE_DEFAULT = 3
+__all__ = ["SMOKE_DEFAULT", "init_smoke", "smoke_hexes", "place_smoke", "end_smoke"]
 
 
 def init_smoke(st: GameState) -> None:
@@ -20,37 +18,22 @@ def init_smoke(st: GameState) -> None:
     value's ``nbr_hexes`` / ``count``, else 3 (our reading of the Smoke Screen markers);
     each one after the first adjacent to one already placed (a screen); ``end_smoke``
     stops early.  Skipped when the first turn opens with another step (night roll)."""
-    v = st.scn.options.get("smoke_screen")
-    if not v or st.phase != "play_card":
+    if st.phase != "play_card":
         return
-    d = v if isinstance(v, dict) else {}
-    side = str(d.get("side") or st.active).upper()
-    if side not in ("AXIS", "ALLIES"):
-        side = st.active
-    n = int(d.get("nbr_hexes") or d.get("count") or SMOKE_DEFAULT)
-    set_ext(st, "smoke", {"side": side, "left": n, "placed": ()})
-    st.phase = "smoke"
+    sm = smoke_screen(st, st.active)
+    if sm:
+        set_ext(st, "smoke", sm)
+        st.phase = "smoke"
 
 
 def smoke_hexes(st: GameState) -> list:
-    sm = st.ext["smoke"]
-    placed = sm["placed"]
-    if not placed:
-        return sorted(h for h in st.scn.board._nbrs)
-    nb = st.scn.board._nbrs
-    return sorted({n for h in placed for n in nb[h] if n not in placed})
+    return _hexes(st, st.ext["smoke"]["placed"])
 
 
 def place_smoke(st: GameState, action: dict, events: list) -> None:
-    h = parse_hex(action, "hex")
-    if h not in smoke_hexes(st):
-        raise IllegalAction("illegal_target", "smoke may not be placed there")
-    sm = st.ext["smoke"]
-    st.tiles_over[h] = tiles_at(st, h) + (Tile(TERRAIN["smoke"]),)
-    events.append({"type": "terrain_changed", "hex": [*h], "added": "smoke"})
-    left = sm["left"] - 1
-    set_ext(st, "smoke", {**sm, "left": left, "placed": sm["placed"] + (h,)})
-    if left <= 0:
+    sm = add_smoke(st, st.ext["smoke"], action, events)
+    set_ext(st, "smoke", sm)
+    if sm["left"] <= 0:
         end_smoke(st, action, events)
 
 
