@@ -80,6 +80,7 @@ export const FOG_TEXT = {
     (e.detected || []).length ? `Spotted: ${e.detected.map(n).join(', ')}` : '',
     (e.camouflaged || []).length ? `camouflaged unit${e.camouflaged.length > 1 ? 's' : ''} in close assault at ${e.camouflaged.map(hexText).join(', ')}` : '',
     (e.lost || []).length ? `lost from sight: ${e.lost.map(n).join(', ')}` : ''].filter(Boolean).join('; '),
+  move_stopped: (e, n) => `${n(e.unit)} stopped by the referee at ${hexText(e.hex)}: an enemy unit ahead`,
 };
 
 export function fogMoveText(e, n, verb) {

@@ -149,6 +149,14 @@ declare("extra_destinations", _empty, "one",
 declare("pass_through", _none, "one",
         "(st, unit) -> frozenset of occupied hexes the unit may move through but not end "
         "on, or None (called only when options are on).  004 War Of The Worlds.")
+declare("unseen", _none, "one",
+        "(st, unit) -> frozenset of hexes of enemy units the unit's side has not detected, "
+        "or None: the move search treats them as empty (called only when options are on).  "
+        "004 Kriegspiel.")
+declare("move_stop", _none, "one",
+        "(st, unit, path) -> index into ``path`` ([(hex, hexes moved), ...], the start "
+        "excluded; -1: the start) of the hex where the referee stops the move, or None "
+        "(called when ``unseen`` is not empty).  004 Kriegspiel.")
 declare("filter_destinations", _last, "chain",
         "(st, unit, play, destinations) -> destinations, for a play flagged ``advance``.  "
         "004 Army Manoeuvres.")

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from .state import GameState, Play, Unit
+from ..core.errors import IllegalAction
 from ..core.unit_types import may_enter
 from .common import combined, terrain_at, tile_codes
 from .hooks import POINTS as P
@@ -114,14 +115,16 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
         tov = st.tiles_over
         changed = frozenset([(h, tile_codes(tov[h])) for h in tov.keys() & ball])
     thru = P.pass_through(st, u) if st.options else None
+    unseen = P.unseen(st, u) if st.options else None
     key = (id(st.scn), move_class(u), u.hex, base, ball.intersection(st.occ),
+           unseen and ball.intersection(unseen),
            changed, frozenset(st.mines) if st.mines else None, ignore_terrain,
            u.spec.enter_only, u.spec.never_enter, P.mud_cap(st, u) if st.options else None,
            thru)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is st.scn:
         return hit[1], hit[2]
-    dest, left = _search_uncached(st, u, play, base, ignore_terrain, thru)
+    dest, left = _search_uncached(st, u, play, base, ignore_terrain, thru, unseen)
     if len(_CACHE) > _LIMIT:
         _CACHE.clear()
     _CACHE[key] = (st.scn, dest, left)
@@ -241,7 +244,8 @@ _TABLES: dict[tuple, tuple] = {}
 
 
 def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | None,
-                     ignore_terrain: bool, thru: frozenset[Hex] | None = None
+                     ignore_terrain: bool, thru: frozenset[Hex] | None = None,
+                     unseen: frozenset[Hex] | None = None, parents: dict | None = None
                      ) -> tuple[dict[Hex, int], dict[Hex, int]]:
     """Breadth-first search over (hex, on_road, cap) with the terrain rules per step.
 
@@ -253,7 +257,10 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     minefield, entry-hazard hexes such as a frozen river: the unit stops to roll), steep
     hill cost from a hex that is not part of a hill mass (vocabulary 1.3 "entering from a
     non-hill hex costs 2"), beach move cap.  ``thru``: occupied hexes the unit may move
-    through but not end on (extension point ``pass_through``).
+    through but not end on (extension point ``pass_through``).  ``unseen``: occupied
+    hexes searched as empty (extension point ``unseen``, 004 Kriegspiel).  ``parents``
+    (filled when given): search state -> previous state, and ``("to", hex)`` -> the state
+    a destination was reached from (:func:`move_path`).
     """
     base = limit          # the allowance, computed by _search
     mcls = move_class(u)
@@ -272,6 +279,8 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     if spec.enter_only is not None or spec.never_enter:
         # 004 unit types: very heavy armour / mortars enter some terrain only
         occ = _closed_hexes(st, spec, start, base)
+    if unseen:
+        occ = set(occ) - unseen     # 004 Kriegspiel: searched as the side's board shows
     best: dict = {}             # search state -> fewest steps (plain hex when no road/cap)
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}   # hex -> most movement left on arrival (not stopped)
@@ -296,6 +305,8 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
                     continue
                 if dget(n, 99) > total and (thru is None or n not in thru):
                     dest[n] = total
+                    if parents is not None:
+                        parents["to", n] = ((h, on_road, cap, steps), total)
                 if stop or (mines and n in mines):
                     continue
                 remaining = lim - total
@@ -305,12 +316,57 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
                 if bget(key, 99) <= total:
                     continue
                 best[key] = total
+                if parents is not None:
+                    parents[n, nroad, ncap, total] = (h, on_road, cap, steps)
                 if remaining > 0:
                     nxt.append((n, nroad, ncap, total))
         frontier = nxt
     dest.pop(start, None)
     left[start] = base
     return dest, left
+
+
+def move_path(st: GameState, u: Unit, play: Play | None, to: Hex, limit: int | None = None,
+              ignore_terrain: bool = False) -> list[tuple[Hex, int]]:
+    """The hexes (with the hexes moved so far) of a fewest-hexes path the search finds
+    from ``u``'s hex to ``to``, the start excluded ([] when ``to`` is reached otherwise,
+    e.g. a cave jump).  The referee's path of a move under 004 Kriegspiel."""
+    base = move_allowance(st, u, play) if limit is None else limit
+    if base <= 0 or u.spec.train:
+        return []
+    thru = P.pass_through(st, u) if st.options else None
+    unseen = P.unseen(st, u) if st.options else None
+    parents: dict = {}
+    _search_uncached(st, u, play, base, ignore_terrain, thru, unseen, parents)
+    hit = parents.get(("to", to))
+    if hit is None:
+        return []
+    state, total = hit
+    path = [(to, total)]
+    while state[3]:                 # back to the start (0 hexes moved)
+        path.append((state[0], state[3]))
+        state = parents[state]
+    path.reverse()
+    return path
+
+
+def referee_stop(st: GameState, u: Unit, play: Play, to: Hex, steps: int, second: bool,
+                 events: list) -> tuple[Hex, int]:
+    """Where a move of ``u`` to ``to`` (``steps`` hexes) ends: when its side has not
+    detected some enemy units (extension point ``unseen``), the referee follows the path
+    and may stop it short (extension point ``move_stop``; event ``move_stopped``)."""
+    if not st.options or not P.unseen(st, u):
+        return to, steps
+    path = move_path(st, u, play, to, play.flags["move_again"] if second else None,
+                     second or bool(play.flags.get("ignore_terrain")))
+    cut = P.move_stop(st, u, path) if path else None
+    if cut is None:
+        return to, steps
+    if cut < 0:
+        raise IllegalAction("illegal_move", "the unit cannot move there")
+    events.append({"type": "move_stopped", "unit": u.id, "side": u.side,
+                   "hex": [*path[cut][0]]})
+    return path[cut]
 
 
 def _closed_hexes(st: GameState, spec, start: Hex, radius: int) -> set[Hex]:

@@ -22,6 +22,7 @@ def test_the_m44_options_extend_the_procedures_points() -> None:
     assert by["pressing_on"] == [opts + "manoeuvres"]
     assert by["after_card_attack"] == ["engine.rulesets.m44.tactics"]
     assert by["reaction_possible"] == ["engine.rulesets.m44.ambush"]
+    assert by["unseen"] == by["move_stop"] == [opts + "kriegspiel"]
     for port in ("draw", "give", "finish_turn", "after_move", "discard_random_card"):
         assert by[port], port
     assert set(hooks.POINTS.roll_handlers) == {"seal_cave", "heal", "blow_bridge",

@@ -89,6 +89,48 @@ def do_end(st, t):
     return act(st, t)[0] if st.phase == phase else st
 
 
+def _dests(st, me):
+    return sorted(tuple(a["to"]) for a in legal(st, "move") if a["unit"] == me)
+
+
+def test_move_stopped_next_to_a_hidden_camouflaged_unit_with_the_notice():
+    # "If a Camouflaged Unit is within Close Assault distance of a Moving Unit, then the
+    # active player should be informed and his Unit is left in Close Assault."  The only
+    # 2-hex path to (3,13) runs through (4,12), next to the camouflaged unit at (3,11).
+    board = "3@11: .:i\n5@11: .:I\n8@18: .:G"
+    st = ordered(board, [(5, 11)], options=KS, tags={(3, 11): CAMO})
+    camo, me = uid(st, (3, 11)), uid(st, (5, 11))
+    bare = ordered("5@11: .:I\n8@18: .:G\n0@0: .:i", [(5, 11)], options=KS)
+    assert _dests(st, me) == _dests(bare, uid(bare, (5, 11)))   # its hex offered too
+    assert (3, 13) in _dests(st, me) and (3, 11) in _dests(st, me)
+    st, ev = act(st, "move", unit=me, to=[3, 13])
+    assert st.units[me].hex == (4, 12) and st.units[me].moved == 1
+    mine = events_for(ev, "ALLIES", st)
+    assert {"type": "move_stopped", "unit": me, "side": "ALLIES", "hex": [4, 12]} in mine
+    assert {"type": "detection_changed", "side": "ALLIES", "detected": [camo], "lost": [],
+            "camouflaged": [[3, 11]]} in mine
+
+
+def test_move_into_an_unseen_unit_stops_the_hex_before_and_reveals_it():
+    # "Players can only "see" enemy Units on their Board when they come into Battle Range
+    # of their own Units": a recon vehicle (moves 4, battles 2 hexes) does not see the
+    # infantry 3 hexes away; its hex is a destination as on an empty board, and the
+    # referee stops the vehicle on the hex before it (no unit moves onto another).
+    st = ordered("5@11: .:i\n8@10: .:V", [(8, 10)], options=KS)
+    hid, me = uid(st, (5, 11)), uid(st, (8, 10))
+    assert hid not in detected(st, "ALLIES")
+    bare = ordered("8@10: .:V\n0@0: .:i", [(8, 10)], options=KS)
+    assert _dests(st, me) == _dests(bare, uid(bare, (8, 10)))
+    st, ev = act(st, "move", unit=me, to=[5, 11])
+    h = st.units[me].hex
+    assert st.scn.board.distance(h, (5, 11)) == 1 and st.units[me].moved == 2
+    assert st.units[hid].hex == (5, 11)
+    mine = events_for(ev, "ALLIES", st)
+    assert {"type": "detection_changed", "side": "ALLIES", "detected": [hid], "lost": [],
+            "camouflaged": []} in mine
+    assert {"type": "move_stopped", "unit": me, "side": "ALLIES", "hex": [*h]} in mine
+
+
 def test_undetected_unit_is_no_target_and_reads_as_an_empty_hex():
     # only the units on a side's board can be battled: a battle declared at a hidden unit
     # is refused like one at an empty hex (the refusal tells nothing)

@@ -32,7 +32,7 @@ from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend
 from ...procedures.medals import check_victory, update_objectives
 from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_allowance,
-                                    reachable)
+                                    reachable, referee_stop)
 from ...procedures.terrain_changes import unit_left_hex
 from .choices import (_battle_actions, _fitting, _may_move_again, _move_actions, _movers,
                       card_source, check_obliged, firefight_pairs, obliged, playable,
@@ -382,6 +382,7 @@ def _move(st: GameState, action: dict, events: list) -> None:
         dests = reachable(st, u, play, None, bool(play.flags.get("ignore_terrain")))
     if to not in dests:
         raise IllegalAction("illegal_move", "the unit cannot move there")
+    to, steps = referee_stop(st, u, play, to, dests[to], second, events)   # 004 Kriegspiel
     frm = u.hex
     u = st.mut(u.id)
     del st.occ[frm]
@@ -391,11 +392,11 @@ def _move(st: GameState, action: dict, events: list) -> None:
     if second:
         u.moved_again = True
     else:
-        u.moved = dests[to]
+        u.moved = steps
     if u.cls in terrain_at(st, frm).no_battle_after_leaving:
         u.no_battle = True          # marsh: armor cannot battle the turn it leaves
     unit_left_hex(st, frm, events)
-    events.append(describe_move(u, frm, to, dests[to]))
+    events.append(describe_move(u, frm, to, steps))
     _after_move(st, u, events,
                 "bel" if second or play.flags.get("ignore_terrain") else "move")
 

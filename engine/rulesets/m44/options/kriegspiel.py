@@ -121,6 +121,37 @@ def hidden(st: GameState, side: str, unit) -> bool:
     return on(st) and unit.side != side and unit.id not in detected(st, side)
 
 
+# ============================================================================ moves
+def unseen(st: GameState, u) -> frozenset | None:
+    """Extension point ``unseen``: the hexes of the enemy units ``u``'s side has not
+    detected; its move destinations are those of its board, where they are not (a
+    missing destination would tell of a hidden unit)."""
+    if not on(st):
+        return None
+    seen = detected(st, u.side)
+    return frozenset(v.hex for v in st.units.values()
+                     if v.side != u.side and v.id not in seen) or None
+
+
+def move_stop(st: GameState, u, path: list) -> int | None:
+    """Extension point ``move_stop``: the referee stops a move whose path runs into a
+    hidden unit (at the hex before its hex: no unit moves onto or through another) or
+    next to a hidden camouflaged one ("If a Camouflaged Unit is within Close Assault
+    distance of a Moving Unit, then the active player should be informed and his Unit is
+    left in Close Assault": at the first hex next to it); the unit is then detected
+    (``detection_changed``).  Our reading: the path is the first fewest-hexes path the
+    search finds (the player names the destination only)."""
+    hid = unseen(st, u) or frozenset()
+    camo = hid.intersection(camouflaged(st))
+    dist = st.scn.board.distance
+    for i, (h, _) in enumerate(path):
+        if h in hid:
+            return i - 1
+        if any(dist(h, c) <= 1 for c in camo):
+            return i if i < len(path) - 1 else None
+    return None
+
+
 # ============================================================================ the view
 def redact_view(st: GameState, seat: str | None, view: dict[str, Any]) -> dict[str, Any]:
     """``view_for`` of a seat (or spectator) under Kriegspiel: only its side's board."""
@@ -294,6 +325,8 @@ def redact_events(st: GameState | None, seat: str | None,
 
 
 extend("hidden", hidden, __name__)
+extend("unseen", unseen, __name__)
+extend("move_stop", move_stop, __name__)
 extend("after_apply", annotate, __name__)
 extend("redact_view", redact_view, __name__)
 extend("redact_events", redact_events, __name__)
