@@ -328,7 +328,8 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
         from ..clocks.service import Clock
 
         stamps = await repository.log_times(session, game_id)
-        rt.clock = Clock.of(game.clock, game.started_at, stamps)
+        sides = tuple(dict.fromkeys(s.side for s in rt.seats.values()))
+        rt.clock = Clock.of(game.clock, game.started_at, stamps, sides)
     if game.unplayable is not None:  # replays again (e.g. a fixed engine): back in play
         await repository.set_fields(session, game_id, unplayable=None, **rt.fields())
         await session.commit()
