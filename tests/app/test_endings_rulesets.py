@@ -18,7 +18,7 @@ from engine.meta import fold
 
 from .conftest import Server, backend
 from .helpers import WS, auth, claim, new_identity
-from .test_remote_play import request
+from .test_remote_play import qapi, request  # noqa: F401  (qapi: a client of ``quick``)
 
 CASES = {"portable": ("RED", "BLUE", {"turn_limit": "8"}),
          "france1944": ("ALLIED", "GERMAN", {"turns": 1})}
@@ -30,13 +30,6 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     with backend("sqlite", tmp_path_factory.mktemp("endings"),
                  {"BOT_GRACE_SECONDS": "1.5"}) as srv:
         yield srv
-
-
-@pytest.fixture
-def qapi(quick: Server) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=quick.base, timeout=20) as c:
-        c.event_hooks["response"] = [lambda r: c.cookies.clear()]
-        yield c
 
 
 def _game(api: httpx.Client, name: str, **extra: Any) -> tuple[str, str, str]:
@@ -60,17 +53,10 @@ def _replayed(api: httpx.Client, gid: str, name: str) -> tuple[dict[str, Any], A
                      ruleset=rs).state
 
 
-@pytest.fixture
-def sapi(server: Server) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=server.base, timeout=20) as c:
-        c.event_hooks["response"] = [lambda r: c.cookies.clear()]
-        yield c
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
-async def test_resign_over_the_websocket(server: Server, sapi: httpx.Client, name: str) -> None:
+async def test_resign_over_the_websocket(server: Server, api: httpx.Client, name: str) -> None:
     first, second, _ = CASES[name]
-    gid, ta, tb = _game(sapi, name)
+    gid, ta, tb = _game(api, name)
     base = f"{server.ws_base}/ws/games/{gid}"
     async with WS(base, ta) as one, WS(base, tb) as two:
         undo = await request(one, {"type": "undo"})
@@ -84,13 +70,13 @@ async def test_resign_over_the_websocket(server: Server, sapi: httpx.Client, nam
         assert over[0]["reason"] == "resign" and upd["status"] == "finished"
         again = await request(two, {"type": "resign"})
         assert again["type"] == "reject" and again["code"] == "game_over"
-    g = sapi.get(f"/api/games/{gid}").json()
+    g = api.get(f"/api/games/{gid}").json()
     assert g["status"] == "finished" and g["winner"] == second
-    log, st = _replayed(sapi, gid, name)
+    log, st = _replayed(api, gid, name)
     assert log["actions"][-1]["action"]["type"] == "resign"
     rs = get(name)
     assert rs.is_over(st) and rs.result(st)["winner"] == second
-    replay = sapi.get(f"/api/games/{gid}/replay").json()
+    replay = api.get(f"/api/games/{gid}/replay").json()
     assert replay["winner"] == second and replay["steps"][-1]["view"]["game_over"]
 
 
