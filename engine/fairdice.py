@@ -108,7 +108,7 @@ def verify(log: Any) -> Verdict:
     except EngineError as exc:
         return _fail(checks, f"cannot set the game up: {exc.code}: {exc.message}")
     rolls = 0
-    fold = Fold(st, 0)
+    fold = Fold(st, 0, rs)
     for i, entry in enumerate(log["actions"]):
         seq = i + 1
         if not isinstance(entry, dict) or entry.get("seq") != seq:

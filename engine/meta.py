@@ -7,10 +7,18 @@ with :func:`fold`, so a replay ends exactly where the live game did.
 
 * ``{"type": "resign" | "timeout" | "forfeit", "seat": S}``: the side of seat ``S``
   loses; the other side wins (event ``game_over`` with ``reason`` = the type and
-  ``loser`` = that side).
+  ``loser`` = that side).  Every ruleset: through its optional
+  ``conclude(state, side, reason)`` (engine/core/ruleset.py), else the Memoir '44 ending
+  (:mod:`engine.procedures.ending`: m44 / overlord states).
 * ``{"type": "undo", "seat": S, "undoes": N}``: log entry ``N`` (an action of ``S``) is
   taken back; the state is the one before ``N``.  Only the last undoable entry can be
-  undone (several undos walk back one step each).
+  undone (several undos walk back one step each).  Only for rulesets whose states
+  :func:`undoable` understands (``supports_undo``: m44 / overlord); elsewhere an undo is
+  refused with ``undo_not_supported``.
+
+A :class:`Fold` knows its ruleset (``Fold(state, seq, ruleset)``; without one, the
+ruleset of a bound ``rs.apply`` passed to :meth:`Fold.apply`, else Memoir '44), so live
+play and every replay treat these entries the same way for every ruleset.
 
 An action is **undoable** (:func:`undoable`) iff it threw no dice, drew no card,
 revealed nothing the acting seat could not see before, did not end the game and the same
@@ -22,6 +30,8 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from .core.errors import IllegalAction
+from .core.ruleset import Ruleset
+from .procedures import ending
 from .rulesets.m44.game import apply, new_game, to_act
 
 ENDINGS = ("resign", "timeout", "forfeit")
@@ -37,27 +47,25 @@ def is_meta(action: dict[str, Any]) -> bool:
     return isinstance(action, dict) and action.get("type") in META_TYPES
 
 
-def conclude(st: Any, seat: str, reason: str) -> tuple[Any, list[dict[str, Any]]]:
-    """The side of ``seat`` loses by ``reason`` (resign / timeout / forfeit)."""
+def supports_undo(ruleset: Any) -> bool:
+    """May entries of ``ruleset`` be undone (its optional ``supports_undo`` flag; no
+    ruleset: the Memoir '44 functions of this module)?"""
+    return ruleset is None or bool(getattr(ruleset, "supports_undo", False))
+
+
+def conclude(st: Any, seat: str, reason: str,
+             ruleset: Any = None) -> tuple[Any, list[dict[str, Any]]]:
+    """The side of ``seat`` loses by ``reason`` (resign / timeout / forfeit): the
+    ruleset's ``conclude(state, side, reason)``, else the Memoir '44 ending."""
     if reason not in ENDINGS:
         raise IllegalAction("illegal_action", f"unknown ending {reason!r}")
-    if getattr(st, "game_over", False):
+    over = ruleset.is_over(st) if ruleset is not None else getattr(st, "game_over", False)
+    if over:
         raise IllegalAction("game_over", "the game is over")
     loser = side_of(seat)
-    if loser not in SIDES:
-        raise IllegalAction("illegal_action", f"{seat!r} is not a seat of a side")
-    winner = SIDES[1 - SIDES.index(loser)]
-    new = st.clone()
-    new.game_over = True
-    new.winner = winner
-    new.phase = "game_over"
-    new.battles = []
-    new.chance = None
-    new.pending = None
-    new.seq += 1
-    events = [{"type": "game_over", "winner": winner, "reason": reason, "loser": loser,
-               "seat": seat, "medals": {s: new.medals(s) for s in SIDES}}]
-    return new, events
+    own = getattr(ruleset, "conclude", None)
+    new, events = (own if own is not None else ending.conclude)(st, loser, reason)
+    return new, [{**e, "seat": seat} if e.get("type") == "game_over" else e for e in events]
 
 
 # --------------------------------------------------------------------------- undo
@@ -94,11 +102,21 @@ class Fold:
     """A game's state folded over its log, with the stack of undoable entries of the
     current step (what ``undo`` may take back)."""
 
-    def __init__(self, state: Any, seq: int = 0) -> None:
+    def __init__(self, state: Any, seq: int = 0, ruleset: Any = None) -> None:
         self.state = state
         self.seq = seq
+        self.ruleset = ruleset
         # (seq of the undoable entry, its seat, the state before it)
         self.stack: list[tuple[int, str, Any]] = []
+
+    @property
+    def undo_supported(self) -> bool:
+        return supports_undo(self.ruleset)
+
+    def _ruleset_of(self, apply: Any) -> Any:
+        if self.ruleset is None and isinstance(getattr(apply, "__self__", None), Ruleset):
+            self.ruleset = apply.__self__
+        return self.ruleset
 
     def undo_target(self, seat: str) -> int | None:
         """The seq an ``undo`` by ``seat`` would take back now (None: nothing)."""
@@ -112,6 +130,10 @@ class Fold:
         """Apply log entry ``seq``; ``rolls_after``: how many chance entries follow it
         in the same batch (known to the writer; a replay passes the log's own count)."""
         t = action.get("type") if isinstance(action, dict) else None
+        rs = self._ruleset_of(apply)
+        if t == "undo" and not supports_undo(rs):
+            raise IllegalAction("undo_not_supported",
+                                "this game's rules cannot tell which moves may be taken back")
         if t == "undo":
             target = self.undo_target(action.get("seat") or seat)
             if target is None or target != action.get("undoes"):
@@ -120,7 +142,7 @@ class Fold:
             self.state, self.seq = prior, seq
             return [{"type": "undone", "seat": action.get("seat") or seat, "undoes": target}]
         if t in ENDINGS:
-            self.state, events = conclude(self.state, action.get("seat") or seat, str(t))
+            self.state, events = conclude(self.state, action.get("seat") or seat, str(t), rs)
             self.stack.clear()
             self.seq = seq
             return events
@@ -135,7 +157,8 @@ class Fold:
         self.state, self.seq = after, seq
         if seat == "chance":
             self.stack.clear()
-        elif undoable(before, action, events, after, rolls_after):
+        elif supports_undo(self.ruleset) and undoable(before, action, events, after,
+                                                      rolls_after):
             self.stack.append((seq, seat, before))
         else:
             self.stack.clear()
@@ -154,9 +177,9 @@ def rolls_following(log: list[tuple[int, str, dict[str, Any]]]) -> list[int]:
 def fold(state: Any, log: Iterable[tuple[int, str, dict[str, Any]]],
          apply: Callable[[Any, dict[str, Any]], tuple[Any, list[dict[str, Any]]]],
          on_events: Callable[[int, str, list[dict[str, Any]]], None] | None = None,
-         start_seq: int = 0) -> Fold:
+         start_seq: int = 0, ruleset: Any = None) -> Fold:
     entries = list(log)
-    f = Fold(state, start_seq)
+    f = Fold(state, start_seq, ruleset)
     for (seq, seat, action), rolls in zip(entries, rolls_following(entries)):
         events = f.apply(seq, seat, action, apply, rolls)
         if on_events is not None:

@@ -17,7 +17,7 @@ import time
 from datetime import datetime, timezone
 from typing import Any
 
-SIDES = ("AXIS", "ALLIES")
+SIDES = ("AXIS", "ALLIES")      # the default sides (a clock built without the game's)
 
 
 def epoch(dt: datetime | None) -> float | None:
@@ -29,20 +29,23 @@ def epoch(dt: datetime | None) -> float | None:
 
 
 class Clock:
-    def __init__(self, cfg: dict[str, Any], start: float | None) -> None:
+    def __init__(self, cfg: dict[str, Any], start: float | None,
+                 sides: tuple[str, ...] = SIDES) -> None:
         self.cfg = cfg
         self.kind = str(cfg.get("kind", "none"))
-        self.remaining = {s: float(cfg.get("initial_seconds", 0)) for s in SIDES}
+        self.sides = tuple(sides) or SIDES     # the game's sides (any ruleset's)
+        self.remaining = {s: float(cfg.get("initial_seconds", 0)) for s in self.sides}
         self.last = start                   # when the current decision began
         self.last_side: str | None = None
 
     @classmethod
     def of(cls, cfg: dict[str, Any] | None, started_at: datetime | None,
-           rows: list[tuple[str, datetime | None]]) -> Clock | None:
-        """Fold the log's (seat, created_at) rows."""
+           rows: list[tuple[str, datetime | None]],
+           sides: tuple[str, ...] = SIDES) -> Clock | None:
+        """Fold the log's (seat, created_at) rows; ``sides``: the game's sides."""
         if not cfg or cfg.get("kind", "none") == "none":
             return None
-        clock = cls(cfg, epoch(started_at))
+        clock = cls(cfg, epoch(started_at), sides)
         for seat, at in rows:
             clock.entry(seat, epoch(at) or time.time())
         return clock
@@ -78,7 +81,7 @@ class Clock:
                 "increment_seconds": self.cfg.get("increment_seconds", 0) if self.kind == "bank" else 0,
                 "move_seconds": self.cfg.get("move_seconds") if self.kind == "move" else None,
                 "remaining": {s: round(max(0.0, self.left(s, s in running, now)), 1)
-                              for s in SIDES},
+                              for s in self.sides},
                 "running": running if self.last is not None else [],
                 "server_time": round(now, 3)}
 
@@ -87,10 +90,11 @@ def running_sides(rt: Any) -> list[str]:
     """The sides whose clock runs: a live game, the seats the engine waits for."""
     if rt.status != "live":
         return []
+    sides = getattr(rt.clock, "sides", None) or SIDES
     out: list[str] = []
     for seat in rt.rs.to_act(rt.state):
         side = seat.partition(":")[0]
-        if seat != "chance" and side in SIDES and side not in out:
+        if seat != "chance" and side in sides and side not in out:
             out.append(side)
     return out
 

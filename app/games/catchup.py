@@ -62,7 +62,7 @@ def _replay(rs: Ruleset, start: Any, base: int, rows: list[tuple[int, str, dict[
     state (a finished game's events in full where the ruleset shows them then, e.g.
     Kriegspiel).  Snapshots are taken where nothing is left to undo, so a fold may start
     at one."""
-    f = Fold(start, base)
+    f = Fold(start, base, rs)
     raw: list[tuple[int, str, Any, list[dict[str, Any]]]] = []
     for (seq, seat, action), rolls in zip(rows, rolls_following(rows)):
         try:            # rows from the database: normalised as every replay of the log

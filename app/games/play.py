@@ -97,7 +97,7 @@ async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str
     action = {**action, "seat": seat}
     from engine.meta import Fold
 
-    trial = Fold(rt.fold.state, rt.fold.seq)
+    trial = Fold(rt.fold.state, rt.fold.seq, rt.rs)
     trial.stack = list(rt.fold.stack)
     old = rt.seq
     try:

@@ -88,10 +88,10 @@ def apply_entries(rs: Ruleset, fold: Any, first_seq: int,
     return events
 
 
-def new_fold(state: Any, seq: int) -> Any:
+def new_fold(state: Any, seq: int, rs: Ruleset | None = None) -> Any:
     from engine.meta import Fold
 
-    return Fold(state, seq)
+    return Fold(state, seq, rs)
 
 
 async def replay_failure(session: AsyncSession, game_id: str, exc: BaseException) -> AppError:
@@ -170,7 +170,7 @@ class GameRuntime:
         self.invite_code = game.invite_code      # private games: watched with the invite
         self.created_by = game.created_by
         self.scenario = scenario
-        self.fold = new_fold(state, seq)   # the state + the steps that may be undone
+        self.fold = new_fold(state, seq, self.rs)   # the state + the steps that may be undone
         self.clock: Any = None             # app/clocks Clock (None: an untimed game)
         self.seq = seq
         self.seats: dict[str, SeatInfo] = {s.seat: s for s in seats}
@@ -328,7 +328,8 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
         from ..clocks.service import Clock
 
         stamps = await repository.log_times(session, game_id)
-        rt.clock = Clock.of(game.clock, game.started_at, stamps)
+        sides = tuple(dict.fromkeys(s.side for s in rt.seats.values()))
+        rt.clock = Clock.of(game.clock, game.started_at, stamps, sides)
     if game.unplayable is not None:  # replays again (e.g. a fixed engine): back in play
         await repository.set_fields(session, game_id, unplayable=None, **rt.fields())
         await session.commit()
@@ -350,7 +351,7 @@ async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> A
     if state is None:
         state = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode)
     rows = await repository.actions_after(session, game.id, seq)
-    fold = new_fold(state, seq)
+    fold = new_fold(state, seq, rs)
     for r in rows:
         try:
             apply_entries(rs, fold, r.seq, [(r.seat, r.action)], normalise=True)

@@ -40,6 +40,9 @@ async def handle(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
     if mtype == "resign":
         await hub.submit_meta(rt, conn, seat, {"type": "resign"}, msg_id)
     elif mtype == "undo":
+        if not rt.fold.undo_supported:
+            return _reject(conn, rt, msg_id, "undo_not_supported",
+                           "this game's rules cannot tell which moves may be taken back")
         target = rt.fold.undo_target(seat)
         if target is None:
             return _reject(conn, rt, msg_id, "nothing_to_undo",

@@ -36,7 +36,7 @@ def _steps(rs: Any, scn: Any, seed: int, options: dict[str, Any], mode: str,
     then one step per player entry, with the rolls that followed it."""
     from engine.meta import Fold, is_meta, rolls_following
 
-    f = Fold(rs.new_game(seed, options, scn, mode), 0)
+    f = Fold(rs.new_game(seed, options, scn, mode), 0, rs)
     raw: list[dict[str, Any]] = [{"seq": 0, "seat": None, "events": [], "state": f.state}]
     for (seq, seat, action), rolls in zip(log, rolls_following(log)):
         if not is_meta(action):           # a row an older release stored raw

@@ -34,6 +34,14 @@ Contract (every ruleset):
   ``preview(state, action) -> dict`` what an action would compute, without applying
   it (e.g. a France 1944 combat's odds and shifts before its irrevocable declaration;
   :func:`preview_of`; default: ``EngineError("no_preview")``);
+  ``conclude(state, side, reason) -> (state, events)`` the game ended outside the rules
+  (``reason``: ``resign`` / ``timeout`` / ``forfeit``, remote play): game over, winner
+  the other side, one ``game_over`` event with ``winner``, ``reason`` and ``loser``;
+  ``IllegalAction`` if the game is over or ``side`` is not one of its sides
+  (:func:`engine.meta.conclude`; default: the Memoir '44 ending of
+  :mod:`engine.procedures.ending`);
+  ``supports_undo: bool`` whether :func:`engine.meta.undoable` understands its states
+  (default False: a remote-play ``undo`` is refused with ``undo_not_supported``);
   ``normalise_logged(state, action)`` a log row written by an older release in today's
   canonical form (keys the ruleset never read dropped), for replays
   (:func:`normalise_logged`; default: ``canonical_action``).

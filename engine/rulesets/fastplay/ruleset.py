@@ -10,6 +10,7 @@ from ...core.errors import EngineError, IllegalAction
 from ...core.ruleset import Action, Event
 from ...core.scenario import board_for
 from ...core.scenario_model import Scenario
+from ...procedures import ending
 from ...procedures.snapshot import dump_state as dump_snapshot
 from ...procedures.snapshot import load_state as load_snapshot
 from ...procedures.state import GameState
@@ -93,6 +94,12 @@ class FastPlayRuleset:
         medals = {s: state.medals(s) for s in state.elim_medals}
         return {"winner": state.winner, "draw": state.game_over and state.winner is None,
                 "score": medals, "reason": "medals" if state.game_over else "in_progress"}
+
+    def conclude(self, state: GameState, side: str,
+                 reason: str) -> tuple[GameState, list[Event]]:
+        """Optional member (engine.meta): ``side`` resigns / runs out of time / forfeits;
+        the other side wins (the Memoir '44 ending, medals as they stand)."""
+        return ending.conclude(state, side, reason)
 
     def view_for(self, state: GameState, seat: str | None) -> dict[str, Any]:
         return view_for(state, seat)

@@ -144,9 +144,25 @@ class France1944:
         return state["step"] == "over"
 
     def result(self, state: Any) -> dict[str, Any]:
-        """A referee session has no winner: the players' map decides the game."""
+        """A referee session has no winner (the players' map decides the game) unless a
+        side resigned, ran out of time or forfeited (:meth:`conclude`)."""
+        if state.get("winner") is not None:
+            return {"winner": state["winner"], "draw": False, "score": {},
+                    "reason": state.get("end_reason") or "resign"}
         return {"winner": None, "draw": False, "score": {},
                 "reason": "session_over" if self.is_over(state) else "in_progress"}
+
+    def conclude(self, state: Any, side: str, reason: str) -> tuple[Any, list[dict[str, Any]]]:
+        """Optional member (engine.meta): ``side`` resigns, runs out of time or forfeits
+        the session; the other side wins (``winner`` / ``end_reason`` in the state)."""
+        if self.is_over(state):
+            raise IllegalAction("game_over", "the session is over")
+        if side not in SIDES:
+            raise IllegalAction("illegal_action", f"{side!r} is not a side of this session")
+        winner = SIDES[1 - SIDES.index(side)]
+        new = copy.deepcopy(state)
+        new.update(step="over", winner=winner, end_reason=reason, chance=None)
+        return new, [{"type": "game_over", "winner": winner, "reason": reason, "loser": side}]
 
     def view_for(self, state: Any, seat: str | None) -> dict[str, Any]:
         st = state
@@ -161,7 +177,7 @@ class France1944:
                 "increment": copy.deepcopy(inc),
                 "options": copy.deepcopy(st["options"]),
                 "log": list(st["log"]),
-                "game_over": self.is_over(st), "winner": None}
+                "game_over": self.is_over(st), "winner": st.get("winner")}
 
     def events_for(self, state: Any, events: list[dict[str, Any]],
                    seat: str | None) -> list[dict[str, Any]]:

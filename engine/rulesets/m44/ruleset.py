@@ -32,6 +32,8 @@ class M44Ruleset:
     setup = "scenario"
     renderer = "hex"
     modes: tuple[str, ...] = ("1v1",)
+    # engine.meta.undoable understands these states: remote-play ``undo`` is offered
+    supports_undo: ClassVar[bool] = True
     # server mode -> turn-machine seat mode (engine/procedures/common.py MODES)
     ENGINE_MODES: ClassVar[dict[str, str]] = {"1v1": "standard", "standard": "standard"}
     # board kinds each mode is offered on

@@ -7,7 +7,7 @@ from engine.core.errors import EngineError
 from engine.core.ruleset import register
 
 from . import options as opts
-from . import rules, view
+from . import rules, victory, view
 from .state import SIDES, State
 
 VERSION = "1"
@@ -71,6 +71,10 @@ class PortableRuleset:
         return {"winner": state.winner, "draw": state.over and state.winner is None,
                 "score": {s: lost[SIDES[1 - i]] for i, s in enumerate(SIDES)},
                 "reason": state.reason}
+
+    def conclude(self, state: State, side: str, reason: str) -> tuple[State, list[dict]]:
+        """Optional member (engine.meta): ``side`` resigns / runs out of time / forfeits."""
+        return victory.conclude(state, side, reason)
 
     def view_for(self, state: State, seat: str | None) -> dict[str, Any]:
         return view.view_for(state, seat)

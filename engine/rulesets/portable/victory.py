@@ -8,6 +8,8 @@ captured).  After ``turn_limit`` turns (default 12) with neither army withdrawn:
 """
 from __future__ import annotations
 
+from engine.core.errors import IllegalAction
+
 from .state import SIDES, State, other
 
 
@@ -29,6 +31,19 @@ def check_break(st: State, ev: list) -> bool:
             end(st, other(side), "army_withdraws", ev)
             return True
     return False
+
+
+def conclude(st: State, loser: str, reason: str) -> tuple[State, list]:
+    """``loser`` resigns, runs out of time or forfeits (remote play, ``engine.meta``):
+    the other side wins."""
+    if st.over:
+        raise IllegalAction("game_over", "the battle is over")
+    if loser not in SIDES:
+        raise IllegalAction("illegal_action", f"{loser!r} is not a side of this battle")
+    new, ev = st.clone(), []
+    end(new, other(loser), reason, ev)
+    ev[-1]["loser"] = loser
+    return new, ev
 
 
 def end(st: State, winner: str | None, reason: str, ev: list) -> None:
