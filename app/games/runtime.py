@@ -163,6 +163,9 @@ class GameRuntime:
         self.recent: deque[Batch] = deque(maxlen=RECENT_BATCHES)
         self.delivered_seq = seq
         self.connections: set[Any] = set()
+        # per audience (``Connection.view_key``): (seq, JSON of the last view sent to it),
+        # the base of the next update's ``view_patch`` (app/realtime/delta.py)
+        self.views: dict[Any, tuple[int, str]] = {}
         self._board: dict[str, Any] | None = None
         self.bot_task: asyncio.Task[None] | None = None
         # bus messages of this game not handled yet, drained in order by one task

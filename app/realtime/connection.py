@@ -69,6 +69,8 @@ class Connection:
         self.identity_id: str | None = None
         self.name: str | None = None
         self.seq = -1                       # last seq this connection was sent
+        self.view_seq = -1                  # seq of the last view it holds (patch base)
+        self.delta = True                   # updates may carry ``view_patch`` (?delta=0: no)
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""

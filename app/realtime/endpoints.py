@@ -37,11 +37,13 @@ def _text_of(message: dict[str, Any]) -> tuple[str | None, int]:
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
-                      seat: str | None = None, since: int | None = None) -> None:
+                      seat: str | None = None, since: int | None = None,
+                      delta: int = 1) -> None:
     hub: Hub = ws.app.state.hub
     settings = hub.settings
     await ws.accept()
     conn = Connection(ws, settings.ws_send_queue)
+    conn.delta = bool(delta)            # ?delta=0: every update carries the full view
     conn.writer_task = asyncio.create_task(conn.writer())
     rt: GameRuntime | None = None
     try:

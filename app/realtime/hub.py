@@ -28,10 +28,39 @@ from ..models import Identity
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
 from .connection import Connection, dumps, loads
+from .delta import merge_diff
 
 log = logging.getLogger("app.hub")
 
 PROTOCOL = 1
+
+
+class _Built:
+    """One audience's ``update`` for one delivery: the message, its view's JSON, and the
+    two texts (full view, view patch) built at most once each."""
+
+    __slots__ = ("msg", "vtext", "_full", "_patched")
+
+    def __init__(self, msg: dict[str, Any], vtext: str) -> None:
+        self.msg, self.vtext = msg, vtext
+        self._full: str | None = None
+        self._patched: str | None = None
+
+    def full(self) -> str:
+        if self._full is None:
+            self._full = dumps(self.msg)
+        return self._full
+
+    def patched(self, prev: str, cache: dict[tuple[str, str], dict[str, Any]]) -> str:
+        if self._patched is None:
+            patch = cache.get((prev, self.vtext))   # audiences with equal views: one diff
+            if patch is None:
+                patch = cache[(prev, self.vtext)] = (
+                    {} if prev == self.vtext else merge_diff(loads(prev), self.msg["view"]))
+            msg = {k: v for k, v in self.msg.items() if k != "view"}
+            msg["view_patch"] = patch
+            self._patched = dumps(msg)
+        return self._patched
 
 
 class Hub:
@@ -244,6 +273,7 @@ class Hub:
         """Bind the connection to these seats (the first is its primary ``seat``)."""
         infos = [rt.seats[s] for s in seats]
         conn.held = [(i.seat, i.side, i.role) for i in infos]
+        conn.view_seq = -1                  # another audience: its next view is full
         if infos:
             conn.seat, conn.side, conn.role = infos[0].seat, infos[0].side, infos[0].role
         else:
@@ -272,11 +302,11 @@ class Hub:
         chat = [chat_service.to_wire(m) for m in msgs]
         rebuilt = await self._rebuild(rt, conn, since)
         async with rt.lock:
-            conn.send_json(self.hello(rt, conn, chat))
+            self._send_view(rt, conn, self.hello(rt, conn, chat))
             if since is not None and not self._since_error(rt, conn, since):
                 missed = self._missed(rt, conn, since, rebuilt)
                 if missed is not None:
-                    conn.send_json(missed)
+                    self._send_view(rt, conn, missed)
             conn.seq = rt.seq
             rt.connections.add(conn)
 
@@ -291,15 +321,19 @@ class Hub:
             missed = None
             if since is not None and not self._since_error(rt, conn, since):
                 missed = self._missed(rt, conn, since, rebuilt)
-            conn.send_json(missed if missed is not None
-                           else self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
+            self._send_view(rt, conn, missed if missed is not None
+                            else self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
             conn.seq = rt.seq
 
     # -- delivery ------------------------------------------------------------------------
     def _deliver(self, rt: GameRuntime) -> None:
         """Send every committed batch not yet delivered to this worker's connections, as
         ONE update per connection (a worker that fell behind redacts once per seat, not
-        once per batch; caller holds ``rt.lock``)."""
+        once per batch; caller holds ``rt.lock``).  One serialisation per audience (the
+        connections of one seat, or all spectators) and per form: a connection that holds
+        the audience's previous view gets ``view_patch`` (docs/protocol.md "View
+        patches"), any other the full ``view``; the same text object is queued to every
+        connection of the audience."""
         if rt.delivered_seq >= rt.seq:
             return
         batches = rt.batches_since(rt.delivered_seq)
@@ -308,7 +342,9 @@ class Hub:
             rt.delivered_seq = rt.seq
             return
         status = self._status(rt)
-        cache: dict[tuple[Any, int], str] = {}
+        built: dict[tuple[Any, int], _Built] = {}
+        patches: dict[tuple[str, str], dict[str, Any]] = {}
+        interned: dict[str, str] = {}
         for conn in list(rt.connections):
             if conn.closed:
                 rt.connections.discard(conn)
@@ -318,18 +354,42 @@ class Hub:
             mine = [b for b in batches if b.seq > conn.seq]
             if not mine or mine[0].first_seq != conn.seq + 1:   # cannot happen: be safe
                 conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
-                conn.seq = rt.seq
+                conn.seq = conn.view_seq = rt.seq
                 continue
-            key = (conn.view_key, mine[0].first_seq)
-            text = cache.get(key)
-            if text is None:
-                text = cache[key] = dumps(self.update_msg(rt.rs, mine, conn.seat, status,
-                                                          conn.seats))
-            conn.send(text)
-            conn.seq = rt.seq
+            key = conn.view_key
+            b = built.get((key, mine[0].first_seq))
+            if b is None:
+                msg = self.update_msg(rt.rs, mine, conn.seat, status, conn.seats)
+                vtext = dumps(msg["view"])
+                b = built[(key, mine[0].first_seq)] = _Built(msg, interned.setdefault(vtext, vtext))
+            prev = rt.views.get(key)
+            if conn.delta and len(conn.held) <= 1 and prev is not None and prev[0] == conn.view_seq:
+                conn.send(b.patched(prev[1], patches))
+            else:
+                conn.send(b.full())
+            conn.seq = conn.view_seq = rt.seq
+        for (key, _first), b in built.items():
+            rt.views[key] = (rt.seq, b.vtext)
+        if len(rt.views) > 4 * len(built) + 16:     # audiences gone: forget their views
+            keep = {c.view_key for c in rt.connections}
+            rt.views = {k: v for k, v in rt.views.items() if k in keep}
         rt.delivered_seq = rt.seq
-        for b in batches[:-1]:
-            b.state = None              # delivered: keep the events only (catch-up)
+        for b_ in batches[:-1]:
+            b_.state = None             # delivered: keep the events only (catch-up)
+
+    @staticmethod
+    def _send_view(rt: GameRuntime, conn: Connection, msg: dict[str, Any]) -> None:
+        """Queue a message carrying the full view at ``rt.seq`` (hello, sync, catch-up
+        update): later updates may patch that view."""
+        conn.send_json(msg)
+        view = msg.get("view")
+        if view is None or msg.get("seq") != rt.seq:
+            return
+        conn.view_seq = rt.seq
+        if len(conn.held) <= 1:
+            cur = rt.views.get(conn.view_key)
+            if cur is None or cur[0] != rt.seq:
+                rt.views[conn.view_key] = (rt.seq, dumps(view))
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
         cache: dict[tuple[Any, str | None], str] = {}
@@ -340,7 +400,7 @@ class Hub:
                 text = cache[key] = dumps(self.sync_msg(rt, conn.seat, conn.identity_id,
                                                         conn.seats))
             conn.send(text)
-            conn.seq = rt.seq
+            conn.seq = conn.view_seq = rt.seq
 
     # -- actions -------------------------------------------------------------------------
     async def submit(self, rt: GameRuntime, conn: Connection | None, seat: str, expected_seq: int,
@@ -370,7 +430,8 @@ class Hub:
                     conn.send_json({"type": "reject", "id": msg_id, "code": out.code,
                                     "message": out.message, "seq": out.seq, "details": out.details})
                     if out.code == "stale_seq":
-                        conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
+                        self._send_view(rt, conn, self.sync_msg(rt, conn.seat, conn.identity_id,
+                                                                conn.seats))
                         conn.seq = rt.seq
             self._deliver(rt)
         if out.ok and out.batch is not None:
