@@ -45,6 +45,15 @@ class Settings(BaseSettings):
     ws_burst: int = 40
     ws_max_drops: int = 200
     ws_send_queue: int = 256
+    # permessage-deflate on the websocket (uvicorn's ws_per_message_deflate): updates are
+    # small view patches now, and deflating each socket's copy was the largest CPU cost
+    # (docs/performance.md "Overlord scale"); the browser and clients negotiate either way
+    ws_per_message_deflate: bool = False
+    # garbage collector (docs/performance.md "Overlord scale"): thresholds of generations
+    # 0, 1, 2 ("" keeps CPython's), and gc.freeze() of what is alive once the server has
+    # started (modules, scenarios: never scanned again by a full collection)
+    gc_thresholds: str = "50000,20,100"
+    gc_freeze: bool = True
 
     snapshot_every: int = 50          # log entries between state snapshots
     bot_delay: float = 0.5            # seconds between server bot moves

@@ -119,8 +119,10 @@ def start_server(pg: bool, workers: int, profile: str | None) -> tuple[subproces
     else:
         env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/scale.db"
         env.pop("REDIS_URL", None)
-    prof = ["-m", "cProfile", "-o", profile] if profile else []
-    cmd = [sys.executable, *prof, "-m", "app.main", "serve", "--host", "127.0.0.1",
+    serve = ["-m", "app.main"]
+    if profile:         # cProfile of the measured window only: SIGUSR1 starts, SIGUSR2 dumps
+        serve = ["-c", PROFILED % json.dumps(profile)]
+    cmd = [sys.executable, *serve, "serve", "--host", "127.0.0.1",
            "--port", str(port), "--workers", str(workers)]
     logf = open(os.path.join(tempfile.gettempdir(), f"overlord_scale_{port}.log"), "wb")
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True,
@@ -135,6 +137,20 @@ def start_server(pg: bool, workers: int, profile: str | None) -> tuple[subproces
             time.sleep(0.1)
     time.sleep(2.0 if workers > 1 else 0.3)
     return proc, base, schema
+
+
+PROFILED = """
+import cProfile, signal, sys
+import app.main
+pr = cProfile.Profile()
+signal.signal(signal.SIGUSR1, lambda *_: pr.enable())
+def _dump(*_):
+    pr.disable()
+    pr.dump_stats(%s)
+signal.signal(signal.SIGUSR2, _dump)
+sys.argv = ["overlord-server", *sys.argv[1:]]
+app.main.cli()
+"""
 
 
 def http(base: str, method: str, path: str, body: dict[str, Any] | None, token: str | None = None) -> Any:
@@ -351,13 +367,17 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
                 record if i < 3 else None, stats)))
             await asyncio.sleep(ramp * 0.8 / g)
         await asyncio.sleep(max(0.0, start + args.warmup - time.perf_counter()))
+        if args.profile:
+            os.kill(proc.pid, signal.SIGUSR1)
         cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
         cpu1, t1 = cpu_seconds(proc.pid), time.perf_counter()
+        if args.profile:
+            os.kill(proc.pid, signal.SIGUSR2)
         rss = rss_mb(proc.pid)
         await asyncio.gather(*tasks)
     finally:
-        os.killpg(proc.pid, signal.SIGINT if args.profile else signal.SIGTERM)
+        os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(30)
         if schema:
             subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
@@ -442,8 +462,8 @@ def main() -> None:
     ap.add_argument("--pg", action="store_true", help="also PostgreSQL + Redis")
     ap.add_argument("--pg-only", action="store_true")
     ap.add_argument("--workers", default="1,2", help="PostgreSQL worker counts: 1,2,3")
-    ap.add_argument("--profile", help="profile mode: the server (1 worker) under cProfile, "
-                    "stats written to this file (python -m pstats FILE)")
+    ap.add_argument("--profile", help="profile mode: cProfile of the server (1 worker) during "
+                    "the measured window, written to this file (python -m pstats FILE)")
     ap.add_argument("--relay-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--payloads", help=argparse.SUPPRESS)
     args = ap.parse_args()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..chat import service as chat_service
 from ..chat.policy import Actor, channels_for, may_read_any
@@ -35,14 +35,23 @@ log = logging.getLogger("app.hub")
 PROTOCOL = 1
 
 
+class _View(NamedTuple):
+    """The last view an audience was sent (the base of its next ``view_patch``)."""
+
+    seq: int
+    text: str
+    view: dict[str, Any]
+
+
 class _Built:
-    """One audience's ``update`` for one delivery: the message, its view's JSON, and the
-    two texts (full view, view patch) built at most once each."""
+    """One audience's ``update`` for one delivery: the message, its view's JSON (equal
+    views of several audiences share one text and one dict), and the two texts (full
+    view, view patch) built at most once each."""
 
-    __slots__ = ("msg", "vtext", "_full", "_patched")
+    __slots__ = ("msg", "vtext", "view", "_full", "_patched")
 
-    def __init__(self, msg: dict[str, Any], vtext: str) -> None:
-        self.msg, self.vtext = msg, vtext
+    def __init__(self, msg: dict[str, Any], vtext: str, view: dict[str, Any]) -> None:
+        self.msg, self.vtext, self.view = msg, vtext, view
         self._full: str | None = None
         self._patched: str | None = None
 
@@ -51,12 +60,13 @@ class _Built:
             self._full = dumps(self.msg)
         return self._full
 
-    def patched(self, prev: str, cache: dict[tuple[str, str], dict[str, Any]]) -> str:
+    def patched(self, prev: _View, cache: dict[tuple[int, str], dict[str, Any]]) -> str:
         if self._patched is None:
-            patch = cache.get((prev, self.vtext))   # audiences with equal views: one diff
+            key = (id(prev.view), self.vtext)           # audiences with equal views: one diff
+            patch = cache.get(key)
             if patch is None:
-                patch = cache[(prev, self.vtext)] = (
-                    {} if prev == self.vtext else merge_diff(loads(prev), self.msg["view"]))
+                patch = cache[key] = ({} if prev.text == self.vtext
+                                      else merge_diff(prev.view, self.view))
             msg = {k: v for k, v in self.msg.items() if k != "view"}
             msg["view_patch"] = patch
             self._patched = dumps(msg)
@@ -343,8 +353,8 @@ class Hub:
             return
         status = self._status(rt)
         built: dict[tuple[Any, int], _Built] = {}
-        patches: dict[tuple[str, str], dict[str, Any]] = {}
-        interned: dict[str, str] = {}
+        patches: dict[tuple[int, str], dict[str, Any]] = {}
+        interned: dict[str, dict[str, Any]] = {}
         for conn in list(rt.connections):
             if conn.closed:
                 rt.connections.discard(conn)
@@ -361,15 +371,16 @@ class Hub:
             if b is None:
                 msg = self.update_msg(rt.rs, mine, conn.seat, status, conn.seats)
                 vtext = dumps(msg["view"])
-                b = built[(key, mine[0].first_seq)] = _Built(msg, interned.setdefault(vtext, vtext))
+                view = interned.setdefault(vtext, msg["view"])
+                b = built[(key, mine[0].first_seq)] = _Built(msg, vtext, view)
             prev = rt.views.get(key)
-            if conn.delta and len(conn.held) <= 1 and prev is not None and prev[0] == conn.view_seq:
-                conn.send(b.patched(prev[1], patches))
+            if conn.delta and len(conn.held) <= 1 and prev is not None and prev.seq == conn.view_seq:
+                conn.send(b.patched(prev, patches))
             else:
                 conn.send(b.full())
             conn.seq = conn.view_seq = rt.seq
         for (key, _first), b in built.items():
-            rt.views[key] = (rt.seq, b.vtext)
+            rt.views[key] = _View(rt.seq, b.vtext, b.view)
         if len(rt.views) > 4 * len(built) + 16:     # audiences gone: forget their views
             keep = {c.view_key for c in rt.connections}
             rt.views = {k: v for k, v in rt.views.items() if k in keep}
@@ -388,8 +399,8 @@ class Hub:
         conn.view_seq = rt.seq
         if len(conn.held) <= 1:
             cur = rt.views.get(conn.view_key)
-            if cur is None or cur[0] != rt.seq:
-                rt.views[conn.view_key] = (rt.seq, dumps(view))
+            if cur is None or cur.seq != rt.seq:
+                rt.views[conn.view_key] = _View(rt.seq, dumps(view), view)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
         cache: dict[tuple[Any, str | None], str] = {}
