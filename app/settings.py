@@ -56,7 +56,7 @@ class Settings(BaseSettings):
     gc_freeze: bool = True
 
     snapshot_every: int = 50          # log entries between state snapshots
-    bot_delay: float = 0.5            # seconds between server bot moves
+    bot_delay: float = 0.8            # seconds before each server bot move (readable pace)
     bot_grace_seconds: float = 120.0  # an absent player's seats go to a bot after this
     bot_lease_seconds: float = 10.0   # a worker's claim on driving one game's bots
     bot_max_seq: int = 0              # bots stop once a game's log has this many entries

@@ -1,4 +1,6 @@
-"""A seeded uniform random bot over ``legal_actions`` (chance nodes use ``sample_chance``).
+"""A seeded uniform random bot over ``legal_actions`` (chance nodes use ``sample_chance``),
+playing like a player: it decides, then confirms, never taking a decision back
+(:func:`decisive`).
 
 Games end because every phase offers its ``end_*`` action and the turn machine skips
 phases with nothing to decide; ``play_random_game`` also has a turn cap.
@@ -29,7 +31,31 @@ class RandomBot:
         if not acts:
             raise RuntimeError(f"no legal action for {seat} in phase "
                                f"{getattr(st, 'phase', '?')}")
-        return self.rng.choice(acts)
+        return self.rng.choice(decisive(st, acts))
+
+
+#: action types that take back an earlier decision (the Overlord C-in-C's tentative
+#: dispatch): a bot never plays them
+TAKE_BACK = frozenset({"undo_dispatch"})
+
+
+def decisive(st: Any, acts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The legal actions a player-like bot picks from: it decides once, then confirms.
+    Never an action that takes back one of its decisions (``undo_dispatch``), nor a second
+    ``visit`` / ``gung_ho`` choice replacing the one it made this step (each would undo
+    the previous); so an Overlord dispatch is at most 3 cards, 1 visit, 1 Gung-Ho choice
+    and the confirmation.  The list is ``acts`` itself when nothing is left out (other
+    games draw exactly as before)."""
+    ext = getattr(st, "ext", None)
+    x = ext if getattr(st, "mode", None) == "overlord" and ext else None
+    drop = set(TAKE_BACK)
+    if x is not None and x.get("visit") is not None:
+        drop.add("visit")
+    if x is not None and x.get("gung_ho_fg") is not None:
+        drop.add("gung_ho")
+    if not any(a.get("type") in drop for a in acts):
+        return acts
+    return [a for a in acts if a.get("type") not in drop] or acts
 
 
 def next_action(st: GameState, bot: RandomBot) -> dict[str, Any]:

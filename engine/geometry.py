@@ -47,7 +47,11 @@ _KINDS: dict[str, tuple[int, int, tuple[int, ...], tuple[int, ...]]] = {
     # kind: (rows, max_col, section bounds, sub-section bounds)
     "STANDARD": (9, 24, (0, 7, 17, 24), ()),
     "BRKTHRU": (17, 24, (0, 7, 17, 24), ()),
-    "OVERLORD": (9, 50, (0, 17, 33, 50), (0, 7, 17, 25, 33, 41, 50)),
+    # 002: two boards side by side, 26 hexes wide; each keeps its dotted lines (cols 7,
+    # 17; the second board's 26 cols later: 33, 43) and the six sections pair up into a
+    # double-sized left / centre / right (0-17, 17-33, 33-50); 25 is where the boards
+    # meet, the middle of the centre.  Mirror-symmetric: bounds[i] + bounds[6-i] == 50.
+    "OVERLORD": (9, 50, (0, 17, 33, 50), (0, 7, 17, 25, 33, 43, 50)),
 }
 
 

@@ -23,10 +23,10 @@ Who may receive each card (upper-corner arrows and icons, 002; classes from voca
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from .cards import ALL, CARDS, STANDARD_DECK, CardDef
+from .cards import ALL, AIR_POWER_AS_ARTILLERY_BOMBARD, CARDS, STANDARD_DECK, CardDef
 
 FGS = ("left", "centre", "right")
 FIRST_ID = 100
@@ -102,8 +102,26 @@ AIR_SORTIES: tuple[OverlordCard, ...] = tuple(
                  (), 0, "Give to a Field General: bring an airplane into play or activate "
                  "one (Air Pack rules; airplanes not implemented).", (), "air", False)
     for i in range(4))
-OVERLORD_CARDS: dict[int, OverlordCard] = {c.id: c for c in OVERLORD_DECK + AIR_SORTIES}
+#: Scenario option ``deck_name: AIR_POWER_AS_ARTILLERY_BOMBARD_DECK`` (vocabulary 3.3: "Air
+#: Power cards are replaced by Artillery Bombard") in Overlord: each of the two Air Power
+#: cards gives way to another Artillery Bombard, ids 224 and 225.
+_OL_BOMBARD = next(c for c in OVERLORD_DECK if c.key == "artillery_bombard")
+EXTRA_OL_BOMBARDS: tuple[OverlordCard, ...] = tuple(
+    replace(_OL_BOMBARD, id=FIRST_ID + 2 * len(STANDARD_DECK) + len(AIR_SORTIES) + i)
+    for i in range(2))
+OVERLORD_CARDS: dict[int, OverlordCard] = {c.id: c for c in OVERLORD_DECK + AIR_SORTIES
+                                           + EXTRA_OL_BOMBARDS}
 CARDS.update(OVERLORD_CARDS)   # one id space: every rule module looks cards up in CARDS
+
+
+def overlord_deck_ids(options: dict) -> list[int]:
+    """Card ids of the Overlord deck for a scenario's ``game_info.options`` (the standard
+    deck's rule, :func:`engine.cards.standard_deck_ids`, for the two decks)."""
+    ids = [c.id for c in OVERLORD_DECK]
+    if options.get("deck_name") == AIR_POWER_AS_ARTILLERY_BOMBARD:
+        extra = iter(EXTRA_OL_BOMBARDS)
+        ids = [next(extra).id if CARDS[i].key == "air_power" else i for i in ids]
+    return ids
 
 
 def first_overlord(key: str, section: int | None = None) -> int:

@@ -490,14 +490,16 @@ def _text_field(data: dict[str, Any], key: str) -> str | None:
 
 
 def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool = False,
-                  name: str | None = None) -> Scenario:
+                  name: str | None = None, forces: bool = True) -> Scenario:
     """Load a scenario from a path, JSON text/bytes or an already-parsed dict.
 
     Unknown codes raise :class:`ScenarioError` (code ``unknown_codes``) naming every
     unknown code and its hexes; with ``lenient=True`` they are treated as open
     countryside and listed in ``Scenario.unknown``.  Malformed input raises
     ``ScenarioError(code="malformed_scenario")``; an unknown board type
-    ``ScenarioError(code="unknown_board")``.
+    ``ScenarioError(code="unknown_board")``.  A board without hexagons or a side without
+    units: ``ScenarioError(code="scenario_no_units")`` (``forces=False`` skips this
+    check: board fragments drawn for rule tests, :mod:`engine.textboard`).
     """
     data, stem = _read(source)
     board_data = data.get("board")
@@ -557,6 +559,8 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
     if found and not lenient:
         raise ScenarioError("unknown_codes", unknown=found)
 
+    if forces:
+        _check_forces(board_data, units, options, (p1, p2))
     terrain = {h: combine(ts) for h, ts in tiles.items()}
     if options:      # vocabulary 2.6: blitz / partial blitz / Italian Royal Army profiles
         units = [replace(u, spec=s) if (s := army_rules(u.spec, u.side, options)) is not u.spec
@@ -579,6 +583,28 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
         edge_links=_edge_links(board, tiles), camouflage=tuple(tags.camouflage),
         markers=tuple(tags.markers),
     )
+
+
+def _check_forces(board_data: dict[str, Any], units: list[UnitSetup], options: dict[str, Any],
+                  sides: tuple[str, str]) -> None:
+    """A battle needs both sides (004 "Object Of The Game": a side with no unit on the
+    board has lost at once; a scenario that starts so is not a battle, our reading):
+    ``ScenarioError("scenario_no_units")`` for a board without hexagons, without units,
+    or with a side that has none (``details.sides``: those sides).  Units that arrive
+    before the first turn (options ``airdrop`` / ``airdrop2``) count for their side."""
+    if not board_data.get("hexagons"):
+        raise ScenarioError("scenario_no_units", "the scenario's board has no hexagons "
+                            "(no terrain, no units): nothing to play", sides=list(sides))
+    present = {u.side for u in units}
+    for key in ("airdrop", "airdrop2"):
+        drop = options.get(key)
+        if isinstance(drop, dict) and str(drop.get("side") or "").upper() in sides:
+            present.add(str(drop["side"]).upper())
+    missing = [s for s in sides if s not in present]
+    if missing:
+        which = "has no units" if len(missing) == 1 else "have no units"
+        raise ScenarioError("scenario_no_units", f"{' and '.join(missing)} {which} on the "
+                            "board: a battle needs units on both sides", sides=missing)
 
 
 #: Vocabulary 2.6 Italian High Command (option ``italy_high_command``): Axis hand size.

@@ -185,6 +185,9 @@ def m44_from_text(text: str = "", *, legend: dict[str, Any] | None = None,
             "board": {"type": kind, "face": face, "hexagons": hexagons, "labels": []}}
 
 
-def board_from_text(text: str = "", *, lenient: bool = False, **kwargs: Any) -> Scenario:
-    """Load the scenario drawn as text (see :func:`m44_from_text` for the keywords)."""
-    return load_scenario(m44_from_text(text, **kwargs), lenient=lenient)
+def board_from_text(text: str = "", *, lenient: bool = False, forces: bool = False,
+                    **kwargs: Any) -> Scenario:
+    """Load the scenario drawn as text (see :func:`m44_from_text` for the keywords); a
+    board fragment may hold units of one side only, or none (``forces=True``: refused
+    like a real scenario, ``scenario_no_units``)."""
+    return load_scenario(m44_from_text(text, **kwargs), lenient=lenient, forces=forces)

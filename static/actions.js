@@ -36,6 +36,7 @@ export const COPY_LABEL = {
 const PASS_LABEL = {
   ambush: 'No ambush (pass)', battle_back: "Don't battle back", desert_move: "Don't move further",
   overrun: 'No armor overrun', initiative: 'Do nothing (no initiative)',
+  play_card: 'No Command card: pass the turn',
 };
 
 export const ACTIONS = {

@@ -126,13 +126,13 @@ export class BoardView {
     const inner = bounds.slice(1, -1);
     for (const c of inner) {
       const x = g.colX(c);
-      L.sections.append(svg('line', { x1: x, y1: 4, x2: x, y2: g.height - 4, class: 'section-line' }));
+      L.sections.append(svg('line', { x1: x, y1: 4, x2: x, y2: g.height - 4, class: 'section-line', 'data-col': c }));
     }
     const sub = (this.board.sections && (this.board.sections.sub_bounds || this.board.sections.subsections)) || [];
     for (const c of (Array.isArray(sub) ? sub.slice(1, -1) : [])) {
       if (inner.includes(c)) continue;
       const x = g.colX(c);
-      L.sections.append(svg('line', { x1: x, y1: 4, x2: x, y2: g.height - 4, class: 'subsection-line' }));
+      L.sections.append(svg('line', { x1: x, y1: 4, x2: x, y2: g.height - 4, class: 'subsection-line', 'data-col': c }));
     }
   }
 

@@ -314,7 +314,7 @@ function renderStatus() {
   if (v.game_over) text = 'The battle is over.';
   else if (S.status === 'open') text = 'Waiting for all seats to be taken…';
   else if (myTurn()) text = `Your move: ${guidance()}`;
-  else if (isRoleGame(v)) text = waitingText(v);
+  else if (isRoleGame(v)) text = waitingText(v, S.seat);
   else {
     const who = (v.to_act || []).filter((s) => s !== 'chance').map(sideName).join(', ');
     text = who ? `Waiting for ${who}…` : 'Rolling dice…';
@@ -490,7 +490,7 @@ function renderBanner() {
   if (!v || !v.game_over) { b.classList.add('hidden'); return; }
   b.classList.remove('hidden');
   const w = v.winner;
-  let text = w ? `${sideName(w)} win the battle!` : 'The battle is over.';
+  let text = w ? `${sideName(w)} win the battle!` : 'The battle is over: a draw.';
   if (S.side && w) text += S.side === w ? ' — Victory is yours.' : ' — You have been defeated.';
   b.textContent = text;
   b.dataset.winner = w || '';

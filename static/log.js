@@ -6,6 +6,12 @@ import { ROLE_NAMES, dispatchSentence, initiativeEffect } from './overlord.js';
 
 function hexText(h) { return Array.isArray(h) ? `(${h[0]},${h[1]})` : String(h); }
 
+// why a game ended (engine game_over reasons)
+const GAME_OVER_REASONS = {
+  medals: 'medals', annihilation: 'no enemy unit left', damage: 'most damage after the last turn',
+  deck_exhausted: 'the Command card deck has run out',
+};
+
 const TEXT = {
   card_played: (e, n) => `${sideName(e.seat || e.side)} plays ${cardName(e)}${e.as === 'air_power' ? ' as Air Power' : e.as && e.as !== 'initiative' ? ' as ' + titleCase(e.as) : ''}${e.half !== undefined && e.half !== null ? ` in his ${e.half === 0 ? 'left' : 'right'} half` : ''}${e.reaction ? ' (reaction)' : ''}`,
   card_copied: (e) => `${sideName(e.side)} copies ${cardName(e)}${e.mirrored ? ' (mirrored)' : ''}`,
@@ -88,7 +94,8 @@ const TEXT = {
   turn_start: (e) => `— Turn ${e.turn ?? ''}: ${sideName(e.side || e.seat)} —`,
   turn_started: (e) => `— Turn ${e.turn ?? ''}: ${sideName(e.side || e.seat)} —`,
   turn_end: (e) => `${sideName(e.side || e.seat)} ends the turn`,
-  game_over: (e) => `Game over: ${e.winner ? sideName(e.winner) + ' win' : 'no winner'}${e.reason ? ' (' + e.reason + ')' : ''}`,
+  game_over: (e) => `Game over: ${e.winner ? sideName(e.winner) + ' win' : 'no winner'}${e.reason ? ' (' + (GAME_OVER_REASONS[e.reason] || e.reason) + ')' : ''}`,
+  turn_passed: (e) => `${sideName(e.seat || e.side)} has no Command card to play: turn passed`,
   last_turn: (e) => `Last turn for ${sideName(e.side)}${e.reason ? ' (' + e.reason + ')' : ''}`,
   victory: (e) => `${sideName(e.winner || e.side)} win the battle!`,
 };

@@ -116,6 +116,7 @@ export function renderCommandBar(root, ctx) {
     row.append(box);
   }
   root.append(row);
+  if (!v.game_over) root.append(el('div', { class: 'ol-waiting', 'data-waiting': ol.step || '' }, waitingText(v, ctx.seat)));
   if (ctx.dispatchSummary) root.append(el('div', { class: 'ol-summary', 'data-dispatch-summary': '1' }, ctx.dispatchSummary));
 }
 
@@ -182,7 +183,9 @@ export function renderDesk(root, ctx) {
     'Greyed cards cannot be given to anybody right now; a general who cannot take the selected card is struck through — click him to hear why.'));
 
   const handBox = el('div', { class: 'hand ol-hand', id: 'ol-hand' });
-  for (const card of hand) {
+  // a card handed out (tentatively) sits in its general's slot, not in the hand too
+  const given = new Set(Object.values(dispatched).flat().map((c) => String(c.id)));
+  for (const card of hand.filter((c) => !given.has(String(c.id)))) {
     const ts = targets(card.id);
     const no = ['cinc', ...FGS].filter((t) => !ts.includes(t)).map((t) => ROLE_NAMES[t]);
     const title = `${card.name}\n${card.text || ''}\n${ts.length ? `Can be given to: ${ts.map((t) => ROLE_NAMES[t]).join(', ')}.` : 'Cannot be given to anybody now.'}${ts.length && no.length ? ` Cannot be given to ${no.join(', ')} now.` : ''}`;
@@ -192,7 +195,7 @@ export function renderDesk(root, ctx) {
       onclick: () => { desk.selected = String(desk.selected) === String(card.id) ? null : card.id; desk.explain = null; ctx.rerender(); },
     }));
   }
-  if (!hand.length) handBox.append(el('div', { class: 'muted' }, 'No card left in hand.'));
+  if (!hand.some((c) => !given.has(String(c.id)))) handBox.append(el('div', { class: 'muted' }, 'No card left in hand.'));
   root.append(handBox);
 
   const slots = el('div', { class: 'ol-slots' });
@@ -307,9 +310,39 @@ export function renderFieldGeneral(root, ctx) {
   }
 }
 
-// text for the prompt when a seat waits in an Overlord game
-export function waitingText(view) {
-  const who = (view.to_act || []).filter((s) => s !== 'chance');
-  if (!who.length) return 'Rolling dice…';
-  return `Waiting for ${who.map(seatLabel).join(', ')}…`;
+// decisions inside a battle in progress (they block every other general)
+const BATTLE_WINDOW = new Set(['roll', 'ambush', 'retreat', 'take_ground', 'overrun', 'battle_back', 'desert_move']);
+
+// What the whole side is waiting for, and why (002 turn: dispatch -> C-in-C's own card ->
+// Field Generals play, order and move -> battles once every general has moved -> draw).
+export function waitingText(view, me = null) {
+  const ol = view.overlord || {};
+  const pend = (Array.isArray(view.pendings) && view.pendings.length ? view.pendings
+    : (view.to_act || []).map((seat) => ({ seat, type: '' }))).filter((p) => p.seat !== 'chance');
+  if (!pend.length) return 'Rolling dice…';
+  const names = (list) => [...new Set(list.map((p) => seatLabel(p.seat)))].join(', ');
+  const side = sideName(view.active);
+  const step = ol.step;
+  if (step === 'dispatch') {
+    return `Waiting for ${names(pend)}: the Commander-in-Chief hands out his command cards and chooses the Field General he visits; the ${side} Field Generals act once he confirms his orders.`;
+  }
+  if (step === 'commissar' || step === 'commissar_setup') {
+    return `Waiting for ${names(pend)}: cards go under the Commissar chip before the orders are handed out.`;
+  }
+  if (step === 'cinc') {
+    return `Waiting for ${names(pend)}: the Commander-in-Chief carries out his own tactic card first; the Field Generals act after it.`;
+  }
+  if (step === 'fg') {
+    const fight = pend.filter((p) => BATTLE_WINDOW.has(p.type));
+    if (fight.length) {
+      return `A battle is being resolved: waiting for ${names(fight)} (${fight.map((p) => titleCase(p.type)).join(', ')}); every other general waits until it is over.`;
+    }
+    const pre = pend.filter((p) => p.type !== 'battle');
+    const mine = me && sideOf(me) === view.active && FGS.includes(roleOf(me)) && !pend.some((p) => p.seat === me);
+    if (pre.length) {
+      return `Waiting for ${names(pre)} to play their cards, order and move: battles start once every ${side} Field General has moved (all movement before any battle).${mine ? ' You are done moving: your battles come then.' : ''}`;
+    }
+    return `Battles: every ${side} Field General has moved; waiting for ${names(pend)} to fight (or end) their battles. The turn ends after the last one, then the C-in-C draws two cards.`;
+  }
+  return `Waiting for ${names(pend)}…`;
 }

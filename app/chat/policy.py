@@ -19,9 +19,24 @@ may write the side channel and its pair channel at any time.  A view without the
 ``overlord`` part that is not a real engine view (``None``, ``{}``) is treated as Overlord:
 the strict reading is the safe one.
 
-An identity holding several role seats (layouts of 3, 2 or 1 players per side) reads what
-any of its seats reads; when it holds the C-in-C seat, the C-in-C's rules decide its
-writes (the hand holder stays bound by the chain of command), else any seat's permission.
+Several role seats held by one person (002 "Teams"; the server's layouts of 4/3/2/1
+players per side).  The policy is a function of ALL the seats the person's identity holds
+in the game, never of the one seat a connection was pinned to (``?seat=`` or ``auth``
+``seat``): he reads what any of his seats reads; when he holds the C-in-C seat, the
+C-in-C's rules decide his writes whichever of his seats he speaks from (the hand holder
+stays bound by the chain of command), else any seat's permission.  Per layout:
+
+* ``4`` (one role each): the rules above, seat by seat.
+* ``3`` (002: "the Commanders-in-Chief sit in the Center and also act as the Center
+  Field Generals"; slots ``cinc+centre``, ``left``, ``right``): the ``cinc+centre``
+  player is the C-in-C: no side channel, only the pair channel of the Field General he
+  visits this turn; he reads the side channel (as the Centre FG, the Field Generals'
+  talk reaches him, his input is what 002 limits); ``left`` / ``right``: Field Generals.
+* ``2`` and ``1`` (002: "with 2 or even 1 player per side, the players play all roles
+  collectively, for their camp"): no separate C-in-C and Field Generals to keep apart, so
+  no chain of command inside the side: every channel of the side a seat reads is open
+  to it at any time (``Actor.collective``, set by the server from the side's slots:
+  ``app.games.modes.collective_sides``).  Still nothing crosses sides.
 """
 from __future__ import annotations
 
@@ -56,6 +71,7 @@ class Actor:
     side: str | None
     role: str | None
     identified: bool            # has an identity (name) — anonymous spectators cannot write
+    collective: bool = False    # the side plays all roles collectively (layouts 2 / 1)
 
 
 @dataclass(frozen=True)
@@ -127,7 +143,7 @@ def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None) ->
     if channel == "spectators":
         return OK
     state, fg = chain_state(view, actor.side)
-    if state == "free":
+    if state == "free" or actor.collective:
         return OK
     if channel.startswith("side:"):
         return _no(R_CINC_SIDE) if actor.role == CINC else OK

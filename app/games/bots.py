@@ -37,7 +37,8 @@ log = logging.getLogger("app.bots")
 
 def choose_bot_action(rs: Ruleset, state: Any, seat: str, salt: int) -> dict[str, Any] | None:
     """The engine's random bot (``engine.bot.RandomBot`` over the game's ruleset); the
-    server adds no rule."""
+    server adds no rule.  The bot decides, then confirms, never taking a decision back
+    (``engine.bot.decisive``); ``BOT_DELAY`` paces its moves (:meth:`BotDriver._play`)."""
     if not rs.legal_actions(state, seat):
         return None
     return RandomBot(salt, rs).choose(state, seat)

@@ -76,6 +76,18 @@ def layouts(rs: Ruleset, mode: str | None) -> dict[str, list[list[str]]]:
     return layouts_of(rs, mode)[0]
 
 
+def collective_sides(seats: Any) -> frozenset[str]:
+    """Sides whose role seats are shared by at most two player slots (layouts ``2`` and
+    ``1``): 002 "Teams": "with 2 or even 1 player per side, the players play all roles
+    collectively, for their camp", so the chain of command does not split them (chat
+    policy, ``app.chat.policy``).  ``seats``: objects with ``seat``, ``side``, ``slot``."""
+    slots: dict[str, set[str]] = {}
+    for s in seats:
+        if ":" in s.seat:
+            slots.setdefault(s.side, set()).add(s.slot or s.seat)
+    return frozenset(side for side, held in slots.items() if len(held) <= 2)
+
+
 @dataclass(frozen=True)
 class SlotSpec:
     slot: str

@@ -66,6 +66,10 @@ class Connection:
         self.role: str | None = None
         self.held: list[tuple[str, str, str]] = []   # every (seat, side, role) it plays
         self.pinned = False                 # bound with ?seat= to that one seat
+        # chat speaks for the identity, not the pinned seat: every (seat, side, role) the
+        # identity holds in the game, and the sides playing all roles collectively
+        self.chat_held: list[tuple[str, str, str]] = []
+        self.collective: frozenset[str] = frozenset()
         self.identity_id: str | None = None
         self.name: str | None = None
         self.seq = -1                       # last seq this connection was sent
@@ -87,16 +91,26 @@ class Connection:
 
     @property
     def actors(self) -> list[Actor]:
-        """One chat actor per seat held (a spectator: one seatless actor)."""
-        if not self.held:
+        """One chat actor per seat its identity holds in the game (``chat_held``: also the
+        seats a connection pinned to one of them does not play; a spectator: one
+        seatless actor)."""
+        held = self.chat_held or self.held
+        if not held:
             return [self.actor]
-        return [Actor(seat=s, side=sd, role=r, identified=self.identity_id is not None)
-                for s, sd, r in self.held]
+        return [Actor(seat=s, side=sd, role=r, identified=self.identity_id is not None,
+                      collective=sd in self.collective)
+                for s, sd, r in held]
 
     @property
-    def view_key(self) -> str | tuple[str, ...] | None:
-        """What the payloads of this connection depend on (shared by equal keys)."""
-        return self.seat if len(self.held) <= 1 else tuple(self.seats)
+    def view_key(self) -> Any:
+        """What the payloads of this connection depend on (shared by equal keys): the
+        seats it plays, and its chat actors when they are not just those seats."""
+        base = self.seat if len(self.held) <= 1 else tuple(self.seats)
+        if not self.held:
+            return base
+        plain = [Actor(seat=s, side=sd, role=r, identified=True) for s, sd, r in self.held]
+        actors = self.actors
+        return base if actors == plain else (base, tuple(actors))
 
     def send(self, text: str) -> None:
         if self.closed:

@@ -21,6 +21,7 @@ from ..engine_api import CHANCE, Ruleset
 from ..games import play
 from ..games import service as games_service
 from ..games.bots import BotDriver
+from ..games.modes import collective_sides
 from ..games.redact import events_for_seats, legal_for_seats
 from ..games.runtime import Batch, GameRuntime, Registry
 from ..games.schemas import EventEntry
@@ -150,29 +151,34 @@ class Hub:
         return channels_for(actors, seat_triples, view)
 
     def _seat_chat(self, rs: Ruleset, state: Any, seat: str | None, view: dict[str, Any],
-                   seats: list[str] | None = None) -> dict[str, Any]:
+                   seats: list[str] | None = None,
+                   chat: list[Actor] | None = None) -> dict[str, Any]:
         """A seated connection's channels after a change of state (the Overlord chain of
-        command opens and closes lines per turn); {} for spectators (theirs never change)."""
+        command opens and closes lines per turn); {} for spectators (theirs never change).
+        ``chat``: the connection's chat actors (every seat of its identity,
+        ``Connection.actors``); without them, one actor per seat of ``seats``."""
         if seat is None:
             return {}
         triples = []
         for s in rs.seats(state):
             side, _, role = s.partition(":")
             triples.append((s, side, role or "commander"))
-        actors = []
-        for held in (seats or [seat]):
+        actors = list(chat or [])
+        for held in ([] if actors else (seats or [seat])):
             me = next((t for t in triples if t[0] == held), (held, held, "commander"))
             actors.append(Actor(seat=held, side=me[1], role=me[2], identified=True))
         return {"chat_channels": self._chat_channels(actors, triples, view)}
 
     def sync_msg(self, rt: GameRuntime, seat: str | None, me: str | None,
-                 seats: list[str] | None = None) -> dict[str, Any]:
+                 seats: list[str] | None = None,
+                 chat: list[Actor] | None = None) -> dict[str, Any]:
         rs = rt.rs
         view = rs.view_for(rt.state, seat)
         return {"type": "sync", "seq": rt.seq, "view": view,
                 "legal": self._legal(rs, rt.state, seat, seats), "status": self._status(rt),
                 **self._views(rs, rt.state, seats, view),
-                "seats": rt.seats_public(me), **self._seat_chat(rs, rt.state, seat, view, seats)}
+                "seats": rt.seats_public(me),
+                **self._seat_chat(rs, rt.state, seat, view, seats, chat)}
 
     @staticmethod
     def _redact(rs: Ruleset, batches: list[Batch], seat: str | None,
@@ -187,24 +193,25 @@ class Hub:
         return events
 
     def update_msg(self, rs: Ruleset, batches: list[Batch], seat: str | None, status: str,
-                   seats: list[str] | None = None) -> dict[str, Any]:
+                   seats: list[str] | None = None,
+                   chat: list[Actor] | None = None) -> dict[str, Any]:
         last = batches[-1]
         if last.state is None:   # only delivered, superseded batches drop their state
             raise RuntimeError("update of a batch whose state was dropped")
         return self._update(rs, batches[0].first_seq, last.seq,
                             batches[0].actor if len(batches) == 1 else None,
                             self._redact(rs, batches, seat, seats), last.state, seat, status,
-                            seats)
+                            seats, chat)
 
     def _update(self, rs: Ruleset, first_seq: int, seq: int, actor: str | None,
                 events: list[dict[str, Any]], state: Any, seat: str | None, status: str,
-                seats: list[str] | None) -> dict[str, Any]:
+                seats: list[str] | None, chat: list[Actor] | None = None) -> dict[str, Any]:
         """An ``update`` of log entries ``first_seq..seq`` (``events`` already redacted)."""
         view = rs.view_for(state, seat)
         return {"type": "update", "first_seq": first_seq, "seq": seq, "actor": actor,
                 "events": events, "view": view, **self._views(rs, state, seats, view),
                 "legal": self._legal(rs, state, seat, seats), "status": status,
-                **self._seat_chat(rs, state, seat, view, seats)}
+                **self._seat_chat(rs, state, seat, view, seats, chat)}
 
     # -- catch-up after ``since`` ----------------------------------------------------------
     async def _rebuild(self, rt: GameRuntime, conn: Connection,
@@ -239,18 +246,20 @@ class Hub:
         status = self._status(rt)
         batches = rt.batches_since(since)
         if batches is not None:
-            return self.update_msg(rt.rs, batches, conn.seat, status, conn.seats) if batches else None
+            return self.update_msg(rt.rs, batches, conn.seat, status, conn.seats,
+                                   conn.actors) if batches else None
         entries = [e for e in rebuilt or [] if e.seq <= rt.seq]   # the log may be ahead
         upto = entries[-1].seq if entries else since
         tail = rt.batches_since(upto)
         if not entries or entries[0].seq != since + 1 or tail is None:
-            return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats)
+            return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats,
+                                 conn.actors)
         events = [ev for e in entries for ev in e.events]
         events.extend(self._redact(rt.rs, tail, conn.seat, conn.seats))
         starts = [e.seat for e in entries if e.seat != CHANCE] + [b.actor for b in tail]
         actor = starts[0] if len(starts) == 1 and entries[0].seat != CHANCE else None
         return self._update(rt.rs, since + 1, rt.seq, actor, events, rt.state, conn.seat, status,
-                            conn.seats)
+                            conn.seats, conn.actors)
 
     @staticmethod
     def _since_error(rt: GameRuntime, conn: Connection, since: int) -> bool:
@@ -280,7 +289,8 @@ class Hub:
 
     @staticmethod
     def _hold(rt: GameRuntime, conn: Connection, seats: list[str]) -> None:
-        """Bind the connection to these seats (the first is its primary ``seat``)."""
+        """Bind the connection to these seats (the first is its primary ``seat``); its chat
+        speaks for every seat of its identity (:meth:`_chat_seats`)."""
         infos = [rt.seats[s] for s in seats]
         conn.held = [(i.seat, i.side, i.role) for i in infos]
         conn.view_seq = -1                  # another audience: its next view is full
@@ -288,6 +298,17 @@ class Hub:
             conn.seat, conn.side, conn.role = infos[0].seat, infos[0].side, infos[0].role
         else:
             conn.seat = conn.side = conn.role = None
+        Hub._chat_seats(rt, conn)
+
+    @staticmethod
+    def _chat_seats(rt: GameRuntime, conn: Connection) -> None:
+        """The chat policy is a function of ALL the seats the identity holds (002: whoever
+        holds the C-in-C seat stays bound by the chain of command whichever of his seats
+        he speaks from; a connection pinned with ``?seat=`` / ``auth`` ``seat`` changes
+        the seat it acts for, never what it may say) and of the side's layout."""
+        mine = rt.seats_of(conn.identity_id) if conn.identity_id else []
+        conn.chat_held = [(i.seat, i.side, i.role) for i in (rt.seats[s] for s in mine)]
+        conn.collective = collective_sides(rt.seats.values())
 
     def _rebind(self, rt: GameRuntime, conn: Connection) -> bool:
         """After a seat change: the seats this connection's identity now holds (a pinned
@@ -295,6 +316,7 @@ class Hub:
         before = list(conn.seats)
         mine = rt.seats_of(conn.identity_id) if conn.identity_id else []
         if conn.pinned and before and before[0] in mine:
+            Hub._chat_seats(rt, conn)
             return False
         conn.pinned = False
         if mine != before:
@@ -332,7 +354,8 @@ class Hub:
             if since is not None and not self._since_error(rt, conn, since):
                 missed = self._missed(rt, conn, since, rebuilt)
             self._send_view(rt, conn, missed if missed is not None
-                            else self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
+                            else self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats,
+                                               conn.actors))
             conn.seq = rt.seq
 
     # -- delivery ------------------------------------------------------------------------
@@ -363,13 +386,14 @@ class Hub:
                 continue
             mine = [b for b in batches if b.seq > conn.seq]
             if not mine or mine[0].first_seq != conn.seq + 1:   # cannot happen: be safe
-                conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats))
+                conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats,
+                                             conn.actors))
                 conn.seq = conn.view_seq = rt.seq
                 continue
             key = conn.view_key
             b = built.get((key, mine[0].first_seq))
             if b is None:
-                msg = self.update_msg(rt.rs, mine, conn.seat, status, conn.seats)
+                msg = self.update_msg(rt.rs, mine, conn.seat, status, conn.seats, conn.actors)
                 vtext = dumps(msg["view"])
                 view = interned.setdefault(vtext, msg["view"])
                 b = built[(key, mine[0].first_seq)] = _Built(msg, vtext, view)
@@ -409,7 +433,7 @@ class Hub:
             text = cache.get(key)
             if text is None:
                 text = cache[key] = dumps(self.sync_msg(rt, conn.seat, conn.identity_id,
-                                                        conn.seats))
+                                                        conn.seats, conn.actors))
             conn.send(text)
             conn.seq = conn.view_seq = rt.seq
 
@@ -442,7 +466,7 @@ class Hub:
                                     "message": out.message, "seq": out.seq, "details": out.details})
                     if out.code == "stale_seq":
                         self._send_view(rt, conn, self.sync_msg(rt, conn.seat, conn.identity_id,
-                                                                conn.seats))
+                                                                conn.seats, conn.actors))
                         conn.seq = rt.seq
             self._deliver(rt)
         if out.ok and out.batch is not None:

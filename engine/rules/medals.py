@@ -7,6 +7,7 @@ the side that did the most damage (figures eliminated + objectives held).
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..state import GameState, Unit
@@ -203,6 +204,89 @@ def finish(st: GameState, winner: str | None, reason: str, events: list[dict[str
     st.chance = None
     events.append({"type": "game_over", "winner": winner, "reason": reason,
                    "medals": {s: st.medals(s) for s in SIDES}})
+
+
+# ---------------------------------------------------------------------------- out of cards
+#: words naming a side in a scenario's text (English; the ``.m44`` editor's ``en`` block)
+_SIDE_WORDS = {
+    "AXIS": r"axis|germans?|german army|wehrmacht|japanese|italians?|finns?|finnish|"
+            r"hungarians?|romanians?",
+    "ALLIES": r"allies|allied|americans?|british|soviets?|russians?|red army|french|"
+              r"maquis|resistance|partisans?|canadians?|poles|polish|australians?|u\.?s\.?",
+}
+_DECK_OUT = re.compile(
+    r"(deck|draw pile|command cards?)\b[^.;]*?\b(runs? out|run out|ran out|exhausted|is empty|"
+    r"are all drawn|used up)|last (command )?card (is|has been) drawn|"
+    r"(runs?|ran) out of (command )?cards|no more (command )?cards", re.I)
+
+
+#: a sentence going on from the previous one ("... the last card is drawn. If the Allies
+#: have not won by then, the Axis player wins.")
+_FOLLOW_UP = re.compile(r"\s*(otherwise|if not|failing (this|that)|else|in (that|this) case|"
+                        r"then|at that (time|point)|if [^,]*\b(has|have) not)\b", re.I)
+
+
+def _names_winner(sentence: str) -> str | None:
+    """The one side a sentence names as winning ("... or the Axis side wins", "victory
+    goes to the Allies"); None when it names none, or both."""
+    found = set()
+    for side, words in _SIDE_WORDS.items():
+        if re.search(rf"\b(?:{words})(?: player| players| side| forces| army| team)?"
+                     rf"(?: automatically| immediately)? (?:wins?|is victorious|is the winner)\b",
+                     sentence, re.I) or \
+                re.search(rf"\bvictory (?:goes )?(?:to|for) the (?:{words})\b", sentence, re.I):
+            found.add(side)
+    return found.pop() if len(found) == 1 else None
+
+
+def deck_out_winner(st: GameState) -> str | None:
+    """The side the scenario's own text names as the winner when the Command card deck
+    runs out (e.g. scenario 19 Vassieux, Vercors: "must be completed before the deck runs
+    out or the Axis side wins"), read from the sentences of its ``text`` (English first)
+    that speak of the deck running out (or the sentence going on from one: "Otherwise
+    ...", "If the Allies have not won by then, ..."); None when no text names one."""
+    text = st.scn.raw.get("text") if isinstance(st.scn.raw, dict) else None
+    if not isinstance(text, dict):
+        return None
+    langs = [text.get("en")] + [v for k, v in sorted(text.items()) if k != "en"]
+    for lang in langs:
+        fields = lang.values() if isinstance(lang, dict) else ()
+        sentences = re.split(r"[.\n]+", "\n".join(f for f in fields if isinstance(f, str)))
+        for i, sentence in enumerate(sentences):
+            if _DECK_OUT.search(sentence):       # the winner in it, or in the next one
+                nxt = " ".join(sentences[i + 1:i + 2])
+                side = _names_winner(sentence) or \
+                    (_names_winner(nxt) if _FOLLOW_UP.match(nxt) else None)
+                if side in SIDES:
+                    return side
+    return None
+
+
+def out_of_cards(st: GameState) -> bool:
+    """The game cannot go on for want of Command cards (checked at the end of each turn,
+    after its draws): the scenario forbids reshuffling (``deck_reshuffling: false``,
+    vocabulary: "deck never reshuffles; running out ends the game") and the draw pile is
+    empty; or (general rule, 004 silent) no card can be drawn any more (draw pile and
+    discard pile empty) and no side holds a card."""
+    if st.deck or st.game_over:
+        return False
+    if st.scn.options.get("deck_reshuffling") is False:
+        return True
+    return not st.discard and not any(st.hands.get(s) for s in SIDES)
+
+
+def end_out_of_cards(st: GameState, events: list[dict[str, Any]]) -> bool:
+    """End the game when :func:`out_of_cards` (True then).  Winner: the side the
+    scenario's text names for an exhausted deck (:func:`deck_out_winner`), else the side
+    with more medals; equal medals: a draw (``winner`` null).  Reason ``deck_exhausted``."""
+    if not out_of_cards(st):
+        return False
+    winner = deck_out_winner(st)
+    if winner is None:
+        a, b = st.medals("AXIS"), st.medals("ALLIES")
+        winner = "AXIS" if a > b else "ALLIES" if b > a else None
+    finish(st, winner, "deck_exhausted", events)
+    return True
 
 
 def end_by_damage(st: GameState, events: list[dict[str, Any]]) -> None:

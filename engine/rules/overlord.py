@@ -25,14 +25,14 @@ from .. import dice as D
 from ..cards import ALL, CARDS
 from ..core.errors import IllegalAction
 from ..overlord_cards import (AIR_SORTIE_KEY, AIR_SORTIES, BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF,
-                              OVERLORD_DECK)
+                              overlord_deck_ids)
 from ..state import GameState, Play, Quota, ShallowExt
 from . import airdrop as AD
 from . import battle as B
 from . import tactics as T
 from . import turn as TU
 from .common import MODES, SIDES, StandardMode, is_top, other, parse_hex, parse_unit
-from .medals import check_victory, end_by_damage, update_objectives
+from .medals import check_victory, end_by_damage, end_out_of_cards, update_objectives
 from .terrain_changes import unit_left_hex
 
 ROLES = ("cinc", "left", "centre", "right")
@@ -159,7 +159,7 @@ def _gung_ho_sides(scn) -> list[str]:
 # ============================================================================ game start
 def init_game(st: GameState) -> None:
     scn = st.scn
-    st.deck = [c.id for c in OVERLORD_DECK]
+    st.deck = overlord_deck_ids(scn.options)      # deck_name: Air Power -> Artillery Bombard
     air = st.options.get("overlord_air_sortie")
     if air:     # 002 "Overlord and the Air Pack": one Air Sortie each, the rest shuffled in
         st.deck += [c.id for c in AIR_SORTIES[2:]]
@@ -1281,6 +1281,8 @@ def _end_turn(st: GameState, events: list) -> None:
     events.append({"type": "turn_ended", "side": side, "turn": st.turn})
     if st.last_turn_for == side and st.options.get("counter_attack_last_turn"):
         end_by_damage(st, events)      # 004 optional Counter-Attack last turn is over
+        return
+    if end_out_of_cards(st, events):   # deck_reshuffling: false, or no card anywhere
         return
     _start_turn(st, other(side), events)
 

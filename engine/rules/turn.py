@@ -24,7 +24,7 @@ from . import extra_cards as EC
 from . import useless_cards as UC
 from .common import (can_activate, mode, other, parse_hex, parse_unit, pop_ext, set_ext,
                      take_from_hand, terrain_at)
-from .medals import check_victory, end_by_damage, update_objectives
+from .medals import check_victory, end_by_damage, end_out_of_cards, update_objectives
 from .movement import describe_move, exit_hexes, exit_value, move_allowance, reachable
 from .terrain_changes import unit_left_hex
 
@@ -94,7 +94,8 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         if recon_as_air_power(st, st.active):
             out += [{"type": "play_card", "seat": seat, "card": c, "as": "air_power"}
                     for c in cards if CARDS[c].key == "recon"]
-        return out + UC.play_card_options(st, seat) + MN.play_card_options(st, seat)
+        out += UC.play_card_options(st, seat) + MN.play_card_options(st, seat)
+        return out or [{"type": "pass", "seat": seat}]      # no card: :func:`_pass_turn`
     if ph in ("offer", "exchange"):
         return UC.legal(st, seat)
     if ph == "recon":
@@ -344,6 +345,19 @@ def _needs_commissar_card(st: GameState, side: str) -> bool:
     x = st.ext
     return bool(x and side in x.get("commissar_chip", ()) and x["commissar_chip"][side] is None
                 and st.hands[side])
+
+
+def _pass_turn(st: GameState, action: dict, events: list) -> None:
+    """A side with no Command card to play (an empty hand: a deck that does not reshuffle,
+    cards discarded) orders nothing this turn (004 silent: no card, no order); the end of
+    its turn runs as usual (its draw, then :func:`medals.end_out_of_cards`)."""
+    if playable(st, st.active) or UC.play_card_options(st, action.get("seat")) \
+            or MN.play_card_options(st, action.get("seat")):
+        raise IllegalAction("card_must_be_played", "a Command card must be played: "
+                            "passing is only for a side with no card to play")
+    events.append({"type": "turn_passed", "side": st.active, "seat": action.get("seat"),
+                   "reason": "no_command_card"})
+    _end_turn(st, events)
 
 
 def _place_commissar(st: GameState, action: dict, events: list) -> None:
@@ -734,6 +748,7 @@ HANDLERS = {
         st, firefight_pairs(st, st.play), action, events),
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
+    ("play_card", "pass"): _pass_turn,
     ("smoke", "place_smoke"): _place_smoke,
     ("airdrop", "airdrop"): lambda st, action, events: AD.apply_drop(st, action, events),
     ("reinforce", "reinforce"): lambda st, action, events: TR.apply_reinforce(st, action, events),
@@ -820,7 +835,10 @@ def draw(st: GameState, side: str, events: list, n: int = 1) -> list[int]:
 
 
 def reshuffle_if_due(st: GameState, events: list) -> None:
-    """Their Finest Hour: after the turn the deck and the discard pile are shuffled together."""
+    """Their Finest Hour: after the turn the deck and the discard pile are shuffled together
+    (not when the scenario says the deck is never reshuffled: ``deck_reshuffling: false``)."""
+    if st.reshuffle and st.scn.options.get("deck_reshuffling") is False:
+        st.reshuffle = False
     if st.reshuffle:
         st.deck.extend(st.discard)
         st.discard = []
@@ -894,6 +912,8 @@ def _finish_turn(st: GameState, events: list) -> None:
     events.append({"type": "turn_ended", "side": side, "turn": st.turn})
     if st.last_turn_for == side and st.options.get("counter_attack_last_turn"):
         end_by_damage(st, events)
+        return
+    if end_out_of_cards(st, events):
         return
     start_turn(st, other(side), events)
 

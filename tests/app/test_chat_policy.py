@@ -159,7 +159,8 @@ def test_tentative_visit_and_missing_view_are_strict() -> None:
 
 
 def test_several_seats_held_by_one_identity() -> None:
-    """Layouts 3/2/1: reads are the union; the C-in-C's rules bind the C-in-C seat's holder."""
+    """Seats shared in a side that keeps its chain of command (``collective`` False): reads
+    are the union; the C-in-C's rules bind the C-in-C seat's holder."""
     cinc_centre = [ROLES["cinc"], ROLES["centre"]]
     left_right = [ROLES["left"], ROLES["right"]]
     v = view_of("cinc", "visiting_right")
@@ -179,3 +180,84 @@ def test_several_seats_held_by_one_identity() -> None:
     assert ch["closed"] == {"pair:ALLIES:right": "the Commander-in-Chief is visiting the Left "
                             "Field General this turn; your line to him opens when he visits you"}
     assert writer_for(left_right, "spectators", None)[0] is None
+
+
+# -- every layout x slot x channel x turn state (002 "Teams" + "The Military Chain of Command")
+from engine.rules.overlord import seat_layouts  # noqa: E402
+
+from app.engine_api import ruleset  # noqa: E402
+from app.games.modes import build_slots, collective_sides  # noqa: E402
+
+ALL_SEATS = [f"{s}:{r}" for s in ("AXIS", "ALLIES") for r in ("cinc", "left", "centre", "right")]
+
+
+class _Row:
+    def __init__(self, seat: str, slot: str) -> None:
+        self.seat, self.side, self.slot = seat, seat.split(":")[0], slot
+
+
+def slot_actors(layout: str) -> dict[str, list[Actor]]:
+    """ALLIES's slots of an Overlord layout -> the chat actors of their holder, as the
+    server builds them (every seat of the identity, ``collective`` from the side's slots)."""
+    _, slots = build_slots(ruleset("overlord"), "overlord", ALL_SEATS,
+                           {"ALLIES": layout, "AXIS": "4"})
+    rows = [_Row(seat, sl.slot) for sl in slots for seat in sl.seats]
+    coll = collective_sides(rows)
+    return {sl.slot: [Actor(s, "ALLIES", s.split(":")[1], True, collective="ALLIES" in coll)
+                      for s in sl.seats] for sl in slots if sl.side == "ALLIES"}
+
+
+def expected_layout(layout: str, roles: list[str], channel: str, state: str) -> tuple[bool, bool]:
+    """(read, write) for the holder of ``roles`` from the texts, not from the code."""
+    if channel == "all":
+        return True, True
+    if channel in ("spectators", "side:AXIS") or channel.startswith("pair:AXIS"):
+        return False, False                             # nothing crosses sides
+    if channel == "side:ALLIES":
+        read = True
+    else:
+        read = "cinc" in roles or channel.split(":")[2] in roles
+    if not read:
+        return False, False
+    if state == "game_over" or layout in ("2", "1"):    # chain lifted / roles played together
+        return True, True
+    if channel == "side:ALLIES":
+        return True, "cinc" not in roles                # the C-in-C holder: never, from any seat
+    return True, state == f"visiting_{channel.split(':')[2]}"
+
+
+LAYOUT_CASES = [(lay, slot, ch, st) for lay in ("4", "3", "2", "1")
+                for slot in slot_actors(lay) for ch in CHANNELS for st in STATES]
+
+
+def test_layout_table_is_complete() -> None:
+    assert {lay: len(seat_layouts("overlord")[lay]) for lay in "4321"} == {"4": 4, "3": 3, "2": 2, "1": 1}
+    assert len(LAYOUT_CASES) == (4 + 3 + 2 + 1) * len(CHANNELS) * len(STATES)
+
+
+@pytest.mark.parametrize("layout,slot,channel,state", LAYOUT_CASES)
+def test_policy_per_layout_and_slot(layout: str, slot: str, channel: str, state: str) -> None:
+    actors = slot_actors(layout)[slot]
+    roles = [a.role for a in actors]
+    game = [(s, s.split(":")[0], s.split(":")[1]) for s in ALL_SEATS]
+    read, write = expected_layout(layout, roles, channel, state)
+    # whichever of his seats the connection was pinned to, the holder's view is his side's
+    for first in range(len(actors)):
+        view = view_of(str(actors[first].role), state)
+        if "cinc" in roles and state == "no_visit":
+            view["overlord"]["visit"] = "right"         # a tentative visit opens nothing
+        assert bool(may_read_any(actors, channel, view)) == read
+        writer, d = writer_for(actors, channel, view)
+        assert bool(d) == write and (writer is not None) == write, (d, roles)
+        if write and "cinc" in roles and layout in ("4", "3") and state != "game_over":
+            assert writer is not None and writer.role == "cinc"   # speaks as the C-in-C
+        ch = channels_for(actors, game, view)
+        assert (channel in ch["write"]) == write and (channel in ch["read"]) == read
+        if read and not write:
+            assert ch["closed"][channel] == d.reason and d.reason
+
+
+def test_collective_sides_from_the_slots() -> None:
+    for lay, want in (("4", False), ("3", False), ("2", True), ("1", True)):
+        assert all(a.collective == want for acts in slot_actors(lay).values() for a in acts)
+    assert collective_sides([_Row("AXIS", "AXIS"), _Row("ALLIES", "ALLIES")]) == frozenset()

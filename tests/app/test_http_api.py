@@ -154,3 +154,26 @@ def test_optional_rules_listed_chosen_and_refused(api: httpx.Client) -> None:
                      headers=auth(tok))
         assert r.status_code in (400, 422) and err(r) == code, (options, r.text)
     assert len(api.get("/api/games?status=open,live,finished").json()) == before
+
+
+def test_upload_without_units_is_refused(api: httpx.Client) -> None:
+    """A board without hexagons, without units, or with one side without units is not a
+    battle: 422 ``scenario_no_units`` at upload (it used to load and end at turn 1 as a
+    win for the side with units)."""
+    before = len(api.get("/api/scenarios").json())
+    no_axis = json.loads(PEGASUS)
+    no_axis["board"]["hexagons"] = [h for h in no_axis["board"]["hexagons"]
+                                    if not (h.get("unit") or {}).get("name", "").endswith("ger")]
+    no_units = json.loads(PEGASUS)
+    for h in no_units["board"]["hexagons"]:
+        h.pop("unit", None)
+    no_hexes = json.loads(PEGASUS)
+    no_hexes["board"]["hexagons"] = []
+    for data, sides in ((no_axis, ["AXIS"]), (no_units, ["AXIS", "ALLIES"]),
+                        (no_hexes, ["AXIS", "ALLIES"])):
+        r = api.post("/api/scenarios", files={"file": ("empty.m44", json.dumps(data).encode())})
+        assert r.status_code == 422, r.text
+        e = r.json()["error"]
+        assert e["code"] == "scenario_no_units" and sorted(e["details"]["sides"]) == sorted(sides)
+        assert "units" in e["message"] or "hexagons" in e["message"]
+    assert len(api.get("/api/scenarios").json()) == before

@@ -164,3 +164,80 @@ async def test_absent_player_replaced_then_back(grace_server: Server) -> None:
         s = left()
         assert s["is_bot"] and s["bot_reason"] == "left" and not s["mine"]
         assert api.post(f"/api/games/{gid}/seats/ALLIES:left/claim", headers=auth(boss)).status_code == 200
+
+
+def chat_game(server: Server, api: httpx.Client, layout: dict[str, str], names: tuple[str, ...],
+              claims: tuple[str, ...]) -> tuple[list[str], str, str]:
+    """(tokens, game id, websocket base): the first identity creates an Overlord game with
+    ``layout`` on ``claims[0]``, the others claim ``claims[1:]``."""
+    toks = [new_identity(api, n) for n in names]
+    g = create(api, toks[0], layout=layout, seat=claims[0])
+    for tok, seat in zip(toks[1:], claims[1:]):
+        assert api.post(f"/api/games/{g['id']}/seats/{seat}/claim", headers=auth(tok)).status_code == 200
+    return toks, g["id"], f"{server.ws_base}/ws/games/{g['id']}"
+
+
+async def say(ws: WS, channel: str, text: str) -> dict[str, Any]:
+    """The answer to this chat message: its own echo, or the error."""
+    await ws.send({"type": "chat", "channel": channel, "text": text})
+    while True:
+        m = await ws.expect("chat", "error")
+        if m["type"] != "chat" or m["text"] == text:
+            return m
+
+
+async def test_chain_of_command_binds_the_cinc_holder_on_every_connection(
+        server: Server, api: httpx.Client) -> None:
+    """002: the C-in-C may not talk to all his Field Generals.  Layout 3: the player of
+    ``ALLIES:cinc+centre`` is refused on ``side:ALLIES`` however he connects (all his
+    seats, pinned with ``?seat=ALLIES:centre``, or ``auth`` with that seat); his Left FG
+    is not.  Layout 2 (AXIS): "the players play all roles collectively": no chain."""
+    (ike, brad, gerd), gid, base = chat_game(server, api, {"AXIS": "2", "ALLIES": "3"},
+                                             ("Ike", "Brad", "Gerd"),
+                                             ("ALLIES:cinc", "ALLIES:left", "AXIS:cinc"))
+
+    async with WS(base, ike) as plain, WS(f"{base}?seat=ALLIES:centre", ike) as pinned, \
+            WS(base) as authed, WS(base, brad) as left, WS(base, gerd) as axis:
+        await authed.send({"type": "auth", "token": ike, "seat": "ALLIES:centre"})
+        hello = await authed.expect("hello")
+        assert hello["seat"] == "ALLIES:centre" and hello["my_seats"] == ["ALLIES:centre"]
+        assert pinned.messages[0]["my_seats"] == ["ALLIES:centre"]
+        for ws, h in ((plain, plain.messages[0]), (pinned, pinned.messages[0]), (authed, hello)):
+            chans = h["chat_channels"]
+            assert "side:ALLIES" in chans["read"] and "side:ALLIES" not in chans["write"]
+            assert "Commander-in-Chief" in chans["closed"]["side:ALLIES"]
+            e = await say(ws, "side:ALLIES", "all generals: attack at dawn")
+            assert e["type"] == "error" and e["code"] == "chat_forbidden", e
+            e = await say(ws, "pair:ALLIES:left", "Bradley, go")     # no visit confirmed
+            assert e["type"] == "error" and e["code"] == "chat_forbidden", e
+        m = await say(left, "side:ALLIES", "Left FG here")          # FGs talk at any time
+        assert m["type"] == "chat" and m["seat"] == "ALLIES:left"
+        assert (await pinned.expect("chat"))["text"] == "Left FG here"
+        chans = axis.messages[0]["chat_channels"]
+        assert {"side:AXIS", "pair:AXIS:left", "pair:AXIS:right"} <= set(chans["write"])
+        m = await say(axis, "side:AXIS", "we play together")
+        assert m["type"] == "chat" and m["channel"] == "side:AXIS"
+    history = api.get(f"/api/games/{gid}/chat", params={"channel": "side:ALLIES"},
+                      headers=auth(brad)).json()
+    assert [m["text"] for m in history] == ["Left FG here"]
+
+
+async def test_chain_of_command_layouts_4_and_1_on_a_live_server(
+        server: Server, api: httpx.Client) -> None:
+    """Layout 4: the C-in-C never writes the side channel, his Field General does; layout 1
+    (one player holds the four AXIS seats, "all roles collectively"): every AXIS channel
+    is his, pinned or not; nothing crosses sides."""
+    (monty, miles, rommel), _, base = chat_game(server, api, {"AXIS": "1", "ALLIES": "4"},
+                                                  ("Monty", "Miles", "Rommel"),
+                                                  ("ALLIES:cinc", "ALLIES:right", "AXIS:cinc"))
+
+    async with WS(base, monty) as cinc, WS(base, miles) as right, \
+            WS(f"{base}?seat=AXIS:left", rommel) as axis_pinned, WS(base, rommel) as axis:
+        assert (await say(cinc, "side:ALLIES", "all of you"))["code"] == "chat_forbidden"
+        assert (await say(right, "side:ALLIES", "Right FG"))["type"] == "chat"
+        for ws in (axis, axis_pinned):
+            assert set(ws.messages[0]["chat_channels"]["write"]) >= {
+                "side:AXIS", "pair:AXIS:left", "pair:AXIS:centre", "pair:AXIS:right"}
+            assert (await say(ws, "side:AXIS", "notes to myself"))["type"] == "chat"
+            assert (await say(ws, "side:ALLIES", "hello there"))["code"] == "chat_forbidden"
+        assert not any(m.get("channel") == "side:AXIS" for m in cinc.messages + right.messages)

@@ -128,3 +128,34 @@ async def test_redis_pubsub() -> None:
     if not reachable(PG_HOST, REDIS_PORT):
         pytest.skip("Redis unreachable")
     await _roundtrip(RedisPubSub(f"redis://{PG_HOST}:{REDIS_PORT}/0"))
+
+
+def test_stand_in_bot_decides_then_confirms() -> None:
+    """The server's bot move (``choose_bot_action``, a fresh engine bot salted with the log
+    seq for every move) as a stand-in C-in-C: it hands out cards, visits once, confirms;
+    never a ``undo_dispatch`` (one used to give and take back cards 24 times in 40 s)."""
+    from pathlib import Path
+
+    from app.engine_api import ruleset
+    from app.games.bots import choose_bot_action
+    from engine import apply, load_scenario, new_game, sample_chance, to_act
+
+    omaha = Path(__file__).resolve().parents[2] / "scenarios" / "13-OmahaBeachOverlord.m44"
+    st = new_game(load_scenario(omaha), 3)
+    seq, made = 0, []
+    while st.turn <= 6:
+        seat = to_act(st)[0]
+        a = sample_chance(st) if seat == "chance" else choose_bot_action(ruleset("overlord"), st, seat, seq)
+        assert a is not None
+        if seat.endswith(":cinc") and a["type"] in ("dispatch", "undo_dispatch", "visit",
+                                                    "gung_ho", "confirm_dispatch"):
+            made.append((st.turn, a["type"]))
+        st, _ = apply(st, a)
+        seq += 1
+    per_turn: dict[int, list[str]] = {}
+    for turn, kind in made:
+        per_turn.setdefault(turn, []).append(kind)
+    assert len(per_turn) >= 5
+    for kinds in per_turn.values():
+        assert "undo_dispatch" not in kinds and kinds.count("visit") <= 1 and len(kinds) <= 6
+        assert kinds[-1] == "confirm_dispatch"

@@ -25,4 +25,10 @@ def test_every_bundled_board_renders(new_page, live_server, tmp_path):
         unknown = [t for t in labels if t.startswith("?")]
         assert not unknown, f"{s['id']}: terrain families unknown to the client: {unknown}"
         assert page.locator(".section-line").count() >= 2
+        cols = [page.eval_on_selector_all(f".{k}", "els => els.map(e => +e.dataset.col)")
+                for k in ("section-line", "subsection-line")]
+        # the dotted lines the engine's board_for gives (002: an Overlord map is two boards
+        # side by side, the second board's lines 26 cols after the first's 7 and 17)
+        want = ([17, 33], [7, 25, 43]) if board["type"] == "OVERLORD" else ([7, 17], [])
+        assert cols == list(want), s["id"]
         page.screenshot(path=str(tmp_path / f"board-{s['id']}.png"), full_page=True)

@@ -6,6 +6,8 @@ One browser, one context per identity (nine pages).  The game is created through
 with a fixed seed so that hands and dice are the same on every run."""
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
 SEED = 5
@@ -185,6 +187,8 @@ def dispatch_turn(cinc: Page, side: str, fgs: dict[str, Page], shots, name: str)
     cinc.locator(f'#ol-hand .card[data-card="{c1}"]').click()
     act(cinc, lambda: cinc.locator(f'.ol-slot[data-to="{fg1}"]').click())
     expect(cinc.locator(f'.ol-slot[data-to="{fg1}"] .ol-mini[data-card="{c1}"]')).to_have_count(1)
+    expect(cinc.locator(f'#ol-hand .card[data-card="{c1}"]')).to_have_count(0)   # in its slot only
+    expect(cinc.locator(".ol-waiting")).to_contain_text("act once he confirms his orders")
     act(cinc, lambda: cinc.locator(f'#ol-hand .card[data-card="{c2}"]').drag_to(cinc.locator(f'.ol-slot[data-to="{fg2}"]')))
     expect(cinc.locator(f'.ol-slot[data-to="{fg2}"] .ol-mini[data-card="{c2}"]')).to_have_count(1)
     # undo the second one and give it again
@@ -337,6 +341,9 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
             if not t or "battle" in t or "end_battles" in t:
                 break
             drv.step(moved_fg)
+        # the command bar says what the side waits for: every general's moves, then battles
+        expect(moved_fg.locator(".ol-waiting")).to_contain_text(
+            re.compile("battles start once every .* Field General has moved|Battles: every"))
         shot(moved_fg, f"{side.lower()}-{visited}-after-moves")
         drv.finish(list(pages.values()), other_side)
         assert drv.battles > battles_before or side == "ALLIES", "no battle was fought"

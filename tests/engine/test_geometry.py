@@ -55,8 +55,8 @@ def test_overlord_sections_and_subsections():
     assert b.subsections((0, 0), top=True) == {5}            # 5 - i, not BGA's 2 - i
     assert b.subsections((1, 25), top=False) == {2, 3}
     assert b.subsections((1, 25), top=True) == {2, 3}
-    assert b.subsections((1, 41), top=False) == {4, 5}
-    assert b.subsections((1, 41), top=True) == {0, 1}
+    assert b.subsections((1, 43), top=False) == {4, 5}
+    assert b.subsections((1, 43), top=True) == {0, 1}
     assert b.subsections((2, 10), top=True) == {4}
 
 
@@ -75,3 +75,21 @@ def test_cube_roundtrip():
         x, y, z = to_cube(h)
         assert abs(x + y + z) < 1e-9
         assert cube_round(x + 0.1, y - 0.05, z - 0.05) == h
+
+
+def test_overlord_subsections_are_the_two_boards_dotted_lines_002():
+    # 002: two boards laid side by side (26 hexes wide); each board keeps its dotted lines
+    # (cols 7 and 17), so the second board's fall 26 cols later: 33 and 43.  The centre
+    # section pairs the first board's right section and the second board's left one.
+    b = make_board("OVERLORD")
+    assert b.subsection_bounds == (0, 7, 17, 25, 33, 43, 50)
+    assert all(b.subsection_bounds[i] + b.subsection_bounds[6 - i] == 50 for i in range(7))
+    assert b.subsections((8, 42), top=False) == {4}          # second board's centre
+    assert b.subsections((7, 43), top=False) == {4, 5}       # on the dotted line
+    assert b.subsections((7, 41), top=False) == {4}
+    assert b.subsections((7, 7), top=True) == {4, 5}         # mirror of (7, 43)
+    # every sub-section of an even row holds as many hexes as its mirror image
+    row = [h for h in b.hexes if h[0] == 8]
+    for i in range(6):
+        assert (sum(1 for h in row if i in b.subsections(h, False))
+                == sum(1 for h in row if 5 - i in b.subsections(h, False)))

@@ -8,6 +8,7 @@ from engine.bot import RandomBot, next_action
 from engine.cards import CARDS
 from engine.overlord_cards import first_overlord
 from tests.engine.olhelp import A, X, dispatch, do, finish_turn, ol_game, roll
+from engine.textboard import m44_from_text
 from tests.engine.paths import SCN_DIR
 
 CINC, L, C, R = "ALLIES:cinc", "ALLIES:left", "ALLIES:centre", "ALLIES:right"
@@ -271,3 +272,18 @@ def test_counter_attack_copying_a_night_barrage_orders_one_unit_in_the_fgs_comma
     st = do(st, L, "play_card", card=ca)
     assert st.plays[-1].key == "barrage:night"
     assert {a["unit"] for a in legal_actions(st, L) if a["type"] == "order"} == {st.occ[(8, 4)]}
+
+
+def test_deck_name_air_power_as_artillery_bombard_in_overlord():
+    # vocabulary 3.3 deck_name: "Air Power cards are replaced by Artillery Bombard"; the
+    # Overlord deck (two standard compositions) used to keep its two Air Power cards
+    data = m44_from_text("0@4: .:i\n8@4: .:I", kind="OVERLORD",
+                         game_info={"options": {"deck_name": "AIR_POWER_AS_ARTILLERY_BOMBARD_DECK"}})
+    st = new_game(load_scenario(data), 1)
+    every = st.deck + st.hands["AXIS"] + st.hands["ALLIES"]
+    keys = [CARDS[c].key for c in every]
+    assert len(every) == len(set(every)) == 120
+    assert "air_power" not in keys and keys.count("artillery_bombard") == 4
+    plain = new_game(load_scenario(m44_from_text("0@4: .:i\n8@4: .:I", kind="OVERLORD")), 1)
+    assert [CARDS[c].key for c in plain.deck + plain.hands["AXIS"] + plain.hands["ALLIES"]
+            ].count("air_power") == 2

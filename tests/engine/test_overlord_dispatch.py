@@ -1,7 +1,8 @@
 """Overlord dispatch (002 "The Game Turn" 1): who may receive which card, with error codes."""
 import pytest
 
-from engine import EngineError, legal_actions, load_scenario, new_game, seats, to_act
+from engine import EngineError, apply, legal_actions, load_scenario, new_game, seats, to_act
+from engine.bot import RandomBot, next_action
 from engine.overlord_cards import OVERLORD_DECK
 from engine.rules.overlord import seat_layouts
 from tests.engine.olhelp import A, X, cards, do, ol_game
@@ -112,3 +113,22 @@ def test_only_ambush_in_hand_confirms_empty():
 
 def test_cards_for_ids():
     assert cards(("probe", 0), ("probe", 0)) == [106, 107]
+
+
+def test_the_bot_decides_then_confirms_never_taking_a_decision_back():
+    # a stand-in C-in-C used to give and take back cards dozens of times before confirming
+    # (uniform over undo_dispatch / visit / dispatch): now each turn's dispatch step is at
+    # most 3 cards, 1 visit, 1 Gung-Ho choice and the confirmation
+    scn = load_scenario(f"{SCN_DIR}/13-OmahaBeachOverlord.m44")
+    for seed in range(4):
+        st, bot = new_game(scn, seed), RandomBot(seed)
+        steps: dict[int, list[str]] = {}
+        while not st.game_over and st.turn <= 12:
+            a = next_action(st, bot)
+            if a["type"] in ("dispatch", "undo_dispatch", "visit", "gung_ho", "confirm_dispatch"):
+                steps.setdefault(st.turn, []).append(a["type"])
+            st, _ = apply(st, a)
+        assert steps
+        for kinds in steps.values():
+            assert "undo_dispatch" not in kinds and kinds.count("visit") <= 1
+            assert kinds[-1] == "confirm_dispatch" and len(kinds) <= 6, kinds

@@ -3,7 +3,7 @@ per turn across Field Generals, all movement before any battle, initiative, draw
 import pytest
 
 from engine import EngineError, apply, legal_actions, to_act
-from tests.engine.olhelp import A, X, cards, dispatch, do, ol_game, pass_all, roll
+from tests.engine.olhelp import A, X, cards, dispatch, do, finish_turn, ol_game, pass_all, roll
 
 L, C, R = "ALLIES:left", "ALLIES:centre", "ALLIES:right"
 
@@ -160,3 +160,30 @@ def test_draw_two_never_above_hand_size():
     st = do(st, C, "play_card", card=cs[0], half=0)
     st = do(st, C, "play_card", card=cs[1], half=1)
     assert len(st.hands[A]) == 3                         # 1 kept + 2 drawn
+
+
+def test_right_fg_first_half_reaches_the_second_boards_centre_section_002():
+    # 002: six sections of two boards side by side; the second board's dotted lines fall
+    # at cols 33 and 43, so (8, 42) is in the Right FG's first half (the second board's
+    # centre) and (8, 44) in his second half (its right section)
+    st = ol_game({(8, 42): "infus", (8, 44): "infus", (7, 43): "infus", (0, 4): "infger"},
+                 allies=[("probe", 2), ("probe", 2)])
+    p1, p2 = st.hands[A][:2]
+    st = dispatch(st, {p1: "right"})
+    st = do(st, L, "pass")
+    st = do(st, C, "pass")
+    first = do(st, R, "play_card", card=p1, half=0)
+    assert orders(first, R) == sorted([uid(st, (8, 42)), uid(st, (7, 43))])
+    second = do(st, R, "play_card", card=p1, half=1)
+    assert orders(second, R) == sorted([uid(st, (8, 44)), uid(st, (7, 43))])
+
+
+def test_deck_reshuffling_false_ends_an_overlord_game_when_the_deck_has_run_out():
+    st = ol_game({(8, 4): "infus", (0, 4): "infger"}, allies=[("probe", 0), ("probe", 1)],
+                 game_info={"options": {"deck_reshuffling": False}})
+    st.discard, st.deck = st.deck[:], st.deck[:1]
+    pl = st.hands[A][0]
+    st = dispatch(st, {pl: "left"})
+    st = do(st, L, "play_card", card=pl, half=0)
+    st = finish_turn(st)
+    assert st.game_over and st.winner is None and not st.deck

@@ -1,9 +1,18 @@
 """Scenario-level options of ``game_info.options`` (vocabulary 3.3): deck reshuffling,
 empty section medals, exits; boards drawn as text, chosen dice, the outcome stated."""
+import json
+from pathlib import Path
+
 import pytest
 
-from engine import IllegalAction
+from engine import IllegalAction, apply, is_chance, legal_actions, load_scenario, new_game, to_act
+from engine.bot import RandomBot, next_action
+from engine.rules import medals as MD
+from engine.textboard import m44_from_text
+from tests.engine.paths import SCN_DIR
 from tests.engine.rulehelp import act, do, game, legal, ordered, roll, to_battle, uid
+
+SCN = Path(SCN_DIR)
 
 
 def test_empty_section_medals_held_while_a_listed_section_has_no_enemy():
@@ -32,14 +41,104 @@ def test_empty_section_medal_is_lost_when_the_enemy_comes_back():
     assert st.medals("AXIS") == 0
 
 
-def test_deck_reshuffling_false_never_reshuffles_the_discard_pile():
-    st = game("0@0: .:i\n6@10: .:I", hand=[("probe", 1)],
-              game_info={"options": {"deck_reshuffling": False}})
-    st.discard, st.deck = st.deck[:], []
-    st = do(st, "play_card", card=st.hands["ALLIES"][0])
-    while st.active == "ALLIES":
+NO_RESHUFFLE = {"options": {"deck_reshuffling": False}}
+
+
+def _end_turn(st):
+    while st.active == "ALLIES" and not st.game_over:
         st = do(st, legal(st)[-1]["type"])              # end orders / movement / battles
-    assert st.hands["ALLIES"] == [] and st.deck == [] and not st.game_over
+    return st
+
+
+def test_deck_reshuffling_false_the_game_ends_when_the_deck_has_run_out():
+    # vocabulary 3.3: "deck never reshuffles; running out ends the game"; the scenario
+    # names no winner: more medals wins, equal medals is a draw
+    st = game("0@0: .:i\n6@10: .:I", hand=[("probe", 1)], game_info=NO_RESHUFFLE)
+    st.discard, st.deck = st.deck[:], []
+    st, ev = act(st, "play_card", card=st.hands["ALLIES"][0])
+    st = _end_turn(st)
+    assert st.game_over and st.winner is None and st.discard      # never reshuffled
+    st = game("0@0: .:i\n6@10: .:I", hand=[("probe", 1)], game_info=NO_RESHUFFLE)
+    st.discard, st.deck = st.deck[:-1], st.deck[-1:]             # one card left: drawn
+    st.exit_medals["AXIS"] = 1                                      # Axis 1 medal up
+    st = do(st, "play_card", card=st.hands["ALLIES"][0])
+    st2 = _end_turn(st)
+    assert st2.game_over and st2.winner == "AXIS" and len(st2.hands["ALLIES"]) == 1
+
+
+def test_deck_running_out_the_winner_the_scenario_text_names():
+    # 19 Vassieux, Vercors: "must be completed before the deck runs out or the Axis side wins"
+    data = m44_from_text("0@0: .:i\n6@10: .:I", game_info=NO_RESHUFFLE)
+    data["text"] = {"en": {"victory": "4 Medals.\nThe Allied player must achieve victory "
+                           "before the Command card deck runs out, or the Axis side wins."}}
+    st = new_game(load_scenario(data), 1)
+    st.hands["ALLIES"] = [st.deck.pop()]
+    st.discard, st.deck = st.deck[:], []
+    st.exit_medals["ALLIES"] = 3                                   # more medals, still loses
+    st = do(st, "play_card", card=st.hands["ALLIES"][0])
+    st, ev = act(st, legal(st)[-1]["type"])
+    st = _end_turn(st)
+    assert st.game_over and st.winner == "AXIS"
+    for text, winner in (
+            ("Allies must win before the deck runs out.", None),       # "must win": nobody
+            ("The game ends when the last Command card is drawn. If the Allies have not won "
+             "by then, the Axis player wins.", "AXIS"),
+            ("The Allies must win before the deck runs out.\nOtherwise the Axis wins.", "AXIS"),
+            ("Allies must win before the deck runs out. Sudden death: the Allies win at 4 "
+             "medals.", None),                                          # not about the deck
+            ("When the draw pile is exhausted, victory goes to the Allies.", "ALLIES")):
+        data["text"] = {"fr": {"victory": "4 médailles"}, "en": {"rules": text}}
+        assert MD.deck_out_winner(new_game(load_scenario(data), 1)) == winner, text
+
+
+def test_their_finest_hour_does_not_reshuffle_when_the_scenario_says_never():
+    for opts, reshuffled in ((NO_RESHUFFLE, False), (None, True)):
+        st = game("0@0: .:i\n8@10: .:I", hand=["their_finest_hour", ("probe", 1)],
+                  game_info=opts)
+        st, _ = act(st, "play_card", card=st.hands["ALLIES"][0])
+        st, events = roll(st, *["flag"] * st.pending["dice"])
+        while st.active == "ALLIES" and not st.game_over:
+            st, ev = act(st, legal(st)[-1]["type"])
+            events += ev
+        assert any(e["type"] == "deck_reshuffled" for e in events) == reshuffled
+        assert bool(st.discard) != reshuffled
+
+
+def test_a_side_with_no_card_passes_its_turn_then_draws():
+    # general rule (004 silent): an empty hand orders nothing; the end of turn draws
+    st = game("0@0: .:i\n6@10: .:I", hand=[])
+    assert legal(st) == [{"type": "pass", "seat": "ALLIES"}]
+    st2, ev = act(st, "pass")
+    assert {"type": "turn_passed", "side": "ALLIES", "seat": "ALLIES",
+            "reason": "no_command_card"} in ev
+    assert len(st2.hands["ALLIES"]) == 1 and st2.active == "AXIS" and not st2.game_over
+    st = game("0@0: .:i\n6@10: .:I", hand=[("probe", 1)])
+    with pytest.raises(IllegalAction) as e:
+        act(st, "pass")
+    assert e.value.code == "card_must_be_played"
+
+
+def test_no_card_anywhere_ends_the_game_even_when_reshuffling_is_allowed():
+    st = game("0@0: .:i\n6@10: .:I", hand=[], axis_hand=[])
+    st.deck, st.discard = [], []
+    st, ev = act(st, "pass")
+    assert st.game_over and st.winner is None
+    assert {"type": "game_over", "winner": None, "reason": "deck_exhausted",
+            "medals": {"AXIS": 0, "ALLIES": 0}} in ev
+
+
+def test_no_reshuffle_random_games_never_stall():
+    # every seat to act has a legal action until the game ends (was: 65 of 100 stalled on
+    # Pegasus Bridge without reshuffling, hands and deck empty)
+    data = json.loads((SCN / "2-PegasusBridge.m44").read_text())
+    data["game_info"].setdefault("options", {})["deck_reshuffling"] = False
+    scn = load_scenario(data)
+    for seed in range(12):
+        st, bot = new_game(scn, seed), RandomBot(seed)
+        while not st.game_over:
+            assert is_chance(st) or legal_actions(st, to_act(st)[0]), (seed, st.phase)
+            st, _ = apply(st, next_action(st, bot))
+        assert st.turn < 200
 
 
 EXIT = {"name": "tag4", "behavior": "EXIT_MARKER", "side": "ALLIES"}

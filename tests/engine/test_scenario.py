@@ -64,12 +64,12 @@ def test_unknown_codes_name_every_code_and_hex():
         {"row": 3, "col": 3, "tags": [{"name": "tag99", "behavior": "LAVA"}], "obstacle": {"name": "sand", "behavior": "LAVA"}},
     ])
     with pytest.raises(ScenarioError) as e:
-        load_scenario(d)
+        load_scenario(d, forces=False)
     assert e.value.code == "unknown_codes"
     found = {(u.slot, u.code): u.hexes for u in e.value.unknown}
     assert found == {("terrain", "moonrock"): ((2, 2), (2, 4)), ("unit", "zeppelinger"): ((2, 4),),
                      ("tag", "tag99+LAVA"): ((3, 3),), ("obstacle", "sand+LAVA"): ((3, 3),)}
-    lenient = load_scenario(d, lenient=True)
+    lenient = load_scenario(d, lenient=True, forces=False)
     assert len(lenient.unknown) == 4 and (2, 2) not in lenient.terrain
 
 
@@ -82,7 +82,7 @@ def test_decorative_tags_and_behaviour_driven_tags():
         {"row": 2, "col": 6, "tags": [{"name": "tag9", "behavior": "EXIT_MARKER", "side": "ALLIES"}]},
         {"row": 2, "col": 8, "tags": [{"name": "tag4"}]},
     ])
-    scn = load_scenario(d)
+    scn = load_scenario(d, forces=False)
     assert [m.hex for m in scn.mines] == [(2, 4)] and scn.mines[0].side == "AXIS"
     assert [e.hexes for e in scn.exits] == [((2, 6),)]
     with pytest.raises(ScenarioError):
@@ -99,7 +99,7 @@ def test_older_palette_codes_load():
         {"row": 8, "col": 6, "rect_terrain": {"name": "pcarrier"}},
         {"row": 7, "col": 1, "unit": {"name": "infpl"}},
     ], face="BEACH")
-    scn = load_scenario(d)
+    scn = load_scenario(d, forces=False)
     assert scn.terrain_at((1, 1)).rail and scn.terrain_at((1, 5)).impassable == {"armor", "art"}
     assert scn.terrain_at((8, 2)).ocean and scn.unit_at((8, 2)) is not None
     assert scn.terrain_at((8, 6)).impassable == {"inf", "armor", "art"}
@@ -129,7 +129,7 @@ def test_medal_settings_groups_exits_and_sudden_death():
         (6, 6): "tag14", (7, 7): "tag1"},
         game_info={"victory": {"condition": [{"group_sudden_death":
                                               {"side": "ALLIES", "number": 1, "group": ["G1"]}}]}})
-    scn = load_scenario(d)
+    scn = load_scenario(d, forces=False)
     (obj,) = scn.objectives
     assert obj.side == "AXIS" and obj.hexes == ((4, 6), (4, 8), (5, 7))
     assert (obj.counts_for, obj.nbr_hex, obj.permanent, obj.sole_control) == (2, 2, True, True)
@@ -144,12 +144,12 @@ def test_tags_as_index_keyed_map_and_case_insensitive_fields():
     d["board"]["type"] = "standard"
     d["game_info"] = {k: (v.lower() if isinstance(v, str) else v) for k, v in d["game_info"].items()}
     d["board"]["hexagons"].append({"row": 1, "col": 1, "tags": {"0": {"name": "medal0"}}})
-    scn = load_scenario(d)
+    scn = load_scenario(d, forces=False)
     assert scn.player1_side == "AXIS" and scn.objectives[0].side is None
 
 
 def test_bunker_without_owner_takes_the_occupant_side():
-    scn = load_scenario(m44_from_text("0: K:i  K"))
+    scn = load_scenario(m44_from_text("0: K:i  K"), forces=False)
     assert scn.tiles[(0, 0)][0].owner == "AXIS" and scn.tiles[(0, 2)][0].owner is None
 
 
@@ -180,3 +180,20 @@ def test_scenario_name_comes_from_the_editor_text_block():
     if not path.exists():
         path = Path(__file__).resolve().parents[2] / "scenarios" / "2-PegasusBridge.m44"
     assert _load(path).name == "Pegasus Bridge"
+
+
+def test_a_scenario_without_units_on_both_sides_is_refused():
+    # a side without units has lost at once (004): such a file is not a battle
+    for text, sides in (("0: .:i", ["ALLIES"]), ("8: .:I", ["AXIS"]), ("0: .", ["AXIS", "ALLIES"])):
+        with pytest.raises(ScenarioError) as e:
+            load_scenario(m44_from_text(text))
+        assert e.value.code == "scenario_no_units" and e.value.details["sides"] == sides
+    d = m44_from_text("0: .:i")
+    d["board"]["hexagons"] = []
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(d)
+    assert e.value.code == "scenario_no_units" and "hexagons" in e.value.message
+    # paratroops dropped before the first turn count for their side
+    drop = {"airdrop": {"side": "ALLIES", "range": 1, "nbr_units": 2}}
+    assert load_scenario(m44_from_text("0: .:i", game_info={"options": drop})).units
+    assert load_scenario(m44_from_text("0: .:i"), forces=False).units    # a rule-test fragment
