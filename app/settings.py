@@ -45,6 +45,9 @@ class Settings(BaseSettings):
     ws_burst: int = 40
     ws_max_drops: int = 200
     ws_send_queue: int = 256
+    # and at most this many bytes queued per connection (a slow reader of large messages:
+    # close 4008 before its backlog grows the worker's memory)
+    ws_send_queue_bytes: int = 4 * 1024 * 1024
     # permessage-deflate on the websocket (uvicorn's ws_per_message_deflate): updates are
     # small view patches now, and deflating each socket's copy was the largest CPU cost
     # (docs/performance.md "Overlord scale"); the browser and clients negotiate either way

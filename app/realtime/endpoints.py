@@ -42,7 +42,7 @@ async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
     hub: Hub = ws.app.state.hub
     settings = hub.settings
     await ws.accept()
-    conn = Connection(ws, settings.ws_send_queue)
+    conn = Connection(ws, settings.ws_send_queue, settings.ws_send_queue_bytes)
     conn.delta = bool(delta)            # ?delta=0: every update carries the full view
     conn.writer_task = asyncio.create_task(conn.writer())
     rt: GameRuntime | None = None

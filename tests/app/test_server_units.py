@@ -97,6 +97,22 @@ async def test_send_queue_overflow_drops_only_that_connection() -> None:
     assert fast.closed == (1000, "")
 
 
+async def test_send_queue_is_bounded_in_bytes() -> None:
+    """A slow reader is dropped once its backlog passes ``max_bytes`` (not only a count of
+    messages); one message larger than the bound still goes to an idle connection."""
+    slow = FakeWS()
+    c = Connection(slow, 1000, max_bytes=1000)      # type: ignore[arg-type]
+    c.writer_task = asyncio.create_task(c.writer())
+    c.send("x" * 1500)                              # alone in the queue: accepted
+    await asyncio.sleep(0)                          # the writer takes it (and blocks)
+    for _ in range(3):
+        c.send("y" * 300)
+    assert not c.closed and c.queued == 900
+    c.send("z" * 300)
+    assert c.closed and c.close_code == 4008
+    await asyncio.wait({c.writer_task}, timeout=5)  # type: ignore[arg-type]
+
+
 async def _roundtrip(ps: Any) -> None:
     got: list[tuple[str, bytes]] = []
     done = asyncio.Event()
