@@ -119,7 +119,9 @@ def start_server(pg: bool, workers: int, profile: str | None) -> tuple[subproces
     else:
         env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/scale.db"
         env.pop("REDIS_URL", None)
-    serve = ["-m", "app.main"]
+    # the console script's way (``python -m app.main`` loses its worker processes: they
+    # re-import ``__main__`` under multiprocessing's spawn)
+    serve = ["-c", "import sys; from app.main import cli; cli(sys.argv[1:])"]
     if profile:         # cProfile of the measured window only: SIGUSR1 starts, SIGUSR2 dumps
         serve = ["-c", PROFILED % json.dumps(profile)]
     cmd = [sys.executable, *serve, "serve", "--host", "127.0.0.1",
