@@ -55,7 +55,7 @@ class Settings(BaseSettings):
     # garbage collector (docs/performance.md "Overlord scale"): thresholds of generations
     # 0, 1, 2 ("" keeps CPython's), and gc.freeze() of what is alive once the server has
     # started (modules, scenarios: never scanned again by a full collection)
-    gc_thresholds: str = "50000,20,100"
+    gc_thresholds: str = ""
     gc_freeze: bool = True
 
     snapshot_every: int = 50          # log entries between state snapshots
