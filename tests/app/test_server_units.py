@@ -175,3 +175,21 @@ def test_stand_in_bot_decides_then_confirms() -> None:
     for kinds in per_turn.values():
         assert "undo_dispatch" not in kinds and kinds.count("visit") <= 1 and len(kinds) <= 6
         assert kinds[-1] == "confirm_dispatch"
+
+
+def test_gc_tuning_from_settings() -> None:
+    """GC_THRESHOLDS sets the collector's thresholds; empty keeps them (GC_FREEZE off here:
+    a test process must not freeze the suite's objects)."""
+    import gc
+
+    from app.main import tune_gc
+    from app.settings import Settings
+
+    before = gc.get_threshold()
+    try:
+        tune_gc(Settings(gc_thresholds="800,11,12", gc_freeze=False))
+        assert gc.get_threshold() == (800, 11, 12)
+        tune_gc(Settings(gc_thresholds="", gc_freeze=False))
+        assert gc.get_threshold() == (800, 11, 12)
+    finally:
+        gc.set_threshold(*before)
