@@ -63,7 +63,7 @@ lock lock-upgrade: $(UVENV)/bin/uv
 	$(LOCKCMD) $(if $(filter lock-upgrade,$@),--upgrade) pyproject.toml --extra test --extra bench \
 	  -c requirements.lock -o requirements-dev.lock
 
-$(UVENV)/bin/uv: | $(STAMP)
+$(UVENV)/bin/uv: | $(BIN)/python
 	$(BIN)/python -m venv $(UVENV)
 	$(UVENV)/bin/pip install -q $(UV)
 

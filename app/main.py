@@ -15,10 +15,13 @@ from .db import Database
 from .errors import install_error_handlers
 from .games.endpoints import router as games_router
 from .identity.endpoints import router as identity_router
+from .inputs import InputLimitMiddleware
+from .origin import OriginMiddleware
 from .pages.endpoints import router as pages_router
 from .pubsub import make_pubsub
 from .realtime.endpoints import router as ws_router
 from .realtime.hub import Hub
+from .replays.endpoints import router as replays_router
 from .scenarios.endpoints import router as scenarios_router
 from .settings import Settings, get_settings
 
@@ -57,8 +60,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.templates = (Jinja2Templates(directory=str(settings.templates_dir))
                            if settings.templates_dir.is_dir() else None)
     install_error_handlers(app)
+    # outermost first: the origin check (no body read), then the input limits
+    app.add_middleware(InputLimitMiddleware, max_upload_bytes=settings.max_upload_bytes)
+    app.add_middleware(OriginMiddleware, allowed=settings.allowed_origins)
     for router in (identity_router, scenarios_router, games_router, chat_router, ws_router,
-                   pages_router):
+                   replays_router, pages_router):
         app.include_router(router)
     settings.static_dir.mkdir(parents=True, exist_ok=True)
     app.mount("/static", StaticFiles(directory=str(settings.static_dir)), name="static")

@@ -24,6 +24,21 @@ class Identity(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class AuthSession(Base):
+    """One issued token (only its SHA-256): revocable and expiring (migration 0004)."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    identity_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"),
+                                             index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str | None] = mapped_column(String(120), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
 class ScenarioRow(Base):
     __tablename__ = "scenarios"
 
@@ -32,8 +47,11 @@ class ScenarioRow(Base):
     source: Mapped[str] = mapped_column(String(16))          # bundled | uploaded
     sha256: Mapped[str] = mapped_column(String(64), unique=True)
     content: Mapped[str] = mapped_column(Text)               # the .m44 JSON text
-    uploaded_by: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
+    uploaded_by: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True,
+                                                    index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # the parsed ScenarioSummary fields, stored once at upload (listing never re-parses)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
 
 
 class Game(Base):
@@ -70,6 +88,11 @@ class Game(Base):
     layout: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # side -> layout
     bot_owner: Mapped[str | None] = mapped_column(String(40), nullable=True)    # worker driving bots
     bot_lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # remote play (0004_remote): the turn clock chosen at creation (app/clocks), when the
+    # game went live (the clocks start), the game this one is the return match of
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 

@@ -46,9 +46,11 @@ SessionDep = Annotated[AsyncSession, Depends(get_session)]
 async def identity_by_token(session: AsyncSession, token: str | None) -> Identity | None:
     if not token:
         return None
-    from .identity.repository import by_token_hash
+    if len(token) > 256:
+        return None
+    from .identity.repository import identity_for_token
 
-    return await by_token_hash(session, hash_token(token))
+    return await identity_for_token(session, hash_token(token))
 
 
 async def optional_identity(request: Request, session: SessionDep) -> Identity | None:

@@ -70,6 +70,15 @@ class Settings(BaseSettings):
     allow_test_seed: bool = Field(default=False, validation_alias=AliasChoices(
         "OVERLORD_TEST_SEEDS", "ALLOW_TEST_SEED"))
     max_upload_bytes: int = 2 * 1024 * 1024
+    # hardening (docs/protocol.md): origins allowed besides the server's own (comma
+    # separated, e.g. "https://play.example.org"), upload limits per identity, catch-up
+    allowed_origins: str = ""
+    upload_rate: str = "10/minute"        # a `limits` rate string, per identity
+    upload_quota: int = 50                # uploaded scenarios kept per identity
+    catchup_max_entries: int = 500        # reconnects further behind get a sync
+    events_page: int = 500                # /events entries per answer (at most)
+    catchup_rate: str = "30/10second"     # log rebuilds (/events, reconnect since) per client
+    session_days: int = 90                # a login token's lifetime
     cookie_secure: bool = False
 
 

@@ -108,6 +108,9 @@ def verify(log: Any) -> Verdict:
     except EngineError as exc:
         return _fail(checks, f"cannot set the game up: {exc.code}: {exc.message}")
     rolls = 0
+    from .meta import Fold     # undo / resign / timeout / forfeit entries (remote play)
+
+    fold = Fold(st, 0)
     for i, entry in enumerate(log["actions"]):
         seq = i + 1
         if not isinstance(entry, dict) or entry.get("seq") != seq:
@@ -125,7 +128,8 @@ def verify(log: Any) -> Verdict:
         elif seat == "chance" or (isinstance(action, dict) and action.get("type") == "roll"):
             return _fail(checks, f"seq {seq}: a roll is logged where no dice were due", seq)
         try:
-            st, _ = rs.apply(st, action)
+            fold.apply(seq, str(seat), action, rs.apply)
+            st = fold.state
         except EngineError as exc:
             return _fail(checks, f"seq {seq}: the engine refuses the logged action: "
                          f"{exc.code}: {exc.message}", seq)

@@ -518,11 +518,13 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
     explicit_terrain: set[Hex] = set()
     units: list[UnitSetup] = []
     tags = _Tags()
+    off_board: list[Hex] = []
     for entry in board_data.get("hexagons") or []:
         h = _hex_of(entry) if isinstance(entry, dict) else None
         if h is None:
-            raise _malformed(f"hexagon entry without row/col: {entry!r}")
+            raise _malformed(f"hexagon entry without row/col: {str(entry)[:80]}")
         if not board.on_board(h):
+            off_board.append(h)
             continue
         hex_units = [u for item in _items(entry.get("unit"))
                      if (u := _unit(item, h, unknown, date_begin)) is not None]
@@ -551,6 +553,13 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
                 if h[0] == r and h not in explicit_terrain:
                     tiles[h] = (Tile(TERRAIN[code]),) + tiles.get(h, ())
 
+    if off_board and not lenient:     # an upload naming hexes its board does not have
+        shown = ", ".join(f"(row {r}, col {c})" for r, c in off_board[:10])
+        raise ScenarioError("hex_off_board",
+                            f"{len(off_board)} hexagon entr{'y is' if len(off_board) == 1 else 'ies are'} "
+                            f"off the {board.kind} board: {shown}"
+                            f"{' ...' if len(off_board) > 10 else ''}",
+                            hexes=[list(h) for h in off_board[:50]], count=len(off_board))
     options = gi.get("options") if isinstance(gi.get("options"), dict) else {}
     for opt in options:
         if opt not in KNOWN_OPTIONS:

@@ -417,12 +417,13 @@ export class BoardView {
   moveTooltip(ev) {
     if (this.tooltip.hidden) return;
     const r = this.container.getBoundingClientRect();
+    const sx = this.container.scrollLeft || 0, sy = this.container.scrollTop || 0;   // a zoomed, scrolled frame
     let x = ev.clientX - r.left + 16, y = ev.clientY - r.top + 16;
     const tw = this.tooltip.offsetWidth, th = this.tooltip.offsetHeight;
     if (x + tw > r.width) x = Math.max(0, ev.clientX - r.left - tw - 12);
     if (y + th > r.height) y = Math.max(0, ev.clientY - r.top - th - 12);
-    this.tooltip.style.left = `${x}px`;
-    this.tooltip.style.top = `${y}px`;
+    this.tooltip.style.left = `${x + sx}px`;
+    this.tooltip.style.top = `${y + sy}px`;
   }
   hideTooltip() { this.tooltip.hidden = true; }
 }

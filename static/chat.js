@@ -44,7 +44,9 @@ export class ChatPanel {
     const c = channels.closed || {};
     if (Array.isArray(c)) c.forEach((x) => this.closed.set(x.channel, x.reason || 'closed'));
     else Object.entries(c).forEach(([k, v]) => this.closed.set(k, v || 'closed'));
-    if (!this.read.includes(this.active)) this.active = this.read[0] || null;
+    // a spectator lands on the spectators' channel (the one he may write, once named)
+    const first = !this.me.seat && this.read.includes('spectators') ? 'spectators' : this.read[0];
+    if (!this.read.includes(this.active)) this.active = first || null;
     this.render();
   }
   setHistory(msgs) {
@@ -90,6 +92,12 @@ export class ChatPanel {
     if (closedReason) {
       const text = String(closedReason);
       pane.append(el('div', { class: 'chat-closed', 'data-closed': '1', 'data-channel': this.active }, `Closed: ${text.charAt(0).toUpperCase()}${text.slice(1)}.`.replace(/\.\.$/, '.')));
+      if (/identify yourself/.test(text) && this.identify) {
+        // a nameless spectator: a guest name here, and he chats in the spectators' channel
+        const name = el('input', { type: 'text', maxlength: 40, id: 'chat-name', placeholder: 'Your name', 'aria-label': 'your name' });
+        pane.append(el('form', { class: 'chat-identify', onsubmit: (ev) => { ev.preventDefault(); const n = name.value.trim(); if (n) this.identify(n); } },
+          name, el('button', { type: 'submit' }, 'Join the chat')));
+      }
     } else if (this.write.includes(this.active)) {
       const ch = this.active;
       const input = el('input', { type: 'text', maxlength: 1000, placeholder: `Message ${channelName(this.active, this.me)}…`, 'aria-label': 'chat message',

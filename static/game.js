@@ -9,6 +9,9 @@ import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describe
 import { unitTitle } from './units.js';
 import { key } from './hex.js';
 import { weatherInfo, weatherHeadline } from './conditions.js';
+import { UnitNames, displaySeqs } from './unitnames.js';
+import { BoardZoom } from './zoom.js';
+import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
@@ -63,17 +66,41 @@ function rememberFocus(seat) {
 window.__game = S;   // for debugging and tests
 
 const $ = (id) => document.getElementById(id);
-const boardView = new BoardView($('board'), { onHexClick });
+const zoom = new BoardZoom($('board'));
+const boardView = new BoardView(zoom.container, { onHexClick });
 const chat = new ChatPanel($('chat'), (channel, text) => {
   S.lastChatChannel = channel;
   conn.send({ type: 'chat', channel, text });
 });
+// a nameless spectator names himself from the chat pane: a guest identity (cookie), then
+// the connection is made again as that identity (an identified spectator may chat)
+chat.identify = async (name) => {
+  try {
+    await api('/identity', { method: 'POST', body: JSON.stringify({ name }) });
+    body.dataset.identity = name;
+    setWhoami(name);
+    conn.reconnect();
+  } catch (e) { toast(e.message); }
+};
 
 function unitById(id) { return ((S.view && S.view.units) || []).find((u) => u.id === id); }
-function unitName(id) {
-  const u = unitById(id);
-  if (!u) return String(id);
-  return `${unitTitle(u)} ${u.hex ? '(' + u.hex[0] + ',' + u.hex[1] + ')' : ''}`.trim();
+// names in the log and dice caption: where the unit stood when the event happened
+const names = new UnitNames(unitById);
+function unitName(id) { return names.name(id); }
+const clockView = new ClockView();
+const notifier = new TurnNotifier();
+// log line + dice caption of an event, named before the event moves its unit
+function logEvent(e, seq) {
+  const node = logEntry(e, unitName, seq);
+  const d = eventDice(e);
+  if (d) S.lastDice = { dice: d, caption: describeEvent(e, unitName) };
+  names.apply(e);
+  return node;
+}
+function setWhoami(name) {
+  const w = $('whoami');
+  if (!w || !name) return;
+  clear(w).append('Playing as ', el('b', {}, name));
 }
 
 // ---------------------------------------------------------------- connection
@@ -84,6 +111,7 @@ class Connection {
     if (!/^wss?:/.test(base)) base = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${base}`;
     const u = new URL(base);
     if (cfg.seat) u.searchParams.set('seat', cfg.seat);
+    if (cfg.invite) u.searchParams.set('invite', cfg.invite);   // a private game is watched with it
     if (S.seq !== null && S.seq !== undefined) u.searchParams.set('since', String(S.seq));
     return u.toString();
   }
@@ -145,12 +173,17 @@ function handle(msg) {
       S.mySeats = msg.my_seats || (msg.seat ? [msg.seat] : []);
       S.seat = S.mySeats.includes(S.seat) ? S.seat : (S.mySeats.includes(cfg.focus) ? cfg.focus : (msg.seat ?? null));
       S.side = S.seat ? sideOf(S.seat) : (msg.side ?? null); S.role = msg.role ?? null;
-      S.identity = msg.identity || null; S.status = msg.status; S.seats = msg.seats || [];
+      S.identity = msg.identity || null; S.status = msg.status; S.seats = msg.seats || []; S.mode = msg.mode;
+      if (S.identity) setWhoami(S.identity.name);
+      S.presence = msg.presence || S.presence || null; S.undo = msg.undo ?? null; clockView.set(msg.clock);
+      if (!names.seeded && msg.seq === 0) names.seed(msg.view.units);
+      names.learn(msg.view.units);
       const first = !S.board;
       S.board = msg.board;
       const flip = S.flipOverride ?? (!!S.side && msg.board.player1_side === S.side);
       if (first || boardView.flipped !== flip || boardView.board !== msg.board) boardView.setBoard(msg.board, { flipped: flip });
       $('game').classList.toggle('wide-board', msg.board.max_col > 30);   // Overlord: board on the full width
+      if (first) zoom.fitFor(msg.board);
       S.seq = msg.seq;
       // logSeq: the last seq whose events are in the log. On a reconnect it stays at
       // the old value so that the catch-up update (first_seq = since + 1) is logged.
@@ -167,6 +200,7 @@ function handle(msg) {
         if (last !== null && msg.first_seq !== undefined && msg.first_seq - 1 > last) {
           addLog({ type: 'note', text: '(some events were missed while disconnected)' });
         }
+        names.learn(S.view && S.view.units);
         for (const e of msg.events || []) {
           addLog(e, msg.first_seq ?? null);
           noteOverlordEvent(e);
@@ -178,6 +212,8 @@ function handle(msg) {
       }
       if (S.seq === null || msg.seq >= S.seq) {
         S.seq = msg.seq;
+        if ('undo' in msg) S.undo = msg.undo;
+        if ('clock' in msg) clockView.set(msg.clock);
         if (msg.status) S.status = msg.status;
         if (msg.chat_channels) chat.setChannels(msg.chat_channels, chatContext());
         applyPayload(msg, msg.events);
@@ -186,6 +222,8 @@ function handle(msg) {
     }
     case 'sync':
       S.seq = msg.seq; S.logSeq = msg.seq; if (msg.status) S.status = msg.status; if (msg.seats) S.seats = msg.seats;
+      if ('undo' in msg) S.undo = msg.undo;
+      if ('clock' in msg) clockView.set(msg.clock);
       if (msg.chat_channels) chat.setChannels(msg.chat_channels, chatContext());
       applyPayload(msg);
       renderSeats();
@@ -210,6 +248,10 @@ function handle(msg) {
     case 'chat':
       chat.push(msg);
       break;
+    case 'presence':
+      S.presence = msg;
+      renderSides(); renderRemote();
+      break;
     case 'seats':
       S.seats = msg.seats || S.seats; if (msg.status) S.status = msg.status;
       renderSeats();
@@ -227,20 +269,35 @@ function handle(msg) {
 // The battle log so far (redacted for this identity's seats), put before the live entries.
 async function loadHistory(upTo) {
   if (!upTo) return;
-  let data;
-  try { data = await api(`/games/${cfg.gameId}/events?since=0`); } catch (_) { return; }
+  // the log comes in pages (`next_since`: at most EVENTS_PAGE entries each)
+  const inv = cfg.invite ? `&invite=${encodeURIComponent(cfg.invite)}` : '';
+  const all = [];
+  let units = null;
+  let since = 0;
+  while (since !== null && since !== undefined && since < upTo) {
+    let data;
+    try { data = await api(`/games/${cfg.gameId}/events?since=${since}${inv}`); } catch (_) { return; }
+    all.push(...((data && data.entries) || []));
+    if (data && data.units && !units) units = data.units;
+    since = data && data.next_since;
+  }
   const log = $('log');
   const frag = document.createDocumentFragment();
   let n = 0;
-  for (const entry of (data && data.entries) || []) {
+  const liveDice = S.lastDice;
+  if (units) names.seed(units);
+  const shown = displaySeqs(all);
+  for (const [i, entry] of all.entries()) {
     if (entry.seq > upTo) break;
     for (const e of entry.events || []) {
-      frag.append(logEntry(e, unitName, entry.seq)); n++;
+      frag.append(logEvent(e, shown[i])); n++;
       if ((e.type === 'card_played' || e.type === 'card_copied') && e.card) S.playedHistory.push({ seat: e.seat || e.side, card: e.card, copied: e.type === 'card_copied' });
       if (e.type === 'orders_dispatched' || e.type === 'turn_started' || e.type === 'initiative_rolled') noteOverlordEvent(e);
     }
   }
   if (!n) return;
+  if (liveDice && liveDice !== S.lastDice && S.logSeq > upTo) S.lastDice = liveDice;   // newer live dice
+  if (S.lastDice) showDice(S.lastDice.dice, S.lastDice.caption);
   frag.append(logEntry({ type: 'note', text: '— live —' }, unitName, null));
   log.prepend(frag);
   S.historyLoaded = true;
@@ -264,16 +321,14 @@ function setView(view, legal, events) {
   boardView.setView(view);
   const dice = lastDice(events);
   if (dice) showDice(dice.dice, dice.caption);
+  else if (!events && S.lastDice) showDice(S.lastDice.dice, S.lastDice.caption);
   else if (!events && view.last_roll) showDice(view.last_roll.dice, rollCaption(view.last_roll));   // hello / sync
   renderAll();
 }
 
+// the caption was written when the event was logged (logEvent), with the names of then
 function lastDice(events) {
-  for (const e of [...(events || [])].reverse()) {
-    const d = eventDice(e);
-    if (d) return { dice: d, caption: describeEvent(e, unitName) };
-  }
-  return null;
+  return (events || []).some((e) => eventDice(e)) ? S.lastDice : null;
 }
 function rollCaption(r) {
   if (!r) return '';
@@ -286,6 +341,7 @@ function showDice(dice, caption) {
 
 function renderAll() {
   renderStatus();
+  renderRemote();
   renderSides();
   renderOverlord();
   if (S.seats.filter((x) => x.mine).length > 1 || multi()) renderSeats();   // the seat switcher marks seats to act
@@ -312,7 +368,7 @@ function renderStatus() {
   p.classList.toggle('mine', myTurn());
   let text;
   if (v.game_over) text = 'The battle is over.';
-  else if (S.status === 'open') text = 'Waiting for all seats to be taken…';
+  else if (S.status === 'open') text = freeSeatsText();
   else if (myTurn()) text = `Your move: ${guidance()}`;
   else if (isRoleGame(v)) text = waitingText(v, S.seat);
   else {
@@ -321,6 +377,16 @@ function renderStatus() {
   }
   p.textContent = text;
   p.dataset.mine = myTurn() ? '1' : '0';
+  notifier.update(myTurn(), text);
+}
+
+// "Waiting for an opponent" / "for 3 more players" (the seats still free)
+function freeSeatsText() {
+  const free = new Set(S.seats.filter((s) => !s.taken).map((s) => s.slot || s.seat));
+  const n = free.size;
+  if (!n) return 'Waiting for the game to start…';
+  const players = new Set(S.seats.map((s) => s.slot || s.seat)).size;
+  return players <= 2 && n === 1 ? 'Waiting for an opponent to join…' : `Waiting for ${n} more player${n === 1 ? '' : 's'} to join…`;
 }
 
 function guidance() {
@@ -347,11 +413,15 @@ function guidance() {
   return 'use a button above the board.';
 }
 
+function cardsText(n) { return `${n} card${n === 1 ? '' : 's'}`; }
+
 function renderSides() {
   const box = clear($('sides'));
   const v = S.view;
   if (!v || !v.sides) return;
-  const order = Object.keys(v.sides).sort((a, b) => (v.sides[a].position === 'top' ? -1 : 1) - (v.sides[b].position === 'top' ? -1 : 1));
+  // where the side sits on the board as drawn here (the flip button turns it around)
+  const where = (side) => { const pos = v.sides[side].position; return !pos ? '' : (boardView.flipped ? (pos === 'top' ? 'bottom' : 'top') : pos); };
+  const order = Object.keys(v.sides).sort((a, b) => (where(a) === 'top' ? -1 : 1) - (where(b) === 'top' ? -1 : 1));
   for (const side of order) {
     const s = v.sides[side];
     const seatsOf = S.seats.filter((x) => (x.side || x.seat) === side);
@@ -361,7 +431,8 @@ function renderSides() {
     const active = v.active === side || (v.to_act || []).some((x) => String(x).split(':')[0] === side);
     box.append(el('div', { class: `side-box ${side.toLowerCase()}${active ? ' active' : ''}`, 'data-side': side },
       el('div', {}, el('b', {}, sideName(side)), el('div', { class: 'muted' }, names || ''),
-        el('div', { class: 'muted' }, `${s.hand_count ?? (s.hand ? s.hand.length : 0)} cards · ${s.position || ''}`)),
+        el('div', { class: 'muted', 'data-position': where(side) }, `${cardsText(s.hand_count ?? (s.hand ? s.hand.length : 0))}${where(side) ? ' · ' + where(side) : ''}`),
+        ...sideExtras(side, { seats: S.seats, presence: S.presence, clock: clockView })),
       el('div', { class: 'medals', title: `${s.medals || 0} of ${s.victory} medals`, 'data-medals': s.medals || 0 }, ...dots, ` ${s.medals || 0}/${s.victory}`)));
   }
   if (v.visibility !== undefined && v.visibility !== null) {
@@ -407,9 +478,10 @@ function renderSides() {
 function renderPending() {
   const p = S.view && S.view.pending;
   const box = $('pending');
-  if (!p || S.view.game_over) { box.classList.add('hidden'); return; }
+  if (!p || S.view.game_over || S.status === 'open') { box.classList.add('hidden'); stopAmbushTimer(); return; }
   box.classList.remove('hidden');
   box.textContent = describePending(p, unitName);
+  ambushTimer(p, box);
 }
 
 function renderBoardHighlights() {
@@ -513,7 +585,7 @@ function renderSeats() {
   }
   if (S.seat && free.length) {
     const link = `${location.origin}/games/${cfg.gameId}${cfg.invite ? '?invite=' + encodeURIComponent(cfg.invite) : ''}`;
-    parts.push(el('span', {}, 'Waiting for an opponent. Invite link: '), el('input', { readonly: true, value: link, size: 50, id: 'invite-link', onclick: (ev) => ev.target.select() }));
+    parts.push(el('span', {}, `${freeSeatsText()} Invite link: `), el('input', { readonly: true, value: link, size: 50, id: 'invite-link', onclick: (ev) => ev.target.select() }));
   }
   if (!S.seat && mine.length) parts.push(el('span', { class: 'muted' }, `You hold ${mine.map((x) => sideName(x.seat)).join(', ')}.`));
   if (S.seat && mine.length > 1) {
@@ -571,12 +643,64 @@ async function claim(seat) {
       if (!name) { toast('Enter a name first'); return; }
       await api('/identity', { method: 'POST', body: JSON.stringify({ name }) });
       body.dataset.identity = name;
+      setWhoami(name);
     }
     await api(`/games/${cfg.gameId}/seats/${encodeURIComponent(seat)}/claim`, { method: 'POST', body: JSON.stringify(cfg.invite ? { invite: cfg.invite } : {}) });
     cfg.seat = seat;
     S.board = null; S.seq = null; S.logSeq = null;
     conn.reconnect();
   } catch (e) { toast(e.message); }
+}
+
+// ---------------------------------------------------------------- remote play
+function renderRemote() {
+  if (S.view && S.view.game_over && S.match === undefined) {
+    S.match = null;
+    api(`/games/${cfg.gameId}/match`).then((m) => { S.match = m; renderRemote(); }).catch(() => {});
+  }
+  renderRemoteBar($('remote-bar'), { S, presence: S.presence, send: (m) => conn.send(m), gameId: cfg.gameId, match: S.match, rematch });
+  const bar = $('remote-bar');
+  if (S.seat && !bar.querySelector('#notify-toggle')) { bar.append(notifier.toggle()); bar.classList.remove('hidden'); }
+}
+async function rematch() {
+  try {
+    const g = await api(`/games/${cfg.gameId}/rematch`, { method: 'POST', body: '{}' });
+    location.href = g.url;
+  } catch (e) { toast(e.message); }
+}
+// the clocks tick between server messages
+setInterval(() => { if (clockView.clock && (clockView.clock.running || []).length) renderSides(); }, 1000);
+
+// An ambush window (a close assault on a defender who may hold an Ambush card) is a short
+// timed prompt for EVERY defender, with or without the card: it passes by itself when
+// the time is up, so the wait tells the attacker nothing about the defender's hand.
+const AMBUSH_SECONDS = 6;
+let ambush = null;
+function stopAmbushTimer() { if (ambush) { clearInterval(ambush.timer); ambush = null; } }
+function ambushTimer(p, box) {
+  if (!(p.type === 'ambush' && S.legal.some((a) => a.type === 'pass'))) { stopAmbushTimer(); return; }
+  const k = `${S.seq}`;
+  if (!ambush || ambush.key !== k) {
+    stopAmbushTimer();
+    ambush = { key: k, until: Date.now() + AMBUSH_SECONDS * 1000, timer: setInterval(() => {
+      if (!ambush) return;
+      if (Date.now() >= ambush.until) {
+        stopAmbushTimer();
+        const p2 = S.view && S.view.pending;
+        const a = p2 && p2.type === 'ambush' && S.legal.find((x) => x.type === 'pass');
+        if (a && !S.pendingSend) send(a);
+        return;
+      }
+      renderAmbushCountdown();
+    }, 250) };
+  }
+  renderAmbushCountdown(box);
+}
+function renderAmbushCountdown(box = $('pending')) {
+  if (!ambush) return;
+  let c = box.querySelector('#ambush-countdown');
+  if (!c) { c = el('span', { id: 'ambush-countdown', class: 'countdown' }); box.append(' ', c); }
+  c.textContent = `(no ambush in ${Math.max(0, Math.ceil((ambush.until - Date.now()) / 1000))} s)`;
 }
 
 // ---------------------------------------------------------------- Overlord / team play
@@ -656,7 +780,7 @@ function onHexClick(hex, unit) {
 // ---------------------------------------------------------------- log, toast
 function addLog(e, seq) {
   const log = $('log');
-  log.append(logEntry(e, unitName, seq));
+  log.append(logEvent(e, seq));
   while (log.childNodes.length > 300) log.removeChild(log.firstChild);
   log.scrollTop = log.scrollHeight;
 }
@@ -675,6 +799,7 @@ $('flip-btn').addEventListener('click', () => {
   S.flipOverride = !boardView.flipped;
   boardView.setFlipped(S.flipOverride);
   renderBoardHighlights();
+  renderSides();        // "top" / "bottom" as the board is drawn now
 });
 document.addEventListener('keydown', (ev) => {
   if (ev.key === 'Escape') { S.chooser = null; if (!autoSelect(S.model)) S.selected = null; renderAll(); }

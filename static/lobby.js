@@ -25,7 +25,9 @@ async function api(path, opts = {}) {
 
 // ---------------------------------------------------------------- identity
 async function loadMe() {
-  try { me = await api('/identity/me'); } catch (_) { me = null; }
+  // an anonymous visitor has no identity to ask for (no 401 in the console)
+  if (document.body.dataset.signedIn === '0' && !me) me = null;
+  else { try { me = await api('/identity/me'); } catch (_) { me = null; } }
   renderMe();
 }
 function renderMe() {
@@ -317,6 +319,8 @@ $('create-form').addEventListener('submit', async (ev) => {
   if (mode) body.mode = mode;
   const rsName = rulesetFor(scenarios.find((x) => x.id === scenario_id), mode);
   if (rsName) body.ruleset = rsName;
+  const clock = clockChoice();
+  if (clock) body.clock = clock;
   const mine = ($('seat-select').value || '').split(',').filter(Boolean);   // a layout group: several role seats
   if (mine.length) body.seat = mine[0];
   const scn = scenarios.find((x) => x.id === scenario_id);
@@ -376,11 +380,17 @@ async function claim(g, seat) {
   } catch (e) { alert(`Could not take the seat: ${e.message}`); }
 }
 
+function clockLabel(c) {
+  if (!c) return '';
+  const m = (s) => (s >= 86400 ? `${Math.round(s / 86400)} d` : s >= 60 ? `${Math.round(s / 60)} min` : `${s} s`);
+  return c.kind === 'bank' ? ` · clock ${m(c.initial_seconds)} + ${c.increment_seconds} s` : ` · clock ${m(c.move_seconds)} per move`;
+}
+
 function gameItem(g, live) {
   const li = el('li', { 'data-game': g.id, 'data-status': g.status });
   li.append(el('span', { class: 'name' }, el('a', { href: g.url || `/games/${g.id}` }, g.scenario_name || g.scenario_id),
     g.scenario_id && g.scenario_name && g.scenario_name !== g.scenario_id ? el('span', { class: 'muted' }, ` (${g.scenario_id})`) : null,
-    el('span', { class: 'muted' }, ` · ${g.mode}${g.private ? ' · private' : ''}${g.turn ? ' · turn ' + g.turn : ''}`)));
+    el('span', { class: 'muted' }, ` · ${g.mode}${g.private ? ' · private' : ''}${g.turn ? ' · turn ' + g.turn : ''}${clockLabel(g.clock)}`)));
   for (const s of g.seats || []) {
     li.append(el('span', { class: `seat-chip${s.taken ? '' : ' free'}` }, `${sideName(s.seat)}: ${s.taken ? (s.name || '?') + (s.is_bot ? ' (bot)' : '') : 'free'}`));
   }
@@ -401,6 +411,28 @@ function gameItem(g, live) {
   return li;
 }
 
+// the turn clock chosen at creation ("kind:seconds[:increment]")
+function clockChoice() {
+  const [kind, a, b] = ($('clock-kind').value || 'none').split(':');
+  if (kind === 'none') return null;
+  const on_timeout = $('clock-timeout').value;
+  if (kind === 'bank') return { kind, initial_seconds: Number(a), increment_seconds: Number(b), on_timeout };
+  return { kind, move_seconds: Number(a), on_timeout };
+}
+
+async function refreshFinished() {
+  let games = [];
+  try { games = await api('/games?status=finished'); } catch (_) { return; }
+  const list = clear($('finished-games'));
+  for (const g of games.slice(0, 15)) {
+    const who = [...new Set((g.seats || []).map((s) => s.held_by || s.name).filter(Boolean))].join(' vs ');
+    list.append(el('li', { 'data-finished': g.id },
+      el('b', {}, g.scenario_name), ` · ${g.mode}${who ? ' · ' + who : ''} · ${g.winner ? sideName(g.winner) + ' won' : 'no winner'} `,
+      el('a', { class: 'btn', href: `/games/${g.id}/replay`, 'data-replay': g.id }, 'Replay')));
+  }
+  if (!list.childNodes.length) list.append(el('li', { class: 'muted' }, 'No finished game yet.'));
+}
+
 async function refreshGames() {
   let games = [];
   try { games = await api('/games?status=open,live'); } catch (e) {
@@ -417,4 +449,6 @@ loadMe();
 loadRulesets().then(() => { loadScenarios(); loadOptions(); });
 $('ruleset-select').addEventListener('change', onRulesetChange);
 refreshGames();
+refreshFinished();
 setInterval(refreshGames, 5000);
+setInterval(refreshFinished, 30000);

@@ -1,8 +1,9 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from ..errors import Forbidden
+from ..games.privacy import require_watch
 from ..security import OptionalIdentity, SessionDep
 from .policy import Actor, may_read_any
 from .schemas import ChatOut
@@ -13,10 +14,12 @@ router = APIRouter(prefix="/api/games", tags=["chat"])
 
 @router.get("/{game_id}/chat", response_model=list[ChatOut])
 async def read_chat(game_id: str, request: Request, session: SessionDep,
-                    identity: OptionalIdentity, channel: str = "all") -> list[ChatOut]:
+                    identity: OptionalIdentity, channel: str = Query("all", max_length=40),
+                    invite: str | None = Query(None, max_length=64)) -> list[ChatOut]:
     """The last 100 messages of a channel the caller may read (players read as any of
     their seats of the game; everyone else as a spectator)."""
     rt = await request.app.state.hub.registry.get(game_id)
+    require_watch(rt, identity.id if identity else None, invite)
     seats = rt.seats_of(identity.id) if identity else []
     actors = [Actor(seat=i.seat, side=i.side, role=i.role, identified=True)
               for i in (rt.seats[s] for s in seats)] or \

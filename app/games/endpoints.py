@@ -6,8 +6,10 @@ from fastapi import APIRouter, Query, Request, status
 
 from ..engine_api import optional_rules, preview_action, rulesets
 from ..errors import BadRequest
+from ..ratelimit import check, client_key
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
+from .privacy import require_watch
 from .schemas import (ClaimBody, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
                       InviteOut, OptionalRuleOut, PreviewBody, RulesetOut)
 
@@ -40,8 +42,12 @@ async def list_games(session: SessionDep, me: OptionalIdentity,
 
 
 @router.get("/games/{game_id}", response_model=GameSummary)
-async def get_game(game_id: str, session: SessionDep, me: OptionalIdentity) -> GameSummary:
-    return service.summary(await service.get_game(session, game_id), me)
+async def get_game(game_id: str, session: SessionDep, me: OptionalIdentity,
+                   invite: str | None = Query(None, max_length=64)) -> GameSummary:
+    """A game's summary (a private game: its players, its creator, or ``?invite=``)."""
+    game = await service.get_game(session, game_id)
+    require_watch(game, me.id if me else None, invite)
+    return service.summary(game, me)
 
 
 @router.post("/games/{game_id}/seats/{seat}/claim", response_model=GameSummary)
@@ -71,18 +77,25 @@ async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIden
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog)
-async def game_log(game_id: str, session: SessionDep) -> GameLog:
+async def game_log(game_id: str, session: SessionDep, me: OptionalIdentity,
+                   invite: str | None = Query(None, max_length=64)) -> GameLog:
     """A finished game's full log, seed and salt revealed (docs/protocol.md "Finished game
-    log"): ``python -m engine verify LOG.json`` checks the dice against the commitment."""
+    log"): ``python -m engine verify LOG.json`` checks the dice against the commitment.
+    A private game: its players, its creator or ``?invite=``."""
+    require_watch(await service.get_game(session, game_id), me.id if me else None, invite)
     return await service.finished_log(session, game_id)
 
 
 @router.get("/games/{game_id}/events", response_model=GameEvents)
 async def game_events(game_id: str, session: SessionDep, me: OptionalIdentity,
-                      since: int = Query(0, ge=0)) -> GameEvents:
+                      request: Request, since: int = Query(0, ge=0, le=2**31 - 1),
+                      invite: str | None = Query(None, max_length=64)) -> GameEvents:
     """The events of the log after ``since``, redacted for the caller's seats (spectators:
-    public events): a late joiner's complete battle log.  Never the actions or the seed."""
-    return await service.event_log(session, game_id, me, since)
+    public events): a late joiner's battle log, one page at a time (``next_since``).
+    Never the actions or the seed.  Rate-limited per client (``CATCHUP_RATE``)."""
+    check(request.app.state.settings.catchup_rate, "catchup",
+          client_key(request, me.id if me else None), "log requests")
+    return await service.event_log(session, game_id, me, since, invite)
 
 
 @router.get("/options", response_model=list[OptionalRuleOut], response_model_exclude_none=True)

@@ -32,6 +32,7 @@ class Outcome:
     batch: Batch | None = None
     entries: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     snapshot: Any = None                 # the state to snapshot after the broadcast, if due
+    snapshot_seq: int = 0                # the seq of that state
 
     @classmethod
     def reject(cls, seq: int, code: str, message: str, **details: Any) -> Outcome:
@@ -48,11 +49,12 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     if expected_seq != rt.seq:
         return Outcome.reject(rt.seq, "stale_seq",
                               f"the game is at seq {rt.seq}, not {expected_seq}; resync")
+    before = rt.state
     try:
         # the log stores the ruleset's canonical form, never the client's text: unknown
         # keys and out-of-range values are refused here (unknown_field, bad_value, ...)
-        action = rt.rs.canonical_action(rt.state, {**action, "seat": seat})
-        state, events = rt.rs.apply(rt.state, action)
+        action = rt.rs.canonical_action(before, {**action, "seat": seat})
+        state, events = rt.rs.apply(before, action)
         state, rolls, roll_events = settle_chance(rt.rs, state)
         fields = game_fields(rt.rs, state, list(rt.seats.values()))
     except EngineError as exc:
@@ -66,6 +68,60 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     # the log rows are the truth; a snapshot only shortens cold starts, so it is written
     # after the broadcast (write_snapshot), off the action's path
     snap = new // snapshot_every > old // snapshot_every
+    stale = await _append(db, rt, old, entries, fields)
+    if stale is not None:
+        return stale
+    rt.fold.record(old + 1, seat, action, before, events, state, len(rolls))
+    if rolls:
+        rt.fold.stack.clear()
+    batch = rt.push(old + 1, seat, [*events, *roll_events], state, new)
+    rt._fields = ((rt.seq, rt._seats_version), fields)   # prime the lobby-columns memo
+    # a snapshot only where nothing before it can be undone (a cold start from it has no
+    # undo stack): the state before the first undoable step of the current one, if any
+    at, snap_state = new, state
+    if snap and rt.fold.stack:
+        first, _, before_first = rt.fold.stack[0]
+        at, snap_state = first - 1, before_first
+    return Outcome(True, new, batch=batch, entries=entries,
+                   snapshot=snap_state if snap else None, snapshot_seq=at)
+
+
+async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str, Any]) -> Outcome:
+    """Append a server-originated entry (``resign`` / ``timeout`` / ``forfeit`` /
+    ``undo``: ``engine.meta``) for ``seat``; the caller holds ``rt.lock``.  Folded exactly
+    as every replay folds it."""
+    if rt.fields()["status"] == "finished":
+        return Outcome.reject(rt.seq, "game_over", "the game is over")
+    if not rt.all_seats_held():
+        return Outcome.reject(rt.seq, "game_not_started", "a seat is still free")
+    action = {**action, "seat": seat}
+    from engine.meta import Fold
+
+    trial = Fold(rt.fold.state, rt.fold.seq)
+    trial.stack = list(rt.fold.stack)
+    old = rt.seq
+    try:
+        events = trial.apply(old + 1, seat, action, rt.rs.apply)
+        fields = game_fields(rt.rs, trial.state, list(rt.seats.values()))
+    except EngineError as exc:
+        return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
+    except Exception:  # e.g. a ruleset whose states know no ending: never a crash
+        log.exception("engine failed on %.500s in game %s", action, rt.game_id)
+        return Outcome.reject(rt.seq, "engine_failure", "the engine could not process this action")
+    entries = [(seat, action)]
+    stale = await _append(db, rt, old, entries, fields)
+    if stale is not None:
+        return stale
+    rt.fold = trial
+    batch = rt.push(old + 1, seat, events, trial.state, old + 1)
+    rt._fields = ((rt.seq, rt._seats_version), fields)
+    return Outcome(True, old + 1, batch=batch, entries=entries)
+
+
+async def _append(db: Database, rt: GameRuntime, old: int,
+                  entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> Outcome | None:
+    """Commit log entries ``old+1..`` (compare-and-set on the seq); a ``stale_seq``
+    rejection when another writer was first (the runtime then catches up)."""
     ok = await db.append_log(rt.game_id, old, entries, fields)
     if ok is None:                       # no fast writer for this database: the ORM path
         async with db.write_lock, db.sessions() as session:
@@ -74,14 +130,12 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
                 ok = True
             except repository.StaleSeq:
                 ok = False
-    if not ok:
-        async with db.sessions() as session:
-            await rt.catch_up(session)
-        return Outcome.reject(rt.seq, "stale_seq",
-                              f"another action was accepted first; the game is at seq {rt.seq}")
-    batch = rt.push(old + 1, seat, [*events, *roll_events], state, new)
-    rt._fields = ((rt.seq, rt._seats_version), fields)   # prime the lobby-columns memo
-    return Outcome(True, new, batch=batch, entries=entries, snapshot=state if snap else None)
+    if ok:
+        return None
+    async with db.sessions() as session:
+        await rt.catch_up(session)
+    return Outcome.reject(rt.seq, "stale_seq",
+                          f"another action was accepted first; the game is at seq {rt.seq}")
 
 
 async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, state: Any) -> None:

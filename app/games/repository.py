@@ -24,8 +24,14 @@ async def by_invite(session: AsyncSession, code: str) -> Game | None:
     return res.scalar_one_or_none()
 
 
-async def list_games(session: AsyncSession, statuses: Sequence[str], limit: int = 100) -> list[Game]:
-    res = await session.execute(select(Game).where(Game.status.in_(list(statuses)))
+async def list_games(session: AsyncSession, statuses: Sequence[str], limit: int = 100,
+                     viewer: str | None = None) -> list[Game]:
+    """The lobby: public games, and the private ones ``viewer`` created or plays in."""
+    visible = Game.private.is_(False)
+    if viewer is not None:
+        visible = visible | (Game.created_by == viewer) | Game.id.in_(
+            select(Seat.game_id).where(Seat.identity_id == viewer))
+    res = await session.execute(select(Game).where(Game.status.in_(list(statuses)), visible)
                                 .order_by(Game.created_at.desc()).limit(limit))
     return list(res.scalars())
 
@@ -121,3 +127,10 @@ async def set_slot(session: AsyncSession, game_id: str, slot: str, *, identity_i
     await session.execute(update(Seat).where(Seat.game_id == game_id, Seat.slot == slot)
                           .values(identity_id=identity_id, is_bot=is_bot, bot_reason=bot_reason)
                           .execution_options(synchronize_session=False))
+
+
+async def log_times(session: AsyncSession, game_id: str) -> list[tuple[str, Any]]:
+    """(seat, created_at) of every log row in seq order: the turn clocks' fold."""
+    rows = await session.execute(select(ActionRow.seat, ActionRow.created_at)
+                                 .where(ActionRow.game_id == game_id).order_by(ActionRow.seq))
+    return [(seat, at) for seat, at in rows.all()]

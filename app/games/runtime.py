@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,18 +69,29 @@ class Batch:
     state: Any
 
 
-def apply_entries(rs: Ruleset, state: Any, entries: list[tuple[str, dict[str, Any]]],
-                  normalise: bool = False) -> tuple[Any, list[dict[str, Any]]]:
-    """Apply logged entries; ``normalise``: rows read from the database, which an older
-    release may have stored raw (the ruleset's ``normalise_logged`` drops the keys the
-    engine never read and checks the values)."""
+def apply_entries(rs: Ruleset, fold: Any, first_seq: int,
+                  entries: list[tuple[str, dict[str, Any]]],
+                  normalise: bool = False) -> list[dict[str, Any]]:
+    """Apply logged entries ``first_seq..`` to ``fold`` (``engine.meta.Fold``: the state
+    and what may be undone); ``undo`` / ``resign`` / ``timeout`` / ``forfeit`` entries
+    are folded like in every replay.  ``normalise``: rows read from the database, which
+    an older release may have stored raw (the ruleset's ``normalise_logged`` drops the
+    keys the engine never read and checks the values).  Returns their events."""
+    from engine.meta import is_meta, rolls_following
+
     events: list[dict[str, Any]] = []
-    for _seat, action in entries:
-        if normalise:
-            action = normalise_logged(rs, state, action)
-        state, evs = rs.apply(state, action)
-        events.extend(evs)
-    return state, events
+    log = [(first_seq + i, seat, action) for i, (seat, action) in enumerate(entries)]
+    for (seq, seat, action), rolls in zip(log, rolls_following(log)):
+        if normalise and not is_meta(action):
+            action = normalise_logged(rs, fold.state, action)
+        events.extend(fold.apply(seq, seat, action, rs.apply, rolls))
+    return events
+
+
+def new_fold(state: Any, seq: int) -> Any:
+    from engine.meta import Fold
+
+    return Fold(state, seq)
 
 
 async def replay_failure(session: AsyncSession, game_id: str, exc: BaseException) -> AppError:
@@ -155,8 +167,11 @@ class GameRuntime:
         self.ruleset_version = game.ruleset_version
         self.commitment = game.commitment
         self._reveal = (game.seed_secret, game.seed_salt)   # sent only once finished
+        self.invite_code = game.invite_code      # private games: watched with the invite
+        self.created_by = game.created_by
         self.scenario = scenario
-        self.state = state
+        self.fold = new_fold(state, seq)   # the state + the steps that may be undone
+        self.clock: Any = None             # app/clocks Clock (None: an untimed game)
         self.seq = seq
         self.seats: dict[str, SeatInfo] = {s.seat: s for s in seats}
         self.lock = asyncio.Lock()
@@ -178,6 +193,14 @@ class GameRuntime:
         self._fields: tuple[tuple[int, int], dict[str, Any]] | None = None
 
     # -- derived -----------------------------------------------------------------------
+    @property
+    def state(self) -> Any:
+        return self.fold.state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self.fold.state = value
+
     @property
     def board(self) -> dict[str, Any]:
         if self._board is None:
@@ -211,12 +234,19 @@ class GameRuntime:
 
     # -- batches -----------------------------------------------------------------------
     def push(self, first_seq: int, actor: str, events: list[dict[str, Any]], state: Any,
-             seq: int) -> Batch:
+             seq: int, seats: list[str] | None = None) -> Batch:
+        """``seats``: the seat of every entry of the batch (default: the actor's), for the
+        turn clock."""
         batch = Batch(first_seq=first_seq, seq=seq, actor=actor, events=events, state=state)
         if self.recent and self.recent[-1].seq <= self.delivered_seq:
             self.recent[-1].state = None     # delivered and superseded: keep its events only
         self.recent.append(batch)
         self.state, self.seq = state, seq
+        self.fold.seq = seq
+        if self.clock is not None:
+            now = time.time()
+            for s in seats or [actor]:
+                self.clock.entry(s, now)
         return batch
 
     def batch_from(self, first_seq: int) -> Batch | None:
@@ -239,8 +269,9 @@ class GameRuntime:
 
     def apply_remote(self, first_seq: int, actor: str,
                      entries: list[tuple[str, dict[str, Any]]], normalise: bool = False) -> Batch:
-        state, events = apply_entries(self.rs, self.state, entries, normalise)
-        return self.push(first_seq, actor, events, state, first_seq + len(entries) - 1)
+        events = apply_entries(self.rs, self.fold, first_seq, entries, normalise)
+        return self.push(first_seq, actor, events, self.fold.state, first_seq + len(entries) - 1,
+                         [s for s, _ in entries])
 
     async def catch_up(self, session: AsyncSession) -> None:
         """Apply the log rows committed by other writers since ``seq`` (one batch) and
@@ -255,6 +286,8 @@ class GameRuntime:
         rows = await repository.seats_of(session, self.game_id)
         self.seats = {r.seat: SeatInfo.of(r) for r in rows}
         self._seats_version += 1
+        if self.clock is not None and self.all_seats_held():
+            self.clock.start(time.time())     # the game went live: the clocks start
 
 
 async def game_scenario(session: AsyncSession, game: Game) -> Any:
@@ -289,19 +322,26 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
     try:
         rs = ruleset(game.ruleset)
         scn = await game_scenario(session, game)
-        state, seq = await _replay(session, rs, game, scn)
+        fold = await _replay(session, rs, game, scn)
     except Exception as exc:        # the log no longer replays: reported, never a crash
         raise await replay_failure(session, game_id, exc) from None
     seat_rows = await repository.seats_of(session, game_id)
-    rt = GameRuntime(game, scn, state, seq, [SeatInfo.of(s) for s in seat_rows])
+    rt = GameRuntime(game, scn, fold.state, fold.seq, [SeatInfo.of(s) for s in seat_rows])
+    rt.fold = fold
+    if game.clock:
+        from ..clocks.service import Clock
+
+        stamps = await repository.log_times(session, game_id)
+        rt.clock = Clock.of(game.clock, game.started_at, stamps)
     if game.unplayable is not None:  # replays again (e.g. a fixed engine): back in play
         await repository.set_fields(session, game_id, unplayable=None, **rt.fields())
         await session.commit()
     return rt
 
 
-async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> tuple[Any, int]:
-    """Latest usable snapshot + log tail (or a full replay from the seed) -> (state, seq)."""
+async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> Any:
+    """Latest usable snapshot + log tail (or a full replay from the seed) -> the fold
+    (``engine.meta.Fold``: state, seq and the steps that may be undone)."""
     snap = await repository.latest_snapshot(session, game.id)
     state, seq = None, 0
     if snap is not None:
@@ -314,13 +354,15 @@ async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> t
     if state is None:
         state = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode)
     rows = await repository.actions_after(session, game.id, seq)
+    fold = new_fold(state, seq)
     for r in rows:
         try:
-            state, _ = apply_entries(rs, state, [(r.seat, r.action)], normalise=True)
+            apply_entries(rs, fold, r.seq, [(r.seat, r.action)], normalise=True)
         except EngineError as exc:
             exc.details.setdefault("seq", r.seq)
             raise
-    return state, rows[-1].seq if rows else seq
+    fold.seq = rows[-1].seq if rows else seq
+    return fold
 
 
 class Registry:

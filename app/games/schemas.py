@@ -5,6 +5,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from ..clocks.schemas import ClockIn
+
 
 class GameCreate(BaseModel):
     ruleset: str | None = Field(default=None, examples=["m44"], description="a registered "
@@ -30,6 +32,8 @@ class GameCreate(BaseModel):
     seed: int | None = Field(default=None, ge=0, lt=2**63,
                              description="test servers only (OVERLORD_TEST_SEEDS=1): a fixed "
                              "engine RNG seed; refused otherwise (seed_not_allowed)")
+    clock: ClockIn | None = Field(default=None, description="the turn clock (app/clocks); "
+                                  "none when omitted")
 
 
 class SeatOut(BaseModel):
@@ -82,6 +86,8 @@ class GameSummary(BaseModel):
     unplayable: dict[str, Any] | None = Field(
         default=None, description="status unplayable: why the log no longer replays "
         "({reason, detail, seq}: the engine's code and message, the first log entry that fails)")
+    clock: dict[str, Any] | None = None      # the clock settings (ClockIn), null: untimed
+    rematch_of: str | None = None            # the first game of a return match
 
 
 class GameCreated(GameSummary):
@@ -131,6 +137,11 @@ class GameEvents(BaseModel):
     seq: int
     seats: list[str]
     entries: list[EventEntry]
+    # the units of the game's first state (public view): the client names units in the
+    # log where they stood, moving them with the events (live == reload)
+    units: list[dict[str, Any]] = []
+    next_since: int | None = Field(default=None, description="more entries follow: ask again "
+                                   "with since=next_since (at most EVENTS_PAGE per answer)")
 
 
 class OptionalRuleOut(BaseModel):

@@ -9,16 +9,18 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import (EngineError, Ruleset, natural_ruleset, normalise_logged, rng_seed,
-                          ruleset, rulesets_for, seed_commitment, verify_log)
+from ..engine_api import (EngineError, Ruleset, natural_ruleset, rng_seed, ruleset,
+                          rulesets_for, seed_commitment, verify_log)
 from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
 from ..scenarios import service as scenarios
+from ..clocks.schemas import ClockIn
 from ..security import new_id
-from . import repository
+from ..settings import get_settings
+from . import catchup, repository
 from .modes import STAND_IN_MODES, build_slots, get_mode, seat_spec
-from .redact import events_for_seats
+from .privacy import require_watch
 from .runtime import (SeatInfo, dice_info, game_fields, game_scenario, replay_failure,
                       settle_chance)
 from .schemas import (EventEntry, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
@@ -26,6 +28,15 @@ from .schemas import (EventEntry, GameCreate, GameCreated, GameEvents, GameLog, 
 
 LIVE_STATUSES = ("open", "live")
 LOG_FORMAT = "overlord-log/1"
+
+
+def clock_settings(clock: ClockIn | None) -> dict[str, Any] | None:
+    """The ``games.clock`` column: the settings of the chosen kind (None: untimed)."""
+    if clock is None or clock.kind == "none":
+        return None
+    keep = {"bank": ("initial_seconds", "increment_seconds"), "move": ("move_seconds",)}
+    return {"kind": clock.kind, "on_timeout": clock.on_timeout,
+            **{k: getattr(clock, k) for k in keep[clock.kind]}}
 
 
 class Notifier(Protocol):
@@ -62,7 +73,8 @@ def summary(game: Game, me: Identity | None = None) -> GameSummary:
         private=game.private, status=game.status,
         seq=game.seq, to_act=list(game.to_act or []), turn=game.turn, winner=game.winner,
         created_at=game.created_at, seats=[SeatOut(**s) for s in seats],
-        slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}")
+        slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}",
+        clock=game.clock, rematch_of=game.rematch_of)
 
 
 def renderer_of(name: str) -> str:
@@ -166,11 +178,13 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
     infos = [SeatInfo(s.seat, s.side, s.role, s.identity_id, None, bool(s.is_bot)) for s in seats]
     game = Game(id=game_id, ruleset=rs.name, ruleset_version=rs.version,
                 scenario_id=row.id if row is not None else None,
-                scenario_name=scn.name if scn is not None else rs.title, mode=mode_name,
+                scenario_name=row.name[:200] if row is not None else rs.title, mode=mode_name,
                 engine_mode=mode_name, layout=layout,
                 options=options, **dice, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
-                **game_fields(rs, state, infos))
+                clock=clock_settings(body.clock), **game_fields(rs, state, infos))
+    if game.status == "live":
+        game.started_at = now
     await repository.add(session, game, seats)
     session.add_all([ActionRow(game_id=game_id, seq=i + 1, seat=seat, action=action)
                      for i, (seat, action) in enumerate(entries)])
@@ -182,7 +196,8 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
 
 
 async def list_games(session: AsyncSession, statuses: list[str], me: Identity | None) -> list[GameSummary]:
-    return [summary(g, me) for g in await repository.list_games(session, statuses)]
+    games = await repository.list_games(session, statuses, viewer=me.id if me else None)
+    return [summary(g, me) for g in games]
 
 
 def _slot_rows(game: Game, name: str) -> tuple[str, list[Seat]]:
@@ -209,7 +224,8 @@ async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id:
     game = await _reload(session, game_id)
     if game.status not in ("finished", "unplayable"):
         held = all(s.identity_id is not None or s.is_bot for s in game.seats)
-        await repository.set_fields(session, game_id, status="live" if held else "open")
+        extra = {"started_at": utcnow()} if held and game.started_at is None else {}
+        await repository.set_fields(session, game_id, status="live" if held else "open", **extra)
     await session.commit()
     game = await _reload(session, game_id)
     await notifier.seats_changed(game_id)
@@ -226,7 +242,8 @@ async def claim_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
         return summary(game, me)
     _refuse_ended(game)
     if game.private and not any(r.identity_id == me.id for r in rows) \
-            and not (invite and secrets.compare_digest(invite, game.invite_code)):
+            and not (invite and secrets.compare_digest(invite.encode("utf-8", "replace"),
+                                                       game.invite_code.encode())):
         raise Forbidden("this game needs its invite code", code="invite_required")
     n = await repository.claim_slot(session, game_id, slot, me.id)
     if n != len(rows):
@@ -310,49 +327,38 @@ async def verify_game(session: AsyncSession, game_id: str) -> dict[str, Any]:
 
 
 async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
-                    since: int = 0) -> GameEvents:
-    """The events of log entries ``since+1..seq`` of a (running) game, redacted for the
-    caller's seats (a spectator's redaction without a seat): a late joiner's battle log.
-    Actions and the seed are never sent."""
+                    since: int = 0, invite: str | None = None) -> GameEvents:
+    """The events of log entries ``since+1..`` of a (running) game, redacted for the
+    caller's seats (a spectator's redaction without a seat): a late joiner's battle log,
+    one page (``EVENTS_PAGE`` entries; ``next_since`` when more follow).  Actions and the
+    seed are never sent.  A private game needs a seat, its creator or the invite."""
     game = await get_game(session, game_id)
+    require_watch(game, me.id if me else None, invite)
     seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
-    last, entries = await logged_events(session, game, seats, since)
-    return GameEvents(game_id=game.id, seq=last, seats=seats, entries=entries)
+    page = get_settings().events_page
+    upto = min(game.seq, since + page)
+    entries = await _events(session, game, seats, since, upto)
+    rs = ruleset(game.ruleset)
+    first = rs.new_game(game.seed, dict(game.options or {}), await game_scenario(session, game),
+                        game.mode)
+    units = list(rs.view_for(first, None).get("units") or [])
+    return GameEvents(game_id=game.id, seq=game.seq, seats=seats, entries=entries,
+                      next_since=upto if upto < game.seq else None, units=units)
 
 
 async def logged_events(session: AsyncSession, game: Game, seats: list[str],
                         since: int) -> tuple[int, list[EventEntry]]:
-    """Rebuild the events of log entries ``since+1..`` from the durable action log (replayed
-    from the scenario and seed), redacted for ``seats`` exactly as the live updates are
-    (``events_for_seats``: ``[]`` a spectator, public events only); returns the log's last
-    seq and one entry per log row.  Shared by ``GET /api/games/{id}/events`` and the
-    websocket catch-up of a worker that does not hold the batches after ``since``."""
+    """Rebuild the events of log entries ``since+1..`` from the durable log (from the
+    nearest snapshot, ``catchup``), redacted for ``seats`` exactly as the live updates
+    are (``events_for_seats``: ``[]`` a spectator, public events only); returns the log's
+    last seq and one entry per log row.  Used by the websocket catch-up of a worker that
+    does not hold the batches after ``since``."""
+    return game.seq, await _events(session, game, seats, since, game.seq)
+
+
+async def _events(session: AsyncSession, game: Game, seats: list[str], since: int,
+                  upto: int) -> list[EventEntry]:
     try:
-        scn = await game_scenario(session, game)
-        log = [(r.seq, r.seat, r.action)
-               for r in await repository.actions_after(session, game.id, 0)]
-        # the replay is pure CPU work (~20 ms for a Pegasus game, more for a long Overlord
-        # game): a worker thread keeps this worker's event loop serving the other games
-        return await asyncio.to_thread(_replay_events, ruleset(game.ruleset), scn, game.seed,
-                                       dict(game.options or {}), game.mode, log, seats, since)
+        return await catchup.events(session, game, seats, since, upto)
     except Exception as exc:           # a log that no longer replays: reported, not a 500
         raise await replay_failure(session, game.id, exc) from None
-
-
-def _replay_events(rs: Ruleset, scn: Any, seed: int, options: dict[str, Any], mode: str,
-                   log: list[tuple[int, str, dict[str, Any]]], seats: list[str],
-                   since: int) -> tuple[int, list[EventEntry]]:
-    state = rs.new_game(seed, options, scn, mode)
-    entries: list[EventEntry] = []
-    last = 0
-    for seq, seat, action in log:
-        try:
-            state, events = rs.apply(state, normalise_logged(rs, state, action))
-        except EngineError as exc:
-            exc.details.setdefault("seq", seq)
-            raise
-        last = seq
-        if seq > since:
-            entries.append(EventEntry(seq=seq, seat=seat,
-                                      events=events_for_seats(rs, state, events, seats)))
-    return last, entries

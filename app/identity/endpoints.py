@@ -2,21 +2,21 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response, status
 
-from ..security import COOKIE, CurrentIdentity, SessionDep
-from . import service
-from .schemas import IdentityCreate, IdentityCreated, IdentityOut
+from ..security import COOKIE, CurrentIdentity, SessionDep, hash_token, token_from
+from . import repository, service
+from .schemas import IdentityCreate, IdentityCreated, IdentityOut, SessionOut
 
 router = APIRouter(prefix="/api/identity", tags=["identity"])
-
-ONE_YEAR = 365 * 24 * 3600
 
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=IdentityCreated)
 async def create_identity(body: IdentityCreate, session: SessionDep, request: Request,
                           response: Response) -> IdentityCreated:
     """Create a guest identity; the token is returned once and set as a cookie."""
-    ident, token = await service.create_guest(session, body.name)
-    response.set_cookie(COOKIE, token, max_age=ONE_YEAR, httponly=True, samesite="lax",
+    ident, token = await service.create_guest(session, body.name,
+                                              request.headers.get("user-agent"))
+    days = request.app.state.settings.session_days
+    response.set_cookie(COOKIE, token, max_age=days * 24 * 3600, httponly=True, samesite="lax",
                         secure=request.app.state.settings.cookie_secure, path="/")
     return IdentityCreated(id=ident.id, name=ident.name, token=token)
 
@@ -27,7 +27,32 @@ async def me(identity: CurrentIdentity) -> IdentityOut:
 
 
 @router.post("/logout", status_code=status.HTTP_204_NO_CONTENT)
-async def logout(response: Response) -> Response:
+async def logout(request: Request, session: SessionDep) -> Response:
+    """Revoke the caller's token (its session) and clear the cookie."""
+    from ..security import identity_by_token
+
+    token = token_from(request)
+    ident = await identity_by_token(session, token) if token else None
+    if ident is not None and token:
+        await service.logout(session, ident, token)
+    response = Response(status_code=status.HTTP_204_NO_CONTENT)
     response.delete_cookie(COOKIE, path="/")
-    response.status_code = status.HTTP_204_NO_CONTENT
     return response
+
+
+@router.get("/sessions", response_model=list[SessionOut])
+async def list_sessions(identity: CurrentIdentity, request: Request,
+                        session: SessionDep) -> list[SessionOut]:
+    """The identity's live sessions (tokens); ``current`` marks the caller's."""
+    mine = hash_token(token_from(request) or "")
+    return [SessionOut(id=s.id, label=s.label, created_at=s.created_at, expires_at=s.expires_at,
+                       current=s.token_hash == mine)
+            for s in await repository.sessions_of(session, identity.id)]
+
+
+@router.delete("/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT)
+async def revoke_session(session_id: str, identity: CurrentIdentity,
+                         session: SessionDep) -> Response:
+    """Revoke one of the identity's sessions (its token stops working at once)."""
+    await service.revoke_session(session, identity, session_id)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

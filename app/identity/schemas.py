@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+from datetime import datetime
+
 from pydantic import BaseModel, Field, field_validator
+
+from ..inputs import has_control
 
 
 class IdentityCreate(BaseModel):
@@ -9,6 +13,8 @@ class IdentityCreate(BaseModel):
     @field_validator("name")
     @classmethod
     def _strip(cls, v: str) -> str:
+        if has_control(v):
+            raise ValueError("name must not contain control characters")
         v = " ".join(v.split())
         if not v:
             raise ValueError("name must not be blank")
@@ -22,3 +28,11 @@ class IdentityOut(BaseModel):
 
 class IdentityCreated(IdentityOut):
     token: str
+
+
+class SessionOut(BaseModel):
+    id: str
+    label: str | None
+    created_at: datetime
+    expires_at: datetime
+    current: bool

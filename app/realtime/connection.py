@@ -81,6 +81,7 @@ class Connection:
         self.close_code = 1000
         self.close_reason = ""
         self.writer_task: asyncio.Task[None] | None = None
+        self.client = ""                    # rate-limit key (identity or address)
 
     @property
     def actor(self) -> Actor:

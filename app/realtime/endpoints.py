@@ -3,23 +3,56 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
+import re
 from typing import Any
+
+import orjson
 
 from fastapi import APIRouter, WebSocket
 
 from ..chat import service as chat_service
 from ..errors import AppError, NotFound
+from ..inputs import InputError, parse_json
+from ..games.privacy import may_watch
 from ..games.runtime import GameRuntime
+from ..ratelimit import client_key
 from ..security import identity_by_token, token_from
 from .connection import Connection, TokenBucket
+from . import remote
 from .hub import Hub
 
 log = logging.getLogger("app.ws")
 router = APIRouter()
 
-CLIENT_TYPES = ("action", "chat", "resync", "auth", "ping")
+CLIENT_TYPES = ("action", "chat", "resync", "auth", "ping", *remote.TYPES)
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_SEQ = 2**31 - 1
+
+
+def _msg_id(msg: dict[str, Any]) -> Any:
+    """The message's ``id`` if it is a valid one (a string up to 128 characters or an
+    integer), else None."""
+    mid = msg.get("id")
+    if isinstance(mid, str) and len(mid) <= 128:
+        return mid
+    if isinstance(mid, int) and not isinstance(mid, bool) and abs(mid) < 2**63:
+        return mid
+    return None
+
+
+def _peek_id(text: str | None) -> Any:
+    """The ``id`` of a message the server refuses unread (dropped by the rate limit, too
+    deep, a NUL), for its ``error`` (best effort: ``orjson`` parses in C with its own
+    depth cap, so even a too-deep message is safe to peek into; the size is already
+    bounded)."""
+    if text is None:
+        return None
+    try:
+        msg = orjson.loads(text)
+    except (orjson.JSONDecodeError, UnicodeEncodeError):
+        return None
+    return _msg_id(msg) if isinstance(msg, dict) else None
 
 
 def _text_of(message: dict[str, Any]) -> tuple[str | None, int]:
@@ -36,21 +69,33 @@ def _text_of(message: dict[str, Any]) -> tuple[str | None, int]:
 
 
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
-                      seat: str | None = None, since: int | None = None,
-                      delta: int = 1) -> None:
+async def game_socket(ws: WebSocket, game_id: str) -> None:
     hub: Hub = ws.app.state.hub
     settings = hub.settings
     await ws.accept()
     conn = Connection(ws, settings.ws_send_queue, settings.ws_send_queue_bytes)
-    conn.delta = bool(delta)            # ?delta=0: every update carries the full view
     conn.writer_task = asyncio.create_task(conn.writer())
     rt: GameRuntime | None = None
+    # query parameters read by hand: a bad one is a coded error, not a 1008 close
+    q = ws.query_params
+    conn.delta = q.get("delta") != "0"  # ?delta=0: every update carries the full view
+    token, seat, since_raw = q.get("token"), q.get("seat"), q.get("since")
+    invite = q.get("invite")
+    since: int | None = None
     try:
+        if since_raw is not None:
+            try:
+                since = int(since_raw)
+            except ValueError:
+                since = None
+            if since is None or not -MAX_SEQ <= since <= MAX_SEQ:
+                since = None
         try:
+            if not GAME_ID.fullmatch(game_id):
+                raise NotFound(f"no game {game_id[:80]!r}", code="game_not_found")
             rt = await hub.registry.get(game_id)
         except NotFound:
-            conn.error("game_not_found", f"no game {game_id!r}")
+            conn.error("game_not_found", f"no game {game_id[:80]!r}")
             conn.close(4404, "game not found")
             return
         except AppError as exc:          # game_unplayable: its log no longer replays
@@ -70,8 +115,17 @@ async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
             async with hub.db.sessions() as session:    # a claim on another worker may
                 await rt.refresh_seats(session)         # not have reached this one yet
         if hub.bind(rt, conn, identity, seat):
-            conn.error("not_seated", f"you do not hold seat {seat}; watching as a spectator")
+            conn.error("not_seated", f"you do not hold seat {str(seat)[:40]}; watching as a spectator")
+        if not may_watch(rt, conn.identity_id, invite):
+            conn.error("invite_required", "this private game is watched with its invite code "
+                       "(?invite=)")
+            conn.close(4403, "invite required")
+            return
+        conn.client = client_key(ws, conn.identity_id)
         await hub.attach(rt, conn, since)
+        if since_raw is not None and since is None:       # after the hello, as invalid_since
+            conn.error("bad_message", "?since= must be an integer (the last seq seen)",
+                       since=since_raw[:40])
         await hub.bots.present(rt, conn.identity_id)     # back from a stand-in bot
         reader = asyncio.create_task(_read_loop(hub, rt, conn))
         done, _ = await asyncio.wait({reader, conn.writer_task}, return_when=asyncio.FIRST_COMPLETED)
@@ -79,12 +133,16 @@ async def game_socket(ws: WebSocket, game_id: str, token: str | None = None,
             exc = reader.exception()
             if exc is not None and not isinstance(exc, asyncio.CancelledError):
                 log.warning("reader failed: %r", exc)
+                conn.error("internal_error", "the server failed on this connection; reconnect "
+                           "with since")
+                conn.close(1011, "internal error")
         reader.cancel()
         with contextlib.suppress(BaseException):
             await reader
     finally:
         if rt is not None:
             hub.detach(rt, conn)
+            await hub.left(rt, conn)
         conn.close(conn.close_code if conn.closed else 1000)
         if conn.writer_task is not None:
             with contextlib.suppress(BaseException):
@@ -106,8 +164,10 @@ async def _read_loop(hub: Hub, rt: GameRuntime, conn: Connection) -> None:
             drops += 1
             if loop.time() - noticed >= 1.0:        # one notice per second: no amplification
                 noticed = loop.time()
-                conn.error("rate_limited",
-                           f"over {s.ws_rate_per_second:g} messages/s; messages dropped")
+                conn.send_json({"type": "error", "code": "rate_limited", "id": _peek_id(text),
+                                "message": f"over {s.ws_rate_per_second:g} messages/s; "
+                                           "messages dropped",
+                                "details": {"dropped": drops}})
             if drops >= s.ws_max_drops:
                 conn.close(4429, "rate limit abuse")
                 return
@@ -116,21 +176,39 @@ async def _read_loop(hub: Hub, rt: GameRuntime, conn: Connection) -> None:
             conn.error("message_too_large", f"messages are at most {s.ws_max_message_bytes} bytes",
                        size=size)
             continue
+        if text is None:               # a binary frame that is not UTF-8
+            conn.error("malformed_json", "a message must be UTF-8 JSON text", reason="utf8")
+            continue
         try:
-            msg = json.loads(text) if text is not None else None
-        except ValueError:
-            msg = None
+            msg = parse_json(text)
+        except InputError as exc:      # too deep, NUL, lone surrogate, not JSON
+            conn.send_json({"type": "error", "code": exc.code, "id": _peek_id(text),
+                            "message": exc.message, "details": exc.details})
+            continue
         if not isinstance(msg, dict):
             conn.error("malformed_json", "each message must be one JSON object")
             continue
         mtype = msg.get("type")
         if mtype not in CLIENT_TYPES:
-            conn.error("unknown_type", f"unknown message type {mtype!r}", known=list(CLIENT_TYPES))
+            conn.send_json({"type": "error", "code": "unknown_type", "id": _msg_id(msg),
+                            "message": f"unknown message type {str(mtype)[:40]!r}",
+                            "details": {"known": list(CLIENT_TYPES)}})
+            continue
+        if "id" in msg and msg["id"] is not None and _msg_id(msg) is None:
+            _bad(conn, None, "'id' must be a string (at most 128 characters) or an integer")
             continue
         try:
             await _dispatch(hub, rt, conn, str(mtype), msg)
         except AppError as exc:
-            conn.error(exc.code, exc.message, **exc.details)
+            conn.send_json({"type": "error", "code": exc.code, "id": _msg_id(msg),
+                            "message": exc.message, "details": exc.details})
+        except asyncio.CancelledError:
+            raise
+        except Exception:               # a bug: logged, coded, and the socket stays open
+            log.exception("game %s: %s message failed", rt.game_id, mtype)
+            conn.send_json({"type": "error", "code": "internal_error", "id": _msg_id(msg),
+                            "message": "the server failed on this message (logged)",
+                            "details": {}})
 
 
 def _bad(conn: Connection, msg_id: Any, why: str) -> None:
@@ -140,12 +218,12 @@ def _bad(conn: Connection, msg_id: Any, why: str) -> None:
 
 async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
                     msg: dict[str, Any]) -> None:
-    msg_id = msg.get("id")
+    msg_id = _msg_id(msg)
     if mtype == "ping":
         conn.send_json({"type": "pong", "id": msg_id})
     elif mtype == "action":
         seq, action = msg.get("seq"), msg.get("action")
-        if not isinstance(seq, int) or isinstance(seq, bool):
+        if not isinstance(seq, int) or isinstance(seq, bool) or not -MAX_SEQ <= seq <= MAX_SEQ:
             return _bad(conn, msg_id, "action needs an integer 'seq' (the last seq you saw)")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             return _bad(conn, msg_id, "action needs an 'action' object with a 'type'")
@@ -174,23 +252,27 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
                                            conn.name or "guest", channel, text.strip(),
                                            rt.rs.view_for(rt.state, conn.seat))
         await hub.chat_posted(rt.game_id, chat_service.to_wire(m))
+    elif mtype in remote.TYPES:
+        await remote.handle(hub, rt, conn, mtype, msg)
     elif mtype == "resync":
         since = msg.get("since")
-        if since is not None and (not isinstance(since, int) or isinstance(since, bool)):
+        if since is not None and (not isinstance(since, int) or isinstance(since, bool)
+                                  or not -MAX_SEQ <= since <= MAX_SEQ):
             return _bad(conn, msg_id, "'since' must be an integer")
         await hub.resync(rt, conn, since)
     elif mtype == "auth":
         tok = msg.get("token")
-        if not isinstance(tok, str):
+        if not isinstance(tok, str) or len(tok) > 256:
             return _bad(conn, msg_id, "auth needs a 'token'")
         async with hub.db.sessions() as session:
             identity = await identity_by_token(session, tok)
         if identity is None:
-            conn.error("invalid_token", "unknown token")
+            conn.send_json({"type": "error", "code": "invalid_token", "id": msg_id,
+                            "message": "unknown token", "details": {}})
             return None
         hub.detach(rt, conn)
         seat = msg.get("seat") if isinstance(msg.get("seat"), str) else None
         if hub.bind(rt, conn, identity, seat):
-            conn.error("not_seated", f"you do not hold seat {seat}; watching as a spectator")
+            conn.error("not_seated", f"you do not hold seat {str(seat)[:40]}; watching as a spectator")
         await hub.attach(rt, conn, None)
     return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any, NamedTuple
 
 from ..chat import service as chat_service
@@ -21,11 +22,15 @@ from ..engine_api import CHANCE, Ruleset
 from ..games import play
 from ..games import service as games_service
 from ..games.bots import BotDriver
+from ..clocks.service import clock_field
+from ..clocks import watch as clock_watch
+from ..games.presence import Presence
 from ..games.modes import collective_sides
 from ..games.redact import events_for_seats, legal_for_seats
 from ..games.runtime import Batch, GameRuntime, Registry
 from ..games.schemas import EventEntry
 from ..models import Identity
+from .. import ratelimit
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
 from .connection import Connection, dumps, loads
@@ -82,10 +87,13 @@ class Hub:
         self.registry = Registry(db.sessions)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bots = BotDriver(self)
+        self.presence = Presence(self)
 
     async def start(self) -> None:
         await self.pubsub.start(self._on_message)
         await self.bots.start()
+        self._spawn(self._presence_loop())
+        self._spawn(clock_watch.loop(self))
         if not self.pubsub.local_only:              # other workers write: a lost bus
             self._spawn(self._reconcile_loop())     # message must not stall anyone
 
@@ -139,10 +147,21 @@ class Hub:
             "legal": self._legal(rt.rs, rt.state, conn.seat, conn.seats),
             **self._views(rt.rs, rt.state, conn.seats, view),
             "chat_channels": self._chat_channels(conn.actors, seat_triples, view),
-            "chat": chat,
+            "chat": chat, "presence": self.presence.snapshot(rt),
+            **self._undo(rt, conn.seats), **clock_field(rt),
             "limits": {"max_message_bytes": s.ws_max_message_bytes,
                        "rate_per_second": s.ws_rate_per_second, "burst": s.ws_burst},
         }
+
+    @staticmethod
+    def _undo(rt: GameRuntime, seats: list[str] | None) -> dict[str, Any]:
+        """``undo``: the seq an ``undo`` message would take back for the connection's
+        seats (engine.meta: the engine decides), or null."""
+        for s in seats or []:
+            target = rt.fold.undo_target(s)
+            if target is not None:
+                return {"undo": target}
+        return {"undo": None}
 
     @staticmethod
     def _chat_channels(actors: list[Actor], seat_triples: list[tuple[str, str, str]],
@@ -178,7 +197,8 @@ class Hub:
                 "legal": self._legal(rs, rt.state, seat, seats), "status": self._status(rt),
                 **self._views(rs, rt.state, seats, view),
                 "seats": rt.seats_public(me),
-                **self._seat_chat(rs, rt.state, seat, view, seats, chat)}
+                **self._seat_chat(rs, rt.state, seat, view, seats, chat),
+                **self._undo(rt, seats or ([seat] if seat else [])), **clock_field(rt)}
 
     @staticmethod
     def _redact(rs: Ruleset, batches: list[Batch], seat: str | None,
@@ -194,14 +214,17 @@ class Hub:
 
     def update_msg(self, rs: Ruleset, batches: list[Batch], seat: str | None, status: str,
                    seats: list[str] | None = None,
-                   chat: list[Actor] | None = None) -> dict[str, Any]:
+                   chat: list[Actor] | None = None, rt: GameRuntime | None = None) -> dict[str, Any]:
         last = batches[-1]
         if last.state is None:   # only delivered, superseded batches drop their state
             raise RuntimeError("update of a batch whose state was dropped")
-        return self._update(rs, batches[0].first_seq, last.seq,
-                            batches[0].actor if len(batches) == 1 else None,
-                            self._redact(rs, batches, seat, seats), last.state, seat, status,
-                            seats, chat)
+        msg = self._update(rs, batches[0].first_seq, last.seq,
+                           batches[0].actor if len(batches) == 1 else None,
+                           self._redact(rs, batches, seat, seats), last.state, seat, status,
+                           seats, chat)
+        if rt is not None and last.seq == rt.seq:
+            msg.update(self._undo(rt, seats or ([seat] if seat else [])), **clock_field(rt))
+        return msg
 
     def _update(self, rs: Ruleset, first_seq: int, seq: int, actor: str | None,
                 events: list[dict[str, Any]], state: Any, seat: str | None, status: str,
@@ -228,6 +251,10 @@ class Hub:
             await self.catch_up(rt)
         if since >= rt.seq or rt.batches_since(since) is not None:
             return None
+        # bounded: far behind, or rebuilding too often, gets the full view (a ``sync``)
+        if rt.seq - since > self.settings.catchup_max_entries \
+                or not ratelimit.hit(self.settings.catchup_rate, "catchup", conn.client):
+            return None
         try:
             async with self.db.sessions() as session:
                 game = await games_service.get_game(session, rt.game_id)
@@ -244,10 +271,12 @@ class Hub:
         followed by any batch accepted since), None when it missed nothing, a ``sync``
         only when the events cannot be told.  ``since`` must be in ``0..rt.seq``."""
         status = self._status(rt)
+        if rt.seq - since > self.settings.catchup_max_entries:    # far behind: full view
+            return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats)
         batches = rt.batches_since(since)
         if batches is not None:
             return self.update_msg(rt.rs, batches, conn.seat, status, conn.seats,
-                                   conn.actors) if batches else None
+                                   conn.actors, rt) if batches else None
         entries = [e for e in rebuilt or [] if e.seq <= rt.seq]   # the log may be ahead
         upto = entries[-1].seq if entries else since
         tail = rt.batches_since(upto)
@@ -258,8 +287,9 @@ class Hub:
         events.extend(self._redact(rt.rs, tail, conn.seat, conn.seats))
         starts = [e.seat for e in entries if e.seat != CHANCE] + [b.actor for b in tail]
         actor = starts[0] if len(starts) == 1 and entries[0].seat != CHANCE else None
-        return self._update(rt.rs, since + 1, rt.seq, actor, events, rt.state, conn.seat, status,
-                            conn.seats, conn.actors)
+        msg = self._update(rt.rs, since + 1, rt.seq, actor, events, rt.state, conn.seat, status,
+                           conn.seats, conn.actors)
+        return {**msg, **self._undo(rt, conn.seats), **clock_field(rt)}
 
     @staticmethod
     def _since_error(rt: GameRuntime, conn: Connection, since: int) -> bool:
@@ -334,6 +364,7 @@ class Hub:
         chat = [chat_service.to_wire(m) for m in msgs]
         rebuilt = await self._rebuild(rt, conn, since)
         async with rt.lock:
+            rt.connections.add(conn)         # counted in its own hello's presence
             self._send_view(rt, conn, self.hello(rt, conn, chat))
             if since is not None and not self._since_error(rt, conn, since):
                 missed = self._missed(rt, conn, since, rebuilt)
@@ -341,9 +372,61 @@ class Hub:
                     self._send_view(rt, conn, missed)
             conn.seq = rt.seq
             rt.connections.add(conn)
+        self.presence.broadcast(rt)
+        self._spectators_changed(rt)
 
     def detach(self, rt: GameRuntime, conn: Connection) -> None:
         rt.connections.discard(conn)
+        if conn.identity_id is not None:      # its absence starts now
+            self.presence.departed(rt.game_id, conn.identity_id, time.time())
+        self.presence.broadcast(rt)
+        self._spectators_changed(rt)
+
+    async def left(self, rt: GameRuntime, conn: Connection) -> None:
+        """After ``detach``: the identity's last connection here closed: stamp it (its
+        absence starts now, on every worker)."""
+        ident = conn.identity_id
+        if ident is None or not rt.seats_of(ident):
+            return
+        if any(c.identity_id == ident and not c.closed for c in rt.connections):
+            return
+        try:
+            await self.presence.stamp(rt.game_id, ident)
+        except Exception:
+            log.exception("could not stamp the departure of %s", ident)
+        self.presence.broadcast(rt)
+        if not self.pubsub.local_only:          # the other workers' presence of this seat
+            await self._publish(rt.game_id, {"kind": "left", "identity": ident,
+                                             "at": time.time()})
+
+    def _spectators_changed(self, rt: GameRuntime) -> None:
+        if self.pubsub.local_only:
+            return
+        n = sum(1 for c in rt.connections if not c.seats and not c.closed)
+        mine = self.presence.spectators.setdefault(rt.game_id, {})
+        if mine.get(self.bots.worker) != n:
+            mine[self.bots.worker] = n
+            self._spawn(self._publish(rt.game_id, {"kind": "spectators",
+                                                   "worker": self.bots.worker, "count": n}))
+
+    async def _presence_loop(self) -> None:
+        """Tell every game's connections when a seat goes away / gone / comes back (the
+        states change with time alone) and the spectator count."""
+        while True:
+            await asyncio.sleep(self.presence.period)
+            for rt in [r for r in list(self.registry.runtimes.values()) if r.connections]:
+                try:
+                    if not self.pubsub.local_only:   # other workers' heartbeats
+                        await self.presence.refresh(rt)
+                    self.presence.broadcast(rt)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("presence of game %s failed", rt.game_id)
+
+    async def submit_meta(self, rt: GameRuntime, conn: Connection | None, seat: str,
+                          action: dict[str, Any], msg_id: Any = None) -> play.Outcome:
+        return await self.submit(rt, conn, seat, rt.seq, action, msg_id, meta=True)
 
     async def resync(self, rt: GameRuntime, conn: Connection, since: int | None) -> None:
         """The ``update`` with the events after ``since`` (as on a reconnect), or a
@@ -393,7 +476,7 @@ class Hub:
             key = conn.view_key
             b = built.get((key, mine[0].first_seq))
             if b is None:
-                msg = self.update_msg(rt.rs, mine, conn.seat, status, conn.seats, conn.actors)
+                msg = self.update_msg(rt.rs, mine, conn.seat, status, conn.seats, conn.actors, rt)
                 vtext = dumps(msg["view"])
                 view = interned.setdefault(vtext, msg["view"])
                 b = built[(key, mine[0].first_seq)] = _Built(msg, vtext, view)
@@ -440,12 +523,18 @@ class Hub:
     # -- actions -------------------------------------------------------------------------
     async def submit(self, rt: GameRuntime, conn: Connection | None, seat: str, expected_seq: int,
                      action: dict[str, Any], msg_id: Any = None,
-                     identity_id: str | None = None) -> play.Outcome:
+                     identity_id: str | None = None, meta: bool = False,
+                     forced: bool = False) -> play.Outcome:
+        """A player's (or bot's) action; ``meta``: a server-originated entry for ``seat``
+        (``engine.meta``: resign / timeout / forfeit / undo), whose caller checked who
+        may ask for it; ``forced``: the bot decides for a human seat out of time."""
         async with rt.lock:
             info = rt.seats.get(seat)
-            if info is None or (conn is not None and info.identity_id != identity_id):
+            if meta:
+                out = await play.submit_meta(self.db, rt, seat, action)
+            elif info is None or (conn is not None and info.identity_id != identity_id):
                 out = play.Outcome.reject(rt.seq, "not_seated", f"you do not hold seat {seat}")
-            elif conn is None and not info.is_bot:
+            elif conn is None and not info.is_bot and not forced:
                 out = play.Outcome.reject(rt.seq, "not_seated", f"seat {seat} is not a bot")
             else:
                 out = await play.submit(self.db, rt, seat, expected_seq, action,
@@ -471,7 +560,8 @@ class Hub:
             self._deliver(rt)
         if out.ok and out.batch is not None:
             if out.snapshot is not None:
-                self._spawn(play.write_snapshot(self.db, rt.rs, rt.game_id, out.seq, out.snapshot))
+                self._spawn(play.write_snapshot(self.db, rt.rs, rt.game_id,
+                                               out.snapshot_seq or out.seq, out.snapshot))
             self.schedule_bots(rt)
         return out
 
@@ -596,6 +686,15 @@ class Hub:
             for conn in rebound:                 # a fresh hello for the new seat
                 await self.attach(rt, conn, None)
             self.schedule_bots(rt)
+        elif kind == "left":
+            ident = str(msg.get("identity"))
+            if not any(c.identity_id == ident and not c.closed for c in rt.connections):
+                self.presence.departed(rt.game_id, ident, float(msg.get("at") or time.time()))
+            self.presence.broadcast(rt)
+        elif kind == "spectators":
+            self.presence.spectators.setdefault(rt.game_id, {})[str(msg.get("worker"))] = \
+                int(msg.get("count") or 0)
+            self.presence.broadcast(rt)
         elif kind == "chat":
             m = msg["message"]
             for conn in list(rt.connections):

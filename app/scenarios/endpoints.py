@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, UploadFile, status
+from fastapi import APIRouter, Query, Response, UploadFile, status
 
-from ..security import OptionalIdentity, SessionDep
+from ..security import CurrentIdentity, SessionDep
 from . import service
 from .schemas import ScenarioDetail, ScenarioSummary
 
@@ -10,9 +10,14 @@ router = APIRouter(prefix="/api/scenarios", tags=["scenarios"])
 
 
 @router.get("", response_model=list[ScenarioSummary])
-async def list_scenarios(session: SessionDep) -> list[ScenarioSummary]:
-    """Bundled scenarios (the project's ``scenarios/*.m44``) then uploaded ones."""
-    return await service.list_scenarios(session)
+async def list_scenarios(session: SessionDep, response: Response,
+                         offset: int = Query(0, ge=0, le=1_000_000),
+                         limit: int = Query(100, ge=1, le=200)) -> list[ScenarioSummary]:
+    """Bundled scenarios (the project's ``scenarios/*.m44``) then uploaded ones (newest
+    first), one page: ``offset``/``limit`` (at most 200); ``X-Total-Count`` gives the total."""
+    page, total = await service.list_scenarios(session, offset, limit)
+    response.headers["X-Total-Count"] = str(total)
+    return page
 
 
 @router.get("/{scenario_id}", response_model=ScenarioDetail)
@@ -22,8 +27,9 @@ async def get_scenario(scenario_id: str, session: SessionDep) -> ScenarioDetail:
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=ScenarioSummary)
 async def upload_scenario(file: UploadFile, session: SessionDep,
-                          identity: OptionalIdentity) -> ScenarioSummary:
-    """Upload a ``.m44`` file; it is validated by ``engine.load_scenario``.  Unknown codes
-    answer 422 ``unknown_codes`` with every code and its hexes in ``details.unknown``."""
+                          identity: CurrentIdentity) -> ScenarioSummary:
+    """Upload a ``.m44`` file (signed-in identities only, rate-limited, per-identity
+    quota); it is validated by ``engine.load_scenario``.  Unknown codes answer 422
+    ``unknown_codes`` with every code and its hexes in ``details.unknown``."""
     data = await file.read(service.get_settings().max_upload_bytes + 1)
     return await service.upload(session, identity, data)

@@ -1,12 +1,16 @@
 """Scenarios: the bundled ``.m44`` files of ``scenarios/`` and uploads (stored in the DB).
 
 Validation is the engine's: a file is accepted iff ``engine.load_scenario`` accepts it.
+The summary of an upload is computed once (at upload) and stored with it; bundled
+summaries are cached per file and modification time: listing never re-parses.
 """
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -16,8 +20,10 @@ from ..errors import NotFound, TooLarge, Unprocessable
 from ..games.modes import layouts
 from ..models import Identity, ScenarioRow
 from ..settings import get_settings
-from . import repository
+from . import quota, repository
 from .schemas import ScenarioDetail, ScenarioSummary
+
+_BUNDLED: dict[Path, tuple[float, ScenarioSummary]] = {}
 
 
 def bundled_files() -> dict[str, Path]:
@@ -37,7 +43,8 @@ def summarize(scenario_id: str, source: str, scn: Any) -> ScenarioSummary:
                 modes.append(m)
                 table[m] = layouts(ruleset(name), m)
     return ScenarioSummary(
-        id=scenario_id, name=scn.name, source=source, board_type=scn.board.kind, face=scn.face,
+        id=scenario_id, name=quota.display_name(scn.name), source=source,
+        board_type=scn.board.kind, face=scn.face,
         player1_side=scn.player1_side, player2_side=scn.player2_side,
         starting_side=scn.starting_side, modes=modes, layouts=table, rulesets=by_ruleset)
 
@@ -50,12 +57,48 @@ def _summary_or_error(scenario_id: str, source: str, text: str) -> ScenarioSumma
                                error=exc.to_dict())
 
 
-async def list_scenarios(session: AsyncSession) -> list[ScenarioSummary]:
-    out = [_summary_or_error(sid, "bundled", p.read_text("utf-8"))
-           for sid, p in bundled_files().items()]
-    for row in await repository.list_uploaded(session):
-        out.append(_summary_or_error(row.id, "uploaded", row.content))
-    return out
+def _stored(summary: ScenarioSummary) -> dict[str, Any]:
+    return summary.model_dump(exclude={"id", "source"})
+
+
+def _bundled_summary(sid: str, path: Path) -> ScenarioSummary:
+    mtime = path.stat().st_mtime
+    hit = _BUNDLED.get(path)
+    if hit is None or hit[0] != mtime:
+        hit = _BUNDLED[path] = (mtime, _summary_or_error(sid, "bundled", path.read_text("utf-8")))
+    return hit[1]
+
+
+async def list_scenarios(session: AsyncSession, offset: int = 0,
+                         limit: int = 100) -> tuple[list[ScenarioSummary], int]:
+    """A page of the listing (bundled files first, then uploads, newest first) and the
+    total count.  Uploads are read from their stored summaries."""
+    files = bundled_files()
+    bundled = [_bundled_summary(sid, p) for sid, p in files.items()]
+    n_up = (await session.execute(select(func.count()).select_from(ScenarioRow)
+                                  .where(ScenarioRow.source == "uploaded"))).scalar_one()
+    out = bundled[offset:offset + limit]
+    up_offset = max(0, offset - len(bundled))
+    up_limit = limit - len(out)
+    if up_limit > 0:
+        rows = (await session.execute(
+            select(ScenarioRow.id, ScenarioRow.summary).where(ScenarioRow.source == "uploaded")
+            .order_by(ScenarioRow.created_at.desc(), ScenarioRow.id)
+            .offset(up_offset).limit(up_limit))).all()
+        for sid, stored in rows:
+            if stored is None:          # an upload from before 0004: summarised once, kept
+                stored = await _backfill(session, sid)
+            out.append(ScenarioSummary(id=sid, source="uploaded", **stored))
+    return out, len(bundled) + int(n_up)
+
+
+async def _backfill(session: AsyncSession, scenario_id: str) -> dict[str, Any]:
+    row = await repository.get(session, scenario_id)
+    assert row is not None
+    summary = await asyncio.to_thread(_summary_or_error, row.id, "uploaded", row.content)
+    row.summary = _stored(summary)
+    await session.commit()
+    return row.summary
 
 
 async def scenario_text(session: AsyncSession, scenario_id: str) -> tuple[str, str]:
@@ -63,15 +106,20 @@ async def scenario_text(session: AsyncSession, scenario_id: str) -> tuple[str, s
     path = bundled_files().get(scenario_id)
     if path is not None:
         return "bundled", path.read_text("utf-8")
-    row = await repository.get(session, scenario_id)
+    row = await repository.get(session, scenario_id[:80])
     if row is None:
-        raise NotFound(f"no scenario {scenario_id!r}", code="scenario_not_found")
+        raise NotFound(f"no scenario {scenario_id[:80]!r}", code="scenario_not_found")
     return row.source, row.content
+
+
+async def parse(text: str) -> Any:
+    """``scenario_from_text`` off the event loop (a large file is CPU work)."""
+    return await asyncio.to_thread(scenario_from_text, text)
 
 
 async def get_detail(session: AsyncSession, scenario_id: str) -> ScenarioDetail:
     source, text = await scenario_text(session, scenario_id)
-    scn = scenario_from_text(text)
+    scn = await parse(text)
     return ScenarioDetail(**summarize(scenario_id, source, scn).model_dump(),
                           board=scenario_board(scn))
 
@@ -80,8 +128,8 @@ async def ensure_row(session: AsyncSession, scenario_id: str) -> tuple[ScenarioR
     """The DB row a game references (bundled files are stored on first use) and the
     parsed scenario.  Games keep the scenario text, so later edits of files change nothing."""
     source, text = await scenario_text(session, scenario_id)
-    scn = scenario_from_text(text)
-    row = await repository.get(session, scenario_id)
+    scn = await parse(text)
+    row = await repository.get(session, scenario_id[:80])
     if row is not None and row.sha256 == sha256_text(text):
         return row, scn
     sha = sha256_text(text)
@@ -89,7 +137,8 @@ async def ensure_row(session: AsyncSession, scenario_id: str) -> tuple[ScenarioR
     if same is not None:
         return same, scn
     row_id = scenario_id if row is None else f"{scenario_id}-{sha[:8]}"
-    row = ScenarioRow(id=row_id, name=scn.name, source=source, sha256=sha, content=text)
+    row = ScenarioRow(id=row_id, name=quota.display_name(scn.name), source=source, sha256=sha,
+                      content=text)
     try:
         async with session.begin_nested():
             await repository.add(session, row)
@@ -101,23 +150,31 @@ async def ensure_row(session: AsyncSession, scenario_id: str) -> tuple[ScenarioR
     return row, scn
 
 
-async def upload(session: AsyncSession, identity: Identity | None, data: bytes) -> ScenarioSummary:
+async def upload(session: AsyncSession, identity: Identity, data: bytes) -> ScenarioSummary:
+    """Store an upload of a signed-in identity (rate and quota first, then the file's
+    limits, then the engine), with its summary."""
     if len(data) > get_settings().max_upload_bytes:
         raise TooLarge(f"a .m44 file is at most {get_settings().max_upload_bytes} bytes")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise Unprocessable("the file is not UTF-8 text", code="invalid_json") from None
-    scn = scenario_from_text(text)          # EngineError/ScenarioError -> 422 with its code
+    quota.check_text(text)
     sha = sha256_text(text)
     existing = await repository.by_sha(session, sha)
+    if existing is not None and existing.summary is not None:
+        return ScenarioSummary(id=existing.id, source=existing.source, **existing.summary)
+    await quota.admit(session, identity)
+    scn = await parse(text)                 # EngineError/ScenarioError -> 422 with its code
+    quota.check_labels(scn)
     if existing is not None:
         return summarize(existing.id, existing.source, scn)
-    row = ScenarioRow(id=f"up-{sha[:16]}", name=scn.name, source="uploaded", sha256=sha,
-                      content=text, uploaded_by=identity.id if identity else None)
+    summary = summarize(f"up-{sha[:16]}", "uploaded", scn)
+    row = ScenarioRow(id=summary.id, name=summary.name, source="uploaded", sha256=sha,
+                      content=text, uploaded_by=identity.id, summary=_stored(summary))
     try:
         await repository.add(session, row)
         await session.commit()
     except IntegrityError:
         await session.rollback()
-    return summarize(row.id, "uploaded", scn)
+    return summary

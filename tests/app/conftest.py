@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -120,14 +120,16 @@ BASE_ENV = {
 
 
 @contextlib.contextmanager
-def backend(kind: str, db_dir: Path, extra_env: dict[str, str] | None = None) -> Iterator[Server]:
+def backend(kind: str, db_dir: Path, extra_env: dict[str, str] | None = None,
+            prepare: Callable[[Server], None] | None = None) -> Iterator[Server]:
     """A migrated, started server on ``sqlite`` (one worker) or ``pg`` (PostgreSQL in a
-    fresh schema + Redis, two workers; skips when unreachable)."""
+    fresh schema + Redis, two workers; skips when unreachable).  ``prepare`` replaces the
+    migration to head (e.g. migrate, add rows, migrate on)."""
     env = {**BASE_ENV, **(extra_env or {})}
     if kind == "sqlite":
         srv = Server({**env, "DATABASE_URL": f"sqlite+aiosqlite:///{db_dir / 'test.db'}"})
         srv.kind = "sqlite"  # type: ignore[attr-defined]
-        srv.migrate()
+        (prepare or Server.migrate)(srv)
         srv.start()
         try:
             yield srv
@@ -145,7 +147,7 @@ def backend(kind: str, db_dir: Path, extra_env: dict[str, str] | None = None) ->
                  workers=2)
     srv.kind = "pg"  # type: ignore[attr-defined]
     try:
-        srv.migrate()
+        (prepare or Server.migrate)(srv)
         srv.start()
         yield srv
     finally:

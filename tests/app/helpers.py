@@ -136,11 +136,11 @@ class WS:
                          "action": action})
         while True:
             msg = await self.expect("ack", "reject", "error")
-            if msg.get("id") == mid or msg["type"] == "__closed__":
-                return msg
             if msg.get("code") == "rate_limited":      # dropped unread: send it again later
                 await asyncio.sleep(0.2)
                 return await self.act(action, seq)
+            if msg.get("id") == mid or msg["type"] == "__closed__":
+                return msg
 
     async def wait_seq(self, seq: int, timeout: float = 15.0) -> None:
         deadline = asyncio.get_running_loop().time() + timeout

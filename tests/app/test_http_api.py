@@ -47,13 +47,16 @@ def test_upload_valid_and_unknown_codes(api: httpx.Client) -> None:
     data = json.loads(PEGASUS)
     data["text"] = {"en": {"name": "Pegasus (uploaded copy)"}}
     raw = json.dumps(data).encode()
+    tok = new_identity(api, "uploader")      # uploads need a signed-in identity
     r = api.post("/api/scenarios", files={"file": ("copy.m44", raw)})
+    assert r.status_code == 401 and err(r) == "unauthenticated"
+    r = api.post("/api/scenarios", files={"file": ("copy.m44", raw)}, headers=auth(tok))
     assert r.status_code == 201, r.text
     sid = r.json()["id"]
     assert sid.startswith("up-") and r.json()["source"] == "uploaded"
-    assert api.post("/api/scenarios", files={"file": ("copy.m44", raw)}).json()["id"] == sid
+    assert api.post("/api/scenarios", files={"file": ("copy.m44", raw)},
+                    headers=auth(tok)).json()["id"] == sid
     assert sid in {s["id"] for s in api.get("/api/scenarios").json()}
-    tok = new_identity(api, "uploader")
     g = create_game(api, tok, scenario_id=sid)
     assert g["scenario_id"] == sid
 
@@ -61,7 +64,8 @@ def test_upload_valid_and_unknown_codes(api: httpx.Client) -> None:
     bad["board"]["hexagons"][0]["terrain"] = {"name": "lavaXYZ"}
     bad["board"]["hexagons"][1]["unit"] = {"name": "zorg"}
     before = len(api.get("/api/scenarios").json())
-    r = api.post("/api/scenarios", files={"file": ("bad.m44", json.dumps(bad).encode())})
+    r = api.post("/api/scenarios", files={"file": ("bad.m44", json.dumps(bad).encode())},
+                 headers=auth(tok))
     assert r.status_code == 422
     e = r.json()["error"]
     assert e["code"] == "unknown_codes"
@@ -69,7 +73,7 @@ def test_upload_valid_and_unknown_codes(api: httpx.Client) -> None:
     assert unknown[("terrain", "lavaXYZ")] == [[0, 0]]
     assert unknown[("unit", "zorg")] == [[0, 2]]
     assert "lavaXYZ" in e["message"]
-    r = api.post("/api/scenarios", files={"file": ("x.m44", b"{not json")})
+    r = api.post("/api/scenarios", files={"file": ("x.m44", b"{not json")}, headers=auth(tok))
     assert r.status_code == 422 and err(r) == "invalid_json"
     assert len(api.get("/api/scenarios").json()) == before
 
@@ -169,9 +173,11 @@ def test_upload_without_units_is_refused(api: httpx.Client) -> None:
         h.pop("unit", None)
     no_hexes = json.loads(PEGASUS)
     no_hexes["board"]["hexagons"] = []
+    tok = new_identity(api, "uploader")      # uploads need a signed-in identity
     for data, sides in ((no_axis, ["AXIS"]), (no_units, ["AXIS", "ALLIES"]),
                         (no_hexes, ["AXIS", "ALLIES"])):
-        r = api.post("/api/scenarios", files={"file": ("empty.m44", json.dumps(data).encode())})
+        r = api.post("/api/scenarios", files={"file": ("empty.m44", json.dumps(data).encode())},
+                     headers=auth(tok))
         assert r.status_code == 422, r.text
         e = r.json()["error"]
         assert e["code"] == "scenario_no_units" and sorted(e["details"]["sides"]) == sorted(sides)

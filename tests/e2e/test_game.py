@@ -173,6 +173,10 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     allies.fill("#chat input", "Ham and jam!")
     allies.press("#chat input", "Enter")
     expect(axis.locator("#chat .messages")).to_contain_text("Ham and jam!")
+    # a spectator lands on the spectators' channel (issue 15); the All tab counts unread
+    all_tab = spectator.locator('#chat .chat-tabs button[data-channel="all"]')
+    expect(all_tab).to_contain_text("(1)")
+    all_tab.click()
     expect(spectator.locator("#chat .messages")).to_contain_text("Ham and jam!")
     expect(spectator.locator('#chat [data-closed="1"]')).to_be_visible()
     axis.locator('#chat .chat-tabs button[data-channel="side:AXIS"]').click()

@@ -135,6 +135,8 @@ def test_two_browsers_play_a_portable_battle_and_a_spectator_watches(new_page, l
     red.fill("#chat input", "The column will hold at the drift")
     red.press("#chat input", "Enter")
     expect(blue.locator("#chat .messages")).to_contain_text("The column will hold")
+    # a spectator lands on the spectators' channel (issue 15): the All tab has it
+    spectator.locator('#chat .chat-tabs button[data-channel="all"]').click()
     expect(spectator.locator("#chat .messages")).to_contain_text("The column will hold")
     expect(spectator.locator('#chat [data-closed="1"]')).to_be_visible()
     rnd = random.Random(11)

@@ -1,0 +1,69 @@
+"""The hub's clock watch: every second, the timed games this worker has loaded are
+checked for a side out of time (``app/clocks/service.py``); every few seconds the live
+timed games of the database are loaded, so a clock runs out even when nobody watches
+(after a restart too)."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from sqlalchemy import select
+
+from ..models import Game
+from .service import expired
+
+if TYPE_CHECKING:
+    from ..realtime.hub import Hub
+
+log = logging.getLogger("app.clocks")
+
+
+async def _load_timed(hub: Hub) -> None:
+    async with hub.db.sessions() as s:
+        ids = (await s.execute(select(Game.id).where(Game.status == "live",
+                                                     Game.clock.is_not(None))
+                               .limit(500))).scalars().all()
+    for gid in ids:
+        if hub.registry.cached(gid) is None:
+            try:
+                await hub.registry.get(gid)
+            except Exception:
+                log.exception("could not load timed game %s", gid)
+
+
+async def check(hub: Hub) -> None:
+    from ..games.bots import choose_bot_action
+
+    for rt in list(hub.registry.runtimes.values()):
+        if rt.clock is None or rt.lock.locked():
+            continue
+        seats = expired(rt)
+        if not seats:
+            continue
+        seat = seats[0]
+        if rt.clock.cfg.get("on_timeout") == "bot":
+            seq = rt.seq
+            action = choose_bot_action(rt.rs, rt.state, seat, seq)
+            if action is not None:
+                await hub.submit(rt, None, seat, seq, action, forced=True)
+        else:
+            out = await hub.submit_meta(rt, None, seat, {"type": "timeout"})
+            if out.ok:
+                log.info("game %s: %s ran out of time", rt.game_id, seat)
+
+
+async def loop(hub: Hub, period: float = 1.0) -> None:
+    last_load = 0.0
+    while True:
+        await asyncio.sleep(period)
+        try:
+            if time.monotonic() - last_load > 5.0:
+                last_load = time.monotonic()
+                await _load_timed(hub)
+            await check(hub)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("clock watch failed")

@@ -1,0 +1,162 @@
+"""Presence: is each seat's player here?  ``online`` (a websocket of his identity is open,
+on any worker), ``away`` (gone for less than the grace time), ``gone`` (longer: in 1v1
+the opponent may claim the win or hand the seat to a bot; team and Overlord games hand
+it to a bot by themselves, ``app/games/bots.py``), ``bot`` (a seat played by the server's
+bot for nobody) or ``free``; plus the number of spectators.
+
+Sources: this worker's connections, and ``seats.last_seen`` (stamped for connected
+identities by every worker's heartbeat, and when the last connection of an identity on
+a worker closes), so that every worker tells the same story.  Nothing here touches the
+game: the outcome of an absence goes through the log (``engine.meta``).
+"""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import select, update
+
+from ..clocks.service import epoch
+from ..models import Seat, utcnow
+
+if TYPE_CHECKING:
+    from ..realtime.hub import Hub
+    from .runtime import GameRuntime
+
+
+
+class Presence:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.last_seen: dict[str, dict[str, float]] = {}     # game -> identity -> epoch
+        self.loaded: dict[str, float] = {}                   # game -> first seen here
+        self.spectators: dict[str, dict[str, int]] = {}      # game -> worker -> count
+        self.sent: dict[str, Any] = {}                       # game -> last broadcast
+        self.left: dict[str, dict[str, float]] = {}          # game -> identity -> departure
+
+    @property
+    def grace(self) -> float:
+        return float(self.hub.settings.bot_grace_seconds)
+
+    @property
+    def period(self) -> float:
+        return max(0.2, min(self.grace / 3, 2.0))
+
+    # -- sources ---------------------------------------------------------------------------
+    def _local(self, rt: GameRuntime) -> tuple[set[str], int]:
+        ids: set[str] = set()
+        spectators = 0
+        for c in list(rt.connections):
+            if c.closed:
+                continue
+            if c.seats and c.identity_id:
+                ids.add(c.identity_id)
+            elif not c.seats:
+                spectators += 1
+        return ids, spectators
+
+    async def refresh(self, rt: GameRuntime) -> None:
+        """Read ``seats.last_seen`` of the game (the other workers' heartbeats)."""
+        async with self.hub.db.sessions() as s:
+            rows = (await s.execute(select(Seat.identity_id, Seat.last_seen)
+                                    .where(Seat.game_id == rt.game_id,
+                                           Seat.identity_id.is_not(None)))).all()
+        seen = self.last_seen.setdefault(rt.game_id, {})
+        for ident, ts in rows:
+            e = epoch(ts)
+            if e is not None and e > seen.get(ident, 0.0):
+                seen[ident] = e
+
+    def departed(self, game_id: str, identity_id: str, at: float) -> None:
+        """An identity's last connection on some worker closed at ``at`` (here, or heard
+        on the bus): its absence starts then, whatever the heartbeat said before."""
+        self.left.setdefault(game_id, {})[identity_id] = at
+        seen = self.last_seen.setdefault(game_id, {})
+        seen[identity_id] = max(seen.get(identity_id, 0.0), at)
+
+    async def stamp(self, game_id: str, identity_id: str) -> None:
+        """The last connection of an identity on this worker closed: it was seen now."""
+        now = time.time()
+        self.last_seen.setdefault(game_id, {})[identity_id] = now
+        db = self.hub.db
+        async with db.write_lock, db.sessions() as s:
+            await s.execute(update(Seat).where(Seat.game_id == game_id,
+                                               Seat.identity_id == identity_id)
+                            .values(last_seen=utcnow())
+                            .execution_options(synchronize_session=False))
+            await s.commit()
+
+    # -- the story ---------------------------------------------------------------------------
+    def absent_for(self, rt: GameRuntime, identity_id: str, local: set[str] | None = None,
+                   now: float | None = None) -> float:
+        """Seconds since the identity was last here (0: here now)."""
+        now = time.time() if now is None else now
+        if local is None:
+            local = self._local(rt)[0]
+        if identity_id in local:
+            return 0.0
+        seen = self.last_seen.get(rt.game_id, {}).get(identity_id)
+        start = self.loaded.setdefault(rt.game_id, now)
+        last = max(seen or 0.0, start)     # a restart gives the absent the grace again
+        gone_at = self.left.get(rt.game_id, {}).get(identity_id)
+        if not self.hub.pubsub.local_only and seen is not None and now - seen < 2.5 * self.period \
+                and (gone_at is None or seen > gone_at + 0.5 * self.period):
+            return 0.0                       # another worker's heartbeat: connected there
+        return max(0.0, now - last)
+
+    def seat_state(self, rt: GameRuntime, seat: str, local: set[str] | None = None,
+                   now: float | None = None) -> tuple[str, float]:
+        info = rt.seats[seat]
+        if info.identity_id is None:
+            return ("bot" if info.is_bot else "free"), 0.0
+        away = self.absent_for(rt, info.identity_id, local, now)
+        if away <= 0.0:
+            return "online", 0.0
+        return ("away" if away < self.grace else "gone"), away
+
+    def snapshot(self, rt: GameRuntime) -> dict[str, Any]:
+        local, spectators = self._local(rt)
+        now = time.time()
+        seats = []
+        for seat, info in rt.seats.items():
+            state, away = self.seat_state(rt, seat, local, now)
+            seats.append({"seat": seat, "state": state, "away_seconds": int(away),
+                          "bot": info.is_bot})
+        others = sum(n for w, n in self.spectators.get(rt.game_id, {}).items()
+                     if w != self.hub.bots.worker)
+        return {"seats": seats, "spectators": spectators + others, "grace": int(self.grace)}
+
+    def message(self, rt: GameRuntime) -> dict[str, Any]:
+        return {"type": "presence", **self.snapshot(rt)}
+
+    def changed(self, rt: GameRuntime) -> dict[str, Any] | None:
+        """The ``presence`` message if its states or counts changed since the last one."""
+        msg = self.message(rt)
+        key = ([(s["seat"], s["state"], s["bot"]) for s in msg["seats"]], msg["spectators"])
+        if self.sent.get(rt.game_id) == key:
+            return None
+        self.sent[rt.game_id] = key
+        return msg
+
+    def broadcast(self, rt: GameRuntime, force: bool = False) -> None:
+        msg = self.changed(rt)
+        if msg is None and force:
+            msg = self.message(rt)
+        if msg is None:
+            return
+        for c in list(rt.connections):
+            c.send_json(msg)
+
+    def gone_seats(self, rt: GameRuntime, side: str) -> list[str] | None:
+        """The human seats of ``side`` when every one of them is ``gone`` (a stand-in bot
+        playing for an absent holder counts as gone); None otherwise."""
+        local = self._local(rt)[0]
+        out = []
+        for seat, info in rt.seats.items():
+            if info.side != side or info.identity_id is None:
+                continue
+            state, _ = self.seat_state(rt, seat, local)
+            if state != "gone":
+                return None
+            out.append(seat)
+        return out or None

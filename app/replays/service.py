@@ -1,0 +1,168 @@
+"""Replays of finished games and return matches.
+
+* A **replay** is the finished game's log folded step by step (``engine.meta.fold``, the
+  fold of every live runtime: ``undo`` and the endings included, so replay == live):
+  one step per player entry (with the dice rolled for it), its events unredacted (the
+  game is over: everything may be shown) and the public view after it.
+* A **return match** is the same scenario, mode, options and clock with the sides
+  swapped for the same two players (1v1).  The match sums each player's medals over the
+  two games (a game won by resignation, time-out or forfeit counts the scenario's
+  victory medals for its winner); ties are broken by the games won, then it is a draw.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from ..engine_api import CHANCE, normalise_logged, ruleset
+from ..games.runtime import game_scenario
+from ..errors import Conflict, Forbidden, NotFound, Unprocessable
+from ..games import repository as games_repo
+from ..games import service as games
+from ..games.schemas import GameCreate
+from ..models import Game, Identity
+
+_CACHE: OrderedDict[str, dict[str, Any]] = OrderedDict()
+_CACHE_SIZE = 16
+
+
+def _steps(rs: Any, scn: Any, seed: int, options: dict[str, Any], mode: str,
+           log: list[tuple[int, str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Step 0: the state before any player entry (after the rolls made at creation);
+    then one step per player entry, with the rolls that followed it."""
+    from engine.meta import Fold, is_meta, rolls_following
+
+    f = Fold(rs.new_game(seed, options, scn, mode), 0)
+    raw: list[dict[str, Any]] = [{"seq": 0, "seat": None, "events": [], "state": f.state}]
+    for (seq, seat, action), rolls in zip(log, rolls_following(log)):
+        if not is_meta(action):           # a row an older release stored raw
+            action = normalise_logged(rs, f.state, action)
+        events = f.apply(seq, seat, action, rs.apply, rolls)
+        if seat == CHANCE:
+            raw[-1]["events"].extend(events)
+            raw[-1]["seq"], raw[-1]["state"] = seq, f.state
+        else:
+            raw.append({"seq": seq, "seat": seat, "events": list(events), "state": f.state})
+    steps = []
+    for r in raw:
+        view = rs.view_for(r.pop("state"), None)
+        steps.append({**r, "turn": view.get("turn"), "view": view})
+    return steps
+
+
+async def replay(session: AsyncSession, game_id: str) -> dict[str, Any]:
+    """``GET /api/games/{id}/replay``: a finished game step by step."""
+    game = await games.get_game(session, game_id)
+    if game.status != "finished":
+        raise Conflict("a running game has no replay yet (it would reveal hidden information)",
+                       code="game_not_finished")
+    hit = _CACHE.get(game_id)
+    if hit is not None and hit["seq"] == game.seq:
+        return hit
+    rs = ruleset(game.ruleset)
+    scn = await game_scenario(session, game)
+    log = [(r.seq, r.seat, r.action) for r in await games_repo.actions_after(session, game_id, 0)]
+    steps = await asyncio.to_thread(_steps, rs, scn, game.seed, dict(game.options or {}),
+                                    game.mode, log)
+    out = {"game_id": game.id, "scenario_name": game.scenario_name, "mode": game.mode,
+           "seq": game.seq, "winner": game.winner, "board": rs.board(rs.new_game(game.seed, dict(game.options or {}), scn, game.mode)),
+           "seats": [s.model_dump() for s in games.summary(game).seats],
+           "rematch_of": game.rematch_of, "steps": steps}
+    _CACHE[game_id] = out
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return out
+
+
+# ---------------------------------------------------------------------------- matches
+async def _rematch_of(session: AsyncSession, game_id: str) -> Game | None:
+    res = await session.execute(select(Game).where(Game.rematch_of == game_id).limit(1))
+    return res.scalars().first()
+
+
+async def rematch(session: AsyncSession, notifier: Any, me: Identity, game_id: str) -> tuple[Game, bool]:
+    """The return match of a finished 1v1 game (created once; True when created now)."""
+    game = await games.get_game(session, game_id)
+    holders = {s.side: s.identity_id for s in game.seats}
+    if me.id not in holders.values():
+        raise Forbidden("only a player of this game may ask for the return match", code="not_seated")
+    if game.status != "finished":
+        raise Conflict("the game is not over", code="game_not_finished")
+    if game.mode != "1v1" or game.rematch_of is not None:
+        raise Unprocessable("a return match is played once, after a 1v1 game",
+                            code="rematch_unavailable")
+    done = await _rematch_of(session, game_id)
+    if done is not None:
+        return done, False
+    if None in holders.values() or len(set(holders.values())) != 2:
+        raise Unprocessable("both sides must have been held by two players",
+                            code="rematch_unavailable")
+    mine = next(side for side, who in holders.items() if who == me.id)
+    other_side = next(side for side in holders if side != mine)
+    other = await session.get(Identity, holders[other_side])
+    assert other is not None
+    body = GameCreate(ruleset=game.ruleset, scenario_id=game.scenario_id, mode=game.mode,
+                      options=dict(game.options or {}),
+                      private=game.private, seat=other_side,
+                      clock=game.clock if game.clock else None)
+    created = await games.create_game(session, me, body)
+    new = await games.get_game(session, created.id)
+    new.rematch_of = game.id
+    await session.commit()
+    await games.claim_seat(session, notifier, other, created.id, mine, new.invite_code)
+    return await games.get_game(session, created.id), True
+
+
+def _medals(view: dict[str, Any], side: str, winner: str | None, reason: str | None) -> int:
+    s = (view.get("sides") or {}).get(side) or {}
+    if winner == side and reason in ("resign", "timeout", "forfeit"):
+        return max(int(s.get("medals") or 0), int(s.get("victory") or 0))
+    return int(s.get("medals") or 0)
+
+
+async def match(session: AsyncSession, registry: Any, game_id: str) -> dict[str, Any]:
+    """``GET /api/games/{id}/match``: the two games of a return match and the result."""
+    game = await games.get_game(session, game_id)
+    first = await games.get_game(session, game.rematch_of) if game.rematch_of else game
+    second = await _rematch_of(session, first.id)
+    rows = [g for g in (first, second) if g is not None]
+    players: dict[str, dict[str, Any]] = {}
+    out_games = []
+    for g in rows:
+        rt = await registry.get(g.id)
+        view = rt.rs.view_for(rt.state, None)
+        last = await games_repo.actions_after(session, g.id, max(0, g.seq - 1))
+        reason = last[-1].action.get("type") if last else None
+        entry = {"id": g.id, "url": f"/games/{g.id}", "status": g.status, "winner": g.winner,
+                 "sides": {}}
+        for s in g.seats:
+            if s.identity_id is None:
+                continue
+            medals = _medals(view, s.side, g.winner, reason) if g.status == "finished" else \
+                int(((view.get("sides") or {}).get(s.side) or {}).get("medals") or 0)
+            p = players.setdefault(s.identity_id, {"name": s.identity.name if s.identity else "?",
+                                                   "medals": 0, "wins": 0})
+            p["medals"] += medals
+            if g.status == "finished" and g.winner == s.side:
+                p["wins"] += 1
+            entry["sides"][s.side] = {"player": p["name"], "medals": medals}
+        out_games.append(entry)
+    done = len(rows) == 2 and all(g.status == "finished" for g in rows)
+    ranked = sorted(players.values(), key=lambda p: (p["medals"], p["wins"]), reverse=True)
+    winner = None
+    decided_by = None
+    if done and len(ranked) == 2:
+        a, b = ranked
+        if a["medals"] != b["medals"]:
+            winner, decided_by = a["name"], "medals"
+        elif a["wins"] != b["wins"]:
+            winner, decided_by = a["name"], "games won"
+        else:
+            decided_by = "draw"
+    return {"first": first.id, "second": second.id if second else None, "games": out_games,
+            "players": ranked, "finished": done, "winner": winner, "decided_by": decided_by,
+            "url": f"/matches/{first.id}"}

@@ -1,0 +1,127 @@
+// Remote play: turn clocks, presence per seat and spectators, resign, undo, the absence
+// policy (claim the win / a bot for the absent), and "your turn" notifications (title,
+// favicon, optional browser notification).  Protocol: docs/protocol.md "Remote play".
+import { el, clear, sideName } from './util.js';
+
+export function fmtClock(sec) {
+  if (sec === null || sec === undefined) return '';
+  const s = Math.max(0, Math.floor(sec));
+  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+// the clock as the server sent it, counted down locally from when it arrived
+export class ClockView {
+  constructor() { this.clock = null; this.at = 0; }
+  set(clock) { this.clock = clock || null; this.at = performance.now(); }
+  left(side) {
+    const c = this.clock;
+    if (!c) return null;
+    const base = (c.remaining || {})[side];
+    if (base === undefined) return null;
+    const running = (c.running || []).includes(side);
+    return running ? base - (performance.now() - this.at) / 1000 : base;
+  }
+  running(side) { return !!this.clock && (this.clock.running || []).includes(side); }
+}
+
+const STATE_TEXT = { online: 'online', away: 'away', gone: 'gone', bot: 'bot', free: 'free seat' };
+
+// one line per side: presence of its seats, and its clock
+export function sideExtras(side, { seats, presence, clock }) {
+  const out = [];
+  const ps = ((presence && presence.seats) || []).filter((p) => p.seat.split(':')[0] === side);
+  if (ps.length) {
+    const line = el('div', { class: 'presence', 'data-side': side });
+    for (const p of ps) {
+      const seat = (seats || []).find((s) => s.seat === p.seat);
+      const who = seat && seat.held_by ? seat.held_by : sideName(p.seat);
+      const title = p.state === 'away' ? `${who}: disconnected ${p.away_seconds}s ago` : p.state === 'gone' ? `${who}: gone for ${p.away_seconds}s` : `${who}: ${STATE_TEXT[p.state] || p.state}`;
+      line.append(el('span', { class: `pres pres-${p.state}`, 'data-seat': p.seat, 'data-state': p.state, title }, '●', ps.length > 1 ? ` ${p.seat.split(':')[1] || ''}` : '', ` ${STATE_TEXT[p.state] || p.state}${p.bot && p.state !== 'bot' ? ' (bot plays)' : ''}`));
+    }
+    out.push(line);
+  }
+  if (clock && clock.clock) {
+    const left = clock.left(side);
+    out.push(el('div', { class: `clock${clock.running(side) ? ' running' : ''}${left !== null && left < 30 ? ' low' : ''}`, 'data-clock': side, title: clockTitle(clock.clock) }, `Clock ${fmtClock(left)}`));
+  }
+  return out;
+}
+
+function clockTitle(c) {
+  const kind = c.kind === 'bank' ? `time bank, +${c.increment_seconds}s per turn` : `${fmtClock(c.move_seconds)} per decision`;
+  return `Turn clock: ${kind}; out of time: ${c.on_timeout === 'bot' ? 'the bot decides' : 'the side loses'}`;
+}
+
+// The bar under the status line: spectators, undo, resign, absence choices.
+export function renderRemoteBar(root, ctx) {
+  const { S, send, presence } = ctx;
+  clear(root);
+  const parts = [];
+  const n = presence ? presence.spectators : 0;
+  parts.push(el('span', { class: 'muted', id: 'spectator-count', 'data-count': n, title: 'People watching this game' }, `${n} spectator${n === 1 ? '' : 's'}`));
+  const live = S.status === 'live' && S.view && !S.view.game_over;
+  if (S.seat && live) {
+    if (S.undo !== null && S.undo !== undefined) {
+      parts.push(el('button', { type: 'button', id: 'undo-btn', title: 'Take back your last step (possible until dice are rolled, a card is drawn, something hidden is revealed or the opponent acts)', onclick: () => send({ type: 'undo' }) }, '↶ Undo'));
+    }
+    parts.push(el('button', { type: 'button', id: 'resign-btn', class: 'danger', onclick: () => {
+      if (window.confirm(`Resign? ${sideName(S.side)} lose the battle at once.`)) send({ type: 'resign' });
+    } }, 'Resign'));
+    const other = ((presence && presence.seats) || []).filter((p) => p.seat.split(':')[0] !== S.side && p.state !== 'free' && p.state !== 'bot');
+    if (other.length && other.every((p) => p.state === 'gone')) {
+      parts.push(el('span', { class: 'absence', id: 'absence' }, `Your opponent has been gone for more than ${presence.grace}s.`));
+      parts.push(el('button', { type: 'button', id: 'claim-win-btn', class: 'primary', onclick: () => {
+        if (window.confirm('Claim the win? The absent side loses.')) send({ type: 'claim_win' });
+      } }, 'Claim the win'));
+      if (!other.every((p) => p.bot)) parts.push(el('button', { type: 'button', id: 'absent-bot-btn', onclick: () => send({ type: 'absent_bot' }) }, 'Let a bot play for him'));
+    }
+  }
+  if (S.view && S.view.game_over) parts.push(...afterGame(ctx));
+  root.append(...parts);
+  root.classList.toggle('hidden', !parts.length);
+}
+
+// at the end: the replay, the return match (sides swapped, same players), the match
+function afterGame({ S, gameId, rematch, match }) {
+  const out = [el('a', { class: 'btn', id: 'replay-link', href: `/games/${gameId}/replay` }, 'Watch the replay')];
+  if (S.seat && S.mode === '1v1' && !(match && match.first !== gameId)) {
+    out.push(el('button', { type: 'button', class: 'primary', id: 'rematch-btn', onclick: rematch }, 'Return match (sides swapped)'));
+  }
+  if (match && match.second) {
+    out.push(el('a', { class: 'btn', id: 'match-link', href: match.url }, match.finished ? (match.winner ? `Match: ${match.winner} wins` : 'Match: drawn') : 'The match'));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ your turn
+const BASE_TITLE = document.title;
+let iconLink = null;
+function setIcon(mine) {
+  if (!iconLink) iconLink = document.querySelector('link[rel="icon"]');
+  if (iconLink) iconLink.href = mine ? '/static/favicon-turn.svg' : '/static/favicon.svg';
+}
+
+export class TurnNotifier {
+  constructor() { this.mine = false; this.enabled = localStorage.getItem('overlord.notify') === '1'; }
+  update(mine, text) {
+    document.title = mine ? `▶ Your turn · ${BASE_TITLE}` : BASE_TITLE;
+    document.body.dataset.myTurn = mine ? '1' : '0';
+    setIcon(mine);
+    if (mine && !this.mine && this.enabled && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
+      try { new Notification('Your turn', { body: text || 'It is your move.', tag: 'overlord-turn', icon: '/static/favicon-turn.svg' }); } catch (_) { /* ignore */ }
+    }
+    this.mine = mine;
+  }
+  toggle() {
+    return el('label', { class: 'muted notify-toggle', title: 'A browser notification when it becomes your turn while this tab is hidden' },
+      el('input', { type: 'checkbox', id: 'notify-toggle', checked: this.enabled ? true : null, onchange: async (ev) => {
+        this.enabled = ev.target.checked;
+        localStorage.setItem('overlord.notify', this.enabled ? '1' : '0');
+        if (this.enabled && 'Notification' in window && Notification.permission === 'default') {
+          try { await Notification.requestPermission(); } catch (_) { /* ignore */ }
+        }
+      } }), ' notify me');
+  }
+}
