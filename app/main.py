@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from .campaigns.endpoints import router as campaigns_router
 from .chat.endpoints import router as chat_router
 from .db import Database
 from .errors import install_error_handlers
@@ -63,8 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # outermost first: the origin check (no body read), then the input limits
     app.add_middleware(InputLimitMiddleware, max_upload_bytes=settings.max_upload_bytes)
     app.add_middleware(OriginMiddleware, allowed=settings.allowed_origins)
-    for router in (identity_router, scenarios_router, games_router, chat_router, ws_router,
-                   replays_router, pages_router):
+    for router in (identity_router, scenarios_router, games_router, campaigns_router,
+                   chat_router, ws_router, replays_router, pages_router):
         app.include_router(router)
     settings.static_dir.mkdir(parents=True, exist_ok=True)
     app.mount("/static", StaticFiles(directory=str(settings.static_dir)), name="static")

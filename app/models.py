@@ -160,3 +160,39 @@ class ChatMessage(Base):
     name: Mapped[str] = mapped_column(String(40))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Campaign(Base):
+    """004 "Simplified Campaign Rules": an ordered list of scenarios played by the same
+    two sides (players or teams); each battle is an ordinary game (campaign_battles)."""
+
+    __tablename__ = "campaigns"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    created_by: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
+    scenarios: Mapped[list[str]] = mapped_column(JSON, default=list)   # scenario ids, in order
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # every battle's options
+    # side -> identity id (or "bot") playing it in every battle
+    players: Mapped[dict[str, str | None]] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(16), default="active")    # active | finished
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    battles: Mapped[list[CampaignBattle]] = relationship(
+        back_populates="campaign", order_by="CampaignBattle.index", lazy="selectin")
+
+
+class CampaignBattle(Base):
+    __tablename__ = "campaign_battles"
+    __table_args__ = (UniqueConstraint("campaign_id", "index", name="uq_campaign_battle"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"),
+                                             index=True)
+    index: Mapped[int] = mapped_column(Integer)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    dice: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)   # pre-battle dice
+    winner: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    medals: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)  # at game end
+
+    campaign: Mapped[Campaign] = relationship(back_populates="battles")

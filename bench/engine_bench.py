@@ -39,8 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import apply, is_chance, legal_actions, load_scenario, new_game, sample_chance, to_act  # noqa: E402
-from engine.rules import movement as _movement  # noqa: E402
+from engine import (apply, is_chance, legal_actions, load_scenario, new_game, sample_chance,
+                    to_act)  # noqa: E402
+from engine.procedures import movement as _movement  # noqa: E402
 
 
 def pct(xs: list[float], p: float) -> float:

@@ -3,8 +3,8 @@
 * ``check FILE...``: exit 0 when every code of every file is supported; otherwise print
   each unsupported code with its hexes (vocabulary: slot, code, (row, col)) and exit 1.
   A file that cannot be read at all also exits 1 with the error code and message.
-* ``simulate FILE --games N --seed S --json [--max-turns 200]``: delegates to
-  :func:`engine.simulate.main` (imported lazily).
+* ``simulate [FILE] [--ruleset NAME] --games N --seed S --json [--max-turns 200]``:
+  delegates to :func:`engine.simulate.main`.
 * ``verify LOG.json``: check a finished game's exported log (``GET /api/games/{id}/log``):
   the seed matches the commitment published at creation and replaying the log with it
   gives exactly the dice and draws that were played (:mod:`engine.fairdice`).  Prints
@@ -12,10 +12,13 @@
 """
 from __future__ import annotations
 
+import json
 import sys
 
+from . import simulate
+from .fairdice import verify as verify_log
 from .core.errors import ScenarioError
-from .scenario import check_codes
+from .core.scenario import check_codes
 
 USAGE = ("usage: python -m engine check FILE.m44 [FILE...]\n"
          "       python -m engine simulate [FILE.m44] [--ruleset NAME] [--mode M] --games N --seed S"
@@ -43,10 +46,6 @@ def check(paths: list[str]) -> int:
 
 def verify(path: str) -> int:
     """Verify a finished game's exported log; 0 when fair, 1 on a mismatch, 2 unreadable."""
-    import json
-
-    from .fairdice import verify as verify_log
-
     try:
         with open(path, "rb") as f:
             log = json.load(f)
@@ -71,7 +70,6 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) == 2 and args[0] == "verify":
         return verify(args[1])
     if args and args[0] == "simulate":
-        from . import simulate
         return int(simulate.main(args[1:]) or 0)
     print(USAGE, file=sys.stderr)
     return 2

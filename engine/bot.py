@@ -12,9 +12,9 @@ from collections.abc import Callable
 from typing import Any
 
 from .core.ruleset import Ruleset
-from .rules import apply, is_chance, legal_actions, new_game, sample_chance, to_act
-from .scenario import Scenario
-from .state import GameState
+from .rulesets.m44.game import apply, is_chance, legal_actions, new_game, sample_chance, to_act
+from .core.scenario_model import Scenario
+from .procedures.state import GameState
 
 
 class RandomBot:

@@ -23,7 +23,11 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import rulesets  # noqa: F401  (fills the registry)
 from .core.errors import EngineError
+from .core.ruleset import get
+from .core.scenario import load_scenario
+from .meta import Fold     # undo / resign / timeout / forfeit entries (remote play)
 
 LOG_FORMAT = "overlord-log/1"
 SEED_BYTES = 32
@@ -73,10 +77,6 @@ def _fail(checks: list[str], message: str, seq: int | None = None) -> Verdict:
 def verify(log: Any) -> Verdict:
     """Check a finished game's exported log (see the module docstring), through the
     ruleset the log names (``engine.core.ruleset`` registry)."""
-    from . import rulesets  # noqa: F401  (fills the registry)
-    from .core.ruleset import get
-    from .scenario import load_scenario
-
     checks: list[str] = []
     if not isinstance(log, dict) or not isinstance(log.get("actions"), list):
         return _fail(checks, "not a game log (a JSON object with 'actions')")
@@ -108,8 +108,6 @@ def verify(log: Any) -> Verdict:
     except EngineError as exc:
         return _fail(checks, f"cannot set the game up: {exc.code}: {exc.message}")
     rolls = 0
-    from .meta import Fold     # undo / resign / timeout / forfeit entries (remote play)
-
     fold = Fold(st, 0)
     for i, entry in enumerate(log["actions"]):
         seq = i + 1

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from .core.errors import IllegalAction
+from .rulesets.m44.game import apply, new_game, to_act
 
 ENDINGS = ("resign", "timeout", "forfeit")
 META_TYPES = (*ENDINGS, "undo")
@@ -83,8 +84,6 @@ def undoable(before: Any, action: dict[str, Any], events: list[dict[str, Any]], 
         return False
     if getattr(after, "turn", None) != getattr(before, "turn", None):
         return False
-    from . import to_act
-
     try:                               # Memoir '44 states (m44 / overlord rulesets) only
         return list(to_act(after)) == [seat] and list(to_act(before)) == [seat]
     except Exception:
@@ -169,6 +168,4 @@ def replay(scenario: Any, seed: int, log: list[tuple[int, str, dict[str, Any]]],
            options: dict[str, Any] | None = None, mode: str | None = None) -> Any:
     """The final state of a logged game (``GET /api/games/{id}/log``: its ``actions`` as
     ``(seq, seat, action)``), honouring ``undo`` and the endings."""
-    from . import apply, new_game
-
     return fold(new_game(scenario, seed, options, mode), log, apply).state

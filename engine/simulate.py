@@ -18,9 +18,9 @@ import time
 import traceback
 from typing import Any
 
-from . import rulesets  # noqa: F401  (fills the registry)
+from . import rulesets
 from .core.ruleset import Ruleset, get, natural_for, turn_of
-from .scenario import load_scenario
+from .core.scenario import load_scenario
 
 
 def play(rs: Ruleset, scenario: Any, seed: int, max_turns: int,
@@ -81,11 +81,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-turns", type=int, default=200)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--option", action="append", default=[], help="optional rule to switch on")
+    ap.add_argument("--option", action="append", default=[],
+                    help="optional rule to switch on: NAME, or NAME=VALUE (VALUE: JSON, "
+                         "else a string), e.g. --option variant=ZOMBIE")
     a = ap.parse_args(argv)
     if a.file is None and (a.ruleset is None or get(a.ruleset).setup == "scenario"):
         ap.error("a scenario file is needed (or --ruleset NAME of a ruleset with setup 'none')")
-    res = run(a.file, a.games, a.seed, a.max_turns, {o: True for o in a.option},
+    res = run(a.file, a.games, a.seed, a.max_turns, parse_options(a.option),
               a.ruleset, a.mode)
     if a.json:
         print(json.dumps(res))
@@ -93,6 +95,22 @@ def main(argv: list[str] | None = None) -> int:
         for k, v in res.items():
             print(f"{k}: {v}")
     return 1 if res["errors"] else 0
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``--option`` values: ``NAME`` -> true, ``NAME=VALUE`` -> the JSON value, or the
+    string when it is not JSON."""
+    out: dict[str, Any] = {}
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq:
+            out[name] = True
+            continue
+        try:
+            out[name] = json.loads(value)
+        except ValueError:
+            out[name] = value
+    return out
 
 
 if __name__ == "__main__":  # pragma: no cover

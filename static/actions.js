@@ -134,6 +134,10 @@ export const ACTIONS = {
   end_cards:        { label: 'No more cards this turn (move)', primary: true },
   restoring_order:  { label: 'Restoring Order (once per game): order every unit, none may advance toward the enemy; only units that do not move may battle' },
   big_push:         { label: 'The Big Push (once per game): order every unit, each must advance toward the enemy' },
+  // option campaign (004 Simplified Campaign Rules, pre-battle dice)
+  campaign_remove:  { label: 'Remove a figure (pre-battle)', gesture: 'unit', hint: 'Pre-battle roll: this unit loses a figure' },
+  campaign_retreat: { label: 'Retreat (pre-battle)', kind: 'retreat', hint: 'Pre-battle roll: retreat this unit here',
+                      resolve: (a) => ({ gesture: 'hex', hex: a.to, unit: a.unit, label: `Pre-battle retreat to ${hexT(a.to)}` }) },
   armor_breakthrough: { label: 'Armor breakthrough', kind: 'target', hint: 'Armor breakthrough: a new tank enters here (uses one order; it stops, may battle, no overrun)',
                       resolve: (a) => ({ gesture: 'hex', hex: a.hex, unit: null, label: `Armor breaks through at ${hexT(a.hex)}` }) },
 };
@@ -168,9 +172,12 @@ export const PHASES = {
   reinforce: 'Supply train',
   offer: 'Card exchange: lay cards face up',
   exchange: 'Card exchange: the opponent takes cards',
+  null: 'The enemy acts (fog of war)',
+  campaign: 'Campaign: pre-battle roll',
 };
 
 const PENDING = {
+  waiting: (p) => p.seat === 'chance' ? 'Dice are rolled' : `${sideName(p.seat)} acts (hidden by the fog of war)`,
   play_card: (p) => (p.played ? `${sideName(p.seat)} may play another command card for a free section (${p.played} played this turn), or move`
     : `${sideName(p.seat)} must play a command card`),
   order: (p) => `${sideName(p.seat)}: order units in the card's sections`,
@@ -198,14 +205,19 @@ const PENDING = {
   reinforce: (p) => `${sideName(p.seat)} unloads the supply train${p.left !== undefined ? ` (${p.left} unit${p.left === 1 ? '' : 's'} left)` : ''}: click a highlighted hex next to the train`,
   offer_cards: (p) => `${sideName(p.seat)} lays unwanted cards face up (${(p.offered || []).length} so far); the opponent may take any of them`,
   exchange: (p) => `${sideName(p.seat)} may take laid cards (${(p.offered || []).map((c) => c.name).join(', ')}), giving one of his own for each`,
+  campaign_loss: (p) => `Pre-battle roll (${FACE_WORDS[p.face] || p.face} of ${sideName(p.roller)}): ${sideName(p.seat)} chooses the unit that loses a figure`,
+  campaign_retreat: (p) => `Pre-battle roll (flag of ${sideName(p.roller)}): ${sideName(p.seat)} retreats one of his units 1 hex`,
   airdrop: (p) => `${sideName(p.seat)} chooses the airdrop hex${p.units ? ` for ${Array.isArray(p.units) ? p.units.length : p.units} unit(s)` : ''}${p.range ? `; each drifts ${p.range} random step${p.range > 1 ? 's' : ''}` : ''}`,
 };
+
+const FACE_WORDS = { armor: 'black tank', inf: 'blue infantryman', grenade: 'red grenade', flag: 'purple flag', star: 'green star' };
 
 export const ROLL_FOR = {
   battle: 'a battle', overrun: 'an armor overrun', ambush: 'an ambush', air_power: 'Air Power', barrage: 'a barrage',
   their_finest_hour: 'Their Finest Hour', medics: 'Medics & Mechanics', mine: 'a minefield', hazard: 'a hazard (frozen river)',
   tiger: 'a Tiger', battle_back: 'battling back', night: 'night visibility', seal_cave: 'sealing a cave',
   heal: 'healing', blow_bridge: 'blowing the bridge', bombard_bridge: 'firing at the bridge', initiative: 'initiative', charge_defence: 'the defender against an infantry charge', firefight: 'a continuing firefight',
+  campaign: 'the pre-battle roll (campaign)', common_cold: 'the Common Cold (Martians)',
 };
 
 export function describePending(p, unitName) {

@@ -1,10 +1,13 @@
 // The SVG hex board: terrain from board_for, units/objectives from view_for,
 // highlights computed by the caller from the engine's legal actions.
+import { unitMarkers } from './fastplay.js';
 import { Geometry, W, H, key, polygonPoints } from './hex.js';
 import { svg, el, clear, sideName } from './util.js';
 import { FACE_BASE, FAMILIES, defs, drawTiles, familyOf, shortLabel, tileDescription } from './terrain.js';
 import { nationStyle, unitLetter, unitTitle, unitDescription } from './units.js';
+import { variantMarks } from './variants.js';
 import { bridgeText, firstActiveTurn, supplyText, supplyTurns } from './conditions.js';
+import { drawVeil } from './fog.js';
 
 const SIDE_COLOUR = { AXIS: '#3f474f', ALLIES: '#4d7a2a' };
 
@@ -174,9 +177,13 @@ export class BoardView {
     }
   }
 
+  // Kriegspiel: show the viewer's detection range (a veil over the hexes it does not see)
+  setFogRange(on) { this.fogRange = !!on; if (this.view) this.renderMarks(); }
+
   renderMarks() {
     const L = this.layers, g = this.geo;
     clear(L.marks);
+    drawVeil(L.marks, g, this.view, this.fogRange);
     const holders = new Map(((this.view && this.view.objectives) || []).map((o) => [o.id, o.holder]));
     for (const o of this.board.objectives || []) {
       const holder = holders.get(o.id) || null;
@@ -192,6 +199,14 @@ export class BoardView {
         mg.append(tip);
         L.marks.append(mg);
       }
+    }
+    for (const m of variantMarks(this.view)) {       // 004 variants: town markers
+      const [cx, cy] = g.center(m.hex);
+      const mg = svg('g', { class: 'variant-mark', 'data-mark': m.text, transform: `translate(${cx - W * 0.3},${cy + H * 0.22})` });
+      mg.append(svg('circle', { r: 7, fill: m.colour, stroke: '#fff', 'stroke-width': 1.5 }));
+      mg.append(svg('text', { class: 'objective-text', y: 3, fill: '#fff' }, m.text));
+      mg.append(svg('title', {}, m.title));
+      L.marks.append(mg);
     }
     for (const ex of this.board.exits || []) {
       for (const hex of ex.hexes || []) {
@@ -343,6 +358,7 @@ export class BoardView {
         `T${firstActiveTurn(u)}`, `Waiting: this unit cannot be ordered before turn ${firstActiveTurn(u)} (scenario rule)`, { 'data-until': u.inactive_until });
       const oos = supplyTurns(u);
       if (oos > 0) unitTag(ug, w / 2 + 3, h / 2 - 1, 'supply-marker', '#b5411f', `✂${oos}`, supplyText(oos), { 'data-turns': oos });
+      unitMarkers(u).forEach((m, i) => unitTag(ug, -w / 2 + 8 + i * 17, -h / 2 - 7, m.cls, m.fill, m.label, m.title, { 'data-marker': m.label }));   // Fast Play '44
       L.units.append(ug);
     }
   }

@@ -12,6 +12,9 @@ import { weatherInfo, weatherHeadline } from './conditions.js';
 import { UnitNames, displaySeqs } from './unitnames.js';
 import { BoardZoom } from './zoom.js';
 import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
+import { renderFastPlay, isFastPlay } from './fastplay.js';
+import { fogLegend } from './fog.js';
+import { variantBox, campaignBox } from './variants.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
 
 const body = document.body;
@@ -21,6 +24,7 @@ const cfg = {
   api: body.dataset.apiBase || '/api',
   invite: body.dataset.invite || new URLSearchParams(location.search).get('invite') || '',
   seat: new URLSearchParams(location.search).get('seat') || '',
+  watch: new URLSearchParams(location.search).get('watch') || '',   // a spectator's side (Kriegspiel)
   // a connection playing several seats (docs/protocol.md "Several role seats"): the seat
   // shown first (?as=), switched locally without reconnecting
   focus: new URLSearchParams(location.search).get('as') || body.dataset.seat || '',
@@ -112,6 +116,7 @@ class Connection {
     const u = new URL(base);
     if (cfg.seat) u.searchParams.set('seat', cfg.seat);
     if (cfg.invite) u.searchParams.set('invite', cfg.invite);   // a private game is watched with it
+    if (cfg.watch) u.searchParams.set('watch', cfg.watch);
     if (S.seq !== null && S.seq !== undefined) u.searchParams.set('since', String(S.seq));
     return u.toString();
   }
@@ -346,6 +351,7 @@ function renderAll() {
   renderOverlord();
   if (S.seats.filter((x) => x.mine).length > 1 || multi()) renderSeats();   // the seat switcher marks seats to act
   renderPending();
+  renderFastPlay($('fp-panel'), { view: S.view, legal: S.status === 'open' ? [] : S.legal, seat: S.seat, send, unitName });
   renderBoardHighlights();
   renderActions();
   renderCards();
@@ -441,6 +447,7 @@ function renderSides() {
       title: 'Night rules: units may battle only targets within this many hexes; at the start of each turn of the night side, dice are rolled and every star raises the visibility' },
     el('b', {}, vis >= 6 ? 'Daylight' : `Night: visibility ${vis}/6`), el('div', { class: 'muted' }, vis >= 6 ? 'normal ranges' : `targets up to ${vis} hex${vis > 1 ? 'es' : ''} away`)));
   }
+  for (const b of [variantBox(v), campaignBox(v)]) if (b) box.append(b);
   const weather = weatherInfo(v.weather);
   if (weather) {
     box.append(el('div', { class: 'side-box weather-box', id: 'weather', 'data-weather': weather.code,
@@ -466,7 +473,11 @@ function renderSides() {
       title: 'Minefields: hidden strength (?) until an enemy unit enters; a unit entering must stop' },
     `Minefields: ${mines.length} (${hidden} hidden, ${mines.length - hidden} revealed)`));
   }
-  if (v.deck_count !== undefined) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
+  const fogBox = fogLegend(v, S.fogRange, (on) => { S.fogRange = on; boardView.setFogRange(on); },
+                           S.seat ? undefined : cfg.watch);
+  if (fogBox) box.append(fogBox);
+  if (v.deck_count === null) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50', title: 'Kriegspiel: the deck and discard counts would tell the cards played' }, 'Deck hidden'));
+  else if (v.deck_count !== undefined) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
   const opts = Array.isArray(v.options) ? v.options : Object.keys(v.options || {});
   if (opts.length) {
     box.append(el('div', { class: 'side-box', id: 'options-on', style: 'flex:0 0 auto;border-left-color:#5a7fa8', 'data-options': opts.join(','),
@@ -480,6 +491,7 @@ function renderPending() {
   const box = $('pending');
   if (!p || S.view.game_over || S.status === 'open') { box.classList.add('hidden'); stopAmbushTimer(); return; }
   box.classList.remove('hidden');
+  if (isFastPlay(S.view)) { box.classList.add('hidden'); return; }   // the Fast Play panel says it
   box.textContent = describePending(p, unitName);
   ambushTimer(p, box);
 }

@@ -268,6 +268,12 @@ async function loadOptions(ruleset = 'm44') {
     const row = el('div', { class: `option-row${r.implemented ? '' : ' muted'}` },
       el('label', { for: id, title }, input, ' ', el('b', {}, name), r.implemented ? '' : ' (not yet available)'),
       el('div', { class: 'muted option-desc' }, `${r.description} — ${r.source}`));
+    if (r.value_descriptions) {
+      // a rule whose values are different rule sets (the 004 variants): the chosen one's summary
+      const summary = el('div', { class: 'muted option-desc value-summary', 'data-summary-for': r.name });
+      input.addEventListener('change', () => { summary.textContent = r.value_descriptions[input.value] || ''; });
+      row.append(summary);
+    }
     if (r.example) {
       // a rule whose value is a JSON object (which units, which hexes): typed in as JSON,
       // checked by the engine when the game is created
@@ -283,7 +289,30 @@ async function loadOptions(ruleset = 'm44') {
     }
     list.append(row);
   }
+  presetAlone('young_generals');
   countOptions();
+}
+
+// A preset that excludes every other optional rule (004 "Variant For Young Generals":
+// "Do not use any Optional Rules"): while it is on, the other rules are switched off.
+function presetAlone(name) {
+  const preset = document.querySelector(`#options-list [data-option="${name}"]`);
+  if (!preset) return;
+  preset.addEventListener('change', () => {
+    for (const x of document.querySelectorAll('#options-list [data-option]')) {
+      if (x === preset) continue;
+      if (preset.checked) {
+        if (x.disabled) continue;           // a rule not implemented stays as it is
+        if (x.tagName === 'SELECT') x.value = ''; else x.checked = false;
+        x.dataset.presetOff = '1';
+        x.disabled = true;
+      } else if (x.dataset.presetOff) {
+        delete x.dataset.presetOff;
+        x.disabled = false;
+      }
+    }
+    countOptions();
+  });
 }
 function chosenOptions() {
   const out = {};

@@ -3,6 +3,7 @@
 import { el, titleCase, sideName } from './util.js';
 import { dieNode } from './cards.js';
 import { ROLE_NAMES, dispatchSentence, initiativeEffect } from './overlord.js';
+import { FOG_TEXT, fogMoveText } from './fog.js';
 
 function hexText(h) { return Array.isArray(h) ? `(${h[0]},${h[1]})` : String(h); }
 
@@ -18,9 +19,10 @@ const TEXT = {
   cards_drawn: (e) => `${sideName(e.seat || e.side)} draws ${e.count || 2} cards${e.secret && e.secret.cards ? ': ' + e.secret.cards.map((c) => c.name).join(', ') : ''}`,
   card_kept: (e) => `${sideName(e.seat || e.side)} keeps ${e.secret && e.secret.card ? e.secret.card.name : 'one card'}`,
   turn_ended: (e) => `${sideName(e.side || e.seat)} ends turn ${e.turn ?? ''}`,
-  unit_moved: (e, n) => `${n(e.unit)} moves ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to || (e.path && e.path[e.path.length - 1]))}${e.reason === 'desert' ? ' (desert move)' : ''}`,
-  unit_retreated: (e, n) => `${n(e.unit)} retreats ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to)}`,
-  ground_taken: (e, n) => `${n(e.unit)} takes ground ${e.from ? hexText(e.from) + ' → ' : 'at '}${hexText(e.to)}`,
+  ...FOG_TEXT,
+  unit_moved: (e, n) => fogMoveText(e, n, 'moves') || `${n(e.unit)} moves ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to || (e.path && e.path[e.path.length - 1]))}${e.reason === 'desert' ? ' (desert move)' : ''}`,
+  unit_retreated: (e, n) => fogMoveText(e, n, 'retreats') || `${n(e.unit)} retreats ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to)}`,
+  ground_taken: (e, n) => fogMoveText(e, n, 'takes ground') || `${n(e.unit)} takes ground ${e.from ? hexText(e.from) + ' → ' : 'at '}${hexText(e.to)}`,
   battle_cancelled: (e, n) => `Battle by ${n(e.unit)} cancelled${e.reason ? ' (' + e.reason + ')' : ''}`,
   terrain_changed: (e) => `Terrain at ${hexText(e.hex)}: ${e.removed ? titleCase(e.removed) + ' removed' : ''}${e.added ? titleCase(e.added) + ' added' : ''}`,
   deck_reshuffled: () => 'The deck is reshuffled',
@@ -37,7 +39,7 @@ const TEXT = {
   moved: (e, n) => `${n(e.unit)} moves ${e.from ? hexText(e.from) + ' → ' : 'to '}${hexText(e.to || (e.path && e.path[e.path.length - 1]))}`,
   move: (e, n) => `${n(e.unit)} moves to ${hexText(e.to || (e.path && e.path[e.path.length - 1]))}`,
   battle: (e, n) => `${n(e.unit || e.attacker)} battles ${e.target_unit ? n(e.target_unit) : ''} ${e.target ? 'at ' + hexText(e.target) : ''}${e.dice_count ? ` with ${e.dice_count} dice` : ''}`,
-  battle_declared: (e, n) => `${e.unit ? n(e.unit) : sideName(e.side)} ${e.kind && e.kind !== 'battle' ? titleCase(e.kind) + ': ' : ''}battles ${e.target_unit ? n(e.target_unit) : hexText(e.target)}${typeof e.dice === 'number' ? ` with ${e.dice} ${e.dice === 1 ? 'die' : 'dice'}` : ''}${e.range ? ` at range ${e.range}` : ''}`,
+  battle_declared: (e, n) => `${e.unit ? n(e.unit) : 'An unseen ' + sideName(e.side) + ' unit'} ${e.kind && e.kind !== 'battle' ? titleCase(e.kind) + ': ' : ''}battles ${e.target_unit ? n(e.target_unit) : hexText(e.target)}${typeof e.dice === 'number' ? ` with ${e.dice} ${e.dice === 1 ? 'die' : 'dice'}` : ''}${e.range ? ` at range ${e.range}` : ''}`,
   roll: (e) => `Dice rolled`,
   action_declared: (e, n) => `${e.unit ? n(e.unit) : sideName(e.side) + (e.by ? ' (' + titleCase(e.by) + ')' : '')} ${({ seal_cave: 'tries to seal the cave', heal: 'tries to heal', blow_bridge: 'tries to blow the bridge', bombard_bridge: 'fires at the bridge' })[e.kind] || titleCase(e.kind || 'acts')}${e.hex ? ' at ' + hexText(e.hex) : ''}${typeof e.dice === 'number' ? ` (${e.dice} ${e.dice === 1 ? 'die' : 'dice'})` : ''}`,
   card_discarded: (e) => `${sideName(e.seat || e.side)} must discard ${cardName(e)}${e.reason === 'hq_tent' ? ' (HQ & Supply Tent taken by the enemy)' : (e.reason ? ' (' + String(e.reason).replace(/_/g, ' ') + ')' : '')}`,
@@ -149,3 +151,6 @@ export function logEntry(e, unitName, seq) {
   }
   return node;
 }
+
+// rulesets add sentences for their own events (static/fastplay.js)
+export { TEXT as EVENT_TEXT };

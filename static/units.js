@@ -18,7 +18,7 @@ export const NATION = {
 const SIDE_DEFAULT = { AXIS: NATION.ger, ALLIES: NATION.us };
 
 export function nationStyle(unit) {
-  return NATION[unit.nation] || SIDE_DEFAULT[String(unit.side).split(':')[0]] || { name: '', fill: '#777', edge: '#333' };
+  return VARIANT_STYLE[unit.kind] || NATION[unit.nation] || SIDE_DEFAULT[String(unit.side).split(':')[0]] || { name: '', fill: '#777', edge: '#333' };
 }
 
 // Letter drawn on the counter: I infantry, A armor, G gun (artillery); specials mark it.
@@ -28,8 +28,26 @@ export function unitLetter(unit) {
     special_forces: 'I★', elite_armor: 'A★', tiger: 'T', sniper: 'S', engineer: 'E', cavalry: 'C',
     ski: 'Sk', resistance: 'R', big_gun: 'G+', mobile_artillery: 'MG', anti_tank: 'AT', mortar: 'M',
     machine_gun: 'MG', heavy_anti_tank: 'AT', destroyer: 'D', locomotive: 'L', wagon: 'W',
+    ...VARIANT_LETTERS,
   }[unit.kind];
   return special || base;
+}
+
+// 004 Appendix 3 variants (game option `variant`): the engine's kind names the new units.
+export const VARIANT_LETTERS = {
+  zombie: 'Z', dalek: 'Dk', special_weapons_dalek: 'Dk★', dalek_mercenary: 'Mc',
+  martian_fighting_machine: 'Mf', martian_handling_machine: 'Mh',
+};
+const VARIANT_STYLE = {
+  zombie: { name: 'Zombie', fill: '#4f7a4a', edge: '#1d3a1a' },
+  dalek: { name: 'Dalek', fill: '#8d8f94', edge: '#3c3d40' },
+  special_weapons_dalek: { name: 'Dalek', fill: '#8d8f94', edge: '#3c3d40' },
+  dalek_mercenary: { name: 'Mercenary', fill: '#2b2b2b', edge: '#000' },
+  martian_fighting_machine: { name: 'Martian', fill: '#c9ced6', edge: '#5a606a' },
+  martian_handling_machine: { name: 'Martian', fill: '#c9ced6', edge: '#5a606a' },
+};
+export function variantStyle(unit) {
+  return VARIANT_STYLE[unit.kind] || null;
 }
 
 const PROFILES = {
@@ -39,6 +57,9 @@ const PROFILES = {
   ski: [3, 3, 3, [3, 2]], engineer: [4, 2, 1, [3, 2, 1]], big_gun: [2, 1, 0, [3, 3, 2, 2, 1, 1, 1, 1]],
   mobile_artillery: [2, 2, 1, [3, 3, 2, 2, 1, 1]], heavy_anti_tank: [2, 1, 0, [2, 2, 2, 2]],
   destroyer: [3, 2, 2, [3, 3, 2, 2, 1, 1, 1, 1]],
+  zombie: [3, 1, 1, [3]], dalek: [3, 4, 4, [3, 3, 3]], special_weapons_dalek: [4, 4, 4, [4, 4, 4, 4]],
+  dalek_mercenary: [4, 2, 2, [3, 2, 1]], martian_fighting_machine: [4, 3, 3, [4, 4, 4, 4, 4, 4, 4, 4]],
+  martian_handling_machine: [3, 3, 3, [2, 2, 2, 2]],
 };
 
 export function unitStats(unit) {

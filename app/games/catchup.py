@@ -28,7 +28,7 @@ from .schemas import EventEntry
 
 log = logging.getLogger("app.catchup")
 
-Key = tuple[str, int, int, tuple[str, ...]]          # game, since, upto, seats
+Key = tuple[str, int, int, tuple[str, ...], str | None, str]  # game, since, upto, seats, watch, status
 Entries = list[EventEntry]
 
 _CACHE: OrderedDict[Key, Entries] = OrderedDict()
@@ -54,13 +54,16 @@ async def _rows(session: AsyncSession, game_id: str, after: int, upto: int) -> l
 
 
 def _replay(rs: Ruleset, start: Any, base: int, rows: list[tuple[int, str, dict[str, Any]]],
-            since: int, seats: list[str]) -> Entries:
+            since: int, upto: int, seats: list[str], watch: str | None) -> Entries:
     """Fold the log tail over ``start`` (the state at ``base``) as live play did: meta
     entries (``undo``, resign, time-out: ``engine.meta``) honoured, engine actions
-    normalised; redact each entry's events with the state after it, as live updates are.
-    Snapshots are taken where nothing is left to undo, so a fold may start at one."""
+    normalised.  Each entry ``since+1..upto`` is redacted with the state after it, as live
+    updates are, or, once the game is over (``rows`` then run to its end), with the final
+    state (a finished game's events in full where the ruleset shows them then, e.g.
+    Kriegspiel).  Snapshots are taken where nothing is left to undo, so a fold may start
+    at one."""
     f = Fold(start, base)
-    out: Entries = []
+    raw: list[tuple[int, str, Any, list[dict[str, Any]]]] = []
     for (seq, seat, action), rolls in zip(rows, rolls_following(rows)):
         try:            # rows from the database: normalised as every replay of the log
             if not is_meta(action):
@@ -69,14 +72,17 @@ def _replay(rs: Ruleset, start: Any, base: int, rows: list[tuple[int, str, dict[
         except EngineError as exc:
             exc.details.setdefault("seq", seq)
             raise
-        if seq > since:
-            out.append(EventEntry(seq=seq, seat=seat,
-                                  events=events_for_seats(rs, f.state, events, seats)))
-    return out
+        if since < seq <= upto:
+            raw.append((seq, seat, f.state, events))
+    final = f.state if rs.is_over(f.state) else None
+    return [EventEntry(seq=seq, seat=seat,
+                       events=events_for_seats(rs, after if final is None else final, events,
+                                               seats, watch))
+            for seq, seat, after, events in raw]
 
 
 async def _compute(session: AsyncSession, game: Game, seats: list[str], since: int,
-                   upto: int) -> Entries:
+                   upto: int, watch: str | None) -> Entries:
     rs = ruleset(game.ruleset)
     scn = await game_scenario(session, game)
     snap = await _snapshot_at_or_before(session, game.id, since)
@@ -89,20 +95,21 @@ async def _compute(session: AsyncSession, game: Game, seats: list[str], since: i
             state = None
     if state is None:
         state, base = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode), 0
-    rows = [(r.seq, r.seat, r.action) for r in await _rows(session, game.id, base, upto)]
+    last = game.seq if game.status == "finished" else upto    # a finished game: to its end
+    rows = [(r.seq, r.seat, r.action) for r in await _rows(session, game.id, base, last)]
     stats["computed"] += 1
     stats["replayed_entries"] += len(rows)
     # pure CPU work: a worker thread keeps the event loop serving the other games
-    return await asyncio.to_thread(_replay, rs, state, base, rows, since, seats)
+    return await asyncio.to_thread(_replay, rs, state, base, rows, since, upto, seats, watch)
 
 
 async def events(session: AsyncSession, game: Game, seats: list[str], since: int,
-                 upto: int) -> Entries:
+                 upto: int, watch: str | None = None) -> Entries:
     """Entries ``since+1..upto`` redacted for ``seats`` (``[]``: a spectator); cached per
     (game, since, upto, seats), single flight."""
     if upto <= since:
         return []
-    key = (game.id, since, upto, tuple(seats))
+    key = (game.id, since, upto, tuple(seats), watch, game.status)
     hit = _CACHE.get(key)
     if hit is not None:
         _CACHE.move_to_end(key)
@@ -115,7 +122,7 @@ async def events(session: AsyncSession, game: Game, seats: list[str], since: int
     fut: asyncio.Future[Entries] = asyncio.get_running_loop().create_future()
     _INFLIGHT[key] = fut
     try:
-        out = await _compute(session, game, seats, since, upto)
+        out = await _compute(session, game, seats, since, upto, watch)
     except BaseException as exc:
         fut.set_exception(exc)
         fut.exception()                 # retrieved: no "never retrieved" warning

@@ -89,13 +89,17 @@ async def game_log(game_id: str, session: SessionDep, me: OptionalIdentity,
 @router.get("/games/{game_id}/events", response_model=GameEvents)
 async def game_events(game_id: str, session: SessionDep, me: OptionalIdentity,
                       request: Request, since: int = Query(0, ge=0, le=2**31 - 1),
-                      invite: str | None = Query(None, max_length=64)) -> GameEvents:
+                      invite: str | None = Query(None, max_length=64),
+                      watch: str | None = Query(None, max_length=16,
+                                                description="a spectator watching one side's "
+                                                "board (Kriegspiel)")) -> GameEvents:
     """The events of the log after ``since``, redacted for the caller's seats (spectators:
-    public events): a late joiner's battle log, one page at a time (``next_since``).
-    Never the actions or the seed.  Rate-limited per client (``CATCHUP_RATE``)."""
+    public events, or with ``watch`` what that side sees): a late joiner's battle log, one
+    page at a time (``next_since``).  Never the actions or the seed.  Rate-limited per
+    client (``CATCHUP_RATE``)."""
     check(request.app.state.settings.catchup_rate, "catchup",
           client_key(request, me.id if me else None), "log requests")
-    return await service.event_log(session, game_id, me, since, invite)
+    return await service.event_log(session, game_id, me, since, invite, watch)
 
 
 @router.get("/options", response_model=list[OptionalRuleOut], response_model_exclude_none=True)

@@ -10,13 +10,17 @@ from ..engine_api import Ruleset
 
 
 def events_for_seats(rs: Ruleset, state: Any, events: list[dict[str, Any]],
-                     seats: list[str]) -> list[dict[str, Any]]:
+                     seats: list[str], watch: str | None = None) -> list[dict[str, Any]]:
     """``events_for`` for a set of seats: an event keeps its secret when any seat may see it
-    (``seats == []``: a spectator).  ``state``: the state after the events (None when no
-    longer held)."""
+    (``seats == []``: a spectator, ``watch`` the spectator seat of the side he watches).
+    ``state``: the state after the events or a later one (None when no longer held)."""
     if len(seats) <= 1:
-        return list(rs.events_for(state, events, seats[0] if seats else None))
+        return list(rs.events_for(state, events, seats[0] if seats else watch))
     per_seat = [rs.events_for(state, events, s) for s in seats]
+    if len({len(v) for v in per_seat}) > 1:
+        # the seats see different events (seats of both sides under Kriegspiel, e.g. one
+        # identity playing hot-seat): no alignment to merge by; the first seat's events
+        return list(per_seat[0])
     out: list[dict[str, Any]] = []
     for i, base in enumerate(per_seat[0]):
         best = base

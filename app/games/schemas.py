@@ -154,6 +154,7 @@ class OptionalRuleOut(BaseModel):
     unit_types: dict[str, str] | None = None   # a mapping rule: its type names -> 004 names
     example: dict[str, Any] | None = None      # the value may be a JSON object like this one
     prefill: bool | None = None     # the lobby fills the value in with ``example`` to edit
+    value_descriptions: dict[str, str] | None = None   # a rules summary per value (variants)
 
 
 class PreviewBody(BaseModel):

@@ -9,9 +9,9 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import (EngineError, Ruleset, natural_ruleset, rng_seed, ruleset,
-                          rulesets_for, seed_commitment, verify_log)
-from ..errors import Conflict, Forbidden, NotFound, Unprocessable
+from ..engine_api import (EngineError, Ruleset, natural_ruleset, rng_seed,
+                          ruleset, rulesets_for, seed_commitment, verify_log)
+from ..errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
 from ..scenarios import service as scenarios
@@ -327,38 +327,48 @@ async def verify_game(session: AsyncSession, game_id: str) -> dict[str, Any]:
 
 
 async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
-                    since: int = 0, invite: str | None = None) -> GameEvents:
+                    since: int = 0, invite: str | None = None,
+                    watch: str | None = None) -> GameEvents:
     """The events of log entries ``since+1..`` of a (running) game, redacted for the
-    caller's seats (a spectator's redaction without a seat): a late joiner's battle log,
-    one page (``EVENTS_PAGE`` entries; ``next_since`` when more follow).  Actions and the
-    seed are never sent.  A private game needs a seat, its creator or the invite."""
+    caller's seats (a spectator's redaction without a seat, or with ``watch`` what that
+    side sees): a late joiner's battle log, one page (``EVENTS_PAGE`` entries;
+    ``next_since`` when more follow).  Actions and the seed are never sent.  A private
+    game needs a seat, its creator or the invite."""
     game = await get_game(session, game_id)
     require_watch(game, me.id if me else None, invite)
     seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
+    spectator = None
+    if watch is not None:               # a spectator watching one side's board
+        make = getattr(ruleset(game.ruleset), "spectator_seat", None)
+        if seats or make is None or watch not in {s.side for s in game.seats}:
+            raise BadRequest("watch: a side of this game, for spectators of a ruleset with "
+                             "spectator seats", code="invalid_watch")
+        spectator = make(watch)
     page = get_settings().events_page
     upto = min(game.seq, since + page)
-    entries = await _events(session, game, seats, since, upto)
+    entries = await _events(session, game, seats, since, upto, spectator)
     rs = ruleset(game.ruleset)
     first = rs.new_game(game.seed, dict(game.options or {}), await game_scenario(session, game),
                         game.mode)
-    units = list(rs.view_for(first, None).get("units") or [])
+    units = list(rs.view_for(first, spectator).get("units") or [])
     return GameEvents(game_id=game.id, seq=game.seq, seats=seats, entries=entries,
                       next_since=upto if upto < game.seq else None, units=units)
 
 
 async def logged_events(session: AsyncSession, game: Game, seats: list[str],
-                        since: int) -> tuple[int, list[EventEntry]]:
+                        since: int, watch: str | None = None) -> tuple[int, list[EventEntry]]:
     """Rebuild the events of log entries ``since+1..`` from the durable log (from the
     nearest snapshot, ``catchup``), redacted for ``seats`` exactly as the live updates
-    are (``events_for_seats``: ``[]`` a spectator, public events only); returns the log's
-    last seq and one entry per log row.  Used by the websocket catch-up of a worker that
-    does not hold the batches after ``since``."""
-    return game.seq, await _events(session, game, seats, since, game.seq)
+    are (``events_for_seats``: ``[]`` a spectator, public events only; ``watch`` the
+    spectator seat of the side he watches); returns the log's last seq and one entry per
+    log row.  Used by the websocket catch-up of a worker that does not hold the batches
+    after ``since``."""
+    return game.seq, await _events(session, game, seats, since, game.seq, watch)
 
 
 async def _events(session: AsyncSession, game: Game, seats: list[str], since: int,
-                  upto: int) -> list[EventEntry]:
+                  upto: int, watch: str | None = None) -> list[EventEntry]:
     try:
-        return await catchup.events(session, game, seats, since, upto)
+        return await catchup.events(session, game, seats, since, upto, watch)
     except Exception as exc:           # a log that no longer replays: reported, not a 500
         raise await replay_failure(session, game.id, exc) from None

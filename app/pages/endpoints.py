@@ -54,6 +54,22 @@ async def game_page(game_id: str, request: Request, session: SessionDep, me: Opt
         "ruleset": game.ruleset, "renderer": games.renderer_of(game.ruleset)})
 
 
+@router.get("/campaigns", response_class=HTMLResponse)
+async def campaigns_page(request: Request, me: OptionalIdentity) -> Response:
+    """Campaigns: the list, a form to start one (004 Simplified Campaign Rules)."""
+    return render(request, "campaign.html", {
+        "identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api",
+        "campaign_id": None})
+
+
+@router.get("/campaigns/{campaign_id}", response_class=HTMLResponse)
+async def campaign_page(campaign_id: str, request: Request, me: OptionalIdentity) -> Response:
+    """One campaign: standings, battles and the next battle (fetched by the page)."""
+    return render(request, "campaign.html", {
+        "identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api",
+        "campaign_id": campaign_id})
+
+
 @router.get("/games/{game_id}/verify", response_class=HTMLResponse)
 async def verify_page(game_id: str, request: Request, session: SessionDep,
                       me: OptionalIdentity) -> Response:

@@ -68,6 +68,8 @@ class Connection:
         self.role: str | None = None
         self.held: list[tuple[str, str, str]] = []   # every (seat, side, role) it plays
         self.pinned = False                 # bound with ?seat= to that one seat
+        self.watch: str | None = None       # a spectator's watched side: the ruleset's seat
+        self.watch_side: str | None = None  # for it (``spectator_seat``), e.g. Kriegspiel
         # chat speaks for the identity, not the pinned seat: every (seat, side, role) the
         # identity holds in the game, and the sides playing all roles collectively
         self.chat_held: list[tuple[str, str, str]] = []
@@ -105,10 +107,17 @@ class Connection:
                 for s, sd, r in held]
 
     @property
+    def view_seat(self) -> str | None:
+        """The seat views and events are redacted for: the primary seat, or for a
+        spectator the watched side's spectator seat (None: the public view)."""
+        return self.seat if self.held else self.watch
+
+    @property
     def view_key(self) -> Any:
         """What the payloads of this connection depend on (shared by equal keys): the
-        seats it plays, and its chat actors when they are not just those seats."""
-        base = self.seat if len(self.held) <= 1 else tuple(self.seats)
+        seats it plays (a spectator: the watched side's seat), and its chat actors when
+        they are not just those seats."""
+        base = self.view_seat if len(self.held) <= 1 else tuple(self.seats)
         if not self.held:
             return base
         plain = [Actor(seat=s, side=sd, role=r, identified=True) for s, sd, r in self.held]

@@ -80,7 +80,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     q = ws.query_params
     conn.delta = q.get("delta") != "0"  # ?delta=0: every update carries the full view
     token, seat, since_raw = q.get("token"), q.get("seat"), q.get("since")
-    invite = q.get("invite")
+    invite, watch = q.get("invite"), q.get("watch")
     since: int | None = None
     try:
         if since_raw is not None:
@@ -122,6 +122,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             conn.close(4403, "invite required")
             return
         conn.client = client_key(ws, conn.identity_id)
+        if code := hub.watch(rt, conn, watch):
+            conn.error(code, f"cannot watch {str(watch)[:40]}: the public view instead",
+                       watch=str(watch)[:40])
         await hub.attach(rt, conn, since)
         if since_raw is not None and since is None:       # after the hello, as invalid_since
             conn.error("bad_message", "?since= must be an integer (the last seq seen)",

@@ -117,6 +117,8 @@ class Hub:
                seats: list[str] | None = None) -> list[dict[str, Any]]:
         if seats and len(seats) > 1:
             return legal_for_seats(rs, state, seats)
+        if seats is not None and not seats:     # a spectator (maybe watching a side)
+            return []
         return list(rs.legal_actions(state, seat)) if seat is not None else []
 
     @staticmethod
@@ -132,12 +134,13 @@ class Hub:
         return rt.status
 
     def hello(self, rt: GameRuntime, conn: Connection, chat: list[dict[str, Any]]) -> dict[str, Any]:
-        view = rt.rs.view_for(rt.state, conn.seat)
+        view = rt.rs.view_for(rt.state, conn.view_seat)
         seat_triples = [(s.seat, s.side, s.role) for s in rt.seats.values()]
         s = self.settings
         return {
             "type": "hello", "protocol": PROTOCOL, "game_id": rt.game_id, "seq": rt.seq,
             "seat": conn.seat, "side": conn.side, "role": conn.role, "my_seats": conn.seats,
+            "watch": conn.watch_side,
             "identity": {"id": conn.identity_id, "name": conn.name} if conn.identity_id else None,
             "status": self._status(rt), "mode": rt.mode, "scenario_name": rt.scenario_name,
             "ruleset": rt.rs.name, "renderer": rt.rs.renderer,
@@ -176,7 +179,7 @@ class Hub:
         command opens and closes lines per turn); {} for spectators (theirs never change).
         ``chat``: the connection's chat actors (every seat of its identity,
         ``Connection.actors``); without them, one actor per seat of ``seats``."""
-        if seat is None:
+        if seat is None or (seats is not None and not seats):     # a (watching) spectator
             return {}
         triples = []
         for s in rs.seats(state):
@@ -258,7 +261,8 @@ class Hub:
         try:
             async with self.db.sessions() as session:
                 game = await games_service.get_game(session, rt.game_id)
-                _, entries = await games_service.logged_events(session, game, conn.seats, since)
+                _, entries = await games_service.logged_events(session, game, conn.seats, since,
+                                                              conn.watch)
         except Exception:
             log.exception("game %s: cannot rebuild the events after seq %s", rt.game_id, since)
             return None
@@ -275,19 +279,19 @@ class Hub:
             return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats)
         batches = rt.batches_since(since)
         if batches is not None:
-            return self.update_msg(rt.rs, batches, conn.seat, status, conn.seats,
+            return self.update_msg(rt.rs, batches, conn.view_seat, status, conn.seats,
                                    conn.actors, rt) if batches else None
         entries = [e for e in rebuilt or [] if e.seq <= rt.seq]   # the log may be ahead
         upto = entries[-1].seq if entries else since
         tail = rt.batches_since(upto)
         if not entries or entries[0].seq != since + 1 or tail is None:
-            return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats,
+            return self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
                                  conn.actors)
         events = [ev for e in entries for ev in e.events]
-        events.extend(self._redact(rt.rs, tail, conn.seat, conn.seats))
+        events.extend(self._redact(rt.rs, tail, conn.view_seat, conn.seats))
         starts = [e.seat for e in entries if e.seat != CHANCE] + [b.actor for b in tail]
         actor = starts[0] if len(starts) == 1 and entries[0].seat != CHANCE else None
-        msg = self._update(rt.rs, since + 1, rt.seq, actor, events, rt.state, conn.seat, status,
+        msg = self._update(rt.rs, since + 1, rt.seq, actor, events, rt.state, conn.view_seat, status,
                            conn.seats, conn.actors)
         return {**msg, **self._undo(rt, conn.seats), **clock_field(rt)}
 
@@ -306,15 +310,36 @@ class Hub:
         """Bind the connection to the identity's seat; returns an error code or None."""
         conn.identity_id = identity.id if identity else None
         conn.name = identity.name if identity else None
+        conn.view_seq = -1                  # another audience maybe: its next view is full
         conn.seat = conn.side = conn.role = None
         conn.held, conn.pinned = [], False
         if identity is None:
             return None
         mine = rt.seats_of(identity.id)
+        if mine:                        # a player never watches another side's board
+            conn.watch = conn.watch_side = None
         if seat is not None and seat not in mine:
             return "not_seated"
         conn.pinned = seat is not None
         self._hold(rt, conn, [seat] if seat is not None else mine)
+        return None
+
+    @staticmethod
+    def watch(rt: GameRuntime, conn: Connection, side: str | None) -> str | None:
+        """A spectator watching one side's board (``?watch=SIDE``): views and events are
+        redacted for the ruleset's ``spectator_seat(side)`` (004 Kriegspiel: that side's
+        board).  Refused (an error code) for an identity holding a seat of the game, an
+        unknown side, or a ruleset without spectator seats."""
+        conn.watch = conn.watch_side = None
+        conn.view_seq = -1                  # another audience maybe: its next view is full
+        if side is None:
+            return None
+        make = getattr(rt.rs, "spectator_seat", None)
+        if conn.held or (conn.identity_id and rt.seats_of(conn.identity_id)):
+            return "watch_refused"
+        if make is None or side not in {s.side for s in rt.seats.values()}:
+            return "invalid_watch"
+        conn.watch, conn.watch_side = make(side), side
         return None
 
     @staticmethod
@@ -437,7 +462,7 @@ class Hub:
             if since is not None and not self._since_error(rt, conn, since):
                 missed = self._missed(rt, conn, since, rebuilt)
             self._send_view(rt, conn, missed if missed is not None
-                            else self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats,
+                            else self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
                                                conn.actors))
             conn.seq = rt.seq
 
@@ -469,14 +494,15 @@ class Hub:
                 continue
             mine = [b for b in batches if b.seq > conn.seq]
             if not mine or mine[0].first_seq != conn.seq + 1:   # cannot happen: be safe
-                conn.send_json(self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats,
+                conn.send_json(self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
                                              conn.actors))
                 conn.seq = conn.view_seq = rt.seq
                 continue
             key = conn.view_key
             b = built.get((key, mine[0].first_seq))
             if b is None:
-                msg = self.update_msg(rt.rs, mine, conn.seat, status, conn.seats, conn.actors, rt)
+                msg = self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats, conn.actors,
+                                      rt)
                 vtext = dumps(msg["view"])
                 view = interned.setdefault(vtext, msg["view"])
                 b = built[(key, mine[0].first_seq)] = _Built(msg, vtext, view)
@@ -515,7 +541,7 @@ class Hub:
             key = (conn.view_key, conn.identity_id)
             text = cache.get(key)
             if text is None:
-                text = cache[key] = dumps(self.sync_msg(rt, conn.seat, conn.identity_id,
+                text = cache[key] = dumps(self.sync_msg(rt, conn.view_seat, conn.identity_id,
                                                         conn.seats, conn.actors))
             conn.send(text)
             conn.seq = conn.view_seq = rt.seq
@@ -554,7 +580,7 @@ class Hub:
                     conn.send_json({"type": "reject", "id": msg_id, "code": out.code,
                                     "message": out.message, "seq": out.seq, "details": out.details})
                     if out.code == "stale_seq":
-                        self._send_view(rt, conn, self.sync_msg(rt, conn.seat, conn.identity_id,
+                        self._send_view(rt, conn, self.sync_msg(rt, conn.view_seat, conn.identity_id,
                                                                 conn.seats, conn.actors))
                         conn.seq = rt.seq
             self._deliver(rt)

@@ -9,3 +9,4 @@ from __future__ import annotations
 from . import m44, overlord  # noqa: F401  (register the m44 and overlord rulesets)
 from . import portable  # noqa: F401  (registers "portable")
 from . import france1944  # noqa: F401  (the France 1944 revised combat referee, 001)
+from . import fastplay  # noqa: F401  (Fast Play '44, 000; after m44: natural_for() picks m44)

@@ -9,7 +9,7 @@
   (never unpickled: the log alone rebuilds each game, and the next snapshot is JSON).
 * ``actions`` (games of the ``m44`` / ``overlord`` rulesets, the only ones before this
   revision): each row is rewritten in the engine's canonical form where it differs
-  (keys the engine never read are dropped: ``engine.action_schema``), so a poisoned row
+  (keys the engine never read are dropped: ``engine.rulesets.m44.action_schema``), so a poisoned row
   of an older release (deeply nested or huge junk fields) no longer breaks reading the
   log.  Values are checked again when the game is loaded (``normalise_logged``).
 
@@ -35,7 +35,7 @@ _actions = sa.table("actions", sa.column("id", sa.Integer), sa.column("action", 
 
 
 def _canonical_rows() -> None:
-    from engine.action_schema import SCHEMA
+    from engine.rulesets.m44.action_schema import SCHEMA
 
     bind = op.get_bind()
     rows = bind.execute(sa.text(

@@ -183,7 +183,7 @@ def test_several_seats_held_by_one_identity() -> None:
 
 
 # -- every layout x slot x channel x turn state (002 "Teams" + "The Military Chain of Command")
-from engine.rules.overlord import seat_layouts  # noqa: E402
+from engine.rulesets.overlord.chain import seat_layouts  # noqa: E402
 
 from app.engine_api import ruleset  # noqa: E402
 from app.games.modes import build_slots, collective_sides  # noqa: E402

@@ -21,7 +21,7 @@ import pytest
 
 from engine import (apply, is_chance, legal_actions, load_scenario, new_game, sample_chance,
                     to_act, view_for)
-from engine.action_schema import SCHEMA
+from engine.rulesets.m44.action_schema import SCHEMA
 
 from .conftest import BASE_ENV, PY, ROOT, Server, backend
 from .helpers import WS, auth, new_identity, two_player_game

@@ -12,8 +12,8 @@ import pytest
 from engine import load_scenario, replay, view_for
 from engine.bot import RandomBot
 
-from .conftest import Server
-from .helpers import WS, claim, create_game, hands, new_identity, two_player_game
+from tests.app.conftest import Server
+from tests.app.helpers import WS, claim, create_game, hands, new_identity, two_player_game
 
 
 def url(server: Server, gid: str, **q: Any) -> str:

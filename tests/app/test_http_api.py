@@ -34,7 +34,7 @@ def test_identity_token_cookie_and_bearer(api: httpx.Client) -> None:
 def test_bundled_scenarios(api: httpx.Client) -> None:
     listed = api.get("/api/scenarios").json()
     bundled = {s["id"]: s for s in listed if s["source"] == "bundled"}
-    assert len(bundled) == 7
+    assert len(bundled) == 8         # with WOTW-FallOfLondon1940 (004 War Of The Worlds)
     peg = bundled[SCENARIO]
     assert peg["name"] and peg["starting_side"] == "ALLIES" and peg["modes"] == ["1v1", "team"]
     assert bundled["13-OmahaBeachOverlord"]["modes"][0] == "overlord"

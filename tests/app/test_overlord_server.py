@@ -14,8 +14,8 @@ import httpx
 import pytest
 from engine.bot import RandomBot
 
-from .conftest import Server, backend
-from .helpers import WS, auth, new_identity
+from tests.app.conftest import Server, backend
+from tests.app.helpers import WS, auth, new_identity
 
 OMAHA = "13-OmahaBeachOverlord"
 ROLES = ("cinc", "left", "centre", "right")

@@ -14,8 +14,8 @@ import httpx
 
 from engine.core import ruleset as registry
 
-from .conftest import PY, ROOT
-from .helpers import auth, new_identity
+from tests.app.conftest import PY, ROOT
+from tests.app.helpers import auth, new_identity
 
 
 def _scenario_for(api: httpx.Client, name: str) -> tuple[str, str] | None:
@@ -43,7 +43,8 @@ def test_rulesets_listed(api: httpx.Client) -> None:
 
 def test_scenarios_name_their_rulesets(api: httpx.Client) -> None:
     by_id = {s["id"]: s for s in api.get("/api/scenarios").json()}
-    assert by_id["2-PegasusBridge"]["rulesets"] == {"m44": ["1v1"], "overlord": ["team"]}
+    assert by_id["2-PegasusBridge"]["rulesets"] == {"m44": ["1v1"], "overlord": ["team"],
+                                                    "fastplay": ["1v1"]}
     assert by_id["2-PegasusBridge"]["modes"] == ["1v1", "team"]
     assert by_id["13-OmahaBeachOverlord"]["rulesets"] == {"overlord": ["overlord"]}
 

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from engine import apply, is_chance, legal_actions, new_game, sample_chance, to_act
-from engine.overlord_cards import OVERLORD_DECK
-from engine.rules import overlord as OL
-from engine.textboard import board_from_text
+from engine.rulesets.overlord.cards import OVERLORD_DECK
+from engine.rulesets.overlord import machine as OL
+from engine.core.textboard import board_from_text
 
 A, X = "ALLIES", "AXIS"
 

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from engine import apply, legal_actions, new_game, to_act
-from engine.cards import STANDARD_DECK
-from engine.rules import turn as _turn
-from engine.textboard import board_from_text
+from engine.rulesets.m44.cards import STANDARD_DECK
+from engine.rulesets.m44 import turn as _turn
+from engine.core.textboard import board_from_text
 
 
 def card_id(key: str, section: int | None = None) -> int:
@@ -85,7 +85,7 @@ def ordered(text: str, who, key=("probe", 1), hand: list | None = None, mines: d
     """ALLIES play ``key`` (hand: ``hand`` or just that card) and order the units on the
     hexes ``who`` (then end orders).  ``mines``: {hex: (side, value[, decoy])} laid before
     the first action (replacing the drawn values)."""
-    from engine.state import Mine
+    from engine.procedures.state import Mine
     st = game(text, hand=hand or [key], **kw)
     for h, (side, value, *decoy) in (mines or {}).items():
         st.mines[h] = Mine(side, value, False, bool(decoy and decoy[0]))
@@ -110,7 +110,7 @@ def to_battle(st):
 
 def battle_dice_vs(st, h, target):
     """Dice the ordered unit on ``h`` would roll against ``target`` (None: not a target)."""
-    from engine.rules.battle import targets
+    from engine.procedures.battle import targets
     return dict(targets(st, unit(st, h), st.play)).get(tuple(target))
 
 
@@ -120,8 +120,8 @@ def random_games(options, kinds, scn=None):
     occur, and ``apply`` never changes its input."""
     from engine import apply, replay
     from engine.bot import RandomBot, next_action, play_random_game
-    from engine.rules import new_game
-    from engine.textboard import board_from_text
+    from engine.rulesets.m44.game import new_game
+    from engine.core.textboard import board_from_text
     scn = scn or board_from_text("""
         1: .:i W:i .:a .:i .:g .:i .:a .:i H:i
         3: . S  .  W  .  .  H  .
@@ -144,7 +144,7 @@ def random_games(options, kinds, scn=None):
 
 def give(st, side, key, section=None):
     """Put a card of ``key`` from the deck into ``side``'s hand (a new turn's card)."""
-    from engine.cards import CARDS
+    from engine.rulesets.m44.cards import CARDS
     cid = next(c for c in st.deck if CARDS[c].key == key
                and (section is None or CARDS[c].sections == (section,)))
     st.deck.remove(cid)

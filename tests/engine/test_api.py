@@ -93,7 +93,7 @@ def test_events_for_strips_secrets(scn):
 
 
 def test_options_registry_and_unknown_option(scn):
-    from engine.options import REGISTRY
+    from engine.rulesets.m44.options import REGISTRY
     assert {"no_retreat", "counter_attack_last_turn", "starting_hand_method", "infantry_charge",
             "firefight_continuing", "infantry_v_tank", "artillery_v_tank"} <= set(REGISTRY)
     with pytest.raises(EngineError) as e:
@@ -103,7 +103,7 @@ def test_options_registry_and_unknown_option(scn):
 
 def test_starting_hand_method(scn):
     st = new_game(scn, 1, {"starting_hand_method": True})
-    from engine.cards import CARDS
+    from engine.rulesets.m44.cards import CARDS
     allies = sorted(CARDS[c].key for c in st.hands["ALLIES"])
     assert allies.count("recon") >= 3 and "direct_from_hq" in allies and len(allies) == 6
     axis = sorted(CARDS[c].key for c in st.hands["AXIS"])

@@ -2,7 +2,7 @@
 import pytest
 
 from engine import IllegalAction, apply, is_chance, legal_actions, view_for
-from engine.cards import CARDS, STANDARD_DECK
+from engine.rulesets.m44.cards import CARDS, STANDARD_DECK
 from tests.engine.rulehelp import act, card_id, do, game, legal, play, roll, uid, unit
 
 MIXED = """
@@ -207,7 +207,7 @@ def test_counter_attack_copies_last_card_mirrored():
     st = game("0@0: .:i\n0@20: .:i\n6@2: .:I\n6@20: .:I", hand=["counter_attack"],
               axis_hand=[("probe", 0), ("probe", 1)])
     st.active = "AXIS"
-    from engine.rules import turn
+    from engine.rulesets.m44 import turn
     turn.refresh(st)
     st = play(st, "probe", 0)      # AXIS left flank = high columns
     st = do(st, "end_orders")
@@ -223,7 +223,7 @@ def test_counter_attack_copies_infantry_assault_in_the_same_physical_section():
     st = game("0@0: .:i\n0@20: .:i\n6@2: .:I\n6@20: .:I\n6@10: .:I", hand=["counter_attack"],
               axis_hand=["infantry_assault", ("probe", 0)])
     st.active = "AXIS"
-    from engine.rules import turn
+    from engine.rulesets.m44 import turn
     turn.refresh(st)
     st = play(st, "infantry_assault")
     st = do(st, "choose_section", section=0)          # AXIS left = high columns
@@ -240,7 +240,7 @@ def test_air_power_axis_rolls_one_die_per_target_chain_of_four():
     st = game("0@0: .:i\n6@10: .:I\n6@12: .:I\n6@14: .:I\n5@15: .:I\n6@20: .:I",
               hand=[("probe", 0)], axis_hand=["air_power", ("probe", 0)])
     st.active = "AXIS"
-    from engine.rules import turn
+    from engine.rulesets.m44 import turn
     turn.refresh(st)
     st = play(st, "air_power")
     for h in [(6, 10), (6, 12), (6, 14)]:

@@ -12,10 +12,10 @@ import pytest
 
 from engine import (EngineError, apply, canonical_action, dump_state, is_chance, legal_actions,
                     load_scenario, load_state, new_game, sample_chance, to_act)
-from engine.action_schema import SCHEMA, normalise_logged
+from engine.rulesets.m44.action_schema import SCHEMA, normalise_logged
 from engine.fairdice import commitment, rng_seed, verify
 from engine.core.ruleset import get as get_ruleset
-from engine.snapshot import FORMAT
+from engine.rulesets.m44.snapshot import FORMAT
 
 from .paths import SCN_DIR
 

@@ -2,7 +2,7 @@
 import pytest
 
 from engine.core.errors import ScenarioError
-from engine.geometry import cube_round, direction_between, make_board, to_cube
+from engine.core.geometry import cube_round, direction_between, make_board, to_cube
 
 
 def test_board_sizes():

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.los import has_line_of_sight, sight_lines
-from engine.scenario import load_scenario
-from engine.textboard import board_from_text
+from engine.core.los import has_line_of_sight, sight_lines
+from engine.core.scenario import load_scenario
+from engine.core.textboard import board_from_text
 from tests.engine.paths import SCN_DIR
 
 HILLS = load_scenario(SCN_DIR / "1096-HillsExamplesOfLineOfSight.m44")
@@ -103,8 +103,8 @@ def test_speed_all_pairs_of_a_real_board():
 
 
 def test_has_los_alias_with_terrain_function():
-    from engine.los import has_los
-    from engine.terrain import OPEN
+    from engine.core.los import has_los
+    from engine.core.terrain import OPEN
     scn = board_from_text("4@2: :i  W  :I")
     assert not has_los(scn, (4, 2), (4, 6), frozenset())
     assert has_los(scn, (4, 2), (4, 6), frozenset(), lambda h: OPEN)

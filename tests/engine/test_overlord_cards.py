@@ -2,13 +2,13 @@
 Medics & Mechanics, Firefight, Counter-Attack (copy choice) and its last turn option."""
 import pytest
 
-from engine import EngineError, apply, is_chance, legal_actions, load_scenario, new_game, \
-    sample_chance, to_act
+from engine import (EngineError, apply, is_chance, legal_actions, load_scenario, new_game,
+                    sample_chance, to_act)
 from engine.bot import RandomBot, next_action
-from engine.cards import CARDS
-from engine.overlord_cards import first_overlord
+from engine.rulesets.m44.cards import CARDS
+from engine.rulesets.overlord.cards import first_overlord
 from tests.engine.olhelp import A, X, dispatch, do, finish_turn, ol_game, roll
-from engine.textboard import m44_from_text
+from engine.core.textboard import m44_from_text
 from tests.engine.paths import SCN_DIR
 
 CINC, L, C, R = "ALLIES:cinc", "ALLIES:left", "ALLIES:centre", "ALLIES:right"
@@ -115,7 +115,7 @@ def _last_plays(st, side, plays):
 
 
 def test_counter_attack_copies_the_directly_opposite_field_generals_card():
-    from engine.overlord_cards import first_overlord
+    from engine.rulesets.overlord.cards import first_overlord
     st = ol_game({(8, 4): "infus", (8, 12): "infus", (0, 4): "infger"},
                  allies=["counter_attack", ("probe", 1)])
     ca = st.hands[A][0]
@@ -129,7 +129,7 @@ def test_counter_attack_copies_the_directly_opposite_field_generals_card():
 
 
 def test_counter_attack_copies_a_cinc_card_in_any_section():
-    from engine.overlord_cards import first_overlord
+    from engine.rulesets.overlord.cards import first_overlord
     st = ol_game({(8, 4): "infus", (0, 4): "infger", (0, 40): "infger"},
                  allies=["counter_attack", ("probe", 1)])
     ca = st.hands[A][0]
@@ -142,9 +142,9 @@ def test_counter_attack_copies_a_cinc_card_in_any_section():
 
 
 def _air_game(allies):
-    from engine.overlord_cards import AIR_SORTIES
-    from engine.rules import overlord as OL
-    from engine.textboard import board_from_text
+    from engine.rulesets.overlord.cards import AIR_SORTIES
+    from engine.rulesets.overlord import machine as OL
+    from engine.core.textboard import board_from_text
     from tests.engine.olhelp import cards
     scn = board_from_text("", kind="OVERLORD", units={(8, 4): "infus", (0, 4): "infger"},
                           cards=(6, 6))
@@ -155,7 +155,7 @@ def _air_game(allies):
 
 
 def test_air_sortie_in_overlord_start_and_hand_size():
-    from engine.overlord_cards import AIR_SORTIES
+    from engine.rulesets.overlord.cards import AIR_SORTIES
     scn = load_scenario(OMAHA)
     st = new_game(scn, 4, {"overlord_air_sortie": True})
     air = {c.id for c in AIR_SORTIES}

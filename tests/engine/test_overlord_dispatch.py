@@ -3,8 +3,8 @@ import pytest
 
 from engine import EngineError, apply, legal_actions, load_scenario, new_game, seats, to_act
 from engine.bot import RandomBot, next_action
-from engine.overlord_cards import OVERLORD_DECK
-from engine.rules.overlord import seat_layouts
+from engine.rulesets.overlord.cards import OVERLORD_DECK
+from engine.rulesets.overlord.chain import seat_layouts
 from tests.engine.olhelp import A, X, cards, do, ol_game
 from tests.engine.paths import SCN_DIR
 

@@ -5,7 +5,8 @@ from dataclasses import replace
 
 from engine import apply, legal_actions, load_scenario, new_game, to_act
 from engine.bot import RandomBot, next_action
-from engine.rules import overlord as OL
+from engine.rulesets.overlord import machine as OL
+from engine.rulesets.overlord import chain as CH
 from tests.engine.paths import SCN_DIR
 
 OMAHA = f"{SCN_DIR}/13-OmahaBeachOverlord.m44"
@@ -13,14 +14,14 @@ PELELIU = f"{SCN_DIR}/1517-PeleliuLandingsOverlord.m44"
 
 
 def _slow_dispatch(st, s):
-    side = OL.split(s)[0]
+    side = CH.split(s)[0]
     out = []
-    for c in OL._pool(st, side):
-        if c in OL._dispatched(st):
+    for c in CH._pool(st, side):
+        if c in CH._dispatched(st):
             out.append({"type": "undo_dispatch", "seat": s, "card": c})
             continue
-        for to in OL.ROLES:
-            if OL._dispatch_error(st, side, c, to) is None:
+        for to in CH.ROLES:
+            if CH._dispatch_error(st, side, c, to) is None:
                 out.append({"type": "dispatch", "seat": s, "card": c, "to": to})
     return out
 

@@ -7,8 +7,8 @@ every Field General."""
 import pytest
 
 from engine import EngineError, apply, legal_actions, to_act
-from engine.rules import los as LOS
-from engine.rules.common import terrain_at
+from engine.procedures import los as LOS
+from engine.procedures.common import terrain_at
 from tests.engine.olhelp import A, X, dispatch, do, ev, finish_turn, ol_game, roll
 
 L, C, R = "ALLIES:left", "ALLIES:centre", "ALLIES:right"
@@ -334,7 +334,7 @@ def test_random_overlord_games_with_night_and_camouflage_replay_equals_live():
 
     from engine import new_game, replay, view_for
     from engine.bot import RandomBot, next_action
-    from engine.scenario import load_scenario
+    from engine.core.scenario import load_scenario
     from tests.engine.paths import SCN_DIR
     raw = json.loads(open(f"{SCN_DIR}/13-OmahaBeachOverlord.m44").read())
     raw["game_info"].setdefault("options", {})["night_visibility_rules"] = True

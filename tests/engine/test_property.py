@@ -10,9 +10,9 @@ from tests.engine.paths import SCN_DIR
 FILES = sorted(glob.glob(f"{SCN_DIR}/*.m44"))
 
 
-def test_the_seven_bundled_scenarios_are_found():
+def test_the_eight_bundled_scenarios_are_found():
     """Guards the parametrised tests below against an empty (vacuous) file list."""
-    assert len(FILES) == 7
+    assert len(FILES) == 8
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.rsplit("/", 1)[-1])
@@ -55,8 +55,8 @@ def test_cached_targets_and_moves_equal_uncached():
     """The memoised battle targets and movement searches give the uncached answers."""
     from engine import apply, is_chance, legal_actions, new_game, sample_chance, to_act
     from engine.bot import RandomBot
-    from engine.rules import battle as B
-    from engine.rules import movement as M
+    from engine.procedures import battle as B
+    from engine.procedures import movement as M
     for path in FILES[:4]:
         scn = load_scenario(path)
         st = new_game(scn, 7)

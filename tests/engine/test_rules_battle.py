@@ -327,9 +327,9 @@ def test_sniper_is_hit_only_by_grenades_and_its_stars_hit():
     text = "5@11: .:i\n6@10: .:I"
     st = game(text, hand=[("probe", 1)], units={(5, 13): "infus:1"})
     # a regular unit's symbols do not hit a sniper
-    from engine.units import unit_spec
+    from engine.core.units import unit_spec
     sn = unit_spec("infger", "badge26")
     assert sn.hit_by == frozenset({"grenade"}) and sn.medal_value == 0
-    from engine import dice
+    from engine.core import dice
     assert not dice.is_hit("inf", "inf", sn.hit_by, frozenset())
     assert dice.is_hit("grenade", "inf", sn.hit_by, frozenset())

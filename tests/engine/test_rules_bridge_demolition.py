@@ -6,7 +6,7 @@ import pytest
 
 from engine import apply, legal_actions, view_for
 from engine.core.errors import IllegalAction
-from engine.rules.common import terrain_at
+from engine.procedures.common import terrain_at
 from tests.engine.rulehelp import (act, axis_turn, battle_dice_vs, do, game, give, legal, ordered,
                                    order_units, play, random_games, roll, types, uid)
 
@@ -159,7 +159,7 @@ def test_option_off_nothing_new_is_offered():
 
 
 def test_bridge_demolition_random_games_replay_equals_live():
-    from engine.textboard import board_from_text
+    from engine.core.textboard import board_from_text
     scn = board_from_text("""
         1: .:i W:i .:a .:i .:g .:i .:a .:i H:i
         3: R  RB RB R  RB  RB  R  RB
@@ -172,7 +172,7 @@ def test_bridge_demolition_random_games_replay_equals_live():
 def test_bridge_demolition_pegasus_random_games_finish_replay_equals_live():
     from engine import replay
     from engine.bot import play_random_game
-    from engine.scenario import load_scenario
+    from engine.core.scenario import load_scenario
     from tests.engine.paths import SCN_DIR
     scn = load_scenario(f"{SCN_DIR}/2-PegasusBridge.m44")
     for seed in (1, 2, 3):

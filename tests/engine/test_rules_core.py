@@ -3,8 +3,8 @@ drawn as text (engine/textboard.py), checking the outcome the rulebook states.""
 import pytest
 
 from engine import IllegalAction, new_game
-from engine.rules.medals import update_objectives
-from engine.textboard import board_from_text
+from engine.procedures.medals import update_objectives
+from engine.core.textboard import board_from_text
 from tests.engine.rulehelp import (act, battle_dice_vs, do, event_types, game, legal, ordered,
                                    play, roll, uid, unit)
 

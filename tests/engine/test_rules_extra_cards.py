@@ -7,7 +7,7 @@ Boards drawn as text, actions through legal_actions/apply."""
 import pytest
 
 from engine import IllegalAction
-from engine.options import REGISTRY
+from engine.rulesets.m44.options import REGISTRY
 from tests.engine.rulehelp import (act, card_id, do, event_types, game, legal, play,
                                    random_games, roll, types, uid, unit)
 

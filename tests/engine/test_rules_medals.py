@@ -40,7 +40,7 @@ def test_objective_medal_gained_on_occupation_and_lost_when_left():
     assert st.objectives[obj] == "ALLIES" and st.medals("ALLIES") == 1
     st.mut(uid(st, (5, 11))).hex = (6, 10)
     st.occ = {st.units[k].hex: k for k in st.units}
-    from engine.rules.medals import update_objectives
+    from engine.procedures.medals import update_objectives
     ev = []
     update_objectives(st, ev)
     assert st.objectives[obj] is None and "medal_lost" in event_types(ev)

@@ -294,7 +294,7 @@ def test_commissar_card_placed_each_turn_is_played_next_turn():
 def test_random_games_with_nation_rules_finish_and_replay_equals_live(nations, opts):
     from engine import replay
     from engine.bot import play_random_game
-    from engine.textboard import board_from_text
+    from engine.core.textboard import board_from_text
     scn = board_from_text("""
         1: .:i W:i .:a Q:i .:g .:i .:a .:i H:i
         3: . S  .  W  .  .  H  .

@@ -6,7 +6,7 @@ import pytest
 
 from engine import apply
 from engine.core.errors import IllegalAction
-from engine.rules.common import terrain_at
+from engine.procedures.common import terrain_at
 from tests.engine.rulehelp import (act, axis_turn, do, game, give, legal, order_units, ordered,
                                    play, random_games, types, uid)
 
@@ -113,7 +113,7 @@ def test_with_bridge_demolition_a_built_pontoon_can_be_rigged():
 
 
 def test_pontoon_random_games_replay_equals_live():
-    from engine.textboard import board_from_text
+    from engine.core.textboard import board_from_text
     axis_eng = {"name": "infger", "badge": "badge6"}
     scn = board_from_text("""
         1: .:i W:i .:a .:i .:g .:i .:a .:i H:i

@@ -7,8 +7,8 @@ import pytest
 
 from engine import IllegalAction, apply, is_chance, legal_actions, load_scenario, new_game, to_act
 from engine.bot import RandomBot, next_action
-from engine.rules import medals as MD
-from engine.textboard import m44_from_text
+from engine.procedures import medals as MD
+from engine.core.textboard import m44_from_text
 from tests.engine.paths import SCN_DIR
 from tests.engine.rulehelp import act, do, game, legal, ordered, roll, to_battle, uid
 
@@ -171,7 +171,7 @@ def test_must_have_unit_exit_side_needs_exit_medals_to_win():
 
 
 def test_deck_name_air_power_as_artillery_bombard_deck():
-    from engine.cards import CARDS
+    from engine.rulesets.m44.cards import CARDS
     st = game("0@0: .:i\n6@10: .:I",
               game_info={"options": {"deck_name": "AIR_POWER_AS_ARTILLERY_BOMBARD_DECK"}})
     cards = st.deck + st.hands["AXIS"] + st.hands["ALLIES"]
@@ -248,7 +248,7 @@ def test_night_visibility_reverse_rule_nightfall():
 
 def test_smoke_screen_side_places_smoke_hexes_before_the_first_turn_blocking_los():
     from engine import legal_actions, view_for
-    from engine.rules import los as L
+    from engine.procedures import los as L
     from tests.engine.rulehelp import act, game
     opts = {"options": {"smoke_screen": {"side": "AXIS"}}}
     st = game("3@11: .:i\n5@11: .:I", hand=[("probe", 1)], game_info=opts)
@@ -267,7 +267,7 @@ def test_smoke_screen_side_places_smoke_hexes_before_the_first_turn_blocking_los
 
 def test_airdrop_units_land_after_range_random_steps_lost_off_board_or_occupied():
     from engine import replay
-    from engine.rules import airdrop as AD
+    from engine.rulesets.m44.options import airdrop as AD
     from tests.engine.rulehelp import act, game
     opts = {"options": {"airdrop": {"side": "ALLIES", "range": 1, "nbr_units": 3,
                                     "unit": {"name": "inf2us"}}}}

@@ -102,7 +102,7 @@ def test_japanese_infantry_moves_cave_to_cave():
 
 def test_allied_infantry_seals_a_cave_on_a_star():
     from tests.engine.rulehelp import do, roll, types
-    from engine.rules.common import terrain_at
+    from engine.procedures.common import terrain_at
     text = "0@0: .:i\n6@10: V:I\n6@14: Q:I"
     st = to_battle(ordered(text, [(6, 10), (6, 14)], key=("attack", 1), legend=CAVE))
     assert "seal_cave" in types(st)
@@ -172,7 +172,7 @@ def test_oasis_and_hospital_heal_instead_of_battling():
 
 def test_bridge_demolition_blowbridge_opt2_two_dice_star_destroys_one_medal():
     from engine import view_for
-    from engine.rules.common import terrain_at
+    from engine.procedures.common import terrain_at
     from tests.engine.rulehelp import roll, types
     legend = {"D": {"slot": "rect_terrain", "name": "bridge", "behavior": "CAN_BE_BLOWN",
                     "behavior2": "ONE_MEDAL_IF_BLOWN"}}
@@ -194,7 +194,7 @@ def test_bridge_demolition_blowbridge_opt2_two_dice_star_destroys_one_medal():
 
 # ============================================================== destroyer, boats, trains
 def test_destroyer_may_not_end_its_move_next_to_a_beach_hex():
-    from engine.rules.movement import reachable
+    from engine.procedures.movement import reachable
     from tests.engine.rulehelp import unit
     st = ordered("0@0: .:i\n4@10: b b b", [(7, 11)], key=("probe", 1),
                  units={(7, 11): "pdestroyer"})
@@ -204,7 +204,7 @@ def test_destroyer_may_not_end_its_move_next_to_a_beach_hex():
 
 
 def test_boat_enters_river_stops_fires_minus_one_flags_hit_loses_boat_on_land():
-    from engine.rules.movement import reachable
+    from engine.procedures.movement import reachable
     from tests.engine.rulehelp import do, roll, unit
     boat = {"name": "infus", "equipment": "boat"}
     text = "0@0: .:i\n6@12: R R R"
@@ -234,8 +234,8 @@ def test_boat_enters_river_stops_fires_minus_one_flags_hit_loses_boat_on_land():
 
 
 def test_train_moves_along_rails_only_retreats_along_the_rail_hit_only_by_grenades():
-    from engine.rules.battle import retreat_options
-    from engine.rules.movement import reachable
+    from engine.procedures.battle_outcome import retreat_options
+    from engine.procedures.movement import reachable
     from tests.engine.rulehelp import unit
     st = ordered("0@0: .:i\n6@8: Z Z Z Z Z", [(6, 10)], key=("probe", 1), legend={"Z": "rail"},
                  units={(6, 10): "loco"})

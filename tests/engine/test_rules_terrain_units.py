@@ -2,8 +2,8 @@
 (004 "Minefields", "Obstacles", Appendix 1, Appendix 2; vocabulary 1.3, 2.3, 3.1), each on
 a board drawn as text, checking the outcome the rulebook states."""
 from engine import IllegalAction, apply, legal_actions, new_game, to_act, view_for
-from engine.rules import MINE_POOL
-from engine.textboard import board_from_text
+from engine.rulesets.m44.game import MINE_POOL
+from engine.core.textboard import board_from_text
 from tests.engine.rulehelp import (act, battle_dice_vs, do, event_types, game, legal, ordered,
                                    play, roll, to_battle, uid, unit)
 

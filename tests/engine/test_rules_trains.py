@@ -5,8 +5,8 @@ import pytest
 
 from engine import IllegalAction, apply, replay, view_for
 from engine.bot import play_random_game
-from engine.scenario import load_scenario
-from engine.textboard import m44_from_text
+from engine.core.scenario import load_scenario
+from engine.core.textboard import m44_from_text
 from tests.engine.rulehelp import (act, do, game, legal, ordered, play, roll, to_battle, uid,
                                    unit)
 
@@ -265,7 +265,7 @@ def train_scenario() -> dict:
 
 def test_random_games_with_trains_finish_and_replay_equals_live():
     scn = load_scenario(train_scenario())
-    from engine.rules.trains import compositions
+    from engine.procedures.trains import compositions
     trains = set(compositions(scn).values())
     assert sorted(len(t) for t in trains) == [2, 3]   # the Axis and the Allied train
     unloaded = 0

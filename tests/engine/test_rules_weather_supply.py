@@ -22,12 +22,12 @@ def moves(st, h):
 
 def reach(st, h):
     """The farthest hex (in hexes) the unit on ``h`` may move to (0: none)."""
-    from engine.geometry import distance
+    from engine.core.geometry import distance
     return max((distance(h, m) for m in moves(st, h)), default=0)
 
 
 def dice(st, h, target):
-    from engine.rules.battle import targets as tg
+    from engine.procedures.battle import targets as tg
     return dict(tg(st, unit(st, h), st.play)).get(tuple(target))
 
 

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from engine.core.errors import ScenarioError
-from engine.scenario import board_for, load_scenario, parse_coord
-from engine.textboard import m44_from_text
+from engine.core.scenario import board_for, load_scenario, parse_coord
+from engine.core.textboard import m44_from_text
 from tests.engine.paths import SCN_DIR
 
 SCENARIOS = SCN_DIR
@@ -154,7 +154,7 @@ def test_bunker_without_owner_takes_the_occupant_side():
 
 
 def test_hill_masses():
-    from engine.textboard import board_from_text
+    from engine.core.textboard import board_from_text
     scn = board_from_text("""
         H  H  .  H
          .  .  .
@@ -175,7 +175,7 @@ def test_board_for_shape():
 
 def test_scenario_name_comes_from_the_editor_text_block():
     from pathlib import Path
-    from engine.scenario import load_scenario as _load
+    from engine.core.scenario import load_scenario as _load
     path = SCN_DIR / "2-PegasusBridge.m44"
     if not path.exists():
         path = Path(__file__).resolve().parents[2] / "scenarios" / "2-PegasusBridge.m44"

@@ -1,8 +1,8 @@
 """004 Team Play on a standard board: role seats, the member of the section concerned
 carries out a Section card, the C-in-C holds the hand and plays tactic cards."""
 from engine import apply, legal_actions, load_scenario, new_game, seats, to_act, view_for
-from engine.cards import first_of
-from engine.rules.overlord import seat_layouts
+from engine.rulesets.m44.cards import first_of
+from engine.rulesets.overlord.chain import seat_layouts
 from tests.engine.paths import SCN_DIR
 
 PEGASUS = f"{SCN_DIR}/2-PegasusBridge.m44"
@@ -15,7 +15,7 @@ def _game():
     for c in st.hands[side]:
         if c in st.deck:
             st.deck.remove(c)
-    from engine.rules import turn
+    from engine.rulesets.m44 import turn
     turn.refresh(st)
     return st, side
 

@@ -1,9 +1,10 @@
 """Terrain table and combination (004 "Basic Tiles", "Obstacles", Appendix 2; vocabulary 1.3)."""
 import pytest
 
-from engine.geometry import make_board
-from engine.terrain import ALL_CLASSES, OPEN, TERRAIN, Tile, combine, link_directions, lookup
-from engine.textboard import board_from_text
+from engine.core.geometry import make_board
+from engine.core.terrain import ALL_CLASSES, OPEN, Tile, combine
+from engine.core.terrain_table import TERRAIN, link_directions, lookup
+from engine.core.textboard import board_from_text
 
 VOCABULARY_CODES = """woods wforest palmtrees whillforest pjungle hedgerow buildings bled wvillage
 pvillage church barracks factory wfactory lighthouse powerplant whillvillage station wruins camp
@@ -129,7 +130,7 @@ def test_road_links_follow_tile_shape():
 
 
 def test_tile_effect_text_is_derived_from_the_table_row():
-    from engine.terrain import TERRAIN, describe
+    from engine.core.terrain_table import TERRAIN, describe
     woods = describe(TERRAIN["woods"])
     assert "must stop" in woods and "blocks line of sight" in woods and "-1" in woods
     assert "does not block line of sight" in describe(TERRAIN["wire"])

@@ -1,7 +1,7 @@
 """engine.textboard: boards drawn as text become real .m44 scenarios."""
 import pytest
 
-from engine.textboard import board_from_text, m44_from_text
+from engine.core.textboard import board_from_text, m44_from_text
 
 
 def test_staggered_rows_and_units():

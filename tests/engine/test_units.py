@@ -1,7 +1,7 @@
 """Unit profiles (vocabulary 2.1-2.6; printed rules 004 for vehicles)."""
 import pytest
 
-from engine.units import unit_spec
+from engine.core.units import unit_spec
 
 
 def test_base_profiles():

@@ -32,9 +32,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.terrain import (ALL_FLAGS, BEHAVIORS, TERRAIN, HexTerrain, Tile, combine, lookup)
-from engine.units import (BADGES, PERIOD_BADGES, PREFIXES, UnitSpec, may_target,
-                          nation_side, unit_spec)
+from engine.core.terrain import ALL_FLAGS, HexTerrain, Tile, combine
+from engine.core.terrain_table import BEHAVIORS, TERRAIN, lookup
+from engine.core.units import (BADGES, PERIOD_BADGES, PREFIXES, UnitSpec, may_target,
+                               nation_side, unit_spec)
 from tests.engine.rulehelp import (battle_dice_vs, do, legal, ordered, roll, to_battle, uid,
                                    unit)
 
@@ -865,7 +866,7 @@ def test_unowned_bunker_takes_the_side_of_the_unit_on_it():
     legend = {"Q": {"slot": "rect_terrain", "name": "bunker", "original_owner": "AXIS"}}
     st = to_battle(ordered("4@10: .:I\n5@11: Q:I\n3@11: .:i", [(5, 11)], legend=legend))
     assert unit(st, (5, 11)).hex == (5, 11)
-    from engine.rules.battle import battle_dice
+    from engine.procedures.battle import battle_dice
     assert battle_dice(st, unit(st, (3, 11)), unit(st, (5, 11)), 2, None) == 2
 
 

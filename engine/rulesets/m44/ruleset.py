@@ -9,16 +9,17 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ... import rules as _rules
-from ... import snapshot as _snapshot
-from ...action_schema import canonical_action, normalise_logged
+from . import game as _rules
+from . import snapshot as _snapshot
+from .action_schema import canonical_action, normalise_logged
 from ...core.errors import EngineError, IllegalAction
 from ...core.ruleset import Action, Event
-from ...options import describe
-from ...rules.overlord import seat_layouts
-from ...scenario import Scenario, board_for
-from ...state import GameState
-from ...view import events_for, view_for
+from .options import describe
+from ...core.scenario import board_for
+from ...core.scenario_model import Scenario
+from ...procedures.state import GameState
+from .options.kriegspiel import watch_seat
+from .view import events_for, view_for
 
 class M44Ruleset:
     """Memoir '44 set up from a ``.m44`` scenario; the engine's turn machine."""
@@ -31,7 +32,7 @@ class M44Ruleset:
     setup = "scenario"
     renderer = "hex"
     modes: tuple[str, ...] = ("1v1",)
-    # server mode -> turn-machine seat mode (engine/rules/common.py MODES)
+    # server mode -> turn-machine seat mode (engine/procedures/common.py MODES)
     ENGINE_MODES: ClassVar[dict[str, str]] = {"1v1": "standard", "standard": "standard"}
     # board kinds each mode is offered on
     BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {"1v1": ("STANDARD", "BRKTHRU")}
@@ -40,7 +41,7 @@ class M44Ruleset:
 
     # -- lobby ---------------------------------------------------------------------------
     def options(self) -> list[dict[str, Any]]:
-        """The 004 optional rules (``engine.options.describe``)."""
+        """The 004 optional rules (``engine.rulesets.m44.options.describe``)."""
         return describe()
 
     def modes_for(self, scenario: Any) -> list[str]:
@@ -57,9 +58,10 @@ class M44Ruleset:
 
     def layouts(self, mode: str) -> dict[str, list[list[str]]]:
         """Ways to share a side's role seats among players: layout name -> role groups."""
-        return seat_layouts(self.ENGINE_MODES.get(mode, mode))
+        return {"1": [[]]}
 
     def default_layout(self, mode: str) -> str:
+        """The layout of a new game when the creator names none."""
         return self.DEFAULT_LAYOUT.get(mode, "1")
 
     def engine_mode(self, scenario: Any, mode: str | None) -> str:
@@ -127,7 +129,12 @@ class M44Ruleset:
         return view_for(state, seat)
 
     def events_for(self, state: GameState, events: list[Event], seat: str | None) -> list[Event]:
-        return events_for(events, seat)
+        return events_for(events, seat, state)
+
+    def spectator_seat(self, side: str) -> str:
+        """The seat a spectator watching ``side``'s board is shown (views and events as that
+        side sees them, no hand): 004 Kriegspiel's fogged board; the public view otherwise."""
+        return watch_seat(side)
 
     def board(self, state: GameState) -> dict[str, Any]:
         return board_for(state.scn)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from ..m44.ruleset import M44Ruleset
+from .chain import seat_layouts
 
 
 class OverlordRuleset(M44Ruleset):
@@ -21,6 +22,10 @@ class OverlordRuleset(M44Ruleset):
     BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {"overlord": ("OVERLORD",),
                                                     "team": ("STANDARD", "BRKTHRU")}
     DEFAULT_LAYOUT: ClassVar[dict[str, str]] = {"team": "3", "overlord": "4"}
+
+    def layouts(self, mode: str) -> dict[str, list[list[str]]]:
+        """002 "Teams" / 004 "Team Play": how players share a side's four role seats."""
+        return seat_layouts(self.ENGINE_MODES.get(mode, mode))
 
 
 OVERLORD = OverlordRuleset()

@@ -15,7 +15,7 @@ from typing import Any
 from engine.core.errors import EngineError
 from engine.core.rng import Rng
 
-from .grid import Cell, SquareGrid
+from engine.core.grid import Cell, SquareGrid
 
 SIDES = ("RED", "BLUE")
 GRID = SquareGrid(3, 3)

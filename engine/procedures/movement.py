@@ -1,0 +1,391 @@
+"""Movement (004 Game Turn Explanation 3 + terrain): reachable hexes of one ordered unit.
+
+A ``move`` action names the destination; the engine accepts it when some legal path
+exists and records the fewest hexes needed (``Unit.moved``), which decides whether the
+unit may still battle (``UnitSpec.move_fire``).  Rules applied per step: no moving onto
+or through any unit; impassable terrain per unit class; must-stop terrain ends the move;
+hedgerow-like hexes only as the first step; a unit starting in leave-one-hex terrain
+moves 1; a move entering beach-like terrain is capped (``move_cap``); ``enter_cost``;
+road bonus +1 when the unit starts on a road and every step follows connected road;
+every minefield is must-stop (004 "Minefields": friendly units stop too, but ignore it);
+Behind Enemy Lines ignores all but impassable-like rules.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .state import GameState, Play, Unit
+from ..core.unit_types import may_enter
+from .common import combined, terrain_at, tile_codes
+from .hooks import POINTS as P
+from .trains import head, reach
+
+Hex = tuple[int, int]
+
+
+def move_allowance(st: GameState, u: Unit, play: Play | None) -> int:
+    """Maximum hexes ``u`` may move this turn under ``play`` (0 = may not move)."""
+    if play is None or play.flags.get("no_move"):
+        return 0
+    n = u.spec.move
+    f = play.flags
+    if u.cls == "inf" and f.get("inf_move_bonus") and n <= 2:
+        n += f["inf_move_bonus"]
+    if f.get("move_max") and u.cls in f.get("move_max_classes", (u.cls,)):
+        n = f["move_max"]
+    if st.options:
+        n = P.move_allowance(st, u, n)   # 004 weather / demoralisation / out of supply
+    return n
+
+
+def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = None,
+              ignore_terrain: bool = False) -> dict[Hex, int]:
+    """Destination hex -> fewest hexes moved, for every hex ``u`` can end its move on.
+
+    ``limit`` overrides the allowance (Behind Enemy Lines second move).  The unit's own
+    hex is not included.  Exit bookkeeping: hexes from which the unit could still step
+    off the board are reported by :func:`exit_hexes`.
+    """
+    if u.spec.train:                # vocabulary 2.2: trains move along the rail only
+        return reach(st, u, move_allowance(st, head(st, u), play) if limit is None else limit)
+    res, _ = _search(st, u, play, limit, ignore_terrain)
+    if u.spec.kind == "destroyer" and res:
+        res = {h: k for h, k in res.items() if not _near_beach(st, h)}
+    if limit is None and u.spec.nation == "jp" and terrain_at(st, u.hex).cave \
+            and move_allowance(st, u, play) > 0:
+        jumps = P.extra_destinations(st, u)     # vocabulary 1.3: cave-to-cave move, counts 1 hex
+        if jumps:
+            res = dict(res)
+            for h in jumps:
+                res[h] = 1
+    if limit is None and play is not None and play.flags.get("advance"):
+        res = P.filter_destinations(st, u, play, res)     # 004 Army Manoeuvres
+    return res
+
+
+BOAT = "boat"
+
+
+def move_class(u: Unit) -> str:
+    """The class whose terrain movement rules apply (``boat``: infantry with a boat)."""
+    if u.spec.equipment == BOAT:
+        return BOAT
+    return u.spec.move_class or u.cls
+
+
+def on_river(st: GameState, h: Hex) -> bool:
+    """A river hex without a bridge (where a boat floats)."""
+    t = terrain_at(st, h)
+    return t.river and not t.bridge
+
+
+def _near_beach(st: GameState, h: Hex) -> bool:
+    """Vocabulary 2.2 Destroyer: may not end its move next to a beach hex."""
+    return any(terrain_at(st, n).beach for n in st.scn.board.neighbours(h))
+
+
+_CACHE: dict[tuple, tuple] = {}
+_LIMIT = 50000
+_BALLS: dict[tuple, frozenset] = {}     # (board kind, hex, radius) -> hexes within radius
+
+
+def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
+            ignore_terrain: bool) -> tuple[dict[Hex, int], dict[Hex, int]]:
+    """Memoised :func:`_search_uncached` (key: everything the search reads)."""
+    base = move_allowance(st, u, play) if limit is None else limit
+    if base <= 0:
+        return {}, {}
+    # only occupied / changed hexes within reach (allowance, +1 when the road bonus is
+    # possible: the unit starts on a connected road) can change the result
+    scn = st.scn
+    board = scn.board
+    reach = base
+    if not ignore_terrain and scn.road_links.get(u.hex) and terrain_at(st, u.hex).road:
+        reach += 1
+    bkey = (board.kind, u.hex, reach)
+    ball = _BALLS.get(bkey)
+    if ball is None:
+        ring, seen, nb = [u.hex], {u.hex}, board._nbrs
+        for _ in range(reach):
+            ring = [n for h in ring for n in nb.get(h, ()) if n not in seen and not seen.add(n)]
+        ball = _BALLS[bkey] = frozenset(seen)
+    changed = None
+    if st.tiles_over:
+        tov = st.tiles_over
+        changed = frozenset([(h, tile_codes(tov[h])) for h in tov.keys() & ball])
+    thru = P.pass_through(st, u) if st.options else None
+    key = (id(st.scn), move_class(u), u.hex, base, ball.intersection(st.occ),
+           changed, frozenset(st.mines) if st.mines else None, ignore_terrain,
+           u.spec.enter_only, u.spec.never_enter, P.mud_cap(st, u) if st.options else None,
+           thru)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is st.scn:
+        return hit[1], hit[2]
+    dest, left = _search_uncached(st, u, play, base, ignore_terrain, thru)
+    if len(_CACHE) > _LIMIT:
+        _CACHE.clear()
+    _CACHE[key] = (st.scn, dest, left)
+    return dest, left
+
+
+def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tuple]:
+    """hex -> ((n, cost, stop, cap, first_only, road), ...): the static part of every
+    step ``h -> n`` for movement class ``cls`` (occupancy and minefields are checked by
+    the search).  Cached per scenario and class; changed tiles (``tiles_over``) only
+    recompute the rows of the changed hexes and their neighbours."""
+    scn = st.scn
+    key = (id(scn), cls, ignore_terrain)
+    hit = _TABLES.get(key)
+    if hit is None or hit[0] is not scn:
+        hit = _TABLES[key] = (scn, {h: _row(st, h, cls, ignore_terrain, True)
+                                    for h in scn.board._nbrs}, {})
+    if not st.tiles_over:
+        return hit[1]
+    # only changes of movement-relevant terrain matter (a sandbag or a removed wire
+    # changes battle, not always movement)
+    sig = frozenset([(h, m) for h, tiles in st.tiles_over.items()
+                     if (m := _tiles_msig(tiles)) != _msig(scn.terrain_at(h))])
+    if not sig:
+        return hit[1]
+    derived = hit[2]
+    table = derived.get(sig)
+    if table is None:
+        table = dict(hit[1])
+        nbrs = scn.board._nbrs
+        touched = {h for h, _ in sig}
+        for h, _ in sig:
+            touched.update(nbrs.get(h, ()))
+        for h in touched:
+            if h in table:
+                table[h] = _row(st, h, cls, ignore_terrain, False)
+        if len(derived) > 512:
+            derived.clear()
+        derived[sig] = table
+    return table
+
+
+_MSIG: dict[int, tuple] = {}
+_TMSIG: dict[int, tuple] = {}
+
+
+def _tiles_msig(tiles: tuple) -> tuple:
+    """:func:`_msig` of the combined terrain of a changed-tiles tuple, memoised per
+    tuple object (never mutated; the identity check guards a reused ``id``)."""
+    hit = _TMSIG.get(id(tiles))
+    if hit is not None and hit[0] is tiles:
+        return hit[1]
+    sig = _msig(combined(tiles))
+    if len(_TMSIG) > 4096:
+        _TMSIG.clear()
+    _TMSIG[id(tiles)] = (tiles, sig)
+    return sig
+
+
+def _msig(t) -> tuple:
+    """The fields of a HexTerrain that :func:`_row` reads (memoised per object)."""
+    hit = _MSIG.get(id(t))
+    if hit is not None and hit[0] is t:
+        return hit[1]
+    sig = (t.impassable, t.must_stop, t.only_first_step, t.move_cap, t.enter_cost,
+           t.enter_cost_from_non_hill, t.beach, t.beach_edge_cost, t.beach_edge_impassable,
+           t.mass, t.hill_level, t.enter_from_min_elevation, t.leave_to_min_elevation,
+           t.entry_hazard_dice)
+    if len(_MSIG) > 4096:
+        _MSIG.clear()
+    _MSIG[id(t)] = (t, sig)
+    return sig
+
+
+def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) -> tuple:
+    scn = st.scn
+    get = scn.terrain_at if static else (lambda x: terrain_at(st, x))
+    edge_links = scn.edge_links
+    th = get(h)
+    eh = edge_links.get(h)
+    rl = scn.road_links.get(h, ())
+    out = []
+    boat = cls == BOAT              # vocabulary 1.3 River: infantry carrying a boat
+    if boat:
+        cls = "inf"
+    from_river = boat and th.river and not th.bridge
+    for n in scn.board._nbrs[h]:
+        tn = get(n)
+        on_river = boat and tn.river and not tn.bridge
+        if boat and from_river and tn.river and tn.bridge:
+            continue                # a bridge is impassable to a boat coming from the river
+        if cls in tn.impassable and not on_river:
+            continue
+        if tn.enter_from_min_elevation and th.hill_level < tn.enter_from_min_elevation:
+            continue                # mountain: only from a hill/mountain (vocabulary 1.3)
+        if th.leave_to_min_elevation and tn.hill_level < th.leave_to_min_elevation:
+            continue
+        if (eh is not None and n not in eh) or (n in edge_links and h not in edge_links[n]):
+            continue
+        cost = 1
+        if (th.beach and tn.beach_edge_cost) or (tn.beach and th.beach_edge_cost):
+            if cls in tn.beach_edge_impassable or cls in th.beach_edge_impassable:
+                continue
+            cost = max(tn.beach_edge_cost, th.beach_edge_cost)
+        if ignore_terrain:
+            out.append((n, cost, False, None, False, n in rl))
+            continue
+        if tn.enter_cost > 1 and (not tn.enter_cost_from_non_hill or th.mass != "hill"):
+            cost = max(cost, tn.enter_cost)
+        stop = (cls in tn.must_stop or tn.only_first_step or tn.entry_hazard_dice > 0
+                or (on_river and not from_river))   # a boat stops entering the river
+        out.append((n, cost, stop, tn.move_cap, tn.only_first_step, n in rl))
+    return tuple(out)
+
+
+_TABLES: dict[tuple, tuple] = {}
+
+
+def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | None,
+                     ignore_terrain: bool, thru: frozenset[Hex] | None = None
+                     ) -> tuple[dict[Hex, int], dict[Hex, int]]:
+    """Breadth-first search over (hex, on_road, cap) with the terrain rules per step.
+
+    Per step ``h -> n`` (see :func:`_step_table`): impassable for the unit's movement
+    class; mountain access (``enter_from_min_elevation`` / ``leave_to_min_elevation``);
+    sea bluff / cliff edges between a beach and the hill (``beach_edge_*``); wadi / bridge
+    section open sides (``scn.edge_links``).  Unless ``ignore_terrain`` (Behind Enemy
+    Lines): hedgerow-like hexes only as first step, must-stop hexes (terrain, every
+    minefield, entry-hazard hexes such as a frozen river: the unit stops to roll), steep
+    hill cost from a hex that is not part of a hill mass (vocabulary 1.3 "entering from a
+    non-hill hex costs 2"), beach move cap.  ``thru``: occupied hexes the unit may move
+    through but not end on (extension point ``pass_through``).
+    """
+    base = limit          # the allowance, computed by _search
+    mcls = move_class(u)
+    cls = "inf" if mcls == BOAT else mcls
+    start = u.hex
+    t0 = terrain_at(st, start)
+    if cls in t0.cannot_leave:
+        return {}, {}
+    if not ignore_terrain and cls in t0.leave_one_hex:
+        base = 1
+    table = _step_table(st, mcls, ignore_terrain)
+    mines = None if ignore_terrain else st.mines
+    road0 = (not ignore_terrain) and t0.road and bool(st.scn.road_links.get(start))
+    occ = st.occ
+    spec = u.spec
+    if spec.enter_only is not None or spec.never_enter:
+        # 004 unit types: very heavy armour / mortars enter some terrain only
+        occ = _closed_hexes(st, spec, start, base)
+    best: dict = {}             # search state -> fewest steps (plain hex when no road/cap)
+    dest: dict[Hex, int] = {}
+    left: dict[Hex, int] = {}   # hex -> most movement left on arrival (not stopped)
+    dget, lget, bget = dest.get, left.get, best.get
+    mud = P.mud_cap(st, u) if st.options and not ignore_terrain else None
+    frontier = [(start, road0, 99, 0)]
+    while frontier:
+        nxt = []
+        for h, on_road, cap, steps in frontier:
+            for n, cost, stop, mcap, first_only, road in table[h]:
+                if (n in occ and (thru is None or n not in thru)) or (first_only and steps):
+                    continue            # (``thru``: occupied hexes it may pass, 004 Martians)
+                if mud is not None and (mcap is None or mcap > mud) and not P.firm(st, n):
+                    mcap = mud      # 004 Mud: a move entering a muddy hex totals <= the cap
+                nroad = on_road and road
+                total = steps + cost
+                ncap = cap if mcap is None or mcap >= cap else mcap
+                lim = base + 1 if nroad else base
+                if lim > ncap:
+                    lim = ncap
+                if total > lim:
+                    continue
+                if dget(n, 99) > total and (thru is None or n not in thru):
+                    dest[n] = total
+                if stop or (mines and n in mines):
+                    continue
+                remaining = lim - total
+                if remaining > lget(n, -1):
+                    left[n] = remaining
+                key = (n, nroad, ncap) if nroad or ncap != 99 else n
+                if bget(key, 99) <= total:
+                    continue
+                best[key] = total
+                if remaining > 0:
+                    nxt.append((n, nroad, ncap, total))
+        frontier = nxt
+    dest.pop(start, None)
+    left[start] = base
+    return dest, left
+
+
+def _closed_hexes(st: GameState, spec, start: Hex, radius: int) -> set[Hex]:
+    """Occupied hexes plus the hexes within ``radius`` (+1 road bonus) of ``start`` the
+    unit may not enter (:func:`engine.core.unit_types.may_enter`), for the search."""
+    closed = set(st.occ)
+    ring, seen, nb = [start], {start}, st.scn.board._nbrs
+    for _ in range(radius + 1):
+        ring = [n for h in ring for n in nb.get(h, ()) if n not in seen and not seen.add(n)]
+    for h in seen:
+        if h != start and not may_enter(spec, terrain_at(st, h)):
+            closed.add(h)
+    return closed
+
+
+def can_step(st: GameState, u: Unit, to: Hex, frm: Hex | None = None) -> bool:
+    """May ``u`` step from ``frm`` (default: its hex) onto the adjacent hex ``to`` as far
+    as terrain goes?  The per-step rules of :func:`_step_table` (impassable terrain,
+    mountain access, sea bluff / cliff edges from a beach, wadi and bridge-section
+    sides); occupancy, costs and must-stop terrain are not checked.  Used by Take Ground
+    (004 "Taking Ground": "Terrain Movement and Battle restrictions still apply when
+    Units Take Ground") and retreats (004 "Retreat": "impassable terrain may not be Moved
+    through during a Retreat Move")."""
+    rows = _step_table(st, move_class(u), False).get(u.hex if frm is None else frm, ())
+    return any(row[0] == to for row in rows)
+
+
+def stopped_in_hex(st: GameState, u: Unit) -> bool:
+    """Did ``u`` enter its hex this turn and must stop there?  004 "Barbed Wire": "A Unit
+    that enters a hex with Barbed Wire must stop and may Move no further on that turn"
+    (likewise every must-stop terrain; vocabulary 1.5 "must stop": "if it moved in, it
+    also cannot later take ground out of that hex"; terrain whose stop still allows take
+    ground - fordable stream, jungle, rail for A/Art - excepted).  Armour entering wire
+    removes it ("and may still Battle") but has still entered wire (``Unit.stopped``)."""
+    if not u.entered:
+        return False
+    if u.stopped:                   # armor that removed the wire it entered
+        return True
+    t = terrain_at(st, u.hex)
+    cls = "inf" if move_class(u) == BOAT else move_class(u)
+    return cls in t.must_stop and not t.stop_allows_take_ground
+
+
+def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
+    """Exit hexes of ``u``'s side it can stand on with movement left (may leave the board).
+    A unit with behaviour ``CANNOT_EXIT`` (vocabulary 2.5, armour of an
+    ``armor_breakthrough_rules`` template) may not use exit markers.  Under 004 Restoring
+    Order (play flag ``advance: never``, engine/rulesets/m44/options/manoeuvres.py) no unit exits: leaving
+    the board for medals is no regrouping (our reading)."""
+    zones = [z for z in st.scn.exits if z.side == u.side]
+    if st.options:
+        zones = P.exit_zones(st, u.side, zones)     # 004 variants (zombies)
+    if not zones or u.spec.train or u.spec.behavior == "CANNOT_EXIT":   # trains stay on the rail
+        return []
+    if play is not None and play.flags.get("advance") == "never":
+        return []
+    _, left = _search(st, u, play, None, False)
+    out = []
+    for z in zones:
+        for h in z.hexes:
+            if left.get(h, 0) >= 1 and (h == u.hex or h not in st.occ):
+                out.append(h)
+    return out
+
+
+def exit_value(st: GameState, u: Unit, h: Hex) -> int:
+    zones = [z for z in st.scn.exits if z.side == u.side]
+    for z in P.exit_zones(st, u.side, zones) if st.options else zones:
+        if h in z.hexes:
+            if u.cls == "inf" and st.scn.options.get("infantry_exit_counts_2"):
+                return 2
+            return z.value
+    return 1
+
+
+def describe_move(u: Unit, frm: Hex, to: Hex, steps: int) -> dict[str, Any]:
+    return {"type": "unit_moved", "unit": u.id, "side": u.side, "from": [*frm], "to": [*to],
+            "hexes": steps}

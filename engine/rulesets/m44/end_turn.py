@@ -1,0 +1,154 @@
+"""The end of a turn in the m44 turn machine (004 Game Turn Explanation 5 "Draw a new
+Command Card"): draws (deck reshuffled when empty, as the scenario allows), Recon keep-1-
+of-2, Their Finest Hour's reshuffle, the Commissar card, the next side's turn."""
+from __future__ import annotations
+
+
+from .cards import CARDS
+from ...procedures.common import mode, other, set_ext
+from ...procedures.hooks import POINTS as P
+from ...procedures.hooks import extend
+from ...procedures.medals import (check_victory, end_by_damage, end_out_of_cards,
+                                  update_objectives)
+from ...procedures.state import GameState
+from .options import conditions as C
+from .options import extra_cards as EC
+from .options import manoeuvres as MN
+from .options.turn_rules import _needs_commissar_card, _night_roll_due
+
+
+# ============================================================================ end of turn
+def draw(st: GameState, side: str, events: list, n: int = 1) -> list[int]:
+    got = []
+    for _ in range(n):
+        if not st.deck:
+            if not st.discard or (st.scn.options.get("deck_reshuffling") is False
+                                  and not st.options.get("young_generals")):
+                break
+            st.deck = st.discard
+            st.discard = []
+            st.rng.shuffle(st.deck)
+            events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
+        got.append(st.deck.pop())
+    return got
+
+
+def reshuffle_if_due(st: GameState, events: list) -> None:
+    """Their Finest Hour: after the turn the deck and the discard pile are shuffled together
+    (not when the scenario says the deck is never reshuffled: ``deck_reshuffling: false``)."""
+    if st.reshuffle and st.scn.options.get("deck_reshuffling") is False:
+        st.reshuffle = False
+    if st.reshuffle:
+        st.deck.extend(st.discard)
+        st.discard = []
+        st.rng.shuffle(st.deck)
+        st.reshuffle = False
+        events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
+
+
+def _end_turn(st: GameState, events: list) -> None:
+    side = st.active
+    if st.options:
+        P.turn_ending(st, side, events)     # 004 variants
+        if st.game_over:
+            return
+    for play in st.plays:
+        if play.card is not None:
+            st.discard.append(play.card)
+    last = EC.last_played(st)
+    if last is not None and last.card is None and last.key in ("exchange", *MN.KINDS):
+        st.last_card.pop(side, None)     # discard_useless_cards Method 2 / Army
+        #                                  Manoeuvres declarations: no card played
+    elif last is not None and last.key != "none":
+        st.last_card[side] = {"src": last.flags.get("src", last.card),
+                              "mirror": bool(last.flags.get("mirror")), "section": last.section}
+    reshuffle_if_due(st, events)
+    plain, recons = EC.draw_counts(st, last)
+    if plain:
+        _give(st, side, draw(st, side, events, plain), events)
+    if recons and _recon_draw(st, side, events, recons - 1):
+        return
+    _finish_turn(st, events)
+
+
+#: GameState.ext key: Recon draw-two-keep-one steps still due this turn (Extra Command Cards)
+RECON_LEFT = "recon_left"
+
+
+def _recon_draw(st: GameState, side: str, events: list, left: int) -> bool:
+    """Recon: draw two cards to keep one (phase ``recon``, True); with fewer than two
+    drawn the card (if any) is kept outright and the remaining steps lapse.  ``left``:
+    further Recon steps after this one."""
+    st.recon_cards = draw(st, side, events, 2)
+    if len(st.recon_cards) > 1:
+        seat = mode(st).hand_seat(st, side)
+        events.append({"type": "cards_drawn", "side": side, "seat": seat, "count": 2,
+                       "secret": {"cards": [CARDS[c].to_json() for c in st.recon_cards]},
+                       "secret_to": [seat]})
+        st.phase = "recon"
+        if left:
+            set_ext(st, RECON_LEFT, left)
+        return True
+    st.hands[side].extend(st.recon_cards)
+    st.recon_cards = []
+    return False
+
+
+def _give(st: GameState, side: str, cards: list[int], events: list) -> None:
+    if not cards:
+        return
+    st.hands[side].extend(cards)
+    seat = mode(st).hand_seat(st, side)
+    events.append({"type": "card_drawn", "side": side, "seat": seat, "count": len(cards),
+                   "secret": {"cards": [CARDS[c].to_json() for c in cards]}, "secret_to": [seat]})
+
+
+def _finish_turn(st: GameState, events: list) -> None:
+    side = st.active
+    if _needs_commissar_card(st, side):
+        st.phase = "commissar"     # a new card goes under the chip, played next turn
+        return
+    for s, n in sorted(st.extra_draws.items()):
+        if n:
+            _give(st, s, draw(st, s, events, n), events)
+    st.extra_draws = {}
+    events.append({"type": "turn_ended", "side": side, "turn": st.turn})
+    if st.last_turn_for == side and st.options.get("counter_attack_last_turn"):
+        end_by_damage(st, events)
+        return
+    if end_out_of_cards(st, events):
+        return
+    start_turn(st, other(side), events)
+
+
+def start_turn(st: GameState, side: str, events: list) -> None:
+    st.turn += 1
+    st.active = side
+    st.plays = []
+    st.air_targets = []
+    st.phase = "play_card"
+    for uid, u in list(st.units.items()):
+        if (u.ordered or u.moved or u.battles or u.entered or u.overrun or u.moved_again
+                or u.no_battle or u.stopped):
+            st.mut(uid).reset_turn()
+    events.append({"type": "turn_started", "side": side, "turn": st.turn})
+    update_objectives(st, events, turn_start=True)
+    if st.options:
+        P.turn_begins(st, side, events)     # 004 variants (may start a chance step)
+    if check_victory(st, events) or C.update_supply(st, side, events):
+        return                      # 004 Supply: the Third Turn Losses roll comes first
+    if st.phase != "play_card":
+        return
+    _night_roll_if_due(st, side)
+
+
+def _night_roll_if_due(st: GameState, side: str) -> None:
+    if _night_roll_due(st, side):
+        st.chance = {"n": 4, "for": "night"}
+        st.phase = "chance"
+
+
+# turn-machine ports the options call (procedures/hooks.py): draw, give, finish a turn
+extend("draw", draw, __name__)
+extend("give", _give, __name__)
+extend("finish_turn", _finish_turn, __name__)

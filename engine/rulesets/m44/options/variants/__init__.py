@@ -1,0 +1,69 @@
+"""004 Appendix 3 variants as m44 options: "Variant For Young Generals"
+(``young_generals``) and the four "Suggested Variants" (option ``variant``: ZOMBIE,
+EXTERMINATE, WAR_OF_THE_WORLDS, NINETEEN_EIGHTY_FOUR; ``variant_side``: the side
+converted).  One module per variant, each plugged in at the extension points of
+engine/procedures/hooks.py; the points that take one extension only (``victory``,
+``targets_key``) are filled here by a dispatch on the variant in force.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .....core.errors import EngineError
+from .....procedures.hooks import extend
+from .....procedures.state import GameState
+from . import exterminate, nineteen_eighty_four, war_of_the_worlds, young_generals, zombie
+from .common import KEY, data
+
+MODULES = {zombie.NAME: zombie, exterminate.NAME: exterminate,
+           war_of_the_worlds.NAME: war_of_the_worlds,
+           nineteen_eighty_four.NAME: nineteen_eighty_four}
+
+
+def victory(st: GameState) -> Any:
+    m = MODULES.get(st.options.get("variant"))
+    return None if m is None else m.victory(st)
+
+
+def targets_key(st: GameState, u: Any) -> Any:
+    """What the targets memo must tell apart in a variant game: the unit's profile (a
+    variant's profiles are not the scenario's, and units made during the game take ids
+    whose profile differs between games), the sickness level and the Heroic Leader
+    (dice)."""
+    if not st.options.get("variant") and not st.options.get("young_generals"):
+        return None
+    d = data(st)
+    return u.spec, d.get("sick"), d.get("leader") == u.id
+
+
+def view(st: GameState) -> dict[str, Any] | None:
+    """``view.variant``: the variant in force and its public state (markers, towns,
+    sickness, reinforcements due; ``victory``: the variant's victory counts), or None."""
+    m = MODULES.get(st.options.get("variant"))
+    if m is None or not (st.ext or {}).get(KEY):
+        return None
+    out = m.view(st)
+    if "victory" in data(st):
+        out["victory"] = dict(data(st)["victory"])
+    return out
+
+
+#: the options of 004 Appendix 3 this package and options/campaign.py implement; they run
+#: on the standard turn machine (1v1 and team play), not on the 002 Overlord machine
+APPENDIX3 = ("variant", "young_generals", "campaign")
+
+
+def refuse_overlord(st: GameState) -> None:
+    """The variants, Young Generals and the campaign pre-battle need the standard turn
+    machine: the Overlord mode refuses them (``invalid_option_value``)."""
+    if st.mode == "overlord":
+        for name in APPENDIX3:
+            if st.options.get(name):
+                raise EngineError("invalid_option_value", f"option {name!r} is played on "
+                                  "standard and Breakthrough boards (1v1 or team play)",
+                                  entry=name)
+
+
+extend("game_setup", refuse_overlord, __name__)
+extend("victory", victory, __name__)
+extend("targets_key", targets_key, __name__)

@@ -1,0 +1,597 @@
+"""The turn machine (004 Game Turn Summary): play a card -> order -> move -> battle ->
+draw -> next side.  ``legal_actions``/``apply`` dispatch on ``state.phase`` and on the
+battle stack; ``refresh`` recomputes ``state.pending`` (the decision waited for, with
+its seat) after every step.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from ...core import dice as D
+from . import ambush as _ambush  # noqa: F401  (the Ambush card: the battle stack's reaction)
+from . import hand as _hand  # noqa: F401  (fills the discard_random_card port)
+from .cards import CARDS
+from ...core.errors import IllegalAction
+from ...procedures.state import GameState, Play
+from ...procedures import battle as B
+from ...procedures import battle_outcome as BO
+from ...procedures import battle_stack as BS
+from .options import airdrop as AD
+from .options import conditions as C
+from .options import breakthrough as BT
+from .options import hazards as H
+from . import tactics as T
+from ...procedures import trains as TR
+from .options import manoeuvres as MN
+from .options import extra_cards as EC
+from .options import useless_cards as UC
+from .options import smoke as SM
+from ...procedures.common import (can_activate, mode, parse_hex, parse_unit, pop_ext,
+                                  take_from_hand, terrain_at, tiles_at)
+from ...procedures.hooks import POINTS as P
+from ...procedures.hooks import extend
+from ...procedures.medals import check_victory, update_objectives
+from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_allowance,
+                                    reachable)
+from ...procedures.terrain_changes import unit_left_hex
+from .choices import (_battle_actions, _fitting, _may_move_again, _move_actions, _movers,
+                      card_source, check_obliged, firefight_pairs, obliged, playable,
+                      recon_as_air_power)
+from .end_turn import (RECON_LEFT, _end_turn, _finish_turn, _night_roll_if_due, _recon_draw)
+from .options.turn_rules import commissar_card, night_rolled
+
+PHASE_PENDING = ("choose_section", "target", "order", "move", "battle")
+
+
+# ============================================================================ pending
+def refresh(st: GameState) -> None:
+    st.pending = compute_pending(st)
+
+
+def compute_pending(st: GameState) -> dict[str, Any] | None:
+    if st.game_over:
+        return None
+    if st.battles:
+        return BS.pending_for(st)
+    ph = st.phase
+    if ph == "chance":
+        return {"type": "roll", "seat": "chance", "dice": st.chance["n"], "for": st.chance["for"]}
+    if ph == "play_card":
+        out = {"type": "play_card", "seat": mode(st).hand_seat(st, st.active)}
+        if st.plays:        # option army_manoeuvres: a further card is optional
+            out["played"] = len(st.plays)
+        return out
+    if ph == "recon":
+        return {"type": "choose_card", "seat": mode(st).hand_seat(st, st.active),
+                "count": len(st.recon_cards)}
+    if ph == "commissar":
+        return {"type": "commissar", "seat": mode(st).hand_seat(st, st.active)}
+    if ph == "airdrop":
+        return AD.pending(st)
+    if ph == "reinforce":
+        return TR.pending(st)
+    if ph in ("offer", "exchange"):
+        return UC.pending(st)
+    if ph == "smoke":
+        sm = st.ext["smoke"]
+        return {"type": "place_smoke", "seat": mode(st).hand_seat(st, sm["side"]),
+                "left": sm["left"]}
+    if ph in PHASE_PENDING:
+        return {"type": ph, "seat": st.play.seat}
+    return P.phases[ph].pending(st)     # an option's own phase (campaign pre-battle)
+
+
+def to_act(st: GameState) -> list[str]:
+    p = st.pending
+    return [] if p is None else [p["seat"]]
+
+
+# ============================================================================ legal actions
+def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
+    p = st.pending
+    if p is None or seat is None or p["seat"] != seat or seat == "chance":
+        return []
+    if st.battles:
+        return BS.legal(st, seat)
+    ph = st.phase
+    play = st.play
+    if ph == "play_card":
+        if st.plays:             # Extra Command Cards: a further card, or end_cards
+            side = st.active
+            return [{"type": "play_card", "seat": seat, "card": c}
+                    for c in _fitting(st, side, playable(st, side))] + \
+                [{"type": "end_cards", "seat": seat}]
+        cards = playable(st, st.active)
+        out = [{"type": "play_card", "seat": seat, "card": c} for c in cards]
+        if recon_as_air_power(st, st.active):
+            out += [{"type": "play_card", "seat": seat, "card": c, "as": "air_power"}
+                    for c in cards if CARDS[c].key == "recon"]
+        out += UC.play_card_options(st, seat) + MN.play_card_options(st, seat)
+        return out or [{"type": "pass", "seat": seat}]      # no card: :func:`_pass_turn`
+    if ph in ("offer", "exchange"):
+        return UC.legal(st, seat)
+    if ph == "recon":
+        return [{"type": "choose_card", "seat": seat, "card": c} for c in st.recon_cards]
+    if ph == "commissar":
+        return [{"type": "commissar", "seat": seat, "card": c} for c in st.hands[st.active]]
+    if ph == "airdrop":
+        return AD.legal(st, seat)
+    if ph == "reinforce":
+        return TR.legal(st, seat)
+    if ph == "smoke":
+        return [{"type": "place_smoke", "seat": seat, "hex": [*h]} for h in SM.smoke_hexes(st)] + \
+            [{"type": "end_smoke", "seat": seat}]
+    if ph == "choose_section":
+        return [{"type": "choose_section", "seat": seat, "section": s}
+                for s in T.infantry_sections(st, play)]
+    if ph == "target":
+        out = [{"type": "target", "seat": seat, "hex": [*h]} for h in T.target_options(st, play)]
+        if st.air_targets:
+            out.append({"type": "end_targets", "seat": seat})
+        return out
+    if ph == "order":
+        return [{"type": "order", "seat": seat, "unit": u.id} for u in T.orderable(st, play)] + \
+            [{"type": "armor_breakthrough", "seat": seat, "hex": [*h]}
+             for h in BT.entry_hexes(st, play)] + [{"type": "end_orders", "seat": seat}]
+    if ph == "move":
+        plays = EC.unit_plays(st)
+        out = [a for p in plays for a in _move_actions(st, p, seat)]
+        if not any(MN.must_still_advance(st, p) for p in plays) and not obliged(st, ph):
+            out.append({"type": "end_movement", "seat": seat})
+        return out
+    if ph == "battle":
+        out = [a for p in EC.unit_plays(st) for a in _battle_actions(st, p, seat)]
+        if st.ext and "firefights" in st.ext:
+            out += [{"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
+                    for a, b in firefight_pairs(st, play)]
+        return out + ([] if obliged(st, ph) else [{"type": "end_battles", "seat": seat}])
+    return P.phases[ph].legal(st, seat) if ph in P.phases else []
+
+
+def _pass_turn(st: GameState, action: dict, events: list) -> None:
+    """A side with no Command card to play (an empty hand: a deck that does not reshuffle,
+    cards discarded) orders nothing this turn (004 silent: no card, no order); the end of
+    its turn runs as usual (its draw, then :func:`medals.end_out_of_cards`)."""
+    if playable(st, st.active) or UC.play_card_options(st, action.get("seat")) \
+            or MN.play_card_options(st, action.get("seat")):
+        raise IllegalAction("card_must_be_played", "a Command card must be played: "
+                            "passing is only for a side with no card to play")
+    events.append({"type": "turn_passed", "side": st.active, "seat": action.get("seat"),
+                   "reason": "no_command_card"})
+    _end_turn(st, events)
+
+
+def _place_commissar(st: GameState, action: dict, events: list) -> None:
+    side = st.active
+    cid = take_from_hand(st, action)
+    st.ext["commissar_chip"][side] = cid
+    seat = mode(st).hand_seat(st, side)
+    events.append({"type": "commissar_card_placed", "side": side, "seat": seat, "count": 1,
+                   "secret": {"card": CARDS[cid].to_json()}, "secret_to": [seat]})
+    _finish_turn(st, events)
+
+
+# ============================================================================ apply
+def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
+    """Mutates ``st`` (a clone made by the caller)."""
+    t = action.get("type")
+    p = st.pending
+    if p is None:
+        raise IllegalAction("game_over", "the game is over")
+    seat = action.get("seat")
+    if t == "roll":
+        if p["type"] != "roll":
+            raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
+        _roll(st, action, events)
+    else:
+        extra = P.phases.get(st.phase) if not st.battles else None  # option phases
+        if t not in KNOWN and extra is None:
+            raise IllegalAction("unknown_action", f"unknown action type {t!r}")
+        if seat != p["seat"]:
+            raise IllegalAction("not_your_turn", f"waiting for {p['seat']} ({p['type']})")
+        if st.battles:
+            BS.apply(st, action, events)
+        elif extra is not None:
+            extra.apply(st, action, events)
+        else:
+            handler = HANDLERS.get((st.phase, t))
+            if handler is None or (st.plays and st.phase == "play_card"
+                                   and t not in ("play_card", "end_cards")):
+                raise IllegalAction("wrong_phase", f"{t!r} is not possible during {st.phase}")
+            handler(st, action, events)
+    advance(st, events)
+    refresh(st)
+
+
+def roll_faces(st: GameState, action: dict) -> list[str]:
+    """The faces of a ``roll`` action for the pending chance node (sampled from the state
+    RNG when omitted); the RNG counter advances by the number of dice either way."""
+    n = st.pending["dice"]
+    faces = action.get("dice")
+    if faces is None:
+        faces = D.sample(st.rng, n)
+    if (not isinstance(faces, list) or len(faces) != n
+            or any(f not in D.FACE_NAMES for f in faces)):
+        raise IllegalAction("malformed_action", f"roll needs a list of {n} faces")
+    st.rng.counter += n
+    return faces
+
+
+def _roll(st: GameState, action: dict, events: list) -> None:
+    faces = roll_faces(st, action)
+    if st.battles:
+        BO.resolve_roll(st, faces, events)
+        return
+    why = st.chance["for"]
+    st.chance = None
+    if why == "their_finest_hour":
+        T.tfh_rolled(st, st.play, faces, events)
+    elif why == "medics":
+        T.medics_rolled(st, st.play, faces, events)
+    elif why == "night":
+        night_rolled(st, faces, events)
+        st.phase = "play_card"
+    elif why == "supply":
+        st.phase = "play_card"
+        C.supply_rolled(st, faces, events)
+        if not st.game_over:
+            _night_roll_if_due(st, st.active)
+    elif why in P.chance_handlers:     # 004 variants (Common Cold)
+        P.chance_handlers[why](st, faces, events)
+
+
+# --------------------------------------------------------------------------- card play
+def _play_card(st: GameState, action: dict, events: list) -> None:
+    cid = action.get("card")
+    if not isinstance(cid, int) or cid not in CARDS:
+        raise IllegalAction("malformed_action", "field 'card' must be a card id")
+    side = st.active
+    chip = commissar_card(st, side)
+    if cid not in st.hands[side] and cid != chip:
+        raise IllegalAction("card_not_in_hand", "that card is not in your hand")
+    if cid not in playable(st, side):
+        if chip is not None:
+            raise IllegalAction("commissar_cards_must_be_played",
+                                "play the card under the Commissar chip (or Recon / Counter-Attack)")
+        raise IllegalAction("card_not_playable", "Ambush is played only in the opponent's turn")
+    as_ = action.get("as")
+    if as_ is not None and (as_ != "air_power" or CARDS[cid].key != "recon"
+                            or not recon_as_air_power(st, side)):
+        raise IllegalAction("card_not_playable", "this card may not be played that way")
+    card = CARDS[cid]
+    src, mirror, section = card_source(st, side, card, as_)
+    EC.check_claim(st, src, mirror)
+    if cid == chip:
+        st.ext["commissar_chip"][side] = None
+    else:
+        st.hands[side].remove(cid)
+    play = Play(cid, card.key, mode(st).play_seat(st, side, cid), side)
+    st.plays.append(play)
+    events.append({"type": "card_played", "seat": play.seat, "side": side,
+                   "card": card.to_json(), **({"as": as_} if as_ else {})})
+    if as_ == "air_power":
+        play.key = src.key
+        play.flags["air_section"] = card.sections[0]   # targets must include a unit there
+        if st.options.get("blitzkrieg") == side:
+            play.flags["air_dice"] = 1      # 004 Blitzkrieg: "1 Battle Dice per hex"
+    if card.key == "counter_attack":
+        if src is card:
+            play.key = "none"
+        else:
+            play.key = src.key
+            events.append({"type": "card_copied", "side": side, "card": src.to_json(),
+                           "mirrored": mirror})
+    play.flags["src"] = src.id
+    play.flags["mirror"] = mirror
+    T.setup(st, play, events, src, mirror, section)
+    T.gung_ho(st, play, src)
+    if EC.on(st):
+        play.flags["seq"] = len(st.plays)       # order of play (Extra Command Cards)
+    BT.after_setup(st, play, T.card_sections(src, mirror))
+
+
+def _choose_section(st: GameState, action: dict, events: list) -> None:
+    s = action.get("section")
+    if not isinstance(s, int):
+        raise IllegalAction("malformed_action", "field 'section' must be 0, 1 or 2")
+    T.choose_section(st, st.play, s, events)
+
+
+def _target(st: GameState, action: dict, events: list) -> None:
+    T.add_target(st, st.play, parse_hex(action, "hex"), events)
+    limit = 4 if st.play.key == "air_power" else 1
+    if len(st.air_targets) >= limit or not T.target_options(st, st.play):
+        T.start_card_attacks(st, st.play, events)
+
+
+def _end_targets(st: GameState, action: dict, events: list) -> None:
+    if not st.air_targets:
+        raise IllegalAction("no_target", "choose at least one target")
+    T.start_card_attacks(st, st.play, events)
+
+
+# --------------------------------------------------------------------------- orders
+def _order(st: GameState, action: dict, events: list) -> None:
+    u = TR.head(st, parse_unit(st, action))     # a wagon orders its train
+    play = st.play
+    if u.side != play.side:
+        raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
+    if not can_activate(st, u):
+        raise IllegalAction("unit_not_active_yet",
+                            f"that unit cannot be ordered before turn {u.inactive_until + 1}")
+    if u.ordered:
+        raise IllegalAction("unit_already_ordered", "that unit already has an order")
+    if not T.may_order(st, play, u):
+        if not T.eligible(st, play, u) or not T.can_assign(st, play, [u]):
+            raise IllegalAction("unit_not_eligible", "this card cannot order that unit")
+        raise IllegalAction("too_many_orders", "no order of this card is left for that unit")
+    T.order(st, play, u, events)
+    _orders_done_if_none_left(st, play, events)
+
+
+def _armor_breakthrough(st: GameState, action: dict, events: list) -> None:
+    BT.enter(st, action, events)
+    if st.phase == "order" and not st.battles and not st.game_over:
+        _orders_done_if_none_left(st, st.play, events)
+
+
+def _orders_left(st: GameState, play: Play) -> bool:
+    """May ``play`` still give an order: a unit to order or armour to break through?"""
+    return bool(T.orderable(st, play)) or bool(BT.entry_hexes(st, play))
+
+
+def _orders_done_if_none_left(st: GameState, play: Play, events: list) -> None:
+    if not _orders_left(st, play):
+        T.end_orders(st, play, events)
+
+
+def _end_orders(st: GameState, action: dict, events: list) -> None:
+    T.end_orders(st, st.play, events)
+
+
+# --------------------------------------------------------------------------- movement
+def _ordered_unit(st: GameState, action: dict):
+    """The acting unit of ``action``; the play that ordered it becomes the current play
+    (Extra Command Cards: each unit moves and battles under its own card)."""
+    u = parse_unit(st, action)
+    if u.side != st.play.side:
+        raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
+    o = TR.head(st, u)          # a train's order is held by its locomotive
+    if not o.ordered or EC.play_holding(st, o.id) is None:
+        raise IllegalAction("unit_not_ordered", "that unit has no order this turn")
+    return u
+
+
+def _move(st: GameState, action: dict, events: list) -> None:
+    u = _ordered_unit(st, action)
+    to = parse_hex(action, "to")
+    play = st.play
+    second = st.phase == "battle"
+    if u.spec.train and not second:
+        allowance = move_allowance(st, TR.head(st, u), play)
+        u = TR.move(st, u, to, allowance, events)
+        _after_move(st, u, events)
+        return
+    if second:
+        if not _may_move_again(play, u):
+            raise IllegalAction("wrong_phase", "movement is over")
+        dests = reachable(st, u, play, play.flags["move_again"], True)
+    else:
+        if u.moved:
+            raise IllegalAction("unit_already_moved", "a unit moves only once per turn")
+        dests = reachable(st, u, play, None, bool(play.flags.get("ignore_terrain")))
+    if to not in dests:
+        raise IllegalAction("illegal_move", "the unit cannot move there")
+    frm = u.hex
+    u = st.mut(u.id)
+    del st.occ[frm]
+    u.hex = to
+    st.occ[to] = u.id
+    u.entered = True
+    if second:
+        u.moved_again = True
+    else:
+        u.moved = dests[to]
+    if u.cls in terrain_at(st, frm).no_battle_after_leaving:
+        u.no_battle = True          # marsh: armor cannot battle the turn it leaves
+    unit_left_hex(st, frm, events)
+    events.append(describe_move(u, frm, to, dests[to]))
+    _after_move(st, u, events,
+                "bel" if second or play.flags.get("ignore_terrain") else "move")
+
+
+def _after_move(st: GameState, u, events: list, how: str = "move") -> None:
+    update_objectives(st, events)
+    if not check_victory(st, events):
+        H.on_enter(st, u, how, events)
+
+
+def _tiles(st, h):
+    return tiles_at(st, h)
+
+
+def _exit(st: GameState, action: dict, events: list) -> None:
+    u = _ordered_unit(st, action)
+    if u.moved:
+        raise IllegalAction("unit_already_moved", "a unit moves only once per turn")
+    hexes = exit_hexes(st, u, st.play)
+    if not hexes:
+        raise IllegalAction("illegal_move", "the unit cannot reach an exit hex")
+    value = exit_value(st, u, hexes[0])
+    del st.occ[u.hex]
+    del st.units[u.id]
+    st.play.ordered.remove(u.id)
+    unit_left_hex(st, u.hex, events)
+    st.exit_medals[u.side] += value
+    events.append({"type": "unit_exited", "unit": u.id, "side": u.side, "hex": [*hexes[0]]})
+    events.append({"type": "medal_gained", "side": u.side, "reason": "exit", "unit": u.id,
+                   "count": value})
+    update_objectives(st, events)
+    check_victory(st, events)
+
+
+def _end_movement(st: GameState, action: dict, events: list) -> None:
+    for p in EC.unit_plays(st):
+        MN.check_end_movement(st, p)
+    check_obliged(st, "move")
+    st.phase = "battle"
+
+
+# --------------------------------------------------------------------------- battle
+def _battle(st: GameState, action: dict, events: list) -> None:
+    u = _ordered_unit(st, action)
+    h = parse_hex(action, "target")
+    if not B.can_battle(st, u, st.play):
+        code = "unit_already_battled" if u.battles else "unit_cannot_battle"
+        raise IllegalAction(code, "that unit may not battle now")
+    B.declare(st, u, h, st.play, events)
+
+
+def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
+    """remove_wire / clear_mine / remove_roadblock / seal_cave / heal / blow_bridge /
+    rig_bridge / bombard_bridge / build_pontoon: an ordered unit that may battle does this
+    instead."""
+    u = _ordered_unit(st, action)
+    if not B.can_battle(st, u, st.play):
+        code = "unit_already_battled" if u.battles else "unit_cannot_battle"
+        raise IllegalAction(code, "that unit may not battle (nor act instead) now")
+    if action["type"] == "remove_wire":
+        H.remove_wire(st, u, events)
+    elif action["type"] == "remove_roadblock":
+        H.remove_roadblock(st, u, events)
+    elif action["type"] == "seal_cave":
+        H.seal_cave(st, u, events)
+    elif action["type"] == "heal":
+        H.heal(st, u, events)
+    elif action["type"] in H.HEX_ACTION_DO:     # bridges, pontoons: a hex of HEX_ACTIONS
+        H.HEX_ACTION_DO[action["type"]](st, u, parse_hex(action, "hex"), events)
+    else:
+        H.clear_mine(st, u, events)
+
+
+def _end_battles(st: GameState, action: dict, events: list) -> None:
+    check_obliged(st, "battle")
+    st.phase = "end"
+
+
+def _choose_card(st: GameState, action: dict, events: list) -> None:
+    cid = action.get("card")
+    if cid not in st.recon_cards:
+        raise IllegalAction("card_not_offered", "choose one of the drawn cards")
+    side = st.active
+    st.hands[side].append(cid)
+    for c in st.recon_cards:
+        if c != cid:
+            st.discard.append(c)
+    st.recon_cards = []
+    events.append({"type": "card_kept", "side": side, "seat": mode(st).hand_seat(st, side),
+                   "secret": {"card": CARDS[cid].to_json()},
+                   "secret_to": [mode(st).hand_seat(st, side)]})
+    left = (st.ext or {}).get(RECON_LEFT, 0)    # Extra Command Cards: another Recon
+    if left:
+        pop_ext(st, RECON_LEFT)
+        if _recon_draw(st, side, events, left - 1):
+            return
+    _finish_turn(st, events)
+
+
+HANDLERS = {
+    ("play_card", "play_card"): _play_card,
+    ("choose_section", "choose_section"): _choose_section,
+    ("target", "target"): _target,
+    ("target", "end_targets"): _end_targets,
+    ("order", "order"): _order,
+    ("order", "end_orders"): _end_orders,
+    ("order", "armor_breakthrough"): _armor_breakthrough,
+    ("move", "move"): _move,
+    ("move", "exit"): _exit,
+    ("move", "end_movement"): _end_movement,
+    ("battle", "battle"): _battle,
+    ("battle", "move"): _move,
+    ("battle", "end_battles"): _end_battles,
+    ("battle", "remove_wire"): _instead_of_battle,
+    ("battle", "clear_mine"): _instead_of_battle,
+    ("battle", "remove_roadblock"): _instead_of_battle,
+    ("battle", "seal_cave"): _instead_of_battle,
+    ("battle", "heal"): _instead_of_battle,
+    ("battle", "blow_bridge"): _instead_of_battle,
+    ("battle", "rig_bridge"): _instead_of_battle,
+    ("battle", "bombard_bridge"): _instead_of_battle,
+    ("battle", "build_pontoon"): _instead_of_battle,
+    ("battle", "firefight"): lambda st, action, events: BO.declare_firefight(
+        st, firefight_pairs(st, st.play), action, events),
+    ("recon", "choose_card"): _choose_card,
+    ("commissar", "commissar"): _place_commissar,
+    ("play_card", "pass"): _pass_turn,
+    ("smoke", "place_smoke"): SM.place_smoke,
+    ("airdrop", "airdrop"): lambda st, action, events: AD.apply_drop(st, action, events),
+    ("reinforce", "reinforce"): lambda st, action, events: TR.apply_reinforce(st, action, events),
+    ("smoke", "end_smoke"): SM.end_smoke,
+    ("play_card", "exchange_card"): UC.exchange_card,
+    ("play_card", "offer_cards"): UC.offer_cards,
+    ("offer", "offer"): UC.offer,
+    ("offer", "end_offer"): UC.end_offer,
+    ("exchange", "take"): UC.take,
+    ("exchange", "end_exchange"): UC.end_exchange,
+    ("play_card", MN.RESTORING_ORDER): MN.declare,
+    ("play_card", MN.BIG_PUSH): MN.declare,
+    ("play_card", "end_cards"): EC.end_cards,
+}
+KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",
+                                     "battle_back"}
+
+
+# ============================================================================ automatic steps
+def advance(st: GameState, events: list) -> None:
+    """Skip phases with nothing to decide; run the end of turn."""
+    for _ in range(50):
+        if st.game_over or st.battles:
+            return
+        ph = st.phase
+        play = st.play
+        if ph == "order" and not _orders_left(st, play):
+            T.end_orders(st, play, events)
+        elif ph == "move" and EC.open_for(st) and _fitting(st, st.active,
+                                                            playable(st, st.active)):
+            st.phase = "play_card"     # Extra Command Cards: a further card may be played
+        elif ph == "move" and not any(_anything_to_move(st, p) for p in EC.unit_plays(st)):
+            st.phase = "battle"
+        elif ph == "battle" and not any(_anything_to_battle(st, p) for p in EC.unit_plays(st)):
+            st.phase = "end"
+        elif ph == "target" and not T.target_options(st, play) and not st.air_targets:
+            st.phase = "end"
+        elif ph == "choose_section" and not T.infantry_sections(st, play):
+            st.phase = "end"
+        elif ph == "end":
+            _end_turn(st, events)
+        else:
+            return
+
+
+def _anything_to_move(st: GameState, play: Play) -> bool:
+    for uid in play.ordered:
+        u = st.units.get(uid)
+        if u is not None and not u.moved and (
+                any(reachable(st, m, play, None, bool(play.flags.get("ignore_terrain")))
+                    for m in _movers(st, u))
+                or exit_hexes(st, u, play)):
+            return True
+    return False
+
+
+def _anything_to_battle(st: GameState, play: Play) -> bool:
+    if st.ext and "firefights" in st.ext and firefight_pairs(st, play):
+        return True
+    for uid in play.ordered:
+        u = st.units.get(uid)
+        if u is None:
+            continue
+        if B.can_battle(st, u, play) and (B.targets(st, u, play) or H.instead_of_battle(st, u)):
+            return True
+        if _may_move_again(play, u) and reachable(st, u, play, play.flags["move_again"], True):
+            return True
+    return False
+
+
+# turn-machine port the options call (procedures/hooks.py): what follows a move
+extend("after_move", _after_move, __name__)

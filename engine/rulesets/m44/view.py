@@ -1,0 +1,136 @@
+"""What a seat may see: ``view_for(state, seat)`` and ``events_for(events, seat)``.
+
+Hands appear only in the view of the seat holding them; deck order, the RNG and the
+other side's hand never appear; spectators (seat None) see public information only.
+Events carrying hidden information have ``secret`` + ``secret_to``; ``events_for``
+strips ``secret`` for everybody not listed.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CARDS
+from ...procedures.common import SIDES, is_top, mode
+from .options.conditions import demoralised, supply_turns
+from ...procedures.battle import live_marks
+from .options.bridges import bridge_view
+from .options.hazards import mine_view
+from .options import kriegspiel as _kriegspiel  # noqa: F401  (registers its extension points)
+from ...procedures.hooks import POINTS as P
+from .options.variants import view as variant_view
+from .options.campaign import view as campaign_view
+from .tactics import describe_play
+from ...procedures.trains import pieces
+from ...procedures.state import GameState
+
+
+def _unit_json(st: GameState, u) -> dict[str, Any]:
+    s = u.spec
+    out = {"id": u.id, "side": u.side, "code": s.code, "kind": s.kind, "class": s.unit_class,
+           "nation": s.nation, "badge": u.badge, "hex": [*u.hex], "figures": u.figures,
+           "max_figures": u.max_figures, "ordered": u.ordered, "moved": u.moved,
+           "battled": u.battles > 0, "name": s.name}
+    if s.train:                     # the coupled train, front (locomotive) to back
+        train = pieces(st, u)
+        if len(train) > 1:
+            out["train"] = [p.id for p in train]
+    if u.inactive_until >= st.turn:  # CANNOT_BE_ACTIVATED_TILL_TURN still in force
+        out["inactive_until"] = u.inactive_until
+    if st.ext:                       # options supply_lines / demoralisation (public state)
+        if n := supply_turns(st, u):
+            out["out_of_supply"] = n     # consecutive turns out of supply
+        if n := demoralised(st, u):
+            out["demoralised"] = n
+    return out
+
+
+def _pending_json(st: GameState, seat: str | None) -> dict[str, Any] | None:
+    p = st.pending
+    if p is None:
+        return None
+    out = dict(p)
+    if p["type"] == "choose_card" and seat == p["seat"]:
+        out["cards"] = [CARDS[c].to_json() for c in st.recon_cards]
+    return out
+
+
+def _crosshairs(st: GameState) -> list[dict[str, Any]]:
+    """Big Gun cross-hair markers still in force (public: they lie on the board).
+
+    A marker lapses when its gun or its target has moved (004 "Big-Gun Batteries"); the
+    state drops stale ones lazily, so the view filters them the same way.
+    """
+    return [{"gun": gun_id, "unit": target_id, "hex": [*target_hex]}
+            for gun_id in st.crosshairs for target_id, target_hex, _ in live_marks(st, gun_id)]
+
+
+def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
+    m = mode(st)
+    sides: dict[str, Any] = {}
+    for side in SIDES:
+        d: dict[str, Any] = {"position": "top" if is_top(st, side) else "bottom",
+                             "medals": st.medals(side) if st.sudden != side else
+                             st.scn.victory.get(side, 0),
+                             "victory": st.scn.victory.get(side, 0),
+                             "hand_count": len(st.hands[side])}
+        if seat is not None and m.hand_seat(st, side) == seat:
+            d["hand"] = [CARDS[c].to_json() for c in st.hands[side]]
+        chips = st.ext.get("commissar_chip") if m.machine is None and st.ext else None
+        if chips and side in chips:     # standard Commissar: count public, card to the holder
+            d["commissar"] = int(chips[side] is not None)
+            if chips[side] is not None and "hand" in d:
+                d["commissar_card"] = CARDS[chips[side]].to_json()
+        sides[side] = d
+    changed = [{"hex": [*h], "tiles": [{"code": t.spec.code, "name": t.spec.name,
+                                         "family": t.spec.family} for t in tiles]}
+               for h, tiles in sorted(st.tiles_over.items())]
+    out = {
+        "ruleset": "m44",
+        "turn": st.turn,
+        "active": st.active,
+        "phase": st.phase,
+        "to_act": [] if st.pending is None else [st.pending["seat"]],
+        "pending": _pending_json(st, seat),
+        "sides": sides,
+        "deck_count": len(st.deck),
+        "discard_count": len(st.discard),
+        "played": [describe_play(p) for p in st.plays],
+        "units": [_unit_json(st, u) for u in st.units.values()],
+        "changed_hexes": changed,
+        "mines": mine_view(st),
+        "crosshairs": _crosshairs(st),
+        "objectives": [{"id": o.id, "holder": st.objectives.get(o.id)} for o in st.scn.objectives],
+        "last_roll": st.last_roll,
+        "game_over": st.game_over,
+        "winner": st.winner,
+        "options": sorted(st.options),
+        **({"weather": st.options["weather"]} if st.options.get("weather") else {}),
+    }
+    if st.ext and st.ext.get("camouflage"):
+        out["camouflage"] = [[*h] for h in st.ext["camouflage"]]    # tags tag14/tag15
+    if st.options.get("bridge_demolition"):
+        out["bridges"] = bridge_view(st)    # Battle Stars: charges placed / tank hits
+    if st.ext and "visibility" in st.ext:
+        out["visibility"] = st.ext["visibility"]     # night rules (1..6, 6 = full day)
+    if st.options.get("campaign"):
+        out["campaign"] = campaign_view(st)  # 004 Simplified Campaign Rules pre-battle
+    if st.options.get("variant"):
+        out["variant"] = variant_view(st)    # 004 Suggested Variants (public state)
+        for side, n in ((out["variant"] or {}).get("victory") or {}).items():
+            sides[side]["victory"] = n       # the variant's victory counts
+    if m.machine is not None:
+        out["to_act"] = m.machine.to_act(st)
+    m.extend_view(st, seat, out)
+    return P.redact_view(st, seat, out)     # 004 Kriegspiel: only the side's own board
+
+
+def events_for(events: list[dict[str, Any]], seat: str | None,
+               st: GameState | None = None) -> list[dict[str, Any]]:
+    """The events as ``seat`` may see them; ``st``: the state after them (or later), None
+    when no longer held (004 Kriegspiel events carry their own ``fog``)."""
+    out = []
+    for e in P.redact_events(st, seat, events):
+        if "secret" in e and (seat is None or seat not in e.get("secret_to", ())):
+            e = {k: v for k, v in e.items() if k != "secret"}
+        out.append(e)
+    return out

@@ -1,0 +1,112 @@
+"""Overlord's seat modes, registered in ``engine.procedures.common.MODES``: ``"team"`` (004
+Team Play on a standard board: the m44 turn machine with role seats) and ``"overlord"``
+(rules 002: the Overlord turn machine, :mod:`engine.rulesets.overlord.machine`), and the
+Overlord part of the view."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..m44.cards import CARDS
+from ...procedures.common import MODES, SIDES, StandardMode, is_top
+from ...procedures.state import GameState, Play
+from . import machine
+from .cards import FGS
+from .chain import FIREFIGHT_PLAY, ROLES, _side_x, _waiting, seat, split, zone
+
+
+# ============================================================================ modes
+class TeamMode(StandardMode):
+    """004 Team Play on a standard board (standard turn machine, role seats)."""
+
+    name = "team"
+
+    def seats(self, st: GameState) -> list[str]:
+        return [seat(s, r) for s in SIDES for r in ROLES]
+
+    def hand_seat(self, st: GameState, side: str) -> str:
+        return seat(side, "cinc")
+
+    def play_seat(self, st: GameState, side: str, card: int | None) -> str:
+        c = CARDS.get(card) if card is not None else None
+        if c is not None and c.kind == "section" and len(c.sections) == 1:
+            return seat(side, FGS[c.sections[0]])
+        return seat(side, "cinc")
+
+    def unit_seat(self, st: GameState, u) -> str:
+        secs = st.scn.board.sections(u.hex, is_top(st, u.side))
+        return seat(u.side, FGS[min(secs)] if secs else "cinc")
+
+    def side_of(self, st: GameState, s: str) -> str | None:
+        return split(s)[0]
+
+
+class OverlordMode(TeamMode):
+    """002 Overlord: C-in-C dispatches, Field Generals play in their sub-sections."""
+
+    name = "overlord"
+
+    def play_seat(self, st: GameState, side: str, card: int | None) -> str:
+        return seat(side, "cinc")
+
+    def unit_seat(self, st: GameState, u) -> str:
+        subs = st.scn.board.subsections(u.hex, is_top(st, u.side))
+        return seat(u.side, FGS[min(subs) // 2] if subs else "cinc")
+
+    def fights_on(self, st: GameState, play: Play, u) -> bool:
+        """A continuing firefight is fought without an order: the Field General commanding
+        the unit's sub-section declares it, through his card-less firefight play of the
+        battle wave (:func:`_firefight_plays`), never through a card play."""
+        return play.key == FIREFIGHT_PLAY and self.unit_seat(st, u) == play.seat
+
+    def extend_view(self, st: GameState, s: str | None, view: dict[str, Any]) -> None:
+        _extend_view(st, s, view)
+
+
+# ============================================================================ view
+def _extend_view(st: GameState, s: str | None, view: dict[str, Any]) -> None:
+    x = st.ext
+    if x is None:
+        return
+    waits = _waiting(st)
+    mine = [p for p in waits if p["seat"] == s]
+    if mine:
+        view["pending"] = dict(mine[0])
+    view["pendings"] = [dict(p) for p in waits]
+    vside, role = split(s)
+    ol: dict[str, Any] = {
+        "step": x["step"],
+        "hand_size": dict(x["hand_size"]),
+        "received": {fg: len(x["received"][fg]) for fg in FGS},
+        "initiative": dict(x["initiative"]),
+        "commissar": {sd: len(v) for sd, v in x["chip"].items()},
+        "commissar_sides": list(x["commissar_sides"]),
+        "gung_ho_sides": list(x["gung_ho_sides"]),
+        "fg_subsections": {fg: sorted(zone(fg)) for fg in FGS},
+    }
+    if vside is not None:
+        visits = [v for v in x["visits"] if v[1] == vside]
+        last = visits[-1] if visits else None
+        ol["chain_of_command"] = {
+            "side": vside,
+            "turn": last[0] if last else None,
+            "visited": last[2] if last and last[0] == st.turn else None,
+            "history": [[v[0], v[2]] for v in visits]}
+        if vside == st.active:
+            ol["gung_ho_fg"] = x["gung_ho_fg"]
+        if role == "cinc":
+            if vside == _side_x(st):
+                ol["dispatch"] = {r: [CARDS[c].to_json() for c in x["dispatch"][r]] for r in ROLES}
+                ol["visit"] = x["visit"]
+                ol["taken"] = [CARDS[c].to_json() for c in x["taken"]]
+            if vside in x["chip"]:
+                ol["commissar_cards"] = [CARDS[c].to_json() for c in x["chip"][vside]]
+        elif role in FGS and vside == st.active:
+            ol["my_cards"] = [CARDS[c].to_json() for c in x["received"][role]]
+        if vside == st.active and role in FGS:
+            ol["halves_used"] = list(x["halves"][role])
+    view["overlord"] = ol
+
+
+MODES["team"] = TeamMode()
+MODES["overlord"] = OverlordMode()
+OverlordMode.machine = machine   # the Overlord turn machine (its module)

@@ -1,0 +1,198 @@
+// Fast Play '44 (ruleset "fastplay") on the hex board: the Command Point counter, the
+// waiting player's interrupt prompt with its countdown (opportunity fire, assault fire,
+// defensive fire, battle back), labels for the Fast Play actions and log sentences, the
+// unit markers (suppression 1/2, OpFire) and the rules help panel.
+// The client decides nothing: it shows the engine's legal actions (docs/protocol.md).
+import { el, clear, sideName } from './util.js';
+import { ACTIONS } from './actions.js';
+import { EVENT_TEXT } from './log.js';
+
+// seconds the waiting player has to decide; the same for every prompt whatever the
+// choices, so that the delay tells the opponent nothing; the pass action is sent at 0
+export const FP_PROMPT_SECONDS = 20;
+
+const hexT = (h) => (Array.isArray(h) ? `(${h[0]},${h[1]})` : '');
+export function isFastPlay(view) { return !!view && view.ruleset === 'fastplay'; }
+
+// -------------------------------------------------------------- actions and log
+Object.assign(ACTIONS, {
+  opfire_marker: { label: 'OpFire marker (fire in the enemy turn)', gesture: 'unit', hint: 'Give this unit an OpFire marker' },
+  rally: { label: 'Rally', kind: 'retreat', hint: 'Rally here (full move back, suppression removed)',
+    resolve: (a) => ({ gesture: 'hex', hex: a.to, unit: a.unit, label: `Rally to ${hexT(a.to)}${a.losses ? ` (loses ${a.losses})` : ''}` }) },
+  withdraw: { label: 'Withdraw off the board (no medal)', gesture: 'unit', hint: 'Withdraw this unit off the board' },
+  dig_in: { label: 'Dig in (sandbags)', gesture: 'unit', hint: 'Dig in: sandbags on this hex' },
+  opportunity_fire: { label: 'Opportunity fire', kind: 'battle',
+    resolve: (a) => ({ gesture: 'button', label: `Opportunity fire at ${hexT(a.target)}` }) },
+  defensive_fire: { label: 'Defensive fire', kind: 'battle',
+    resolve: (a) => ({ gesture: 'button', label: `Defensive fire at ${hexT(a.target)}` }) },
+  hold_fire: { label: 'Hold fire' },
+  no_defensive_fire: { label: 'No defensive fire' },
+  second_assault: { label: 'Second assault (French)', primary: true },
+});
+// option command_cards: a card aimed at a hex (Barrage, Air Power) or a unit (Medics)
+const basePlay = ACTIONS.play_card;
+ACTIONS.play_card = {
+  ...basePlay,
+  resolve: (a, view) => {
+    const r = basePlay.resolve(a, view);
+    if (!r || (!a.target && !a.unit)) return r;
+    return { ...r, label: `${r.label} ${a.target ? 'at ' + hexT(a.target) : 'on ' + a.unit}` };
+  },
+};
+const baseBattle = ACTIONS.battle;
+ACTIONS.battle = {
+  ...baseBattle,
+  resolve: (a) => (a.assault === undefined ? null : {
+    gesture: 'hex', hex: a.target, unit: a.unit,
+    label: a.assault ? `Assault ${hexT(a.target)}` : `Ranged fire at ${hexT(a.target)}`,
+  }),
+};
+
+const KIND = {
+  opportunity_fire: 'opportunity fire', defensive_fire: 'defensive fire', battle_back: 'battle back',
+  second_assault: 'second assault', overrun: 'overrun', battle: 'battle',
+};
+Object.assign(EVENT_TEXT, {
+  command_points: (e) => `${sideName(e.side)} has ${e.cp} Command Point${e.cp === 1 ? '' : 's'}`,
+  command_points_lost: (e) => `${sideName(e.side)} loses ${e.cp} unspent CP`,
+  suppression: (e, n) => (e.level > e.from ? `${n(e.unit)} is suppressed (level ${e.level})`
+    : `${n(e.unit)} suppression ${e.level ? 'down to ' + e.level : 'removed'}${e.reason === 'rally' ? ' (rallied)' : e.reason === 'turn_start' ? ' (start of turn)' : ''}`),
+  opfire_marker: (e, n) => (e.placed ? `${n(e.unit)} takes an OpFire marker` : `${n(e.unit)} loses its OpFire marker (${e.reason})`),
+  fire_held: (e, n) => (e.window === 'opportunity' ? 'The opponent holds fire' : `${n(e.unit)} holds its fire`),
+  move_stopped: (e, n) => `${n(e.unit)} stops at ${hexT(e.hex)}`,
+  unit_rallied: (e, n) => `${n(e.unit)} rallies ${hexT(e.from)} → ${hexT(e.to)}${e.losses ? ` and loses ${e.losses}` : ''}`,
+  unit_withdrawn: (e, n) => `${n(e.unit)} withdraws off the board`,
+  dug_in: (e, n) => `${n(e.unit)} digs in`,
+  battle_declared: (e, n) => `${n(e.unit)} ${e.assault ? 'assaults' : (e.kind !== 'battle' && KIND[e.kind] ? `(${KIND[e.kind]}) fires at` : 'fires at')} ${e.target_unit ? n(e.target_unit) : hexT(e.target)} with ${e.dice} dice`,
+});
+
+// -------------------------------------------------------------- board markers
+// extra tags under a unit (board.js calls this for every unit)
+export function unitMarkers(u) {
+  const out = [];
+  if (u.suppression) out.push({ cls: 'fp-suppressed', fill: '#b8860b', label: `S${u.suppression}`, title: `Suppressed (level ${u.suppression} of 2): may not move or battle; ordered, it may rally` });
+  if (u.opfire) out.push({ cls: 'fp-opfire', fill: '#8b1e1e', label: 'OF', title: 'OpFire marker: may fire at a moving or assaulting enemy during the opponent\'s turn' });
+  if (u.towed) out.push({ cls: 'fp-towed', fill: '#555', label: 'T', title: 'Rallied artillery: defends as infantry this turn' });
+  return out;
+}
+
+// -------------------------------------------------------------- prompt + CP panel
+const TIMED = new Set(['opportunity_fire', 'assault_fire', 'defensive_fire', 'battle_back']);
+const PASS = { hold_fire: 1, no_defensive_fire: 1, pass: 1 };
+let timer = null;
+let timerKey = null;
+
+function promptText(p, unitName) {
+  const u = p.unit ? unitName(p.unit) : '';
+  switch (p.type) {
+    case 'opportunity_fire': return `Opportunity fire? ${u} moves into ${hexT(p.hex)} within range of your OpFire unit(s).`;
+    case 'assault_fire': return `${unitName(p.target_unit)} is assaulted by ${u}: fire first (opportunity or defensive fire) or hold fire?`;
+    case 'defensive_fire': return `Defensive fire? ${unitName(p.target_unit)} was fired on by ${u}.`;
+    case 'battle_back': return `Battle back with ${unitName(p.target_unit)} (1 die)?`;
+    default: return '';
+  }
+}
+
+export function describeFastPlayPending(p, unitName) {
+  if (!p) return '';
+  const who = sideName(p.seat);
+  switch (p.type) {
+    case 'command': return `${who}: ${p.cp} CP left — click a unit to use it (its first action costs 1 CP), or End turn`;
+    case 'opportunity_fire': return `${who} decides on opportunity fire at ${unitName(p.unit)}…`;
+    case 'assault_fire': return `${who} decides whether ${unitName(p.target_unit)} fires before the assault…`;
+    case 'defensive_fire': return `${who} decides on defensive fire…`;
+    case 'second_assault': return `${who} may assault again (French second assault)`;
+    default: return '';
+  }
+}
+
+// render the Fast Play panel: ctx {view, legal, seat, send, unitName}
+export function renderFastPlay(box, ctx) {
+  const { view, legal, seat, send, unitName } = ctx;
+  if (!box) return;
+  if (!isFastPlay(view)) { box.classList.add('hidden'); return; }
+  box.classList.remove('hidden');
+  clear(box);
+  const p = view.pending || {};
+  const cpLine = el('div', { class: 'fp-cp' },
+    el('b', {}, 'Fast Play \'44 · '),
+    el('span', { id: 'fp-cp', 'data-cp': view.cp ?? 0, 'data-side': view.active || '' }, `${sideName(view.active)}: ${view.cp ?? 0} CP left`),
+    el('span', { class: 'muted' }, ` (per turn: ${Object.entries(view.sides || {}).map(([s, d]) => `${sideName(s)} ${d.cp_per_turn}`).join(', ')})`),
+    el('button', { type: 'button', id: 'fp-help-btn', onclick: () => toggleHelp(box) }, 'Rules help'));
+  box.append(cpLine);
+  const desc = describeFastPlayPending(p, unitName);
+  if (desc) box.append(el('div', { class: 'fp-status', id: 'fp-status' }, desc));
+  const mine = seat && p.seat === seat && TIMED.has(p.type);
+  const key = mine ? `${view.turn}/${p.type}/${p.unit}/${JSON.stringify(p.hex || p.target_unit)}/${(view.fights || []).length}` : null;
+  if (mine) {
+    const acts = legal.filter((a) => a.seat === seat);
+    const pr = el('div', { class: 'fp-prompt', id: 'fp-prompt', 'data-pending': p.type, role: 'alertdialog' },
+      el('div', {}, promptText(p, unitName)));
+    const row = el('div', { class: 'fp-prompt-buttons' });
+    for (const a of acts) {
+      const label = a.type === 'opportunity_fire' ? `Opportunity fire with ${unitName(a.unit)} at ${hexT(a.target)}`
+        : a.type === 'defensive_fire' ? `Defensive fire with ${unitName(a.unit)} at ${hexT(a.target)}`
+          : a.type === 'battle_back' ? 'Battle back (1 die)'
+            : a.type === 'hold_fire' ? 'Hold fire' : a.type === 'no_defensive_fire' ? 'No defensive fire' : a.type === 'pass' ? 'Pass' : a.type;
+      row.append(el('button', { type: 'button', class: PASS[a.type] ? '' : 'primary', 'data-fp-action': a.type, onclick: () => { stopTimer(); send(a); } }, label));
+    }
+    pr.append(row);
+    const clock = el('div', { class: 'fp-timer', id: 'fp-timer' }, '');
+    pr.append(clock);
+    box.append(pr);
+    startTimer(key, clock, () => {
+      const pass = acts.find((a) => PASS[a.type]);
+      if (pass) send(pass);
+    });
+  } else stopTimer();
+  if (box.dataset.help === '1') box.append(helpPanel());
+}
+
+function startTimer(key, clock, onExpire) {
+  if (timerKey !== key) {
+    stopTimer();
+    timerKey = key;
+    const end = Date.now() + FP_PROMPT_SECONDS * 1000;
+    timer = { end, clock, onExpire };
+    timer.id = setInterval(tick, 250);
+  } else if (timer) timer.clock = clock;
+  tick();
+}
+function tick() {
+  if (!timer) return;
+  const left = Math.max(0, Math.ceil((timer.end - Date.now()) / 1000));
+  timer.clock.textContent = `Auto-pass in ${left}s`;
+  if (left <= 0) { const f = timer.onExpire; stopTimer(); f(); }
+}
+function stopTimer() {
+  if (timer) clearInterval(timer.id);
+  timer = null;
+  timerKey = null;
+}
+
+function toggleHelp(box) {
+  box.dataset.help = box.dataset.help === '1' ? '0' : '1';
+  const old = box.querySelector('.fp-help');
+  if (old) old.remove(); else box.append(helpPanel());
+}
+
+// the rules in short, with our readings where the text is silent (docs/rules-coverage.md)
+const HELP = [
+  ['Command (1-3)', 'No cards, no sections. Each turn you get Command Points = the scenario\'s cards (Red Army -1, US Marines +1, Italians -1 per unit lost, not below 3). Click any unit: its first action orders it (1 CP). A unit is ordered once per turn, one at a time; using another unit finishes the previous one. Unspent CP are lost. The turn passes when the CP are spent and the unit is done, when nothing can be ordered, or on End turn.'],
+  ['Move (4)', 'Standard movement. You may battle right after moving. Moving within range of an enemy unit holding an OpFire marker: your opponent may fire hex by hex; you go on only if you survived, did not retreat and are not suppressed.'],
+  ['Battle (5)', 'Once per unit per turn; if adjacent to an enemy you must battle an adjacent unit. Ranged fire: standard dice and terrain, grenades SUPPRESS instead of hitting, a flag that would push you off the board may withdraw you instead of a hit, you MAY take ground into a vacated adjacent hex. Assault (adjacent): a target that is not suppressed or battled may fire first; if you survive unsuppressed and in place you roll; grenades hit; you MUST take ground if the defender leaves; a defender that retreats gets 2 suppression levels.'],
+  ['Opportunity fire (6)', 'An ordered unit may take an OpFire marker instead of battling (also after moving if it could still battle; not a support weapon - machine gun, mortar, anti-tank gun - that moved). It fires during the enemy turn at a moving or assaulting unit, always as ranged fire. The marker is lost when the unit is suppressed; unused, it lapses at the start of your next turn (our reading). Firing spends the marker, not the unit\'s defensive fire.'],
+  ['Defensive fire (7)', 'A unit fired on (not suppressed, not retreated, not yet battled this turn) may fire back once per turn at the attacker, after the hits - or before an assault. It marks the unit as battled. Only the player whose turn it is NOT uses it (our reading).'],
+  ['Suppression (8)', 'Up to 2 levels (S1/S2 on the unit); a grenade beyond 2 is a hit. Suppressed units neither move nor battle. Ordered, a suppressed unit rallies: its full move toward its own edge ignoring terrain (not impassable), then is unsuppressed. At the start of your turn one level comes off each of your units.'],
+  ['Withdrawal (9), Endgame (11)', 'A unit may withdraw off its own edge (a CP, as a retreat move) or when flags would push it off; no medal for anyone, gone for good. A side that has withdrawn its last unit loses; the opponent wins at the full medal count.'],
+  ['Artillery (10)', 'Flags against artillery are hits; grenades suppress it; suppressed artillery cannot fire; after rallying it defends as infantry (T) until your next turn.'],
+  ['Nations (12)', 'British: battle back (standard conditions) at any time, besides opportunity/defensive fire; its target gets no defensive fire. French (country FR): after an assault that left the defender in place, a second assault, without fire first or defensive fire.'],
+  ['Our readings', 'SWA (6.2) = the 004 support weapons (machine gun, mortar, anti-tank gun). A unit holding an OpFire marker that is assaulted may fire first with its marker. Scenario rules written for cards: the card count becomes the CP; card-only rules (Commissar chip, Recon as Air Power...) do not apply. Minefields stop a move and are rolled as in the standard game (grenades hit). A moving unit fired on by opportunity fire does not fire back.'],
+  ['Optional rules', 'dig_in (thread reply): Dig In as a CP order. command_cards (thread reply): the 10 cards the reply lists, 3 each at the start, one per turn for 1 CP - Their Finest Hour +3 CP; Behind Enemy Lines: infantry moves 3 ignoring terrain; Infantry Assault: infantry moves 2 and battles; Armor Assault / Close Assault: +1 die in assaults (armor / all); Artillery Bombard: artillery battles twice; Barrage: 4 dice at any enemy unit; Air Power: the target and up to 3 adjacent enemy units, 2 dice each (Allies) or 1 (Axis); Medics & Mechanics: 4 dice, own symbols and stars give figures back (our readings).'],
+  ['Prompts', `When the opponent must decide (opportunity, assault, defensive fire, battle back) he has ${FP_PROMPT_SECONDS} seconds; then the engine is told "hold fire". The delay is the same whatever the choices.`],
+];
+function helpPanel() {
+  const d = el('div', { class: 'fp-help', id: 'fp-help' }, el('h4', {}, 'Fast Play \'44 rules help'));
+  for (const [t, text] of HELP) d.append(el('p', {}, el('b', {}, `${t}: `), text));
+  return d;
+}
