@@ -12,7 +12,7 @@ UV      := uv==0.13.9
 UVENV   := $(VENV)/lock-tool
 export HOST PORT
 
-.PHONY: run serve test install install-test migrate chromium bench lock lock-upgrade clean check-scenarios
+.PHONY: run serve test install install-test migrate chromium bench bench-scale lock lock-upgrade clean check-scenarios
 
 $(STAMP): requirements.lock pyproject.toml scripts/install.sh scripts/check_installed.py
 	scripts/install.sh $(VENV) requirements.lock
@@ -47,6 +47,12 @@ test: install-test chromium
 bench: install-test
 	$(BIN)/python bench/engine_bench.py
 	$(BIN)/python bench/server_bench.py
+
+# The Overlord scale benchmark needs only the runtime install (G games x 9 sockets, the
+# server beside a bare websocket relay; docs/performance.md "Overlord scale").  G=20,50.
+G ?= 20,50
+bench-scale: $(STAMP)
+	$(BIN)/python bench/overlord_scale.py --games $(G)
 
 # Re-resolve the lock files from pyproject.toml, keeping the pinned versions that still
 # fit (`make lock-upgrade`: the newest allowed); resolved for Python 3.11+, every platform.

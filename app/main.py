@@ -1,6 +1,7 @@
 """The FastAPI application (``app``) and the ``overlord-server`` console script (``cli``)."""
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,6 +27,17 @@ from .scenarios.endpoints import router as scenarios_router
 from .settings import Settings, get_settings
 
 
+def tune_gc(settings: Settings) -> None:
+    """GC thresholds and a freeze of everything alive after start-up: a full collection
+    walks only what the games allocate, so its pauses stay out of the latency tail."""
+    if settings.gc_thresholds:
+        gens = [int(x) for x in settings.gc_thresholds.split(",")]
+        gc.set_threshold(*gens)
+    if settings.gc_freeze:
+        gc.collect()
+        gc.freeze()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -35,6 +47,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, db, make_pubsub(settings.redis_url))
         app.state.db, app.state.hub = db, hub
         await hub.start()
+        tune_gc(settings)
         try:
             yield
         finally:
@@ -93,6 +106,7 @@ def serve(host: str | None = None, port: int | None = None, workers: int | None 
     uvicorn.run("app.main:app", host=host or s.host, port=s.port if port is None else port,
                 workers=workers or s.workers,
                 ws_max_size=s.ws_hard_max_bytes,   # 1 MiB frame cap (docs/protocol.md)
+                ws_per_message_deflate=s.ws_per_message_deflate,
                 proxy_headers=True)                # trusts FORWARDED_ALLOW_IPS (127.0.0.1)
 
 

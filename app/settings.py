@@ -45,6 +45,18 @@ class Settings(BaseSettings):
     ws_burst: int = 40
     ws_max_drops: int = 200
     ws_send_queue: int = 256
+    # and at most this many bytes queued per connection (a slow reader of large messages:
+    # close 4008 before its backlog grows the worker's memory)
+    ws_send_queue_bytes: int = 4 * 1024 * 1024
+    # permessage-deflate on the websocket (uvicorn's ws_per_message_deflate): updates are
+    # small view patches now, and deflating each socket's copy was the largest CPU cost
+    # (docs/performance.md "Overlord scale"); the browser and clients negotiate either way
+    ws_per_message_deflate: bool = False
+    # garbage collector (docs/performance.md "Overlord scale"): thresholds of generations
+    # 0, 1, 2 ("" keeps CPython's), and gc.freeze() of what is alive once the server has
+    # started (modules, scenarios: never scanned again by a full collection)
+    gc_thresholds: str = ""
+    gc_freeze: bool = True
 
     snapshot_every: int = 50          # log entries between state snapshots
     bot_delay: float = 0.8            # seconds before each server bot move (readable pace)

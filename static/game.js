@@ -1,7 +1,7 @@
 // Game page: websocket connection, state, and the glue between board, cards,
 // actions, log and chat. Protocol: docs/protocol.md.
 import { BoardView } from './board.js';
-import { el, clear, sideName, titleCase } from './util.js';
+import { el, clear, sideName, titleCase, mergePatch } from './util.js';
 import { renderHand, renderPlayed, renderDice } from './cards.js';
 import { ChatPanel } from './chat.js';
 import { logEntry, eventDice, describeEvent } from './log.js';
@@ -35,13 +35,16 @@ const S = {
   seats: [], identity: null, selected: null, chooser: null, model: buildModel([]), connected: false,
   flipOverride: null, pendingSend: null, gameOverShown: false, playedHistory: [],
   desk: { selected: null, explain: null }, probes: new Map(), initiativeRolls: {}, dispatchSummary: null, hoverHalf: null,
-  mySeats: [], views: null, allLegal: [], historyLoaded: false,
+  mySeats: [], views: null, allLegal: [], historyLoaded: false, serverView: null,
 };
 // several seats over this one connection (the server sends `views` and the union of `legal`)
 function multi() { return S.mySeats.length > 1 && !!S.views; }
 function legalOf(seat) { return S.allLegal.filter((a) => !a.seat || a.seat === seat); }
 // take a hello/update/sync payload: every held seat's view, the focused one rendered
 function applyPayload(msg, events) {
+  // an update may carry only the change to the last view the server sent (`view_patch`)
+  if (msg.view_patch !== undefined && msg.view === undefined) msg.view = mergePatch(S.serverView, msg.view_patch);
+  S.serverView = msg.view;
   S.views = msg.views || null;
   S.allLegal = msg.legal || [];
   if (multi() && !S.views[S.seat]) S.seat = S.mySeats[0];

@@ -11,7 +11,7 @@
 //       view, board, legal, seq, status, seat, seats, events }  // events: update only
 //   export function unmount()        optional: the page is going away
 //   export function describe(event)  optional: the log line of an event ('' = none; default: its type)
-import { el, clear } from './util.js';
+import { el, clear, mergePatch } from './util.js';
 import { ChatPanel } from './chat.js';
 
 const body = document.body;
@@ -106,6 +106,8 @@ function handle(msg) {
       if (chat) chat.push(msg);
       break;
     case 'update':
+      // `view_patch`: the change to the last view the server sent (docs/protocol.md)
+      if (msg.view === undefined && msg.view_patch !== undefined) msg.view = mergePatch(S.view, msg.view_patch);
       Object.assign(S, { seq: msg.seq, view: msg.view, legal: msg.legal || [], status: msg.status });
       if (chat && msg.chat_channels) chat.setChannels(msg.chat_channels, chatContext());
       for (const e of msg.events || []) {

@@ -39,3 +39,34 @@ export function sideName(side) {
   const roles = { cinc: 'C-in-C', left: 'Left general', centre: 'Centre general', center: 'Centre general', right: 'Right general', commander: 'Commander' };
   return role ? `${b} (${roles[role] || titleCase(role)})` : b;
 }
+
+// An update's `view_patch` applied to the previous view (docs/protocol.md "View patches"):
+// an object patch gives the members that changed (a nested object: its own patch; any
+// other value, null included, replaces), `"~del": [names]` the members removed; a list of
+// records with ids (the units) may come as `{"~id": {id: patch | null}, "~add": [records]}`.
+// Returns a new object; the previous view is not modified.
+export function mergePatch(target, patch) {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  if (Array.isArray(target) && patch['~id'] && typeof patch['~id'] === 'object') {
+    const items = patch['~id'];
+    const seen = new Set();
+    const out = [];
+    for (const x of target) {
+      const k = x && typeof x === 'object' && x.id !== undefined ? String(x.id) : null;
+      if (k !== null && Object.prototype.hasOwnProperty.call(items, k)) {
+        seen.add(k);
+        if (items[k] === null) continue;
+        out.push(mergePatch(x, items[k]));
+      } else out.push(x);
+    }
+    for (const v of patch['~add'] || []) out.push(v);
+    return out;
+  }
+  const out = (target && typeof target === 'object' && !Array.isArray(target)) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (k === '~del') { for (const gone of v) delete out[gone]; continue; }
+    const old = out[k];
+    out[k] = (v !== null && typeof v === 'object' && !Array.isArray(v) && old !== null && typeof old === 'object') ? mergePatch(old, v) : v;
+  }
+  return out;
+}

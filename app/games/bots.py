@@ -21,7 +21,7 @@ import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import or_, select, update
+from sqlalchemy import or_, select, tuple_, update
 
 from ..engine_api import EngineError, RandomBot, Ruleset
 from ..models import Game, Seat, utcnow
@@ -60,6 +60,7 @@ class BotDriver:
         self.hub = hub
         self.worker = new_id("w")
         self.task: asyncio.Task[None] | None = None
+        self._beat_at = float("-inf")    # loop time of the last presence heartbeat
 
     @property
     def grace(self) -> float:
@@ -190,20 +191,27 @@ class BotDriver:
             await self.hub.seats_changed(rt.game_id)
 
     async def _heartbeat(self) -> None:
-        per_game: dict[str, set[str]] = {}
+        """``last_seen`` of every seated identity connected to this worker: ONE UPDATE for
+        all its games (was one per game under the write lock: a stall of the hot path
+        that grew with the number of games)."""
+        loop = asyncio.get_running_loop()
+        if loop.time() - self._beat_at < self.grace / 3:
+            return                      # presence is written every BOT_GRACE_SECONDS / 3
+        self._beat_at = loop.time()
+        pairs: set[tuple[str, str]] = set()
         for rt in list(self.hub.registry.runtimes.values()):
-            ids = {c.identity_id for c in list(rt.connections)
-                   if c.identity_id is not None and not c.closed and c.seats}
-            if ids:
-                per_game[rt.game_id] = ids
-        if not per_game:
+            for c in list(rt.connections):
+                if c.identity_id is not None and not c.closed and c.seats:
+                    pairs.add((rt.game_id, c.identity_id))
+        if not pairs:
             return
         db = self.hub.db
         now = utcnow()
+        ordered = sorted(pairs)
         async with db.write_lock, db.sessions() as s:
-            for game_id, ids in per_game.items():
-                await s.execute(update(Seat).where(Seat.game_id == game_id,
-                                                   Seat.identity_id.in_(sorted(ids)))
+            for i in range(0, len(ordered), 500):
+                await s.execute(update(Seat).where(tuple_(Seat.game_id, Seat.identity_id)
+                                                   .in_(ordered[i:i + 500]))
                                 .values(last_seen=now)
                                 .execution_options(synchronize_session=False))
             await s.commit()

@@ -178,6 +178,10 @@ class GameRuntime:
         self.recent: deque[Batch] = deque(maxlen=RECENT_BATCHES)
         self.delivered_seq = seq
         self.connections: set[Any] = set()
+        # per audience (``Connection.view_key``): the last view sent to it (seq, JSON,
+        # dict; equal views of several audiences are one object), the base of the next
+        # update's ``view_patch`` (app/realtime/delta.py, app/realtime/hub.py)
+        self.views: dict[Any, Any] = {}
         self._board: dict[str, Any] | None = None
         self.bot_task: asyncio.Task[None] | None = None
         # bus messages of this game not handled yet, drained in order by one task

@@ -58,9 +58,11 @@ class TokenBucket:
 
 
 class Connection:
-    def __init__(self, ws: WebSocket, queue_size: int) -> None:
+    def __init__(self, ws: WebSocket, queue_size: int, max_bytes: int = 4 * 1024 * 1024) -> None:
         self.ws = ws
         self.queue: asyncio.Queue[Any] = asyncio.Queue(maxsize=queue_size)
+        self.max_bytes = max_bytes          # bound of the queued texts' length (characters)
+        self.queued = 0
         self.seat: str | None = None        # the primary seat (first held)
         self.side: str | None = None
         self.role: str | None = None
@@ -75,6 +77,8 @@ class Connection:
         self.identity_id: str | None = None
         self.name: str | None = None
         self.seq = -1                       # last seq this connection was sent
+        self.view_seq = -1                  # seq of the last view it holds (patch base)
+        self.delta = True                   # updates may carry ``view_patch`` (?delta=0: no)
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""
@@ -123,10 +127,15 @@ class Connection:
     def send(self, text: str) -> None:
         if self.closed:
             return
+        if self.queued + len(text) > self.max_bytes and self.queued:
+            self.close(4008, "send queue overflow: reconnect with since")
+            return
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.close(4008, "send queue overflow: reconnect with since")
+            return
+        self.queued += len(text)
 
     def send_json(self, obj: dict[str, Any]) -> None:
         self.send(dumps(obj))
@@ -157,6 +166,7 @@ class Connection:
                 item = await self.queue.get()
                 if item is _CLOSE:
                     break
+                self.queued -= len(item)
                 await self.ws.send_text(item)
         finally:
             with contextlib.suppress(Exception):

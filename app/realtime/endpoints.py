@@ -73,11 +73,12 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     hub: Hub = ws.app.state.hub
     settings = hub.settings
     await ws.accept()
-    conn = Connection(ws, settings.ws_send_queue)
+    conn = Connection(ws, settings.ws_send_queue, settings.ws_send_queue_bytes)
     conn.writer_task = asyncio.create_task(conn.writer())
     rt: GameRuntime | None = None
     # query parameters read by hand: a bad one is a coded error, not a 1008 close
     q = ws.query_params
+    conn.delta = q.get("delta") != "0"  # ?delta=0: every update carries the full view
     token, seat, since_raw = q.get("token"), q.get("seat"), q.get("since")
     invite, watch = q.get("invite"), q.get("watch")
     since: int | None = None

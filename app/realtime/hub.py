@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..chat import service as chat_service
 from ..chat.policy import Actor, channels_for, may_read_any
@@ -34,10 +34,49 @@ from .. import ratelimit
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
 from .connection import Connection, dumps, loads
+from .delta import merge_diff
 
 log = logging.getLogger("app.hub")
 
 PROTOCOL = 1
+
+
+class _View(NamedTuple):
+    """The last view an audience was sent (the base of its next ``view_patch``)."""
+
+    seq: int
+    text: str
+    view: dict[str, Any]
+
+
+class _Built:
+    """One audience's ``update`` for one delivery: the message, its view's JSON (equal
+    views of several audiences share one text and one dict), and the two texts (full
+    view, view patch) built at most once each."""
+
+    __slots__ = ("msg", "vtext", "view", "_full", "_patched")
+
+    def __init__(self, msg: dict[str, Any], vtext: str, view: dict[str, Any]) -> None:
+        self.msg, self.vtext, self.view = msg, vtext, view
+        self._full: str | None = None
+        self._patched: str | None = None
+
+    def full(self) -> str:
+        if self._full is None:
+            self._full = dumps(self.msg)
+        return self._full
+
+    def patched(self, prev: _View, cache: dict[tuple[int, str], dict[str, Any]]) -> str:
+        if self._patched is None:
+            key = (id(prev.view), self.vtext)           # audiences with equal views: one diff
+            patch = cache.get(key)
+            if patch is None:
+                patch = cache[key] = ({} if prev.text == self.vtext
+                                      else merge_diff(prev.view, self.view))
+            msg = {k: v for k, v in self.msg.items() if k != "view"}
+            msg["view_patch"] = patch
+            self._patched = dumps(msg)
+        return self._patched
 
 
 class Hub:
@@ -271,6 +310,7 @@ class Hub:
         """Bind the connection to the identity's seat; returns an error code or None."""
         conn.identity_id = identity.id if identity else None
         conn.name = identity.name if identity else None
+        conn.view_seq = -1                  # another audience maybe: its next view is full
         conn.seat = conn.side = conn.role = None
         conn.held, conn.pinned = [], False
         if identity is None:
@@ -291,6 +331,7 @@ class Hub:
         board).  Refused (an error code) for an identity holding a seat of the game, an
         unknown side, or a ruleset without spectator seats."""
         conn.watch = conn.watch_side = None
+        conn.view_seq = -1                  # another audience maybe: its next view is full
         if side is None:
             return None
         make = getattr(rt.rs, "spectator_seat", None)
@@ -307,6 +348,7 @@ class Hub:
         speaks for every seat of its identity (:meth:`_chat_seats`)."""
         infos = [rt.seats[s] for s in seats]
         conn.held = [(i.seat, i.side, i.role) for i in infos]
+        conn.view_seq = -1                  # another audience: its next view is full
         if infos:
             conn.seat, conn.side, conn.role = infos[0].seat, infos[0].side, infos[0].role
         else:
@@ -348,11 +390,11 @@ class Hub:
         rebuilt = await self._rebuild(rt, conn, since)
         async with rt.lock:
             rt.connections.add(conn)         # counted in its own hello's presence
-            conn.send_json(self.hello(rt, conn, chat))
+            self._send_view(rt, conn, self.hello(rt, conn, chat))
             if since is not None and not self._since_error(rt, conn, since):
                 missed = self._missed(rt, conn, since, rebuilt)
                 if missed is not None:
-                    conn.send_json(missed)
+                    self._send_view(rt, conn, missed)
             conn.seq = rt.seq
             rt.connections.add(conn)
         self.presence.broadcast(rt)
@@ -419,16 +461,20 @@ class Hub:
             missed = None
             if since is not None and not self._since_error(rt, conn, since):
                 missed = self._missed(rt, conn, since, rebuilt)
-            conn.send_json(missed if missed is not None
-                           else self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
-                                              conn.actors))
+            self._send_view(rt, conn, missed if missed is not None
+                            else self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
+                                               conn.actors))
             conn.seq = rt.seq
 
     # -- delivery ------------------------------------------------------------------------
     def _deliver(self, rt: GameRuntime) -> None:
         """Send every committed batch not yet delivered to this worker's connections, as
         ONE update per connection (a worker that fell behind redacts once per seat, not
-        once per batch; caller holds ``rt.lock``)."""
+        once per batch; caller holds ``rt.lock``).  One serialisation per audience (the
+        connections of one seat, or all spectators) and per form: a connection that holds
+        the audience's previous view gets ``view_patch`` (docs/protocol.md "View
+        patches"), any other the full ``view``; the same text object is queued to every
+        connection of the audience."""
         if rt.delivered_seq >= rt.seq:
             return
         batches = rt.batches_since(rt.delivered_seq)
@@ -437,7 +483,9 @@ class Hub:
             rt.delivered_seq = rt.seq
             return
         status = self._status(rt)
-        cache: dict[tuple[Any, int], str] = {}
+        built: dict[tuple[Any, int], _Built] = {}
+        patches: dict[tuple[int, str], dict[str, Any]] = {}
+        interned: dict[str, dict[str, Any]] = {}
         for conn in list(rt.connections):
             if conn.closed:
                 rt.connections.discard(conn)
@@ -448,18 +496,44 @@ class Hub:
             if not mine or mine[0].first_seq != conn.seq + 1:   # cannot happen: be safe
                 conn.send_json(self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
                                              conn.actors))
-                conn.seq = rt.seq
+                conn.seq = conn.view_seq = rt.seq
                 continue
-            key = (conn.view_key, mine[0].first_seq)
-            text = cache.get(key)
-            if text is None:
-                text = cache[key] = dumps(self.update_msg(rt.rs, mine, conn.view_seat, status,
-                                                          conn.seats, conn.actors, rt))
-            conn.send(text)
-            conn.seq = rt.seq
+            key = conn.view_key
+            b = built.get((key, mine[0].first_seq))
+            if b is None:
+                msg = self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats, conn.actors,
+                                      rt)
+                vtext = dumps(msg["view"])
+                view = interned.setdefault(vtext, msg["view"])
+                b = built[(key, mine[0].first_seq)] = _Built(msg, vtext, view)
+            prev = rt.views.get(key)
+            if conn.delta and len(conn.held) <= 1 and prev is not None and prev.seq == conn.view_seq:
+                conn.send(b.patched(prev, patches))
+            else:
+                conn.send(b.full())
+            conn.seq = conn.view_seq = rt.seq
+        for (key, _first), b in built.items():
+            rt.views[key] = _View(rt.seq, b.vtext, b.view)
+        if len(rt.views) > 4 * len(built) + 16:     # audiences gone: forget their views
+            keep = {c.view_key for c in rt.connections}
+            rt.views = {k: v for k, v in rt.views.items() if k in keep}
         rt.delivered_seq = rt.seq
-        for b in batches[:-1]:
-            b.state = None              # delivered: keep the events only (catch-up)
+        for b_ in batches[:-1]:
+            b_.state = None             # delivered: keep the events only (catch-up)
+
+    @staticmethod
+    def _send_view(rt: GameRuntime, conn: Connection, msg: dict[str, Any]) -> None:
+        """Queue a message carrying the full view at ``rt.seq`` (hello, sync, catch-up
+        update): later updates may patch that view."""
+        conn.send_json(msg)
+        view = msg.get("view")
+        if view is None or msg.get("seq") != rt.seq:
+            return
+        conn.view_seq = rt.seq
+        if len(conn.held) <= 1:
+            cur = rt.views.get(conn.view_key)
+            if cur is None or cur.seq != rt.seq:
+                rt.views[conn.view_key] = _View(rt.seq, dumps(view), view)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
         cache: dict[tuple[Any, str | None], str] = {}
@@ -470,7 +544,7 @@ class Hub:
                 text = cache[key] = dumps(self.sync_msg(rt, conn.view_seat, conn.identity_id,
                                                         conn.seats, conn.actors))
             conn.send(text)
-            conn.seq = rt.seq
+            conn.seq = conn.view_seq = rt.seq
 
     # -- actions -------------------------------------------------------------------------
     async def submit(self, rt: GameRuntime, conn: Connection | None, seat: str, expected_seq: int,
@@ -506,8 +580,8 @@ class Hub:
                     conn.send_json({"type": "reject", "id": msg_id, "code": out.code,
                                     "message": out.message, "seq": out.seq, "details": out.details})
                     if out.code == "stale_seq":
-                        conn.send_json(self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
-                                                     conn.actors))
+                        self._send_view(rt, conn, self.sync_msg(rt, conn.view_seat, conn.identity_id,
+                                                                conn.seats, conn.actors))
                         conn.seq = rt.seq
             self._deliver(rt)
         if out.ok and out.batch is not None:

@@ -10,6 +10,8 @@ from typing import Any
 import httpx
 import websockets
 
+from app.realtime.delta import apply_patch
+
 SCENARIO = "2-PegasusBridge"
 
 
@@ -99,6 +101,8 @@ class WS:
         try:
             async for raw in self.ws:
                 msg = json.loads(raw)
+                if "view_patch" in msg and "view" not in msg:    # as the client: patch its view
+                    msg["view"] = apply_patch(self.view, msg["view_patch"])
                 self.messages.append(msg)
                 t = msg.get("type")
                 if t == "hello":

@@ -43,6 +43,7 @@ import pytest
 import websockets
 
 from app.chat.policy import Actor, may_read
+from app.realtime.delta import apply_patch
 
 from .conftest import Server, backend
 from .helpers import WS, auth, new_identity
@@ -139,6 +140,8 @@ class Recorder(WS):
             try:
                 async for raw in self.ws:
                     msg = json.loads(raw)
+                    if "view_patch" in msg and "view" not in msg:    # as the client: patch its view
+                        msg["view"] = apply_patch(self.view, msg["view_patch"])
                     self.messages.append(msg)
                     t = msg.get("type")
                     if t == "hello":

@@ -97,6 +97,22 @@ async def test_send_queue_overflow_drops_only_that_connection() -> None:
     assert fast.closed == (1000, "")
 
 
+async def test_send_queue_is_bounded_in_bytes() -> None:
+    """A slow reader is dropped once its backlog passes ``max_bytes`` (not only a count of
+    messages); one message larger than the bound still goes to an idle connection."""
+    slow = FakeWS()
+    c = Connection(slow, 1000, max_bytes=1000)      # type: ignore[arg-type]
+    c.writer_task = asyncio.create_task(c.writer())
+    c.send("x" * 1500)                              # alone in the queue: accepted
+    await asyncio.sleep(0)                          # the writer takes it (and blocks)
+    for _ in range(3):
+        c.send("y" * 300)
+    assert not c.closed and c.queued == 900
+    c.send("z" * 300)
+    assert c.closed and c.close_code == 4008
+    await asyncio.wait({c.writer_task}, timeout=5)  # type: ignore[arg-type]
+
+
 async def _roundtrip(ps: Any) -> None:
     got: list[tuple[str, bytes]] = []
     done = asyncio.Event()
@@ -159,3 +175,21 @@ def test_stand_in_bot_decides_then_confirms() -> None:
     for kinds in per_turn.values():
         assert "undo_dispatch" not in kinds and kinds.count("visit") <= 1 and len(kinds) <= 6
         assert kinds[-1] == "confirm_dispatch"
+
+
+def test_gc_tuning_from_settings() -> None:
+    """GC_THRESHOLDS sets the collector's thresholds; empty keeps them (GC_FREEZE off here:
+    a test process must not freeze the suite's objects)."""
+    import gc
+
+    from app.main import tune_gc
+    from app.settings import Settings
+
+    before = gc.get_threshold()
+    try:
+        tune_gc(Settings(gc_thresholds="800,11,12", gc_freeze=False))
+        assert gc.get_threshold() == (800, 11, 12)
+        tune_gc(Settings(gc_thresholds="", gc_freeze=False))
+        assert gc.get_threshold() == (800, 11, 12)
+    finally:
+        gc.set_threshold(*before)

@@ -1,0 +1,481 @@
+"""Overlord scale benchmark: G live Omaha Beach Overlord games x 9 sockets, the server
+beside a bare websocket relay carrying the same bytes, in the same run.
+
+Per game: 8 identities hold the 8 role seats (layout 4 per side; the 8 identities are
+shared by all games) + 1 anonymous spectator = 9 sockets; every game acts at --rate
+actions/s (a random pick from the legal list of a seat that has one).  Latency = from an
+action's send to its ``update`` reaching the LAST of the game's 9 sockets; the first
+--warmup seconds are dropped.  The server is started here (``python -m app.main serve``:
+the project's own flags) on a temporary SQLite database, or with --pg on PostgreSQL +
+Redis (a temporary schema of db ``test`` on 127.0.0.1) with --workers workers.
+
+Right after each server run, the same G x 9 sockets talk to a bare ``websockets`` relay
+(another process) that sends every socket the very update texts its counterpart got from
+the server (recorded), at the same rate: the physical floor of Python websockets on this
+machine under the same load.  Each row prints p50/p99, the server's CPU per action (all
+its processes, user + system, during the measured window), its RSS (sum of its
+processes) and the load average.  Only the runtime install is needed (``make install``:
+websockets and orjson come with the server).
+
+    python bench/overlord_scale.py --games 100                  # SQLite, 1 worker
+    python bench/overlord_scale.py --games 50,100,200 --pg --workers 1,2,3
+    python bench/overlord_scale.py --games 100 --profile out.prof   # cProfile, 1 worker
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import orjson
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIO = "13-OmahaBeachOverlord"
+SEATS = [f"{s}:{r}" for s in ("AXIS", "ALLIES") for r in ("cinc", "left", "centre", "right")]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pct(xs: list[float], p: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+
+
+def loadavg() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+# -- process accounting --------------------------------------------------------------------
+def tree(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+        except OSError:
+            kids = []
+        todo.extend(int(k) for k in kids)
+    return out
+
+
+def cpu_seconds(pid: int) -> float:
+    tot = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for p in tree(pid):
+        try:
+            f = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            tot += (int(f[11]) + int(f[12])) / tick
+        except (OSError, IndexError):
+            pass
+    return tot
+
+
+def rss_mb(pid: int) -> float:
+    tot = 0
+    for p in tree(pid):
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    tot += int(line.split()[1])
+        except OSError:
+            pass
+    return tot / 1024
+
+
+# -- the game server ---------------------------------------------------------------------------
+def start_server(pg: bool, workers: int, profile: str | None) -> tuple[subprocess.Popen[bytes], str, str | None]:
+    port = free_port()
+    env = {**os.environ, "WS_RATE_PER_SECOND": "1000", "WS_BURST": "1000",
+           "OVERLORD_TEST_SEEDS": "1", "BOT_GRACE_SECONDS": "3600"}
+    schema = None
+    if pg:
+        schema = "scale_" + secrets.token_hex(4)
+        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
+                        f"CREATE SCHEMA {schema}"], check=True)
+        env.update(DATABASE_URL="postgresql+asyncpg://root@127.0.0.1:5432/test",
+                   DATABASE_SCHEMA=schema, REDIS_URL="redis://127.0.0.1:6379/0")
+    else:
+        env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/scale.db"
+        env.pop("REDIS_URL", None)
+    # the console script's way (``python -m app.main`` loses its worker processes: they
+    # re-import ``__main__`` under multiprocessing's spawn)
+    serve = ["-c", "import sys; from app.main import cli; cli(sys.argv[1:])"]
+    if profile:         # cProfile of the measured window only: SIGUSR1 starts, SIGUSR2 dumps
+        serve = ["-c", PROFILED % json.dumps(profile)]
+    cmd = [sys.executable, *serve, "serve", "--host", "127.0.0.1",
+           "--port", str(port), "--workers", str(workers)]
+    logf = open(os.path.join(tempfile.gettempdir(), f"overlord_scale_{port}.log"), "wb")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True,
+                            stdout=logf, stderr=subprocess.STDOUT)    # the server's log
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=0.5) as r:
+                if r.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.1)
+    time.sleep(2.0 if workers > 1 else 0.3)
+    return proc, base, schema
+
+
+PROFILED = """
+import cProfile, signal, sys
+import app.main
+pr = cProfile.Profile()
+signal.signal(signal.SIGUSR1, lambda *_: pr.enable())
+def _dump(*_):
+    pr.disable()
+    pr.dump_stats(%s)
+signal.signal(signal.SIGUSR2, _dump)
+sys.argv = ["overlord-server", *sys.argv[1:]]
+app.main.cli()
+"""
+
+
+def http(base: str, method: str, path: str, body: dict[str, Any] | None, token: str | None = None) -> Any:
+    req = urllib.request.Request(base + path, method=method,
+                                 data=json.dumps(body or {}).encode(),
+                                 headers={"Content-Type": "application/json",
+                                          **({"Authorization": f"Bearer {token}"} if token else {})})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
+def create_games(base: str, n: int) -> tuple[list[str], list[str]]:
+    """n games, 8 seats claimed by the 8 shared identities (9 HTTP calls per game)."""
+    toks = [http(base, "POST", "/api/identity", {"name": f"P{i}"})["token"] for i in range(8)]
+
+    def one(i: int) -> str:
+        g = http(base, "POST", "/api/games", {"scenario_id": SCENARIO, "mode": "overlord",
+                                              "seat": SEATS[0], "seed": 5000 + i}, toks[0])
+        for k, seat in enumerate(SEATS[1:], 1):
+            http(base, "POST", f"/api/games/{g['id']}/seats/{seat}/claim", {}, toks[k])
+        return str(g["id"])
+
+    with ThreadPoolExecutor(8) as ex:
+        return list(ex.map(one, range(n))), toks
+
+
+# -- the load generator ------------------------------------------------------------------------
+def apply_patch(target: Any, patch: Any) -> Any:
+    """RFC 7386 JSON merge patch (what the client does with ``view_patch``)."""
+    if not isinstance(patch, dict):
+        return patch
+    if not isinstance(target, dict):
+        target = {}
+    for k, v in patch.items():
+        if v is None:
+            target.pop(k, None)
+        else:
+            target[k] = apply_patch(target.get(k), v)
+    return target
+
+
+class Sock:
+    def __init__(self, ws: Any, record: dict[int, list[str]] | None, idx: int) -> None:
+        self.ws, self.record, self.idx = ws, record, idx
+        self.seq, self.legal = 0, []
+        self.arrivals: dict[int, float] = {}
+        self.acks: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.changed = asyncio.Event()
+        self.ready = asyncio.Event()
+        self.bytes = 0
+        self.task = asyncio.create_task(self.read())
+
+    async def read(self) -> None:
+        try:
+            async for raw in self.ws:
+                now = time.perf_counter()
+                self.bytes += len(raw)
+                msg = orjson.loads(raw)
+                t = msg["type"]
+                if t == "update":
+                    self.arrivals[msg["first_seq"]] = now
+                    if self.record is not None:
+                        self.record.setdefault(msg["first_seq"], [""] * 9)[self.idx] = \
+                            raw if isinstance(raw, str) else raw.decode()
+                if t in ("hello", "update", "sync") and msg["seq"] >= self.seq:
+                    self.seq, self.legal = msg["seq"], msg.get("legal") or []
+                    self.ready.set()
+                    self.changed.set()
+                elif t in ("ack", "reject"):
+                    await self.acks.put(msg)
+        except websockets.ConnectionClosed:
+            pass
+
+
+async def server_game(ws_base: str, gid: str, toks: list[str], rate: float, start: float,
+                      until: float, lat: list[tuple[float, float]], seed: int,
+                      record: dict[int, list[str]] | None, stats: dict[str, int]) -> None:
+    url = f"{ws_base}/ws/games/{gid}"
+    socks: list[Sock] = []
+    for i in range(9):
+        q = f"?token={toks[i]}&seat={SEATS[i]}" if i < 8 else ""
+        ws = await websockets.connect(url + q, max_size=None, open_timeout=120, ping_interval=None)
+        socks.append(Sock(ws, record, i))
+    await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in socks)), 120)
+    rng = random.Random(seed)
+    interval = 1.0 / rate
+    nxt = max(start, time.perf_counter()) + rng.random() * interval
+    sent: dict[int, float] = {}
+    try:
+        while time.perf_counter() < until:
+            top = max(s.seq for s in socks[:8])
+            actors = [s for s in socks[:8] if s.seq == top and s.legal]
+            if not actors:
+                if any(s.seq < top for s in socks[:8]):
+                    await asyncio.sleep(0.002)
+                    continue
+                stats["stuck"] += 1        # game over, or nobody may act: stop this game
+                break
+            await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
+            nxt = max(nxt + interval, time.perf_counter())
+            me = rng.choice(actors)
+            seq = me.seq
+            t0 = time.perf_counter()
+            await me.ws.send(orjson.dumps({"type": "action", "seq": seq,
+                                           "action": rng.choice(me.legal)}).decode())
+            ack = await me.acks.get()
+            if ack["type"] != "ack":
+                stats["rejects"] += 1
+                await asyncio.sleep(0.01)
+                continue
+            sent[seq + 1] = t0
+            while any(s.seq < ack["seq"] for s in socks):
+                await asyncio.sleep(0.002)
+    except (websockets.ConnectionClosed, asyncio.TimeoutError):
+        stats["closed"] += 1
+    await asyncio.sleep(0.5)
+    for first, t0 in sent.items():
+        got = [s.arrivals.get(first) for s in socks]
+        if all(g is not None for g in got):
+            lat.append((t0, max(got) - t0))  # type: ignore[type-var]
+    stats["bytes"] += sum(s.bytes for s in socks)
+    for s in socks:
+        await s.ws.close()
+        s.task.cancel()
+
+
+# -- the bare relay ----------------------------------------------------------------------------
+def relay_server(port: int, payload_file: str) -> None:
+    """One room per game; a message ``{"k", "i"}`` makes the relay send socket j of the room
+    the j-th text of recorded update i (every socket its own bytes, as the server did)."""
+    rooms: dict[str, list[Any]] = {}
+    payloads: list[list[str]] = json.loads(Path(payload_file).read_text())
+
+    async def handler(ws: Any) -> None:
+        room = rooms.setdefault(ws.request.path, [])
+        room.append(ws)
+        try:
+            async for raw in ws:
+                msg = json.loads(raw)
+                texts = payloads[msg["i"] % len(payloads)]
+                for j, peer in enumerate(list(room)):
+                    websockets.broadcast([peer], '{"k":%d,"u":%s}' % (msg["k"], texts[j % len(texts)]))
+        finally:
+            room.remove(ws)
+
+    async def main() -> None:
+        async with websockets.serve(handler, "127.0.0.1", port, max_size=None, ping_interval=None):
+            await asyncio.Future()
+
+    asyncio.run(main())
+
+
+async def relay_game(ws_base: str, room: str, rate: float, start: float, until: float,
+                     lat: list[tuple[float, float]], seed: int) -> None:
+    arrivals: list[dict[int, float]] = [{} for _ in range(9)]
+
+    async def reader(ws: Any, arr: dict[int, float]) -> None:
+        try:
+            async for raw in ws:
+                now = time.perf_counter()
+                orjson.loads(raw)
+                arr[int(raw[5:raw.index(",")])] = now
+        except websockets.ConnectionClosed:
+            pass
+
+    socks = [await websockets.connect(f"{ws_base}/{room}", max_size=None, open_timeout=120,
+                                      ping_interval=None) for _ in range(9)]
+    tasks = [asyncio.create_task(reader(w, a)) for w, a in zip(socks, arrivals)]
+    rng = random.Random(seed)
+    interval = 1.0 / rate
+    nxt = max(start, time.perf_counter()) + rng.random() * interval
+    sent: dict[int, float] = {}
+    k = 0
+    while time.perf_counter() < until:
+        await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
+        nxt = max(nxt + interval, time.perf_counter())
+        k += 1
+        sent[k] = time.perf_counter()
+        await socks[k % 8].send(json.dumps({"k": k, "i": rng.randrange(1 << 30)}))
+        while any(k not in a for a in arrivals):
+            await asyncio.sleep(0.002)
+    for key, t0 in sent.items():
+        lat.append((t0, max(a[key] for a in arrivals) - t0))
+    for w in socks:
+        await w.close()
+    for t in tasks:
+        t.cancel()
+
+
+# -- runs --------------------------------------------------------------------------------------
+def stats_of(xs: list[float]) -> dict[str, float]:
+    ms = [x * 1000 for x in xs]
+    return {"n": len(ms), "p50": pct(ms, 50), "p99": pct(ms, 99),
+            "max": max(ms) if ms else float("nan")}
+
+
+async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
+                     record: dict[int, list[str]]) -> dict[str, Any]:
+    proc, base, schema = start_server(pg, workers, args.profile)
+    ws_base = base.replace("http", "ws", 1)
+    lat: list[tuple[float, float]] = []
+    stats = {"stuck": 0, "rejects": 0, "closed": 0, "bytes": 0}
+    try:
+        t = time.perf_counter()
+        gids, toks = await asyncio.get_running_loop().run_in_executor(None, create_games, base, g)
+        made = time.perf_counter() - t
+        ramp = max(3.0, g * 9 / 400)            # connect the sockets over the ramp
+        start = time.perf_counter() + ramp
+        until = start + args.warmup + args.duration
+        tasks = []
+        for i, gid in enumerate(gids):
+            tasks.append(asyncio.create_task(server_game(
+                ws_base, gid, toks, args.rate, start, until, lat, 1000 + i,
+                record if i < 3 else None, stats)))
+            await asyncio.sleep(ramp * 0.8 / g)
+        await asyncio.sleep(max(0.0, start + args.warmup - time.perf_counter()))
+        if args.profile:
+            os.kill(proc.pid, signal.SIGUSR1)
+        cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
+        await asyncio.sleep(max(0.0, until - time.perf_counter()))
+        cpu1, t1 = cpu_seconds(proc.pid), time.perf_counter()
+        if args.profile:
+            os.kill(proc.pid, signal.SIGUSR2)
+        rss = rss_mb(proc.pid)
+        await asyncio.gather(*tasks)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(30)
+        if schema:
+            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
+                            f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+    xs = [x for t0_, x in lat if t0_ >= start + args.warmup]
+    actions = len(xs) or 1
+    return {**stats_of(xs), "cpu_ms_per_action": (cpu1 - cpu0) * 1000 / actions,
+            "cpu_pct": (cpu1 - cpu0) / (t1 - t0) * 100, "rss_mb": rss, "games_made_s": made,
+            **stats}
+
+
+async def run_relay(args: argparse.Namespace, g: int, record: dict[int, list[str]]) -> dict[str, Any]:
+    port = free_port()
+    fd, payload_file = tempfile.mkstemp(suffix=".json")
+    texts = [v for v in record.values() if all(v)] or [['{"pad":"%s"}' % ("x" * 4000)] * 9]
+    with os.fdopen(fd, "w") as f:
+        json.dump(texts[:400], f)
+    proc = subprocess.Popen([sys.executable, __file__, "--relay-server", str(port),
+                             "--payloads", payload_file], start_new_session=True)
+    lat: list[tuple[float, float]] = []
+    try:
+        for _ in range(200):
+            try:
+                with socket.create_connection(("127.0.0.1", port), 0.2):
+                    break
+            except OSError:
+                time.sleep(0.05)
+        ramp = max(3.0, g * 9 / 400)
+        start = time.perf_counter() + ramp
+        until = start + args.warmup + args.duration
+        tasks = []
+        for i in range(g):
+            tasks.append(asyncio.create_task(relay_game(f"ws://127.0.0.1:{port}", f"g{i}", args.rate,
+                                                        start, until, lat, 2000 + i)))
+            await asyncio.sleep(ramp * 0.8 / g)
+        await asyncio.sleep(max(0.0, start + args.warmup - time.perf_counter()))
+        cpu0 = cpu_seconds(proc.pid)
+        await asyncio.sleep(max(0.0, until - time.perf_counter()))
+        cpu1, rss = cpu_seconds(proc.pid), rss_mb(proc.pid)
+        await asyncio.gather(*tasks)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+        os.unlink(payload_file)
+    xs = [x for t0, x in lat if t0 >= start + args.warmup]
+    return {**stats_of(xs), "cpu_ms_per_action": (cpu1 - cpu0) * 1000 / (len(xs) or 1),
+            "rss_mb": rss, "mean_update_b": int(statistics.fmean(len(t) for v in texts for t in v))}
+
+
+async def run(args: argparse.Namespace) -> None:
+    backends: list[tuple[str, bool, int]] = []
+    if not args.pg_only:
+        backends.append(("SQLite 1w", False, 1))
+    if args.pg or args.pg_only:
+        backends += [(f"PG+Redis {w}w", True, w) for w in args.workers]
+    print(f"# Overlord scale: {SCENARIO}, 9 sockets/game, {args.rate:g} action/s/game, "
+          f"{args.duration:g} s measured after {args.warmup:g} s; {os.cpu_count()} CPUs, "
+          f"load average {loadavg()}")
+    print(f"{'run':22} {'G':>5} {'n':>6} {'p50':>7} {'p99':>7} {'max':>7} {'cpu/act':>8} "
+          f"{'cpu%':>5} {'RSS MB':>7} {'B/upd':>6}  relay p50/p99 cpu/act  p99 ratio  load")
+    for g in args.games:
+        for name, pg, workers in backends:
+            load = loadavg()
+            record: dict[int, list[str]] = {}
+            s = await run_server(args, g, pg, workers, record)
+            r = await run_relay(args, g, record)
+            print(f"{name:22} {g:>5} {s['n']:>6} {s['p50']:>7.1f} {s['p99']:>7.1f} {s['max']:>7.1f} "
+                  f"{s['cpu_ms_per_action']:>8.2f} {s['cpu_pct']:>5.0f} {s['rss_mb']:>7.0f} "
+                  f"{r['mean_update_b']:>6}  {r['p50']:>5.1f}/{r['p99']:<6.1f} "
+                  f"{r['cpu_ms_per_action']:>5.2f}   {s['p99'] / r['p99']:>6.2f}   {load}"
+                  + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
+                     if s["stuck"] or s["closed"] else ""), flush=True)
+    print(f"# load average at the end {loadavg()}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", default="20", help="G, or a list: 50,100,200")
+    ap.add_argument("--rate", type=float, default=1.0, help="actions per second per game")
+    ap.add_argument("--duration", type=float, default=20.0)
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--pg", action="store_true", help="also PostgreSQL + Redis")
+    ap.add_argument("--pg-only", action="store_true")
+    ap.add_argument("--workers", default="1,2", help="PostgreSQL worker counts: 1,2,3")
+    ap.add_argument("--profile", help="profile mode: cProfile of the server (1 worker) during "
+                    "the measured window, written to this file (python -m pstats FILE)")
+    ap.add_argument("--relay-server", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--payloads", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.relay_server:
+        relay_server(args.relay_server, args.payloads)
+        return
+    args.games = [int(x) for x in str(args.games).split(",")]
+    args.workers = [int(x) for x in str(args.workers).split(",")]
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,92 @@
+"""View patches (app/realtime/delta.py, static/util.js ``mergePatch``): applying the patch
+to the previous view gives exactly the new view, nulls and removed members included, in
+Python and in the browser client's JavaScript (run with node when it is installed)."""
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from app.realtime.delta import apply_patch, merge_diff
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CASES: list[tuple[dict[str, Any], dict[str, Any]]] = [
+    ({"a": 1, "b": {"c": 2, "d": None}}, {"a": 1, "b": {"c": None, "d": 3}}),     # set null
+    ({"a": 1, "gone": 2, "n": {"x": 1}}, {"a": 2, "n": {}}),                       # removed
+    ({"p": None}, {"p": {"type": "attack", "x": None}}),                           # null -> obj
+    ({"p": {"type": "attack"}}, {"p": None}),
+    ({"u": [{"id": 1, "h": [1, 2]}, {"id": 2, "h": [3, 4]}, {"id": 3, "s": 4}]},
+     {"u": [{"id": 1, "h": [1, 3]}, {"id": 3, "s": 4, "t": None}, {"id": 9, "h": [0, 0]}]}),
+    ({"u": [{"id": 1}, {"id": 2}]}, {"u": [{"id": 2}, {"id": 1}]}),              # reordered
+    ({"u": [{"id": 1}]}, {"u": []}),
+    ({"u": []}, {"u": [{"id": "a", "v": None}]}),
+    ({"l": [1, 2]}, {"l": {"k": [1]}}),                                            # list -> obj
+    ({"l": {"k": 1}}, {"l": [1]}),
+]
+
+
+def overlord_views(steps: int = 150) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    rs = engine.get_ruleset("overlord")
+    scen = engine.load_scenario((ROOT / "scenarios/13-OmahaBeachOverlord.m44").read_text())
+    st = rs.new_game(3, {}, scen, "overlord")
+    seats = [*rs.seats(st), None]
+    prev = {s: rs.view_for(st, s) for s in seats}
+    rng = random.Random(3)
+    pairs = []
+    for _ in range(steps):
+        acts = [a for s in rs.seats(st) for a in rs.legal_actions(st, s)]
+        if not acts:
+            break
+        st, _ev = rs.apply(st, rng.choice(acts))
+        while rs.is_chance(st):
+            st, _ev = rs.apply(st, rs.sample_chance(st))
+        for s in seats:
+            v = json.loads(json.dumps(rs.view_for(st, s)))
+            pairs.append((prev[s], v))
+            prev[s] = v
+    return pairs
+
+
+def test_patch_roundtrip_python() -> None:
+    for old, new in CASES + overlord_views():
+        patch = json.loads(json.dumps(merge_diff(old, new)))
+        snapshot = json.dumps(old, sort_keys=True)
+        assert apply_patch(old, patch) == new
+        assert json.dumps(old, sort_keys=True) == snapshot     # the old view is not modified
+
+
+def test_patch_is_small_for_overlord() -> None:
+    pairs = overlord_views(60)
+    full = sum(len(json.dumps(n)) for _o, n in pairs)
+    patch = sum(len(json.dumps(merge_diff(o, n))) for o, n in pairs)
+    assert patch * 5 < full
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed")
+def test_patch_roundtrip_javascript(tmp_path: Path) -> None:
+    pairs = CASES + overlord_views(40)
+    data = [{"old": o, "patch": merge_diff(o, n), "new": n} for o, n in pairs]
+    (tmp_path / "cases.json").write_text(json.dumps(data))
+    script = tmp_path / "check.mjs"
+    script.write_text(
+        f"import {{ mergePatch }} from {json.dumps((ROOT / 'static/util.js').as_uri())};\n"
+        "import { readFileSync } from 'node:fs';\n"
+        f"const cases = JSON.parse(readFileSync({json.dumps(str(tmp_path / 'cases.json'))}));\n"
+        "let bad = 0;\n"
+        "for (const c of cases) {\n"
+        "  const before = JSON.stringify(c.old);\n"
+        "  const got = mergePatch(c.old, c.patch);\n"
+        "  const norm = (x) => JSON.stringify(x, (k, v) => (v && typeof v === 'object' && !Array.isArray(v)) ? Object.fromEntries(Object.entries(v).sort()) : v);\n"
+        "  if (norm(got) !== norm(c.new) || JSON.stringify(c.old) !== before) { bad++; console.error(JSON.stringify(c.patch), norm(got), norm(c.new)); }\n"
+        "}\n"
+        "console.log(bad);\n")
+    out = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "0", out.stderr[:2000]
