@@ -35,7 +35,7 @@ export function unitLetter(unit) {
 
 // 004 Appendix 3 variants (game option `variant`): the engine's kind names the new units.
 export const VARIANT_LETTERS = {
-  zombie: 'Z', dalek: 'Dk', special_weapons_dalek: 'Dk★', dalek_mercenary: 'Mc',
+  zombie: 'Z', dalek: 'Dk', special_weapons_dalek: 'Dk★', dalek_mercenary: 'Mc', cyberman: 'Cy',
   martian_fighting_machine: 'Mf', martian_handling_machine: 'Mh',
 };
 const VARIANT_STYLE = {
@@ -43,6 +43,7 @@ const VARIANT_STYLE = {
   dalek: { name: 'Dalek', fill: '#8d8f94', edge: '#3c3d40' },
   special_weapons_dalek: { name: 'Dalek', fill: '#8d8f94', edge: '#3c3d40' },
   dalek_mercenary: { name: 'Mercenary', fill: '#2b2b2b', edge: '#000' },
+  cyberman: { name: 'Cyberman', fill: '#d8dde3', edge: '#6b7480' },
   martian_fighting_machine: { name: 'Martian', fill: '#c9ced6', edge: '#5a606a' },
   martian_handling_machine: { name: 'Martian', fill: '#c9ced6', edge: '#5a606a' },
 };
@@ -58,7 +59,7 @@ const PROFILES = {
   mobile_artillery: [2, 2, 1, [3, 3, 2, 2, 1, 1]], heavy_anti_tank: [2, 1, 0, [2, 2, 2, 2]],
   destroyer: [3, 2, 2, [3, 3, 2, 2, 1, 1, 1, 1]],
   zombie: [3, 1, 1, [3]], dalek: [3, 4, 4, [3, 3, 3]], special_weapons_dalek: [4, 4, 4, [4, 4, 4, 4]],
-  dalek_mercenary: [4, 2, 2, [3, 2, 1]], martian_fighting_machine: [4, 3, 3, [4, 4, 4, 4, 4, 4, 4, 4]],
+  dalek_mercenary: [4, 2, 2, [3, 2, 1]], cyberman: [4, 3, 3, [3, 3, 3]], martian_fighting_machine: [4, 3, 3, [4, 4, 4, 4, 4, 4, 4, 4]],
   martian_handling_machine: [3, 3, 3, [2, 2, 2, 2]],
 };
 

@@ -5,7 +5,7 @@
 import { el, sideName } from './util.js';
 
 export const VARIANT_NAMES = {
-  ZOMBIE: 'Achtung! Zombie!', EXTERMINATE: 'EX-TER-MIN-ATE!',
+  ZOMBIE: 'Achtung! Zombie!', EXTERMINATE: 'EX-TER-MIN-ATE!', CYBERMEN: 'EX-TER-MIN-ATE! (Cybermen)',
   WAR_OF_THE_WORLDS: 'War Of The Worlds', NINETEEN_EIGHTY_FOUR: 'Nineteen Eighty-Four',
 };
 
@@ -17,6 +17,10 @@ function variantLines(v) {
   if (v.name === 'EXTERMINATE') {
     return [`Daleks: ${sideName(v.side)}`, `Towns exterminated: ${(v.exterminated || []).length}`,
       v.leader ? `Heroic Leader (Human Factor) with ${v.leader}: +2 dice, first flag ignored` : 'Heroic Leader lost'];
+  }
+  if (v.name === 'CYBERMEN') {
+    return [`Cybermen: ${sideName(v.side)} (no grenade hits, flags ignored)`,
+      `Figures gained in close assault: ${v.reinforced ?? 0}`];
   }
   if (v.name === 'WAR_OF_THE_WORLDS') {
     return [`Martians: ${sideName(v.side)} · Common Cold level ${v.sickness ?? 0}`,

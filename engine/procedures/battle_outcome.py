@@ -170,14 +170,18 @@ def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
         nxt = []
         for h in frontier:
             for n in board.retreat_hexes(h, top):
-                if n in st.occ or (rails is not None and n not in rails.get(h, ())):
+                if rails is not None and n not in rails.get(h, ()):
+                    continue
+                held = n in st.occ      # 004 Zombie: an occupant dislodged, no further
+                if held and not (st.options and P.dislodge(st, v, n) is not None):
                     continue
                 tn = terrain_at(st, n)
                 if (v.cls in tn.impassable or v.cls in tn.retreat_impassable or tn.ocean
                         or not can_step(st, v, n, h)):
                     continue
                 out[n] = k
-                nxt.append(n)
+                if not held:
+                    nxt.append(n)
         frontier = list(dict.fromkeys(nxt))
         if not frontier:
             break
@@ -213,6 +217,8 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> N
             TR.retreat(st, v, to, events)
             frm = to                # moved (or not) already
     if to != frm:
+        if to in st.occ:            # 004 Zombie: "simply dislodges that Unit back one hex"
+            dislodge_unit(st, st.units[st.occ[to]], P.dislodge(st, v, to), events)
         del st.occ[frm]
         v.hex = to
         st.occ[to] = v.id
@@ -232,6 +238,19 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> N
     if check_victory(st, events):
         return
     post_battle(st, events)
+
+
+def dislodge_unit(st: GameState, o: Unit, back: Hex, events: list,
+                  reason: str = "dislodged") -> None:
+    """``o`` steps one hex to ``back`` to make room (004 Zombie: a zombie retreating into
+    it, a splitting zombie), event ``unit_moved`` with ``reason``."""
+    o = st.mut(o.id)
+    frm = o.hex
+    del st.occ[frm]
+    o.hex = back
+    st.occ[back] = o.id
+    events.append({"type": "unit_moved", "unit": o.id, "side": o.side, "from": [*frm],
+                   "to": [*back], "hexes": 1, "reason": reason})
 
 
 # ----------------------------------------------------------------------------- take ground

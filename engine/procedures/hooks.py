@@ -149,6 +149,10 @@ declare("extra_destinations", _empty, "one",
 declare("pass_through", _none, "one",
         "(st, unit) -> frozenset of occupied hexes the unit may move through but not end "
         "on, or None (called only when options are on).  004 War Of The Worlds.")
+declare("dislodge", _none, "one",
+        "(st, unit, hex) -> the hex one step back where the unit on ``hex`` is dislodged "
+        "so that ``unit`` may retreat onto ``hex``, or None (called only when options are "
+        "on).  004 Achtung! Zombie!.")
 declare("unseen", _none, "one",
         "(st, unit) -> frozenset of hexes of enemy units the unit's side has not detected, "
         "or None: the move search treats them as empty (called only when options are on).  "

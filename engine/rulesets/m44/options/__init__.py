@@ -171,15 +171,19 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "Suggested Variants, the units of the variant_side converted: ZOMBIE (Achtung! "
                  "Zombie!: card-less 3-figure zombies, new zombies from the Living's losses, "
                  "splitting at 6, town markers, annihilation or a draw), EXTERMINATE (Daleks "
-                 "and Mercenaries, towns exterminated into ruins, 10 VP), WAR_OF_THE_WORLDS "
+                 "and Mercenaries, towns exterminated into ruins, 10 VP), CYBERMEN (the "
+                 "Cyberman Units of EX-TER-MIN-ATE!, reinforced by close-assault "
+                 "casualties), WAR_OF_THE_WORLDS "
                  "(Martian Fighting / Handling Machines on the rear line, +2 cards, towns "
                  "seized, the Common Cold roll), NINETEEN_EIGHTY_FOUR (both sides the "
                  "stronger force: militia, assault guns, medium / rocket artillery; flags are "
                  "casualties; Commissars; replacements; 12 VP).",
                  f"{_R004_A3}, Suggested Variants", True,
-                 ("ZOMBIE", "EXTERMINATE", "WAR_OF_THE_WORLDS", "NINETEEN_EIGHTY_FOUR")),
+                 ("ZOMBIE", "EXTERMINATE", "CYBERMEN", "WAR_OF_THE_WORLDS",
+                  "NINETEEN_EIGHTY_FOUR")),
     OptionalRule("variant_side",
-                 "With option variant: the side converted to Zombies / Daleks / Martians "
+                 "With option variant: the side converted to Zombies / Daleks / Cybermen / "
+                 "Martians "
                  "(default AXIS).",
                  f"{_R004_A3}, Suggested Variants", True, SIDE_VALUES),
     OptionalRule("campaign",
@@ -227,6 +231,12 @@ VALUE_SUMMARIES: dict[str, dict[str, str]] = {"variant": {
                    "flag; each further flag exterminates a model; they never retreat. A Dalek "
                    "on a town that neither moves nor battles for a turn exterminates it (City "
                    "Ruins, a permanent Victory Point). Daleks need 10 Victory Points.",
+    "CYBERMEN": "EX-TER-MIN-ATE!, the Cyberman Unit: every unit of the variant_side becomes "
+                "a Cyberman Unit (special infantry, 4 figures, move up to 3 and battle, 3 "
+                "dice to range 3, terrain ignored for movement, no grenade hits, flags "
+                "ignored). Each enemy figure a Cyberman removes in close assault reinforces "
+                "the weakest Cyberman unit (up to 4 figures). Daleks and Cybermen never "
+                "play in the same game.",
     "WAR_OF_THE_WORLDS": "War Of The Worlds: one Martian per two units of the variant_side, "
                          "every 4th a Handling Machine (3 models, 2 dice to range 4), the "
                          "others Fighting Machines (4 models, 4 dice to range 8), on the rear "

@@ -1,6 +1,6 @@
 """004 Appendix 3 variants as m44 options: "Variant For Young Generals"
 (``young_generals``) and the four "Suggested Variants" (option ``variant``: ZOMBIE,
-EXTERMINATE, WAR_OF_THE_WORLDS, NINETEEN_EIGHTY_FOUR; ``variant_side``: the side
+EXTERMINATE, CYBERMEN, WAR_OF_THE_WORLDS, NINETEEN_EIGHTY_FOUR; ``variant_side``: the side
 converted).  One module per variant, each plugged in at the extension points of
 engine/procedures/hooks.py; the points that take one extension only (``victory``,
 ``targets_key``) are filled here by a dispatch on the variant in force.
@@ -12,10 +12,10 @@ from typing import Any
 from .....core.errors import EngineError
 from .....procedures.hooks import extend
 from .....procedures.state import GameState
-from . import exterminate, nineteen_eighty_four, war_of_the_worlds, young_generals, zombie
+from . import cybermen, exterminate, nineteen_eighty_four, war_of_the_worlds, young_generals, zombie
 from .common import KEY, data
 
-MODULES = {zombie.NAME: zombie, exterminate.NAME: exterminate,
+MODULES = {zombie.NAME: zombie, exterminate.NAME: exterminate, cybermen.NAME: cybermen,
            war_of_the_worlds.NAME: war_of_the_worlds,
            nineteen_eighty_four.NAME: nineteen_eighty_four}
 

@@ -2,8 +2,8 @@
 plays the fictional army, unit profiles rebuilt at game start, towns, new units.
 
 Options (engine/rulesets/m44/options/__init__.py): ``variant`` (ZOMBIE | EXTERMINATE |
-WAR_OF_THE_WORLDS | NINETEEN_EIGHTY_FOUR) and ``variant_side`` (AXIS | ALLIES: the side
-converted to Zombies / Daleks / Martians; default AXIS, the text leaves the choice to the
+CYBERMEN | WAR_OF_THE_WORLDS | NINETEEN_EIGHTY_FOUR) and ``variant_side`` (AXIS | ALLIES: the side
+converted to Zombies / Daleks / Cybermen / Martians; default AXIS, the text leaves the choice to the
 players: "Each Player takes one of the sides of a Scenario").
 
 State: ``GameState.ext["variant"]``, a dict rebuilt on every change (never mutated in
@@ -11,7 +11,7 @@ place): per-variant counters (towns claimed, sickness level, reinforcements due.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from .....core.units import UnitSpec
 from .....core.terrain import Tile
@@ -21,7 +21,7 @@ from .....procedures.state import GameState, Unit
 
 KEY = "variant"
 COUNTER = "variant_made"        # common.MADE_COUNTERS: ids of units made by a variant
-VARIANTS = ("ZOMBIE", "EXTERMINATE", "WAR_OF_THE_WORLDS", "NINETEEN_EIGHTY_FOUR")
+VARIANTS = ("ZOMBIE", "EXTERMINATE", "CYBERMEN", "WAR_OF_THE_WORLDS", "NINETEEN_EIGHTY_FOUR")
 
 
 def on(st: GameState, name: str) -> bool:
@@ -56,6 +56,18 @@ def respec(u: Unit, spec: UnitSpec, figures: int | None = None) -> None:
     u.spec = spec
     u.figures = spec.figures if figures is None else figures
     u.max_figures = max(u.figures, spec.figures)
+
+
+def convert_side(st: GameState, side: str, new_spec: Callable[[Unit], UnitSpec]) -> None:
+    """Set-up conversion: every unit of ``side`` takes the profile ``new_spec(unit)``;
+    trains are taken off (no variant army has them)."""
+    for u in list(st.units.values()):
+        if u.side != side:
+            continue
+        if u.spec.train:
+            remove_unit(st, u)
+        else:
+            respec(u, new_spec(u))
 
 
 def add_unit(st: GameState, side: str, spec: UnitSpec, h: tuple[int, int], figures: int,

@@ -44,8 +44,8 @@ from typing import Any
 from .....procedures.common import SIDES, other
 from .....procedures.hooks import extend
 from .....procedures.state import GameState, Unit
-from .common import (alien, data, is_town, on, medal_victory, put, remove_obstacles,
-                     remove_unit, respec, ruin, spec_like)
+from .common import (alien, convert_side, data, is_town, on, medal_victory, put,
+                     remove_obstacles, remove_unit, ruin, spec_like)
 
 NAME = "EXTERMINATE"
 DALEKS = ("dalek", "special_weapons_dalek")
@@ -72,21 +72,17 @@ def is_dalek(u: Unit | None) -> bool:
     return u is not None and u.spec.kind in DALEKS
 
 
+def _dalek_profile(u: Unit) -> Any:
+    if u.spec.kind == "infantry":
+        return dalek_spec(u.spec)
+    return special_spec(u.spec) if u.cls == "armor" else mercenary_spec(u.spec)
+
+
 def setup(st: GameState) -> None:
     if not on(st, NAME):
         return
     side = alien(st)
-    for u in list(st.units.values()):
-        if u.side != side:
-            continue
-        if u.spec.train:
-            remove_unit(st, u)
-        elif u.spec.kind == "infantry":
-            respec(u, dalek_spec(u.spec))
-        elif u.cls == "armor":
-            respec(u, special_spec(u.spec))
-        else:
-            respec(u, mercenary_spec(u.spec))
+    convert_side(st, side, _dalek_profile)
     remove_obstacles(st, side)
     need = 20 if st.scn.board.kind == "OVERLORD" else 10
     put(st, exterminated=(), start_hex=(), victory={**st.scn.victory, side: need},

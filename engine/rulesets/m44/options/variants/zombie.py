@@ -14,8 +14,11 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   side's hand size is 0 and each of its turns orders every zombie (a card-less play);
   no card is drawn.
 * "Grenade Hits are treated as a Purple Flag. A Zombie Unit Retreats a maximum of one
-  hex": grenades on a zombie are flags, at most 1 flag counts.  (A zombie with no hex
-  to retreat to loses a figure as usual: the dislodging of another zombie is not done.)
+  hex": grenades on a zombie are flags, at most 1 flag counts.  "A Zombie Unit that is
+  forced to Retreat into another simply dislodges that Unit back one hex": a retreat
+  may end on a hex of another zombie that has a free hex one step back (board order);
+  that zombie steps back first (event ``unit_moved`` reason ``dislodged``; no chain).
+  A zombie with no hex to retreat to loses a figure as usual.
 * "All eliminated Living figures ... are exchanged for Zombies on a one-for-one basis
   ... placed with the Zombie Unit that eliminated the Living figure": every figure a
   zombie's battle removes joins that zombie unit (event ``zombie_created``).  "If a
@@ -38,6 +41,7 @@ from typing import Any
 
 from .....core.scenario_model import ExitZone
 from .....procedures import battle as B
+from .....procedures.battle_outcome import dislodge_unit
 from .....procedures.common import is_top, mode
 from .....procedures.hooks import extend
 from .....procedures.state import GameState, Play, Unit
@@ -237,22 +241,25 @@ def _split(st: GameState, z: Unit, events: list) -> None:
 def _make_room(st: GameState, z: Unit, events: list) -> Any:
     """"Zombie Units may be displaced backwards to make room for the new Unit": the first
     adjacent zombie (board order) with a free hex behind it steps back; its hex is freed."""
-    board = st.scn.board
-    top = is_top(st, z.side)
-    for h in board.neighbours(z.hex):
-        other = st.units.get(st.occ.get(h, ""))
-        if not is_zombie(other) or other.side != z.side:
-            continue
-        for back in board.retreat_hexes(h, top):
-            if back not in st.occ and not st.scn.terrain_at(back).ocean:
-                o = st.mut(other.id)
-                del st.occ[h]
-                o.hex = back
-                st.occ[back] = o.id
-                events.append({"type": "unit_moved", "unit": o.id, "side": o.side,
-                               "from": [*h], "to": [*back], "hexes": 1,
-                               "reason": "displaced"})
-                return h
+    for h in st.scn.board.neighbours(z.hex):
+        back = dislodge(st, z, h)
+        if back is not None:
+            dislodge_unit(st, st.units[st.occ[h]], back, events, "displaced")
+            return h
+    return None
+
+
+def dislodge(st: GameState, z: Unit, h: Any) -> Any:
+    """"A Zombie Unit that is forced to Retreat into another simply dislodges that Unit
+    back one hex": the first free hex (board order, not the ocean) one step back from
+    ``h`` for the zombie of ``z``'s side on ``h``, or None (extension point
+    ``dislodge``; no chain of dislodgings)."""
+    other = st.units.get(st.occ.get(h, ""))
+    if not on(st, NAME) or not is_zombie(z) or not is_zombie(other) or other.side != z.side:
+        return None
+    for back in st.scn.board.retreat_hexes(h, is_top(st, z.side)):
+        if back not in st.occ and not st.scn.terrain_at(back).ocean:
+            return back
     return None
 
 
@@ -280,6 +287,6 @@ for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
                     ("turn_ending", turn_ending), ("hits_flags", hits_flags),
                     ("dice_minus", dice_minus), ("figures_lost", figures_lost),
                     ("exit_zones", exit_zones), ("filter_destinations", destinations),
-                    ("obligations", obligations)):
+                    ("obligations", obligations), ("dislodge", dislodge)):
     extend(_point, _fn, __name__)
 
