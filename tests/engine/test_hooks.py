@@ -12,8 +12,10 @@ def test_the_m44_options_extend_the_procedures_points() -> None:
     var = opts + "variants."
     assert by["dice_minus"] == [opts + "conditions", var + "exterminate",
                                 var + "war_of_the_worlds", var + "zombie"]
-    assert by["hits_flags"] == [var + m for m in ("exterminate", "nineteen_eighty_four",
+    assert by["hits_flags"] == [var + m for m in ("cybermen", "exterminate",
+                                                  "nineteen_eighty_four",
                                                   "war_of_the_worlds", "zombie")]
+    assert by["dislodge"] == [var + "zombie"]
     assert by["victory"] == [opts + "variants"]
     assert by["sighted"] == [opts + "conditions"]
     assert by["on_enter"] == [opts + "hazards"]
