@@ -302,3 +302,18 @@ def end_by_damage(st: GameState, events: list[dict[str, Any]]) -> None:
     """The optional Counter-Attack last turn is over: most damage wins (004)."""
     a, b = damage_score(st, "AXIS"), damage_score(st, "ALLIES")
     finish(st, "AXIS" if a > b else "ALLIES" if b > a else None, "damage", events)
+
+
+def exit_board(st: GameState, u: Unit, h: tuple[int, int], value: int,
+               events: list[dict[str, Any]]) -> None:
+    """A unit leaves the board through the exit hex ``h`` (004 "Exit markers"): it is taken
+    off, its side gains ``value`` medals, then objectives and victory are checked."""
+    del st.occ[u.hex]
+    del st.units[u.id]
+    unit_left_hex(st, u.hex, events)
+    st.exit_medals[u.side] += value
+    events.append({"type": "unit_exited", "unit": u.id, "side": u.side, "hex": [*h]})
+    events.append({"type": "medal_gained", "side": u.side, "reason": "exit", "unit": u.id,
+                   "count": value})
+    update_objectives(st, events)
+    check_victory(st, events)

@@ -18,6 +18,7 @@ from typing import Any
 from ...core import dice as D
 from ...core.errors import IllegalAction
 from ...procedures import trains as TR
+from ...procedures.chance import is_chance, roll_faces, sample_chance  # noqa: F401  (the ruleset's chance calls)
 from ...procedures.common import other
 from ...procedures.state import GameState
 from . import cards as K
@@ -134,18 +135,6 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
             + [{"type": "end_turn", "seat": seat}])
 
 
-def roll_faces(st: GameState, action: dict) -> list[str]:
-    n = st.pending["dice"]
-    faces = action.get("dice")
-    if faces is None:
-        faces = D.sample(st.rng, n)
-    if (not isinstance(faces, list) or len(faces) != n
-            or any(f not in D.FACE_NAMES for f in faces)):
-        raise IllegalAction("malformed_action", f"roll needs a list of {n} faces")
-    st.rng.counter += n
-    return faces
-
-
 def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
     p = st.pending
     if p is None:
@@ -209,11 +198,3 @@ def apply(st: GameState, action: dict[str, Any]) -> tuple[GameState, list[dict[s
     return new, events
 
 
-def is_chance(st: GameState) -> bool:
-    return st.pending is not None and st.pending["seat"] == "chance"
-
-
-def sample_chance(st: GameState) -> dict[str, Any]:
-    if not is_chance(st):
-        raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
-    return {"type": "roll", "seat": "chance", "dice": D.sample(st.rng, st.pending["dice"])}

@@ -34,7 +34,7 @@ from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
 from ...procedures import trains as TR
 from ...procedures.common import SIDES, can_activate, is_top, other, parse_hex, parse_unit, terrain_at
-from ...procedures.medals import check_victory, update_objectives
+from ...procedures.medals import check_victory, exit_board, update_objectives
 from ...procedures.movement import (BOAT, describe_move, exit_hexes, exit_value,
                                     move_allowance, move_class, reachable)
 from ...procedures.state import GameState, Mine, Play, Unit
@@ -541,18 +541,9 @@ def _exit(st: GameState, action: dict, events: list) -> None:
     hexes = exit_hexes(st, u, st.play)
     if u.moved or suppressed(st, u.id) or not hexes:
         raise IllegalAction("illegal_move", "the unit cannot reach an exit hex")
-    value = exit_value(st, u, hexes[0])
-    del st.occ[u.hex]
-    del st.units[u.id]
     C.forget(st, u.id)
     st.ext["current"] = None
-    unit_left_hex(st, u.hex, events)
-    st.exit_medals[u.side] += value
-    events.append({"type": "unit_exited", "unit": u.id, "side": u.side, "hex": [*hexes[0]]})
-    events.append({"type": "medal_gained", "side": u.side, "reason": "exit", "unit": u.id,
-                   "count": value})
-    update_objectives(st, events)
-    check_victory(st, events)
+    exit_board(st, u, hexes[0], exit_value(st, u, hexes[0]), events)
 
 
 def _dig_in(st: GameState, action: dict, events: list) -> None:

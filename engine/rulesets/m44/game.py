@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import dice as D
 from ...core import unit_types as _unit_types
 from .cards import STANDARD_DECK, standard_deck_ids
 from ...core.errors import IllegalAction
@@ -23,6 +22,7 @@ from . import turn as _turn
 from . import end_turn as ET
 from .options import turn_rules as TRU
 from .options.conditions import init_conditions
+from ...procedures.chance import is_chance, sample_chance  # noqa: F401  (the ruleset's chance calls)
 from ...procedures.common import MODES, SIDES, mode
 from ...procedures.hooks import POINTS as P
 
@@ -172,15 +172,6 @@ def apply(st: GameState, action: dict[str, Any]) -> tuple[GameState, list[dict[s
     return new, events
 
 
-def is_chance(st: GameState) -> bool:
-    return st.pending is not None and st.pending["seat"] == "chance"
-
-
-def sample_chance(st: GameState) -> dict[str, Any]:
-    """The roll the state RNG gives for the current chance node."""
-    if not is_chance(st):
-        raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
-    return {"type": "roll", "seat": "chance", "dice": D.sample(st.rng, st.pending["dice"])}
 
 
 def replay(scenario: Scenario, seed: int, actions: list[dict[str, Any]],

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core import dice as D
 from . import ambush as _ambush  # noqa: F401  (the Ambush card: the battle stack's reaction)
 from . import hand as _hand  # noqa: F401  (fills the discard_random_card port)
 from .cards import CARDS
@@ -26,11 +25,12 @@ from .options import manoeuvres as MN
 from .options import extra_cards as EC
 from .options import useless_cards as UC
 from .options import smoke as SM
+from ...procedures.chance import roll_faces
 from ...procedures.common import (can_activate, mode, parse_hex, parse_unit, pop_ext,
                                   take_from_hand, terrain_at, tiles_at)
 from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend
-from ...procedures.medals import check_victory, update_objectives
+from ...procedures.medals import check_victory, exit_board, update_objectives
 from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_allowance,
                                     reachable, referee_stop)
 from ...procedures.terrain_changes import unit_left_hex
@@ -201,20 +201,6 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
             handler(st, action, events)
     advance(st, events)
     refresh(st)
-
-
-def roll_faces(st: GameState, action: dict) -> list[str]:
-    """The faces of a ``roll`` action for the pending chance node (sampled from the state
-    RNG when omitted); the RNG counter advances by the number of dice either way."""
-    n = st.pending["dice"]
-    faces = action.get("dice")
-    if faces is None:
-        faces = D.sample(st.rng, n)
-    if (not isinstance(faces, list) or len(faces) != n
-            or any(f not in D.FACE_NAMES for f in faces)):
-        raise IllegalAction("malformed_action", f"roll needs a list of {n} faces")
-    st.rng.counter += n
-    return faces
 
 
 def _roll(st: GameState, action: dict, events: list) -> None:
@@ -418,17 +404,8 @@ def _exit(st: GameState, action: dict, events: list) -> None:
     hexes = exit_hexes(st, u, st.play)
     if not hexes:
         raise IllegalAction("illegal_move", "the unit cannot reach an exit hex")
-    value = exit_value(st, u, hexes[0])
-    del st.occ[u.hex]
-    del st.units[u.id]
     st.play.ordered.remove(u.id)
-    unit_left_hex(st, u.hex, events)
-    st.exit_medals[u.side] += value
-    events.append({"type": "unit_exited", "unit": u.id, "side": u.side, "hex": [*hexes[0]]})
-    events.append({"type": "medal_gained", "side": u.side, "reason": "exit", "unit": u.id,
-                   "count": value})
-    update_objectives(st, events)
-    check_victory(st, events)
+    exit_board(st, u, hexes[0], exit_value(st, u, hexes[0]), events)
 
 
 def _end_movement(st: GameState, action: dict, events: list) -> None:
