@@ -208,6 +208,9 @@ class BotDriver:
         db = self.hub.db
         now = utcnow()
         ordered = sorted(pairs)
+        if db.log_writer is not None:   # one prepared statement on the log writer's
+            await db.log_writer.touch_seats(ordered)    # connection (SQLite: grouped)
+            return
         async with db.write_lock, db.sessions() as s:
             for i in range(0, len(ordered), 500):
                 await s.execute(update(Seat).where(tuple_(Seat.game_id, Seat.identity_id)
