@@ -9,6 +9,7 @@ import os
 import queue
 import sqlite3
 import threading
+from collections import deque
 from collections.abc import AsyncIterator
 from datetime import datetime, timezone
 from pathlib import Path
@@ -66,41 +67,76 @@ class WriteGate:
     latency), and a deferred ORM transaction that read before a concurrent commit cannot
     write at all.  So writers queue here: ``async with gate`` (every ORM write
     transaction) holds it alone; the hot-path log appends hold it together
-    (``gate.shared()``), since the log writer thread serialises and groups them itself.
-    A waiting exclusive writer stops new appends from entering (no starvation)."""
+    (``async with gate.shared``), since the log writer thread serialises and groups them
+    itself.  First come, first served: a waiting exclusive writer stops later appends
+    from entering (no starvation).  Uncontended, entering costs no await."""
 
     def __init__(self) -> None:
-        self._cond = asyncio.Condition()
-        self._shared = 0
+        self._held = 0                  # shared holders
         self._exclusive = False
-        self._queued = 0                # exclusive writers waiting
+        self._waiters: deque[tuple[bool, asyncio.Future[None]]] = deque()
+        self.shared = _SharedGate(self)
 
     async def __aenter__(self) -> None:
-        async with self._cond:
-            self._queued += 1
-            try:
-                await self._cond.wait_for(lambda: not self._exclusive and not self._shared)
-            finally:
-                self._queued -= 1
+        if not self._exclusive and not self._held and not self._waiters:
             self._exclusive = True
+            return
+        await self._wait(True)
 
     async def __aexit__(self, *exc: Any) -> None:
-        async with self._cond:
-            self._exclusive = False
-            self._cond.notify_all()
+        self._exclusive = False
+        self._wake()
 
-    @contextlib.asynccontextmanager
-    async def shared(self) -> AsyncIterator[None]:
-        async with self._cond:
-            await self._cond.wait_for(lambda: not self._exclusive and not self._queued)
-            self._shared += 1
+    async def _wait(self, exclusive: bool) -> None:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((exclusive, fut))
         try:
-            yield
-        finally:
-            async with self._cond:
-                self._shared -= 1
-                if not self._shared:
-                    self._cond.notify_all()
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():      # granted, then cancelled: give back
+                if exclusive:
+                    self._exclusive = False
+                else:
+                    self._held -= 1
+            self._wake()
+            raise
+
+    def _wake(self) -> None:
+        """Grant the gate to the waiters at the head of the queue that may hold it now."""
+        while self._waiters:
+            exclusive, fut = self._waiters[0]
+            if fut.done():
+                self._waiters.popleft()
+                continue
+            if self._exclusive or (exclusive and self._held):
+                return
+            self._waiters.popleft()
+            if exclusive:
+                self._exclusive = True
+                fut.set_result(None)
+                return
+            self._held += 1
+            fut.set_result(None)
+
+
+class _SharedGate:
+    __slots__ = ("gate",)
+
+    def __init__(self, gate: WriteGate) -> None:
+        self.gate = gate
+
+    async def __aenter__(self) -> None:
+        g = self.gate
+        if not g._exclusive and not g._waiters:
+            g._held += 1
+            return
+        await g._wait(False)
+
+    async def __aexit__(self, *exc: Any) -> None:
+        g = self.gate
+        g._held -= 1
+        if not g._held:
+            g._wake()
 
 
 class Database:
@@ -130,7 +166,7 @@ class Database:
         if self.log_writer is None:
             return None
         if isinstance(self.write_lock, WriteGate):  # appends share the gate: the writer
-            async with self.write_lock.shared():    # thread groups them in one transaction
+            async with self.write_lock.shared:    # thread groups them in one transaction
                 return await self.log_writer.append(game_id, old_seq, entries, fields)
         return await self.log_writer.append(game_id, old_seq, entries, fields)
 
