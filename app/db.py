@@ -187,6 +187,11 @@ class LogWriter:
         heartbeat: one prepared statement, no ORM compile of a large IN)."""
         raise NotImplementedError
 
+    async def seat_present(self, game_id: str, identity_id: str) -> bool:
+        """An identity connected to a game: ``last_seen = now`` on its seats, and its seats
+        taken back from a stand-in bot (``bot_reason = 'away'``); True if any was."""
+        raise NotImplementedError
+
     async def close(self) -> None:
         pass
 
@@ -303,6 +308,19 @@ class SQLiteLogWriter(LogWriter):
             return False
 
     @staticmethod
+    def _present(conn: sqlite3.Connection, game_id: str, identity_id: str, now: str) -> bool:
+        conn.execute("UPDATE seats SET last_seen=? WHERE game_id=? AND identity_id=?",
+                     (now, game_id, identity_id))
+        cur = conn.execute("UPDATE seats SET is_bot=0, bot_reason=NULL WHERE game_id=? AND "
+                           "identity_id=? AND is_bot=1 AND bot_reason='away'",
+                           (game_id, identity_id))
+        return cur.rowcount > 0
+
+    async def seat_present(self, game_id: str, identity_id: str) -> bool:
+        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+        return bool(await self._run_in_group(self._present, game_id, identity_id, now))
+
+    @staticmethod
     def _touch(conn: sqlite3.Connection, pairs: list[tuple[str, str]], now: str) -> int:
         cur = conn.executemany("UPDATE seats SET last_seen=? WHERE game_id=? AND identity_id=?",
                                [(now, g, i) for g, i in pairs])
@@ -394,6 +412,16 @@ class PostgresLogWriter(LogWriter):
         except asyncpg.UniqueViolationError:
             return False
         return bool(status == f"INSERT 0 {len(entries)}")
+
+    async def seat_present(self, game_id: str, identity_id: str) -> bool:
+        pool = await self._get_pool()
+        async with pool.acquire() as conn, conn.transaction():
+            await conn.execute("UPDATE seats SET last_seen=$1 WHERE game_id=$2 AND identity_id=$3",
+                               datetime.now(timezone.utc), game_id, identity_id)
+            status = await conn.execute(
+                "UPDATE seats SET is_bot=false, bot_reason=NULL WHERE game_id=$1 AND "
+                "identity_id=$2 AND is_bot AND bot_reason='away'", game_id, identity_id)
+        return status != "UPDATE 0"
 
     async def touch_seats(self, pairs: list[tuple[str, str]]) -> int:
         pool = await self._get_pool()

@@ -57,6 +57,12 @@ class Settings(BaseSettings):
     # started (modules, scenarios: never scanned again by a full collection)
     gc_thresholds: str = ""
     gc_freeze: bool = True
+    # every gc_refreeze_seconds, what survived that long is frozen too (a full collection
+    # then walks only the objects of the last period: its pause stops growing with the
+    # number of live games); every gc_full_seconds everything is unfrozen and collected
+    # once (cycles that died while frozen are freed).  0 turns either off.
+    gc_refreeze_seconds: float = 30.0
+    gc_full_seconds: float = 900.0
 
     snapshot_every: int = 50          # log entries between state snapshots
     bot_delay: float = 0.8            # seconds before each server bot move (readable pace)
