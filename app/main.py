@@ -6,6 +6,7 @@ import gc
 import json
 import logging
 import os
+import sys
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -41,6 +42,8 @@ def tune_gc(settings: Settings) -> None:
     if settings.gc_freeze:
         gc.collect()
         gc.freeze()
+    if settings.gil_switch_interval > 0:
+        sys.setswitchinterval(settings.gil_switch_interval)
     if os.environ.get("GC_STATS_FILE"):        # bench: every collection's pause, at exit
         gc.callbacks.append(_gc_timer)
         if os.environ.get("GC_SAVEALL"):

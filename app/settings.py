@@ -66,6 +66,11 @@ class Settings(BaseSettings):
     # then walks only the objects of the last period: its pause stops growing with the
     # number of live games); every gc_full_seconds everything is unfrozen and collected
     # once (cycles that died while frozen are freed).  0 turns either off.
+    # the GIL switch interval (sys.setswitchinterval): the SQLite writer thread waits this
+    # long for the GIL while the event loop runs Python code, several times per commit;
+    # CPython's 5 ms made that wait the median latency at 200 games (36 ms vs 3.9 ms with
+    # 0.5 ms; docs/performance.md "Overlord scale").  0 keeps CPython's.
+    gil_switch_interval: float = 0.0005
     gc_refreeze_seconds: float = 30.0
     gc_full_seconds: float = 900.0
 
