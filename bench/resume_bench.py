@@ -19,9 +19,10 @@ at 500 and at 6,000 entries.
 **Memory** (``--memory``).  RSS of the server (all its processes) before and after
 opening ``--sockets`` idle spectator sockets on one game (KB per socket), then before
 and after loading ``--games`` live games with 9 sockets each and ``--actions`` actions
-played in each (MB per game, sockets included).  With ``OVERLORD_TRACEMALLOC=25`` in the
-environment the server dumps its top allocation sites to its log on SIGUSR1 (``--dump``
-sends it after each step; the log path is printed).
+played in each (MB per game, sockets included).  Each RSS is read after the server ran a
+full collection and ``malloc_trim`` (SIGUSR1, ``OVERLORD_MEMDEBUG``: app/memdebug.py), so
+it tells what is alive; with ``OVERLORD_TRACEMALLOC=N`` in the environment the server
+also writes its top allocation sites to its log at each reading (the path is printed).
 
 The server is started here (``python -m app.main serve``) on a SQLite file, or with
 ``--pg`` on PostgreSQL + Redis (a temporary schema of database ``test`` on 127.0.0.1).
@@ -264,45 +265,31 @@ async def measure(srv: Server, built: dict[str, Any], repeat: int, warm_n: int) 
 
 
 # -- memory ---------------------------------------------------------------------------------------
-async def memory(srv: Server, n_sockets: int, n_games: int, actions: int, dump: bool) -> None:
+async def memory(srv: Server, n_sockets: int, n_games: int, actions: int) -> None:
     def rss() -> float:
+        """The server's RSS once it ran a full collection and malloc_trim (SIGUSR1,
+        app/memdebug.py): what is alive, not what the allocator keeps."""
         time.sleep(1.0)
-        return rss_mb(srv.proc.pid) if srv.proc else 0.0
-
-    def usr1() -> None:
-        if dump and srv.proc:
+        if srv.proc:
             os.kill(srv.proc.pid, signal.SIGUSR1)
             time.sleep(1.0)
+        return rss_mb(srv.proc.pid) if srv.proc else 0.0
 
     toks = [http(srv.base, "POST", "/api/identity", {"name": f"P{i}"})["token"] for i in range(8)]
     gid = await asyncio.to_thread(new_game, srv.base, toks, 8000)
     socks = await seat_sockets(srv.ws, gid, toks)
     await play(socks, 30, 8000)
     await close_all(socks)
-    warm = [await websockets.connect(f"{srv.ws}/ws/games/{gid}", ping_interval=None)
-            for _ in range(20)]
-    for w in warm:
-        await w.close()
-    usr1()
-    r0 = rss()
-    idle = []
-    for i in range(n_sockets):
-        idle.append(await websockets.connect(f"{srv.ws}/ws/games/{gid}", max_size=None,
-                                             ping_interval=None, open_timeout=120))
-        await idle[-1].recv()                       # its hello: attached
-    r1 = rss()
-    usr1()
-    print(f"idle sockets: {n_sockets}, RSS {r0:.0f} -> {r1:.0f} MB: "
-          f"{(r1 - r0) * 1024 / n_sockets:.1f} KB per idle socket", flush=True)
-    for w in idle:
-        await w.close()
+    for _ in range(20):                             # first sockets: imports, caches
+        async with websockets.connect(f"{srv.ws}/ws/games/{gid}", max_size=None,
+                                      ping_interval=None) as w:
+            await w.recv()
     r2 = rss()
     live: list[list[Seat]] = []
     gids = []
     for i in range(n_games):
         g = await asyncio.to_thread(new_game, srv.base, toks, 8100 + i)
         gids.append(g)
-    r2 = rss()
     for i, g in enumerate(gids):
         socks = await seat_sockets(srv.ws, g, toks)
         spectator = await websockets.connect(f"{srv.ws}/ws/games/{g}", max_size=None,
@@ -311,24 +298,33 @@ async def memory(srv: Server, n_sockets: int, n_games: int, actions: int, dump: 
         await play(socks[:8], actions, 8100 + i)
         live.append(socks)
     r3 = rss()
-    usr1()
     print(f"live games: {n_games} x 9 sockets, {actions} entries each, RSS {r2:.0f} -> "
           f"{r3:.0f} MB: {(r3 - r2) / n_games:.2f} MB per live game", flush=True)
+    r0 = r3
+    idle: list[Seat] = []
+    for i in range(n_sockets):
+        idle.append(Seat(await websockets.connect(f"{srv.ws}/ws/games/{gid}", max_size=None,
+                                                  ping_interval=None, open_timeout=120)))
+        await idle[-1].ready.wait()                 # its hello: attached
+    r1 = rss()
+    print(f"idle sockets: {n_sockets}, RSS {r0:.0f} -> {r1:.0f} MB: "
+          f"{(r1 - r0) * 1024 / n_sockets:.1f} KB per idle socket", flush=True)
+    await close_all(idle)
     for socks in live:
         await close_all(socks)
-    if dump:
-        print(f"# allocation dumps in {srv.log}")
+    print(f"# server log (memdebug lines): {srv.log}")
 
 
 async def run(args: argparse.Namespace) -> None:
     db_dir = Path(args.db) if args.db else Path(tempfile.mkdtemp())
     db_dir.mkdir(parents=True, exist_ok=True)
-    extra = {"OVERLORD_TRACEMALLOC": os.environ.get("OVERLORD_TRACEMALLOC", "")}
+    extra = {"OVERLORD_TRACEMALLOC": os.environ.get("OVERLORD_TRACEMALLOC", ""),
+             "OVERLORD_MEMDEBUG": "1" if args.memory else ""}
     srv = Server(args.pg, db_dir, {k: v for k, v in extra.items() if v})
     try:
         srv.start()
         if args.memory:
-            await memory(srv, args.sockets, args.games, args.actions, args.dump)
+            await memory(srv, args.sockets, args.games, args.actions)
             return
         lengths = [int(x) for x in args.lengths.split(",")]
         saved = db_dir / "games.json"
@@ -359,8 +355,6 @@ def main() -> None:
     ap.add_argument("--sockets", type=int, default=1000, help="memory: idle sockets")
     ap.add_argument("--games", type=int, default=50, help="memory: live games")
     ap.add_argument("--actions", type=int, default=40, help="memory: entries per live game")
-    ap.add_argument("--dump", action="store_true",
-                    help="memory: SIGUSR1 the server after each step (OVERLORD_TRACEMALLOC)")
     asyncio.run(run(ap.parse_args()))
 
 
