@@ -26,7 +26,11 @@ from . import repository
 
 log = logging.getLogger("app.games")
 
-RECENT_BATCHES = 256
+# the batches kept in memory for reconnects (older ones: rebuilt from the nearest snapshot,
+# ``catchup``, ~15 ms at any game length): at most this many, and their events at most
+# RECENT_EVENTS (a batch not yet delivered is never dropped)
+RECENT_BATCHES = 64
+RECENT_EVENTS = 1024
 
 
 @dataclass
@@ -198,7 +202,8 @@ class GameRuntime:
         self.seq = seq
         self.seats: dict[str, SeatInfo] = {s.seat: s for s in seats}
         self.lock = asyncio.Lock()
-        self.recent: deque[Batch] = deque(maxlen=RECENT_BATCHES)
+        self.recent: deque[Batch] = deque()
+        self.recent_events = 0               # events of the batches in ``recent``
         self.delivered_seq = seq
         self.connections: set[Any] = set()
         # per audience (``Connection.view_key``): the last view sent to it (seq, JSON,
@@ -262,9 +267,14 @@ class GameRuntime:
         """``seats``: the seat of every entry of the batch (default: the actor's), for the
         turn clock."""
         batch = Batch(first_seq=first_seq, seq=seq, actor=actor, events=events, state=state)
-        if self.recent and self.recent[-1].seq <= self.delivered_seq:
-            self.recent[-1].state = None     # delivered and superseded: keep its events only
-        self.recent.append(batch)
+        recent = self.recent
+        if recent and recent[-1].seq <= self.delivered_seq:
+            recent[-1].state = None          # delivered and superseded: keep its events only
+        recent.append(batch)
+        self.recent_events += len(events)
+        while len(recent) > 1 and recent[0].seq <= self.delivered_seq and (
+                len(recent) > RECENT_BATCHES or self.recent_events > RECENT_EVENTS):
+            self.recent_events -= len(recent.popleft().events)
         self.state, self.seq = state, seq
         self.used = time.monotonic()
         self.fold.seq = seq
