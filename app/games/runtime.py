@@ -364,15 +364,26 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
     rt = GameRuntime(game, scn, fold.state, fold.seq, [SeatInfo.of(s) for s in seat_rows])
     rt.fold = fold
     if game.clock:
-        from ..clocks.service import Clock
-
-        stamps = await repository.log_times(session, game_id)
-        sides = tuple(dict.fromkeys(s.side for s in rt.seats.values()))
-        rt.clock = Clock.of(game.clock, game.started_at, stamps, sides)
+        rt.clock = await clock_at(session, game, tuple(dict.fromkeys(
+            s.side for s in rt.seats.values())))
     if game.unplayable is not None:  # replays again (e.g. a fixed engine): back in play
         await repository.set_fields(session, game_id, unplayable=None, **rt.fields())
         await session.commit()
     return rt
+
+
+async def clock_at(session: AsyncSession, game: Game, sides: tuple[str, ...],
+                   upto: int | None = None) -> Any:
+    """The turn clock of a timed game after log entry ``upto`` (default: the last): the
+    fold kept with the latest snapshot before it (``snapshots.clock``) + the log rows
+    after it (never every row of a long game); None for an untimed game."""
+    from ..clocks.service import Clock
+
+    saved = await repository.clock_snapshot(session, game.id,
+                                            None if upto is None else upto + 1)
+    after, fold = saved if saved is not None else (0, None)
+    stamps = await repository.log_times(session, game.id, after, upto)
+    return Clock.of(game.clock, game.started_at, stamps, sides, fold)
 
 
 async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> Any:

@@ -4,6 +4,7 @@ with connections or bot work), and the bounded structures of a connection."""
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import time
 from collections import deque
@@ -236,3 +237,60 @@ async def test_game_with_a_connection_stays(evicting: Server) -> None:
             async with WS(url(evicting, gid), toks["AXIS"]) as ax:
                 assert ax.messages[0]["scenario_name"] != "changed behind"   # never dropped
             assert spec.seq == 0
+
+
+def test_clock_fold_from_a_saved_fold() -> None:
+    """``Clock.of`` from a saved fold + the rows after it is the fold of all the rows."""
+    from datetime import datetime, timedelta, timezone
+
+    from app.clocks.service import Clock
+
+    t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    rows = [(("AXIS", "chance", "ALLIES")[i % 3], t0 + timedelta(seconds=i * 1.5 + (i % 7)))
+            for i in range(1, 120)]
+    for cfg in ({"kind": "bank", "initial_seconds": 600, "increment_seconds": 5},
+                {"kind": "move", "move_seconds": 60}):
+        full = Clock.of(cfg, t0, rows)
+        assert full is not None
+        for k in (0, 1, 50, 119):
+            head = Clock.of(cfg, t0, rows[:k])
+            assert head is not None
+            part = Clock.of(cfg, t0, rows[k:], saved=head.dump())
+            assert part is not None and part.dump() == full.dump()
+
+
+async def test_timed_game_snapshots_carry_the_clock(evicting: Server) -> None:
+    """Each snapshot of a timed game keeps its clock's fold (``snapshots.clock``), equal
+    to the fold of the log rows up to it: a cold start reads only the rows after it."""
+    from app.clocks.service import Clock
+    from tests.app.test_remote_play import timed_game
+
+    with httpx.Client(base_url=evicting.base, timeout=20) as api:
+        gid, toks = timed_game(api, {"kind": "bank", "initial_seconds": 3600,
+                                     "increment_seconds": 2, "on_timeout": "bot"}, seed=33)
+        async with WS(url(evicting, gid), toks["AXIS"]) as ax, \
+                WS(url(evicting, gid), toks["ALLIES"]) as al:
+            await play({"AXIS": ax, "ALLIES": al}, RandomBot(33), 60)
+        await asyncio.sleep(0.5)                 # snapshots are written after the broadcast
+    path = evicting.env["DATABASE_URL"].split("///", 1)[1]
+    with sqlite3.connect(path) as db:
+        snaps = db.execute("SELECT seq, clock FROM snapshots WHERE game_id = ? ORDER BY seq",
+                           (gid,)).fetchall()
+        started = db.execute("SELECT started_at FROM games WHERE id = ?", (gid,)).fetchone()[0]
+        rows = db.execute("SELECT seq, seat, created_at FROM actions WHERE game_id = ? "
+                          "ORDER BY seq", (gid,)).fetchall()
+    assert len(snaps) >= 2 and all(c is not None for _, c in snaps)
+    from datetime import datetime
+
+    def dt(s: str) -> datetime:
+        return datetime.fromisoformat(s)
+
+    cfg = {"kind": "bank", "initial_seconds": 3600, "increment_seconds": 2, "on_timeout": "bot"}
+    for seq, saved in snaps:
+        full = Clock.of(cfg, dt(started), [(seat, dt(at)) for s, seat, at in rows if s <= seq],
+                        ("AXIS", "ALLIES"))
+        assert full is not None
+        got = json.loads(saved)
+        assert got["last_side"] == full.last_side
+        assert got["last"] == pytest.approx(full.last)
+        assert got["remaining"] == pytest.approx(full.remaining)
