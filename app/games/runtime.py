@@ -219,7 +219,8 @@ class GameRuntime:
         self.lag_seen: int | None = None     # seq at which the database was seen ahead
         self._seats_version = 0
         self._fields: tuple[tuple[int, int], dict[str, Any]] | None = None
-        self.used = time.monotonic()         # last load, lookup or batch (idle eviction)
+        self.used = time.monotonic()         # last load, lookup, batch or departure
+                                             # (idle eviction, ``Registry.idle``)
 
     # -- derived -----------------------------------------------------------------------
     @property

@@ -410,6 +410,7 @@ class Hub:
 
     def detach(self, rt: GameRuntime, conn: Connection) -> None:
         rt.connections.discard(conn)
+        rt.used = time.monotonic()          # idle (IDLE_EVICT_SECONDS) from the last one
         if conn.identity_id is not None:      # its absence starts now
             self.presence.departed(rt.game_id, conn.identity_id, time.time())
         self.presence.broadcast(rt)
