@@ -294,3 +294,26 @@ async def test_timed_game_snapshots_carry_the_clock(evicting: Server) -> None:
         assert got["last_side"] == full.last_side
         assert got["last"] == pytest.approx(full.last)
         assert got["remaining"] == pytest.approx(full.remaining)
+
+
+async def test_spectators_joining_cost_no_message_each(evicting: Server) -> None:
+    """N spectators joining send no ``presence`` message per join to everyone (N squared
+    messages): the count goes out once per presence period, serialized once; a seat's
+    state change still goes out at once."""
+    with httpx.Client(base_url=evicting.base, timeout=20) as api:
+        gid, toks = two_player_game(api, seed=34)
+        async with WS(url(evicting, gid)) as first:
+            others = [WS(url(evicting, gid)) for _ in range(12)]
+            for w in others:
+                await w.__aenter__()
+            await asyncio.sleep(2.5)            # one presence period (2 s) at least
+            counts = [m["spectators"] for m in first.messages if m["type"] == "presence"]
+            assert 1 <= len(counts) <= 3 and counts[-1] == 13, counts
+            seen = len(first.messages)
+            async with WS(url(evicting, gid), toks["AXIS"]):
+                await asyncio.sleep(0.5)                        # well before the next period
+                states = [{s["seat"]: s["state"] for s in m["seats"]}["AXIS"]
+                          for m in first.messages[seen:] if m["type"] == "presence"]
+                assert states == ["online"], states
+            for w in others:
+                await w.close()
