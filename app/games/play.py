@@ -11,11 +11,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
 from ..db import Database
 from ..engine_api import EngineError, Ruleset
-from ..models import Snapshot, utcnow
+from ..models import Game, Snapshot, utcnow
 from . import repository
 from .runtime import Batch, GameRuntime, clock_at, dump_snapshot, game_fields, settle_chance
 
@@ -146,7 +146,8 @@ async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, stat
         blob = dump_snapshot(rs, state)
         clock = None
         async with db.sessions() as session:
-            game = await repository.get(session, game_id)
+            game = (await session.execute(select(Game.id, Game.clock, Game.started_at)
+                                          .where(Game.id == game_id))).first()
             if game is not None and game.clock:
                 sides = tuple(dict.fromkeys(s.side for s in await repository.seats_of(
                     session, game_id)))

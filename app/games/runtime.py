@@ -373,11 +373,12 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
     return rt
 
 
-async def clock_at(session: AsyncSession, game: Game, sides: tuple[str, ...],
+async def clock_at(session: AsyncSession, game: Any, sides: tuple[str, ...],
                    upto: int | None = None) -> Any:
     """The turn clock of a timed game after log entry ``upto`` (default: the last): the
     fold kept with the latest snapshot before it (``snapshots.clock``) + the log rows
-    after it (never every row of a long game); None for an untimed game."""
+    after it (never every row of a long game); None for an untimed game.  ``game``: its
+    ``id``, ``clock`` and ``started_at``."""
     from ..clocks.service import Clock
 
     saved = await repository.clock_snapshot(session, game.id,
