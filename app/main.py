@@ -18,6 +18,7 @@ from fastapi.templating import Jinja2Templates
 
 from .campaigns.endpoints import router as campaigns_router
 from .chat.endpoints import router as chat_router
+from . import memdebug
 from .db import Database
 from .errors import install_error_handlers
 from .games.endpoints import router as games_router
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.db, app.state.hub = db, hub
         await hub.start()
         tune_gc(settings)
+        memdebug.install()
         gc_task = asyncio.create_task(gc_loop(settings))
         try:
             yield

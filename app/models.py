@@ -144,6 +144,9 @@ class Snapshot(Base):
                                          primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     state: Mapped[bytes] = mapped_column(LargeBinary)
+    # a timed game's clock fold after ``seq`` (``Clock.dump``; SQL NULL: untimed, or
+    # written by an older release): a cold start folds only the log rows after it
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON(none_as_null=True), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

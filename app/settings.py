@@ -75,6 +75,11 @@ class Settings(BaseSettings):
     gc_full_seconds: float = 900.0
 
     snapshot_every: int = 50          # log entries between state snapshots
+    # games in memory per worker (LRU): only idle games are dropped past it, never one
+    # with connections or bot work; and a game idle (no connection, no bot to act, no
+    # lookup) this long is dropped (0: never); either reloads from its latest snapshot
+    registry_capacity: int = 256
+    idle_evict_seconds: float = 300.0
     bot_delay: float = 0.8            # seconds before each server bot move (readable pace)
     bot_grace_seconds: float = 120.0  # an absent player's seats go to a bot after this
     bot_lease_seconds: float = 10.0   # a worker's claim on driving one game's bots

@@ -41,14 +41,25 @@ class Clock:
     @classmethod
     def of(cls, cfg: dict[str, Any] | None, started_at: datetime | None,
            rows: list[tuple[str, datetime | None]],
-           sides: tuple[str, ...] = SIDES) -> Clock | None:
-        """Fold the log's (seat, created_at) rows; ``sides``: the game's sides."""
+           sides: tuple[str, ...] = SIDES, saved: dict[str, Any] | None = None) -> Clock | None:
+        """Fold the log's (seat, created_at) rows; ``sides``: the game's sides.
+        ``saved``: the fold of the rows before these (:meth:`dump`, kept with a
+        snapshot), so that a cold start folds only the log's tail."""
         if not cfg or cfg.get("kind", "none") == "none":
             return None
         clock = cls(cfg, epoch(started_at), sides)
+        if saved is not None:
+            for side, left in (saved.get("remaining") or {}).items():
+                if side in clock.remaining:
+                    clock.remaining[side] = float(left)
+            clock.last, clock.last_side = saved.get("last"), saved.get("last_side")
         for seat, at in rows:
             clock.entry(seat, epoch(at) or time.time())
         return clock
+
+    def dump(self) -> dict[str, Any]:
+        """The fold so far (JSON), for :meth:`of` ``saved``."""
+        return {"remaining": dict(self.remaining), "last": self.last, "last_side": self.last_side}
 
     def start(self, t: float) -> None:
         if self.last is None:

@@ -245,19 +245,25 @@ class BotDriver:
             await s.commit()
         for game_id in sorted(changed):
             log.info("game %s: absent players' seats handed to bots", game_id)
+            self.hub.registry.evicted.pop(game_id, None)     # its bots may play now
             await self.hub.seats_changed(game_id)
 
     async def _orphans(self) -> None:
         """Live games with bot seats and no valid lease: make sure someone drives them."""
         now = utcnow()
         async with self.hub.db.sessions() as s:
-            ids = (await s.execute(
-                select(Game.id).where(Game.status == "live",
-                                      or_(Game.bot_lease_until.is_(None), Game.bot_lease_until < now),
-                                      Game.id.in_(select(Seat.game_id).where(Seat.is_bot.is_(True))))
-                .limit(200))).scalars().all()
-        for game_id in ids:
-            rt = self.hub.registry.cached(game_id)
+            rows = (await s.execute(
+                select(Game.id, Game.seq).where(Game.status == "live",
+                                                or_(Game.bot_lease_until.is_(None),
+                                                    Game.bot_lease_until < now),
+                                                Game.id.in_(select(Seat.game_id)
+                                                            .where(Seat.is_bot.is_(True))))
+                .limit(200))).all()
+        registry = self.hub.registry
+        for game_id, seq in rows:
+            rt = registry.cached(game_id)
+            if rt is None and registry.evicted.get(game_id) == seq:
+                continue            # dropped idle with no bot to act, and nothing since
             if rt is None:
                 try:
                     rt = await self.hub.registry.get(game_id)

@@ -11,13 +11,13 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
 from ..db import Database
 from ..engine_api import EngineError, Ruleset
-from ..models import Snapshot, utcnow
+from ..models import Game, Snapshot, utcnow
 from . import repository
-from .runtime import Batch, GameRuntime, dump_snapshot, game_fields, settle_chance
+from .runtime import Batch, GameRuntime, clock_at, dump_snapshot, game_fields, settle_chance
 
 log = logging.getLogger("app.play")
 
@@ -139,12 +139,23 @@ async def _append(db: Database, rt: GameRuntime, old: int,
 
 
 async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, state: Any) -> None:
-    """Store the state after ``seq`` (best effort: the log alone replays the game)."""
+    """Store the state after ``seq`` and, for a timed game, its clock's fold (the
+    previous snapshot's + at most ``SNAPSHOT_EVERY`` rows; best effort: the log alone
+    replays the game)."""
     try:
         blob = dump_snapshot(rs, state)
+        clock = None
+        async with db.sessions() as session:
+            game = (await session.execute(select(Game.id, Game.clock, Game.started_at)
+                                          .where(Game.id == game_id))).first()
+            if game is not None and game.clock:
+                sides = tuple(dict.fromkeys(s.side for s in await repository.seats_of(
+                    session, game_id)))
+                folded = await clock_at(session, game, sides, seq)
+                clock = folded.dump() if folded is not None else None
         async with db.write_lock, db.sessions() as session:
             await session.execute(insert(Snapshot.__table__).values(
-                game_id=game_id, seq=seq, state=blob, created_at=utcnow()))
+                game_id=game_id, seq=seq, state=blob, clock=clock, created_at=utcnow()))
             await session.commit()
     except Exception:
         log.exception("snapshot of game %s at seq %s failed", game_id, seq)

@@ -18,6 +18,7 @@ from sqlalchemy import select, update
 
 from ..clocks.service import epoch
 from ..models import Seat, utcnow
+from ..realtime.connection import dumps
 
 if TYPE_CHECKING:
     from ..realtime.hub import Hub
@@ -33,6 +34,12 @@ class Presence:
         self.spectators: dict[str, dict[str, int]] = {}      # game -> worker -> count
         self.sent: dict[str, Any] = {}                       # game -> last broadcast
         self.left: dict[str, dict[str, float]] = {}          # game -> identity -> departure
+
+    def forget(self, game_id: str) -> None:
+        """The game left this worker's memory (``Registry.drop``): its presence too (a
+        reload gives the absent the grace again, as a restart does)."""
+        for table in (self.last_seen, self.loaded, self.spectators, self.sent, self.left):
+            table.pop(game_id, None)
 
     @property
     def grace(self) -> float:
@@ -55,17 +62,20 @@ class Presence:
                 spectators += 1
         return ids, spectators
 
-    async def refresh(self, rt: GameRuntime) -> None:
-        """Read ``seats.last_seen`` of the game (the other workers' heartbeats)."""
-        async with self.hub.db.sessions() as s:
-            rows = (await s.execute(select(Seat.identity_id, Seat.last_seen)
-                                    .where(Seat.game_id == rt.game_id,
-                                           Seat.identity_id.is_not(None)))).all()
-        seen = self.last_seen.setdefault(rt.game_id, {})
-        for ident, ts in rows:
-            e = epoch(ts)
-            if e is not None and e > seen.get(ident, 0.0):
-                seen[ident] = e
+    async def refresh_many(self, game_ids: list[str]) -> None:
+        """Read ``seats.last_seen`` of these games (the other workers' heartbeats): one
+        query per 500 games (the presence loop, once per period for all the games with
+        connections)."""
+        for i in range(0, len(game_ids), 500):
+            async with self.hub.db.sessions() as s:
+                rows = (await s.execute(select(Seat.game_id, Seat.identity_id, Seat.last_seen)
+                                        .where(Seat.game_id.in_(game_ids[i:i + 500]),
+                                               Seat.identity_id.is_not(None)))).all()
+            for gid, ident, ts in rows:
+                seen = self.last_seen.setdefault(gid, {})
+                e = epoch(ts)
+                if e is not None and e > seen.get(ident, 0.0):
+                    seen[ident] = e
 
     def departed(self, game_id: str, identity_id: str, at: float) -> None:
         """An identity's last connection on some worker closed at ``at`` (here, or heard
@@ -132,23 +142,30 @@ class Presence:
     def message(self, rt: GameRuntime) -> dict[str, Any]:
         return {"type": "presence", **self.snapshot(rt)}
 
-    def changed(self, rt: GameRuntime) -> dict[str, Any] | None:
-        """The ``presence`` message if its states or counts changed since the last one."""
+    def changed(self, rt: GameRuntime, count: bool = True) -> dict[str, Any] | None:
+        """The ``presence`` message if a seat's state changed since the last one, or
+        (``count``) the spectator count."""
         msg = self.message(rt)
-        key = ([(s["seat"], s["state"], s["bot"]) for s in msg["seats"]], msg["spectators"])
-        if self.sent.get(rt.game_id) == key:
+        seats = [(s["seat"], s["state"], s["bot"]) for s in msg["seats"]]
+        prev = self.sent.get(rt.game_id)
+        if prev is not None and prev[0] == seats and (not count or prev[1] == msg["spectators"]):
             return None
-        self.sent[rt.game_id] = key
+        self.sent[rt.game_id] = (seats, msg["spectators"])
         return msg
 
-    def broadcast(self, rt: GameRuntime, force: bool = False) -> None:
-        msg = self.changed(rt)
+    def broadcast(self, rt: GameRuntime, force: bool = False, count: bool = False) -> None:
+        """Send the ``presence`` message to the game's connections if a seat's state
+        changed (``count``: or the spectator count; the presence loop's period batches
+        the count, so N spectators joining cost N messages, not N squared), serialized
+        once for all of them."""
+        msg = self.changed(rt, count)
         if msg is None and force:
             msg = self.message(rt)
         if msg is None:
             return
+        text = dumps(msg)
         for c in list(rt.connections):
-            c.send_json(msg)
+            c.send(text)
 
     def gone_seats(self, rt: GameRuntime, side: str) -> list[str] | None:
         """The human seats of ``side`` when every one of them is ``gone`` (a stand-in bot

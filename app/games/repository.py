@@ -129,8 +129,24 @@ async def set_slot(session: AsyncSession, game_id: str, slot: str, *, identity_i
                           .execution_options(synchronize_session=False))
 
 
-async def log_times(session: AsyncSession, game_id: str) -> list[tuple[str, Any]]:
-    """(seat, created_at) of every log row in seq order: the turn clocks' fold."""
-    rows = await session.execute(select(ActionRow.seat, ActionRow.created_at)
-                                 .where(ActionRow.game_id == game_id).order_by(ActionRow.seq))
+async def log_times(session: AsyncSession, game_id: str, after: int = 0,
+                    upto: int | None = None) -> list[tuple[str, Any]]:
+    """(seat, created_at) of the log rows ``after+1..upto`` in seq order: the turn
+    clocks' fold."""
+    q = select(ActionRow.seat, ActionRow.created_at).where(ActionRow.game_id == game_id,
+                                                          ActionRow.seq > after)
+    if upto is not None:
+        q = q.where(ActionRow.seq <= upto)
+    rows = await session.execute(q.order_by(ActionRow.seq))
     return [(seat, at) for seat, at in rows.all()]
+
+
+async def clock_snapshot(session: AsyncSession, game_id: str,
+                         before: int | None = None) -> tuple[int, dict[str, Any]] | None:
+    """(seq, clock fold) of the latest snapshot that has one (at a seq below ``before``)."""
+    q = select(Snapshot.seq, Snapshot.clock).where(Snapshot.game_id == game_id,
+                                                   Snapshot.clock.is_not(None))
+    if before is not None:
+        q = q.where(Snapshot.seq < before)
+    row = (await session.execute(q.order_by(Snapshot.seq.desc()).limit(1))).first()
+    return (int(row[0]), dict(row[1])) if row is not None else None

@@ -26,7 +26,11 @@ from . import repository
 
 log = logging.getLogger("app.games")
 
-RECENT_BATCHES = 256
+# the batches kept in memory for reconnects (older ones: rebuilt from the nearest snapshot,
+# ``catchup``, ~15 ms at any game length): at most this many, and their events at most
+# RECENT_EVENTS (a batch not yet delivered is never dropped)
+RECENT_BATCHES = 64
+RECENT_EVENTS = 1024
 
 
 @dataclass
@@ -142,6 +146,29 @@ def settle_chance(rs: Ruleset, state: Any
     return state, entries, events
 
 
+_BOARDS: OrderedDict[tuple[str, int], tuple[Any, dict[str, Any]]] = OrderedDict()
+_BOARDS_SIZE = 64
+
+
+def shared_board(rs: Ruleset, state: Any) -> dict[str, Any]:
+    """The ruleset's ``board`` (the static part of the view, a function of the scenario),
+    one dict for all the games of a scenario object (``scenario_from_text`` shares it):
+    an Overlord board is ~140 KB a game otherwise.  A state without ``scn``: its own."""
+    scn = getattr(state, "scn", None)
+    if scn is None:
+        return rs.board(state)
+    key = (rs.name, id(scn))
+    hit = _BOARDS.get(key)
+    if hit is not None and hit[0] is scn:
+        _BOARDS.move_to_end(key)
+        return hit[1]
+    board = rs.board(state)
+    _BOARDS[key] = (scn, board)           # the scenario held: its id is not reused
+    while len(_BOARDS) > _BOARDS_SIZE:
+        _BOARDS.popitem(last=False)
+    return board
+
+
 def game_fields(rs: Ruleset, state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
     """The lobby columns of ``games`` derived from the public view and the seats."""
     view = public_status_of(rs, state)
@@ -175,7 +202,8 @@ class GameRuntime:
         self.seq = seq
         self.seats: dict[str, SeatInfo] = {s.seat: s for s in seats}
         self.lock = asyncio.Lock()
-        self.recent: deque[Batch] = deque(maxlen=RECENT_BATCHES)
+        self.recent: deque[Batch] = deque()
+        self.recent_events = 0               # events of the batches in ``recent``
         self.delivered_seq = seq
         self.connections: set[Any] = set()
         # per audience (``Connection.view_key``): the last view sent to it (seq, JSON,
@@ -191,6 +219,8 @@ class GameRuntime:
         self.lag_seen: int | None = None     # seq at which the database was seen ahead
         self._seats_version = 0
         self._fields: tuple[tuple[int, int], dict[str, Any]] | None = None
+        self.used = time.monotonic()         # last load, lookup, batch or departure
+                                             # (idle eviction, ``Registry.idle``)
 
     # -- derived -----------------------------------------------------------------------
     @property
@@ -204,7 +234,7 @@ class GameRuntime:
     @property
     def board(self) -> dict[str, Any]:
         if self._board is None:
-            self._board = self.rs.board(self.state)
+            self._board = shared_board(self.rs, self.state)
         return self._board
 
     def fields(self) -> dict[str, Any]:
@@ -238,10 +268,16 @@ class GameRuntime:
         """``seats``: the seat of every entry of the batch (default: the actor's), for the
         turn clock."""
         batch = Batch(first_seq=first_seq, seq=seq, actor=actor, events=events, state=state)
-        if self.recent and self.recent[-1].seq <= self.delivered_seq:
-            self.recent[-1].state = None     # delivered and superseded: keep its events only
-        self.recent.append(batch)
+        recent = self.recent
+        if recent and recent[-1].seq <= self.delivered_seq:
+            recent[-1].state = None          # delivered and superseded: keep its events only
+        recent.append(batch)
+        self.recent_events += len(events)
+        while len(recent) > 1 and recent[0].seq <= self.delivered_seq and (
+                len(recent) > RECENT_BATCHES or self.recent_events > RECENT_EVENTS):
+            self.recent_events -= len(recent.popleft().events)
         self.state, self.seq = state, seq
+        self.used = time.monotonic()
         self.fold.seq = seq
         if self.clock is not None:
             now = time.time()
@@ -329,15 +365,27 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
     rt = GameRuntime(game, scn, fold.state, fold.seq, [SeatInfo.of(s) for s in seat_rows])
     rt.fold = fold
     if game.clock:
-        from ..clocks.service import Clock
-
-        stamps = await repository.log_times(session, game_id)
-        sides = tuple(dict.fromkeys(s.side for s in rt.seats.values()))
-        rt.clock = Clock.of(game.clock, game.started_at, stamps, sides)
+        rt.clock = await clock_at(session, game, tuple(dict.fromkeys(
+            s.side for s in rt.seats.values())))
     if game.unplayable is not None:  # replays again (e.g. a fixed engine): back in play
         await repository.set_fields(session, game_id, unplayable=None, **rt.fields())
         await session.commit()
     return rt
+
+
+async def clock_at(session: AsyncSession, game: Any, sides: tuple[str, ...],
+                   upto: int | None = None) -> Any:
+    """The turn clock of a timed game after log entry ``upto`` (default: the last): the
+    fold kept with the latest snapshot before it (``snapshots.clock``) + the log rows
+    after it (never every row of a long game); None for an untimed game.  ``game``: its
+    ``id``, ``clock`` and ``started_at``."""
+    from ..clocks.service import Clock
+
+    saved = await repository.clock_snapshot(session, game.id,
+                                            None if upto is None else upto + 1)
+    after, fold = saved if saved is not None else (0, None)
+    stamps = await repository.log_times(session, game.id, after, upto)
+    return Clock.of(game.clock, game.started_at, stamps, sides, fold)
 
 
 async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> Any:
@@ -367,13 +415,23 @@ async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> A
 
 
 class Registry:
-    """The runtimes of this process (LRU; games with connections stay)."""
+    """The runtimes of this process: an LRU of at most ``capacity`` games (``REGISTRY_CAPACITY``)
+    from which a game is dropped only when it is :meth:`idle` (never one with connections,
+    bot work, queued bus messages or a recent lookup: a socket may be attaching), plus
+    the eviction of idle games (``IDLE_EVICT_SECONDS``, :meth:`evict_idle`).  A dropped
+    game reloads from its latest snapshot on next use."""
+
+    GRACE = 30.0        # seconds after a lookup during which a game is never dropped
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], capacity: int = 256) -> None:
         self.sessions = sessions
         self.capacity = capacity
         self.runtimes: OrderedDict[str, GameRuntime] = OrderedDict()
         self._loading: dict[str, asyncio.Lock] = {}
+        # game -> seq when dropped idle with no bot to act: the bot sweep does not reload
+        # it at the same seq (app/games/bots.py ``_orphans``)
+        self.evicted: dict[str, int] = {}
+        self.on_drop: Any = None            # called with the id of each game dropped
 
     def cached(self, game_id: str) -> GameRuntime | None:
         return self.runtimes.get(game_id)
@@ -382,6 +440,7 @@ class Registry:
         rt = self.runtimes.get(game_id)
         if rt is not None:
             self.runtimes.move_to_end(game_id)
+            rt.used = time.monotonic()
             return rt
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
@@ -390,18 +449,55 @@ class Registry:
                 async with self.sessions() as session:
                     rt = await load_runtime(session, game_id)
                 self.runtimes[game_id] = rt
+                self.evicted.pop(game_id, None)
                 self._evict()
+            rt.used = time.monotonic()
         self._loading.pop(game_id, None)
         return rt
 
+    @classmethod
+    def idle(cls, rt: GameRuntime, now: float, quiet: float) -> bool:
+        """Nothing holds the game in memory: no connection, no bot task, no queued bus
+        message, its lock free, no lookup or batch for ``quiet`` seconds, and no running
+        clock (the clock watch keeps live timed games)."""
+        return (not rt.connections and not rt.lock.locked() and not rt.inbox
+                and (rt.bot_task is None or rt.bot_task.done())
+                and (rt.inbox_task is None or rt.inbox_task.done())
+                and now - rt.used >= quiet
+                and not (rt.clock is not None and rt.status == "live"))
+
     def _evict(self) -> None:
+        """Over capacity: drop least recently used idle games (a game that is not idle
+        stays, however many there are)."""
         if len(self.runtimes) <= self.capacity:
             return
+        now = time.monotonic()
         for gid, rt in list(self.runtimes.items()):
             if len(self.runtimes) <= self.capacity:
                 break
-            if not rt.connections and not rt.lock.locked():
-                del self.runtimes[gid]
+            if self.idle(rt, now, self.GRACE):
+                self.drop(gid)
+
+    def drop(self, game_id: str) -> GameRuntime | None:
+        rt = self.runtimes.pop(game_id, None)
+        if rt is not None:
+            bots = {s.seat for s in rt.seats.values() if s.is_bot}
+            if not bots.intersection(rt.rs.to_act(rt.state)):    # no bot is waited for
+                self.evicted[game_id] = rt.seq
+            if self.on_drop is not None:
+                self.on_drop(game_id)
+            while len(self.evicted) > 4 * max(self.capacity, 256):
+                self.evicted.pop(next(iter(self.evicted)))
+        return rt
+
+    def evict_idle(self, quiet: float) -> list[str]:
+        """Drop every game idle for ``quiet`` seconds (a pass over this worker's games in
+        memory: no database access, no lock taken); returns their ids."""
+        now = time.monotonic()
+        out = [gid for gid, rt in list(self.runtimes.items()) if self.idle(rt, now, quiet)]
+        for gid in out:
+            self.drop(gid)
+        return out
 
     def forget(self) -> None:
         self.runtimes.clear()

@@ -78,16 +78,19 @@ class Hub:
         self.settings = settings
         self.db = db
         self.pubsub = pubsub
-        self.registry = Registry(db.sessions)
+        self.registry = Registry(db.sessions, settings.registry_capacity)
         self._tasks: set[asyncio.Task[Any]] = set()
         self.bots = BotDriver(self)
         self.presence = Presence(self)
+        self.registry.on_drop = self.presence.forget    # a dropped game's presence too
 
     async def start(self) -> None:
         await self.pubsub.start(self._on_message)
         await self.bots.start()
         self._spawn(self._presence_loop())
         self._spawn(clock_watch.loop(self))
+        if self.settings.idle_evict_seconds > 0:
+            self._spawn(self._evict_loop(self.settings.idle_evict_seconds))
         if not self.pubsub.local_only:              # other workers write: a lost bus
             self._spawn(self._reconcile_loop())     # message must not stall anyone
 
@@ -407,6 +410,7 @@ class Hub:
 
     def detach(self, rt: GameRuntime, conn: Connection) -> None:
         rt.connections.discard(conn)
+        rt.used = time.monotonic()          # idle (IDLE_EVICT_SECONDS) from the last one
         if conn.identity_id is not None:      # its absence starts now
             self.presence.departed(rt.game_id, conn.identity_id, time.time())
         self.presence.broadcast(rt)
@@ -444,15 +448,30 @@ class Hub:
         states change with time alone) and the spectator count."""
         while True:
             await asyncio.sleep(self.presence.period)
-            for rt in [r for r in list(self.registry.runtimes.values()) if r.connections]:
+            live = [r for r in list(self.registry.runtimes.values()) if r.connections]
+            if live and not self.pubsub.local_only:     # other workers' heartbeats: one
+                try:                                    # query for all these games
+                    await self.presence.refresh_many([r.game_id for r in live])
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("presence refresh failed")
+            for rt in live:
                 try:
-                    if not self.pubsub.local_only:   # other workers' heartbeats
-                        await self.presence.refresh(rt)
-                    self.presence.broadcast(rt)
+                    self.presence.broadcast(rt, count=True)
                 except asyncio.CancelledError:
                     raise
                 except Exception:
                     log.exception("presence of game %s failed", rt.game_id)
+
+    async def _evict_loop(self, quiet: float) -> None:
+        """Drop the games idle for ``quiet`` seconds (``Registry.evict_idle``: memory only,
+        no database write, no game lock); they reload from their snapshot on next use."""
+        while True:
+            await asyncio.sleep(max(1.0, min(quiet / 4, 30.0)))
+            dropped = self.registry.evict_idle(quiet)
+            if dropped:
+                log.info("%d idle games dropped from memory", len(dropped))
 
     async def submit_meta(self, rt: GameRuntime, conn: Connection | None, seat: str,
                           action: dict[str, Any], msg_id: Any = None) -> play.Outcome:
