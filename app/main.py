@@ -5,6 +5,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -20,6 +21,7 @@ from .inputs import InputLimitMiddleware
 from .origin import OriginMiddleware
 from .pages.endpoints import router as pages_router
 from .pubsub import make_pubsub
+from .realtime import forward
 from .realtime.endpoints import router as ws_router
 from .realtime.hub import Hub
 from .replays.endpoints import router as replays_router
@@ -47,17 +49,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, db, make_pubsub(settings.redis_url))
         app.state.db, app.state.hub = db, hub
         await hub.start()
+        if settings.redis_url and settings.ownership:   # one owner worker per game
+            app.state.forward = await forward.start(app, settings, hub)
         tune_gc(settings)
         try:
             yield
         finally:
             await hub.stop()
+            if app.state.forward is not None:
+                await app.state.forward.stop()
             await db.dispose()
 
     app = FastAPI(title="Overlord game server", version="0.1.0", lifespan=lifespan,
                   description="Memoir '44 games: HTTP API + one websocket per game "
                               "(protocol: docs/protocol.md).")
     app.state.settings = settings
+    app.state.forward = None            # app/realtime/forward.py (REDIS_URL set)
     app.state.templates = (Jinja2Templates(directory=str(settings.templates_dir))
                            if settings.templates_dir.is_dir() else None)
     install_error_handlers(app)
@@ -71,8 +78,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(settings.static_dir)), name="static")
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    async def healthz() -> dict[str, Any]:
+        """``worker``: this worker's owned / loaded games and relayed sockets (REDIS_URL
+        set; counts only)."""
+        fwd = app.state.forward
+        return {"status": "ok", **({"worker": fwd.stats()} if fwd is not None else {})}
 
     return app
 

@@ -1,0 +1,183 @@
+"""Which worker owns a game, when several serve the same database (``REDIS_URL`` set).
+
+One worker at a time does a game's work (engine, views, deliveries): its *owner*.  The
+owner is recorded in Redis, ``overlord:owner:{game_id}`` -> the owner's internal address
+(``host:port`` of its forward listener, app/realtime/forward.py), taken with a
+compare-and-set and a TTL (``OWNER_TTL_SECONDS``).  Why Redis and not the database
+lease the bots use: taking and renewing it costs no PostgreSQL connection nor write, and
+a dead worker's keys expire by themselves.
+
+* **Taking.** A websocket of a game arriving on a worker asks :meth:`Ownership.claim`:
+  one Lua round trip that sets the key when nobody holds it and answers the holder.
+* **Renewing.** ONE loop per worker (every TTL / 3) renews all its keys in one script
+  call; a key found missing (a Redis restart) is taken again; a key found held by
+  another worker is a lost game: ``on_lost`` closes its sockets with 1012 (clients
+  reconnect with ``since`` and land on the new owner).
+* **Releasing.** A game without connections at two renewals in a row is released
+  (compare-and-delete), as are all of them when the worker stops.
+
+Ownership is a matter of load, not of correctness: the database log (unique seq per
+game) stays the arbiter of every action, so two workers briefly believing they own a
+game (a stalled owner whose key expired) serve consistent, exactly-once games.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .runtime import GameRuntime, Registry
+
+log = logging.getLogger("app.ownership")
+
+KEY = "overlord:owner:"
+SECRET = "overlord:forward-secret"
+
+# KEYS[1] game key; ARGV: me, ttl ms.  Takes a free key; answers the holder.
+_CLAIM = """local v = redis.call('get', KEYS[1])
+if not v then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return ARGV[1] end
+return v"""
+# ARGV[3]: an owner found dead (its listener refused us): replaced only if still there
+_USURP = """local v = redis.call('get', KEYS[1])
+if (not v) or v == ARGV[3] then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return ARGV[1] end
+return v"""
+# every key of this worker: renewed (taken again if missing); 0 = held by another
+_RENEW = """local out = {}
+for i, k in ipairs(KEYS) do
+  local v = redis.call('get', k)
+  if v == ARGV[1] then redis.call('pexpire', k, ARGV[2]) out[i] = 1
+  elseif not v then redis.call('set', k, ARGV[1], 'PX', ARGV[2]) out[i] = 1
+  else out[i] = 0 end
+end
+return out"""
+_RELEASE = """if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end
+return 0"""
+
+
+def _s(v: Any) -> str | None:
+    return v.decode() if isinstance(v, bytes) else v
+
+
+class Ownership:
+    """This worker's game keys (one per owned game) and their renewal loop."""
+
+    def __init__(self, redis_url: str, registry: Registry, ttl: float = 10.0,
+                 on_lost: Callable[[str], None] | None = None) -> None:
+        import redis.asyncio as aioredis
+
+        self.redis = aioredis.from_url(redis_url)
+        self.registry = registry
+        self.ttl_ms = max(1000, int(ttl * 1000))
+        self.on_lost = on_lost
+        self.address = ""                 # host:port of this worker's forward listener
+        self.owned: set[str] = set()
+        self._idle: set[str] = set()      # owned games seen without connections once
+        self._task: asyncio.Task[None] | None = None
+        self._claim = self.redis.register_script(_CLAIM)
+        self._usurp = self.redis.register_script(_USURP)
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+
+    async def start(self, address: str) -> None:
+        self.address = address
+        self._task = asyncio.create_task(self._loop(), name="ownership-renew")
+
+    async def secret(self, preset: str | None = None) -> str:
+        """The secret a forwarded socket carries (workers trust its client address header
+        only with it): ``FORWARD_SECRET`` if set, else one shared through Redis (the
+        first worker to start sets it; every worker of every machine reads the same)."""
+        if preset:
+            return preset
+        await self.redis.set(SECRET, secrets.token_urlsafe(32), nx=True)
+        return str(_s(await self.redis.get(SECRET)))
+
+    def owns(self, game_id: str) -> bool:
+        return game_id in self.owned
+
+    def _took(self, game_id: str, holder: str | None) -> str | None:
+        if holder == self.address:
+            self.owned.add(game_id)
+            self._idle.discard(game_id)
+        return holder
+
+    async def claim(self, game_id: str) -> str | None:
+        """The game's owner after taking it if nobody held it (this worker's address:
+        ours; another: forward to it)."""
+        if game_id in self.owned:
+            return self.address
+        holder = _s(await self._claim(keys=[KEY + game_id], args=[self.address, self.ttl_ms]))
+        return self._took(game_id, holder)
+
+    async def usurp(self, game_id: str, dead: str) -> str | None:
+        """The owner ``dead`` refused our connection (its process is gone): take the game
+        if its key still names it."""
+        holder = _s(await self._usurp(keys=[KEY + game_id],
+                                      args=[self.address, self.ttl_ms, dead]))
+        return self._took(game_id, holder)
+
+    async def release(self, game_id: str) -> None:
+        self.owned.discard(game_id)
+        self._idle.discard(game_id)
+        with contextlib.suppress(Exception):
+            await self._release(keys=[KEY + game_id], args=[self.address])
+
+    def shed(self, rt: GameRuntime) -> bool:
+        """A runtime cached on a worker that does not own its game, idle (no connection,
+        no bot move, no clock): forgotten rather than kept up to date with the owner's
+        batches (loaded again from the log if a request needs it).  True if forgotten."""
+        if rt.game_id in self.owned or rt.connections or rt.lock.locked() or rt.inbox \
+                or rt.clock is not None or (rt.bot_task is not None and not rt.bot_task.done()):
+            return False
+        if self.registry.runtimes.get(rt.game_id) is rt:
+            del self.registry.runtimes[rt.game_id]
+        return True
+
+    async def renew(self) -> None:
+        """Release the games idle since the last renewal, renew the others (one script
+        call per 500 games), report the lost ones."""
+        keep: list[str] = []
+        for gid in sorted(self.owned):
+            rt = self.registry.cached(gid)
+            if rt is None or not rt.connections:
+                if gid in self._idle:
+                    await self.release(gid)
+                    continue
+                self._idle.add(gid)
+            else:
+                self._idle.discard(gid)
+            keep.append(gid)
+        for i in range(0, len(keep), 500):
+            chunk = keep[i:i + 500]
+            held = await self._renew(keys=[KEY + g for g in chunk],
+                                     args=[self.address, self.ttl_ms])
+            for gid, ok in zip(chunk, held):
+                if not int(ok) and gid in self.owned:
+                    log.warning("game %s: ownership lost to another worker", gid)
+                    self.owned.discard(gid)
+                    self._idle.discard(gid)
+                    if self.on_lost is not None:
+                        self.on_lost(gid)
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl_ms / 3000)
+            try:
+                await self.renew()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("ownership renewal failed")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        for gid in list(self.owned):
+            await self.release(gid)
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
