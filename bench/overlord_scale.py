@@ -5,7 +5,7 @@ Per game: 8 identities hold the 8 role seats (layout 4 per side; the 8 identitie
 shared by all games) + 1 anonymous spectator = 9 sockets; every game acts at --rate
 actions/s (a random pick from the legal list of a seat that has one).  Latency = from an
 action's send to its ``update`` reaching the LAST of the game's 9 sockets; the first
---warmup seconds are dropped.  The server is started here (``python -m app.main serve``:
+--warmup seconds are dropped.  The server is started here (``app.main.cli`` ``serve``:
 the project's own flags) on a temporary SQLite database, or with --pg on PostgreSQL +
 Redis (a temporary schema of db ``test`` on 127.0.0.1) with --workers workers.
 
