@@ -25,6 +25,7 @@ import socket
 from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
+from websockets.exceptions import InvalidHandshake
 
 from ..games.ownership import Ownership
 
@@ -43,6 +44,9 @@ KEPT_HEADERS = ("cookie", "authorization", "user-agent")
 _SENDABLE = {1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014}
 OWNER_LOST = (1012, "owner_lost: the game's worker is gone; reconnect with since")
 OWNER_MOVED = (1012, "owner_moved: the game moved to another worker; reconnect with since")
+
+
+REFUSED = object()       # ``_connect``: the owner's address refused the connection
 
 
 def _sendable(code: int | None) -> int:
@@ -132,7 +136,9 @@ class Forwarding:
                 if holder is None or holder == self.ownership.address:
                     return False
                 up = await self._connect(ws, holder, game_id)
-                if up is not None:
+                if up is None:          # no answer in time: the owner is alive but slow
+                    break
+                if up is not REFUSED:
                     await self._relay(ws, up)
                     return True
                 holder = await self.ownership.usurp(game_id, holder)   # its listener is gone
@@ -154,9 +160,12 @@ class Forwarding:
         headers += [(k, v) for k in KEPT_HEADERS if (v := ws.headers.get(k)) is not None]
         try:
             return await connect(url, additional_headers=headers, max_size=None,
-                                 compression=None, open_timeout=5, close_timeout=2,
+                                 compression=None, open_timeout=20, close_timeout=2,
                                  ping_interval=20, ping_timeout=20, user_agent_header=None)
-        except (OSError, asyncio.TimeoutError) as exc:
+        except ConnectionRefusedError as exc:       # nobody listens there any more
+            log.warning("owner %s of game %s is gone: %r", holder, game_id, exc)
+            return REFUSED
+        except (OSError, asyncio.TimeoutError, InvalidHandshake) as exc:
             log.warning("owner %s of game %s unreachable: %r", holder, game_id, exc)
             return None
 
