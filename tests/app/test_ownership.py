@@ -7,7 +7,6 @@ game continues on the survivor with no acked action lost.  PostgreSQL + Redis on
 from __future__ import annotations
 
 import asyncio
-import secrets
 import signal
 from collections.abc import Iterator
 from typing import Any
@@ -16,8 +15,7 @@ import httpx
 import pytest
 from engine.bot import RandomBot
 
-from tests.app.conftest import (BASE_ENV, PG_HOST, PG_PORT, REDIS_PORT, Server, _psql,
-                                reachable)
+from tests.app.conftest import BASE_ENV, Server, pg_schema
 from tests.app.helpers import WS, two_player_game
 from tests.app.test_game_ws import assert_no_foreign_hand, play, url
 
@@ -26,25 +24,18 @@ pytestmark = pytest.mark.postgres
 
 @pytest.fixture(scope="module")
 def pair() -> Iterator[tuple[Server, Server]]:
-    if not (reachable(PG_HOST, PG_PORT) and reachable(PG_HOST, REDIS_PORT)):
-        pytest.skip("PostgreSQL 127.0.0.1:5432 / Redis 127.0.0.1:6379 unreachable")
-    schema = "t_" + secrets.token_hex(6)
-    user = _psql(f"CREATE SCHEMA {schema}")
-    if user is None:
-        pytest.skip("cannot create a schema in PostgreSQL database 'test'")
-    env = {**BASE_ENV, "DATABASE_URL": f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/test",
-           "DATABASE_SCHEMA": schema, "REDIS_URL": f"redis://{PG_HOST}:{REDIS_PORT}/0",
-           "OWNER_TTL_SECONDS": "3", "DB_POOL_SIZE": "3", "DB_MAX_OVERFLOW": "5"}
-    a, b = Server(env), Server(env)
-    try:
-        a.migrate()
-        a.start()
-        b.start()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
-        _psql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+    with pg_schema() as pg_env:
+        env = {**BASE_ENV, **pg_env, "OWNER_TTL_SECONDS": "3", "DB_POOL_SIZE": "3",
+               "DB_MAX_OVERFLOW": "5"}
+        a, b = Server(env), Server(env)
+        try:
+            a.migrate()
+            a.start()
+            b.start()
+            yield a, b
+        finally:
+            a.stop()
+            b.stop()
 
 
 def worker(srv: Server) -> dict[str, Any]:
