@@ -114,3 +114,25 @@ async def test_owner_killed_relayed_sockets_1012_then_survivor_continues(
         await play({"AXIS": ax, "ALLIES": al}, bot, 10, (spec,))
         with httpx.Client(base_url=b.base, timeout=20) as api:
             assert api.get(f"/api/games/{gid}").json()["seq"] == spec.seq >= acked + 10
+
+
+async def test_graceful_stops_close_relayed_sockets_1012(pair: tuple[Server, Server]) -> None:
+    """SIGTERM of the relaying server, then of the owner: every socket gets 1012 (reconnect)
+    and each process exits promptly."""
+    a, b = pair
+    if a.proc is None:
+        a.start()                       # killed by the previous test
+    with httpx.Client(base_url=a.base, timeout=20) as api:
+        gid, toks = two_player_game(api, seed=19)
+    async with WS(url(a, gid), toks["AXIS"]) as ax, WS(url(b, gid), toks["ALLIES"]) as al:
+        assert worker(b)["relayed"] == 1
+        b.stop()                                        # the relay stops: its client 1012
+        closed = await al.expect("__closed__", timeout=10)
+        assert closed["type"] == "__closed__" and al.closed.rcvd.code == 1012
+        b.start()
+        async with WS(url(b, gid, since=ax.seq), toks["ALLIES"]) as al2:
+            assert worker(b)["relayed"] == 1
+            a.stop()                                    # the owner stops: both 1012
+            for w in (ax, al2):
+                closed = await w.expect("__closed__", timeout=10)
+                assert closed["type"] == "__closed__" and w.closed.rcvd.code == 1012
