@@ -6,10 +6,11 @@ import contextlib
 import json
 import logging
 import os
+import queue
 import sqlite3
 import threading
+from collections import deque
 from collections.abc import AsyncIterator
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -61,6 +62,83 @@ def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
                                connect_args=connect_args)
 
 
+class WriteGate:
+    """SQLite has one writer at a time; its busy handler sleeps with back-off (awful tail
+    latency), and a deferred ORM transaction that read before a concurrent commit cannot
+    write at all.  So writers queue here: ``async with gate`` (every ORM write
+    transaction) holds it alone; the hot-path log appends hold it together
+    (``async with gate.shared``), since the log writer thread serialises and groups them
+    itself.  First come, first served: a waiting exclusive writer stops later appends
+    from entering (no starvation).  Uncontended, entering costs no await."""
+
+    def __init__(self) -> None:
+        self._held = 0                  # shared holders
+        self._exclusive = False
+        self._waiters: deque[tuple[bool, asyncio.Future[None]]] = deque()
+        self.shared = _SharedGate(self)
+
+    async def __aenter__(self) -> None:
+        if not self._exclusive and not self._held and not self._waiters:
+            self._exclusive = True
+            return
+        await self._wait(True)
+
+    async def __aexit__(self, *exc: Any) -> None:
+        self._exclusive = False
+        self._wake()
+
+    async def _wait(self, exclusive: bool) -> None:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiters.append((exclusive, fut))
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():      # granted, then cancelled: give back
+                if exclusive:
+                    self._exclusive = False
+                else:
+                    self._held -= 1
+            self._wake()
+            raise
+
+    def _wake(self) -> None:
+        """Grant the gate to the waiters at the head of the queue that may hold it now."""
+        while self._waiters:
+            exclusive, fut = self._waiters[0]
+            if fut.done():
+                self._waiters.popleft()
+                continue
+            if self._exclusive or (exclusive and self._held):
+                return
+            self._waiters.popleft()
+            if exclusive:
+                self._exclusive = True
+                fut.set_result(None)
+                return
+            self._held += 1
+            fut.set_result(None)
+
+
+class _SharedGate:
+    __slots__ = ("gate",)
+
+    def __init__(self, gate: WriteGate) -> None:
+        self.gate = gate
+
+    async def __aenter__(self) -> None:
+        g = self.gate
+        if not g._exclusive and not g._waiters:
+            g._held += 1
+            return
+        await g._wait(False)
+
+    async def __aexit__(self, *exc: Any) -> None:
+        g = self.gate
+        g._held -= 1
+        if not g._held:
+            g._wake()
+
+
 class Database:
     """Owns the engine and the session factory of one process."""
 
@@ -70,8 +148,8 @@ class Database:
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         # SQLite has one writer at a time; its busy handler sleeps with back-off, which
         # makes tail latency awful under concurrent games.  Queue writers here instead.
-        self.write_lock: asyncio.Lock | contextlib.nullcontext[None] = (
-            asyncio.Lock() if is_sqlite(self.url) else contextlib.nullcontext())
+        self.write_lock: WriteGate | contextlib.nullcontext[None] = (
+            WriteGate() if is_sqlite(self.url) else contextlib.nullcontext())
         self.log_writer: LogWriter | None = make_log_writer(self.url)
 
     async def session(self) -> AsyncIterator[AsyncSession]:
@@ -87,8 +165,10 @@ class Database:
         (nothing written); None: no fast writer for this database (use the ORM path)."""
         if self.log_writer is None:
             return None
-        async with self.write_lock:
-            return await self.log_writer.append(game_id, old_seq, entries, fields)
+        if isinstance(self.write_lock, WriteGate):  # appends share the gate: the writer
+            async with self.write_lock.shared:    # thread groups them in one transaction
+                return await self.log_writer.append(game_id, old_seq, entries, fields)
+        return await self.log_writer.append(game_id, old_seq, entries, fields)
 
     async def dispose(self) -> None:
         if self.log_writer is not None:
@@ -102,6 +182,16 @@ class LogWriter:
                      fields: dict[str, Any]) -> bool:
         raise NotImplementedError
 
+    async def touch_seats(self, pairs: list[tuple[str, str]]) -> int:
+        """``seats.last_seen = now`` for these (game, identity) pairs (the presence
+        heartbeat: one prepared statement, no ORM compile of a large IN)."""
+        raise NotImplementedError
+
+    async def seat_present(self, game_id: str, identity_id: str) -> bool:
+        """An identity connected to a game: ``last_seen = now`` on its seats, and its seats
+        taken back from a stand-in bot (``bot_reason = 'away'``); True if any was."""
+        raise NotImplementedError
+
     async def close(self) -> None:
         pass
 
@@ -111,35 +201,91 @@ def _json(obj: Any) -> str:
 
 
 class SQLiteLogWriter(LogWriter):
-    """A dedicated thread with its own ``sqlite3`` connection: the whole transaction
-    (BEGIN IMMEDIATE, compare-and-set, multi-row insert, COMMIT) is one hop off the event
-    loop, instead of one aiosqlite hop per statement plus SQLAlchemy's per-statement work.
+    """A dedicated thread with its own ``sqlite3`` connection and GROUP COMMIT: every
+    append queued while the previous transaction ran is written in the next one (BEGIN
+    IMMEDIATE; per append a SAVEPOINT with its compare-and-set and multi-row insert,
+    rolled back alone when stale; one COMMIT), and the waiting coroutines are woken by
+    one callback per group.  Nobody hears of an append before its COMMIT returned.
     WAL + ``synchronous=NORMAL``: a committed transaction survives a crash of the process
-    (not necessarily a power loss of the machine)."""
+    (not necessarily a power loss of the machine).  Appends of one game never meet in a
+    group (its runtime lock serialises them); the compare-and-set still decides."""
+
+    GROUP = 256          # appends per transaction at most
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-log")
-        self._local = threading.local()
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
 
-    def _conn(self) -> sqlite3.Connection:
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=30,
-                                   check_same_thread=False)
-            for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON",
-                           "busy_timeout=30000"):
-                conn.execute("PRAGMA " + pragma)
-            self._local.conn = conn
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, isolation_level=None, timeout=30,
+                               check_same_thread=False)
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON",
+                       "busy_timeout=30000"):
+            conn.execute("PRAGMA " + pragma)
         return conn
 
-    def _append(self, game_id: str, old_seq: int, entries: list[tuple[str, dict[str, Any]]],
-                fields: dict[str, Any]) -> bool:
-        conn = self._conn()
+    def _start(self) -> None:
+        with self._lock:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="sqlite-log",
+                                                daemon=True)
+                self._thread.start()
+
+    def _run(self) -> None:
+        conn = self._connect()
+        try:
+            while True:
+                first = self._queue.get()
+                if first is None:
+                    return
+                group, stop = [first], False
+                while len(group) < self.GROUP:
+                    try:
+                        nxt = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if nxt is None:
+                        stop = True
+                        break
+                    group.append(nxt)
+                self._commit(conn, group)
+                if stop:
+                    return
+        finally:
+            conn.close()
+
+    def _commit(self, conn: sqlite3.Connection, group: list[Any]) -> None:
+        """One transaction for the group; every waiter gets its result (or the error)
+        after the COMMIT, in one callback per event loop."""
+        results: list[tuple[Any, bool | None, BaseException | None]] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for _loop, fut, fn, args in group:
+                    results.append((fut, fn(conn, *args), None))
+                conn.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    conn.execute("ROLLBACK")
+                raise
+        except BaseException as exc:            # nothing of the group is durable
+            results = [(fut, None, exc) for _loop, fut, _fn, _args in group]
+        by_loop: dict[Any, list[Any]] = {}
+        for (loop, *_rest), res in zip(group, results):
+            by_loop.setdefault(loop, []).append(res)
+        for loop, done in by_loop.items():
+            with contextlib.suppress(RuntimeError):     # a loop already closed
+                loop.call_soon_threadsafe(_resolve, done)
+
+    @staticmethod
+    def _one(conn: sqlite3.Connection, game_id: str, old_seq: int,
+             entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> bool:
         # SQLAlchemy's SQLite DateTime storage format (naive UTC text)
         now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
         new_seq = old_seq + len(entries)
-        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("SAVEPOINT append")
         try:
             cur = conn.execute(
                 "UPDATE games SET seq=?, updated_at=?, status=?, turn=?, to_act=?, winner=? "
@@ -147,38 +293,72 @@ class SQLiteLogWriter(LogWriter):
                 (new_seq, now, fields["status"], fields["turn"], _json(fields["to_act"]),
                  fields["winner"], game_id, old_seq))
             if cur.rowcount != 1:
-                conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK TO append")
+                conn.execute("RELEASE append")
                 return False
             conn.executemany(
                 "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES (?,?,?,?,?)",
                 [(game_id, old_seq + i + 1, seat, _json(action), now)
                  for i, (seat, action) in enumerate(entries)])
-            conn.execute("COMMIT")
+            conn.execute("RELEASE append")
             return True
         except sqlite3.IntegrityError:
-            conn.execute("ROLLBACK")
+            conn.execute("ROLLBACK TO append")
+            conn.execute("RELEASE append")
             return False
-        except BaseException:
-            with contextlib.suppress(Exception):
-                conn.execute("ROLLBACK")
-            raise
+
+    @staticmethod
+    def _present(conn: sqlite3.Connection, game_id: str, identity_id: str, now: str) -> bool:
+        conn.execute("UPDATE seats SET last_seen=? WHERE game_id=? AND identity_id=?",
+                     (now, game_id, identity_id))
+        cur = conn.execute("UPDATE seats SET is_bot=0, bot_reason=NULL WHERE game_id=? AND "
+                           "identity_id=? AND is_bot=1 AND bot_reason='away'",
+                           (game_id, identity_id))
+        return cur.rowcount > 0
+
+    async def seat_present(self, game_id: str, identity_id: str) -> bool:
+        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+        return bool(await self._run_in_group(self._present, game_id, identity_id, now))
+
+    @staticmethod
+    def _touch(conn: sqlite3.Connection, pairs: list[tuple[str, str]], now: str) -> int:
+        cur = conn.executemany("UPDATE seats SET last_seen=? WHERE game_id=? AND identity_id=?",
+                               [(now, g, i) for g, i in pairs])
+        return int(cur.rowcount)
+
+    async def _run_in_group(self, fn: Any, *args: Any) -> Any:
+        if self._thread is None:
+            self._start()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Any] = loop.create_future()
+        self._queue.put((loop, fut, fn, args))
+        return await fut
 
     async def append(self, game_id: str, old_seq: int, entries: list[tuple[str, dict[str, Any]]],
                      fields: dict[str, Any]) -> bool:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, self._append, game_id, old_seq, entries,
-                                          fields)
+        return bool(await self._run_in_group(self._one, game_id, old_seq, entries, fields))
 
-    def _close(self) -> None:
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
-            conn.close()
-            self._local.conn = None
+    async def touch_seats(self, pairs: list[tuple[str, str]]) -> int:
+        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+        return int(await self._run_in_group(self._touch, pairs, now))
 
     async def close(self) -> None:
-        with contextlib.suppress(Exception):
-            await asyncio.get_running_loop().run_in_executor(self._pool, self._close)
-        self._pool.shutdown(wait=False)
+        thread = self._thread
+        if thread is None:
+            return
+        self._queue.put(None)
+        await asyncio.get_running_loop().run_in_executor(None, thread.join, 10)
+        self._thread = None
+
+
+def _resolve(done: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) -> None:
+    for fut, result, exc in done:
+        if fut.done():                  # its waiter was cancelled: the row stays written
+            continue
+        if exc is not None:
+            fut.set_exception(exc)
+        else:
+            fut.set_result(result)
 
 
 class PostgresLogWriter(LogWriter):
@@ -232,6 +412,23 @@ class PostgresLogWriter(LogWriter):
         except asyncpg.UniqueViolationError:
             return False
         return bool(status == f"INSERT 0 {len(entries)}")
+
+    async def seat_present(self, game_id: str, identity_id: str) -> bool:
+        pool = await self._get_pool()
+        async with pool.acquire() as conn, conn.transaction():
+            await conn.execute("UPDATE seats SET last_seen=$1 WHERE game_id=$2 AND identity_id=$3",
+                               datetime.now(timezone.utc), game_id, identity_id)
+            status = await conn.execute(
+                "UPDATE seats SET is_bot=false, bot_reason=NULL WHERE game_id=$1 AND "
+                "identity_id=$2 AND is_bot AND bot_reason='away'", game_id, identity_id)
+        return status != "UPDATE 0"
+
+    async def touch_seats(self, pairs: list[tuple[str, str]]) -> int:
+        pool = await self._get_pool()
+        await pool.executemany("UPDATE seats SET last_seen=$1 WHERE game_id=$2 AND identity_id=$3",
+                               [(datetime.now(timezone.utc), g, i)
+                                for g, i in pairs])
+        return len(pairs)
 
     async def close(self) -> None:
         if self._pool is not None:

@@ -1,8 +1,12 @@
 """The FastAPI application (``app``) and the ``overlord-server`` console script (``cli``)."""
 from __future__ import annotations
 
+import asyncio
 import gc
+import json
 import logging
+import os
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -38,6 +42,53 @@ def tune_gc(settings: Settings) -> None:
     if settings.gc_freeze:
         gc.collect()
         gc.freeze()
+    if os.environ.get("GC_STATS_FILE"):        # bench: every collection's pause, at exit
+        gc.callbacks.append(_gc_timer)
+        if os.environ.get("GC_SAVEALL"):
+            gc.set_debug(gc.DEBUG_SAVEALL)
+
+
+async def gc_loop(settings: Settings) -> None:
+    """Re-freeze every ``gc_refreeze_seconds`` (``gc.freeze`` is O(1): the generations'
+    lists are moved, nothing is walked); unfreeze and collect everything every
+    ``gc_full_seconds`` (one long pause per period instead of a full collection whose
+    pause grows with the heap every few seconds under load)."""
+    refreeze, full = settings.gc_refreeze_seconds, settings.gc_full_seconds
+    if not settings.gc_freeze or refreeze <= 0:
+        return
+    last_full = time.monotonic()
+    while True:
+        await asyncio.sleep(refreeze)
+        if full > 0 and time.monotonic() - last_full >= full:
+            last_full = time.monotonic()
+            gc.unfreeze()
+            gc.collect()
+        gc.freeze()
+
+
+_GC: dict[str, Any] = {"t0": 0.0, "pauses": []}
+
+
+def _gc_timer(phase: str, info: dict[str, Any]) -> None:
+    """(generation, wall seconds, CPU seconds of the thread, objects collected, when)."""
+    if phase == "start":
+        _GC["t0"], _GC["c0"] = time.perf_counter(), time.thread_time()
+    else:
+        now = time.perf_counter()
+        _GC["pauses"].append((info["generation"], now - _GC["t0"],
+                              time.thread_time() - _GC["c0"], info.get("collected", 0),
+                              time.time()))
+
+
+def _gc_dump(path: str) -> None:
+    kinds: dict[str, int] = {}
+    for obj in gc.garbage:      # GC_SAVEALL=1: what the collector found unreachable
+        k = f"{type(obj).__module__}.{type(obj).__qualname__}"
+        kinds[k] = kinds.get(k, 0) + 1
+    with open(path, "w") as f:
+        json.dump({"pauses": _GC["pauses"], "count": gc.get_count(),
+                   "threshold": gc.get_threshold(), "frozen": gc.get_freeze_count(),
+                   "garbage": sorted(kinds.items(), key=lambda kv: -kv[1])[:60]}, f)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -52,13 +103,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.redis_url and settings.ownership:   # one owner worker per game
             app.state.forward = await forward.start(app, settings, hub)
         tune_gc(settings)
+        gc_task = asyncio.create_task(gc_loop(settings))
         try:
             yield
         finally:
+            gc_task.cancel()
             await hub.stop()
             if app.state.forward is not None:
                 await app.state.forward.stop()
             await db.dispose()
+            if os.environ.get("GC_STATS_FILE"):
+                _gc_dump(os.environ["GC_STATS_FILE"])
 
     app = FastAPI(title="Overlord game server", version="0.1.0", lifespan=lifespan,
                   description="Memoir '44 games: HTTP API + one websocket per game "

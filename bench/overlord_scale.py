@@ -68,6 +68,13 @@ def loadavg() -> str:
 
 
 # -- process accounting --------------------------------------------------------------------
+def worker_pid(pid: int) -> int:
+    """The process serving requests: the deepest of the tree (uvicorn's worker, or the
+    server itself when it runs one worker in-process)."""
+    procs = tree(pid)
+    return procs[-1]
+
+
 def tree(pid: int) -> list[int]:
     out, todo = [], [pid]
     while todo:
@@ -392,12 +399,20 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR1)
         cpu0, t0 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
+        spy = None
+        if args.spy:        # a sampling profile of the window (py-spy on PATH; not a dependency)
+            spy = subprocess.Popen(["py-spy", "record", "-p", str(worker_pid(proc.pid)), "-r", "250",
+                                    "-d", str(int(args.duration)), "-f", "raw", "-o", args.spy,
+                                    "--nonblocking"], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
         cpu1, t1 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR2)
         rss = sum(rss_mb(p.pid) for p in procs)
         await asyncio.gather(*tasks)
+        if spy is not None:
+            spy.wait(60)
     finally:
         for p in procs:
             os.killpg(p.pid, signal.SIGTERM)
@@ -492,6 +507,8 @@ def main() -> None:
                     "machines behind a load balancer): 2,3")
     ap.add_argument("--profile", help="profile mode: cProfile of the server (1 worker) during "
                     "the measured window, written to this file (python -m pstats FILE)")
+    ap.add_argument("--spy", help="py-spy raw samples of the (first) worker during the "
+                    "measured window, to this file (py-spy must be on PATH)")
     ap.add_argument("--relay-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--payloads", help=argparse.SUPPRESS)
     args = ap.parse_args()

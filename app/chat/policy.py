@@ -41,6 +41,7 @@ stays bound by the chain of command), else any seat's permission.  Per layout:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 CINC = "cinc"
@@ -215,12 +216,45 @@ def channels(actor: Actor, seats: list[tuple[str, str, str]],
 def channels_for(actors: list[Actor], seats: list[tuple[str, str, str]],
                  view: dict[str, Any] | None = None) -> dict[str, Any]:
     """``{"read", "write", "closed"}`` for a connection playing these seats (one actor per
-    seat; a spectator: one seatless actor).  ``closed``: readable channel -> reason."""
-    cands = candidates(seats)
-    read = [c for c in cands if may_read_any(actors, c, view)]
+    seat; a spectator: one seatless actor).  ``closed``: readable channel -> reason.
+
+    A pure function of the actors, the seats and the view's chain of command
+    (:func:`chain_state` reads only the fields of :func:`_chain_key`): memoised, since the
+    server asks it for every seated audience after every action."""
+    got = _channels_cached(tuple(actors), tuple(map(tuple, seats)), _chain_key(view))
+    return {"read": list(got["read"]), "write": list(got["write"]),
+            "closed": dict(got["closed"])}
+
+
+def _chain_key(view: dict[str, Any] | None) -> tuple[Any, ...]:
+    """Everything of a view that :func:`chain_state` reads, for any side."""
+    v = view or {}
+    ol = v.get("overlord")
+    coc = (ol or {}).get("chain_of_command") or {}
+    return (bool(v.get("game_over")), ol is None, "ruleset" in v, coc.get("side"),
+            coc.get("visited"), v.get("active"))
+
+
+def _view_of_key(key: tuple[Any, ...]) -> dict[str, Any]:
+    """A view with exactly the chain of command ``key`` describes."""
+    game_over, no_ol, has_ruleset, side, visited, active = key
+    v: dict[str, Any] = {"game_over": game_over, "active": active}
+    if has_ruleset:
+        v["ruleset"] = True
+    if not no_ol:
+        v["overlord"] = {"chain_of_command": {"side": side, "visited": visited}}
+    return v
+
+
+@lru_cache(maxsize=4096)
+def _channels_cached(actors: tuple[Actor, ...], seats: tuple[tuple[str, str, str], ...],
+                     key: tuple[Any, ...]) -> dict[str, Any]:
+    view = _view_of_key(key)
+    cands = candidates(list(seats))
+    read = [c for c in cands if may_read_any(list(actors), c, view)]
     write, closed = [], {}
     for c in read:
-        _, d = writer_for(actors, c, view)
+        _, d = writer_for(list(actors), c, view)
         if d:
             write.append(c)
         else:

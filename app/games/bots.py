@@ -174,6 +174,10 @@ class BotDriver:
         if identity_id is None or not rt.seats_of(identity_id):
             return
         db = self.hub.db
+        if db.log_writer is not None:       # two prepared statements, grouped with the log
+            if await db.log_writer.seat_present(rt.game_id, identity_id):
+                await self.hub.seats_changed(rt.game_id)
+            return
         async with db.write_lock, db.sessions() as s:
             await s.execute(update(Seat).where(Seat.game_id == rt.game_id,
                                                Seat.identity_id == identity_id)
@@ -208,6 +212,9 @@ class BotDriver:
         db = self.hub.db
         now = utcnow()
         ordered = sorted(pairs)
+        if db.log_writer is not None:   # one prepared statement on the log writer's
+            await db.log_writer.touch_seats(ordered)    # connection (SQLite: grouped)
+            return
         async with db.write_lock, db.sessions() as s:
             for i in range(0, len(ordered), 500):
                 await s.execute(update(Seat).where(tuple_(Seat.game_id, Seat.identity_id)

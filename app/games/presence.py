@@ -79,6 +79,9 @@ class Presence:
         now = time.time()
         self.last_seen.setdefault(game_id, {})[identity_id] = now
         db = self.hub.db
+        if db.log_writer is not None:
+            await db.log_writer.touch_seats([(game_id, identity_id)])
+            return
         async with db.write_lock, db.sessions() as s:
             await s.execute(update(Seat).where(Seat.game_id == game_id,
                                                Seat.identity_id == identity_id)

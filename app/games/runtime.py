@@ -18,7 +18,7 @@ import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from ..engine_api import (CHANCE, EngineError, Ruleset, load_state_of, normalise_logged,
-                          ruleset, scenario_from_text)
+                          public_status_of, ruleset, scenario_from_text)
 from ..errors import AppError, Conflict, NotFound
 from ..models import Game, Seat
 from ..scenarios import repository as scenarios
@@ -144,7 +144,7 @@ def settle_chance(rs: Ruleset, state: Any
 
 def game_fields(rs: Ruleset, state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
     """The lobby columns of ``games`` derived from the public view and the seats."""
-    view = rs.view_for(state, None)
+    view = public_status_of(rs, state)
     if view.get("game_over"):
         status = "finished"
     elif all(s.held for s in seats):

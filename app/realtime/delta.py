@@ -38,7 +38,10 @@ def _records(xs: Any) -> dict[Any, dict[str, Any]] | None:
     return out
 
 
-def _list_patch(old: list[Any], new: list[Any]) -> Any:
+Memo = dict[tuple[int, int], Any]
+
+
+def _list_patch(old: list[Any], new: list[Any], memo: Memo | None = None) -> Any:
     a, b = _records(old), _records(new)
     if a is None or b is None:
         return new
@@ -50,34 +53,59 @@ def _list_patch(old: list[Any], new: list[Any]) -> Any:
     for i in a:
         if i not in b:
             patch[str(i)] = None
-        elif a[i] != b[i]:
-            patch[str(i)] = merge_diff(a[i], b[i])
+        elif a[i] is not b[i] and a[i] != b[i]:
+            patch[str(i)] = merge_diff(a[i], b[i], memo)
     out: dict[str, Any] = {ID_KEY: patch}
     if added:
         out[ADD_KEY] = [b[i] for i in added]
     return out
 
 
-def merge_diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
-    """The patch that turns ``old`` into ``new`` (``{}``: equal)."""
+def merge_diff(old: dict[str, Any], new: dict[str, Any],
+               memo: Memo | None = None) -> dict[str, Any]:
+    """The patch that turns ``old`` into ``new`` (``{}``: equal).
+
+    ``memo``: patches of nested objects already computed, by ``(id(old), id(new))``: the
+    views of several audiences share sub-objects (the units, the public part), so the
+    fan-out diffs each shared pair once.  The objects must stay alive and unchanged while
+    the memo is used (one delivery)."""
     patch: dict[str, Any] = {}
     for k, v in new.items():
         if k not in old:
             patch[k] = v
             continue
         o = old[k]
-        if o == v:
+        if o is v:
             continue
         if isinstance(v, dict) and isinstance(o, dict):
-            patch[k] = merge_diff(o, v)
+            sub = _memo(memo, o, v, merge_diff)
+            if sub:
+                patch[k] = sub
         elif isinstance(v, list) and isinstance(o, list):
-            patch[k] = _list_patch(o, v)
-        else:
+            sub = _memo(memo, o, v, _list_diff)
+            if sub is not None:
+                patch[k] = sub
+        elif o != v or type(o) is not type(v):
             patch[k] = v
     gone = [k for k in old if k not in new]
     if gone:
         patch[DEL_KEY] = gone
     return patch
+
+
+def _list_diff(old: list[Any], new: list[Any], memo: Memo | None) -> Any:
+    """None when equal, else the list's patch."""
+    return None if old == new else _list_patch(old, new, memo)
+
+
+def _memo(memo: Memo | None, o: Any, v: Any, diff: Any) -> Any:
+    if memo is None:
+        return diff(o, v, None)
+    key = (id(o), id(v))
+    out = memo.get(key, memo)
+    if out is memo:
+        out = memo[key] = diff(o, v, memo)
+    return out
 
 
 def apply_patch(target: Any, patch: Any) -> Any:

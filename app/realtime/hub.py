@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 from ..chat import service as chat_service
 from ..chat.policy import Actor, channels_for, may_read_any
 from ..db import Database
-from ..engine_api import CHANCE, Ruleset
+from ..engine_api import CHANCE, Ruleset, views_of
 from ..games import play
 from ..games import service as games_service
 from ..games.bots import BotDriver
@@ -46,19 +46,18 @@ class _View(NamedTuple):
     """The last view an audience was sent (the base of its next ``view_patch``)."""
 
     seq: int
-    text: str
     view: dict[str, Any]
 
 
 class _Built:
-    """One audience's ``update`` for one delivery: the message, its view's JSON (equal
-    views of several audiences share one text and one dict), and the two texts (full
-    view, view patch) built at most once each."""
+    """One audience's ``update`` for one delivery: the message and the two texts (full
+    view, view patch) built at most once each.  Views of several audiences share
+    sub-objects (``views_of``), so their patches share the diffs of those (``memo``)."""
 
-    __slots__ = ("msg", "vtext", "view", "_full", "_patched")
+    __slots__ = ("msg", "view", "_full", "_patched")
 
-    def __init__(self, msg: dict[str, Any], vtext: str, view: dict[str, Any]) -> None:
-        self.msg, self.vtext, self.view = msg, vtext, view
+    def __init__(self, msg: dict[str, Any]) -> None:
+        self.msg, self.view = msg, msg["view"]
         self._full: str | None = None
         self._patched: str | None = None
 
@@ -67,15 +66,10 @@ class _Built:
             self._full = dumps(self.msg)
         return self._full
 
-    def patched(self, prev: _View, cache: dict[tuple[int, str], dict[str, Any]]) -> str:
+    def patched(self, prev: _View, memo: dict[tuple[int, int], Any]) -> str:
         if self._patched is None:
-            key = (id(prev.view), self.vtext)           # audiences with equal views: one diff
-            patch = cache.get(key)
-            if patch is None:
-                patch = cache[key] = ({} if prev.text == self.vtext
-                                      else merge_diff(prev.view, self.view))
             msg = {k: v for k, v in self.msg.items() if k != "view"}
-            msg["view_patch"] = patch
+            msg["view_patch"] = merge_diff(prev.view, self.view, memo)
             self._patched = dumps(msg)
         return self._patched
 
@@ -118,12 +112,17 @@ class Hub:
     # -- payloads ------------------------------------------------------------------------
     @staticmethod
     def _legal(rs: Ruleset, state: Any, seat: str | None,
-               seats: list[str] | None = None) -> list[dict[str, Any]]:
+               seats: list[str] | None = None,
+               acting: set[str] | None = None) -> list[dict[str, Any]]:
+        """``acting``: ``to_act(state)`` when known (a seat not in it has no legal action:
+        a protocol promise, engine/core/ruleset.py)."""
         if seats and len(seats) > 1:
             return legal_for_seats(rs, state, seats)
         if seats is not None and not seats:     # a spectator (maybe watching a side)
             return []
-        return list(rs.legal_actions(state, seat)) if seat is not None else []
+        if seat is None or (acting is not None and seat not in acting):
+            return []
+        return list(rs.legal_actions(state, seat))
 
     @staticmethod
     def _views(rs: Ruleset, state: Any, seats: list[str] | None,
@@ -221,26 +220,32 @@ class Hub:
 
     def update_msg(self, rs: Ruleset, batches: list[Batch], seat: str | None, status: str,
                    seats: list[str] | None = None,
-                   chat: list[Actor] | None = None, rt: GameRuntime | None = None) -> dict[str, Any]:
+                   chat: list[Actor] | None = None, rt: GameRuntime | None = None,
+                   view: dict[str, Any] | None = None,
+                   acting: set[str] | None = None) -> dict[str, Any]:
         last = batches[-1]
         if last.state is None:   # only delivered, superseded batches drop their state
             raise RuntimeError("update of a batch whose state was dropped")
         msg = self._update(rs, batches[0].first_seq, last.seq,
                            batches[0].actor if len(batches) == 1 else None,
                            self._redact(rs, batches, seat, seats), last.state, seat, status,
-                           seats, chat)
+                           seats, chat, view, acting)
         if rt is not None and last.seq == rt.seq:
             msg.update(self._undo(rt, seats or ([seat] if seat else [])), **clock_field(rt))
         return msg
 
     def _update(self, rs: Ruleset, first_seq: int, seq: int, actor: str | None,
                 events: list[dict[str, Any]], state: Any, seat: str | None, status: str,
-                seats: list[str] | None, chat: list[Actor] | None = None) -> dict[str, Any]:
-        """An ``update`` of log entries ``first_seq..seq`` (``events`` already redacted)."""
-        view = rs.view_for(state, seat)
+                seats: list[str] | None, chat: list[Actor] | None = None,
+                view: dict[str, Any] | None = None,
+                acting: set[str] | None = None) -> dict[str, Any]:
+        """An ``update`` of log entries ``first_seq..seq`` (``events`` already redacted;
+        ``view``: ``seat``'s view of ``state`` when already computed)."""
+        if view is None:
+            view = rs.view_for(state, seat)
         return {"type": "update", "first_seq": first_seq, "seq": seq, "actor": actor,
                 "events": events, "view": view, **self._views(rs, state, seats, view),
-                "legal": self._legal(rs, state, seat, seats), "status": status,
+                "legal": self._legal(rs, state, seat, seats, acting), "status": status,
                 **self._seat_chat(rs, state, seat, view, seats, chat)}
 
     # -- catch-up after ``since`` ----------------------------------------------------------
@@ -488,14 +493,14 @@ class Hub:
             return
         status = self._status(rt)
         built: dict[tuple[Any, int], _Built] = {}
-        patches: dict[tuple[int, str], dict[str, Any]] = {}
-        interned: dict[str, dict[str, Any]] = {}
-        for conn in list(rt.connections):
-            if conn.closed:
-                rt.connections.discard(conn)
-                continue
-            if conn.seq >= rt.seq:
-                continue
+        memo: dict[tuple[int, int], Any] = {}
+        todo = [c for c in list(rt.connections) if not c.closed and c.seq < rt.seq]
+        rt.connections.difference_update([c for c in rt.connections if c.closed])
+        last = batches[-1].state
+        want = list(dict.fromkeys(c.view_seat for c in todo))
+        views = dict(zip(want, views_of(rt.rs, last, want))) if last is not None else {}
+        acting = set(rt.rs.to_act(last)) if last is not None else None
+        for conn in todo:
             mine = [b for b in batches if b.seq > conn.seq]
             if not mine or mine[0].first_seq != conn.seq + 1:   # cannot happen: be safe
                 conn.send_json(self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
@@ -505,19 +510,17 @@ class Hub:
             key = conn.view_key
             b = built.get((key, mine[0].first_seq))
             if b is None:
-                msg = self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats, conn.actors,
-                                      rt)
-                vtext = dumps(msg["view"])
-                view = interned.setdefault(vtext, msg["view"])
-                b = built[(key, mine[0].first_seq)] = _Built(msg, vtext, view)
+                b = built[(key, mine[0].first_seq)] = _Built(
+                    self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats,
+                                    conn.actors, rt, views.get(conn.view_seat), acting))
             prev = rt.views.get(key)
             if conn.delta and len(conn.held) <= 1 and prev is not None and prev.seq == conn.view_seq:
-                conn.send(b.patched(prev, patches))
+                conn.send(b.patched(prev, memo))
             else:
                 conn.send(b.full())
             conn.seq = conn.view_seq = rt.seq
         for (key, _first), b in built.items():
-            rt.views[key] = _View(rt.seq, b.vtext, b.view)
+            rt.views[key] = _View(rt.seq, b.view)
         if len(rt.views) > 4 * len(built) + 16:     # audiences gone: forget their views
             keep = {c.view_key for c in rt.connections}
             rt.views = {k: v for k, v in rt.views.items() if k in keep}
@@ -537,7 +540,7 @@ class Hub:
         if len(conn.held) <= 1:
             cur = rt.views.get(conn.view_key)
             if cur is None or cur.seq != rt.seq:
-                rt.views[conn.view_key] = _View(rt.seq, dumps(view), view)
+                rt.views[conn.view_key] = _View(rt.seq, view)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
         cache: dict[tuple[Any, str | None], str] = {}

@@ -25,6 +25,8 @@ Contract (every ruleset):
   (``unknown_field``, ``bad_value``, ...).  The server stores this form, never the raw
   client text.  ``apply`` of the canonical form equals ``apply`` of the original.
 * Seats are strings; ``"chance"`` is the pseudo-seat of dice; spectators are ``None``.
+  ``legal_actions(state, seat)`` is empty for a seat not in ``to_act(state)`` (the
+  server's fan-out asks only the acting seats; tests/engine/test_views_for.py).
 * ``view_for(state, seat)`` and ``events_for(state, events, seat)`` are the only way a
   seat learns anything: hidden information never leaves through another call.
 * Optional members (not part of the checked protocol; callers use the helpers below):
@@ -44,7 +46,15 @@ Contract (every ruleset):
   (default False: a remote-play ``undo`` is refused with ``undo_not_supported``);
   ``normalise_logged(state, action)`` a log row written by an older release in today's
   canonical form (keys the ruleset never read dropped), for replays
-  (:func:`normalise_logged`; default: ``canonical_action``).
+  (:func:`normalise_logged`; default: ``canonical_action``);
+  ``views_for(state, seats) -> list[dict]`` the views of several seats at once, equal to
+  ``[view_for(state, s) for s in seats]`` but computing the seat-independent part once
+  (the server's fan-out asks for every audience of a game after each action); the
+  views may share sub-objects, so callers never mutate them (:func:`views_of`;
+  default: one ``view_for`` per seat);
+  ``public_status(state) -> dict`` the ``turn``, ``to_act``, ``game_over`` and ``winner``
+  of the spectator's view without building it (the lobby columns written with every
+  action; :func:`public_status_of`; default: read from ``view_for(state, None)``).
 * ``dump_state``/``load_state`` give a snapshot as JSON-able data (``dict``) carrying
   ``ruleset`` and ``version`` (never a pickle); a ruleset set up from a scenario takes it
   back in ``load_state(data, scenario)`` (:func:`load_state_of`); a snapshot
@@ -184,6 +194,23 @@ def turn_of(ruleset: Ruleset, state: Any) -> int | None:
     """The ruleset's game turn of ``state`` (optional ``turn(state)``; None without it)."""
     turn = getattr(ruleset, "turn", None)
     return None if turn is None else int(turn(state))
+
+
+def views_of(ruleset: Ruleset, state: Any, seats: list[str | None]) -> list[dict[str, Any]]:
+    """The views of ``seats`` (the ruleset's optional ``views_for``, else ``view_for`` per
+    seat); equal to one ``view_for`` per seat; shared sub-objects are never mutated."""
+    many = getattr(ruleset, "views_for", None)
+    if many is None:
+        return [ruleset.view_for(state, s) for s in seats]
+    return list(many(state, seats))
+
+
+def public_status_of(ruleset: Ruleset, state: Any) -> dict[str, Any]:
+    """``turn``, ``to_act``, ``game_over`` and ``winner`` as ``view_for(state, None)`` has
+    them (the ruleset's optional ``public_status``: the same values, cheaper)."""
+    status = getattr(ruleset, "public_status", None)
+    v = ruleset.view_for(state, None) if status is None else status(state)
+    return {k: v.get(k) for k in ("turn", "to_act", "game_over", "winner")}
 
 
 def preview_of(ruleset: Ruleset, state: Any, action: Any) -> dict[str, Any]:

@@ -235,8 +235,15 @@ class StandardMode:
         and team play: the side's play does."""
         return True
 
-    def extend_view(self, st: GameState, seat: str | None, view: dict[str, Any]) -> None:
-        """Mode-specific additions to ``view_for`` (Overlord: dispatch, chain of command)."""
+    def view_common(self, st: GameState) -> Any:
+        """The seat-independent part of the mode's view additions, computed once for the
+        views of several seats (``views_for``) and handed to :meth:`extend_view`."""
+        return None
+
+    def extend_view(self, st: GameState, seat: str | None, view: dict[str, Any],
+                    common: Any = None) -> None:
+        """Mode-specific additions to ``view_for`` (Overlord: dispatch, chain of command);
+        ``common``: :meth:`view_common` of the same state."""
 
 
 MODES: dict[str, StandardMode] = {"standard": StandardMode()}

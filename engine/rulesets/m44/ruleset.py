@@ -19,7 +19,7 @@ from ...core.scenario import board_for
 from ...core.scenario_model import Scenario
 from ...procedures.state import GameState
 from .options.kriegspiel import watch_seat
-from .view import events_for, view_for
+from .view import events_for, public_status, view_for, views_for
 
 class M44Ruleset:
     """Memoir '44 set up from a ``.m44`` scenario; the engine's turn machine."""
@@ -129,6 +129,12 @@ class M44Ruleset:
 
     def view_for(self, state: GameState, seat: str | None) -> dict[str, Any]:
         return view_for(state, seat)
+
+    def views_for(self, state: GameState, seats: list[str | None]) -> list[dict[str, Any]]:
+        return views_for(state, seats)
+
+    def public_status(self, state: GameState) -> dict[str, Any]:
+        return public_status(state)
 
     def events_for(self, state: GameState, events: list[Event], seat: str | None) -> list[Event]:
         return events_for(events, seat, state)

@@ -65,7 +65,22 @@ def _crosshairs(st: GameState) -> list[dict[str, Any]]:
 
 
 def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
+    return views_for(st, [seat])[0]
+
+
+def views_for(st: GameState, seats: list[str | None]) -> list[dict[str, Any]]:
+    """``[view_for(st, s) for s in seats]``, the seat-independent part (units, objectives,
+    medals, the mode's public part, ...) computed once and shared by the views: a view is
+    never mutated after it is returned (the server diffs and serialises them)."""
     m = mode(st)
+    common = _public(st, m)
+    mode_common = m.view_common(st)
+    hand_seats = {side: m.hand_seat(st, side) for side in SIDES}
+    return [_seat_view(st, s, m, common, mode_common, hand_seats) for s in seats]
+
+
+def _public(st: GameState, m: Any) -> dict[str, Any]:
+    """The part of every seat's view that does not depend on the seat."""
     sides: dict[str, Any] = {}
     for side in SIDES:
         d: dict[str, Any] = {"position": "top" if is_top(st, side) else "bottom",
@@ -73,13 +88,9 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
                              st.scn.victory.get(side, 0),
                              "victory": st.scn.victory.get(side, 0),
                              "hand_count": len(st.hands[side])}
-        if seat is not None and m.hand_seat(st, side) == seat:
-            d["hand"] = [CARDS[c].to_json() for c in st.hands[side]]
         chips = st.ext.get("commissar_chip") if m.machine is None and st.ext else None
         if chips and side in chips:     # standard Commissar: count public, card to the holder
             d["commissar"] = int(chips[side] is not None)
-            if chips[side] is not None and "hand" in d:
-                d["commissar_card"] = CARDS[chips[side]].to_json()
         sides[side] = d
     changed = [{"hex": [*h], "tiles": [{"code": t.spec.code, "name": t.spec.name,
                                          "family": t.spec.family} for t in tiles]}
@@ -89,8 +100,8 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         "turn": st.turn,
         "active": st.active,
         "phase": st.phase,
-        "to_act": [] if st.pending is None else [st.pending["seat"]],
-        "pending": _pending_json(st, seat),
+        "to_act": _to_act(st, m),
+        "pending": _pending_json(st, None),
         "sides": sides,
         "deck_count": len(st.deck),
         "discard_count": len(st.discard),
@@ -118,9 +129,50 @@ def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
         out["variant"] = variant_view(st)    # 004 Suggested Variants (public state)
         for side, n in ((out["variant"] or {}).get("victory") or {}).items():
             sides[side]["victory"] = n       # the variant's victory counts
+    return out
+
+
+def _to_act(st: GameState, m: Any) -> list[str]:
     if m.machine is not None:
-        out["to_act"] = m.machine.to_act(st)
-    m.extend_view(st, seat, out)
+        return m.machine.to_act(st)
+    return [] if st.pending is None else [st.pending["seat"]]
+
+
+STATUS_KEYS = ("turn", "to_act", "game_over", "winner")
+
+
+def public_status(st: GameState) -> dict[str, Any]:
+    """``turn``, ``to_act``, ``game_over`` and ``winner`` as the spectator's view shows
+    them (the lobby's columns, written with every action), without building the view,
+    except under 004 Kriegspiel, whose redaction hides which role seat acts."""
+    if _kriegspiel.on(st) and not st.game_over:
+        v = view_for(st, None)
+        return {k: v.get(k) for k in STATUS_KEYS}
+    return {"turn": st.turn, "to_act": _to_act(st, mode(st)), "game_over": st.game_over,
+            "winner": st.winner}
+
+
+def _seat_view(st: GameState, seat: str | None, m: Any, common: dict[str, Any],
+               mode_common: Any, hand_seats: dict[str, str]) -> dict[str, Any]:
+    """``seat``'s view: the shared public part plus what only this seat sees (its hand, a
+    recon choice, the mode's per-seat part), then the Kriegspiel redaction."""
+    out = dict(common)
+    held = [side for side in SIDES if seat is not None and hand_seats[side] == seat]
+    if held:
+        sides = out["sides"] = dict(common["sides"])
+        chips = st.ext.get("commissar_chip") if m.machine is None and st.ext else None
+        for side in held:
+            base = sides[side]
+            d = sides[side] = {k: base[k] for k in ("position", "medals", "victory",
+                                                     "hand_count")}
+            d["hand"] = [CARDS[c].to_json() for c in st.hands[side]]
+            d.update((k, v) for k, v in base.items() if k not in d)
+            if chips and side in chips and chips[side] is not None:
+                d["commissar_card"] = CARDS[chips[side]].to_json()
+    p = st.pending
+    if p is not None and p["type"] == "choose_card" and seat == p["seat"]:
+        out["pending"] = _pending_json(st, seat)
+    m.extend_view(st, seat, out, mode_common)
     return P.redact_view(st, seat, out)     # 004 Kriegspiel: only the side's own board
 
 

@@ -58,21 +58,22 @@ class OverlordMode(TeamMode):
         battle wave (:func:`_firefight_plays`), never through a card play."""
         return play.key == FIREFIGHT_PLAY and self.unit_seat(st, u) == play.seat
 
-    def extend_view(self, st: GameState, s: str | None, view: dict[str, Any]) -> None:
-        _extend_view(st, s, view)
+    def view_common(self, st: GameState) -> Any:
+        return _view_common(st)
+
+    def extend_view(self, st: GameState, s: str | None, view: dict[str, Any],
+                    common: Any = None) -> None:
+        _extend_view(st, s, view, _view_common(st) if common is None else common)
 
 
 # ============================================================================ view
-def _extend_view(st: GameState, s: str | None, view: dict[str, Any]) -> None:
+def _view_common(st: GameState) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
+    """What every seat's Overlord view shares: the decisions waited for and the public
+    counters (dispatched card counts, initiative, sub-sections)."""
     x = st.ext
     if x is None:
-        return
+        return None
     waits = _waiting(st)
-    mine = [p for p in waits if p["seat"] == s]
-    if mine:
-        view["pending"] = dict(mine[0])
-    view["pendings"] = [dict(p) for p in waits]
-    vside, role = split(s)
     ol: dict[str, Any] = {
         "step": x["step"],
         "hand_size": dict(x["hand_size"]),
@@ -81,30 +82,50 @@ def _extend_view(st: GameState, s: str | None, view: dict[str, Any]) -> None:
         "commissar": {sd: len(v) for sd, v in x["chip"].items()},
         "commissar_sides": list(x["commissar_sides"]),
         "gung_ho_sides": list(x["gung_ho_sides"]),
-        "fg_subsections": {fg: sorted(zone(fg)) for fg in FGS},
+        "fg_subsections": _FG_SUBSECTIONS,
     }
-    if vside is not None:
-        visits = [v for v in x["visits"] if v[1] == vside]
-        last = visits[-1] if visits else None
-        ol["chain_of_command"] = {
-            "side": vside,
-            "turn": last[0] if last else None,
-            "visited": last[2] if last and last[0] == st.turn else None,
-            "history": [[v[0], v[2]] for v in visits]}
-        if vside == st.active:
-            ol["gung_ho_fg"] = x["gung_ho_fg"]
-        if role == "cinc":
-            if vside == _side_x(st):
-                ol["dispatch"] = {r: [CARDS[c].to_json() for c in x["dispatch"][r]] for r in ROLES}
-                ol["visit"] = x["visit"]
-                ol["taken"] = [CARDS[c].to_json() for c in x["taken"]]
-            if vside in x["chip"]:
-                ol["commissar_cards"] = [CARDS[c].to_json() for c in x["chip"][vside]]
-        elif role in FGS and vside == st.active:
-            ol["my_cards"] = [CARDS[c].to_json() for c in x["received"][role]]
-        if vside == st.active and role in FGS:
-            ol["halves_used"] = list(x["halves"][role])
+    return waits, ol
+
+
+def _extend_view(st: GameState, s: str | None, view: dict[str, Any],
+                 common: tuple[list[dict[str, Any]], dict[str, Any]] | None) -> None:
+    x = st.ext
+    if x is None or common is None:
+        return
+    waits, public = common
+    mine = [p for p in waits if p["seat"] == s]
+    if mine:
+        view["pending"] = dict(mine[0])
+    view["pendings"] = [dict(p) for p in waits]
+    vside, role = split(s)
+    if vside is None:
+        view["overlord"] = public
+        return
+    ol = dict(public)
+    visits = [v for v in x["visits"] if v[1] == vside]
+    last = visits[-1] if visits else None
+    ol["chain_of_command"] = {
+        "side": vside,
+        "turn": last[0] if last else None,
+        "visited": last[2] if last and last[0] == st.turn else None,
+        "history": [[v[0], v[2]] for v in visits]}
+    if vside == st.active:
+        ol["gung_ho_fg"] = x["gung_ho_fg"]
+    if role == "cinc":
+        if vside == _side_x(st):
+            ol["dispatch"] = {r: [CARDS[c].to_json() for c in x["dispatch"][r]] for r in ROLES}
+            ol["visit"] = x["visit"]
+            ol["taken"] = [CARDS[c].to_json() for c in x["taken"]]
+        if vside in x["chip"]:
+            ol["commissar_cards"] = [CARDS[c].to_json() for c in x["chip"][vside]]
+    elif role in FGS and vside == st.active:
+        ol["my_cards"] = [CARDS[c].to_json() for c in x["received"][role]]
+    if vside == st.active and role in FGS:
+        ol["halves_used"] = list(x["halves"][role])
     view["overlord"] = ol
+
+
+_FG_SUBSECTIONS = {fg: sorted(zone(fg)) for fg in FGS}
 
 
 MODES["team"] = TeamMode()
