@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Query
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -133,11 +133,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(settings.static_dir)), name="static")
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, Any]:
+    async def healthz(game: str | None = Query(None, max_length=64)) -> dict[str, Any]:
         """``worker``: this worker's owned / loaded games and relayed sockets (REDIS_URL
-        set; counts only)."""
+        set; counts only; ``?game=ID``: and whether it owns that game)."""
         fwd = app.state.forward
-        return {"status": "ok", **({"worker": fwd.stats()} if fwd is not None else {})}
+        return {"status": "ok", **({"worker": fwd.stats(game)} if fwd is not None else {})}
 
     return app
 

@@ -7,9 +7,16 @@ compare-and-set and a TTL (``OWNER_TTL_SECONDS``).  Why Redis and not the databa
 lease the bots use: taking and renewing it costs no PostgreSQL connection nor write, and
 a dead worker's keys expire by themselves.
 
+* **Placing.** A game nobody owns goes to the live worker that rendezvous hashing of
+  its id prefers (the workers register in the sorted set ``overlord:workers``, expiry as
+  score, refreshed by the renewal loop): games spread evenly over workers and machines,
+  whichever worker a game's first socket reached (``uvicorn --workers N`` shares one
+  listening socket, and the kernel hands most connections to the same few workers).
 * **Taking.** A websocket of a game arriving on a worker asks :meth:`Ownership.claim`:
-  one Lua round trip that sets the key when nobody holds it and answers the holder.
-* **Renewing.** ONE loop per worker (every TTL / 3) renews all its keys in one script
+  one Lua round trip that answers the holder, or takes the game when this worker is the
+  preferred one (else the socket is relayed to the preferred worker, which takes it:
+  :meth:`Ownership.take`, a compare-and-set).
+* **Renewing.** ONE loop per worker (every TTL / 3, at most 1 s) renews all its keys in one script
   call; a key found missing (a Redis restart) is taken again; a key found held by
   another worker is a lost game: ``on_lost`` closes its sockets with 1012 (clients
   reconnect with ``since`` and land on the new owner).
@@ -24,8 +31,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +45,14 @@ log = logging.getLogger("app.ownership")
 
 KEY = "overlord:owner:"
 SECRET = "overlord:forward-secret"
+WORKERS = "overlord:workers"
+
+# KEYS[1] game key; ARGV: me, ttl ms, the preferred worker.  The holder; none: taken when
+# this worker is the preferred one, else the preferred one (to relay to; it takes it)
+_PLACE = """local v = redis.call('get', KEYS[1])
+if v then return v end
+if ARGV[3] == ARGV[1] then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return ARGV[1] end
+return ARGV[3]"""
 
 # KEYS[1] game key; ARGV: me, ttl ms.  Takes a free key; answers the holder.
 _CLAIM = """local v = redis.call('get', KEYS[1])
@@ -77,6 +94,8 @@ class Ownership:
         self.owned: set[str] = set()
         self._idle: set[str] = set()      # owned games seen without connections once
         self._task: asyncio.Task[None] | None = None
+        self.peers: list[str] = []        # live workers' addresses (``overlord:workers``)
+        self._place = self.redis.register_script(_PLACE)
         self._claim = self.redis.register_script(_CLAIM)
         self._usurp = self.redis.register_script(_USURP)
         self._renew = self.redis.register_script(_RENEW)
@@ -84,7 +103,26 @@ class Ownership:
 
     async def start(self, address: str) -> None:
         self.address = address
+        await self.beat()
         self._task = asyncio.create_task(self._loop(), name="ownership-renew")
+
+    async def beat(self) -> None:
+        """Register this worker as live (until now + TTL) and read the live ones."""
+        now = int(time.time() * 1000)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zadd(WORKERS, {self.address: now + self.ttl_ms})
+            pipe.zremrangebyscore(WORKERS, "-inf", now)
+            pipe.zrange(WORKERS, 0, -1)
+            *_, peers = await pipe.execute()
+        self.peers = sorted({str(_s(p)) for p in peers} | {self.address})
+
+    def preferred(self, game_id: str) -> str:
+        """The live worker rendezvous hashing prefers for a game (the same answer on
+        every worker that knows the same peers; a worker joining or leaving moves only
+        the games it wins or held)."""
+        def weight(peer: str) -> bytes:
+            return hashlib.blake2b(f"{peer}|{game_id}".encode(), digest_size=8).digest()
+        return max(self.peers or [self.address], key=weight)
 
     async def secret(self, preset: str | None = None) -> str:
         """The secret a forwarded socket carries (workers trust its client address header
@@ -105,8 +143,17 @@ class Ownership:
         return holder
 
     async def claim(self, game_id: str) -> str | None:
-        """The game's owner after taking it if nobody held it (this worker's address:
-        ours; another: forward to it)."""
+        """Where a game's socket is served: its owner, or when nobody owns it the
+        preferred worker (this one: taken now; another: relay to it, it takes it)."""
+        if game_id in self.owned:
+            return self.address
+        holder = _s(await self._place(keys=[KEY + game_id],
+                                      args=[self.address, self.ttl_ms, self.preferred(game_id)]))
+        return self._took(game_id, holder)
+
+    async def take(self, game_id: str) -> str | None:
+        """A socket relayed here by another worker: the game's owner after taking it if
+        nobody held it."""
         if game_id in self.owned:
             return self.address
         holder = _s(await self._claim(keys=[KEY + game_id], args=[self.address, self.ttl_ms]))
@@ -163,9 +210,10 @@ class Ownership:
                         self.on_lost(gid)
 
     async def _loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.ttl_ms / 3000)
+        while True:                 # a joining worker is known to the others within ~1 s
+            await asyncio.sleep(min(self.ttl_ms / 3000, 1.0))
             try:
+                await self.beat()
                 await self.renew()
             except asyncio.CancelledError:
                 raise
@@ -179,5 +227,7 @@ class Ownership:
                 await self._task
         for gid in list(self.owned):
             await self.release(gid)
+        with contextlib.suppress(Exception):
+            await self.redis.zrem(WORKERS, self.address)
         with contextlib.suppress(Exception):
             await self.redis.aclose()

@@ -121,7 +121,7 @@ class Forwarding:
             if client:
                 ws.scope["client"] = (client[:100], 0)
             try:
-                holder = await self.ownership.claim(game_id)
+                holder = await self.ownership.take(game_id)
             except Exception:
                 log.exception("ownership of %s unknown (Redis): serving it", game_id)
                 return False
@@ -232,10 +232,13 @@ class Forwarding:
             conn.close(*OWNER_MOVED)
         self.hub.registry.runtimes.pop(game_id, None)
 
-    def stats(self) -> dict[str, Any]:
-        return {"address": self.ownership.address, "owned": len(self.ownership.owned),
-                "loaded": len(self.hub.registry.runtimes), "relayed": len(self.relays),
-                "relayed_total": self.forwarded_total}
+    def stats(self, game_id: str | None = None) -> dict[str, Any]:
+        out = {"address": self.ownership.address, "owned": len(self.ownership.owned),
+               "loaded": len(self.hub.registry.runtimes), "relayed": len(self.relays),
+               "relayed_total": self.forwarded_total, "peers": len(self.ownership.peers)}
+        if game_id is not None:
+            out["owns"] = self.ownership.owns(game_id)
+        return out
 
     async def stop(self) -> None:
         for ws in list(self.relays):
