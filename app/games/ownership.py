@@ -1,14 +1,14 @@
 """Which worker owns a game, when several serve the same database (``REDIS_URL`` set).
 
 One worker at a time does a game's work (engine, views, deliveries): its *owner*.  The
-owner is recorded in Redis, ``overlord:owner:{game_id}`` -> the owner's internal address
+owner is recorded in Redis, ``overlord:{ns}:owner:{game_id}`` -> the owner's internal address
 (``host:port`` of its forward listener, app/realtime/forward.py), taken with a
 compare-and-set and a TTL (``OWNER_TTL_SECONDS``).  Why Redis and not the database
 lease the bots use: taking and renewing it costs no PostgreSQL connection nor write, and
 a dead worker's keys expire by themselves.
 
 * **Placing.** A game nobody owns goes to the live worker that rendezvous hashing of
-  its id prefers (the workers register in the sorted set ``overlord:workers``, expiry as
+  its id prefers (the workers register in the sorted set ``overlord:{ns}:workers``, expiry as
   score, refreshed by the renewal loop): games spread evenly over workers and machines,
   whichever worker a game's first socket reached (``uvicorn --workers N`` shares one
   listening socket, and the kernel hands most connections to the same few workers).
@@ -43,9 +43,20 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app.ownership")
 
-KEY = "overlord:owner:"
-SECRET = "overlord:forward-secret"
-WORKERS = "overlord:workers"
+PREFIX = "overlord:"     # + the deployment's namespace (:func:`namespace`) + ":"
+
+
+def namespace(database_url: str, schema: str | None) -> str:
+    """A short name of the deployment (its database and schema): servers of other
+    databases sharing the Redis (tests, benchmarks, staging) never pick each other's
+    workers nor read each other's secret (no password in it: only its hash)."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        url = make_url(database_url).render_as_string(hide_password=True)
+    except Exception:
+        url = database_url
+    return hashlib.blake2b(f"{url}|{schema or ''}".encode(), digest_size=6).hexdigest()
 
 # KEYS[1] game key; ARGV: me, ttl ms, the preferred worker.  The holder; none: taken when
 # this worker is the preferred one, else the preferred one (to relay to; it takes it)
@@ -83,18 +94,22 @@ class Ownership:
     """This worker's game keys (one per owned game) and their renewal loop."""
 
     def __init__(self, redis_url: str, registry: Registry, ttl: float = 10.0,
-                 on_lost: Callable[[str], None] | None = None) -> None:
+                 on_lost: Callable[[str], None] | None = None, space: str = "") -> None:
         import redis.asyncio as aioredis
 
         self.redis = aioredis.from_url(redis_url)
+        base = f"{PREFIX}{space}:" if space else PREFIX
+        self.key, self.workers = base + "owner:", base + "workers"
+        self.secret_key = base + "forward-secret"
         self.registry = registry
         self.ttl_ms = max(1000, int(ttl * 1000))
         self.on_lost = on_lost
         self.address = ""                 # host:port of this worker's forward listener
         self.owned: set[str] = set()
         self._idle: set[str] = set()      # owned games seen without connections once
+        self._taken: dict[str, float] = {}  # when each was taken (a socket is attaching)
         self._task: asyncio.Task[None] | None = None
-        self.peers: list[str] = []        # live workers' addresses (``overlord:workers``)
+        self.peers: list[str] = []        # live workers' addresses (``self.workers``)
         self._place = self.redis.register_script(_PLACE)
         self._claim = self.redis.register_script(_CLAIM)
         self._usurp = self.redis.register_script(_USURP)
@@ -110,9 +125,9 @@ class Ownership:
         """Register this worker as live (until now + TTL) and read the live ones."""
         now = int(time.time() * 1000)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.zadd(WORKERS, {self.address: now + self.ttl_ms})
-            pipe.zremrangebyscore(WORKERS, "-inf", now)
-            pipe.zrange(WORKERS, 0, -1)
+            pipe.zadd(self.workers, {self.address: now + self.ttl_ms})
+            pipe.zremrangebyscore(self.workers, "-inf", now)
+            pipe.zrange(self.workers, 0, -1)
             *_, peers = await pipe.execute()
         self.peers = sorted({str(_s(p)) for p in peers} | {self.address})
 
@@ -130,8 +145,8 @@ class Ownership:
         first worker to start sets it; every worker of every machine reads the same)."""
         if preset:
             return preset
-        await self.redis.set(SECRET, secrets.token_urlsafe(32), nx=True)
-        return str(_s(await self.redis.get(SECRET)))
+        await self.redis.set(self.secret_key, secrets.token_urlsafe(32), nx=True)
+        return str(_s(await self.redis.get(self.secret_key)))
 
     def owns(self, game_id: str) -> bool:
         return game_id in self.owned
@@ -140,14 +155,16 @@ class Ownership:
         if holder == self.address:
             self.owned.add(game_id)
             self._idle.discard(game_id)
+            self._taken[game_id] = time.monotonic()
         return holder
 
     async def claim(self, game_id: str) -> str | None:
         """Where a game's socket is served: its owner, or when nobody owns it the
         preferred worker (this one: taken now; another: relay to it, it takes it)."""
         if game_id in self.owned:
+            self._taken[game_id] = time.monotonic()     # a socket is attaching: not idle
             return self.address
-        holder = _s(await self._place(keys=[KEY + game_id],
+        holder = _s(await self._place(keys=[self.key + game_id],
                                       args=[self.address, self.ttl_ms, self.preferred(game_id)]))
         return self._took(game_id, holder)
 
@@ -155,22 +172,24 @@ class Ownership:
         """A socket relayed here by another worker: the game's owner after taking it if
         nobody held it."""
         if game_id in self.owned:
+            self._taken[game_id] = time.monotonic()     # a socket is attaching: not idle
             return self.address
-        holder = _s(await self._claim(keys=[KEY + game_id], args=[self.address, self.ttl_ms]))
+        holder = _s(await self._claim(keys=[self.key + game_id], args=[self.address, self.ttl_ms]))
         return self._took(game_id, holder)
 
     async def usurp(self, game_id: str, dead: str) -> str | None:
         """The owner ``dead`` refused our connection (its process is gone): take the game
         if its key still names it."""
-        holder = _s(await self._usurp(keys=[KEY + game_id],
+        holder = _s(await self._usurp(keys=[self.key + game_id],
                                       args=[self.address, self.ttl_ms, dead]))
         return self._took(game_id, holder)
 
     async def release(self, game_id: str) -> None:
         self.owned.discard(game_id)
         self._idle.discard(game_id)
+        self._taken.pop(game_id, None)
         with contextlib.suppress(Exception):
-            await self._release(keys=[KEY + game_id], args=[self.address])
+            await self._release(keys=[self.key + game_id], args=[self.address])
 
     def shed(self, rt: GameRuntime) -> bool:
         """A runtime cached on a worker that does not own its game, idle (no connection,
@@ -187,9 +206,10 @@ class Ownership:
         """Release the games idle since the last renewal, renew the others (one script
         call per 500 games), report the lost ones."""
         keep: list[str] = []
+        young = time.monotonic() - self.ttl_ms / 1000
         for gid in sorted(self.owned):
             rt = self.registry.cached(gid)
-            if rt is None or not rt.connections:
+            if (rt is None or not rt.connections) and self._taken.get(gid, 0.0) < young:
                 if gid in self._idle:
                     await self.release(gid)
                     continue
@@ -199,13 +219,14 @@ class Ownership:
             keep.append(gid)
         for i in range(0, len(keep), 500):
             chunk = keep[i:i + 500]
-            held = await self._renew(keys=[KEY + g for g in chunk],
+            held = await self._renew(keys=[self.key + g for g in chunk],
                                      args=[self.address, self.ttl_ms])
             for gid, ok in zip(chunk, held):
                 if not int(ok) and gid in self.owned:
                     log.warning("game %s: ownership lost to another worker", gid)
                     self.owned.discard(gid)
                     self._idle.discard(gid)
+                    self._taken.pop(gid, None)
                     if self.on_lost is not None:
                         self.on_lost(gid)
 
@@ -228,6 +249,6 @@ class Ownership:
         for gid in list(self.owned):
             await self.release(gid)
         with contextlib.suppress(Exception):
-            await self.redis.zrem(WORKERS, self.address)
+            await self.redis.zrem(self.workers, self.address)
         with contextlib.suppress(Exception):
             await self.redis.aclose()

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from fastapi import WebSocket
 from websockets.exceptions import InvalidHandshake
 
-from ..games.ownership import Ownership
+from ..games.ownership import Ownership, namespace
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -252,7 +252,8 @@ async def start(app: FastAPI, settings: Settings, hub: Hub) -> Forwarding:
     """Start the internal listener and the ownership renewal of this worker (lifespan)."""
     assert settings.redis_url
     internal = _Internal(app, settings)
-    ownership = Ownership(settings.redis_url, hub.registry, settings.owner_ttl_seconds)
+    ownership = Ownership(settings.redis_url, hub.registry, settings.owner_ttl_seconds,
+                          space=namespace(settings.database_url, settings.database_schema))
     fwd = Forwarding(hub, ownership, internal, "")
     ownership.on_lost = fwd.lost
     fwd.secret = await ownership.secret(settings.forward_secret)
