@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Query
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -27,6 +27,7 @@ from .inputs import InputLimitMiddleware
 from .origin import OriginMiddleware
 from .pages.endpoints import router as pages_router
 from .pubsub import make_pubsub
+from .realtime import forward
 from .realtime.endpoints import router as ws_router
 from .realtime.hub import Hub
 from .replays.endpoints import router as replays_router
@@ -103,6 +104,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         hub = Hub(settings, db, make_pubsub(settings.redis_url))
         app.state.db, app.state.hub = db, hub
         await hub.start()
+        if settings.redis_url and settings.ownership:   # one owner worker per game
+            app.state.forward = await forward.start(app, settings, hub)
         tune_gc(settings)
         memdebug.install()
         gc_task = asyncio.create_task(gc_loop(settings))
@@ -111,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             gc_task.cancel()
             await hub.stop()
+            if app.state.forward is not None:
+                await app.state.forward.stop()
             await db.dispose()
             if os.environ.get("GC_STATS_FILE"):
                 _gc_dump(os.environ["GC_STATS_FILE"])
@@ -119,6 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                   description="Memoir '44 games: HTTP API + one websocket per game "
                               "(protocol: docs/protocol.md).")
     app.state.settings = settings
+    app.state.forward = None            # app/realtime/forward.py (REDIS_URL set)
     app.state.templates = (Jinja2Templates(directory=str(settings.templates_dir))
                            if settings.templates_dir.is_dir() else None)
     install_error_handlers(app)
@@ -132,8 +138,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=str(settings.static_dir)), name="static")
 
     @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, str]:
-        return {"status": "ok"}
+    async def healthz(game: str | None = Query(None, max_length=64)) -> dict[str, Any]:
+        """``worker``: this worker's owned / loaded games and relayed sockets (REDIS_URL
+        set; counts only; ``?game=ID``: and whether it owns that game)."""
+        fwd = app.state.forward
+        return {"status": "ok", **({"worker": fwd.stats(game)} if fwd is not None else {})}
 
     return app
 

@@ -29,6 +29,16 @@ class Settings(BaseSettings):
     db_max_overflow: int = 10
     db_append_pool_size: int = 5
     redis_url: str | None = None
+    # one worker owns each game (REDIS_URL set; app/games/ownership.py): the others relay
+    # its sockets to the owner's internal listener (app/realtime/forward.py).
+    # FORWARD_HOST: the address other workers reach this one at (another machine: a
+    # routable address of this one); FORWARD_PORT 0: any free port; FORWARD_SECRET: the
+    # header a relayed socket carries (unset: one shared through Redis)
+    ownership: bool = True
+    owner_ttl_seconds: float = 10.0
+    forward_host: str = "127.0.0.1"
+    forward_port: int = 0
+    forward_secret: str | None = None
     secret_key: str = Field(default_factory=lambda: secrets.token_urlsafe(32))
     host: str = "127.0.0.1"
     port: int = 8000

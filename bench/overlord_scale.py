@@ -5,7 +5,7 @@ Per game: 8 identities hold the 8 role seats (layout 4 per side; the 8 identitie
 shared by all games) + 1 anonymous spectator = 9 sockets; every game acts at --rate
 actions/s (a random pick from the legal list of a seat that has one).  Latency = from an
 action's send to its ``update`` reaching the LAST of the game's 9 sockets; the first
---warmup seconds are dropped.  The server is started here (``python -m app.main serve``:
+--warmup seconds are dropped.  The server is started here (``app.main.cli`` ``serve``:
 the project's own flags) on a temporary SQLite database, or with --pg on PostgreSQL +
 Redis (a temporary schema of db ``test`` on 127.0.0.1) with --workers workers.
 
@@ -19,6 +19,7 @@ websockets and orjson come with the server).
 
     python bench/overlord_scale.py --games 100                  # SQLite, 1 worker
     python bench/overlord_scale.py --games 50,100,200 --pg --workers 1,2,3
+    python bench/overlord_scale.py --games 100 --pg-only --workers 1 --machines 2,3
     python bench/overlord_scale.py --games 100 --profile out.prof   # cProfile, 1 worker
 """
 from __future__ import annotations
@@ -112,15 +113,19 @@ def rss_mb(pid: int) -> float:
 
 
 # -- the game server ---------------------------------------------------------------------------
-def start_server(pg: bool, workers: int, profile: str | None) -> tuple[subprocess.Popen[bytes], str, str | None]:
+def start_server(pg: bool, workers: int, profile: str | None, shared: str | None = None
+                 ) -> tuple[subprocess.Popen[bytes], str, str | None]:
+    """``shared``: the schema of a server already started (another "machine" of the same
+    database and Redis: no migration)."""
     port = free_port()
     env = {**os.environ, "WS_RATE_PER_SECOND": "1000", "WS_BURST": "1000",
            "OVERLORD_TEST_SEEDS": "1", "BOT_GRACE_SECONDS": "3600"}
-    schema = None
+    schema = shared
     if pg:
-        schema = "scale_" + secrets.token_hex(4)
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
-                        f"CREATE SCHEMA {schema}"], check=True)
+        if schema is None:
+            schema = "scale_" + secrets.token_hex(4)
+            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
+                            f"CREATE SCHEMA {schema}"], check=True)
         env.update(DATABASE_URL="postgresql+asyncpg://root@127.0.0.1:5432/test",
                    DATABASE_SCHEMA=schema, REDIS_URL="redis://127.0.0.1:6379/0")
     else:
@@ -133,6 +138,8 @@ def start_server(pg: bool, workers: int, profile: str | None) -> tuple[subproces
         serve = ["-c", PROFILED % json.dumps(profile)]
     cmd = [sys.executable, *serve, "serve", "--host", "127.0.0.1",
            "--port", str(port), "--workers", str(workers)]
+    if shared is not None:
+        cmd.append("--no-migrate")
     logf = open(os.path.join(tempfile.gettempdir(), f"overlord_scale_{port}.log"), "wb")
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True,
                             stdout=logf, stderr=subprocess.STDOUT)    # the server's log
@@ -234,13 +241,16 @@ class Sock:
             pass
 
 
-async def server_game(ws_base: str, gid: str, toks: list[str], rate: float, start: float,
+async def server_game(ws_bases: list[str], gid: str, toks: list[str], rate: float, start: float,
                       until: float, lat: list[tuple[float, float]], seed: int,
                       record: dict[int, list[str]] | None, stats: dict[str, int]) -> None:
-    url = f"{ws_base}/ws/games/{gid}"
+    """``ws_bases``: several "machines": each socket picks one at random (a load
+    balancer's spread)."""
+    pick = random.Random(-seed)
     socks: list[Sock] = []
     for i in range(9):
         q = f"?token={toks[i]}&seat={SEATS[i]}" if i < 8 else ""
+        url = f"{pick.choice(ws_bases)}/ws/games/{gid}"
         ws = await websockets.connect(url + q, max_size=None, open_timeout=120, ping_interval=None)
         socks.append(Sock(ws, record, i))
     await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in socks)), 120)
@@ -357,9 +367,19 @@ def stats_of(xs: list[float]) -> dict[str, float]:
 
 
 async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
-                     record: dict[int, list[str]]) -> dict[str, Any]:
+                     record: dict[int, list[str]], machines: int = 1) -> dict[str, Any]:
     proc, base, schema = start_server(pg, workers, args.profile)
-    ws_base = base.replace("http", "ws", 1)
+    procs, bases = [proc], [base]
+    try:
+        for _ in range(machines - 1):       # other "machines": same database and Redis
+            p, b, _s = start_server(pg, workers, None, schema)
+            procs.append(p)
+            bases.append(b)
+    except BaseException:
+        for p in procs:
+            os.killpg(p.pid, signal.SIGTERM)
+        raise
+    ws_bases = [b.replace("http", "ws", 1) for b in bases]
     lat: list[tuple[float, float]] = []
     stats = {"stuck": 0, "rejects": 0, "closed": 0, "bytes": 0}
     try:
@@ -372,13 +392,13 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         tasks = []
         for i, gid in enumerate(gids):
             tasks.append(asyncio.create_task(server_game(
-                ws_base, gid, toks, args.rate, start, until, lat, 1000 + i,
+                ws_bases, gid, toks, args.rate, start, until, lat, 1000 + i,
                 record if i < 3 else None, stats)))
             await asyncio.sleep(ramp * 0.8 / g)
         await asyncio.sleep(max(0.0, start + args.warmup - time.perf_counter()))
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR1)
-        cpu0, t0 = cpu_seconds(proc.pid), time.perf_counter()
+        cpu0, t0 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
         spy = None
         if args.spy:        # a sampling profile of the window (py-spy on PATH; not a dependency)
             spy = subprocess.Popen(["py-spy", "record", "-p", str(worker_pid(proc.pid)), "-r", "250",
@@ -386,16 +406,18 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
                                     "--nonblocking"], stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
-        cpu1, t1 = cpu_seconds(proc.pid), time.perf_counter()
+        cpu1, t1 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR2)
-        rss = rss_mb(proc.pid)
+        rss = sum(rss_mb(p.pid) for p in procs)
         await asyncio.gather(*tasks)
         if spy is not None:
             spy.wait(60)
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(30)
+        for p in procs:
+            os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            p.wait(30)
         if schema:
             subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
                             f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
@@ -445,21 +467,22 @@ async def run_relay(args: argparse.Namespace, g: int, record: dict[int, list[str
 
 
 async def run(args: argparse.Namespace) -> None:
-    backends: list[tuple[str, bool, int]] = []
+    backends: list[tuple[str, bool, int, int]] = []
     if not args.pg_only:
-        backends.append(("SQLite 1w", False, 1))
+        backends.append(("SQLite 1w", False, 1, 1))
     if args.pg or args.pg_only:
-        backends += [(f"PG+Redis {w}w", True, w) for w in args.workers]
+        backends += [(f"PG+Redis {w}w", True, w, 1) for w in args.workers]
+        backends += [(f"PG+Redis {m}x1w", True, 1, m) for m in args.machines]
     print(f"# Overlord scale: {SCENARIO}, 9 sockets/game, {args.rate:g} action/s/game, "
           f"{args.duration:g} s measured after {args.warmup:g} s; {os.cpu_count()} CPUs, "
           f"load average {loadavg()}")
     print(f"{'run':22} {'G':>5} {'n':>6} {'p50':>7} {'p99':>7} {'max':>7} {'cpu/act':>8} "
           f"{'cpu%':>5} {'RSS MB':>7} {'B/upd':>6}  relay p50/p99 cpu/act  p99 ratio  load")
     for g in args.games:
-        for name, pg, workers in backends:
+        for name, pg, workers, machines in backends:
             load = loadavg()
             record: dict[int, list[str]] = {}
-            s = await run_server(args, g, pg, workers, record)
+            s = await run_server(args, g, pg, workers, record, machines)
             r = await run_relay(args, g, record)
             print(f"{name:22} {g:>5} {s['n']:>6} {s['p50']:>7.1f} {s['p99']:>7.1f} {s['max']:>7.1f} "
                   f"{s['cpu_ms_per_action']:>8.2f} {s['cpu_pct']:>5.0f} {s['rss_mb']:>7.0f} "
@@ -479,6 +502,9 @@ def main() -> None:
     ap.add_argument("--pg", action="store_true", help="also PostgreSQL + Redis")
     ap.add_argument("--pg-only", action="store_true")
     ap.add_argument("--workers", default="1,2", help="PostgreSQL worker counts: 1,2,3")
+    ap.add_argument("--machines", default="", help="also M separate one-worker servers on "
+                    "the same database and Redis, each socket on one at random (as M "
+                    "machines behind a load balancer): 2,3")
     ap.add_argument("--profile", help="profile mode: cProfile of the server (1 worker) during "
                     "the measured window, written to this file (python -m pstats FILE)")
     ap.add_argument("--spy", help="py-spy raw samples of the (first) worker during the "
@@ -491,6 +517,7 @@ def main() -> None:
         return
     args.games = [int(x) for x in str(args.games).split(",")]
     args.workers = [int(x) for x in str(args.workers).split(",")]
+    args.machines = [int(x) for x in str(args.machines).split(",") if x]
     asyncio.run(run(args))
 
 

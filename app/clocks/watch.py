@@ -9,7 +9,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
-from sqlalchemy import select
+from sqlalchemy import Text, cast, select
 
 from ..models import Game
 from .service import expired
@@ -22,8 +22,11 @@ log = logging.getLogger("app.clocks")
 
 async def _load_timed(hub: Hub) -> None:
     async with hub.db.sessions() as s:
+        # an untimed game's ``clock`` is a JSON null (not SQL NULL): without the text
+        # test every worker loaded every live game and followed all their batches
         ids = (await s.execute(select(Game.id).where(Game.status == "live",
-                                                     Game.clock.is_not(None))
+                                                     Game.clock.is_not(None),
+                                                     cast(Game.clock, Text) != "null")
                                .limit(500))).scalars().all()
     for gid in ids:
         if hub.registry.cached(gid) is None:

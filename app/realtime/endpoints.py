@@ -72,6 +72,9 @@ def _text_of(message: dict[str, Any]) -> tuple[str | None, int]:
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     hub: Hub = ws.app.state.hub
     settings = hub.settings
+    fwd = ws.app.state.forward          # another worker owns the game: relayed to it
+    if fwd is not None and GAME_ID.fullmatch(game_id) and await fwd.route(ws, game_id):
+        return
     await ws.accept()
     conn = Connection(ws, settings.ws_send_queue, settings.ws_send_queue_bytes)
     conn.writer_task = asyncio.create_task(conn.writer())

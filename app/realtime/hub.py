@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from ..chat import service as chat_service
@@ -83,6 +84,9 @@ class Hub:
         self.bots = BotDriver(self)
         self.presence = Presence(self)
         self.registry.on_drop = self.presence.forget    # a dropped game's presence too
+        # set when one worker owns each game (app/games/ownership.py): forget an idle
+        # runtime of a game owned elsewhere rather than follow its batches
+        self.shed: Callable[[GameRuntime], bool] | None = None
 
     async def start(self) -> None:
         await self.pubsub.start(self._on_message)
@@ -636,8 +640,8 @@ class Hub:
         """The bus listener: queue the message on its game's inbox (never waits for a
         game's database reads or engine work; one drain task per game keeps its order)."""
         rt = self.registry.cached(game_of(channel))
-        if rt is None:
-            return
+        if rt is None or (self.shed is not None and self.shed(rt)):
+            return              # not ours: another worker owns the game (forward.py)
         rt.inbox.append(loads(data))
         if rt.inbox_task is None or rt.inbox_task.done():
             rt.inbox_task = task = asyncio.create_task(self._drain(rt))

@@ -136,22 +136,31 @@ def backend(kind: str, db_dir: Path, extra_env: dict[str, str] | None = None,
         finally:
             srv.stop()
         return
+    with pg_schema() as pg_env:
+        srv = Server({**env, **pg_env}, workers=2)
+        srv.kind = "pg"  # type: ignore[attr-defined]
+        try:
+            (prepare or Server.migrate)(srv)
+            srv.start()
+            yield srv
+        finally:
+            srv.stop()
+
+
+@contextlib.contextmanager
+def pg_schema() -> Iterator[dict[str, str]]:
+    """A fresh schema of PostgreSQL database ``test`` (dropped after): the environment
+    of a server on it and on Redis (skips when unreachable)."""
     if not (reachable(PG_HOST, PG_PORT) and reachable(PG_HOST, REDIS_PORT)):
         pytest.skip("PostgreSQL 127.0.0.1:5432 / Redis 127.0.0.1:6379 unreachable")
     schema = "t_" + secrets.token_hex(6)
     user = _psql(f"CREATE SCHEMA {schema}")
     if user is None:
         pytest.skip("cannot create a schema in PostgreSQL database 'test'")
-    srv = Server({**env, "DATABASE_URL": f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/test",
-                  "DATABASE_SCHEMA": schema, "REDIS_URL": f"redis://{PG_HOST}:{REDIS_PORT}/0"},
-                 workers=2)
-    srv.kind = "pg"  # type: ignore[attr-defined]
     try:
-        (prepare or Server.migrate)(srv)
-        srv.start()
-        yield srv
+        yield {"DATABASE_URL": f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/test",
+               "DATABASE_SCHEMA": schema, "REDIS_URL": f"redis://{PG_HOST}:{REDIS_PORT}/0"}
     finally:
-        srv.stop()
         _psql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
