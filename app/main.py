@@ -25,6 +25,7 @@ from .games.endpoints import router as games_router
 from .identity.endpoints import router as identity_router
 from .inputs import InputLimitMiddleware
 from .origin import OriginMiddleware
+from .realtime.handoff import TransportMiddleware
 from .pages.endpoints import router as pages_router
 from .pubsub import make_pubsub
 from .realtime import forward
@@ -131,6 +132,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # outermost first: the origin check (no body read), then the input limits
     app.add_middleware(InputLimitMiddleware, max_upload_bytes=settings.max_upload_bytes)
     app.add_middleware(OriginMiddleware, allowed=settings.allowed_origins)
+    app.add_middleware(TransportMiddleware)    # outermost: the socket hand-off needs it
     for router in (identity_router, scenarios_router, games_router, campaigns_router,
                    chat_router, ws_router, replays_router, pages_router):
         app.include_router(router)

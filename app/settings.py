@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     # header a relayed socket carries (unset: one shared through Redis)
     ownership: bool = True
     owner_ttl_seconds: float = 10.0
+    # same machine: hand a non-owned game socket to its owner worker (SCM_RIGHTS) instead
+    # of relaying its frames (app/realtime/handoff.py); other machines are relayed
+    socket_handoff: bool = True
     forward_host: str = "127.0.0.1"
     forward_port: int = 0
     forward_secret: str | None = None

@@ -28,6 +28,7 @@ from fastapi import WebSocket
 from websockets.exceptions import InvalidHandshake
 
 from ..games.ownership import Ownership, namespace
+from . import handoff
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -106,6 +107,8 @@ class Forwarding:
         self.secret = secret
         self.relays: set[WebSocket] = set()        # client sockets relayed to an owner
         self.forwarded_total = 0
+        self.handed_total = 0                      # sockets handed over (handoff.py)
+        self.adopter: handoff.Adopter | None = None
 
     # -- the decision ------------------------------------------------------------------
     def _trusted(self, ws: WebSocket) -> bool:
@@ -135,6 +138,9 @@ class Forwarding:
             for _ in range(2):
                 if holder is None or holder == self.ownership.address:
                     return False
+                if handoff.give(ws, holder):    # same machine: the owner takes the socket
+                    self.handed_total += 1
+                    return True
                 up = await self._connect(ws, holder, game_id)
                 if up is None:          # no answer in time: the owner is alive but slow
                     break
@@ -235,7 +241,9 @@ class Forwarding:
     def stats(self, game_id: str | None = None) -> dict[str, Any]:
         out = {"address": self.ownership.address, "owned": len(self.ownership.owned),
                "loaded": len(self.hub.registry.runtimes), "relayed": len(self.relays),
-               "relayed_total": self.forwarded_total, "peers": len(self.ownership.peers)}
+               "relayed_total": self.forwarded_total, "handed_total": self.handed_total,
+               "adopted_total": self.adopter.adopted if self.adopter else 0,
+               "peers": len(self.ownership.peers)}
         if game_id is not None:
             out["owns"] = self.ownership.owns(game_id)
         return out
@@ -244,6 +252,8 @@ class Forwarding:
         for ws in list(self.relays):
             with contextlib.suppress(Exception):
                 await ws.close(1012, "server shutting down")
+        if self.adopter is not None:
+            self.adopter.stop()
         await self.ownership.stop()
         await self.internal.stop()
 
@@ -258,6 +268,9 @@ async def start(app: FastAPI, settings: Settings, hub: Hub) -> Forwarding:
     ownership.on_lost = fwd.lost
     fwd.secret = await ownership.secret(settings.forward_secret)
     await internal.start()
+    if settings.socket_handoff:
+        fwd.adopter = handoff.Adopter(app, settings, internal.address)
+        fwd.adopter.start()
     await ownership.start(internal.address)
     hub.shed = ownership.shed
     return fwd

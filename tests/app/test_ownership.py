@@ -25,8 +25,9 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture(scope="module")
 def pair() -> Iterator[tuple[Server, Server]]:
     with pg_schema() as pg_env:
+        # relay (as between machines): the same-machine socket hand-off is off here
         env = {**BASE_ENV, **pg_env, "OWNER_TTL_SECONDS": "3", "DB_POOL_SIZE": "3",
-               "DB_MAX_OVERFLOW": "5"}
+               "DB_MAX_OVERFLOW": "5", "SOCKET_HANDOFF": "0"}
         a, b = Server(env), Server(env)
         try:
             a.migrate()
@@ -156,3 +157,72 @@ async def test_graceful_stops_close_relayed_sockets_1012(pair: tuple[Server, Ser
                     closed = await w.expect("__closed__", timeout=10)
                     assert closed["type"] == "__closed__" and w.closed.rcvd.code == 1012
             await al.close()
+
+
+@pytest.fixture(scope="module")
+def handoff_pair() -> Iterator[tuple[Server, Server]]:
+    with pg_schema() as pg_env:
+        env = {**BASE_ENV, **pg_env, "OWNER_TTL_SECONDS": "3", "DB_POOL_SIZE": "3",
+               "DB_MAX_OVERFLOW": "5", "SOCKET_HANDOFF": "1"}
+        a, b = Server(env), Server(env)
+        try:
+            a.migrate()
+            a.start()
+            b.start()
+            yield a, b
+        finally:
+            a.stop()
+            b.stop()
+
+
+async def test_same_machine_sockets_handed_to_the_owner(
+        handoff_pair: tuple[Server, Server]) -> None:
+    """Same machine (loopback addresses): a socket reaching the non-owner is handed over
+    as a file descriptor (app/realtime/handoff.py) and served by the owner itself: no
+    relay, the same stream on both sides, exactly-once actions; killing the owner drops
+    the sockets and the survivor continues from the log with nothing acked lost."""
+    a, b = handoff_pair
+    for _ in range(50):
+        if worker(a)["peers"] == worker(b)["peers"] == 2:
+            break
+        await asyncio.sleep(0.1)
+    with httpx.Client(base_url=b.base, timeout=20) as api:
+        gid, toks = two_player_game(api, seed=23)
+    bot = RandomBot(5)
+    async with WS(url(a, gid), toks["AXIS"]) as ax:
+        a, b = owner_first(a, b, gid)                      # a: the owner
+        async with WS(url(b, gid), toks["ALLIES"]) as al, WS(url(a, gid)) as spec_a, \
+                WS(url(b, gid)) as spec_b:
+            wa, wb = worker(a), worker(b)
+            assert wb["handed_total"] >= 2 and wb["relayed"] == 0, wb
+            assert wa["adopted_total"] >= 2 and wa["relayed"] == 0, wa
+            assert al.seat == "ALLIES" and spec_b.seat is None
+            await play({"AXIS": ax, "ALLIES": al}, bot, 25, (spec_a, spec_b))
+            await spec_b.wait_seq(spec_a.seq)
+            assert updates(spec_a) == updates(spec_b) and len(updates(spec_a)) >= 25
+            for w in (ax, al, spec_a, spec_b):
+                assert_no_foreign_hand(w)
+            me = al if al.legal else ax
+            async with WS(url(b, gid), toks[me.seat]) as twin:     # handed over too
+                await twin.wait_seq(me.seq)
+                seq = me.seq
+                if len(me.legal) >= 2:
+                    r1, r2 = await asyncio.gather(me.act(me.legal[0], seq),
+                                                  twin.act(me.legal[1], seq))
+                    assert sorted([r1["type"], r2["type"]]) == ["ack", "reject"], (r1, r2)
+                    ack = r1 if r1["type"] == "ack" else r2
+                    await spec_b.wait_seq(ack["seq"])
+            acked = spec_a.seq
+            assert worker(b)["loaded"] == 0                # the owner alone holds the game
+            a.stop(signal.SIGKILL)                         # kill -9 the owner
+            for w in (al, spec_b):                         # served by it: dropped
+                closed = await w.expect("__closed__", timeout=10)
+                assert closed["type"] == "__closed__"
+    async with WS(url(b, gid, since=acked), toks["AXIS"]) as ax, \
+            WS(url(b, gid, since=acked), toks["ALLIES"]) as al, \
+            WS(url(b, gid, since=acked)) as spec:
+        for w in (ax, al, spec):
+            assert w.seq == acked                          # no acked action lost
+        await play({"AXIS": ax, "ALLIES": al}, bot, 8, (spec,))
+        with httpx.Client(base_url=b.base, timeout=20) as api:
+            assert api.get(f"/api/games/{gid}").json()["seq"] == spec.seq >= acked + 8
