@@ -187,6 +187,11 @@ class LogWriter:
         heartbeat: one prepared statement, no ORM compile of a large IN)."""
         raise NotImplementedError
 
+    async def snapshot(self, game_id: str, seq: int, blob: bytes,
+                       clock: dict[str, Any] | None) -> None:
+        """Insert a ``snapshots`` row (off the ORM: no exclusive write gate on SQLite)."""
+        raise NotImplementedError
+
     async def seat_present(self, game_id: str, identity_id: str) -> bool:
         """An identity connected to a game: ``last_seen = now`` on its seats, and its seats
         taken back from a stand-in bot (``bot_reason = 'away'``); True if any was."""
@@ -308,6 +313,18 @@ class SQLiteLogWriter(LogWriter):
             return False
 
     @staticmethod
+    def _snapshot(conn: sqlite3.Connection, game_id: str, seq: int, blob: bytes,
+                  clock: str | None, now: str) -> None:
+        conn.execute("INSERT OR IGNORE INTO snapshots (game_id, seq, state, clock, created_at) "
+                     "VALUES (?,?,?,?,?)", (game_id, seq, blob, clock, now))
+
+    async def snapshot(self, game_id: str, seq: int, blob: bytes,
+                       clock: dict[str, Any] | None) -> None:
+        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+        await self._run_in_group(self._snapshot, game_id, seq, blob,
+                                 None if clock is None else _json(clock), now)
+
+    @staticmethod
     def _present(conn: sqlite3.Connection, game_id: str, identity_id: str, now: str) -> bool:
         conn.execute("UPDATE seats SET last_seen=? WHERE game_id=? AND identity_id=?",
                      (now, game_id, identity_id))
@@ -412,6 +429,14 @@ class PostgresLogWriter(LogWriter):
         except asyncpg.UniqueViolationError:
             return False
         return bool(status == f"INSERT 0 {len(entries)}")
+
+    async def snapshot(self, game_id: str, seq: int, blob: bytes,
+                       clock: dict[str, Any] | None) -> None:
+        pool = await self._get_pool()
+        await pool.execute("INSERT INTO snapshots (game_id, seq, state, clock, created_at) "
+                           "VALUES ($1, $2, $3, $4::json, $5) ON CONFLICT DO NOTHING",
+                           game_id, seq, blob, None if clock is None else _json(clock),
+                           datetime.now(timezone.utc))
 
     async def seat_present(self, game_id: str, identity_id: str) -> bool:
         pool = await self._get_pool()

@@ -153,6 +153,9 @@ async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, stat
                     session, game_id)))
                 folded = await clock_at(session, game, sides, seq)
                 clock = folded.dump() if folded is not None else None
+        if db.log_writer is not None:       # grouped with the log appends, no write gate
+            await db.log_writer.snapshot(game_id, seq, blob, clock)
+            return
         async with db.write_lock, db.sessions() as session:
             await session.execute(insert(Snapshot.__table__).values(
                 game_id=game_id, seq=seq, state=blob, clock=clock, created_at=utcnow()))
