@@ -7,6 +7,7 @@ game continues on the survivor with no acked action lost.  PostgreSQL + Redis on
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from collections.abc import Iterator
 from typing import Any
@@ -22,12 +23,13 @@ from tests.app.test_game_ws import assert_no_foreign_hand, play, url
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture(scope="module")
-def pair() -> Iterator[tuple[Server, Server]]:
+@contextlib.contextmanager
+def two_servers(handoff: bool) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one fresh schema + Redis (two machines, or with
+    ``handoff`` two workers of one machine handing sockets over)."""
     with pg_schema() as pg_env:
-        # relay (as between machines): the same-machine socket hand-off is off here
         env = {**BASE_ENV, **pg_env, "OWNER_TTL_SECONDS": "3", "DB_POOL_SIZE": "3",
-               "DB_MAX_OVERFLOW": "5", "SOCKET_HANDOFF": "0"}
+               "DB_MAX_OVERFLOW": "5", "SOCKET_HANDOFF": "1" if handoff else "0"}
         a, b = Server(env), Server(env)
         try:
             a.migrate()
@@ -37,6 +39,12 @@ def pair() -> Iterator[tuple[Server, Server]]:
         finally:
             a.stop()
             b.stop()
+
+
+@pytest.fixture(scope="module")
+def pair() -> Iterator[tuple[Server, Server]]:
+    with two_servers(handoff=False) as servers:     # relayed, as between machines
+        yield servers
 
 
 def worker(srv: Server, game: str | None = None) -> dict[str, Any]:
@@ -161,18 +169,8 @@ async def test_graceful_stops_close_relayed_sockets_1012(pair: tuple[Server, Ser
 
 @pytest.fixture(scope="module")
 def handoff_pair() -> Iterator[tuple[Server, Server]]:
-    with pg_schema() as pg_env:
-        env = {**BASE_ENV, **pg_env, "OWNER_TTL_SECONDS": "3", "DB_POOL_SIZE": "3",
-               "DB_MAX_OVERFLOW": "5", "SOCKET_HANDOFF": "1"}
-        a, b = Server(env), Server(env)
-        try:
-            a.migrate()
-            a.start()
-            b.start()
-            yield a, b
-        finally:
-            a.stop()
-            b.stop()
+    with two_servers(handoff=True) as servers:
+        yield servers
 
 
 async def test_same_machine_sockets_handed_to_the_owner(
