@@ -24,6 +24,7 @@ from .errors import install_error_handlers
 from .games.endpoints import router as games_router
 from .identity.endpoints import router as identity_router
 from .inputs import InputLimitMiddleware
+from . import stallwatch
 from .origin import OriginMiddleware
 from .realtime.handoff import TransportMiddleware
 from .pages.endpoints import router as pages_router
@@ -110,6 +111,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tune_gc(settings)
         memdebug.install()
         gc_task = asyncio.create_task(gc_loop(settings))
+        if os.environ.get("STALL_WATCH_MS"):
+            app.state.stall_task = asyncio.create_task(
+                stallwatch.watch(float(os.environ["STALL_WATCH_MS"])))
         try:
             yield
         finally:
