@@ -138,21 +138,27 @@ async def _append(db: Database, rt: GameRuntime, old: int,
                           f"another action was accepted first; the game is at seq {rt.seq}")
 
 
-async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, state: Any) -> None:
+async def _clock_fold(db: Database, game_id: str, seq: int) -> dict[str, Any] | None:
+    """A timed game's clock fold after ``seq`` (None: untimed)."""
+    async with db.sessions() as session:
+        game = (await session.execute(select(Game.id, Game.clock, Game.started_at)
+                                      .where(Game.id == game_id))).first()
+        if game is None or not game.clock:
+            return None
+        sides = tuple(dict.fromkeys(s.side for s in await repository.seats_of(session, game_id)))
+        folded = await clock_at(session, game, sides, seq)
+        return folded.dump() if folded is not None else None
+
+
+async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, state: Any,
+                         timed: bool = True) -> None:
     """Store the state after ``seq`` and, for a timed game, its clock's fold (the
     previous snapshot's + at most ``SNAPSHOT_EVERY`` rows; best effort: the log alone
-    replays the game)."""
+    replays the game).  ``timed=False``: the caller knows the game has no clock (no
+    read of the game row on the hot path)."""
     try:
         blob = dump_snapshot(rs, state)
-        clock = None
-        async with db.sessions() as session:
-            game = (await session.execute(select(Game.id, Game.clock, Game.started_at)
-                                          .where(Game.id == game_id))).first()
-            if game is not None and game.clock:
-                sides = tuple(dict.fromkeys(s.side for s in await repository.seats_of(
-                    session, game_id)))
-                folded = await clock_at(session, game, sides, seq)
-                clock = folded.dump() if folded is not None else None
+        clock = await _clock_fold(db, game_id, seq) if timed else None
         if db.log_writer is not None:       # grouped with the log appends, no write gate
             await db.log_writer.snapshot(game_id, seq, blob, clock)
             return
