@@ -73,12 +73,9 @@ def give(ws: WebSocket, owner_address: str) -> bool:
     path = path_for(owner_address)
     transport = ws.scope.get(SCOPE_TRANSPORT)
     if path is None or transport is None or not os.path.exists(path):
-        log.warning("no hand-off to %s: path %s transport %s", owner_address, path,
-                    transport is not None)
         return False
     sock = transport.get_extra_info("socket")
     if sock is None:
-        log.warning("no hand-off: no socket")
         return False
     request = _request_bytes(ws.scope)
     if len(request) > MAX_REQUEST:
@@ -90,6 +87,9 @@ def give(ws: WebSocket, owner_address: str) -> bool:
             # (socket.send_fds of Python 3.11 drops its address argument)
             out.sendmsg([request], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
                                      array.array("i", [fd]))], 0, path)
+    except ConnectionRefusedError:      # the owner's process is gone (its file stays)
+        log.info("hand-off to %s refused: relaying", owner_address)
+        return False
     except OSError as exc:
         log.warning("hand-off to %s failed (%r): relaying", owner_address, exc)
         return False
