@@ -58,6 +58,36 @@ class TokenBucket:
         return False
 
 
+class _Resume:
+    """A send started on the spot that suspended (the transport paused): the writer
+    drives it to the end the way a task would, waiting for each future it yields."""
+
+    __slots__ = ("coro", "waiting")
+
+    def __init__(self, coro: Any, waiting: Any) -> None:
+        self.coro, self.waiting = coro, waiting
+
+    async def finish(self) -> None:
+        waiting = self.waiting
+        while True:
+            error: BaseException | None = None
+            try:
+                if waiting is None:
+                    await asyncio.sleep(0)
+                else:               # as a task would: it took the future it was handed
+                    waiting._asyncio_future_blocking = False
+                    await waiting
+            except asyncio.CancelledError:
+                self.coro.close()
+                raise
+            except BaseException as exc:        # the future failed: into the send
+                error = exc
+            try:
+                waiting = self.coro.send(None) if error is None else self.coro.throw(error)
+            except StopIteration:
+                return
+
+
 class Connection:
     def __init__(self, ws: WebSocket, queue_size: int, max_bytes: int = 4 * 1024 * 1024) -> None:
         self.ws = ws
@@ -133,6 +163,9 @@ class Connection:
     def send(self, text: str) -> None:
         if self.closed:
             return
+        wake = self._wake
+        if wake is not None and not wake.done() and not self._out and self._send_now(text):
+            return
         if self.queued + len(text) > self.max_bytes and self.queued:
             self.close(4008, "send queue overflow: reconnect with since")
             return
@@ -140,6 +173,21 @@ class Connection:
             self.close(4008, "send queue overflow: reconnect with since")
             return
         self.queued += len(text)
+
+    def _send_now(self, text: str) -> bool:
+        """The writer is idle and nothing waits: send on the spot, without waking a task
+        (the ASGI send only suspends when flow control paused the transport).  True when
+        the text is sent or handed to the writer mid-send (in order either way); False:
+        it raised, queue it for the writer (which meets the same error and closes)."""
+        coro = self.ws.send_text(text)
+        try:
+            waiting = coro.send(None)
+        except StopIteration:
+            return True
+        except Exception:
+            return False
+        self._put(_Resume(coro, waiting))       # paused: the writer finishes this send
+        return True
 
     def _put(self, item: Any) -> bool:
         """Queue an item for the writer (False: the queue is full)."""
@@ -189,6 +237,9 @@ class Connection:
                 item = await self._get()
                 if item is _CLOSE:
                     break
+                if isinstance(item, _Resume):
+                    await item.finish()
+                    continue
                 self.queued -= len(item)
                 await self.ws.send_text(item)
         finally:
