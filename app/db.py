@@ -204,6 +204,11 @@ class LogWriter:
         pass
 
 
+def _sqlite_now() -> str:
+    """Now in SQLAlchemy's SQLite DateTime storage format (naive UTC text)."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+
+
 def _json(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
@@ -317,7 +322,7 @@ class SQLiteLogWriter(LogWriter):
     def _one(conn: sqlite3.Connection, game_id: str, old_seq: int,
              entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> bool:
         # SQLAlchemy's SQLite DateTime storage format (naive UTC text)
-        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+        now = _sqlite_now()
         new_seq = old_seq + len(entries)
         conn.execute("SAVEPOINT append")
         try:
@@ -349,7 +354,7 @@ class SQLiteLogWriter(LogWriter):
 
     async def snapshot(self, game_id: str, seq: int, blob: bytes,
                        clock: dict[str, Any] | None) -> None:
-        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+        now = _sqlite_now()
         await self._run_in_group(self._snapshot, game_id, seq, blob,
                                  None if clock is None else _json(clock), now)
 
@@ -363,7 +368,7 @@ class SQLiteLogWriter(LogWriter):
         return cur.rowcount > 0
 
     async def seat_present(self, game_id: str, identity_id: str) -> bool:
-        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+        now = _sqlite_now()
         return bool(await self._run_in_group(self._present, game_id, identity_id, now))
 
     @staticmethod
@@ -414,7 +419,7 @@ class SQLiteLogWriter(LogWriter):
             raise
 
     async def touch_seats(self, pairs: list[tuple[str, str]]) -> int:
-        now = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+        now = _sqlite_now()
         return int(await self._run_in_group(self._touch, pairs, now))
 
     async def close(self) -> None:

@@ -111,13 +111,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tune_gc(settings)
         memdebug.install()
         gc_task = asyncio.create_task(gc_loop(settings))
-        if os.environ.get("STALL_WATCH_MS"):
-            app.state.stall_task = asyncio.create_task(
-                stallwatch.watch(float(os.environ["STALL_WATCH_MS"])))
+        stall_task = (asyncio.create_task(stallwatch.watch(float(os.environ["STALL_WATCH_MS"])))
+                      if os.environ.get("STALL_WATCH_MS") else None)
         try:
             yield
         finally:
             gc_task.cancel()
+            if stall_task is not None:
+                stall_task.cancel()
             await hub.stop()
             if app.state.forward is not None:
                 await app.state.forward.stop()

@@ -513,8 +513,8 @@ class Hub:
         status = self._status(rt)
         built: dict[tuple[Any, int], _Built] = {}
         memo: dict[tuple[int, int], Any] = {}
-        todo = [c for c in list(rt.connections) if not c.closed and c.seq < rt.seq]
         rt.connections.difference_update([c for c in rt.connections if c.closed])
+        todo = [c for c in rt.connections if c.seq < rt.seq]
         last = batches[-1].state
         want = list(dict.fromkeys(c.view_seat for c in todo))
         views = dict(zip(want, views_of(rt.rs, last, want))) if last is not None else {}

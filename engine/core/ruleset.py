@@ -71,6 +71,7 @@ Action = dict[str, Any]
 Event = dict[str, Any]
 
 CHANCE = "chance"
+STATUS_KEYS = ("turn", "to_act", "game_over", "winner")     # ``public_status``
 
 
 @runtime_checkable
@@ -210,7 +211,7 @@ def public_status_of(ruleset: Ruleset, state: Any) -> dict[str, Any]:
     them (the ruleset's optional ``public_status``: the same values, cheaper)."""
     status = getattr(ruleset, "public_status", None)
     v = ruleset.view_for(state, None) if status is None else status(state)
-    return {k: v.get(k) for k in ("turn", "to_act", "game_over", "winner")}
+    return {k: v.get(k) for k in STATUS_KEYS}
 
 
 def preview_of(ruleset: Ruleset, state: Any, action: Any) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from .options.campaign import view as campaign_view
 from .tactics import describe_play
 from ...procedures.trains import pieces
 from ...procedures.state import GameState
+from ...core.ruleset import STATUS_KEYS
 
 
 def _unit_json(st: GameState, u) -> dict[str, Any]:
@@ -136,9 +137,6 @@ def _to_act(st: GameState, m: Any) -> list[str]:
     if m.machine is not None:
         return m.machine.to_act(st)
     return [] if st.pending is None else [st.pending["seat"]]
-
-
-STATUS_KEYS = ("turn", "to_act", "game_over", "winner")
 
 
 def public_status(st: GameState) -> dict[str, Any]:
