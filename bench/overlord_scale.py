@@ -403,16 +403,24 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         if args.spy:        # a sampling profile of the window (py-spy on PATH; not a dependency)
             spy = subprocess.Popen(["py-spy", "record", "-p", str(worker_pid(proc.pid)), "-r", "250",
                                     "-d", str(int(args.duration)), "-f", "raw", "-o", args.spy,
-                                    "--nonblocking"], stdout=subprocess.DEVNULL,
+                                    *(["--native"] if args.spy_native else ["--nonblocking"])],
+                                   stdout=subprocess.DEVNULL,
                                    stderr=subprocess.DEVNULL)
+        perf = None
+        if args.perf:       # perf's cpu-clock samples of the window, kernel included (linux-perf)
+            perf = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-F", "499", "-g",
+                                     "-p", str(worker_pid(proc.pid)), "-o", args.perf, "--",
+                                     "sleep", str(int(args.duration))],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
         cpu1, t1 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR2)
         rss = sum(rss_mb(p.pid) for p in procs)
         await asyncio.gather(*tasks)
-        if spy is not None:
-            spy.wait(60)
+        for tool in (spy, perf):
+            if tool is not None:
+                tool.wait(60)
     finally:
         for p in procs:
             os.killpg(p.pid, signal.SIGTERM)
@@ -509,6 +517,10 @@ def main() -> None:
                     "the measured window, written to this file (python -m pstats FILE)")
     ap.add_argument("--spy", help="py-spy raw samples of the (first) worker during the "
                     "measured window, to this file (py-spy must be on PATH)")
+    ap.add_argument("--spy-native", action="store_true", help="with --spy: native (C) frames "
+                    "too (py-spy --native; pauses the worker at each sample, so slower)")
+    ap.add_argument("--perf", help="perf record (cpu-clock, call graphs, kernel included) of "
+                    "the (first) worker during the measured window, to this file")
     ap.add_argument("--relay-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--payloads", help=argparse.SUPPRESS)
     args = ap.parse_args()
