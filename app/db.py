@@ -206,7 +206,7 @@ class LogWriter:
 
 def _sqlite_now() -> str:
     """Now in SQLAlchemy's SQLite DateTime storage format (naive UTC text)."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+    return datetime.now(timezone.utc).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _json(obj: Any) -> str:

@@ -65,6 +65,10 @@ class Settings(BaseSettings):
     # small view patches now, and deflating each socket's copy was the largest CPU cost
     # (docs/performance.md "Overlord scale"); the browser and clients negotiate either way
     ws_per_message_deflate: bool = False
+    # write each update's frame, encoded once per audience, straight to the socket's
+    # transport (app/realtime/connection.py ``Connection._direct``) instead of through
+    # Starlette's and uvicorn's ASGI send for every socket; off: the ASGI send only
+    ws_direct_frames: bool = True
     # garbage collector (docs/performance.md "Overlord scale"): thresholds of generations
     # 0, 1, 2 ("" keeps CPython's), and gc.freeze() of what is alive once the server has
     # started (modules, scenarios: never scanned again by a full collection)

@@ -430,6 +430,12 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
             subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
                             f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
     xs = [x for t0_, x in lat if t0_ >= start + args.warmup]
+    if args.lat_dump:           # every action: seconds into the window, latency in ms,
+        wall = time.time() - time.perf_counter()        # and the wall clock
+        with open(args.lat_dump, "w") as f:
+            for t0_, x in sorted(lat):
+                if t0_ >= start + args.warmup:
+                    f.write(f"{t0_ - start - args.warmup:.4f} {x * 1000:.2f} {t0_ + wall:.4f}\n")
     actions = len(xs) or 1
     return {**stats_of(xs), "cpu_ms_per_action": (cpu1 - cpu0) * 1000 / actions,
             "cpu_pct": (cpu1 - cpu0) / (t1 - t0) * 100, "rss_mb": rss, "games_made_s": made,
@@ -521,6 +527,8 @@ def main() -> None:
                     "too (py-spy --native; pauses the worker at each sample, so slower)")
     ap.add_argument("--perf", help="perf record (cpu-clock, call graphs, kernel included) of "
                     "the (first) worker during the measured window, to this file")
+    ap.add_argument("--lat-dump", help="the server run's latencies (seconds into the "
+                    "window, ms), one action per line, to this file: where the tail is")
     ap.add_argument("--relay-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--payloads", help=argparse.SUPPRESS)
     args = ap.parse_args()

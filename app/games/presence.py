@@ -18,7 +18,7 @@ from sqlalchemy import select, update
 
 from ..clocks.service import epoch
 from ..models import Seat, utcnow
-from ..realtime.connection import dumps
+from ..realtime.connection import Encoded, dumps
 
 if TYPE_CHECKING:
     from ..realtime.hub import Hub
@@ -163,7 +163,7 @@ class Presence:
             msg = self.message(rt)
         if msg is None:
             return
-        text = dumps(msg)
+        text = Encoded(dumps(msg))         # framed once for every socket
         for c in list(rt.connections):
             c.send(text)
 

@@ -14,6 +14,8 @@ from collections import deque
 from typing import Any
 
 from fastapi import WebSocket
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
 
 from ..chat.policy import Actor
 
@@ -56,6 +58,41 @@ class TokenBucket:
             self.tokens -= 1.0
             return True
         return False
+
+
+class Encoded:
+    """A text and its websocket frame, encoded at most once however many connections send
+    it (an audience's update goes to every socket of the audience as the same bytes)."""
+
+    __slots__ = ("text", "_frame")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._frame: bytes | None = None
+
+    @property
+    def frame(self) -> bytes:
+        if self._frame is None:
+            self._frame = frame_of(self.text)
+        return self._frame
+
+
+def frame_of(text: str) -> bytes:
+    """A server's (unmasked) text frame, uncompressed (RFC 6455 5.2)."""
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+
+
+def direct_protocol(proto: Any) -> Any:
+    """The server protocol a connection may write frames to itself (``Connection._direct``),
+    or None: only uvicorn's websockets-sansio protocol (whose state we can read), and only
+    without extensions (permessage-deflate keeps a compression context per message)."""
+    if type(proto).__name__ != "WebSocketsSansIOProtocol":
+        return None
+    ws = getattr(proto, "conn", None)
+    if ws is None or getattr(ws, "extensions", None) or not hasattr(proto, "writable") \
+            or not hasattr(proto, "transport"):
+        return None
+    return proto
 
 
 class _Resume:
@@ -119,6 +156,10 @@ class Connection:
         self.close_code = 1000
         self.close_reason = ""
         self.writer_task: asyncio.Task[None] | None = None
+        # uvicorn's protocol of this socket when frames may be written to its transport
+        # directly (set after the handshake, ``use_protocol``); None: the ASGI send
+        self._proto: Any = None
+        self._view_key: tuple[tuple[Any, ...], Any] | None = None
         self.client = ""                    # rate-limit key (identity or address)
 
     @property
@@ -152,7 +193,18 @@ class Connection:
     def view_key(self) -> Any:
         """What the payloads of this connection depend on (shared by equal keys): the
         seats it plays (a spectator: the watched side's seat), and its chat actors when
-        they are not just those seats."""
+        they are not just those seats.  Asked for every connection at every delivery:
+        kept while the fields it is made of are the same objects (the hub replaces
+        them, never mutates them)."""
+        made = (self.held, self.chat_held, self.collective, self.watch, self.identity_id)
+        memo = self._view_key
+        if memo is not None and all(a is b for a, b in zip(memo[0], made)):
+            return memo[1]
+        key = self._make_view_key()
+        self._view_key = (made, key)
+        return key
+
+    def _make_view_key(self) -> Any:
         base = self.view_seat if len(self.held) <= 1 else tuple(self.seats)
         if not self.held:
             return base
@@ -160,26 +212,48 @@ class Connection:
         actors = self.actors
         return base if actors == plain else (base, tuple(actors))
 
-    def send(self, text: str) -> None:
+    def use_protocol(self, proto: Any) -> None:
+        """After the handshake: write frames to this server protocol's transport ourselves
+        (``direct_protocol``: None keeps the ASGI send)."""
+        self._proto = direct_protocol(proto)
+
+    def send(self, msg: str | Encoded) -> None:
+        """Queue a text (or an :class:`Encoded` text shared by several connections)."""
         if self.closed:
             return
         wake = self._wake
-        if wake is not None and not wake.done() and not self._out and self._send_now(text):
-            return
-        if self.queued + len(text) > self.max_bytes and self.queued:
+        if wake is not None and not wake.done() and not self._out:      # the writer idles
+            if self._direct(msg) or self._send_now(msg):
+                return
+        size = len(msg.text if isinstance(msg, Encoded) else msg)
+        if self.queued + size > self.max_bytes and self.queued:
             self.close(4008, "send queue overflow: reconnect with since")
             return
-        if not self._put(text):
+        if not self._put(msg):
             self.close(4008, "send queue overflow: reconnect with since")
             return
-        self.queued += len(text)
+        self.queued += size
 
-    def _send_now(self, text: str) -> bool:
+    def _direct(self, msg: str | Encoded) -> bool:
+        """Write the message's frame to the transport on the spot: True when written.
+        What uvicorn's ASGI send does for a text (Starlette's and uvicorn's layers, the
+        text encoded and framed again for every socket) reduced to one ``write`` of bytes
+        framed once per audience; False (nothing done) unless the connection is open and
+        the transport accepts writes (flow control), so that the ASGI send (waiting, or
+        raising on a closed socket) keeps every other case."""
+        p = self._proto
+        if p is None or p.disconnected or p.close_sent or not p.writable.is_set() \
+                or p.conn.state is not State.OPEN or p.transport.is_closing():
+            return False
+        p.transport.write(msg.frame if isinstance(msg, Encoded) else frame_of(msg))
+        return True
+
+    def _send_now(self, msg: str | Encoded) -> bool:
         """The writer is idle and nothing waits: send on the spot, without waking a task
         (the ASGI send only suspends when flow control paused the transport).  True when
         the text is sent or handed to the writer mid-send (in order either way); False:
         it raised, queue it for the writer (which meets the same error and closes)."""
-        coro = self.ws.send_text(text)
+        coro = self.ws.send_text(msg.text if isinstance(msg, Encoded) else msg)
         try:
             waiting = coro.send(None)
         except StopIteration:
@@ -240,8 +314,10 @@ class Connection:
                 if isinstance(item, _Resume):
                     await item.finish()
                     continue
-                self.queued -= len(item)
-                await self.ws.send_text(item)
+                text = item.text if isinstance(item, Encoded) else item
+                self.queued -= len(text)
+                if not self._direct(item):
+                    await self.ws.send_text(text)
         finally:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ws.close(self.close_code, self.close_reason), 2.0)

@@ -19,6 +19,7 @@ from ..games.runtime import GameRuntime
 from ..ratelimit import client_key
 from ..security import identity_by_token, token_from
 from .connection import Connection, TokenBucket
+from .handoff import SCOPE_PROTOCOL
 from . import remote
 from .hub import Hub
 
@@ -77,6 +78,8 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         return
     await ws.accept()
     conn = Connection(ws, settings.ws_send_queue, settings.ws_send_queue_bytes)
+    if settings.ws_direct_frames:
+        conn.use_protocol(ws.scope.get(SCOPE_PROTOCOL))
     conn.writer_task = asyncio.create_task(conn.writer())
     rt: GameRuntime | None = None
     # query parameters read by hand: a bad one is a coded error, not a 1008 close

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("app.handoff")
 
 SCOPE_TRANSPORT = "overlord.transport"      # set by TransportMiddleware (websocket scopes)
+SCOPE_PROTOCOL = "overlord.protocol"        # the server protocol (Connection.use_protocol)
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 MAX_REQUEST = 60_000
 
@@ -45,16 +46,19 @@ def path_for(address: str) -> str | None:
 
 class TransportMiddleware:
     """Outermost ASGI layer: remember the websocket's transport (the server protocol is
-    the ``send`` callable's owner) so that a non-owner can hand the socket over."""
+    the ``send`` callable's owner) so that a non-owner can hand the socket over, and the
+    protocol itself (a connection writes its frames to it: ``Connection.use_protocol``)."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
-            transport = getattr(getattr(send, "__self__", None), "transport", None)
+            proto = getattr(send, "__self__", None)
+            transport = getattr(proto, "transport", None)
             if transport is not None:
                 scope[SCOPE_TRANSPORT] = transport
+                scope[SCOPE_PROTOCOL] = proto
         await self.app(scope, receive, send)
 
 

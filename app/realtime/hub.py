@@ -34,7 +34,7 @@ from ..models import Identity
 from .. import ratelimit
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
-from .connection import Connection, dumps, loads
+from .connection import Connection, Encoded, dumps, loads
 from .delta import merge_diff
 
 log = logging.getLogger("app.hub")
@@ -51,26 +51,27 @@ class _View(NamedTuple):
 
 class _Built:
     """One audience's ``update`` for one delivery: the message and the two texts (full
-    view, view patch) built at most once each.  Views of several audiences share
+    view, view patch) built at most once each, with their frames (:class:`Encoded`: the
+    same bytes for every socket of the audience).  Views of several audiences share
     sub-objects (``views_of``), so their patches share the diffs of those (``memo``)."""
 
     __slots__ = ("msg", "view", "_full", "_patched")
 
     def __init__(self, msg: dict[str, Any]) -> None:
         self.msg, self.view = msg, msg["view"]
-        self._full: str | None = None
-        self._patched: str | None = None
+        self._full: Encoded | None = None
+        self._patched: Encoded | None = None
 
-    def full(self) -> str:
+    def full(self) -> Encoded:
         if self._full is None:
-            self._full = dumps(self.msg)
+            self._full = Encoded(dumps(self.msg))
         return self._full
 
-    def patched(self, prev: _View, memo: dict[tuple[int, int], Any]) -> str:
+    def patched(self, prev: _View, memo: dict[tuple[int, int], Any]) -> Encoded:
         if self._patched is None:
             msg = {k: v for k, v in self.msg.items() if k != "view"}
             msg["view_patch"] = merge_diff(prev.view, self.view, memo)
-            self._patched = dumps(msg)
+            self._patched = Encoded(dumps(msg))
         return self._patched
 
 
@@ -562,13 +563,13 @@ class Hub:
                 rt.views[conn.view_key] = _View(rt.seq, view)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
-        cache: dict[tuple[Any, str | None], str] = {}
+        cache: dict[tuple[Any, str | None], Encoded] = {}
         for conn in list(rt.connections):
             key = (conn.view_key, conn.identity_id)
             text = cache.get(key)
             if text is None:
-                text = cache[key] = dumps(self.sync_msg(rt, conn.view_seat, conn.identity_id,
-                                                        conn.seats, conn.actors))
+                text = cache[key] = Encoded(dumps(self.sync_msg(
+                    rt, conn.view_seat, conn.identity_id, conn.seats, conn.actors)))
             conn.send(text)
             conn.seq = conn.view_seq = rt.seq
 

@@ -29,6 +29,20 @@ class CardDef:
                 "sections": list(self.sections), "units": self.units, "text": self.text}
 
 
+_VIEW_JSON: dict[int, dict[str, Any]] = {}
+
+
+def card_view(card_id: int) -> dict[str, Any]:
+    """``CARDS[card_id].to_json()`` for views: built once per card and shared (a view is
+    never mutated after it is returned, engine/core/ruleset.py), so a hand costs no
+    allocation and the server's view diff sees an unchanged card as the same object.
+    Events keep their own copies (``to_json``): redaction may rewrite an event."""
+    out = _VIEW_JSON.get(card_id)
+    if out is None:
+        out = _VIEW_JSON[card_id] = CARDS[card_id].to_json()
+    return out
+
+
 _SECTION_TEXT = {
     "recon": "Issue an order to 1 unit in the {s}. When drawing a new command card at the end "
              "of your turn, draw two, keep one and discard the other.",

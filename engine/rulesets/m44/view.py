@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARDS
+from .cards import card_view
 from ...procedures.common import SIDES, is_top, mode
 from .options.conditions import demoralised, supply_turns
 from ...procedures.battle import live_marks
@@ -25,23 +25,46 @@ from ...procedures.state import GameState
 from ...core.ruleset import STATUS_KEYS
 
 
+_UNIT_VIEWS: dict[tuple[Any, ...], dict[str, Any]] = {}
+_UNIT_VIEWS_MAX = 50_000
+
+
 def _unit_json(st: GameState, u) -> dict[str, Any]:
+    """A unit as views show it.  Interned: a unit whose shown fields did not change gets
+    the very dict of the previous view (views are never mutated after they are returned),
+    so a hand-out of a view allocates nothing for it and the server's view diff skips it
+    by identity (a pure memo of the fields below: same fields, same dict)."""
     s = u.spec
+    train = None
+    if s.train:                     # the coupled train, front (locomotive) to back
+        t = pieces(st, u)
+        if len(t) > 1:
+            train = tuple(p.id for p in t)
+    inactive = u.inactive_until if u.inactive_until >= st.turn else None
+    supply = demo = 0
+    if st.ext:                       # options supply_lines / demoralisation (public state)
+        supply, demo = supply_turns(st, u), demoralised(st, u)
+    key = (u.id, u.side, s.code, s.kind, s.unit_class, s.nation, s.name, u.badge, u.hex,
+           u.figures, u.max_figures, u.ordered, u.moved, u.battles > 0, train, inactive,
+           supply, demo)
+    out = _UNIT_VIEWS.get(key)
+    if out is not None:
+        return out
     out = {"id": u.id, "side": u.side, "code": s.code, "kind": s.kind, "class": s.unit_class,
            "nation": s.nation, "badge": u.badge, "hex": [*u.hex], "figures": u.figures,
            "max_figures": u.max_figures, "ordered": u.ordered, "moved": u.moved,
            "battled": u.battles > 0, "name": s.name}
-    if s.train:                     # the coupled train, front (locomotive) to back
-        train = pieces(st, u)
-        if len(train) > 1:
-            out["train"] = [p.id for p in train]
-    if u.inactive_until >= st.turn:  # CANNOT_BE_ACTIVATED_TILL_TURN still in force
-        out["inactive_until"] = u.inactive_until
-    if st.ext:                       # options supply_lines / demoralisation (public state)
-        if n := supply_turns(st, u):
-            out["out_of_supply"] = n     # consecutive turns out of supply
-        if n := demoralised(st, u):
-            out["demoralised"] = n
+    if train is not None:
+        out["train"] = list(train)
+    if inactive is not None:         # CANNOT_BE_ACTIVATED_TILL_TURN still in force
+        out["inactive_until"] = inactive
+    if supply:
+        out["out_of_supply"] = supply    # consecutive turns out of supply
+    if demo:
+        out["demoralised"] = demo
+    if len(_UNIT_VIEWS) >= _UNIT_VIEWS_MAX:     # bounded: start again
+        _UNIT_VIEWS.clear()
+    _UNIT_VIEWS[key] = out
     return out
 
 
@@ -51,7 +74,7 @@ def _pending_json(st: GameState, seat: str | None) -> dict[str, Any] | None:
         return None
     out = dict(p)
     if p["type"] == "choose_card" and seat == p["seat"]:
-        out["cards"] = [CARDS[c].to_json() for c in st.recon_cards]
+        out["cards"] = [card_view(c) for c in st.recon_cards]
     return out
 
 
@@ -163,10 +186,10 @@ def _seat_view(st: GameState, seat: str | None, m: Any, common: dict[str, Any],
             base = sides[side]
             d = sides[side] = {k: base[k] for k in ("position", "medals", "victory",
                                                      "hand_count")}
-            d["hand"] = [CARDS[c].to_json() for c in st.hands[side]]
+            d["hand"] = [card_view(c) for c in st.hands[side]]
             d.update((k, v) for k, v in base.items() if k not in d)
             if chips and side in chips and chips[side] is not None:
-                d["commissar_card"] = CARDS[chips[side]].to_json()
+                d["commissar_card"] = card_view(chips[side])
     p = st.pending
     if p is not None and p["type"] == "choose_card" and seat == p["seat"]:
         out["pending"] = _pending_json(st, seat)

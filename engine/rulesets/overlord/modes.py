@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..m44.cards import CARDS
+from ..m44.cards import CARDS, card_view
 from ...procedures.common import MODES, SIDES, StandardMode, is_top
 from ...procedures.state import GameState, Play
 from . import machine
@@ -113,13 +113,13 @@ def _extend_view(st: GameState, s: str | None, view: dict[str, Any],
         ol["gung_ho_fg"] = x["gung_ho_fg"]
     if role == "cinc":
         if vside == _side_x(st):
-            ol["dispatch"] = {r: [CARDS[c].to_json() for c in x["dispatch"][r]] for r in ROLES}
+            ol["dispatch"] = {r: [card_view(c) for c in x["dispatch"][r]] for r in ROLES}
             ol["visit"] = x["visit"]
-            ol["taken"] = [CARDS[c].to_json() for c in x["taken"]]
+            ol["taken"] = [card_view(c) for c in x["taken"]]
         if vside in x["chip"]:
-            ol["commissar_cards"] = [CARDS[c].to_json() for c in x["chip"][vside]]
+            ol["commissar_cards"] = [card_view(c) for c in x["chip"][vside]]
     elif role in FGS and vside == st.active:
-        ol["my_cards"] = [CARDS[c].to_json() for c in x["received"][role]]
+        ol["my_cards"] = [card_view(c) for c in x["received"][role]]
     if vside == st.active and role in FGS:
         ol["halves_used"] = list(x["halves"][role])
     view["overlord"] = ol
