@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -210,7 +211,13 @@ def _sqlite_now() -> str:
 
 
 def _json(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    """Compact JSON, the text ``json.dumps(obj, separators=(",", ":"),
+    ensure_ascii=False)`` writes (orjson: the same text, ~10x faster; json for what
+    orjson refuses, e.g. an int beyond 64 bits)."""
+    try:
+        return orjson.dumps(obj).decode()
+    except TypeError:
+        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
 class SQLiteLogWriter(LogWriter):

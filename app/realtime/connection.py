@@ -159,7 +159,9 @@ class Connection:
         # uvicorn's protocol of this socket when frames may be written to its transport
         # directly (set after the handshake, ``use_protocol``); None: the ASGI send
         self._proto: Any = None
+        self._corked: list[bytes] | None = None     # frames held by ``cork``
         self._view_key: tuple[tuple[Any, ...], Any] | None = None
+        self._actors: tuple[tuple[Any, ...], tuple[Actor, ...]] | None = None
         self.client = ""                    # rate-limit key (identity or address)
 
     @property
@@ -175,7 +177,16 @@ class Connection:
     def actors(self) -> list[Actor]:
         """One chat actor per seat its identity holds in the game (``chat_held``: also the
         seats a connection pinned to one of them does not play; a spectator: one
-        seatless actor)."""
+        seatless actor).  Kept while the fields it is made of are the same objects (the
+        hub replaces them, never mutates them); a new list for every caller."""
+        made = (self.held, self.chat_held, self.collective, self.identity_id, self.seat,
+                self.side, self.role)
+        memo = self._actors
+        if memo is None or not all(a is b for a, b in zip(memo[0], made)):
+            memo = self._actors = (made, tuple(self._make_actors()))
+        return list(memo[1])
+
+    def _make_actors(self) -> list[Actor]:
         held = self.chat_held or self.held
         if not held:
             return [self.actor]
@@ -245,8 +256,23 @@ class Connection:
         if p is None or p.disconnected or p.close_sent or not p.writable.is_set() \
                 or p.conn.state is not State.OPEN or p.transport.is_closing():
             return False
-        p.transport.write(msg.frame if isinstance(msg, Encoded) else frame_of(msg))
+        frame = msg.frame if isinstance(msg, Encoded) else frame_of(msg)
+        if self._corked is not None:
+            self._corked.append(frame)
+        else:
+            p.transport.write(frame)
         return True
+
+    def cork(self) -> None:
+        """Hold the frames written directly until :meth:`uncork`, which writes them with
+        one system call (an action's ``ack`` and its ``update`` to the actor).  Only
+        around code that does not await: the transport's state cannot change between."""
+        self._corked = []
+
+    def uncork(self) -> None:
+        frames, self._corked = self._corked, None
+        if frames:
+            self._proto.transport.write(frames[0] if len(frames) == 1 else b"".join(frames))
 
     def _send_now(self, msg: str | Encoded) -> bool:
         """The writer is idle and nothing waits: send on the spot, without waking a task

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..chat import service as chat_service
@@ -73,6 +74,17 @@ class _Built:
             msg["view_patch"] = merge_diff(prev.view, self.view, memo)
             self._patched = Encoded(dumps(msg))
         return self._patched
+
+
+@lru_cache(maxsize=256)
+def _triples(seats: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(seat, side, role) of the engine's seat names ("AXIS:left"; a side's one seat is
+    its commander); read-only."""
+    out = []
+    for s in seats:
+        side, _, role = s.partition(":")
+        out.append((s, side, role or "commander"))
+    return out
 
 
 class Hub:
@@ -188,10 +200,7 @@ class Hub:
         ``Connection.actors``); without them, one actor per seat of ``seats``."""
         if seat is None or (seats is not None and not seats):     # a (watching) spectator
             return {}
-        triples = []
-        for s in rs.seats(state):
-            side, _, role = s.partition(":")
-            triples.append((s, side, role or "commander"))
+        triples = _triples(tuple(rs.seats(state)))
         actors = list(chat or [])
         for held in ([] if actors else (seats or [seat])):
             me = next((t for t in triples if t[0] == held), (held, held, "commander"))
@@ -601,8 +610,13 @@ class Hub:
                                                  "seq": b.seq, "actor": b.actor,
                                                  "entries": out.entries})
             if conn is not None:
-                if out.ok:
-                    conn.send_json({"type": "ack", "id": msg_id, "seq": out.seq})
+                if out.ok:          # the ack and the actor's update: one write
+                    conn.cork()
+                    try:
+                        conn.send_json({"type": "ack", "id": msg_id, "seq": out.seq})
+                        self._deliver(rt)
+                    finally:
+                        conn.uncork()
                 else:
                     conn.send_json({"type": "reject", "id": msg_id, "code": out.code,
                                     "message": out.message, "seq": out.seq, "details": out.details})

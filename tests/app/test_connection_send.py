@@ -74,3 +74,153 @@ def test_failing_send_ends_the_writer() -> None:
 
     sent, done = asyncio.run(main())
     assert sent == [] and done
+
+
+# -- frames written straight to the transport (Connection._direct) --------------------------
+from websockets.frames import Frame, Opcode  # noqa: E402
+from websockets.protocol import State  # noqa: E402
+
+from app.realtime.connection import Encoded  # noqa: E402
+
+
+class _Transport:
+    def __init__(self, log: list[bytes | str]) -> None:
+        self.log, self.writes = log, 0
+
+    def write(self, data: bytes) -> None:
+        self.writes += 1
+        self.log.append(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+
+class _WsState:
+    state = State.OPEN
+    extensions: list[object] = []
+
+
+class WebSocketsSansIOProtocol:
+    """The fields of uvicorn's websockets-sansio protocol that ``_direct`` reads (named
+    like it: ``direct_protocol`` accepts that protocol only)."""
+
+    def __init__(self, ws: FakeSocket, log: list[bytes | str]) -> None:
+        self.writable = ws.writable             # uvicorn's flow-control event
+        self.transport = _Transport(log)
+        self.conn = _WsState()
+        self.disconnected = self.close_sent = False
+
+
+class LoggedSocket(FakeSocket):
+    def __init__(self, log: list[bytes | str]) -> None:
+        super().__init__()
+        self.log = log
+
+    async def send_text(self, text: str) -> None:
+        await super().send_text(text)
+        self.log.append(text)
+
+
+def _frame(text: str) -> bytes:
+    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+
+
+def test_direct_frames_keep_the_order_through_a_paused_transport() -> None:
+    """Open and writable: the frame goes to the transport on the spot (the bytes
+    websockets itself would write); paused: the ASGI send waits, later texts queue
+    behind it, and once resumed the order is the order of the sends."""
+    async def main() -> tuple[list[bytes | str], int]:
+        log: list[bytes | str] = []
+        ws = LoggedSocket(log)
+        proto = WebSocketsSansIOProtocol(ws, log)
+        conn = Connection(ws, queue_size=100)           # type: ignore[arg-type]
+        conn.use_protocol(proto)
+        conn.writer_task = asyncio.create_task(conn.writer())
+        await _idle(conn)
+        conn.send("été")                                # direct, on the spot
+        assert log == [_frame("été")]
+        ws.writable.clear()                             # flow control pauses
+        conn.send("b")                                  # the ASGI send waits
+        conn.send(Encoded("c"))                         # queued behind it
+        await _idle(conn)
+        assert log == [_frame("été")]
+        ws.writable.set()
+        await _idle(conn)
+        conn.send("d")
+        await _idle(conn)
+        conn.close()
+        await asyncio.wait_for(conn.writer_task, 2)
+        return log, conn.queued
+
+    log, queued = asyncio.run(main())
+    assert log == [_frame("été"), "b", _frame("c"), _frame("d")] and queued == 0
+
+
+def test_an_encoded_text_is_framed_once_for_every_connection() -> None:
+    async def main() -> tuple[list[bytes | str], list[bytes | str]]:
+        logs: list[list[bytes | str]] = [[], []]
+        conns = []
+        for log in logs:
+            ws = LoggedSocket(log)
+            conn = Connection(ws, queue_size=100)       # type: ignore[arg-type]
+            conn.use_protocol(WebSocketsSansIOProtocol(ws, log))
+            conn.writer_task = asyncio.create_task(conn.writer())
+            conns.append(conn)
+        await _idle(conns[0])
+        update = Encoded('{"type":"update"}')
+        for conn in conns:
+            conn.send(update)
+        for conn in conns:
+            conn.close()
+            await asyncio.wait_for(conn.writer_task, 2)
+        return logs[0], logs[1]
+
+    a, b = asyncio.run(main())
+    assert a == b == [_frame('{"type":"update"}')] and a[0] is b[0]
+
+
+def test_cork_writes_the_held_frames_with_one_write() -> None:
+    async def main() -> tuple[list[bytes | str], int]:
+        log: list[bytes | str] = []
+        ws = LoggedSocket(log)
+        proto = WebSocketsSansIOProtocol(ws, log)
+        conn = Connection(ws, queue_size=100)           # type: ignore[arg-type]
+        conn.use_protocol(proto)
+        conn.writer_task = asyncio.create_task(conn.writer())
+        await _idle(conn)
+        conn.cork()
+        conn.send('{"type":"ack"}')
+        conn.send(Encoded('{"type":"update"}'))
+        assert log == []
+        conn.uncork()
+        conn.close()
+        await asyncio.wait_for(conn.writer_task, 2)
+        return log, proto.transport.writes
+
+    log, writes = asyncio.run(main())
+    assert writes == 1 and log == [_frame('{"type":"ack"}') + _frame('{"type":"update"}')]
+
+
+def test_no_direct_frame_to_a_closing_socket() -> None:
+    """A socket whose close was sent (or with an extension such as permessage-deflate)
+    gets the ASGI send, which decides (here: sends; uvicorn: raises)."""
+    async def main() -> list[bytes | str]:
+        log: list[bytes | str] = []
+        ws = LoggedSocket(log)
+        proto = WebSocketsSansIOProtocol(ws, log)
+        conn = Connection(ws, queue_size=100)           # type: ignore[arg-type]
+        conn.use_protocol(proto)
+        conn.writer_task = asyncio.create_task(conn.writer())
+        await _idle(conn)
+        proto.close_sent = True
+        conn.send("x")
+        deflate = WebSocketsSansIOProtocol(ws, log)
+        deflate.conn = _WsState()
+        deflate.conn.extensions = [object()]
+        conn.use_protocol(deflate)
+        conn.send("y")
+        conn.close()
+        await asyncio.wait_for(conn.writer_task, 2)
+        return log
+
+    assert asyncio.run(main()) == ["x", "y"]
