@@ -29,7 +29,16 @@ _UNIT_VIEWS: dict[tuple[Any, ...], dict[str, Any]] = {}
 _UNIT_VIEWS_MAX = 50_000
 
 
-def _unit_json(st: GameState, u) -> dict[str, Any]:
+def _unit_jsons(st: GameState) -> list[dict[str, Any]]:
+    """Every unit as views show it (``_unit_json``), the option counters read once."""
+    x = st.ext
+    supply = dict(x.get("supply") or ()) if x else {}
+    demo = dict(x.get("demoralised") or ()) if x else {}
+    return [_unit_json(st, u, supply, demo) for u in st.units.values()]
+
+
+def _unit_json(st: GameState, u, supply_of: dict[str, int] | None = None,
+               demo_of: dict[str, int] | None = None) -> dict[str, Any]:
     """A unit as views show it.  Interned: a unit whose shown fields did not change gets
     the very dict of the previous view (views are never mutated after they are returned),
     so a hand-out of a view allocates nothing for it and the server's view diff skips it
@@ -43,7 +52,8 @@ def _unit_json(st: GameState, u) -> dict[str, Any]:
     inactive = u.inactive_until if u.inactive_until >= st.turn else None
     supply = demo = 0
     if st.ext:                       # options supply_lines / demoralisation (public state)
-        supply, demo = supply_turns(st, u), demoralised(st, u)
+        supply = supply_turns(st, u) if supply_of is None else supply_of.get(u.id, 0)
+        demo = demoralised(st, u) if demo_of is None else demo_of.get(u.id, 0)
     key = (u.id, u.side, s.code, s.kind, s.unit_class, s.nation, s.name, u.badge, u.hex,
            u.figures, u.max_figures, u.ordered, u.moved, u.battles > 0, train, inactive,
            supply, demo)
@@ -130,7 +140,7 @@ def _public(st: GameState, m: Any) -> dict[str, Any]:
         "deck_count": len(st.deck),
         "discard_count": len(st.discard),
         "played": [describe_play(p) for p in st.plays],
-        "units": [_unit_json(st, u) for u in st.units.values()],
+        "units": _unit_jsons(st),
         "changed_hexes": changed,
         "mines": mine_view(st),
         "crosshairs": _crosshairs(st),
