@@ -9,7 +9,8 @@ from typing import Any
 
 import orjson
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import TimeoutError as SATimeoutError
 
 from ..chat import service as chat_service
 from ..errors import AppError, NotFound
@@ -148,6 +149,18 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         reader.cancel()
         with contextlib.suppress(BaseException):
             await reader
+    except WebSocketDisconnect:         # the client left during the set-up
+        raise
+    except SATimeoutError:              # every database connection busy for POOL_TIMEOUT:
+        log.warning("game %s: connection refused, database pool exhausted", game_id[:80])
+        conn.error("server_busy", "the server is overloaded; reconnect in a few seconds "
+                   "(with since)")
+        conn.close(1013, "server busy")
+    except Exception:                   # a failure while setting up: coded, then closed
+        log.exception("game %s: connection setup failed", game_id[:80])
+        conn.error("internal_error", "the server failed on this connection; reconnect "
+                   "with since")
+        conn.close(1011, "internal error")
     finally:
         if rt is not None:
             hub.detach(rt, conn)
