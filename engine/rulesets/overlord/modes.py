@@ -67,13 +67,15 @@ class OverlordMode(TeamMode):
 
 
 # ============================================================================ view
-def _view_common(st: GameState) -> tuple[list[dict[str, Any]], dict[str, Any]] | None:
-    """What every seat's Overlord view shares: the decisions waited for and the public
-    counters (dispatched card counts, initiative, sub-sections)."""
+def _view_common(st: GameState) -> tuple[list[dict[str, Any]], dict[str, Any],
+                                         dict[str, Any]] | None:
+    """What every seat's Overlord view shares: the decisions waited for, the public
+    counters (dispatched card counts, initiative, sub-sections), and a place for what the
+    seats of one side share (their chain of command, filled by the first of them)."""
     x = st.ext
     if x is None:
         return None
-    waits = _waiting(st)
+    waits = [dict(p) for p in _waiting(st)]     # copied once, shared by the views
     ol: dict[str, Any] = {
         "step": x["step"],
         "hand_size": dict(x["hand_size"]),
@@ -84,7 +86,7 @@ def _view_common(st: GameState) -> tuple[list[dict[str, Any]], dict[str, Any]] |
         "gung_ho_sides": list(x["gung_ho_sides"]),
         "fg_subsections": _FG_SUBSECTIONS,
     }
-    return waits, ol
+    return waits, ol, {}
 
 
 def _extend_view(st: GameState, s: str | None, view: dict[str, Any],
@@ -92,23 +94,26 @@ def _extend_view(st: GameState, s: str | None, view: dict[str, Any],
     x = st.ext
     if x is None or common is None:
         return
-    waits, public = common
+    waits, public, per_side = common
     mine = [p for p in waits if p["seat"] == s]
-    if mine:
-        view["pending"] = dict(mine[0])
-    view["pendings"] = [dict(p) for p in waits]
+    if mine:                        # shared by the views (never mutated once returned)
+        view["pending"] = mine[0]
+    view["pendings"] = waits
     vside, role = split(s)
     if vside is None:
         view["overlord"] = public
         return
     ol = dict(public)
-    visits = [v for v in x["visits"] if v[1] == vside]
-    last = visits[-1] if visits else None
-    ol["chain_of_command"] = {
-        "side": vside,
-        "turn": last[0] if last else None,
-        "visited": last[2] if last and last[0] == st.turn else None,
-        "history": [[v[0], v[2]] for v in visits]}
+    coc = per_side.get(vside)       # the side's chain of command: once per side
+    if coc is None:
+        visits = [v for v in x["visits"] if v[1] == vside]
+        last = visits[-1] if visits else None
+        coc = per_side[vside] = {
+            "side": vside,
+            "turn": last[0] if last else None,
+            "visited": last[2] if last and last[0] == st.turn else None,
+            "history": [[v[0], v[2]] for v in visits]}
+    ol["chain_of_command"] = coc
     if vside == st.active:
         ol["gung_ho_fg"] = x["gung_ho_fg"]
     if role == "cinc":
