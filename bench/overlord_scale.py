@@ -5,7 +5,8 @@ Per game: 8 identities hold the 8 role seats (layout 4 per side; the 8 identitie
 shared by all games) + 1 anonymous spectator = 9 sockets; every game acts at --rate
 actions/s (a random pick from the legal list of a seat that has one).  Latency = from an
 action's send to its ``update`` reaching the LAST of the game's 9 sockets; the first
---warmup seconds are dropped.  The server is started here (``app.main.cli`` ``serve``:
+--warmup seconds (counted from when every game's 9 sockets have their hello) are
+dropped.  The server is started here (``app.main.cli`` ``serve``:
 the project's own flags) on a temporary SQLite database, or with --pg on PostgreSQL +
 Redis (a temporary schema of db ``test`` on 127.0.0.1) with --workers workers.
 
@@ -208,6 +209,36 @@ def apply_patch(target: Any, patch: Any) -> Any:
     return target
 
 
+class Clock:
+    """The run's window: play starts once EVERY game's sockets have their hello (or at
+    the planned time, if later), so a slow connect phase never eats into the warm-up or
+    the measured window; ``until`` follows ``start``."""
+
+    def __init__(self, games: int, start: float, warmup: float, duration: float) -> None:
+        self.games, self.ready = games, 0
+        self.start, self.warmup, self.duration = start, warmup, duration
+        self.until = start + warmup + duration
+        self.go = asyncio.Event()
+
+    def connected(self) -> None:
+        self.ready += 1
+        if self.ready == self.games:
+            self.open()
+
+    def open(self) -> None:
+        if not self.go.is_set():
+            self.start = max(self.start, time.perf_counter() + 0.5)
+            self.until = self.start + self.warmup + self.duration
+            self.go.set()
+
+    async def wait(self, timeout: float) -> None:
+        """The caller's wait for every game (at most ``timeout``: then open anyway)."""
+        try:
+            await asyncio.wait_for(self.go.wait(), timeout)
+        except asyncio.TimeoutError:
+            self.open()
+
+
 class Sock:
     def __init__(self, ws: Any, record: dict[int, list[str]] | None, idx: int) -> None:
         self.ws, self.record, self.idx = ws, record, idx
@@ -241,8 +272,8 @@ class Sock:
             pass
 
 
-async def server_game(ws_bases: list[str], gid: str, toks: list[str], rate: float, start: float,
-                      until: float, lat: list[tuple[float, float]], seed: int,
+async def server_game(ws_bases: list[str], gid: str, toks: list[str], rate: float, clock: Clock,
+                      lat: list[tuple[float, float]], seed: int,
                       record: dict[int, list[str]] | None, stats: dict[str, int]) -> None:
     """``ws_bases``: several "machines": each socket picks one at random (a load
     balancer's spread)."""
@@ -254,9 +285,12 @@ async def server_game(ws_bases: list[str], gid: str, toks: list[str], rate: floa
         ws = await websockets.connect(url + q, max_size=None, open_timeout=120, ping_interval=None)
         socks.append(Sock(ws, record, i))
     await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in socks)), 120)
+    clock.connected()
+    await clock.go.wait()
+    until = clock.until
     rng = random.Random(seed)
     interval = 1.0 / rate
-    nxt = max(start, time.perf_counter()) + rng.random() * interval
+    nxt = max(clock.start, time.perf_counter()) + rng.random() * interval
     sent: dict[int, float] = {}
     try:
         while time.perf_counter() < until:
@@ -285,7 +319,9 @@ async def server_game(ws_bases: list[str], gid: str, toks: list[str], rate: floa
                 await asyncio.sleep(0.002)
     except (websockets.ConnectionClosed, asyncio.TimeoutError):
         stats["closed"] += 1
-    await asyncio.sleep(0.5)
+    # every game stops at ``until``; sockets close only after the last updates are in,
+    # so that no game's last actions are measured through the others' departures
+    await asyncio.sleep(max(0.5, until + 1.0 - time.perf_counter()))
     for first, t0 in sent.items():
         got = [s.arrivals.get(first) for s in socks]
         if all(g is not None for g in got):
@@ -322,7 +358,7 @@ def relay_server(port: int, payload_file: str) -> None:
     asyncio.run(main())
 
 
-async def relay_game(ws_base: str, room: str, rate: float, start: float, until: float,
+async def relay_game(ws_base: str, room: str, rate: float, clock: Clock,
                      lat: list[tuple[float, float]], seed: int) -> None:
     arrivals: list[dict[int, float]] = [{} for _ in range(9)]
 
@@ -338,9 +374,12 @@ async def relay_game(ws_base: str, room: str, rate: float, start: float, until: 
     socks = [await websockets.connect(f"{ws_base}/{room}", max_size=None, open_timeout=120,
                                       ping_interval=None) for _ in range(9)]
     tasks = [asyncio.create_task(reader(w, a)) for w, a in zip(socks, arrivals)]
+    clock.connected()
+    await clock.go.wait()
+    until = clock.until
     rng = random.Random(seed)
     interval = 1.0 / rate
-    nxt = max(start, time.perf_counter()) + rng.random() * interval
+    nxt = max(clock.start, time.perf_counter()) + rng.random() * interval
     sent: dict[int, float] = {}
     k = 0
     while time.perf_counter() < until:
@@ -351,6 +390,7 @@ async def relay_game(ws_base: str, room: str, rate: float, start: float, until: 
         await socks[k % 8].send(json.dumps({"k": k, "i": rng.randrange(1 << 30)}))
         while any(k not in a for a in arrivals):
             await asyncio.sleep(0.002)
+    await asyncio.sleep(max(0.0, until + 1.0 - time.perf_counter()))     # as server_game
     for key, t0 in sent.items():
         lat.append((t0, max(a[key] for a in arrivals) - t0))
     for w in socks:
@@ -387,14 +427,15 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         gids, toks = await asyncio.get_running_loop().run_in_executor(None, create_games, base, g)
         made = time.perf_counter() - t
         ramp = max(3.0, g * 9 / 400)            # connect the sockets over the ramp
-        start = time.perf_counter() + ramp
-        until = start + args.warmup + args.duration
+        clock = Clock(g, time.perf_counter() + ramp, args.warmup, args.duration)
         tasks = []
         for i, gid in enumerate(gids):
             tasks.append(asyncio.create_task(server_game(
-                ws_bases, gid, toks, args.rate, start, until, lat, 1000 + i,
+                ws_bases, gid, toks, args.rate, clock, lat, 1000 + i,
                 record if i < 3 else None, stats)))
             await asyncio.sleep(ramp * 0.8 / g)
+        await clock.wait(300)
+        start, until = clock.start, clock.until
         await asyncio.sleep(max(0.0, start + args.warmup - time.perf_counter()))
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR1)
@@ -459,13 +500,14 @@ async def run_relay(args: argparse.Namespace, g: int, record: dict[int, list[str
             except OSError:
                 time.sleep(0.05)
         ramp = max(3.0, g * 9 / 400)
-        start = time.perf_counter() + ramp
-        until = start + args.warmup + args.duration
+        clock = Clock(g, time.perf_counter() + ramp, args.warmup, args.duration)
         tasks = []
         for i in range(g):
             tasks.append(asyncio.create_task(relay_game(f"ws://127.0.0.1:{port}", f"g{i}", args.rate,
-                                                        start, until, lat, 2000 + i)))
+                                                        clock, lat, 2000 + i)))
             await asyncio.sleep(ramp * 0.8 / g)
+        await clock.wait(300)
+        start, until = clock.start, clock.until
         await asyncio.sleep(max(0.0, start + args.warmup - time.perf_counter()))
         cpu0 = cpu_seconds(proc.pid)
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
