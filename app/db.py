@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import queue
@@ -16,12 +15,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 
+from .jsontext import dumps
 from .settings import get_settings
 
 log = logging.getLogger("app.db")
@@ -211,13 +210,7 @@ def _sqlite_now() -> str:
 
 
 def _json(obj: Any) -> str:
-    """Compact JSON, the text ``json.dumps(obj, separators=(",", ":"),
-    ensure_ascii=False)`` writes (orjson: the same text, ~10x faster; json for what
-    orjson refuses, e.g. an int beyond 64 bits)."""
-    try:
-        return orjson.dumps(obj).decode()
-    except TypeError:
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return dumps(obj)       # the log's canonical text (app/jsontext.py)
 
 
 class SQLiteLogWriter(LogWriter):

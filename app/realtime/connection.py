@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import time
 from collections import deque
 from typing import Any
@@ -18,30 +17,9 @@ from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from ..chat.policy import Actor
+from ..jsontext import dumps, loads  # noqa: F401  (re-exported: the hub's serialiser)
 
 _CLOSE = object()
-
-
-try:
-    import orjson
-
-    _OPTS = orjson.OPT_NON_STR_KEYS
-
-    def dumps(obj: Any) -> str:
-        """Compact JSON (orjson: ~10x faster than ``json`` on views; same text)."""
-        try:
-            return orjson.dumps(obj, option=_OPTS).decode()
-        except TypeError:               # e.g. an int beyond 64 bits: the slow path
-            return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-
-    def loads(data: str | bytes) -> Any:
-        return orjson.loads(data)
-except ImportError:                     # pragma: no cover - orjson is a dependency
-    def dumps(obj: Any) -> str:
-        return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
-
-    def loads(data: str | bytes) -> Any:
-        return json.loads(data)
 
 
 class TokenBucket:
@@ -160,8 +138,8 @@ class Connection:
         # directly (set after the handshake, ``use_protocol``); None: the ASGI send
         self._proto: Any = None
         self._corked: list[bytes] | None = None     # frames held by ``cork``
-        self._view_key: tuple[tuple[Any, ...], Any] | None = None
-        self._actors: tuple[tuple[Any, ...], tuple[Actor, ...]] | None = None
+        self._view_key: tuple[tuple[Any, ...], Any] | None = None     # ``_kept``
+        self._actors: tuple[tuple[Any, ...], Any] | None = None
         self.client = ""                    # rate-limit key (identity or address)
 
     @property
@@ -177,14 +155,20 @@ class Connection:
     def actors(self) -> list[Actor]:
         """One chat actor per seat its identity holds in the game (``chat_held``: also the
         seats a connection pinned to one of them does not play; a spectator: one
-        seatless actor).  Kept while the fields it is made of are the same objects (the
-        hub replaces them, never mutates them); a new list for every caller."""
-        made = (self.held, self.chat_held, self.collective, self.identity_id, self.seat,
-                self.side, self.role)
-        memo = self._actors
+        seatless actor); a new list for every caller."""
+        return list(self._kept("_actors", lambda: tuple(self._make_actors())))
+
+    def _kept(self, slot: str, make: Any) -> Any:
+        """``make()``, kept in ``slot`` while the fields the seat binding is made of are
+        the same objects (the hub replaces them, never mutates them): ``actors`` and
+        ``view_key`` are asked for every connection at every delivery."""
+        made = (self.held, self.chat_held, self.collective, self.watch, self.identity_id,
+                self.seat, self.side, self.role)
+        memo = getattr(self, slot)
         if memo is None or not all(a is b for a, b in zip(memo[0], made)):
-            memo = self._actors = (made, tuple(self._make_actors()))
-        return list(memo[1])
+            memo = (made, make())
+            setattr(self, slot, memo)
+        return memo[1]
 
     def _make_actors(self) -> list[Actor]:
         held = self.chat_held or self.held
@@ -204,16 +188,8 @@ class Connection:
     def view_key(self) -> Any:
         """What the payloads of this connection depend on (shared by equal keys): the
         seats it plays (a spectator: the watched side's seat), and its chat actors when
-        they are not just those seats.  Asked for every connection at every delivery:
-        kept while the fields it is made of are the same objects (the hub replaces
-        them, never mutates them)."""
-        made = (self.held, self.chat_held, self.collective, self.watch, self.identity_id)
-        memo = self._view_key
-        if memo is not None and all(a is b for a, b in zip(memo[0], made)):
-            return memo[1]
-        key = self._make_view_key()
-        self._view_key = (made, key)
-        return key
+        they are not just those seats."""
+        return self._kept("_view_key", self._make_view_key)
 
     def _make_view_key(self) -> Any:
         base = self.view_seat if len(self.held) <= 1 else tuple(self.seats)

@@ -609,22 +609,22 @@ class Hub:
                 await self._publish(rt.game_id, {"kind": "batch", "first_seq": b.first_seq,
                                                  "seq": b.seq, "actor": b.actor,
                                                  "entries": out.entries})
-            if conn is not None:
-                if out.ok:          # the ack and the actor's update: one write
-                    conn.cork()
-                    try:
-                        conn.send_json({"type": "ack", "id": msg_id, "seq": out.seq})
-                        self._deliver(rt)
-                    finally:
-                        conn.uncork()
-                else:
+            if conn is not None:    # the reply and the actor's update (or sync): one write
+                conn.cork()
+            try:
+                if conn is not None and out.ok:
+                    conn.send_json({"type": "ack", "id": msg_id, "seq": out.seq})
+                elif conn is not None:
                     conn.send_json({"type": "reject", "id": msg_id, "code": out.code,
                                     "message": out.message, "seq": out.seq, "details": out.details})
                     if out.code == "stale_seq":
                         self._send_view(rt, conn, self.sync_msg(rt, conn.view_seat, conn.identity_id,
                                                                 conn.seats, conn.actors))
                         conn.seq = rt.seq
-            self._deliver(rt)
+                self._deliver(rt)
+            finally:
+                if conn is not None:
+                    conn.uncork()
         if out.ok and out.batch is not None:
             if out.snapshot is not None:
                 self._spawn(play.write_snapshot(self.db, rt.rs, rt.game_id,

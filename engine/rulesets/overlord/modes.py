@@ -90,7 +90,8 @@ def _view_common(st: GameState) -> tuple[list[dict[str, Any]], dict[str, Any],
 
 
 def _extend_view(st: GameState, s: str | None, view: dict[str, Any],
-                 common: tuple[list[dict[str, Any]], dict[str, Any]] | None) -> None:
+                 common: tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]] | None
+                 ) -> None:
     x = st.ext
     if x is None or common is None:
         return
