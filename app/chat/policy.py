@@ -221,9 +221,20 @@ def channels_for(actors: list[Actor], seats: list[tuple[str, str, str]],
     A pure function of the actors, the seats and the view's chain of command
     (:func:`chain_state` reads only the fields of :func:`_chain_key`): memoised, since the
     server asks it for every seated audience after every action."""
-    got = _channels_cached(tuple(actors), tuple(map(tuple, seats)), _chain_key(view))
+    got = channels_of(actors, seats, view)
     return {"read": list(got["read"]), "write": list(got["write"]),
             "closed": dict(got["closed"])}
+
+
+def channels_of(actors: list[Actor] | tuple[Actor, ...],
+                seats: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...],
+                view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """:func:`channels_for`'s value as ONE shared object per value (read-only: the hub
+    only serialises it, and tells by identity that a connection's channels did not
+    change since its last message)."""
+    return _channels_cached(actors if isinstance(actors, tuple) else tuple(actors),
+                            seats if isinstance(seats, tuple) else tuple(map(tuple, seats)),
+                            _chain_key(view))
 
 
 def _chain_key(view: dict[str, Any] | None) -> tuple[Any, ...]:

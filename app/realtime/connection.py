@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import struct
 import time
 from collections import deque
 from typing import Any
 
 from fastapi import WebSocket
-from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
 from ..chat.policy import Actor
@@ -55,9 +55,20 @@ class Encoded:
         return self._frame
 
 
+_HEAD16, _HEAD64 = struct.Struct("!BBH"), struct.Struct("!BBQ")
+
+
 def frame_of(text: str) -> bytes:
-    """A server's (unmasked) text frame, uncompressed (RFC 6455 5.2)."""
-    return Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+    """A server's (unmasked, final) text frame, uncompressed (RFC 6455 5.2): the bytes
+    ``websockets.frames.Frame(Opcode.TEXT, data).serialize(mask=False)`` writes, without
+    building the frame object."""
+    data = text.encode()
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return _HEAD16.pack(0x81, 126, n) + data
+    return _HEAD64.pack(0x81, 127, n) + data
 
 
 def direct_protocol(proto: Any) -> Any:
@@ -156,7 +167,12 @@ class Connection:
         """One chat actor per seat its identity holds in the game (``chat_held``: also the
         seats a connection pinned to one of them does not play; a spectator: one
         seatless actor); a new list for every caller."""
-        return list(self._kept("_actors", lambda: tuple(self._make_actors())))
+        return list(self.chat_actors)
+
+    @property
+    def chat_actors(self) -> tuple[Actor, ...]:
+        """:attr:`actors` as one kept tuple (read-only; the hub's hot path)."""
+        return self._kept("_actors", lambda: tuple(self._make_actors()))
 
     def _kept(self, slot: str, make: Any) -> Any:
         """``make()``, kept in ``slot`` while the fields the seat binding is made of are
@@ -165,7 +181,7 @@ class Connection:
         made = (self.held, self.chat_held, self.collective, self.watch, self.identity_id,
                 self.seat, self.side, self.role)
         memo = getattr(self, slot)
-        if memo is None or not all(a is b for a, b in zip(memo[0], made)):
+        if memo is None or memo[0] != made:     # tuples compare identical items in C
             memo = (made, make())
             setattr(self, slot, memo)
         return memo[1]

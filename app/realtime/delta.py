@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..jsontext import dumps
+
 ID_KEY = "~id"
 ADD_KEY = "~add"
 DEL_KEY = "~del"
@@ -106,6 +108,59 @@ def _memo(memo: Memo | None, o: Any, v: Any, diff: Any) -> Any:
     if out is memo:
         out = memo[key] = diff(o, v, memo)
     return out
+
+
+_ABSENT = object()
+
+
+class PatchText:
+    """The texts of the view patches of one delivery: each top-level member's patch is
+    serialised once per pair of (old, new) objects, however many audiences' views share
+    them (the units, the public part), and every audience's patch is the join of those
+    fragments.  ``text(old, new)`` is ``dumps(merge_diff(old, new))`` (same members, same
+    order); the views must stay alive and unchanged while the object is used."""
+
+    __slots__ = ("memo", "_parts")
+
+    def __init__(self) -> None:
+        self.memo: Memo = {}
+        self._parts: dict[tuple[str, int, int], str] = {}
+
+    def text(self, old: dict[str, Any], new: dict[str, Any]) -> str:
+        parts = []
+        cache = self._parts
+        for k, v in new.items():
+            o = old.get(k, _ABSENT)
+            if o is v:
+                continue
+            key = (k, id(o), id(v))
+            part = cache.get(key)
+            if part is None:
+                part = cache[key] = self._part(k, o, v)
+            if part:
+                parts.append(part)
+        gone = [k for k in old if k not in new]
+        if gone:
+            parts.append(dumps({DEL_KEY: gone})[1:-1])
+        return "{" + ",".join(parts) + "}"
+
+    def _part(self, k: str, o: Any, v: Any) -> str:
+        """``"k":patch`` of one member, or "" when it did not change."""
+        if o is _ABSENT:
+            p = v
+        elif isinstance(v, dict) and isinstance(o, dict):
+            p = _memo(self.memo, o, v, merge_diff)
+            if not p:
+                return ""
+        elif isinstance(v, list) and isinstance(o, list):
+            p = _memo(self.memo, o, v, _list_diff)
+            if p is None:
+                return ""
+        elif o != v or type(o) is not type(v):
+            p = v
+        else:
+            return ""
+        return dumps({k: p})[1:-1]
 
 
 def apply_patch(target: Any, patch: Any) -> Any:

@@ -13,12 +13,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..chat import service as chat_service
-from ..chat.policy import Actor, channels_for, may_read_any
+from ..chat.policy import Actor, channels_for, channels_of, may_read_any
 from ..db import Database
 from ..engine_api import CHANCE, Ruleset, views_of
 from ..games import play
@@ -36,18 +36,25 @@ from .. import ratelimit
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
 from .connection import Connection, Encoded, dumps, loads
-from .delta import merge_diff
+from .delta import PatchText
 
 log = logging.getLogger("app.hub")
 
 PROTOCOL = 1
 
 
+_UNSURE = object()
+
+
 class _View(NamedTuple):
-    """The last view an audience was sent (the base of its next ``view_patch``)."""
+    """The last view an audience was sent (the base of its next ``view_patch``) and the
+    ``chat_channels`` object that came with it (a patched update leaves them out while
+    they are the same object: ``channels_of`` hands out one object per value;
+    ``_UNSURE``: always send them)."""
 
     seq: int
     view: dict[str, Any]
+    chat: Any = _UNSURE
 
 
 class _Built:
@@ -68,23 +75,28 @@ class _Built:
             self._full = Encoded(dumps(self.msg))
         return self._full
 
-    def patched(self, prev: _View, memo: dict[tuple[int, int], Any]) -> Encoded:
+    def patched(self, prev: _View, texts: PatchText) -> Encoded:
+        """The update with ``view_patch`` (its text spliced from the delivery's shared
+        fragments) and without ``chat_channels`` when the audience's last view came with
+        the same ones."""
         if self._patched is None:
-            msg = {k: v for k, v in self.msg.items() if k != "view"}
-            msg["view_patch"] = merge_diff(prev.view, self.view, memo)
-            self._patched = Encoded(dumps(msg))
+            chat = self.msg.get("chat_channels", _UNSURE)
+            msg = {k: v for k, v in self.msg.items()
+                   if k != "view" and (k != "chat_channels" or chat is not prev.chat)}
+            head = dumps(msg)
+            self._patched = Encoded(f'{head[:-1]},"view_patch":{texts.text(prev.view, self.view)}}}')
         return self._patched
 
 
 @lru_cache(maxsize=256)
-def _triples(seats: tuple[str, ...]) -> list[tuple[str, str, str]]:
+def _triples(seats: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
     """(seat, side, role) of the engine's seat names ("AXIS:left"; a side's one seat is
-    its commander); read-only."""
+    its commander)."""
     out = []
     for s in seats:
         side, _, role = s.partition(":")
         out.append((s, side, role or "commander"))
-    return out
+    return tuple(out)
 
 
 class Hub:
@@ -186,14 +198,15 @@ class Hub:
         return {"undo": None}
 
     @staticmethod
-    def _chat_channels(actors: list[Actor], seat_triples: list[tuple[str, str, str]],
+    def _chat_channels(actors: list[Actor], seat_triples: Any,
                        view: dict[str, Any] | None) -> dict[str, Any]:
-        """``read``, ``write`` and ``closed`` (channel -> why it is not writable now)."""
-        return channels_for(actors, seat_triples, view)
+        """``read``, ``write`` and ``closed`` (channel -> why it is not writable now): one
+        shared read-only object per value (``channels_of``)."""
+        return channels_of(actors, seat_triples, view)
 
     def _seat_chat(self, rs: Ruleset, state: Any, seat: str | None, view: dict[str, Any],
                    seats: list[str] | None = None,
-                   chat: list[Actor] | None = None) -> dict[str, Any]:
+                   chat: Sequence[Actor] | None = None) -> dict[str, Any]:
         """A seated connection's channels after a change of state (the Overlord chain of
         command opens and closes lines per turn); {} for spectators (theirs never change).
         ``chat``: the connection's chat actors (every seat of its identity,
@@ -201,15 +214,17 @@ class Hub:
         if seat is None or (seats is not None and not seats):     # a (watching) spectator
             return {}
         triples = _triples(tuple(rs.seats(state)))
-        actors = list(chat or [])
-        for held in ([] if actors else (seats or [seat])):
-            me = next((t for t in triples if t[0] == held), (held, held, "commander"))
-            actors.append(Actor(seat=held, side=me[1], role=me[2], identified=True))
+        actors: Any = chat
+        if not actors:
+            actors = []
+            for held in seats or [seat]:
+                me = next((t for t in triples if t[0] == held), (held, held, "commander"))
+                actors.append(Actor(seat=held, side=me[1], role=me[2], identified=True))
         return {"chat_channels": self._chat_channels(actors, triples, view)}
 
     def sync_msg(self, rt: GameRuntime, seat: str | None, me: str | None,
                  seats: list[str] | None = None,
-                 chat: list[Actor] | None = None) -> dict[str, Any]:
+                 chat: Sequence[Actor] | None = None) -> dict[str, Any]:
         rs = rt.rs
         view = rs.view_for(rt.state, seat)
         return {"type": "sync", "seq": rt.seq, "view": view,
@@ -233,7 +248,7 @@ class Hub:
 
     def update_msg(self, rs: Ruleset, batches: list[Batch], seat: str | None, status: str,
                    seats: list[str] | None = None,
-                   chat: list[Actor] | None = None, rt: GameRuntime | None = None,
+                   chat: Sequence[Actor] | None = None, rt: GameRuntime | None = None,
                    view: dict[str, Any] | None = None,
                    acting: set[str] | None = None) -> dict[str, Any]:
         last = batches[-1]
@@ -249,7 +264,7 @@ class Hub:
 
     def _update(self, rs: Ruleset, first_seq: int, seq: int, actor: str | None,
                 events: list[dict[str, Any]], state: Any, seat: str | None, status: str,
-                seats: list[str] | None, chat: list[Actor] | None = None,
+                seats: list[str] | None, chat: Sequence[Actor] | None = None,
                 view: dict[str, Any] | None = None,
                 acting: set[str] | None = None) -> dict[str, Any]:
         """An ``update`` of log entries ``first_seq..seq`` (``events`` already redacted;
@@ -522,7 +537,7 @@ class Hub:
             return
         status = self._status(rt)
         built: dict[tuple[Any, int], _Built] = {}
-        memo: dict[tuple[int, int], Any] = {}
+        texts = PatchText()
         rt.connections.difference_update([c for c in rt.connections if c.closed])
         todo = [c for c in rt.connections if c.seq < rt.seq]
         last = batches[-1].state
@@ -541,15 +556,15 @@ class Hub:
             if b is None:
                 b = built[(key, mine[0].first_seq)] = _Built(
                     self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats,
-                                    conn.actors, rt, views.get(conn.view_seat), acting))
+                                    conn.chat_actors, rt, views.get(conn.view_seat), acting))
             prev = rt.views.get(key)
             if conn.delta and len(conn.held) <= 1 and prev is not None and prev.seq == conn.view_seq:
-                conn.send(b.patched(prev, memo))
+                conn.send(b.patched(prev, texts))
             else:
                 conn.send(b.full())
             conn.seq = conn.view_seq = rt.seq
         for (key, _first), b in built.items():
-            rt.views[key] = _View(rt.seq, b.view)
+            rt.views[key] = _View(rt.seq, b.view, b.msg.get("chat_channels"))
         if len(rt.views) > 4 * len(built) + 16:     # audiences gone: forget their views
             keep = {c.view_key for c in rt.connections}
             rt.views = {k: v for k, v in rt.views.items() if k in keep}
@@ -568,8 +583,11 @@ class Hub:
         conn.view_seq = rt.seq
         if len(conn.held) <= 1:
             cur = rt.views.get(conn.view_key)
+            chat = msg.get("chat_channels")
             if cur is None or cur.seq != rt.seq:
-                rt.views[conn.view_key] = _View(rt.seq, view)
+                rt.views[conn.view_key] = _View(rt.seq, view, chat)
+            elif cur.chat is not chat and cur.chat != chat:     # not what this one holds
+                rt.views[conn.view_key] = cur._replace(chat=_UNSURE)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
         cache: dict[tuple[Any, str | None], Encoded] = {}

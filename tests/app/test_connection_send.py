@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from app.realtime.connection import Connection
 
 
@@ -80,7 +82,7 @@ def test_failing_send_ends_the_writer() -> None:
 from websockets.frames import Frame, Opcode  # noqa: E402
 from websockets.protocol import State  # noqa: E402
 
-from app.realtime.connection import Encoded  # noqa: E402
+from app.realtime.connection import Encoded, frame_of  # noqa: E402
 
 
 class _Transport:
@@ -224,3 +226,12 @@ def test_no_direct_frame_to_a_closing_socket() -> None:
         return log
 
     assert asyncio.run(main()) == ["x", "y"]
+
+
+@pytest.mark.parametrize("n", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+def test_frame_of_writes_what_websockets_writes(n: int) -> None:
+    """The hand-built frame header (7-bit, 16-bit and 64-bit lengths) is the one the
+    websockets library serialises for the same unmasked text, multi-byte characters
+    counted in bytes."""
+    text = ("é" * n)[: n // 2] + "x" * (n - n // 2)
+    assert frame_of(text) == _frame(text)

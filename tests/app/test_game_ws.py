@@ -340,6 +340,15 @@ async def test_overlord_eight_seats(server: Server, api: httpx.Client) -> None:
             await play(conns, RandomBot(3), 40, (spec,))
             for w in (*conns.values(), spec):
                 assert_no_foreign_hand(w)
+            # ``chat_channels`` come with a full view and with an update whose channels
+            # changed: what each client kept is what a fresh sync says now
+            updates = [m for c in conns.values() for m in c.messages if m["type"] == "update"]
+            assert any("chat_channels" not in m for m in updates)
+            for c in conns.values():
+                kept = next(m["chat_channels"] for m in reversed(c.messages)
+                            if "chat_channels" in m)
+                await c.send({"type": "resync"})
+                assert (await c.expect("sync"))["chat_channels"] == kept
             cinc = conns["ALLIES:cinc"].messages[0]["chat_channels"]
             assert "side:ALLIES" not in cinc["write"] and "pair:ALLIES:left" in cinc["read"]
             fg = conns["ALLIES:left"].messages[0]["chat_channels"]

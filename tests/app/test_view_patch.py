@@ -8,12 +8,14 @@ import random
 import shutil
 import subprocess
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import engine
-from app.realtime.delta import apply_patch, merge_diff
+from app.realtime.delta import PatchText, apply_patch, merge_diff
+from app.engine_api import views_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,14 +34,15 @@ CASES: list[tuple[dict[str, Any], dict[str, Any]]] = [
 ]
 
 
-def overlord_views(steps: int = 150) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def overlord_states(seed: int, steps: int) -> Iterator[tuple[Any, Any, list[str | None]]]:
+    """(ruleset, state, seats + spectator): Omaha Beach Overlord, first as set up, then
+    after each of ``steps`` random actions (chance steps settled)."""
     rs = engine.get_ruleset("overlord")
     scen = engine.load_scenario((ROOT / "scenarios/13-OmahaBeachOverlord.m44").read_text())
-    st = rs.new_game(3, {}, scen, "overlord")
+    st = rs.new_game(seed, {}, scen, "overlord")
     seats = [*rs.seats(st), None]
-    prev = {s: rs.view_for(st, s) for s in seats}
-    rng = random.Random(3)
-    pairs = []
+    yield rs, st, seats
+    rng = random.Random(seed)
     for _ in range(steps):
         acts = [a for s in rs.seats(st) for a in rs.legal_actions(st, s)]
         if not acts:
@@ -47,6 +50,15 @@ def overlord_views(steps: int = 150) -> list[tuple[dict[str, Any], dict[str, Any
         st, _ev = rs.apply(st, rng.choice(acts))
         while rs.is_chance(st):
             st, _ev = rs.apply(st, rs.sample_chance(st))
+        yield rs, st, seats
+
+
+def overlord_views(steps: int = 150) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    play = overlord_states(3, steps)
+    rs, st, seats = next(play)
+    prev = {s: rs.view_for(st, s) for s in seats}
+    pairs = []
+    for rs, st, _seats in play:
         for s in seats:
             v = json.loads(json.dumps(rs.view_for(st, s)))
             pairs.append((prev[s], v))
@@ -90,3 +102,27 @@ def test_patch_roundtrip_javascript(tmp_path: Path) -> None:
     out = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "0", out.stderr[:2000]
+
+
+def test_patch_text_is_the_patch_for_every_audience() -> None:
+    """``PatchText`` (one per delivery, shared by every audience) writes each audience's
+    patch as ``merge_diff`` would, while the views share sub-objects (``views_of``: the
+    units and the public part are one object for all nine audiences) and the fragments
+    of those are serialised once."""
+    for old, new in CASES:
+        assert json.loads(PatchText().text(old, new)) == merge_diff(old, new)
+    play = overlord_states(5, 120)
+    rs, st, seats = next(play)
+    prev = views_of(rs, st, seats)
+    shared_parts = 0
+    for rs, st, _seats in play:
+        cur = views_of(rs, st, seats)
+        texts = PatchText()
+        for old, new in zip(prev, cur):
+            text = texts.text(old, new)
+            assert json.loads(text) == json.loads(json.dumps(merge_diff(old, new)))
+            assert apply_patch(json.loads(json.dumps(old)), json.loads(text)) == \
+                json.loads(json.dumps(new))
+        shared_parts += len(seats) * len(cur[0]) > len(texts._parts)
+        prev = cur
+    assert shared_parts > 0
