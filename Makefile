@@ -49,10 +49,12 @@ bench: install-test
 	$(BIN)/python bench/server_bench.py
 
 # The Overlord scale benchmark needs only the runtime install (G games x 9 sockets, the
-# server beside a bare websocket relay; docs/performance.md "Overlord scale").  G=20,50.
+# server beside a bare websocket relay; docs/performance.md "Overlord scale"), then the
+# in-process delivery benchmark (the worker's own Python per action).  G=20,50.
 G ?= 20,50
 bench-scale: $(STAMP)
 	$(BIN)/python bench/overlord_scale.py --games $(G)
+	$(BIN)/python bench/delivery_bench.py
 
 # Re-resolve the lock files from pyproject.toml, keeping the pinned versions that still
 # fit (`make lock-upgrade`: the newest allowed); resolved for Python 3.11+, every platform.

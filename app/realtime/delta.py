@@ -80,7 +80,7 @@ def merge_diff(old: dict[str, Any], new: dict[str, Any],
         if o is v:
             continue
         if isinstance(v, dict) and isinstance(o, dict):
-            sub = _memo(memo, o, v, merge_diff)
+            sub = _memo(memo, o, v, _dict_diff)
             if sub:
                 patch[k] = sub
         elif isinstance(v, list) and isinstance(o, list):
@@ -93,6 +93,12 @@ def merge_diff(old: dict[str, Any], new: dict[str, Any],
     if gone:
         patch[DEL_KEY] = gone
     return patch
+
+
+def _dict_diff(old: dict[str, Any], new: dict[str, Any], memo: Memo | None) -> Any:
+    """{} when equal (one comparison in C: most nested members of a rebuilt view did not
+    change), else the dict's patch."""
+    return {} if old == new else merge_diff(old, new, memo)
 
 
 def _list_diff(old: list[Any], new: list[Any], memo: Memo | None) -> Any:
@@ -124,7 +130,9 @@ class PatchText:
 
     def __init__(self) -> None:
         self.memo: Memo = {}
-        self._parts: dict[tuple[str, int, int], str] = {}
+        # id(new member) -> (old member, name, fragment): the new members stay alive
+        # in their views for the whole delivery, so an id names one object
+        self._parts: dict[int, tuple[Any, str, str]] = {}
 
     def text(self, old: dict[str, Any], new: dict[str, Any]) -> str:
         parts = []
@@ -133,10 +141,12 @@ class PatchText:
             o = old.get(k, _ABSENT)
             if o is v:
                 continue
-            key = (k, id(o), id(v))
-            part = cache.get(key)
-            if part is None:
-                part = cache[key] = self._part(k, o, v)
+            hit = cache.get(id(v))
+            if hit is not None and hit[0] is o and hit[1] == k:
+                part = hit[2]
+            else:
+                part = self._part(k, o, v)
+                cache[id(v)] = (o, k, part)
             if part:
                 parts.append(part)
         gone = [k for k in old if k not in new]
@@ -149,7 +159,7 @@ class PatchText:
         if o is _ABSENT:
             p = v
         elif isinstance(v, dict) and isinstance(o, dict):
-            p = _memo(self.memo, o, v, merge_diff)
+            p = _memo(self.memo, o, v, _dict_diff)
             if not p:
                 return ""
         elif isinstance(v, list) and isinstance(o, list):

@@ -1,0 +1,198 @@
+"""Delivery benchmark: the worker's own Python per action, without the network.
+
+The Overlord scale benchmark (``bench/overlord_scale.py``) measures the whole worker
+beside a bare relay; its CPU per action moves +-15 % from run to run on a shared machine,
+which hides changes of a few per cent.  This one measures the part we write ourselves:
+
+1. a server (``overlord-server serve``, a temporary SQLite database) is started only to
+   create G Omaha Beach Overlord games the way players do (8 identities claim the 8
+   role seats), then stopped;
+2. in THIS process, the project's ``Database`` and ``Hub`` open that database; every
+   game is loaded and gets 9 connections (the 8 seats and a spectator), bound and
+   greeted by the hub's own code (``bind``, ``attach``: hello and all); their frames go
+   to a counting transport through the direct path (``Connection._direct``), as with
+   uvicorn's websockets-sansio protocol;
+3. N actions go through ``Hub.submit`` (a random legal action of a seat the engine
+   waits for, the games in turn): engine, log commit on the loop, views, patches,
+   messages and frames, everything but the sockets' system calls and the event loop's
+   reading.  CPU per action is ``time.process_time`` over the N actions.
+
+    python bench/delivery_bench.py                          # 20 games, 2,000 actions
+    python bench/delivery_bench.py --games 50 --actions 5000 --repeat 3
+    python bench/delivery_bench.py --profile out.prof      # cProfile of the actions
+
+Prints one JSON object (CPU ms per action: each repeat, best and median; frames and
+bytes per action).  Asserts nothing.  Needs only ``make install``.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import random
+import signal
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from overlord_scale import SEATS, create_games, start_server, tree  # noqa: E402
+
+
+class Transport:
+    """Counts what a socket would be sent."""
+
+    def __init__(self, meter: dict[str, int]) -> None:
+        self.meter = meter
+
+    def write(self, data: bytes) -> None:
+        self.meter["frames"] += 1
+        self.meter["bytes"] += len(data)
+
+    def is_closing(self) -> bool:
+        return False
+
+
+class Protocol:
+    """What ``Connection._direct`` reads of uvicorn's websockets-sansio protocol."""
+
+    def __init__(self, meter: dict[str, int]) -> None:
+        from websockets.protocol import State
+
+        self.disconnected = self.close_sent = False
+        self.writable = asyncio.Event()
+        self.writable.set()
+        self.conn = type("WsState", (), {"state": State.OPEN, "extensions": []})()
+        self.transport = Transport(meter)
+
+
+class Socket:
+    """The ASGI websocket (only used if a frame cannot go the direct way)."""
+
+    def __init__(self, meter: dict[str, int]) -> None:
+        self.meter = meter
+
+    async def send_text(self, text: str) -> None:
+        self.meter["asgi"] += 1
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        return None
+
+
+def create(games: int) -> tuple[str, list[str]]:
+    """A SQLite database holding ``games`` Overlord games with their 8 seats claimed."""
+    proc, base, _ = start_server(False, 1, None)
+    try:
+        with open(f"/proc/{proc.pid}/environ", "rb") as f:      # the server's database
+            env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
+        ids, _toks = create_games(base, games)
+        return env[b"DATABASE_URL"].decode(), ids
+    finally:
+        for pid in tree(proc.pid)[::-1]:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+        proc.wait(30)
+
+
+async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int,
+                  profile: str | None) -> dict[str, Any]:
+    from app.db import Database
+    from app.models import Identity
+    from app.pubsub import make_pubsub
+    from app.realtime.connection import Connection
+    from app.realtime.hub import Hub
+    from app.settings import Settings
+
+    settings = Settings(database_url=url, redis_url=None, idle_evict_seconds=0,
+                        ws_rate_per_second=1000, ws_burst=1000)
+    db = Database(url)
+    hub = Hub(settings, db, make_pubsub(None))
+    meter = {"frames": 0, "bytes": 0, "asgi": 0}
+    games = []
+    for gid in ids:
+        rt = await hub.registry.get(gid)
+        conns: dict[str | None, Connection] = {}
+        for seat in [*SEATS, None]:
+            conn = Connection(Socket(meter), settings.ws_send_queue, settings.ws_send_queue_bytes)
+            conn._proto = Protocol(meter)                    # noqa: SLF001 (the direct path)
+            conn.writer_task = asyncio.create_task(conn.writer())
+            await asyncio.sleep(0)                           # the writer idles: direct sends
+            identity = None
+            if seat is not None:
+                async with db.sessions() as session:
+                    identity = await session.get(Identity, rt.seats[seat].identity_id)
+            assert not hub.bind(rt, conn, identity, seat)
+            await hub.attach(rt, conn, None)
+            conns[seat] = conn
+        games.append((rt, conns))
+    rng = random.Random(seed)
+    rounds: list[float] = []
+    per_action: dict[str, float] = {}
+    prof = cProfile.Profile() if profile else None
+    for r in range(repeat):
+        meter.update(frames=0, bytes=0, asgi=0)
+        done = 0
+        t0 = time.process_time()
+        if prof is not None:
+            prof.enable()
+        while done < actions:
+            for rt, conns in games:
+                seats = [s for s in rt.rs.to_act(rt.state) if s in conns]
+                if not seats or rt.rs.is_over(rt.state):
+                    continue
+                seat = rng.choice(seats)
+                legal = rt.rs.legal_actions(rt.state, seat)
+                if not legal:
+                    continue
+                conn = conns[seat]
+                out = await hub.submit(rt, conn, seat, rt.seq, dict(rng.choice(legal)),
+                                       done, conn.identity_id)
+                assert out.ok, (out.code, out.message)
+                done += 1
+                if done >= actions:
+                    break
+            else:
+                if not any(not rt.rs.is_over(rt.state) for rt, _ in games):
+                    break       # every game over: fewer actions than asked
+        if prof is not None:
+            prof.disable()
+        rounds.append((time.process_time() - t0) * 1000 / max(done, 1))
+        per_action = {k: round(v / max(done, 1), 1) for k, v in meter.items()}
+    if prof is not None and profile:
+        prof.dump_stats(profile)
+    for _rt, conns in games:
+        for conn in conns.values():
+            conn.close()
+    await db.dispose()
+    return {"games": len(ids), "sockets_per_game": 9, "actions": actions,
+            "cpu_ms_per_action": [round(x, 3) for x in rounds],
+            "cpu_ms_per_action_best": round(min(rounds), 3),
+            "cpu_ms_per_action_median": round(statistics.median(rounds), 3),
+            **{f"{k}_per_action": v for k, v in per_action.items()}}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--actions", type=int, default=2000, help="actions per repeat")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--profile", help="cProfile of the measured actions, to this file")
+    a = ap.parse_args()
+    url, ids = create(a.games)
+    out = asyncio.run(measure(url, ids, a.actions, a.repeat, a.seed, a.profile))
+    out["machine"] = {"cpus": os.cpu_count(), "load": os.getloadavg()}
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()
