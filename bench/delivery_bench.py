@@ -106,6 +106,7 @@ def create(games: int) -> tuple[str, list[str]]:
 async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int,
                   profile: str | None) -> dict[str, Any]:
     from app.db import Database
+    from app.main import tune_gc
     from app.models import Identity
     from app.pubsub import make_pubsub
     from app.realtime.connection import Connection
@@ -134,6 +135,7 @@ async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int
             await hub.attach(rt, conn, None)
             conns[seat] = conn
         games.append((rt, conns))
+    tune_gc(settings)                   # as the server after start-up (app/main.py)
     rng = random.Random(seed)
     rounds: list[float] = []
     per_action: dict[str, float] = {}
