@@ -145,7 +145,8 @@ function riverLine(s, edge) {
   const yy = Math.max(a.y, b.y);      // the shared edge
   let d = `M ${PAD} ${yy}`;
   for (let i = 0; i < 9; i += 1) d += ` q ${CELL / 6} ${i % 2 ? 10 : -10} ${CELL / 3} 0`;
-  return svg('path', { d, stroke: '#3d7fc4', 'stroke-width': 9, fill: 'none', opacity: 0.85, 'data-river': edge });
+  return svg('path', { d, stroke: '#3d7fc4', 'stroke-width': 9, fill: 'none', opacity: 0.85, 'data-river': edge,
+                      'pointer-events': 'none' });   // a drawing: clicks reach the areas under it
 }
 
 function dieSvg(face, colour) {
