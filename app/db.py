@@ -204,13 +204,28 @@ class LogWriter:
         pass
 
 
+_SECOND: tuple[int, str] = (-1, "")     # the last whole second and its text (one object:
+                                        # the loop and the writer thread both read it)
+
+
 def _sqlite_now() -> str:
-    """Now in SQLAlchemy's SQLite DateTime storage format (naive UTC text)."""
-    return datetime.now(timezone.utc).replace(tzinfo=None).isoformat(" ", "microseconds")
+    """Now in SQLAlchemy's SQLite DateTime storage format (naive UTC text,
+    ``YYYY-MM-DD HH:MM:SS.ffffff``); the date and time of a second are formatted once."""
+    global _SECOND
+    t = time.time()
+    sec = int(t)
+    done = _SECOND
+    if done[0] != sec:
+        done = _SECOND = (sec, time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(sec)))
+    return f"{done[1]}.{int((t - sec) * 1_000_000):06d}"
 
 
 def _json(obj: Any) -> str:
     return dumps(obj)       # the log's canonical text (app/jsontext.py)
+
+
+class _Stale(Exception):
+    """An append found stale after its UPDATE, in a transaction of its own (rolled back)."""
 
 
 class SQLiteLogWriter(LogWriter):
@@ -318,33 +333,52 @@ class SQLiteLogWriter(LogWriter):
             with contextlib.suppress(RuntimeError):     # a loop already closed
                 loop.call_soon_threadsafe(_resolve, done)
 
+    _CAS = ("UPDATE games SET seq=?, updated_at=?, status=?, turn=?, to_act=?, winner=? "
+            "WHERE id=? AND seq=?")
+    _INSERT = "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES (?,?,?,?,?)"
+
+    @staticmethod
+    def _write(conn: sqlite3.Connection, game_id: str, old_seq: int,
+               entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> bool:
+        """The compare-and-set of ``games.seq`` and the log rows; False (nothing written)
+        when another writer was first; IntegrityError when rows after ``old_seq`` exist
+        (the caller rolls back)."""
+        now = _sqlite_now()         # SQLAlchemy's SQLite DateTime storage format
+        cur = conn.execute(SQLiteLogWriter._CAS, (
+            old_seq + len(entries), now, fields["status"], fields["turn"],
+            _json(fields["to_act"]), fields["winner"], game_id, old_seq))
+        if cur.rowcount != 1:
+            return False
+        conn.executemany(SQLiteLogWriter._INSERT,
+                         [(game_id, old_seq + i + 1, seat, _json(action), now)
+                          for i, (seat, action) in enumerate(entries)])
+        return True
+
     @staticmethod
     def _one(conn: sqlite3.Connection, game_id: str, old_seq: int,
              entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> bool:
-        # SQLAlchemy's SQLite DateTime storage format (naive UTC text)
-        now = _sqlite_now()
-        new_seq = old_seq + len(entries)
+        """One append of a group (the writer thread): in a SAVEPOINT, rolled back alone
+        when stale."""
         conn.execute("SAVEPOINT append")
         try:
-            cur = conn.execute(
-                "UPDATE games SET seq=?, updated_at=?, status=?, turn=?, to_act=?, winner=? "
-                "WHERE id=? AND seq=?",
-                (new_seq, now, fields["status"], fields["turn"], _json(fields["to_act"]),
-                 fields["winner"], game_id, old_seq))
-            if cur.rowcount != 1:
-                conn.execute("ROLLBACK TO append")
-                conn.execute("RELEASE append")
-                return False
-            conn.executemany(
-                "INSERT INTO actions (game_id, seq, seat, action, created_at) VALUES (?,?,?,?,?)",
-                [(game_id, old_seq + i + 1, seat, _json(action), now)
-                 for i, (seat, action) in enumerate(entries)])
-            conn.execute("RELEASE append")
-            return True
+            ok = SQLiteLogWriter._write(conn, game_id, old_seq, entries, fields)
         except sqlite3.IntegrityError:
+            ok = False
+        if not ok:
             conn.execute("ROLLBACK TO append")
-            conn.execute("RELEASE append")
-            return False
+        conn.execute("RELEASE append")
+        return ok
+
+    @staticmethod
+    def _alone(conn: sqlite3.Connection, game_id: str, old_seq: int,
+               entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> bool:
+        """One append in a transaction of its own (on the loop): no SAVEPOINT (two SQLite
+        calls fewer per action); stale after its UPDATE: :class:`_Stale` (the
+        transaction is rolled back)."""
+        try:
+            return SQLiteLogWriter._write(conn, game_id, old_seq, entries, fields)
+        except sqlite3.IntegrityError as exc:
+            raise _Stale from exc
 
     @staticmethod
     def _snapshot(conn: sqlite3.Connection, game_id: str, seq: int, blob: bytes,
@@ -387,6 +421,10 @@ class SQLiteLogWriter(LogWriter):
             done, out = self._on_loop(fn, args)
             if done:
                 return out
+        return await self._queued(fn, *args)
+
+    async def _queued(self, fn: Any, *args: Any) -> Any:
+        """``fn(conn, *args)`` in the writer thread's next group."""
         if self._thread is None:
             self._start()
         loop = asyncio.get_running_loop()
@@ -396,7 +434,14 @@ class SQLiteLogWriter(LogWriter):
 
     async def append(self, game_id: str, old_seq: int, entries: list[tuple[str, dict[str, Any]]],
                      fields: dict[str, Any]) -> bool:
-        return bool(await self._run_in_group(self._one, game_id, old_seq, entries, fields))
+        if self.ON_LOOP:
+            try:
+                done, out = self._on_loop(self._alone, (game_id, old_seq, entries, fields))
+            except _Stale:
+                return False
+            if done:
+                return bool(out)
+        return bool(await self._queued(self._one, game_id, old_seq, entries, fields))
 
     def _on_loop(self, fn: Any, args: tuple[Any, ...]) -> tuple[bool, Any]:
         """``(True, fn(conn, *args))`` committed on the loop's connection, or ``(False,

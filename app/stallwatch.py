@@ -29,7 +29,8 @@ async def watch(threshold_ms: float) -> None:
                 reported = beat[0]
                 frame = sys._current_frames().get(main)       # noqa: SLF001
                 stack = "".join(traceback.format_stack(frame)[-12:]) if frame else "?"
-                log.warning("event loop stalled %.0f ms so far at:\n%s", late * 1000, stack)
+                log.warning("event loop stalled %.0f ms so far (since %.3f) at:\n%s", late * 1000,
+                            time.time() - late, stack)
 
     threading.Thread(target=checker, name="stall-watch", daemon=True).start()
     try:

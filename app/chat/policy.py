@@ -232,9 +232,25 @@ def channels_of(actors: list[Actor] | tuple[Actor, ...],
     """:func:`channels_for`'s value as ONE shared object per value (read-only: the hub
     only serialises it, and tells by identity that a connection's channels did not
     change since its last message)."""
+    key = _chain_key(view)
+    if type(actors) is tuple and type(seats) is tuple:
+        # the hub's kept tuples (a connection's actors, the game's seats): the last
+        # answer for these very objects, without hashing the actors (a Python __hash__
+        # per actor) for the lru cache at every seated audience of every delivery
+        last = _LAST.get(id(actors))
+        if last is not None and last[1] is seats and last[2] == key:
+            return last[3]
+        got = _channels_cached(actors, seats, key)
+        if len(_LAST) >= 4096:
+            _LAST.clear()
+        _LAST[id(actors)] = (actors, seats, key, got)     # keeps them alive: ids stay theirs
+        return got
     return _channels_cached(actors if isinstance(actors, tuple) else tuple(actors),
                             seats if isinstance(seats, tuple) else tuple(map(tuple, seats)),
-                            _chain_key(view))
+                            key)
+
+
+_LAST: dict[int, tuple[tuple[Actor, ...], tuple[Any, ...], tuple[Any, ...], dict[str, Any]]] = {}
 
 
 def _chain_key(view: dict[str, Any] | None) -> tuple[Any, ...]:

@@ -206,14 +206,17 @@ class Hub:
 
     def _seat_chat(self, rs: Ruleset, state: Any, seat: str | None, view: dict[str, Any],
                    seats: list[str] | None = None,
-                   chat: Sequence[Actor] | None = None) -> dict[str, Any]:
+                   chat: Sequence[Actor] | None = None,
+                   triples: tuple[tuple[str, str, str], ...] | None = None) -> dict[str, Any]:
         """A seated connection's channels after a change of state (the Overlord chain of
         command opens and closes lines per turn); {} for spectators (theirs never change).
         ``chat``: the connection's chat actors (every seat of its identity,
-        ``Connection.actors``); without them, one actor per seat of ``seats``."""
+        ``Connection.actors``); without them, one actor per seat of ``seats``.
+        ``triples``: the state's ``_triples`` when known (once per delivery)."""
         if seat is None or (seats is not None and not seats):     # a (watching) spectator
             return {}
-        triples = _triples(tuple(rs.seats(state)))
+        if triples is None:
+            triples = _triples(tuple(rs.seats(state)))
         actors: Any = chat
         if not actors:
             actors = []
@@ -250,14 +253,15 @@ class Hub:
                    seats: list[str] | None = None,
                    chat: Sequence[Actor] | None = None, rt: GameRuntime | None = None,
                    view: dict[str, Any] | None = None,
-                   acting: set[str] | None = None) -> dict[str, Any]:
+                   acting: set[str] | None = None,
+                   triples: tuple[tuple[str, str, str], ...] | None = None) -> dict[str, Any]:
         last = batches[-1]
         if last.state is None:   # only delivered, superseded batches drop their state
             raise RuntimeError("update of a batch whose state was dropped")
         msg = self._update(rs, batches[0].first_seq, last.seq,
                            batches[0].actor if len(batches) == 1 else None,
                            self._redact(rs, batches, seat, seats), last.state, seat, status,
-                           seats, chat, view, acting)
+                           seats, chat, view, acting, triples)
         if rt is not None and last.seq == rt.seq:
             msg.update(self._undo(rt, seats or ([seat] if seat else [])), **clock_field(rt))
         return msg
@@ -266,7 +270,8 @@ class Hub:
                 events: list[dict[str, Any]], state: Any, seat: str | None, status: str,
                 seats: list[str] | None, chat: Sequence[Actor] | None = None,
                 view: dict[str, Any] | None = None,
-                acting: set[str] | None = None) -> dict[str, Any]:
+                acting: set[str] | None = None,
+                triples: tuple[tuple[str, str, str], ...] | None = None) -> dict[str, Any]:
         """An ``update`` of log entries ``first_seq..seq`` (``events`` already redacted;
         ``view``: ``seat``'s view of ``state`` when already computed)."""
         if view is None:
@@ -274,7 +279,7 @@ class Hub:
         return {"type": "update", "first_seq": first_seq, "seq": seq, "actor": actor,
                 "events": events, "view": view, **self._views(rs, state, seats, view),
                 "legal": self._legal(rs, state, seat, seats, acting), "status": status,
-                **self._seat_chat(rs, state, seat, view, seats, chat)}
+                **self._seat_chat(rs, state, seat, view, seats, chat, triples)}
 
     # -- catch-up after ``since`` ----------------------------------------------------------
     async def _rebuild(self, rt: GameRuntime, conn: Connection,
@@ -472,9 +477,13 @@ class Hub:
             self._spawn(self._publish(rt.game_id, {"kind": "spectators",
                                                    "worker": self.bots.worker, "count": n}))
 
+    PRESENCE_SLICE = 50     # games per slice of the presence pass
+
     async def _presence_loop(self) -> None:
         """Tell every game's connections when a seat goes away / gone / comes back (the
-        states change with time alone) and the spectator count."""
+        states change with time alone) and the spectator count; in slices of
+        ``PRESENCE_SLICE`` games, so the pass over every live game (~12 ms at 400 games)
+        never holds the loop in one piece."""
         while True:
             await asyncio.sleep(self.presence.period)
             live = [r for r in list(self.registry.runtimes.values()) if r.connections]
@@ -485,7 +494,9 @@ class Hub:
                     raise
                 except Exception:
                     log.exception("presence refresh failed")
-            for rt in live:
+            for i, rt in enumerate(live):
+                if i and not i % self.PRESENCE_SLICE:
+                    await asyncio.sleep(0)      # actions waiting run between the slices
                 try:
                     self.presence.broadcast(rt, count=True)
                 except asyncio.CancelledError:
@@ -544,8 +555,12 @@ class Hub:
         want = list(dict.fromkeys(c.view_seat for c in todo))
         views = dict(zip(want, views_of(rt.rs, last, want))) if last is not None else {}
         acting = set(rt.rs.to_act(last)) if last is not None else None
+        triples = _triples(tuple(rt.rs.seats(last))) if last is not None else None
+        after: dict[int, list[Batch]] = {}          # conn.seq -> the batches after it
         for conn in todo:
-            mine = [b for b in batches if b.seq > conn.seq]
+            mine = after.get(conn.seq)
+            if mine is None:
+                mine = after[conn.seq] = [b for b in batches if b.seq > conn.seq]
             if not mine or mine[0].first_seq != conn.seq + 1:   # cannot happen: be safe
                 conn.send_json(self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
                                              conn.actors))
@@ -556,7 +571,8 @@ class Hub:
             if b is None:
                 b = built[(key, mine[0].first_seq)] = _Built(
                     self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats,
-                                    conn.chat_actors, rt, views.get(conn.view_seat), acting))
+                                    conn.chat_actors, rt, views.get(conn.view_seat), acting,
+                                    triples))
             prev = rt.views.get(key)
             if conn.delta and len(conn.held) <= 1 and prev is not None and prev.seq == conn.view_seq:
                 conn.send(b.patched(prev, texts))

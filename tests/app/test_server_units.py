@@ -193,3 +193,20 @@ def test_gc_tuning_from_settings() -> None:
         assert gc.get_threshold() == (800, 11, 12)
     finally:
         gc.set_threshold(*before)
+
+
+def test_games_started_together_snapshot_at_different_actions() -> None:
+    """A snapshot every SNAPSHOT_EVERY log entries, at an offset of the game's own: each
+    game crosses exactly one snapshot point per SNAPSHOT_EVERY entries, and 300 games
+    played in step do not all snapshot on the same action (they held the loop ~300 ms)."""
+    from app.games.play import snapshot_due
+
+    every = 50
+    firsts = []
+    for n in range(300):
+        gid = f"g{n:05d}"
+        due = [seq for seq in range(1, 501) if snapshot_due(gid, seq - 1, seq, every)]
+        assert len(due) == 10 and all(b - a == every for a, b in zip(due, due[1:]))
+        assert snapshot_due(gid, 0, 500, every)         # a batch of many entries too
+        firsts.append(due[0])
+    assert max(firsts.count(s) for s in set(firsts)) < 30     # spread over the 50 actions

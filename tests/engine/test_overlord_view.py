@@ -129,3 +129,42 @@ def test_golden_overlord_playthrough():
         st, ev = apply(st, row["action"])
         assert json.loads(json.dumps(ev)) == row["events"], f"step {i}: {row['action']}"
     assert json.loads(json.dumps(view_for(st, None))) == rows[-1]["final"]
+
+
+def test_unchanged_overlord_parts_are_the_previous_views_objects():
+    """The public Overlord part and a side's chain of command are interned: while the
+    mode data they are made of do not change, a later view holds the very same dict (the
+    server's view diff skips it by identity; the history is not rebuilt per action), and
+    it always equals the part built afresh from the state."""
+    from engine.rulesets.overlord import modes
+
+    st = new_game(load_scenario(OMAHA), 11)
+    bot = RandomBot(5)
+    prev: dict | None = None
+    same_public = same_coc = 0
+    for _ in range(150):
+        if st.game_over:
+            break
+        v = view_for(st, "ALLIES:left")
+        ol, spect = v["overlord"], view_for(st, None)["overlord"]
+        coc = ol["chain_of_command"]
+        assert coc == modes._chain_of_command(st, "ALLIES")
+        assert spect is modes._view_common(st)[1]         # one object per value
+        kept = dict(modes._VIEW_PARTS)                    # built afresh: the same value
+        modes._VIEW_PARTS.clear()
+        assert modes._view_common(st)[1] == spect
+        modes._VIEW_PARTS.clear()
+        modes._VIEW_PARTS.update(kept)
+        assert {k: ol[k] for k in spect} == spect
+        if prev is not None and prev["x"]["visits"] is st.ext["visits"] \
+                and prev["turn"] == st.turn:
+            assert coc is prev["coc"]
+            same_coc += 1
+        if prev is not None and all(prev["x"][k] is st.ext[k] for k in
+                                    ("hand_size", "received", "initiative", "chip",
+                                     "commissar_sides", "gung_ho_sides", "step")):
+            assert spect is prev["public"]
+            same_public += 1
+        prev = {"x": dict(st.ext), "turn": st.turn, "coc": coc, "public": spect}
+        st, _ = apply(st, next_action(st, bot))
+    assert same_coc > 50 and same_public > 20

@@ -67,6 +67,32 @@ class OverlordMode(TeamMode):
 
 
 # ============================================================================ view
+# The public Overlord part and each side's chain of command are interned: while the mode
+# data they are made of are the same objects (``ShallowExt``: a value is replaced on
+# change, never mutated in place), a view gets the very dict of the previous one, so the
+# server's view diff skips it by identity and the chain of command's history (it grows
+# with the game) is not rebuilt at every action.  A seat's own part is rebuilt: its
+# sources change at most steps (measured: interning it cost more than it saved).  Views
+# are never mutated once returned.
+_VIEW_PARTS: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
+_VIEW_PARTS_MAX = 5_000
+
+
+def _interned(tag: str, sources: tuple[Any, ...], scalars: tuple[Any, ...],
+              make: Any) -> dict[str, Any]:
+    """``make()``, or the dict it gave for the same ``sources`` (by identity: the memo
+    keeps them alive, so their ids name them) and equal ``scalars``."""
+    key = (tag, *map(id, sources), *scalars)
+    hit = _VIEW_PARTS.get(key)
+    if hit is not None:             # its sources are alive in the memo: the ids are theirs
+        return hit[1]
+    out = make()
+    if len(_VIEW_PARTS) >= _VIEW_PARTS_MAX:     # bounded: start again
+        _VIEW_PARTS.clear()
+    _VIEW_PARTS[key] = (sources, out)
+    return out
+
+
 def _view_common(st: GameState) -> tuple[list[dict[str, Any]], dict[str, Any],
                                          dict[str, Any]] | None:
     """What every seat's Overlord view shares: the decisions waited for, the public
@@ -76,17 +102,50 @@ def _view_common(st: GameState) -> tuple[list[dict[str, Any]], dict[str, Any],
     if x is None:
         return None
     waits = [dict(p) for p in _waiting(st)]     # copied once, shared by the views
-    ol: dict[str, Any] = {
-        "step": x["step"],
-        "hand_size": dict(x["hand_size"]),
-        "received": {fg: len(x["received"][fg]) for fg in FGS},
-        "initiative": dict(x["initiative"]),
-        "commissar": {sd: len(v) for sd, v in x["chip"].items()},
-        "commissar_sides": list(x["commissar_sides"]),
-        "gung_ho_sides": list(x["gung_ho_sides"]),
-        "fg_subsections": _FG_SUBSECTIONS,
-    }
+    ol = _interned("public", (x["hand_size"], x["received"], x["initiative"], x["chip"],
+                              x["commissar_sides"], x["gung_ho_sides"]), (x["step"],),
+                   lambda: {
+                       "step": x["step"],
+                       "hand_size": dict(x["hand_size"]),
+                       "received": {fg: len(x["received"][fg]) for fg in FGS},
+                       "initiative": dict(x["initiative"]),
+                       "commissar": {sd: len(v) for sd, v in x["chip"].items()},
+                       "commissar_sides": list(x["commissar_sides"]),
+                       "gung_ho_sides": list(x["gung_ho_sides"]),
+                       "fg_subsections": _FG_SUBSECTIONS})
     return waits, ol, {}
+
+
+def _chain_of_command(st: GameState, vside: str) -> dict[str, Any]:
+    """The side's chain of command (public to its seats): the C-in-C's visits."""
+    x = st.ext
+    visits = [v for v in x["visits"] if v[1] == vside]
+    last = visits[-1] if visits else None
+    return {"side": vside,
+            "turn": last[0] if last else None,
+            "visited": last[2] if last and last[0] == st.turn else None,
+            "history": [[v[0], v[2]] for v in visits]}
+
+
+def _seat_part(st: GameState, vside: str, role: str, public: dict[str, Any],
+               coc: dict[str, Any]) -> dict[str, Any]:
+    x = st.ext
+    ol = dict(public)
+    ol["chain_of_command"] = coc
+    if vside == st.active:
+        ol["gung_ho_fg"] = x["gung_ho_fg"]
+    if role == "cinc":
+        if vside == _side_x(st):
+            ol["dispatch"] = {r: [card_view(c) for c in x["dispatch"][r]] for r in ROLES}
+            ol["visit"] = x["visit"]
+            ol["taken"] = [card_view(c) for c in x["taken"]]
+        if vside in x["chip"]:
+            ol["commissar_cards"] = [card_view(c) for c in x["chip"][vside]]
+    elif role in FGS and vside == st.active:
+        ol["my_cards"] = [card_view(c) for c in x["received"][role]]
+    if vside == st.active and role in FGS:
+        ol["halves_used"] = list(x["halves"][role])
+    return ol
 
 
 def _extend_view(st: GameState, s: str | None, view: dict[str, Any],
@@ -104,31 +163,11 @@ def _extend_view(st: GameState, s: str | None, view: dict[str, Any],
     if vside is None:
         view["overlord"] = public
         return
-    ol = dict(public)
     coc = per_side.get(vside)       # the side's chain of command: once per side
     if coc is None:
-        visits = [v for v in x["visits"] if v[1] == vside]
-        last = visits[-1] if visits else None
-        coc = per_side[vside] = {
-            "side": vside,
-            "turn": last[0] if last else None,
-            "visited": last[2] if last and last[0] == st.turn else None,
-            "history": [[v[0], v[2]] for v in visits]}
-    ol["chain_of_command"] = coc
-    if vside == st.active:
-        ol["gung_ho_fg"] = x["gung_ho_fg"]
-    if role == "cinc":
-        if vside == _side_x(st):
-            ol["dispatch"] = {r: [card_view(c) for c in x["dispatch"][r]] for r in ROLES}
-            ol["visit"] = x["visit"]
-            ol["taken"] = [card_view(c) for c in x["taken"]]
-        if vside in x["chip"]:
-            ol["commissar_cards"] = [card_view(c) for c in x["chip"][vside]]
-    elif role in FGS and vside == st.active:
-        ol["my_cards"] = [card_view(c) for c in x["received"][role]]
-    if vside == st.active and role in FGS:
-        ol["halves_used"] = list(x["halves"][role])
-    view["overlord"] = ol
+        coc = per_side[vside] = _interned("coc", (x["visits"],), (vside, st.turn),
+                                          lambda: _chain_of_command(st, vside))
+    view["overlord"] = _seat_part(st, vside, role, public, coc)
 
 
 _FG_SUBSECTIONS = {fg: sorted(zone(fg)) for fg in FGS}
