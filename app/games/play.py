@@ -33,7 +33,7 @@ class Outcome:
     batch: Batch | None = None
     entries: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     snapshot: Any = None                 # the state to snapshot after the broadcast, if due
-    snapshot_seq: int = 0                # the seq of that state
+    snapshot_seq: int = 0                # the seq of that state (set with ``snapshot``)
 
     @classmethod
     def reject(cls, seq: int, code: str, message: str, **details: Any) -> Outcome:
@@ -83,6 +83,8 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     if snap and rt.fold.stack:
         first, _, before_first = rt.fold.stack[0]
         at, snap_state = first - 1, before_first
+    if at <= 0:                 # the state before seq 1: the seed replays it, no snapshot
+        snap = False
     return Outcome(True, new, batch=batch, entries=entries,
                    snapshot=snap_state if snap else None, snapshot_seq=at)
 

@@ -662,7 +662,7 @@ class Hub:
         if out.ok and out.batch is not None:
             if out.snapshot is not None:
                 self._spawn(play.write_snapshot(self.db, rt.rs, rt.game_id,
-                                               out.snapshot_seq or out.seq, out.snapshot,
+                                               out.snapshot_seq, out.snapshot,
                                                timed=rt.clock is not None))
             self.schedule_bots(rt)
         return out
