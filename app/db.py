@@ -411,20 +411,17 @@ class SQLiteLogWriter(LogWriter):
                                [(now, g, i) for g, i in pairs])
         return int(cur.rowcount)
 
-    async def _run_in_group(self, fn: Any, *args: Any) -> Any:
+    async def _run_in_group(self, fn: Any, *args: Any, alone: Any = None) -> Any:
         """``fn(conn, *args)`` in a committed transaction: on the event loop when the
         database is free (``ON_LOOP``: a WAL append without fsync, ~0.1 ms: no thread hop
         and no GIL hand-over; the writer thread waited for the GIL at every SQLite call
         while the loop ran: 50-90 ms per group at 300 games), else grouped on the writer
-        thread, which waits its turn."""
+        thread, which waits its turn.  ``alone``: what runs instead of ``fn`` on the loop,
+        where the transaction holds nothing else (an append without its SAVEPOINT)."""
         if self.ON_LOOP:
-            done, out = self._on_loop(fn, args)
+            done, out = self._on_loop(alone or fn, args)
             if done:
                 return out
-        return await self._queued(fn, *args)
-
-    async def _queued(self, fn: Any, *args: Any) -> Any:
-        """``fn(conn, *args)`` in the writer thread's next group."""
         if self._thread is None:
             self._start()
         loop = asyncio.get_running_loop()
@@ -434,14 +431,11 @@ class SQLiteLogWriter(LogWriter):
 
     async def append(self, game_id: str, old_seq: int, entries: list[tuple[str, dict[str, Any]]],
                      fields: dict[str, Any]) -> bool:
-        if self.ON_LOOP:
-            try:
-                done, out = self._on_loop(self._alone, (game_id, old_seq, entries, fields))
-            except _Stale:
-                return False
-            if done:
-                return bool(out)
-        return bool(await self._queued(self._one, game_id, old_seq, entries, fields))
+        try:
+            return bool(await self._run_in_group(self._one, game_id, old_seq, entries, fields,
+                                                 alone=self._alone))
+        except _Stale:              # on the loop: stale after its UPDATE, rolled back
+            return False
 
     def _on_loop(self, fn: Any, args: tuple[Any, ...]) -> tuple[bool, Any]:
         """``(True, fn(conn, *args))`` committed on the loop's connection, or ``(False,
