@@ -429,6 +429,30 @@ async def relay_game(ws_base: str, room: str, rate: float, clock: Clock,
         t.cancel()
 
 
+def worker_split(bases: list[str], per0: dict[int, float], per1: dict[int, float],
+                 span: float) -> str:
+    """Each worker process's share of a core over the window, and what the workers'
+    ``/healthz`` say (games owned and loaded, sockets relayed / handed over): polled
+    until every worker answered (the workers of one port share its connections)."""
+    cores = sorted(((per1[w] - per0[w]) / span * 100 for w in per0), reverse=True)
+    seen: dict[str, dict[str, Any]] = {}
+    want = len(per0)
+    for _ in range(60):
+        for b in bases:
+            try:
+                with urllib.request.urlopen(b + "/healthz", timeout=2) as r:
+                    w = json.loads(r.read()).get("worker") or {}
+                    if w.get("address"):
+                        seen[w["address"]] = w
+            except OSError:
+                pass
+        if len(seen) >= want:
+            break
+    parts = [f"{w.get('owned')} owned/{w.get('loaded')} loaded, relayed {w.get('relayed_total')}, "
+             f"handed {w.get('handed_total')}" for w in seen.values()]
+    return "core % " + "/".join(f"{c:.0f}" for c in cores) + "; " + "; ".join(parts)
+
+
 # -- runs --------------------------------------------------------------------------------------
 def stats_of(xs: list[float]) -> dict[str, float]:
     ms = [x * 1000 for x in xs]
@@ -451,7 +475,7 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         raise
     ws_bases = [b.replace("http", "ws", 1) for b in bases]
     lat: list[tuple[float, float]] = []
-    stats = {"stuck": 0, "rejects": 0, "closed": 0, "bytes": 0}
+    stats: dict[str, Any] = {"stuck": 0, "rejects": 0, "closed": 0, "bytes": 0}
     try:
         t = time.perf_counter()
         gids, toks = await asyncio.get_running_loop().run_in_executor(None, create_games, base, g)
@@ -470,6 +494,7 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR1)
         cpu0, t0 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
+        per0 = {w: cpu_seconds(w) for p in procs for w in tree(p.pid)[1:] or [p.pid]}
         spy = None
         if args.spy:        # a sampling profile of the window (py-spy on PATH; not a dependency)
             spy = subprocess.Popen(["py-spy", "record", "-p", str(worker_pid(proc.pid)), "-r", "250",
@@ -485,6 +510,9 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
         cpu1, t1 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
+        per1 = {w: cpu_seconds(w) for w in per0}
+        if workers > 1 or machines > 1:     # how the work split between the processes
+            stats["split"] = worker_split(bases, per0, per1, t1 - t0)
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR2)
         rss = sum(rss_mb(p.pid) for p in procs)
@@ -579,6 +607,7 @@ async def run(args: argparse.Namespace) -> None:
                   f"{r['cpu_ms_per_action']:>5.2f}   {s['p99'] / r['p99']:>6.2f}   {load}"
                   + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
                      if s["stuck"] or s["closed"] else "")
+                  + (f"  [{s['split']}]" if s.get("split") else "")
                   + (f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""),
                   flush=True)
     print(f"# load average at the end {loadavg()}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -109,6 +110,9 @@ class Hub:
         self.bots = BotDriver(self)
         self.presence = Presence(self)
         self.registry.on_drop = self.presence.forget    # a dropped game's presence too
+        # this hub's batches on the bus say so first: its own echo is dropped unparsed
+        self.origin = secrets.token_hex(6)
+        self._own_batch = dumps({"kind": "batch", "origin": self.origin})[:-1].encode()
         # set when one worker owns each game (app/games/ownership.py): forget an idle
         # runtime of a game owned elsewhere rather than follow its batches
         self.shed: Callable[[GameRuntime], bool] | None = None
@@ -640,7 +644,8 @@ class Hub:
                 # own redaction; in seq order, since the next action of this game needs
                 # this lock)
                 b = out.batch
-                await self._publish(rt.game_id, {"kind": "batch", "first_seq": b.first_seq,
+                await self._publish(rt.game_id, {"kind": "batch", "origin": self.origin,
+                                                 "first_seq": b.first_seq,
                                                  "seq": b.seq, "actor": b.actor,
                                                  "entries": out.entries})
             if conn is not None:    # the reply and the actor's update (or sync): one write
@@ -689,6 +694,8 @@ class Hub:
     async def _on_message(self, channel: str, data: bytes) -> None:
         """The bus listener: queue the message on its game's inbox (never waits for a
         game's database reads or engine work; one drain task per game keeps its order)."""
+        if data.startswith(self._own_batch):
+            return              # our own batch, applied and delivered before it was published
         rt = self.registry.cached(game_of(channel))
         if rt is None or (self.shed is not None and self.shed(rt)):
             return              # not ours: another worker owns the game (forward.py)

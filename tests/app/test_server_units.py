@@ -210,3 +210,47 @@ def test_games_started_together_snapshot_at_different_actions() -> None:
         assert snapshot_due(gid, 0, 500, every)         # a batch of many entries too
         firsts.append(due[0])
     assert max(firsts.count(s) for s in set(firsts)) < 30     # spread over the 50 actions
+
+
+@pytest.mark.postgres
+async def test_redis_subscriber_resubscribes_after_a_lost_connection() -> None:
+    """The raw subscriber (hiredis over an asyncio protocol) reopens its connection when
+    it drops and hears what is published after that, in order; closing stops it."""
+    if not reachable(PG_HOST, REDIS_PORT):
+        pytest.skip("Redis unreachable")
+    ps = RedisPubSub(f"redis://{PG_HOST}:{REDIS_PORT}/0")
+    gid = "g_" + secrets.token_hex(4)
+    got: list[bytes] = []
+
+    async def handler(channel: str, data: bytes) -> None:
+        if channel == channel_for(gid):
+            got.append(data)
+
+    await ps.start(handler)
+    await ps.publish(channel_for(gid), b"before")
+    for _ in range(100):
+        if got:
+            break
+        await asyncio.sleep(0.02)
+    assert got == [b"before"]
+    sub = ps._sub                                   # noqa: SLF001
+    assert sub is not None and sub._proto is not None   # noqa: SLF001
+    old = sub._proto                                # noqa: SLF001
+    assert old.transport is not None
+    old.transport.abort()                           # the connection drops
+    for _ in range(200):                            # resubscribed on a new connection
+        p = sub._proto                              # noqa: SLF001
+        if p is not old and p is not None and p.subscribed.done():
+            break
+        await asyncio.sleep(0.02)
+    else:
+        pytest.fail("the subscriber did not reconnect")
+    for i in range(3):
+        await ps.publish(channel_for(gid), f"after{i}".encode())
+    for _ in range(100):
+        if len(got) == 4:
+            break
+        await asyncio.sleep(0.02)
+    assert got == [b"before", b"after0", b"after1", b"after2"]
+    await ps.close()
+    assert ps._task is not None and ps._task.done()   # noqa: SLF001
