@@ -93,14 +93,43 @@ def tree(pid: int) -> list[int]:
     return out
 
 
-def cpu_seconds(pid: int) -> float:
+def cpu_seconds(pid: int, part: slice = slice(11, 13)) -> float:
+    """User + system CPU seconds of the process tree (``part``: slice(11, 12) user only,
+    slice(12, 13) system only)."""
     tot = 0.0
     tick = os.sysconf("SC_CLK_TCK")
     for p in tree(pid):
         try:
             f = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
-            tot += (int(f[11]) + int(f[12])) / tick
+            tot += sum(int(x) for x in f[part]) / tick
         except (OSError, IndexError):
+            pass
+    return tot
+
+
+def run_delay(pid: int) -> float:
+    """Seconds the process tree's threads have waited on a run queue (runnable, not
+    running: the CPU given to another process) so far (/proc/*/schedstat)."""
+    tot = 0
+    for p in tree(pid):
+        try:
+            for t in os.listdir(f"/proc/{p}/task"):
+                tot += int(Path(f"/proc/{p}/task/{t}/schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
+            pass
+    return tot / 1e9
+
+
+def switches(pid: int) -> int:
+    """Context switches (voluntary + not) of the process tree's threads so far."""
+    tot = 0
+    for p in tree(pid):
+        try:
+            for t in os.listdir(f"/proc/{p}/task"):
+                for line in Path(f"/proc/{p}/task/{t}/status").read_text().splitlines():
+                    if "ctxt_switches:" in line:
+                        tot += int(line.split()[1])
+        except OSError:
             pass
     return tot
 
@@ -495,6 +524,9 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
             os.kill(proc.pid, signal.SIGUSR1)
         cpu0, t0 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
         per0 = {w: cpu_seconds(w) for p in procs for w in tree(p.pid)[1:] or [p.pid]}
+        sys0 = sum(cpu_seconds(p.pid, slice(12, 13)) for p in procs)
+        sw0 = sum(switches(p.pid) for p in procs)
+        rd0 = sum(run_delay(p.pid) for p in procs)
         spy = None
         if args.spy:        # a sampling profile of the window (py-spy on PATH; not a dependency)
             spy = subprocess.Popen(["py-spy", "record", "-p", str(worker_pid(proc.pid)), "-r", "250",
@@ -511,6 +543,9 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
         cpu1, t1 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
         per1 = {w: cpu_seconds(w) for w in per0}
+        sys1 = sum(cpu_seconds(p.pid, slice(12, 13)) for p in procs)
+        sw1 = sum(switches(p.pid) for p in procs)
+        rd1 = sum(run_delay(p.pid) for p in procs)
         if workers > 1 or machines > 1:     # how the work split between the processes
             stats["split"] = worker_split(bases, per0, per1, t1 - t0)
         if args.profile:
@@ -539,6 +574,8 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
     actions = len(xs) or 1
     return {**stats_of(xs), "cpu_ms_per_action": (cpu1 - cpu0) * 1000 / actions,
             "cpu_pct": (cpu1 - cpu0) / (t1 - t0) * 100, "rss_mb": rss, "games_made_s": made,
+            "sys_share": (sys1 - sys0) / max(cpu1 - cpu0, 1e-9), "switches": (sw1 - sw0) / actions,
+            "runq_ms": (rd1 - rd0) * 1000 / actions,
             **stats}
 
 
@@ -607,6 +644,7 @@ async def run(args: argparse.Namespace) -> None:
                   f"{r['cpu_ms_per_action']:>5.2f}   {s['p99'] / r['p99']:>6.2f}   {load}"
                   + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
                      if s["stuck"] or s["closed"] else "")
+                  + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} switches and {s['runq_ms']:.2f} ms runnable-waiting per action)"
                   + (f"  [{s['split']}]" if s.get("split") else "")
                   + (f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""),
                   flush=True)

@@ -255,11 +255,16 @@ class Connection:
             p.transport.write(frame)
         return True
 
-    def cork(self) -> None:
+    def cork(self) -> bool:
         """Hold the frames written directly until :meth:`uncork`, which writes them with
-        one system call (an action's ``ack`` and its ``update`` to the actor).  Only
-        around code that does not await: the transport's state cannot change between."""
+        one system call (an action's ``ack`` and its ``update`` to the actor; a
+        delivery's frames to every socket, written together once all are built).  Only
+        around code that does not await: the transport's state cannot change between.
+        False (nothing changed) when already corked: that cork's owner uncorks."""
+        if self._corked is not None:
+            return False
         self._corked = []
+        return True
 
     def uncork(self) -> None:
         frames, self._corked = self._corked, None

@@ -190,9 +190,10 @@ def test_cork_writes_the_held_frames_with_one_write() -> None:
         conn.use_protocol(proto)
         conn.writer_task = asyncio.create_task(conn.writer())
         await _idle(conn)
-        conn.cork()
+        assert conn.cork()
         conn.send('{"type":"ack"}')
-        conn.send(Encoded('{"type":"update"}'))
+        assert not conn.cork()          # a delivery inside the action's cork: no change,
+        conn.send(Encoded('{"type":"update"}'))     # the ack is kept
         assert log == []
         conn.uncork()
         conn.close()
