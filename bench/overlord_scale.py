@@ -120,18 +120,21 @@ def run_delay(pid: int) -> float:
     return tot / 1e9
 
 
-def switches(pid: int) -> int:
-    """Context switches (voluntary + not) of the process tree's threads so far."""
-    tot = 0
+def switches(pid: int) -> tuple[int, int]:
+    """Context switches of the process tree's threads so far: (voluntary: waited for
+    something; involuntary: preempted)."""
+    vol = inv = 0
     for p in tree(pid):
         try:
             for t in os.listdir(f"/proc/{p}/task"):
                 for line in Path(f"/proc/{p}/task/{t}/status").read_text().splitlines():
-                    if "ctxt_switches:" in line:
-                        tot += int(line.split()[1])
+                    if line.startswith("voluntary_ctxt_switches:"):
+                        vol += int(line.split()[1])
+                    elif line.startswith("nonvoluntary_ctxt_switches:"):
+                        inv += int(line.split()[1])
         except OSError:
             pass
-    return tot
+    return vol, inv
 
 
 def rss_mb(pid: int) -> float:
@@ -525,7 +528,7 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         cpu0, t0 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
         per0 = {w: cpu_seconds(w) for p in procs for w in tree(p.pid)[1:] or [p.pid]}
         sys0 = sum(cpu_seconds(p.pid, slice(12, 13)) for p in procs)
-        sw0 = sum(switches(p.pid) for p in procs)
+        sw0 = [sum(x) for x in zip(*(switches(p.pid) for p in procs))]
         rd0 = sum(run_delay(p.pid) for p in procs)
         spy = None
         if args.spy:        # a sampling profile of the window (py-spy on PATH; not a dependency)
@@ -544,7 +547,7 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         cpu1, t1 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
         per1 = {w: cpu_seconds(w) for w in per0}
         sys1 = sum(cpu_seconds(p.pid, slice(12, 13)) for p in procs)
-        sw1 = sum(switches(p.pid) for p in procs)
+        sw1 = [sum(x) for x in zip(*(switches(p.pid) for p in procs))]
         rd1 = sum(run_delay(p.pid) for p in procs)
         if workers > 1 or machines > 1:     # how the work split between the processes
             stats["split"] = worker_split(bases, per0, per1, t1 - t0)
@@ -574,7 +577,7 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
     actions = len(xs) or 1
     return {**stats_of(xs), "cpu_ms_per_action": (cpu1 - cpu0) * 1000 / actions,
             "cpu_pct": (cpu1 - cpu0) / (t1 - t0) * 100, "rss_mb": rss, "games_made_s": made,
-            "sys_share": (sys1 - sys0) / max(cpu1 - cpu0, 1e-9), "switches": (sw1 - sw0) / actions,
+            "sys_share": (sys1 - sys0) / max(cpu1 - cpu0, 1e-9), "switches": (sw1[0] - sw0[0]) / actions, "preempted": (sw1[1] - sw0[1]) / actions,
             "runq_ms": (rd1 - rd0) * 1000 / actions,
             **stats}
 
@@ -644,7 +647,7 @@ async def run(args: argparse.Namespace) -> None:
                   f"{r['cpu_ms_per_action']:>5.2f}   {s['p99'] / r['p99']:>6.2f}   {load}"
                   + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
                      if s["stuck"] or s["closed"] else "")
-                  + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} switches and {s['runq_ms']:.2f} ms runnable-waiting per action)"
+                  + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} waits, {s['preempted']:.1f} preemptions and {s['runq_ms']:.2f} ms runnable-waiting per action)"
                   + (f"  [{s['split']}]" if s.get("split") else "")
                   + (f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""),
                   flush=True)
