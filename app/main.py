@@ -24,7 +24,7 @@ from .errors import install_error_handlers
 from .games.endpoints import router as games_router
 from .identity.endpoints import router as identity_router
 from .inputs import InputLimitMiddleware
-from . import stallwatch
+from . import sched, stallwatch
 from .origin import OriginMiddleware
 from .realtime.handoff import TransportMiddleware
 from .pages.endpoints import router as pages_router
@@ -48,6 +48,10 @@ def tune_gc(settings: Settings) -> None:
         gc.freeze()
     if settings.gil_switch_interval > 0:
         sys.setswitchinterval(settings.gil_switch_interval)
+    if settings.sched_slice_ms > 0:     # the loop thread: tune_gc runs on it
+        why = sched.set_slice(settings.sched_slice_ms)
+        if why is not None:
+            logging.getLogger("app.main").info("scheduler slice left to the kernel: %s", why)
     if os.environ.get("GC_STATS_FILE"):        # bench: every collection's pause, at exit
         gc.callbacks.append(_gc_timer)
         if os.environ.get("GC_SAVEALL"):

@@ -254,3 +254,28 @@ async def test_redis_subscriber_resubscribes_after_a_lost_connection() -> None:
     assert got == [b"before", b"after0", b"after1", b"after2"]
     await ps.close()
     assert ps._task is not None and ps._task.done()   # noqa: SLF001
+
+
+def test_the_loop_thread_gets_the_scheduler_slice_it_asks_for() -> None:
+    """``SCHED_SLICE_MS`` (app/sched.py): on a Linux that keeps per-thread slices the
+    thread reads back the slice it set; elsewhere ``set_slice`` says why not and changes
+    nothing."""
+    import threading
+
+    from app import sched
+
+    out: dict[str, object] = {}
+
+    def in_a_thread() -> None:             # not the test runner's own thread
+        before = sched.current_slice_ns()
+        out["why"] = sched.set_slice(0.25)
+        out["before"], out["after"] = before, sched.current_slice_ns()
+
+    t = threading.Thread(target=in_a_thread)
+    t.start()
+    t.join()
+    if out["why"] is not None:
+        assert isinstance(out["why"], str) and out["why"]
+        assert out["after"] == out["before"]
+    elif out["before"]:                     # the kernel keeps a slice per thread (6.12+)
+        assert out["after"] == 250_000
