@@ -16,6 +16,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+import hiredis
+
 log = logging.getLogger("app.pubsub")
 
 Handler = Callable[[str, bytes], Awaitable[None]]
@@ -138,8 +140,6 @@ class _Subscription(asyncio.Protocol):
     received, each ``pmessage`` queued for the consumer task."""
 
     def __init__(self, owner: RawRedisSubscriber) -> None:
-        import hiredis
-
         self.owner = owner
         self.reader = hiredis.Reader()
         self.transport: asyncio.Transport | None = None
@@ -150,8 +150,6 @@ class _Subscription(asyncio.Protocol):
         self.transport = transport      # type: ignore[assignment]
 
     def data_received(self, data: bytes) -> None:
-        import hiredis
-
         self.reader.feed(data)
         got = self.owner.pending
         try:
@@ -183,9 +181,9 @@ class _Subscription(asyncio.Protocol):
 
 class RawRedisSubscriber:
     """PSUBSCRIBE ``overlord:game:*`` on one dedicated connection read by an
-    ``asyncio.Protocol`` whose bytes hiredis parses: ~3 us of this worker's CPU per
-    message, against ~55-65 us through ``redis.asyncio``'s ``PubSub.listen`` (its
-    connection, timeouts and locks per message): every worker hears every game's
+    ``asyncio.Protocol`` whose bytes hiredis parses: ~2 us of this worker's CPU per
+    message, against 9-65 us through ``redis.asyncio``'s ``PubSub.listen`` (its
+    connection, timeouts and locks per message; docs/performance.md session 8): every worker hears every game's
     batches, so that cost was paid once per action by each worker.  A lost connection is
     reopened every 0.5 s; what was published meanwhile is lost to this worker, as with
     any Redis subscriber (the hub's reconciler reads the log: app/realtime/hub.py)."""

@@ -107,23 +107,12 @@ def cpu_seconds(pid: int, part: slice = slice(11, 13)) -> float:
     return tot
 
 
-def run_delay(pid: int) -> float:
-    """Seconds the process tree's threads have waited on a run queue (runnable, not
-    running: the CPU given to another process) so far (/proc/*/schedstat)."""
-    tot = 0
-    for p in tree(pid):
-        try:
-            for t in os.listdir(f"/proc/{p}/task"):
-                tot += int(Path(f"/proc/{p}/task/{t}/schedstat").read_text().split()[1])
-        except (OSError, IndexError, ValueError):
-            pass
-    return tot / 1e9
-
-
-def switches(pid: int) -> tuple[int, int]:
-    """Context switches of the process tree's threads so far: (voluntary: waited for
-    something; involuntary: preempted)."""
+def sched_counts(pid: int) -> tuple[int, int, float]:
+    """The process tree's threads so far: context switches (voluntary: waited for
+    something; involuntary: preempted) and seconds spent runnable on a run queue while
+    another process had the CPU (/proc/*/task/*/status, schedstat)."""
     vol = inv = 0
+    runq = 0
     for p in tree(pid):
         try:
             for t in os.listdir(f"/proc/{p}/task"):
@@ -132,9 +121,20 @@ def switches(pid: int) -> tuple[int, int]:
                         vol += int(line.split()[1])
                     elif line.startswith("nonvoluntary_ctxt_switches:"):
                         inv += int(line.split()[1])
-        except OSError:
+                runq += int(Path(f"/proc/{p}/task/{t}/schedstat").read_text().split()[1])
+        except (OSError, IndexError, ValueError):
             pass
-    return vol, inv
+    return vol, inv, runq / 1e9
+
+
+def sample(procs: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
+    """The servers' counters at one instant (a window's figures are two samples' difference)."""
+    per_worker = {w: cpu_seconds(w) for p in procs for w in tree(p.pid)[1:] or [p.pid]}
+    counts = [sched_counts(p.pid) for p in procs]
+    return {"t": time.perf_counter(), "cpu": sum(cpu_seconds(p.pid) for p in procs),
+            "sys": sum(cpu_seconds(p.pid, slice(12, 13)) for p in procs),
+            "waits": sum(c[0] for c in counts), "preempted": sum(c[1] for c in counts),
+            "runq": sum(c[2] for c in counts), "per_worker": per_worker}
 
 
 def rss_mb(pid: int) -> float:
@@ -525,11 +525,7 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         await asyncio.sleep(max(0.0, start + args.warmup - time.perf_counter()))
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR1)
-        cpu0, t0 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
-        per0 = {w: cpu_seconds(w) for p in procs for w in tree(p.pid)[1:] or [p.pid]}
-        sys0 = sum(cpu_seconds(p.pid, slice(12, 13)) for p in procs)
-        sw0 = [sum(x) for x in zip(*(switches(p.pid) for p in procs))]
-        rd0 = sum(run_delay(p.pid) for p in procs)
+        s0 = sample(procs)
         spy = None
         if args.spy:        # a sampling profile of the window (py-spy on PATH; not a dependency)
             spy = subprocess.Popen(["py-spy", "record", "-p", str(worker_pid(proc.pid)), "-r", "250",
@@ -544,13 +540,10 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
                                      "sleep", str(int(args.duration))],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
-        cpu1, t1 = sum(cpu_seconds(p.pid) for p in procs), time.perf_counter()
-        per1 = {w: cpu_seconds(w) for w in per0}
-        sys1 = sum(cpu_seconds(p.pid, slice(12, 13)) for p in procs)
-        sw1 = [sum(x) for x in zip(*(switches(p.pid) for p in procs))]
-        rd1 = sum(run_delay(p.pid) for p in procs)
+        s1 = sample(procs)
         if workers > 1 or machines > 1:     # how the work split between the processes
-            stats["split"] = worker_split(bases, per0, per1, t1 - t0)
+            stats["split"] = worker_split(bases, s0["per_worker"], s1["per_worker"],
+                                          s1["t"] - s0["t"])
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR2)
         rss = sum(rss_mb(p.pid) for p in procs)
@@ -575,10 +568,11 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
                 if t0_ >= start + args.warmup:
                     f.write(f"{t0_ - start - args.warmup:.4f} {x * 1000:.2f} {t0_ + wall:.4f}\n")
     actions = len(xs) or 1
-    return {**stats_of(xs), "cpu_ms_per_action": (cpu1 - cpu0) * 1000 / actions,
-            "cpu_pct": (cpu1 - cpu0) / (t1 - t0) * 100, "rss_mb": rss, "games_made_s": made,
-            "sys_share": (sys1 - sys0) / max(cpu1 - cpu0, 1e-9), "switches": (sw1[0] - sw0[0]) / actions, "preempted": (sw1[1] - sw0[1]) / actions,
-            "runq_ms": (rd1 - rd0) * 1000 / actions,
+    d = {k: s1[k] - s0[k] for k in ("t", "cpu", "sys", "waits", "preempted", "runq")}
+    return {**stats_of(xs), "cpu_ms_per_action": d["cpu"] * 1000 / actions,
+            "cpu_pct": d["cpu"] / d["t"] * 100, "rss_mb": rss, "games_made_s": made,
+            "sys_share": d["sys"] / max(d["cpu"], 1e-9), "switches": d["waits"] / actions,
+            "preempted": d["preempted"] / actions, "runq_ms": d["runq"] * 1000 / actions,
             **stats}
 
 
@@ -647,7 +641,9 @@ async def run(args: argparse.Namespace) -> None:
                   f"{r['cpu_ms_per_action']:>5.2f}   {s['p99'] / r['p99']:>6.2f}   {load}"
                   + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
                      if s["stuck"] or s["closed"] else "")
-                  + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} waits, {s['preempted']:.1f} preemptions and {s['runq_ms']:.2f} ms runnable-waiting per action)"
+                  + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} waits, "
+                    f"{s['preempted']:.1f} preemptions and {s['runq_ms']:.2f} ms "
+                    "runnable-waiting per action)"
                   + (f"  [{s['split']}]" if s.get("split") else "")
                   + (f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""),
                   flush=True)

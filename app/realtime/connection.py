@@ -260,7 +260,8 @@ class Connection:
         one system call (an action's ``ack`` and its ``update`` to the actor; a
         delivery's frames to every socket, written together once all are built).  Only
         around code that does not await: the transport's state cannot change between.
-        False (nothing changed) when already corked: that cork's owner uncorks."""
+        False (nothing changed, the held frames kept) when already corked: a delivery
+        corks every socket it writes to, the actor's included, and uncorks them all."""
         if self._corked is not None:
             return False
         self._corked = []
