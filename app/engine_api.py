@@ -19,7 +19,7 @@ from engine.bot import RandomBot
 from engine.core import ruleset as _registry
 from engine.core.errors import EngineError, ScenarioError
 from engine.core.ruleset import (CHANCE, Ruleset, layouts_of, load_state_of, normalise_logged,
-                                 public_status_of, views_of)
+                                 public_status_of, view_parts_of, views_of)
 from engine.core.scenario import board_for, load_scenario
 from engine.fairdice import commitment as seed_commitment
 from engine.fairdice import rng_seed
@@ -29,7 +29,7 @@ from engine.rulesets.m44.options.campaign_value import prebattle_dice
 __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",
            "layouts_of", "natural_ruleset", "scenario_board", "RandomBot", "normalise_logged",
-           "load_state_of", "views_of", "public_status_of", "seed_commitment", "rng_seed", "verify_log", "prebattle_dice"]
+           "load_state_of", "views_of", "view_parts_of", "public_status_of", "seed_commitment", "rng_seed", "verify_log", "prebattle_dice"]
 
 
 def ruleset(name: str) -> Ruleset:

@@ -117,6 +117,36 @@ def _memo(memo: Memo | None, o: Any, v: Any, diff: Any) -> Any:
 
 
 _ABSENT = object()
+_EMPTY: dict[str, Any] = {}
+
+
+class ViewParts:
+    """A view as the ruleset's shared ``common`` part and one seat's ``over`` (members
+    that replace or extend it): the view is ``{**common, **over}`` (``view_parts_of``).
+    Read-only; ``get`` and ``in`` as the view's (the chat policy reads a few members),
+    :meth:`full` the view itself (built once)."""
+
+    __slots__ = ("common", "over", "_full")
+
+    def __init__(self, common: dict[str, Any], over: dict[str, Any]) -> None:
+        self.common, self.over = common, over
+        self._full: dict[str, Any] | None = None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        v = self.over.get(key, _ABSENT)
+        return self.common.get(key, default) if v is _ABSENT else v
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.over or key in self.common
+
+    def full(self) -> dict[str, Any]:
+        if self._full is None:
+            self._full = {**self.common, **self.over}
+        return self._full
+
+
+def full_view(view: ViewParts | dict[str, Any]) -> dict[str, Any]:
+    return view.full() if type(view) is ViewParts else view     # type: ignore[return-value]
 
 
 class PatchText:
@@ -126,13 +156,76 @@ class PatchText:
     fragments.  ``text(old, new)`` is ``dumps(merge_diff(old, new))`` (same members, same
     order); the views must stay alive and unchanged while the object is used."""
 
-    __slots__ = ("memo", "_parts")
+    __slots__ = ("memo", "_parts", "_changed")
 
     def __init__(self) -> None:
         self.memo: Memo = {}
         # id(new member) -> (old member, name, fragment): the new members stay alive
         # in their views for the whole delivery, so an id names one object
         self._parts: dict[int, tuple[Any, str, str]] = {}
+        # (id(old common), id(new common)) -> (old, new, members whose object changed,
+        # members gone): once per delivery for every audience whose views share them
+        self._changed: dict[tuple[int, int], tuple[Any, Any, list[str], list[str]]] = {}
+
+    def patch(self, old: ViewParts | dict[str, Any], new: ViewParts | dict[str, Any]) -> str:
+        """``text(full old view, full new view)`` (same members, in another order), from
+        the views' parts when the new view has them: the shared part's changed members
+        are found once per delivery, then each audience looks only at its own overlays
+        (a few members) instead of every member of both views."""
+        if type(new) is not ViewParts:
+            return self.text(full_view(old), new)       # type: ignore[arg-type]
+        if type(old) is ViewParts:
+            oc, oo = old.common, old.over
+        else:                   # a whole view (hello, sync): every member is its overlay
+            oc, oo = _EMPTY, old
+        nc, no = new.common, new.over
+        key = (id(oc), id(nc))
+        hit = self._changed.get(key)
+        if hit is None or hit[0] is not oc or hit[1] is not nc:
+            hit = self._changed[key] = (
+                oc, nc, [k for k, v in nc.items() if oc.get(k, _ABSENT) is not v],
+                [k for k in oc if k not in nc])
+        parts: list[str] = []
+        gone: list[str] = []
+        for k in hit[2]:                # shared members that changed, not overlaid
+            if k in no or k in oo:
+                continue
+            part = self._member(k, oc.get(k, _ABSENT), nc[k])
+            if part:
+                parts.append(part)
+        for k in hit[3]:
+            if k not in no and k not in oo:
+                gone.append(k)
+        for k, v in no.items():         # the new overlay against the old view
+            o = oo.get(k, _ABSENT)
+            if o is _ABSENT:
+                o = oc.get(k, _ABSENT)
+            if o is not v:
+                part = self._member(k, o, v)
+                if part:
+                    parts.append(part)
+        for k, o in oo.items():         # the old overlay's members the new one dropped
+            if k in no:
+                continue
+            v = nc.get(k, _ABSENT)
+            if v is _ABSENT:
+                gone.append(k)
+            elif o is not v:
+                part = self._member(k, o, v)
+                if part:
+                    parts.append(part)
+        if gone:
+            parts.append(dumps({DEL_KEY: gone})[1:-1])
+        return "{" + ",".join(parts) + "}"
+
+    def _member(self, k: str, o: Any, v: Any) -> str:
+        """``_part`` through the fragment cache (see :meth:`text`)."""
+        hit = self._parts.get(id(v))
+        if hit is not None and hit[0] is o and hit[1] == k:
+            return hit[2]
+        part = self._part(k, o, v)
+        self._parts[id(v)] = (o, k, part)
+        return part
 
     def text(self, old: dict[str, Any], new: dict[str, Any]) -> str:
         parts = []

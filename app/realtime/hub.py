@@ -21,7 +21,7 @@ from typing import Any, NamedTuple
 from ..chat import service as chat_service
 from ..chat.policy import Actor, channels_for, channels_of, may_read_any
 from ..db import Database
-from ..engine_api import CHANCE, Ruleset, views_of
+from ..engine_api import CHANCE, Ruleset, view_parts_of
 from ..games import play
 from ..games import service as games_service
 from ..games.bots import BotDriver
@@ -37,7 +37,7 @@ from .. import ratelimit
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
 from .connection import Connection, Encoded, dumps, loads
-from .delta import PatchText
+from .delta import PatchText, ViewParts, full_view
 
 log = logging.getLogger("app.hub")
 
@@ -48,21 +48,22 @@ _UNSURE = object()
 
 
 class _View(NamedTuple):
-    """The last view an audience was sent (the base of its next ``view_patch``) and the
-    ``chat_channels`` object that came with it (a patched update leaves them out while
-    they are the same object: ``channels_of`` hands out one object per value;
-    ``_UNSURE``: always send them)."""
+    """The last view an audience was sent (the base of its next ``view_patch``: a whole
+    view, or the :class:`ViewParts` of a delivery) and the ``chat_channels`` object that
+    came with it (a patched update leaves them out while they are the same object:
+    ``channels_of`` hands out one object per value; ``_UNSURE``: always send them)."""
 
     seq: int
-    view: dict[str, Any]
+    view: dict[str, Any] | ViewParts
     chat: Any = _UNSURE
 
 
 class _Built:
     """One audience's ``update`` for one delivery: the message and the two texts (full
     view, view patch) built at most once each, with their frames (:class:`Encoded`: the
-    same bytes for every socket of the audience).  Views of several audiences share
-    sub-objects (``views_of``), so their patches share the diffs of those (``memo``)."""
+    same bytes for every socket of the audience).  The view is the delivery's
+    :class:`ViewParts` (the audiences share its common part, so their patches share the
+    diffs of it: ``PatchText``), made whole only for a full ``view``."""
 
     __slots__ = ("msg", "view", "_full", "_patched")
 
@@ -73,7 +74,10 @@ class _Built:
 
     def full(self) -> Encoded:
         if self._full is None:
-            self._full = Encoded(dumps(self.msg))
+            msg = self.msg
+            if type(self.view) is ViewParts:
+                msg = {**msg, "view": self.view.full()}
+            self._full = Encoded(dumps(msg))
         return self._full
 
     def patched(self, prev: _View, texts: PatchText) -> Encoded:
@@ -85,7 +89,7 @@ class _Built:
             msg = {k: v for k, v in self.msg.items()
                    if k != "view" and (k != "chat_channels" or chat is not prev.chat)}
             head = dumps(msg)
-            self._patched = Encoded(f'{head[:-1]},"view_patch":{texts.text(prev.view, self.view)}}}')
+            self._patched = Encoded(f'{head[:-1]},"view_patch":{texts.patch(prev.view, self.view)}}}')
         return self._patched
 
 
@@ -557,7 +561,10 @@ class Hub:
         todo = [c for c in rt.connections if c.seq < rt.seq]
         last = batches[-1].state
         want = list(dict.fromkeys(c.view_seat for c in todo))
-        views = dict(zip(want, views_of(rt.rs, last, want))) if last is not None else {}
+        views: dict[str | None, ViewParts] = {}
+        if last is not None:        # the shared part once, each seat's overlay apart
+            common, overs = view_parts_of(rt.rs, last, want)
+            views = {s: ViewParts(common, o) for s, o in zip(want, overs)}
         acting = set(rt.rs.to_act(last)) if last is not None else None
         triples = _triples(tuple(rt.rs.seats(last))) if last is not None else None
         after: dict[int, list[Batch]] = {}          # conn.seq -> the batches after it
@@ -579,10 +586,12 @@ class Hub:
                 key = conn.view_key
                 b = built.get((key, mine[0].first_seq))
                 if b is None:
+                    view: Any = views.get(conn.view_seat)
+                    if view is not None and len(conn.held) > 1:     # its ``views``: whole
+                        view = view.full()
                     b = built[(key, mine[0].first_seq)] = _Built(
                         self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats,
-                                        conn.chat_actors, rt, views.get(conn.view_seat), acting,
-                                        triples))
+                                        conn.chat_actors, rt, view, acting, triples))
                 prev = rt.views.get(key)
                 if conn.delta and len(conn.held) <= 1 and prev is not None and prev.seq == conn.view_seq:
                     conn.send(b.patched(prev, texts))

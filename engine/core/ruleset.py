@@ -52,6 +52,11 @@ Contract (every ruleset):
   (the server's fan-out asks for every audience of a game after each action); the
   views may share sub-objects, so callers never mutate them (:func:`views_of`;
   default: one ``view_for`` per seat);
+  ``view_parts(state, seats) -> (common, overlays) | None`` the same views as one shared
+  ``common`` dict and one overlay per seat, ``{**common, **overlays[i]}`` being
+  ``view_for(state, seats[i])``, so that the server patches the shared part once per
+  action (:func:`view_parts_of`; None: this state cannot be split, e.g. a redaction that
+  rewrites every member; default: an empty ``common``, whole views as overlays);
   ``public_status(state) -> dict`` the ``turn``, ``to_act``, ``game_over`` and ``winner``
   of the spectator's view without building it (the lobby columns written with every
   action; :func:`public_status_of`; default: read from ``view_for(state, None)``).
@@ -204,6 +209,19 @@ def views_of(ruleset: Ruleset, state: Any, seats: list[str | None]) -> list[dict
     if many is None:
         return [ruleset.view_for(state, s) for s in seats]
     return list(many(state, seats))
+
+
+def view_parts_of(ruleset: Ruleset, state: Any, seats: list[str | None]
+                  ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """``(common, overlays)`` with ``{**common, **overlays[i]} == view_for(state,
+    seats[i])``: the ruleset's optional ``view_parts``, else (absent, or None for this
+    state) an empty ``common`` and the whole views (:func:`views_of`).  Never mutated."""
+    parts = getattr(ruleset, "view_parts", None)
+    got = parts(state, seats) if parts is not None else None
+    if got is None:
+        return {}, views_of(ruleset, state, seats)
+    common, overlays = got
+    return common, list(overlays)
 
 
 def public_status_of(ruleset: Ruleset, state: Any) -> dict[str, Any]:

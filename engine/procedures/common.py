@@ -243,7 +243,8 @@ class StandardMode:
     def extend_view(self, st: GameState, seat: str | None, view: dict[str, Any],
                     common: Any = None) -> None:
         """Mode-specific additions to ``view_for`` (Overlord: dispatch, chain of command);
-        ``common``: :meth:`view_common` of the same state."""
+        ``common``: :meth:`view_common` of the same state.  Only sets members of ``view``,
+        never reads it: ``view`` is the seat's overlay (``view_parts``)."""
 
 
 MODES: dict[str, StandardMode] = {"standard": StandardMode()}

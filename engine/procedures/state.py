@@ -209,7 +209,7 @@ class GameState:
                  "elim_medals", "exit_medals", "objectives", "sudden", "tiles_over",
                  "last_card", "extra_draws", "recon_cards", "air_targets", "winner",
                  "game_over", "last_roll", "figures_killed", "last_turn_for", "reshuffle",
-                 "seq", "owned", "mines", "crosshairs")
+                 "seq", "owned", "mines", "crosshairs", "unit_views")
 
     def clone(self) -> "GameState":
         s = GameState.__new__(GameState)
@@ -251,6 +251,9 @@ class GameState:
         s.last_turn_for = self.last_turn_for
         s.reshuffle = self.reshuffle
         s.seq = self.seq
+        # the views' unit records of an earlier state (engine/rulesets/m44/view.py): a
+        # unit object the clone shares is unchanged (copy-on-write: ``mut``), so is its record
+        s.unit_views = getattr(self, "unit_views", None)
         return s
 
     def mut(self, uid: str) -> Unit:
@@ -264,7 +267,8 @@ class GameState:
         return u
 
     def __getstate__(self):
-        return {k: getattr(self, k) for k in GameState.__slots__ if k != "owned"}
+        return {k: getattr(self, k) for k in GameState.__slots__
+                if k not in ("owned", "unit_views")}
 
     def __setstate__(self, d) -> None:
         for k, v in d.items():

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 import engine
-from app.realtime.delta import PatchText, apply_patch, merge_diff
-from app.engine_api import views_of
+from app.realtime.delta import PatchText, ViewParts, apply_patch, full_view, merge_diff
+from app.engine_api import view_parts_of, views_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -126,3 +126,46 @@ def test_patch_text_is_the_patch_for_every_audience() -> None:
         shared_parts += len(seats) * len(cur[0]) > len(texts._parts)
         prev = cur
     assert shared_parts > 0
+
+
+PART_CASES: list[tuple[Any, Any, Any, Any]] = [
+    # (old common, old overlay, new common, new overlay): members moving between the
+    # shared part and an overlay, overlaid members dropped, shared members removed
+    ({"a": 1, "b": 2, "s": {"h": 1}}, {"s": {"h": 1, "hand": [1]}},
+     {"a": 1, "b": 3, "s": {"h": 2}}, {"s": {"h": 2, "hand": [1, 2]}}),
+    ({"a": 1, "p": None}, {"p": {"type": "x"}}, {"a": 1, "p": None}, {}),        # overlay gone
+    ({"a": 1, "p": None}, {}, {"a": 1, "p": None}, {"p": {"type": "x"}}),        # overlay new
+    ({"a": 1, "gone": 2}, {"mine": 1}, {"a": 2}, {}),                          # both removed
+    ({"a": 1}, {"x": 1}, {"a": 1, "x": 5}, {}),                                # to the shared
+    ({"a": 1, "x": 5}, {}, {"a": 1}, {"x": 5}),                                # to the overlay
+    ({}, {"a": 1, "b": {"c": 2}}, {"a": 1, "b": {"c": 3}}, {"z": 0}),          # a whole old view
+]
+
+
+def test_patch_of_view_parts_is_the_patch_of_the_views() -> None:
+    """``PatchText.patch`` of :class:`ViewParts` (the delivery's shared part patched once,
+    each audience's overlay apart) is ``merge_diff`` of the whole views, for members
+    moving between the parts, and for a whole view (hello, sync) as the old one; then on
+    Omaha Beach Overlord's parts (``view_parts_of``) for all nine audiences."""
+    for oc, oo, nc, no in PART_CASES:
+        old = ViewParts(oc, oo) if oc else oo
+        new = ViewParts(nc, no)
+        assert json.loads(PatchText().patch(old, new)) == merge_diff({**oc, **oo}, {**nc, **no})
+    play = overlord_states(8, 120)
+    rs, st, seats = next(play)
+    common, overs = view_parts_of(rs, st, seats)
+    prev: list[Any] = [ViewParts(common, o) for o in overs]
+    prev[0] = prev[0].full()            # one audience holds the whole view of a hello
+    for i, (rs, st, _seats) in enumerate(play):
+        common, overs = view_parts_of(rs, st, seats)
+        cur = [ViewParts(common, o) for o in overs]
+        texts = PatchText()
+        for old, new in zip(prev, cur):
+            whole_old, whole_new = full_view(old), new.full()
+            text = texts.patch(old, new)
+            assert json.loads(text) == json.loads(json.dumps(merge_diff(whole_old, whole_new)))
+            assert apply_patch(json.loads(json.dumps(whole_old)), json.loads(text)) == \
+                json.loads(json.dumps(whole_new))
+            assert new.get("units") is whole_new["units"] and "overlord" in new
+        assert len(texts._changed) == 1 + (i == 0)     # the shared part: once per pair
+        prev = cur

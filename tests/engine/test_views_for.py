@@ -99,3 +99,73 @@ def test_public_status_is_the_spectator_view(name, scn_file, mode, options):
                                             ("turn", "to_act", "game_over", "winner")}
         n += 1
     assert n > 50
+
+
+@pytest.mark.parametrize("name,scn_file,mode,options", CASES)
+def test_view_parts_merge_into_each_seats_view(name, scn_file, mode, options):
+    """``view_parts_of``: ``{**common, **overlay}`` is the seat's view, member order
+    included (the server patches the shared part once and each overlay apart)."""
+    checked = 0
+    for i, (rs, st) in enumerate(_steps(name, scn_file, mode, options, 4, 300)):
+        if i % 5:
+            continue
+        seats = [None, *rs.seats(st)]
+        common, overlays = R.view_parts_of(rs, st, seats)
+        for s, over in zip(seats, overlays):
+            merged = {**common, **over}
+            alone = rs.view_for(st, s)
+            assert list(merged) == list(alone), (name, s, i)
+            assert json.dumps(merged) == json.dumps(alone), (name, s, i)
+        checked += 1
+    assert checked > 10
+
+
+def test_view_parts_split_the_overlord_views():
+    """Omaha Beach Overlord: the eight seats and the spectator share one common part; a
+    seat's overlay holds only what is its own (the mode's part, a hand, its decision)."""
+    for rs, st in _steps("overlord", "13-OmahaBeachOverlord.m44", "overlord", {}, 6, 40):
+        seats = [None, *rs.seats(st)]
+        common, overlays = R.view_parts_of(rs, st, seats)
+        assert "units" in common
+        for s, over in zip(seats, overlays):
+            assert set(over) <= {"overlord", "pendings", "pending", "sides"}, (s, set(over))
+            assert ("sides" in over) == (s is not None and s.endswith(":cinc")), s
+
+
+def test_kriegspiel_views_are_not_split():
+    """004 Kriegspiel rewrites each side's whole view: no shared part to patch once."""
+    rs = R.get("m44")
+    st = rs.new_game(3, {"kriegspiel": True},
+                     load_scenario((ROOT / "2-PegasusBridge.m44").read_text()), None)
+    assert rs.view_parts(st, [None]) is None
+    common, overlays = R.view_parts_of(rs, st, [None, "AXIS"])
+    assert common == {} and overlays[1] == rs.view_for(st, "AXIS")
+
+
+UNIT_CASES = [      # the last field: the view reuses records (the m44 views do)
+    ("m44", "2-PegasusBridge.m44", None, {}, True),
+    # the option counters change records without changing units: no reuse while on
+    ("m44", "4-SwordBeach.m44", None, {"supply_lines": True, "demoralisation": {"ALLIES": 1}},
+     False),
+    ("overlord", "13-OmahaBeachOverlord.m44", "overlord", {}, True),
+    ("fastplay", "2-PegasusBridge.m44", None, {}, False),
+]
+
+
+@pytest.mark.parametrize("name,scn_file,mode,options,reuses", UNIT_CASES)
+def test_unit_records_inherited_by_a_clone_are_those_of_its_units(name, scn_file, mode,
+                                                                  options, reuses):
+    """A state's view reuses the unit records of the state it was cloned from for the unit
+    objects it still shares (copy-on-write): at every step of a random game the units of
+    the view equal those of a view computed with no inherited records."""
+    reused = 0
+    for i, (rs, st) in enumerate(_steps(name, scn_file, mode, options, 7, 250)):
+        inherited = getattr(st, "unit_views", None)
+        view = rs.view_for(st, None)
+        fresh = st.clone()
+        fresh.unit_views = None
+        expect = rs.view_for(fresh, None)
+        assert view["units"] == expect["units"], (name, i)
+        if inherited is not None and inherited[2] == st.turn:
+            reused += 1
+    assert (reused > 50) if reuses else (reused == 0), reused

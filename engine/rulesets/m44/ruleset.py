@@ -19,7 +19,7 @@ from ...core.scenario import board_for
 from ...core.scenario_model import Scenario
 from ...procedures.state import GameState
 from .options.kriegspiel import watch_seat
-from .view import events_for, public_status, view_for, views_for
+from .view import events_for, public_status, view_for, view_parts, views_for
 
 class M44Ruleset:
     """Memoir '44 set up from a ``.m44`` scenario; the engine's turn machine."""
@@ -132,6 +132,10 @@ class M44Ruleset:
 
     def views_for(self, state: GameState, seats: list[str | None]) -> list[dict[str, Any]]:
         return views_for(state, seats)
+
+    def view_parts(self, state: GameState, seats: list[str | None]
+                   ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+        return view_parts(state, seats)
 
     def public_status(self, state: GameState) -> dict[str, Any]:
         return public_status(state)

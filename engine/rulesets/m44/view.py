@@ -30,11 +30,36 @@ _UNIT_VIEWS_MAX = 50_000
 
 
 def _unit_jsons(st: GameState) -> list[dict[str, Any]]:
-    """Every unit as views show it (``_unit_json``), the option counters read once."""
+    """Every unit as views show it (``_unit_json``), the option counters read once.
+
+    A state remembers its records (``unit_views``: the units and their records, in
+    order, and the turn) and its clones inherit them: a unit object a later state still
+    holds is unchanged (copy-on-write, ``GameState.mut``), so its record is reused
+    without reading the unit again; only the units an action changed are looked up.
+    The counters of options supply_lines / demoralisation and coupled trains change
+    records without changing their unit: their states always look every unit up."""
     x = st.ext
     supply = dict(x.get("supply") or ()) if x else {}
     demo = dict(x.get("demoralised") or ()) if x else {}
-    return [_unit_json(st, u, supply, demo) for u in st.units.values()]
+    memo = getattr(st, "unit_views", None)
+    units = tuple(st.units.values())
+    if supply or demo:
+        st.unit_views = None
+        return [_unit_json(st, u, supply, demo) for u in units]
+    if memo is not None and memo[2] == st.turn:
+        old_units, old_out = memo[0], memo[1]
+        out = [j if u is o else _unit_json(st, u, supply, demo)
+               for u, o, j in zip(units, old_units, old_out)]
+        fresh = [u for u, o in zip(units, old_units) if u is not o]
+        if len(units) > len(old_units):
+            fresh += units[len(old_units):]
+            out.extend(_unit_json(st, u, supply, demo) for u in units[len(old_units):])
+    else:
+        out = [_unit_json(st, u, supply, demo) for u in units]
+        fresh = list(units)
+    train = any(u.spec.train for u in fresh)
+    st.unit_views = None if train else (units, out, st.turn)
+    return out
 
 
 def _unit_json(st: GameState, u, supply_of: dict[str, int] | None = None,
@@ -110,7 +135,24 @@ def views_for(st: GameState, seats: list[str | None]) -> list[dict[str, Any]]:
     common = _public(st, m)
     mode_common = m.view_common(st)
     hand_seats = {side: m.hand_seat(st, side) for side in SIDES}
-    return [_seat_view(st, s, m, common, mode_common, hand_seats) for s in seats]
+    return [P.redact_view(st, s, {**common, **_seat_overlay(st, s, m, common, mode_common,
+                                                            hand_seats)})
+            for s in seats]
+
+
+def view_parts(st: GameState, seats: list[str | None]
+               ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """``(common, overlays)``: ``{**common, **overlays[i]}`` is ``view_for(st, seats[i])``;
+    the server patches the shared ``common`` once per action and each seat's small overlay
+    apart (engine/core/ruleset.py ``view_parts_of``).  None under 004 Kriegspiel, whose
+    redaction rewrites each side's whole view."""
+    if _kriegspiel.on(st) and not st.game_over:
+        return None
+    m = mode(st)
+    common = _public(st, m)
+    mode_common = m.view_common(st)
+    hand_seats = {side: m.hand_seat(st, side) for side in SIDES}
+    return common, [_seat_overlay(st, s, m, common, mode_common, hand_seats) for s in seats]
 
 
 def _public(st: GameState, m: Any) -> dict[str, Any]:
@@ -183,11 +225,12 @@ def public_status(st: GameState) -> dict[str, Any]:
             "winner": st.winner}
 
 
-def _seat_view(st: GameState, seat: str | None, m: Any, common: dict[str, Any],
-               mode_common: Any, hand_seats: dict[str, str]) -> dict[str, Any]:
-    """``seat``'s view: the shared public part plus what only this seat sees (its hand, a
-    recon choice, the mode's per-seat part), then the Kriegspiel redaction."""
-    out = dict(common)
+def _seat_overlay(st: GameState, seat: str | None, m: Any, common: dict[str, Any],
+                  mode_common: Any, hand_seats: dict[str, str]) -> dict[str, Any]:
+    """What only ``seat`` sees, as the members that replace or extend the shared public
+    part (its hand, a recon choice, the mode's per-seat part); before the Kriegspiel
+    redaction."""
+    out: dict[str, Any] = {}
     held = [side for side in SIDES if seat is not None and hand_seats[side] == seat]
     if held:
         sides = out["sides"] = dict(common["sides"])
@@ -203,8 +246,8 @@ def _seat_view(st: GameState, seat: str | None, m: Any, common: dict[str, Any],
     p = st.pending
     if p is not None and p["type"] == "choose_card" and seat == p["seat"]:
         out["pending"] = _pending_json(st, seat)
-    m.extend_view(st, seat, out, mode_common)
-    return P.redact_view(st, seat, out)     # 004 Kriegspiel: only the side's own board
+    m.extend_view(st, seat, out, mode_common)   # only adds members (never reads the view)
+    return out
 
 
 def events_for(events: list[dict[str, Any]], seat: str | None,
