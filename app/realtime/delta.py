@@ -164,8 +164,10 @@ class PatchText:
         # in their views for the whole delivery, so an id names one object
         self._parts: dict[int, tuple[Any, str, str]] = {}
         # (id(old common), id(new common)) -> (old, new, members whose object changed,
-        # members gone): once per delivery for every audience whose views share them
-        self._changed: dict[tuple[int, int], tuple[Any, Any, list[str], list[str]]] = {}
+        # members gone, their (name, fragment)s): once per delivery for every audience
+        # whose views share them
+        self._changed: dict[tuple[int, int], tuple[Any, Any, list[str], list[str],
+                                                   list[tuple[str, str]] | None]] = {}
 
     def patch(self, old: ViewParts | dict[str, Any], new: ViewParts | dict[str, Any]) -> str:
         """``text(full old view, full new view)`` (same members, in another order), from
@@ -182,17 +184,23 @@ class PatchText:
         key = (id(oc), id(nc))
         hit = self._changed.get(key)
         if hit is None or hit[0] is not oc or hit[1] is not nc:
-            hit = self._changed[key] = (
-                oc, nc, [k for k, v in nc.items() if oc.get(k, _ABSENT) is not v],
-                [k for k in oc if k not in nc])
-        parts: list[str] = []
+            changed = [k for k, v in nc.items() if oc.get(k, _ABSENT) is not v]
+            # the shared members' fragments, once per delivery (a whole old view: none,
+            # its members are all its overlay's)
+            frags = None if oc is _EMPTY else [
+                (k, p) for k in changed if (p := self._member(k, oc.get(k, _ABSENT), nc[k]))]
+            hit = self._changed[key] = (oc, nc, changed, [k for k in oc if k not in nc], frags)
         gone: list[str] = []
-        for k in hit[2]:                # shared members that changed, not overlaid
-            if k in no or k in oo:
-                continue
-            part = self._member(k, oc.get(k, _ABSENT), nc[k])
-            if part:
-                parts.append(part)
+        if hit[4] is not None:          # shared members that changed, not overlaid
+            parts = [p for k, p in hit[4] if k not in no and k not in oo]
+        else:
+            parts = []
+            for k in hit[2]:
+                if k in no or k in oo:
+                    continue
+                part = self._member(k, oc.get(k, _ABSENT), nc[k])
+                if part:
+                    parts.append(part)
         for k in hit[3]:
             if k not in no and k not in oo:
                 gone.append(k)
