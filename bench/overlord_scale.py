@@ -150,8 +150,8 @@ def rss_mb(pid: int) -> float:
 
 
 # -- the game server ---------------------------------------------------------------------------
-def start_server(pg: bool, workers: int, profile: str | None, shared: str | None = None
-                 ) -> tuple[subprocess.Popen[bytes], str, str | None]:
+def start_server(pg: bool, workers: int, profile: str | None, shared: str | None = None,
+                 phases: str | None = None) -> tuple[subprocess.Popen[bytes], str, str | None]:
     """``shared``: the schema of a server already started (another "machine" of the same
     database and Redis: no migration)."""
     port = free_port()
@@ -173,6 +173,9 @@ def start_server(pg: bool, workers: int, profile: str | None, shared: str | None
     serve = ["-c", "import sys; from app.main import cli; cli(sys.argv[1:])"]
     if profile:         # cProfile of the measured window only: SIGUSR1 starts, SIGUSR2 dumps
         serve = ["-c", PROFILED % json.dumps(profile)]
+    elif phases:        # bench/phases.py: thread CPU per part of the action path
+        serve = ["-c", PHASED]
+        env["PHASES_OUT"] = phases
     cmd = [sys.executable, *serve, "serve", "--host", "127.0.0.1",
            "--port", str(port), "--workers", str(workers)]
     if shared is not None:
@@ -201,6 +204,19 @@ def _dump(*_):
     pr.disable()
     pr.dump_stats(%s)
 signal.signal(signal.SIGUSR2, _dump)
+sys.argv = ["overlord-server", *sys.argv[1:]]
+app.main.cli()
+"""
+
+
+PHASED = """
+import sys
+sys.path.insert(0, "bench")
+import phases
+import app.main
+missing = phases.install()
+if missing:
+    print("phases not wrapped:", missing, file=sys.stderr)
 sys.argv = ["overlord-server", *sys.argv[1:]]
 app.main.cli()
 """
@@ -494,7 +510,8 @@ def stats_of(xs: list[float]) -> dict[str, float]:
 
 async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
                      record: dict[int, list[str]], machines: int = 1) -> dict[str, Any]:
-    proc, base, schema = start_server(pg, workers, args.profile)
+    phased = tempfile.mktemp(prefix="phases_") if args.phases and workers == 1 else None
+    proc, base, schema = start_server(pg, workers, args.profile, phases=phased)
     procs, bases = [proc], [base]
     try:
         for _ in range(machines - 1):       # other "machines": same database and Redis
@@ -525,6 +542,8 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         await asyncio.sleep(max(0.0, start + args.warmup - time.perf_counter()))
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR1)
+        if phased:
+            phase_edge(proc, phased, "a")
         s0 = sample(procs)
         spy = None
         if args.spy:        # a sampling profile of the window (py-spy on PATH; not a dependency)
@@ -541,6 +560,8 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
         s1 = sample(procs)
+        if phased:
+            phase_edge(proc, phased, "b")
         if workers > 1 or machines > 1:     # how the work split between the processes
             stats["split"] = worker_split(bases, s0["per_worker"], s1["per_worker"],
                                           s1["t"] - s0["t"])
@@ -568,12 +589,41 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
                 if t0_ >= start + args.warmup:
                     f.write(f"{t0_ - start - args.warmup:.4f} {x * 1000:.2f} {t0_ + wall:.4f}\n")
     actions = len(xs) or 1
+    if phased:
+        stats["phases"] = phase_table(phased)
     d = {k: s1[k] - s0[k] for k in ("t", "cpu", "sys", "waits", "preempted", "runq")}
     return {**stats_of(xs), "cpu_ms_per_action": d["cpu"] * 1000 / actions,
             "cpu_pct": d["cpu"] / d["t"] * 100, "rss_mb": rss, "games_made_s": made,
             "sys_share": d["sys"] / max(d["cpu"], 1e-9), "switches": d["waits"] / actions,
             "preempted": d["preempted"] / actions, "runq_ms": d["runq"] * 1000 / actions,
             **stats}
+
+
+def phase_edge(proc: subprocess.Popen[bytes], out: str, tag: str) -> None:
+    """Have the server (bench/phases.py) write its counters at one edge of the window."""
+    import phases
+    pid = worker_pid(proc.pid)
+    os.kill(pid, phases.SIGNAL)
+    path = f"{out}.{pid}"
+    for _ in range(100):
+        time.sleep(0.02)
+        if os.path.exists(path) and os.path.getsize(path):
+            break
+    os.replace(path, f"{out}.{tag}")
+
+
+def phase_table(out: str) -> list[tuple[str, float, float]]:
+    """(part, thread CPU us per call of ``hub.submit``, calls per action) in the window."""
+    import phases
+    a, b = phases.read(f"{out}.a"), phases.read(f"{out}.b")
+    n = b["hub.submit (whole action)"][1] - a.get("hub.submit (whole action)", (0, 0))[1]
+    n = n or 1
+    rows = [("thread (all of the loop's work)", (b["thread"][0] - a["thread"][0]) / n / 1e3, 0.0)]
+    for label, (ns, calls) in b.items():
+        if label != "thread":
+            ns0, c0 = a.get(label, (0, 0))
+            rows.append((label, (ns - ns0) / n / 1e3, (calls - c0) / n))
+    return rows
 
 
 async def run_relay(args: argparse.Namespace, g: int, record: dict[int, list[str]]) -> dict[str, Any]:
@@ -647,6 +697,9 @@ async def run(args: argparse.Namespace) -> None:
                   + (f"  [{s['split']}]" if s.get("split") else "")
                   + (f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""),
                   flush=True)
+            for label, us, calls in s.get("phases", []):
+                print(f"#   {label:36} {us:8.1f} us/action"
+                      + (f"  ({calls:.2f} calls/action)" if calls else ""), flush=True)
     print(f"# load average at the end {loadavg()}")
 
 
@@ -670,6 +723,10 @@ def main() -> None:
                     "too (py-spy --native; pauses the worker at each sample, so slower)")
     ap.add_argument("--perf", help="perf record (cpu-clock, call graphs, kernel included) of "
                     "the (first) worker during the measured window, to this file")
+    ap.add_argument("--phases", action="store_true",
+                    help="thread CPU per part of the action path inside the (1-worker) server "
+                         "during the window, per action (bench/phases.py; the wrappers add "
+                         "~1 us per call)")
     ap.add_argument("--lat-dump", help="the server run's latencies (seconds into the "
                     "window, ms), one action per line, to this file: where the tail is")
     ap.add_argument("--relay-server", type=int, help=argparse.SUPPRESS)

@@ -209,7 +209,8 @@ class GameState:
                  "elim_medals", "exit_medals", "objectives", "sudden", "tiles_over",
                  "last_card", "extra_draws", "recon_cards", "air_targets", "winner",
                  "game_over", "last_roll", "figures_killed", "last_turn_for", "reshuffle",
-                 "seq", "owned", "mines", "crosshairs", "unit_views")
+                 "seq", "owned", "mines", "crosshairs", "unit_views",
+                 "last_views")
 
     def clone(self) -> "GameState":
         s = GameState.__new__(GameState)
@@ -254,6 +255,7 @@ class GameState:
         # the views' unit records of an earlier state (engine/rulesets/m44/view.py): a
         # unit object the clone shares is unchanged (copy-on-write: ``mut``), so is its record
         s.unit_views = getattr(self, "unit_views", None)
+        s.last_views = getattr(self, "last_views", None)     # (common part, seat overlays)
         return s
 
     def mut(self, uid: str) -> Unit:
@@ -268,7 +270,7 @@ class GameState:
 
     def __getstate__(self):
         return {k: getattr(self, k) for k in GameState.__slots__
-                if k not in ("owned", "unit_views")}
+                if k not in ("owned", "unit_views", "last_views")}
 
     def __setstate__(self, d) -> None:
         for k, v in d.items():

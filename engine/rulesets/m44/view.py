@@ -131,13 +131,8 @@ def views_for(st: GameState, seats: list[str | None]) -> list[dict[str, Any]]:
     """``[view_for(st, s) for s in seats]``, the seat-independent part (units, objectives,
     medals, the mode's public part, ...) computed once and shared by the views: a view is
     never mutated after it is returned (the server diffs and serialises them)."""
-    m = mode(st)
-    common = _public(st, m)
-    mode_common = m.view_common(st)
-    hand_seats = {side: m.hand_seat(st, side) for side in SIDES}
-    return [P.redact_view(st, s, {**common, **_seat_overlay(st, s, m, common, mode_common,
-                                                            hand_seats)})
-            for s in seats]
+    common, overlays = _parts(st, seats)
+    return [P.redact_view(st, s, {**common, **over}) for s, over in zip(seats, overlays)]
 
 
 def view_parts(st: GameState, seats: list[str | None]
@@ -148,11 +143,53 @@ def view_parts(st: GameState, seats: list[str | None]
     redaction rewrites each side's whole view."""
     if _kriegspiel.on(st) and not st.game_over:
         return None
+    return _parts(st, seats)
+
+
+_NONE = object()
+
+
+def _parts(st: GameState, seats: list[str | None]
+           ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The common part and the seats' overlays, each member that equals the one of the
+    last views of this state's line (``last_views``: kept by the state, inherited by its
+    clones) replaced by that very object, and a part equal in every member by the last
+    part itself: unchanged members stay the same objects from one action to the next,
+    which the server's patches skip by identity.  Views are never mutated, so a shared
+    object stays what it was."""
     m = mode(st)
     common = _public(st, m)
     mode_common = m.view_common(st)
     hand_seats = {side: m.hand_seat(st, side) for side in SIDES}
-    return common, [_seat_overlay(st, s, m, common, mode_common, hand_seats) for s in seats]
+    overlays = [_seat_overlay(st, s, m, common, mode_common, hand_seats) for s in seats]
+    last = getattr(st, "last_views", None)
+    if last is not None:
+        common = _same(last[0], common)
+        prev = last[1]
+        overlays = [_same(prev.get(s), o) for s, o in zip(seats, overlays)]
+        kept = {**prev, **dict(zip(seats, overlays))} if len(prev) < 64 else \
+            dict(zip(seats, overlays))
+    else:
+        kept = dict(zip(seats, overlays))
+    st.last_views = (common, kept)
+    return common, overlays
+
+
+def _same(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    """``new`` with every member equal to ``old``'s (same type) replaced by ``old``'s
+    object; ``old`` itself when all are (and no member was added or removed)."""
+    if old is None:
+        return new
+    same = len(old) == len(new)
+    for k, v in new.items():
+        o = old.get(k, _NONE)
+        if o is v:
+            continue
+        if o is not _NONE and type(o) is type(v) and o == v:
+            new[k] = o
+        else:
+            same = False
+    return old if same else new
 
 
 def _public(st: GameState, m: Any) -> dict[str, Any]:

@@ -1,0 +1,116 @@
+"""Phase timing inside a running server: the thread CPU time (``time.thread_time_ns``) each
+named part of the action path takes, for ``bench/overlord_scale.py --phases``.
+
+The delivery benchmark (bench/delivery_bench.py) runs the same code back to back with
+warm caches; in the server, between two actions of a game, 99 other games and the load
+generator run, and the same Python code took twice as long per action (session 9,
+docs/performance.md).  This measures the parts where it matters: in the server, under
+the benchmark's load.  ``install()`` wraps the functions below (each wrapper costs ~1 us
+per call, ~50 calls per action: compare runs with each other, not with unwrapped runs);
+a signal writes the counters to ``PHASES_OUT.<pid>`` (the benchmark sends it at both ends
+of the measured window and prints the difference per action).
+
+Not imported by the server: the benchmark starts the server through ``PHASED`` in
+overlord_scale.py.
+"""
+from __future__ import annotations
+
+import inspect
+import os
+import signal
+import time
+from typing import Any
+
+_ACC: dict[str, list[int]] = {}
+_ORDER: list[str] = []
+_DEPTH: dict[str, int] = {}
+SIGNAL = signal.SIGRTMIN + 1        # SIGUSR1/2 belong to the profile mode
+
+
+def _add(label: str, ns: int) -> None:
+    d = _ACC.get(label)
+    if d is None:
+        d = _ACC[label] = [0, 0]
+    d[0] += ns
+    d[1] += 1
+
+
+def _wrap(owner: Any, name: str, label: str) -> None:
+    raw = inspect.getattr_static(owner, name)
+    f = getattr(owner, name)
+    clock = time.thread_time_ns
+    if label not in _ORDER:
+        _ORDER.append(label)
+    if inspect.iscoroutinefunction(f):
+        async def w(*a: Any, **k: Any) -> Any:     # CPU of this thread while it ran
+            t = clock()                             # (an await that suspends counts what
+            try:                                    # the loop ran meanwhile: only for
+                return await f(*a, **k)             # calls that rarely suspend)
+            finally:
+                _add(label, clock() - t)
+    else:
+        def w(*a: Any, **k: Any) -> Any:           # type: ignore[misc]
+            depth = _DEPTH.get(label, 0)            # a subclass calling its base: once
+            _DEPTH[label] = depth + 1
+            t = clock()
+            try:
+                return f(*a, **k)
+            finally:
+                _DEPTH[label] = depth
+                if not depth:
+                    _add(label, clock() - t)
+    setattr(owner, name, staticmethod(w) if isinstance(raw, staticmethod) else w)
+
+
+def install() -> list[str]:
+    """Wrap the action path's parts; returns the labels that could not be wrapped."""
+    from app.db import Database
+    from app.games import play
+    from app.realtime import connection, hub
+    from engine.core import ruleset as core
+
+    targets = [
+        (hub.Hub, "submit", "hub.submit (whole action)"),
+        (play, "submit", "  play.submit (engine + log)"),
+        (Database, "append_log", "    log append (commit)"),
+        (hub.Hub, "_deliver", "  deliver"),
+        (hub, "view_parts_of", "    views (view_parts_of)"),
+        (hub.Hub, "update_msg", "    update messages"),
+        (hub.Hub, "_legal", "      legal"),
+        (hub.Hub, "_seat_chat", "      chat channels"),
+        (hub.Hub, "_redact", "      events redaction"),
+        (hub._Built, "patched", "    patches + texts"),
+        (connection.Connection, "send", "    send (queue/cork)"),
+        (connection.Connection, "uncork", "    writes (uncork)"),
+    ]
+    import engine.rulesets  # noqa: F401  (fills the registry)
+    at = next(i for i, t in enumerate(targets) if t[1] == "append_log")
+    for cls in dict.fromkeys(type(rs) for rs in core.all_rulesets()):
+        targets[at:at] = [(cls, "canonical_action", "    engine canonical_action"),
+                          (cls, "apply", "    engine apply")]
+    missing = []
+    for owner, name, label in targets:
+        try:
+            _wrap(owner, name, label)
+        except AttributeError:
+            missing.append(label)
+    signal.signal(SIGNAL, _dump)
+    return missing
+
+
+def _dump(*_: Any) -> None:
+    out = os.environ.get("PHASES_OUT", "/tmp/phases")
+    with open(f"{out}.{os.getpid()}", "w") as f:
+        f.write(f"thread\t{time.thread_time_ns()}\t0\n")
+        for label in _ORDER:
+            ns, n = _ACC.get(label, (0, 0))
+            f.write(f"{label}\t{ns}\t{n}\n")
+
+
+def read(path: str) -> dict[str, tuple[int, int]]:
+    out = {}
+    with open(path) as f:
+        for line in f:
+            label, ns, n = line.rstrip("\n").split("\t")
+            out[label] = (int(ns), int(n))
+    return out
