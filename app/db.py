@@ -250,6 +250,13 @@ class SQLiteLogWriter(LogWriter):
         self._checkpointer: threading.Thread | None = None
         self._stop = threading.Event()
         self._lock = threading.Lock()
+        # WAL once, before the threads open their connections: switching a database to
+        # WAL takes an exclusive lock, and three connections asking at the same moment
+        # could get "database is locked" at once (seen in CI on a new test database);
+        # already WAL (the migrations' database), each connection's PRAGMA is a no-op
+        with contextlib.suppress(sqlite3.Error), contextlib.closing(
+                sqlite3.connect(path, timeout=30)) as conn:
+            conn.execute("PRAGMA journal_mode=WAL")
         self._start()               # the checkpointer runs even before the first action
 
     def _connect(self) -> sqlite3.Connection:

@@ -25,6 +25,7 @@ orjson come with the server).
     python bench/overlord_scale.py --games 50,100,200 --pg --workers 1,2,3
     python bench/overlord_scale.py --games 100 --pg-only --workers 1 --machines 2,3
     python bench/overlord_scale.py --games 100 --profile out.prof   # cProfile, 1 worker
+    python bench/overlord_scale.py --games 100 --phases   # thread CPU per part, 1 worker
 """
 from __future__ import annotations
 
