@@ -69,7 +69,13 @@ def install() -> list[str]:
     from app.realtime import connection, hub
     from engine.core import ruleset as core
 
+    from uvicorn.protocols.websockets import websockets_sansio_impl as sansio
+    from app.realtime import endpoints
+
     targets = [
+        (sansio.WebSocketsSansIOProtocol, "data_received", "read: frames parsed (uvicorn)"),
+        (endpoints, "parse_json", "read: JSON checked and parsed"),
+        (endpoints, "_dispatch", "read: dispatched (incl. hub.submit)"),
         (hub.Hub, "submit", "hub.submit (whole action)"),
         (play, "submit", "  play.submit (engine + log)"),
         (Database, "append_log", "    log append (commit)"),
