@@ -227,7 +227,8 @@ class PatchText:
         return "{" + ",".join(parts) + "}"
 
     def _member(self, k: str, o: Any, v: Any) -> str:
-        """``_part`` through the fragment cache (see :meth:`text`)."""
+        """``_part`` through the fragment cache: the fragment of member ``k`` from ``o`` to
+        ``v``, computed once per delivery for every audience whose views share ``v``."""
         hit = self._parts.get(id(v))
         if hit is not None and hit[0] is o and hit[1] == k:
             return hit[2]
@@ -237,17 +238,11 @@ class PatchText:
 
     def text(self, old: dict[str, Any], new: dict[str, Any]) -> str:
         parts = []
-        cache = self._parts
         for k, v in new.items():
             o = old.get(k, _ABSENT)
             if o is v:
                 continue
-            hit = cache.get(id(v))
-            if hit is not None and hit[0] is o and hit[1] == k:
-                part = hit[2]
-            else:
-                part = self._part(k, o, v)
-                cache[id(v)] = (o, k, part)
+            part = self._member(k, o, v)
             if part:
                 parts.append(part)
         gone = [k for k in old if k not in new]

@@ -37,7 +37,7 @@ from .. import ratelimit
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
 from .connection import Connection, Encoded, dumps, loads
-from .delta import PatchText, ViewParts, full_view
+from .delta import PatchText, ViewParts
 
 log = logging.getLogger("app.hub")
 

@@ -204,6 +204,9 @@ def _copy_ext(x: Any) -> Any:
 class GameState:
     """The whole mutable game.  Clone with :meth:`clone` (explicit, no deepcopy)."""
 
+    # the views' memos (engine/rulesets/m44/view.py): inherited by clones, never saved
+    CACHES = ("unit_views", "last_views")
+
     __slots__ = ("scn", "options", "mode", "ext", "rng", "turn", "active", "phase", "units", "occ",
                  "hands", "deck", "discard", "plays", "battles", "chance", "pending",
                  "elim_medals", "exit_medals", "objectives", "sudden", "tiles_over",
@@ -270,7 +273,7 @@ class GameState:
 
     def __getstate__(self):
         return {k: getattr(self, k) for k in GameState.__slots__
-                if k not in ("owned", "unit_views", "last_views")}
+                if k != "owned" and k not in GameState.CACHES}
 
     def __setstate__(self, d) -> None:
         for k, v in d.items():
