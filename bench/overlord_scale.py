@@ -590,6 +590,7 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
                 if t0_ >= start + args.warmup:
                     f.write(f"{t0_ - start - args.warmup:.4f} {x * 1000:.2f} {t0_ + wall:.4f}\n")
     actions = len(xs) or 1
+    stats["crowd"] = crowd(lat, start + args.warmup)
     if phased:
         stats["phases"] = phase_table(phased)
     d = {k: s1[k] - s0[k] for k in ("t", "cpu", "sys", "waits", "preempted", "runq")}
@@ -598,6 +599,22 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
             "sys_share": d["sys"] / max(d["cpu"], 1e-9), "switches": d["waits"] / actions,
             "preempted": d["preempted"] / actions, "runq_ms": d["runq"] * 1000 / actions,
             **stats}
+
+
+def crowd(lat: list[tuple[float, float]], since: float, before: float = 0.006) -> float:
+    """How crowded the slowest 1 % of the window's actions were: the mean number of
+    actions (of any game) sent in the ``before`` seconds before each of them.  Every game
+    keeps its random phase, so the same few games act within a few ms of each other every
+    second: such a crowd is served one action after another, and its last action is the
+    tail (session 10, docs/performance.md)."""
+    import bisect
+    window = sorted((t, x) for t, x in lat if t >= since)
+    if not window:
+        return 0.0
+    ts = [t for t, _ in window]
+    slow = sorted(window, key=lambda tx: tx[1])[-max(1, len(window) // 100):]
+    return statistics.mean(bisect.bisect_left(ts, t) - bisect.bisect_left(ts, t - before)
+                           for t, _ in slow)
 
 
 def phase_edge(proc: subprocess.Popen[bytes], out: str, tag: str) -> None:
@@ -613,17 +630,19 @@ def phase_edge(proc: subprocess.Popen[bytes], out: str, tag: str) -> None:
     os.replace(path, f"{out}.{tag}")
 
 
-def phase_table(out: str) -> list[tuple[str, float, float]]:
-    """(part, thread CPU us per call of ``hub.submit``, calls per action) in the window."""
+def phase_table(out: str) -> list[tuple[str, float, float, float]]:
+    """(part, thread CPU us per action, calls per action, wall us per action) in the
+    window (wall minus CPU: the time the part was preempted or waited in the kernel)."""
     import phases
     a, b = phases.read(f"{out}.a"), phases.read(f"{out}.b")
-    n = b["hub.submit (whole action)"][1] - a.get("hub.submit (whole action)", (0, 0))[1]
+    n = b["hub.submit (whole action)"][1] - a.get("hub.submit (whole action)", (0, 0, 0))[1]
     n = n or 1
-    rows = [("thread (all of the loop's work)", (b["thread"][0] - a["thread"][0]) / n / 1e3, 0.0)]
-    for label, (ns, calls) in b.items():
+    rows = [("thread (all of the loop's work)", (b["thread"][0] - a["thread"][0]) / n / 1e3,
+             0.0, (b["thread"][2] - a["thread"][2]) / n / 1e3)]
+    for label, (ns, calls, w) in b.items():
         if label != "thread":
-            ns0, c0 = a.get(label, (0, 0))
-            rows.append((label, (ns - ns0) / n / 1e3, (calls - c0) / n))
+            ns0, c0, w0 = a.get(label, (0, 0, 0))
+            rows.append((label, (ns - ns0) / n / 1e3, (calls - c0) / n, (w - w0) / n / 1e3))
     return rows
 
 
@@ -664,7 +683,8 @@ async def run_relay(args: argparse.Namespace, g: int, record: dict[int, list[str
         os.unlink(payload_file)
     xs = [x for t0, x in lat if t0 >= start + args.warmup]
     return {**stats_of(xs), "cpu_ms_per_action": (cpu1 - cpu0) * 1000 / (len(xs) or 1),
-            "rss_mb": rss, "mean_update_b": int(statistics.fmean(len(t) for v in texts for t in v))}
+            "rss_mb": rss, "mean_update_b": int(statistics.fmean(len(t) for v in texts for t in v)),
+            "crowd": crowd(lat, start + args.warmup)}
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -692,14 +712,16 @@ async def run(args: argparse.Namespace) -> None:
                   f"{r['cpu_ms_per_action']:>5.2f}   {s['p99'] / r['p99']:>6.2f}   {load}"
                   + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
                      if s["stuck"] or s["closed"] else "")
+                  + f"  (p99 actions: {s['crowd']:.1f} server / {r['crowd']:.1f} relay "
+                    "others sent in the 6 ms before)"
                   + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} waits, "
                     f"{s['preempted']:.1f} preemptions and {s['runq_ms']:.2f} ms "
                     "runnable-waiting per action)"
                   + (f"  [{s['split']}]" if s.get("split") else "")
                   + (f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""),
                   flush=True)
-            for label, us, calls in s.get("phases", []):
-                print(f"#   {label:36} {us:8.1f} us/action"
+            for label, us, calls, wall in s.get("phases", []):
+                print(f"#   {label:36} {us:8.1f} us/action, wall {wall:8.1f}"
                       + (f"  ({calls:.2f} calls/action)" if calls else ""), flush=True)
     print(f"# load average at the end {loadavg()}")
 

@@ -27,38 +27,39 @@ _DEPTH: dict[str, int] = {}
 SIGNAL = signal.SIGRTMIN + 1        # SIGUSR1/2 belong to the profile mode
 
 
-def _add(label: str, ns: int) -> None:
+def _add(label: str, ns: int, wall: int) -> None:
     d = _ACC.get(label)
     if d is None:
-        d = _ACC[label] = [0, 0]
+        d = _ACC[label] = [0, 0, 0]
     d[0] += ns
     d[1] += 1
+    d[2] += wall
 
 
 def _wrap(owner: Any, name: str, label: str) -> None:
     raw = inspect.getattr_static(owner, name)
     f = getattr(owner, name)
-    clock = time.thread_time_ns
+    clock, wall = time.thread_time_ns, time.perf_counter_ns
     if label not in _ORDER:
         _ORDER.append(label)
     if inspect.iscoroutinefunction(f):
         async def w(*a: Any, **k: Any) -> Any:     # CPU of this thread while it ran
-            t = clock()                             # (an await that suspends counts what
+            t, w0 = clock(), wall()                 # (an await that suspends counts what
             try:                                    # the loop ran meanwhile: only for
                 return await f(*a, **k)             # calls that rarely suspend)
             finally:
-                _add(label, clock() - t)
+                _add(label, clock() - t, wall() - w0)
     else:
         def w(*a: Any, **k: Any) -> Any:           # type: ignore[misc]
             depth = _DEPTH.get(label, 0)            # a subclass calling its base: once
             _DEPTH[label] = depth + 1
-            t = clock()
+            t, w0 = clock(), wall()
             try:
                 return f(*a, **k)
             finally:
                 _DEPTH[label] = depth
                 if not depth:
-                    _add(label, clock() - t)
+                    _add(label, clock() - t, wall() - w0)
     setattr(owner, name, staticmethod(w) if isinstance(raw, staticmethod) else w)
 
 
@@ -100,6 +101,18 @@ def install() -> list[str]:
             _wrap(owner, name, label)
         except AttributeError:
             missing.append(label)
+    import gc
+    gc_t = [0, 0]
+
+    def _gc(phase: str, info: dict[str, Any]) -> None:      # the collections' own time
+        if phase == "start":
+            gc_t[0], gc_t[1] = time.thread_time_ns(), time.perf_counter_ns()
+        else:
+            _add(f"gc (generation {info.get('generation')})", time.thread_time_ns() - gc_t[0],
+                 time.perf_counter_ns() - gc_t[1])
+    for g in range(3):
+        _ORDER.append(f"gc (generation {g})")
+    gc.callbacks.append(_gc)
     signal.signal(SIGNAL, _dump)
     return missing
 
@@ -107,16 +120,17 @@ def install() -> list[str]:
 def _dump(*_: Any) -> None:
     out = os.environ.get("PHASES_OUT", "/tmp/phases")
     with open(f"{out}.{os.getpid()}", "w") as f:
-        f.write(f"thread\t{time.thread_time_ns()}\t0\n")
+        f.write(f"thread\t{time.thread_time_ns()}\t0\t{time.perf_counter_ns()}\n")
         for label in _ORDER:
-            ns, n = _ACC.get(label, (0, 0))
-            f.write(f"{label}\t{ns}\t{n}\n")
+            ns, n, w = _ACC.get(label, (0, 0, 0))
+            f.write(f"{label}\t{ns}\t{n}\t{w}\n")
 
 
-def read(path: str) -> dict[str, tuple[int, int]]:
+def read(path: str) -> dict[str, tuple[int, int, int]]:
+    """label -> (thread CPU ns, calls, wall ns)."""
     out = {}
     with open(path) as f:
         for line in f:
-            label, ns, n = line.rstrip("\n").split("\t")
-            out[label] = (int(ns), int(n))
+            label, ns, n, w = line.rstrip("\n").split("\t")
+            out[label] = (int(ns), int(n), int(w))
     return out
