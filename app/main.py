@@ -31,6 +31,7 @@ from .pages.endpoints import router as pages_router
 from .pubsub import make_pubsub
 from .realtime import forward
 from .realtime.endpoints import router as ws_router
+from .realtime.connection import start_frame_writer
 from .realtime.hub import Hub
 from .replays.endpoints import router as replays_router
 from .scenarios.endpoints import router as scenarios_router
@@ -113,6 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.redis_url and settings.ownership:   # one owner worker per game
             app.state.forward = await forward.start(app, settings, hub)
         tune_gc(settings)
+        if settings.ws_writer_thread:   # frames written beside the loop (connection.py)
+            start_frame_writer()
         memdebug.install()
         gc_task = asyncio.create_task(gc_loop(settings))
         stall_task = (asyncio.create_task(stallwatch.watch(float(os.environ["STALL_WATCH_MS"])))

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import queue
+import socket
 import struct
+import threading
 import time
 from collections import deque
 from typing import Any
@@ -114,6 +118,65 @@ class _Resume:
                 return
 
 
+class FrameWriter:
+    """One thread that writes the frames of deliveries to their sockets, so that the
+    system calls and what they wake run beside the event loop instead of inside it.
+
+    A socket write wakes its reader, and Linux places a woken reader on the writer's CPU:
+    with every write on the loop thread, a load generator (or a proxy) on the same machine
+    read each update on the loop's CPU, between the loop's writes and before its next
+    action, while the other CPU idled (session 10, docs/performance.md).  From this thread
+    the readers wake where it runs, and the loop goes on with the next action.
+
+    Order per connection is kept by counts (each written by one thread only): the loop
+    hands a connection's frames here while any it handed earlier are not yet written;
+    a write that does not complete (the socket's buffer is full) hands the rest back to
+    the loop's transport, which then owns the connection's order until all is written.
+    Each connection writes through its own duplicate of the socket's descriptor, closed
+    once nothing of it is pending (:meth:`Connection.release`)."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[tuple[Connection, bytes]] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="frame-writer", daemon=True)
+        self._thread.start()
+
+    def put(self, conn: Connection, data: bytes) -> None:
+        self._queue.put((conn, data))
+
+    def _run(self) -> None:
+        while True:
+            conn, data = self._queue.get()
+            try:
+                if conn._spilled:
+                    n = 0
+                else:
+                    try:
+                        n = conn._wsock.send(data)      # type: ignore[union-attr]
+                    except (BlockingIOError, InterruptedError):
+                        n = 0
+                    except OSError:         # gone: the loop sees the disconnect itself
+                        n = len(data)
+                if n < len(data):           # the rest goes after what the loop holds
+                    conn._spilled = True
+                    conn._spills += 1
+                    with contextlib.suppress(RuntimeError):     # a loop already closed
+                        conn._loop.call_soon_threadsafe(conn._spill, data[n:])
+            except Exception:               # never let one socket stop the thread
+                pass
+            finally:
+                conn._written += 1
+
+
+WRITER: FrameWriter | None = None
+
+
+def start_frame_writer() -> None:
+    """The process's :class:`FrameWriter` (``WS_WRITER_THREAD``; app start-up)."""
+    global WRITER
+    if WRITER is None:
+        WRITER = FrameWriter()
+
+
 class Connection:
     def __init__(self, ws: WebSocket, queue_size: int, max_bytes: int = 4 * 1024 * 1024) -> None:
         self.ws = ws
@@ -149,6 +212,13 @@ class Connection:
         # directly (set after the handshake, ``use_protocol``); None: the ASGI send
         self._proto: Any = None
         self._corked: list[bytes] | None = None     # frames held by ``cork``
+        # the frame writer's (``FrameWriter``): the duplicate descriptor, frames handed
+        # to it (loop) and written by it (thread), rests it handed back (thread) and the
+        # loop wrote (loop), and whether the loop's transport holds its order
+        self._wsock: socket.socket | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._handed = self._written = self._spills = self._spilled_done = 0
+        self._spilled = False
         self._view_key: tuple[tuple[Any, ...], Any] | None = None     # ``_kept``
         self._actors: tuple[tuple[Any, ...], Any] | None = None
         self.client = ""                    # rate-limit key (identity or address)
@@ -226,7 +296,7 @@ class Connection:
             return
         wake = self._wake
         if wake is not None and not wake.done() and not self._out:      # the writer idles
-            if self._direct(msg) or self._send_now(msg):
+            if self._direct(msg) or (not self.pending_writes() and self._send_now(msg)):
                 return
         size = len(msg.text if isinstance(msg, Encoded) else msg)
         if self.queued + size > self.max_bytes and self.queued:
@@ -252,8 +322,52 @@ class Connection:
         if self._corked is not None:
             self._corked.append(frame)
         else:
-            p.transport.write(frame)
+            self._write(p.transport, frame)
         return True
+
+    def _write(self, transport: Any, data: bytes) -> None:
+        """Write through the frame writer when there is one and nothing of this
+        connection waits in the transport; else on the transport (in order either way)."""
+        w = WRITER
+        if w is not None and (self._handed != self._written or (
+                self._spills == self._spilled_done and not transport.get_write_buffer_size())):
+            if self._wsock is None:
+                sock = transport.get_extra_info("socket")
+                if sock is None:
+                    transport.write(data)
+                    return
+                self._wsock = socket.socket(fileno=os.dup(sock.fileno()))
+                self._wsock.setblocking(False)
+                self._loop = asyncio.get_running_loop()
+            if self._handed == self._written and self._spills == self._spilled_done:
+                self._spilled = False       # all written: the thread may write again
+            self._handed += 1
+            w.put(self, data)
+            return
+        transport.write(data)
+
+    def _spill(self, rest: bytes) -> None:
+        """(loop) The rest of a frame the writer could not write: after it, in order."""
+        self._spilled_done += 1
+        p = self._proto
+        if p is not None and not p.transport.is_closing():
+            p.transport.write(rest)
+
+    def pending_writes(self) -> bool:
+        """Frames handed to the frame writer and not yet written or handed back."""
+        return self._handed != self._written or self._spills != self._spilled_done
+
+    async def release(self) -> None:
+        """Before the socket's close: wait (at most 2 s) until the frame writer wrote
+        this connection's frames, then close its duplicate descriptor (the socket closes
+        when both are)."""
+        for _ in range(2000):
+            if not self.pending_writes():
+                break
+            await asyncio.sleep(0.001)
+        sock, self._wsock = self._wsock, None
+        if sock is not None:
+            sock.close()
 
     def cork(self) -> bool:
         """Hold the frames written directly until :meth:`uncork`, which writes them with
@@ -270,7 +384,7 @@ class Connection:
     def uncork(self) -> None:
         frames, self._corked = self._corked, None
         if frames:
-            self._proto.transport.write(frames[0] if len(frames) == 1 else b"".join(frames))
+            self._write(self._proto.transport, frames[0] if len(frames) == 1 else b"".join(frames))
 
     def _send_now(self, msg: str | Encoded) -> bool:
         """The writer is idle and nothing waits: send on the spot, without waking a task
@@ -341,7 +455,11 @@ class Connection:
                 text = item.text if isinstance(item, Encoded) else item
                 self.queued -= len(text)
                 if not self._direct(item):
+                    if self.pending_writes():       # the ASGI send after those frames
+                        await self.release()
                     await self.ws.send_text(text)
         finally:
+            with contextlib.suppress(Exception):
+                await self.release()                # the close frame after every frame
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.ws.close(self.close_code, self.close_reason), 2.0)
