@@ -236,3 +236,134 @@ def test_frame_of_writes_what_websockets_writes(n: int) -> None:
     counted in bytes."""
     text = ("é" * n)[: n // 2] + "x" * (n - n // 2)
     assert frame_of(text) == _frame(text)
+
+
+class _Proto:
+    """What ``Connection._write`` and ``_spill`` read of uvicorn's protocol."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self.transport = transport
+
+
+def test_frame_writer_keeps_the_order_when_the_socket_fills() -> None:
+    """Through a real socket whose buffers are 4 KB: the frame writer's short writes
+    (EAGAIN on the duplicate descriptor) hand their rests back to the loop's transport;
+    all bytes arrive, in order, and ``release`` closes the duplicate descriptor once
+    nothing is pending.  (The order rule itself, deterministically: the next test.)"""
+    import socket
+    import threading
+    import time
+
+    from app.realtime import connection as C
+
+    async def main() -> tuple[bytes, bytes, Connection]:
+        C.start_frame_writer()
+        loop = asyncio.get_running_loop()
+        lsock = socket.create_server(("127.0.0.1", 0))
+        port = lsock.getsockname()[1]
+        accepted: list[socket.socket] = []
+        t = threading.Thread(target=lambda: accepted.append(lsock.accept()[0]))
+        t.start()
+        transport, _ = await loop.create_connection(asyncio.Protocol, "127.0.0.1", port)
+        t.join(5)
+        peer = accepted[0]
+        peer.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)     # fills at once
+        transport.get_extra_info("socket").setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        conn = Connection(FakeSocket(), queue_size=100)     # type: ignore[arg-type]
+        conn._proto = _Proto(transport)                      # noqa: SLF001
+        frames = [bytes([i % 251]) * 2000 + i.to_bytes(4, "big") for i in range(80)]
+        want = b"".join(frames)
+        got = bytearray()
+
+        def read() -> None:                     # a slow reader: the buffers fill, drain
+            peer.settimeout(10)                 # a little, fill again
+            while len(got) < len(want):
+                chunk = peer.recv(1024)
+                if not chunk:
+                    return
+                got.extend(chunk)
+                time.sleep(0.0005)
+
+        reader = threading.Thread(target=read)
+        reader.start()
+        for f in frames:
+            conn._write(transport, f)                        # noqa: SLF001
+        # the loop busy (blocked) while the thread writes: the rests it hands back wait
+        # for the loop, and the socket drains meanwhile, so a later frame written by the
+        # thread before them would arrive first
+        time.sleep(0.5)
+        while reader.is_alive():
+            await asyncio.sleep(0.01)
+        await conn.release()
+        transport.close()
+        peer.close()
+        lsock.close()
+        return bytes(got), want, conn
+
+    got, want, conn = asyncio.run(main())
+    assert conn._spills > 0                     # noqa: SLF001  (short writes did happen)
+    assert got == want
+    assert not conn.pending_writes() and conn._wsock is None    # noqa: SLF001
+
+
+def test_frame_writer_sends_nothing_past_a_rest_it_handed_back() -> None:
+    """Scripted: the second frame's write comes up short and the socket then takes
+    everything again; the rest is written by the loop, and every later frame must follow
+    it there (written by the thread before the loop runs, it would arrive first)."""
+    import threading
+
+    from app.realtime import connection as C
+
+    timeline: list[bytes] = []
+    lock = threading.Lock()
+
+    class Sock:
+        calls = 0
+
+        def send(self, data: bytes) -> int:
+            Sock.calls += 1
+            n = len(data) // 2 if Sock.calls == 2 else len(data)
+            with lock:
+                timeline.append(bytes(data[:n]))
+            return n
+
+        def close(self) -> None:
+            pass
+
+    class Transport:
+        def get_write_buffer_size(self) -> int:
+            return 0
+
+        def write(self, data: bytes) -> None:
+            with lock:
+                timeline.append(bytes(data))
+
+        def is_closing(self) -> bool:
+            return False
+
+    async def main() -> tuple[list[bytes], Connection]:
+        C.start_frame_writer()
+        tr = Transport()
+        conn = Connection(FakeSocket(), queue_size=100)     # type: ignore[arg-type]
+        conn._proto = _Proto(tr)                             # type: ignore[arg-type]  # noqa: SLF001
+        conn._wsock, conn._loop = Sock(), asyncio.get_running_loop()   # type: ignore[assignment]  # noqa: SLF001
+        frames = [bytes([65 + i]) * 10 for i in range(6)]
+        for f in frames:
+            conn._write(tr, f)                               # noqa: SLF001
+        import time
+        time.sleep(0.2)             # the thread is done; the loop has not run the rest yet
+        for _ in range(100):
+            if not conn.pending_writes():
+                break
+            await asyncio.sleep(0.01)
+        conn._write(tr, b"Z" * 10)      # all written: the thread writes again # noqa: SLF001
+        for _ in range(100):
+            if not conn.pending_writes():
+                break
+            await asyncio.sleep(0.01)
+        return frames, conn
+
+    frames, conn = asyncio.run(main())
+    assert b"".join(timeline) == b"".join(frames) + b"Z" * 10
+    assert conn._spills == len(frames) - 1 and not conn.pending_writes()   # noqa: SLF001
+    assert Sock.calls == 3              # A, half of B, then Z (C-F via the loop)
