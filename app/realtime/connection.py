@@ -326,11 +326,14 @@ class Connection:
         return True
 
     def _write(self, transport: Any, data: bytes) -> None:
-        """Write through the frame writer when there is one and nothing of this
-        connection waits in the transport; else on the transport (in order either way)."""
+        """Write through the frame writer when there is one and either something of this
+        connection is still with it (frames, or rests it handed back that the loop has
+        not yet written) or the transport holds nothing; else on the transport, which
+        then holds the order (in order either way)."""
         w = WRITER
-        if w is not None and (self._handed != self._written or (
-                self._spills == self._spilled_done and not transport.get_write_buffer_size())):
+        if w is not None and (self.pending_writes() or not transport.get_write_buffer_size()):
+            # (a rest handed back and not yet written by the loop: this goes through the
+            # thread, which hands it back after the rest, in order)
             if self._wsock is None:
                 sock = transport.get_extra_info("socket")
                 if sock is None:

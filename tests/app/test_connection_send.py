@@ -352,6 +352,7 @@ def test_frame_writer_sends_nothing_past_a_rest_it_handed_back() -> None:
             conn._write(tr, f)                               # noqa: SLF001
         import time
         time.sleep(0.2)             # the thread is done; the loop has not run the rest yet
+        conn._write(tr, b"Y" * 10)      # so this one must wait for the rest too # noqa: SLF001
         for _ in range(100):
             if not conn.pending_writes():
                 break
@@ -364,6 +365,6 @@ def test_frame_writer_sends_nothing_past_a_rest_it_handed_back() -> None:
         return frames, conn
 
     frames, conn = asyncio.run(main())
-    assert b"".join(timeline) == b"".join(frames) + b"Z" * 10
-    assert conn._spills == len(frames) - 1 and not conn.pending_writes()   # noqa: SLF001
+    assert b"".join(timeline) == b"".join(frames) + b"Y" * 10 + b"Z" * 10
+    assert conn._spills == len(frames) and not conn.pending_writes()   # noqa: SLF001
     assert Sock.calls == 3              # A, half of B, then Z (C-F via the loop)
