@@ -87,13 +87,16 @@ class Settings(BaseSettings):
     # long for the GIL while the event loop runs Python code, several times per commit;
     # CPython's 5 ms made that wait the median latency at 200 games (36 ms vs 3.9 ms with
     # 0.5 ms; docs/performance.md "Overlord scale").  0 keeps CPython's.
-    # 0.02 ms with the frame writer thread (ws_writer_thread): it takes the GIL for a few
-    # microseconds per socket while the loop runs Python code; with 0.5 ms it waited that
-    # long per write (100 games: p99 10.5 ms, as without the thread; 7.1-8.2 at 0.02 ms)
-    gil_switch_interval: float = 0.00002
+    # With the frame writer thread (ws_writer_thread) use 0.00002 (0.02 ms): it takes the
+    # GIL for a few microseconds per socket while the loop runs Python code; with 0.5 ms
+    # it waited that long per write (100 games: p99 10.5 ms, as without the thread).
+    gil_switch_interval: float = 0.0005
     # deliveries' frames written by one thread beside the event loop (app/realtime/
-    # connection.py FrameWriter): the readers they wake run on the other CPU
-    ws_writer_thread: bool = True
+    # connection.py FrameWriter): the readers they wake run on the other CPU.  Off by
+    # default until it is measured at 500 games and with PostgreSQL + Redis (session 10:
+    # 500-game runs with it on did not connect on a slow machine, not yet compared
+    # with it off); WS_WRITER_THREAD=1 GIL_SWITCH_INTERVAL=0.00002 turns it on.
+    ws_writer_thread: bool = False
     # the event loop thread's scheduler slice in ms (Linux 6.12+, app/sched.py): a short
     # one keeps the readers its writes wake from taking its CPU mid-delivery (100 games:
     # p99 median 2.58 -> 2.16x the relay's).  0 keeps the kernel's.
