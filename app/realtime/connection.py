@@ -342,7 +342,7 @@ class Connection:
                 self._wsock = socket.socket(fileno=os.dup(sock.fileno()))
                 self._wsock.setblocking(False)
                 self._loop = asyncio.get_running_loop()
-            if self._handed == self._written and self._spills == self._spilled_done:
+            if not self.pending_writes():
                 self._spilled = False       # all written: the thread may write again
             self._handed += 1
             w.put(self, data)
