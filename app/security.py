@@ -9,6 +9,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request, WebSocket
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from .errors import Unauthenticated
 from .models import Identity
@@ -43,14 +44,19 @@ async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
 SessionDep = Annotated[AsyncSession, Depends(get_session)]
 
 
-async def identity_by_token(session: AsyncSession, token: str | None) -> Identity | None:
-    if not token:
-        return None
-    if len(token) > 256:
+def identity_of_token(session: Session, token: str | None) -> Identity | None:
+    """The identity a bearer token stands for (synchronous: ``Database.read``)."""
+    if not token or len(token) > 256:
         return None
     from .identity.repository import identity_for_token
 
-    return await identity_for_token(session, hash_token(token))
+    return identity_for_token(session, hash_token(token))
+
+
+async def identity_by_token(session: AsyncSession, token: str | None) -> Identity | None:
+    if not token or len(token) > 256:
+        return None
+    return await session.run_sync(identity_of_token, token)
 
 
 async def optional_identity(request: Request, session: SessionDep) -> Identity | None:

@@ -4,7 +4,7 @@ from fastapi import APIRouter, Query, Request
 
 from ..errors import Forbidden
 from ..games.privacy import require_watch
-from ..security import OptionalIdentity, SessionDep
+from ..security import OptionalIdentity
 from .policy import Actor, may_read_any
 from .schemas import ChatOut
 from .service import history_any, to_out
@@ -13,7 +13,7 @@ router = APIRouter(prefix="/api/games", tags=["chat"])
 
 
 @router.get("/{game_id}/chat", response_model=list[ChatOut])
-async def read_chat(game_id: str, request: Request, session: SessionDep,
+async def read_chat(game_id: str, request: Request,
                     identity: OptionalIdentity, channel: str = Query("all", max_length=40),
                     invite: str | None = Query(None, max_length=64)) -> list[ChatOut]:
     """The last 100 messages of a channel the caller may read (players read as any of
@@ -27,4 +27,5 @@ async def read_chat(game_id: str, request: Request, session: SessionDep,
     decision = may_read_any(actors, channel)
     if not decision:
         raise Forbidden(decision.reason, code="chat_forbidden")
-    return [to_out(m) for m in await history_any(session, game_id, actors, [channel])]
+    return [to_out(m) for m in await request.app.state.db.read(history_any, game_id, actors,
+                                                                      [channel])]

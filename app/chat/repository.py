@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from ..models import ChatMessage
 
@@ -14,12 +15,14 @@ async def add(session: AsyncSession, msg: ChatMessage) -> ChatMessage:
     return msg
 
 
-async def recent(session: AsyncSession, game_id: str, channels: Sequence[str],
-                 limit: int = 100) -> list[ChatMessage]:
+def recent(session: Session, game_id: str, channels: Sequence[str],
+           limit: int = 100) -> list[ChatMessage]:
+    """The last ``limit`` messages of these channels, oldest first (synchronous:
+    ``Database.read``)."""
     if not channels:
         return []
-    res = await session.execute(select(ChatMessage)
-                                .where(ChatMessage.game_id == game_id,
-                                       ChatMessage.channel.in_(list(channels)))
-                                .order_by(ChatMessage.id.desc()).limit(limit))
+    res = session.execute(select(ChatMessage)
+                          .where(ChatMessage.game_id == game_id,
+                                 ChatMessage.channel.in_(list(channels)))
+                          .order_by(ChatMessage.id.desc()).limit(limit))
     return list(reversed(list(res.scalars())))

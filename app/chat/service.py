@@ -4,11 +4,12 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from ..errors import Forbidden
 from ..models import ChatMessage
 from . import repository
-from .policy import Actor, may_read, may_read_any, may_write, writer_for
+from .policy import Actor, may_read_any, may_write, writer_for
 from .schemas import ChatOut
 
 MAX_TEXT = 1000
@@ -44,13 +45,9 @@ async def post_as(session: AsyncSession, game_id: str, actors: list[Actor],
     return await post(session, game_id, actor, identity_id, name, channel, text, view)
 
 
-async def history_any(session: AsyncSession, game_id: str, actors: list[Actor],
-                      channels: list[str], limit: int = 100) -> list[ChatMessage]:
+def history_any(session: Session, game_id: str, actors: list[Actor],
+                channels: list[str], limit: int = 100) -> list[ChatMessage]:
+    """The last ``limit`` messages of the channels any of these actors may read
+    (synchronous: ``Database.read``)."""
     readable = [c for c in channels if may_read_any(actors, c)]
-    return await repository.recent(session, game_id, readable, limit)
-
-
-async def history(session: AsyncSession, game_id: str, actor: Actor, channels: list[str],
-                  view: dict[str, Any] | None, limit: int = 100) -> list[ChatMessage]:
-    readable = [c for c in channels if may_read(actor, c, view)]
-    return await repository.recent(session, game_id, readable, limit)
+    return repository.recent(session, game_id, readable, limit)

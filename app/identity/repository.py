@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 
 from ..models import AuthSession, Identity, utcnow
 
@@ -22,18 +23,18 @@ async def session_by_hash(session: AsyncSession, token_hash: str) -> AuthSession
     return res.scalar_one_or_none()
 
 
-async def identity_for_token(session: AsyncSession, token_hash: str) -> Identity | None:
+def identity_for_token(session: Session, token_hash: str) -> Identity | None:
     """The identity of a live session (not revoked, not expired); a token issued before
-    sessions existed (no session row at all) falls back to ``identities.token_hash``."""
-    res = await session.execute(
+    sessions existed (no session row at all) falls back to ``identities.token_hash``.
+    Synchronous: run it with ``Database.read`` or ``AsyncSession.run_sync``."""
+    row = session.execute(
         select(Identity, AuthSession.revoked_at, AuthSession.expires_at > utcnow())
         .join(AuthSession, AuthSession.identity_id == Identity.id)
-        .where(AuthSession.token_hash == token_hash))
-    row = res.first()
+        .where(AuthSession.token_hash == token_hash)).first()
     if row is not None:
         ident, revoked, live = row
         return ident if revoked is None and live else None
-    return await by_token_hash(session, token_hash)
+    return session.execute(select(Identity).where(Identity.token_hash == token_hash)).scalar_one_or_none()
 
 
 async def sessions_of(session: AsyncSession, identity_id: str) -> list[AuthSession]:

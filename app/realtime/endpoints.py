@@ -18,7 +18,7 @@ from ..inputs import InputError, parse_json
 from ..games.privacy import may_watch
 from ..games.runtime import GameRuntime
 from ..ratelimit import client_key
-from ..security import identity_by_token, token_from
+from ..security import identity_of_token, token_from
 from .connection import Connection, TokenBucket
 from .handoff import SCOPE_PROTOCOL
 from . import remote
@@ -112,8 +112,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         tok = token or token_from(ws)
         identity = None
         if tok:
-            async with hub.db.sessions() as session:
-                identity = await identity_by_token(session, tok)
+            identity = await hub.db.read(identity_of_token, tok)
             if identity is None:
                 conn.error("invalid_token", "unknown token")
                 conn.close(4401, "invalid token")
@@ -286,8 +285,7 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
         tok = msg.get("token")
         if not isinstance(tok, str) or len(tok) > 256:
             return _bad(conn, msg_id, "auth needs a 'token'")
-        async with hub.db.sessions() as session:
-            identity = await identity_by_token(session, tok)
+        identity = await hub.db.read(identity_of_token, tok)
         if identity is None:
             conn.send_json({"type": "error", "code": "invalid_token", "id": msg_id,
                             "message": "unknown token", "details": {}})

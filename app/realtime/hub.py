@@ -432,10 +432,9 @@ class Hub:
     async def attach(self, rt: GameRuntime, conn: Connection, since: int | None) -> None:
         """Send ``hello`` (+ one ``update`` with the missed events after ``since``) and
         start deliveries."""
-        async with self.db.sessions() as session:
-            seat_chans = channels_for(conn.actors, [(s.seat, s.side, s.role) for s in rt.seats.values()])
-            msgs = await chat_service.history_any(session, rt.game_id, conn.actors,
-                                                  seat_chans["read"], 50)
+        seat_chans = channels_for(conn.actors, [(s.seat, s.side, s.role) for s in rt.seats.values()])
+        msgs = await self.db.read(chat_service.history_any, rt.game_id, conn.actors,
+                                  seat_chans["read"], 50)
         chat = [chat_service.to_wire(m) for m in msgs]
         rebuilt = await self._rebuild(rt, conn, since)
         async with rt.lock:

@@ -204,14 +204,24 @@ async def test_rate_limited_notice_names_the_message(server: Server, api: httpx.
 
 # -- sessions and private games ---------------------------------------------------------
 
-def test_logout_revokes_and_sessions_list(server: Server, api: httpx.Client) -> None:
+async def test_logout_revokes_and_sessions_list(server: Server, api: httpx.Client) -> None:
     tok = new_identity(api, "Leaver")
     other = api.post("/api/identity", json={"name": "Leaver"}).json()["token"]
+    gid = create_game(api, other)["id"]
+    async with websockets.connect(url(server, gid, token=tok)) as ws:   # live: a hello
+        assert json.loads(await ws.recv())["type"] == "hello"
     sessions = api.get("/api/identity/sessions", headers=auth(tok)).json()
     assert len(sessions) == 1 and sessions[0]["current"]
     assert api.post("/api/identity/logout", headers=auth(tok)).status_code == 204
     r = api.get("/api/identity/me", headers=auth(tok))
     assert r.status_code == 401 and err(r) == "unauthenticated"
+    # the websocket reads the token on the event loop's own SQLite connection: the
+    # logout's commit is seen at once there too
+    async with websockets.connect(url(server, gid, token=tok)) as ws:
+        assert json.loads(await ws.recv())["code"] == "invalid_token"
+        with pytest.raises(websockets.ConnectionClosed):
+            await ws.recv()
+        assert ws.close_code == 4401
     assert api.get("/api/identity/me", headers=auth(other)).status_code == 200
     sid = api.get("/api/identity/sessions", headers=auth(other)).json()[0]["id"]
     r = api.delete(f"/api/identity/sessions/{sid}x", headers=auth(other))
