@@ -135,7 +135,9 @@ class Connection {
       if (this.ws !== ws) return;
       setConn(false, ev.code);
       if (ev.code === 4401 || ev.code === 4404 || this.stopped) return;
-      setTimeout(() => this.connect(), this.backoff);
+      // jittered: after a server restart every client of every game reconnects, and a
+      // shared schedule would bring them all back in the same instant (server_busy, 1013)
+      setTimeout(() => this.connect(), this.backoff * (0.5 + Math.random()));
       this.backoff = Math.min(this.backoff * 2, 8000);
     };
     clearInterval(this.pingTimer);
