@@ -93,9 +93,10 @@ class Settings(BaseSettings):
     gil_switch_interval: float = 0.0005
     # deliveries' frames written by one thread beside the event loop (app/realtime/
     # connection.py FrameWriter): the readers they wake run on the other CPU.  Off by
-    # default until it is measured at 500 games and with PostgreSQL + Redis (session 10:
-    # 500-game runs with it on did not connect on a slow machine, not yet compared
-    # with it off); WS_WRITER_THREAD=1 GIL_SWITCH_INTERVAL=0.00002 turns it on.
+    # default: p99 -20 % at 100 games, but at 400 games (session 11) its GIL hand-offs
+    # cost +14 % of CPU per action and saturated the worker (p99 620 ms against 77 off;
+    # docs/performance.md "Session 11").  WS_WRITER_THREAD=1 GIL_SWITCH_INTERVAL=0.00002
+    # turns it on.
     ws_writer_thread: bool = False
     # the event loop thread's scheduler slice in ms (Linux 6.12+, app/sched.py): a short
     # one keeps the readers its writes wake from taking its CPU mid-delivery (100 games:
