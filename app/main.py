@@ -114,8 +114,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.redis_url and settings.ownership:   # one owner worker per game
             app.state.forward = await forward.start(app, settings, hub)
         tune_gc(settings)
-        if settings.ws_writer_thread:   # frames written beside the loop (connection.py)
-            start_frame_writer()
+        writer_task = None
+        if settings.ws_writer_thread != "off":  # frames written beside the loop (connection.py)
+            writer = start_frame_writer()
+            if settings.ws_writer_thread == "auto":
+                writer.active = False           # until the governor sees the loop's load
+                writer_task = asyncio.create_task(writer.govern(
+                    settings.ws_writer_on_below, settings.ws_writer_off_above,
+                    settings.ws_writer_switch_interval, sys.getswitchinterval()))
         memdebug.install()
         gc_task = asyncio.create_task(gc_loop(settings))
         stall_task = (asyncio.create_task(stallwatch.watch(float(os.environ["STALL_WATCH_MS"])))
@@ -124,6 +130,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             gc_task.cancel()
+            if writer_task is not None:
+                writer_task.cancel()
             if stall_task is not None:
                 stall_task.cancel()
             await hub.stop()

@@ -9,8 +9,9 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -92,12 +93,25 @@ class Settings(BaseSettings):
     # it waited that long per write (100 games: p99 10.5 ms, as without the thread).
     gil_switch_interval: float = 0.0005
     # deliveries' frames written by one thread beside the event loop (app/realtime/
-    # connection.py FrameWriter): the readers they wake run on the other CPU.  Off by
-    # default: p99 -20 % at 100 games, but at 400 games (session 11) its GIL hand-offs
-    # cost +14 % of CPU per action and saturated the worker (p99 620 ms against 77 off;
-    # docs/performance.md "Session 11").  WS_WRITER_THREAD=1 GIL_SWITCH_INTERVAL=0.00002
-    # turns it on.
-    ws_writer_thread: bool = False
+    # connection.py FrameWriter): the readers they wake run on the other CPU.  "auto"
+    # (the default): on, with a GIL switch interval of ws_writer_switch_interval, while
+    # the event loop is busy less than ws_writer_on_below of its time, and off (writes
+    # on the loop, gil_switch_interval) once it is busy more than ws_writer_off_above:
+    # p99 -20 % at 100 games, but at 400 games (session 11) its GIL hand-offs cost +14 %
+    # of CPU per action and saturated the worker (p99 620 ms against 77 without it;
+    # docs/performance.md "Session 11").  "on": always (set GIL_SWITCH_INTERVAL=0.00002
+    # too); "off": never.
+    ws_writer_thread: Literal["auto", "on", "off"] = "auto"
+    ws_writer_switch_interval: float = 0.00002
+    ws_writer_on_below: float = 0.40
+    ws_writer_off_above: float = 0.55
+
+    @field_validator("ws_writer_thread", mode="before")
+    @classmethod
+    def _writer_mode(cls, v: Any) -> Any:
+        """WS_WRITER_THREAD=1 / 0 (and true / false) as before "auto" existed."""
+        flag = {"1": "on", "true": "on", "yes": "on", "0": "off", "false": "off", "no": "off"}
+        return flag.get(str(v).strip().lower(), v) if isinstance(v, (str, bool, int)) else v
     # the event loop thread's scheduler slice in ms (Linux 6.12+, app/sched.py): a short
     # one keeps the readers its writes wake from taking its CPU mid-delivery (100 games:
     # p99 median 2.58 -> 2.16x the relay's).  0 keeps the kernel's.

@@ -4,6 +4,8 @@ the texts is kept either way, and a failing send ends the writer as before."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from typing import Any
 
 import pytest
 
@@ -245,6 +247,23 @@ class _Proto:
         self.transport = transport
 
 
+class _ScriptedTransport:
+    """A scripted transport that takes every write at once, recorded (``tag`` first)."""
+
+    def __init__(self, timeline: list[bytes], lock: Any = None, tag: bytes = b"") -> None:
+        self.timeline, self.lock, self.tag = timeline, lock or contextlib.nullcontext(), tag
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def write(self, data: bytes) -> None:
+        with self.lock:
+            self.timeline.append(self.tag + bytes(data))
+
+    def is_closing(self) -> bool:
+        return False
+
+
 def test_frame_writer_keeps_the_order_when_the_socket_fills() -> None:
     """Through a real socket whose buffers are 4 KB: the frame writer's short writes
     (EAGAIN on the duplicate descriptor) hand their rests back to the loop's transport;
@@ -330,20 +349,9 @@ def test_frame_writer_sends_nothing_past_a_rest_it_handed_back() -> None:
         def close(self) -> None:
             pass
 
-    class Transport:
-        def get_write_buffer_size(self) -> int:
-            return 0
-
-        def write(self, data: bytes) -> None:
-            with lock:
-                timeline.append(bytes(data))
-
-        def is_closing(self) -> bool:
-            return False
-
     async def main() -> tuple[list[bytes], Connection]:
         C.start_frame_writer()
-        tr = Transport()
+        tr = _ScriptedTransport(timeline, lock)
         conn = Connection(FakeSocket(), queue_size=100)     # type: ignore[arg-type]
         conn._proto = _Proto(tr)                             # type: ignore[arg-type]  # noqa: SLF001
         conn._wsock, conn._loop = Sock(), asyncio.get_running_loop()   # type: ignore[assignment]  # noqa: SLF001
@@ -368,3 +376,89 @@ def test_frame_writer_sends_nothing_past_a_rest_it_handed_back() -> None:
     assert b"".join(timeline) == b"".join(frames) + b"Y" * 10 + b"Z" * 10
     assert conn._spills == len(frames) and not conn.pending_writes()   # noqa: SLF001
     assert Sock.calls == 3              # A, half of B, then Z (C-F via the loop)
+
+
+def test_an_inactive_frame_writer_takes_only_what_must_follow_its_pending_frames() -> None:
+    """Turned off (``FrameWriter.active``, the governor's switch), new frames go to the
+    transport, except those of a connection with frames still in the thread's hands:
+    those follow them through the thread, in order."""
+    import threading
+    import time
+
+    from app.realtime import connection as C
+
+    timeline: list[bytes] = []
+    gate = threading.Event()
+
+    class Sock:
+        calls = 0
+
+        def send(self, data: bytes) -> int:
+            gate.wait(5)                # the thread holds the first frame until let go
+            Sock.calls += 1
+            timeline.append(bytes(data))
+            return len(data)
+
+        def close(self) -> None:
+            pass
+
+    async def main() -> Connection:
+        w = C.start_frame_writer()
+        tr = _ScriptedTransport(timeline, tag=b"T:")
+        conn = Connection(FakeSocket(), queue_size=100)     # type: ignore[arg-type]
+        conn._proto = _Proto(tr)                             # type: ignore[arg-type]  # noqa: SLF001
+        conn._wsock, conn._loop = Sock(), asyncio.get_running_loop()   # type: ignore[assignment]  # noqa: SLF001
+        try:
+            w.active = True
+            conn._write(tr, b"A")                            # noqa: SLF001
+            w.active = False
+            conn._write(tr, b"B")       # A still pending: B must follow it  # noqa: SLF001
+            gate.set()
+            for _ in range(200):
+                if not conn.pending_writes():
+                    break
+                time.sleep(0.005)
+            conn._write(tr, b"C")       # nothing pending: the loop's transport  # noqa: SLF001
+        finally:
+            w.active = True
+        return conn
+
+    conn = asyncio.run(main())
+    assert timeline == [b"A", b"B", b"T:C"]
+    assert Sock.calls == 2 and not conn.pending_writes()
+
+
+def test_the_governor_turns_the_frame_writer_off_on_a_busy_loop_and_on_again() -> None:
+    """``FrameWriter.govern``: the loop thread's CPU share over each period turns the
+    thread off above ``off_above`` (GIL switch interval ``slow``) and on again below
+    ``on_below`` (``fast``)."""
+    import sys
+    import time
+
+    from app.realtime import connection as C
+
+    async def main() -> list[tuple[bool, float]]:
+        w = C.FrameWriter()
+        w.active = True
+        seen: list[tuple[bool, float]] = []
+        task = asyncio.create_task(w.govern(0.40, 0.55, fast=0.0001, slow=0.003, period=0.1))
+        await asyncio.sleep(0.25)
+        seen.append((w.active, sys.getswitchinterval()))      # idle: stays on
+        t = time.monotonic()
+        while time.monotonic() - t < 0.35:                    # the loop busy
+            pass
+        await asyncio.sleep(0.05)
+        seen.append((w.active, sys.getswitchinterval()))
+        await asyncio.sleep(0.35)                             # idle again
+        seen.append((w.active, sys.getswitchinterval()))
+        task.cancel()
+        return seen
+
+    before = sys.getswitchinterval()
+    try:
+        seen = asyncio.run(main())
+    finally:
+        sys.setswitchinterval(before)
+    assert seen[0][0] is True
+    assert seen[1][0] is False and seen[1][1] == pytest.approx(0.003)
+    assert seen[2][0] is True and seen[2][1] == pytest.approx(0.0001)

@@ -279,3 +279,22 @@ def test_the_loop_thread_gets_the_scheduler_slice_it_asks_for() -> None:
         assert out["after"] == out["before"]
     elif out["before"]:                     # the kernel keeps a slice per thread (6.12+)
         assert out["after"] == 250_000
+
+
+def test_ws_writer_thread_takes_the_old_flags_and_refuses_other_words(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """WS_WRITER_THREAD: auto (the default), on, off, and 1 / 0 / true / false as before
+    auto existed; anything else stops the start with a validation error."""
+    from pydantic import ValidationError
+
+    from app.settings import Settings
+
+    monkeypatch.delenv("WS_WRITER_THREAD", raising=False)
+    assert Settings().ws_writer_thread == "auto"
+    for raw, mode in (("1", "on"), ("true", "on"), ("0", "off"), ("False", "off"),
+                      ("auto", "auto"), ("on", "on")):
+        monkeypatch.setenv("WS_WRITER_THREAD", raw)
+        assert Settings().ws_writer_thread == mode, raw
+    monkeypatch.setenv("WS_WRITER_THREAD", "sometimes")
+    with pytest.raises(ValidationError):
+        Settings()
