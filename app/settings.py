@@ -103,8 +103,8 @@ class Settings(BaseSettings):
     # too); "off": never.
     ws_writer_thread: Literal["auto", "on", "off"] = "auto"
     ws_writer_switch_interval: float = 0.00002
-    ws_writer_on_below: float = 0.40
-    ws_writer_off_above: float = 0.55
+    ws_writer_on_below: float = 0.30
+    ws_writer_off_above: float = 0.40
 
     @field_validator("ws_writer_thread", mode="before")
     @classmethod
