@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
@@ -39,10 +39,18 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-def ensure_sqlite_dir(url: str) -> None:
+def sqlite_file(url: str) -> str | None:
+    """The database file of a SQLite URL (None: not SQLite, or in memory)."""
     u = make_url(url)
-    if u.get_backend_name() == "sqlite" and u.database and u.database != ":memory:":
-        Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    return u.database
+
+
+def ensure_sqlite_dir(url: str) -> None:
+    path = sqlite_file(url)
+    if path is not None:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
 
 
 def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
@@ -159,6 +167,7 @@ class Database:
             WriteGate() if is_sqlite(self.url) else contextlib.nullcontext())
         self.log_writer: LogWriter | None = make_log_writer(self.url)
         self._reader: sessionmaker[Session] | None = None
+        self._reader_engine: Engine | None = None
         self._reader_path = sqlite_file(self.url)
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
@@ -175,8 +184,9 @@ class Database:
         if self._reader_path is not None:
             if self._reader is None:
                 path = self._reader_path
-                eng = create_engine("sqlite://", poolclass=StaticPool, creator=lambda: _read_only(path))
-                self._reader = sessionmaker(eng, expire_on_commit=False)
+                self._reader_engine = create_engine("sqlite://", poolclass=StaticPool,
+                                                    creator=lambda: _read_only(path))
+                self._reader = sessionmaker(self._reader_engine, expire_on_commit=False)
             try:
                 with self._reader() as s:
                     return fn(s, *args)
@@ -207,19 +217,10 @@ class Database:
     async def dispose(self) -> None:
         if self.log_writer is not None:
             await self.log_writer.close()
-        if self._reader is not None:
-            eng = self._reader.kw["bind"]
-            self._reader = None
-            eng.dispose()
+        if self._reader_engine is not None:
+            self._reader_engine.dispose()
+            self._reader = self._reader_engine = None
         await self.engine.dispose()
-
-
-def sqlite_file(url: str) -> str | None:
-    """The database file of a SQLite URL (None: not SQLite, or in memory)."""
-    u = make_url(url)
-    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
-        return None
-    return u.database
 
 
 def _read_only(path: str) -> sqlite3.Connection:
@@ -631,11 +632,9 @@ class PostgresLogWriter(LogWriter):
 
 def make_log_writer(url: str) -> LogWriter | None:
     u = make_url(url)
-    backend = u.get_backend_name()
-    if backend == "sqlite":
-        if not u.database or u.database == ":memory:":
-            return None
-        return SQLiteLogWriter(u.database)
-    if backend == "postgresql" and u.get_driver_name() == "asyncpg":
+    if u.get_backend_name() == "sqlite":
+        path = sqlite_file(url)
+        return SQLiteLogWriter(path) if path is not None else None
+    if u.get_backend_name() == "postgresql" and u.get_driver_name() == "asyncpg":
         return PostgresLogWriter(url, get_settings().database_schema)
     return None

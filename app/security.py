@@ -54,8 +54,6 @@ def identity_of_token(session: Session, token: str | None) -> Identity | None:
 
 
 async def identity_by_token(session: AsyncSession, token: str | None) -> Identity | None:
-    if not token or len(token) > 256:
-        return None
     return await session.run_sync(identity_of_token, token)
 
 

@@ -7,11 +7,6 @@ from sqlalchemy.orm import Session
 from ..models import AuthSession, Identity, utcnow
 
 
-async def by_token_hash(session: AsyncSession, token_hash: str) -> Identity | None:
-    res = await session.execute(select(Identity).where(Identity.token_hash == token_hash))
-    return res.scalar_one_or_none()
-
-
 async def add(session: AsyncSession, identity: Identity) -> Identity:
     session.add(identity)
     await session.flush()
