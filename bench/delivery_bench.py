@@ -20,6 +20,8 @@ which hides changes of a few per cent.  This one measures the part we write ours
     python bench/delivery_bench.py                          # 20 games, 2,000 actions
     python bench/delivery_bench.py --games 50 --actions 5000 --repeat 3
     python bench/delivery_bench.py --profile out.prof      # cProfile of the actions
+    PYTHONHASHSEED=0 valgrind --tool=callgrind python bench/delivery_bench.py \
+        --keep-db /tmp/games --actions N --repeat 1         # instructions, same games
 
 Prints one JSON object (CPU ms per action: each repeat, best and median; frames and
 bytes per action).  Asserts nothing.  Needs only ``make install``.
@@ -101,6 +103,31 @@ def create(games: int) -> tuple[str, list[str]]:
             except ProcessLookupError:
                 pass
         proc.wait(30)
+
+
+def kept(folder: str, games: int) -> tuple[str, list[str]]:
+    """A copy of the database kept in ``folder`` and its game ids (made by :func:`create`
+    the first time): every run starts from the same games in the same state."""
+    import shutil
+    import tempfile
+
+    db, meta = os.path.join(folder, "games.db"), os.path.join(folder, "games.json")
+    if not os.path.exists(meta):
+        url, ids = create(games)
+        os.makedirs(folder, exist_ok=True)
+        src = url.split("///", 1)[1]
+        shutil.copy(src, db)
+        if os.path.exists(src + "-wal"):            # not checkpointed at the server's exit
+            shutil.copy(src + "-wal", db + "-wal")
+        with open(meta, "w") as f:
+            json.dump(ids, f)
+    with open(meta) as f:
+        ids = json.load(f)
+    copy = os.path.join(tempfile.mkdtemp(), "games.db")
+    shutil.copy(db, copy)
+    if os.path.exists(db + "-wal"):
+        shutil.copy(db + "-wal", copy + "-wal")
+    return f"sqlite+aiosqlite:///{copy}", ids
 
 
 async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int,
@@ -189,8 +216,13 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", help="cProfile of the measured actions, to this file")
+    ap.add_argument("--keep-db", metavar="DIR",
+                    help="play the games kept in DIR (made there by the first run with this "
+                         "option; --games is then ignored): two trees, or two runs under "
+                         "callgrind, play the very same actions (with PYTHONHASHSEED fixed, "
+                         "the same instructions but for the change)")
     a = ap.parse_args()
-    url, ids = create(a.games)
+    url, ids = kept(a.keep_db, a.games) if a.keep_db else create(a.games)
     out = asyncio.run(measure(url, ids, a.actions, a.repeat, a.seed, a.profile))
     out["machine"] = {"cpus": os.cpu_count(), "load": os.getloadavg()}
     print(json.dumps(out))
