@@ -14,7 +14,9 @@ export HOST PORT
 
 .PHONY: run serve test install install-test migrate chromium bench bench-scale lock lock-upgrade clean check-scenarios
 
-$(STAMP): requirements.lock pyproject.toml scripts/install.sh scripts/check_installed.py
+# (scripts/build_native.py's MODULES too: an edited module is compiled again)
+$(STAMP): requirements.lock pyproject.toml scripts/install.sh scripts/check_installed.py \
+          scripts/build_native.py app/realtime/delta.py
 	scripts/install.sh $(VENV) requirements.lock
 	touch $@
 
@@ -73,4 +75,4 @@ check-scenarios: install
 	@for f in scenarios/*.m44; do $(BIN)/python -m engine check "$$f" || exit 1; done
 
 clean:
-	rm -rf $(VENV) data .pytest_cache
+	rm -rf $(VENV) data .pytest_cache build app/realtime/_*_native*.so app/realtime/_*_native.sha
