@@ -128,3 +128,26 @@ def test_compiled_patches_are_the_pure_ones() -> None:
         patch = delta.merge_diff({**old_c, **old_o}, {**new_c, **new_o})
         assert delta.apply_patch({**old_c, **old_o}, patch) == \
             pure.apply_patch({**old_c, **old_o}, patch) == {**new_c, **new_o}
+
+
+def test_the_compiled_copy_is_built_wherever_it_can_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a C compiler and the Python headers, `make install` builds the copy and the
+    module takes it: a build that broke (a type error mypyc refuses, say) fails here
+    instead of leaving the server slower without a word.  After an edit of
+    app/realtime/delta.py, `make test` (or `make install`) compiles it again."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "build_native.py"
+    spec = importlib.util.spec_from_file_location("build_native", path)
+    assert spec is not None and spec.loader is not None
+    build_native = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build_native)
+    if build_native.compiler_missing() is not None:
+        pytest.skip(build_native.compiler_missing())
+    import os
+    if os.environ.get("OVERLORD_NATIVE", "1") == "0":
+        pytest.skip("OVERLORD_NATIVE=0")
+    assert build_native.up_to_date("app/realtime/delta.py"), \
+        "app/realtime/delta.py has no compiled copy of its current text: run " \
+        ".venv/bin/python scripts/build_native.py"
+    assert delta.NATIVE
