@@ -25,9 +25,10 @@ def adopt(namespace: dict[str, Any]) -> bool:
         return False
     try:
         native = importlib.import_module(f"{pkg}._{mod}_native")
-    except ImportError:
+        source = Path(str(namespace["__file__"])).read_bytes()
+    except (ImportError, KeyError, OSError):     # not built; no source file to compare
         return False
-    return swap(namespace, native, Path(str(namespace["__file__"])).read_bytes())
+    return swap(namespace, native, source)
 
 
 def swap(namespace: dict[str, Any], native: Any, source: bytes) -> bool:

@@ -54,6 +54,7 @@ def test_adopt_stays_pure_when_turned_off_or_not_built(monkeypatch: pytest.Monke
     assert not native.adopt({"__name__": "app.realtime.nothing_built",
                              "__file__": delta.__file__})
     assert not native.adopt({"__name__": "app.realtime._delta_native"})    # the copy itself
+    assert not native.adopt({"__name__": "app.realtime.delta"})     # no source file to compare
 
 
 def _value(rng: random.Random, depth: int) -> Any:
