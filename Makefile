@@ -75,4 +75,5 @@ check-scenarios: install
 	@for f in scenarios/*.m44; do $(BIN)/python -m engine check "$$f" || exit 1; done
 
 clean:
-	rm -rf $(VENV) data .pytest_cache build app/realtime/_*_native*.so app/realtime/_*_native.sha
+	python3 scripts/build_native.py --clean
+	rm -rf $(VENV) data .pytest_cache build

@@ -16,7 +16,7 @@ by default ``.venv/native-tool``) at the version pinned below, never into the se
 environment: the compiled modules need only CPython.  Without a C compiler or the
 Python headers (e.g. the python:3.11-slim Docker image) nothing is built and the server
 runs the pure-Python modules; this script then exits 0 with a note.  Measured (callgrind,
-the delivery benchmark on the same kept games): -6.6 % instructions per action
+the delivery benchmark on the same kept games): -6.9 % instructions per action
 (docs/performance.md "Session 12").
 """
 from __future__ import annotations
