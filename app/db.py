@@ -549,7 +549,8 @@ def _resolve(done: list[tuple[asyncio.Future[Any], Any, BaseException | None]]) 
 class PostgresLogWriter(LogWriter):
     """A small asyncpg pool of its own (no pre-ping, no SQLAlchemy per-statement work): the
     compare-and-set and the insert of all the rows are ONE statement (a data-modifying
-    CTE), run in autocommit, i.e. one round trip per accepted action.  Under READ
+    CTE), run in autocommit, i.e. one round trip per accepted action (the pool's reset
+    query on release is turned off: :func:`_writer_connection`).  Under READ
     COMMITTED a concurrent writer waits on the game row and then finds ``seq`` changed:
     exactly one wins."""
 
@@ -581,7 +582,8 @@ class PostgresLogWriter(LogWriter):
                         settings["synchronous_commit"] = self.synchronous_commit
                     self._pool = await asyncpg.create_pool(self.dsn, min_size=1,
                                                            max_size=get_settings().db_append_pool_size,
-                                                           server_settings=settings or None)
+                                                           server_settings=settings or None,
+                                                           connection_class=_writer_connection())
         return self._pool
 
     async def append(self, game_id: str, old_seq: int, entries: list[tuple[str, dict[str, Any]]],
@@ -628,6 +630,21 @@ class PostgresLogWriter(LogWriter):
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._pool.close(), 5)
             self._pool = None
+
+
+def _writer_connection() -> Any:
+    """The log writer's asyncpg connection class: released to the pool without the reset
+    query (``SELECT pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``), a second
+    round trip after every append.  Nothing the writer runs leaves session state behind:
+    single autocommit statements and managed transactions (which asyncpg ends anyway),
+    no LISTEN, advisory lock, cursor or SET (its settings are startup parameters)."""
+    import asyncpg
+
+    class WriterConnection(asyncpg.Connection):  # type: ignore[misc]
+        def get_reset_query(self) -> str:
+            return ""
+
+    return WriterConnection
 
 
 def make_log_writer(url: str) -> LogWriter | None:

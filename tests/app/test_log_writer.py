@@ -103,3 +103,57 @@ def test_log_times_are_written_as_sqlalchemy_writes_them() -> None:
         after = datetime.now(timezone.utc).replace(tzinfo=None)
         assert len(text) == 26 and text[10] == " " and text[19] == "."
         assert before <= datetime.fromisoformat(text) <= after
+
+
+@pytest.mark.postgres
+def test_postgres_appends_one_round_trip_each_and_the_first_wins() -> None:
+    """``PostgresLogWriter``: the first append of a seq wins, a stale one writes nothing,
+    and a connection goes back to the pool without asyncpg's reset query (``SELECT
+    pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL``, a second round trip per
+    action): the last statement its backend ran is the append itself."""
+    import asyncpg
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from app.db import PostgresLogWriter
+
+    from .conftest import pg_schema
+
+    with pg_schema() as env:
+        url, schema = env["DATABASE_URL"], env["DATABASE_SCHEMA"]
+
+        async def run() -> tuple[list[bool], list[tuple[int, str]], str, str]:
+            engine = create_async_engine(url, connect_args={"server_settings": {"search_path": schema}})
+            async with engine.begin() as conn:
+                await conn.run_sync(Base.metadata.create_all)
+                await conn.exec_driver_sql(
+                    "INSERT INTO games (id, ruleset, ruleset_version, scenario_name, mode, "
+                    "engine_mode, options, seed, private, invite_code, status, seq, to_act, "
+                    "created_at, updated_at) VALUES ('g1', 'm44', '1', 'Test', 'standard', "
+                    "'standard', '{}', 7, false, 'inv', 'live', 0, '[]', now(), now())")
+            await engine.dispose()
+            w = PostgresLogWriter(url, schema)
+            try:
+                out = [await w.append("g1", 0, [("AXIS", {"type": "play_card", "card": 1}),
+                                                ("chance", {"type": "roll", "dice": [3]})], FIELDS),
+                       await w.append("g1", 0, [("ALLIES", {"type": "end_turn"})],
+                                      {**FIELDS, "status": "finished"}),
+                       await w.append("g1", 2, [("ALLIES", {"type": "end_turn"})], FIELDS)]
+                pool = await w._get_pool()
+                async with pool.acquire() as c:     # the one connection the appends used
+                    pid = c.get_server_pid()
+                probe = await asyncpg.connect(w.dsn, server_settings={"search_path": schema})
+                try:
+                    last = await probe.fetchval("SELECT query FROM pg_stat_activity WHERE pid=$1", pid)
+                    rows = [tuple(r) for r in await probe.fetch(
+                        "SELECT seq, seat FROM actions WHERE game_id='g1' ORDER BY seq")]
+                    status = await probe.fetchval("SELECT status FROM games WHERE id='g1'")
+                finally:
+                    await probe.close()
+            finally:
+                await w.close()
+            return out, rows, status, last
+
+        out, rows, status, last = asyncio.run(run())
+    assert out == [True, False, True]
+    assert rows == [(1, "AXIS"), (2, "chance"), (3, "ALLIES")] and status == "live"
+    assert last.startswith("WITH g AS (UPDATE games"), last
