@@ -34,10 +34,3 @@ spec=.
 if [ -n "$extras" ]; then spec=".[$extras]"; fi
 "$venv/bin/python" -m pip install -q -c "$lock" -e "$spec"
 "$venv/bin/python" scripts/check_installed.py "$lock" "$extras"
-
-# The hot pure-Python modules compiled with mypyc (scripts/build_native.py): optional,
-# skipped (the pure modules run) without a C compiler; OVERLORD_NATIVE=0 skips it too.
-if [ "${OVERLORD_NATIVE:-1}" != 0 ]; then
-    "$venv/bin/python" scripts/build_native.py --tool "$venv/native-tool" ||
-        echo "install: the native modules were not built; the pure-Python ones run" >&2
-fi
