@@ -74,11 +74,24 @@ def loadavg() -> str:
 
 
 # -- process accounting --------------------------------------------------------------------
-def worker_pid(pid: int) -> int:
-    """The process serving requests: the deepest of the tree (uvicorn's worker, or the
-    server itself when it runs one worker in-process)."""
+def worker_pids(pid: int) -> list[int]:
+    """The processes serving requests: uvicorn's workers (``spawn_main``), or the server
+    itself when it runs one worker in-process (not multiprocessing's resource tracker)."""
     procs = tree(pid)
-    return procs[-1]
+    spawned = [p for p in procs if b"spawn_main" in _cmdline(p)]
+    return spawned or [procs[0]]
+
+
+def worker_pid(pid: int) -> int:
+    """The (first) process serving requests."""
+    return worker_pids(pid)[0]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def tree(pid: int) -> list[int]:
@@ -546,13 +559,16 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         if phased:
             phase_edge(proc, phased, "a")
         s0 = sample(procs)
-        spy = None
+        spies = []
         if args.spy:        # a sampling profile of the window (py-spy on PATH; not a dependency)
-            spy = subprocess.Popen(["py-spy", "record", "-p", str(worker_pid(proc.pid)), "-r", "250",
-                                    "-d", str(int(args.duration)), "-f", "raw", "-o", args.spy,
-                                    *(["--native"] if args.spy_native else ["--nonblocking"])],
-                                   stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+            pids = worker_pids(proc.pid)
+            for i, wpid in enumerate(pids):     # several workers: FILE.1, FILE.2, ...
+                out = args.spy if len(pids) == 1 else f"{args.spy}.{i + 1}"
+                spies.append(subprocess.Popen(
+                    ["py-spy", "record", "-p", str(wpid), "-r", "250",
+                     "-d", str(int(args.duration)), "-f", "raw", "-o", out,
+                     *(["--native"] if args.spy_native else ["--nonblocking"])],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         perf = None
         if args.perf:       # perf's cpu-clock samples of the window, kernel included (linux-perf)
             perf = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-F", "499", "-g",
@@ -571,7 +587,7 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         rss = sum(rss_mb(p.pid) for p in procs)
         await asyncio.gather(*tasks)
         gen_gc_on()
-        for tool in (spy, perf):
+        for tool in (*spies, perf):
             if tool is not None:
                 tool.wait(60)
     finally:
@@ -740,8 +756,9 @@ def main() -> None:
                     "machines behind a load balancer): 2,3")
     ap.add_argument("--profile", help="profile mode: cProfile of the server (1 worker) during "
                     "the measured window, written to this file (python -m pstats FILE)")
-    ap.add_argument("--spy", help="py-spy raw samples of the (first) worker during the "
-                    "measured window, to this file (py-spy must be on PATH)")
+    ap.add_argument("--spy", help="py-spy raw samples of the worker during the measured "
+                    "window, to this file (several workers: FILE.1, FILE.2, ...; py-spy "
+                    "must be on PATH)")
     ap.add_argument("--spy-native", action="store_true", help="with --spy: native (C) frames "
                     "too (py-spy --native; pauses the worker at each sample, so slower)")
     ap.add_argument("--perf", help="perf record (cpu-clock, call graphs, kernel included) of "
