@@ -24,10 +24,10 @@ $(STAMP): requirements.lock pyproject.toml scripts/install.sh scripts/check_inst
 # and `make test`, not of `make run`'s first start (~17 s, for a few per cent of CPU).
 # Depends on build_native.py's MODULES too: an edited module is compiled again.
 $(NSTAMP): $(STAMP) scripts/build_native.py app/realtime/delta.py
-	@if [ "$${OVERLORD_NATIVE:-1}" != 0 ]; then \
-	  $(BIN)/python scripts/build_native.py --tool $(VENV)/native-tool || \
-	  echo "install: the native modules were not built; the pure-Python ones run" >&2; fi
-	touch $@
+	@if [ "$${OVERLORD_NATIVE:-1}" = 0 ]; then echo "install: OVERLORD_NATIVE=0: not compiling"; \
+	else $(BIN)/python scripts/build_native.py --tool $(VENV)/native-tool || \
+	  echo "install: the native modules were not built; the pure-Python ones run" >&2; \
+	  touch $@; fi
 
 $(TSTAMP): requirements-dev.lock $(STAMP) $(NSTAMP)
 	scripts/install.sh $(VENV) requirements-dev.lock test,bench
