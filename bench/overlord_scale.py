@@ -26,6 +26,7 @@ orjson come with the server).
     python bench/overlord_scale.py --games 100 --pg-only --workers 1 --machines 2,3
     python bench/overlord_scale.py --games 100 --profile out.prof   # cProfile, 1 worker
     python bench/overlord_scale.py --games 100 --phases   # thread CPU per part, 1 worker
+    python bench/overlord_scale.py --games 100 --repeat 3   # 3 runs: medians and ranges
 """
 from __future__ import annotations
 
@@ -715,30 +716,42 @@ async def run(args: argparse.Namespace) -> None:
           f"load average {loadavg()}")
     print(f"{'run':22} {'G':>5} {'n':>6} {'p50':>7} {'p99':>7} {'max':>7} {'cpu/act':>8} "
           f"{'cpu%':>5} {'RSS MB':>7} {'B/upd':>6}  relay p50/p99 cpu/act  p99 ratio  load")
+    runs: dict[tuple[str, int], list[tuple[float, float, float]]] = {}
     for g in args.games:
-        for name, pg, workers, machines in backends:
-            load = loadavg()
-            record: dict[int, list[str]] = {}
-            s = await run_server(args, g, pg, workers, record, machines)
-            gen_gc = max(GEN_GC, default=0.0)
-            r = await run_relay(args, g, record)
-            print(f"{name:22} {g:>5} {s['n']:>6} {s['p50']:>7.1f} {s['p99']:>7.1f} {s['max']:>7.1f} "
-                  f"{s['cpu_ms_per_action']:>8.2f} {s['cpu_pct']:>5.0f} {s['rss_mb']:>7.0f} "
-                  f"{r['mean_update_b']:>6}  {r['p50']:>5.1f}/{r['p99']:<6.1f} "
-                  f"{r['cpu_ms_per_action']:>5.2f}   {s['p99'] / r['p99']:>6.2f}   {load}"
-                  + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
-                     if s["stuck"] or s["closed"] else "")
-                  + f"  (p99 actions: {s['crowd']:.1f} server / {r['crowd']:.1f} relay "
-                    "others sent in the 6 ms before)"
-                  + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} waits, "
-                    f"{s['preempted']:.1f} preemptions and {s['runq_ms']:.2f} ms "
-                    "runnable-waiting per action)"
-                  + (f"  [{s['split']}]" if s.get("split") else "")
-                  + (f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""),
-                  flush=True)
-            for label, us, calls, wall in s.get("phases", []):
-                print(f"#   {label:36} {us:8.1f} us/action, wall {wall:8.1f}"
-                      + (f"  ({calls:.2f} calls/action)" if calls else ""), flush=True)
+        for _rep in range(args.repeat):     # each repetition runs every backend once
+            for name, pg, workers, machines in backends:
+                load = loadavg()
+                record: dict[int, list[str]] = {}
+                s = await run_server(args, g, pg, workers, record, machines)
+                gen_gc = max(GEN_GC, default=0.0)
+                r = await run_relay(args, g, record)
+                print(f"{name:22} {g:>5} {s['n']:>6} {s['p50']:>7.1f} {s['p99']:>7.1f} {s['max']:>7.1f} "
+                      f"{s['cpu_ms_per_action']:>8.2f} {s['cpu_pct']:>5.0f} {s['rss_mb']:>7.0f} "
+                      f"{r['mean_update_b']:>6}  {r['p50']:>5.1f}/{r['p99']:<6.1f} "
+                      f"{r['cpu_ms_per_action']:>5.2f}   {s['p99'] / r['p99']:>6.2f}   {load}"
+                      + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
+                         if s["stuck"] or s["closed"] else "")
+                      + f"  (p99 actions: {s['crowd']:.1f} server / {r['crowd']:.1f} relay "
+                        "others sent in the 6 ms before)"
+                      + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} waits, "
+                        f"{s['preempted']:.1f} preemptions and {s['runq_ms']:.2f} ms "
+                        "runnable-waiting per action)"
+                      + (f"  [{s['split']}]" if s.get("split") else "")
+                      + (f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""),
+                      flush=True)
+                for label, us, calls, wall in s.get("phases", []):
+                    print(f"#   {label:36} {us:8.1f} us/action, wall {wall:8.1f}"
+                          + (f"  ({calls:.2f} calls/action)" if calls else ""), flush=True)
+                runs.setdefault((name, g), []).append(
+                    (s["p99"], s["p99"] / r["p99"], s["cpu_ms_per_action"]))
+    if args.repeat > 1:         # the spread between runs is as large as most changes
+        for (name, g), xs in runs.items():
+            p99s, ratios, cpus = zip(*xs)
+            print(f"# {name} G={g}, {len(xs)} runs: p99 median {statistics.median(p99s):.1f} "
+                  f"({min(p99s):.1f}-{max(p99s):.1f}) ms, p99 ratio median "
+                  f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f}, "
+                  f"{sum(x <= 2.0 for x in ratios)} of {len(xs)} within 2x), CPU per action "
+                  f"median {statistics.median(cpus):.2f} ms")
     print(f"# load average at the end {loadavg()}")
 
 
@@ -767,6 +780,8 @@ def main() -> None:
                     help="thread CPU per part of the action path inside the (1-worker) server "
                          "during the window, per action (bench/phases.py; the wrappers add "
                          "~1 us per call)")
+    ap.add_argument("--repeat", type=int, default=1, help="run every backend this many "
+                    "times, alternated, and print each one's medians and ranges")
     ap.add_argument("--lat-dump", help="the server run's latencies (seconds into the "
                     "window, ms), one action per line, to this file: where the tail is")
     ap.add_argument("--relay-server", type=int, help=argparse.SUPPRESS)
