@@ -725,10 +725,12 @@ async def run(args: argparse.Namespace) -> None:
                 s = await run_server(args, g, pg, workers, record, machines)
                 gen_gc = max(GEN_GC, default=0.0)
                 r = await run_relay(args, g, record)
+                ratio = s["p99"] / r["p99"]
+                runs.setdefault((name, g), []).append((s["p99"], ratio, s["cpu_ms_per_action"]))
                 print(f"{name:22} {g:>5} {s['n']:>6} {s['p50']:>7.1f} {s['p99']:>7.1f} {s['max']:>7.1f} "
                       f"{s['cpu_ms_per_action']:>8.2f} {s['cpu_pct']:>5.0f} {s['rss_mb']:>7.0f} "
                       f"{r['mean_update_b']:>6}  {r['p50']:>5.1f}/{r['p99']:<6.1f} "
-                      f"{r['cpu_ms_per_action']:>5.2f}   {s['p99'] / r['p99']:>6.2f}   {load}"
+                      f"{r['cpu_ms_per_action']:>5.2f}   {ratio:>6.2f}   {load}"
                       + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
                          if s["stuck"] or s["closed"] else "")
                       + f"  (p99 actions: {s['crowd']:.1f} server / {r['crowd']:.1f} relay "
@@ -742,8 +744,6 @@ async def run(args: argparse.Namespace) -> None:
                 for label, us, calls, wall in s.get("phases", []):
                     print(f"#   {label:36} {us:8.1f} us/action, wall {wall:8.1f}"
                           + (f"  ({calls:.2f} calls/action)" if calls else ""), flush=True)
-                runs.setdefault((name, g), []).append(
-                    (s["p99"], s["p99"] / r["p99"], s["cpu_ms_per_action"]))
     if args.repeat > 1:         # the spread between runs is as large as most changes
         for (name, g), xs in runs.items():
             p99s, ratios, cpus = zip(*xs)

@@ -15,6 +15,11 @@ from app.db import SQLiteLogWriter
 from app.models import Base
 
 FIELDS = {"status": "live", "turn": 1, "to_act": ["AXIS"], "winner": None}
+# game g1 at seq 0 (SQLite and PostgreSQL alike)
+GAME_ROW = ("INSERT INTO games (id, ruleset, ruleset_version, scenario_name, mode, engine_mode, "
+            "options, seed, private, invite_code, status, seq, to_act, created_at, updated_at) "
+            "VALUES ('g1', 'm44', '1', 'Test', 'standard', 'standard', '{}', 7, false, 'inv', "
+            "'live', 0, '[]', '2026-01-01 00:00:00', '2026-01-01 00:00:00')")
 
 
 def _database(tmp_path: Path) -> str:
@@ -23,11 +28,7 @@ def _database(tmp_path: Path) -> str:
     Base.metadata.create_all(engine)
     engine.dispose()
     with sqlite3.connect(path) as conn:
-        conn.execute("INSERT INTO games (id, ruleset, ruleset_version, scenario_name, mode, "
-                     "engine_mode, options, seed, private, invite_code, status, seq, to_act, "
-                     "created_at, updated_at) VALUES ('g1', 'm44', '1', 'Test', 'standard', "
-                     "'standard', '{}', 7, 0, 'inv', 'live', 0, '[]', '2026-01-01 00:00:00', "
-                     "'2026-01-01 00:00:00')")
+        conn.execute(GAME_ROW)
     return path
 
 
@@ -125,11 +126,7 @@ def test_postgres_appends_one_round_trip_each_and_the_first_wins() -> None:
             engine = create_async_engine(url, connect_args={"server_settings": {"search_path": schema}})
             async with engine.begin() as conn:
                 await conn.run_sync(Base.metadata.create_all)
-                await conn.exec_driver_sql(
-                    "INSERT INTO games (id, ruleset, ruleset_version, scenario_name, mode, "
-                    "engine_mode, options, seed, private, invite_code, status, seq, to_act, "
-                    "created_at, updated_at) VALUES ('g1', 'm44', '1', 'Test', 'standard', "
-                    "'standard', '{}', 7, false, 'inv', 'live', 0, '[]', now(), now())")
+                await conn.exec_driver_sql(GAME_ROW)
             await engine.dispose()
             w = PostgresLogWriter(url, schema)
             try:
