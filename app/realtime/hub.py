@@ -262,7 +262,10 @@ class Hub:
                    chat: Sequence[Actor] | None = None, rt: GameRuntime | None = None,
                    view: dict[str, Any] | None = None,
                    acting: set[str] | None = None,
-                   triples: tuple[tuple[str, str, str], ...] | None = None) -> dict[str, Any]:
+                   triples: tuple[tuple[str, str, str], ...] | None = None,
+                   clock: dict[str, Any] | None = None) -> dict[str, Any]:
+        """``clock``: ``clock_field(rt)`` when known (once per delivery: the audiences'
+        updates then share its object)."""
         last = batches[-1]
         if last.state is None:   # only delivered, superseded batches drop their state
             raise RuntimeError("update of a batch whose state was dropped")
@@ -271,7 +274,8 @@ class Hub:
                            self._redact(rs, batches, seat, seats), last.state, seat, status,
                            seats, chat, view, acting, triples)
         if rt is not None and last.seq == rt.seq:
-            msg.update(self._undo(rt, seats or ([seat] if seat else [])), **clock_field(rt))
+            msg.update(self._undo(rt, seats or ([seat] if seat else [])),
+                       **(clock_field(rt) if clock is None else clock))
         return msg
 
     def _update(self, rs: Ruleset, first_seq: int, seq: int, actor: str | None,
@@ -566,6 +570,7 @@ class Hub:
             views = {s: ViewParts(common, o) for s, o in zip(want, overs)}
         acting = set(rt.rs.to_act(last)) if last is not None else None
         triples = _triples(tuple(rt.rs.seats(last))) if last is not None else None
+        clock = clock_field(rt)
         after: dict[int, list[Batch]] = {}          # conn.seq -> the batches after it
         # every socket's frame is written once all are built, in one burst: written as
         # each was built, each write woke a reader on this machine, which took this CPU
@@ -590,7 +595,7 @@ class Hub:
                         view = view.full()
                     b = built[(key, mine[0].first_seq)] = _Built(
                         self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats,
-                                        conn.chat_actors, rt, view, acting, triples))
+                                        conn.chat_actors, rt, view, acting, triples, clock))
                 prev = rt.views.get(key)
                 if conn.delta and len(conn.held) <= 1 and prev is not None and prev.seq == conn.view_seq:
                     conn.send(b.patched(prev, texts))
