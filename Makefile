@@ -23,7 +23,7 @@ $(STAMP): requirements.lock pyproject.toml scripts/install.sh scripts/check_inst
 # skipped without a C compiler, and OVERLORD_NATIVE=0 skips it).  Part of `make install`
 # and `make test`, not of `make run`'s first start (~17 s, for a few per cent of CPU).
 # Depends on build_native.py's MODULES too: an edited module is compiled again.
-$(NSTAMP): $(STAMP) scripts/build_native.py app/realtime/delta.py
+$(NSTAMP): $(STAMP) scripts/build_native.py app/realtime/delta.py app/realtime/_sendthread.c
 	@if [ "$${OVERLORD_NATIVE:-1}" = 0 ]; then echo "install: OVERLORD_NATIVE=0: not compiling"; \
 	else $(BIN)/python scripts/build_native.py --tool $(VENV)/native-tool || \
 	  echo "install: the native modules were not built; the pure-Python ones run" >&2; \

@@ -117,7 +117,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         writer_task = None
         if settings.ws_writer_thread != "off":  # frames written beside the loop (connection.py)
             writer = start_frame_writer()
-            if settings.ws_writer_thread == "auto":
+            # the C thread takes no GIL: nothing to govern (on whatever the loop's load)
+            if settings.ws_writer_thread == "auto" and not writer.native:
                 writer.active = False           # until the governor sees the loop's load
                 writer_task = asyncio.create_task(writer.govern(
                     settings.ws_writer_on_below, settings.ws_writer_off_above,

@@ -100,7 +100,8 @@ class Settings(BaseSettings):
     # p99 -20 % at 100 games, but at 400 games (session 11) its GIL hand-offs cost +14 %
     # of CPU per action and saturated the worker (p99 620 ms against 77 without it;
     # docs/performance.md "Session 11").  "on": always (set GIL_SWITCH_INTERVAL=0.00002
-    # too); "off": never.
+    # too); "off": never.  Where the C thread is built (app/realtime/_sendthread.c: no
+    # GIL hand-offs), "auto" keeps it on at any load and leaves the switch interval.
     ws_writer_thread: Literal["auto", "on", "off"] = "auto"
     ws_writer_switch_interval: float = 0.00002
     ws_writer_on_below: float = 0.30

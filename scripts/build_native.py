@@ -34,6 +34,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MYPY = "mypy==1.13.0"
 MODULES = ["app/realtime/delta.py"]
+# C extensions of our own, compiled with the interpreter's compiler and flags: the source
+# -> the module beside it (its SOURCE_SHA: the SHA-256 of the source it was built from)
+C_MODULES = ["app/realtime/_sendthread.c"]
 
 
 def native_path(module: str) -> Path:
@@ -107,6 +110,36 @@ def build(module: str, py: Path) -> None:
     stamp_path(module).write_text(sha)
 
 
+def c_output(source: str) -> Path:
+    """``app/realtime/_sendthread.c`` -> ``app/realtime/_sendthread.cpython-311-....so``."""
+    p = ROOT / source
+    return p.with_name(p.stem + (sysconfig.get_config_var("EXT_SUFFIX") or ".so"))
+
+
+def c_stamp(source: str) -> Path:
+    return (ROOT / source).with_suffix(".sha")
+
+
+def c_up_to_date(source: str) -> bool:
+    stamp = c_stamp(source)
+    return c_output(source).exists() and stamp.exists() and stamp.read_text() == sha_of(source)
+
+
+def build_c(source: str) -> None:
+    """One C file to an extension module (no setuptools: the compiler and flags the
+    interpreter was built with, as distutils would use)."""
+    sha = sha_of(source)
+    out = c_output(source)
+    c_stamp(source).unlink(missing_ok=True)
+    out.unlink(missing_ok=True)
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    include = sysconfig.get_paths()["include"]
+    cmd = [*cc, "-O2", "-fPIC", "-shared", "-pthread", "-Wall",
+           f"-I{include}", f'-DSOURCE_SHA="{sha}"', str(ROOT / source), "-o", str(out)]
+    subprocess.run(cmd, check=True)
+    c_stamp(source).write_text(sha)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tool", default=str(ROOT / ".venv" / "native-tool"),
@@ -118,11 +151,22 @@ def main() -> int:
             for f in built(module):
                 os.remove(f)
             stamp_path(module).unlink(missing_ok=True)
+        for source in C_MODULES:
+            c_output(source).unlink(missing_ok=True)
+            c_stamp(source).unlink(missing_ok=True)
         return 0
     why = compiler_missing()
     if why is not None:
         print(f"build_native: {why}; the pure-Python modules run", file=sys.stderr)
         return 0
+    for source in C_MODULES:
+        if not c_up_to_date(source):
+            try:
+                build_c(source)
+                print(f"build_native: {source} compiled ({c_output(source).name})")
+            except (OSError, subprocess.CalledProcessError) as exc:
+                print(f"build_native: {source} not compiled ({exc}); the Python thread "
+                      "writes", file=sys.stderr)
     todo = [m for m in MODULES if not up_to_date(m)]
     if not todo:
         print("build_native: up to date")

@@ -136,6 +136,8 @@ class FrameWriter:
     Each connection writes through its own duplicate of the socket's descriptor, closed
     once nothing of it is pending (:meth:`Connection.release`)."""
 
+    native = False                  # the C thread (:class:`NativeFrameWriter`)
+
     def __init__(self) -> None:
         self.active = True          # new frames may come here (``govern`` turns it)
         self._queue: queue.SimpleQueue[tuple[Connection, bytes]] = queue.SimpleQueue()
@@ -191,18 +193,108 @@ class FrameWriter:
                 conn._written += 1
 
 
+    def unspill(self, conn: Connection) -> None:
+        """(loop) Nothing of ``conn`` is in the thread's hands: it may write it again."""
+        conn._spilled = False
+
+
+class NativeFrameWriter(FrameWriter):
+    """:class:`FrameWriter` whose thread is C and never takes the GIL
+    (``app/realtime/_sendthread.c``, built by ``scripts/build_native.py``): the loop
+    hands it a frame in one call and hears nothing more of a frame sent whole; the
+    thread's sends, and the readers they wake, run on another CPU without a GIL
+    hand-off per frame (the Python thread's hand-offs cost the loop more than they saved
+    at 400 games).  A short write and the frames after it come back through an eventfd
+    the loop reads (``_settle``): their rests go on the connection's transport, in
+    order.  A connection's frames are pending while the thread holds any
+    (``Connection.pending_writes``: the thread's count of its descriptor)."""
+
+    native = True
+
+    def __init__(self, module: Any) -> None:
+        self.active = True
+        import resource
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        limit = soft if 0 < soft <= (1 << 20) else 1 << 20
+        self._w = module.Writer(max_fds=max(limit, 1024))
+        self.pending = self._w.pending
+        self._reader: asyncio.AbstractEventLoop | None = None
+
+    def adopt(self, conn: Connection, fd: int) -> bool:
+        """Whether the thread can write ``fd`` (below its table's size)."""
+        return fd < self._w.max_fds
+
+    def put(self, conn: Connection, data: bytes) -> None:
+        loop = conn._loop
+        if loop is not self._reader:
+            self._listen(loop)
+        self._w.put(conn._nfd, data, conn)
+
+    def _listen(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        """Hear the thread's hand-backs on ``loop`` (the first loop that writes, or the
+        next one once it is closed; a connection of another loop is settled on its own)."""
+        old = self._reader
+        if (old is not None and not old.is_closed()) or loop is None:
+            return
+        loop.add_reader(self._w.fileno(), self._settle)
+        self._reader = loop
+
+    def _settle(self) -> None:
+        """(loop) The frames the thread wrote short or not at all, in order."""
+        here = self._reader
+        for conn, rest in self._w.drain():
+            if conn._loop is here:
+                self._settled(conn, rest)
+            else:
+                with contextlib.suppress(RuntimeError):     # a loop already closed
+                    conn._loop.call_soon_threadsafe(self._settled, conn, rest)
+
+    def _settled(self, conn: Connection, rest: bytes) -> None:
+        """(the connection's loop) ``rest`` on the transport, then the thread's count."""
+        conn._spills += 1
+        conn._spill(rest)
+        self._w.settled(conn._nfd)
+
+    def unspill(self, conn: Connection) -> None:
+        """(The thread clears it when the last frame it held is settled.)"""
+
+
 WRITER: FrameWriter | None = None
 
 
-def start_frame_writer() -> FrameWriter:
-    """The process's :class:`FrameWriter` (``WS_WRITER_THREAD``; app start-up)."""
+def native_sender() -> Any:
+    """The compiled send thread's module (``_sendthread``) when it was built from the
+    C source beside it, else None (not built, ``OVERLORD_NATIVE=0``, a source edited
+    since the build: the Python thread then writes)."""
+    if os.environ.get("OVERLORD_NATIVE", "1") == "0":
+        return None
+    try:
+        from . import _sendthread      # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    import hashlib
+    src = os.path.join(os.path.dirname(__file__), "_sendthread.c")
+    try:
+        with open(src, "rb") as f:
+            sha = hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+    return _sendthread if getattr(_sendthread, "SOURCE_SHA", None) == sha else None
+
+
+def start_frame_writer(native: bool | None = None) -> FrameWriter:
+    """The process's frame writer (``WS_WRITER_THREAD``; app start-up): the C thread
+    when it is built (``native``: None = when available, False = the Python thread)."""
     global WRITER
     if WRITER is None:
-        WRITER = FrameWriter()
+        module = native_sender() if native is not False else None
+        WRITER = NativeFrameWriter(module) if module is not None else FrameWriter()
     return WRITER
 
 
 class Connection:
+    release_wait_ms = 2000          # release(): how long it waits for the frame writer
+
     def __init__(self, ws: WebSocket, queue_size: int, max_bytes: int = 4 * 1024 * 1024) -> None:
         self.ws = ws
         # the send queue: a deque that exists only while texts wait (an idle socket holds
@@ -244,6 +336,8 @@ class Connection:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._handed = self._written = self._spills = self._spilled_done = 0
         self._spilled = False
+        self._nfd = -1                      # the duplicate's number for the C thread
+        self._closer: asyncio.Task[None] | None = None
         self._view_key: tuple[tuple[Any, ...], Any] | None = None     # ``_kept``
         self._actors: tuple[tuple[Any, ...], Any] | None = None
         self.client = ""                    # rate-limit key (identity or address)
@@ -356,6 +450,14 @@ class Connection:
         not yet written) or the transport holds nothing; else on the transport, which
         then holds the order (in order either way)."""
         w = WRITER
+        nfd = self._nfd
+        if nfd >= 0 and w is not None and w.native:     # the C thread's connection
+            if w.pending(nfd) or (w.active and not transport.get_write_buffer_size()):  # type: ignore[attr-defined]
+                self._handed += 1
+                w.put(self, data)
+            else:
+                transport.write(data)
+            return
         if w is not None and (self.pending_writes()
                               or (w.active and not transport.get_write_buffer_size())):
             # (a rest handed back and not yet written by the loop: this goes through the
@@ -368,8 +470,19 @@ class Connection:
                 self._wsock = socket.socket(fileno=os.dup(sock.fileno()))
                 self._wsock.setblocking(False)
                 self._loop = asyncio.get_running_loop()
+                if w.native:
+                    fd = self._wsock.fileno()
+                    if not w.adopt(self, fd):   # past the C thread's table: the loop
+                        self._wsock.close()     # writes this socket's frames
+                        self._wsock = None
+                        transport.write(data)
+                        return
+                    self._nfd = fd
+            elif self._nfd < 0 and w.native:    # made for the Python thread: the loop
+                transport.write(data)           # (the writer changed, tests only)
+                return
             if not self.pending_writes():
-                self._spilled = False       # all written: the thread may write again
+                w.unspill(self)             # all written: the thread may write again
             self._handed += 1
             w.put(self, data)
             return
@@ -383,18 +496,38 @@ class Connection:
             p.transport.write(rest)
 
     def pending_writes(self) -> bool:
-        """Frames handed to the frame writer and not yet written or handed back."""
+        """Frames handed to the frame writer and not yet written or handed back (the C
+        thread: not yet sent whole, or handed back and not yet written by the loop)."""
+        w = WRITER
+        if self._nfd >= 0 and w is not None and w.native:
+            return w.pending(self._nfd) > 0                 # type: ignore[attr-defined]
         return self._handed != self._written or self._spills != self._spilled_done
 
     async def release(self) -> None:
-        """Before the socket's close: wait (at most 2 s) until the frame writer wrote
-        this connection's frames, then close its duplicate descriptor (the socket closes
-        when both are)."""
-        for _ in range(2000):
+        """Before the socket's close: wait (at most ``release_wait_ms``) until the frame
+        writer wrote this connection's frames, then close its duplicate descriptor (the
+        socket closes when both are); frames still with the C thread then: closed
+        once it holds none."""
+        for _ in range(self.release_wait_ms):
             if not self.pending_writes():
                 break
             await asyncio.sleep(0.001)
-        sock, self._wsock = self._wsock, None
+        if self._nfd >= 0 and self.pending_writes():
+            # the C thread writes to the descriptor's number: closed now, a socket
+            # opened meanwhile could get that number and this connection's frames
+            self._closer = asyncio.get_running_loop().create_task(self._close_when_sent())
+            return
+        self._close_wsock()
+
+    async def _close_when_sent(self) -> None:
+        while self.pending_writes():
+            await asyncio.sleep(0.01)
+        self._close_wsock()
+
+    def _close_wsock(self) -> None:
+        if self._nfd >= 0:                  # the C thread held none: all written
+            self._written = self._handed
+        sock, self._wsock, self._nfd = self._wsock, None, -1
         if sock is not None:
             sock.close()
 

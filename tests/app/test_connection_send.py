@@ -264,19 +264,46 @@ class _ScriptedTransport:
         return False
 
 
-def test_frame_writer_keeps_the_order_when_the_socket_fills() -> None:
+@pytest.fixture
+def python_writer(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The process's frame writer is the Python thread (scripted sockets: its ``send``)."""
+    from app.realtime import connection as C
+
+    w = C.FrameWriter()
+    monkeypatch.setattr(C, "WRITER", w)
+    return w
+
+
+@pytest.fixture
+def native_writer(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The process's frame writer is the C thread (``_sendthread``; built by ``make
+    install`` / ``make test`` wherever there is a C compiler)."""
+    from app.realtime import connection as C
+
+    module = C.native_sender()
+    if module is None:
+        pytest.skip("app/realtime/_sendthread.c is not built (scripts/build_native.py)")
+    w = C.NativeFrameWriter(module)
+    monkeypatch.setattr(C, "WRITER", w)
+    return w
+
+
+@pytest.fixture(params=["python", "native"])
+def any_writer(request: pytest.FixtureRequest) -> Any:
+    return request.getfixturevalue(f"{request.param}_writer")
+
+
+def test_frame_writer_keeps_the_order_when_the_socket_fills(any_writer: Any) -> None:
     """Through a real socket whose buffers are 4 KB: the frame writer's short writes
     (EAGAIN on the duplicate descriptor) hand their rests back to the loop's transport;
     all bytes arrive, in order, and ``release`` closes the duplicate descriptor once
-    nothing is pending.  (The order rule itself, deterministically: the next test.)"""
+    nothing is pending.  (The order rule itself, deterministically: the next tests.)
+    Both writers: the Python thread and the C one."""
     import socket
     import threading
     import time
 
-    from app.realtime import connection as C
-
     async def main() -> tuple[bytes, bytes, Connection]:
-        C.start_frame_writer()
         loop = asyncio.get_running_loop()
         lsock = socket.create_server(("127.0.0.1", 0))
         port = lsock.getsockname()[1]
@@ -325,7 +352,7 @@ def test_frame_writer_keeps_the_order_when_the_socket_fills() -> None:
     assert not conn.pending_writes() and conn._wsock is None    # noqa: SLF001
 
 
-def test_frame_writer_sends_nothing_past_a_rest_it_handed_back() -> None:
+def test_frame_writer_sends_nothing_past_a_rest_it_handed_back(python_writer: Any) -> None:
     """Scripted: the second frame's write comes up short and the socket then takes
     everything again; the rest is written by the loop, and every later frame must follow
     it there (written by the thread before the loop runs, it would arrive first)."""
@@ -350,7 +377,6 @@ def test_frame_writer_sends_nothing_past_a_rest_it_handed_back() -> None:
             pass
 
     async def main() -> tuple[list[bytes], Connection]:
-        C.start_frame_writer()
         tr = _ScriptedTransport(timeline, lock)
         conn = Connection(FakeSocket(), queue_size=100)     # type: ignore[arg-type]
         conn._proto = _Proto(tr)                             # type: ignore[arg-type]  # noqa: SLF001
@@ -378,7 +404,8 @@ def test_frame_writer_sends_nothing_past_a_rest_it_handed_back() -> None:
     assert Sock.calls == 3              # A, half of B, then Z (C-F via the loop)
 
 
-def test_an_inactive_frame_writer_takes_only_what_must_follow_its_pending_frames() -> None:
+def test_an_inactive_frame_writer_takes_only_what_must_follow_its_pending_frames(
+        python_writer: Any) -> None:
     """Turned off (``FrameWriter.active``, the governor's switch), new frames go to the
     transport, except those of a connection with frames still in the thread's hands:
     those follow them through the thread, in order."""
@@ -403,7 +430,7 @@ def test_an_inactive_frame_writer_takes_only_what_must_follow_its_pending_frames
             pass
 
     async def main() -> Connection:
-        w = C.start_frame_writer()
+        w = python_writer
         tr = _ScriptedTransport(timeline, tag=b"T:")
         conn = Connection(FakeSocket(), queue_size=100)     # type: ignore[arg-type]
         conn._proto = _Proto(tr)                             # type: ignore[arg-type]  # noqa: SLF001
@@ -462,3 +489,121 @@ def test_the_governor_turns_the_frame_writer_off_on_a_busy_loop_and_on_again() -
     assert seen[0][0] is True
     assert seen[1][0] is False and seen[1][1] == pytest.approx(0.003)
     assert seen[2][0] is True and seen[2][1] == pytest.approx(0.0001)
+
+
+def test_the_send_thread_hands_back_what_follows_a_short_write_until_settled(
+        native_writer: Any) -> None:
+    """``_sendthread.Writer`` on a socket pair whose buffers are small, nobody reading:
+    the first frame fills the socket and comes back as the rest it could not write;
+    every later frame of that descriptor comes back whole, unsent (the loop writes it
+    after the rest), even once there is room, until the loop reported every one of them
+    written (``settled``); then it sends again.  ``pending`` counts the frames of the
+    descriptor not yet sent whole nor settled."""
+    import select
+    import socket
+    import time
+
+    w = native_writer._w
+    a, b = socket.socketpair()
+    try:
+        a.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        b.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        a.setblocking(False)
+        fd = a.fileno()
+
+        def drained(n: int) -> list[tuple[Any, bytes]]:
+            got: list[tuple[Any, bytes]] = []
+            deadline = time.monotonic() + 5
+            while len(got) < n and time.monotonic() < deadline:
+                select.select([w.fileno()], [], [], 0.5)
+                got.extend(w.drain())
+            return got
+
+        big = b"x" * 200_000
+        w.put(fd, big, "big")
+        w.put(fd, b"small", "small")
+        (t1, rest1), (t2, rest2) = drained(2)
+        assert (t1, t2) == ("big", "small")
+        assert 0 < len(rest1) < len(big) and big.endswith(rest1)
+        assert rest2 == b"small"                    # not sent: it must follow the rest
+        assert w.pending(fd) == 2
+        sent = len(big) - len(rest1)
+        b.setblocking(True)
+        got = bytearray()
+        while len(got) < sent:
+            got.extend(b.recv(65536))
+        assert bytes(got) == big[:sent]
+        w.put(fd, b"later", "later")                # room now, but still spilled
+        assert drained(1) == [("later", b"later")]
+        for _ in range(3):
+            w.settled(fd)
+        assert w.pending(fd) == 0
+        with pytest.raises(ValueError):
+            w.settled(fd)                           # nothing left to settle
+        w.put(fd, b"again", "again")
+        assert b.recv(100) == b"again"
+        for _ in range(100):
+            if w.pending(fd) == 0:
+                break
+            time.sleep(0.01)
+        assert w.pending(fd) == 0 and w.drain() == []
+    finally:
+        a.close()
+        b.close()
+
+
+def test_the_send_thread_refuses_what_it_cannot_send(native_writer: Any) -> None:
+    """Bad arguments raise at ``put`` (nothing queued): a descriptor out of its table, a
+    text instead of bytes."""
+    w = native_writer._w
+    with pytest.raises(ValueError):
+        w.put(-1, b"x", None)
+    with pytest.raises(ValueError):
+        w.put(w.max_fds, b"x", None)
+    with pytest.raises(TypeError):
+        w.put(0, "text", None)
+    assert w.drain() == [] and w.pending(0) == 0
+
+
+def test_a_connection_released_with_frames_in_the_send_thread_closes_after_them(
+        native_writer: Any) -> None:
+    """``release`` while the C thread still holds frames of the connection (a short
+    write whose rest the loop is kept from writing) does not close the duplicate
+    descriptor, whose number the thread writes to (closed, a socket opened meanwhile
+    could get the number and the frames); it closes once the thread holds none, and
+    every byte arrived in order."""
+    import socket
+
+    async def main() -> tuple[bool, bool, bytes, bytes]:
+        a, b = socket.socketpair()
+        a.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        b.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        loop = asyncio.get_running_loop()
+        transport, _ = await loop.connect_accepted_socket(asyncio.Protocol, a)
+        conn = Connection(FakeSocket(), queue_size=100)     # type: ignore[arg-type]
+        conn._proto = _Proto(transport)                      # noqa: SLF001
+        frames = [b"a" * 100_000, b"b" * 10]
+        for f in frames:
+            conn._write(transport, f)                        # noqa: SLF001
+        loop.remove_reader(native_writer._w.fileno())        # the loop hears nothing
+        await asyncio.sleep(0.05)                            # the thread wrote short
+        conn.release_wait_ms = 10
+        await conn.release()
+        held = conn._wsock is not None and conn.pending_writes()    # noqa: SLF001
+        native_writer._settle()             # the loop writes the rests: the thread is done
+        got = bytearray()
+        b.setblocking(False)
+        for _ in range(500):
+            try:
+                got.extend(b.recv(65536))
+            except BlockingIOError:
+                if len(got) >= sum(map(len, frames)) and conn._wsock is None:  # noqa: SLF001
+                    break
+                await asyncio.sleep(0.005)
+        closed = conn._wsock is None and not conn.pending_writes()  # noqa: SLF001
+        transport.close()
+        b.close()
+        return held, closed, bytes(got), b"".join(frames)
+
+    held, closed, got, want = asyncio.run(main())
+    assert held and closed and got == want
