@@ -228,10 +228,13 @@ static int fd_arg(Writer *w, PyObject *arg, long *fd) {
 }
 
 static PyObject *Writer_put(Writer *w, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "put(fd, data, token)");
+    if (nargs != 3 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "put(fd, data, token[, wake])");
         return NULL;
     }
+    int wake = 1;
+    if (nargs == 4 && (wake = PyObject_IsTrue(args[3])) < 0)
+        return NULL;
     long fd;
     if (fd_arg(w, args[0], &fd) < 0)
         return NULL;
@@ -264,7 +267,17 @@ static PyObject *Writer_put(Writer *w, PyObject *const *args, Py_ssize_t nargs) 
     else
         w->in_head = it;
     w->in_tail = it;
-    pthread_cond_signal(&w->cv);
+    if (wake)
+        pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Writer_kick(Writer *w, PyObject *unused) {
+    /* after puts without wake: the thread takes them all at once (one wake-up) */
+    pthread_mutex_lock(&w->mu);
+    if (w->in_head != NULL)
+        pthread_cond_signal(&w->cv);
     pthread_mutex_unlock(&w->mu);
     Py_RETURN_NONE;
 }
@@ -347,7 +360,10 @@ static PyObject *Writer_max_fds(Writer *w, void *closure) {
 
 static PyMethodDef Writer_methods[] = {
     {"put", (PyCFunction)(void (*)(void))Writer_put, METH_FASTCALL,
-     "put(fd, data, token): send data on fd after what was put before."},
+     "put(fd, data, token[, wake]): send data on fd after what was put before; "
+     "wake=False: not before kick()."},
+    {"kick", (PyCFunction)Writer_kick, METH_NOARGS,
+     "kick(): wake the thread for what was put without wake."},
     {"drain", (PyCFunction)Writer_drain, METH_NOARGS,
      "drain() -> [(token, rest)] of the frames written short or not at all, in order."},
     {"pending", (PyCFunction)Writer_pending, METH_O,

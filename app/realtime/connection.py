@@ -197,6 +197,12 @@ class FrameWriter:
         """(loop) Nothing of ``conn`` is in the thread's hands: it may write it again."""
         conn._spilled = False
 
+    def hold(self) -> None:
+        """(The C thread's: one wake-up per burst.)"""
+
+    def release_held(self) -> None:
+        pass
+
 
 class NativeFrameWriter(FrameWriter):
     """:class:`FrameWriter` whose thread is C and never takes the GIL
@@ -219,6 +225,7 @@ class NativeFrameWriter(FrameWriter):
         self._w = module.Writer(max_fds=max(limit, 1024))
         self.pending = self._w.pending
         self._reader: asyncio.AbstractEventLoop | None = None
+        self.holding = self._held = False
 
     def adopt(self, conn: Connection, fd: int) -> bool:
         """Whether the thread can write ``fd`` (below its table's size)."""
@@ -228,7 +235,22 @@ class NativeFrameWriter(FrameWriter):
         loop = conn._loop
         if loop is not self._reader:
             self._listen(loop)
-        self._w.put(conn._nfd, data, conn)
+        if self.holding:
+            self._w.put(conn._nfd, data, conn, False)
+            self._held = True
+        else:
+            self._w.put(conn._nfd, data, conn)
+
+    def hold(self) -> None:
+        """(loop) Frames put until :meth:`release_held` wake the thread once, together
+        (a delivery's burst: one wake-up of the thread, not one per socket)."""
+        self.holding = True
+
+    def release_held(self) -> None:
+        self.holding = False
+        if self._held:
+            self._held = False
+            self._w.kick()
 
     def _listen(self, loop: asyncio.AbstractEventLoop | None) -> None:
         """Hear the thread's hand-backs on ``loop`` (the first loop that writes, or the
@@ -260,6 +282,21 @@ class NativeFrameWriter(FrameWriter):
 
 
 WRITER: FrameWriter | None = None
+
+
+def uncork_all(conns: list[Connection]) -> None:
+    """``uncork`` each connection, their frames handed to the frame writer as one burst."""
+    w = WRITER
+    if w is None:
+        for c in conns:
+            c.uncork()
+        return
+    w.hold()
+    try:
+        for c in conns:
+            c.uncork()
+    finally:
+        w.release_held()
 
 
 def native_sender() -> Any:

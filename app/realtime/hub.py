@@ -36,7 +36,7 @@ from ..models import Identity
 from .. import ratelimit
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
-from .connection import Connection, Encoded, dumps, loads
+from .connection import Connection, Encoded, dumps, loads, uncork_all
 from .delta import PatchText, ViewParts
 
 log = logging.getLogger("app.hub")
@@ -603,8 +603,7 @@ class Hub:
                     conn.send(b.full())
                 conn.seq = conn.view_seq = rt.seq
         finally:            # the actor's cork (its ack) too: its frames join the burst
-            for c in todo:
-                c.uncork()
+            uncork_all(todo)
         for (key, _first), b in built.items():
             rt.views[key] = _View(rt.seq, b.view, b.msg.get("chat_channels"))
         if len(rt.views) > 4 * len(built) + 16:     # audiences gone: forget their views

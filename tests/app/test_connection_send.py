@@ -607,3 +607,31 @@ def test_a_connection_released_with_frames_in_the_send_thread_closes_after_them(
 
     held, closed, got, want = asyncio.run(main())
     assert held and closed and got == want
+
+
+def test_frames_put_without_wake_wait_for_the_kick(native_writer: Any) -> None:
+    """A delivery's burst wakes the C thread once: frames put with ``wake=False`` stay
+    with it (the thread asleep) until ``kick``, then all go, in order."""
+    import socket
+    import time
+
+    w = native_writer._w
+    a, b = socket.socketpair()
+    try:
+        a.setblocking(False)
+        b.settimeout(0.1)
+        w.put(a.fileno(), b"one ", "1", False)
+        w.put(a.fileno(), b"two", "2", False)
+        time.sleep(0.05)
+        with pytest.raises(TimeoutError):
+            b.recv(100)                             # nothing sent yet
+        assert w.pending(a.fileno()) == 2
+        w.kick()
+        b.settimeout(5)
+        got = b""
+        while len(got) < 7:
+            got += b.recv(100)
+        assert got == b"one two"
+    finally:
+        a.close()
+        b.close()
