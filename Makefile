@@ -9,6 +9,7 @@ PORT    ?= 8000
 STAMP   := $(VENV)/.installed
 TSTAMP  := $(VENV)/.installed-test
 NSTAMP  := $(VENV)/.native
+CSTAMP  := $(VENV)/.native-c
 UV      := uv==0.13.9
 UVENV   := $(VENV)/lock-tool
 export HOST PORT
@@ -29,6 +30,13 @@ $(NSTAMP): $(STAMP) scripts/build_native.py app/realtime/delta.py app/realtime/_
 	  echo "install: the native modules were not built; the pure-Python ones run" >&2; \
 	  touch $@; fi
 
+# The C modules alone (the frame writer's send thread, ~1 s): part of `make run` too.
+$(CSTAMP): $(STAMP) scripts/build_native.py app/realtime/_sendthread.c
+	@if [ "$${OVERLORD_NATIVE:-1}" = 0 ]; then echo "run: OVERLORD_NATIVE=0: not compiling"; \
+	else $(BIN)/python scripts/build_native.py --c-only || \
+	  echo "run: the C send thread was not built; the Python one writes" >&2; \
+	  touch $@; fi
+
 $(TSTAMP): requirements-dev.lock $(STAMP) $(NSTAMP)
 	scripts/install.sh $(VENV) requirements-dev.lock test,bench
 	touch $@
@@ -41,7 +49,7 @@ migrate: $(STAMP)
 
 # The one way to start the server (also the Docker image's CMD): migrate, then uvicorn
 # with the project's flags (1 MiB websocket frames, proxy headers, WORKERS).
-run serve: $(STAMP)
+run serve: $(STAMP) $(CSTAMP)
 	$(BIN)/overlord-server serve
 
 # Debian's chromium for the Playwright browser tests (never a downloaded browser).
