@@ -112,7 +112,7 @@ static void *run(void *arg) {
             item *it = done;
             done = it->next;
             it->next = w->done;
-            w->done = it;
+            __atomic_store_n(&w->done, it, __ATOMIC_RELAXED);  /* put() peeks unlocked */
         }
         if (back != NULL) {
             int wake = w->out_head == NULL;     /* else the loop has a wake-up coming */
@@ -246,7 +246,7 @@ static PyObject *Writer_put(Writer *w, PyObject *const *args, Py_ssize_t nargs) 
         PyErr_SetString(PyExc_RuntimeError, "the send thread is closed");
         return NULL;
     }
-    if (w->done != NULL)        /* (read without the lock: a hint; free_done locks) */
+    if (__atomic_load_n(&w->done, __ATOMIC_RELAXED) != NULL)    /* a hint: free_done locks */
         free_done(w);
     item *it = PyMem_RawMalloc(sizeof *it);
     if (it == NULL)
