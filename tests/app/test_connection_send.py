@@ -585,12 +585,14 @@ def test_a_connection_released_with_frames_in_the_send_thread_closes_after_them(
         frames = [b"a" * 100_000, b"b" * 10]
         for f in frames:
             conn._write(transport, f)                        # noqa: SLF001
-        loop.remove_reader(native_writer._w.fileno())        # the loop hears nothing
-        await asyncio.sleep(0.05)                            # the thread wrote short
+        efd = native_writer._w.fileno()
+        loop.remove_reader(efd)                              # the loop hears nothing
+        import select
+        assert select.select([efd], [], [], 5)[0]            # the thread wrote short
         conn.release_wait_ms = 10
         await conn.release()
         held = conn._wsock is not None and conn.pending_writes()    # noqa: SLF001
-        native_writer._settle()             # the loop writes the rests: the thread is done
+        loop.add_reader(efd, native_writer._settle)  # the loop writes the rests from now
         got = bytearray()
         b.setblocking(False)
         for _ in range(500):
@@ -619,6 +621,10 @@ def test_frames_put_without_wake_wait_for_the_kick(native_writer: Any) -> None:
     a, b = socket.socketpair()
     try:
         a.setblocking(False)
+        b.settimeout(5)
+        w.put(a.fileno(), b"zero ", "0")            # the thread runs, sends, then sleeps
+        assert b.recv(100) == b"zero "
+        time.sleep(0.05)
         b.settimeout(0.1)
         w.put(a.fileno(), b"one ", "1", False)
         w.put(a.fileno(), b"two", "2", False)
