@@ -61,7 +61,7 @@ chromium:
 	fi
 
 test: install-test chromium
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q --durations=15
 
 bench: install-test
 	$(BIN)/python bench/engine_bench.py
