@@ -192,7 +192,6 @@ class FrameWriter:
             finally:
                 conn._written += 1
 
-
     def unspill(self, conn: Connection) -> None:
         """(loop) Nothing of ``conn`` is in the thread's hands: it may write it again."""
         conn._spilled = False
@@ -227,7 +226,7 @@ class NativeFrameWriter(FrameWriter):
         self._reader: asyncio.AbstractEventLoop | None = None
         self.holding = self._held = False
 
-    def adopt(self, conn: Connection, fd: int) -> bool:
+    def takes(self, fd: int) -> bool:
         """Whether the thread can write ``fd`` (below its table's size)."""
         return fd < self._w.max_fds
 
@@ -287,36 +286,22 @@ WRITER: FrameWriter | None = None
 def uncork_all(conns: list[Connection]) -> None:
     """``uncork`` each connection, their frames handed to the frame writer as one burst."""
     w = WRITER
-    if w is None:
-        for c in conns:
-            c.uncork()
-        return
-    w.hold()
+    if w is not None:
+        w.hold()
     try:
         for c in conns:
             c.uncork()
     finally:
-        w.release_held()
+        if w is not None:
+            w.release_held()
 
 
 def native_sender() -> Any:
     """The compiled send thread's module (``_sendthread``) when it was built from the
-    C source beside it, else None (not built, ``OVERLORD_NATIVE=0``, a source edited
-    since the build: the Python thread then writes)."""
-    if os.environ.get("OVERLORD_NATIVE", "1") == "0":
-        return None
-    try:
-        from . import _sendthread      # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    import hashlib
-    src = os.path.join(os.path.dirname(__file__), "_sendthread.c")
-    try:
-        with open(src, "rb") as f:
-            sha = hashlib.sha256(f.read()).hexdigest()
-    except OSError:
-        return None
-    return _sendthread if getattr(_sendthread, "SOURCE_SHA", None) == sha else None
+    C source beside it, else None (the Python thread then writes)."""
+    from .native import built_from
+    return built_from(f"{__package__}._sendthread",
+                      os.path.join(os.path.dirname(__file__), "_sendthread.c"))
 
 
 def start_frame_writer(native: bool | None = None) -> FrameWriter:
@@ -509,15 +494,12 @@ class Connection:
                 self._loop = asyncio.get_running_loop()
                 if w.native:
                     fd = self._wsock.fileno()
-                    if not w.adopt(self, fd):   # past the C thread's table: the loop
+                    if not w.takes(fd):         # past the C thread's table: the loop
                         self._wsock.close()     # writes this socket's frames
                         self._wsock = None
                         transport.write(data)
                         return
                     self._nfd = fd
-            elif self._nfd < 0 and w.native:    # made for the Python thread: the loop
-                transport.write(data)           # (the writer changed, tests only)
-                return
             if not self.pending_writes():
                 w.unspill(self)             # all written: the thread may write again
             self._handed += 1

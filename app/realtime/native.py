@@ -21,14 +21,25 @@ def adopt(namespace: dict[str, Any]) -> bool:
     ``namespace``; True when it did."""
     name = str(namespace.get("__name__", ""))
     pkg, _, mod = name.rpartition(".")
-    if not pkg or mod.endswith("_native") or os.environ.get("OVERLORD_NATIVE", "1") == "0":
+    if not pkg or mod.endswith("_native") or "__file__" not in namespace:
         return False
+    native = built_from(f"{pkg}._{mod}_native", str(namespace["__file__"]))
+    return native is not None and _replace(namespace, native)
+
+
+def built_from(module_name: str, source_path: str) -> Any:
+    """The compiled module ``module_name`` when it was built from the very bytes of
+    ``source_path`` (its ``SOURCE_SHA``), else None: not built, ``OVERLORD_NATIVE=0``,
+    or a source edited since the build (also the C send thread, connection.py)."""
+    if os.environ.get("OVERLORD_NATIVE", "1") == "0":
+        return None
     try:
-        native = importlib.import_module(f"{pkg}._{mod}_native")
-        source = Path(str(namespace["__file__"])).read_bytes()
-    except (ImportError, KeyError, OSError):     # not built; no source file to compare
-        return False
-    return swap(namespace, native, source)
+        native = importlib.import_module(module_name)
+        source = Path(source_path).read_bytes()
+    except (ImportError, OSError):              # not built; no source file to compare
+        return None
+    return native if getattr(native, "SOURCE_SHA", None) == hashlib.sha256(source).hexdigest() \
+        else None
 
 
 def swap(namespace: dict[str, Any], native: Any, source: bytes) -> bool:
@@ -37,6 +48,10 @@ def swap(namespace: dict[str, Any], native: Any, source: bytes) -> bool:
     the copy's of the same name."""
     if getattr(native, "SOURCE_SHA", None) != hashlib.sha256(source).hexdigest():
         return False
+    return _replace(namespace, native)
+
+
+def _replace(namespace: dict[str, Any], native: Any) -> bool:
     name = namespace.get("__name__")
     swapped = 0
     for key, value in list(namespace.items()):
