@@ -200,6 +200,7 @@ def serve(host: str | None = None, port: int | None = None, workers: int | None 
                 workers=workers or s.workers,
                 ws_max_size=s.ws_hard_max_bytes,   # 1 MiB frame cap (docs/protocol.md)
                 ws_per_message_deflate=s.ws_per_message_deflate,
+                timeout_graceful_shutdown=s.shutdown_grace_seconds or None,
                 proxy_headers=True)                # trusts FORWARDED_ALLOW_IPS (127.0.0.1)
 
 

@@ -333,7 +333,8 @@ class Clock:
 
 
 class Sock:
-    def __init__(self, ws: Any, record: dict[int, list[str]] | None, idx: int) -> None:
+    def __init__(self, ws: Any, record: dict[int, list[str]] | None, idx: int,
+                 hello: Any = None) -> None:
         self.ws, self.record, self.idx = ws, record, idx
         self.seq, self.legal = 0, []
         self.arrivals: dict[int, float] = {}
@@ -341,11 +342,36 @@ class Sock:
         self.changed = asyncio.Event()
         self.ready = asyncio.Event()
         self.bytes = 0
-        self.task = asyncio.create_task(self.read())
+        self.task = asyncio.create_task(self.read(hello))
 
-    async def read(self) -> None:
-        try:
+    @classmethod
+    async def open(cls, url: str, record: dict[int, list[str]] | None, idx: int,
+                   stats: dict[str, int], tries: int = 8) -> Sock:
+        """A socket and its hello.  A refusal before the hello (``server_busy``, close
+        1013: in a connect storm of hundreds of games every database connection was busy
+        for the pool's timeout) is retried after a pause, as the browser client does."""
+        for attempt in range(tries):
+            ws = await websockets.connect(url, max_size=None, open_timeout=120,
+                                          ping_interval=None)
+            try:
+                while True:
+                    raw = await ws.recv()
+                    if orjson.loads(raw).get("type") == "hello":
+                        return cls(ws, record, idx, raw)
+            except websockets.ConnectionClosed:
+                pass
+            stats["refused"] = stats.get("refused", 0) + 1
+            await asyncio.sleep(1.0 + random.random() * min(2 ** attempt, 16))
+        raise RuntimeError(f"{url}: refused {tries} times")
+
+    async def read(self, hello: Any = None) -> None:
+        async def frames() -> Any:
+            if hello is not None:
+                yield hello
             async for raw in self.ws:
+                yield raw
+        try:
+            async for raw in frames():
                 now = time.perf_counter()
                 self.bytes += len(raw)
                 msg = orjson.loads(raw)
@@ -375,8 +401,7 @@ async def server_game(ws_bases: list[str], gid: str, toks: list[str], rate: floa
     for i in range(9):
         q = f"?token={toks[i]}&seat={SEATS[i]}" if i < 8 else ""
         url = f"{pick.choice(ws_bases)}/ws/games/{gid}"
-        ws = await websockets.connect(url + q, max_size=None, open_timeout=120, ping_interval=None)
-        socks.append(Sock(ws, record, i))
+        socks.append(await Sock.open(url + q, record, i, stats))
     await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in socks)), 120)
     clock.connected()
     await clock.go.wait()
@@ -595,7 +620,11 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         for p in procs:
             os.killpg(p.pid, signal.SIGTERM)
         for p in procs:
-            p.wait(30)
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:   # never leave a server behind: it would
+                os.killpg(p.pid, signal.SIGKILL)    # take the CPU of every later run
+                p.wait(10)
         if schema:
             subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
                             f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
@@ -733,6 +762,8 @@ async def run(args: argparse.Namespace) -> None:
                       f"{r['cpu_ms_per_action']:>5.2f}   {ratio:>6.2f}   {load}"
                       + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
                          if s["stuck"] or s["closed"] else "")
+                      + (f"  ({s['refused']} sockets refused while connecting, retried)"
+                         if s.get("refused") else "")
                       + f"  (p99 actions: {s['crowd']:.1f} server / {r['crowd']:.1f} relay "
                         "others sent in the 6 ms before)"
                       + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} waits, "
