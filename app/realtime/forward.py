@@ -217,6 +217,7 @@ class Forwarding:
                     await ws.send_text(data)
                 else:
                     await ws.send_bytes(data)
+                data = None     # not held while the socket idles (a hello: ~62 KB)
 
     @staticmethod
     async def _up(ws: WebSocket, up: Any) -> tuple[int, str]:
