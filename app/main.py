@@ -135,10 +135,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 writer_task.cancel()
             if stall_task is not None:
                 stall_task.cancel()
-            await hub.stop()
-            if app.state.forward is not None:
-                await app.state.forward.stop()
-            await db.dispose()
+
+            async def close() -> None:
+                await hub.stop()
+                if app.state.forward is not None:
+                    await app.state.forward.stop()
+                await db.dispose()
+            # bounded like the connections' wait (uvicorn's graceful timeout does not
+            # cover the lifespan): what is acknowledged is committed already
+            try:
+                await asyncio.wait_for(close(), settings.shutdown_grace_seconds or None)
+            except asyncio.TimeoutError:
+                logging.getLogger("app.main").warning(
+                    "shutdown: closing the hub and the database took more than %.0f s; "
+                    "stopping anyway", settings.shutdown_grace_seconds)
             if os.environ.get("GC_STATS_FILE"):
                 _gc_dump(os.environ["GC_STATS_FILE"])
 

@@ -48,10 +48,11 @@ class Settings(BaseSettings):
     port: int = 8000
     workers: int = 1
     # after SIGTERM, how long a worker waits for its connections and tasks to end before
-    # it cancels them and stops (uvicorn's timeout_graceful_shutdown; its default waits
-    # for ever: two workers stopped during a connect storm of 9,000 sockets were still
-    # running 13 minutes later).  Nothing acknowledged is lost either way: every action
-    # is committed before it is acknowledged, and clients reconnect with ``since``.
+    # it cancels them (uvicorn's timeout_graceful_shutdown), and then for closing the hub
+    # and the database (the lifespan's end); 0: for ever (uvicorn's default: two workers
+    # stopped during a connect storm of 9,000 sockets were still running 13 minutes
+    # later).  Nothing acknowledged is lost either way: every action is committed before
+    # it is acknowledged, and clients reconnect with ``since``.
     shutdown_grace_seconds: float = 10.0
 
     scenarios_dir: Path = ROOT / "scenarios"
