@@ -53,7 +53,7 @@ class Settings(BaseSettings):
     # stopped during a connect storm of 9,000 sockets were still running 13 minutes
     # later).  Nothing acknowledged is lost either way: every action is committed before
     # it is acknowledged, and clients reconnect with ``since``.
-    shutdown_grace_seconds: float = 10.0
+    shutdown_grace_seconds: float = Field(default=10.0, ge=0)
 
     scenarios_dir: Path = ROOT / "scenarios"
     templates_dir: Path = ROOT / "templates"

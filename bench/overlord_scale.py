@@ -334,15 +334,15 @@ class Clock:
 
 class Sock:
     def __init__(self, ws: Any, record: dict[int, list[str]] | None, idx: int,
-                 hello: Any = None) -> None:
+                 hello: dict[str, Any], size: int) -> None:
+        """``hello``: the socket's first message (read by :meth:`open`), ``size`` bytes."""
         self.ws, self.record, self.idx = ws, record, idx
-        self.seq, self.legal = 0, []
+        self.seq, self.legal = hello["seq"], hello.get("legal") or []
         self.arrivals: dict[int, float] = {}
         self.acks: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.changed = asyncio.Event()
-        self.ready = asyncio.Event()
-        self.bytes = 0
-        self.task = asyncio.create_task(self.read(hello))
+        self.bytes = size
+        self.task = asyncio.create_task(self.read())
 
     @classmethod
     async def open(cls, url: str, record: dict[int, list[str]] | None, idx: int,
@@ -356,22 +356,18 @@ class Sock:
             try:
                 while True:
                     raw = await ws.recv()
-                    if orjson.loads(raw).get("type") == "hello":
-                        return cls(ws, record, idx, raw)
+                    msg = orjson.loads(raw)
+                    if msg.get("type") == "hello":
+                        return cls(ws, record, idx, msg, len(raw))
             except websockets.ConnectionClosed:
                 pass
             stats["refused"] = stats.get("refused", 0) + 1
             await asyncio.sleep(1.0 + random.random() * min(2 ** attempt, 16))
         raise RuntimeError(f"{url}: refused {tries} times")
 
-    async def read(self, hello: Any = None) -> None:
-        async def frames() -> Any:
-            if hello is not None:
-                yield hello
-            async for raw in self.ws:
-                yield raw
+    async def read(self) -> None:
         try:
-            async for raw in frames():
+            async for raw in self.ws:
                 now = time.perf_counter()
                 self.bytes += len(raw)
                 msg = orjson.loads(raw)
@@ -383,7 +379,6 @@ class Sock:
                             raw if isinstance(raw, str) else raw.decode()
                 if t in ("hello", "update", "sync") and msg["seq"] >= self.seq:
                     self.seq, self.legal = msg["seq"], msg.get("legal") or []
-                    self.ready.set()
                     self.changed.set()
                 elif t in ("ack", "reject"):
                     await self.acks.put(msg)
@@ -401,8 +396,7 @@ async def server_game(ws_bases: list[str], gid: str, toks: list[str], rate: floa
     for i in range(9):
         q = f"?token={toks[i]}&seat={SEATS[i]}" if i < 8 else ""
         url = f"{pick.choice(ws_bases)}/ws/games/{gid}"
-        socks.append(await Sock.open(url + q, record, i, stats))
-    await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in socks)), 120)
+        socks.append(await Sock.open(url + q, record, i, stats))      # with its hello
     clock.connected()
     await clock.go.wait()
     until = clock.until
