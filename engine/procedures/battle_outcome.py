@@ -238,6 +238,11 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> N
     if check_victory(st, events):
         return
     post_battle(st, events)
+    if to != frm and v.id in st.units:
+        # 004 "Rivers & Waterways, Frozen": "Roll two Battle Dice whenever a Unit Moves or
+        # Retreats onto a Frozen River hex" (a chance step pushed on top of the stack, so
+        # it is rolled before the attacker's take ground / the next target)
+        P.on_enter(st, st.units[v.id], "retreat", events)
 
 
 def dislodge_unit(st: GameState, o: Unit, back: Hex, events: list,
@@ -326,9 +331,12 @@ def _after_take_ground(st: GameState, b: Battle, u: Unit, events: list) -> None:
 
 def _desert_hexes(st: GameState, u: Unit, b: Battle) -> list[list[int]]:
     """Vocabulary 2.6 North African desert rules: an Armor that took ground may move 1
-    further hex (normal movement rules) before its overrun battle."""
+    further hex (normal movement rules) before its overrun battle; 004 "North African
+    Armour Overrun": "All other Armour Overruns and Taking Ground rules remain in effect",
+    so not out of a must-stop hex it took ground into (:func:`movement.stopped_in_hex`)."""
     if (not st.scn.options.get("north_african_desert_rules") or u.cls != "armor"
-            or u.spec.take_ground < 2 or u.overrun or b.kind != "battle"):
+            or u.spec.take_ground < 2 or u.overrun or b.kind != "battle"
+            or stopped_in_hex(st, u)):
         return []
     return [[*h] for h in sorted(reachable(st, u, st.play, 1))]
 

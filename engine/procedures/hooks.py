@@ -186,7 +186,7 @@ declare("enemy_entered", _none, "each",
         "Demolition: charges removed).")
 declare("on_enter", _none, "each",
         "(st, unit, how, events): a unit has entered its hex (how: move | bel | "
-        "take_ground); may push chance steps (mines, hazards, HQ tents).")
+        "take_ground | retreat); may push chance steps (mines, hazards, HQ tents).")
 declare("pressing_on", _false, "any",
         "(st, unit) -> bool: the unit must keep advancing (004 Army Manoeuvres Big Push).")
 declare("reaction_possible", _false, "any",

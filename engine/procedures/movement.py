@@ -400,14 +400,24 @@ def stopped_in_hex(st: GameState, u: Unit) -> bool:
     (likewise every must-stop terrain; vocabulary 1.5 "must stop": "if it moved in, it
     also cannot later take ground out of that hex"; terrain whose stop still allows take
     ground - fordable stream, jungle, rail for A/Art - excepted).  Armour entering wire
-    removes it ("and may still Battle") but has still entered wire (``Unit.stopped``)."""
+    removes it ("and may still Battle") but has still entered wire (``Unit.stopped``).
+    004 "Minefields": "A Unit must stop, and may not Move any further on that turn, when
+    entering a Minefield" (any side's; a decoy removed on entry is marked
+    ``Unit.stopped``).  004 "Assault Boats": "A Unit entering a River hex must stop and
+    may Move no further on that turn"."""
     if not u.entered:
         return False
-    if u.stopped:                   # armor that removed the wire it entered
+    if u.stopped:                   # armor that removed the wire it entered, a decoy mine
         return True
+    if st.mines and u.hex in st.mines:
+        return True
+    mcls = move_class(u)
+    if mcls == BOAT:
+        if on_river(st, u.hex):
+            return True
+        mcls = "inf"
     t = terrain_at(st, u.hex)
-    cls = "inf" if move_class(u) == BOAT else move_class(u)
-    return cls in t.must_stop and not t.stop_allows_take_ground
+    return mcls in t.must_stop and not t.stop_allows_take_ground
 
 
 def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:

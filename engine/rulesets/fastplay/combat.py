@@ -182,7 +182,10 @@ def declare_fire(st: GameState, v: Unit, u: Unit, kind: str, events: list) -> No
 def enter_minefield(st: GameState, u: Unit, events: list) -> None:
     """004 "Minefields" (our reading for Fast Play: the standard roll, grenades hit)."""
     m = st.mines.get(u.hex)
-    if m is None or m.side == u.side:
+    if m is None:
+        return
+    st.mut(u.id).stopped = True     # must stop there, a decoy too (no take ground out of it)
+    if m.side == u.side:
         return
     st.mines[u.hex] = Mine(m.side, m.value, True, m.decoy)
     events.append({"type": "mine_revealed", "hex": [*u.hex], "value": m.value, "unit": u.id,

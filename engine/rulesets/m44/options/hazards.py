@@ -10,8 +10,8 @@
   movement within their move-and-battle distance sweeps it (removed, the engineer does
   not battle this turn); an ordered engineer standing on a minefield may ``clear_mine``
   instead of battling.
-* Frozen river (``HexTerrain.entry_hazard_dice``): entering by movement or take ground
-  (not a Behind Enemy Lines move) rolls that many dice, each star is a hit.
+* Frozen river (``HexTerrain.entry_hazard_dice``): entering by movement, take ground or
+  retreat (not a Behind Enemy Lines move) rolls that many dice, each star is a hit.
 * Wire (``TerrainSpec.infantry_may_remove``): an ordered infantry unit in wire may
   ``remove_wire`` instead of battling; Combat Engineers (``wire_cutter``) remove it and
   may still battle.  Armor entering wire removes it (``armor_removes``).
@@ -44,9 +44,15 @@ from ....procedures.terrain_changes import remove_family
 
 def on_enter(st: GameState, u: Unit, how: str, events: list[dict[str, Any]]) -> None:
     """``u`` has just entered ``u.hex``; ``how``: "move" | "bel" (Behind Enemy Lines) |
-    "take_ground".  May push chance steps (mine / hazard rolls) on the battle stack."""
+    "take_ground" | "retreat".  May push chance steps (mine / hazard rolls) on the battle
+    stack.  A retreat triggers only the frozen river's roll (004 "Rivers & Waterways,
+    Frozen": "whenever a Unit Moves or Retreats onto"; vocabulary 3.1: mines never on
+    retreat)."""
     h = u.hex
     t = terrain_at(st, h)
+    if how == "retreat":
+        _ice(st, u, t, events)
+        return
     if t.hq_tent:
         _hq_tent(st, u, events)
     enemy_entered(st, u, events)    # 004 Bridge Demolition: enemy removes the charges
@@ -58,14 +64,14 @@ def on_enter(st: GameState, u: Unit, how: str, events: list[dict[str, Any]]) -> 
         remove_family(st, h, "wire", events)
         if how != "bel":            # 004 "Barbed Wire": it entered wire: "must stop"
             st.mut(u.id).stopped = True
-    if t.entry_hazard_dice > 0 and how != "bel":
-        b = Battle(None, other(u.side), u.id, h, None, 0, t.entry_hazard_dice, "hazard")
-        b.star_hits = True
-        st.battles.append(b)
-        events.append({"type": "hazard", "unit": u.id, "hex": [*h], "dice": b.dice,
-                       "kind": "frozen_river"})
+    if how != "bel":
+        _ice(st, u, t, events)
     m = st.mines.get(h) if st.mines else None
-    if m is None or m.side == u.side:
+    if m is None:
+        return
+    if how != "bel":                # 004 "Minefields": "A Unit must stop, and may not
+        st.mut(u.id).stopped = True     # Move any further on that turn" (a decoy too)
+    if m.side == u.side:
         return
     if (u.spec.mine_sweeper and how == "move" and u.moved <= u.spec.move_fire):
         clear_mine_at(st, u, events)
@@ -87,6 +93,18 @@ def on_enter(st: GameState, u: Unit, how: str, events: list[dict[str, Any]]) -> 
     b = Battle(None, m.side or other(u.side), u.id, h, None, 0, m.value, "mine")
     b.no_ignore = True
     st.battles.append(b)
+
+
+def _ice(st: GameState, u: Unit, t: Any, events: list[dict[str, Any]]) -> None:
+    """004 "Rivers & Waterways, Frozen": entering a frozen river hex (``t``, the hex's
+    terrain) rolls ``entry_hazard_dice`` dice, each star a figure lost: a chance step."""
+    if t.entry_hazard_dice <= 0:
+        return
+    b = Battle(None, other(u.side), u.id, u.hex, None, 0, t.entry_hazard_dice, "hazard")
+    b.star_hits = True
+    st.battles.append(b)
+    events.append({"type": "hazard", "unit": u.id, "hex": [*u.hex], "dice": b.dice,
+                   "kind": "frozen_river"})
 
 
 def clear_mine_at(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
