@@ -18,32 +18,75 @@ from .state import GameState, Unit
 SMOKE_DEFAULT = 3
 
 
-def read_drop(st: GameState, v: Any) -> dict[str, Any] | None:
-    """Option value ``{side, range, nbr_units, unit}`` as ``{side, range, units, unit}``
-    (default unit: special forces of the side's nation); None if unreadable."""
+def _count(v: Any, default: int) -> int:
+    """A count written as an int, a float or a numeric string (else ``default``)."""
+    if isinstance(v, bool):
+        return default
+    if isinstance(v, (int, float)):
+        return int(v)
+    if isinstance(v, str) and v.strip().lstrip("-").isdigit():
+        return int(v.strip())
+    return default
+
+
+def _per_drop(v: Any, i: int) -> Any:
+    """Field ``v`` of a drop for the ``i``-th drop: a list gives one value per drop (the
+    last repeats), anything else is every drop's."""
+    if isinstance(v, list):
+        return v[min(i, len(v) - 1)] if v else None
+    return v
+
+
+def read_drops(st: GameState, v: Any) -> list[dict[str, Any]]:
+    """Option ``airdrop`` / ``airdrop2`` (vocabulary 3.3 ``{side, range, nbr_units, center,
+    unit, nbr_drops, behavior, option, option2}``) as drops ``{side, range, units, unit}``,
+    one per aim hex the side chooses, in every shape scenario files write it:
+
+    * ``nbr_units`` a count (int or numeric string: one drop of that many units) or a list
+      of counts (one drop per entry: ``[3, 3, 3]`` three drops of 3 units, ``[1, 1, 1, 1,
+      1, 1]`` six drops of 1; our reading of the 004 "Alternate Airdrop Method", "a slight
+      pause when a figure or two is dropped"); ``nbr_drops`` with a count: that many drops
+      of that many units (our reading); ``range`` and ``unit`` a value or a list (per drop);
+    * ``unit`` a code, a ``.m44`` unit dict or missing (special forces of the side's
+      nation); a drop-level ``behavior`` / ``turn`` applies to a template without its own;
+    * the whole value a list of such drops, or a dict keyed by side.
+    Unreadable drops (no side, an unknown unit) are left out; ``center``, ``option`` /
+    ``option2`` and the "first full-day turn" variant are ignored."""
+    if isinstance(v, list):
+        return [d for x in v for d in read_drops(st, x)]
     if not isinstance(v, dict):
-        return None
+        return []
+    keyed = {str(k).upper(): x for k, x in v.items() if str(k).upper() in SIDES}
+    if "side" not in v and keyed:
+        return [d for side, x in keyed.items() if isinstance(x, dict)
+                for d in read_drops(st, {**x, "side": side})]
     side = str(v.get("side") or "").upper()
     if side not in SIDES:
-        return None
-    tpl = v.get("unit")
-    if isinstance(tpl, str):
-        tpl = {"name": tpl}
-    if not isinstance(tpl, dict) or not tpl.get("name"):
-        tpl = {"name": "inf2us" if side == "ALLIES" else "inf2ger"}
-    try:
-        template_spec(st, tpl)
-    except (KeyError, ValueError):
-        return None
-    return {"side": side, "range": max(0, int(v.get("range") or 1)),
-            "units": max(1, int(v.get("nbr_units") or 1)),
-            "unit": {k: tpl.get(k) for k in TEMPLATE_KEYS}}
+        return []
+    n = v.get("nbr_units")
+    counts = ([_count(x, 1) for x in n] if isinstance(n, list)
+              else [_count(n, 1)] * max(1, _count(v.get("nbr_drops"), 1)))
+    out = []
+    for i, k in enumerate(counts):
+        tpl = _per_drop(v.get("unit"), i)
+        if isinstance(tpl, str):
+            tpl = {"name": tpl}
+        if not isinstance(tpl, dict) or not tpl.get("name"):
+            tpl = {"name": "inf2us" if side == "ALLIES" else "inf2ger"}
+        if v.get("behavior") and not tpl.get("behavior"):
+            tpl = {**tpl, "behavior": v["behavior"], "turn": tpl.get("turn", v.get("turn"))}
+        try:
+            template_spec(st, tpl)
+        except (KeyError, ValueError, TypeError):
+            continue
+        out.append({"side": side, "range": max(0, _count(_per_drop(v.get("range"), i), 1) or 1),
+                    "units": max(1, k), "unit": {key: tpl.get(key) for key in TEMPLATE_KEYS}})
+    return out
 
 
 def scenario_drops(st: GameState) -> tuple[dict[str, Any], ...]:
     """The readable drops of options ``airdrop`` / ``airdrop2``, in that order."""
-    return tuple(d for d in (read_drop(st, st.scn.options.get(k))
-                             for k in ("airdrop", "airdrop2")) if d)
+    return tuple(d for k in ("airdrop", "airdrop2") for d in read_drops(st, st.scn.options.get(k)))
 
 
 def drop_units(st: GameState, d: dict[str, Any], action: dict, events: list) -> list[str]:

@@ -121,7 +121,11 @@ def _finish_turn(st: GameState, events: list) -> None:
     start_turn(st, other(side), events)
 
 
-def start_turn(st: GameState, side: str, events: list) -> None:
+def start_turn(st: GameState, side: str, events: list, night: bool = True) -> None:
+    """A new turn of ``side``: units' turn flags reset, objectives at turn start, the
+    variants' and supply's opening steps, then (``night``) the night roll when due
+    (``night=False``: the caller's machine makes it later, after the scenario's set-up
+    steps of the first turn)."""
     st.turn += 1
     st.active = side
     st.plays = []
@@ -137,7 +141,7 @@ def start_turn(st: GameState, side: str, events: list) -> None:
         P.turn_begins(st, side, events)     # 004 variants (may start a chance step)
     if check_victory(st, events) or C.update_supply(st, side, events):
         return                      # 004 Supply: the Third Turn Losses roll comes first
-    if st.phase != "play_card":
+    if st.phase != "play_card" or not night:
         return
     _night_roll_if_due(st, side)
 

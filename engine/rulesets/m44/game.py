@@ -95,7 +95,9 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     TRU.init_night(st)
     TRU.init_camouflage(st)
     events: list[dict[str, Any]] = []
-    ET.start_turn(st, scenario.starting_side, events)
+    # the scenario's set-up steps (air drops, smoke screen) come before the first turn's
+    # night roll, which turn.advance makes once they are done
+    ET.start_turn(st, scenario.starting_side, events, night=False)
     _airdrop.init_airdrop(st)
     _smoke.init_smoke(st)
     _turn.advance(st, events)

@@ -38,7 +38,7 @@ from .choices import (_battle_actions, _fitting, _may_move_again, _move_actions,
                       card_source, check_obliged, firefight_pairs, obliged, playable,
                       recon_as_air_power)
 from .end_turn import (RECON_LEFT, _end_turn, _finish_turn, _night_roll_if_due, _recon_draw)
-from .options.turn_rules import commissar_card, night_rolled
+from .options.turn_rules import _night_roll_due, commissar_card, night_rolled
 
 PHASE_PENDING = ("choose_section", "target", "order", "move", "battle")
 
@@ -542,6 +542,10 @@ def advance(st: GameState, events: list) -> None:
             st.phase = "end"
         elif ph == "end":
             _end_turn(st, events)
+        elif ph == "play_card" and not st.plays and _night_roll_due(st, st.active):
+            # the night roll after the turn's other opening steps (scenario set-up steps
+            # before the first turn, campaign pre-battle dice, a variant's roll)
+            _night_roll_if_due(st, st.active)
         else:
             return
 

@@ -31,8 +31,8 @@ server's campaigns, app/campaigns/); the battle game plays the roll and its effe
 * "You gain a Victory Point if all of the figures/models of an opponent's Unit are
   removed before the Battle begins.": a unit losing its last figure is eliminated as in
   battle (its medal value to the side that rolled).
-* Then the scenario's own set-up steps (airdrop, smoke) and the first turn.  (A night
-  scenario's first night roll is not made after a pre-battle roll.)
+* Then the scenario's own set-up steps (airdrop, smoke) and the first turn's night roll
+  (m44 ``turn.advance``).
 """
 from __future__ import annotations
 

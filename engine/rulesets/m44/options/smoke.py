@@ -17,7 +17,7 @@ def init_smoke(st: GameState) -> None:
     ``tiles_over``; no movement effect, they stay).  How many is not in our texts: the
     value's ``nbr_hexes`` / ``count``, else 3 (our reading of the Smoke Screen markers);
     each one after the first adjacent to one already placed (a screen); ``end_smoke``
-    stops early.  Skipped when the first turn opens with another step (night roll)."""
+    stops early.  After the air drops, before the first turn's night roll."""
     if st.phase != "play_card":
         return
     sm = smoke_screen(st, st.active)

@@ -32,8 +32,12 @@ def init_night(st: GameState) -> None:
 
 
 def _night_roll_due(st: GameState, side: str) -> bool:
+    """The night side's turn has started and its roll is still to be made this turn
+    (``ext["night_rolled"]``: the turn of the last roll)."""
     x = st.ext
     if not x or "visibility" not in x or x["night_team"] != side:
+        return False
+    if x.get("night_rolled") == st.turn:
         return False
     return x["visibility"] > 1 if x["night_reverse"] else x["visibility"] < 6
 
@@ -47,6 +51,7 @@ def night_rolled(st: GameState, faces: list[str], events: list) -> None:
     x = st.ext
     stars = faces.count("star")
     v = x["visibility"]
+    set_ext(st, "night_rolled", st.turn)
     set_ext(st, "visibility", max(1, v - stars) if x["night_reverse"] else min(6, v + stars))
     events.append({"type": "dice_rolled", "side": st.active,
                    "seat": mode(st).hand_seat(st, st.active), "dice": list(faces),
