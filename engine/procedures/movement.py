@@ -245,7 +245,8 @@ _TABLES: dict[tuple, tuple] = {}
 
 def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | None,
                      ignore_terrain: bool, thru: frozenset[Hex] | None = None,
-                     unseen: frozenset[Hex] | None = None, parents: dict | None = None
+                     unseen: frozenset[Hex] | None = None, parents: dict | None = None,
+                     closed: frozenset[Hex] | None = None
                      ) -> tuple[dict[Hex, int], dict[Hex, int]]:
     """Breadth-first search over (hex, on_road, cap) with the terrain rules per step.
 
@@ -260,7 +261,8 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     through but not end on (extension point ``pass_through``).  ``unseen``: occupied
     hexes searched as empty (extension point ``unseen``, 004 Kriegspiel).  ``parents``
     (filled when given): search state -> previous state, and ``("to", hex)`` -> the state
-    a destination was reached from (:func:`move_path`).
+    a destination was reached from (:func:`move_path`).  ``closed``: hexes searched as
+    occupied (:func:`chosen_path`: every hex off the player's path).
     """
     base = limit          # the allowance, computed by _search
     mcls = move_class(u)
@@ -281,6 +283,9 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
         occ = _closed_hexes(st, spec, start, base)
     if unseen:
         occ = set(occ) - unseen     # 004 Kriegspiel: searched as the side's board shows
+    if closed:
+        occ = set(occ) | closed
+        thru = thru - closed if thru else thru
     best: dict = {}             # search state -> fewest steps (plain hex when no road/cap)
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}   # hex -> most movement left on arrival (not stopped)
@@ -338,6 +343,11 @@ def move_path(st: GameState, u: Unit, play: Play | None, to: Hex, limit: int | N
     unseen = P.unseen(st, u) if st.options else None
     parents: dict = {}
     _search_uncached(st, u, play, base, ignore_terrain, thru, unseen, parents)
+    return _route(parents, to)
+
+
+def _route(parents: dict, to: Hex) -> list[tuple[Hex, int]]:
+    """The path to ``to`` recorded by a search's ``parents`` ([] when not reached)."""
     hit = parents.get(("to", to))
     if hit is None:
         return []
@@ -348,6 +358,28 @@ def move_path(st: GameState, u: Unit, play: Play | None, to: Hex, limit: int | N
         state = parents[state]
     path.reverse()
     return path
+
+
+def chosen_path(st: GameState, u: Unit, play: Play | None, path: list[Hex],
+                ignore_terrain: bool = False) -> list[tuple[Hex, int]] | None:
+    """The hexes (with the hexes moved so far) of a move of ``u`` along the path the
+    player chose (the hexes after the start, the destination last), or None when it is
+    no legal move: a step not to an adjacent hex, onto an occupied hex or one the unit
+    may not enter, through a hex where it must stop, beyond its allowance (terrain costs,
+    road bonus, caps as in :func:`reachable`), or a path that could skip one of its own
+    hexes (a loop).  The search of :func:`reachable` run on the path's hexes alone must
+    find exactly that path."""
+    base = move_allowance(st, u, play)
+    if base <= 0 or u.spec.train or not path or len(set(path)) != len(path) or u.hex in path:
+        return None
+    keep = {*path, u.hex}
+    closed = frozenset(h for h in st.scn.board._nbrs if h not in keep)
+    thru = P.pass_through(st, u) if st.options else None
+    unseen = P.unseen(st, u) if st.options else None
+    parents: dict = {}
+    _search_uncached(st, u, play, base, ignore_terrain, thru, unseen, parents, closed)
+    route = _route(parents, path[-1])
+    return route if [h for h, _k in route] == list(path) else None
 
 
 def referee_stop(st: GameState, u: Unit, play: Play, to: Hex, steps: int, second: bool,

@@ -36,10 +36,11 @@ def new_game(scn: Any, seed: int, options: dict[str, Any] | None) -> GameState:
     return st
 
 
-HEX, UNIT, BOOL, INT, FACES = "hex", "unit", "bool", "int", "faces"
+HEX, UNIT, BOOL, INT, FACES, PATH = "hex", "unit", "bool", "int", "faces", "path"
+MAX_PATH = 16                   # hexes of a chosen path (no unit moves half as far)
 FIELDS: dict[str, dict[str, str]] = {
     "roll": {"dice": FACES},
-    "move": {"unit": UNIT, "to": HEX}, "battle": {"unit": UNIT, "target": HEX, "assault": BOOL},
+    "move": {"unit": UNIT, "to": HEX, "path": PATH}, "battle": {"unit": UNIT, "target": HEX, "assault": BOOL},
     "opfire_marker": {"unit": UNIT}, "withdraw": {"unit": UNIT}, "exit": {"unit": UNIT},
     "dig_in": {"unit": UNIT}, "battle_back": {"unit": UNIT}, "second_assault": {"unit": UNIT},
     "rally": {"unit": UNIT, "to": HEX, "losses": INT},
@@ -55,6 +56,8 @@ def _ok(kind: str, v: Any) -> bool:
     if kind == HEX:
         return (isinstance(v, list) and len(v) == 2
                 and all(isinstance(x, int) and not isinstance(x, bool) for x in v))
+    if kind == PATH:                # move's optional path: 1..MAX_PATH hexes
+        return isinstance(v, list) and 0 < len(v) <= MAX_PATH and all(_ok(HEX, h) for h in v)
     if kind == UNIT:
         return isinstance(v, str)
     if kind == BOOL:
@@ -85,7 +88,7 @@ def canonical_action(action: Any) -> dict[str, Any]:
         elif not _ok(fields[k], v):
             raise IllegalAction("bad_value", f"bad value for {k!r}")
         else:
-            out[k] = list(v) if isinstance(v, list) else v
+            out[k] = [list(h) for h in v] if k == "path" else list(v) if isinstance(v, list) else v
     return out
 
 

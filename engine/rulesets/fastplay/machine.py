@@ -10,10 +10,13 @@ another unit finishes the current one.  The turn passes when the CP are spent an
 current unit is done, when no unit may be ordered (2.3), or on ``end_turn``; unspent CP
 are lost (2.4).
 
-A move is carried out hex by hex along the shortest chain of reachable hexes; at each
-hex in range of an enemy unit holding an OpFire marker the opponent decides
-(``opportunity_fire`` / ``hold_fire``, 4.2); the move goes on only if the mover
-survived, did not retreat and is not suppressed.
+A move is carried out hex by hex along the path the player chose (``move {unit, to,
+path}``: the hexes after the start, as at the table, so that he may take a path that
+stays out of an OpFire unit's range; without ``path``, the form of older logs, the
+shortest chain of reachable hexes the engine finds); at each hex in range of an enemy
+unit holding an OpFire marker the opponent decides (``opportunity_fire`` /
+``hold_fire``, 4.2); the move goes on only if the mover survived, did not retreat and is
+not suppressed.
 
 Choices where the text is silent: an OpFire marker lapses at the start of its owner's
 next turn (6.1 "deferring ... to the Opponent's turn"); a unit ending its move on an enemy
@@ -35,8 +38,8 @@ from ...procedures import battle_outcome as BO
 from ...procedures import trains as TR
 from ...procedures.common import SIDES, can_activate, is_top, other, parse_hex, parse_unit, terrain_at
 from ...procedures.medals import check_victory, exit_board, update_objectives
-from ...procedures.movement import (BOAT, describe_move, exit_hexes, exit_value,
-                                    move_allowance, move_class, reachable)
+from ...procedures.movement import (BOAT, chosen_path, describe_move, exit_hexes,
+                                    exit_value, move_allowance, move_class, reachable)
 from ...procedures.state import GameState, Mine, Play, Unit
 from ...procedures.terrain_changes import place_sandbag, unit_left_hex
 from . import cards as K
@@ -357,6 +360,25 @@ def path_to(st: GameState, u: Unit, dests: dict[Hex, int], to: Hex) -> list[Hex]
     return path[::-1]
 
 
+def _chosen(st: GameState, u: Unit, action: dict, to: Hex) -> tuple[list[Hex], int]:
+    """4.1 / 4.2: the path the player chose (``path``: the hexes after the start, ``to``
+    last), as at the table: its hexes and the hexes it moves (``path_mismatch`` when it
+    does not end on ``to``, ``illegal_path`` when it is no legal move:
+    :func:`movement.chosen_path`)."""
+    raw = action["path"]
+    if not isinstance(raw, list):
+        raise IllegalAction("malformed_action", "field 'path' must be a list of [row, col]")
+    path = [parse_hex({"hex": h}, "hex") for h in raw]
+    if not path or path[-1] != to:
+        raise IllegalAction("path_mismatch", "the path must end on the hex moved to")
+    route = chosen_path(st, u, st.play, path, ignores_terrain(st, u))
+    if route is None:
+        raise IllegalAction("illegal_path", "the unit cannot move along that path: each step "
+                            "to an adjacent free hex it may enter, no must-stop hex before "
+                            "the last, within its movement")
+    return path, route[-1][1]
+
+
 def _move(st: GameState, action: dict, events: list) -> None:
     u = _current(st, action, events)
     to = parse_hex(action, "to")
@@ -370,9 +392,10 @@ def _move(st: GameState, action: dict, events: list) -> None:
     dests = reachable(st, u, st.play, None, ignores_terrain(st, u))
     if to not in dests:
         raise IllegalAction("illegal_move", "the unit cannot move there")
-    path = path_to(st, u, dests, to)
+    path, cost = _chosen(st, u, action, to) if action.get("path") is not None else \
+        (path_to(st, u, dests, to), dests[to])
     st.ext["move"] = {"unit": u.id, "path": [[*h] for h in path], "i": 0,
-                      "cost": dests[to], "from": [*u.hex], "seg": [*u.hex], "window": None}
+                      "cost": cost, "from": [*u.hex], "seg": [*u.hex], "window": None}
     if u.cls in terrain_at(st, u.hex).no_battle_after_leaving:
         st.mut(u.id).no_battle = True     # marsh: armor cannot battle the turn it leaves
     unit_left_hex(st, u.hex, events)
