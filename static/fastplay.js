@@ -14,6 +14,30 @@ export const FP_PROMPT_SECONDS = 20;
 const hexT = (h) => (Array.isArray(h) ? `(${h[0]},${h[1]})` : '');
 export function isFastPlay(view) { return !!view && view.ruleset === 'fastplay'; }
 
+// -------------------------------------------------------------- the move's path (4.2)
+// At the table the player moves his unit hex by hex, so that he may keep out of an OpFire
+// unit's range: clicking a move hex next to the unit (then next to the last hex clicked)
+// lays the path; clicking its last hex again moves along it (`move {unit, to, path}`); a
+// move hex further away, clicked with no path laid, moves there by the engine's path.
+export function adjacentHex(a, b) {
+  const dr = Math.abs(a[0] - b[0]), dc = Math.abs(a[1] - b[1]);
+  return (dr === 0 && dc === 2) || (dr === 1 && dc === 1);
+}
+const sameHex = (a, b) => !!a && !!b && a[0] === b[0] && a[1] === b[1];
+
+// What a click on move hex `hex` does to the path `path` (hexes after `start`):
+// {send: true} moves along it, {path} is the new path, {direct: true} moves without one.
+export function pathStep(path, start, hex) {
+  const last = path.length ? path[path.length - 1] : start;
+  if (path.length && sameHex(hex, last)) return { send: true };
+  if (adjacentHex(hex, last) && !sameHex(hex, start) && !path.some((h) => sameHex(h, hex))) {
+    return { path: [...path, hex] };
+  }
+  if (!path.length) return { direct: true };
+  if (adjacentHex(hex, start)) return { path: [hex] };      // a new path from the unit
+  return { path };                                          // not next to the path: ignored
+}
+
 // -------------------------------------------------------------- actions and log
 Object.assign(ACTIONS, {
   opfire_marker: { label: 'OpFire marker (fire in the enemy turn)', gesture: 'unit', hint: 'Give this unit an OpFire marker' },
@@ -179,7 +203,7 @@ function toggleHelp(box) {
 // the rules in short, with our readings where the text is silent (docs/rules-coverage.md)
 const HELP = [
   ['Command (1-3)', 'No cards, no sections. Each turn you get Command Points = the scenario\'s cards (Red Army -1, US Marines +1, Italians -1 per unit lost, not below 3). Click any unit: its first action orders it (1 CP). A unit is ordered once per turn, one at a time; using another unit finishes the previous one. Unspent CP are lost. The turn passes when the CP are spent and the unit is done, when nothing can be ordered, or on End turn.'],
-  ['Move (4)', 'Standard movement. You may battle right after moving. Moving within range of an enemy unit holding an OpFire marker: your opponent may fire hex by hex; you go on only if you survived, did not retreat and are not suppressed.'],
+  ['Move (4)', 'Standard movement. You may battle right after moving. Moving within range of an enemy unit holding an OpFire marker: your opponent may fire hex by hex; you go on only if you survived, did not retreat and are not suppressed. You choose the path: click the hexes one by one from your unit (each next to the last), then click the last one again (or "Move along the path"); a hex clicked further away moves there by the shortest path.'],
   ['Battle (5)', 'Once per unit per turn; if adjacent to an enemy you must battle an adjacent unit. Ranged fire: standard dice and terrain, grenades SUPPRESS instead of hitting, a flag that would push you off the board may withdraw you instead of a hit, you MAY take ground into a vacated adjacent hex. Assault (adjacent): a target that is not suppressed or battled may fire first; if you survive unsuppressed and in place you roll; grenades hit; you MUST take ground if the defender leaves; a defender that retreats gets 2 suppression levels.'],
   ['Opportunity fire (6)', 'An ordered unit may take an OpFire marker instead of battling (also after moving if it could still battle; not a support weapon - machine gun, mortar, anti-tank gun - that moved). It fires during the enemy turn at a moving or assaulting unit, always as ranged fire. The marker is lost when the unit is suppressed; unused, it lapses at the start of your next turn (our reading). Firing spends the marker, not the unit\'s defensive fire.'],
   ['Defensive fire (7)', 'A unit fired on (not suppressed, not retreated, not yet battled this turn) may fire back once per turn at the attacker, after the hits - or before an assault. It marks the unit as battled. Only the player whose turn it is NOT uses it (our reading).'],

@@ -12,7 +12,7 @@ import { weatherInfo, weatherHeadline } from './conditions.js';
 import { UnitNames, displaySeqs } from './unitnames.js';
 import { BoardZoom } from './zoom.js';
 import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
-import { renderFastPlay, isFastPlay } from './fastplay.js';
+import { renderFastPlay, isFastPlay, pathStep } from './fastplay.js';
 import { fogLegend } from './fog.js';
 import { variantBox, campaignBox } from './variants.js';
 import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
@@ -321,7 +321,7 @@ function setView(view, legal, events) {
   S.model = buildModel(S.status === 'open' ? [] : S.legal.filter((a) => !handledHere(a, S.legal)), view);
   S.chooser = null;
   const phaseKey = `${view.turn}/${view.phase}/${view.pending && view.pending.type}`;
-  if (phaseKey !== S.phaseKey) { S.selected = null; S.phaseKey = phaseKey; }
+  if (phaseKey !== S.phaseKey) { S.selected = null; S.phaseKey = phaseKey; S.fpPath = null; }
   if (S.selected && !S.model.units.has(S.selected)) S.selected = null;
   if (!S.selected) S.selected = autoSelect(S.model);
   boardView.setWeather(weatherInfo(view.weather));
@@ -501,6 +501,11 @@ function renderPending() {
 function renderBoardHighlights() {
   const m = S.model;
   const hls = highlightsFor(m, S.selected, unitName);
+  if (S.fpPath && S.fpPath.unit !== S.selected) S.fpPath = null;
+  (S.fpPath ? S.fpPath.hexes : []).forEach((h, i) => {   // Fast Play: the path laid so far
+    const hl = hls.find((x) => key(x.hex) === key(h));
+    if (hl) hl.label = `${i + 1}`;
+  });
   S.highlights = hls;
   boardView.setHighlights(hls, [...m.units.keys()], S.selected);
 }
@@ -525,6 +530,7 @@ function renderActions() {
       bar.append(el('button', { type: 'button', 'data-action': info.type, onclick: () => send(info.action) }, actionLabel(info.action, unitName, S.view)));
     }
     if (!autoSelect(m)) bar.append(el('button', { type: 'button', 'data-action': 'deselect', onclick: () => { S.selected = null; renderAll(); } }, 'Deselect'));
+    fpPathButtons(bar);
   }
   for (const info of m.buttons) {
     bar.append(el('button', {
@@ -769,10 +775,44 @@ function send(action) {
   renderActions();
 }
 
+// Fast Play 4.2: the move's path, clicked hex by hex (fastplay.js pathStep); false when
+// the click is no move of the selected unit
+function fpPathClick(hl, hex) {
+  const a = hl.actions.length === 1 && hl.actions[0].type === 'move' ? hl.actions[0].action : null;
+  if (!isFastPlay(S.view) || !a) return false;
+  const u = (S.view.units || []).find((x) => x.id === a.unit);
+  if (!u || !u.hex) return false;
+  const path = S.fpPath && S.fpPath.unit === a.unit ? S.fpPath.hexes : [];
+  const r = pathStep(path, u.hex, hex);
+  if (r.send) { fpSendPath(); return true; }
+  if (r.direct) { S.fpPath = null; send(a); return true; }
+  S.fpPath = { unit: a.unit, hexes: r.path };
+  renderAll();
+  return true;
+}
+
+function fpSendPath() {
+  const p = S.fpPath;
+  S.fpPath = null;
+  if (!p || !p.hexes.length) return;
+  const to = p.hexes[p.hexes.length - 1];
+  const a = S.legal.find((x) => x.type === 'move' && x.unit === p.unit && key(x.to) === key(to));
+  if (a) send({ ...a, path: p.hexes.map((h) => [h[0], h[1]]) });
+}
+
+function fpPathButtons(bar) {
+  const p = S.fpPath;
+  if (!p || !p.hexes.length || S.selected !== p.unit) return;
+  const to = p.hexes[p.hexes.length - 1];
+  bar.append(el('button', { type: 'button', class: 'primary', 'data-action': 'move-path', onclick: fpSendPath }, `Move along the path to (${to[0]},${to[1]})`));
+  bar.append(el('button', { type: 'button', 'data-action': 'clear-path', onclick: () => { S.fpPath = null; renderAll(); } }, 'Clear path'));
+}
+
 function onHexClick(hex, unit) {
   if (!S.view || !S.seat) return;
   const k = key(hex);
   const hl = (S.highlights || []).find((h) => key(h.hex) === k);
+  if (hl && fpPathClick(hl, hex)) return;
   if (hl) {
     // a unit that is itself selectable and stands on a target hex: prefer the target
     if (hl.actions.length === 1) { send(hl.actions[0].action); return; }

@@ -1,6 +1,6 @@
 """Fast Play '44 in two browsers: the first turns of Pegasus Bridge by clicking, with a
 defensive fire and an opportunity fire decided by the waiting player through the
-interrupt prompt; a spectator follows.
+interrupt prompt; a spectator follows; a move's path laid hex by hex (000 4.2).
 
 Seed 2 (the server rolls from the state RNG): the Allied ranged fire (5,5) -> (3,7)
 misses, the Axis defensive fire answers; the Axis unit at (3,7) takes an OpFire marker
@@ -88,6 +88,10 @@ def test_fastplay_pegasus_first_turns(new_page, live_server, tmp_path):
     # ---- the Allied move is interrupted: the Axis player decides the opportunity fire ---
     wait_settled(allies, "ALLIES")
     click_hex(allies, "6,6")
+    # 4.2: the player lays the path hex by hex (the hex numbered 1), then moves along it
+    click_hex(allies, "5,7")
+    expect(allies.locator("#board .hl-label", has_text="1")).to_have_count(1)
+    expect(allies.locator('#actions button[data-action="move-path"]')).to_contain_text("(5,7)")
     act(allies, lambda: click_hex(allies, "5,7"), watch=axis)
     expect(axis.locator("#fp-prompt")).to_have_attribute("data-pending", "opportunity_fire")
     expect(allies.locator("#fp-status")).to_contain_text("opportunity fire")
