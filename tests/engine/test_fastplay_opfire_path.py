@@ -1,4 +1,5 @@
-"""Fast Play '44 rule 4.2 with the path the player chooses (issue 35 finding 5).
+"""Fast Play '44 rule 4.2 with the path the player chooses (issue 35 finding 5), and 4.1's
+frozen river (finding 1 in Fast Play).
 
 000 4.1: "All movement costs and restrictions of the 'Commands and Colors' rules are
 used"; 4.2: "When moving in range of a unit marked for OP fire the opponent may interrupt
@@ -90,3 +91,31 @@ def test_the_canonical_move_keeps_its_path():
     a = {"type": "move", "seat": "ALLIES", "unit": "u0", "to": [4, 8],
          "path": [[5, 7], [4, 8]]}
     assert FP.canonical_action(st, a) == a
+
+
+# ------------------------------------------- 4.1 frozen river (issue 35 finding 1, Fast Play)
+ICE = {"Y": "wriver"}
+
+
+def test_4_1_moving_onto_a_frozen_river_rolls_the_ice():
+    """4.1 "All movement costs and restrictions of the 'Commands and Colors' rules are
+    used"; 004 "Rivers & Waterways, Frozen": "Roll two Battle Dice whenever a Unit Moves or
+    Retreats onto a Frozen River hex. For each Green Star rolled, 1 figure or model is
+    lost"."""
+    st = game("5@7: Y\n6@8: .:I", legend=ICE)
+    st, events = act(st, "move", unit=uid(st, (6, 8)), to=[5, 7])
+    assert st.pending["type"] == "roll" and st.pending["dice"] == 2
+    st, _ = roll(st, "star", "grenade")          # the star is a figure, the grenade nothing
+    assert unit(st, (5, 7)).figures == 3 and st.ext.get("supp", {}).get(uid(st, (5, 7))) is None
+
+
+def test_4_1_retreating_onto_a_frozen_river_rolls_the_ice():
+    st = game("2@8: .:i\n1@7: Y Y\n4@8: .:I", legend=ICE, cards=(4, 4))
+    st = do(st, "battle", unit=uid(st, (4, 8)), target=[2, 8], assault=False)
+    st, _ = roll(st, "flag", "inf")
+    if st.pending["type"] == "retreat":
+        st = do(st, "retreat", unit=st.pending["unit"], to=[1, 9], ignore=0)
+    assert st.pending["type"] == "roll" and st.pending["dice"] == 2
+    h = next(u.hex for u in st.units.values() if u.side == "AXIS" and u.hex[0] == 1)
+    st, _ = roll(st, "star", "star")
+    assert unit(st, h).figures == 1                # 4 - 1 (inf) - 2 (stars)

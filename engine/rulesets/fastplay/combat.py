@@ -179,6 +179,26 @@ def declare_fire(st: GameState, v: Unit, u: Unit, kind: str, events: list) -> No
     fights(st).append(new_fight(kind, v, u, d, n, False))
 
 
+def enter_ice(st: GameState, u: Unit, events: list) -> None:
+    """004 "Rivers & Waterways, Frozen": "Roll two Battle Dice whenever a Unit Moves or
+    Retreats onto a Frozen River hex. For each Green Star rolled, 1 figure or model is
+    lost" (4.1: the standard movement rules; a move or a retreat; no suppression: a star
+    is a figure); a chance step on the fight stack, rolled before what follows."""
+    n = terrain_at(st, u.hex).entry_hazard_dice
+    if n <= 0:
+        return
+    events.append({"type": "hazard", "unit": u.id, "hex": [*u.hex], "dice": n,
+                   "kind": "frozen_river"})
+    fights(st).append(_chance_fight("hazard", u, n))
+
+
+def _chance_fight(kind: str, u: Unit, dice: int) -> dict:
+    """A roll against ``u`` with no firer (a mine, the ice), resolved as in an assault."""
+    return {"kind": kind, "assault": True, "att": None, "tgt": u.id, "frm": None,
+            "thex": [*u.hex], "dist": 0, "dice": dice, "stage": "roll", "flags": 0,
+            "opts": [], "vacated": False, "retreated": False, "side": other(u.side)}
+
+
 def enter_minefield(st: GameState, u: Unit, events: list) -> None:
     """004 "Minefields" (our reading for Fast Play: the standard roll, grenades hit)."""
     m = st.mines.get(u.hex)
@@ -194,10 +214,7 @@ def enter_minefield(st: GameState, u: Unit, events: list) -> None:
         del st.mines[u.hex]
         events.append({"type": "mine_removed", "hex": [*u.hex], "reason": "decoy"})
         return
-    fights(st).append({"kind": "mine", "assault": True, "att": None, "tgt": u.id, "frm": None,
-                       "thex": [*u.hex], "dist": 0, "dice": m.value, "stage": "roll",
-                       "flags": 0, "opts": [], "vacated": False, "retreated": False,
-                       "side": other(u.side)})
+    fights(st).append(_chance_fight("mine", u, m.value))
 
 
 # ----------------------------------------------------------------------------- resolve
@@ -241,6 +258,8 @@ def _read(st: GameState, f: dict, u: Unit | None, v: Unit, faces: list[str],
         grenades = faces.count("grenade")
     if f["kind"] == "mine":
         flags = 0                              # 004 Minefields: flags are ignored
+    elif f["kind"] == "hazard":
+        hits, flags = faces.count("star"), 0   # the ice: each star is a figure
     if v.cls == "art" or v.spec.train:
         hits, flags = hits + flags, 0          # 10.2: artillery takes flags as hits
         #                                        (ours: so does a train: no retreat on the rail)
@@ -323,6 +342,8 @@ def retreat(st: GameState, opt: dict, events: list) -> None:
     update_objectives(st, events)
     if not check_victory(st, events):
         after(st, events)
+        if to != frm and v.id in st.units and not st.game_over:
+            enter_ice(st, st.units[v.id], events)
 
 
 def withdraw_unit(st: GameState, u: Unit, events: list, reason: str) -> None:

@@ -469,6 +469,7 @@ def _end_move(st: GameState, events: list, interrupted: bool) -> None:
     update_objectives(st, events)
     if not check_victory(st, events):
         C.enter_minefield(st, u, events)
+        C.enter_ice(st, st.units[u.id], events)
 
 
 def after_opfire(st: GameState, events: list) -> None:
