@@ -119,3 +119,32 @@ def test_4_1_retreating_onto_a_frozen_river_rolls_the_ice():
     h = next(u.hex for u in st.units.values() if u.side == "AXIS" and u.hex[0] == 1)
     st, _ = roll(st, "star", "star")
     assert unit(st, h).figures == 1                # 4 - 1 (inf) - 2 (stars)
+
+
+def test_5_7e_taking_ground_onto_a_frozen_river_rolls_the_ice():
+    st, events = roll_assault("5@7: Y:i1\n6@8: .:I", legend=ICE)
+    assert any(e["type"] == "ground_taken" for e in events)
+    assert st.pending["type"] == "roll" and st.pending["dice"] == 2
+    st, _ = roll(st, "star", "flag")
+    assert unit(st, (5, 7)).figures == 3
+
+
+def test_5_7e_taking_ground_into_an_enemy_minefield_rolls_the_mine():
+    """004 "Minefields": an enemy unit entering "by normal movement or take ground"."""
+    from engine.procedures.state import Mine
+    st = game("5@7: .:i1\n6@8: .:I")
+    st.mines[(5, 7)] = Mine("AXIS", 2, False, False)
+    st, events = roll_assault_on(st)
+    assert any(e["type"] == "mine_revealed" for e in events)
+    assert st.pending["type"] == "roll" and st.pending["dice"] == 2
+
+
+def roll_assault(text, **kw):
+    return roll_assault_on(game(text, **kw))
+
+
+def roll_assault_on(st):
+    st = do(st, "battle", unit=uid(st, (6, 8)), target=[5, 7], assault=True)
+    if st.pending["type"] == "assault_fire":
+        st = do(st, "hold_fire")
+    return roll(st, *["grenade"] * st.pending["dice"])

@@ -420,17 +420,23 @@ def take_ground(st: GameState, events: list) -> None:
             and not terrain_at(st, u.hex).no_overrun and B.terrain_allows_battle(st, u)
             and not suppressed(st, u.id) and B.targets(st, u, st.play, "overrun")):
         f["stage"] = "overrun"
-        return
-    _pop(st, events)
+    else:
+        _pop(st, events)
+    enter_minefield(st, u, events)      # 004: a mine and the ice roll on a take ground too,
+    enter_ice(st, st.units[u.id], events)   # before the overrun
 
 
 def _pop(st: GameState, events: list) -> None:
-    """The top fight is over; resume the fight it answered."""
+    """The top fight is over; resume the fight it answered (not an overrun of a unit the
+    mine or the ice it took ground into eliminated)."""
     fs = fights(st)
     fs.pop()
     if not fs or st.game_over:
         return
     f = fs[-1]
+    if f["stage"] == "overrun" and f["att"] not in st.units:
+        _pop(st, events)
+        return
     if f["stage"] == "wait":                   # 5.7b: the assault goes on if the attacker
         u = st.units.get(f["att"])             # survived, did not retreat, not suppressed
         v = st.units.get(f["tgt"])

@@ -20,7 +20,7 @@ not suppressed.
 
 Choices where the text is silent: an OpFire marker lapses at the start of its owner's
 next turn (6.1 "deferring ... to the Opponent's turn"); a unit ending its move on an enemy
-minefield rolls it as in the standard game (004 "Minefields": hidden value 0-4, hits on
+minefield (or taking ground into one) rolls it as in the standard game (004 "Minefields": hidden value 0-4, hits on
 unit symbols and grenades, flags ignored; a 0 is a dud and goes), resolved as an
 assault-like roll (grenades hit, no suppression); a move's hexes are counted one per step
 once a move is interrupted.
