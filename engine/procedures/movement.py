@@ -346,7 +346,7 @@ def move_path(st: GameState, u: Unit, play: Play | None, to: Hex, limit: int | N
     return _route(parents, to)
 
 
-def _route(parents: dict, to: Hex) -> list[tuple[Hex, int]]:
+def _route(parents: dict[Any, Any], to: Hex) -> list[tuple[Hex, int]]:
     """The path to ``to`` recorded by a search's ``parents`` ([] when not reached)."""
     hit = parents.get(("to", to))
     if hit is None:
@@ -376,7 +376,7 @@ def chosen_path(st: GameState, u: Unit, play: Play | None, path: list[Hex],
     closed = frozenset(h for h in st.scn.board._nbrs if h not in keep)
     thru = P.pass_through(st, u) if st.options else None
     unseen = P.unseen(st, u) if st.options else None
-    parents: dict = {}
+    parents: dict[Any, Any] = {}
     _search_uncached(st, u, play, base, ignore_terrain, thru, unseen, parents, closed)
     route = _route(parents, path[-1])
     return route if [h for h, _k in route] == list(path) else None

@@ -179,7 +179,7 @@ def declare_fire(st: GameState, v: Unit, u: Unit, kind: str, events: list) -> No
     fights(st).append(new_fight(kind, v, u, d, n, False))
 
 
-def enter_ice(st: GameState, u: Unit, events: list) -> None:
+def enter_ice(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     """004 "Rivers & Waterways, Frozen": "Roll two Battle Dice whenever a Unit Moves or
     Retreats onto a Frozen River hex. For each Green Star rolled, 1 figure or model is
     lost" (4.1: the standard movement rules; a move or a retreat; no suppression: a star
@@ -192,7 +192,7 @@ def enter_ice(st: GameState, u: Unit, events: list) -> None:
     fights(st).append(_chance_fight("hazard", u, n))
 
 
-def _chance_fight(kind: str, u: Unit, dice: int) -> dict:
+def _chance_fight(kind: str, u: Unit, dice: int) -> dict[str, Any]:
     """A roll against ``u`` with no firer (a mine, the ice), resolved as in an assault."""
     return {"kind": kind, "assault": True, "att": None, "tgt": u.id, "frm": None,
             "thex": [*u.hex], "dist": 0, "dice": dice, "stage": "roll", "flags": 0,

@@ -360,7 +360,7 @@ def path_to(st: GameState, u: Unit, dests: dict[Hex, int], to: Hex) -> list[Hex]
     return path[::-1]
 
 
-def _chosen(st: GameState, u: Unit, action: dict, to: Hex) -> tuple[list[Hex], int]:
+def _chosen(st: GameState, u: Unit, action: dict[str, Any], to: Hex) -> tuple[list[Hex], int]:
     """4.1 / 4.2: the path the player chose (``path``: the hexes after the start, ``to``
     last), as at the table: its hexes and the hexes it moves (``path_mismatch`` when it
     does not end on ``to``, ``illegal_path`` when it is no legal move:
