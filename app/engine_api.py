@@ -28,8 +28,26 @@ from engine.rulesets.m44.options.campaign_value import prebattle_dice
 
 __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",
-           "layouts_of", "natural_ruleset", "scenario_board", "RandomBot", "normalise_logged",
+           "layouts_of", "natural_ruleset", "bot_levels", "default_bot_level", "bot_for", "scenario_board", "RandomBot", "normalise_logged",
            "load_state_of", "views_of", "view_parts_of", "public_status_of", "seed_commitment", "rng_seed", "verify_log", "prebattle_dice"]
+
+
+def bot_levels() -> list[str]:
+    """The levels a server bot may play at (``seats.bot_level``), the default first.  Today
+    one: ``"random"``, the engine's random bot (``engine.bot.RandomBot``); an engine that
+    brings stronger players lists their levels here and :func:`bot_for` builds them."""
+    return ["random"]
+
+
+def default_bot_level() -> str:
+    """The level of a bot seat whose level was never chosen (``seats.bot_level`` null)."""
+    return bot_levels()[0]
+
+
+def bot_for(level: str | None, salt: int, rs: Ruleset) -> RandomBot:
+    """The engine player of a bot seat at ``level`` (None: :func:`default_bot_level`); an
+    unknown level (a row written by a later release) plays at the default level."""
+    return RandomBot(salt, rs)
 
 
 def ruleset(name: str) -> Ruleset:

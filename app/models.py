@@ -116,6 +116,8 @@ class Seat(Base):
     # why a bot plays the seat: creator | assigned | left | away (away: the identity,
     # still recorded, takes the seat back when it reconnects)
     bot_reason: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    # the level of the bot playing the seat (app.engine_api.bot_levels); None: the default
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     last_seen: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
 
     game: Mapped[Game] = relationship(back_populates="seats")

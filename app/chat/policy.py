@@ -6,7 +6,9 @@ Channels: ``all`` (players write, everyone reads), ``side:<SIDE>`` (that side's 
 
 Overlord, 002 "The Military Chain of Command": the Commander-in-Chief talks with one (and
 only one) Field General per turn, the one he visits; he may not talk with the others (no
-side channel for him); the Field Generals of a side may talk among themselves at any time;
+side channel for him, and no ``all`` either: his Field Generals read it, so "he must limit
+his input to the time he is visiting the front" closes it to him until the game is over;
+his opponents learn nothing from him either way); the Field Generals of a side may talk among themselves at any time;
 nothing crosses sides.  The visit counts once the C-in-C confirms his orders (the engine's
 ``view.overlord.chain_of_command.visited`` of the writer's own view: the visit of the
 current turn of the writer's side); a tentative visit (``view.overlord.visit`` while
@@ -56,6 +58,8 @@ R_IDENTIFY = "identify yourself (a guest name) to chat"
 R_SPECTATOR_ALL = "spectators write in the spectators channel"
 R_CINC_SIDE = ("the Commander-in-Chief may not talk to all his Field Generals: "
                "only to the one he visits this turn")
+R_CINC_ALL = ("the Commander-in-Chief may not write where his Field Generals read: "
+              "only to the one he visits this turn")
 R_NO_VISIT = ("no Field General visited yet this turn: the line opens when the "
               "Commander-in-Chief confirms his orders")
 R_OPPONENT = "the opponent's turn: the Commander-in-Chief visits the front only on his side's turn"
@@ -139,13 +143,15 @@ def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None) ->
         return read
     if not actor.identified:
         return _no(R_IDENTIFY)
-    if channel == "all":
-        return OK if actor.seat is not None else _no(R_SPECTATOR_ALL)
     if channel == "spectators":
         return OK
+    if channel == "all" and actor.seat is None:
+        return _no(R_SPECTATOR_ALL)
     state, fg = chain_state(view, actor.side)
     if state == "free" or actor.collective:
         return OK
+    if channel == "all":            # his Field Generals read it
+        return _no(R_CINC_ALL) if actor.role == CINC else OK
     if channel.startswith("side:"):
         return _no(R_CINC_SIDE) if actor.role == CINC else OK
     # pair:<side>:<role>: open only while the C-in-C visits that Field General

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import or_, select, tuple_, update
 
-from ..engine_api import EngineError, RandomBot, Ruleset
+from ..engine_api import EngineError, Ruleset, bot_for
 from ..models import Game, Seat, utcnow
 from ..security import new_id
 from .modes import STAND_IN_MODES
@@ -35,13 +35,14 @@ if TYPE_CHECKING:
 log = logging.getLogger("app.bots")
 
 
-def choose_bot_action(rs: Ruleset, state: Any, seat: str, salt: int) -> dict[str, Any] | None:
-    """The engine's random bot (``engine.bot.RandomBot`` over the game's ruleset); the
-    server adds no rule.  The bot decides, then confirms, never taking a decision back
+def choose_bot_action(rs: Ruleset, state: Any, seat: str, salt: int,
+                      level: str | None = None) -> dict[str, Any] | None:
+    """The engine's bot at the seat's ``level`` (``app.engine_api.bot_for``: today the
+    random bot, ``engine.bot.RandomBot``, over the game's ruleset); the server adds no rule.  The bot decides, then confirms, never taking a decision back
     (``engine.bot.decisive``); ``BOT_DELAY`` paces its moves (:meth:`BotDriver._play`)."""
     if not rs.legal_actions(state, seat):
         return None
-    return RandomBot(salt, rs).choose(state, seat)
+    return bot_for(level, salt, rs).choose(state, seat)
 
 
 def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
@@ -153,7 +154,8 @@ class BotDriver:
                     return
                 seq = rt.seq
                 try:
-                    action = choose_bot_action(rt.rs, rt.state, seat, seq)
+                    action = choose_bot_action(rt.rs, rt.state, seat, seq,
+                                               rt.seats[seat].bot_level)
                 except EngineError:
                     log.exception("bot could not choose in game %s", rt.game_id)
                     return

@@ -4,13 +4,13 @@ from typing import Any
 
 from fastapi import APIRouter, Query, Request, status
 
-from ..engine_api import optional_rules, preview_action, rulesets
+from ..engine_api import bot_levels, default_bot_level, optional_rules, preview_action, rulesets
 from ..errors import BadRequest
 from ..ratelimit import check, client_key
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
 from .privacy import require_watch
-from .schemas import (ClaimBody, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
+from .schemas import (BotBody, BotLevelsOut, ClaimBody, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
                       InviteOut, OptionalRuleOut, PreviewBody, RulesetOut)
 
 router = APIRouter(prefix="/api", tags=["games"])
@@ -69,11 +69,29 @@ async def leave_seat(game_id: str, seat: str, session: SessionDep, me: CurrentId
 
 @router.post("/games/{game_id}/seats/{seat}/bot", response_model=GameSummary)
 async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
-                   request: Request) -> GameSummary:
-    """Let the server's engine bot play this seat (a free seat, or one you hold)."""
-    out = await service.seat_bot(session, request.app.state.hub, me, game_id, seat)
+                   request: Request, body: BotBody | None = None) -> GameSummary:
+    """Let the server's engine bot play this seat at ``level``: a free seat or a bot's (the
+    game's creator), or one you hold (autopilot).  A person claiming it takes it back."""
+    out = await service.seat_bot(session, request.app.state.hub, me, game_id, seat,
+                                 body.level if body else None)
     await request.app.state.hub.bots.kick(game_id)
     return out
+
+
+@router.post("/games/{game_id}/start", response_model=GameSummary)
+async def start_game(game_id: str, session: SessionDep, me: CurrentIdentity,
+                     request: Request, body: BotBody | None = None) -> GameSummary:
+    """The creator starts an open game: bots at ``level`` take the seats nobody holds."""
+    out = await service.start_game(session, request.app.state.hub, me, game_id,
+                                   body.level if body else None)
+    await request.app.state.hub.bots.kick(game_id)
+    return out
+
+
+@router.get("/bot-levels", response_model=BotLevelsOut)
+async def list_bot_levels() -> BotLevelsOut:
+    """The levels a server bot plays at (``bots`` of a new game, a seat given to a bot)."""
+    return BotLevelsOut(levels=bot_levels(), default=default_bot_level())
 
 
 @router.get("/games/{game_id}/log", response_model=GameLog)

@@ -123,9 +123,10 @@ async def claim_slot(session: AsyncSession, game_id: str, slot: str, identity_id
 
 
 async def set_slot(session: AsyncSession, game_id: str, slot: str, *, identity_id: str | None,
-                   is_bot: bool, bot_reason: str | None) -> None:
+                   is_bot: bool, bot_reason: str | None, bot_level: str | None = None) -> None:
     await session.execute(update(Seat).where(Seat.game_id == game_id, Seat.slot == slot)
-                          .values(identity_id=identity_id, is_bot=is_bot, bot_reason=bot_reason)
+                          .values(identity_id=identity_id, is_bot=is_bot, bot_reason=bot_reason,
+                                  bot_level=bot_level if is_bot else None)
                           .execution_options(synchronize_session=False))
 
 

@@ -17,8 +17,8 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..engine_api import (CHANCE, EngineError, Ruleset, load_state_of, normalise_logged,
-                          public_status_of, ruleset, scenario_from_text)
+from ..engine_api import (CHANCE, EngineError, Ruleset, default_bot_level, load_state_of,
+                          normalise_logged, public_status_of, ruleset, scenario_from_text)
 from ..errors import AppError, Conflict, NotFound
 from ..models import Game, Seat
 from ..scenarios import repository as scenarios
@@ -43,6 +43,7 @@ class SeatInfo:
     is_bot: bool
     slot: str = ""
     bot_reason: str | None = None
+    bot_level: str | None = None
 
     @property
     def held(self) -> bool:
@@ -53,13 +54,15 @@ class SeatInfo:
                 "slot": self.slot or self.seat, "taken": self.held,
                 "name": "bot" if self.is_bot else self.name, "is_bot": self.is_bot,
                 "mine": me is not None and self.identity_id == me,
-                "bot_reason": self.bot_reason if self.is_bot else None, "held_by": self.name}
+                "bot_reason": self.bot_reason if self.is_bot else None, "held_by": self.name,
+                "bot_level": (self.bot_level or default_bot_level()) if self.is_bot else None}
 
     @classmethod
     def of(cls, row: Seat) -> SeatInfo:
         return cls(seat=row.seat, side=row.side, role=row.role, identity_id=row.identity_id,
                    name=row.identity.name if row.identity else None, is_bot=row.is_bot,
-                   slot=row.slot or row.seat, bot_reason=row.bot_reason)
+                   slot=row.slot or row.seat, bot_reason=row.bot_reason,
+                   bot_level=row.bot_level)
 
 
 @dataclass

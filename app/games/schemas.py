@@ -25,6 +25,9 @@ class GameCreate(BaseModel):
                     "team 3|2|1 (default 3)")
     bots: list[str] = Field(default_factory=list,
                             description="slots (or seats of slots) the server's bot plays")
+    bot_level: str | None = Field(default=None, max_length=16,
+                                  description="the level of those bots: one of "
+                                  "GET /api/bot-levels (default: the first)")
     options: dict[str, Any] = Field(default_factory=dict)
     private: bool = False
     seat: str | None = Field(default=None, description="claim this slot (or the slot of this "
@@ -46,6 +49,7 @@ class SeatOut(BaseModel):
     is_bot: bool
     mine: bool
     bot_reason: str | None = None
+    bot_level: str | None = None     # a bot's level (app.engine_api.bot_levels)
     held_by: str | None = Field(default=None, description="the player's name, also while a bot "
                                 "stands in for him (bot_reason away/assigned)")
 
@@ -59,6 +63,7 @@ class SlotOut(BaseModel):
     is_bot: bool
     mine: bool
     bot_reason: str | None = None
+    bot_level: str | None = None
 
 
 class GameSummary(BaseModel):
@@ -97,6 +102,17 @@ class GameCreated(GameSummary):
 
 class ClaimBody(BaseModel):
     invite: str | None = None
+
+
+class BotBody(BaseModel):
+    """``POST .../seats/{seat}/bot`` and ``POST .../start``: the bots' level."""
+    level: str | None = Field(default=None, max_length=16, description="one of "
+                              "GET /api/bot-levels (default: the first)")
+
+
+class BotLevelsOut(BaseModel):
+    levels: list[str]
+    default: str
 
 
 class LogEntry(BaseModel):

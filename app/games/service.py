@@ -9,7 +9,7 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import (EngineError, Ruleset, natural_ruleset, rng_seed,
+from ..engine_api import (EngineError, Ruleset, bot_levels, natural_ruleset, rng_seed,
                           ruleset, rulesets_for, seed_commitment, verify_log)
 from ..errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat, utcnow
@@ -51,7 +51,8 @@ def slots_public(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if sl is None:
             out[s["slot"]] = {"slot": s["slot"], "side": s["side"], "seats": [s["seat"]],
                               "taken": s["taken"], "name": s["name"], "is_bot": s["is_bot"],
-                              "mine": s["mine"], "bot_reason": s.get("bot_reason")}
+                              "mine": s["mine"], "bot_reason": s.get("bot_reason"),
+                              "bot_level": s.get("bot_level")}
         else:
             sl["seats"].append(s["seat"])
     return list(out.values())
@@ -134,6 +135,15 @@ async def _setup(session: AsyncSession, body: GameCreate) -> tuple[Any, Any, Rul
     return row, scn, rs, get_mode(rs, scn, body.mode)
 
 
+def check_bot_level(level: str | None) -> str | None:
+    """A bot level asked for: one of ``bot_levels()`` (None: the default, stored as null);
+    422 ``unknown_bot_level`` otherwise."""
+    if level is None or level in bot_levels():
+        return level
+    raise Unprocessable(f"unknown bot level {level[:16]!r}; levels: {bot_levels()}",
+                        code="unknown_bot_level")
+
+
 def new_seed(body: GameCreate, allow_test_seed: bool) -> dict[str, Any]:
     """The game's dice: a secret seed (32 bytes from ``secrets``) and salt, the public
     commitment SHA-256(seed || salt) and the engine RNG seed derived from the seed.  A
@@ -151,6 +161,7 @@ def new_seed(body: GameCreate, allow_test_seed: bool) -> dict[str, Any]:
 async def create_game(session: AsyncSession, creator: Identity, body: GameCreate,
                       allow_test_seed: bool = False) -> GameCreated:
     row, scn, rs, mode_name = await _setup(session, body)
+    level = check_bot_level(body.bot_level)
     dice = new_seed(body, allow_test_seed)
     options = dict(body.options)
     state = rs.new_game(dice["seed"], options, scn, mode_name)       # EngineError -> 422
@@ -172,6 +183,7 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
                               slot=sl.slot, identity_id=creator.id if sl.slot == mine else None,
                               is_bot=sl.slot in bots,
                               bot_reason="creator" if sl.slot in bots else None,
+                              bot_level=level if sl.slot in bots else None,
                               last_seen=now if sl.slot == mine else None))
     order = {s: i for i, s in enumerate(specs)}          # rows in the engine's seat order
     seats.sort(key=lambda s: order[s.seat])
@@ -234,13 +246,19 @@ async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id:
 
 async def claim_seat(session: AsyncSession, notifier: Notifier, me: Identity, game_id: str,
                      seat: str, invite: str | None) -> GameSummary:
-    """Claim a player slot (by its name or one of its seats): a free slot, a slot a bot
-    plays for nobody, or one's own slot back from a bot."""
+    """Claim a player slot (by its name or one of its seats): a free slot, one's own slot
+    back from a bot, or a slot a bot plays for nobody: before the game starts in any mode,
+    after it only in the modes with stand-in bots (``STAND_IN_MODES``: the absence policy,
+    a person takes the bot's place); a live 1v1 bot keeps its side."""
     game = await get_game(session, game_id)
     slot, rows = _slot_rows(game, seat)
     if all(r.identity_id == me.id and not r.is_bot for r in rows):
         return summary(game, me)
     _refuse_ended(game)
+    if game.status == "live" and game.mode not in STAND_IN_MODES \
+            and any(r.is_bot and r.identity_id is None for r in rows):
+        raise Conflict(f"a bot plays seat {slot} in this live {game.mode} game",
+                       code="seat_taken")
     if game.private and not any(r.identity_id == me.id for r in rows) \
             and not (invite and secrets.compare_digest(invite.encode("utf-8", "replace"),
                                                        game.invite_code.encode())):
@@ -271,22 +289,46 @@ async def leave_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
 
 
 async def seat_bot(session: AsyncSession, notifier: Notifier, me: Identity, game_id: str,
-                   seat: str) -> GameSummary:
-    """Give a free slot, or one the caller holds (autopilot: he keeps it and takes it
-    back with a claim), to the server's engine bot."""
+                   seat: str, level: str | None = None) -> GameSummary:
+    """Give a slot to the server's engine bot at ``level`` (``bot_levels()``): a free slot
+    or one a bot plays for nobody (the game's creator: "give to a bot", or a new level), or
+    one the caller holds (autopilot: he keeps it and takes it back with a claim).  A person
+    who claims a bot's free slot takes it back (:func:`claim_seat`)."""
+    level = check_bot_level(level)
     game = await get_game(session, game_id)
     slot, rows = _slot_rows(game, seat)
-    if not any(s.identity_id == me.id for s in game.seats) and game.created_by != me.id:
-        raise Forbidden("only a player of this game may add a bot", code="not_seated")
-    _refuse_ended(game)
-    if all(r.is_bot for r in rows):
-        return summary(game, me)
     holders = {r.identity_id for r in rows}
     if holders - {None, me.id}:
+        _refuse_ended(game)
         raise Conflict(f"seat {slot} is already taken", code="seat_taken")
+    if me.id not in holders and game.created_by != me.id:
+        raise Forbidden("only the game's creator gives a free seat to a bot",
+                        code="not_creator")
+    _refuse_ended(game)
+    if all(r.is_bot and r.bot_level == level for r in rows):
+        return summary(game, me)
     await repository.set_slot(session, game_id, slot,
                               identity_id=me.id if me.id in holders else None, is_bot=True,
-                              bot_reason="assigned")
+                              bot_reason="assigned", bot_level=level)
+    return await _after_seat_change(session, notifier, game_id, me)
+
+
+async def start_game(session: AsyncSession, notifier: Notifier, me: Identity, game_id: str,
+                     level: str | None = None) -> GameSummary:
+    """The creator starts an open game: every slot nobody holds goes to a bot at ``level``
+    (the seats friends took stay theirs), and the game goes live.  Bots fill seats only
+    here, never at the creation of a game whose other seats friends may still take."""
+    level = check_bot_level(level)
+    game = await get_game(session, game_id)
+    if game.created_by != me.id:
+        raise Forbidden("only the game's creator starts it", code="not_creator")
+    _refuse_ended(game)
+    if game.status != "open":
+        return summary(game, me)
+    free = {r.slot or r.seat for r in game.seats if r.identity_id is None and not r.is_bot}
+    for slot in sorted(free):
+        await repository.set_slot(session, game_id, slot, identity_id=None, is_bot=True,
+                                  bot_reason="assigned", bot_level=level)
     return await _after_seat_change(session, notifier, game_id, me)
 
 

@@ -78,12 +78,19 @@ def expected(role: str, channel: str, state: str) -> tuple[bool, bool, str]:
     # ---- write
     if not a.identified:
         return True, False, "identify yourself (a guest name) to chat"
-    if channel == "all":
-        return (True, True, "") if seated else (True, False, "spectators write in the spectators channel")
+    if channel == "all" and not seated:
+        return True, False, "spectators write in the spectators channel"
     if channel == "spectators":
         return True, True, ""
     if role == "1v1" or role in TEAM_ROLES or state == "game_over":
         return True, True, ""                   # team play / chain of command lifted
+    if channel == "all":
+        # 002: "The Commander-in-Chief may not talk with these Field Generals ... must limit
+        # his input to the time he is visiting the front": they read "all"
+        if a.role == "cinc":
+            return True, False, ("the Commander-in-Chief may not write where his Field "
+                                 "Generals read: only to the one he visits this turn")
+        return True, True, ""
     if channel == "side:ALLIES":
         if a.role == "cinc":
             return True, False, ("the Commander-in-Chief may not talk to all his Field "
@@ -209,8 +216,8 @@ def slot_actors(layout: str) -> dict[str, list[Actor]]:
 
 def expected_layout(layout: str, roles: list[str], channel: str, state: str) -> tuple[bool, bool]:
     """(read, write) for the holder of ``roles`` from the texts, not from the code."""
-    if channel == "all":
-        return True, True
+    if channel == "all":        # his Field Generals read it: closed to the C-in-C holder
+        return True, state == "game_over" or layout in ("2", "1") or "cinc" not in roles
     if channel in ("spectators", "side:AXIS") or channel.startswith("pair:AXIS"):
         return False, False                             # nothing crosses sides
     if channel == "side:ALLIES":

@@ -206,11 +206,15 @@ async def settle(recs: dict[str, Recorder], quiet: float = 1.0, limit: float = 3
 
 
 async def ended(recs: dict[str, Recorder], limit: float = 60.0) -> None:
-    """Wait until every recorder has the END markers it can read."""
+    """Wait until every recorder has the END markers it can read (a live game's C-in-C
+    writes none: "all" is closed to him, 002 chain of command), then until all is quiet
+    (his last pair-channel posts)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
+    enders = {who for who, rec in recs.items() if who != SPECTATOR
+              and "all" in (rec.chat_channels.get("write") or [])}
     for who, rec in recs.items():
-        want = {SPECTATOR} if who == SPECTATOR else set(SEATS)
+        want = {SPECTATOR} if who == SPECTATOR else enders
         while True:
             got = {m["text"].split("|")[2] for m in rec.messages
                    if m.get("type") == "chat" and m["text"].startswith("END|")}
@@ -218,6 +222,7 @@ async def ended(recs: dict[str, Recorder], limit: float = 60.0) -> None:
                 break
             assert loop.time() < end, (who, sorted(want - got))
             await asyncio.sleep(0.05)
+    await settle(recs)
 
 
 async def run_game(server: Server, api: httpx.AsyncClient, n: int, steps: int,
@@ -284,8 +289,10 @@ async def run_game(server: Server, api: httpx.AsyncClient, n: int, steps: int,
         # chat still in flight: an END marker after each writer's last posts arrives after
         # them (each post is published before the next message is read; the bus keeps order)
         for who, rec in recs.items():
-            await rec.send({"type": "chat", "channel": "spectators" if who == SPECTATOR else "all",
-                            "text": f"END|{gid}|{who}"})
+            if who == SPECTATOR or "all" in (rec.chat_channels.get("write") or []):
+                await rec.send({"type": "chat",
+                                "channel": "spectators" if who == SPECTATOR else "all",
+                                "text": f"END|{gid}|{who}"})
         await ended(recs)
         stats["log_entries"] += final
     finally:
