@@ -14,8 +14,9 @@ import { BoardZoom } from './zoom.js';
 import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
 import { renderFastPlay, isFastPlay, pathStep } from './fastplay.js';
 import { fogLegend } from './fog.js';
+import { loadSeatDesk, creatorDesk, slotsOf, botSeatClaimable } from './seatdesk.js';
 import { variantBox, campaignBox } from './variants.js';
-import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS } from './overlord.js';
+import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS, ROLE_NAMES } from './overlord.js';
 
 const body = document.body;
 const cfg = {
@@ -595,14 +596,26 @@ function renderSeats() {
   const free = S.seats.filter((s) => !s.taken);
   const mine = S.seats.filter((s) => s.mine);
   const parts = [];
-  if (!S.seat && free.length && S.status !== 'finished') {
+  // a person takes a free slot, or a bot's (before the start; in team modes after it too)
+  const takeable = S.seat ? [] : slotsOf(S.seats).filter((s) => !s.taken || botSeatClaimable(s, S.status, S.mode));
+  if (takeable.length && S.status !== 'finished') {
     if (!S.identity && !body.dataset.identity) {
       const input = el('input', { placeholder: 'Your name', maxlength: 40, id: 'seat-name' });
       parts.push(el('span', {}, 'Enter a name to take a seat:'), input);
     }
-    parts.push(el('span', {}, 'Free seats:'));
-    for (const s of free) parts.push(el('button', { type: 'button', class: 'primary', 'data-claim': s.seat, onclick: () => claim(s.seat) }, `Play ${sideName(s.seat)}`));
+    parts.push(el('span', {}, 'Seats you may take:'));
+    for (const s of takeable) {
+      parts.push(el('button', { type: 'button', class: 'primary', 'data-claim': s.seats[0], 'data-from-bot': s.is_bot ? '1' : null, onclick: () => claim(s.seats[0]) },
+        `Play ${isRoleGame(S.view) ? seatLabel(s.seats[0]) : sideName(s.seats[0])}${s.is_bot ? ' (in place of the bot)' : ''}`));
+    }
   }
+  if (S.status === 'open' && S.creator === undefined && S.identity) {
+    S.creator = null;                    // asked once: the creator's desk below
+    loadSeatDesk(cfg.api, cfg.gameId).then((mineToo) => { S.creator = mineToo; renderSeats(); });
+  }
+  const desk = creatorDesk({ seats: S.seats, status: S.status, isCreator: !!S.creator, apiBase: cfg.api, gameId: cfg.gameId,
+    label: slotLabel, onError: toast });
+  if (desk) parts.push(desk);
   if (S.seat && free.length) {
     const link = `${location.origin}/games/${cfg.gameId}${cfg.invite ? '?invite=' + encodeURIComponent(cfg.invite) : ''}`;
     parts.push(el('span', {}, `${freeSeatsText()} Invite link: `), el('input', { readonly: true, value: link, size: 50, id: 'invite-link', onclick: (ev) => ev.target.select() }));
@@ -625,6 +638,12 @@ function renderSeats() {
     if (S.autoFocused && S.autoFocused === S.seat) parts.push(el('span', { class: 'muted', 'data-auto-focus': S.seat }, `(now showing ${seatLabel(S.seat)}: it has something to do)`));
   }
   if (parts.length) { bar.classList.remove('hidden'); bar.append(...parts); } else bar.classList.add('hidden');
+}
+
+// "ALLIES:cinc+centre" -> "Allies C-in-C + Centre FG"; a bare side -> its name
+function slotLabel(slot) {
+  const [side, roles] = slot.split(':');
+  return roles ? `${sideName(side)} ${roles.split('+').map((r) => ROLE_NAMES[r] || titleCase(r)).join(' + ')}` : sideName(side);
 }
 
 function switchSeat(seat) {

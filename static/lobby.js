@@ -137,6 +137,7 @@ async function onRulesetChange() {
     clear($('seat-select')).append(el('option', { value: '' }, '(choose on the game page)'));
     $('layout-label').classList.add('hidden');
     $('bots-label').classList.remove('hidden');   // you take the first seat, the bot the others
+    $('bots-note').classList.add('hidden');
     return;
   }
   await loadScenarios($('scenario-select').value);
@@ -169,7 +170,10 @@ function onModeChange() {
   const mode = $('mode-select').value || '1v1';
   const layouts = layoutsOf(s, mode);
   $('layout-label').classList.toggle('hidden', !layouts);
-  $('bots-label').classList.toggle('hidden', !layouts);
+  // team / Overlord: bots take seats from the game's page (per seat, or at the start),
+  // never at creation: a friend must find his seat free
+  $('bots-label').classList.add('hidden');
+  $('bots-note').classList.toggle('hidden', !layouts);
   if (layouts) {
     const ls = clear($('layout-select'));
     for (const n of Object.keys(layouts).sort((a, b) => b - a)) ls.append(el('option', { value: n }, `${n} player${n > 1 ? 's' : ''} per side`));
@@ -372,11 +376,6 @@ $('create-form').addEventListener('submit', async (ev) => {
       await api(`/games/${g.id}/seats/${encodeURIComponent(seats[0])}/claim`, { method: 'POST', body: JSON.stringify(claim) });
       for (const seat of seats.slice(1)) await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/bot`, { method: 'POST' });
       mine.push(seats[0]);
-    } else if (mine.length && $('bots-check').checked && layouts) {
-      // every other player slot (or seat, from an older server) goes to the bot
-      const free = (g.slots && g.slots.length ? g.slots.filter((x) => !x.taken && !(x.seats || []).some((z) => mine.includes(z))).map((x) => x.slot)
-        : (g.seats || []).filter((x) => !mine.includes(x.seat)).map((x) => x.seat));
-      for (const slot of free) await api(`/games/${g.id}/seats/${encodeURIComponent(slot)}/bot`, { method: 'POST' });
     }
     const url = new URL(g.url || `/games/${g.id}`, location.href);
     if (g.invite) url.searchParams.set('invite', g.invite);

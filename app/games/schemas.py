@@ -93,6 +93,7 @@ class GameSummary(BaseModel):
         "({reason, detail, seq}: the engine's code and message, the first log entry that fails)")
     clock: dict[str, Any] | None = None      # the clock settings (ClockIn), null: untimed
     rematch_of: str | None = None            # the first game of a return match
+    created_by_me: bool = False              # the caller created it (starts it, gives seats to bots)
 
 
 class GameCreated(GameSummary):

@@ -75,7 +75,8 @@ def summary(game: Game, me: Identity | None = None) -> GameSummary:
         seq=game.seq, to_act=list(game.to_act or []), turn=game.turn, winner=game.winner,
         created_at=game.created_at, seats=[SeatOut(**s) for s in seats],
         slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}",
-        clock=game.clock, rematch_of=game.rematch_of)
+        clock=game.clock, rematch_of=game.rematch_of,
+        created_by_me=me is not None and game.created_by == me.id)
 
 
 def renderer_of(name: str) -> str:

@@ -383,11 +383,13 @@ def test_lobby_layout_one_player_per_side_with_bots(new_page, tmp_path):
     host.select_option("#layout-select", "1")
     mine = "AXIS:cinc,AXIS:left,AXIS:centre,AXIS:right"
     host.select_option("#seat-select", mine)
-    host.check("#bots-check")
     host.screenshot(path=str(tmp_path / "lobby-overlord-layout.png"), full_page=True)
     host.click("#create-submit")
     # no ?seat= pin: one connection plays all four Axis seats (hello.my_seats + views)
     host.wait_for_url(re.compile(r"/games/[^/?]+\?.*as=AXIS"))
+    # bots take the Allied seats when he starts the game from its page
+    host.locator("#start-with-bots").click()
+    host.wait_for_function("window.__game.status === 'live'")
     expect(host.locator("#my-seat")).to_have_text("You play Axis C-in-C")
     switches = host.locator("#seat-bar button[data-switch]")
     expect(switches).to_have_count(4)
