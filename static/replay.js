@@ -105,9 +105,9 @@ function renderSides(v) {
 }
 
 function play() {
-  if (R.timer) { clearInterval(R.timer); R.timer = null; $('rp-play').textContent = '▶ Play'; return; }
+  if (R.timer) { clearInterval(R.timer); R.timer = null; $('rp-play-text').textContent = 'Play'; return; }
   if (R.step >= R.data.steps.length - 1) show(0);
-  $('rp-play').textContent = '⏸ Pause';
+  $('rp-play-text').textContent = 'Pause';
   R.timer = setInterval(() => {
     if (R.step >= R.data.steps.length - 1) { play(); return; }
     show(R.step + 1);

@@ -16,15 +16,11 @@ router = APIRouter(tags=["replays"])
 
 
 @router.get("/api/games/{game_id}/replay")
-async def game_replay(game_id: str, session: SessionDep, request: Request) -> dict[str, Any]:
+async def game_replay(game_id: str, session: SessionDep) -> dict[str, Any]:
     """A finished game step by step: one step per player entry (with its dice), its
     events and the public view after it (409 ``game_not_finished`` while it runs);
-    ``verify_url``: the dice verification page where the server has one."""
-    out = await service.replay(session, game_id)
-    paths = {getattr(r, "path", "") for r in request.app.routes}
-    verify = next((p for p in ("/games/{game_id}/verify", "/api/games/{game_id}/verify")
-                   if p in paths), None)
-    return {**out, "verify_url": verify.replace("{game_id}", game_id) if verify else None}
+    ``verify_url``: the dice verification page of a game with a dice commitment."""
+    return await service.replay(session, game_id)
 
 
 @router.post("/api/games/{game_id}/rematch")

@@ -71,7 +71,9 @@ async def replay(session: AsyncSession, game_id: str) -> dict[str, Any]:
     out = {"game_id": game.id, "scenario_name": game.scenario_name, "mode": game.mode,
            "seq": game.seq, "winner": game.winner, "board": rs.board(rs.new_game(game.seed, dict(game.options or {}), scn, game.mode)),
            "seats": [s.model_dump() for s in games.summary(game).seats],
-           "rematch_of": game.rematch_of, "steps": steps}
+           "rematch_of": game.rematch_of, "steps": steps,
+           # the dice verification page of a game with a commitment (null: a test seed)
+           "verify_url": games.fair_dice(game)["verify_url"] if game.commitment else None}
     _CACHE[game_id] = out
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
