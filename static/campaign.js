@@ -37,18 +37,18 @@ function renderCampaign(c) {
   const body = clear($('campaign-battles').querySelector('tbody'));
   const rows = [...c.battles, ...(c.next ? [c.next] : [])];
   for (let i = rows.length; i < c.scenarios.length; i += 1) {
-    rows.push({ index: i, scenario_id: c.scenarios[i], status: 'later', dice: {} });
+    rows.push({ index: i, scenario_id: c.scenarios[i], scenario_name: (c.scenario_names || [])[i], status: 'later', dice: {} });
   }
   for (const b of rows) {
     const game = b.game_id ? el('a', { href: `/games/${b.game_id}` }, 'open the game') : '';
     body.append(el('tr', { 'data-index': String(b.index) }, el('td', {}, String(b.index + 1)),
-      el('td', {}, b.scenario_id), el('td', {}, b.status === 'later' ? '' : dice(b.dice)),
+      el('td', { 'data-scenario': b.scenario_id }, b.scenario_name || b.scenario_id), el('td', {}, b.status === 'later' ? '' : dice(b.dice)),
       el('td', {}, game), el('td', {}, b.status === 'later' ? '' : result(b))));
   }
   const next = clear($('campaign-next'));
   if (c.next) {
     const btn = el('button', { class: 'primary', id: 'campaign-next-button' },
-      `Start battle ${c.next.index + 1}: ${c.next.scenario_id} (dice ${dice(c.next.dice)})`);
+      `Start battle ${c.next.index + 1}: ${c.next.scenario_name || c.next.scenario_id} (dice ${dice(c.next.dice)})`);
     btn.addEventListener('click', async () => {
       try { renderCampaign(await api(`/campaigns/${CID}/next`, { method: 'POST' })); } catch (e) { $('campaign-error').textContent = e.message; }
     });

@@ -77,7 +77,7 @@ const TEXT = {
   initiative_declined: (e) => `${sideName(e.seat)} does not act on initiative`,
   initiative_rolled: (e) => `${sideName(e.seat)} acts on initiative: ${titleCase(e.face)} — ${initiativeEffect(e.face, e.effect)}`,
   commissar_card_placed: (e) => `${sideName(e.seat || e.side)} puts a card under the Commissar chip (${e.count ?? ''})`,
-  dice_rolled: (e, n) => e.kind === 'initiative' ? `${sideName(e.seat || e.side)} rolls for initiative`
+  dice_rolled: (e, n) => e.kind === 'campaign' ? campaignRoll(e) : e.kind === 'initiative' ? `${sideName(e.seat || e.side)} rolls for initiative`
     : ROLL_ONLY[e.kind] ? `${e.unit ? n(e.unit) : sideName(e.side)} rolls ${ROLL_ONLY[e.kind]}`
       : `${e.unit ? n(e.unit) : sideName(e.side)} rolls${ROLL_KIND[e.kind] ? ' ' + ROLL_KIND[e.kind] : ''}${e.target_unit ? ' at ' + n(e.target_unit) : ''}: ${e.hits ?? 0} hit${e.hits === 1 ? '' : 's'}${e.flags ? `, ${e.flags} flag${e.flags > 1 ? 's' : ''}` : ''}`,
   hits: (e, n) => `${n(e.unit || e.target_unit)} loses ${e.hits ?? e.count ?? ''} figure${(e.hits ?? e.count) === 1 ? '' : 's'}`,
@@ -108,6 +108,25 @@ const ROLL_ONLY = { night: 'for the dawn (stars raise the visibility)', seal_cav
   bombard_bridge: 'against the bridge (each tank symbol is a hit)', supply: 'for units out of supply a 3rd turn (a star costs a figure)' };
 const ROLL_KIND = { mine: 'for the minefield', hazard: 'for the hazard', tiger: 'against the Tiger', battle_back: 'battling back',
   ambush: 'in ambush', overrun: 'in an overrun', charge_defence: 'first against the infantry charge', firefight: 'in the continuing firefight', air_power: 'for Air Power', barrage: 'for a barrage' };
+
+// 004 Simplified Campaign Rules: what each face of a pre-battle roll does (o: the
+// roller's opponent, s: the roller)
+const CAMPAIGN_FACE = {
+  armor: (o) => `${o} must remove a tank model`, inf: (o) => `${o} must remove an infantry figure`,
+  star: (o) => `${o} must start with one Command card less`, flag: (o) => `${o} must retreat a unit 1 hex`,
+  grenade: (o, s) => `${s} must remove a figure from a unit of the ${o}`,
+};
+const FACE_WORD = { armor: 'tank', inf: 'infantry', star: 'star', flag: 'flag', grenade: 'grenade' };
+function campaignRoll(e) {
+  const side = e.side || String(e.seat || '').split(':')[0];
+  const s = sideName(side);
+  const o = sideName(side === 'AXIS' ? 'ALLIES' : 'AXIS');
+  const faces = (e.dice || []).map((d) => (typeof d === 'object' && d ? d.face : d));
+  const head = `${s} rolls ${faces.length} pre-battle ${faces.length === 1 ? 'die' : 'dice'} (campaign)`;
+  if (!faces.length) return `${head}: no effect`;
+  const effects = faces.map((f) => (CAMPAIGN_FACE[f] ? CAMPAIGN_FACE[f](o, s) : `${titleCase(f)}: no effect`));
+  return `${head}: ${faces.map((f) => FACE_WORD[f] || f).join(', ')} — ${effects.join('; ')}`;
+}
 
 function cardName(e) {
   const c = e.card || (e.secret && e.secret.card);

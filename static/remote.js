@@ -86,7 +86,10 @@ export function renderRemoteBar(root, ctx) {
 // at the end: the replay, the return match (sides swapped, same players), the match
 function afterGame({ S, gameId, rematch, match }) {
   const out = [el('a', { class: 'btn', id: 'replay-link', href: `/games/${gameId}/replay` }, 'Watch the replay')];
-  if (S.seat && S.mode === '1v1' && !(match && match.first !== gameId)) {
+  if (match && match.campaign) {
+    // a campaign battle: the campaign goes on (its next battle), no return match
+    out.push(el('a', { class: 'btn primary', id: 'campaign-link', href: match.campaign.url }, 'Back to the campaign'));
+  } else if (S.seat && S.mode === '1v1' && match && match.first === gameId) {
     out.push(el('button', { type: 'button', class: 'primary', id: 'rematch-btn', onclick: rematch }, 'Return match (sides swapped)'));
   }
   if (match && match.second) {

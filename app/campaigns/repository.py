@@ -17,6 +17,12 @@ async def list_all(session: AsyncSession, limit: int = 100) -> list[Campaign]:
     return list(res.scalars())
 
 
+async def battle_of_game(session: AsyncSession, game_id: str) -> CampaignBattle | None:
+    """The campaign battle played by a game (None: a game outside every campaign)."""
+    res = await session.execute(select(CampaignBattle).where(CampaignBattle.game_id == game_id))
+    return res.scalars().first()
+
+
 async def add(session: AsyncSession, campaign: Campaign) -> None:
     session.add(campaign)
     await session.flush()

@@ -20,6 +20,7 @@ class CampaignCreate(BaseModel):
 class BattleOut(BaseModel):
     index: int
     scenario_id: str
+    scenario_name: str = ""           # the scenario's name (its id when the row is gone)
     game_id: str | None
     status: str                       # open | live | finished | pending
     dice: dict[str, int]
@@ -32,6 +33,7 @@ class CampaignOut(BaseModel):
     name: str
     status: str                       # active | finished
     scenarios: list[str]
+    scenario_names: list[str] = []   # the scenarios' names, in order
     options: dict[str, Any]
     players: dict[str, str | None]
     wins: dict[str, int]              # campaign victories per side

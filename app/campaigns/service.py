@@ -19,6 +19,7 @@ from ..games import service as games
 from ..games.runtime import load_runtime
 from ..games.schemas import GameCreate
 from ..models import Campaign, CampaignBattle, Identity
+from ..scenarios import repository as scenario_repo
 from ..scenarios import service as scenarios
 from ..security import new_id
 from . import repository
@@ -115,6 +116,15 @@ def _wins(c: Campaign) -> dict[str, int]:
     return {s: sum(1 for b in c.battles if b.winner == s) for s in SIDES}
 
 
+async def _names(session: AsyncSession, ids: list[str]) -> list[str]:
+    """The scenarios' names (an id whose row is gone: the id)."""
+    out = []
+    for sid in ids:
+        row = await scenario_repo.get(session, sid)
+        out.append(row.name if row is not None else sid)
+    return out
+
+
 def _next(c: Campaign) -> BattleOut | None:
     if not c.battles or len(c.battles) >= len(c.scenarios):
         return None
@@ -132,15 +142,21 @@ async def get_campaign(session: AsyncSession, campaign_id: str) -> CampaignOut:
     c = await _load(session, campaign_id)
     statuses = await _refresh(session, c)
     wins = _wins(c)
-    battles = [BattleOut(index=b.index, scenario_id=c.scenarios[b.index], game_id=b.game_id,
+    names = await _names(session, list(c.scenarios))
+    battles = [BattleOut(index=b.index, scenario_id=c.scenarios[b.index],
+                         scenario_name=names[b.index], game_id=b.game_id,
                          status=statuses.get(b.game_id, "open"), dice=dict(b.dice or {}),
                          winner=b.winner, medals=b.medals) for b in c.battles]
     winner = None
     if c.status == "finished" and wins["AXIS"] != wins["ALLIES"]:
         winner = max(SIDES, key=lambda s: wins[s])
+    nxt = _next(c)
+    if nxt is not None:
+        nxt.scenario_name = names[nxt.index]
     return CampaignOut(id=c.id, name=c.name, status=c.status, scenarios=list(c.scenarios),
-                       options=dict(c.options or {}), players=dict(c.players or {}),
-                       wins=wins, battles=battles, next=_next(c), winner=winner)
+                       scenario_names=names, options=dict(c.options or {}),
+                       players=dict(c.players or {}), wins=wins, battles=battles, next=nxt,
+                       winner=winner)
 
 
 async def list_campaigns(session: AsyncSession) -> list[CampaignOut]:

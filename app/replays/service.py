@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from ..campaigns import repository as campaigns_repo
 from ..engine_api import CHANCE, normalise_logged, ruleset
 from ..games.runtime import game_scenario
 from ..errors import Conflict, Forbidden, NotFound, Unprocessable
@@ -97,6 +98,9 @@ async def rematch(session: AsyncSession, notifier: Any, me: Identity, game_id: s
     if game.mode != "1v1" or game.rematch_of is not None:
         raise Unprocessable("a return match is played once, after a 1v1 game",
                             code="rematch_unavailable")
+    if await campaigns_repo.battle_of_game(session, game_id) is not None:
+        raise Unprocessable("a campaign battle is followed by the campaign's next battle",
+                            code="rematch_unavailable")
     done = await _rematch_of(session, game_id)
     if done is not None:
         return done, False
@@ -127,8 +131,13 @@ def _medals(view: dict[str, Any], side: str, winner: str | None, reason: str | N
 
 
 async def match(session: AsyncSession, registry: Any, game_id: str) -> dict[str, Any]:
-    """``GET /api/games/{id}/match``: the two games of a return match and the result."""
+    """``GET /api/games/{id}/match``: the two games of a return match and the result;
+    ``campaign``: the campaign a campaign battle belongs to (``{id, url}``; it has no
+    return match: the campaign goes on)."""
     game = await games.get_game(session, game_id)
+    battle = await campaigns_repo.battle_of_game(session, game_id)
+    campaign = None if battle is None else {"id": battle.campaign_id,
+                                            "url": f"/campaigns/{battle.campaign_id}"}
     first = await games.get_game(session, game.rematch_of) if game.rematch_of else game
     second = await _rematch_of(session, first.id)
     rows = [g for g in (first, second) if g is not None]
@@ -167,4 +176,4 @@ async def match(session: AsyncSession, registry: Any, game_id: str) -> dict[str,
             decided_by = "draw"
     return {"first": first.id, "second": second.id if second else None, "games": out_games,
             "players": ranked, "finished": done, "winner": winner, "decided_by": decided_by,
-            "url": f"/matches/{first.id}"}
+            "url": f"/matches/{first.id}", "campaign": campaign}
