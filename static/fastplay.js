@@ -125,9 +125,24 @@ export function describeFastPlayPending(p, unitName) {
     case 'opportunity_fire': return `${who} decides on opportunity fire at ${unitName(p.unit)}…`;
     case 'assault_fire': return `${who} decides whether ${unitName(p.target_unit)} fires before the assault…`;
     case 'defensive_fire': return `${who} decides on defensive fire…`;
+    case 'battle_back': return `${who} decides whether ${unitName(p.target_unit)} battles back…`;
     case 'second_assault': return `${who} may assault again (French second assault)`;
     default: return '';
   }
+}
+
+// The waiting player's prompt holds this seat's actions (its buttons, shown once: the
+// action bar leaves them out).
+export function promptHoldsActions(view, seat) {
+  const p = (view && view.pending) || {};
+  return isFastPlay(view) && !!seat && p.seat === seat && TIMED.has(p.type);
+}
+
+// The rulesets whose pages show no Command cards: Fast Play without its optional cards.
+export function usesCards(view) {
+  if (!isFastPlay(view)) return true;
+  const opts = Array.isArray(view.options) ? view.options : Object.keys(view.options || {});
+  return opts.includes('command_cards');
 }
 
 // render the Fast Play panel: ctx {view, legal, seat, send, unitName}
@@ -146,7 +161,7 @@ export function renderFastPlay(box, ctx) {
   box.append(cpLine);
   const desc = describeFastPlayPending(p, unitName);
   if (desc) box.append(el('div', { class: 'fp-status', id: 'fp-status' }, desc));
-  const mine = seat && p.seat === seat && TIMED.has(p.type);
+  const mine = promptHoldsActions(view, seat);
   const key = mine ? `${view.turn}/${p.type}/${p.unit}/${JSON.stringify(p.hex || p.target_unit)}/${(view.fights || []).length}` : null;
   if (mine) {
     const acts = legal.filter((a) => a.seat === seat);

@@ -12,7 +12,7 @@ import { weatherInfo, weatherHeadline } from './conditions.js';
 import { UnitNames, displaySeqs } from './unitnames.js';
 import { BoardZoom } from './zoom.js';
 import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
-import { renderFastPlay, isFastPlay, pathStep } from './fastplay.js';
+import { renderFastPlay, isFastPlay, pathStep, promptHoldsActions, usesCards, describeFastPlayPending } from './fastplay.js';
 import { fogLegend } from './fog.js';
 import { loadSeatDesk, creatorDesk, slotsOf, botSeatClaimable } from './seatdesk.js';
 import { variantBox, campaignBox } from './variants.js';
@@ -362,6 +362,7 @@ function renderAll() {
   const fromView = (S.view && S.view.played) || [];
   const hist = S.playedHistory.slice(-3);
   renderPlayed($('played'), hist.length ? hist : fromView);
+  $('played-panel').classList.toggle('hidden', !usesCards(S.view));
   renderBanner();
 }
 
@@ -380,6 +381,7 @@ function renderStatus() {
   else if (S.status === 'open') text = freeSeatsText();
   else if (myTurn()) text = `Your move: ${guidance()}`;
   else if (isRoleGame(v)) text = waitingText(v, S.seat);
+  else if (awaitedDecision(v)) text = awaitedDecision(v);
   else {
     const who = (v.to_act || []).filter((s) => s !== 'chance').map(sideName).join(', ');
     text = who ? `Waiting for ${who}…` : 'Rolling dice…';
@@ -387,6 +389,15 @@ function renderStatus() {
   p.textContent = text;
   p.dataset.mine = myTurn() ? '1' : '0';
   notifier.update(myTurn(), text);
+}
+
+// The other player must decide in the middle of this one's move (an interrupt: Ambush,
+// Fast Play opportunity / assault / defensive fire, battle back): what is awaited.
+const INTERRUPTS = new Set(['ambush', 'opportunity_fire', 'assault_fire', 'defensive_fire', 'battle_back']);
+function awaitedDecision(v) {
+  const p = v.pending;
+  if (!p || !INTERRUPTS.has(p.type) || !(v.to_act || []).includes(p.seat) || p.seat === S.seat) return '';
+  return isFastPlay(v) ? describeFastPlayPending(p, unitName) : describePending(p, unitName);
 }
 
 // "Waiting for an opponent" / "for 3 more players" (the seats still free)
@@ -440,7 +451,7 @@ function renderSides() {
     const active = v.active === side || (v.to_act || []).some((x) => String(x).split(':')[0] === side);
     box.append(el('div', { class: `side-box ${side.toLowerCase()}${active ? ' active' : ''}`, 'data-side': side },
       el('div', {}, el('b', {}, sideName(side)), el('div', { class: 'muted' }, names || ''),
-        el('div', { class: 'muted', 'data-position': where(side) }, `${cardsText(s.hand_count ?? (s.hand ? s.hand.length : 0))}${where(side) ? ' · ' + where(side) : ''}`),
+        el('div', { class: 'muted', 'data-position': where(side) }, [usesCards(v) ? cardsText(s.hand_count ?? (s.hand ? s.hand.length : 0)) : '', where(side)].filter(Boolean).join(' · ')),
         ...sideExtras(side, { seats: S.seats, presence: S.presence, clock: clockView })),
       el('div', { class: 'medals', title: `${s.medals || 0} of ${s.victory} medals`, 'data-medals': s.medals || 0 }, ...dots, ` ${s.medals || 0}/${s.victory}`)));
   }
@@ -480,7 +491,7 @@ function renderSides() {
                            S.seat ? undefined : cfg.watch);
   if (fogBox) box.append(fogBox);
   if (v.deck_count === null) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50', title: 'Kriegspiel: the deck and discard counts would tell the cards played' }, 'Deck hidden'));
-  else if (v.deck_count !== undefined) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
+  else if (v.deck_count !== undefined && usesCards(v)) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
   const opts = Array.isArray(v.options) ? v.options : Object.keys(v.options || {});
   if (opts.length) {
     box.append(el('div', { class: 'side-box', id: 'options-on', style: 'flex:0 0 auto;border-left-color:#5a7fa8', 'data-options': opts.join(','),
@@ -521,6 +532,10 @@ function renderActions() {
       bar.append(el('button', { type: 'button', class: 'primary', 'data-action': info.type, onclick: () => send(info.action) }, actionLabel(info.action, unitName, S.view)));
     }
     bar.append(el('button', { type: 'button', onclick: () => { S.chooser = null; renderActions(); } }, 'Cancel'));
+    return;
+  }
+  if (promptHoldsActions(S.view, S.seat)) {       // its buttons are in the prompt, once
+    bar.append(el('span', { class: 'hint' }, 'Answer the prompt above.'));
     return;
   }
   const m = S.model;
@@ -716,8 +731,10 @@ setInterval(() => { if (clockView.clock && (clockView.clock.running || []).lengt
 const AMBUSH_SECONDS = 6;
 let ambush = null;
 function stopAmbushTimer() { if (ambush) { clearInterval(ambush.timer); ambush = null; } }
+// The Ambush window of every close assault: both players see its countdown; the
+// defender's page passes for him at 0 (the attacker's only counts: it decides nothing).
 function ambushTimer(p, box) {
-  if (!(p.type === 'ambush' && S.legal.some((a) => a.type === 'pass'))) { stopAmbushTimer(); return; }
+  if (p.type !== 'ambush') { stopAmbushTimer(); return; }
   const k = `${S.seq}`;
   if (!ambush || ambush.key !== k) {
     stopAmbushTimer();
@@ -725,6 +742,7 @@ function ambushTimer(p, box) {
       if (!ambush) return;
       if (Date.now() >= ambush.until) {
         stopAmbushTimer();
+        if (!S.legal.some((x) => x.type === 'pass')) return;
         const p2 = S.view && S.view.pending;
         const a = p2 && p2.type === 'ambush' && S.legal.find((x) => x.type === 'pass');
         if (a && !S.pendingSend) send(a);
@@ -739,7 +757,9 @@ function renderAmbushCountdown(box = $('pending')) {
   if (!ambush) return;
   let c = box.querySelector('#ambush-countdown');
   if (!c) { c = el('span', { id: 'ambush-countdown', class: 'countdown' }); box.append(' ', c); }
-  c.textContent = `(no ambush in ${Math.max(0, Math.ceil((ambush.until - Date.now()) / 1000))} s)`;
+  const left = Math.max(0, Math.ceil((ambush.until - Date.now()) / 1000));
+  const deciding = S.legal.some((x) => x.type === 'pass');
+  c.textContent = deciding ? `(no ambush in ${left} s)` : `(the defender has ${left} s to decide)`;
 }
 
 // ---------------------------------------------------------------- Overlord / team play

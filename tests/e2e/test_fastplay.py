@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
+from .contrast import low_contrast
+
 SEED = 2
 
 
@@ -71,6 +73,17 @@ def test_fastplay_pegasus_first_turns(new_page, live_server, tmp_path):
     expect(axis.locator("#fp-timer")).to_contain_text("Auto-pass in")
     expect(allies.locator("#fp-prompt")).to_have_count(0)
     expect(allies.locator("#fp-status")).to_contain_text("defensive fire")
+    # the prompt reads (WCAG AA on the page's theme), its choices are shown once, and the
+    # active player is told what is awaited
+    assert low_contrast(axis, "#fp-panel, #pending, .status-bar, #actions") == []
+    for a in axis.eval_on_selector_all("#fp-prompt button[data-fp-action]", "bs => bs.map(b => b.dataset.fpAction)"):
+        expect(axis.locator(f'#actions button[data-action="{a}"]')).to_have_count(0)
+    expect(allies.locator("#prompt")).to_contain_text("Axis decides on defensive fire")
+    # no Command cards in Fast Play: nothing of them on the page
+    for page in (allies, axis):
+        expect(page.locator("#played-panel")).to_be_hidden()
+        expect(page.locator("#sides")).not_to_contain_text("card")
+        expect(page.locator("#sides")).not_to_contain_text("Deck")
     act(axis, lambda: axis.locator('#fp-prompt button[data-fp-action="defensive_fire"]').click())
     wait_settled(allies, "ALLIES")
     expect(spectator.locator("#log")).to_contain_text("defensive fire")
@@ -95,6 +108,8 @@ def test_fastplay_pegasus_first_turns(new_page, live_server, tmp_path):
     act(allies, lambda: click_hex(allies, "5,7"), watch=axis)
     expect(axis.locator("#fp-prompt")).to_have_attribute("data-pending", "opportunity_fire")
     expect(allies.locator("#fp-status")).to_contain_text("opportunity fire")
+    expect(allies.locator("#prompt")).to_contain_text("Axis decides on opportunity fire")
+    assert low_contrast(axis, "#fp-panel") == []
     act(axis, lambda: axis.locator('#fp-prompt button[data-fp-action="opportunity_fire"]').click())
     wait_settled(allies, "ALLIES")
     expect(spectator.locator("#log")).to_contain_text("opportunity fire")

@@ -8,6 +8,8 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from .contrast import low_contrast
+
 SEED = 1
 
 
@@ -187,6 +189,14 @@ def test_ambush_prompt_passes_by_itself(new_page) -> None:
         v.pending = { type: 'ambush', seat: 'AXIS', unit: v.units[0].id };
         window.__client.setView(v, [{ type: 'pass', seat: 'AXIS' }]); }""")
     expect(axis.locator("#ambush-countdown")).to_contain_text("no ambush in")
+    # the attacker sees what is awaited and the same countdown (it passes nothing)
+    allies.evaluate("""() => { const v = structuredClone(window.__game.view);
+        v.pending = { type: 'ambush', seat: 'AXIS', unit: v.units[0].id }; v.to_act = ['AXIS'];
+        window.__client.setView(v, []); }""")
+    expect(allies.locator("#prompt")).to_contain_text("Axis may react with an Ambush card")
+    expect(allies.locator("#ambush-countdown")).to_contain_text("the defender has")
+    for page in (allies, axis):
+        assert low_contrast(page, "#pending, .status-bar, #remote-bar, #actions") == []
     axis.wait_for_function("window.__sent.some(m => m.type === 'action' && m.action.type === 'pass')",
                            timeout=9000)
 
@@ -240,6 +250,7 @@ def test_replay_page_and_return_match_with_summed_medals(new_page, tmp_path) -> 
     allies.once("dialog", lambda d: d.accept())
     allies.locator("#resign-btn").click()
     expect(allies.locator("#banner")).to_contain_text("Axis win the battle")
+    assert low_contrast(allies, "#banner, #remote-bar") == []
     # the replay, step by step, from its shareable link
     allies.locator("#replay-link").click()
     expect(allies.locator("#rp-pos")).to_have_attribute("data-step", "0")
