@@ -11,8 +11,14 @@
 //       view, board, legal, seq, status, seat, seats, events }  // events: update only
 //   export function unmount()        optional: the page is going away
 //   export function describe(event)  optional: the log line of an event ('' = none; default: its type)
-import { el, clear, mergePatch } from './util.js';
+//   export function sideLabel(side, view) optional: a side's proper name ("the Allies")
+//
+// The host also gives these games what the hex games have (static/remote.js): resign,
+// undo where the server offers it, the turn clocks, presence, the "your turn" title.
+import { el, clear, mergePatch, titleCase } from './util.js';
 import { ChatPanel } from './chat.js';
+import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
+import { loadSeatDesk, creatorDesk, slotsOf, botSeatClaimable } from './seatdesk.js';
 
 const body = document.body;
 const cfg = {
@@ -23,7 +29,12 @@ const cfg = {
   seat: new URLSearchParams(location.search).get('seat') || '',
 };
 const $ = (id) => document.getElementById(id);
-const S = { seq: null, board: null, view: null, legal: [], seat: null, seats: [], status: null };
+const S = { seq: null, board: null, view: null, legal: [], seat: null, seats: [], status: null,
+  side: null, mode: null, allSeats: [], presence: null, undo: null, match: undefined, creator: undefined };
+const clockView = new ClockView();
+const notifier = new TurnNotifier();
+// the status in words (never the raw `open` / `live`)
+const STATUS_TEXT = { open: 'Waiting for players', live: 'In play', finished: 'Game over', unplayable: 'This game can no longer be replayed' };
 window.__game = S;
 
 function say(text) {
@@ -65,15 +76,35 @@ mod.mount($('board'), {
   say,
 });
 
-// free seats of an open game: one button each (claim, then reconnect as that seat)
+// a side's proper name: the renderer's ("the Allies", "the British column (red)")
+function sideLabel(side) {
+  return (mod.sideLabel && mod.sideLabel(side, S.view)) || titleCase(String(side || '').toLowerCase());
+}
+
+// the seats: who holds each, a button for each seat one may take (a free one, or a
+// bot's before the start), and the creator's desk of an open game (bots, start)
 function drawSeats(seats) {
   const bar = $('seat-bar');
   if (!bar) return;
+  if (seats) S.allSeats = seats;
   clear(bar);
-  for (const x of seats || []) {
-    if (x.taken) { bar.append(el('span', { class: 'seat-chip' }, `${x.seat}: ${x.name || '?'}`)); continue; }
-    bar.append(el('button', { type: 'button', 'data-claim': x.seat, onclick: () => claim(x.slot || x.seat) }, `Take ${x.slot || x.seat}`));
+  for (const x of slotsOf(S.allSeats)) {
+    const name = sideLabel(x.seat);
+    const takeable = !S.seat && S.status !== 'finished' && (!x.taken || botSeatClaimable(x, S.status, S.mode));
+    if (takeable) {
+      bar.append(el('button', { type: 'button', class: 'primary', 'data-claim': x.seat, onclick: () => claim(x.slot || x.seat) },
+        `Play ${name}${x.is_bot ? ' (in place of the bot)' : ''}`));
+    } else {
+      bar.append(el('span', { class: 'seat-chip', 'data-seat': x.seat }, `${name}: ${x.taken ? (x.is_bot ? 'bot' : x.name || '?') : 'free'}`));
+    }
   }
+  if (S.status === 'open' && S.creator === undefined) {
+    S.creator = null;
+    loadSeatDesk('/api', cfg.gameId).then((mine) => { S.creator = mine; drawSeats(); });
+  }
+  const desk = creatorDesk({ seats: S.allSeats, status: S.status, isCreator: !!S.creator, apiBase: '/api',
+    gameId: cfg.gameId, label: sideLabel, onError: say });
+  if (desk) bar.append(desk);
 }
 async function claim(slot) {
   const invite = body.dataset.invite || new URLSearchParams(location.search).get('invite') || null;
@@ -86,9 +117,42 @@ async function claim(slot) {
   connect();
 }
 
+function myTurn() { return !!S.seat && S.status === 'live' && !!S.view && !S.view.game_over && S.legal.length > 0; }
+
+// per side: its name, presence and clock; then resign / undo / the after-game links
+function drawRemote() {
+  const sides = $('host-sides');
+  if (sides) {
+    clear(sides);
+    const names = [...new Set(S.allSeats.map((x) => x.side || x.seat))];
+    for (const side of names) {
+      sides.append(el('div', { class: 'side-box', 'data-side': side },
+        el('b', {}, sideLabel(side)), ...sideExtras(side, { seats: S.allSeats, presence: S.presence, clock: clockView })));
+    }
+  }
+  if (S.view && S.view.game_over && S.match === undefined) {
+    S.match = null;
+    fetch(`/api/games/${cfg.gameId}/match`, { credentials: 'same-origin' }).then((r) => (r.ok ? r.json() : null))
+      .then((m) => { S.match = m; drawRemote(); }).catch(() => {});
+  }
+  const bar = $('remote-bar');
+  if (bar) {
+    renderRemoteBar(bar, { S, presence: S.presence, send, gameId: cfg.gameId, match: S.match, rematch });
+    if (S.seat) { bar.append(notifier.toggle()); bar.classList.remove('hidden'); }
+  }
+}
+async function rematch() {
+  const r = await fetch(`/api/games/${cfg.gameId}/rematch`, { method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+  if (r.ok) location.href = (await r.json()).url; else say(`No return match (HTTP ${r.status})`);
+}
+
 function draw(events) {
-  $('conn').textContent = S.status || '';
-  $('my-seat').textContent = S.seat ? `You play ${S.seat}` : 'Spectator';
+  const over = S.view && S.view.game_over;
+  $('conn').textContent = over ? 'Game over' : (STATUS_TEXT[S.status] || '');
+  $('conn').dataset.status = S.status || '';
+  $('my-seat').textContent = S.seat ? `You play ${sideLabel(S.seat)}` : 'Spectator';
+  notifier.update(myTurn(), S.seat ? `You play ${sideLabel(S.seat)}` : '');
+  drawRemote();
   mod.render({ view: S.view, board: S.board, legal: S.legal, seq: S.seq, status: S.status,
     seat: S.seat, seats: S.seats, events: events || [] });
 }
@@ -97,7 +161,9 @@ function handle(msg) {
   switch (msg.type) {
     case 'hello':
       Object.assign(S, { seq: msg.seq, board: msg.board, view: msg.view, legal: msg.legal || [],
-        seat: msg.seat, seats: msg.my_seats || [], status: msg.status });
+        seat: msg.seat, side: msg.seat, seats: msg.my_seats || [], status: msg.status, mode: msg.mode,
+        presence: msg.presence || S.presence, undo: msg.undo ?? null });
+      clockView.set(msg.clock);
       drawSeats(msg.seats);
       if (chat) { chat.setChannels(msg.chat_channels || {}, chatContext()); chat.setHistory(msg.chat || []); }
       draw([]);
@@ -109,6 +175,8 @@ function handle(msg) {
       // `view_patch`: the change to the last view the server sent (docs/protocol.md)
       if (msg.view === undefined && msg.view_patch !== undefined) msg.view = mergePatch(S.view, msg.view_patch);
       Object.assign(S, { seq: msg.seq, view: msg.view, legal: msg.legal || [], status: msg.status });
+      if ('undo' in msg) S.undo = msg.undo;
+      if ('clock' in msg) clockView.set(msg.clock);
       if (chat && msg.chat_channels) chat.setChannels(msg.chat_channels, chatContext());
       for (const e of msg.events || []) {
         const line = mod.describe ? mod.describe(e) : e.type;
@@ -118,7 +186,15 @@ function handle(msg) {
       break;
     case 'sync':
       Object.assign(S, { seq: msg.seq, view: msg.view, legal: msg.legal || [], status: msg.status });
+      if ('undo' in msg) S.undo = msg.undo;
+      if ('clock' in msg) clockView.set(msg.clock);
       draw([]);
+      break;
+    case 'presence':
+      S.presence = msg;
+      drawRemote();
+      break;
+    case 'ack':
       break;
     case 'seats':
       S.status = msg.status;
@@ -152,4 +228,6 @@ function connect() {
 clear($('log'));
 connect();
 setInterval(() => send({ type: 'ping' }), 25000);
+// the clocks tick between server messages
+setInterval(() => { if (clockView.clock && (clockView.clock.running || []).length) drawRemote(); }, 1000);
 window.addEventListener('beforeunload', () => { if (mod.unmount) mod.unmount(); });

@@ -35,7 +35,8 @@ export function sideName(side) {
   if (!side) return '';
   const s = String(side);
   const [base, role] = s.split(':');
-  const b = { AXIS: 'Axis', ALLIES: 'Allies' }[base] || titleCase(base);
+  // the sides' names (France 1944 seats ALLIED / GERMAN; the Portable Wargame RED / BLUE)
+  const b = { AXIS: 'Axis', ALLIES: 'Allies', ALLIED: 'Allies', GERMAN: 'Germans' }[base] || titleCase(base.toLowerCase());
   const roles = { cinc: 'C-in-C', left: 'Left general', centre: 'Centre general', center: 'Centre general', right: 'Right general', commander: 'Commander' };
   return role ? `${b} (${roles[role] || titleCase(role)})` : b;
 }

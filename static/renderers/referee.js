@@ -20,6 +20,9 @@ const draft = {            // form entries survive re-renders
 };
 
 const SIDE = { ALLIED: 'Allied player', GERMAN: 'German player' };
+const SIDE_NAME = { ALLIED: 'the Allies', GERMAN: 'the Germans' };
+// the host's labels: "You play the Allies", "Play the Germans"
+export function sideLabel(side) { return SIDE_NAME[side] || ''; }
 const STEP = {
   turn_setup: 'Turn entries: each player enters his reaction points and initiative markers (the Allies also the air power availability)',
   floor: 'Initiative: begin an Initiative Phase (activating an HQ) or pass',

@@ -15,6 +15,12 @@ const PAD = 8;
 const W = CELL * 3 + PAD * 2;
 const H = CELL * 3 + RES_H * 2 + PAD * 4;
 const SIDE_COLOUR = { RED: '#b8412f', BLUE: '#2d5da8' };
+// the host's labels: the side's army ("the British column (red)")
+export function sideLabel(side, view) {
+  const army = view && view.armies && view.armies[side];
+  const colour = side === 'RED' ? 'red' : side === 'BLUE' ? 'blue' : '';
+  return army ? `the ${army} (${colour})` : '';
+}
 const TERRAIN_FILL = { hill: '#b59b62', built_up: '#8c8c8c', wood: '#3e6b35' };
 const TERRAIN_NAME = { hill: 'Hill', built_up: 'Built-up area', wood: 'Wood' };
 const QUALITY = { elite: 'E', average: 'A', poor: 'P' };
