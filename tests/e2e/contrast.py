@@ -1,5 +1,5 @@
 """WCAG 2.x contrast of the text a page shows: every visible element with text of its own
-under a selector, its colour against the first opaque background behind it (a gradient:
+under a selector (SVG text aside: it is painted on shapes), its colour against the first opaque background behind it (a gradient:
 each of its colours, the worst counts).  AA: 4.5:1, large text (24px, or 18.66px bold) 3:1."""
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ _JS = r"""(sel) => {
   for (const root of document.querySelectorAll(sel)) {
     for (const e of [root, ...root.querySelectorAll('*')]) {
       const own = [...e.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join(' ').trim();
-      if (!own) continue;
+      if (!own || e.closest('svg')) continue;    // SVG text: painted on shapes, not boxes
       const r = e.getBoundingClientRect();
       const cs = getComputedStyle(e);
       if (!r.width || !r.height || cs.visibility === 'hidden' || cs.display === 'none') continue;

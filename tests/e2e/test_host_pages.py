@@ -38,6 +38,7 @@ def test_portable_page_names_sides_and_offers_resign_clock_presence(new_page) ->
         expect(p.locator('#host-sides [data-clock="RED"]')).to_contain_text("Clock")
         expect(p.locator('#host-sides .pres[data-seat="BLUE"]')).to_have_attribute("data-state", "online")
         expect(p.locator("#host-sides")).not_to_contain_text("RED")
+    assert low_contrast(red, "main") == []
     mover = red if red.evaluate("window.__game.legal.length") else blue
     expect(mover).to_have_title(re.compile("Your turn"))
     assert low_contrast(red, "#remote-bar, #host-sides, .status-bar, #seat-bar") == []
@@ -58,3 +59,4 @@ def test_france1944_page_says_the_allies_and_the_germans(new_page) -> None:
     expect(allied.locator("#conn")).to_have_text("In play")
     expect(allied.locator("#resign-btn")).to_be_visible()
     expect(allied.locator("#chat")).not_to_contain_text("ALLIED")
+    assert low_contrast(allied, "main") == []            # the referee's own panels too

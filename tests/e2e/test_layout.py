@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from .contrast import low_contrast
+
 
 def _game(page, clock: bool = True) -> str:
     assert page.request.post("/api/identity", data={"name": "Pocket"}).ok
@@ -63,6 +65,7 @@ def test_desktop_shows_the_hand_above_the_fold(new_page, tmp_path) -> None:
     page.goto(_game(page, clock=False))
     expect(page.locator("#hand .card").first).to_be_visible()
     page.screenshot(path=str(tmp_path / "desktop.png"))
+    assert low_contrast(page, "header, main") == []      # every text of the page reads
     for sel in ("#hand .card", ".board-scroll", "#sides .medals", "#dice-panel", "#resign-btn"):
         _in_view(page, sel, 1000)
     ctx_cards = page.locator("#hand .card").count()

@@ -307,6 +307,9 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
         # the C-in-C's line to a general he does not visit is closed too, with its reason
         cinc.locator(f'#chat .chat-tabs button[data-channel="pair:{side}:{not_visited}"]').click()
         expect(cinc.locator('#chat [data-closed="1"]')).to_contain_text("visit")
+        # 002: his Field Generals read "All": closed to the C-in-C while the game is live
+        cinc.locator('#chat .chat-tabs button[data-channel="all"]').click()
+        expect(cinc.locator('#chat [data-closed="1"]')).to_contain_text("Field Generals read")
         shot(fgn, f"{side.lower()}-{not_visited}-chat-closed")
 
         # ---- the Field Generals with a card: section outlined, play it in a half ------
