@@ -37,13 +37,14 @@ def test_phone_keeps_dice_medals_clock_resign_and_log_by_the_board(browser, live
     expect(page.locator(".board-svg")).to_be_visible()
     expect(page.locator("#resign-btn")).to_be_visible()
     page.screenshot(path=str(tmp_path / "phone-top.png"))
-    _in_view(page, "#resign-btn", h)                       # at the top, with the board
     board = _in_view(page, ".board-scroll", h)
     # scrolled so that the dice show: the board is still on screen above them
     page.locator("#dice-panel").scroll_into_view_if_needed()
     page.screenshot(path=str(tmp_path / "phone-dice.png"))
     board = page.locator(".board-scroll").bounding_box()
     dice = _in_view(page, "#dice-panel", h)
+    resign = _in_view(page, "#resign-btn", h)             # between the board and the dice
+    assert board["y"] + board["height"] <= resign["y"] <= dice["y"], (board, resign, dice)
     assert board["y"] + board["height"] > 60 and dice["y"] >= board["y"] + board["height"] - 1, (board, dice)
     # the medals and the clocks follow right after the dice, then the log
     page.locator("#sides").scroll_into_view_if_needed()
@@ -51,11 +52,11 @@ def test_phone_keeps_dice_medals_clock_resign_and_log_by_the_board(browser, live
     _in_view(page, '#sides [data-clock]', h)
     page.locator("#log-panel").scroll_into_view_if_needed()
     _in_view(page, "#log-panel", h)
-    order = page.evaluate("""() => ['.board-scroll', '#dice-panel', '#sides', '#log-panel', '#chat']
+    order = page.evaluate("""() => ['.board-scroll', '#remote-bar', '#dice-panel', '#sides', '#log-panel', '#chat']
         .map((s) => document.querySelector(s).getBoundingClientRect().top + window.scrollY)""")
     assert order == sorted(order), order
     # everything the player needs sits within two screens of the board's top
-    assert order[3] - order[0] < 2 * h, order
+    assert order[4] - order[0] < 2 * h, order
     page.screenshot(path=str(tmp_path / "phone-full.png"), full_page=True)
     ctx.close()
 
