@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 
-def test_replay_verifies_the_dice_and_its_buttons_read(new_page) -> None:
+def test_replay_verifies_the_dice_and_its_buttons_read(new_page, tmp_path) -> None:
     allies, axis = new_page("allies"), new_page("axis")
     assert allies.request.post("/api/identity", data={"name": "Howard"}).ok
     # no test seed: the server draws the seed and publishes its commitment
@@ -35,6 +35,7 @@ def test_replay_verifies_the_dice_and_its_buttons_read(new_page) -> None:
         expect(b.locator("svg")).to_have_count(1)
         box = b.locator("svg").bounding_box()
         assert box and box["width"] > 0
+    allies.locator("#controls").screenshot(path=str(tmp_path / "replay-controls.png"))
     allies.locator("#rp-play").click()
     expect(allies.locator("#rp-play")).to_contain_text("Pause")
     link.click()
