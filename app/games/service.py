@@ -150,6 +150,20 @@ def new_seed(body: GameCreate, allow_test_seed: bool) -> dict[str, Any]:
 
 async def create_game(session: AsyncSession, creator: Identity, body: GameCreate,
                       allow_test_seed: bool = False) -> GameCreated:
+    game_id = await add_game(session, creator, body, allow_test_seed)
+    await session.commit()
+    game = await _reload(session, game_id)
+    out = summary(game, creator)
+    return GameCreated(**out.model_dump(), invite=game.invite_code,
+                       invite_url=f"/join/{game.invite_code}")
+
+
+async def add_game(session: AsyncSession, creator: Identity, body: GameCreate,
+                   allow_test_seed: bool = False, rematch_of: str | None = None) -> str:
+    """A new game's rows (game, seats, its first chance entries) flushed, not committed:
+    the caller commits them with whatever links the game (a return match's
+    ``rematch_of``, a campaign battle), so that a refused link leaves no game behind.
+    Returns the game's id."""
     row, scn, rs, mode_name = await _setup(session, body)
     dice = new_seed(body, allow_test_seed)
     options = dict(body.options)
@@ -182,17 +196,15 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
                 engine_mode=mode_name, layout=layout,
                 options=options, **dice, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
-                clock=clock_settings(body.clock), **game_fields(rs, state, infos))
+                clock=clock_settings(body.clock), rematch_of=rematch_of,
+                **game_fields(rs, state, infos))
     if game.status == "live":
         game.started_at = now
     await repository.add(session, game, seats)
     session.add_all([ActionRow(game_id=game_id, seq=i + 1, seat=seat, action=action)
                      for i, (seat, action) in enumerate(entries)])
-    await session.commit()
-    game = await _reload(session, game_id)
-    out = summary(game, creator)
-    return GameCreated(**out.model_dump(), invite=game.invite_code,
-                       invite_url=f"/join/{game.invite_code}")
+    await session.flush()
+    return game_id
 
 
 async def list_games(session: AsyncSession, statuses: list[str], me: Identity | None) -> list[GameSummary]:

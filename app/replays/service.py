@@ -16,6 +16,7 @@ from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..engine_api import CHANCE, normalise_logged, ruleset
@@ -109,12 +110,16 @@ async def rematch(session: AsyncSession, notifier: Any, me: Identity, game_id: s
                       options=dict(game.options or {}),
                       private=game.private, seat=other_side,
                       clock=game.clock if game.clock else None)
-    created = await games.create_game(session, me, body)
-    new = await games.get_game(session, created.id)
-    new.rematch_of = game.id
-    await session.commit()
-    await games.claim_seat(session, notifier, other, created.id, mine, new.invite_code)
-    return await games.get_game(session, created.id), True
+    try:            # one return match per game: the unique index on games.rematch_of
+        new_id_ = await games.add_game(session, me, body, rematch_of=game.id)
+        await session.commit()
+    except IntegrityError:
+        await session.rollback()
+        raise Conflict("the return match of this game was just created by another request",
+                       code="rematch_exists") from None
+    new = await games.get_game(session, new_id_)
+    await games.claim_seat(session, notifier, other, new_id_, mine, new.invite_code)
+    return await games.get_game(session, new_id_), True
 
 
 def _medals(view: dict[str, Any], side: str, winner: str | None, reason: str | None) -> int:
