@@ -207,9 +207,12 @@ async def add_game(session: AsyncSession, creator: Identity, body: GameCreate,
     return game_id
 
 
-async def list_games(session: AsyncSession, statuses: list[str], me: Identity | None) -> list[GameSummary]:
-    games = await repository.list_games(session, statuses, viewer=me.id if me else None)
-    return [summary(g, me) for g in games]
+async def list_games(session: AsyncSession, statuses: list[str], me: Identity | None,
+                     offset: int = 0, limit: int = 100) -> tuple[list[GameSummary], int]:
+    """One lobby page (open games first) and the number of games in all."""
+    games, total = await repository.list_games(session, statuses, limit,
+                                               viewer=me.id if me else None, offset=offset)
+    return [summary(g, me) for g in games], total
 
 
 def _slot_rows(game: Game, name: str) -> tuple[str, list[Seat]]:

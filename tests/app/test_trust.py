@@ -4,6 +4,8 @@ one worker; PostgreSQL + Redis, two workers).
 * Concurrent ``POST /rematch``: one return match (the unique index on
   ``games.rematch_of``), the other requests 200 (it existed) or 409 ``rematch_exists``,
   never a 500 nor a second game.
+* Identities, games and uploads are limited per client address as well as per
+  identity, the windows shared by the workers (Redis).
 * Concurrent ``POST /campaigns/{id}/next``: one battle (``uq_campaign_battle``), the
   others 409 ``battle_already_started`` (or ``battle_not_finished`` when they come after
   it), no orphan game.
@@ -12,11 +14,14 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Iterator
 
 import httpx
+import pytest
 
-from tests.app.conftest import Server
+from tests.app.conftest import Server, backend
 from tests.app.helpers import WS, auth, new_identity, two_player_game
+from tests.app.test_hardening import variant
 
 TRIES = 4
 
@@ -80,3 +85,67 @@ async def test_concurrent_next_battle_starts_one_game(api: httpx.Client, server:
         assert [b["index"] for b in c["battles"]] == list(range(index + 1))
         live = my_games(api, token)
         assert [g["id"] for g in live] == [c["battles"][-1]["game_id"]], "orphan games"
+
+
+# -- creation limits per client address, shared by the workers ------------------------
+
+@pytest.fixture(scope="module", params=["sqlite", "pg"])
+def limited(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+            ) -> Iterator[Server]:
+    """Low creation limits; ``pg``: two workers sharing the windows through Redis."""
+    with backend(request.param, tmp_path_factory.mktemp("trustlim"),
+                 {"IDENTITY_RATE": "6/minute", "GAME_RATE": "3/minute",
+                  "GAME_ADDRESS_RATE": "5/minute", "UPLOAD_RATE": "100/minute",
+                  "UPLOAD_ADDRESS_RATE": "4/minute"}) as srv:
+        yield srv
+
+
+async def test_creation_is_limited_per_address_across_identities(limited: Server) -> None:
+    async with httpx.AsyncClient(base_url=limited.base, timeout=30) as c:
+        async def forget(_: httpx.Response) -> None:     # tokens only: no identity cookie
+            c.cookies.clear()
+        c.event_hooks["response"] = [forget]
+        # fresh connections: each request may land on either worker
+        idents = [await c.post("/api/identity", json={"name": f"flood {i}"},
+                               headers={"Connection": "close"}) for i in range(10)]
+        assert [r.status_code for r in idents] == [201] * 6 + [429] * 4
+        assert idents[-1].json()["error"]["code"] == "rate_limited"
+        assert idents[-1].json()["error"]["details"]["retry_after"] >= 1
+        tokens = [r.json()["token"] for r in idents[:6]]
+        body = {"scenario_id": "2-PegasusBridge", "mode": "1v1"}
+        one = [(await c.post("/api/games", json=body, headers={**auth(tokens[0]),
+                                                                "Connection": "close"}))
+               .status_code for _ in range(4)]
+        assert one == [201] * 3 + [429]                     # per identity (GAME_RATE)
+        more = [(await c.post("/api/games", json=body, headers=auth(t))).status_code
+                for t in tokens[1:4]]
+        assert more == [201, 201, 429]                      # per address (GAME_ADDRESS_RATE)
+        files = [(await c.post("/api/scenarios", headers=auth(tokens[i % 6]), files={
+            "file": (f"f{i}.m44", variant(f"flood {i}"), "application/json")})).status_code
+            for i in range(6)]
+        assert files == [201] * 4 + [429] * 2               # per address, 6 identities
+
+
+def test_lobby_lists_open_games_first_a_page_at_a_time(api: httpx.Client) -> None:
+    tok = new_identity(api, "Lobby owner")
+    two_player_game(api)                                    # a live game, newer than...
+    for _ in range(3):
+        r = api.post("/api/games", json={"scenario_id": "2-PegasusBridge", "mode": "1v1",
+                                         "seat": "AXIS"}, headers=auth(tok))
+        assert r.status_code == 201
+    two_player_game(api)                                    # ... and after the open ones
+    seen: list[dict] = []
+    total = None
+    while True:
+        r = api.get("/api/games", params={"status": "open,live", "offset": len(seen),
+                                          "limit": 7})
+        assert r.status_code == 200 and len(r.json()) <= 7
+        total = int(r.headers["X-Total-Count"])
+        if not r.json():
+            break
+        seen += r.json()
+    assert len({g["id"] for g in seen}) == len(seen) == total
+    statuses = [g["status"] for g in seen]
+    assert statuses == sorted(statuses, key=["open", "live"].index)   # open games first
+    for bad in ({"limit": 0}, {"limit": 101}, {"offset": -1}):
+        assert api.get("/api/games", params=bad).status_code == 422
