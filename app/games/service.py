@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from collections import OrderedDict
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -333,12 +334,27 @@ async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
                    actions=[LogEntry(seq=r.seq, seat=r.seat, action=r.action) for r in rows])
 
 
+_VERIFIED: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+VERIFIED_KEEP = 256         # finished games whose verdict is kept (a few hundred bytes each)
+
+
 async def verify_game(session: AsyncSession, game_id: str) -> dict[str, Any]:
     """The engine's verification (``engine.fairdice.verify``) of a finished game's log:
-    what ``python -m engine verify`` prints for the exported log."""
-    log = (await finished_log(session, game_id)).model_dump(mode="json")
-    verdict = await asyncio.to_thread(verify_log, log)
-    return {"log": log, "verdict": verdict.to_dict()}
+    what ``python -m engine verify`` prints for the exported log (``verdict``) and the
+    log's length (``entries``).  A finished game's log no longer changes: its verdict is
+    computed once (per worker) and kept for the last ``VERIFIED_KEEP`` games."""
+    game = await get_game(session, game_id)
+    key = (game_id, game.seq)
+    hit = _VERIFIED.get(key)
+    if hit is None or game.status != "finished":
+        log = (await finished_log(session, game_id)).model_dump(mode="json")
+        verdict = await asyncio.to_thread(verify_log, log)
+        hit = {"verdict": verdict.to_dict(), "entries": len(log["actions"])}
+        _VERIFIED[key] = hit
+        while len(_VERIFIED) > VERIFIED_KEEP:
+            _VERIFIED.popitem(last=False)
+    _VERIFIED.move_to_end(key)
+    return hit
 
 
 async def event_log(session: AsyncSession, game_id: str, me: Identity | None,

@@ -13,6 +13,7 @@ one worker; PostgreSQL + Redis, two workers).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from collections.abc import Iterator
 
@@ -149,3 +150,62 @@ def test_lobby_lists_open_games_first_a_page_at_a_time(api: httpx.Client) -> Non
     assert statuses == sorted(statuses, key=["open", "live"].index)   # open games first
     for bad in ({"limit": 0}, {"limit": 101}, {"offset": -1}):
         assert api.get("/api/games", params=bad).status_code == 422
+
+
+# -- private games: replay, verify page and match are unknown without the invite ---------
+
+async def test_private_game_is_unknown_to_replay_verify_and_match(api: httpx.Client,
+                                                                  server: Server) -> None:
+    ta, tb = new_identity(api, "Secret Axis"), new_identity(api, "Secret Allies")
+    games = []
+    for _ in range(2):
+        g = api.post("/api/games", json={"scenario_id": "2-PegasusBridge", "mode": "1v1",
+                                         "seat": "AXIS", "private": True}, headers=auth(ta))
+        assert g.status_code == 201, g.text
+        games.append(g.json())
+        r = api.post(f"/api/games/{g.json()['id']}/seats/ALLIES/claim",
+                     json={"invite": g.json()["invite"]}, headers=auth(tb))
+        assert r.status_code == 200, r.text
+    done, live = games
+    await resign(server, done["id"], ta)
+    for g, paths in ((done, ["/api/games/{}/replay", "/api/games/{}/match", "/games/{}/replay",
+                             "/games/{}/verify", "/matches/{}"]),
+                     (live, ["/api/games/{}/match", "/matches/{}"])):
+        for path in paths:
+            anon = httpx.get(server.base + path.format(g["id"]), timeout=30)
+            unknown = httpx.get(server.base + path.format("g-nosuchgame"), timeout=30)
+            assert anon.status_code == unknown.status_code == 404, (path, anon.text)
+            assert "Secret" not in anon.text and 'id="seed"' not in anon.text, path
+            if path.startswith("/api"):
+                assert anon.json() == {"error": {"code": "game_not_found",
+                                                 "message": f"no game {g['id']!r}",
+                                                 "details": {}}}
+            ok = httpx.get(server.base + path.format(g["id"]), timeout=30,
+                           params={"invite": g["invite"]})
+            assert ok.status_code == 200, (path, ok.text)
+            assert api.get(path.format(g["id"]), headers=auth(tb)).status_code == 200
+
+
+def test_long_replay_comes_a_page_at_a_time(api: httpx.Client) -> None:
+    tok = new_identity(api, "Replayer")
+    gid = api.post("/api/games", json={"scenario_id": "2-PegasusBridge", "mode": "1v1",
+                                       "seed": 11, "bots": ["AXIS", "ALLIES"]},
+                   headers=auth(tok)).json()["id"]
+    for _ in range(600):
+        if api.get(f"/api/games/{gid}").json()["status"] == "finished":
+            break
+        time.sleep(0.2)
+    whole = api.get(f"/api/games/{gid}/replay")
+    assert whole.status_code == 200, whole.text
+    total = whole.json()["steps_total"]
+    steps, start = [], 0
+    while start is not None:
+        page = api.get(f"/api/games/{gid}/replay", params={"from": start, "limit": 7}).json()
+        assert page["first_step"] == start and len(page["steps"]) <= 7
+        steps += page["steps"]
+        start = page["next_from"]
+    assert len(steps) == total > 7
+    if whole.json()["next_from"] is None:
+        assert steps == whole.json()["steps"]
+    for bad in ({"limit": 0}, {"limit": 201}, {"from": -1}):
+        assert api.get(f"/api/games/{gid}/replay", params=bad).status_code == 422
