@@ -241,7 +241,8 @@ async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id:
     if game.status not in ("finished", "unplayable"):
         held = all(s.identity_id is not None or s.is_bot for s in game.seats)
         extra = {"started_at": utcnow()} if held and game.started_at is None else {}
-        await repository.set_fields(session, game_id, status="live" if held else "open", **extra)
+        live = held or game.started_at is not None      # started: live for good
+        await repository.set_fields(session, game_id, status="live" if live else "open", **extra)
     await session.commit()
     game = await _reload(session, game_id)
     await notifier.seats_changed(game_id)

@@ -209,3 +209,53 @@ def test_long_replay_comes_a_page_at_a_time(api: httpx.Client) -> None:
         assert steps == whole.json()["steps"]
     for bad in ({"limit": 0}, {"limit": 201}, {"from": -1}):
         assert api.get(f"/api/games/{gid}/replay", params=bad).status_code == 422
+
+
+# -- a started 1v1 game stays live when a player leaves his seat ------------------------
+
+def started_game(api: httpx.Client, clock: dict | None = None) -> tuple[str, dict[str, str], str]:
+    """A live 1v1 game (optionally timed): (id, {seat: token}, the seat to move)."""
+    ta, tb = new_identity(api, "Leaver"), new_identity(api, "Stayer")
+    body = {"scenario_id": "2-PegasusBridge", "mode": "1v1", "seed": 7, "seat": "AXIS",
+            **({"clock": clock} if clock else {})}
+    gid = api.post("/api/games", json=body, headers=auth(ta)).json()["id"]
+    assert api.post(f"/api/games/{gid}/seats/ALLIES/claim", headers=auth(tb)).status_code == 200
+    g = api.get(f"/api/games/{gid}").json()
+    assert g["status"] == "live"
+    return gid, {"AXIS": ta, "ALLIES": tb}, g["to_act"][0]
+
+
+async def test_leaving_the_seat_to_move_keeps_the_clock_running(api: httpx.Client,
+                                                                 server: Server) -> None:
+    gid, toks, first = started_game(api, {"kind": "move", "move_seconds": 5,
+                                          "on_timeout": "lose"})
+    other = "ALLIES" if first == "AXIS" else "AXIS"
+    async with WS(url(server, gid), toks[other]) as ws:
+        r = api.post(f"/api/games/{gid}/seats/{first}/leave", headers=auth(toks[first]))
+        assert r.status_code == 200 and r.json()["status"] == "live", r.text
+        assert api.get(f"/api/games/{gid}").json()["status"] == "live"
+        for _ in range(300):
+            if ws.view.get("game_over"):
+                break
+            await asyncio.sleep(0.05)
+        over = [e for m in ws.messages if m["type"] == "update" for e in m["events"]
+                if e["type"] == "game_over"]
+        assert over and over[0]["reason"] == "timeout" and over[0]["loser"] == first
+    g = api.get(f"/api/games/{gid}").json()
+    assert g["status"] == "finished" and g["winner"] == other
+
+
+async def test_claim_win_once_the_opponent_left_his_seat(api: httpx.Client,
+                                                         server: Server) -> None:
+    gid, toks, first = started_game(api)
+    r = api.post(f"/api/games/{gid}/seats/AXIS/leave", headers=auth(toks["AXIS"]))
+    assert r.status_code == 200 and r.json()["status"] == "live", r.text
+    async with WS(url(server, gid), toks["ALLIES"]) as ws:
+        await ws.send({"type": "claim_win", "id": "c"})
+        m = await ws.expect("ack", "reject")
+        assert m["type"] == "ack", m
+        await ws.wait_seq(m["seq"])
+        assert ws.view["game_over"] and ws.view["winner"] == "ALLIES"
+    log = api.get(f"/api/games/{gid}/log").json()
+    assert log["actions"][-1]["action"]["type"] == "forfeit"
+    assert log["actions"][-1]["seat"] == "AXIS"
