@@ -213,6 +213,7 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
     live = spec.view
     assert live == json.loads(json.dumps(truth.rs.view_for(truth.states[-1], None)))
     stats = {"messages": 0, "units": 0, "entries": 0}
+    last_view: dict[str, Any] = {}
     for who, rec in recs.items():
         side = None if who.startswith(("watch:", "spectator")) else who.partition(":")[0]
         for m in rec.messages:
@@ -226,6 +227,16 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
             if os.environ.get("KS_DEBUG"):
                 with open("/tmp/ks_debug.jsonl", "a") as f:
                     f.write(json.dumps({"who": who, "m": m}) + "\n")
+            if m["type"] == "update" and not truth.states[hi].game_over:
+                # the opponent learns neither which enemy general acted (team play) nor
+                # that unseen orders were given (no update without news)
+                actor = m.get("actor")
+                assert not (isinstance(actor, str) and ":" in actor and side is not None
+                            and not actor.startswith(side + ":")), (who, actor)
+                assert side is not None or not (isinstance(actor, str) and ":" in actor)
+                assert m["events"] or m["view"] != last_view.get(who), (who, lo, hi)
+            if m.get("view") is not None:
+                last_view[who] = m["view"]
             stats["units"] += check_state(truth, who, side, seats or slots.get(who, []), lo, hi,
                                           m.get("view"), m.get("views"), m.get("events") or [],
                                           m.get("legal") or [])
@@ -247,6 +258,8 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
         for e in got["entries"]:
             check_state(truth, who, side, got["seats"], e["seq"], e["seq"], None, None,
                         e["events"], [])
+            assert not (":" in (e["seat"] or "") and not (side and e["seat"].startswith(
+                side + ":"))), (who, e["seat"])        # no enemy general named
             stats["entries"] += 1
     # the finished game's HTTP event log: whole, for everybody
     for who in [*tokens, "spectator", "watch:AXIS", "watch:ALLIES"]:

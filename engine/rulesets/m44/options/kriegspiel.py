@@ -209,6 +209,15 @@ def redact_view(st: GameState, seat: str | None, view: dict[str, Any]) -> dict[s
     return view
 
 
+def actor_for(st: GameState, actor: Any, seat: str | None) -> Any:
+    """The seat that acted (an update's ``actor``, an event log entry's ``seat``) as
+    ``seat`` may know it: in team play an enemy role seat is only its side (which general
+    acts would tell the section of his card); a spectator sees the sides only."""
+    if not on(st) or st.game_over:
+        return actor
+    return _side_seat(st, viewer_side(st, seat), actor)
+
+
 def _side_seat(st: GameState, side: str | None, seat: Any) -> Any:
     """An enemy role seat as its side (a seat of the viewer's side unchanged)."""
     if not isinstance(seat, str):
