@@ -192,6 +192,10 @@ def redact_view(st: GameState, seat: str | None, view: dict[str, Any]) -> dict[s
                          and tuple(m["hex"]) not in hexes else m for m in view["mines"]]
     view["played"] = [p for p in view["played"] if p.get("side") == side]
     view["deck_count"] = view["discard_count"] = None    # draws would tell the cards played
+    # the enemy's hand size changes when he plays and draws: it would time his card play
+    view["sides"] = {s_: ({**v, "hand_count": None} if s_ != side and isinstance(v, dict)
+                          and "hand_count" in v else v)
+                     for s_, v in (view.get("sides") or {}).items()}
     if side != st.active:
         view["phase"] = None
     # team play: which role seat of the enemy acts would tell the card (its section)
