@@ -7,8 +7,8 @@ Two limiters:
   worker (a client gets the rate, not workers x the rate); without, in this worker's
   memory (one worker).  Should Redis fail, the worker's own memory window takes over
   (a limit still holds, per worker) until it answers again.
-* :func:`hit` / :func:`check` (sync, this worker's memory): limits counted where no
-  await is possible (the websocket catch-up of the hub).
+* :func:`hit` (sync, this worker's memory): limits counted where no await is possible
+  (the websocket catch-up of the hub).
 
 Limits are keyed by identity (``i:<id>``) or by client address (``a:<address>``, what
 uvicorn reports: behind a reverse proxy run it with ``--proxy-headers`` and
@@ -78,15 +78,6 @@ def hit(rate: str, scope: str, key: str) -> bool:
     """Count one hit of ``key`` against ``rate`` (e.g. ``"10/minute"``) in this worker's
     memory; False when over."""
     return bool(_limiter.hit(parse(rate), scope, key))
-
-
-def check(rate: str, scope: str, key: str, what: str) -> None:
-    """Count one hit in this worker's memory, or raise :class:`RateLimited`."""
-    item = parse(rate)
-    if _limiter.hit(item, scope, key):
-        return
-    reset = _limiter.get_window_stats(item, scope, key).reset_time
-    _refuse(rate, what, reset)
 
 
 async def check_shared(rate: str, scope: str, key: str, what: str) -> None:
