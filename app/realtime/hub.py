@@ -629,13 +629,14 @@ class Hub:
         if view is None or msg.get("seq") != rt.seq:
             return
         conn.view_seq = rt.seq
-        if len(conn.held) <= 1:
-            cur = rt.views.get(conn.view_key)
-            chat = msg.get("chat_channels")
-            if cur is None or cur.seq != rt.seq:
-                rt.views[conn.view_key] = _View(rt.seq, view, chat)
-            elif cur.chat is not chat and cur.chat != chat:     # not what this one holds
-                rt.views[conn.view_key] = cur._replace(chat=_UNSURE)
+        # (a connection of several seats is never patched: its view is kept all the same,
+        # to tell an update that changes nothing for it, ``nothing_seen``)
+        cur = rt.views.get(conn.view_key)
+        chat = msg.get("chat_channels")
+        if cur is None or cur.seq != rt.seq:
+            rt.views[conn.view_key] = _View(rt.seq, view, chat)
+        elif cur.chat is not chat and cur.chat != chat:     # not what this one holds
+            rt.views[conn.view_key] = cur._replace(chat=_UNSURE)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
         cache: dict[tuple[Any, str | None], Encoded] = {}
