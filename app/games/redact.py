@@ -51,15 +51,16 @@ def actor_for_seats(rs: Ruleset, state: Any, actor: str | None, seats: list[str]
     return hide(state, actor, seats[0] if seats else seat)  # type: ignore[no-any-return]
 
 
-def nothing_seen(actors: list[str], seats: list[str], events: list[dict[str, Any]],
+def nothing_seen(batches: list[Any], seats: list[str], events: list[dict[str, Any]],
                  view: Any, prev_view: Any) -> bool:
-    """An update that would tell its audience only that entries were logged: nobody of
-    it acted (``actors``: the batches' acting seats; ``seats``: the audience's), none of
-    the entries' events is visible to it (fog of war: the enemy's unseen orders) and its
-    view did not change (``view``, ``prev_view``: dicts or ``ViewParts``).  Not sent (the
-    opponent would learn when orders were given); the next update carries those
-    entries' seqs."""
-    if events or prev_view is None or set(actors) & set(seats):
+    """An update that would tell its audience only that entries were logged under fog of
+    war (004 Kriegspiel: the entries' events carry ``fog``): nobody of the audience acted
+    (``batches``' actors, ``seats``: the audience's), none of the events is visible to it
+    (the enemy's unseen orders) and its view did not change (``view``, ``prev_view``:
+    dicts or ``ViewParts``).  Not sent (the opponent would learn when orders were given);
+    the next update carries those entries' seqs."""
+    if events or prev_view is None or {b.actor for b in batches} & set(seats) \
+            or not any("fog" in e for b in batches for e in b.events):
         return False
     # as the client holds them: JSON (a tuple and a list are the same hex)
     whole = [json.dumps(v.full() if hasattr(v, "full") else v, sort_keys=True,

@@ -599,7 +599,7 @@ class Hub:
                         self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats,
                                         conn.chat_actors, rt, view, acting, triples, clock))
                 prev = rt.views.get(key)
-                if nothing_seen([x.actor for x in mine], conn.seats, b.msg["events"], b.view,
+                if nothing_seen(mine, conn.seats, b.msg["events"], b.view,
                                 prev.view if prev is not None and prev.seq == conn.view_seq
                                 else None):
                     conn.view_seq = rt.seq  # it holds this view (equal); the seq waits
