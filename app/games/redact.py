@@ -54,14 +54,15 @@ def actor_for_seats(rs: Ruleset, state: Any, actor: str | None, seats: list[str]
 def nothing_seen(batches: list[Any], seats: list[str], events: list[dict[str, Any]],
                  view: Any, prev_view: Any) -> bool:
     """An update that would tell its audience only that entries were logged under fog of
-    war (004 Kriegspiel: the entries' events carry ``fog``): nobody of the audience acted
+    war (004 Kriegspiel: the view has ``fog``, the events carry it): nobody of the audience acted
     (``batches``' actors, ``seats``: the audience's), none of the events is visible to it
     (the enemy's unseen orders) and its view did not change (``view``, ``prev_view``:
     dicts or ``ViewParts``).  Not sent (the opponent would learn when orders were given);
     the next update carries those entries' seqs."""
-    if events or prev_view is None or {b.actor for b in batches} & set(seats) \
-            or not any("fog" in e for b in batches for e in b.events):
+    if events or prev_view is None or {b.actor for b in batches} & set(seats):
         return False
+    if view.get("fog") is None and not any("fog" in e for b in batches for e in b.events):
+        return False                    # no fog of war: every audience follows every seq
     # as the client holds them: JSON (a tuple and a list are the same hex)
     whole = [json.dumps(v.full() if hasattr(v, "full") else v, sort_keys=True,
                         separators=(",", ":")) for v in (view, prev_view)]     # ViewParts
