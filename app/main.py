@@ -24,7 +24,7 @@ from .errors import install_error_handlers
 from .games.endpoints import router as games_router
 from .identity.endpoints import router as identity_router
 from .inputs import InputLimitMiddleware
-from . import sched, stallwatch
+from . import ratelimit, sched, stallwatch
 from .origin import OriginMiddleware
 from .realtime.handoff import TransportMiddleware
 from .pages.endpoints import router as pages_router
@@ -110,6 +110,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         db = Database(settings.database_url)
         hub = Hub(settings, db, make_pubsub(settings.redis_url))
         app.state.db, app.state.hub = db, hub
+        # the creation limits, shared by the workers
+        ratelimit.configure(settings.redis_url, settings.database_schema)
         await hub.start()
         if settings.redis_url and settings.ownership:   # one owner worker per game
             app.state.forward = await forward.start(app, settings, hub)

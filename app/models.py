@@ -56,6 +56,8 @@ class ScenarioRow(Base):
 
 class Game(Base):
     __tablename__ = "games"
+    # one return match per game (concurrent requests: one wins, the others get a 409)
+    __table_args__ = (Index("uq_games_rematch_of", "rematch_of", unique=True),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     # the rule system (engine registry name) and its version when the game was created

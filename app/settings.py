@@ -148,6 +148,14 @@ class Settings(BaseSettings):
     # separated, e.g. "https://play.example.org"), upload limits per identity, catch-up
     allowed_origins: str = ""
     upload_rate: str = "10/minute"        # a `limits` rate string, per identity
+    # creation limits, shared by the workers through Redis (app/ratelimit.py): new
+    # identities per client address; new games per identity and per address; uploads per
+    # address (UPLOAD_RATE: per identity); replays (/replay, /verify) per address
+    identity_rate: str = "30/hour"
+    game_rate: str = "10/minute"
+    game_address_rate: str = "60/hour"
+    upload_address_rate: str = "20/minute"
+    replay_rate: str = "20/minute"
     upload_quota: int = 50                # uploaded scenarios kept per identity
     catchup_max_entries: int = 500        # reconnects further behind get a sync
     events_page: int = 500                # /events entries per answer (at most)

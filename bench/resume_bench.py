@@ -71,6 +71,9 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "WS_RATE_PER_SECOND": "1000", "WS_BURST": "1000",
+                    "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
+                    "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
+                    "REPLAY_RATE": "100000/minute",
                     "OVERLORD_TEST_SEEDS": "1", "BOT_GRACE_SECONDS": "3600",
                     "CATCHUP_RATE": "100000/second", **(extra or {})}
         self.schema: str | None = None

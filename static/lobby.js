@@ -461,16 +461,42 @@ async function refreshFinished() {
   if (!list.childNodes.length) list.append(el('li', { class: 'muted' }, 'No finished game yet.'));
 }
 
+// the lobby's open and live games, a page each (GET /api/games offset/limit, the total
+// in X-Total-Count): a flood of games cannot push the others out of reach
+const PAGE = 20;
+const pages = { open: 0, live: 0 };
+
+async function gamesPage(status) {
+  const r = await fetch(`${API}/games?status=${status}&offset=${pages[status] * PAGE}&limit=${PAGE}`,
+    { credentials: 'same-origin' });
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  return { games: await r.json(), total: Number(r.headers.get('X-Total-Count') || 0) };
+}
+
+function pager(status, total) {
+  const last = Math.max(0, Math.ceil(total / PAGE) - 1);
+  if (pages[status] > last) pages[status] = last;
+  const box = clear($(`${status}-pager`));
+  if (total <= PAGE) return;
+  const go = (d) => { pages[status] += d; refreshGames(); };
+  box.append(
+    el('button', { class: 'btn', 'data-page': 'prev', disabled: pages[status] === 0, onclick: () => go(-1) }, '‹ Newer'),
+    ` ${pages[status] * PAGE + 1}–${Math.min(total, (pages[status] + 1) * PAGE)} of ${total} `,
+    el('button', { class: 'btn', 'data-page': 'next', disabled: pages[status] >= last, onclick: () => go(1) }, 'Older ›'));
+}
+
 async function refreshGames() {
-  let games = [];
-  try { games = await api('/games?status=open,live'); } catch (e) {
+  let open, live;
+  try { [open, live] = await Promise.all([gamesPage('open'), gamesPage('live')]); } catch (e) {
     clear($('open-games')).append(el('li', { class: 'error' }, e.message));
     return;
   }
-  const open = clear($('open-games')), live = clear($('live-games'));
-  for (const g of games) (g.status === 'live' ? live : open).append(gameItem(g, g.status === 'live'));
-  if (!open.childNodes.length) open.append(el('li', { class: 'muted' }, 'No open game. Create one!'));
-  if (!live.childNodes.length) live.append(el('li', { class: 'muted' }, 'No game in progress.'));
+  for (const [status, got, empty] of [['open', open, 'No open game. Create one!'], ['live', live, 'No game in progress.']]) {
+    const list = clear($(`${status}-games`));
+    for (const g of got.games) list.append(gameItem(g, status === 'live'));
+    if (!list.childNodes.length) list.append(el('li', { class: 'muted' }, empty));
+    pager(status, got.total);
+  }
 }
 
 loadMe();

@@ -45,7 +45,7 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     """Apply ``action`` for ``seat``; the caller holds ``rt.lock``."""
     if rt.fields()["status"] == "finished":
         return Outcome.reject(rt.seq, "game_over", "the game is over")
-    if not rt.all_seats_held():
+    if rt.status == "open":           # a game that started stays live (game_fields)
         return Outcome.reject(rt.seq, "game_not_started", "a seat is still free")
     if expected_seq != rt.seq:
         return Outcome.reject(rt.seq, "stale_seq",
@@ -57,7 +57,7 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
         action = rt.rs.canonical_action(before, {**action, "seat": seat})
         state, events = rt.rs.apply(before, action)
         state, rolls, roll_events = settle_chance(rt.rs, state)
-        fields = game_fields(rt.rs, state, list(rt.seats.values()))
+        fields = game_fields(rt.rs, state, list(rt.seats.values()), rt.started)
     except EngineError as exc:
         return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
     except Exception:  # an engine bug must not take the server down
@@ -104,7 +104,7 @@ async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str
     as every replay folds it."""
     if rt.fields()["status"] == "finished":
         return Outcome.reject(rt.seq, "game_over", "the game is over")
-    if not rt.all_seats_held():
+    if rt.status == "open":           # a game that started stays live (game_fields)
         return Outcome.reject(rt.seq, "game_not_started", "a seat is still free")
     action = {**action, "seat": seat}
     from engine.meta import Fold
@@ -114,7 +114,7 @@ async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str
     old = rt.seq
     try:
         events = trial.apply(old + 1, seat, action, rt.rs.apply)
-        fields = game_fields(rt.rs, trial.state, list(rt.seats.values()))
+        fields = game_fields(rt.rs, trial.state, list(rt.seats.values()), rt.started)
     except EngineError as exc:
         return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
     except Exception:  # e.g. a ruleset whose states know no ending: never a crash

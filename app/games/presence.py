@@ -169,11 +169,17 @@ class Presence:
 
     def gone_seats(self, rt: GameRuntime, side: str) -> list[str] | None:
         """The human seats of ``side`` when every one of them is ``gone`` (a stand-in bot
-        playing for an absent holder counts as gone); None otherwise."""
+        playing for an absent holder counts as gone; so does a seat its player left once
+        the game started: nobody is there to play it); None otherwise."""
         local = self._local(rt)[0]
         out = []
         for seat, info in rt.seats.items():
-            if info.side != side or info.identity_id is None:
+            if info.side != side or info.is_bot and info.identity_id is None:
+                continue
+            if info.identity_id is None:
+                if not rt.started:
+                    return None
+                out.append(seat)
                 continue
             state, _ = self.seat_state(rt, seat, local)
             if state != "gone":

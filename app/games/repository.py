@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -25,15 +25,21 @@ async def by_invite(session: AsyncSession, code: str) -> Game | None:
 
 
 async def list_games(session: AsyncSession, statuses: Sequence[str], limit: int = 100,
-                     viewer: str | None = None) -> list[Game]:
-    """The lobby: public games, and the private ones ``viewer`` created or plays in."""
+                     viewer: str | None = None, offset: int = 0) -> tuple[list[Game], int]:
+    """The lobby: public games, and the private ones ``viewer`` created or plays in; one
+    page (``offset``, ``limit``) of them, open games first, then live, then the others,
+    newest first within each; and how many there are in all."""
     visible = Game.private.is_(False)
     if viewer is not None:
         visible = visible | (Game.created_by == viewer) | Game.id.in_(
             select(Seat.game_id).where(Seat.identity_id == viewer))
-    res = await session.execute(select(Game).where(Game.status.in_(list(statuses)), visible)
-                                .order_by(Game.created_at.desc()).limit(limit))
-    return list(res.scalars())
+    where = (Game.status.in_(list(statuses)), visible)
+    rank = case((Game.status == "open", 0), (Game.status == "live", 1), else_=2)
+    res = await session.execute(select(Game).where(*where)
+                                .order_by(rank, Game.created_at.desc(), Game.id.desc())
+                                .offset(offset).limit(limit))
+    total = (await session.execute(select(func.count()).select_from(Game).where(*where)))
+    return list(res.scalars()), int(total.scalar_one())
 
 
 async def add(session: AsyncSession, game: Game, seats: list[Seat]) -> None:

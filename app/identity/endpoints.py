@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response, status
 
+from ..ratelimit import address_key, check_shared
 from ..security import COOKIE, CurrentIdentity, SessionDep, hash_token, token_from
 from . import repository, service
 from .schemas import IdentityCreate, IdentityCreated, IdentityOut, SessionOut
@@ -12,7 +13,11 @@ router = APIRouter(prefix="/api/identity", tags=["identity"])
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=IdentityCreated)
 async def create_identity(body: IdentityCreate, session: SessionDep, request: Request,
                           response: Response) -> IdentityCreated:
-    """Create a guest identity; the token is returned once and set as a cookie."""
+    """Create a guest identity; the token is returned once and set as a cookie.
+    Rate-limited per client address (``IDENTITY_RATE``): otherwise every per-identity
+    limit would be one new identity away."""
+    await check_shared(request.app.state.settings.identity_rate, "identity",
+                       address_key(request), "new identities")
     ident, token = await service.create_guest(session, body.name,
                                               request.headers.get("user-agent"))
     days = request.app.state.settings.session_days

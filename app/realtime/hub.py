@@ -29,7 +29,7 @@ from ..clocks.service import clock_field
 from ..clocks import watch as clock_watch
 from ..games.presence import Presence
 from ..games.modes import collective_sides
-from ..games.redact import events_for_seats, legal_for_seats
+from ..games.redact import actor_for_seats, events_for_seats, legal_for_seats, nothing_seen
 from ..games.runtime import Batch, GameRuntime, Registry
 from ..games.schemas import EventEntry
 from ..models import Identity
@@ -288,7 +288,8 @@ class Hub:
         ``view``: ``seat``'s view of ``state`` when already computed)."""
         if view is None:
             view = rs.view_for(state, seat)
-        return {"type": "update", "first_seq": first_seq, "seq": seq, "actor": actor,
+        return {"type": "update", "first_seq": first_seq, "seq": seq,
+                "actor": actor_for_seats(rs, state, actor, seats, seat),
                 "events": events, "view": view, **self._views(rs, state, seats, view),
                 "legal": self._legal(rs, state, seat, seats, acting), "status": status,
                 **self._seat_chat(rs, state, seat, view, seats, chat, triples)}
@@ -580,8 +581,9 @@ class Hub:
         try:
             for conn in todo:
                 mine = after.get(conn.seq)
-                if mine is None:
-                    mine = after[conn.seq] = [b for b in batches if b.seq > conn.seq]
+                if mine is None:            # behind the last delivery: an update not sent
+                    mine = after[conn.seq] = [b for b in batches if b.seq > conn.seq] \
+                        if conn.seq >= rt.delivered_seq else rt.batches_since(conn.seq) or []
                 if not mine or mine[0].first_seq != conn.seq + 1:   # cannot happen: be safe
                     conn.send_json(self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
                                                  conn.actors))
@@ -597,6 +599,11 @@ class Hub:
                         self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats,
                                         conn.chat_actors, rt, view, acting, triples, clock))
                 prev = rt.views.get(key)
+                if nothing_seen(mine, conn.seats, b.msg["events"], b.view,
+                                prev.view if prev is not None and prev.seq == conn.view_seq
+                                else None):
+                    conn.view_seq = rt.seq  # it holds this view (equal); the seq waits
+                    continue                # fog of war: no news, no update (issue 34)
                 if conn.delta and len(conn.held) <= 1 and prev is not None and prev.seq == conn.view_seq:
                     conn.send(b.patched(prev, texts))
                 else:
@@ -622,13 +629,14 @@ class Hub:
         if view is None or msg.get("seq") != rt.seq:
             return
         conn.view_seq = rt.seq
-        if len(conn.held) <= 1:
-            cur = rt.views.get(conn.view_key)
-            chat = msg.get("chat_channels")
-            if cur is None or cur.seq != rt.seq:
-                rt.views[conn.view_key] = _View(rt.seq, view, chat)
-            elif cur.chat is not chat and cur.chat != chat:     # not what this one holds
-                rt.views[conn.view_key] = cur._replace(chat=_UNSURE)
+        # (a connection of several seats is never patched: its view is kept all the same,
+        # to tell an update that changes nothing for it, ``nothing_seen``)
+        cur = rt.views.get(conn.view_key)
+        chat = msg.get("chat_channels")
+        if cur is None or cur.seq != rt.seq:
+            rt.views[conn.view_key] = _View(rt.seq, view, chat)
+        elif cur.chat is not chat and cur.chat != chat:     # not what this one holds
+            rt.views[conn.view_key] = cur._replace(chat=_UNSURE)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
         cache: dict[tuple[Any, str | None], Encoded] = {}

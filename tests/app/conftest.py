@@ -116,6 +116,10 @@ BASE_ENV = {
     "WS_RATE_PER_SECOND": "200", "WS_BURST": "200", "WS_MAX_DROPS": "100000",
     "SNAPSHOT_EVERY": "25", "BOT_DELAY": "0", "SECRET_KEY": "test",
     "OVERLORD_TEST_SEEDS": "1",     # tests may fix a game's seed (off in production)
+    # every test client is 127.0.0.1: the creation limits per address are tested apart
+    "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
+    "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
+    "REPLAY_RATE": "100000/minute",
 }
 
 
