@@ -134,14 +134,12 @@ async def _append(db: Database, rt: GameRuntime, old: int,
                   entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> Outcome | None:
     """Commit log entries ``old+1..`` (compare-and-set on the seq); a ``stale_seq``
     rejection when another writer was first (the runtime then catches up)."""
-    ok = await db.append_log(rt.game_id, old, entries, fields)
-    if ok is None:                       # no fast writer for this database: the ORM path
-        async with db.write_lock, db.sessions() as session:
-            try:
-                await repository.append(session, rt.game_id, old, entries, fields, None)
-                ok = True
-            except repository.StaleSeq:
-                ok = False
+    async with db.writing() as session:
+        try:
+            await repository.append(session, rt.game_id, old, entries, fields, None)
+            ok = True
+        except repository.StaleSeq:
+            ok = False
     if ok:
         return None
     async with db.sessions() as session:
@@ -171,10 +169,7 @@ async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, stat
     try:
         blob = dump_snapshot(rs, state)
         clock = await _clock_fold(db, game_id, seq) if timed else None
-        if db.log_writer is not None:       # grouped with the log appends, no write gate
-            await db.log_writer.snapshot(game_id, seq, blob, clock)
-            return
-        async with db.write_lock, db.sessions() as session:
+        async with db.writing() as session:
             await session.execute(insert(Snapshot.__table__).values(
                 game_id=game_id, seq=seq, state=blob, clock=clock, created_at=utcnow()))
             await session.commit()

@@ -4,6 +4,7 @@ from fastapi import APIRouter, Request, Response, status
 
 from ..security import COOKIE, CurrentIdentity, SessionDep, hash_token, token_from
 from . import repository, service
+from .service import SESSION_DAYS
 from .schemas import IdentityCreate, IdentityCreated, IdentityOut, SessionOut
 
 router = APIRouter(prefix="/api/identity", tags=["identity"])
@@ -15,9 +16,8 @@ async def create_identity(body: IdentityCreate, session: SessionDep, request: Re
     """Create a guest identity; the token is returned once and set as a cookie."""
     ident, token = await service.create_guest(session, body.name,
                                               request.headers.get("user-agent"))
-    days = request.app.state.settings.session_days
-    response.set_cookie(COOKIE, token, max_age=days * 24 * 3600, httponly=True, samesite="lax",
-                        secure=request.app.state.settings.cookie_secure, path="/")
+    response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 24 * 3600, httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https", path="/")
     return IdentityCreated(id=ident.id, name=ident.name, token=token)
 
 

@@ -8,8 +8,9 @@ from ..errors import NotFound
 from ..inputs import clean_label
 from ..models import AuthSession, Identity, utcnow
 from ..security import hash_token, new_id, new_token
-from ..settings import get_settings
 from . import repository
+
+SESSION_DAYS = 90          # a login token's lifetime
 
 
 async def create_guest(session: AsyncSession, name: str,
@@ -28,7 +29,7 @@ def new_session(identity_id: str, token: str, label: str | None) -> AuthSession:
     now = utcnow()
     return AuthSession(id=new_id("s", 12), identity_id=identity_id, token_hash=hash_token(token),
                        label=clean_label(label, 120) if label else None, created_at=now,
-                       expires_at=now + timedelta(days=get_settings().session_days))
+                       expires_at=now + timedelta(days=SESSION_DAYS))
 
 
 async def logout(session: AsyncSession, identity: Identity, token: str) -> None:
