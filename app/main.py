@@ -49,9 +49,8 @@ class QuietTokens(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         args = record.args
-        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str) \
-                and "token=" in args[2]:
-            record.args = (*args[:2], _without_token(args[2]), *args[3:])
+        if isinstance(args, tuple) and any(isinstance(a, str) and "token=" in a for a in args):
+            record.args = tuple(_without_token(a) if isinstance(a, str) else a for a in args)
         return True
 
 
@@ -65,7 +64,8 @@ def _without_token(path: str) -> str:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    logging.getLogger("uvicorn.access").addFilter(QuietTokens())
+    for name in ("uvicorn.access", "uvicorn.error"):     # requests; websocket handshakes
+        logging.getLogger(name).addFilter(QuietTokens())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -78,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         games.committed += [hub.deliver, bots.schedule]
         games.notices.append(hub.notice)
         app.state.db, app.state.games, app.state.hub, app.state.bots = db, games, hub, bots
-        app.state.revoked = hub.revoked
+        games.revoked.append(hub.revoked)
         await games.start()
         await bots.start()
         games.spawn(presence.run())

@@ -33,6 +33,7 @@ log = logging.getLogger("app.games.sessions")
 
 Committed = Callable[[GameRuntime], None]
 Notice = Callable[[GameRuntime, dict[str, Any]], Awaitable[None]]
+REVOKED = channel_for("#revoked")   # not a game id: login tokens revoked (their hashes)
 Reply = Callable[[play.Outcome], None]
 
 
@@ -47,6 +48,7 @@ class GameSessions:
         self.worker = new_id("w")           # this worker's name (bot leases, spectators)
         self.committed: list[Committed] = []   # run under the game's lock, in seq order
         self.notices: list[Notice] = []
+        self.revoked: list[Callable[[str], Any]] = []   # a login token's hash was revoked
         # set when one worker owns each game (app/games/ownership.py): forget an idle
         # runtime of a game owned elsewhere rather than follow its batches
         self.shed: Callable[[GameRuntime], bool] | None = None
@@ -126,6 +128,10 @@ class GameSessions:
     async def publish(self, game_id: str, msg: dict[str, Any]) -> None:
         await self.bus.publish(channel_for(game_id), dumps(msg).encode())
 
+    async def revoke(self, token_hash: str) -> None:
+        """A login token was revoked: every worker closes the sockets opened with it."""
+        await self.bus.publish(REVOKED, token_hash.encode())
+
     async def seats_changed(self, game_id: str) -> None:
         await self.publish(game_id, {"kind": "seats"})
 
@@ -134,6 +140,10 @@ class GameSessions:
         reads or engine work; one drain task per game keeps its order)."""
         if data.startswith(self._own_batch):
             return              # our own batch, applied and delivered before it was published
+        if channel == REVOKED:
+            for listener in self.revoked:
+                listener(data.decode())
+            return
         rt = self.registry.cached(game_of(channel))
         if rt is None or (self.shed is not None and self.shed(rt)):
             return              # not loaded here, or owned by another worker

@@ -35,6 +35,7 @@ async def logout(request: Request, session: SessionDep) -> Response:
     ident = await identity_by_token(session, token) if token else None
     if ident is not None and token:
         await service.logout(session, ident, token)
+        await request.app.state.games.revoke(hash_token(token))     # its open sockets
     response = Response(status_code=status.HTTP_204_NO_CONTENT)
     response.delete_cookie(COOKIE, path="/")
     return response
@@ -51,8 +52,10 @@ async def list_sessions(identity: CurrentIdentity, request: Request,
 
 
 @router.delete("/sessions/{session_id}", status_code=status.HTTP_204_NO_CONTENT)
-async def revoke_session(session_id: str, identity: CurrentIdentity,
+async def revoke_session(session_id: str, identity: CurrentIdentity, request: Request,
                          session: SessionDep) -> Response:
-    """Revoke one of the identity's sessions (its token stops working at once)."""
-    await service.revoke_session(session, identity, session_id)
+    """Revoke one of the identity's sessions (its token stops working at once, and the
+    sockets opened with it are closed: 4401)."""
+    token_hash = await service.revoke_session(session, identity, session_id)
+    await request.app.state.games.revoke(token_hash)
     return Response(status_code=status.HTTP_204_NO_CONTENT)

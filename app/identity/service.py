@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..errors import NotFound
@@ -45,7 +46,11 @@ async def logout(session: AsyncSession, identity: Identity, token: str) -> None:
     await session.commit()
 
 
-async def revoke_session(session: AsyncSession, identity: Identity, session_id: str) -> None:
+async def revoke_session(session: AsyncSession, identity: Identity, session_id: str) -> str:
+    """Revoke one session of the identity; the hash of its token."""
     if await repository.revoke(session, identity.id, session_id=session_id[:32]) == 0:
         raise NotFound(f"no active session {session_id[:32]!r}", code="session_not_found")
+    token_hash = await session.scalar(select(AuthSession.token_hash)
+                                      .where(AuthSession.id == session_id[:32]))
     await session.commit()
+    return str(token_hash)

@@ -9,12 +9,12 @@ dropped with close 4008 and the client resyncs on reconnect.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections import deque
 from typing import Any
 
-from fastapi import WebSocket
+from fastapi import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocketState
 
 from ..chat.policy import Actor
 from ..jsontext import dumps, loads  # noqa: F401  (re-exported: the hub's serialiser)
@@ -186,7 +186,12 @@ class Connection:
         self._wake.set()
 
     async def writer(self) -> None:
-        """Send the queued texts in order with the framework's send, then the close."""
+        """Send the queued texts in order with the framework's send, then the close.
+
+        A client gone is the normal end, not an error: no exception is kept (one kept by
+        the task, its traceback holding this frame and so the connection, made a reference
+        cycle per dropped socket that only a full collection freed), and a socket whose
+        client left is not closed again (Starlette raises for that)."""
         try:
             while True:
                 while not self._out:
@@ -196,11 +201,19 @@ class Connection:
                 if item is _CLOSE:
                     break
                 self.queued -= len(item)
-                await self.ws.send_text(item)
+                try:
+                    await self.ws.send_text(item)
+                except (WebSocketDisconnect, RuntimeError, OSError):
+                    self.closed = True
+                    return
                 # not held while this socket waits for its next message (a spectator's
                 # hello of an Overlord game is ~62 KB)
                 item = None
         finally:
             self._out.clear()
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.ws.close(self.close_code, self.close_reason), 2.0)
+            if self.ws.client_state is WebSocketState.CONNECTED \
+                    and self.ws.application_state is WebSocketState.CONNECTED:
+                try:
+                    await asyncio.wait_for(self.ws.close(self.close_code, self.close_reason), 2.0)
+                except (WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):
+                    pass
