@@ -5,10 +5,12 @@ SQLite has one writer at a time.  Two connections whose deferred transactions bo
 and then write make one of them fail at once with "database is locked" (SQLite cannot
 wait for a lock it would deadlock on), and a writer that does wait does so in the busy
 handler's growing sleeps, which is the latency tail of every game of the worker.  So on
-SQLite the server's own write transactions (:meth:`Database.writing`: log appends, seats,
-presence, snapshots) take one ``asyncio.Lock`` of the process first and run one after
-another; reads never wait for it (WAL: a reader sees the last commit and blocks nobody).
-PostgreSQL needs no such lock: row locks and the compare-and-set on ``games.seq`` decide.
+SQLite the server's own write transactions (:meth:`Database.writing`,
+:meth:`Database.transaction`: seats, presence, snapshots, and the action log, whose
+appends are grouped by ``games.repository.LogWriter``) take one ``asyncio.Lock`` of the
+process first and run one after another; reads never wait for it (WAL: a reader sees the
+last commit and blocks nobody).  PostgreSQL needs no such lock: row locks and the
+compare-and-set on ``games.seq`` decide.
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker,
+                                    create_async_engine)
 from sqlalchemy.orm import DeclarativeBase
 
 from .settings import get_settings
@@ -53,7 +56,7 @@ def ensure_sqlite_dir(url: str) -> None:
 def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
     ensure_sqlite_dir(url)
     if is_sqlite(url):
-        eng = create_async_engine(url, connect_args={"timeout": 30})
+        eng = create_async_engine(url, connect_args={"timeout": 30}, pool_reset_on_return=None)
 
         @event.listens_for(eng.sync_engine, "connect")
         def _pragmas(dbapi_conn, _):  # type: ignore[no-untyped-def]
@@ -91,6 +94,17 @@ class Database:
             return
         async with self._writer, self.sessions() as s:
             yield s
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+        """A Core connection in a write transaction, committed at the end of the block
+        (rolled back on an exception); SQLite: one at a time, as :meth:`writing`."""
+        if self._writer is None:
+            async with self.engine.begin() as conn:
+                yield conn
+            return
+        async with self._writer, self.engine.begin() as conn:
+            yield conn
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(session, *args)`` with a synchronous-style ORM session (``run_sync``: the

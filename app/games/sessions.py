@@ -27,6 +27,7 @@ from ..pubsub import PubSub, channel_for, game_of
 from ..security import new_id
 from ..settings import Settings
 from . import play
+from .repository import LogWriter
 from .runtime import GameRuntime, Registry
 
 log = logging.getLogger("app.games.sessions")
@@ -45,6 +46,7 @@ class GameSessions:
         self.db = db
         self.bus = bus
         self.registry = Registry(db.sessions, settings.registry_capacity)
+        self.log = LogWriter(db)            # commits the accepted actions
         self.worker = new_id("w")           # this worker's name (bot leases, spectators)
         self.committed: list[Committed] = []   # run under the game's lock, in seq order
         self.notices: list[Notice] = []
@@ -91,13 +93,13 @@ class GameSessions:
         async with rt.lock:
             info = rt.seats.get(seat)
             if meta:
-                out = await play.submit_meta(self.db, rt, seat, action)
+                out = await play.submit_meta(self.db, self.log, rt, seat, action)
             elif info is None or (by is not None and info.identity_id != by):
                 out = play.Outcome.reject(rt.seq, "not_seated", f"you do not hold seat {seat}")
             elif by is None and not info.is_bot and not forced:
                 out = play.Outcome.reject(rt.seq, "not_seated", f"seat {seat} is not a bot")
             else:
-                out = await play.submit(self.db, rt, seat, expected_seq, action,
+                out = await play.submit(self.db, self.log, rt, seat, expected_seq, action,
                                         self.settings.snapshot_every)
             if out.ok and out.batch is not None and not self.bus.local_only:
                 b = out.batch           # committed: other workers hear of it first

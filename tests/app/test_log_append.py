@@ -1,4 +1,4 @@
-"""The log append (app/games/repository.py ``append`` in a ``Database.writing`` session):
+"""The log append (app/games/repository.py ``append`` in a ``Database.transaction``):
 a compare-and-set of ``games.seq`` plus the log rows, in one transaction, all or nothing.
 On SQLite and PostgreSQL alike: the first append of a seq wins, a stale one writes
 nothing, and an append whose rows already exist leaves nothing behind."""
@@ -47,12 +47,12 @@ def _backend(kind: str, tmp_path: Path) -> Iterator[str]:
 
 async def _append(db: Database, old: int, entries: list[tuple[str, dict[str, Any]]],
                   fields: dict[str, Any]) -> bool:
-    async with db.writing() as s:
-        try:
-            await repository.append(s, "g1", old, entries, fields, None)
-            return True
-        except repository.StaleSeq:
-            return False
+    try:
+        async with db.transaction() as conn:
+            await repository.append(conn, "g1", old, entries, fields)
+        return True
+    except repository.StaleSeq:
+        return False
 
 
 async def _setup(db: Database, more: list[str] = []) -> None:
@@ -123,19 +123,30 @@ def test_an_append_whose_rows_exist_is_rolled_back_whole(tmp_path: Path, kind: s
     assert rows == [(1, "AXIS"), (2, "AXIS")]
 
 
-def test_concurrent_appends_of_one_seq_have_exactly_one_winner(tmp_path: Path) -> None:
-    """Twenty appends of the same seq at once (SQLite, the single writer of app/db.py):
-    exactly one is durable, the others wrote nothing."""
-    async def run(url: str) -> tuple[list[bool], Any]:
+@pytest.mark.parametrize("kind", BACKENDS)
+def test_concurrent_appends_of_one_seq_have_exactly_one_winner(tmp_path: Path, kind: str) -> None:
+    """Twenty appends of the same seq at once through the ``LogWriter`` (on SQLite they
+    share a group, which is then retried one by one): exactly one is durable; and
+    appends of different games at once are all durable, each with its own rows."""
+    more = [GAME_ROW.replace("'g1'", f"'h{i}'").replace("'inv'", f"'inv{i}'") for i in range(5)]
+
+    async def run(url: str) -> tuple[list[bool], list[bool], Any, int]:
         db = Database(url)
+        log = repository.LogWriter(db)
         try:
-            await _setup(db)
+            await _setup(db, more)
             out = await asyncio.gather(*[
-                _append(db, 0, [(f"S{i}", {"type": "end_turn"})], FIELDS) for i in range(20)])
-            return list(out), await _state(db)
+                log.append("g1", 0, [(f"S{i}", {"type": "end_turn"})], FIELDS) for i in range(20)])
+            others = await asyncio.gather(*[
+                log.append(f"h{i}", 0, [("AXIS", {"type": "end_turn"}), ("chance", {"r": i})],
+                           FIELDS) for i in range(5)])
+            async with db.sessions() as s:
+                rows = (await s.execute(text("SELECT count(*) FROM actions WHERE game_id LIKE 'h%'"))).scalar_one()
+            return list(out), list(others), await _state(db), rows
         finally:
             await db.dispose()
 
-    with _backend("sqlite", tmp_path) as url:
-        out, (seq, rows, _status) = asyncio.run(run(url))
+    with _backend(kind, tmp_path) as url:
+        out, others, (seq, rows, _status), hrows = asyncio.run(run(url))
     assert out.count(True) == 1 and seq == 1 and len(rows) == 1
+    assert others == [True] * 5 and hrows == 10
