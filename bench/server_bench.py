@@ -66,7 +66,7 @@ def summary(name: str, xs: list[float]) -> dict[str, Any]:
 # -- the game server -------------------------------------------------------------------------
 def start_server(pg: bool, workers: int) -> tuple[subprocess.Popen[bytes], str, str | None]:
     port = free_port()
-    env = {**os.environ, "WS_RATE_PER_SECOND": "1000", "WS_BURST": "1000",
+    env = {**os.environ, "WS_RATE_PER_SECOND": "1000",
            "OVERLORD_TEST_SEEDS": "1"}    # fixed seeds: comparable runs
     schema = None
     if pg:

@@ -40,7 +40,7 @@ class Outcome:
         return cls(False, seq, code, message, details)
 
 
-async def submit(db: Database, log: repository.LogWriter, rt: GameRuntime, seat: str,
+async def submit(db: Database, writer: repository.LogWriter, rt: GameRuntime, seat: str,
                  expected_seq: int, action: dict[str, Any], snapshot_every: int) -> Outcome:
     """Apply ``action`` for ``seat``; the caller holds ``rt.lock``."""
     if rt.fields()["status"] == "finished":
@@ -69,7 +69,7 @@ async def submit(db: Database, log: repository.LogWriter, rt: GameRuntime, seat:
     # the log rows are the truth; a snapshot only shortens cold starts, so it is written
     # after the broadcast (write_snapshot), off the action's path
     snap = snapshot_due(rt.game_id, old, new, snapshot_every)
-    stale = await _append(db, log, rt, old, entries, fields)
+    stale = await _append(db, writer, rt, old, entries, fields)
     if stale is not None:
         return stale
     rt.fold.record(old + 1, seat, action, before, events, state, len(rolls))
@@ -98,7 +98,7 @@ def snapshot_due(game_id: str, old: int, new: int, every: int) -> bool:
     return (new + off) // every > (old + off) // every
 
 
-async def submit_meta(db: Database, log: repository.LogWriter, rt: GameRuntime, seat: str,
+async def submit_meta(db: Database, writer: repository.LogWriter, rt: GameRuntime, seat: str,
                       action: dict[str, Any]) -> Outcome:
     """Append a server-originated entry (``resign`` / ``timeout`` / ``forfeit`` /
     ``undo``: ``engine.meta``) for ``seat``; the caller holds ``rt.lock``.  Folded exactly
@@ -122,7 +122,7 @@ async def submit_meta(db: Database, log: repository.LogWriter, rt: GameRuntime, 
         log.exception("engine failed on %.500s in game %s", action, rt.game_id)
         return Outcome.reject(rt.seq, "engine_failure", "the engine could not process this action")
     entries = [(seat, action)]
-    stale = await _append(db, log, rt, old, entries, fields)
+    stale = await _append(db, writer, rt, old, entries, fields)
     if stale is not None:
         return stale
     rt.fold = trial
@@ -131,11 +131,11 @@ async def submit_meta(db: Database, log: repository.LogWriter, rt: GameRuntime, 
     return Outcome(True, old + 1, batch=batch, entries=entries)
 
 
-async def _append(db: Database, log: repository.LogWriter, rt: GameRuntime, old: int,
+async def _append(db: Database, writer: repository.LogWriter, rt: GameRuntime, old: int,
                   entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> Outcome | None:
     """Commit log entries ``old+1..`` (compare-and-set on the seq); a ``stale_seq``
     rejection when another writer was first (the runtime then catches up)."""
-    ok = await log.append(rt.game_id, old, entries, fields)
+    ok = await writer.append(rt.game_id, old, entries, fields)
     if ok:
         return None
     async with db.sessions() as session:

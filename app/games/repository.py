@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
@@ -68,7 +68,7 @@ async def set_fields(session: AsyncSession, game_id: str, **fields: Any) -> None
                           .execution_options(synchronize_session=False))
 
 
-_GAMES, _ACTIONS = Game.__table__, ActionRow.__table__
+_GAMES, _ACTIONS = cast(Table, Game.__table__), cast(Table, ActionRow.__table__)
 # the hot append, built once: the compare-and-set of games.seq and the log rows (Core
 # statements on the transaction's connection: no ORM unit of work per action)
 _CAS = (update(_GAMES)

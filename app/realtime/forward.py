@@ -206,7 +206,7 @@ class Forwarding:
                 if up is None:          # no answer in time, or not a worker of ours
                     break
                 if up is not REFUSED:
-                    await self._relay(ws, up)
+                    await self._relay(ws, *up)
                     return True
                 holder = await self.ownership.usurp(game_id, holder)   # its listener is gone
         except Exception as exc:                    # Redis down: serve it here
@@ -257,17 +257,16 @@ class Forwarding:
             with contextlib.suppress(Exception):
                 await up.close()
             return None
-        up.overlord_nonce = nonce
-        return up
+        return up, nonce
 
-    async def _relay(self, ws: WebSocket, up: Any) -> None:
+    async def _relay(self, ws: WebSocket, up: Any, nonce: str) -> None:
         """Copy frames both ways until either side closes; the close code and reason go
         to the other side (the owner lost without a close frame: 1012)."""
         await ws.accept()
         self.relays.add(ws)
         self.forwarded_total += 1
         down_task = asyncio.create_task(self._down(ws, up))
-        up_task = asyncio.create_task(self._up(ws, up))
+        up_task = asyncio.create_task(self._up(ws, up, nonce))
         try:
             done, _ = await asyncio.wait({down_task, up_task},
                                          return_when=asyncio.FIRST_COMPLETED)
@@ -291,7 +290,7 @@ class Forwarding:
                 t.cancel()
             with contextlib.suppress(Exception):
                 await up.close()
-            up = down_task = up_task = None     # no cycle through the finished tasks
+            del up, down_task, up_task          # no cycle through the finished tasks
 
     @staticmethod
     async def _down(ws: WebSocket, up: Any) -> None:
@@ -305,17 +304,17 @@ class Forwarding:
                     await ws.send_bytes(data)
                 data = None     # not held while the socket idles (a hello: ~62 KB)
 
-    async def _up(self, ws: WebSocket, up: Any) -> tuple[int, str]:
+    async def _up(self, ws: WebSocket, up: Any, nonce: str) -> tuple[int, str]:
         while True:
             m = await ws.receive()
             if m["type"] == "websocket.disconnect":
                 return int(m.get("code") or 1000), str(m.get("reason") or "")
             text = m.get("text")
             if text is not None and '"auth"' in text:
-                text = await self._auth(up, text)
+                text = await self._auth(nonce, text)
             await up.send(text if text is not None else m.get("bytes") or b"")
 
-    async def _auth(self, up: Any, text: str) -> str:
+    async def _auth(self, nonce: str, text: str) -> str:
         """An ``auth`` message: its token checked here and replaced by the identity and
         the token's hash, signed for this relayed connection (no token goes on)."""
         try:
@@ -327,7 +326,7 @@ class Forwarding:
             return text
         identity, token_hash = await self._who(msg.pop("token"))
         msg["relayed"] = {"identity": identity, "token_hash": token_hash,
-                          "sig": auth_mac(self.key, up.overlord_nonce, identity, token_hash)}
+                          "sig": auth_mac(self.key, nonce, identity, token_hash)}
         return json.dumps(msg)
 
     # -- life --------------------------------------------------------------------------

@@ -38,7 +38,7 @@ async def handle(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
     if seat is None:
         return _reject(conn, rt, msg_id, "not_seated", "spectators cannot do this")
     if mtype == "resign":
-        await hub.act(rt, conn, seat, {"type": "resign"}, msg_id=msg_id, meta=True)
+        await hub.act(rt, conn, seat, rt.seq, {"type": "resign"}, msg_id, meta=True)
     elif mtype == "undo":
         if not rt.fold.undo_supported:
             return _reject(conn, rt, msg_id, "undo_not_supported",
@@ -48,7 +48,8 @@ async def handle(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
             return _reject(conn, rt, msg_id, "nothing_to_undo",
                            "nothing to take back: dice were rolled, a card drawn, something "
                            "hidden revealed or the opponent has acted since")
-        await hub.act(rt, conn, seat, {"type": "undo", "undoes": target}, msg_id=msg_id, meta=True)
+        await hub.act(rt, conn, seat, rt.seq, {"type": "undo", "undoes": target}, msg_id,
+                      meta=True)
     elif mtype in ("claim_win", "absent_bot"):
         mine = rt.seats[seat].side
         other = next((s.side for s in rt.seats.values() if s.side != mine), None)
@@ -60,7 +61,7 @@ async def handle(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
             return _reject(conn, rt, msg_id, "game_over" if rt.status == "finished"
                            else "game_not_started", "the game is not being played")
         if mtype == "claim_win":
-            await hub.act(rt, conn, gone[0], {"type": "forfeit"}, msg_id=msg_id, meta=True)
+            await hub.act(rt, conn, gone[0], rt.seq, {"type": "forfeit"}, msg_id, meta=True)
             return None
         db = hub.db
         async with db.writing() as s:
