@@ -9,11 +9,14 @@ import sys
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketState
 
 from app.realtime.connection import Connection
 
 
 class FakeSocket:
+    client_state = application_state = WebSocketState.CONNECTED   # Starlette's
+
     """The ASGI send of uvicorn: suspends only while the transport is paused."""
 
     def __init__(self) -> None:

@@ -9,6 +9,7 @@ import secrets
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketState
 
 from app.chat.policy import Actor, channels, may_read, may_write
 from app.pubsub import InProcessPubSub, RedisPubSub, channel_for
@@ -66,6 +67,8 @@ def test_token_bucket() -> None:
 
 
 class FakeWS:
+    client_state = application_state = WebSocketState.CONNECTED   # Starlette's
+
     def __init__(self) -> None:
         self.sent: list[str] = []
         self.closed: tuple[int, str] | None = None
