@@ -3,7 +3,7 @@ the framework's send (Starlette's ``WebSocket.send_text``), and a token-bucket r
 limiter for what the client sends.
 
 A slow or dead client never delays anyone else: ``send`` never blocks; when the queue is
-full (``WS_SEND_QUEUE`` messages or ``WS_SEND_QUEUE_BYTES`` characters) the connection is
+full (``SEND_QUEUE`` messages or ``WS_SEND_QUEUE_BYTES`` characters) the connection is
 dropped with close 4008 and the client resyncs on reconnect.
 """
 from __future__ import annotations
