@@ -82,9 +82,9 @@ async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIden
 async def start_game(game_id: str, session: SessionDep, me: CurrentIdentity,
                      request: Request, body: BotBody | None = None) -> GameSummary:
     """The creator starts an open game: bots at ``level`` take the seats nobody holds."""
-    out = await service.start_game(session, request.app.state.hub, me, game_id,
+    out = await service.start_game(session, request.app.state.games, me, game_id,
                                    body.level if body else None)
-    await request.app.state.hub.bots.kick(game_id)
+    await request.app.state.bots.kick(game_id)
     return out
 
 
