@@ -4,7 +4,7 @@ and exactly one worker drives a given game's bots.
 * **Driving.** A game's bots are driven by the worker holding its *bot lease*
   (``games.bot_owner`` / ``games.bot_lease_until``, taken with a conditional UPDATE: the
   database is the arbiter between workers).  The driver submits each bot move through
-  the hub exactly like a human action (same engine call, same durable log append, same
+  the session service exactly like a human action (same engine call, same durable log append, same
   broadcast), renews the lease while it plays and releases it when no bot is to act.
 * **Presence.** Every worker stamps ``seats.last_seen`` for the identities connected to
   it (on connect, then every ``BOT_GRACE_SECONDS / 3``).  A periodic sweep (any worker;
@@ -25,11 +25,10 @@ from sqlalchemy import or_, select, tuple_, update
 
 from ..engine_api import EngineError, Ruleset, bot_for
 from ..models import Game, Seat, utcnow
-from ..security import new_id
 from .modes import STAND_IN_MODES
 
 if TYPE_CHECKING:
-    from ..realtime.hub import Hub
+    from .sessions import GameSessions
     from .runtime import GameRuntime
 
 log = logging.getLogger("app.bots")
@@ -55,25 +54,27 @@ def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
         return None
     return next((s for s in rt.rs.to_act(rt.state) if s in bots), None)
 
+LEASE_SECONDS = 10.0     # a worker's claim on driving one game's bots (renewed at half)
+
 
 class BotDriver:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.worker = new_id("w")
+    def __init__(self, games: GameSessions) -> None:
+        self.games = games
+        self.worker = games.worker
         self.task: asyncio.Task[None] | None = None
         self._beat_at = float("-inf")    # loop time of the last presence heartbeat
 
     @property
     def grace(self) -> float:
-        return float(self.hub.settings.bot_grace_seconds)
+        return float(self.games.settings.bot_grace_seconds)
 
     @property
     def max_seq(self) -> int:
-        return int(self.hub.settings.bot_max_seq)
+        return int(self.games.settings.bot_max_seq)
 
     @property
     def lease(self) -> float:
-        return float(self.hub.settings.bot_lease_seconds)
+        return LEASE_SECONDS
 
     async def start(self) -> None:
         self.task = asyncio.create_task(self._sweep_loop(), name="bot-sweep")
@@ -87,8 +88,8 @@ class BotDriver:
     # -- the lease -------------------------------------------------------------------------
     async def _acquire(self, game_id: str) -> bool:
         now = utcnow()
-        db = self.hub.db
-        async with db.write_lock, db.sessions() as s:
+        db = self.games.db
+        async with db.writing() as s:
             res = await s.execute(
                 update(Game).where(Game.id == game_id,
                                    or_(Game.bot_owner.is_(None), Game.bot_owner == self.worker,
@@ -100,9 +101,9 @@ class BotDriver:
             return bool(res.rowcount)  # type: ignore[attr-defined]
 
     async def _release(self, game_id: str) -> None:
-        db = self.hub.db
+        db = self.games.db
         with contextlib.suppress(Exception):
-            async with db.write_lock, db.sessions() as s:
+            async with db.writing() as s:
                 await s.execute(update(Game).where(Game.id == game_id, Game.bot_owner == self.worker)
                                 .values(bot_owner=None, bot_lease_until=None)
                                 .execution_options(synchronize_session=False))
@@ -113,8 +114,8 @@ class BotDriver:
         """After a seat change or a creation with bots: drive the game's bots if any is to
         act (loads the game on this worker; the lease keeps it to one driver)."""
         try:
-            rt = await self.hub.registry.get(game_id)
-            async with self.hub.db.sessions() as session:
+            rt = await self.games.registry.get(game_id)
+            async with self.games.db.sessions() as session:
                 await rt.refresh_seats(session)
         except Exception:
             log.exception("could not load game %s for its bots", game_id)
@@ -145,7 +146,7 @@ class BotDriver:
     async def _play(self, rt: GameRuntime) -> None:
         loop = asyncio.get_running_loop()
         renew_at = loop.time() + self.lease / 2
-        delay = self.hub.settings.bot_delay
+        delay = self.games.settings.bot_delay
         for _ in range(100_000):
             await asyncio.sleep(delay)
             async with rt.lock:
@@ -165,7 +166,7 @@ class BotDriver:
                 if not await self._acquire(rt.game_id):
                     return
                 renew_at = loop.time() + self.lease / 2
-            out = await self.hub.submit(rt, None, seat, seq, action)
+            out = await self.games.submit(rt, seat, seq, action)
             if not out.ok and out.code != "stale_seq":
                 log.warning("bot action rejected in %s: %s", rt.game_id, out.code)
                 return
@@ -175,12 +176,8 @@ class BotDriver:
         """An identity connected: stamp it, and take its seats back from a stand-in bot."""
         if identity_id is None or not rt.seats_of(identity_id):
             return
-        db = self.hub.db
-        if db.log_writer is not None:       # two prepared statements, grouped with the log
-            if await db.log_writer.seat_present(rt.game_id, identity_id):
-                await self.hub.seats_changed(rt.game_id)
-            return
-        async with db.write_lock, db.sessions() as s:
+        db = self.games.db
+        async with db.writing() as s:
             await s.execute(update(Seat).where(Seat.game_id == rt.game_id,
                                                Seat.identity_id == identity_id)
                             .values(last_seen=utcnow())
@@ -194,7 +191,7 @@ class BotDriver:
             await s.commit()
             back = bool(res.rowcount)  # type: ignore[attr-defined]
         if back:
-            await self.hub.seats_changed(rt.game_id)
+            await self.games.seats_changed(rt.game_id)
 
     async def _heartbeat(self) -> None:
         """``last_seen`` of every seated identity connected to this worker: ONE UPDATE for
@@ -205,19 +202,16 @@ class BotDriver:
             return                      # presence is written every BOT_GRACE_SECONDS / 3
         self._beat_at = loop.time()
         pairs: set[tuple[str, str]] = set()
-        for rt in list(self.hub.registry.runtimes.values()):
+        for rt in list(self.games.registry.runtimes.values()):
             for c in list(rt.connections):
                 if c.identity_id is not None and not c.closed and c.seats:
                     pairs.add((rt.game_id, c.identity_id))
         if not pairs:
             return
-        db = self.hub.db
+        db = self.games.db
         now = utcnow()
         ordered = sorted(pairs)
-        if db.log_writer is not None:   # one prepared statement on the log writer's
-            await db.log_writer.touch_seats(ordered)    # connection (SQLite: grouped)
-            return
-        async with db.write_lock, db.sessions() as s:
+        async with db.writing() as s:
             for i in range(0, len(ordered), 500):
                 await s.execute(update(Seat).where(tuple_(Seat.game_id, Seat.identity_id)
                                                    .in_(ordered[i:i + 500]))
@@ -227,7 +221,7 @@ class BotDriver:
 
     async def _take_over_absent(self) -> None:
         cutoff = utcnow() - timedelta(seconds=self.grace)
-        db = self.hub.db
+        db = self.games.db
         async with db.sessions() as s:
             rows = (await s.execute(
                 select(Seat.id, Seat.game_id).join(Game, Game.id == Seat.game_id)
@@ -236,7 +230,7 @@ class BotDriver:
         if not rows:
             return
         changed: set[str] = set()
-        async with db.write_lock, db.sessions() as s:
+        async with db.writing() as s:
             for seat_id, game_id in rows:
                 res = await s.execute(update(Seat).where(Seat.id == seat_id, Seat.is_bot.is_(False),
                                                          Seat.last_seen < cutoff)
@@ -247,13 +241,13 @@ class BotDriver:
             await s.commit()
         for game_id in sorted(changed):
             log.info("game %s: absent players' seats handed to bots", game_id)
-            self.hub.registry.evicted.pop(game_id, None)     # its bots may play now
-            await self.hub.seats_changed(game_id)
+            self.games.registry.evicted.pop(game_id, None)     # its bots may play now
+            await self.games.seats_changed(game_id)
 
     async def _orphans(self) -> None:
         """Live games with bot seats and no valid lease: make sure someone drives them."""
         now = utcnow()
-        async with self.hub.db.sessions() as s:
+        async with self.games.db.sessions() as s:
             rows = (await s.execute(
                 select(Game.id, Game.seq).where(Game.status == "live",
                                                 or_(Game.bot_lease_until.is_(None),
@@ -261,14 +255,14 @@ class BotDriver:
                                                 Game.id.in_(select(Seat.game_id)
                                                             .where(Seat.is_bot.is_(True))))
                 .limit(200))).all()
-        registry = self.hub.registry
+        registry = self.games.registry
         for game_id, seq in rows:
             rt = registry.cached(game_id)
             if rt is None and registry.evicted.get(game_id) == seq:
                 continue            # dropped idle with no bot to act, and nothing since
             if rt is None:
                 try:
-                    rt = await self.hub.registry.get(game_id)
+                    rt = await self.games.registry.get(game_id)
                 except Exception:
                     continue
             self.schedule(rt)

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Request, Response, status
 
 from ..engine_api import bot_levels, default_bot_level, optional_rules, preview_action, rulesets
 from ..errors import BadRequest
-from ..ratelimit import address_key, check_shared, client_key
+from ..ratelimit import CATCHUP_RATE, address_key, check_shared, client_key
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
 from .privacy import require_watch
@@ -29,7 +29,7 @@ async def create_game(body: GameCreate, session: SessionDep, me: CurrentIdentity
     out = await service.create_game(session, me, body,
                                     request.app.state.settings.allow_test_seed)
     if body.bots:
-        await request.app.state.hub.bots.kick(out.id)
+        await request.app.state.bots.kick(out.id)
     return out
 
 
@@ -69,17 +69,17 @@ async def get_game(game_id: str, session: SessionDep, me: OptionalIdentity,
 @router.post("/games/{game_id}/seats/{seat}/claim", response_model=GameSummary)
 async def claim_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
                      request: Request, body: ClaimBody | None = None) -> GameSummary:
-    out = await service.claim_seat(session, request.app.state.hub, me, game_id, seat,
+    out = await service.claim_seat(session, request.app.state.games, me, game_id, seat,
                                      body.invite if body else None)
-    await request.app.state.hub.bots.kick(game_id)
+    await request.app.state.bots.kick(game_id)
     return out
 
 
 @router.post("/games/{game_id}/seats/{seat}/leave", response_model=GameSummary)
 async def leave_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
                      request: Request) -> GameSummary:
-    out = await service.leave_seat(session, request.app.state.hub, me, game_id, seat)
-    await request.app.state.hub.bots.kick(game_id)
+    out = await service.leave_seat(session, request.app.state.games, me, game_id, seat)
+    await request.app.state.bots.kick(game_id)
     return out
 
 
@@ -88,9 +88,9 @@ async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIden
                    request: Request, body: BotBody | None = None) -> GameSummary:
     """Let the server's engine bot play this seat at ``level``: a free seat or a bot's (the
     game's creator), or one you hold (autopilot).  A person claiming it takes it back."""
-    out = await service.seat_bot(session, request.app.state.hub, me, game_id, seat,
+    out = await service.seat_bot(session, request.app.state.games, me, game_id, seat,
                                  body.level if body else None)
-    await request.app.state.hub.bots.kick(game_id)
+    await request.app.state.bots.kick(game_id)
     return out
 
 
@@ -98,9 +98,9 @@ async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIden
 async def start_game(game_id: str, session: SessionDep, me: CurrentIdentity,
                      request: Request, body: BotBody | None = None) -> GameSummary:
     """The creator starts an open game: bots at ``level`` take the seats nobody holds."""
-    out = await service.start_game(session, request.app.state.hub, me, game_id,
+    out = await service.start_game(session, request.app.state.games, me, game_id,
                                    body.level if body else None)
-    await request.app.state.hub.bots.kick(game_id)
+    await request.app.state.bots.kick(game_id)
     return out
 
 
@@ -131,7 +131,7 @@ async def game_events(game_id: str, session: SessionDep, me: OptionalIdentity,
     public events, or with ``watch`` what that side sees): a late joiner's battle log, one
     page at a time (``next_since``).  Never the actions or the seed.  Rate-limited per
     client (``CATCHUP_RATE``)."""
-    await check_shared(request.app.state.settings.catchup_rate, "catchup",
+    await check_shared(CATCHUP_RATE, "catchup",
                        client_key(request, me.id if me else None), "log requests")
     return await service.event_log(session, game_id, me, since, invite, watch)
 

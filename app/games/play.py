@@ -40,7 +40,7 @@ class Outcome:
         return cls(False, seq, code, message, details)
 
 
-async def submit(db: Database, rt: GameRuntime, seat: str,
+async def submit(db: Database, writer: repository.LogWriter, rt: GameRuntime, seat: str,
                  expected_seq: int, action: dict[str, Any], snapshot_every: int) -> Outcome:
     """Apply ``action`` for ``seat``; the caller holds ``rt.lock``."""
     if rt.fields()["status"] == "finished":
@@ -69,7 +69,7 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     # the log rows are the truth; a snapshot only shortens cold starts, so it is written
     # after the broadcast (write_snapshot), off the action's path
     snap = snapshot_due(rt.game_id, old, new, snapshot_every)
-    stale = await _append(db, rt, old, entries, fields)
+    stale = await _append(db, writer, rt, old, entries, fields)
     if stale is not None:
         return stale
     rt.fold.record(old + 1, seat, action, before, events, state, len(rolls))
@@ -98,7 +98,8 @@ def snapshot_due(game_id: str, old: int, new: int, every: int) -> bool:
     return (new + off) // every > (old + off) // every
 
 
-async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str, Any]) -> Outcome:
+async def submit_meta(db: Database, writer: repository.LogWriter, rt: GameRuntime, seat: str,
+                      action: dict[str, Any]) -> Outcome:
     """Append a server-originated entry (``resign`` / ``timeout`` / ``forfeit`` /
     ``undo``: ``engine.meta``) for ``seat``; the caller holds ``rt.lock``.  Folded exactly
     as every replay folds it."""
@@ -121,7 +122,7 @@ async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str
         log.exception("engine failed on %.500s in game %s", action, rt.game_id)
         return Outcome.reject(rt.seq, "engine_failure", "the engine could not process this action")
     entries = [(seat, action)]
-    stale = await _append(db, rt, old, entries, fields)
+    stale = await _append(db, writer, rt, old, entries, fields)
     if stale is not None:
         return stale
     rt.fold = trial
@@ -130,18 +131,11 @@ async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str
     return Outcome(True, old + 1, batch=batch, entries=entries)
 
 
-async def _append(db: Database, rt: GameRuntime, old: int,
+async def _append(db: Database, writer: repository.LogWriter, rt: GameRuntime, old: int,
                   entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> Outcome | None:
     """Commit log entries ``old+1..`` (compare-and-set on the seq); a ``stale_seq``
     rejection when another writer was first (the runtime then catches up)."""
-    ok = await db.append_log(rt.game_id, old, entries, fields)
-    if ok is None:                       # no fast writer for this database: the ORM path
-        async with db.write_lock, db.sessions() as session:
-            try:
-                await repository.append(session, rt.game_id, old, entries, fields, None)
-                ok = True
-            except repository.StaleSeq:
-                ok = False
+    ok = await writer.append(rt.game_id, old, entries, fields)
     if ok:
         return None
     async with db.sessions() as session:
@@ -171,10 +165,7 @@ async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, stat
     try:
         blob = dump_snapshot(rs, state)
         clock = await _clock_fold(db, game_id, seq) if timed else None
-        if db.log_writer is not None:       # grouped with the log appends, no write gate
-            await db.log_writer.snapshot(game_id, seq, blob, clock)
-            return
-        async with db.write_lock, db.sessions() as session:
+        async with db.writing() as session:
             await session.execute(insert(Snapshot.__table__).values(
                 game_id=game_id, seq=seq, state=blob, clock=clock, created_at=utcnow()))
             await session.commit()

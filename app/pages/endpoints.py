@@ -17,6 +17,7 @@ from ..games import service as games
 from ..games.privacy import require_visible
 from ..ratelimit import address_key, check_shared
 from ..security import OptionalIdentity, SessionDep
+from ..settings import TEMPLATES_DIR
 
 router = APIRouter(include_in_schema=False)
 
@@ -27,7 +28,7 @@ PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Overlor
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
     templates: Jinja2Templates | None = request.app.state.templates
-    if templates is not None and (request.app.state.settings.templates_dir / name).is_file():
+    if templates is not None and (TEMPLATES_DIR / name).is_file():
         return templates.TemplateResponse(request, name, context, status_code=status)
     shown = {k: v for k, v in context.items() if k != "request"}
     return HTMLResponse(PLACEHOLDER.format(name=name, context=shown), status_code=status)

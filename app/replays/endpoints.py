@@ -39,7 +39,7 @@ async def rematch(game_id: str, session: SessionDep, me: CurrentIdentity,
                   request: Request) -> Response:
     """The return match of a finished 1v1 game: same scenario, options and clock, sides
     swapped, the same two players seated (201 when created, 200 when it existed)."""
-    hub = request.app.state.hub
+    hub = request.app.state.games
     game, created = await service.rematch(session, hub, me, game_id)
     out = games.summary(game, me).model_dump(mode="json")
     return JSONResponse(out, status_code=201 if created else 200)
@@ -51,7 +51,7 @@ async def match(game_id: str, session: SessionDep, request: Request, me: Optiona
     """The match a game belongs to (itself and its return match): medals summed per
     player, the winner (ties: games won, then a draw).  A private game: 404
     ``game_not_found`` without a seat, its creator or ``?invite=``."""
-    return await service.match(session, request.app.state.hub.registry, game_id, me, invite)
+    return await service.match(session, request.app.state.games.registry, game_id, me, invite)
 
 
 def _page(request: Request, me: Any, name: str, **ctx: Any) -> Response:

@@ -19,7 +19,7 @@ from ..engine_api import (EngineError, ruleset, rulesets_for, scenario_board, sc
 from ..errors import NotFound, TooLarge, Unprocessable
 from ..games.modes import layouts
 from ..models import Identity, ScenarioRow
-from ..settings import get_settings
+from ..settings import SCENARIOS_DIR, get_settings
 from . import quota, repository
 from .schemas import ScenarioDetail, ScenarioSummary
 
@@ -27,7 +27,7 @@ _BUNDLED: dict[Path, tuple[float, ScenarioSummary]] = {}
 
 
 def bundled_files() -> dict[str, Path]:
-    d = get_settings().scenarios_dir
+    d = SCENARIOS_DIR
     return {p.stem: p for p in sorted(d.glob("*.m44"))} if d.is_dir() else {}
 
 

@@ -41,7 +41,7 @@ class LiveServer:
                     "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
                     "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
                     "REPLAY_RATE": "100000/minute",
-                    "WS_RATE_PER_SECOND": "200", "WS_BURST": "200",
+                    "WS_RATE_PER_SECOND": "200",
                     "OVERLORD_TEST_SEEDS": "1"}   # the e2e games use fixed seeds
         self.env.pop("REDIS_URL", None)
         self.log = tempfile.NamedTemporaryFile(prefix="uvicorn-e2e-", suffix=".log", delete=False)
