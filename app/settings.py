@@ -135,6 +135,11 @@ class Settings(BaseSettings):
     idle_evict_seconds: float = 300.0
     bot_delay: float = 0.8            # seconds before each server bot move (readable pace)
     bot_grace_seconds: float = 120.0  # an absent player's seats go to a bot after this
+    # computer players (engine.ai): the level of a bot seat without its own (stand-ins
+    # for absent and timed-out players included), and the processes they think in
+    # (a thinking bot never holds up the event loop); docs/ai.md
+    bot_level: Literal["random", "easy", "normal", "hard"] = "normal"
+    bot_workers: int = Field(default=1, ge=1, le=64)
     bot_lease_seconds: float = 10.0   # a worker's claim on driving one game's bots
     bot_max_seq: int = 0              # bots stop once a game's log has this many entries
                                       # (0: never; load and leak tests cap bot-only games)

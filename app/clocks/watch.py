@@ -37,7 +37,7 @@ async def _load_timed(hub: Hub) -> None:
 
 
 async def check(hub: Hub) -> None:
-    from ..games.bots import choose_bot_action
+    from ..games.bots import think
 
     for rt in list(hub.registry.runtimes.values()):
         if rt.clock is None or rt.lock.locked():
@@ -48,8 +48,9 @@ async def check(hub: Hub) -> None:
         seat = seats[0]
         if rt.clock.cfg.get("on_timeout") == "bot":
             seq = rt.seq
-            action = choose_bot_action(rt.rs, rt.state, seat, seq)
-            if action is not None:
+            level = rt.clock.cfg.get("bot_level") or hub.settings.bot_level
+            action = await think(rt.rs, rt.state, seat, seq, level, hub.settings.bot_workers)
+            if action is not None and rt.seq == seq:
                 await hub.submit(rt, None, seat, seq, action, forced=True)
         else:
             out = await hub.submit_meta(rt, None, seat, {"type": "timeout"})
