@@ -10,6 +10,7 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -62,6 +63,10 @@ class Settings(BaseSettings):
     bot_grace_seconds: float = 120.0
     # bots stop once a game's log has this many entries (0: never; tests and benchmarks)
     bot_max_seq: int = 0
+    # the computer players' level for a bot seat without its own (docs/ai.md)
+    bot_level: Literal["random", "easy", "normal", "hard"] = "normal"
+    # processes the computer players think in (a thinking bot never holds up the loop)
+    bot_workers: int = Field(default=1, ge=1, le=64)
     # tests only: POST /api/games may fix the engine's seed; never in production
     allow_test_seed: bool = Field(default=False, validation_alias=AliasChoices(
         "OVERLORD_TEST_SEEDS", "ALLOW_TEST_SEED"))

@@ -37,7 +37,7 @@ async def _load_timed(games: GameSessions) -> None:
 
 
 async def check(games: GameSessions) -> None:
-    from ..games.bots import choose_bot_action
+    from ..games.bots import think
 
     for rt in list(games.registry.runtimes.values()):
         if rt.clock is None or rt.lock.locked():
@@ -48,8 +48,9 @@ async def check(games: GameSessions) -> None:
         seat = seats[0]
         if rt.clock.cfg.get("on_timeout") == "bot":
             seq = rt.seq
-            action = choose_bot_action(rt.rs, rt.state, seat, seq)
-            if action is not None:
+            level = rt.clock.cfg.get("bot_level") or games.settings.bot_level
+            action = await think(rt.rs, rt.state, seat, seq, level, games.settings.bot_workers)
+            if action is not None and rt.seq == seq:
                 await games.submit(rt, seat, seq, action, forced=True)
         else:
             out = await games.submit_meta(rt, seat, {"type": "timeout"})

@@ -18,12 +18,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import or_, select, tuple_, update
 
-from ..engine_api import EngineError, Ruleset, bot_for
+from ..engine_api import EngineError, Ruleset, bot_action, bot_for, bot_levels
 from ..models import Game, Seat, utcnow
 from .modes import STAND_IN_MODES
 
@@ -36,12 +39,59 @@ log = logging.getLogger("app.bots")
 
 def choose_bot_action(rs: Ruleset, state: Any, seat: str, salt: int,
                       level: str | None = None) -> dict[str, Any] | None:
-    """The engine's bot at the seat's ``level`` (``app.engine_api.bot_for``: today the
-    random bot, ``engine.bot.RandomBot``, over the game's ruleset); the server adds no rule.  The bot decides, then confirms, never taking a decision back
-    (``engine.bot.decisive``); ``BOT_DELAY`` paces its moves (:meth:`BotDriver._play`)."""
+    """The engine's bot at ``level`` (``app.engine_api.bot_for``) over the game's ruleset,
+    computed here: the server calls it for ``random`` only (instant; :func:`think` sends
+    every other level to the bot process pool); the server adds no rule.  The bot decides,
+    then confirms, never taking a decision back (``engine.bot.decisive``); ``BOT_DELAY``
+    paces its moves (:meth:`BotDriver._play`)."""
     if not rs.legal_actions(state, seat):
         return None
     return bot_for(level, salt, rs).choose(state, seat)
+
+
+_POOL: ProcessPoolExecutor | None = None
+
+
+def bot_pool(workers: int) -> ProcessPoolExecutor:
+    """The processes computer players think in (``BOT_WORKERS`` of them, started on first
+    use, ``spawn``: no copy of the server's threads and sockets)."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ProcessPoolExecutor(max_workers=workers,
+                                    mp_context=multiprocessing.get_context("spawn"))
+    return _POOL
+
+
+def close_bot_pool() -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL.shutdown(wait=False, cancel_futures=True)
+        _POOL = None
+
+
+def seat_level(seat_state: Any, default: str) -> str:
+    """The level of a bot seat: its own (``bot_level``, when the seat stores one and it is
+    a known level), else ``default`` (``BOT_LEVEL``)."""
+    level = getattr(seat_state, "bot_level", None)
+    return level if level in bot_levels() else default
+
+
+async def think(rs: Ruleset, state: Any, seat: str, salt: int, level: str,
+                workers: int) -> dict[str, Any] | None:
+    """A computer player's action (``engine.ai`` at ``level``), computed in the bot process
+    pool so that the event loop keeps serving every other game meanwhile; ``random`` is
+    chosen here (it costs nothing)."""
+    if level == "random" or level not in bot_levels():
+        return choose_bot_action(rs, state, seat, salt, "random")
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(bot_pool(workers), bot_action, rs.name, state, seat,
+                                          level, salt)
+    except BrokenProcessPool:           # a pool process died (killed, out of memory)
+        log.warning("the bot process pool broke; starting a new one")
+        close_bot_pool()
+        return await loop.run_in_executor(bot_pool(workers), bot_action, rs.name, state, seat,
+                                          level, salt)
 
 
 def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
@@ -84,6 +134,7 @@ class BotDriver:
             self.task.cancel()
             with contextlib.suppress(BaseException):
                 await self.task
+        close_bot_pool()
 
     # -- the lease -------------------------------------------------------------------------
     async def _acquire(self, game_id: str) -> bool:
@@ -153,13 +204,14 @@ class BotDriver:
                 seat = bot_to_act(rt, self.max_seq)
                 if seat is None:
                     return
-                seq = rt.seq
-                try:
-                    action = choose_bot_action(rt.rs, rt.state, seat, seq,
-                                               rt.seats[seat].bot_level)
-                except EngineError:
-                    log.exception("bot could not choose in game %s", rt.game_id)
-                    return
+                seq, state = rt.seq, rt.state
+                level = seat_level(rt.seats.get(seat), self.games.settings.bot_level)
+            try:        # thinks outside the game's lock; a stale seq is refused below
+                action = await think(rt.rs, state, seat, seq, level,
+                                     self.games.settings.bot_workers)
+            except EngineError:
+                log.exception("bot could not choose in game %s", rt.game_id)
+                return
             if action is None:
                 return
             if loop.time() >= renew_at:

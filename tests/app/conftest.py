@@ -116,6 +116,7 @@ class Server:
 BASE_ENV = {
     "WS_RATE_PER_SECOND": "200",
     "SNAPSHOT_EVERY": "25", "BOT_DELAY": "0", "SECRET_KEY": "test",
+    "BOT_LEVEL": "random",          # seat-handling tests: instant bots (test_ai_bots: levels)
     "OVERLORD_TEST_SEEDS": "1",     # tests may fix a game's seed (off in production)
     # every test client is 127.0.0.1: the creation limits per address are tested apart
     "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",

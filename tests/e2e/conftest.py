@@ -41,6 +41,7 @@ class LiveServer:
                     "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
                     "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
                     "REPLAY_RATE": "100000/minute",
+                    "BOT_LEVEL": "random",      # instant bots; docs/ai.md for the levels
                     "WS_RATE_PER_SECOND": "200",
                     "OVERLORD_TEST_SEEDS": "1"}   # the e2e games use fixed seeds
         self.env.pop("REDIS_URL", None)
