@@ -18,7 +18,7 @@ from fastapi.templating import Jinja2Templates
 
 from .campaigns.endpoints import router as campaigns_router
 from .chat.endpoints import router as chat_router
-from . import memdebug
+from . import i18n, memdebug
 from .db import Database
 from .errors import install_error_handlers
 from .games.endpoints import router as games_router
@@ -159,7 +159,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "(protocol: docs/protocol.md).")
     app.state.settings = settings
     app.state.forward = None            # app/realtime/forward.py (REDIS_URL set)
-    app.state.templates = (Jinja2Templates(directory=str(settings.templates_dir))
+    app.state.templates = (Jinja2Templates(env=i18n.template_environment(settings.templates_dir),
+                                           context_processors=[i18n.page_context])
                            if settings.templates_dir.is_dir() else None)
     install_error_handlers(app)
     # outermost first: the origin check (no body read), then the input limits
