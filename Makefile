@@ -12,7 +12,7 @@ UV      := uv==0.13.9
 UVENV   := $(VENV)/lock-tool
 export HOST PORT
 
-.PHONY: run serve test install install-test migrate chromium bench bench-scale lock lock-upgrade clean check-scenarios
+.PHONY: run serve test install install-test migrate chromium axe bench bench-scale lock lock-upgrade clean check-scenarios messages
 
 $(STAMP): requirements.lock pyproject.toml scripts/install.sh scripts/check_installed.py
 	scripts/install.sh $(VENV) requirements.lock
@@ -41,7 +41,16 @@ chromium:
 	  || echo "WARNING: could not install chromium; browser tests will be skipped"; \
 	fi
 
-test: install-test chromium
+# axe-core (the accessibility audit of the browser tests, tests/e2e/test_a11y.py), a pinned
+# version from the npm registry, into the venv (never from a CDN at test time).
+AXE_VERSION := 4.10.3
+AXE := $(VENV)/npm/node_modules/axe-core/axe.min.js
+$(AXE):
+	npm install --silent --no-save --no-audit --no-fund --prefix $(VENV)/npm axe-core@$(AXE_VERSION) \
+	  || echo "WARNING: could not install axe-core; the accessibility audit will be skipped"
+axe: $(AXE)
+
+test: install-test chromium axe
 	$(BIN)/python -m pytest -q --durations=15
 
 bench: install-test
@@ -68,6 +77,17 @@ lock lock-upgrade: $(UVENV)/bin/uv
 $(UVENV)/bin/uv: | $(BIN)/python
 	$(BIN)/python -m venv $(UVENV)
 	$(UVENV)/bin/pip install -q $(UV)
+
+# The translation catalogs (app/i18n.py): the names the server sends (app/i18n_terms.py,
+# from the engine), the message template extracted from app/, templates/ and static/, and
+# every language's catalog updated from it (new messages then need their translation:
+# tests/app/test_i18n.py lists them).
+messages: $(STAMP)
+	$(BIN)/python scripts/i18n_terms.py > app/i18n_terms.py
+	$(BIN)/pybabel -q extract -F babel.cfg -k t -k N_ --no-location --sort-output \
+	  --omit-header -o app/locales/messages.pot .
+	$(BIN)/pybabel -q update -i app/locales/messages.pot -d app/locales -D messages \
+	  --no-fuzzy-matching --ignore-obsolete --omit-header
 
 check-scenarios: install
 	@for f in scenarios/*.m44; do $(BIN)/python -m engine check "$$f" || exit 1; done

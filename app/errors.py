@@ -71,27 +71,42 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
     return {"error": {"code": code, "message": message, "details": details or {}}}
 
 
+def localized(request: Request, code: str, message: str) -> str:
+    """The message of a refusal in the request's language (app/error_text.py): English
+    keeps the refusal's own words; the code is never translated."""
+    from .error_text import ERROR_TEXT
+    from .i18n import DEFAULT, gettext_for, language_of
+
+    lang = language_of(request)
+    if lang == DEFAULT or code not in ERROR_TEXT:
+        return message
+    return str(gettext_for(lang)(ERROR_TEXT[code]))
+
+
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
-    async def _app_error(_: Request, exc: AppError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, exc.message, exc.details), status_code=exc.status)
+    async def _app_error(request: Request, exc: AppError) -> JSONResponse:
+        return JSONResponse(error_body(exc.code, localized(request, exc.code, exc.message),
+                                       exc.details), status_code=exc.status)
 
     @app.exception_handler(EngineError)
-    async def _engine_error(_: Request, exc: EngineError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, exc.message, exc.to_dict().get("details")),
-                            status_code=422)
+    async def _engine_error(request: Request, exc: EngineError) -> JSONResponse:
+        return JSONResponse(error_body(exc.code, localized(request, exc.code, exc.message),
+                                       exc.to_dict().get("details")), status_code=422)
 
     @app.exception_handler(RequestValidationError)
-    async def _validation(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
                   for e in exc.errors()]
-        return JSONResponse(error_body("validation_error", "request validation failed",
-                                       {"errors": errors}), status_code=422)
+        return JSONResponse(error_body("validation_error", localized(
+            request, "validation_error", "request validation failed"), {"errors": errors}),
+            status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code)
+        return JSONResponse(error_body(code, localized(request, code, str(exc.detail))),
+                            status_code=exc.status_code)
 
     @app.exception_handler(Exception)
     async def _internal(_: Request, exc: Exception) -> JSONResponse:

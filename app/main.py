@@ -18,6 +18,7 @@ from fastapi.templating import Jinja2Templates
 
 from .campaigns.endpoints import router as campaigns_router
 from .chat.endpoints import router as chat_router
+from . import i18n
 from .clocks import watch as clock_watch
 from .db import Database
 from .errors import install_error_handlers
@@ -116,7 +117,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "(protocol: docs/protocol.md).")
     app.state.settings = settings
     app.state.forward = None            # app/realtime/forward.py (REDIS_URL set)
-    app.state.templates = (Jinja2Templates(directory=str(TEMPLATES_DIR))
+    app.state.templates = (Jinja2Templates(env=i18n.template_environment(TEMPLATES_DIR),
+                                           context_processors=[i18n.page_context])
                            if TEMPLATES_DIR.is_dir() else None)
     install_error_handlers(app)
     # outermost first: the origin check (no body read), then the input limits

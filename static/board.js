@@ -3,6 +3,7 @@
 import { unitMarkers } from './fastplay.js';
 import { Geometry, W, H, key, polygonPoints } from './hex.js';
 import { svg, el, clear, sideName } from './util.js';
+import { t } from './i18n.js';
 import { FACE_BASE, FAMILIES, defs, drawTiles, familyOf, shortLabel, tileDescription } from './terrain.js';
 import { nationStyle, unitLetter, unitTitle, unitDescription } from './units.js';
 import { variantMarks } from './variants.js';
@@ -37,6 +38,20 @@ export class BoardView {
     this.flipped = false;
     this.tooltip = el('div', { class: 'board-tooltip', role: 'tooltip' });
     this.tooltip.hidden = true;
+    // keyboard: the board takes the focus; arrow keys move a cursor over the hexes, Enter
+    // or Space acts on the hex (as a click), N / P jump to the next / previous hex that
+    // has something to do; the hex under the cursor is described in a live region
+    this.cursor = null;
+    this.liveText = el('div', { class: 'sr-only', id: 'hex-description', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' });
+    this.keyHelp = el('div', { class: 'sr-only', id: 'board-keys' },
+      t('Arrow keys move over the hexes, Enter acts on the hex, N and P go to the next or previous hex with something to do, Escape cancels.'));
+    container.setAttribute('tabindex', '0');
+    container.setAttribute('role', 'application');
+    container.setAttribute('aria-roledescription', t('board'));
+    container.setAttribute('aria-label', t('Board'));
+    container.setAttribute('aria-describedby', 'board-keys hex-description');
+    container.addEventListener('keydown', (ev) => this.onKey(ev));
+    container.addEventListener('focus', () => { if (!this.cursor) this.moveCursorTo(this.firstActiveHex()); else this.announce(); });
   }
 
   setBoard(board, { flipped = false } = {}) {
@@ -74,7 +89,7 @@ export class BoardView {
     const root = svg('svg', {
       viewBox: `0 0 ${g.width.toFixed(1)} ${g.height.toFixed(1)}`, class: 'board-svg',
       'data-board-type': this.board.type, 'data-flipped': this.flipped ? '1' : '0',
-      preserveAspectRatio: 'xMidYMid meet', role: 'img', 'aria-label': `Board: ${this.board.name || ''}`,
+      preserveAspectRatio: 'xMidYMid meet', role: 'img', 'aria-label': t('Board: {name}', { name: this.board.name || '' }),
     });
     root.append(defs());
     root.append(svg('rect', { x: 0, y: 0, width: g.width, height: g.height, rx: 8, class: 'board-bg' }));
@@ -102,7 +117,10 @@ export class BoardView {
     this.renderLabels();
     this.renderZones();
     this.svg = root;
-    this.container.append(root, this.tooltip);
+    this.layers.cursor = svg('g', { class: 'layer-cursor' });
+    root.append(this.layers.cursor);
+    this.container.append(root, this.tooltip, this.liveText, this.keyHelp);
+    this.renderCursor();
   }
 
   renderTerrain() {
@@ -389,34 +407,110 @@ export class BoardView {
     }
   }
 
+  // ---- keyboard cursor ------------------------------------------------------
+  // hexes with something to do now: highlighted hexes, then the selectable units' hexes
+  activeHexes() {
+    const units = ((this.view && this.view.units) || []).filter((u) => this.selectable.has(u.id) && u.hex).map((u) => u.hex);
+    const out = [...this.highlights.map((h) => h.hex), ...units];
+    const seen = new Set();
+    return out.filter((h) => !seen.has(key(h)) && seen.add(key(h)))
+      .sort((a, b) => { const [ra, ca] = this.geo.disp(a), [rb, cb] = this.geo.disp(b); return ra - rb || ca - cb; });
+  }
+  firstActiveHex() {
+    const act = this.geo ? this.activeHexes() : [];
+    if (act.length) return act[0];
+    if (!this.geo) return null;
+    const r = Math.floor(this.geo.rows / 2);
+    const c = Math.floor(this.geo.maxCol / 2);
+    return [r, c - ((c - r) % 2 !== 0 ? 1 : 0)];
+  }
+  onKey(ev) {
+    if (!this.geo || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const cur = this.cursor || this.firstActiveHex();
+    const [r, c] = this.geo.disp(cur);
+    const step = { ArrowLeft: [0, -2], ArrowRight: [0, 2], ArrowUp: [-1, -1], ArrowDown: [1, 1] }[ev.key];
+    if (step) {
+      ev.preventDefault();
+      let nr = r + step[0], nc = c + step[1];
+      if (step[0] && (nc < 0 || nc > this.geo.maxCol)) nc = c - step[1];
+      if (nr < 0 || nr >= this.geo.rows || nc < 0 || nc > this.geo.maxCol) return;
+      this.moveCursorTo(this.geo.disp([nr, nc]));   // disp() is its own inverse
+      return;
+    }
+    if (ev.key === 'Enter' || ev.key === ' ') {
+      ev.preventDefault();
+      if (!this.cursor) { this.moveCursorTo(cur); return; }
+      this.onHexClick(this.cursor, this.unitsByHex.get(key(this.cursor)) || null);
+      return;
+    }
+    if (ev.key === 'n' || ev.key === 'p' || ev.key === 'N' || ev.key === 'P') {
+      const act = this.activeHexes();
+      if (!act.length) { this.announce(t('Nothing to do on the board now.')); return; }
+      ev.preventDefault();
+      const i = act.findIndex((h) => this.cursor && key(h) === key(this.cursor));
+      const back = ev.key.toLowerCase() === 'p';
+      const j = i < 0 ? (back ? act.length - 1 : 0) : (i + (back ? act.length - 1 : 1)) % act.length;
+      this.moveCursorTo(act[j]);
+    }
+  }
+  moveCursorTo(hex) {
+    if (!hex) return;
+    this.cursor = [hex[0], hex[1]];
+    this.renderCursor();
+    this.announce();
+  }
+  renderCursor() {
+    const L = this.layers;
+    if (!L || !L.cursor) return;
+    clear(L.cursor);
+    if (!this.cursor) return;
+    const [cx, cy] = this.geo.center(this.cursor);
+    L.cursor.append(svg('polygon', { points: polygonPoints(cx, cy, 0.97), class: 'kbd-cursor', 'data-hex': key(this.cursor) }));
+  }
+  // the live region: what is on the hex under the cursor (text of the tooltip)
+  announce(text) {
+    this.liveText.textContent = text || (this.cursor ? this.describeHex(this.cursor) : '');
+  }
+  describeHex(hex) {
+    return this.hexInfo(hex).map((p) => p.textContent.trim()).filter(Boolean).join('. ').replace(/\.\./g, '.');
+  }
+
   // ---- tooltips -------------------------------------------------------------
   bridgeAt(hex) {
     return ((this.view && this.view.bridges) || []).find((b) => b.hex && b.hex[0] === hex[0] && b.hex[1] === hex[1] && (b.rigged || b.hits));
   }
 
   showTooltip(hex, ev) {
+    const unit = this.unitsByHex.get(key(hex));
+    clear(this.tooltip).append(...this.hexInfo(hex));
+    this.tooltip.hidden = false;
+    this.moveTooltip(ev);
+    if (this.onHexHover) this.onHexHover(hex, unit);
+  }
+  // what a hex holds, as lines: its coordinates, terrain, objectives, unit, what can be done
+  hexInfo(hex) {
     const tiles = this.hexTiles(hex);
     const unit = this.unitsByHex.get(key(hex));
     const parts = [];
-    parts.push(el('div', { class: 'tt-coord' }, `Hex ${hex[0]},${hex[1]}`));
-    if (!tiles.length) parts.push(el('div', { class: 'tt-terrain' }, el('b', {}, 'Countryside'), ' — no effect'));
-    for (const t of tiles) {
-      const f = FAMILIES[familyOf(t)];
-      parts.push(el('div', { class: 'tt-terrain' }, el('b', {}, t.name || f.label || t.code),
-        t.owner ? ` (${sideName(t.owner)})` : '', el('div', { class: 'tt-desc' }, tileDescription(t))));
+    parts.push(el('div', { class: 'tt-coord' }, t('Hex {row},{col}', { row: hex[0], col: hex[1] })));
+    if (!tiles.length) parts.push(el('div', { class: 'tt-terrain' }, el('b', {}, t('Countryside')), ' — ', t('no effect')));
+    for (const tile of tiles) {
+      const f = FAMILIES[familyOf(tile)];
+      parts.push(el('div', { class: 'tt-terrain' }, el('b', {}, f.label || tile.name || tile.code),
+        tile.owner ? ` (${sideName(tile.owner)})` : '', el('div', { class: 'tt-desc' }, tileDescription(tile))));
     }
     for (const o of this.board.objectives || []) {
       if ((o.hexes || []).some((h) => h[0] === hex[0] && h[1] === hex[1])) {
-        parts.push(el('div', { class: 'tt-obj' }, `Objective medal${o.side ? ' for ' + sideName(o.side) : ' (either side)'}${o.counts_for > 1 ? ', worth ' + o.counts_for : ''}${o.permanent ? ', permanent once taken' : ''}.`));
+        parts.push(el('div', { class: 'tt-obj' }, `${o.side ? t('Objective medal for {side}', { side: sideName(o.side) }) : t('Objective medal (either side)')}${o.counts_for > 1 ? ', ' + t('worth {n}', { n: o.counts_for }) : ''}${o.permanent ? ', ' + t('permanent once taken') : ''}.`));
       }
     }
     for (const ex of this.board.exits || []) {
       if ((ex.hexes || []).some((h) => h[0] === hex[0] && h[1] === hex[1])) {
-        parts.push(el('div', { class: 'tt-obj' }, `Exit hex for ${sideName(ex.side)}: a unit leaving the board here scores ${ex.value || 1} medal.`));
+        parts.push(el('div', { class: 'tt-obj' }, t('Exit hex for {side}: a unit leaving the board here scores {n} medal(s).', { side: sideName(ex.side), n: ex.value || 1 })));
       }
     }
     const mine = ((this.view && this.view.mines) || []).find((m) => m.hex && m.hex[0] === hex[0] && m.hex[1] === hex[1]);
-    if (mine) parts.push(el('div', { class: 'tt-obj' }, mine.value === null || mine.value === undefined ? 'Minefield (strength hidden): a unit entering must stop and reveals it.' : `Minefield, strength ${mine.value}.`));
+    if (mine) parts.push(el('div', { class: 'tt-obj' }, mine.value === null || mine.value === undefined ? t('Minefield (strength hidden): a unit entering must stop and reveals it.') : t('Minefield, strength {n}.', { n: mine.value })));
     const bridge = this.bridgeAt(hex);
     if (bridge) parts.push(el('div', { class: 'tt-obj tt-bridge' }, `${bridgeText(bridge, sideName)}.`));
     if (unit) {
@@ -425,10 +519,8 @@ export class BoardView {
     }
     const hl = this.highlights.filter((x) => x.hex[0] === hex[0] && x.hex[1] === hex[1]);
     for (const h of hl) if (h.hint) parts.push(el('div', { class: 'tt-action' }, h.hint));
-    clear(this.tooltip).append(...parts);
-    this.tooltip.hidden = false;
-    this.moveTooltip(ev);
-    if (this.onHexHover) this.onHexHover(hex, unit);
+    if (unit && this.selectable.has(unit.id)) parts.push(el('div', { class: 'tt-action' }, this.selected === unit.id ? t('Selected.') : t('You can select this unit (Enter).')));
+    return parts;
   }
   moveTooltip(ev) {
     if (this.tooltip.hidden) return;

@@ -1,12 +1,13 @@
 // The seat's hand of command cards, the last cards played, and dice faces.
 import { el, clear, sideName, titleCase } from './util.js';
+import { t, term } from './i18n.js';
 
-const SECTION_NAMES = ['Left', 'Centre', 'Right'];
+const SECTION_NAMES = [t('Left'), t('Centre'), t('Right')];
 
 export function cardSectionsText(card) {
   const s = card.sections || [];
-  if (!s.length) return card.kind === 'tactic' ? 'Tactic' : '';
-  if (s.length === 3) return 'All sections';
+  if (!s.length) return card.kind === 'tactic' ? t('Tactic') : '';
+  if (s.length === 3) return t('All sections');
   return s.map((i) => SECTION_NAMES[i] || `#${i}`).join(' + ');
 }
 
@@ -14,7 +15,7 @@ export function cardSectionsText(card) {
 export function renderHand(container, hand, playable, onPick, chosen = null) {
   clear(container);
   if (!hand || !hand.length) {
-    container.append(el('div', { class: 'muted' }, 'No cards in hand.'));
+    container.append(el('div', { class: 'muted' }, t('No cards in hand.')));
     return;
   }
   for (const card of hand) {
@@ -25,14 +26,15 @@ export function renderHand(container, hand, playable, onPick, chosen = null) {
     const node = el('button', {
       class: `card${acts.length ? ' playable' : ''}${chosen === card.id ? ' chosen' : ''}`,
       type: 'button', 'data-card': card.id, 'data-name': card.name,
+      'aria-label': `${term(card.name)}${cardSectionsText(card) ? ' — ' + cardSectionsText(card) : ''}: ${term(card.text) || ''}`,
       disabled: acts.length ? null : true,
-      title: `${card.name}${cardSectionsText(card) ? ' — ' + cardSectionsText(card) : ''}\n${card.text || ''}`,
+      title: `${term(card.name)}${cardSectionsText(card) ? ' — ' + cardSectionsText(card) : ''}\n${term(card.text) || ''}`,
       onclick: () => acts.length && onPick(card, acts),
     },
-    el('div', { class: 'card-kind' }, card.kind === 'section' ? `Section card · ${cardSectionsText(card)}` : titleCase(card.kind || 'card')),
-    el('div', { class: 'card-name' }, card.name),
+    el('div', { class: 'card-kind' }, card.kind === 'section' ? `${t('Section card')} · ${cardSectionsText(card)}` : ({ tactic: t('Tactic card') })[card.kind] || titleCase(card.kind || 'card')),
+    el('div', { class: 'card-name' }, term(card.name)),
     card.kind === 'section' ? bars : null,
-    el('div', { class: 'card-text' }, card.text || (card.units ? `Order ${card.units} unit${card.units > 1 ? 's' : ''}` : '')));
+    el('div', { class: 'card-text' }, term(card.text) || (card.units ? (card.units === 1 ? t('Order 1 unit') : t('Order {n} units', { n: card.units })) : '')));
     container.append(node);
   }
 }
@@ -40,10 +42,10 @@ export function renderHand(container, hand, playable, onPick, chosen = null) {
 export function renderPlayed(container, played) {
   clear(container);
   const list = (played || []).slice(-3).reverse();
-  if (!list.length) { container.append(el('span', { class: 'muted' }, 'No card played yet.')); return; }
+  if (!list.length) { container.append(el('span', { class: 'muted' }, t('No card played yet.'))); return; }
   for (const p of list) {
     const c = p.card || {};
-    container.append(el('div', { class: 'played-card', title: c.text || '' }, el('b', {}, c.name || 'a card'), ` — ${sideName(p.seat)}${p.copied ? ' (Counter-Attack copy)' : ''}`));
+    container.append(el('div', { class: 'played-card', title: term(c.text) || '' }, el('b', {}, term(c.name) || t('a card')), ` — ${sideName(p.seat)}${p.copied ? ` (${t('Counter-Attack copy')})` : ''}`));
   }
 }
 
@@ -55,10 +57,10 @@ const FACE_SVG = {
   star: '<path d="M12 2 L14.6 9 L22 9.2 L16.2 13.8 L18.2 21 L12 16.8 L5.8 21 L7.8 13.8 L2 9.2 L9.4 9 Z" fill="#c59a16"/>',
   flag: '<path d="M6 3 V22" stroke="#333" stroke-width="2"/><path d="M7 4 H19 L16 8 L19 12 H7 Z" fill="#c0392b"/>',
 };
-const FACE_NAME = { inf: 'Infantry', armor: 'Armor', grenade: 'Grenade', star: 'Star', flag: 'Flag' };
+export const FACE_NAME = { inf: t('Infantry'), armor: t('Armor'), grenade: t('Grenade'), star: t('Star'), flag: t('Flag') };
 
 export function dieNode(face, hit = false) {
-  const d = el('span', { class: `die${hit ? ' hit' : ''}`, title: FACE_NAME[face] || face, 'data-face': face });
+  const d = el('span', { class: `die${hit ? ' hit' : ''}`, title: FACE_NAME[face] || face, role: 'img', 'aria-label': FACE_NAME[face] || face, 'data-face': face });
   d.innerHTML = `<svg viewBox="0 0 24 24">${FACE_SVG[face] || '<text x="12" y="16" text-anchor="middle" font-size="12">?</text>'}</svg>`;
   return d;
 }
@@ -66,4 +68,6 @@ export function dieNode(face, hit = false) {
 export function renderDice(container, dice) {
   clear(container);
   for (const f of dice || []) container.append(dieNode(f));
+  // read as one picture: "Dice: Infantry, Grenade, Flag"
+  if (container.getAttribute('role') === 'img') container.setAttribute('aria-label', dice && dice.length ? t('Dice: {faces}', { faces: dice.map((f) => FACE_NAME[f] || f).join(', ') }) : t('Dice'));
 }

@@ -1,18 +1,19 @@
 // Chat panes: one tab per channel this connection may read; writing only where allowed.
 import { el, clear, sideName, titleCase } from './util.js';
+import { t } from './i18n.js';
 
-const ROLE_SHORT = { left: 'Left FG', centre: 'Centre FG', right: 'Right FG' };
+const ROLE_SHORT = { left: t('Left FG'), centre: t('Centre FG'), right: t('Right FG') };
 
 // me: {role} of the reader, to name a C-in-C <-> Field General line from his end
 export function channelName(ch, me = {}) {
-  if (ch === 'all') return 'All';
-  if (ch === 'spectators') return 'Spectators';
-  if (ch.startsWith('side:')) return `${sideName(ch.slice(5))} team`;
+  if (ch === 'all') return t('All');
+  if (ch === 'spectators') return t('Spectators');
+  if (ch.startsWith('side:')) return t('{side} team', { side: sideName(ch.slice(5)) });
   if (ch.startsWith('pair:')) {
     const [, side, role] = ch.split(':');
     const fg = ROLE_SHORT[role] || titleCase(role);
-    if (me.role === 'cinc') return `To ${fg}`;
-    if (me.role === role) return 'To C-in-C';
+    if (me.role === 'cinc') return t('To {fg}', { fg });
+    if (me.role === role) return t('To C-in-C');
     return `${sideName(side)} C-in-C ↔ ${fg}`;
   }
   return titleCase(ch);
@@ -65,42 +66,43 @@ export class ChatPanel {
     }
   }
   markClosed(channel, reason) {
-    this.closed.set(channel || this.active, reason || 'This channel is closed.');
+    this.closed.set(channel || this.active, reason || t('This channel is closed.'));
     this.render();
   }
   render() {
     const focused = this.root.contains(document.activeElement) && document.activeElement.tagName === 'INPUT';
     const r = clear(this.root);
-    r.append(el('h3', {}, 'Chat'));
-    if (!this.read.length) { r.append(el('div', { class: 'muted' }, 'No chat channel available.')); return; }
-    const tabs = el('div', { class: 'chat-tabs', role: 'tablist' });
+    r.append(el('h3', {}, t('Chat')));
+    if (!this.read.length) { r.append(el('div', { class: 'muted' }, t('No chat channel available.'))); return; }
+    const tabs = el('div', { class: 'chat-tabs', role: 'tablist', 'aria-label': t('Chat') });
     for (const ch of this.read) {
       const n = this.unread.get(ch) || 0;
       tabs.append(el('button', {
         type: 'button', class: `${ch === this.active ? 'active' : ''}${this.closed.has(ch) ? ' closed' : ''}`, 'data-channel': ch,
+        role: 'tab', 'aria-selected': ch === this.active ? 'true' : 'false', 'aria-controls': 'chat-pane',
         onclick: () => { this.active = ch; this.unread.delete(ch); this.render(); },
       }, channelName(ch, this.me), n ? ` (${n})` : ''));
     }
     r.append(tabs);
-    const pane = el('div', { class: 'chat-pane', 'data-channel': this.active });
-    const box = el('div', { class: 'messages' });
+    const pane = el('div', { class: 'chat-pane', 'data-channel': this.active, id: 'chat-pane', role: 'tabpanel' });
+    const box = el('div', { class: 'messages', role: 'log', 'aria-label': t('Chat') });
     for (const m of this.messages.get(this.active) || []) {
-      box.append(el('div', { class: 'msg' }, el('span', { class: 'who' }, `${m.name || sideName(m.seat) || 'someone'}${m.seat ? ' (' + sideName(m.seat) + ')' : ''}:`), m.text));
+      box.append(el('div', { class: 'msg' }, el('span', { class: 'who' }, `${m.name || sideName(m.seat) || t('someone')}${m.seat ? ' (' + sideName(m.seat) + ')' : ''}:`), m.text));
     }
     pane.append(box);
     const closedReason = this.closed.get(this.active);
     if (closedReason) {
       const text = String(closedReason);
-      pane.append(el('div', { class: 'chat-closed', 'data-closed': '1', 'data-channel': this.active }, `Closed: ${text.charAt(0).toUpperCase()}${text.slice(1)}.`.replace(/\.\.$/, '.')));
+      pane.append(el('div', { class: 'chat-closed', 'data-closed': '1', 'data-channel': this.active }, `${t('Closed:')} ${text.charAt(0).toUpperCase()}${text.slice(1)}.`.replace(/\.\.$/, '.')));
       if (/identify yourself/.test(text) && this.identify) {
         // a nameless spectator: a guest name here, and he chats in the spectators' channel
-        const name = el('input', { type: 'text', maxlength: 40, id: 'chat-name', placeholder: 'Your name', 'aria-label': 'your name' });
+        const name = el('input', { type: 'text', maxlength: 40, id: 'chat-name', placeholder: t('Your name'), 'aria-label': t('Your name') });
         pane.append(el('form', { class: 'chat-identify', onsubmit: (ev) => { ev.preventDefault(); const n = name.value.trim(); if (n) this.identify(n); } },
-          name, el('button', { type: 'submit' }, 'Join the chat')));
+          name, el('button', { type: 'submit' }, t('Join the chat'))));
       }
     } else if (this.write.includes(this.active)) {
       const ch = this.active;
-      const input = el('input', { type: 'text', maxlength: 1000, placeholder: `Message ${channelName(this.active, this.me)}…`, 'aria-label': 'chat message',
+      const input = el('input', { type: 'text', maxlength: 1000, placeholder: t('Message {channel}…', { channel: channelName(this.active, this.me) }), 'aria-label': t('chat message'),
         value: this.drafts.get(ch) || '', oninput: (ev) => this.drafts.set(ch, ev.target.value) });
       const form = el('form', {
         onsubmit: (ev) => {
@@ -111,10 +113,10 @@ export class ChatPanel {
           input.value = '';
           this.drafts.delete(ch);
         },
-      }, input, el('button', { type: 'submit' }, 'Send'));
+      }, input, el('button', { type: 'submit' }, t('Send')));
       pane.append(form);
     } else {
-      pane.append(el('div', { class: 'chat-closed', 'data-closed': '1' }, this.active === 'all' ? 'Read only: only players write here.' : 'Read only for you.'));
+      pane.append(el('div', { class: 'chat-closed', 'data-closed': '1' }, this.active === 'all' ? t('Read only: only players write here.') : t('Read only for you.')));
     }
     r.append(pane);
     box.scrollTop = box.scrollHeight;

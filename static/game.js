@@ -1,7 +1,9 @@
 // Game page: websocket connection, state, and the glue between board, cards,
 // actions, log and chat. Protocol: docs/protocol.md.
 import { BoardView } from './board.js';
-import { el, clear, sideName, titleCase, mergePatch } from './util.js';
+import { renderTutorial } from './tutorial.js';
+import { el, clear, sideName, titleCase, mergePatch, keepFocus } from './util.js';
+import { t, term, errorText } from './i18n.js';
 import { renderHand, renderPlayed, renderDice } from './cards.js';
 import { ChatPanel } from './chat.js';
 import { logEntry, eventDice, describeEvent } from './log.js';
@@ -105,7 +107,7 @@ function logEvent(e, seq) {
 function setWhoami(name) {
   const w = $('whoami');
   if (!w || !name) return;
-  clear(w).append('Playing as ', el('b', {}, name));
+  clear(w).append(t('Playing as'), ' ', el('b', {}, name));
 }
 
 // ---------------------------------------------------------------- connection
@@ -165,7 +167,7 @@ function setConn(ok, code) {
   S.connected = ok;
   const c = $('conn');
   c.classList.toggle('ok', ok);
-  c.textContent = ok ? 'connected' : (code === 4404 ? 'game not found' : code === 4401 ? 'not authorised' : 'reconnecting…');
+  c.textContent = ok ? t('connected') : (code === 4404 ? t('game not found') : code === 4401 ? t('not authorised') : t('reconnecting…'));
   c.dataset.state = ok ? 'ok' : 'down';
 }
 
@@ -243,14 +245,14 @@ function handle(msg) {
     case 'reject':
       if (S.probes.has(msg.id)) {
         // a dispatch the engine did not offer, sent to hear why: show its reason at the desk
-        S.desk.explain = { what: S.probes.get(msg.id), text: msg.message || msg.code, code: msg.code };
+        S.desk.explain = { what: S.probes.get(msg.id), text: errorText(msg), code: msg.code };
         S.probes.delete(msg.id);
         renderAll();
         break;
       }
       S.pendingSend = null;
-      if (msg.code === 'engine_failure') toast(`The server could not apply this action (a bug, please report it): ${msg.message || ''}`);
-      else if (msg.code !== 'stale_seq') toast(msg.message || msg.code);
+      if (msg.code === 'engine_failure') toast(t('The server could not apply this action (a bug, please report it): {error}', { error: msg.message || '' }));
+      else if (msg.code !== 'stale_seq') toast(errorText(msg));
       renderActions();
       break;
     case 'chat':
@@ -267,7 +269,7 @@ function handle(msg) {
       break;
     case 'error':
       if (msg.code === 'chat_forbidden') chat.markClosed(S.lastChatChannel, (msg.details && msg.details.reason) || msg.message);
-      else toast(msg.message || msg.code);
+      else toast(errorText(msg));
       break;
     default: break;
   }
@@ -340,7 +342,7 @@ function lastDice(events) {
 }
 function rollCaption(r) {
   if (!r) return '';
-  return `${r.unit ? unitName(r.unit) : 'Roll'}${r.target ? ' → (' + r.target[0] + ',' + r.target[1] + ')' : ''}`;
+  return `${r.unit ? unitName(r.unit) : t('Roll')}${r.target ? ' → (' + r.target[0] + ',' + r.target[1] + ')' : ''}`;
 }
 function showDice(dice, caption) {
   $('roll-caption').textContent = caption || '';
@@ -364,6 +366,7 @@ function renderAll() {
   renderPlayed($('played'), hist.length ? hist : fromView);
   $('played-panel').classList.toggle('hidden', !usesCards(S.view));
   renderBanner();
+  if (body.dataset.tutorial) renderTutorial($('lesson'), body.dataset.tutorial, S);
 }
 
 function myTurn() { return !!S.seat && S.status !== 'open' && (S.view.to_act || []).includes(S.seat) && S.legal.length > 0; }
@@ -371,20 +374,20 @@ function myTurn() { return !!S.seat && S.status !== 'open' && (S.view.to_act || 
 function renderStatus() {
   const v = S.view;
   if (!v) return;
-  $('my-seat').textContent = S.seat ? `You play ${isRoleGame(v) ? seatLabel(S.seat) : sideName(S.seat)}` : 'Spectating';
+  $('my-seat').textContent = S.seat ? t('You play {side}', { side: isRoleGame(v) ? seatLabel(S.seat) : sideName(S.seat) }) : t('Spectating');
   $('my-seat').dataset.seat = S.seat || '';
-  $('turn').textContent = `Turn ${v.turn ?? '-'} · ${describePhase(v.phase)}`;
+  $('turn').textContent = `${t('Turn {n}', { n: v.turn ?? '-' })} · ${describePhase(v.phase)}`;
   const p = $('prompt');
   p.classList.toggle('mine', myTurn());
   let text;
-  if (v.game_over) text = 'The battle is over.';
+  if (v.game_over) text = t('The battle is over.');
   else if (S.status === 'open') text = freeSeatsText();
-  else if (myTurn()) text = `Your move: ${guidance()}`;
+  else if (myTurn()) text = t('Your move: {what}', { what: guidance() });
   else if (isRoleGame(v)) text = waitingText(v, S.seat);
   else if (awaitedDecision(v)) text = awaitedDecision(v);
   else {
     const who = (v.to_act || []).filter((s) => s !== 'chance').map(sideName).join(', ');
-    text = who ? `Waiting for ${who}…` : 'Rolling dice…';
+    text = who ? t('Waiting for {who}…', { who }) : t('Rolling dice…');
   }
   p.textContent = text;
   p.dataset.mine = myTurn() ? '1' : '0';
@@ -404,36 +407,36 @@ function awaitedDecision(v) {
 function freeSeatsText() {
   const free = new Set(S.seats.filter((s) => !s.taken).map((s) => s.slot || s.seat));
   const n = free.size;
-  if (!n) return 'Waiting for the game to start…';
+  if (!n) return t('Waiting for the game to start…');
   const players = new Set(S.seats.map((s) => s.slot || s.seat)).size;
-  return players <= 2 && n === 1 ? 'Waiting for an opponent to join…' : `Waiting for ${n} more player${n === 1 ? '' : 's'} to join…`;
+  return players <= 2 && n === 1 ? t('Waiting for an opponent to join…') : (n === 1 ? t('Waiting for 1 more player to join…') : t('Waiting for {n} more players to join…', { n }));
 }
 
 function guidance() {
   const m = S.model;
-  if (S.chooser) return 'choose one of the options below.';
+  if (S.chooser) return t('choose one of the options below.');
   const types = new Set(S.legal.map((a) => a.type));
-  if (types.has('dispatch') || types.has('confirm_dispatch')) return 'give your command cards to your generals, choose whom you visit, then confirm (the dispatch desk below).';
-  if (types.has('initiative')) return 'you received no card: act on initiative or do nothing (buttons below).';
-  if (S.legal.some((a) => a.type === 'play_card' && a.half !== undefined)) return 'play the card you received in one of your two sections (buttons under the card below).';
+  if (types.has('dispatch') || types.has('confirm_dispatch')) return t('give your command cards to your generals, choose whom you visit, then confirm (the dispatch desk below).');
+  if (types.has('initiative')) return t('you received no card: act on initiative or do nothing (buttons below).');
+  if (S.legal.some((a) => a.type === 'play_card' && a.half !== undefined)) return t('play the card you received in one of your two sections (buttons under the card below).');
   if (m.cards.size && !m.units.size && !m.freeHex.length) {
-    return (S.view.pending && S.view.pending.type === 'choose_card') ? 'choose which drawn card to keep.' : 'play a command card from your hand (highlighted cards).';
+    return (S.view.pending && S.view.pending.type === 'choose_card') ? t('choose which drawn card to keep.') : t('play a command card from your hand (highlighted cards).');
   }
   if (S.selected && m.units.has(S.selected)) {
     const e = m.units.get(S.selected);
-    if (e.hex.length) return `${unitName(S.selected)} selected — click a highlighted hex (${[...new Set(e.hex.map((x) => (ACTIONS[x.type] || {}).label || titleCase(x.type)))].join(' / ')}).`;
+    if (e.hex.length) return t('{unit} selected — click a highlighted hex ({actions}).', { unit: unitName(S.selected), actions: [...new Set(e.hex.map((x) => (ACTIONS[x.type] || {}).label || titleCase(x.type)))].join(' / ') });
   }
-  if (m.freeHex.length) return 'click a highlighted hex.';
+  if (m.freeHex.length) return t('click a highlighted hex.');
   if (m.units.size) {
     const types = new Set();
     m.units.forEach((e) => [...e.unitOnly, ...e.hex].forEach((x) => types.add((ACTIONS[x.type] || {}).label || titleCase(x.type))));
-    return `click a highlighted unit (${[...types].join(' / ')})${m.buttons.length ? ', or use a button above the board' : ''}.`;
+    return m.buttons.length ? t('click a highlighted unit ({actions}), or use a button above the board.', { actions: [...types].join(' / ') }) : t('click a highlighted unit ({actions}).', { actions: [...types].join(' / ') });
   }
-  if (m.cards.size) return 'play a card.';
-  return 'use a button above the board.';
+  if (m.cards.size) return t('play a card.');
+  return t('use a button above the board.');
 }
 
-function cardsText(n) { return `${n} card${n === 1 ? '' : 's'}`; }
+function cardsText(n) { return n === 1 ? t('1 card') : t('{n} cards', { n }); }
 
 function renderSides() {
   const box = clear($('sides'));
@@ -445,21 +448,21 @@ function renderSides() {
   for (const side of order) {
     const s = v.sides[side];
     const seatsOf = S.seats.filter((x) => (x.side || x.seat) === side);
-    const names = [...new Set(seatsOf.map((x) => x.taken ? `${x.name || '?'}${x.is_bot ? ' (bot)' : ''}` : 'free seat'))].join(', ');
+    const names = [...new Set(seatsOf.map((x) => x.taken ? `${x.name || '?'}${x.is_bot ? ` (${t('bot')})` : ''}` : t('free seat')))].join(', ');
     const dots = [];
     for (let i = 0; i < (s.victory || 0); i++) dots.push(el('span', { class: `medal-dot${i < (s.medals || 0) ? ' won' : ''}` }));
     const active = v.active === side || (v.to_act || []).some((x) => String(x).split(':')[0] === side);
     box.append(el('div', { class: `side-box ${side.toLowerCase()}${active ? ' active' : ''}`, 'data-side': side },
       el('div', {}, el('b', {}, sideName(side)), el('div', { class: 'muted' }, names || ''),
-        el('div', { class: 'muted', 'data-position': where(side) }, [usesCards(v) ? (s.hand_count === null && !s.hand ? 'cards unseen' : cardsText(s.hand_count ?? (s.hand ? s.hand.length : 0))) : '', where(side)].filter(Boolean).join(' · ')),
+        el('div', { class: 'muted', 'data-position': where(side) }, [usesCards(v) ? (s.hand_count === null && !s.hand ? t('cards unseen') : cardsText(s.hand_count ?? (s.hand ? s.hand.length : 0))) : '', where(side)].filter(Boolean).join(' · ')),
         ...sideExtras(side, { seats: S.seats, presence: S.presence, clock: clockView })),
-      el('div', { class: 'medals', title: `${s.medals || 0} of ${s.victory} medals`, 'data-medals': s.medals || 0 }, ...dots, ` ${s.medals || 0}/${s.victory}`)));
+      el('div', { class: 'medals', title: t('{n} of {victory} medals', { n: s.medals || 0, victory: s.victory }), 'data-medals': s.medals || 0 }, ...dots, ` ${s.medals || 0}/${s.victory}`)));
   }
   if (v.visibility !== undefined && v.visibility !== null) {
     const vis = v.visibility;
     box.append(el('div', { class: 'side-box night-box', id: 'visibility', 'data-visibility': vis,
       title: 'Night rules: units may battle only targets within this many hexes; at the start of each turn of the night side, dice are rolled and every star raises the visibility' },
-    el('b', {}, vis >= 6 ? 'Daylight' : `Night: visibility ${vis}/6`), el('div', { class: 'muted' }, vis >= 6 ? 'normal ranges' : `targets up to ${vis} hex${vis > 1 ? 'es' : ''} away`)));
+    el('b', {}, vis >= 6 ? t('Daylight') : t('Night: visibility {n}/6', { n: vis })), el('div', { class: 'muted' }, vis >= 6 ? t('normal ranges') : (vis === 1 ? t('targets up to 1 hex away') : t('targets up to {n} hexes away', { n: vis })))));
   }
   for (const b of [variantBox(v), campaignBox(v)]) if (b) box.append(b);
   const weather = weatherInfo(v.weather);
@@ -490,13 +493,13 @@ function renderSides() {
   const fogBox = fogLegend(v, S.fogRange, (on) => { S.fogRange = on; boardView.setFogRange(on); },
                            S.seat ? undefined : cfg.watch);
   if (fogBox) box.append(fogBox);
-  if (v.deck_count === null) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50', title: 'Kriegspiel: the deck and discard counts would tell the cards played' }, 'Deck hidden'));
-  else if (v.deck_count !== undefined && usesCards(v)) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, `Deck ${v.deck_count} · Discard ${v.discard_count ?? 0}`));
+  if (v.deck_count === null) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50', title: t('Kriegspiel: the deck and discard counts would tell the cards played') }, t('Deck hidden')));
+  else if (v.deck_count !== undefined && usesCards(v)) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50' }, t('Deck {n} · Discard {d}', { n: v.deck_count, d: v.discard_count ?? 0 })));
   const opts = Array.isArray(v.options) ? v.options : Object.keys(v.options || {});
   if (opts.length) {
     box.append(el('div', { class: 'side-box', id: 'options-on', style: 'flex:0 0 auto;border-left-color:#5a7fa8', 'data-options': opts.join(','),
       title: 'Optional rules switched on when the game was created (the lobby lists what each one does)' },
-    el('b', {}, 'Optional rules'), el('div', { class: 'muted' }, opts.map((o) => o.replace(/_/g, ' ')).join(', '))));
+    el('b', {}, t('Optional rules')), el('div', { class: 'muted' }, opts.map((o) => o.replace(/_/g, ' ')).join(', '))));
   }
 }
 
@@ -522,16 +525,18 @@ function renderBoardHighlights() {
   boardView.setHighlights(hls, [...m.units.keys()], S.selected);
 }
 
-function renderActions() {
+// the action bar, keeping a focused button focused (keyboard play)
+function renderActions() { keepFocus($('actions'), drawActions); }
+function drawActions() {
   const bar = clear($('actions'));
   if (!S.view || S.view.game_over) return;
-  if (S.pendingSend) bar.append(el('span', { class: 'hint' }, 'Sending…'));
+  if (S.pendingSend) bar.append(el('span', { class: 'hint' }, t('Sending…')));
   if (S.chooser) {
     bar.append(el('span', { class: 'hint' }, S.chooser.title));
     for (const info of S.chooser.options) {
       bar.append(el('button', { type: 'button', class: 'primary', 'data-action': info.type, onclick: () => send(info.action) }, actionLabel(info.action, unitName, S.view)));
     }
-    bar.append(el('button', { type: 'button', onclick: () => { S.chooser = null; renderActions(); } }, 'Cancel'));
+    bar.append(el('button', { type: 'button', onclick: () => { S.chooser = null; renderActions(); } }, t('Cancel')));
     return;
   }
   if (promptHoldsActions(S.view, S.seat)) {       // its buttons are in the prompt, once
@@ -539,13 +544,13 @@ function renderActions() {
     return;
   }
   const m = S.model;
-  if (multi() && S.seat && S.legal.length) bar.append(el('span', { class: 'seat-tag', 'data-acting-seat': S.seat, title: 'These actions are for this seat' }, `As ${seatLabel(S.seat)}:`));
+  if (multi() && S.seat && S.legal.length) bar.append(el('span', { class: 'seat-tag', 'data-acting-seat': S.seat, title: t('These actions are for this seat') }, t('As {seat}:', { seat: seatLabel(S.seat) })));
   if (S.selected && m.units.has(S.selected)) {
     const e = m.units.get(S.selected);
     for (const info of e.unitOnly) {
       bar.append(el('button', { type: 'button', 'data-action': info.type, onclick: () => send(info.action) }, actionLabel(info.action, unitName, S.view)));
     }
-    if (!autoSelect(m)) bar.append(el('button', { type: 'button', 'data-action': 'deselect', onclick: () => { S.selected = null; renderAll(); } }, 'Deselect'));
+    if (!autoSelect(m)) bar.append(el('button', { type: 'button', 'data-action': 'deselect', onclick: () => { S.selected = null; renderAll(); } }, t('Deselect')));
     fpPathButtons(bar);
   }
   for (const info of m.buttons) {
@@ -558,7 +563,7 @@ function renderActions() {
     const others = S.mySeats.filter((s) => s !== S.seat && legalOf(s).length);
     for (const s of others) bar.append(el('button', { type: 'button', 'data-switch-to': s, onclick: () => switchSeat(s) }, `${seatLabel(s)} has ${legalOf(s).length} action${legalOf(s).length > 1 ? 's' : ''} → switch`));
   }
-  if (!bar.childNodes.length && S.seat) bar.append(el('span', { class: 'hint' }, myTurn() ? '' : 'Not your turn.'));
+  if (!bar.childNodes.length && S.seat) bar.append(el('span', { class: 'hint' }, myTurn() ? '' : t('Not your turn.')));
 }
 
 function myHand() {
@@ -575,9 +580,9 @@ function renderCards() {
   panel.classList.remove('hidden');
   const pick = (card, infos) => {
     if (infos.length === 1) send(infos[0].action);
-    else { S.chooser = { title: `${card.name}:`, options: infos }; renderActions(); }
+    else { S.chooser = { title: `${term(card.name)}:`, options: infos }; renderActions(); }
   };
-  renderHand($('hand'), h.hand, S.model.cards, pick);
+  keepFocus($('hand'), () => renderHand($('hand'), h.hand, S.model.cards, pick));
   // card actions naming cards that are not in the hand (e.g. Recon: keep one of the drawn cards)
   const inHand = new Set(h.hand.map((c) => String(c.id)));
   const p = S.view.pending || {};
@@ -586,9 +591,9 @@ function renderCards() {
   const cp = $('choice-panel');
   if (extra.length) {
     cp.classList.remove('hidden');
-    $('choice-title').textContent = p.type === 'choose_card' ? 'Drawn cards — choose the one to keep' : 'Choose a card';
-    const cards = extra.map((id) => pool.find((c) => String(c.id) === id) || { id, name: `Card ${id}`, kind: 'card' });
-    renderHand($('choice'), cards, S.model.cards, pick);
+    $('choice-title').textContent = p.type === 'choose_card' ? t('Drawn cards — choose the one to keep') : t('Choose a card');
+    const cards = extra.map((id) => pool.find((c) => String(c.id) === id) || { id, name: t('card {id}', { id }), kind: 'card' });
+    keepFocus($('choice'), () => renderHand($('choice'), cards, S.model.cards, pick));
   } else cp.classList.add('hidden');
 }
 
@@ -598,15 +603,16 @@ function renderBanner() {
   if (!v || !v.game_over) { b.classList.add('hidden'); return; }
   b.classList.remove('hidden');
   const w = v.winner;
-  let text = w ? `${sideName(w)} win the battle!` : 'The battle is over: a draw.';
-  if (S.side && w) text += S.side === w ? ' — Victory is yours.' : ' — You have been defeated.';
+  let text = w ? t('{side} win the battle!', { side: sideName(w) }) : t('The battle is over: a draw.');
+  if (S.side && w) text += ' — ' + (S.side === w ? t('Victory is yours.') : t('You have been defeated.'));
   b.textContent = text;
   b.dataset.winner = w || '';
   // provably fair dice: the seed is revealed once the battle is over
-  b.append(' ', el('a', { href: `/games/${cfg.gameId}/verify`, 'data-verify': '1' }, 'Verify dice'));
+  b.append(' ', el('a', { href: `/games/${cfg.gameId}/verify`, 'data-verify': '1' }, t('Verify dice')));
 }
 
-function renderSeats() {
+function renderSeats() { keepFocus($('seat-bar'), drawSeats); }
+function drawSeats() {
   const bar = clear($('seat-bar'));
   const free = S.seats.filter((s) => !s.taken);
   const mine = S.seats.filter((s) => s.mine);
@@ -615,13 +621,13 @@ function renderSeats() {
   const takeable = S.seat ? [] : slotsOf(S.seats).filter((s) => !s.taken || botSeatClaimable(s, S.status, S.mode));
   if (takeable.length && S.status !== 'finished') {
     if (!S.identity && !body.dataset.identity) {
-      const input = el('input', { placeholder: 'Your name', maxlength: 40, id: 'seat-name' });
-      parts.push(el('span', {}, 'Enter a name to take a seat:'), input);
+      const input = el('input', { placeholder: t('Your name'), 'aria-label': t('Your name'), maxlength: 40, id: 'seat-name' });
+      parts.push(el('span', {}, t('Enter a name to take a seat:')), input);
     }
-    parts.push(el('span', {}, 'Seats you may take:'));
+    parts.push(el('span', {}, t('Seats you may take:')));
     for (const s of takeable) {
       parts.push(el('button', { type: 'button', class: 'primary', 'data-claim': s.seats[0], 'data-from-bot': s.is_bot ? '1' : null, onclick: () => claim(s.seats[0]) },
-        `Play ${isRoleGame(S.view) ? seatLabel(s.seats[0]) : sideName(s.seats[0])}${s.is_bot ? ' (in place of the bot)' : ''}`));
+        `${t('Play {side}', { side: isRoleGame(S.view) ? seatLabel(s.seats[0]) : sideName(s.seats[0]) })}${s.is_bot ? ` (${t('in place of the bot')})` : ''}`));
     }
   }
   if (S.status === 'open' && S.creator === undefined && S.identity) {
@@ -633,24 +639,24 @@ function renderSeats() {
   if (desk) parts.push(desk);
   if (S.seat && free.length) {
     const link = `${location.origin}/games/${cfg.gameId}${cfg.invite ? '?invite=' + encodeURIComponent(cfg.invite) : ''}`;
-    parts.push(el('span', {}, `${freeSeatsText()} Invite link: `), el('input', { readonly: true, value: link, size: 50, id: 'invite-link', onclick: (ev) => ev.target.select() }));
+    parts.push(el('span', {}, `${freeSeatsText()} ${t('Invite link:')} `), el('input', { readonly: true, value: link, size: 50, id: 'invite-link', 'aria-label': t('Invite link:'), onclick: (ev) => ev.target.select() }));
   }
-  if (!S.seat && mine.length) parts.push(el('span', { class: 'muted' }, `You hold ${mine.map((x) => sideName(x.seat)).join(', ')}.`));
+  if (!S.seat && mine.length) parts.push(el('span', { class: 'muted' }, t('You hold {seats}.', { seats: mine.map((x) => sideName(x.seat)).join(', ') })));
   if (S.seat && mine.length > 1) {
     // one identity, several role seats: a connection plays one seat (?seat=), switch here
     // multi-seat connection: switched locally; pinned (?seat=): reconnect to another seat
     const toAct = (S.view && S.view.to_act) || [];
-    parts.push(el('span', {}, multi() ? 'You hold these seats (click to act for one):' : 'Your seats:'));
+    parts.push(el('span', {}, multi() ? t('You hold these seats (click to act for one):') : t('Your seats:')));
     for (const s of mine) {
       const n = multi() ? legalOf(s.seat).length : 0;
       const acting = multi() ? n > 0 : toAct.includes(s.seat);
       parts.push(el('button', {
         type: 'button', class: `seat-switch${s.seat === S.seat ? ' current' : ''}${acting ? ' acting' : ''}`, 'data-switch': s.seat,
         'aria-pressed': s.seat === S.seat ? 'true' : 'false', disabled: s.seat === S.seat && !multi() ? true : null,
-        title: acting ? `This seat has something to do now${n ? ` (${n} possible action${n > 1 ? 's' : ''})` : ''}` : 'Nothing to do for this seat now', onclick: () => switchSeat(s.seat),
+        title: acting ? `${t('This seat has something to do now')}${n ? ` (${(n === 1 ? t('1 possible action') : t('{n} possible actions', { n }))})` : ''}` : t('Nothing to do for this seat now'), onclick: () => switchSeat(s.seat),
       }, `${seatLabel(s.seat)}${acting ? ' ●' : ''}`));
     }
-    if (S.autoFocused && S.autoFocused === S.seat) parts.push(el('span', { class: 'muted', 'data-auto-focus': S.seat }, `(now showing ${seatLabel(S.seat)}: it has something to do)`));
+    if (S.autoFocused && S.autoFocused === S.seat) parts.push(el('span', { class: 'muted', 'data-auto-focus': S.seat }, t('(now showing {seat}: it has something to do)', { seat: seatLabel(S.seat) })));
   }
   if (parts.length) { bar.classList.remove('hidden'); bar.append(...parts); } else bar.classList.add('hidden');
 }
@@ -685,7 +691,7 @@ async function api(path, opts = {}) {
   const r = await fetch(`${cfg.api}${path}`, { credentials: 'same-origin', headers: { 'Content-Type': 'application/json' }, ...opts });
   let data = null;
   try { data = await r.json(); } catch (_) { /* empty */ }
-  if (!r.ok) throw new Error((data && data.error && data.error.message) || `HTTP ${r.status}`);
+  if (!r.ok) throw new Error((data && data.error && errorText(data.error)) || `HTTP ${r.status}`);
   return data;
 }
 
@@ -694,7 +700,7 @@ async function claim(seat) {
     const nameInput = $('seat-name');
     if (nameInput) {
       const name = nameInput.value.trim();
-      if (!name) { toast('Enter a name first'); return; }
+      if (!name) { toast(t('Enter a name first')); return; }
       await api('/identity', { method: 'POST', body: JSON.stringify({ name }) });
       body.dataset.identity = name;
       setWhoami(name);
@@ -759,7 +765,7 @@ function renderAmbushCountdown(box = $('pending')) {
   if (!c) { c = el('span', { id: 'ambush-countdown', class: 'countdown' }); box.append(' ', c); }
   const left = Math.max(0, Math.ceil((ambush.until - Date.now()) / 1000));
   const deciding = S.legal.some((x) => x.type === 'pass');
-  c.textContent = deciding ? `(no ambush in ${left} s)` : `(the defender has ${left} s to decide)`;
+  c.textContent = deciding ? t('(no ambush in {n} s)', { n: left }) : t('(the defender has {n} s to decide)', { n: left });
 }
 
 // ---------------------------------------------------------------- Overlord / team play
@@ -855,7 +861,7 @@ function onHexClick(hex, unit) {
   if (hl) {
     // a unit that is itself selectable and stands on a target hex: prefer the target
     if (hl.actions.length === 1) { send(hl.actions[0].action); return; }
-    S.chooser = { title: `Hex (${hex[0]},${hex[1]}):`, options: hl.actions };
+    S.chooser = { title: t('Hex ({row},{col}):', { row: hex[0], col: hex[1] }), options: hl.actions };
     renderActions(); renderStatus();
     return;
   }

@@ -1,5 +1,6 @@
 // Lobby: guest identity, scenario choice/upload, game creation, open/live games, invites.
 import { el, clear, sideName } from './util.js';
+import { t, term, errorText, LANG } from './i18n.js';
 
 const API = document.body.dataset.apiBase || '/api';
 const $ = (id) => document.getElementById(id);
@@ -14,7 +15,7 @@ async function api(path, opts = {}) {
   let data = null;
   try { data = await r.json(); } catch (_) { /* no body */ }
   if (!r.ok) {
-    const err = new Error((data && data.error && data.error.message) || `HTTP ${r.status}`);
+    const err = new Error((data && data.error && errorText(data.error)) || `HTTP ${r.status}`);
     err.code = data && data.error && data.error.code;
     err.details = (data && data.error && data.error.details) || {};
     err.status = r.status;
@@ -33,16 +34,16 @@ async function loadMe() {
 function renderMe() {
   $('identity-status').innerHTML = '';
   if (me) {
-    $('identity-status').append('You are ', el('b', { 'data-me': me.name }, me.name), '.');
-    $('identity-submit').textContent = 'Change name';
+    $('identity-status').append(t('You are'), ' ', el('b', { 'data-me': me.name }, me.name), '.');
+    $('identity-submit').textContent = t('Change name');
     $('whoami').innerHTML = '';
-    $('whoami').append('Playing as ', el('b', {}, me.name));
+    $('whoami').append(t('Playing as'), ' ', el('b', {}, me.name));
   } else {
-    $('identity-status').textContent = 'Pick a name to create or join games (a guest identity is kept in a cookie).';
-    $('identity-submit').textContent = 'Enter';
+    $('identity-status').textContent = t('Pick a name to create or join games (a guest identity is kept in a cookie).');
+    $('identity-submit').textContent = t('Enter');
   }
   $('create-submit').disabled = !me;
-  $('create-submit').title = me ? '' : 'Enter a name first';
+  $('create-submit').title = me ? '' : t('Enter a name first');
 }
 $('identity-form').addEventListener('submit', async (ev) => {
   ev.preventDefault();
@@ -52,27 +53,28 @@ $('identity-form').addEventListener('submit', async (ev) => {
     me = await api('/identity', { method: 'POST', body: JSON.stringify({ name }) });
     renderMe();
     refreshGames();
-  } catch (e) { $('identity-status').textContent = `Could not create the identity: ${e.message}`; }
+  } catch (e) { $('identity-status').textContent = t('Could not create the identity: {error}', { error: e.message }); }
 });
 
 // ---------------------------------------------------------------- scenarios
 async function loadScenarios(selectId) {
-  try { scenarios = await api('/scenarios'); } catch (e) { scenarios = []; $('create-error').textContent = `Could not load scenarios: ${e.message}`; }
+  try { scenarios = await api('/scenarios'); } catch (e) { scenarios = []; $('create-error').textContent = t('Could not load scenarios: {error}', { error: e.message }); }
   if (needsNoScenario()) return;      // a ruleset without scenarios was chosen meanwhile
   const sel = clear($('scenario-select'));
-  const groups = { bundled: el('optgroup', { label: 'Bundled scenarios' }), uploaded: el('optgroup', { label: 'Uploaded' }) };
+  const groups = { bundled: el('optgroup', { label: t('Bundled scenarios') }), uploaded: el('optgroup', { label: t('Uploaded') }) };
   const counts = {};
   for (const s of scenarios) counts[s.name] = (counts[s.name] || 0) + 1;
-  for (const s of scenarios.filter(acceptedHere)) {
+  // battles only: a rules example (a board drawn to show a rule, ScenarioSummary.kind) is
+  // not a scenario to play
+  for (const s of scenarios.filter((x) => acceptedHere(x) && (x.kind || 'battle') === 'battle')) {
     const name = counts[s.name] > 1 ? `${s.name} — ${s.id}` : s.name;
-    (groups[s.source] || groups.bundled).append(el('option', { value: s.id }, `${name} (${(s.board_type || '').toLowerCase()})`));
+    (groups[s.source] || groups.bundled).append(el('option', { value: s.id, title: summaryLine(s) }, name));
   }
   for (const g of Object.values(groups)) if (g.childNodes.length) sel.append(g);
   // default: a playable classic (Pegasus Bridge), never a rules-examples file
-  const playable = scenarios.filter((x) => !x.error && acceptedHere(x));
-  const dflt = playable.find((x) => x.id === '2-PegasusBridge') || playable.find((x) => /pegasus/i.test(x.name || ''))
-    || playable.find((x) => !/example|line ?of ?sight/i.test(`${x.id} ${x.name}`)) || playable[0];
-  if (selectId && scenarios.some((x) => x.id === selectId && acceptedHere(x))) sel.value = selectId;
+  const playable = scenarios.filter((x) => !x.error && acceptedHere(x) && (x.kind || 'battle') === 'battle');
+  const dflt = playable.find((x) => x.id === '2-PegasusBridge') || playable.find((x) => /pegasus/i.test(x.name || '')) || playable[0];
+  if (selectId && playable.some((x) => x.id === selectId)) sel.value = selectId;
   else if (dflt) sel.value = dflt.id;
   onScenarioChange();
 }
@@ -85,7 +87,7 @@ const FALLBACK_LAYOUTS = {
               2: [['cinc', 'centre'], ['left', 'right']], 1: [['cinc', 'left', 'centre', 'right']] },
   team: { 3: [['cinc', 'centre'], ['left'], ['right']], 2: [['cinc', 'centre'], ['left', 'right']], 1: [['cinc', 'left', 'centre', 'right']] },
 };
-const ROLE_NAMES = { cinc: 'C-in-C', left: 'Left FG', centre: 'Centre FG', right: 'Right FG' };
+const ROLE_NAMES = { cinc: t('C-in-C'), left: t('Left FG'), centre: t('Centre FG'), right: t('Right FG') };
 function layoutsOf(s, mode) {
   const api = s && s.layouts && s.layouts[mode];
   if (api && typeof api === 'object' && Object.keys(api).length) {
@@ -100,10 +102,28 @@ function layoutText(s) {
   return ((s && s.modes) || []).map((m) => {
     const ls = layoutsOf(s, m);
     const n = ls ? Object.keys(ls).sort((a, b) => b - a).join('/') : null;
-    return `${MODE_NAMES[m] || m}${n ? ` (${n} players per side)` : ''}`;
+    return `${MODE_NAMES[m] || m}${n ? ` (${t('{n} players per side', { n })})` : ''}`;
   }).join(' · ');
 }
-const MODE_NAMES = { '1v1': '1 vs 1', team: 'Team play (004)', overlord: 'Overlord (up to 4 per side)' };
+const MODE_NAMES = { '1v1': t('1 vs 1'), team: t('Team play (004)'), overlord: t('Overlord (up to 4 per side)') };
+
+// A scenario in one line: when, where, what wins ("6 June 1944 · Western front · 4 medals
+// to win"), and its own subtitle.
+const FRONTS = { western: t('Western front'), eastern: t('Eastern front'), pacific: t('Pacific front'), mediterranean: t('Mediterranean front') };
+function summaryLine(s) {
+  const parts = [];
+  if (s.date && /^\d{4}-\d{2}-\d{2}$/.test(s.date)) {
+    const d = new Date(`${s.date}T12:00:00Z`);
+    parts.push(Number.isNaN(d.getTime()) ? s.date : d.toLocaleDateString(LANG, { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }));
+  }
+  if (s.front) parts.push(FRONTS[s.front] || s.front);
+  const v = s.victory || {};
+  const medals = [...new Set(Object.values(v))];
+  if (medals.length === 1) parts.push(t('{n} medals to win', { n: medals[0] }));
+  else if (medals.length > 1) parts.push(Object.entries(v).map(([side, n]) => t('{side}: {n} medals', { side: sideName(side), n })).join(', '));
+  if (s.subtitle) parts.push(s.subtitle);
+  return parts.join(' · ');
+}
 
 // ---------------------------------------------------------------- rulesets
 // The rule systems the server plays (GET /api/rulesets). "" = any ruleset that accepts the
@@ -118,15 +138,18 @@ function acceptedHere(s) {
 }
 async function loadRulesets() {
   try { rulesets = await api('/rulesets'); } catch (_) { rulesets = []; }
+  // one list of rule systems, named as players know them (the engine's titles); the
+  // standard game first and chosen
   const sel = clear($('ruleset-select'));
-  sel.append(el('option', { value: '' }, "Memoir '44 family (by scenario and mode)"));
-  for (const r of rulesets) sel.append(el('option', { value: r.name, title: r.summary, 'data-setup': r.setup }, r.title));
+  for (const r of rulesets) sel.append(el('option', { value: r.name, title: term(r.summary), 'data-setup': r.setup }, term(r.title)));
+  if (rulesets.some((r) => r.name === 'm44')) sel.value = 'm44';
   $('ruleset-label').classList.toggle('hidden', rulesets.length < 2);
+  $('ruleset-info').textContent = chosenRuleset() ? term(chosenRuleset().summary) : '';
 }
 async function onRulesetChange() {
   const rs = chosenRuleset();
   const none = !!rs && rs.setup === 'none';
-  $('ruleset-info').textContent = rs ? rs.summary : '';
+  $('ruleset-info').textContent = rs ? term(rs.summary) : '';
   for (const id of ['scenario-label', 'scenario-info', 'upload-label', 'upload-result']) $(id).classList.toggle('hidden', none);
   $('scenario-select').required = !none;
   await loadOptions(rs ? rs.name : 'm44');
@@ -134,7 +157,7 @@ async function onRulesetChange() {
     clear($('scenario-select'));
     const mode = clear($('mode-select'));
     for (const m of rs.modes || []) mode.append(el('option', { value: m }, MODE_NAMES[m] || m));
-    clear($('seat-select')).append(el('option', { value: '' }, '(choose on the game page)'));
+    clear($('seat-select')).append(el('option', { value: '' }, t('(choose on the game page)')));
     $('layout-label').classList.add('hidden');
     $('bots-label').classList.remove('hidden');   // you take the first seat, the bot the others
     $('bots-note').classList.add('hidden');
@@ -210,7 +233,7 @@ function onModeChange() {
   onOpponentChange();
   if (layouts) {
     const ls = clear($('layout-select'));
-    for (const n of Object.keys(layouts).sort((a, b) => b - a)) ls.append(el('option', { value: n }, `${n} player${n > 1 ? 's' : ''} per side`));
+    for (const n of Object.keys(layouts).sort((a, b) => b - a)) ls.append(el('option', { value: n }, n > 1 ? t('{n} players per side', { n }) : t('1 player per side')));
   }
   onLayoutChange(s);
 }
@@ -218,7 +241,7 @@ function onModeChange() {
 function onLayoutChange(s = scenarios.find((x) => x.id === $('scenario-select').value)) {
   const mode = $('mode-select').value || '1v1';
   const seat = clear($('seat-select'));
-  seat.append(el('option', { value: '' }, '(decide later / watch)'));
+  seat.append(el('option', { value: '' }, t('(decide later / watch)')));
   $('layout-info').textContent = '';
   if (!s) { $('scenario-info').textContent = ''; return; }
   const layouts = layoutsOf(s, mode);
@@ -231,14 +254,16 @@ function onLayoutChange(s = scenarios.find((x) => x.id === $('scenario-select').
       }
     }
     seat.selectedIndex = 1;
-    $('layout-info').textContent = `Each player holds: ${groups.map((g) => g.map((r) => ROLE_NAMES[r]).join(' + ')).join(' · ')}. Players joining later take the free seats on the game page.`;
+    $('layout-info').textContent = t('Each player holds: {roles}. Players joining later take the free seats on the game page.', { roles: groups.map((g) => g.map((r) => ROLE_NAMES[r]).join(' + ')).join(' · ') });
   } else {
     for (const side of [s.player2_side, s.player1_side]) if (side) seat.append(el('option', { value: side }, sideName(side)));
     seat.value = s.starting_side || s.player2_side || '';
   }
-  $('scenario-info').textContent = `${s.board_type || ''} board, ${(s.face || '').toLowerCase()} · ${sideName(s.player1_side)} (top) vs ${sideName(s.player2_side)} (bottom) · ${sideName(s.starting_side)} move first`;
-  $('scenario-info').append(el('div', { class: 'muted', 'data-modes': (s.modes || []).join(',') }, `Modes: ${layoutText(s) || '1 vs 1'}`));
-  if (s.error) $('scenario-info').append(el('div', { class: 'error' }, `This scenario cannot be played yet: ${s.error.message || s.error.code || ''}`));
+  $('scenario-info').textContent = '';
+  if (summaryLine(s)) $('scenario-info').append(el('div', { 'data-summary': s.id }, summaryLine(s)));
+  $('scenario-info').append(t('{board} board, {face} · {top} (top) vs {bottom} (bottom) · {first} move first', { board: term(s.board_type || ''), face: term((s.face || '').toLowerCase()), top: sideName(s.player1_side), bottom: sideName(s.player2_side), first: sideName(s.starting_side) }));
+  $('scenario-info').append(el('div', { class: 'muted', 'data-modes': (s.modes || []).join(',') }, t('Modes: {modes}', { modes: layoutText(s) || t('1 vs 1') })));
+  if (s.error) $('scenario-info').append(el('div', { class: 'error' }, t('This scenario cannot be played yet: {error}', { error: errorText(s.error) })));
 }
 $('scenario-select').addEventListener('change', onScenarioChange);
 $('mode-select').addEventListener('change', onModeChange);
@@ -250,10 +275,10 @@ $('scenario-file').addEventListener('change', async () => {
   if (!f) return;
   const fd = new FormData();
   fd.append('file', f);
-  out.append(el('span', { class: 'muted' }, `Uploading ${f.name}…`));
+  out.append(el('span', { class: 'muted' }, t('Uploading {file}…', { file: f.name })));
   try {
     const s = await api('/scenarios', { method: 'POST', body: fd });
-    clear(out).append(el('span', { class: 'ok', 'data-uploaded': s.id }, `✓ ${s.name} loaded.`));
+    clear(out).append(el('span', { class: 'ok', 'data-uploaded': s.id }, `✓ ${t('{name} loaded.', { name: s.name })}`));
     await loadScenarios(s.id);
   } catch (e) {
     clear(out).append(uploadError(e, f.name));
@@ -261,16 +286,16 @@ $('scenario-file').addEventListener('change', async () => {
 });
 
 function hexList(hexes) {
-  return (hexes || []).map((h) => `(row ${h[0]}, col ${h[1]})`).join(', ');
+  return (hexes || []).map((h) => t('(row {row}, col {col})', { row: h[0], col: h[1] })).join(', ');
 }
 function uploadError(e, fname) {
   const box = el('div', { class: 'upload-errors', role: 'alert', 'data-code': e.code || '' });
-  box.append(el('b', {}, `${fname} was rejected`), ` — ${e.code ? e.code + ': ' : ''}${e.message}`);
+  box.append(el('b', {}, t('{file} was rejected', { file: fname })), ` — ${e.code ? e.code + ': ' : ''}${e.message}`);
   const unknown = e.details && e.details.unknown;
   if (Array.isArray(unknown) && unknown.length) {
     const ul = el('ul');
     for (const u of unknown) {
-      ul.append(el('li', { 'data-unknown-code': u.code }, `Unknown ${u.slot || 'code'} `, el('code', {}, u.code), ` at ${hexList(u.hexes)}`));
+      ul.append(el('li', { 'data-unknown-code': u.code }, t('Unknown {slot} code', { slot: u.slot || '' }), ' ', el('code', {}, u.code), ' ', t('at {hexes}', { hexes: hexList(u.hexes) })));
     }
     box.append(ul);
   } else if (e.details && Array.isArray(e.details.errors)) {
@@ -291,11 +316,11 @@ async function loadOptions(ruleset = 'm44') {
   const list = clear($('options-list'));
   for (const r of rules) {
     const id = `opt-${r.name}`;
-    const title = `${r.description} (${r.source})`;
+    const title = `${term(r.description)} (${r.source})`;
     let input;
     if (r.values && r.values.length) {
       input = el('select', { id, 'data-option': r.name, title });
-      input.append(el('option', { value: '' }, 'off'));
+      input.append(el('option', { value: '' }, t('off')));
       for (const v of r.values) input.append(el('option', { value: String(v) }, String(v)));
     } else {
       input = el('input', { type: 'checkbox', id, 'data-option': r.name, title });
@@ -304,8 +329,8 @@ async function loadOptions(ruleset = 'm44') {
     input.addEventListener('change', countOptions);
     const name = r.name.replace(/_/g, ' ');
     const row = el('div', { class: `option-row${r.implemented ? '' : ' muted'}` },
-      el('label', { for: id, title }, input, ' ', el('b', {}, name), r.implemented ? '' : ' (not yet available)'),
-      el('div', { class: 'muted option-desc' }, `${r.description} — ${r.source}`));
+      el('label', { for: id, title }, input, ' ', el('b', {}, name), r.implemented ? '' : ` (${t('not yet available')})`),
+      el('div', { class: 'muted option-desc' }, `${term(r.description)} — ${r.source}`));
     if (r.value_descriptions) {
       // a rule whose values are different rule sets (the 004 variants): the chosen one's summary
       const summary = el('div', { class: 'muted option-desc value-summary', 'data-summary-for': r.name });
@@ -369,7 +394,7 @@ function mappingOf(name) {
 }
 function countOptions() {
   const n = Object.keys(chosenOptions()).length;
-  $('options-count').textContent = n ? `(${n} on)` : '(standard rules)';
+  $('options-count').textContent = n ? `(${t('{n} on', { n })})` : `(${t('standard rules')})`;
 }
 
 // ---------------------------------------------------------------- create
@@ -379,7 +404,7 @@ $('create-form').addEventListener('submit', async (ev) => {
   const rs = chosenRuleset();
   const needsScenario = !rs || rs.setup === 'scenario';
   const scenario_id = needsScenario ? $('scenario-select').value : null;
-  if (needsScenario && !scenario_id) { $('create-error').textContent = 'Choose a scenario.'; return; }
+  if (needsScenario && !scenario_id) { $('create-error').textContent = t('Choose a scenario.'); return; }
   const mode = $('mode-select').value || (needsScenario ? '1v1' : null);
   const body = { options: chosenOptions(), private: $('private-check').checked };
   if (scenario_id) body.scenario_id = scenario_id;
@@ -422,7 +447,18 @@ $('create-form').addEventListener('submit', async (ev) => {
     // no ?seat=: the connection plays every seat of the slot (?as= is the one shown first)
     if (mine.length) url.searchParams.set('as', mine[0]);
     location.href = url.pathname + url.search;
-  } catch (e) { $('create-error').textContent = `Could not create the game: ${e.message}`; }
+  } catch (e) { $('create-error').textContent = t('Could not create the game: {error}', { error: e.message }); }
+});
+
+// ---------------------------------------------------------------- tutorial
+// the lesson of the standard game: a game against the bot (POST /api/tutorials/m44)
+$('tutorial-start').addEventListener('click', async () => {
+  $('tutorial-error').textContent = '';
+  if (!me) { $('tutorial-error').textContent = t('Enter a name first.'); $('identity-name').focus(); return; }
+  try {
+    const g = await api('/tutorials/m44', { method: 'POST' });
+    location.href = g.url || `/games/${g.id}`;
+  } catch (e) { $('tutorial-error').textContent = t('Could not create the game: {error}', { error: e.message }); }
 });
 
 // ---------------------------------------------------------------- invites
@@ -436,46 +472,46 @@ $('invite-form').addEventListener('submit', async (ev) => {
   try {
     const r = await api(`/invites/${encodeURIComponent(code)}`);
     location.href = `/games/${r.game_id}?invite=${encodeURIComponent(code)}`;
-  } catch (e) { $('invite-error').textContent = `Unknown invite: ${e.message}`; }
+  } catch (e) { $('invite-error').textContent = t('Unknown invite: {error}', { error: e.message }); }
 });
 
 // ---------------------------------------------------------------- game lists
 async function claim(g, seat) {
-  if (!me) { alert('Enter a name first.'); $('identity-name').focus(); return; }
+  if (!me) { alert(t('Enter a name first.')); $('identity-name').focus(); return; }
   try {
     await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/claim`, { method: 'POST', body: JSON.stringify({}) });
     location.href = g.url || `/games/${g.id}`;
-  } catch (e) { alert(`Could not take the seat: ${e.message}`); }
+  } catch (e) { alert(t('Could not take the seat: {error}', { error: e.message })); }
 }
 
 function clockLabel(c) {
   if (!c) return '';
   const m = (s) => (s >= 86400 ? `${Math.round(s / 86400)} d` : s >= 60 ? `${Math.round(s / 60)} min` : `${s} s`);
-  return c.kind === 'bank' ? ` · clock ${m(c.initial_seconds)} + ${c.increment_seconds} s` : ` · clock ${m(c.move_seconds)} per move`;
+  return c.kind === 'bank' ? ` · ${t('clock {time} + {inc} s', { time: m(c.initial_seconds), inc: c.increment_seconds })}` : ` · ${t('clock {time} per move', { time: m(c.move_seconds) })}`;
 }
 
 function gameItem(g, live) {
   const li = el('li', { 'data-game': g.id, 'data-status': g.status });
   li.append(el('span', { class: 'name' }, el('a', { href: g.url || `/games/${g.id}` }, g.scenario_name || g.scenario_id),
     g.scenario_id && g.scenario_name && g.scenario_name !== g.scenario_id ? el('span', { class: 'muted' }, ` (${g.scenario_id})`) : null,
-    el('span', { class: 'muted' }, ` · ${g.mode}${g.private ? ' · private' : ''}${g.turn ? ' · turn ' + g.turn : ''}${clockLabel(g.clock)}`)));
+    el('span', { class: 'muted' }, ` · ${MODE_NAMES[g.mode] || g.mode}${g.private ? ' · ' + t('private') : ''}${g.turn ? ' · ' + t('turn {n}', { n: g.turn }) : ''}${clockLabel(g.clock)}`)));
   for (const s of g.seats || []) {
-    li.append(el('span', { class: `seat-chip${s.taken ? '' : ' free'}` }, `${sideName(s.seat)}: ${s.taken ? (s.name || '?') + (s.is_bot ? ' (bot)' : '') : 'free'}`));
+    li.append(el('span', { class: `seat-chip${s.taken ? '' : ' free'}` }, `${sideName(s.seat)}: ${s.taken ? (s.name || '?') + (s.is_bot ? ` (${t('bot')})` : '') : t('free')}`));
   }
   const mine = (g.seats || []).some((s) => s.mine);
-  if (mine) li.append(el('a', { class: 'btn', href: g.url || `/games/${g.id}`, 'data-open': g.id }, 'Rejoin'));
+  if (mine) li.append(el('a', { class: 'btn', href: g.url || `/games/${g.id}`, 'data-open': g.id }, t('Rejoin')));
   else if (!live) {
     for (const s of (g.seats || []).filter((x) => !x.taken)) {
-      li.append(el('button', { type: 'button', class: 'primary', 'data-claim': s.seat, onclick: () => claim(g, s.seat) }, `Play ${sideName(s.seat)}`));
+      li.append(el('button', { type: 'button', class: 'primary', 'data-claim': s.seat, onclick: () => claim(g, s.seat) }, t('Play {side}', { side: sideName(s.seat) })));
     }
   }
-  li.append(el('a', { class: 'btn', href: g.url || `/games/${g.id}`, 'data-watch': g.id }, 'Watch'));
+  li.append(el('a', { class: 'btn', href: g.url || `/games/${g.id}`, 'data-watch': g.id }, t('Watch')));
   const dice = g.fair_dice || {};
   if (dice.commitment) {     // the server's seed commitment, published at creation
-    li.append(el('span', { class: 'muted dice-commitment', title: `dice commitment SHA-256(seed || salt) = ${dice.commitment}` },
-      ` · dice ${dice.commitment.slice(0, 12)}…`));
+    li.append(el('span', { class: 'muted dice-commitment', title: `${t('dice commitment')} SHA-256(seed || salt) = ${dice.commitment}` },
+      ` · ${t('dice')} ${dice.commitment.slice(0, 12)}…`));
   }
-  if (g.status === 'finished' && dice.verify_url) li.append(el('a', { class: 'btn', href: dice.verify_url, 'data-verify': g.id }, 'Verify dice'));
+  if (g.status === 'finished' && dice.verify_url) li.append(el('a', { class: 'btn', href: dice.verify_url, 'data-verify': g.id }, t('Verify dice')));
   return li;
 }
 
@@ -496,10 +532,10 @@ async function refreshFinished() {
   for (const g of games.slice(0, 15)) {
     const who = [...new Set((g.seats || []).map((s) => s.held_by || s.name).filter(Boolean))].join(' vs ');
     list.append(el('li', { 'data-finished': g.id },
-      el('b', {}, g.scenario_name), ` · ${g.mode}${who ? ' · ' + who : ''} · ${g.winner ? sideName(g.winner) + ' won' : 'no winner'} `,
-      el('a', { class: 'btn', href: `/games/${g.id}/replay`, 'data-replay': g.id }, 'Replay')));
+      el('b', {}, g.scenario_name), ` · ${MODE_NAMES[g.mode] || g.mode}${who ? ' · ' + who : ''} · ${g.winner ? t('{side} won', { side: sideName(g.winner) }) : t('no winner')} `,
+      el('a', { class: 'btn', href: `/games/${g.id}/replay`, 'data-replay': g.id }, t('Replay'))));
   }
-  if (!list.childNodes.length) list.append(el('li', { class: 'muted' }, 'No finished game yet.'));
+  if (!list.childNodes.length) list.append(el('li', { class: 'muted' }, t('No finished game yet.')));
 }
 
 // the lobby's open and live games, a page each (GET /api/games offset/limit, the total
@@ -532,7 +568,7 @@ async function refreshGames() {
     clear($('open-games')).append(el('li', { class: 'error' }, e.message));
     return;
   }
-  for (const [status, got, empty] of [['open', open, 'No open game. Create one!'], ['live', live, 'No game in progress.']]) {
+  for (const [status, got, empty] of [['open', open, t('No open game. Create one!')], ['live', live, t('No game in progress.')]]) {
     const list = clear($(`${status}-games`));
     for (const g of got.games) list.append(gameItem(g, status === 'live'));
     if (!list.childNodes.length) list.append(el('li', { class: 'muted' }, empty));
@@ -541,7 +577,7 @@ async function refreshGames() {
 }
 
 loadMe();
-loadRulesets().then(() => { loadScenarios(); loadOptions(); });
+loadRulesets().then(() => { loadScenarios(); loadOptions(chosenRuleset() ? chosenRuleset().name : 'm44'); });
 $('ruleset-select').addEventListener('change', onRulesetChange);
 refreshGames();
 refreshFinished();

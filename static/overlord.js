@@ -4,6 +4,7 @@
 // As everywhere in the client, legality comes from the engine: a general slot accepts a
 // card only when `legal` holds that very `dispatch`; trying another one sends it anyway
 // so that the engine's refusal (code + message, nothing changes) explains why.
+import { t } from './i18n.js';
 import { el, clear, sideName, titleCase } from './util.js';
 import { cardSectionsText, dieNode } from './cards.js';
 import { COPY_LABEL } from './actions.js';
@@ -63,7 +64,7 @@ function seatOwner(seats, seat) {
   const s = (seats || []).find((x) => x.seat === seat);
   if (!s) return '';
   if (!s.taken) return 'free seat';
-  return `${s.name || '?'}${s.is_bot ? ' (bot)' : ''}`;
+  return `${s.name || '?'}${s.is_bot ? ` (${t('bot')})` : ''}`;
 }
 
 function stepText(step) {

@@ -2,6 +2,7 @@
 // policy (claim the win / a bot for the absent), and "your turn" notifications (title,
 // favicon, optional browser notification).  Protocol: docs/protocol.md "Remote play".
 import { el, clear, sideName } from './util.js';
+import { t } from './i18n.js';
 
 export function fmtClock(sec) {
   if (sec === null || sec === undefined) return '';
@@ -26,7 +27,7 @@ export class ClockView {
   running(side) { return !!this.clock && (this.clock.running || []).includes(side); }
 }
 
-const STATE_TEXT = { online: 'online', away: 'away', gone: 'gone', bot: 'bot', free: 'free seat' };
+const STATE_TEXT = { online: t('online'), away: t('away'), gone: t('gone'), bot: t('bot'), free: t('free seat') };
 
 // one line per side: presence of its seats, and its clock
 export function sideExtras(side, { seats, presence, clock }) {
@@ -37,21 +38,21 @@ export function sideExtras(side, { seats, presence, clock }) {
     for (const p of ps) {
       const seat = (seats || []).find((s) => s.seat === p.seat);
       const who = seat && seat.held_by ? seat.held_by : sideName(p.seat);
-      const title = p.state === 'away' ? `${who}: disconnected ${p.away_seconds}s ago` : p.state === 'gone' ? `${who}: gone for ${p.away_seconds}s` : `${who}: ${STATE_TEXT[p.state] || p.state}`;
-      line.append(el('span', { class: `pres pres-${p.state}`, 'data-seat': p.seat, 'data-state': p.state, title }, '●', ps.length > 1 ? ` ${p.seat.split(':')[1] || ''}` : '', ` ${STATE_TEXT[p.state] || p.state}${p.bot && p.state !== 'bot' ? ' (bot plays)' : ''}`));
+      const title = p.state === 'away' ? t('{who}: disconnected {n}s ago', { who, n: p.away_seconds }) : p.state === 'gone' ? t('{who}: gone for {n}s', { who, n: p.away_seconds }) : `${who}: ${STATE_TEXT[p.state] || p.state}`;
+      line.append(el('span', { class: `pres pres-${p.state}`, 'data-seat': p.seat, 'data-state': p.state, title }, '●', ps.length > 1 ? ` ${p.seat.split(':')[1] || ''}` : '', ` ${STATE_TEXT[p.state] || p.state}${p.bot && p.state !== 'bot' ? ` (${t('bot plays')})` : ''}`));
     }
     out.push(line);
   }
   if (clock && clock.clock) {
     const left = clock.left(side);
-    out.push(el('div', { class: `clock${clock.running(side) ? ' running' : ''}${left !== null && left < 30 ? ' low' : ''}`, 'data-clock': side, title: clockTitle(clock.clock) }, `Clock ${fmtClock(left)}`));
+    out.push(el('div', { class: `clock${clock.running(side) ? ' running' : ''}${left !== null && left < 30 ? ' low' : ''}`, 'data-clock': side, title: clockTitle(clock.clock) }, t('Clock {time}', { time: fmtClock(left) })));
   }
   return out;
 }
 
 function clockTitle(c) {
-  const kind = c.kind === 'bank' ? `time bank, +${c.increment_seconds}s per turn` : `${fmtClock(c.move_seconds)} per decision`;
-  return `Turn clock: ${kind}; out of time: ${c.on_timeout === 'bot' ? 'the bot decides' : 'the side loses'}`;
+  const kind = c.kind === 'bank' ? t('time bank, +{n}s per turn', { n: c.increment_seconds }) : t('{time} per decision', { time: fmtClock(c.move_seconds) });
+  return t('Turn clock: {kind}; out of time: {then}', { kind, then: c.on_timeout === 'bot' ? t('the bot decides') : t('the side loses') });
 }
 
 // The bar under the status line: spectators, undo, resign, absence choices.
@@ -60,22 +61,22 @@ export function renderRemoteBar(root, ctx) {
   clear(root);
   const parts = [];
   const n = presence ? presence.spectators : 0;
-  parts.push(el('span', { class: 'muted', id: 'spectator-count', 'data-count': n, title: 'People watching this game' }, `${n} spectator${n === 1 ? '' : 's'}`));
+  parts.push(el('span', { class: 'muted', id: 'spectator-count', 'data-count': n, title: t('People watching this game') }, n === 1 ? t('1 spectator') : t('{n} spectators', { n })));
   const live = S.status === 'live' && S.view && !S.view.game_over;
   if (S.seat && live) {
     if (S.undo !== null && S.undo !== undefined) {
-      parts.push(el('button', { type: 'button', id: 'undo-btn', title: 'Take back your last step (possible until dice are rolled, a card is drawn, something hidden is revealed or the opponent acts)', onclick: () => send({ type: 'undo' }) }, '↶ Undo'));
+      parts.push(el('button', { type: 'button', id: 'undo-btn', title: t('Take back your last step (possible until dice are rolled, a card is drawn, something hidden is revealed or the opponent acts)'), onclick: () => send({ type: 'undo' }) }, `↶ ${t('Undo')}`));
     }
     parts.push(el('button', { type: 'button', id: 'resign-btn', class: 'danger', onclick: () => {
-      if (window.confirm(`Resign? ${sideName(S.side)} lose the battle at once.`)) send({ type: 'resign' });
-    } }, 'Resign'));
+      if (window.confirm(t('Resign? {side} lose the battle at once.', { side: sideName(S.side) }))) send({ type: 'resign' });
+    } }, t('Resign')));
     const other = ((presence && presence.seats) || []).filter((p) => p.seat.split(':')[0] !== S.side && p.state !== 'free' && p.state !== 'bot');
     if (other.length && other.every((p) => p.state === 'gone')) {
-      parts.push(el('span', { class: 'absence', id: 'absence' }, `Your opponent has been gone for more than ${presence.grace}s.`));
+      parts.push(el('span', { class: 'absence', id: 'absence' }, t('Your opponent has been gone for more than {n}s.', { n: presence.grace })));
       parts.push(el('button', { type: 'button', id: 'claim-win-btn', class: 'primary', onclick: () => {
-        if (window.confirm('Claim the win? The absent side loses.')) send({ type: 'claim_win' });
-      } }, 'Claim the win'));
-      if (!other.every((p) => p.bot)) parts.push(el('button', { type: 'button', id: 'absent-bot-btn', onclick: () => send({ type: 'absent_bot' }) }, 'Let a bot play for him'));
+        if (window.confirm(t('Claim the win? The absent side loses.'))) send({ type: 'claim_win' });
+      } }, t('Claim the win')));
+      if (!other.every((p) => p.bot)) parts.push(el('button', { type: 'button', id: 'absent-bot-btn', onclick: () => send({ type: 'absent_bot' }) }, t('Let a bot play for him')));
     }
   }
   if (S.view && S.view.game_over) parts.push(...afterGame(ctx));
@@ -85,15 +86,15 @@ export function renderRemoteBar(root, ctx) {
 
 // at the end: the replay, the return match (sides swapped, same players), the match
 function afterGame({ S, gameId, rematch, match }) {
-  const out = [el('a', { class: 'btn', id: 'replay-link', href: `/games/${gameId}/replay` }, 'Watch the replay')];
+  const out = [el('a', { class: 'btn', id: 'replay-link', href: `/games/${gameId}/replay` }, t('Watch the replay'))];
   if (match && match.campaign) {
     // a campaign battle: the campaign goes on (its next battle), no return match
-    out.push(el('a', { class: 'btn primary', id: 'campaign-link', href: match.campaign.url }, 'Back to the campaign'));
+    out.push(el('a', { class: 'btn primary', id: 'campaign-link', href: match.campaign.url }, t('Back to the campaign')));
   } else if (S.seat && S.mode === '1v1' && match && match.first === gameId) {
-    out.push(el('button', { type: 'button', class: 'primary', id: 'rematch-btn', onclick: rematch }, 'Return match (sides swapped)'));
+    out.push(el('button', { type: 'button', class: 'primary', id: 'rematch-btn', onclick: rematch }, t('Return match (sides swapped)')));
   }
   if (match && match.second) {
-    out.push(el('a', { class: 'btn', id: 'match-link', href: match.url }, match.finished ? (match.winner ? `Match: ${match.winner} wins` : 'Match: drawn') : 'The match'));
+    out.push(el('a', { class: 'btn', id: 'match-link', href: match.url }, match.finished ? (match.winner ? t('Match: {who} wins', { who: match.winner }) : t('Match: drawn')) : t('The match')));
   }
   return out;
 }
@@ -109,22 +110,22 @@ function setIcon(mine) {
 export class TurnNotifier {
   constructor() { this.mine = false; this.enabled = localStorage.getItem('overlord.notify') === '1'; }
   update(mine, text) {
-    document.title = mine ? `▶ Your turn · ${BASE_TITLE}` : BASE_TITLE;
+    document.title = mine ? `▶ ${t('Your turn')} · ${BASE_TITLE}` : BASE_TITLE;
     document.body.dataset.myTurn = mine ? '1' : '0';
     setIcon(mine);
     if (mine && !this.mine && this.enabled && document.hidden && 'Notification' in window && Notification.permission === 'granted') {
-      try { new Notification('Your turn', { body: text || 'It is your move.', tag: 'overlord-turn', icon: '/static/favicon-turn.svg' }); } catch (_) { /* ignore */ }
+      try { new Notification(t('Your turn'), { body: text || t('It is your move.'), tag: 'overlord-turn', icon: '/static/favicon-turn.svg' }); } catch (_) { /* ignore */ }
     }
     this.mine = mine;
   }
   toggle() {
-    return el('label', { class: 'muted notify-toggle', title: 'A browser notification when it becomes your turn while this tab is hidden' },
+    return el('label', { class: 'muted notify-toggle', title: t('A browser notification when it becomes your turn while this tab is hidden') },
       el('input', { type: 'checkbox', id: 'notify-toggle', checked: this.enabled ? true : null, onchange: async (ev) => {
         this.enabled = ev.target.checked;
         localStorage.setItem('overlord.notify', this.enabled ? '1' : '0');
         if (this.enabled && 'Notification' in window && Notification.permission === 'default') {
           try { await Notification.requestPermission(); } catch (_) { /* ignore */ }
         }
-      } }), ' notify me');
+      } }), ` ${t('notify me')}`);
   }
 }

@@ -4,6 +4,7 @@
 // URL (?step=N) is the shareable link to a step.
 import { BoardView } from './board.js';
 import { el, clear, sideName } from './util.js';
+import { t, errorText } from './i18n.js';
 import { renderDice } from './cards.js';
 import { logEntry, eventDice, describeEvent } from './log.js';
 import { UnitNames } from './unitnames.js';
@@ -68,13 +69,13 @@ async function load() {
   data.steps.forEach((s, i) => {
     if (s.turn === null || s.turn === undefined || seen.has(s.turn)) return;
     seen.add(s.turn);
-    turns.append(el('option', { value: String(i) }, `Turn ${s.turn}`));
+    turns.append(el('option', { value: String(i) }, t('Turn {n}', { n: s.turn })));
   });
   $('rp-export').href = `${api}/games/${gameId}/log${inviteQ ? '?' + inviteQ : ''}`;
   $('rp-export').setAttribute('download', `${gameId}.json`);
-  if (data.verify_url) $('rp-verify').append(' · ', el('a', { href: data.verify_url + (inviteQ ? '?' + inviteQ : ''), id: 'rp-verify-link' }, 'Verify the dice'));
+  if (data.verify_url) $('rp-verify').append(' · ', el('a', { href: data.verify_url + (inviteQ ? '?' + inviteQ : ''), id: 'rp-verify-link' }, t('Verify dice')));
   fetch(`${api}/games/${gameId}/match${inviteQ ? '?' + inviteQ : ''}`).then((m) => m.ok ? m.json() : null).then((m) => {
-    if (m && m.second) $('rp-match').append(' · ', el('a', { href: m.url }, 'Match'));
+    if (m && m.second) $('rp-match').append(' · ', el('a', { href: m.url }, t('Match')));
   }).catch(() => {});
   const q = Number(new URLSearchParams(location.search).get('step'));
   show(Number.isInteger(q) && q >= 0 ? Math.min(q, data.steps.length - 1) : 0);
@@ -86,7 +87,7 @@ function show(i) {
   const s = steps[R.step];
   R.board.setView(s.view);
   $('rp-slider').value = String(R.step);
-  $('rp-pos').textContent = `step ${R.step} / ${steps.length - 1} · turn ${s.turn ?? '-'}${s.seat ? ' · ' + sideName(s.seat) : ''}`;
+  $('rp-pos').textContent = `${t('step {n} / {total}', { n: R.step, total: steps.length - 1 })} · ${t('turn {n}', { n: s.turn ?? '-' })}${s.seat ? ' · ' + sideName(s.seat) : ''}`;
   $('rp-pos').dataset.step = String(R.step);
   const turnOpt = [...$('rp-turn').options].filter((o) => Number(o.value) <= R.step).pop();
   if (turnOpt) $('rp-turn').value = turnOpt.value;
@@ -100,11 +101,11 @@ function show(i) {
   }
   log.scrollTop = log.scrollHeight;
   const d = R.dice[R.step];
-  $('roll-caption').textContent = d ? d.caption : 'No dice rolled yet.';
+  $('roll-caption').textContent = d ? d.caption : t('No dice rolled yet.');
   renderDice(clear($('dice')), d ? d.dice : []);
   renderSides(s.view);
   const b = $('banner');
-  if (s.view.game_over) { b.classList.remove('hidden'); b.textContent = s.view.winner ? `${sideName(s.view.winner)} win the battle!` : 'The battle is over.'; } else b.classList.add('hidden');
+  if (s.view.game_over) { b.classList.remove('hidden'); b.textContent = s.view.winner ? t('{side} win the battle!', { side: sideName(s.view.winner) }) : t('The battle is over.'); } else b.classList.add('hidden');
   const u = new URL(location.href);
   u.searchParams.set('step', String(R.step));
   history.replaceState(null, '', u.toString());
@@ -122,9 +123,9 @@ function renderSides(v) {
 }
 
 function play() {
-  if (R.timer) { clearInterval(R.timer); R.timer = null; $('rp-play-text').textContent = 'Play'; return; }
+  if (R.timer) { clearInterval(R.timer); R.timer = null; $('rp-play-text').textContent = t('Play'); return; }
   if (R.step >= R.data.steps.length - 1) show(0);
-  $('rp-play-text').textContent = 'Pause';
+  $('rp-play-text').textContent = t('Pause');
   R.timer = setInterval(() => {
     if (R.step >= R.data.steps.length - 1) { play(); return; }
     show(R.step + 1);
@@ -140,7 +141,8 @@ $('rp-speed').onchange = () => { if (R.timer) { play(); play(); } };
 $('rp-turn').onchange = (ev) => show(Number(ev.target.value));
 $('rp-slider').oninput = (ev) => show(Number(ev.target.value));
 document.addEventListener('keydown', (ev) => {
-  if (!R.data || ev.target.tagName === 'INPUT' || ev.target.tagName === 'SELECT') return;
+  // the board's own keys (its cursor) are not steps
+  if (!R.data || ev.defaultPrevented || ev.target.tagName === 'INPUT' || ev.target.tagName === 'SELECT') return;
   if (ev.key === 'ArrowRight') show(R.step + 1);
   else if (ev.key === 'ArrowLeft') show(R.step - 1);
   else if (ev.key === ' ') { ev.preventDefault(); play(); }

@@ -3,6 +3,7 @@
 // "effect"/"summary" text, the tooltip shows that instead of the text below.
 import { W, H, edgePoint } from './hex.js';
 import { svg } from './util.js';
+import { t, LANG } from './i18n.js';
 
 export const FACE_BASE = {
   COUNTRY: '#c9d59b', WINTER: '#e4eaee', DESERT: '#e3cf98', BEACH: '#c9d59b',
@@ -10,70 +11,73 @@ export const FACE_BASE = {
 
 // family -> { fill, label, desc, pattern }
 export const FAMILIES = {
-  open:     { fill: null, label: '', desc: 'Open countryside: no effect.' },
-  forest:   { fill: '#5d8a3f', pattern: 'pat-forest', label: 'Woods',
-              desc: 'Woods: units entering must stop and cannot battle this turn. Battle into it: Infantry -1 die, Armor -2. Blocks line of sight.' },
-  jungle:   { fill: '#3f7a45', pattern: 'pat-jungle', label: 'Jungle',
-              desc: 'Jungle: must stop. Battle into it: Infantry -1, Armor -2. Blocks line of sight.' },
-  hedgerow: { fill: '#7fa257', pattern: 'pat-hedgerow', label: 'Hedgerow',
-              desc: 'Hedgerow: may only be entered from an adjacent hex; must stop; cannot battle the turn it enters. Battle into it: Infantry -1, Armor -2. Blocks line of sight.' },
-  village:  { fill: '#d1c0a2', pattern: 'pat-village', label: 'Town',
-              desc: 'Town / village: must stop, cannot battle the turn it enters; Armor inside battles at -2. Battle into it: Infantry -1, Armor -2. Blocks line of sight.' },
-  fortress: { fill: '#a89f95', pattern: 'pat-village', label: 'Fortress',
-              desc: 'Fortress: impassable to Armor and Artillery. Battle into it: Infantry -1, Armor -2. Occupant may ignore flags.' },
-  hill:     { fill: '#bfa36a', pattern: 'pat-hill', label: 'Hill',
-              desc: 'Hill: battle into it from lower ground: Infantry and Armor -1 die. Blocks line of sight (except along the same hill mass).' },
-  mountain: { fill: '#9a8a78', pattern: 'pat-mountain', label: 'Mountain',
-              desc: 'Mountain: impassable to Armor and Artillery; Infantry enter only from a hill. Battle into it: Infantry and Armor -2. Blocks line of sight.' },
-  lake:     { fill: '#6e9fd0', label: 'Lake', desc: 'Lake: impassable.' },
-  river:    { line: '#4f8fd6', label: 'River', desc: 'River: impassable except over a bridge or ford.' },
-  ford:     { line: '#7db3e6', label: 'Ford', desc: 'Ford: must stop; units in it battle at -1 die.' },
-  bridge:   { label: 'Bridge', desc: 'Bridge: lets units cross the river on this hex.' },
-  road:     { line: '#d9c391', label: '', desc: 'Road: a unit that moves only along the road gets +1 hex of movement.' },
-  rail:     { line: '#4a4036', label: 'Rail', desc: 'Railroad: Armor and Artillery must stop.' },
-  beach:    { fill: '#ead9a4', pattern: 'pat-beach', label: 'Beach',
-              desc: 'Beach: moves onto or across beach hexes are limited to 2 hexes.' },
-  ocean:    { fill: '#5f93c8', pattern: 'pat-ocean', label: 'Sea',
-              desc: 'Ocean: units entering must stop and cannot battle from it; never a retreat hex.' },
-  marsh:    { fill: '#9db58f', pattern: 'pat-marsh', label: 'Marsh',
-              desc: 'Marsh: must stop; leaving is a 1-hex move; impassable to Artillery. Armor cannot battle the turn it enters or leaves.' },
-  bunker:   { label: 'Bunker', desc: 'Bunker: impassable to Armor and Artillery. Battle into it: Infantry -1, Armor -2 (protects its owner). Occupant may ignore 1 flag. Blocks line of sight.' },
-  sandbag:  { label: 'Sandbags', desc: 'Sandbags: battle into it: Infantry and Armor -1 die. Occupant may ignore 1 flag. Removed when the unit leaves.' },
-  wire:     { label: 'Wire', desc: 'Barbed wire: must stop; Infantry battling from it -1 die; Armor entering removes it. Infantry may remove it instead of battling.' },
-  hedgehog: { label: 'Hedgehog', desc: 'Hedgehogs: impassable to Armor and Artillery. Occupant may ignore 1 flag.' },
-  trench:   { line: '#6b5233', label: 'Trench', desc: 'Trenches: must stop; impassable to Artillery; Armor inside cannot battle. Battle into it: Infantry and Armor -1. Infantry may ignore 1 flag.' },
-  ravine:   { fill: '#b8a27e', pattern: 'pat-hill', label: 'Ravine', desc: 'Ravine: impassable to Armor and Artillery. Occupant may ignore 1 flag.' },
-  wadi:     { fill: '#d6bf8a', line: '#a88652', label: 'Wadi', desc: 'Wadi: enter and leave only by its open ends. Battle into it: -1 die unless the attacker is in a wadi.' },
-  oasis:    { fill: '#8fbf6a', label: 'Oasis', desc: 'Oasis: must stop. Battle into it: -1 die. Blocks line of sight.' },
-  airfield: { fill: '#b9b6a8', label: 'Airfield', desc: 'Airfield: no effect on movement or battle.' },
-  cemetery: { fill: '#b7c29a', label: 'Cemetery', desc: 'Cemetery: occupant may ignore 1 flag.' },
-  dam:      { fill: '#a7a7a7', label: 'Dam', desc: 'Dam: occupant may ignore 1 flag. Blocks line of sight.' },
-  roadblock:{ label: 'Roadblock', desc: 'Road block: must stop; impassable to Armor and Artillery. Battle into it: Infantry and Armor -1.' },
-  hq:       { fill: '#c7b48a', pattern: 'pat-village', label: 'HQ', desc: 'HQ / supply / hospital tents. Blocks line of sight.' },
-  minefield:{ label: 'Mines', desc: 'Minefield: units entering must stop (no take ground out of it that turn); enemies entering roll dice for hits.' },
-  broken_bridge: { label: 'Broken bridge', desc: 'Broken bridge: no longer lets units cross the river.' },
-  depot:    { fill: '#c7b48a', pattern: 'pat-village', label: 'Depot', desc: 'Supply depot. Blocks line of sight.' },
-  dragonteeth: { label: "Dragon's teeth", desc: "Dragon's teeth: must stop; impassable to Armor and Artillery." },
-  escarpment: { fill: '#8b7560', pattern: 'pat-mountain', label: 'Escarpment', desc: 'Escarpment: impassable. Blocks line of sight.' },
-  frozen_river: { line: '#bfe0f5', label: 'Frozen river', desc: 'Frozen river: passable, but a unit moving or retreating onto it rolls 2 dice: each star is a hit.' },
-  stream:   { line: '#7db3e6', label: 'Stream', desc: 'Fordable stream: units entering must stop.' },
-  highground: { fill: null, label: '', desc: 'High ground: no rule effect.' },
-  hospital: { fill: '#d8cfb8', pattern: 'pat-village', label: 'Hospital', desc: 'Hospital. Blocks line of sight.' },
-  pier:     { line: '#8a6a45', label: 'Pier', desc: 'Pier.' },
-  rice:     { fill: '#a9c28a', pattern: 'pat-marsh', label: 'Rice', desc: 'Rice paddies: as marsh — must stop; leaving is a 1-hex move; impassable to Artillery.' },
-  seawall:  { label: 'Sea wall', desc: 'Sea wall: battle into it: Infantry and Armor -1 die (protects its owner). Occupant may ignore 1 flag.' },
-  smoke:    { label: 'Smoke', desc: 'Smoke screen: blocks line of sight.' },
-  unknown:  { fill: '#e7b0d8', pattern: 'pat-unknown', label: '?', desc: 'Terrain not recognised by this client.' },
+  open:     { fill: null, label: '', desc: t('Open countryside: no effect.') },
+  forest:   { fill: '#5d8a3f', pattern: 'pat-forest', label: t('Woods'),
+              desc: t('Woods: units entering must stop and cannot battle this turn. Battle into it: Infantry -1 die, Armor -2. Blocks line of sight.') },
+  jungle:   { fill: '#3f7a45', pattern: 'pat-jungle', label: t('Jungle'),
+              desc: t('Jungle: must stop. Battle into it: Infantry -1, Armor -2. Blocks line of sight.') },
+  hedgerow: { fill: '#7fa257', pattern: 'pat-hedgerow', label: t('Hedgerow'),
+              desc: t('Hedgerow: may only be entered from an adjacent hex; must stop; cannot battle the turn it enters. Battle into it: Infantry -1, Armor -2. Blocks line of sight.') },
+  village:  { fill: '#d1c0a2', pattern: 'pat-village', label: t('Town'),
+              desc: t('Town / village: must stop, cannot battle the turn it enters; Armor inside battles at -2. Battle into it: Infantry -1, Armor -2. Blocks line of sight.') },
+  fortress: { fill: '#a89f95', pattern: 'pat-village', label: t('Fortress'),
+              desc: t('Fortress: impassable to Armor and Artillery. Battle into it: Infantry -1, Armor -2. Occupant may ignore flags.') },
+  hill:     { fill: '#bfa36a', pattern: 'pat-hill', label: t('Hill'),
+              desc: t('Hill: battle into it from lower ground: Infantry and Armor -1 die. Blocks line of sight (except along the same hill mass).') },
+  mountain: { fill: '#9a8a78', pattern: 'pat-mountain', label: t('Mountain'),
+              desc: t('Mountain: impassable to Armor and Artillery; Infantry enter only from a hill. Battle into it: Infantry and Armor -2. Blocks line of sight.') },
+  lake:     { fill: '#6e9fd0', label: t('Lake'), desc: t('Lake: impassable.') },
+  river:    { line: '#4f8fd6', label: t('River'), desc: t('River: impassable except over a bridge or ford.') },
+  ford:     { line: '#7db3e6', label: t('Ford'), desc: t('Ford: must stop; units in it battle at -1 die.') },
+  bridge:   { label: t('Bridge'), desc: t('Bridge: lets units cross the river on this hex.') },
+  road:     { line: '#d9c391', label: '', desc: t('Road: a unit that moves only along the road gets +1 hex of movement.') },
+  rail:     { line: '#4a4036', label: t('Rail'), desc: t('Railroad: Armor and Artillery must stop.') },
+  beach:    { fill: '#ead9a4', pattern: 'pat-beach', label: t('Beach'),
+              desc: t('Beach: moves onto or across beach hexes are limited to 2 hexes.') },
+  ocean:    { fill: '#5f93c8', pattern: 'pat-ocean', label: t('Sea'),
+              desc: t('Ocean: units entering must stop and cannot battle from it; never a retreat hex.') },
+  marsh:    { fill: '#9db58f', pattern: 'pat-marsh', label: t('Marsh'),
+              desc: t('Marsh: must stop; leaving is a 1-hex move; impassable to Artillery. Armor cannot battle the turn it enters or leaves.') },
+  bunker:   { label: t('Bunker'), desc: t('Bunker: impassable to Armor and Artillery. Battle into it: Infantry -1, Armor -2 (protects its owner). Occupant may ignore 1 flag. Blocks line of sight.') },
+  sandbag:  { label: t('Sandbags'), desc: t('Sandbags: battle into it: Infantry and Armor -1 die. Occupant may ignore 1 flag. Removed when the unit leaves.') },
+  wire:     { label: t('Wire'), desc: t('Barbed wire: must stop; Infantry battling from it -1 die; Armor entering removes it. Infantry may remove it instead of battling.') },
+  hedgehog: { label: t('Hedgehog'), desc: t('Hedgehogs: impassable to Armor and Artillery. Occupant may ignore 1 flag.') },
+  trench:   { line: '#6b5233', label: t('Trench'), desc: t('Trenches: must stop; impassable to Artillery; Armor inside cannot battle. Battle into it: Infantry and Armor -1. Infantry may ignore 1 flag.') },
+  ravine:   { fill: '#b8a27e', pattern: 'pat-hill', label: t('Ravine'), desc: t('Ravine: impassable to Armor and Artillery. Occupant may ignore 1 flag.') },
+  wadi:     { fill: '#d6bf8a', line: '#a88652', label: t('Wadi'), desc: t('Wadi: enter and leave only by its open ends. Battle into it: -1 die unless the attacker is in a wadi.') },
+  oasis:    { fill: '#8fbf6a', label: t('Oasis'), desc: t('Oasis: must stop. Battle into it: -1 die. Blocks line of sight.') },
+  airfield: { fill: '#b9b6a8', label: t('Airfield'), desc: t('Airfield: no effect on movement or battle.') },
+  cemetery: { fill: '#b7c29a', label: t('Cemetery'), desc: t('Cemetery: occupant may ignore 1 flag.') },
+  dam:      { fill: '#a7a7a7', label: t('Dam'), desc: t('Dam: occupant may ignore 1 flag. Blocks line of sight.') },
+  roadblock:{ label: t('Roadblock'), desc: t('Road block: must stop; impassable to Armor and Artillery. Battle into it: Infantry and Armor -1.') },
+  hq:       { fill: '#c7b48a', pattern: 'pat-village', label: t('HQ'), desc: t('HQ / supply / hospital tents. Blocks line of sight.') },
+  minefield:{ label: t('Mines'), desc: t('Minefield: units entering must stop (no take ground out of it that turn); enemies entering roll dice for hits.') },
+  broken_bridge: { label: t('Broken bridge'), desc: t('Broken bridge: no longer lets units cross the river.') },
+  depot:    { fill: '#c7b48a', pattern: 'pat-village', label: t('Depot'), desc: t('Supply depot. Blocks line of sight.') },
+  dragonteeth: { label: t("Dragon's teeth"), desc: t("Dragon's teeth: must stop; impassable to Armor and Artillery.") },
+  escarpment: { fill: '#8b7560', pattern: 'pat-mountain', label: t('Escarpment'), desc: t('Escarpment: impassable. Blocks line of sight.') },
+  frozen_river: { line: '#bfe0f5', label: t('Frozen river'), desc: t('Frozen river: passable, but a unit moving or retreating onto it rolls 2 dice: each star is a hit.') },
+  stream:   { line: '#7db3e6', label: t('Stream'), desc: t('Fordable stream: units entering must stop.') },
+  highground: { fill: null, label: '', desc: t('High ground: no rule effect.') },
+  hospital: { fill: '#d8cfb8', pattern: 'pat-village', label: t('Hospital'), desc: t('Hospital. Blocks line of sight.') },
+  pier:     { line: '#8a6a45', label: t('Pier'), desc: t('Pier.') },
+  rice:     { fill: '#a9c28a', pattern: 'pat-marsh', label: t('Rice'), desc: t('Rice paddies: as marsh — must stop; leaving is a 1-hex move; impassable to Artillery.') },
+  seawall:  { label: t('Sea wall'), desc: t('Sea wall: battle into it: Infantry and Armor -1 die (protects its owner). Occupant may ignore 1 flag.') },
+  smoke:    { label: t('Smoke'), desc: t('Smoke screen: blocks line of sight.') },
+  unknown:  { fill: '#e7b0d8', pattern: 'pat-unknown', label: '?', desc: t('Terrain not recognised by this client.') },
 };
 
 export function familyOf(tile) {
   return FAMILIES[tile.family] ? tile.family : 'unknown';
 }
 
+// The server's own text (English) for a tile, unless the page is in another language and
+// this client knows the family: then its translated text.
 export function tileDescription(tile) {
+  const f = FAMILIES[familyOf(tile)];
+  if (LANG !== 'en' && familyOf(tile) !== 'unknown') return f.desc;
   if (tile.effect) return tile.effect;
   if (tile.summary) return tile.summary;
-  const f = FAMILIES[familyOf(tile)];
   return f.desc;
 }
 

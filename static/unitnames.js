@@ -5,6 +5,7 @@
 // events, in log order.  A unit never named falls back to the current view, never to
 // an internal id.
 import { unitTitle } from './units.js';
+import { t } from './i18n.js';
 
 // event type -> field holding the hex the unit ends on
 const MOVES = {
@@ -29,8 +30,8 @@ export class UnitNames {
       const v = this.fallback(id);
       if (v) u = { title: unitTitle(v), hex: v.hex || null };
     }
-    if (!u) return 'a unit';
-    return `${u.title}${u.hex ? ` at (${u.hex[0]},${u.hex[1]})` : ''}`;
+    if (!u) return t('a unit');
+    return u.hex ? t('{unit} at ({row},{col})', { unit: u.title, row: u.hex[0], col: u.hex[1] }) : u.title;
   }
   apply(e) {
     const f = MOVES[e.type];

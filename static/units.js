@@ -2,18 +2,19 @@
 // server's unit object when it sends them (unit.stats / unit.move / unit.dice), else
 // from this informational table of the base profiles.
 import { titleCase, sideName } from './util.js';
+import { t } from './i18n.js';
 import { firstActiveTurn, supplyText, supplyTurns } from './conditions.js';
 
 export const NATION = {
-  ger: { name: 'German', fill: '#5f6870', edge: '#2d3338' },
-  it:  { name: 'Italian', fill: '#6f7f8e', edge: '#37424c' },
-  jp:  { name: 'Japanese', fill: '#b38f3e', edge: '#5e4718' },
-  us:  { name: 'US', fill: '#5d7d35', edge: '#2c3e15' },
-  brit:{ name: 'British', fill: '#8a7b44', edge: '#433a17' },
-  gb:  { name: 'British', fill: '#8a7b44', edge: '#433a17' },
-  ru:  { name: 'Soviet', fill: '#8b4a32', edge: '#46210f' },
-  fr:  { name: 'French', fill: '#4f6f98', edge: '#22364f' },
-  ch:  { name: 'Chinese', fill: '#6a7c5a', edge: '#333f28' },
+  ger: { name: t('German'), fill: '#5f6870', edge: '#2d3338' },
+  it:  { name: t('Italian'), fill: '#6f7f8e', edge: '#37424c' },
+  jp:  { name: t('Japanese'), fill: '#b38f3e', edge: '#5e4718' },
+  us:  { name: t('US'), fill: '#5d7d35', edge: '#2c3e15' },
+  brit:{ name: t('British'), fill: '#8a7b44', edge: '#433a17' },
+  gb:  { name: t('British'), fill: '#8a7b44', edge: '#433a17' },
+  ru:  { name: t('Soviet'), fill: '#8b4a32', edge: '#46210f' },
+  fr:  { name: t('French'), fill: '#4f6f98', edge: '#22364f' },
+  ch:  { name: t('Chinese'), fill: '#6a7c5a', edge: '#333f28' },
 };
 const SIDE_DEFAULT = { AXIS: NATION.ger, ALLIES: NATION.us };
 
@@ -39,13 +40,13 @@ export const VARIANT_LETTERS = {
   martian_fighting_machine: 'Mf', martian_handling_machine: 'Mh',
 };
 const VARIANT_STYLE = {
-  zombie: { name: 'Zombie', fill: '#4f7a4a', edge: '#1d3a1a' },
-  dalek: { name: 'Dalek', fill: '#8d8f94', edge: '#3c3d40' },
-  special_weapons_dalek: { name: 'Dalek', fill: '#8d8f94', edge: '#3c3d40' },
-  dalek_mercenary: { name: 'Mercenary', fill: '#2b2b2b', edge: '#000' },
-  cyberman: { name: 'Cyberman', fill: '#d8dde3', edge: '#6b7480' },
-  martian_fighting_machine: { name: 'Martian', fill: '#c9ced6', edge: '#5a606a' },
-  martian_handling_machine: { name: 'Martian', fill: '#c9ced6', edge: '#5a606a' },
+  zombie: { name: t('Zombie'), fill: '#4f7a4a', edge: '#1d3a1a' },
+  dalek: { name: t('Dalek'), fill: '#8d8f94', edge: '#3c3d40' },
+  special_weapons_dalek: { name: t('Dalek'), fill: '#8d8f94', edge: '#3c3d40' },
+  dalek_mercenary: { name: t('Mercenary'), fill: '#2b2b2b', edge: '#000' },
+  cyberman: { name: t('Cyberman'), fill: '#d8dde3', edge: '#6b7480' },
+  martian_fighting_machine: { name: t('Martian'), fill: '#c9ced6', edge: '#5a606a' },
+  martian_handling_machine: { name: t('Martian'), fill: '#c9ced6', edge: '#5a606a' },
 };
 export function variantStyle(unit) {
   return VARIANT_STYLE[unit.kind] || null;
@@ -73,31 +74,42 @@ export function unitStats(unit) {
   };
 }
 
+// unit kinds named as in the published editions (the rest: the engine's kind, title-cased)
+const KIND_NAMES = {
+  infantry: t('Infantry'), armor: t('Armor'), artillery: t('Artillery'), inf: t('Infantry'), art: t('Artillery'),
+  special_forces: t('Special Forces'), elite_armor: t('Elite Armor'), tiger: t('Tiger'), sniper: t('Sniper'),
+  engineer: t('Combat Engineers'), cavalry: t('Cavalry'), ski: t('Ski Troops'), resistance: t('French Resistance'),
+  big_gun: t('Big Gun'), mobile_artillery: t('Mobile Artillery'), anti_tank: t('Anti-Tank Gun'), mortar: t('Mortar'),
+  machine_gun: t('Machine Gun'), heavy_anti_tank: t('Heavy Anti-Tank Gun'), destroyer: t('Destroyer'),
+};
+export function kindName(kind) { return KIND_NAMES[kind] || titleCase(kind); }
+
 export function unitTitle(unit) {
   if (unit.name) return unit.name;
   const n = nationStyle(unit).name;
-  return `${n ? n + ' ' : ''}${titleCase(unit.kind || unit.class)}`;
+  const k = kindName(unit.kind || unit.class);
+  return n ? t('{nation} {kind}', { nation: n, kind: k }) : k;
 }
 
 export function unitDescription(unit) {
   const st = unitStats(unit);
   const lines = [];
-  lines.push(`${sideName(unit.side)} — ${unit.figures}/${unit.max_figures ?? unit.figures} figures`);
+  lines.push(`${sideName(unit.side)} — ${t('{n}/{max} figures', { n: unit.figures, max: unit.max_figures ?? unit.figures })}`);
   if (st.move !== undefined) {
-    const mf = st.moveFire === 0 ? 'move or battle' : `battle after moving up to ${st.moveFire}`;
-    lines.push(`Moves up to ${st.move} hex${st.move === 1 ? '' : 'es'} (${mf})`);
+    const mf = st.moveFire === 0 ? t('move or battle') : t('battle after moving up to {n}', { n: st.moveFire });
+    lines.push(`${st.move === 1 ? t('Moves up to 1 hex') : t('Moves up to {n} hexes', { n: st.move })} (${mf})`);
   }
-  if (st.dice) lines.push(`Dice by range: ${st.dice.join(' / ')}`);
+  if (st.dice) lines.push(t('Dice by range: {dice}', { dice: st.dice.join(' / ') }));
   if (unit.badge) lines.push(`Badge ${unit.badge}`);
   // typed units (004 unit types as game options): the engine's kind names the type
-  if (unit.kind && !['infantry', 'armor', 'artillery'].includes(unit.kind)) lines.push(`Type: ${titleCase(unit.kind)}`);
+  if (unit.kind && !['infantry', 'armor', 'artillery'].includes(unit.kind)) lines.push(t('Type: {kind}', { kind: kindName(unit.kind) }));
   if (unit.train && unit.train.length > 1) lines.push(`Train piece ${unit.train.indexOf(unit.id) + 1} of ${unit.train.length} (the pieces move together)`);
   if (unit.inactive_until !== undefined && unit.inactive_until !== null) lines.push(`Waits: cannot be ordered before turn ${firstActiveTurn(unit)}`);
   if (supplyTurns(unit) > 0) lines.push(supplyText(supplyTurns(unit)));
   const status = [];
-  if (unit.ordered) status.push('ordered');
-  if (unit.moved) status.push(`moved ${unit.moved}`);
-  if (unit.battled) status.push('battled');
-  if (status.length) lines.push(`This turn: ${status.join(', ')}`);
+  if (unit.ordered) status.push(t('ordered'));
+  if (unit.moved) status.push(t('moved {n}', { n: unit.moved }));
+  if (unit.battled) status.push(t('battled'));
+  if (status.length) lines.push(t('This turn: {status}', { status: status.join(', ') }));
   return lines;
 }

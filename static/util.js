@@ -1,4 +1,5 @@
 // Small DOM helpers shared by the client modules.
+import { t } from './i18n.js';
 export const SVGNS = 'http://www.w3.org/2000/svg';
 
 export function svg(tag, attrs = {}, text) {
@@ -27,6 +28,25 @@ export function el(tag, attrs = {}, ...children) {
 
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
+// Re-render `container` with `draw()` and keep the keyboard focus: a control inside it
+// that had the focus is focused again in the new drawing (found by its data-card,
+// data-action, data-claim or id, else by its text), so a keyboard or screen-reader
+// user does not fall back to the top of the page at every update.
+export function keepFocus(container, draw) {
+  const a = document.activeElement;
+  if (!a || !container.contains(a) || a === container) { draw(); return; }
+  const attrs = ['data-card', 'data-action', 'data-claim', 'data-switch', 'id'];
+  const attr = attrs.find((x) => a.hasAttribute(x));
+  const value = attr ? a.getAttribute(attr) : null;
+  const text = a.textContent;
+  const tag = a.tagName;
+  draw();
+  const again = attr
+    ? [...container.querySelectorAll(`[${attr}]`)].find((x) => x.getAttribute(attr) === value)
+    : [...container.querySelectorAll(tag)].find((x) => x.textContent === text);
+  if (again && typeof again.focus === 'function') again.focus();
+}
+
 export function titleCase(s) {
   return String(s || '').replace(/[_-]+/g, ' ').replace(/\b\w/g, (m) => m.toUpperCase());
 }
@@ -36,8 +56,8 @@ export function sideName(side) {
   const s = String(side);
   const [base, role] = s.split(':');
   // the sides' names (France 1944 seats ALLIED / GERMAN; the Portable Wargame RED / BLUE)
-  const b = { AXIS: 'Axis', ALLIES: 'Allies', ALLIED: 'Allies', GERMAN: 'Germans' }[base] || titleCase(base.toLowerCase());
-  const roles = { cinc: 'C-in-C', left: 'Left general', centre: 'Centre general', center: 'Centre general', right: 'Right general', commander: 'Commander' };
+  const b = { AXIS: t('Axis'), ALLIES: t('Allies'), ALLIED: t('Allies'), GERMAN: t('Germans') }[base] || titleCase(base.toLowerCase());
+  const roles = { cinc: t('C-in-C'), left: t('Left general'), centre: t('Centre general'), center: t('Centre general'), right: t('Right general'), commander: t('Commander') };
   return role ? `${b} (${roles[role] || titleCase(role)})` : b;
 }
 

@@ -3,6 +3,7 @@
 // and the player zooms with the +/−/fit buttons or a two-finger pinch, and pans by
 // scrolling (one finger) inside the board's frame.
 import { el } from './util.js';
+import { t } from './i18n.js';
 
 const TARGET_HEX_PX = 40;
 
@@ -13,9 +14,9 @@ export class BoardZoom {
     this.zoom = 1;
     this.auto = true;
     const bar = el('div', { class: 'zoom-bar' },
-      el('button', { type: 'button', id: 'zoom-out', title: 'Zoom out', 'aria-label': 'zoom out', onclick: () => this.by(1 / 1.4) }, '−'),
-      el('button', { type: 'button', id: 'zoom-fit', title: 'Fit the board to the width', 'aria-label': 'fit', onclick: () => this.set(1) }, '⤢'),
-      el('button', { type: 'button', id: 'zoom-in', title: 'Zoom in', 'aria-label': 'zoom in', onclick: () => this.by(1.4) }, '+'));
+      el('button', { type: 'button', id: 'zoom-out', title: t('Zoom out'), 'aria-label': t('Zoom out'), onclick: () => this.by(1 / 1.4) }, '−'),
+      el('button', { type: 'button', id: 'zoom-fit', title: t('Fit the board to the width'), 'aria-label': t('Fit the board to the width'), onclick: () => this.set(1) }, '⤢'),
+      el('button', { type: 'button', id: 'zoom-in', title: t('Zoom in'), 'aria-label': t('Zoom in'), onclick: () => this.by(1.4) }, '+'));
     wrap.append(bar, this.scroll);
     // a new board drawing (flip, reconnect) keeps the zoom
     new MutationObserver(() => this.apply()).observe(this.scroll, { childList: true });

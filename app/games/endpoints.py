@@ -5,8 +5,9 @@ from typing import Any
 from fastapi import APIRouter, Query, Request, Response, status
 
 from ..engine_api import bot_levels, default_bot_level, optional_rules, preview_action, rulesets
-from ..errors import BadRequest
+from ..errors import BadRequest, NotFound
 from ..ratelimit import CATCHUP_RATE, address_key, check_shared, client_key
+from ..tutorial import TUTORIALS
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
 from .privacy import require_watch
@@ -38,6 +39,20 @@ async def admit_game(request: Request, identity_id: str) -> None:
     s = request.app.state.settings
     await check_shared(s.game_rate, "game", client_key(request, identity_id), "new games")
     await check_shared(s.game_address_rate, "game", address_key(request), "new games")
+@router.post("/tutorials/{name}", status_code=status.HTTP_201_CREATED, response_model=GameCreated)
+async def start_tutorial(name: str, session: SessionDep, me: CurrentIdentity,
+                         request: Request) -> GameCreated:
+    """Start a lesson (app/tutorial.py): a game on the lesson's scenario with its dice
+    seed, the player in the lesson's seat, the server's bot in the others."""
+    lesson = TUTORIALS.get(name)
+    if lesson is None:
+        raise NotFound(f"no tutorial {name!r}", code="tutorial_not_found")
+    await admit_game(request, me.id)
+    body = GameCreate(scenario_id=lesson.scenario_id, mode="1v1", seat=lesson.seat,
+                      bots=list(lesson.bots), seed=lesson.seed)
+    out = await service.create_game(session, me, body, allow_test_seed=True)
+    await request.app.state.hub.bots.kick(out.id)
+    return out
 
 
 @router.get("/games", response_model=list[GameSummary])

@@ -9,15 +9,17 @@ from typing import Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from ..errors import AppError
+from .. import i18n
+from ..errors import AppError, NotFound
 from ..games import service as games
 from ..games.privacy import require_visible
 from ..ratelimit import address_key, check_shared
 from ..security import OptionalIdentity, SessionDep
 from ..settings import TEMPLATES_DIR
+from ..tutorial import tutorial_of
 
 router = APIRouter(include_in_schema=False)
 
@@ -56,7 +58,15 @@ async def game_page(game_id: str, request: Request, session: SessionDep, me: Opt
         "ws_absolute_url": f"{scheme}://{request.url.netloc}{ws_path}",
         "identity": {"id": me.id, "name": me.name} if me else None, "seat": seat,
         "invite": invite, "scenario_name": game.scenario_name, "api_base": "/api",
-        "ruleset": game.ruleset, "renderer": games.renderer_of(game.ruleset)})
+        "ruleset": game.ruleset, "renderer": games.renderer_of(game.ruleset),
+        "tutorial": tutorial_of(game.scenario_id)})
+
+
+@router.get("/help/m44", response_class=HTMLResponse)
+async def help_m44(request: Request, me: OptionalIdentity) -> Response:
+    """The standard game's rules in short (the tutorial links it), in the reader's language."""
+    return render(request, "help.html", {
+        "identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api"})
 
 
 @router.get("/campaigns", response_class=HTMLResponse)
@@ -111,3 +121,25 @@ async def join(invite: str, request: Request, session: SessionDep) -> Response:
         return render(request, "lobby.html", {"identity": None, "api_base": "/api",
                                               "error": "invite_not_found"}, 404)
     return RedirectResponse(f"/games/{game.id}?invite={invite}", status_code=303)
+
+
+@router.get("/lang/{lang}")
+async def choose_language(lang: str, request: Request, next: str = "/") -> Response:
+    """The header's language switch: remembers the choice in the ``lang`` cookie (a year)
+    and goes back to the page (a path of this site only: never elsewhere)."""
+    if lang not in i18n.LANGUAGES:
+        raise NotFound("unknown language", code="unknown_language")
+    back = next if next.startswith("/") and not next.startswith(("//", "/\\")) else "/"
+    resp = RedirectResponse(back, status_code=303)
+    resp.set_cookie(i18n.COOKIE, lang, max_age=365 * 86400, samesite="lax", path="/")
+    return resp
+
+
+@router.get("/i18n/{lang}.json")
+async def client_catalog(lang: str) -> Response:
+    """The browser client's catalog (static/i18n.js): English text -> translation, error
+    code -> message.  The page links it with a version, so it may be cached."""
+    if lang not in i18n.LANGUAGES:
+        raise NotFound("unknown language", code="unknown_language")
+    return JSONResponse(i18n.client_catalog(lang),
+                        headers={"Cache-Control": "public, max-age=86400"})

@@ -42,11 +42,54 @@ def summarize(scenario_id: str, source: str, scn: Any) -> ScenarioSummary:
             if m not in table:
                 modes.append(m)
                 table[m] = layouts(ruleset(name), m)
+    raw: dict[str, Any] = scn.raw if isinstance(getattr(scn, "raw", None), dict) else {}
+    info = raw.get("game_info")
+    front = info.get("front") if isinstance(info, dict) else None
     return ScenarioSummary(
         id=scenario_id, name=quota.display_name(scn.name), source=source,
         board_type=scn.board.kind, face=scn.face,
         player1_side=scn.player1_side, player2_side=scn.player2_side,
-        starting_side=scn.starting_side, modes=modes, layouts=table, rulesets=by_ruleset)
+        starting_side=scn.starting_side, modes=modes, layouts=table, rulesets=by_ruleset,
+        kind=scenario_kind(raw), date=scn.date_begin or None,
+        front=str(front).lower()[:20] if isinstance(front, str) and front else None,
+        victory=dict(scn.victory), subtitle=_text_field(raw, "subtitle"))
+
+
+def _texts(raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """The ``text`` blocks of a .m44 file, one per language (``{"en": {...}}``)."""
+    text = raw.get("text")
+    return [v for v in text.values() if isinstance(v, dict)] if isinstance(text, dict) else []
+
+
+def _text_field(raw: dict[str, Any], name: str) -> str | None:
+    """A text field of the scenario (English first), trimmed to one short line."""
+    text = raw.get("text")
+    english = text.get("en") if isinstance(text, dict) else None
+    for b in ([english] if isinstance(english, dict) else []) + _texts(raw):
+        v = b.get(name)
+        if isinstance(v, str) and v.strip():
+            return quota.display_name(v.strip().splitlines()[0])[:120]
+    return None
+
+
+def scenario_kind(raw: dict[str, Any]) -> str:
+    """``battle``; ``tutorial``: a lesson's board (``meta_data.tutorial``, app/tutorial.py,
+    started from the lobby's "Learn to play"); or ``rules_example``: a board drawn to
+    illustrate a rule (such as "Hills (Examples of Line of Sight)").  Only battles are in
+    the lobby's list of scenarios.
+
+    The criterion: a battle tells the players how it is won or what they command -- its
+    text has victory conditions (``victory``) or a briefing (``description``) in some
+    language; a file whose texts have neither is a rules example."""
+    meta = raw.get("meta_data")
+    if isinstance(meta, dict) and meta.get("tutorial"):
+        return "tutorial"
+    for b in _texts(raw):
+        for field in ("victory", "description"):
+            v = b.get(field)
+            if isinstance(v, str) and v.strip():
+                return "battle"
+    return "rules_example"
 
 
 def _summary_or_error(scenario_id: str, source: str, text: str) -> ScenarioSummary:

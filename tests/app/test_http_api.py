@@ -34,13 +34,26 @@ def test_identity_token_cookie_and_bearer(api: httpx.Client) -> None:
 def test_bundled_scenarios(api: httpx.Client) -> None:
     listed = api.get("/api/scenarios").json()
     bundled = {s["id"]: s for s in listed if s["source"] == "bundled"}
-    assert len(bundled) == 8         # with WOTW-FallOfLondon1940 (004 War Of The Worlds)
+    assert len(bundled) == 9         # with WOTW-FallOfLondon1940 and the tutorial's board
     peg = bundled[SCENARIO]
     assert peg["name"] and peg["starting_side"] == "ALLIES" and peg["modes"] == ["1v1", "team"]
     assert bundled["13-OmahaBeachOverlord"]["modes"][0] == "overlord"
     detail = api.get(f"/api/scenarios/{SCENARIO}").json()
     assert detail["board"]["rows"] == 9 and detail["board"]["hexes"]
     assert err(api.get("/api/scenarios/nope")) == "scenario_not_found"
+
+
+def test_scenario_summaries_name_battles_and_rules_examples(api: httpx.Client) -> None:
+    """Issue 40, point 4: each scenario says whether it is a battle or a rules example (no
+    victory conditions and no briefing in its text: a board drawn to show a rule), and
+    what the lobby's one-line summary needs: date, front, medals to win, subtitle."""
+    bundled = {s["id"]: s for s in api.get("/api/scenarios").json() if s["source"] == "bundled"}
+    assert bundled["1096-HillsExamplesOfLineOfSight"]["kind"] == "rules_example"
+    assert bundled["tutorial-m44-first-battle"]["kind"] == "tutorial"
+    assert {s["kind"] for k, s in bundled.items() if not k.startswith(("1096-", "tutorial-"))} == {"battle"}
+    peg = bundled[SCENARIO]
+    assert (peg["date"], peg["front"], peg["victory"]) == ("1944-06-06", "western", {"AXIS": 4, "ALLIES": 4})
+    assert bundled["5913-BattleOfProkhorovka"]["subtitle"] == "Unternehmen Zitadelle"
 
 
 def test_upload_valid_and_unknown_codes(api: httpx.Client) -> None:

@@ -142,3 +142,23 @@ def test_optional_rules_chosen_in_the_lobby_show_in_the_game(new_page, tmp_path)
     expect(box).to_contain_text("infantry charge")
     expect(box).to_contain_text("blitzkrieg")
     expect(box).to_contain_text("demoralisation")
+
+
+def test_rule_systems_and_battles_named_as_players_know_them(new_page):
+    """Issue 40, point 4: one list of rule systems with the names players use, the
+    standard game chosen; battles listed with a one-line summary; a rules example
+    ("Hills (Examples of Line of Sight)": no victory conditions, no briefing) is not in
+    the list of scenarios to play."""
+    page = new_page("lobby")
+    enter_name(page, "Newcomer")
+    names = page.locator("#ruleset-select option").all_text_contents()
+    assert names[:2] == ["Memoir '44", "Memoir '44 Overlord"]
+    assert {"Fast Play '44", "The Portable Wargame (3x3)", "France 1944"} <= set(names)
+    expect(page.locator("#ruleset-select")).to_have_value("m44")
+    expect(page.locator("#scenario-select option[value='2-PegasusBridge']")).to_have_text("Pegasus Bridge")
+    expect(page.locator("#scenario-select option[value='1096-HillsExamplesOfLineOfSight']")).to_have_count(0)
+    page.select_option("#scenario-select", "2-PegasusBridge")
+    expect(page.locator("#scenario-info [data-summary]")).to_have_text("June 6, 1944 · Western front · 4 medals to win")
+    page.select_option("#ruleset-select", "overlord")
+    expect(page.locator("#scenario-select option[value='13-OmahaBeachOverlord']")).to_have_count(1)
+    expect(page.locator("#scenario-select option[value='1096-HillsExamplesOfLineOfSight']")).to_have_count(0)

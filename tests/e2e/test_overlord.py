@@ -380,6 +380,8 @@ def test_lobby_layout_one_player_per_side_with_bots(new_page, tmp_path):
     host.fill("#identity-name", "Eisenhower")
     host.click("#identity-submit")
     expect(host.locator('[data-me="Eisenhower"]')).to_be_visible()
+    host.select_option("#ruleset-select", "overlord")     # the rule systems: one list
+    expect(host.locator(f"#scenario-select option[value='{SCENARIO}']")).to_have_count(1)
     host.select_option("#scenario-select", SCENARIO)
     expect(host.locator("#mode-select")).to_have_value("overlord")
     expect(host.locator("#layout-label")).to_be_visible()

@@ -186,7 +186,7 @@ def expect_seat(page, seat):
 
 
 def test_the_lobby_offers_the_portable_wargame_against_the_bot(new_page, live_server, tmp_path):
-    """Lobby: Rules "The Colonial 3x3 Portable Wargame" (no scenario asked), bots play the
+    """Lobby: Rules "The Portable Wargame (3x3)" (no scenario asked), bots play the
     other seat; the creator plays RED on the game page while the server's bot plays BLUE."""
     page = new_page("solo")
     assert page.request.post("/api/identity", data={"name": "Wolseley"}).ok

@@ -75,7 +75,7 @@ def normalise_options(options: dict[str, Any] | None) -> dict[str, Any]:
 class France1944:
     name = "france1944"
     version = "1"
-    title = "France 1944 revised combat (referee)"
+    title = "France 1944"
     summary = ("A neutral referee for two remote players of Victory Games' France 1944 "
                "with the 001 revisions: combat declared then resolved on the revised "
                "combat table (morale and control modifiers, column shifts), reaction "

@@ -13,7 +13,7 @@ class OverlordRuleset(M44Ruleset):
 
     name = "overlord"
     version = "1"
-    title = "Memoir '44 Overlord / Team Play"
+    title = "Memoir '44 Overlord"
     summary = ("Up to eight players: per side a Commander-in-Chief who holds the cards and "
                "Field Generals who command a section each.  Overlord boards (002) or Team "
                "Play on a standard board (004).")

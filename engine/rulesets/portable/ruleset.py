@@ -16,7 +16,7 @@ VERSION = "1"
 class PortableRuleset:
     name = "portable"
     version = VERSION
-    title = "The Colonial 3x3 Portable Wargame"
+    title = "The Portable Wargame (3x3)"
     summary = ("Bob Cordery's fast play Portable Wargame on a 3x3 square grid: six units and "
                "a General a side, reserve areas behind the baselines, D6 combat.  The dice "
                "decide the attacker and the terrain; the defender places the terrain and "

@@ -1,0 +1,126 @@
+"""Translations in a real browser (issue 40): with the browser's language set to French
+or German, the lobby and a game page show no English text of the catalog; the header's
+switch changes the language."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from playwright.sync_api import expect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# every visible text node (but the scenario's own words: its labels on the board), and the texts a screen reader reads (title, placeholder,
+# aria-label), of the page as it stands
+VISIBLE_TEXTS = """() => {
+  const out = [];
+  const visible = (e) => !!(e.offsetWidth || e.offsetHeight || e.getClientRects().length)
+    && getComputedStyle(e).visibility !== 'hidden';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const n = walker.currentNode;
+    const p = n.parentElement;
+    if (!p || ['SCRIPT', 'STYLE'].includes(p.tagName) || !visible(p)) continue;
+    if (p.closest('.scenario-label, [data-scenario-text]')) continue;   // the scenario's own words
+    const s = n.textContent.trim();
+    if (s) out.push(s);
+  }
+  for (const e of document.querySelectorAll('[title], [placeholder], [aria-label]')) {
+    if (!visible(e)) continue;
+    for (const a of ['title', 'placeholder', 'aria-label']) if (e.getAttribute(a)) out.push(e.getAttribute(a).trim());
+  }
+  for (const o of document.querySelectorAll('option')) out.push(o.textContent.trim());
+  return out;
+}"""
+
+
+def english_messages(lang: str) -> set[str]:
+    """The English texts that the language translates differently (a text that is the
+    same in both, such as a game's name, proves nothing)."""
+    with open(ROOT / "app" / "locales" / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
+        cat = read_po(f)
+    return {m.id for m in cat if isinstance(m.id, str) and m.id and m.string and m.string != m.id}
+
+
+def english_left(page, lang: str) -> list[str]:
+    english = english_messages(lang)
+    whole = {x for x in english if "{" not in x and "%(" not in x}
+    long_ = [(x, re.compile(rf"(?<!\w){re.escape(x)}(?!\w)")) for x in whole if len(x) >= 16]
+    found = []
+    for text in page.evaluate(VISIBLE_TEXTS):
+        if text in whole:
+            found.append(text)
+        else:
+            found += [x for x, pat in long_ if pat.search(text)]
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("locale,lang,new_game", [("fr-FR", "fr", "Nouvelle partie"),
+                                                  ("de-DE", "de", "Neue Partie")])
+def test_no_english_left_on_lobby_and_game(browser, live_server, locale, lang, new_game):
+    ctx = browser.new_context(locale=locale, base_url=live_server.base,
+                              viewport={"width": 1500, "height": 1000})
+    errors: list[str] = []
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto("/")
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(page.locator("#create-panel h2")).to_have_text(new_game)
+        page.fill("#identity-name", "Leclerc")
+        page.click("#identity-submit")
+        expect(page.locator('[data-me="Leclerc"]')).to_be_visible()
+        expect(page.locator("#scenario-select option[value='2-PegasusBridge']")).to_have_count(1)
+        page.wait_for_timeout(300)
+        assert english_left(page, lang) == []
+
+        # a game against the bot: the game page, the Allied hand, the prompt, the log
+        r = page.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "seat": "ALLIES"})
+        assert r.ok, r.text()
+        game = r.json()
+        assert page.request.post(f"/api/games/{game['id']}/seats/AXIS/bot").ok
+        page.goto(f"/games/{game['id']}")
+        expect(page.locator("#hand .card").first).to_be_visible()
+        expect(page.locator("#prompt")).not_to_have_text("")
+        page.wait_for_timeout(500)
+        assert english_left(page, lang) == []
+        # play a card: the order prompt and the action bar are translated too
+        page.locator("#hand .card.playable").first.click()
+        page.wait_for_timeout(800)
+        assert english_left(page, lang) == []
+
+        # the replay page of the game, resigned
+        page.once("dialog", lambda d: d.accept())
+        page.locator("#resign-btn").click()
+        expect(page.locator("#banner")).to_be_visible()
+        page.goto(f"/games/{game['id']}/replay")
+        expect(page.locator("#rp-pos")).to_have_attribute("data-step", "0")
+        page.locator("#rp-last").click()
+        assert english_left(page, lang) == []
+        # the rules help
+        page.goto("/help/m44")
+        assert english_left(page, lang) == []
+
+        # the header's switch: English, kept by the cookie
+        page.click("nav.lang-switch a[data-lang='en']")
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        page.goto("/")
+        expect(page.locator("#create-panel h2")).to_have_text("New game")
+    finally:
+        ctx.close()
+    assert not errors, errors
+
+
+def test_english_scan_catches_english(browser, live_server):
+    """The scan itself: an English page has the catalog's texts."""
+    ctx = browser.new_context(locale="en-GB", base_url=live_server.base)
+    try:
+        page = ctx.new_page()
+        page.goto("/")
+        expect(page.locator("#create-panel h2")).to_have_text("New game")
+        assert "New game" in english_left(page, "fr")
+        assert re.search("Recent finished games", " ".join(english_left(page, "de")))
+    finally:
+        ctx.close()
