@@ -62,6 +62,7 @@ ERROR_TEXT: dict[str, str] = {
     "scenario_missing": N_("The scenario of this game is missing."),
     "scenario_no_units": N_("The scenario has no units."),
     "rate_limited": N_("Too many requests: wait a moment."),
+    "session_revoked": N_("This session was signed out: sign in again."),
     "server_busy": N_("The server is busy: try again in a moment."),
     "http_error": N_("The request failed."),
     "internal_error": N_("Internal server error."),
