@@ -76,7 +76,7 @@ def preview_action(name: str, options: dict[str, Any], action: dict[str, Any]) -
     """The ruleset's optional preview of ``action`` under ``options`` (a fresh state of a
     ruleset without scenario; ``EngineError("no_preview")`` when it has none)."""
     rs = ruleset(name)
-    if getattr(rs, "preview", None) is None or rs.setup != "none":
+    if not rs.has_preview or rs.setup != "none":
         raise EngineError("no_preview", f"ruleset {name!r} has no preview")
     return _registry.preview_of(rs, rs.new_game(0, options), action)
 

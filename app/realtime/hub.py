@@ -375,12 +375,12 @@ class Hub:
         conn.view_seq = -1                  # another audience maybe: its next view is full
         if side is None:
             return None
-        make = getattr(rt.rs, "spectator_seat", None)
+        seat = rt.rs.spectator_seat(side)
         if conn.held or (conn.identity_id and rt.seats_of(conn.identity_id)):
             return "watch_refused"
-        if make is None or side not in {s.side for s in rt.seats.values()}:
+        if seat is None or side not in {s.side for s in rt.seats.values()}:
             return "invalid_watch"
-        conn.watch, conn.watch_side = make(side), side
+        conn.watch, conn.watch_side = seat, side
         return None
 
     @staticmethod

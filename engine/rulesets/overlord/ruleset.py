@@ -23,9 +23,9 @@ class OverlordRuleset(M44Ruleset):
                                                     "team": ("STANDARD", "BRKTHRU")}
     DEFAULT_LAYOUT: ClassVar[dict[str, str]] = {"team": "3", "overlord": "4"}
 
-    def layouts(self, mode: str) -> dict[str, list[list[str]]]:
+    def layouts(self, mode: str | None) -> dict[str, list[list[str]]]:
         """002 "Teams" / 004 "Team Play": how players share a side's four role seats."""
-        return seat_layouts(self.ENGINE_MODES.get(mode, mode))
+        return seat_layouts(self.ENGINE_MODES.get(mode or "", mode or ""))
 
 
 OVERLORD = OverlordRuleset()
