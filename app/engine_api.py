@@ -27,13 +27,15 @@ from engine.core.scenario import board_for, load_scenario
 from engine.fairdice import commitment as seed_commitment
 from engine.fairdice import rng_seed
 from engine.fairdice import verify as verify_log
-from engine.rulesets.m44.options.campaign_value import prebattle_dice
+from engine.meta import Fold, is_meta, rolls_following
 
 __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",
            "layouts_of", "natural_ruleset", "bot_levels", "default_bot_level", "bot_for",
            "bot_action", "scenario_board", "RandomBot", "normalise_logged",
-           "load_state_of", "views_of", "view_parts_of", "public_status_of", "seed_commitment", "rng_seed", "verify_log", "prebattle_dice"]
+           "load_state_of", "views_of", "view_parts_of", "public_status_of", "seed_commitment",
+           "rng_seed", "verify_log", "Fold", "is_meta", "rolls_following",
+           "campaign_rulesets"]
 
 
 def bot_levels() -> list[str]:
@@ -84,6 +86,11 @@ def preview_action(name: str, options: dict[str, Any], action: dict[str, Any]) -
 def rulesets() -> list[Ruleset]:
     """Every registered ruleset (lobby order: registration order)."""
     return [_registry.get(n) for n in _registry.registered()]
+
+
+def campaign_rulesets() -> list[str]:
+    """The names of the rulesets that play campaigns (``supports_campaign``)."""
+    return [rs.name for rs in rulesets() if rs.supports_campaign]
 
 
 def rulesets_for(scenario: Any) -> dict[str, list[str]]:

@@ -18,9 +18,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.meta import Fold, is_meta, rolls_following
-
-from ..engine_api import EngineError, Ruleset, normalise_logged, ruleset
+from ..engine_api import (EngineError, Fold, Ruleset, is_meta, normalise_logged,
+                          rolls_following, ruleset)
 from ..models import ActionRow, Game, Snapshot
 from .redact import actor_for_seats, events_for_seats
 from .runtime import game_scenario, load_snapshot

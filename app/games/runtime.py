@@ -17,8 +17,9 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..engine_api import (CHANCE, EngineError, Ruleset, default_bot_level, load_state_of,
-                          normalise_logged, public_status_of, ruleset, scenario_from_text)
+from ..engine_api import (CHANCE, EngineError, Fold, Ruleset, default_bot_level, is_meta,
+                          load_state_of, normalise_logged, public_status_of, rolls_following,
+                          ruleset, scenario_from_text)
 from ..errors import AppError, Conflict, NotFound
 from ..models import Game, Seat
 from ..scenarios import repository as scenarios
@@ -84,8 +85,6 @@ def apply_entries(rs: Ruleset, fold: Any, first_seq: int,
     are folded like in every replay.  ``normalise``: rows read from the database, which
     an older release may have stored raw (the ruleset's ``normalise_logged`` drops the
     keys the engine never read and checks the values).  Returns their events."""
-    from engine.meta import is_meta, rolls_following
-
     events: list[dict[str, Any]] = []
     log = [(first_seq + i, seat, action) for i, (seat, action) in enumerate(entries)]
     for (seq, seat, action), rolls in zip(log, rolls_following(log)):
@@ -95,9 +94,8 @@ def apply_entries(rs: Ruleset, fold: Any, first_seq: int,
     return events
 
 
-def new_fold(state: Any, seq: int, rs: Ruleset | None = None) -> Any:
-    from engine.meta import Fold
-
+def new_fold(state: Any, seq: int, rs: Ruleset | None = None) -> Fold:
+    """The fold of a game's state at ``seq`` (what may be undone starts empty)."""
     return Fold(state, seq, rs)
 
 

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..campaigns import repository as campaigns_repo
-from ..engine_api import CHANCE, normalise_logged, ruleset
+from ..engine_api import CHANCE, Fold, is_meta, normalise_logged, rolls_following, ruleset
 from ..games.runtime import game_scenario
 from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..games import repository as games_repo
@@ -37,8 +37,6 @@ def _steps(rs: Any, scn: Any, seed: int, options: dict[str, Any], mode: str,
            log: list[tuple[int, str, dict[str, Any]]]) -> list[dict[str, Any]]:
     """Step 0: the state before any player entry (after the rolls made at creation);
     then one step per player entry, with the rolls that followed it."""
-    from engine.meta import Fold, is_meta, rolls_following
-
     f = Fold(rs.new_game(seed, options, scn, mode), 0, rs)
     raw: list[dict[str, Any]] = [{"seq": 0, "seat": None, "events": [], "state": f.state}]
     for (seq, seat, action), rolls in zip(log, rolls_following(log)):

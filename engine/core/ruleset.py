@@ -76,7 +76,12 @@ Members with a default that is right for any ruleset (override to do better):
 * ``chat_line(view, side)`` who may talk to whom inside a side (:data:`TALK_FREE`
   default: every seat of a side talks to every other; Overlord answers with its chain
   of command); ``chat_key(view)`` everything of a view ``chat_line`` reads;
-* ``supports_campaign``: the ruleset plays the battles of a campaign (default False).
+* ``supports_campaign``: the ruleset plays the battles of a campaign, a series of games
+  of the same two sides where each battle's result carries into the next
+  (``campaign_score(state)`` the sides' score of a finished battle,
+  ``campaign_carry(score, wins)`` what each side takes into the next battle, given to
+  it as option ``campaign``; default False, and both members refuse with
+  ``EngineError("no_campaign")``).
 
 The module-level helpers (``views_of``, ``layouts_of``, ...) are the same calls as
 functions of a ruleset, kept for the callers that name them.
@@ -246,6 +251,15 @@ class Ruleset(ABC, Generic[S]):
     def actor_for(self, state: S, actor: str | None, seat: str | None) -> str | None:
         """The seat that acted (``actor``) as ``seat`` may know it (default: itself)."""
         return actor
+
+    def campaign_score(self, state: S) -> dict[str, int]:
+        """Each side's score of a finished battle of a campaign (``supports_campaign``)."""
+        raise EngineError("no_campaign", f"ruleset {self.name!r} plays no campaign")
+
+    def campaign_carry(self, score: dict[str, int], wins: dict[str, int]) -> dict[str, int]:
+        """What each side takes into the next battle of a campaign (its option
+        ``campaign``), from its score of the previous battle and its battles won."""
+        raise EngineError("no_campaign", f"ruleset {self.name!r} plays no campaign")
 
     def chat_line(self, view: View | None, side: str | None) -> tuple[str, str | None]:
         """Who may talk to whom inside ``side`` now, read from one of its seats' views:

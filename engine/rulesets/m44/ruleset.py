@@ -20,6 +20,7 @@ from . import game as _rules
 from . import snapshot as _snapshot
 from .action_schema import canonical_action, normalise_logged
 from .options import describe
+from .options.campaign_value import prebattle_dice
 from .options.kriegspiel import actor_for, watch_seat
 from .undo import undoable
 from .view import events_for, public_status, view_for, view_parts, views_for
@@ -135,6 +136,17 @@ class M44Ruleset(Ruleset[GameState]):
         """``side`` resigns / runs out of time / forfeits; the other side wins, medals as
         they stand (:mod:`engine.procedures.ending`)."""
         return ending.conclude(state, side, reason)
+
+    def campaign_score(self, state: GameState) -> dict[str, int]:
+        """004 Simplified Campaign Rules: the Victory Points of the battle, the medals
+        the public view shows (a sudden death: the victory total)."""
+        sides = view_for(state, None).get("sides", {})
+        return {s: int(sides.get(s, {}).get("medals", 0)) for s in state.elim_medals}
+
+    def campaign_carry(self, score: dict[str, int], wins: dict[str, int]) -> dict[str, int]:
+        """004: the pre-battle dice, "equal to the number of Victory Points won in the
+        previous game" plus one per campaign Victory."""
+        return {s: prebattle_dice(score.get(s, 0), wins.get(s, 0)) for s in score}
 
     def view_for(self, state: GameState, seat: str | None) -> View:
         return view_for(state, seat)

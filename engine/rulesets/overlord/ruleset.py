@@ -22,6 +22,8 @@ class OverlordRuleset(M44Ruleset):
     BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {"overlord": ("OVERLORD",),
                                                     "team": ("STANDARD", "BRKTHRU")}
     DEFAULT_LAYOUT: ClassVar[dict[str, str]] = {"team": "3", "overlord": "4"}
+    # the 004 Simplified Campaign Rules are written for two players
+    supports_campaign: ClassVar[bool] = False
 
     def layouts(self, mode: str | None) -> dict[str, list[list[str]]]:
         """002 "Teams" / 004 "Team Play": how players share a side's four role seats."""
