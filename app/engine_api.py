@@ -14,10 +14,10 @@ import json
 from collections import OrderedDict
 from typing import Any
 
-import engine.rulesets  # noqa: F401  (fills the registry)
 from engine.ai import NAMES as _AI_LEVELS
 from engine.ai import Player
 from engine.ai import choose_action as _ai_choose
+from engine.rulesets import STRICT_CHAT  # (importing the package fills the registry)
 from engine.bot import RandomBot
 from engine.core import ruleset as _registry
 from engine.core.errors import EngineError, ScenarioError
@@ -35,7 +35,7 @@ __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text",
            "bot_action", "scenario_board", "RandomBot", "normalise_logged",
            "load_state_of", "views_of", "view_parts_of", "public_status_of", "seed_commitment",
            "rng_seed", "verify_log", "Fold", "is_meta", "rolls_following",
-           "campaign_rulesets"]
+           "campaign_rulesets", "STRICT_CHAT"]
 
 
 def bot_levels() -> list[str]:

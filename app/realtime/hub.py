@@ -173,7 +173,7 @@ class Hub:
             "board": rt.board, "view": view,
             "legal": self._legal(rt.rs, rt.state, conn.seat, conn.seats),
             **self._views(rt.rs, rt.state, conn.seats, view),
-            "chat_channels": self._chat_channels(conn.actors, seat_triples, view),
+            "chat_channels": self._chat_channels(conn.actors, seat_triples, view, rt.rs),
             "chat": chat, "presence": self.presence.snapshot(rt),
             **self._undo(rt, conn.seats), **clock_field(rt),
             "limits": {"max_message_bytes": MAX_MESSAGE_BYTES,
@@ -193,10 +193,11 @@ class Hub:
 
     @staticmethod
     def _chat_channels(actors: list[Actor], seat_triples: Any,
-                       view: dict[str, Any] | None) -> dict[str, Any]:
+                       view: dict[str, Any] | None, rs: Ruleset) -> dict[str, Any]:
         """``read``, ``write`` and ``closed`` (channel -> why it is not writable now): one
-        shared read-only object per value (``channels_of``)."""
-        return channels_of(actors, seat_triples, view)
+        shared read-only object per value (``channels_of``; the ruleset says who may talk
+        to whom)."""
+        return channels_of(actors, seat_triples, view, rs)
 
     def _seat_chat(self, rs: Ruleset, state: Any, seat: str | None, view: dict[str, Any],
                    seats: list[str] | None = None,
@@ -217,7 +218,7 @@ class Hub:
             for held in seats or [seat]:
                 me = next((t for t in triples if t[0] == held), (held, held, "commander"))
                 actors.append(Actor(seat=held, side=me[1], role=me[2], identified=True))
-        return {"chat_channels": self._chat_channels(actors, triples, view)}
+        return {"chat_channels": self._chat_channels(actors, triples, view, rs)}
 
     def sync_msg(self, rt: GameRuntime, seat: str | None, me: str | None,
                  seats: list[str] | None = None,

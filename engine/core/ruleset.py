@@ -75,7 +75,7 @@ Members with a default that is right for any ruleset (override to do better):
   ``actor`` itself; 004 Kriegspiel team play: an enemy role seat is only its side);
 * ``chat_line(view, side)`` who may talk to whom inside a side (:data:`TALK_FREE`
   default: every seat of a side talks to every other; Overlord answers with its chain
-  of command); ``chat_key(view)`` everything of a view ``chat_line`` reads;
+  of command);
 * ``supports_campaign``: the ruleset plays the battles of a campaign, a series of games
   of the same two sides where each battle's result carries into the next
   (``campaign_score(state)`` the sides' score of a finished battle,
@@ -89,7 +89,7 @@ functions of a ruleset, kept for the callers that name them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import EngineError
@@ -268,10 +268,6 @@ class Ruleset(ABC, Generic[S]):
         the general ``role`` he visits, ``("no_visit", None)`` / ``("opponent", None)``
         his lines are closed (Overlord's chain of command)."""
         return TALK_FREE
-
-    def chat_key(self, view: View | None) -> Hashable:
-        """Everything of a view that :meth:`chat_line` reads, for any side (a cache key)."""
-        return None
 
 
 _REGISTRY: dict[str, Ruleset[Any]] = {}
