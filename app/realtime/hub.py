@@ -515,7 +515,7 @@ class Hub:
         want = list(dict.fromkeys(c.view_seat for c in todo))
         views: dict[str | None, ViewParts] = {}
         if last is not None:        # the shared part once, each seat's overlay apart
-            common, overs = view_parts_of(rt.rs, last, want)
+            common, overs = rt.view_memo.intern(*view_parts_of(rt.rs, last, want), want)
             views = {s: ViewParts(common, o) for s, o in zip(want, overs)}
         acting = set(rt.rs.to_act(last)) if last is not None else None
         triples = _triples(tuple(rt.rs.seats(last))) if last is not None else None

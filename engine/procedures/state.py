@@ -204,16 +204,12 @@ def _copy_ext(x: Any) -> Any:
 class GameState:
     """The whole mutable game.  Clone with :meth:`clone` (explicit, no deepcopy)."""
 
-    # the views' memos (engine/rulesets/m44/view.py): inherited by clones, never saved
-    CACHES = ("unit_views", "last_views")
-
     __slots__ = ("scn", "options", "mode", "ext", "rng", "turn", "active", "phase", "units", "occ",
                  "hands", "deck", "discard", "plays", "battles", "chance", "pending",
                  "elim_medals", "exit_medals", "objectives", "sudden", "tiles_over",
                  "last_card", "extra_draws", "recon_cards", "air_targets", "winner",
                  "game_over", "last_roll", "figures_killed", "last_turn_for", "reshuffle",
-                 "seq", "owned", "mines", "crosshairs", "unit_views",
-                 "last_views")
+                 "seq", "owned", "mines", "crosshairs")
 
     def clone(self) -> "GameState":
         s = GameState.__new__(GameState)
@@ -255,10 +251,6 @@ class GameState:
         s.last_turn_for = self.last_turn_for
         s.reshuffle = self.reshuffle
         s.seq = self.seq
-        # the views' unit records of an earlier state (engine/rulesets/m44/view.py): a
-        # unit object the clone shares is unchanged (copy-on-write: ``mut``), so is its record
-        s.unit_views = getattr(self, "unit_views", None)
-        s.last_views = getattr(self, "last_views", None)     # (common part, seat overlays)
         return s
 
     def mut(self, uid: str) -> Unit:
