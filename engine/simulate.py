@@ -18,7 +18,7 @@ import time
 import traceback
 from typing import Any
 
-from . import rulesets
+from . import rulesets  # noqa: F401  (fills the registry)
 from .core.ruleset import Ruleset, get, natural_for, turn_of
 from .core.scenario import load_scenario
 

@@ -11,6 +11,7 @@ replaced by the last one's object, a part equal in every member by the last part
 and the records of a list of records with ``id`` (the units) one by one.  Views are never
 mutated once handed out, so a kept object stays what it was.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -18,7 +19,7 @@ from typing import Any
 
 View = dict[str, Any]
 _NONE = object()
-MAX_AUDIENCES = 64          # overlays kept per game (beyond: the memo starts again)
+MAX_AUDIENCES = 64  # overlays kept per game (beyond: the memo starts again)
 
 
 def _records(old: list[Any], new: list[Any]) -> list[Any]:
@@ -66,8 +67,9 @@ class ViewMemo:
         self.common: View | None = None
         self.overlays: dict[str | None, View] = {}
 
-    def intern(self, common: View, overlays: Sequence[View], seats: Sequence[str | None]
-               ) -> tuple[View, list[View]]:
+    def intern(
+        self, common: View, overlays: Sequence[View], seats: Sequence[str | None]
+    ) -> tuple[View, list[View]]:
         """``(common, overlays)`` of ``seats`` with the unchanged members the last
         objects (equal values: ``{**common, **overlays[i]}`` is the same view)."""
         common = self.common = same(self.common, dict(common))

@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..campaigns import repository as campaigns_repo
 from ..engine_api import CHANCE, Fold, is_meta, normalise_logged, rolls_following, ruleset
 from ..games.runtime import game_scenario
-from ..errors import Conflict, Forbidden, NotFound, Unprocessable
+from ..errors import Conflict, Forbidden, Unprocessable
 from ..games import repository as games_repo
 from ..games import service as games
 from ..games.privacy import require_visible

@@ -37,11 +37,11 @@ from typing import Any, Iterable
 
 from .errors import ScenarioError, UnknownCode
 from .geometry import Board, Hex, make_board
-from .terrain import OPEN, HexTerrain, Tile, combine
+from .terrain import HexTerrain, Tile, combine
 from .terrain_table import BEHAVIORS, TERRAIN, describe, link_directions, lookup
 from .scenario_model import (SIDES, ExitZone, Minefield, Objective, Scenario, SuddenDeath,
                              UnitSetup)
-from .units import UnitSpec, army_rules, unit_spec
+from .units import army_rules, unit_spec
 
 # ---------------------------------------------------------------------------------------
 # Reading and normalising the JSON

@@ -263,7 +263,7 @@ def apply_types(st: Any) -> None:
     st.ext = {**(st.ext or {}), "unit_types": tuple(sorted(out.items()))}
 
 
-def signature(st: Any) -> tuple | None:
+def signature(st: Any) -> tuple[Any, ...] | None:
     """The game's unit-type assignment (None without one), for memo keys."""
     return st.ext.get("unit_types") if st.ext else None
 

@@ -21,7 +21,7 @@ def sample_chance(st: GameState) -> dict[str, Any]:
     return {"type": "roll", "seat": "chance", "dice": D.sample(st.rng, st.pending["dice"])}
 
 
-def roll_faces(st: GameState, action: dict) -> list[str]:
+def roll_faces(st: GameState, action: dict[str, Any]) -> list[str]:
     """The faces of a ``roll`` action for the pending chance node (sampled from the state
     RNG when omitted); the RNG counter advances by the number of dice either way."""
     n = st.pending["dice"]

@@ -3,6 +3,7 @@ random Overlord game (seeded), every interned view equals the engine's view (the
 changes identities, never values), and the unchanged members of one action's views are
 the objects of the previous action's (what the patches skip by identity): the units
 records one by one, and most of the common part."""
+
 from __future__ import annotations
 
 import json
@@ -33,14 +34,17 @@ def test_interned_views_equal_the_engines_and_reuse_unchanged_members() -> None:
         reused_units += sum(1 for k, v in ids.items() if last_units.get(k) == v)
         last_units = ids
         steps += 1
-        action = rs.sample_chance(st) if rs.is_chance(st) else \
-            rng.choice(rs.legal_actions(st, rs.to_act(st)[0]))
+        action = (
+            rs.sample_chance(st)
+            if rs.is_chance(st)
+            else rng.choice(rs.legal_actions(st, rs.to_act(st)[0]))
+        )
         before = memo.common
         st, _ = rs.apply(st, action)
         after, _ = memo.intern(*view_parts_of(rs, st, seats), seats)
         reused_common += sum(1 for k, v in after.items() if before and before.get(k) is v)
     assert steps > 100
-    assert reused_units > steps * 20          # most unit records survive an action
+    assert reused_units > steps * 20  # most unit records survive an action
     assert reused_common > steps * 3
 
 
@@ -80,7 +84,10 @@ def test_unchanged_members_stay_the_same_objects() -> None:
                     if k in old and old[k] == v and type(old[k]) is type(v):
                         assert old[k] is v, (s, k)
         prev = (common, overlays)
-        action = rs.sample_chance(st) if rs.is_chance(st) else \
-            rng.choice(rs.legal_actions(st, rs.to_act(st)[0]))
+        action = (
+            rs.sample_chance(st)
+            if rs.is_chance(st)
+            else rng.choice(rs.legal_actions(st, rs.to_act(st)[0]))
+        )
         st, _ = rs.apply(st, action)
     assert kept > 0.7 * total, (kept, total)

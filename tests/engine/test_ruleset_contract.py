@@ -2,6 +2,7 @@
 abstract :class:`Ruleset`, a ruleset missing a required member cannot even be built (no
 Memoir '44 ending lent to a ruleset that defines none), and the rules the server asks of
 a ruleset (who may talk to whom, campaigns) are answered by the ruleset itself."""
+
 from __future__ import annotations
 
 import ast
@@ -32,14 +33,17 @@ def test_a_ruleset_without_conclude_cannot_be_built() -> None:
 
 def test_register_refuses_what_is_not_a_ruleset() -> None:
     with pytest.raises(TypeError):
-        R.register(object())         # type: ignore[arg-type]
+        R.register(object())  # type: ignore[arg-type]
 
 
 def test_chat_line_is_the_rulesets_answer() -> None:
     """002 "The Military Chain of Command": the C-in-C talks only with the Field General
     he visits; every other ruleset leaves a side's talk free."""
-    visiting = {"ruleset": "m44", "active": "ALLIES",
-                "overlord": {"chain_of_command": {"side": "ALLIES", "visited": "left"}}}
+    visiting = {
+        "ruleset": "m44",
+        "active": "ALLIES",
+        "overlord": {"chain_of_command": {"side": "ALLIES", "visited": "left"}},
+    }
     assert R.get("overlord").chat_line(visiting, "ALLIES") == ("visiting", "left")
     assert R.get("overlord").chat_line(visiting, "AXIS") == ("opponent", None)
     for name in ("m44", "fastplay", "portable", "france1944"):
@@ -49,8 +53,10 @@ def test_chat_line_is_the_rulesets_answer() -> None:
 def test_campaigns_are_declared_by_the_ruleset() -> None:
     assert [rs.name for rs in R.all_rulesets() if rs.supports_campaign] == ["m44"]
     m44 = R.get("m44")
-    assert m44.campaign_carry({"AXIS": 4, "ALLIES": 0}, {"AXIS": 1, "ALLIES": 0}) == \
-        {"AXIS": 5, "ALLIES": 0}           # 004: Victory Points plus one per Victory
+    assert m44.campaign_carry({"AXIS": 4, "ALLIES": 0}, {"AXIS": 1, "ALLIES": 0}) == {
+        "AXIS": 5,
+        "ALLIES": 0,
+    }  # 004: Victory Points plus one per Victory
     with pytest.raises(R.EngineError):
         R.get("portable").campaign_carry({}, {})
 
@@ -58,16 +64,27 @@ def test_campaigns_are_declared_by_the_ruleset() -> None:
 def _getattr_on_a_ruleset(path: Path) -> list[int]:
     out = []
     for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
-                and node.func.id == "getattr" and node.args:
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr"
+            and node.args
+        ):
             target = ast.unparse(node.args[0])
-            if target in ("rs", "ruleset", "self.ruleset") or target.endswith(".rs") \
-                    or target.startswith("ruleset("):
+            if (
+                target in ("rs", "ruleset", "self.ruleset")
+                or target.endswith(".rs")
+                or target.startswith("ruleset(")
+            ):
                 out.append(node.lineno)
     return out
 
 
 def test_no_getattr_on_a_ruleset_in_engine_or_app() -> None:
-    bad = {str(p.relative_to(ROOT)): lines for top in ("engine", "app")
-           for p in sorted((ROOT / top).rglob("*.py")) if (lines := _getattr_on_a_ruleset(p))}
+    bad = {
+        str(p.relative_to(ROOT)): lines
+        for top in ("engine", "app")
+        for p in sorted((ROOT / top).rglob("*.py"))
+        if (lines := _getattr_on_a_ruleset(p))
+    }
     assert bad == {}

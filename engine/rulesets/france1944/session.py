@@ -411,7 +411,7 @@ HANDLERS = {
 }
 
 
-def apply(st: dict[str, Any], action: dict[str, Any]) -> tuple[dict[str, Any], list[dict]]:
+def apply(st: dict[str, Any], action: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """``action`` in canonical form.  Returns (new state, events); ``st`` untouched."""
     if st["step"] == "over":
         raise IllegalAction("game_over", "the session is over")

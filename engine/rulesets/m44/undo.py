@@ -7,6 +7,7 @@ seat could not see before, did not end the game and the same seat is the only on
 next: taking it back then gives the player nothing he did not know when he chose it, and
 nobody else has acted on it.
 """
+
 from __future__ import annotations
 
 from ...core.ruleset import Action, Event
@@ -16,17 +17,36 @@ from .game import to_act
 META_TYPES = ("resign", "timeout", "forfeit", "undo")
 
 # events after which the acting seat knows something it did not know before
-REVEALING = frozenset({"cards_drawn", "card_drawn", "draw", "card_kept", "mine_revealed",
-                       "deck_reshuffled", "cards_received", "card_taken", "card_exchanged",
-                       "camouflage_removed", "dice_rolled", "roll", "initiative_rolled",
-                       "game_over", "last_turn", "unit_dropped", "drop_lost",
-                       "supply_train_arrived", "visibility_changed",
-                       # 004 Kriegspiel: enemy units came onto (or left) a side's board
-                       "detection_changed"})
+REVEALING = frozenset(
+    {
+        "cards_drawn",
+        "card_drawn",
+        "draw",
+        "card_kept",
+        "mine_revealed",
+        "deck_reshuffled",
+        "cards_received",
+        "card_taken",
+        "card_exchanged",
+        "camouflage_removed",
+        "dice_rolled",
+        "roll",
+        "initiative_rolled",
+        "game_over",
+        "last_turn",
+        "unit_dropped",
+        "drop_lost",
+        "supply_train_arrived",
+        "visibility_changed",
+        # 004 Kriegspiel: enemy units came onto (or left) a side's board
+        "detection_changed",
+    }
+)
 
 
-def undoable(before: GameState, action: Action, events: list[Event], after: GameState,
-             rolls: int = 0) -> bool:
+def undoable(
+    before: GameState, action: Action, events: list[Event], after: GameState, rolls: int = 0
+) -> bool:
     """May ``action`` (applied to ``before``, giving ``events`` and ``after``; ``rolls``
     chance entries followed it) be taken back by its seat?"""
     seat = action.get("seat")

@@ -12,6 +12,7 @@ view without the ``overlord`` part): the team agrees on the card together, talk 
 A view that is not a real engine view (``None``, ``{}``) is read strictly (no line open):
 the safe reading.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -27,7 +28,7 @@ def chat_line(view: View | None, side: str | None) -> tuple[str, str | None]:
         return "free", None
     ol = v.get("overlord")
     if ol is None and "ruleset" in v:
-        return "free", None                     # a real view without Overlord: team play
+        return "free", None  # a real view without Overlord: team play
     coc = (ol or {}).get("chain_of_command") or {}
     if coc.get("side") == side and coc.get("visited"):
         return "visiting", str(coc["visited"])

@@ -8,6 +8,8 @@ captured).  After ``turn_limit`` turns (default 12) with neither army withdrawn:
 """
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core.errors import IllegalAction
 
 from .state import SIDES, State, other
@@ -23,7 +25,7 @@ def broken(st: State, side: str) -> bool:
             or (st.general_of(side) is None and n >= st.options["break_units_general"]))
 
 
-def check_break(st: State, ev: list) -> bool:
+def check_break(st: State, ev: list[dict[str, Any]]) -> bool:
     if st.over:
         return True
     for side in SIDES:
@@ -46,7 +48,7 @@ def conclude(st: State, loser: str, reason: str) -> tuple[State, list]:
     return new, ev
 
 
-def end(st: State, winner: str | None, reason: str, ev: list) -> None:
+def end(st: State, winner: str | None, reason: str, ev: list[dict[str, Any]]) -> None:
     st.over, st.winner, st.reason = True, winner, reason
     st.pending = {"type": "over", "seat": None}
     st.combat = None
