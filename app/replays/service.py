@@ -26,6 +26,7 @@ from ..errors import Conflict, Forbidden, Unprocessable
 from ..games import repository as games_repo
 from ..games import service as games
 from ..games.privacy import require_visible
+from ..clocks.schemas import ClockIn
 from ..games.schemas import GameCreate
 from ..models import Game, Identity
 
@@ -144,7 +145,7 @@ async def rematch(session: AsyncSession, notifier: Any, me: Identity, game_id: s
     body = GameCreate(ruleset=game.ruleset, scenario_id=game.scenario_id, mode=game.mode,
                       options=dict(game.options or {}),
                       private=game.private, seat=other_side,
-                      clock=game.clock if game.clock else None)
+                      clock=ClockIn.model_validate(game.clock) if game.clock else None)
     try:            # one return match per game: the unique index on games.rematch_of
         new_id_ = await games.add_game(session, me, body, rematch_of=game.id)
         await session.commit()
@@ -185,8 +186,8 @@ async def match(session: AsyncSession, registry: Any, game_id: str, me: Identity
         view = rt.rs.view_for(rt.state, None)
         last = await games_repo.actions_after(session, g.id, max(0, g.seq - 1))
         reason = last[-1].action.get("type") if last else None
-        entry = {"id": g.id, "url": f"/games/{g.id}", "status": g.status, "winner": g.winner,
-                 "sides": {}}
+        entry: dict[str, Any] = {"id": g.id, "url": f"/games/{g.id}", "status": g.status,
+                                 "winner": g.winner, "sides": {}}
         for s in g.seats:
             if s.identity_id is None:
                 continue

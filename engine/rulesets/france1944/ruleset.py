@@ -135,7 +135,7 @@ class France1944(Ruleset[dict[str, Any]]):
         return {"type": "declare_combat", "assessment": assessed(state, decl)}
 
     def is_chance(self, state: Any) -> bool:
-        return state["step"] == "chance"
+        return bool(state["step"] == "chance")
 
     def sample_chance(self, state: Any) -> dict[str, Any]:
         if state["step"] != "chance":
@@ -143,7 +143,7 @@ class France1944(Ruleset[dict[str, Any]]):
         return {"type": "roll", "seat": CHANCE, "dice": [sample_die(state)]}
 
     def is_over(self, state: Any) -> bool:
-        return state["step"] == "over"
+        return bool(state["step"] == "over")
 
     def result(self, state: Any) -> dict[str, Any]:
         """A referee session has no winner (the players' map decides the game) unless a
