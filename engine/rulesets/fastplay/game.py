@@ -18,7 +18,9 @@ from typing import Any
 from ...core import dice as D
 from ...core.errors import IllegalAction
 from ...procedures import trains as TR
-from ...procedures.chance import is_chance, roll_faces, sample_chance  # noqa: F401  (the ruleset's chance calls)
+from ...procedures.chance import is_chance as is_chance  # the ruleset's chance calls
+from ...procedures.chance import roll_faces
+from ...procedures.chance import sample_chance as sample_chance
 from ...procedures.common import other
 from ...procedures.state import GameState
 from . import cards as K

@@ -21,7 +21,7 @@ from .options.variants import view as variant_view
 from .options.campaign import view as campaign_view
 from .tactics import describe_play
 from ...procedures.trains import pieces
-from ...procedures.state import GameState
+from ...procedures.state import GameState, Unit
 from ...core.ruleset import STATUS_KEYS
 
 
@@ -33,7 +33,7 @@ def _unit_jsons(st: GameState) -> list[dict[str, Any]]:
     return [_unit_json(st, u, supply, demo) for u in st.units.values()]
 
 
-def _unit_json(st: GameState, u, supply_of: dict[str, int] | None = None,
+def _unit_json(st: GameState, u: Unit, supply_of: dict[str, int] | None = None,
                demo_of: dict[str, int] | None = None) -> dict[str, Any]:
     """A unit as views show it."""
     s = u.spec
@@ -47,10 +47,11 @@ def _unit_json(st: GameState, u, supply_of: dict[str, int] | None = None,
     if st.ext:                       # options supply_lines / demoralisation (public state)
         supply = supply_turns(st, u) if supply_of is None else supply_of.get(u.id, 0)
         demo = demoralised(st, u) if demo_of is None else demo_of.get(u.id, 0)
-    out = {"id": u.id, "side": u.side, "code": s.code, "kind": s.kind, "class": s.unit_class,
-           "nation": s.nation, "badge": u.badge, "hex": [*u.hex], "figures": u.figures,
-           "max_figures": u.max_figures, "ordered": u.ordered, "moved": u.moved,
-           "battled": u.battles > 0, "name": s.name}
+    out: dict[str, Any] = {
+        "id": u.id, "side": u.side, "code": s.code, "kind": s.kind, "class": s.unit_class,
+        "nation": s.nation, "badge": u.badge, "hex": [*u.hex], "figures": u.figures,
+        "max_figures": u.max_figures, "ordered": u.ordered, "moved": u.moved,
+        "battled": u.battles > 0, "name": s.name}
     if train is not None:
         out["train"] = list(train)
     if inactive is not None:         # CANNOT_BE_ACTIVATED_TILL_TURN still in force
@@ -171,7 +172,8 @@ def _public(st: GameState, m: Any) -> dict[str, Any]:
 
 def _to_act(st: GameState, m: Any) -> list[str]:
     if m.machine is not None:
-        return m.machine.to_act(st)
+        acting: list[str] = m.machine.to_act(st)
+        return acting
     return [] if st.pending is None else [st.pending["seat"]]
 
 

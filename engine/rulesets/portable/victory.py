@@ -35,14 +35,14 @@ def check_break(st: State, ev: list[dict[str, Any]]) -> bool:
     return False
 
 
-def conclude(st: State, loser: str, reason: str) -> tuple[State, list]:
+def conclude(st: State, loser: str, reason: str) -> tuple[State, list[dict[str, Any]]]:
     """``loser`` resigns, runs out of time or forfeits (remote play, ``engine.meta``):
     the other side wins."""
     if st.over:
         raise IllegalAction("game_over", "the battle is over")
     if loser not in SIDES:
         raise IllegalAction("illegal_action", f"{loser!r} is not a side of this battle")
-    new, ev = st.clone(), []
+    new, ev = st.clone(), list[dict[str, Any]]()
     end(new, other(loser), reason, ev)
     ev[-1]["loser"] = loser
     return new, ev

@@ -142,7 +142,8 @@ def _ext_count(st: GameState, name: str, u: Unit) -> int:
     x = st.ext
     if not x or name not in x:
         return 0
-    return dict(x[name]).get(u.id, 0)
+    count: int = dict(x[name]).get(u.id, 0)
+    return count
 
 
 def demoralised(st: GameState, u: Unit) -> int:

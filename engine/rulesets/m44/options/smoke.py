@@ -28,7 +28,7 @@ def init_smoke(st: GameState) -> None:
         st.phase = "smoke"
 
 
-def smoke_hexes(st: GameState) -> list:
+def smoke_hexes(st: GameState) -> list[Any]:
     return _hexes(st, st.ext["smoke"]["placed"])
 
 
