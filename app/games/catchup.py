@@ -76,7 +76,7 @@ def _replay(rs: Ruleset, start: Any, base: int, rows: list[tuple[int, str, dict[
     final = f.state if rs.is_over(f.state) else None
     return [EventEntry(seq=seq,
                        seat=actor_for_seats(rs, after if final is None else final, seat,
-                                            seats, watch),
+                                            seats, watch) or seat,
                        events=events_for_seats(rs, after if final is None else final, events,
                                                seats, watch))
             for seq, seat, after, events in raw]

@@ -21,7 +21,7 @@ from ..engine_api import (CHANCE, EngineError, Fold, Ruleset, default_bot_level,
                           load_state_of, normalise_logged, public_status_of, rolls_following,
                           ruleset, scenario_from_text)
 from ..errors import AppError, Conflict, NotFound
-from ..realtime.view_memo import ViewMemo
+from .view_memo import ViewMemo
 from ..models import Game, Seat
 from ..scenarios import repository as scenarios
 from . import repository
@@ -218,7 +218,7 @@ class GameRuntime:
         # update's ``view_patch`` (app/realtime/delta.py, app/realtime/hub.py)
         self.views: dict[Any, Any] = {}
         # the last view parts computed, whose unchanged members the next ones reuse
-        # (app/realtime/view_memo.py: the patches skip them by identity)
+        # (app/games/view_memo.py: the patches skip them by identity)
         self.view_memo = ViewMemo()
         self._board: dict[str, Any] | None = None
         self.bot_task: asyncio.Task[None] | None = None

@@ -1,4 +1,4 @@
-"""app/realtime/view_memo.py: the server's memo of a game's last view parts.  Over a
+"""app/games/view_memo.py: the server's memo of a game's last view parts.  Over a
 random Overlord game (seeded), every interned view equals the engine's view (the memo
 changes identities, never values), and the unchanged members of one action's views are
 the objects of the previous action's (what the patches skip by identity): the units
@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 from app.engine_api import ruleset, scenario_from_text, view_parts_of
-from app.realtime.view_memo import ViewMemo, same
+from app.games.view_memo import ViewMemo, same
 
 ROOT = Path(__file__).resolve().parents[2] / "scenarios"
 

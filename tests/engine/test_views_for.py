@@ -146,7 +146,7 @@ def test_kriegspiel_views_are_not_split():
 def test_views_are_a_function_of_the_state_alone(name, scn_file, mode, options):
     """The engine keeps no view cache in the state: computing views changes nothing of
     it, and a state loaded from its snapshot (nothing computed before) shows the same
-    views (the server's ``app/realtime/view_memo.py`` interns successive views)."""
+    views (the server's ``app/games/view_memo.py`` interns successive views)."""
     for i, (rs, st) in enumerate(_steps(name, scn_file, mode, options, 7, 120)):
         if i % 5:
             continue

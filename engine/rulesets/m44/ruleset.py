@@ -169,7 +169,8 @@ class M44Ruleset(Ruleset[GameState]):
     def actor_for(self, state: GameState, actor: str | None, seat: str | None) -> str | None:
         """The acting seat as ``seat`` may know it (004 Kriegspiel team play: an enemy
         role seat is only its side)."""
-        return actor_for(state, actor, seat)
+        known: str | None = actor_for(state, actor, seat)
+        return known
 
     def spectator_seat(self, side: str) -> str | None:
         """The seat a spectator watching ``side``'s board is shown (views and events as that
