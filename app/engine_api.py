@@ -14,10 +14,10 @@ import json
 from collections import OrderedDict
 from typing import Any
 
-import engine.rulesets  # noqa: F401  (fills the registry)
 from engine.ai import NAMES as _AI_LEVELS
 from engine.ai import Player
 from engine.ai import choose_action as _ai_choose
+from engine.rulesets import STRICT_CHAT  # (importing the package fills the registry)
 from engine.bot import RandomBot
 from engine.core import ruleset as _registry
 from engine.core.errors import EngineError, ScenarioError
@@ -27,13 +27,15 @@ from engine.core.scenario import board_for, load_scenario
 from engine.fairdice import commitment as seed_commitment
 from engine.fairdice import rng_seed
 from engine.fairdice import verify as verify_log
-from engine.rulesets.m44.options.campaign_value import prebattle_dice
+from engine.meta import Fold, is_meta, rolls_following
 
 __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",
            "layouts_of", "natural_ruleset", "bot_levels", "default_bot_level", "bot_for",
            "bot_action", "scenario_board", "RandomBot", "normalise_logged",
-           "load_state_of", "views_of", "view_parts_of", "public_status_of", "seed_commitment", "rng_seed", "verify_log", "prebattle_dice"]
+           "load_state_of", "views_of", "view_parts_of", "public_status_of", "seed_commitment",
+           "rng_seed", "verify_log", "Fold", "is_meta", "rolls_following",
+           "campaign_rulesets", "STRICT_CHAT"]
 
 
 def bot_levels() -> list[str]:
@@ -76,7 +78,7 @@ def preview_action(name: str, options: dict[str, Any], action: dict[str, Any]) -
     """The ruleset's optional preview of ``action`` under ``options`` (a fresh state of a
     ruleset without scenario; ``EngineError("no_preview")`` when it has none)."""
     rs = ruleset(name)
-    if getattr(rs, "preview", None) is None or rs.setup != "none":
+    if not rs.has_preview or rs.setup != "none":
         raise EngineError("no_preview", f"ruleset {name!r} has no preview")
     return _registry.preview_of(rs, rs.new_game(0, options), action)
 
@@ -84,6 +86,11 @@ def preview_action(name: str, options: dict[str, Any], action: dict[str, Any]) -
 def rulesets() -> list[Ruleset]:
     """Every registered ruleset (lobby order: registration order)."""
     return [_registry.get(n) for n in _registry.registered()]
+
+
+def campaign_rulesets() -> list[str]:
+    """The names of the rulesets that play campaigns (``supports_campaign``)."""
+    return [rs.name for rs in rulesets() if rs.supports_campaign]
 
 
 def rulesets_for(scenario: Any) -> dict[str, list[str]]:

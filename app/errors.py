@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from engine.core.errors import EngineError
+from .engine_api import EngineError
 
 log = logging.getLogger("app")
 

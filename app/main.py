@@ -173,7 +173,8 @@ def serve(host: str | None = None, port: int | None = None, workers: int | None 
                 workers=workers or s.workers,
                 ws_max_size=HARD_MAX_BYTES,        # 1 MiB frame cap (docs/protocol.md)
                 ws_per_message_deflate=False,      # updates are small patches already
-                timeout_graceful_shutdown=s.shutdown_grace_seconds or None,
+                # uvicorn annotates int; it waits any number of seconds (asyncio.wait_for)
+                timeout_graceful_shutdown=s.shutdown_grace_seconds or None,  # type: ignore[arg-type]
                 proxy_headers=True)                # trusts FORWARDED_ALLOW_IPS (127.0.0.1)
 
 

@@ -145,7 +145,7 @@ async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int
     rounds: list[float] = []
     per_action: dict[str, float] = {}
     prof = cProfile.Profile() if profile else None
-    for r in range(repeat):
+    for _ in range(repeat):
         meter.update(frames=0, bytes=0)
         done = 0
         t0 = time.process_time()

@@ -39,8 +39,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine import (apply, is_chance, legal_actions, load_scenario, new_game, sample_chance,
-                    to_act)  # noqa: E402
+from engine import (  # noqa: E402
+    apply, is_chance, legal_actions, load_scenario, new_game, sample_chance, to_act)
 from engine.procedures import movement as _movement  # noqa: E402
 
 

@@ -288,7 +288,7 @@ def gen_gc_on() -> None:
     gc.unfreeze()
 
 
-def _gen_gc(phase: str, info: dict[str, Any], _t: list[float] = [0.0]) -> None:
+def _gen_gc(phase: str, info: dict[str, Any], _t: list[float] = [0.0]) -> None:  # noqa: B006 (the collection start, kept between calls on purpose)
     if phase == "start":
         _t[0] = time.perf_counter()
     else:

@@ -277,7 +277,7 @@ async def measure(srv: Server, built: dict[str, Any], repeat: int, warm_n: int) 
                     events_ms, srv.base, gid, seq - 6 - i - r * warm_n))
     print(f"{'entries':>8} {'cold hello':>11} {'cold catch-up':>14} {'warm reconnect':>15} "
           f"{'GET events':>11}   (ms, median of {repeat} restarts / {repeat * warm_n} requests)")
-    for n, (gid, seq) in sorted(games.items()):
+    for n, (_gid, seq) in sorted(games.items()):
         m = {k: statistics.median(v) for k, v in res[n].items()}
         print(f"{seq:>8} {m['hello']:>11.1f} {m['catch']:>14.1f} {m['warm']:>15.1f} "
               f"{m['events']:>11.1f}", flush=True)
@@ -321,7 +321,7 @@ async def memory(srv: Server, n_sockets: int, n_games: int, actions: int) -> Non
           f"{r3:.0f} MB: {(r3 - r2) / n_games:.2f} MB per live game", flush=True)
     r0 = r3
     idle: list[Seat] = []
-    for i in range(n_sockets):
+    for _ in range(n_sockets):
         idle.append(Seat(await websockets.connect(f"{srv.ws}/ws/games/{gid}", max_size=None,
                                                   ping_interval=None, open_timeout=120)))
         await idle[-1].ready.wait()                 # its hello: attached

@@ -27,7 +27,7 @@ from .core.ruleset import Action, Ruleset, get, natural_for, turn_of
 from .core.scenario import load_scenario
 
 #: a player factory: (ruleset, seed) -> object with ``choose(state, seat) -> action``
-Factory = Callable[[Ruleset, int], Any]
+Factory = Callable[[Ruleset[Any], int], Any]
 
 
 def level(name: str) -> Factory:
@@ -56,7 +56,7 @@ def pct(xs: list[float], q: float) -> float:
 
 
 def play_one(
-    rs: Ruleset,
+    rs: Ruleset[Any],
     scenario: Any,
     seed: int,
     players: dict[str, Any],
@@ -82,7 +82,7 @@ def play_one(
 
 
 def run(
-    rs: Ruleset,
+    rs: Ruleset[Any],
     scenario: Any,
     a: Factory,
     b: Factory,

@@ -64,7 +64,7 @@ def next_action(st: GameState, bot: RandomBot) -> dict[str, Any]:
     return bot.choose(st, to_act(st)[0])
 
 
-def play_random_game(scn: Scenario, seed: int, options: dict | None = None,
+def play_random_game(scn: Scenario, seed: int, options: dict[str, Any] | None = None,
                      max_turns: int = 200, record: bool = False
                      ) -> tuple[GameState, list[dict[str, Any]]]:
     """Play one game with two random bots; returns (final state, actions if ``record``)."""

@@ -18,12 +18,12 @@ import time
 import traceback
 from typing import Any
 
-from . import rulesets
+from . import rulesets  # noqa: F401  (fills the registry)
 from .core.ruleset import Ruleset, get, natural_for, turn_of
 from .core.scenario import load_scenario
 
 
-def play(rs: Ruleset, scenario: Any, seed: int, max_turns: int,
+def play(rs: Ruleset[Any], scenario: Any, seed: int, max_turns: int,
          options: dict[str, Any] | None, mode: str | None) -> tuple[Any, int]:
     """One random-bot game (uniform choice among ``legal_actions`` of the first seat to
     act, ``sample_chance`` at chance nodes); returns (final state, actions applied)."""

@@ -50,7 +50,7 @@ def needed(extras: set[str]) -> dict[str, str]:
         try:
             dist = metadata.distribution(name)
         except metadata.PackageNotFoundError:
-            raise SystemExit(f"check_installed: {name} is required but not installed")
+            raise SystemExit(f"check_installed: {name} is required but not installed") from None
         if canon(name) != PROJECT:
             out[canon(name)] = dist.version
         for text in dist.requires or []:

@@ -7,7 +7,8 @@
   (it contains the word "import");
 * no module of ``engine/`` above 600 lines;
 * layers: ``engine.core`` imports nothing of the engine above it; ``engine.procedures``
-  imports no ruleset; a ruleset imports no other ruleset (``overlord`` builds on ``m44``).
+  imports no ruleset; a ruleset imports no other ruleset (``overlord`` builds on ``m44``);
+* ``app/`` imports the engine only through ``app/engine_api.py`` (the one doorway).
 
 Run as a script (``python tests/test_import_graph.py``) for the figures.
 """
@@ -192,6 +193,22 @@ def test_layers_import_downward_only() -> None:
             mine, theirs = _ruleset_of(mod), _ruleset_of(d)
             if mine and theirs and mine != theirs and (mine, theirs) not in BUILDS_ON:
                 bad.append((mod, d))
+    assert bad == []
+
+
+def test_app_imports_the_engine_only_through_engine_api() -> None:
+    """Every ``import engine...`` / ``from engine... import`` of ``app/`` (module or
+    function level) is in ``app/engine_api.py``."""
+    bad = []
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        rel = str(path.relative_to(ROOT))
+        if rel == "app/engine_api.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
+                     else [])
+            bad += [(rel, node.lineno, n) for n in names if n.split(".")[0] == "engine"]
     assert bad == []
 
 

@@ -8,6 +8,8 @@ from pydantic import BaseModel, Field
 
 class CampaignCreate(BaseModel):
     name: str = Field(min_length=1, max_length=200)
+    ruleset: str = Field(default="m44", description="a ruleset that plays campaigns "
+                         "(GET /api/rulesets: ``campaign``); every battle is played by it")
     scenario_ids: list[str] = Field(min_length=1, max_length=30,
                                     description="the campaign's battles, in order")
     options: dict[str, Any] = Field(default_factory=dict,
@@ -31,6 +33,7 @@ class BattleOut(BaseModel):
 class CampaignOut(BaseModel):
     id: str
     name: str
+    ruleset: str                      # every battle's ruleset
     status: str                       # active | finished
     scenarios: list[str]
     scenario_names: list[str] = []   # the scenarios' names, in order

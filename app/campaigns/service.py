@@ -1,8 +1,11 @@
 """Campaigns: each battle is an ordinary game created through the games service; the
-campaign links them (004 "Simplified Campaign Rules"): the next battle's pre-battle dice
-are each side's Victory Points of the previous battle plus its campaign victories
-(``engine.rulesets.m44.options.campaign_value.prebattle_dice``), passed to the game as
-option ``campaign``; the engine plays the roll and its effects in the battle itself.
+campaign links them.  Any ruleset that declares campaign support (``supports_campaign``)
+plays them; what a side takes into the next battle is the ruleset's
+``campaign_carry(score, wins)`` of its ``campaign_score`` of the previous battle and its
+campaign victories, passed to the game as option ``campaign`` (Memoir '44, 004
+"Simplified Campaign Rules": the pre-battle dice, Victory Points plus victories; the
+engine plays the roll and its effects in the battle itself).  The campaign's ruleset is
+its first battle's.
 
 Sides: the creator names his side; the other side's player is whoever holds its seat in
 the first battle (or the bot); later battles seat both of them at once.  The campaign
@@ -13,7 +16,7 @@ from __future__ import annotations
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import prebattle_dice, public_view, ruleset
+from ..engine_api import campaign_rulesets, ruleset
 from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..games import repository as games_repo
 from ..games import service as games
@@ -37,8 +40,19 @@ def _check_sides(body: CampaignCreate) -> None:
         raise Unprocessable("bots: sides other than yours", code="invalid_options")
 
 
+def _check_ruleset(name: str) -> None:
+    if name not in campaign_rulesets():
+        raise Unprocessable(f"ruleset {name!r} plays no campaign (one of "
+                            f"{campaign_rulesets()})", code="invalid_options")
+
+
+async def _ruleset_of(session: AsyncSession, c: Campaign) -> str:
+    """The campaign's ruleset: its first battle's."""
+    return (await games.get_game(session, c.battles[0].game_id)).ruleset
+
+
 async def _battle_game(session: AsyncSession, creator: Identity, campaign: Campaign,
-                       index: int, dice: dict[str, int]) -> str:
+                       index: int, dice: dict[str, int], rs_name: str) -> str:
     """Battle ``index``'s game (flushed, committed by the caller with its
     ``campaign_battles`` row: UNIQUE(campaign, index) then leaves no second game); returns
     its id."""
@@ -49,7 +63,7 @@ async def _battle_game(session: AsyncSession, creator: Identity, campaign: Campa
     mine = next((s for s, who in players.items() if who == creator.id), None)
     bots = [s for s, who in players.items() if who == BOT]
     game_id = await games.add_game(session, creator, GameCreate(
-        ruleset="m44", scenario_id=campaign.scenarios[index], mode="1v1", options=options,
+        ruleset=rs_name, scenario_id=campaign.scenarios[index], options=options,
         seat=mine, bots=bots))
     for side, who in players.items():
         if who not in (None, BOT, creator.id):
@@ -60,6 +74,7 @@ async def _battle_game(session: AsyncSession, creator: Identity, campaign: Campa
 
 async def create_campaign(session: AsyncSession, me: Identity, body: CampaignCreate) -> CampaignOut:
     _check_sides(body)
+    _check_ruleset(body.ruleset)
     for sid in body.scenario_ids:
         await scenarios.ensure_row(session, sid)
     players: dict[str, str | None] = {s: None for s in SIDES}
@@ -70,7 +85,7 @@ async def create_campaign(session: AsyncSession, me: Identity, body: CampaignCre
     campaign = Campaign(id=new_id("c"), name=body.name, created_by=me.id,
                         scenarios=list(body.scenario_ids), options=dict(body.options),
                         players=players, status="active")
-    game_id = await _battle_game(session, me, campaign, 0, {})
+    game_id = await _battle_game(session, me, campaign, 0, {}, body.ruleset)
     await repository.add(session, campaign)
     await repository.add_battle(session, CampaignBattle(campaign_id=campaign.id, index=0,
                                                         game_id=game_id, dice={}))
@@ -101,8 +116,8 @@ async def _refresh(session: AsyncSession, c: Campaign) -> dict[str, str]:
                 changed = True
         if game.status == "finished" and b.medals is None:
             rt = await load_runtime(session, game.id)
-            sides = public_view(ruleset(game.ruleset), rt.state).get("sides", {})
-            b.medals = {s: int(sides.get(s, {}).get("medals", 0)) for s in SIDES}
+            score = ruleset(game.ruleset).campaign_score(rt.state)
+            b.medals = {s: int(score.get(s, 0)) for s in SIDES}
             b.winner = game.winner if game.winner in SIDES else None
             changed = True
     if changed:
@@ -127,14 +142,15 @@ async def _names(session: AsyncSession, ids: list[str]) -> list[str]:
     return out
 
 
-def _next(c: Campaign) -> BattleOut | None:
+def _next(c: Campaign, rs_name: str) -> BattleOut | None:
     if not c.battles or len(c.battles) >= len(c.scenarios):
         return None
     last = c.battles[-1]
     if last.medals is None:
         return None
     wins = _wins(c)
-    dice = {s: prebattle_dice(last.medals.get(s, 0), wins[s]) for s in SIDES}
+    carry = ruleset(rs_name).campaign_carry({s: last.medals.get(s, 0) for s in SIDES}, wins)
+    dice = {s: int(carry.get(s, 0)) for s in SIDES}
     index = last.index + 1
     return BattleOut(index=index, scenario_id=c.scenarios[index], game_id=None,
                      status="pending", dice=dice, winner=None, medals=None)
@@ -143,6 +159,7 @@ def _next(c: Campaign) -> BattleOut | None:
 async def get_campaign(session: AsyncSession, campaign_id: str) -> CampaignOut:
     c = await _load(session, campaign_id)
     statuses = await _refresh(session, c)
+    rs_name = await _ruleset_of(session, c)
     wins = _wins(c)
     names = await _names(session, list(c.scenarios))
     battles = [BattleOut(index=b.index, scenario_id=c.scenarios[b.index],
@@ -152,13 +169,13 @@ async def get_campaign(session: AsyncSession, campaign_id: str) -> CampaignOut:
     winner = None
     if c.status == "finished" and wins["AXIS"] != wins["ALLIES"]:
         winner = max(SIDES, key=lambda s: wins[s])
-    nxt = _next(c)
+    nxt = _next(c, rs_name)
     if nxt is not None:
         nxt.scenario_name = names[nxt.index]
-    return CampaignOut(id=c.id, name=c.name, status=c.status, scenarios=list(c.scenarios),
-                       scenario_names=names, options=dict(c.options or {}),
-                       players=dict(c.players or {}), wins=wins, battles=battles, next=nxt,
-                       winner=winner)
+    return CampaignOut(id=c.id, name=c.name, ruleset=rs_name, status=c.status,
+                       scenarios=list(c.scenarios), scenario_names=names,
+                       options=dict(c.options or {}), players=dict(c.players or {}),
+                       wins=wins, battles=battles, next=nxt, winner=winner)
 
 
 async def list_campaigns(session: AsyncSession) -> list[CampaignOut]:
@@ -172,13 +189,14 @@ async def next_battle(session: AsyncSession, me: Identity, campaign_id: str) -> 
     if me.id not in (c.players or {}).values() and me.id != c.created_by:
         raise Forbidden("only the campaign's players start its battles",
                         code="not_a_campaign_player")
-    nxt = _next(c)
+    rs_name = await _ruleset_of(session, c)
+    nxt = _next(c, rs_name)
     if nxt is None:
         code = "campaign_finished" if c.status == "finished" else "battle_not_finished"
         raise Conflict("no battle to start now", code=code)
     campaign_id, index, dice = c.id, nxt.index, nxt.dice
     try:            # one game per battle: UNIQUE(campaign_id, index) (uq_campaign_battle)
-        game_id = await _battle_game(session, me, c, index, dice)
+        game_id = await _battle_game(session, me, c, index, dice, rs_name)
         await repository.add_battle(session, CampaignBattle(campaign_id=campaign_id,
                                                             index=index, game_id=game_id,
                                                             dice=dice))

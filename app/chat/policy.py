@@ -1,4 +1,9 @@
-"""Chat channel policy: a pure function of (who, channel, game view) -> allowed / why not.
+"""Chat channel policy: a pure function of (who, channel, game view, the game's ruleset)
+-> allowed / why not.  Who may talk to whom inside a side is the ruleset's rule, asked
+through ``Ruleset.chat_line(view, side)`` (engine/core/ruleset.py; Overlord: its chain
+of command, engine/rulesets/overlord/talk.py; the others: a side talks freely); this
+module turns its answer into channels.  Called without a ruleset (a view of unknown
+origin), the strictest rules read the view (``STRICT_CHAT``).
 
 Channels: ``all`` (players write, everyone reads), ``side:<SIDE>`` (that side's seats),
 ``spectators`` (spectators only: never delivered to players), and for team/Overlord play
@@ -8,18 +13,14 @@ Overlord, 002 "The Military Chain of Command": the Commander-in-Chief talks with
 only one) Field General per turn, the one he visits; he may not talk with the others (no
 side channel for him, and no ``all`` either: his Field Generals read it, so "he must limit
 his input to the time he is visiting the front" closes it to him until the game is over;
-his opponents learn nothing from him either way); the Field Generals of a side may talk among themselves at any time;
-nothing crosses sides.  The visit counts once the C-in-C confirms his orders (the engine's
-``view.overlord.chain_of_command.visited`` of the writer's own view: the visit of the
-current turn of the writer's side); a tentative visit (``view.overlord.visit`` while
-dispatching) opens nothing, or he could talk to every general in turn.  During the
-opponent's turn no line to the C-in-C is open.  At game over the chain of command is lifted
-(the side's channels open to all its seats; still nothing crosses sides).
+his opponents learn nothing from him either way); the Field Generals of a side may talk
+among themselves at any time; nothing crosses sides.  The ruleset says from the writer's
+own view which line is open (the Field General he visits this turn once he confirms his
+orders; none during the opponent's turn; at game over the chain of command is lifted:
+the side's channels open to all its seats; still nothing crosses sides).
 
 Team play (004 "Team Play": the team agrees on the card together): every seat of a side
-may write the side channel and its pair channel at any time.  A view without the
-``overlord`` part that is not a real engine view (``None``, ``{}``) is treated as Overlord:
-the strict reading is the safe one.
+may write the side channel and its pair channel at any time.
 
 Several role seats held by one person (002 "Teams"; the server's layouts of 4/3/2/1
 players per side).  The policy is a function of ALL the seats the person's identity holds
@@ -45,6 +46,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from ..engine_api import STRICT_CHAT, Ruleset
 
 CINC = "cinc"
 FG_NAMES = {"left": "Left", "centre": "Centre", "right": "Right"}
@@ -95,27 +98,18 @@ def _no(reason: str) -> Decision:
     return Decision(False, reason)
 
 
-def chain_state(view: dict[str, Any] | None, side: str | None) -> tuple[str, str | None]:
-    """The side's chain of command from a seat's view: ``("free", None)`` (team play, game
-    over), ``("visiting", fg)``, ``("no_visit", None)`` (own turn, orders not confirmed) or
-    ``("opponent", None)``."""
-    v = view or {}
-    if v.get("game_over"):
-        return "free", None
-    ol = v.get("overlord")
-    if ol is None and "ruleset" in v:
-        return "free", None                     # a real view without Overlord: team play
-    coc = (ol or {}).get("chain_of_command") or {}
-    if coc.get("side") == side and coc.get("visited"):
-        return "visiting", str(coc["visited"])
-    if v.get("active") is not None and v.get("active") != side:
-        return "opponent", None
-    return "no_visit", None
+def chain_state(view: dict[str, Any] | None, side: str | None,
+                rules: Ruleset | None = None) -> tuple[str, str | None]:
+    """The side's line of talk from a seat's view, as the game's ruleset reads it
+    (``Ruleset.chat_line``): ``("free", None)``, ``("visiting", fg)``, ``("no_visit",
+    None)`` (own turn, orders not confirmed) or ``("opponent", None)``."""
+    return (rules or STRICT_CHAT).chat_line(view, side)
 
 
-def visiting(view: dict[str, Any] | None, side: str) -> str | None:
+def visiting(view: dict[str, Any] | None, side: str,
+             rules: Ruleset | None = None) -> str | None:
     """The Field General (role) the side's Commander-in-Chief visits this turn, if any."""
-    state, fg = chain_state(view, side)
+    state, fg = chain_state(view, side, rules)
     return fg if state == "visiting" else None
 
 
@@ -137,7 +131,13 @@ def may_read(actor: Actor, channel: str, view: dict[str, Any] | None = None) -> 
     return _no(R_UNKNOWN)
 
 
-def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None) -> Decision:
+Line = tuple[str, str | None]      # a side's line of talk (``chain_state``)
+
+
+def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None,
+              rules: Ruleset | None = None, *, line: Line | None = None) -> Decision:
+    """May ``actor`` write on ``channel`` now (``line``: his side's line of talk when
+    known, else read from ``view`` by ``rules``)?"""
     read = may_read(actor, channel, view)
     if not read:
         return read
@@ -147,7 +147,7 @@ def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None) ->
         return OK
     if channel == "all" and actor.seat is None:
         return _no(R_SPECTATOR_ALL)
-    state, fg = chain_state(view, actor.side)
+    state, fg = line if line is not None else chain_state(view, actor.side, rules)
     if state == "free" or actor.collective:
         return OK
     if channel == "all":            # his Field Generals read it
@@ -176,24 +176,30 @@ def may_read_any(actors: list[Actor], channel: str, view: dict[str, Any] | None 
 
 
 def writer_for(actors: list[Actor], channel: str,
-               view: dict[str, Any] | None = None) -> tuple[Actor | None, Decision]:
+               view: dict[str, Any] | None = None, rules: Ruleset | None = None,
+               *, lines: dict[str | None, Line] | None = None) -> tuple[Actor | None, Decision]:
     """Which held seat writes on ``channel`` (the C-in-C's rules bind whoever holds the
-    C-in-C seat); (None, refusal) when none may."""
+    C-in-C seat); (None, refusal) when none may.  ``lines``: side -> line of talk when
+    known (else read from ``view`` by ``rules``)."""
     if not actors:
         return None, _no(R_UNKNOWN)
+
+    def can_write(a: Actor) -> Decision:
+        return may_write(a, channel, view, rules, line=lines.get(a.side) if lines else None)
+
     cinc = [a for a in actors if a.role == CINC]
     if cinc:
-        d = may_write(cinc[0], channel, view)
+        d = can_write(cinc[0])
         if d or may_read(cinc[0], channel, view):
             return (cinc[0] if d else None), d
     first: Decision | None = None
     for a in actors:
-        d = may_write(a, channel, view)
+        d = can_write(a)
         if d:
             return a, d
         if first is None and may_read(a, channel, view):
             first = d                   # the reason of a seat that reads the channel
-    return None, first if first is not None else may_write(actors[0], channel, view)
+    return None, first if first is not None else can_write(actors[0])
 
 
 def candidates(seats: list[tuple[str, str, str]]) -> list[str]:
@@ -206,39 +212,43 @@ def candidates(seats: list[tuple[str, str, str]]) -> list[str]:
 
 
 def closed_reasons(actor: Actor, readable: list[str], writable: list[str],
-                   view: dict[str, Any] | None = None) -> dict[str, str]:
+                   view: dict[str, Any] | None = None,
+                   rules: Ruleset | None = None) -> dict[str, str]:
     """Why each readable channel is not writable now (for the client's closed panes)."""
-    return {c: may_write(actor, c, view).reason for c in readable if c not in writable}
+    return {c: may_write(actor, c, view, rules).reason for c in readable if c not in writable}
 
 
 def channels(actor: Actor, seats: list[tuple[str, str, str]],
-             view: dict[str, Any] | None = None) -> dict[str, list[str]]:
+             view: dict[str, Any] | None = None,
+             rules: Ruleset | None = None) -> dict[str, list[str]]:
     """Channels this actor may read / write, given the game's (seat, side, role) list."""
     cands = candidates(seats)
     return {"read": [c for c in cands if may_read(actor, c, view)],
-            "write": [c for c in cands if may_write(actor, c, view)]}
+            "write": [c for c in cands if may_write(actor, c, view, rules)]}
 
 
 def channels_for(actors: list[Actor], seats: list[tuple[str, str, str]],
-                 view: dict[str, Any] | None = None) -> dict[str, Any]:
+                 view: dict[str, Any] | None = None,
+                 rules: Ruleset | None = None) -> dict[str, Any]:
     """``{"read", "write", "closed"}`` for a connection playing these seats (one actor per
     seat; a spectator: one seatless actor).  ``closed``: readable channel -> reason.
 
-    A pure function of the actors, the seats and the view's chain of command
-    (:func:`chain_state` reads only the fields of :func:`_chain_key`): memoised, since the
-    server asks it for every seated audience after every action."""
-    got = channels_of(actors, seats, view)
+    A pure function of the actors, the seats and their sides' lines of talk
+    (:func:`chain_state`): memoised, since the server asks it for every seated audience
+    after every action."""
+    got = channels_of(actors, seats, view, rules)
     return {"read": list(got["read"]), "write": list(got["write"]),
             "closed": dict(got["closed"])}
 
 
 def channels_of(actors: list[Actor] | tuple[Actor, ...],
                 seats: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...],
-                view: dict[str, Any] | None = None) -> dict[str, Any]:
+                view: dict[str, Any] | None = None,
+                rules: Ruleset | None = None) -> dict[str, Any]:
     """:func:`channels_for`'s value as ONE shared object per value (read-only: the hub
     only serialises it, and tells by identity that a connection's channels did not
     change since its last message)."""
-    key = _chain_key(view)
+    key = _lines(actors, view, rules)
     if type(actors) is tuple and type(seats) is tuple:
         # the hub's kept tuples (a connection's actors, the game's seats): the last
         # answer for these very objects, without hashing the actors (a Python __hash__
@@ -259,35 +269,22 @@ def channels_of(actors: list[Actor] | tuple[Actor, ...],
 _LAST: dict[int, tuple[tuple[Actor, ...], tuple[Any, ...], tuple[Any, ...], dict[str, Any]]] = {}
 
 
-def _chain_key(view: dict[str, Any] | None) -> tuple[Any, ...]:
-    """Everything of a view that :func:`chain_state` reads, for any side."""
-    v = view or {}
-    ol = v.get("overlord")
-    coc = (ol or {}).get("chain_of_command") or {}
-    return (bool(v.get("game_over")), ol is None, "ruleset" in v, coc.get("side"),
-            coc.get("visited"), v.get("active"))
-
-
-def _view_of_key(key: tuple[Any, ...]) -> dict[str, Any]:
-    """A view with exactly the chain of command ``key`` describes."""
-    game_over, no_ol, has_ruleset, side, visited, active = key
-    v: dict[str, Any] = {"game_over": game_over, "active": active}
-    if has_ruleset:
-        v["ruleset"] = True
-    if not no_ol:
-        v["overlord"] = {"chain_of_command": {"side": side, "visited": visited}}
-    return v
+def _lines(actors: Any, view: dict[str, Any] | None,
+           rules: Ruleset | None) -> tuple[tuple[str | None, Line], ...]:
+    """The line of talk of every side the actors sit on (what the channels depend on)."""
+    return tuple((side, chain_state(view, side, rules))
+                 for side in sorted({a.side for a in actors}, key=str))
 
 
 @lru_cache(maxsize=4096)
 def _channels_cached(actors: tuple[Actor, ...], seats: tuple[tuple[str, str, str], ...],
-                     key: tuple[Any, ...]) -> dict[str, Any]:
-    view = _view_of_key(key)
+                     key: tuple[tuple[str | None, Line], ...]) -> dict[str, Any]:
+    lines = dict(key)
     cands = candidates(list(seats))
-    read = [c for c in cands if may_read_any(list(actors), c, view)]
+    read = [c for c in cands if may_read_any(list(actors), c)]
     write, closed = [], {}
     for c in read:
-        _, d = writer_for(list(actors), c, view)
+        _, d = writer_for(list(actors), c, lines=lines)
         if d:
             write.append(c)
         else:

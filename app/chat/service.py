@@ -6,6 +6,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Session
 
+from ..engine_api import Ruleset
 from ..errors import Forbidden
 from ..models import ChatMessage
 from . import repository
@@ -25,8 +26,10 @@ def to_wire(m: ChatMessage) -> dict[str, Any]:
 
 
 async def post(session: AsyncSession, game_id: str, actor: Actor, identity_id: str | None,
-               name: str, channel: str, text: str, view: dict[str, Any] | None) -> ChatMessage:
-    decision = may_write(actor, channel, view)
+               name: str, channel: str, text: str, view: dict[str, Any] | None,
+               rules: Ruleset | None = None) -> ChatMessage:
+    """Store a message of ``actor`` (``rules``: the game's ruleset, who reads ``view``)."""
+    decision = may_write(actor, channel, view, rules)
     if not decision:
         raise Forbidden(decision.reason, code="chat_forbidden", reason=decision.reason)
     msg = ChatMessage(game_id=game_id, channel=channel, identity_id=identity_id, seat=actor.seat,
@@ -36,13 +39,13 @@ async def post(session: AsyncSession, game_id: str, actor: Actor, identity_id: s
 
 async def post_as(session: AsyncSession, game_id: str, actors: list[Actor],
                   identity_id: str | None, name: str, channel: str, text: str,
-                  view: dict[str, Any] | None) -> ChatMessage:
+                  view: dict[str, Any] | None, rules: Ruleset | None = None) -> ChatMessage:
     """Post for a connection playing these seats: the policy picks the writing seat (the
     C-in-C's rules bind whoever holds the C-in-C seat)."""
-    actor, decision = writer_for(actors, channel, view)
+    actor, decision = writer_for(actors, channel, view, rules)
     if actor is None or not decision:
         raise Forbidden(decision.reason, code="chat_forbidden", reason=decision.reason)
-    return await post(session, game_id, actor, identity_id, name, channel, text, view)
+    return await post(session, game_id, actor, identity_id, name, channel, text, view, rules)
 
 
 def history_any(session: Session, game_id: str, actors: list[Actor],

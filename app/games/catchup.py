@@ -18,9 +18,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from engine.meta import Fold, is_meta, rolls_following
-
-from ..engine_api import EngineError, Ruleset, normalise_logged, ruleset
+from ..engine_api import (EngineError, Fold, Ruleset, is_meta, normalise_logged,
+                          rolls_following, ruleset)
 from ..models import ActionRow, Game, Snapshot
 from .redact import actor_for_seats, events_for_seats
 from .runtime import game_scenario, load_snapshot
@@ -77,7 +76,7 @@ def _replay(rs: Ruleset, start: Any, base: int, rows: list[tuple[int, str, dict[
     final = f.state if rs.is_over(f.state) else None
     return [EventEntry(seq=seq,
                        seat=actor_for_seats(rs, after if final is None else final, seat,
-                                            seats, watch),
+                                            seats, watch) or seat,
                        events=events_for_seats(rs, after if final is None else final, events,
                                                seats, watch))
             for seq, seat, after, events in raw]

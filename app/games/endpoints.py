@@ -167,7 +167,8 @@ async def list_rulesets() -> list[RulesetOut]:
     and the named optional rules."""
     return [RulesetOut(name=rs.name, version=rs.version, title=rs.title, summary=rs.summary,
                        setup=rs.setup, renderer=rs.renderer, modes=list(rs.modes),
-                       options=list(rs.options())) for rs in rulesets()]
+                       options=list(rs.options()), campaign=rs.supports_campaign)
+            for rs in rulesets()]
 
 
 @router.post("/rulesets/{name}/preview")

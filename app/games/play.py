@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import insert, select
 
 from ..db import Database
-from ..engine_api import EngineError, Ruleset
+from ..engine_api import EngineError, Fold, Ruleset
 from ..models import Game, Snapshot, utcnow
 from . import repository
 from .runtime import Batch, GameRuntime, clock_at, dump_snapshot, game_fields, settle_chance
@@ -108,8 +108,6 @@ async def submit_meta(db: Database, writer: repository.LogWriter, rt: GameRuntim
     if rt.status == "open":           # a game that started stays live (game_fields)
         return Outcome.reject(rt.seq, "game_not_started", "a seat is still free")
     action = {**action, "seat": seat}
-    from engine.meta import Fold
-
     trial = Fold(rt.fold.state, rt.fold.seq, rt.rs)
     trial.stack = list(rt.fold.stack)
     old = rt.seq

@@ -43,12 +43,11 @@ def legal_for_seats(rs: Ruleset, state: Any, seats: list[str]) -> list[dict[str,
 def actor_for_seats(rs: Ruleset, state: Any, actor: str | None, seats: list[str] | None,
                     seat: str | None = None) -> str | None:
     """The seat that acted as the holder of ``seats`` (or the single ``seat``, a
-    spectator's pseudo-seat) may know it: the ruleset's optional ``actor_for`` (004
-    Kriegspiel team play: an enemy role seat is only its side)."""
-    hide = getattr(rs, "actor_for", None)
-    if hide is None or actor is None or state is None:
+    spectator's pseudo-seat) may know it: the ruleset's ``actor_for`` (004 Kriegspiel team
+    play: an enemy role seat is only its side)."""
+    if actor is None or state is None:
         return actor
-    return hide(state, actor, seats[0] if seats else seat)  # type: ignore[no-any-return]
+    return rs.actor_for(state, actor, seats[0] if seats else seat)
 
 
 def nothing_seen(batches: list[Any], seats: list[str], events: list[dict[str, Any]],

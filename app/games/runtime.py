@@ -11,15 +11,17 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict, deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..engine_api import (CHANCE, EngineError, Ruleset, default_bot_level, load_state_of,
-                          normalise_logged, public_status_of, ruleset, scenario_from_text)
+from ..engine_api import (CHANCE, EngineError, Fold, Ruleset, default_bot_level, is_meta,
+                          load_state_of, normalise_logged, public_status_of, rolls_following,
+                          ruleset, scenario_from_text)
 from ..errors import AppError, Conflict, NotFound
+from .view_memo import ViewMemo
 from ..models import Game, Seat
 from ..scenarios import repository as scenarios
 from . import repository
@@ -84,8 +86,6 @@ def apply_entries(rs: Ruleset, fold: Any, first_seq: int,
     are folded like in every replay.  ``normalise``: rows read from the database, which
     an older release may have stored raw (the ruleset's ``normalise_logged`` drops the
     keys the engine never read and checks the values).  Returns their events."""
-    from engine.meta import is_meta, rolls_following
-
     events: list[dict[str, Any]] = []
     log = [(first_seq + i, seat, action) for i, (seat, action) in enumerate(entries)]
     for (seq, seat, action), rolls in zip(log, rolls_following(log)):
@@ -95,9 +95,8 @@ def apply_entries(rs: Ruleset, fold: Any, first_seq: int,
     return events
 
 
-def new_fold(state: Any, seq: int, rs: Ruleset | None = None) -> Any:
-    from engine.meta import Fold
-
+def new_fold(state: Any, seq: int, rs: Ruleset | None = None) -> Fold:
+    """The fold of a game's state at ``seq`` (what may be undone starts empty)."""
     return Fold(state, seq, rs)
 
 
@@ -218,6 +217,9 @@ class GameRuntime:
         # dict; equal views of several audiences are one object), the base of the next
         # update's ``view_patch`` (app/realtime/delta.py, app/realtime/hub.py)
         self.views: dict[Any, Any] = {}
+        # the last view parts computed, whose unchanged members the next ones reuse
+        # (app/games/view_memo.py: the patches skip them by identity)
+        self.view_memo = ViewMemo()
         self._board: dict[str, Any] | None = None
         self.bot_task: asyncio.Task[None] | None = None
         # bus messages of this game not handled yet, drained in order by one task

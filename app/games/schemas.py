@@ -190,6 +190,7 @@ class RulesetOut(BaseModel):
     renderer: str               # the client module drawing it: "hex" or static/renderers/<name>.js
     modes: list[str]
     options: list[dict[str, Any]]   # Ruleset.options(): {"name", "description", ...}
+    campaign: bool = False      # plays the battles of a campaign (POST /api/campaigns)
 
 
 class InviteOut(BaseModel):

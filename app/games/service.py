@@ -414,11 +414,10 @@ async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
     seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
     spectator = None
     if watch is not None:               # a spectator watching one side's board
-        make = getattr(ruleset(game.ruleset), "spectator_seat", None)
-        if seats or make is None or watch not in {s.side for s in game.seats}:
+        spectator = ruleset(game.ruleset).spectator_seat(watch)
+        if seats or spectator is None or watch not in {s.side for s in game.seats}:
             raise BadRequest("watch: a side of this game, for spectators of a ruleset with "
                              "spectator seats", code="invalid_watch")
-        spectator = make(watch)
     page = get_settings().events_page
     upto = min(game.seq, since + page)
     entries = await _events(session, game, seats, since, upto, spectator)

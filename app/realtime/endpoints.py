@@ -281,7 +281,7 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
         async with hub.db.writing() as session:
             m = await chat_service.post_as(session, rt.game_id, conn.actors, conn.identity_id,
                                            conn.name or "guest", channel, text.strip(),
-                                           rt.rs.view_for(rt.state, conn.seat))
+                                           rt.rs.view_for(rt.state, conn.seat), rt.rs)
         await hub.chat_posted(rt.game_id, chat_service.to_wire(m))
     elif mtype in remote.TYPES:
         await remote.handle(hub, rt, conn, mtype, msg)

@@ -173,7 +173,7 @@ class Hub:
             "board": rt.board, "view": view,
             "legal": self._legal(rt.rs, rt.state, conn.seat, conn.seats),
             **self._views(rt.rs, rt.state, conn.seats, view),
-            "chat_channels": self._chat_channels(conn.actors, seat_triples, view),
+            "chat_channels": self._chat_channels(conn.actors, seat_triples, view, rt.rs),
             "chat": chat, "presence": self.presence.snapshot(rt),
             **self._undo(rt, conn.seats), **clock_field(rt),
             "limits": {"max_message_bytes": MAX_MESSAGE_BYTES,
@@ -193,10 +193,11 @@ class Hub:
 
     @staticmethod
     def _chat_channels(actors: list[Actor], seat_triples: Any,
-                       view: dict[str, Any] | None) -> dict[str, Any]:
+                       view: dict[str, Any] | None, rs: Ruleset) -> dict[str, Any]:
         """``read``, ``write`` and ``closed`` (channel -> why it is not writable now): one
-        shared read-only object per value (``channels_of``)."""
-        return channels_of(actors, seat_triples, view)
+        shared read-only object per value (``channels_of``; the ruleset says who may talk
+        to whom)."""
+        return channels_of(actors, seat_triples, view, rs)
 
     def _seat_chat(self, rs: Ruleset, state: Any, seat: str | None, view: dict[str, Any],
                    seats: list[str] | None = None,
@@ -217,7 +218,7 @@ class Hub:
             for held in seats or [seat]:
                 me = next((t for t in triples if t[0] == held), (held, held, "commander"))
                 actors.append(Actor(seat=held, side=me[1], role=me[2], identified=True))
-        return {"chat_channels": self._chat_channels(actors, triples, view)}
+        return {"chat_channels": self._chat_channels(actors, triples, view, rs)}
 
     def sync_msg(self, rt: GameRuntime, seat: str | None, me: str | None,
                  seats: list[str] | None = None,
@@ -375,12 +376,12 @@ class Hub:
         conn.view_seq = -1                  # another audience maybe: its next view is full
         if side is None:
             return None
-        make = getattr(rt.rs, "spectator_seat", None)
+        seat = rt.rs.spectator_seat(side)
         if conn.held or (conn.identity_id and rt.seats_of(conn.identity_id)):
             return "watch_refused"
-        if make is None or side not in {s.side for s in rt.seats.values()}:
+        if seat is None or side not in {s.side for s in rt.seats.values()}:
             return "invalid_watch"
-        conn.watch, conn.watch_side = make(side), side
+        conn.watch, conn.watch_side = seat, side
         return None
 
     @staticmethod
@@ -514,7 +515,7 @@ class Hub:
         want = list(dict.fromkeys(c.view_seat for c in todo))
         views: dict[str | None, ViewParts] = {}
         if last is not None:        # the shared part once, each seat's overlay apart
-            common, overs = view_parts_of(rt.rs, last, want)
+            common, overs = rt.view_memo.intern(*view_parts_of(rt.rs, last, want), want)
             views = {s: ViewParts(common, o) for s, o in zip(want, overs)}
         acting = set(rt.rs.to_act(last)) if last is not None else None
         triples = _triples(tuple(rt.rs.seats(last))) if last is not None else None

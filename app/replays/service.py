@@ -20,12 +20,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..campaigns import repository as campaigns_repo
-from ..engine_api import CHANCE, normalise_logged, ruleset
+from ..engine_api import CHANCE, Fold, is_meta, normalise_logged, rolls_following, ruleset
 from ..games.runtime import game_scenario
-from ..errors import Conflict, Forbidden, NotFound, Unprocessable
+from ..errors import Conflict, Forbidden, Unprocessable
 from ..games import repository as games_repo
 from ..games import service as games
 from ..games.privacy import require_visible
+from ..clocks.schemas import ClockIn
 from ..games.schemas import GameCreate
 from ..models import Game, Identity
 
@@ -37,8 +38,6 @@ def _steps(rs: Any, scn: Any, seed: int, options: dict[str, Any], mode: str,
            log: list[tuple[int, str, dict[str, Any]]]) -> list[dict[str, Any]]:
     """Step 0: the state before any player entry (after the rolls made at creation);
     then one step per player entry, with the rolls that followed it."""
-    from engine.meta import Fold, is_meta, rolls_following
-
     f = Fold(rs.new_game(seed, options, scn, mode), 0, rs)
     raw: list[dict[str, Any]] = [{"seq": 0, "seat": None, "events": [], "state": f.state}]
     for (seq, seat, action), rolls in zip(log, rolls_following(log)):
@@ -146,7 +145,7 @@ async def rematch(session: AsyncSession, notifier: Any, me: Identity, game_id: s
     body = GameCreate(ruleset=game.ruleset, scenario_id=game.scenario_id, mode=game.mode,
                       options=dict(game.options or {}),
                       private=game.private, seat=other_side,
-                      clock=game.clock if game.clock else None)
+                      clock=ClockIn.model_validate(game.clock) if game.clock else None)
     try:            # one return match per game: the unique index on games.rematch_of
         new_id_ = await games.add_game(session, me, body, rematch_of=game.id)
         await session.commit()
@@ -187,8 +186,8 @@ async def match(session: AsyncSession, registry: Any, game_id: str, me: Identity
         view = rt.rs.view_for(rt.state, None)
         last = await games_repo.actions_after(session, g.id, max(0, g.seq - 1))
         reason = last[-1].action.get("type") if last else None
-        entry = {"id": g.id, "url": f"/games/{g.id}", "status": g.status, "winner": g.winner,
-                 "sides": {}}
+        entry: dict[str, Any] = {"id": g.id, "url": f"/games/{g.id}", "status": g.status,
+                                 "winner": g.winner, "sides": {}}
         for s in g.seats:
             if s.identity_id is None:
                 continue

@@ -31,7 +31,7 @@ FIGURE = 3.0
 HIT_P = {"inf": 0.5, "armor": 1 / 3, "art": 1 / 6}
 
 
-def evaluate(rs: Ruleset, st: Any, side: str) -> float:
+def evaluate(rs: Ruleset[Any], st: Any, side: str) -> float:
     """The value of ``st`` for ``side`` (higher is better)."""
     if rs.is_over(st):
         res = rs.result(st)
@@ -48,7 +48,7 @@ def side_of(seat: str) -> str:
 
 
 # ------------------------------------------------------------------------------ hex games
-def _hex_value(rs: Ruleset, st: Any, side: str) -> float:
+def _hex_value(rs: Ruleset[Any], st: Any, side: str) -> float:
     score = rs.result(st).get("score") or {}
     foe = next((s for s in score if s != side), None)
     v = 0.0

@@ -32,7 +32,7 @@ def seen_hands(view: dict[str, Any]) -> set[str]:
     return {s for s, d in sides.items() if isinstance(d, dict) and "hand" in d}
 
 
-def determinize(rs: Ruleset, state: Any, seat: str, rng: random.Random) -> Any:
+def determinize(rs: Ruleset[Any], state: Any, seat: str, rng: random.Random) -> Any:
     """A copy of ``state`` whose hidden parts are re-drawn for ``seat`` with ``rng``."""
     clone = getattr(state, "clone", None)
     if clone is None:

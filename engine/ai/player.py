@@ -91,7 +91,7 @@ NAMES = ("random", *LEVELS)
 class Player:
     """A computer player of ``level`` for any registered ruleset, seeded by ``seed``."""
 
-    def __init__(self, rs: Ruleset, level: str = "normal", seed: int = 0) -> None:
+    def __init__(self, rs: Ruleset[Any], level: str = "normal", seed: int = 0) -> None:
         if level not in NAMES:
             raise ValueError(f"unknown level {level!r} (one of {list(NAMES)})")
         self.rs = rs
@@ -197,6 +197,6 @@ def _fresh(rng: Any, own: random.Random) -> Any:
     return type(rng)(own.getrandbits(63))
 
 
-def choose_action(rs: Ruleset, state: Any, seat: str, level: str, seed: int) -> Action:
+def choose_action(rs: Ruleset[Any], state: Any, seat: str, level: str, seed: int) -> Action:
     """One decision of a fresh player (the server's bots: one call per action)."""
     return Player(rs, level, seed).choose(state, seat)

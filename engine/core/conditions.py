@@ -114,7 +114,7 @@ def demoralised_units(value: dict[str, int], units: list[tuple[str, Any]]) -> di
     check_entries(by_hex, by_code, units)
     out: dict[str, int] = {}
     for uid, u in units:
-        k = by_hex.get(u.hex) or by_code.get(u.spec.code) or by_side.get(u.side)
+        k = by_hex.get(u.hex) or by_code.get(u.spec.code) or by_side.get(u.side) or 0
         if k:
             out[uid] = k
     return out
@@ -142,7 +142,8 @@ def supply_bases(value: Any) -> dict[str, tuple[tuple[int, int], ...]]:
     """Side -> supply base hexes named by the option (sides not named: their edge)."""
     if not isinstance(value, dict):
         return {}
-    return {s.upper(): tuple(hex_key(h) for h in hexes) for s, hexes in value.items()}
+    return {s.upper(): tuple(h for h in map(hex_key, hexes) if h is not None)
+            for s, hexes in value.items()}
 
 
 __all__ = ["WEATHER", "Weather", "weather", "check_demoralisation", "demoralised_units",

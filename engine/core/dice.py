@@ -31,7 +31,8 @@ def is_hit(face: str, target_class: str, hit_by: frozenset[str] | None,
     ``star_hits`` is the set of target classes the firer's stars hit (or True for any).
     """
     if face == "star":
-        return star_hits is True or (bool(star_hits) and target_class in star_hits)
+        return star_hits is True or (isinstance(star_hits, frozenset)
+                                     and target_class in star_hits)
     if face == "flag":
         return False
     if hit_by is not None and face not in hit_by:

@@ -11,6 +11,7 @@ is clear when EITHER drawing is clear, as with the hex engine's double line).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from math import floor
 
 Cell = tuple[int, int]
@@ -19,7 +20,8 @@ ORTHOGONAL: tuple[Cell, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
 DIAGONAL: tuple[Cell, ...] = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 _EPS = 1e-6
 _SAMPLES = 97
-_BETWEEN: dict = {}     # memo: a pure function of (grid, a, b)
+_BETWEEN: dict[tuple[Any, Cell, Cell], tuple[tuple[Cell, ...], tuple[Cell, ...]]] = {}
+# memo above: a pure function of (grid, a, b)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ compare) and replaying the same actions from the same seed reproduces every draw
 """
 from __future__ import annotations
 
+from typing import Any
+
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
@@ -37,7 +39,7 @@ class Rng:
         self.counter += 1
         return v
 
-    def shuffle(self, items: list) -> None:
+    def shuffle(self, items: list[Any]) -> None:
         """Fisher-Yates shuffle in place."""
         for i in range(len(items) - 1, 0, -1):
             j = self.below(i + 1)

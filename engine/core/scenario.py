@@ -37,11 +37,11 @@ from typing import Any, Iterable
 
 from .errors import ScenarioError, UnknownCode
 from .geometry import Board, Hex, make_board
-from .terrain import OPEN, HexTerrain, Tile, combine
+from .terrain import HexTerrain, Tile, combine
 from .terrain_table import BEHAVIORS, TERRAIN, describe, link_directions, lookup
 from .scenario_model import (SIDES, ExitZone, Minefield, Objective, Scenario, SuddenDeath,
                              UnitSetup)
-from .units import UnitSpec, army_rules, unit_spec
+from .units import army_rules, unit_spec
 
 # ---------------------------------------------------------------------------------------
 # Reading and normalising the JSON
@@ -142,8 +142,9 @@ def _tile(item: dict[str, Any], slot: str, h: Hex, unknown: _Collector,
     if behavior2 not in BEHAVIORS and behavior2 is not None:
         unknown.add(slot, f"{name}+{behavior2}", h)
         return None
-    if behavior2 and BEHAVIORS[behavior2]:
-        spec = replace(spec, **BEHAVIORS[behavior2])
+    extra = BEHAVIORS[behavior2] if behavior2 else None
+    if extra:
+        spec = replace(spec, **extra)
     owner = _upper(item.get("original_owner"))
     if owner is None and spec.defense_owner_only and not spec.defense_needs_owner:
         owner = unit_side   # vocabulary 1.1: an unowned bunker takes the occupant's side
@@ -214,7 +215,8 @@ def _group(tag: dict[str, Any], h: Hex, board: Board) -> tuple[Hex, ...]:
 
 
 def _medal(tag: dict[str, Any], number: int, h: Hex, board: Board, index: int) -> Objective:
-    settings = tag.get("medal") if isinstance(tag.get("medal"), dict) else {}
+    medal = tag.get("medal")
+    settings: dict[str, Any] = medal if isinstance(medal, dict) else {}
     side: str | None = None if number == 0 else ("ALLIES" if number in _ALLIED_MEDALS else "AXIS")
     if (settings.get("majority") or settings.get("any_hex")) and settings.get("side"):
         side = _upper(settings["side"])
@@ -390,8 +392,9 @@ def _text_field(data: dict[str, Any], key: str) -> str | None:
         return None
     langs = [text.get("en")] + [v for k, v in text.items() if k != "en"]
     for lang in langs:
-        if isinstance(lang, dict) and isinstance(lang.get(key), str) and lang[key].strip():
-            return lang[key].strip()
+        value = lang.get(key) if isinstance(lang, dict) else None
+        if isinstance(value, str) and value.strip():
+            return value.strip()
     return None
 
 
@@ -466,7 +469,8 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
                             f"off the {board.kind} board: {shown}"
                             f"{' ...' if len(off_board) > 10 else ''}",
                             hexes=[list(h) for h in off_board[:50]], count=len(off_board))
-    options = gi.get("options") if isinstance(gi.get("options"), dict) else {}
+    given = gi.get("options")
+    options: dict[str, Any] = given if isinstance(given, dict) else {}
     for opt in options:
         if opt not in KNOWN_OPTIONS:
             unknown.add("option", str(opt))
@@ -481,7 +485,8 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
         units = [replace(u, spec=s) if (s := army_rules(u.spec, u.side, options)) is not u.spec
                  else u for u in units]
     sides = {"player1": p1, "player2": p2}
-    meta = data.get("meta_data") if isinstance(data.get("meta_data"), dict) else {}
+    given_meta = data.get("meta_data")
+    meta: dict[str, Any] = given_meta if isinstance(given_meta, dict) else {}
     return Scenario(
         name=name or _text_field(data, "name") or str(meta.get("name") or stem or "scenario"),
         board=board, face=face, tiles=tiles, terrain=terrain, units=tuple(units),

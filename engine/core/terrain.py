@@ -36,7 +36,7 @@ Additions to the original skeleton (all additive):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import Any, Callable
 
 ALL_CLASSES: frozenset[str] = frozenset({"inf", "armor", "art"})

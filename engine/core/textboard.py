@@ -169,9 +169,9 @@ def m44_from_text(text: str = "", *, legend: dict[str, Any] | None = None,
     drawn = _drawn_hexes(text, {**TERRAIN_SYMBOLS, **(legend or {})}, player1,
                          {**DEFAULT_NATIONS, **(nations or {})})
     for h, unit in (units or {}).items():
-        drawn.setdefault(tuple(h), {})["unit"] = _unit_from_spec(unit)  # type: ignore[index]
+        drawn.setdefault((h[0], h[1]), {})["unit"] = _unit_from_spec(unit)
     for h, tag in (tags or {}).items():
-        drawn.setdefault(tuple(h), {}).setdefault("tags", []).extend(_tag_items(tag))  # type: ignore[index]
+        drawn.setdefault((h[0], h[1]), {}).setdefault("tags", []).extend(_tag_items(tag))
     hexagons = [{"row": r, "col": c, **e} for (r, c), e in sorted(drawn.items())]
     hexagons.extend(hexes or [])
     info: dict[str, Any] = {

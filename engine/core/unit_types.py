@@ -204,7 +204,8 @@ def assignments(options: dict[str, Any], units: list[tuple[str, Any]]) -> dict[s
     return out
 
 
-def check_entries(by_hex: dict, by_code: dict, units: list[tuple[str, Any]]) -> None:
+def check_entries(by_hex: dict[tuple[int, int], Any], by_code: dict[str, Any],
+                  units: list[tuple[str, Any]]) -> None:
     """Every hex entry names a unit's start hex, every code entry a unit's code
     (``invalid_option_value`` naming the entry; also used by option ``demoralisation``)."""
     hexes = {u.hex for _, u in units}
@@ -263,7 +264,7 @@ def apply_types(st: Any) -> None:
     st.ext = {**(st.ext or {}), "unit_types": tuple(sorted(out.items()))}
 
 
-def signature(st: Any) -> tuple | None:
+def signature(st: Any) -> tuple[Any, ...] | None:
     """The game's unit-type assignment (None without one), for memo keys."""
     return st.ext.get("unit_types") if st.ext else None
 

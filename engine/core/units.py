@@ -233,7 +233,7 @@ def _early_war(date_begin: str | None) -> bool:
 
 def _figures(nbr_units: int | str | None) -> int | None:
     try:
-        return int(nbr_units) if nbr_units not in (None, "") else None  # type: ignore[arg-type]
+        return None if nbr_units is None or nbr_units == "" else int(nbr_units)
     except (TypeError, ValueError):
         return None
 

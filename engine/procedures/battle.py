@@ -247,7 +247,7 @@ def observed(st: GameState, u: Unit, h: Hex) -> bool:
 
 
 # ----------------------------------------------------------------------------- declare
-def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list,
+def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list[dict[str, Any]],
             kind: str = "battle") -> None:
     allowed = dict(targets(st, u, play, kind))
     if target not in allowed:
@@ -285,7 +285,7 @@ def declare(st: GameState, u: Unit, target: Hex, play: Play | None, events: list
         _charge_defence(st, b, u, v, events)
 
 
-def _charge_defence(st: GameState, b: Battle, u: Unit, v: Unit, events: list) -> None:
+def _charge_defence(st: GameState, b: Battle, u: Unit, v: Unit, events: list[dict[str, Any]]) -> None:
     """Infantry Charge: the defender gets a free battle first (no card; no Ambush window:
     the free battle takes its place); the charge goes on like an ambushed close assault."""
     n = battle_dice(st, v, u, 1, None, "charge_defence")
@@ -301,7 +301,7 @@ def _charge_defence(st: GameState, b: Battle, u: Unit, v: Unit, events: list) ->
 
 
 def card_attack(st: GameState, side: str, v: Unit, n: int, kind: str, star_hits,
-                events: list) -> None:
+                events: list[dict[str, Any]]) -> None:
     """Air Power / Barrage: no attacking unit, no terrain, flags may not be ignored."""
     b = Battle(None, side, v.id, v.hex, None, 0, n, kind)
     b.star_hits = star_hits
@@ -346,7 +346,7 @@ def live_marks(st: GameState, gun_id: str) -> tuple[tuple[str, tuple, tuple], ..
                  if m[2] == gun.hex and m[0] in units and units[m[0]].hex == m[1])
 
 
-def _mark(st: GameState, u: Unit, v: Unit, events: list) -> None:
+def _mark(st: GameState, u: Unit, v: Unit, events: list[dict[str, Any]]) -> None:
     live = tuple(m for m in live_marks(st, u.id) if m[0] != v.id)
     st.crosshairs = {**st.crosshairs, u.id: (live + ((v.id, v.hex, u.hex),))[-u.spec.cross_hairs:]}
     events.append({"type": "cross_hair_placed", "unit": u.id, "hex": [*v.hex]})
@@ -370,7 +370,7 @@ def may_battle_back(st: GameState, b: Battle) -> bool:
     return terrain_allows_battle_static(st, v) and st.scn.board.distance(u.hex, v.hex) == 1
 
 
-def battle_back(st: GameState, b: Battle, events: list) -> None:
+def battle_back(st: GameState, b: Battle, events: list[dict[str, Any]]) -> None:
     """The British unit answers the close assault with 1 die (terrain ignored); the
     original battle is over (no flag, the defender held: nothing to take)."""
     v = st.units[b.target]
@@ -386,7 +386,7 @@ def battle_back(st: GameState, b: Battle, events: list) -> None:
     st.battles.append(a)
 
 
-def apply_hits(st: GameState, v: Unit, hits: int, by_side: str, events: list) -> bool:
+def apply_hits(st: GameState, v: Unit, hits: int, by_side: str, events: list[dict[str, Any]]) -> bool:
     """Remove figures; True when ``v`` was eliminated.  A coupled train takes the hits
     as one unit, last wagon first (engine/procedures/trains.py)."""
     if v.spec.train:
@@ -401,7 +401,7 @@ def apply_hits(st: GameState, v: Unit, hits: int, by_side: str, events: list) ->
     return _remove_figures(st, v, hits, by_side, events)
 
 
-def _remove_figures(st: GameState, v: Unit, hits: int, by_side: str, events: list) -> bool:
+def _remove_figures(st: GameState, v: Unit, hits: int, by_side: str, events: list[dict[str, Any]]) -> bool:
     lost = min(hits, v.figures)
     v = st.mut(v.id)
     v.figures -= lost

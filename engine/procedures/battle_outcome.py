@@ -24,7 +24,7 @@ Hex = tuple[int, int]
 
 
 # ----------------------------------------------------------------------------- resolve
-def resolve_roll(st: GameState, faces: list[str], events: list) -> None:
+def resolve_roll(st: GameState, faces: list[str], events: list[dict[str, Any]]) -> None:
     b = st.battles[-1]
     st.last_roll = {"unit": b.attacker, "target": [*b.target_hex], "dice": list(faces),
                     "kind": b.kind}
@@ -81,7 +81,7 @@ def _fortress_vs_artillery(st: GameState, b: Battle, v: Unit) -> bool:
     return u is not None and u.cls == "art"
 
 
-def _after_hits(st: GameState, b: Battle, v: Unit, hits: int, flags: int, events: list) -> None:
+def _after_hits(st: GameState, b: Battle, v: Unit, hits: int, flags: int, events: list[dict[str, Any]]) -> None:
     if hits:
         if b.attacker and b.kind == "battle":
             gun = st.units.get(b.attacker)
@@ -147,7 +147,7 @@ def retreat_options(st: GameState, v: Unit, flags: int, no_ignore: bool) -> list
     return sorted(opts.values(), key=lambda o: (o["losses"], o["ignore"], o["to"]))
 
 
-def _add(opts: dict, h: Hex, losses: int, ign: int) -> None:
+def _add(opts: dict[str, Any], h: Hex, losses: int, ign: int) -> None:
     key = (h, losses)
     if key not in opts or opts[key]["ignore"] > ign:
         opts[key] = {"to": [*h], "losses": losses, "ignore": ign}
@@ -195,7 +195,7 @@ def retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
     return _retreat_ends(st, v, max_steps)
 
 
-def choose_retreat(st: GameState, action: dict, events: list) -> None:
+def choose_retreat(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     b = st.battles[-1]
     to = action.get("to")
     ign = action.get("ignore")
@@ -206,7 +206,7 @@ def choose_retreat(st: GameState, action: dict, events: list) -> None:
     raise IllegalAction("illegal_retreat", "that retreat is not one of the options")
 
 
-def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> None:
+def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list[dict[str, Any]]) -> None:
     v = st.mut(b.target)
     to = (opt["to"][0], opt["to"][1])
     frm = v.hex
@@ -245,7 +245,7 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list) -> N
         P.on_enter(st, st.units[v.id], "retreat", events)
 
 
-def dislodge_unit(st: GameState, o: Unit, back: Hex, events: list,
+def dislodge_unit(st: GameState, o: Unit, back: Hex, events: list[dict[str, Any]],
                   reason: str = "dislodged") -> None:
     """``o`` steps one hex to ``back`` to make room (004 Zombie: a zombie retreating into
     it, a splitting zombie), event ``unit_moved`` with ``reason``."""
@@ -259,7 +259,7 @@ def dislodge_unit(st: GameState, o: Unit, back: Hex, events: list,
 
 
 # ----------------------------------------------------------------------------- take ground
-def post_battle(st: GameState, events: list) -> None:
+def post_battle(st: GameState, events: list[dict[str, Any]]) -> None:
     b = st.battles[-1]
     u = st.units.get(b.attacker) if b.attacker else None
     if (b.vacated and u is not None and b.dist == 1 and b.kind in ("battle", "overrun")
@@ -295,7 +295,7 @@ def can_take_ground(st: GameState, u: Unit, h: Hex) -> bool:
     return u.cls not in th.impassable and can_step(st, u, h)
 
 
-def take_ground(st: GameState, take: bool, events: list) -> None:
+def take_ground(st: GameState, take: bool, events: list[dict[str, Any]]) -> None:
     b = st.battles[-1]
     u = st.mut(b.attacker)
     if not take:
@@ -321,7 +321,7 @@ def take_ground(st: GameState, take: bool, events: list) -> None:
     P.on_enter(st, u, "take_ground", events)    # a mine / frozen river rolls first
 
 
-def _after_take_ground(st: GameState, b: Battle, u: Unit, events: list) -> None:
+def _after_take_ground(st: GameState, b: Battle, u: Unit, events: list[dict[str, Any]]) -> None:
     if (u.spec.take_ground >= 2 and not u.overrun and b.kind == "battle"
             and not terrain_at(st, u.hex).no_overrun and terrain_allows_battle(st, u) and targets(st, u, st.play, "overrun")):
         b.stage = "overrun"
@@ -341,7 +341,7 @@ def _desert_hexes(st: GameState, u: Unit, b: Battle) -> list[list[int]]:
     return [[*h] for h in sorted(reachable(st, u, st.play, 1))]
 
 
-def desert_move(st: GameState, b: Battle, to: Hex, events: list) -> None:
+def desert_move(st: GameState, b: Battle, to: Hex, events: list[dict[str, Any]]) -> None:
     u = st.mut(b.attacker)
     frm = u.hex
     del st.occ[frm]
@@ -358,7 +358,7 @@ def desert_move(st: GameState, b: Battle, to: Hex, events: list) -> None:
     P.on_enter(st, u, "move", events)
 
 
-def overrun(st: GameState, target: Hex, events: list) -> None:
+def overrun(st: GameState, target: Hex, events: list[dict[str, Any]]) -> None:
     b = st.battles[-1]
     u = st.units[b.attacker]
     st.battles.pop()
@@ -366,7 +366,7 @@ def overrun(st: GameState, target: Hex, events: list) -> None:
 
 
 # ----------------------------------------------------------------------------- finish
-def finish(st: GameState, events: list) -> None:
+def finish(st: GameState, events: list[dict[str, Any]]) -> None:
     """Pop the finished battle; resume an ambushed close assault or the next card target."""
     b = st.battles.pop()
     if b.dist == 1 and b.kind in FIREFIGHT_KINDS and st.options.get("firefight_continuing"):
@@ -457,8 +457,8 @@ def firefight_dice(st: GameState, u: Unit, v: Unit) -> int:
     return battle_dice(st, u, v, 1, None, "firefight") - 1
 
 
-def declare_firefight(st: GameState, options: list[tuple[Unit, Unit]], action: dict,
-                      events: list) -> None:
+def declare_firefight(st: GameState, options: list[tuple[Unit, Unit]], action: dict[str, Any],
+                      events: list[dict[str, Any]]) -> None:
     """Declare one of ``options`` (pairs from :func:`firefight_options`, narrowed to the
     seat acting) named by the action's ``unit`` and ``target``."""
     u = parse_unit(st, action)

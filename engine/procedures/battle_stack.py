@@ -80,7 +80,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
     return []
 
 
-def apply(st: GameState, action: dict, events: list) -> None:
+def apply(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Apply a decision inside a battle (seat already checked)."""
     b = st.battles[-1]
     t = action["type"]

@@ -11,20 +11,30 @@ from .state import GameState
 
 
 def is_chance(st: GameState) -> bool:
-    return st.pending is not None and st.pending["seat"] == "chance"
+    """Does the state wait for a roll?"""
+    return _dice_due(st) is not None
+
+
+def _dice_due(st: GameState) -> int | None:
+    """How many dice the pending chance node throws (None: no chance node pending)."""
+    p = st.pending
+    return p["dice"] if p is not None and p["seat"] == "chance" else None
 
 
 def sample_chance(st: GameState) -> dict[str, Any]:
     """The roll the state RNG gives for the current chance node."""
-    if not is_chance(st):
+    n = _dice_due(st)
+    if n is None:
         raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
-    return {"type": "roll", "seat": "chance", "dice": D.sample(st.rng, st.pending["dice"])}
+    return {"type": "roll", "seat": "chance", "dice": D.sample(st.rng, n)}
 
 
-def roll_faces(st: GameState, action: dict) -> list[str]:
+def roll_faces(st: GameState, action: dict[str, Any]) -> list[str]:
     """The faces of a ``roll`` action for the pending chance node (sampled from the state
     RNG when omitted); the RNG counter advances by the number of dice either way."""
-    n = st.pending["dice"]
+    if st.pending is None:
+        raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
+    n: int = st.pending["dice"]
     faces = action.get("dice")
     if faces is None:
         faces = D.sample(st.rng, n)

@@ -108,7 +108,7 @@ def camouflaged(st: GameState) -> tuple:
     return x.get("camouflage", ()) if x else ()
 
 
-def drop_camouflage(st: GameState, h, events: list) -> None:
+def drop_camouflage(st: GameState, h, events: list[dict[str, Any]]) -> None:
     c = camouflaged(st)
     if h in c:
         st.ext["camouflage"] = tuple(x for x in c if x != h)

@@ -14,7 +14,6 @@ from .state import GameState, Unit
 from .common import SIDES, other
 from .hooks import POINTS as P
 from .terrain_changes import unit_left_hex
-from .hooks import POINTS as P
 
 
 def _occupied_by(st: GameState, hexes: tuple, side: str) -> int:

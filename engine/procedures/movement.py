@@ -383,7 +383,7 @@ def chosen_path(st: GameState, u: Unit, play: Play | None, path: list[Hex],
 
 
 def referee_stop(st: GameState, u: Unit, play: Play, to: Hex, steps: int, second: bool,
-                 events: list) -> tuple[Hex, int]:
+                 events: list[dict[str, Any]]) -> tuple[Hex, int]:
     """Where a move of ``u`` to ``to`` (``steps`` hexes) ends: when its side has not
     detected some enemy units (extension point ``unseen``), the referee follows the path
     and may stop it short (extension point ``move_stop``; event ``move_stopped``)."""

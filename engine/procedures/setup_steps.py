@@ -89,7 +89,7 @@ def scenario_drops(st: GameState) -> tuple[dict[str, Any], ...]:
     return tuple(d for k in ("airdrop", "airdrop2") for d in read_drops(st, st.scn.options.get(k)))
 
 
-def drop_units(st: GameState, d: dict[str, Any], action: dict, events: list) -> list[str]:
+def drop_units(st: GameState, d: dict[str, Any], action: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
     """Drop ``d``'s units aimed at ``action['hex']``: each drifts ``range`` random steps
     (state RNG) and is lost (``drop_lost``) off the board, on an occupied hex or on
     terrain impassable to infantry. Returns the ids of the units landed."""
@@ -148,7 +148,7 @@ def smoke_hexes(st: GameState, placed: tuple) -> list:
     return sorted({n for h in placed for n in nb[h] if n not in placed})
 
 
-def add_smoke(st: GameState, sm: dict[str, Any], action: dict, events: list) -> dict[str, Any]:
+def add_smoke(st: GameState, sm: dict[str, Any], action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
     """Place one smoke hex of screen ``sm`` (LOS-blocking ``smoke`` tile); the new screen."""
     h = parse_hex(action, "hex")
     if h not in smoke_hexes(st, sm["placed"]):

@@ -44,7 +44,7 @@ CLASSES: dict[str, type] = {c.__name__: c for c in (Unit, Play, Battle, Quota, R
 _INTERNED = (UnitSpec, TerrainSpec, Tile, Mine)        # frozen dataclasses: stored once
 _SKIP = {"Play": {"memo"}}                               # caches, rebuilt on demand
 _STATE_SLOTS = tuple(s for s in GameState.__slots__
-                     if s not in ("scn", "owned", *GameState.CACHES))
+                     if s not in ("scn", "owned"))
 
 
 def _fields(cls: type) -> tuple[str, ...]:

@@ -14,11 +14,14 @@ state once.  Never assign to a unit obtained from ``st.units`` / ``st.unit_at`` 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.rng import Rng
-from ..core.scenario_model import Scenario
 from ..core.units import UnitSpec
+
+if TYPE_CHECKING:
+    from ..core.scenario_model import Scenario
+    from ..core.terrain import Tile
 
 Hex = tuple[int, int]
 
@@ -75,7 +78,7 @@ class Unit:
     def cls(self) -> str:
         return self.spec.unit_class
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return tuple(getattr(self, s) for s in Unit.__slots__)
 
 
@@ -137,7 +140,7 @@ class Play:
         p.memo = None
         return p
 
-    def key_tuple(self) -> tuple:
+    def key_tuple(self) -> tuple[Any, ...]:
         return (self.card, self.key, self.seat, self.side,
                 tuple((q.sections, q.count, q.classes, q.subs) for q in self.quotas),
                 tuple(self.ordered), tuple(sorted(self.flags.items())), self.filter, self.section)
@@ -175,7 +178,7 @@ class Battle:
             setattr(b, s, getattr(self, s))
         return b
 
-    def key(self) -> tuple:
+    def key(self) -> tuple[Any, ...]:
         return tuple(repr(getattr(self, s)) for s in Battle.__slots__)
 
 
@@ -204,16 +207,50 @@ def _copy_ext(x: Any) -> Any:
 class GameState:
     """The whole mutable game.  Clone with :meth:`clone` (explicit, no deepcopy)."""
 
-    # the views' memos (engine/rulesets/m44/view.py): inherited by clones, never saved
-    CACHES = ("unit_views", "last_views")
-
     __slots__ = ("scn", "options", "mode", "ext", "rng", "turn", "active", "phase", "units", "occ",
                  "hands", "deck", "discard", "plays", "battles", "chance", "pending",
                  "elim_medals", "exit_medals", "objectives", "sudden", "tiles_over",
                  "last_card", "extra_draws", "recon_cards", "air_targets", "winner",
                  "game_over", "last_roll", "figures_killed", "last_turn_for", "reshuffle",
-                 "seq", "owned", "mines", "crosshairs", "unit_views",
-                 "last_views")
+                 "seq", "owned", "mines", "crosshairs")
+
+    # the slots' types (set by the rulesets' ``new_game``, :meth:`clone` and snapshots)
+    scn: Scenario                       # shared by every state of the game, never changed
+    options: dict[str, Any]             # the game's optional rules (validated)
+    mode: str                           # the turn machine's seat mode (common.MODES)
+    ext: Any                            # mode / option data (ShallowExt, dict or None)
+    rng: Rng
+    turn: int
+    active: str                         # the side whose turn it is
+    phase: str | None
+    units: dict[str, Unit]              # unit id -> unit (copy-on-write: :meth:`mut`)
+    occ: dict[Hex, str]                 # hex -> unit id
+    hands: dict[str, list[int]]         # side -> card ids
+    deck: list[int]
+    discard: list[int]
+    plays: list[Play]
+    battles: list[Battle]
+    chance: dict[str, Any] | None       # the chance step waited for
+    pending: dict[str, Any] | None      # the decision waited for
+    elim_medals: dict[str, int]
+    exit_medals: dict[str, int]
+    objectives: dict[str, Any]          # objective id -> holder (or option data)
+    sudden: str | None                  # the side that won by sudden death
+    tiles_over: dict[Hex, tuple[Tile, ...]]
+    last_card: dict[str, Any]
+    extra_draws: dict[str, int]
+    recon_cards: list[int]
+    air_targets: list[Any]
+    winner: str | None
+    game_over: bool
+    last_roll: Any
+    figures_killed: dict[str, int]
+    last_turn_for: str | None
+    reshuffle: bool
+    seq: int
+    owned: set[str]                     # unit ids this state copied (``mut``)
+    mines: dict[Hex, Mine]
+    crosshairs: dict[str, tuple[tuple[str, Hex, Hex], ...]]
 
     def clone(self) -> "GameState":
         s = GameState.__new__(GameState)
@@ -255,10 +292,6 @@ class GameState:
         s.last_turn_for = self.last_turn_for
         s.reshuffle = self.reshuffle
         s.seq = self.seq
-        # the views' unit records of an earlier state (engine/rulesets/m44/view.py): a
-        # unit object the clone shares is unchanged (copy-on-write: ``mut``), so is its record
-        s.unit_views = getattr(self, "unit_views", None)
-        s.last_views = getattr(self, "last_views", None)     # (common part, seat overlays)
         return s
 
     def mut(self, uid: str) -> Unit:
@@ -272,8 +305,7 @@ class GameState:
         return u
 
     def __getstate__(self):
-        return {k: getattr(self, k) for k in GameState.__slots__
-                if k != "owned" and k not in GameState.CACHES}
+        return {k: getattr(self, k) for k in GameState.__slots__ if k != "owned"}
 
     def __setstate__(self, d) -> None:
         for k, v in d.items():
@@ -300,7 +332,7 @@ class GameState:
         uid = self.occ.get(h)
         return self.units[uid] if uid is not None else None
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[Any, ...]:
         """A comparable summary of everything (used for equality: replay == live)."""
         return (self.options and tuple(sorted(self.options.items())), self.mode,
                 self.rng.seed, self.rng.counter, self.turn, self.active, self.phase,

@@ -180,7 +180,7 @@ def _lead_order(st: GameState, leader: Unit) -> list[Unit]:
     return ps if leader.id == ps[0].id else ps[::-1]
 
 
-def shift(st: GameState, leader: Unit, path: tuple[Hex, ...], events: list,
+def shift(st: GameState, leader: Unit, path: tuple[Hex, ...], events: list[dict[str, Any]],
           kind: str) -> list[tuple[Unit, Hex]]:
     """Move the whole train ``len(path)`` hexes: the leader along ``path``, every other
     piece into the hex the piece ahead of it left (along the same track).  ``kind``:
@@ -212,7 +212,7 @@ def shift(st: GameState, leader: Unit, path: tuple[Hex, ...], events: list,
 
 
 def move(st: GameState, leader: Unit, to: Hex, allowance: int,
-         events: list) -> Unit:
+         events: list[dict[str, Any]]) -> Unit:
     """The ``move`` action for a train (the caller checked the order); returns the leader."""
     hd = head(st, leader)
     if hd.moved:
@@ -268,7 +268,7 @@ def _blocked(st: GameState, v: Unit, n: Hex) -> bool:
     return v.cls in t.impassable or v.cls in t.retreat_impassable or t.ocean
 
 
-def retreat(st: GameState, v: Unit, to: Hex, events: list) -> None:
+def retreat(st: GameState, v: Unit, to: Hex, events: list[dict[str, Any]]) -> None:
     """Retreat the coupled train so that its last wagon ends on ``to``."""
     track = _retreat_track(st, v, 99)
     if to in track:
@@ -281,7 +281,7 @@ def _supply_option(st: GameState) -> dict[str, Any] | None:
     return v if isinstance(v, dict) or v is True else None
 
 
-def supply_train_arrives(st: GameState, train: list[Unit], events: list) -> None:
+def supply_train_arrives(st: GameState, train: list[Unit], events: list[dict[str, Any]]) -> None:
     """A train piece entered a station by a move: unload the supply train (once a game)."""
     opt = _supply_option(st)
     x = st.ext or {}
@@ -336,7 +336,7 @@ def reinforce_hexes(st: GameState) -> list[Hex]:
     return sorted(out)
 
 
-def _skip_if_no_room(st: GameState, events: list) -> None:
+def _skip_if_no_room(st: GameState, events: list[dict[str, Any]]) -> None:
     s = st.ext["supply_train"]
     if s["left"] > 0 and reinforce_hexes(st):
         return
@@ -356,7 +356,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
     return [{"type": "reinforce", "seat": seat, "hex": [*h]} for h in reinforce_hexes(st)]
 
 
-def apply_reinforce(st: GameState, action: dict, events: list) -> None:
+def apply_reinforce(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Place one unloaded unit on an empty hex adjacent to the train."""
     h = parse_hex(action, "hex")
     if h not in reinforce_hexes(st):

@@ -10,3 +10,8 @@ from . import m44, overlord  # noqa: F401  (register the m44 and overlord rulese
 from . import portable  # noqa: F401  (registers "portable")
 from . import france1944  # noqa: F401  (the France 1944 revised combat referee, 001)
 from . import fastplay  # noqa: F401  (Fast Play '44, 000; after m44: natural_for() picks m44)
+from .overlord import OVERLORD
+
+# whose chat rules read a view of unknown origin (None, {}): the strictest ones (002
+# chain of command: no line between a commander and his generals is open)
+STRICT_CHAT = OVERLORD

@@ -65,3 +65,19 @@ def test_campaign_refused_bodies(api: httpx.Client) -> None:
         "name": "x", "scenario_ids": []})
     assert r.status_code == 422
     assert api.get("/api/campaigns/c_nothing").status_code == 404
+
+
+def test_campaign_takes_the_rulesets_that_declare_campaigns(api: httpx.Client) -> None:
+    """The campaign's ruleset is any ruleset whose entry says ``campaign`` (the ruleset's
+    ``supports_campaign``); another one is refused and nothing is created."""
+    token = new_identity(api, "Campaigner 3")
+    listed = {r["name"]: r["campaign"] for r in api.get("/api/rulesets").json()}
+    assert listed["m44"] is True and listed["fastplay"] is False
+    before = len(api.get("/api/campaigns").json())
+    r = api.post("/api/campaigns", headers=auth(token), json={
+        "name": "x", "ruleset": "fastplay", "scenario_ids": ["2-PegasusBridge"]})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_options"
+    assert len(api.get("/api/campaigns").json()) == before
+    r = api.post("/api/campaigns", headers=auth(token), json={
+        "name": "y", "ruleset": "m44", "scenario_ids": ["2-PegasusBridge"]})
+    assert r.status_code == 201 and r.json()["ruleset"] == "m44"

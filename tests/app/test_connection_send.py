@@ -4,11 +4,8 @@ idle writer holds nothing it sent, and a failing send ends the writer."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
-from typing import Any
 
-import pytest
 from starlette.websockets import WebSocketState
 
 from app.realtime.connection import Connection

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from engine import (apply, is_chance, legal_actions, load_scenario, new_game, sample_chance,
                     to_act, view_for)

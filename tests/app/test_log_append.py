@@ -5,7 +5,6 @@ nothing, and an append whose rows already exist leaves nothing behind."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from contextlib import contextmanager
 from collections.abc import Iterator
 from pathlib import Path

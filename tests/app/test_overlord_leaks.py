@@ -46,7 +46,7 @@ from app.chat.policy import Actor, may_read
 from app.realtime.delta import apply_patch
 
 from .conftest import Server, backend
-from .helpers import WS, auth, new_identity
+from .helpers import WS, auth
 
 SCENARIOS = ["13-OmahaBeachOverlord", "1517-PeleliuLandingsOverlord"]
 SIDES = ("AXIS", "ALLIES")

@@ -172,10 +172,7 @@ async def test_a_redis_key_naming_a_stranger_gets_no_credential() -> None:
     the shared key (which the stranger cannot give), relays nothing and closes the
     client with 1012.  The internal listener of a worker serves the game websocket path
     only."""
-    import redis.asyncio as aioredis
-    import websockets
 
-    from app.games.ownership import PREFIX, namespace
 
     with two_servers() as (a, b):
         await _stranger_gets_nothing(a, b)

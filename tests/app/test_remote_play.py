@@ -4,14 +4,12 @@ folds exactly as the live game did (engine.meta)."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from engine import load_scenario, view_for
+from engine import load_scenario
 
 from .conftest import Server, backend
 from .helpers import WS, auth, two_player_game

@@ -287,7 +287,7 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
             for r in given:
                 expect(p.locator(f'.ol-chip[data-seat="{side}:{r}"] .ol-received')).to_have_attribute("data-received", "1")
             expect(p.locator(f'.ol-chip[data-seat="{side}:{no_card}"] .ol-received')).to_have_attribute("data-received", "0")
-        expect(roles[no_card].locator("[data-dispatch-summary]")).to_contain_text(f"visits the")
+        expect(roles[no_card].locator("[data-dispatch-summary]")).to_contain_text("visits the")
         shot(spectator, f"{side.lower()}-spectator-fg-step")
 
         # ---- chain of command: the visited FG talks to the C-in-C, another FG cannot ----

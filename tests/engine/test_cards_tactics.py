@@ -1,7 +1,7 @@
 """A test per command card (standard Memoir '44 card texts, engine/cards.py)."""
 import pytest
 
-from engine import IllegalAction, apply, is_chance, legal_actions, view_for
+from engine import IllegalAction, is_chance, legal_actions, view_for
 from engine.rulesets.m44.cards import CARDS, STANDARD_DECK
 from tests.engine.rulehelp import act, card_id, do, game, legal, play, roll, uid, unit
 

@@ -10,7 +10,7 @@ import sys
 import orjson
 import pytest
 
-from engine import (EngineError, apply, canonical_action, dump_state, is_chance, legal_actions,
+from engine import (EngineError, apply, canonical_action, is_chance, legal_actions,
                     load_scenario, load_state, new_game, sample_chance, to_act)
 from engine.rulesets.m44.action_schema import SCHEMA, normalise_logged
 from engine.fairdice import commitment, rng_seed, verify

@@ -1,6 +1,5 @@
 """Line of sight (004 Battle "Line Of Sight", "Hills", Appendix 2 "Lake", "Mountains")."""
 import time
-from pathlib import Path
 
 import pytest
 

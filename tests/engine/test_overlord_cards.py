@@ -2,8 +2,7 @@
 Medics & Mechanics, Firefight, Counter-Attack (copy choice) and its last turn option."""
 import pytest
 
-from engine import (EngineError, apply, is_chance, legal_actions, load_scenario, new_game,
-                    sample_chance, to_act)
+from engine import (EngineError, apply, legal_actions, load_scenario, new_game)
 from engine.bot import RandomBot, next_action
 from engine.rulesets.m44.cards import CARDS
 from engine.rulesets.overlord.cards import first_overlord

@@ -5,7 +5,6 @@ from dataclasses import replace
 
 from engine import apply, legal_actions, load_scenario, new_game, to_act
 from engine.bot import RandomBot, next_action
-from engine.rulesets.overlord import machine as OL
 from engine.rulesets.overlord import chain as CH
 from tests.engine.paths import SCN_DIR
 

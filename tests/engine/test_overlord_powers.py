@@ -2,7 +2,7 @@
 import pytest
 
 from engine import EngineError, apply, legal_actions, to_act
-from tests.engine.olhelp import A, X, cards, dispatch, do, ol_game, pass_all, roll
+from tests.engine.olhelp import A, X, dispatch, do, ol_game, pass_all, roll
 
 L, C, R, CINC = "ALLIES:left", "ALLIES:centre", "ALLIES:right", "ALLIES:cinc"
 

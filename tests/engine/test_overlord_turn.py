@@ -3,7 +3,7 @@ per turn across Field Generals, all movement before any battle, initiative, draw
 import pytest
 
 from engine import EngineError, apply, legal_actions, to_act
-from tests.engine.olhelp import A, X, cards, dispatch, do, finish_turn, ol_game, pass_all, roll
+from tests.engine.olhelp import A, dispatch, do, finish_turn, ol_game, pass_all, roll
 
 L, C, R = "ALLIES:left", "ALLIES:centre", "ALLIES:right"
 

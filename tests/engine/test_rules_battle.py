@@ -2,8 +2,8 @@
 armour overrun; Appendix 1 special units."""
 import pytest
 
-from engine import IllegalAction, is_chance, legal_actions
-from tests.engine.rulehelp import (act, do, event_types, game, legal, ordered, play, roll, uid,
+from engine import IllegalAction, is_chance
+from tests.engine.rulehelp import (act, do, event_types, game, legal, ordered, roll, uid,
                                    unit)
 
 

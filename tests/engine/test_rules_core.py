@@ -5,7 +5,7 @@ import pytest
 from engine import IllegalAction, new_game
 from engine.procedures.medals import update_objectives
 from engine.core.textboard import board_from_text
-from tests.engine.rulehelp import (act, battle_dice_vs, do, event_types, game, legal, ordered,
+from tests.engine.rulehelp import (act, battle_dice_vs, do, game, legal, ordered,
                                    play, roll, uid, unit)
 
 

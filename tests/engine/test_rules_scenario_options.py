@@ -266,7 +266,6 @@ def test_smoke_screen_side_places_smoke_hexes_before_the_first_turn_blocking_los
 
 
 def test_airdrop_units_land_after_range_random_steps_lost_off_board_or_occupied():
-    from engine import replay
     from engine.rulesets.m44.options import airdrop as AD
     from tests.engine.rulehelp import act, game
     opts = {"options": {"airdrop": {"side": "ALLIES", "range": 1, "nbr_units": 3,

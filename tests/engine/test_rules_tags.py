@@ -122,7 +122,6 @@ def test_allied_infantry_seals_a_cave_on_a_star():
 
 def test_hq_tent_enemy_entry_discards_owner_re_entry_draws():
     from engine import view_for
-    from tests.engine.rulehelp import do
     tent = {"Q": {"name": "dcamp", "original_owner": "AXIS"}}
     st = ordered("0@0: .:i\n5@11: Q\n6@10: .:I", [(6, 10)], key=("probe", 1), legend=tent)
     n = len(st.hands["AXIS"])

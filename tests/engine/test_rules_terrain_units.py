@@ -1,7 +1,7 @@
 """Minefields, obstacles, terrain movement rules and the special units of Appendix 1
 (004 "Minefields", "Obstacles", Appendix 1, Appendix 2; vocabulary 1.3, 2.3, 3.1), each on
 a board drawn as text, checking the outcome the rulebook states."""
-from engine import IllegalAction, apply, legal_actions, new_game, to_act, view_for
+from engine import apply, new_game, view_for
 from engine.rulesets.m44.game import MINE_POOL
 from engine.core.textboard import board_from_text
 from tests.engine.rulehelp import (act, battle_dice_vs, do, event_types, game, legal, ordered,

@@ -7,7 +7,7 @@ from engine import load_scenario, replay
 from engine.bot import play_random_game
 from engine.core.errors import EngineError
 from tests.engine.paths import SCN_DIR
-from tests.engine.rulehelp import (act, battle_dice_vs, do, game, legal, ordered, roll,
+from tests.engine.rulehelp import (battle_dice_vs, do, game, legal, ordered, roll,
                                    to_battle, uid, unit)
 
 X, S = "extra_unit_types", "infantry_support_weapons"

@@ -1,5 +1,4 @@
 """Scenario loading (vocabulary sections 1.1, 2.1, 3)."""
-import copy
 import json
 from pathlib import Path
 
@@ -174,7 +173,6 @@ def test_board_for_shape():
 
 
 def test_scenario_name_comes_from_the_editor_text_block():
-    from pathlib import Path
     from engine.core.scenario import load_scenario as _load
     path = SCN_DIR / "2-PegasusBridge.m44"
     if not path.exists():

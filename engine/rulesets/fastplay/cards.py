@@ -83,7 +83,7 @@ def actions(st: GameState, seat: str) -> list[dict[str, Any]]:
     return out
 
 
-def play(st: GameState, action: dict, events: list) -> None:
+def play(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     side = st.active
     if not any(a == {**action, "seat": side} for a in actions(st, side)):
         cid = action.get("card")
@@ -135,7 +135,7 @@ def _push(st: GameState, kind: str, uid: str, h, dice: int, side: str) -> None:
                              "retreated": False, "side": side, "no_ignore": True})
 
 
-def heal(st: GameState, f: dict, faces: list[str], events: list) -> None:
+def heal(st: GameState, f: dict, faces: list[str], events: list[dict[str, Any]]) -> None:
     """Medics & Mechanics: each symbol of the unit's class or star = 1 figure back."""
     u = st.units.get(f["tgt"])
     if u is None:

@@ -18,7 +18,9 @@ from typing import Any
 from ...core import dice as D
 from ...core.errors import IllegalAction
 from ...procedures import trains as TR
-from ...procedures.chance import is_chance, roll_faces, sample_chance  # noqa: F401  (the ruleset's chance calls)
+from ...procedures.chance import is_chance as is_chance  # the ruleset's chance calls
+from ...procedures.chance import roll_faces
+from ...procedures.chance import sample_chance as sample_chance
 from ...procedures.common import other
 from ...procedures.state import GameState
 from . import cards as K
@@ -138,7 +140,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
             + [{"type": "end_turn", "seat": seat}])
 
 
-def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
+def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     p = st.pending
     if p is None:
         raise IllegalAction("game_over", "the game is over")
@@ -171,7 +173,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
     refresh(st)
 
 
-def advance(st: GameState, events: list) -> None:
+def advance(st: GameState, events: list[dict[str, Any]]) -> None:
     """Run what needs no decision: a move after an opportunity fire, the end of a turn
     when the CP are spent and the current unit is done or nothing may be ordered (2.3)."""
     prune(st)

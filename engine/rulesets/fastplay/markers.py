@@ -33,7 +33,7 @@ def suppressed(st: GameState, uid: str) -> bool:
     return st.ext["supp"].get(uid, 0) > 0
 
 
-def set_suppression(st: GameState, uid: str, level: int, events: list, reason: str) -> None:
+def set_suppression(st: GameState, uid: str, level: int, events: list[dict[str, Any]], reason: str) -> None:
     """Set ``uid``'s level (0..2); a suppressed unit loses its OpFire marker (6.4)."""
     old = st.ext["supp"].get(uid, 0)
     level = max(0, min(SUPPRESSION_MAX, level))
@@ -53,12 +53,12 @@ def has_opfire(st: GameState, uid: str) -> bool:
     return uid in st.ext["opfire"]
 
 
-def add_opfire(st: GameState, uid: str, events: list) -> None:
+def add_opfire(st: GameState, uid: str, events: list[dict[str, Any]]) -> None:
     st.ext["opfire"].append(uid)
     events.append({"type": "opfire_marker", "unit": uid, "placed": True})
 
 
-def drop_opfire(st: GameState, uid: str, events: list, reason: str) -> None:
+def drop_opfire(st: GameState, uid: str, events: list[dict[str, Any]], reason: str) -> None:
     if uid in st.ext["opfire"]:
         st.ext["opfire"].remove(uid)
         events.append({"type": "opfire_marker", "unit": uid, "placed": False, "reason": reason})

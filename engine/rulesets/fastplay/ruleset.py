@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.errors import EngineError, IllegalAction
-from ...core.ruleset import Action, Event
+from ...core.ruleset import Action, Event, Ruleset
 from ...core.scenario import board_for
 from ...core.scenario_model import Scenario
 from ...procedures import ending
@@ -31,7 +31,7 @@ OPTIONS = [
 ]
 
 
-class FastPlayRuleset:
+class FastPlayRuleset(Ruleset[GameState]):
     name = "fastplay"
     version = "1"
     title = "Fast Play '44"
@@ -45,9 +45,6 @@ class FastPlayRuleset:
 
     def options(self) -> list[dict[str, Any]]:
         return [dict(o) for o in OPTIONS]
-
-    def modes_for(self, scenario: Any) -> list[str]:
-        return [m for m in self.modes if self.accepts(scenario, m)]
 
     def accepts(self, scenario: Any, mode: str | None) -> bool:
         if not isinstance(scenario, Scenario) or mode not in (None, "1v1", "standard"):
@@ -97,7 +94,7 @@ class FastPlayRuleset:
 
     def conclude(self, state: GameState, side: str,
                  reason: str) -> tuple[GameState, list[Event]]:
-        """Optional member (engine.meta): ``side`` resigns / runs out of time / forfeits;
+        """(engine.meta) ``side`` resigns / runs out of time / forfeits;
         the other side wins (the Memoir '44 ending, medals as they stand)."""
         return ending.conclude(state, side, reason)
 

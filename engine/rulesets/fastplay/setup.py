@@ -42,7 +42,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
              for h in S.smoke_hexes(st, d["placed"])] + [{"type": "end_smoke", "seat": seat}])
 
 
-def apply(st: GameState, action: dict, events: list) -> None:
+def apply(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     d, rest = st.ext["setup"][0], list(st.ext["setup"][1:])
     t = action.get("type")
     if d["kind"] == "airdrop" and t == "airdrop":

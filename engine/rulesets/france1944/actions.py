@@ -7,6 +7,7 @@ the codes ``unknown_action``, ``unknown_field``, ``missing_field``, ``bad_value`
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ...core.errors import IllegalAction
@@ -205,7 +206,7 @@ def _option_bool(name: str, value: Any) -> bool:
     return value
 
 
-OPTION_CHECKS = {
+OPTION_CHECKS: dict[str, Callable[[str, Any], Any]] = {
     "attacker_may_choose_lower_odds": _option_bool,
     "alternative_crdt": _option_bool,
     "control_limits": lambda _n, v: _limits(v),

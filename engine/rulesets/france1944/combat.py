@@ -155,7 +155,7 @@ def assess(decl: dict[str, Any], control_limits: dict[int, int], lower_odds_allo
     d_morale = adjusted_defender_morale(decl["defender_morale"], adjustment)
     m_mod = morale_modifier(decl["attacker_morale"], d_morale)
     units = len(decl["attackers"])
-    c_mod = control_modifier(units, limit) if revised else 0
+    c_mod = control_modifier(units, limit) if revised and limit is not None else 0
     modifier = combat_modifier(m_mod, c_mod) if revised else 0
     final, drm = shift_column(column, modifier)
     lines = [f"Odds {attack} : {defence} -> {ODDS_LABELS[computed]} (rounded in the "

@@ -4,6 +4,8 @@ activation, as pure functions over plain values.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ...core.errors import IllegalAction
 from .tables import (ARMY_REACTION_COST, HQ_ACTIVATIONS_PER_TURN, MAX_SINGLE_PIECE_PHASES,
                      SEGMENT_TOTAL, SINGLE_PIECE_COST)
@@ -26,7 +28,7 @@ def all_or_nothing_shortfall(spent: int, remaining: int) -> int:
     return max(0, min(SEGMENT_TOTAL - spent, remaining))
 
 
-def check_army_reaction(points: int, phases: list[dict]) -> int:
+def check_army_reaction(points: int, phases: list[dict[str, Any]]) -> int:
     """"The Reaction Segment may consist of a single Army Activation Phase": only as
     its first and only phase; costs 3 points (example 1).  Returns the cost."""
     if phases:
@@ -38,7 +40,7 @@ def check_army_reaction(points: int, phases: list[dict]) -> int:
     return ARMY_REACTION_COST
 
 
-def check_single_piece_reaction(points: int, phases: list[dict], unit: str, hq: bool,
+def check_single_piece_reaction(points: int, phases: list[dict[str, Any]], unit: str, hq: bool,
                                 out_of_supply: bool) -> int:
     """"... or up to three Single-Piece Reaction Phases.  No combat or HQ unit may be
     activated more than once during a Reaction Segment"; an out of supply HQ "may not

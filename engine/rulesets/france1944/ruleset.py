@@ -12,6 +12,7 @@ import copy
 from typing import Any
 
 from ...core.errors import EngineError, IllegalAction
+from ...core.ruleset import Ruleset
 from .actions import CHANCE, OPTION_CHECKS, SIDES, canonical, check_declaration_shape
 from .legal import legal_actions as _legal
 from .session import apply as _apply
@@ -72,7 +73,7 @@ def normalise_options(options: dict[str, Any] | None) -> dict[str, Any]:
     return out
 
 
-class France1944:
+class France1944(Ruleset[dict[str, Any]]):
     name = "france1944"
     version = "1"
     title = "France 1944"
@@ -85,6 +86,7 @@ class France1944:
     setup = "none"
     renderer = "referee"
     modes: tuple[str, ...] = ("1v1",)
+    has_preview = True
 
     def options(self) -> list[dict[str, Any]]:
         """The named options (all implemented); ``values`` the choices of a numeric one,
@@ -133,7 +135,7 @@ class France1944:
         return {"type": "declare_combat", "assessment": assessed(state, decl)}
 
     def is_chance(self, state: Any) -> bool:
-        return state["step"] == "chance"
+        return bool(state["step"] == "chance")
 
     def sample_chance(self, state: Any) -> dict[str, Any]:
         if state["step"] != "chance":
@@ -141,7 +143,7 @@ class France1944:
         return {"type": "roll", "seat": CHANCE, "dice": [sample_die(state)]}
 
     def is_over(self, state: Any) -> bool:
-        return state["step"] == "over"
+        return bool(state["step"] == "over")
 
     def result(self, state: Any) -> dict[str, Any]:
         """A referee session has no winner (the players' map decides the game) unless a
@@ -153,7 +155,7 @@ class France1944:
                 "reason": "session_over" if self.is_over(state) else "in_progress"}
 
     def conclude(self, state: Any, side: str, reason: str) -> tuple[Any, list[dict[str, Any]]]:
-        """Optional member (engine.meta): ``side`` resigns, runs out of time or forfeits
+        """(engine.meta) ``side`` resigns, runs out of time or forfeits
         the session; the other side wins (``winner`` / ``end_reason`` in the state)."""
         if self.is_over(state):
             raise IllegalAction("game_over", "the session is over")
@@ -194,7 +196,7 @@ class France1944:
     def dump_state(self, state: Any) -> dict[str, Any]:
         return copy.deepcopy(state)
 
-    def load_state(self, data: dict[str, Any]) -> Any:
+    def load_state(self, data: dict[str, Any], scenario: Any = None) -> dict[str, Any]:
         if not isinstance(data, dict) or data.get("ruleset") != self.name:
             raise EngineError("malformed_state", "not a france1944 snapshot")
         if data.get("version") != self.version:

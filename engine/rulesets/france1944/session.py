@@ -90,7 +90,7 @@ class _Step:
 
     def __init__(self, st: dict[str, Any]) -> None:
         # the log only grows and its entries are never changed: a shallow copy suffices
-        self.st = {k: (list(v) if k == "log" else copy.deepcopy(v)) for k, v in st.items()}
+        self.st: dict[str, Any] = {k: (list(v) if k == "log" else copy.deepcopy(v)) for k, v in st.items()}
         self.events: list[dict[str, Any]] = []
 
     def emit(self, etype: str, /, **fields: Any) -> None:
@@ -246,7 +246,8 @@ def _combat(st: dict[str, Any], number: int) -> dict[str, Any]:
         if c["id"] == number:
             if c["result"] is not None:
                 raise IllegalAction("combat_resolved", f"combat {number} is already resolved")
-            return c
+            found: dict[str, Any] = c
+            return found
     raise IllegalAction("unknown_combat", f"no declared combat {number} in this increment")
 
 
@@ -411,7 +412,7 @@ HANDLERS = {
 }
 
 
-def apply(st: dict[str, Any], action: dict[str, Any]) -> tuple[dict[str, Any], list[dict]]:
+def apply(st: dict[str, Any], action: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """``action`` in canonical form.  Returns (new state, events); ``st`` untouched."""
     if st["step"] == "over":
         raise IllegalAction("game_over", "the session is over")

@@ -3,6 +3,8 @@ the defender may play Ambush from his hand and battle first.  Plugs into the bat
 reaction window (extension points ``reaction_possible`` / ``play_reaction``)."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...procedures.battle import battle_dice, terrain_allows_battle_static
 from ...procedures.common import can_activate, drop_camouflage, mode
 from ...procedures.hooks import extend
@@ -23,7 +25,7 @@ def ambush_possible(st: GameState, b: Battle) -> bool:
     return battle_dice(st, v, u, 1, None, "ambush") > 0
 
 
-def play_ambush(st: GameState, b: Battle, events: list) -> None:
+def play_ambush(st: GameState, b: Battle, events: list[dict[str, Any]]) -> None:
     v = st.units[b.target]
     u = st.units[b.attacker]
     card = next(c for c in st.hands[v.side] if CARDS[c].key == "ambush")

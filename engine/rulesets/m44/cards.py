@@ -140,7 +140,7 @@ EXTRA_BOMBARD = CardDef(len(STANDARD_DECK), _BOMBARD.key, _BOMBARD.name, _BOMBAR
 CARDS[EXTRA_BOMBARD.id] = EXTRA_BOMBARD
 
 
-def standard_deck_ids(options: dict) -> list[int]:
+def standard_deck_ids(options: dict[str, Any]) -> list[int]:
     """Card ids of the standard deck for a scenario's ``game_info.options``."""
     ids = [c.id for c in STANDARD_DECK]
     if options.get("deck_name") == AIR_POWER_AS_ARTILLERY_BOMBARD:

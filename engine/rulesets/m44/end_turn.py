@@ -3,6 +3,8 @@ Command Card"): draws (deck reshuffled when empty, as the scenario allows), Reco
 of-2, Their Finest Hour's reshuffle, the Commissar card, the next side's turn."""
 from __future__ import annotations
 
+from typing import Any
+
 
 from .cards import CARDS
 from ...procedures.common import mode, other, set_ext
@@ -18,7 +20,7 @@ from .options.turn_rules import _needs_commissar_card, _night_roll_due
 
 
 # ============================================================================ end of turn
-def draw(st: GameState, side: str, events: list, n: int = 1) -> list[int]:
+def draw(st: GameState, side: str, events: list[dict[str, Any]], n: int = 1) -> list[int]:
     got = []
     for _ in range(n):
         if not st.deck:
@@ -33,7 +35,7 @@ def draw(st: GameState, side: str, events: list, n: int = 1) -> list[int]:
     return got
 
 
-def reshuffle_if_due(st: GameState, events: list) -> None:
+def reshuffle_if_due(st: GameState, events: list[dict[str, Any]]) -> None:
     """Their Finest Hour: after the turn the deck and the discard pile are shuffled together
     (not when the scenario says the deck is never reshuffled: ``deck_reshuffling: false``)."""
     if st.reshuffle and st.scn.options.get("deck_reshuffling") is False:
@@ -46,7 +48,7 @@ def reshuffle_if_due(st: GameState, events: list) -> None:
         events.append({"type": "deck_reshuffled", "deck_count": len(st.deck)})
 
 
-def _end_turn(st: GameState, events: list) -> None:
+def _end_turn(st: GameState, events: list[dict[str, Any]]) -> None:
     side = st.active
     if st.options:
         P.turn_ending(st, side, events)     # 004 variants
@@ -75,7 +77,7 @@ def _end_turn(st: GameState, events: list) -> None:
 RECON_LEFT = "recon_left"
 
 
-def _recon_draw(st: GameState, side: str, events: list, left: int) -> bool:
+def _recon_draw(st: GameState, side: str, events: list[dict[str, Any]], left: int) -> bool:
     """Recon: draw two cards to keep one (phase ``recon``, True); with fewer than two
     drawn the card (if any) is kept outright and the remaining steps lapse.  ``left``:
     further Recon steps after this one."""
@@ -94,7 +96,7 @@ def _recon_draw(st: GameState, side: str, events: list, left: int) -> bool:
     return False
 
 
-def _give(st: GameState, side: str, cards: list[int], events: list) -> None:
+def _give(st: GameState, side: str, cards: list[int], events: list[dict[str, Any]]) -> None:
     if not cards:
         return
     st.hands[side].extend(cards)
@@ -103,7 +105,7 @@ def _give(st: GameState, side: str, cards: list[int], events: list) -> None:
                    "secret": {"cards": [CARDS[c].to_json() for c in cards]}, "secret_to": [seat]})
 
 
-def _finish_turn(st: GameState, events: list) -> None:
+def _finish_turn(st: GameState, events: list[dict[str, Any]]) -> None:
     side = st.active
     if _needs_commissar_card(st, side):
         st.phase = "commissar"     # a new card goes under the chip, played next turn
@@ -121,7 +123,7 @@ def _finish_turn(st: GameState, events: list) -> None:
     start_turn(st, other(side), events)
 
 
-def start_turn(st: GameState, side: str, events: list, night: bool = True) -> None:
+def start_turn(st: GameState, side: str, events: list[dict[str, Any]], night: bool = True) -> None:
     """A new turn of ``side``: units' turn flags reset, objectives at turn start, the
     variants' and supply's opening steps, then (``night``) the night roll when due
     (``night=False``: the caller's machine makes it later, after the scenario's set-up

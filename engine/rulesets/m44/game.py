@@ -22,8 +22,9 @@ from . import turn as _turn
 from . import end_turn as ET
 from .options import turn_rules as TRU
 from .options.conditions import init_conditions
-from ...procedures.chance import is_chance, sample_chance  # noqa: F401  (the ruleset's chance calls)
-from ...procedures.common import MODES, SIDES, mode
+from ...procedures.chance import is_chance as is_chance  # the ruleset's chance calls
+from ...procedures.chance import sample_chance as sample_chance
+from ...procedures.common import MODES, SIDES
 from ...procedures.hooks import POINTS as P
 
 

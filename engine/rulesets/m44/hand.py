@@ -2,13 +2,15 @@
 Italian High Command).  Fills the ``discard_random_card`` port of the procedures."""
 from __future__ import annotations
 
+from typing import Any
+
 from ...procedures.common import mode
 from ...procedures.hooks import extend
 from ...procedures.state import GameState
 from .cards import CARDS
 
 
-def discard_random_card(st: GameState, side: str, reason: str, events: list) -> None:
+def discard_random_card(st: GameState, side: str, reason: str, events: list[dict[str, Any]]) -> None:
     """``side`` discards a card drawn at random from its hand (state RNG) face up on the
     discard pile: event ``card_discarded {side, seat, reason, card}``.  Used by the HQ &
     Supply Tents (vocabulary 1.3) and Italian High Command (vocabulary 2.6)."""

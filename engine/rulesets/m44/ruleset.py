@@ -7,21 +7,26 @@ only changes the modes offered and the boards each accepts.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from ...core.errors import EngineError, IllegalAction
+from ...core.ruleset import Action, Event, Ruleset, View
+from ...core.scenario import board_for
+from ...core.scenario_model import Scenario
+from ...procedures import ending
+from ...procedures.state import GameState
 from . import game as _rules
 from . import snapshot as _snapshot
 from .action_schema import canonical_action, normalise_logged
-from ...core.errors import EngineError, IllegalAction
-from ...core.ruleset import Action, Event
 from .options import describe
-from ...core.scenario import board_for
-from ...core.scenario_model import Scenario
-from ...procedures.state import GameState
+from .options.campaign_value import prebattle_dice
 from .options.kriegspiel import actor_for, watch_seat
+from .undo import undoable
 from .view import events_for, public_status, view_for, view_parts, views_for
 
-class M44Ruleset:
+
+class M44Ruleset(Ruleset[GameState]):
     """Memoir '44 set up from a ``.m44`` scenario; the engine's turn machine."""
 
     name = "m44"
@@ -32,8 +37,10 @@ class M44Ruleset:
     setup = "scenario"
     renderer = "hex"
     modes: tuple[str, ...] = ("1v1",)
-    # engine.meta.undoable understands these states: remote-play ``undo`` is offered
+    # remote-play ``undo`` is offered (:meth:`undoable`: which steps)
     supports_undo: ClassVar[bool] = True
+    # the 004 Simplified Campaign Rules play a campaign's battles (options/campaign.py)
+    supports_campaign: ClassVar[bool] = True
     # server mode -> turn-machine seat mode (engine/procedures/common.py MODES)
     ENGINE_MODES: ClassVar[dict[str, str]] = {"1v1": "standard", "standard": "standard"}
     # board kinds each mode is offered on
@@ -46,10 +53,6 @@ class M44Ruleset:
         """The 004 optional rules (``engine.rulesets.m44.options.describe``)."""
         return describe()
 
-    def modes_for(self, scenario: Any) -> list[str]:
-        """The modes of this ruleset that accept ``scenario``, the natural one first."""
-        return [m for m in self.modes if self.accepts(scenario, m)]
-
     def accepts(self, scenario: Any, mode: str | None) -> bool:
         """A parsed ``.m44`` scenario whose board kind the mode is offered on."""
         if not isinstance(scenario, Scenario):
@@ -58,13 +61,9 @@ class M44Ruleset:
             return bool(self.modes_for(scenario))
         return scenario.board.kind in self.BOARDS.get(mode, ())
 
-    def layouts(self, mode: str) -> dict[str, list[list[str]]]:
-        """Ways to share a side's role seats among players: layout name -> role groups."""
-        return {"1": [[]]}
-
-    def default_layout(self, mode: str) -> str:
+    def default_layout(self, mode: str | None) -> str:
         """The layout of a new game when the creator names none."""
-        return self.DEFAULT_LAYOUT.get(mode, "1")
+        return self.DEFAULT_LAYOUT.get(mode or "", "1")
 
     def engine_mode(self, scenario: Any, mode: str | None) -> str:
         """The turn machine's seat mode for a server ``mode`` (None: the natural one)."""
@@ -115,6 +114,11 @@ class M44Ruleset:
     def sample_chance(self, state: GameState) -> Action:
         return _rules.sample_chance(state)
 
+    def undoable(self, before: GameState, action: Action, events: list[Event],
+                 after: GameState, rolls: int = 0) -> bool:
+        """The step gave its seat nothing new and nobody else acted (:mod:`.undo`)."""
+        return undoable(before, action, events, after, rolls)
+
     def turn(self, state: GameState) -> int:
         """The game turn (one side's card play and its orders is one turn)."""
         return int(state.turn)
@@ -127,15 +131,34 @@ class M44Ruleset:
         return {"winner": state.winner, "draw": state.game_over and state.winner is None,
                 "score": medals, "reason": "medals" if state.game_over else "in_progress"}
 
-    def view_for(self, state: GameState, seat: str | None) -> dict[str, Any]:
+    def conclude(self, state: GameState, side: str,
+                 reason: str) -> tuple[GameState, list[Event]]:
+        """``side`` resigns / runs out of time / forfeits; the other side wins, medals as
+        they stand (:mod:`engine.procedures.ending`)."""
+        return ending.conclude(state, side, reason)
+
+    def campaign_score(self, state: GameState) -> dict[str, int]:
+        """004 Simplified Campaign Rules: the Victory Points of the battle, the medals
+        the public view shows (a sudden death: the victory total)."""
+        sides = view_for(state, None).get("sides", {})
+        return {s: int(sides.get(s, {}).get("medals", 0)) for s in state.elim_medals}
+
+    def campaign_carry(self, score: dict[str, int], wins: dict[str, int]) -> dict[str, int]:
+        """004: the pre-battle dice, "equal to the number of Victory Points won in the
+        previous game" plus one per campaign Victory."""
+        return {s: prebattle_dice(score.get(s, 0), wins.get(s, 0)) for s in score}
+
+    def view_for(self, state: GameState, seat: str | None) -> View:
         return view_for(state, seat)
 
-    def views_for(self, state: GameState, seats: list[str | None]) -> list[dict[str, Any]]:
-        return views_for(state, seats)
+    def views_for(self, state: GameState, seats: Sequence[str | None]) -> list[View]:
+        return views_for(state, list(seats))
 
-    def view_parts(self, state: GameState, seats: list[str | None]
-                   ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
-        return view_parts(state, seats)
+    def view_parts(self, state: GameState, seats: Sequence[str | None]
+                   ) -> tuple[View, list[View]] | None:
+        """The shared part once; None under 004 Kriegspiel (whose redaction rewrites
+        each side's whole view)."""
+        return view_parts(state, list(seats))
 
     def public_status(self, state: GameState) -> dict[str, Any]:
         return public_status(state)
@@ -146,9 +169,10 @@ class M44Ruleset:
     def actor_for(self, state: GameState, actor: str | None, seat: str | None) -> str | None:
         """The acting seat as ``seat`` may know it (004 Kriegspiel team play: an enemy
         role seat is only its side)."""
-        return actor_for(state, actor, seat)
+        known: str | None = actor_for(state, actor, seat)
+        return known
 
-    def spectator_seat(self, side: str) -> str:
+    def spectator_seat(self, side: str) -> str | None:
         """The seat a spectator watching ``side``'s board is shown (views and events as that
         side sees them, no hand): 004 Kriegspiel's fogged board; the public view otherwise."""
         return watch_seat(side)

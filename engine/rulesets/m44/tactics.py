@@ -158,7 +158,7 @@ def _orderable(st: GameState, play: Play) -> list[Unit]:
     return out
 
 
-def order(st: GameState, play: Play, u: Unit, events: list) -> None:
+def order(st: GameState, play: Play, u: Unit, events: list[dict[str, Any]]) -> None:
     """Order ``u`` (cards ordering "all units ..." call this for every unit: a unit held
     back by ``CANNOT_BE_ACTIVATED_TILL_TURN`` is skipped; a train is ordered once, through
     its locomotive, every piece marked ordered)."""
@@ -198,7 +198,7 @@ def card_sections(src, mirror: bool) -> tuple[int, ...]:
     return tuple(2 - s for s in src.sections) if mirror else src.sections
 
 
-def setup(st: GameState, play: Play, events: list, src, mirror: bool = False,
+def setup(st: GameState, play: Play, events: list[dict[str, Any]], src, mirror: bool = False,
           section: int | None = None) -> None:
     """Configure ``play`` for the procedure of card ``src`` and set ``st.phase``.
 
@@ -323,7 +323,7 @@ def infantry_sections(st: GameState, play: Play) -> list[int]:
     return sorted(secs)
 
 
-def choose_section(st: GameState, play: Play, section: int, events: list) -> None:
+def choose_section(st: GameState, play: Play, section: int, events: list[dict[str, Any]]) -> None:
     if section not in infantry_sections(st, play):
         raise IllegalAction("illegal_section", "choose a section holding your infantry")
     play.section = section
@@ -334,7 +334,7 @@ def choose_section(st: GameState, play: Play, section: int, events: list) -> Non
     st.phase = "move"
 
 
-def tfh_rolled(st: GameState, play: Play, faces: list[str], events: list) -> None:
+def tfh_rolled(st: GameState, play: Play, faces: list[str], events: list[dict[str, Any]]) -> None:
     n_inf = faces.count("inf")
     n_arm = faces.count("armor")
     n_star = faces.count("star")
@@ -346,7 +346,7 @@ def tfh_rolled(st: GameState, play: Play, faces: list[str], events: list) -> Non
     st.phase = "order"
 
 
-def end_orders(st: GameState, play: Play, events: list) -> None:
+def end_orders(st: GameState, play: Play, events: list[dict[str, Any]]) -> None:
     """Leave the order phase: Dig In places sandbags, Medics rolls, others move."""
     if play.flags.get("dig_in"):
         for uid in play.ordered:
@@ -364,7 +364,7 @@ def end_orders(st: GameState, play: Play, events: list) -> None:
     st.phase = "move"
 
 
-def medics_rolled(st: GameState, play: Play, faces: list[str], events: list) -> None:
+def medics_rolled(st: GameState, play: Play, faces: list[str], events: list[dict[str, Any]]) -> None:
     u = st.mut(play.ordered[0])
     own = {"inf": "inf", "armor": "armor"}.get(u.cls)
     healed = sum(1 for f in faces if f == "star" or f == own)
@@ -412,21 +412,21 @@ def target_options(st: GameState, play: Play) -> list[Any]:
     return out
 
 
-def add_target(st: GameState, play: Play, h, events: list) -> None:
+def add_target(st: GameState, play: Play, h, events: list[dict[str, Any]]) -> None:
     if h not in target_options(st, play):
         raise IllegalAction("illegal_target", "not a valid target for this card")
     st.air_targets.append(h)
     events.append({"type": "target_chosen", "side": play.side, "hex": [*h]})
 
 
-def start_card_attacks(st: GameState, play: Play, events: list) -> None:
+def start_card_attacks(st: GameState, play: Play, events: list[dict[str, Any]]) -> None:
     st.air_targets = list(st.air_targets)
     st.phase = "battle"
     play.flags["no_battle"] = True
     next_card_target(st, events)
 
 
-def next_card_target(st: GameState, events: list) -> None:
+def next_card_target(st: GameState, events: list[dict[str, Any]]) -> None:
     play = st.play
     while st.air_targets:
         h = st.air_targets.pop(0)

@@ -148,7 +148,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     return P.phases[ph].legal(st, seat) if ph in P.phases else []
 
 
-def _pass_turn(st: GameState, action: dict, events: list) -> None:
+def _pass_turn(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """A side with no Command card to play (an empty hand: a deck that does not reshuffle,
     cards discarded) orders nothing this turn (004 silent: no card, no order); the end of
     its turn runs as usual (its draw, then :func:`medals.end_out_of_cards`)."""
@@ -161,7 +161,7 @@ def _pass_turn(st: GameState, action: dict, events: list) -> None:
     _end_turn(st, events)
 
 
-def _place_commissar(st: GameState, action: dict, events: list) -> None:
+def _place_commissar(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     side = st.active
     cid = take_from_hand(st, action)
     st.ext["commissar_chip"][side] = cid
@@ -172,7 +172,7 @@ def _place_commissar(st: GameState, action: dict, events: list) -> None:
 
 
 # ============================================================================ apply
-def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
+def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Mutates ``st`` (a clone made by the caller)."""
     t = action.get("type")
     p = st.pending
@@ -203,7 +203,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
     refresh(st)
 
 
-def _roll(st: GameState, action: dict, events: list) -> None:
+def _roll(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     faces = roll_faces(st, action)
     if st.battles:
         BO.resolve_roll(st, faces, events)
@@ -227,7 +227,7 @@ def _roll(st: GameState, action: dict, events: list) -> None:
 
 
 # --------------------------------------------------------------------------- card play
-def _play_card(st: GameState, action: dict, events: list) -> None:
+def _play_card(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     cid = action.get("card")
     if not isinstance(cid, int) or cid not in CARDS:
         raise IllegalAction("malformed_action", "field 'card' must be a card id")
@@ -276,28 +276,28 @@ def _play_card(st: GameState, action: dict, events: list) -> None:
     BT.after_setup(st, play, T.card_sections(src, mirror))
 
 
-def _choose_section(st: GameState, action: dict, events: list) -> None:
+def _choose_section(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     s = action.get("section")
     if not isinstance(s, int):
         raise IllegalAction("malformed_action", "field 'section' must be 0, 1 or 2")
     T.choose_section(st, st.play, s, events)
 
 
-def _target(st: GameState, action: dict, events: list) -> None:
+def _target(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     T.add_target(st, st.play, parse_hex(action, "hex"), events)
     limit = 4 if st.play.key == "air_power" else 1
     if len(st.air_targets) >= limit or not T.target_options(st, st.play):
         T.start_card_attacks(st, st.play, events)
 
 
-def _end_targets(st: GameState, action: dict, events: list) -> None:
+def _end_targets(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     if not st.air_targets:
         raise IllegalAction("no_target", "choose at least one target")
     T.start_card_attacks(st, st.play, events)
 
 
 # --------------------------------------------------------------------------- orders
-def _order(st: GameState, action: dict, events: list) -> None:
+def _order(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     u = TR.head(st, parse_unit(st, action))     # a wagon orders its train
     play = st.play
     if u.side != play.side:
@@ -315,7 +315,7 @@ def _order(st: GameState, action: dict, events: list) -> None:
     _orders_done_if_none_left(st, play, events)
 
 
-def _armor_breakthrough(st: GameState, action: dict, events: list) -> None:
+def _armor_breakthrough(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     BT.enter(st, action, events)
     if st.phase == "order" and not st.battles and not st.game_over:
         _orders_done_if_none_left(st, st.play, events)
@@ -326,17 +326,17 @@ def _orders_left(st: GameState, play: Play) -> bool:
     return bool(T.orderable(st, play)) or bool(BT.entry_hexes(st, play))
 
 
-def _orders_done_if_none_left(st: GameState, play: Play, events: list) -> None:
+def _orders_done_if_none_left(st: GameState, play: Play, events: list[dict[str, Any]]) -> None:
     if not _orders_left(st, play):
         T.end_orders(st, play, events)
 
 
-def _end_orders(st: GameState, action: dict, events: list) -> None:
+def _end_orders(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     T.end_orders(st, st.play, events)
 
 
 # --------------------------------------------------------------------------- movement
-def _ordered_unit(st: GameState, action: dict):
+def _ordered_unit(st: GameState, action: dict[str, Any]):
     """The acting unit of ``action``; the play that ordered it becomes the current play
     (Extra Command Cards: each unit moves and battles under its own card)."""
     u = parse_unit(st, action)
@@ -348,7 +348,7 @@ def _ordered_unit(st: GameState, action: dict):
     return u
 
 
-def _move(st: GameState, action: dict, events: list) -> None:
+def _move(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     u = _ordered_unit(st, action)
     to = parse_hex(action, "to")
     play = st.play
@@ -387,7 +387,7 @@ def _move(st: GameState, action: dict, events: list) -> None:
                 "bel" if second or play.flags.get("ignore_terrain") else "move")
 
 
-def _after_move(st: GameState, u, events: list, how: str = "move") -> None:
+def _after_move(st: GameState, u, events: list[dict[str, Any]], how: str = "move") -> None:
     update_objectives(st, events)
     if not check_victory(st, events):
         H.on_enter(st, u, how, events)
@@ -397,7 +397,7 @@ def _tiles(st, h):
     return tiles_at(st, h)
 
 
-def _exit(st: GameState, action: dict, events: list) -> None:
+def _exit(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     u = _ordered_unit(st, action)
     if u.moved:
         raise IllegalAction("unit_already_moved", "a unit moves only once per turn")
@@ -408,7 +408,7 @@ def _exit(st: GameState, action: dict, events: list) -> None:
     exit_board(st, u, hexes[0], exit_value(st, u, hexes[0]), events)
 
 
-def _end_movement(st: GameState, action: dict, events: list) -> None:
+def _end_movement(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     for p in EC.unit_plays(st):
         MN.check_end_movement(st, p)
     check_obliged(st, "move")
@@ -416,7 +416,7 @@ def _end_movement(st: GameState, action: dict, events: list) -> None:
 
 
 # --------------------------------------------------------------------------- battle
-def _battle(st: GameState, action: dict, events: list) -> None:
+def _battle(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     u = _ordered_unit(st, action)
     h = parse_hex(action, "target")
     if not B.can_battle(st, u, st.play):
@@ -425,7 +425,7 @@ def _battle(st: GameState, action: dict, events: list) -> None:
     B.declare(st, u, h, st.play, events)
 
 
-def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
+def _instead_of_battle(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """remove_wire / clear_mine / remove_roadblock / seal_cave / heal / blow_bridge /
     rig_bridge / bombard_bridge / build_pontoon: an ordered unit that may battle does this
     instead."""
@@ -447,12 +447,12 @@ def _instead_of_battle(st: GameState, action: dict, events: list) -> None:
         H.clear_mine(st, u, events)
 
 
-def _end_battles(st: GameState, action: dict, events: list) -> None:
+def _end_battles(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     check_obliged(st, "battle")
     st.phase = "end"
 
 
-def _choose_card(st: GameState, action: dict, events: list) -> None:
+def _choose_card(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     cid = action.get("card")
     if cid not in st.recon_cards:
         raise IllegalAction("card_not_offered", "choose one of the drawn cards")
@@ -520,7 +520,7 @@ KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_g
 
 
 # ============================================================================ automatic steps
-def advance(st: GameState, events: list) -> None:
+def advance(st: GameState, events: list[dict[str, Any]]) -> None:
     """Skip phases with nothing to decide; run the end of turn."""
     for _ in range(50):
         if st.game_over or st.battles:

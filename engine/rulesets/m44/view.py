@@ -21,53 +21,21 @@ from .options.variants import view as variant_view
 from .options.campaign import view as campaign_view
 from .tactics import describe_play
 from ...procedures.trains import pieces
-from ...procedures.state import GameState
+from ...procedures.state import GameState, Unit
 from ...core.ruleset import STATUS_KEYS
 
 
-_UNIT_VIEWS: dict[tuple[Any, ...], dict[str, Any]] = {}
-_UNIT_VIEWS_MAX = 50_000
-
-
 def _unit_jsons(st: GameState) -> list[dict[str, Any]]:
-    """Every unit as views show it (``_unit_json``), the option counters read once.
-
-    A state remembers its records (``unit_views``: the units and their records, in
-    order, and the turn) and its clones inherit them: a unit object a later state still
-    holds is unchanged (copy-on-write, ``GameState.mut``), so its record is reused
-    without reading the unit again; only the units an action changed are looked up.
-    The counters of options supply_lines / demoralisation and coupled trains change
-    records without changing their unit: their states always look every unit up."""
+    """Every unit as views show it (``_unit_json``), the option counters read once."""
     x = st.ext
     supply = dict(x.get("supply") or ()) if x else {}
     demo = dict(x.get("demoralised") or ()) if x else {}
-    memo = getattr(st, "unit_views", None)
-    units = tuple(st.units.values())
-    if supply or demo:
-        st.unit_views = None
-        return [_unit_json(st, u, supply, demo) for u in units]
-    if memo is not None and memo[2] == st.turn:
-        old_units, old_out = memo[0], memo[1]
-        out = [j if u is o else _unit_json(st, u, supply, demo)
-               for u, o, j in zip(units, old_units, old_out)]
-        fresh = [u for u, o in zip(units, old_units) if u is not o]
-        if len(units) > len(old_units):
-            fresh += units[len(old_units):]
-            out.extend(_unit_json(st, u, supply, demo) for u in units[len(old_units):])
-    else:
-        out = [_unit_json(st, u, supply, demo) for u in units]
-        fresh = list(units)
-    train = any(u.spec.train for u in fresh)
-    st.unit_views = None if train else (units, out, st.turn)
-    return out
+    return [_unit_json(st, u, supply, demo) for u in st.units.values()]
 
 
-def _unit_json(st: GameState, u, supply_of: dict[str, int] | None = None,
+def _unit_json(st: GameState, u: Unit, supply_of: dict[str, int] | None = None,
                demo_of: dict[str, int] | None = None) -> dict[str, Any]:
-    """A unit as views show it.  Interned: a unit whose shown fields did not change gets
-    the very dict of the previous view (views are never mutated after they are returned),
-    so a hand-out of a view allocates nothing for it and the server's view diff skips it
-    by identity (a pure memo of the fields below: same fields, same dict)."""
+    """A unit as views show it."""
     s = u.spec
     train = None
     if s.train:                     # the coupled train, front (locomotive) to back
@@ -79,16 +47,11 @@ def _unit_json(st: GameState, u, supply_of: dict[str, int] | None = None,
     if st.ext:                       # options supply_lines / demoralisation (public state)
         supply = supply_turns(st, u) if supply_of is None else supply_of.get(u.id, 0)
         demo = demoralised(st, u) if demo_of is None else demo_of.get(u.id, 0)
-    key = (u.id, u.side, s.code, s.kind, s.unit_class, s.nation, s.name, u.badge, u.hex,
-           u.figures, u.max_figures, u.ordered, u.moved, u.battles > 0, train, inactive,
-           supply, demo)
-    out = _UNIT_VIEWS.get(key)
-    if out is not None:
-        return out
-    out = {"id": u.id, "side": u.side, "code": s.code, "kind": s.kind, "class": s.unit_class,
-           "nation": s.nation, "badge": u.badge, "hex": [*u.hex], "figures": u.figures,
-           "max_figures": u.max_figures, "ordered": u.ordered, "moved": u.moved,
-           "battled": u.battles > 0, "name": s.name}
+    out: dict[str, Any] = {
+        "id": u.id, "side": u.side, "code": s.code, "kind": s.kind, "class": s.unit_class,
+        "nation": s.nation, "badge": u.badge, "hex": [*u.hex], "figures": u.figures,
+        "max_figures": u.max_figures, "ordered": u.ordered, "moved": u.moved,
+        "battled": u.battles > 0, "name": s.name}
     if train is not None:
         out["train"] = list(train)
     if inactive is not None:         # CANNOT_BE_ACTIVATED_TILL_TURN still in force
@@ -97,9 +60,6 @@ def _unit_json(st: GameState, u, supply_of: dict[str, int] | None = None,
         out["out_of_supply"] = supply    # consecutive turns out of supply
     if demo:
         out["demoralised"] = demo
-    if len(_UNIT_VIEWS) >= _UNIT_VIEWS_MAX:     # bounded: start again
-        _UNIT_VIEWS.clear()
-    _UNIT_VIEWS[key] = out
     return out
 
 
@@ -146,50 +106,15 @@ def view_parts(st: GameState, seats: list[str | None]
     return _parts(st, seats)
 
 
-_NONE = object()
-
-
 def _parts(st: GameState, seats: list[str | None]
            ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """The common part and the seats' overlays, each member that equals the one of the
-    last views of this state's line (``last_views``: kept by the state, inherited by its
-    clones) replaced by that very object, and a part equal in every member by the last
-    part itself: unchanged members stay the same objects from one action to the next,
-    which the server's patches skip by identity.  Views are never mutated, so a shared
-    object stays what it was."""
+    """The common part and the seats' overlays (the common part and the mode's shared
+    part computed once; the views may share sub-objects and are never mutated)."""
     m = mode(st)
     common = _public(st, m)
     mode_common = m.view_common(st)
     hand_seats = {side: m.hand_seat(st, side) for side in SIDES}
-    overlays = [_seat_overlay(st, s, m, common, mode_common, hand_seats) for s in seats]
-    last = getattr(st, "last_views", None)
-    if last is not None:
-        common = _same(last[0], common)
-        prev = last[1]
-        overlays = [_same(prev.get(s), o) for s, o in zip(seats, overlays)]
-        kept = {**prev, **dict(zip(seats, overlays))} if len(prev) < 64 else \
-            dict(zip(seats, overlays))
-    else:
-        kept = dict(zip(seats, overlays))
-    st.last_views = (common, kept)
-    return common, overlays
-
-
-def _same(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
-    """``new`` with every member equal to ``old``'s (same type) replaced by ``old``'s
-    object; ``old`` itself when all are (and no member was added or removed)."""
-    if old is None:
-        return new
-    same = len(old) == len(new)
-    for k, v in new.items():
-        o = old.get(k, _NONE)
-        if o is v:
-            continue
-        if o is not _NONE and type(o) is type(v) and o == v:
-            new[k] = o
-        else:
-            same = False
-    return old if same else new
+    return common, [_seat_overlay(st, s, m, common, mode_common, hand_seats) for s in seats]
 
 
 def _public(st: GameState, m: Any) -> dict[str, Any]:
@@ -247,7 +172,8 @@ def _public(st: GameState, m: Any) -> dict[str, Any]:
 
 def _to_act(st: GameState, m: Any) -> list[str]:
     if m.machine is not None:
-        return m.machine.to_act(st)
+        acting: list[str] = m.machine.to_act(st)
+        return acting
     return [] if st.pending is None else [st.pending["seat"]]
 
 

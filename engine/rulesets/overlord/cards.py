@@ -114,7 +114,7 @@ OVERLORD_CARDS: dict[int, OverlordCard] = {c.id: c for c in OVERLORD_DECK + AIR_
 CARDS.update(OVERLORD_CARDS)   # one id space: every rule module looks cards up in CARDS
 
 
-def overlord_deck_ids(options: dict) -> list[int]:
+def overlord_deck_ids(options: dict[str, Any]) -> list[int]:
     """Card ids of the Overlord deck for a scenario's ``game_info.options`` (the standard
     deck's rule, :func:`engine.rulesets.m44.cards.standard_deck_ids`, for the two decks)."""
     ids = [c.id for c in OVERLORD_DECK]

@@ -83,7 +83,7 @@ def init_game(st: GameState) -> None:
 SCENARIO_SETUP = ("airdrop", "smoke")
 
 
-def _scenario_setup(st: GameState, action: dict, events: list) -> None:
+def _scenario_setup(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Scenario set-up steps in an Overlord game: the airdrop(s), then the smoke screen,
     then the game-start Commissar placement and the first turn.
 
@@ -95,7 +95,7 @@ def _scenario_setup(st: GameState, action: dict, events: list) -> None:
         _begin(st, events)
 
 
-def _begin(st: GameState, events: list) -> None:
+def _begin(st: GameState, events: list[dict[str, Any]]) -> None:
     """After the set-up steps: the game-start Commissar placement, else the first turn."""
     if st.ext["setup"]:
         st.ext["step"] = "commissar_setup"
@@ -113,7 +113,7 @@ def _new_turn_ext(st: GameState) -> None:
              taken=(), placed=0, init_pending=None, chance_fg=None, halves={fg: () for fg in FGS})
 
 
-def _start_turn(st: GameState, side: str, events: list) -> None:
+def _start_turn(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     ET.start_turn(st, side, events)
     _new_turn_ext(st)
     x = st.ext
@@ -210,7 +210,7 @@ def legal_actions(st: GameState, s: str | None) -> list[dict[str, Any]]:
 
 
 # ============================================================================ apply
-def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
+def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     t = action.get("type")
     s = action.get("seat")
     if st.game_over or st.pending is None:
@@ -251,7 +251,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list) -> None:
     refresh(st)
 
 
-def _handle(st: GameState, action: dict, events: list) -> None:
+def _handle(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Run the standard machine's handler of ``action`` for the current ``st.phase``."""
     t = action.get("type")
     if t not in TU.KNOWN:
@@ -262,7 +262,7 @@ def _handle(st: GameState, action: dict, events: list) -> None:
     handler(st, action, events)
 
 
-def _roll(st: GameState, action: dict, events: list) -> None:
+def _roll(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     if not st.battles and st.chance["for"] == "night":
         _night_roll(st, action, events)
         return
@@ -285,7 +285,7 @@ def _roll(st: GameState, action: dict, events: list) -> None:
     _initiative_rolled(st, faces[0], events)
 
 
-def _night_roll(st: GameState, action: dict, events: list) -> None:
+def _night_roll(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Night visibility (scenario option ``night_visibility_rules``, vocabulary 3.3) in an
     Overlord game: the 4 dice rolled at the start of each turn of the night side
     (``ET.start_turn``), before its Commissar / dispatch step, which then goes on.
@@ -298,7 +298,7 @@ def _night_roll(st: GameState, action: dict, events: list) -> None:
     TRU.night_rolled(st, faces, events)
 
 
-def _tfh_by_general(play: Play, events: list) -> None:
+def _tfh_by_general(play: Play, events: list[dict[str, Any]]) -> None:
     """Their Finest Hour in Overlord: each FG's 4 dice order units in his own command."""
     faces = next(e["dice"] for e in reversed(events) if e.get("kind") == "their_finest_hour")
     quotas = []
@@ -311,7 +311,7 @@ def _tfh_by_general(play: Play, events: list) -> None:
     play.quotas = quotas
 
 
-def _advance(st: GameState, events: list) -> None:
+def _advance(st: GameState, events: list[dict[str, Any]]) -> None:
     """Drain extra draws (Ambush), move between steps, end the turn."""
     x = st.ext
     for _ in range(30):
@@ -366,7 +366,7 @@ def _firefight_plays(st: GameState) -> None:
 
 
 # ----------------------------------------------------------------------------- commissar
-def _commissar(st: GameState, side: str, action: dict, events: list) -> None:
+def _commissar(st: GameState, side: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     x = st.ext
     t = action.get("type")
     cs = seat(side, "cinc")
@@ -401,7 +401,7 @@ def _commissar(st: GameState, side: str, action: dict, events: list) -> None:
 
 
 # ----------------------------------------------------------------------------- end of turn
-def _draw_capped(st: GameState, side: str, n: int, events: list) -> None:
+def _draw_capped(st: GameState, side: str, n: int, events: list[dict[str, Any]]) -> None:
     x = st.ext
     room = x["hand_size"][side] - _hand_count(st, side) - len(x["chip"].get(side, []))
     n = max(0, min(n, room))
@@ -415,7 +415,7 @@ def _draw_capped(st: GameState, side: str, n: int, events: list) -> None:
         ET._give(st, side, got, events)
 
 
-def _end_turn(st: GameState, events: list) -> None:
+def _end_turn(st: GameState, events: list[dict[str, Any]]) -> None:
     x = st.ext
     side = st.active
     last = []

@@ -22,7 +22,7 @@ from .chain import (GUNG_HO_PLUS, ROLES, _MESSAGES, _Focus, _any_pre, _confirm_e
                     _dispatch_error, _dispatched, _halves, _put, fg_units, seat, zone)
 
 
-def _after_focus(st: GameState, play: Play, events: list) -> None:
+def _after_focus(st: GameState, play: Play, events: list[dict[str, Any]]) -> None:
     """Skip the focused play's phases with nothing to decide (never enters battle early)."""
     x = st.ext
     if st.battles or st.game_over:
@@ -49,7 +49,7 @@ def _after_focus(st: GameState, play: Play, events: list) -> None:
 
 
 # ----------------------------------------------------------------------------- dispatch
-def _dispatch_action(st: GameState, side: str, action: dict, events: list) -> None:
+def _dispatch_action(st: GameState, side: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     x = st.ext
     t = action.get("type")
     cs = seat(side, "cinc")
@@ -91,7 +91,7 @@ def _dispatch_action(st: GameState, side: str, action: dict, events: list) -> No
         raise IllegalAction("wrong_phase", f"{t!r} is not possible during the dispatch")
 
 
-def _confirm(st: GameState, side: str, events: list) -> None:
+def _confirm(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     x = st.ext
     cs = seat(side, "cinc")
     d = x["dispatch"]
@@ -124,7 +124,7 @@ def _confirm(st: GameState, side: str, events: list) -> None:
         st.phase = "fg"
 
 
-def _cinc_play(st: GameState, side: str, cid: int, events: list) -> None:
+def _cinc_play(st: GameState, side: str, cid: int, events: list[dict[str, Any]]) -> None:
     x = st.ext
     card = CARDS[cid]
     play = Play(cid, card.key, seat(side, "cinc"), side)
@@ -158,7 +158,7 @@ def _cinc_play(st: GameState, side: str, cid: int, events: list) -> None:
 
 
 # ----------------------------------------------------------------------------- FG plays
-def _fg_play_card(st: GameState, side: str, fg: str, action: dict, events: list) -> None:
+def _fg_play_card(st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     x = st.ext
     if action.get("type") != "play_card":
         raise IllegalAction("wrong_phase", "play one of the cards you received first")
@@ -274,7 +274,7 @@ def copy_choice(st: GameState, side: str, fg: str, cid: int, copy: Any) -> str |
 
 
 def _copy_cinc_card(st: GameState, play: Play, fg: str, last: dict[str, Any],
-                    events: list) -> None:
+                    events: list[dict[str, Any]]) -> None:
     """A Field General's Counter-Attack copying the enemy C-in-C's Air Power / Barrage:
     targets in any section (vocabulary 5.2).  At night (visibility < 6, vocabulary 3.3)
     the card orders 1 unit instead; a Field General orders only in his own sub-sections
@@ -292,7 +292,7 @@ def _copy_cinc_card(st: GameState, play: Play, fg: str, last: dict[str, Any],
 
 
 def _fg_setup(st: GameState, play: Play, src, fg: str, half: int | None, plus: int,
-              events: list) -> None:
+              events: list[dict[str, Any]]) -> None:
     """Configure an FG play: the card's procedure restricted to the FG's sub-sections."""
     key = src.key
     whole = zone(fg)
@@ -382,7 +382,7 @@ def _fg_setup(st: GameState, play: Play, src, fg: str, half: int | None, plus: i
 _INIT_CLASSES = {"inf": frozenset({"inf"}), "armor": frozenset({"armor"}), "star": None}
 
 
-def _initiative(st: GameState, side: str, fg: str, action: dict, events: list) -> None:
+def _initiative(st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     x = st.ext
     t = action.get("type")
     if t == "pass":
@@ -396,7 +396,7 @@ def _initiative(st: GameState, side: str, fg: str, action: dict, events: list) -
         raise IllegalAction("wrong_phase", "take the initiative or pass")
 
 
-def _initiative_rolled(st: GameState, face: str, events: list) -> None:
+def _initiative_rolled(st: GameState, face: str, events: list[dict[str, Any]]) -> None:
     x = st.ext
     fg = x["chance_fg"]
     x["chance_fg"] = None
@@ -447,7 +447,7 @@ def _init_options(st: GameState) -> list[dict[str, Any]]:
     return [{"type": "initiative_unit", "unit": u.id} for u in fg_units(st, side, fg)]
 
 
-def _initiative_unit(st: GameState, side: str, fg: str, action: dict, events: list) -> None:
+def _initiative_unit(st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     x = st.ext
     if action.get("type") != "initiative_unit":
         raise IllegalAction("wrong_phase", "choose the unit for the initiative roll")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from ...core.ruleset import View
 from ..m44.ruleset import M44Ruleset
+from . import talk
 from .chain import seat_layouts
 
 
@@ -22,10 +24,16 @@ class OverlordRuleset(M44Ruleset):
     BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {"overlord": ("OVERLORD",),
                                                     "team": ("STANDARD", "BRKTHRU")}
     DEFAULT_LAYOUT: ClassVar[dict[str, str]] = {"team": "3", "overlord": "4"}
+    # the 004 Simplified Campaign Rules are written for two players
+    supports_campaign: ClassVar[bool] = False
 
-    def layouts(self, mode: str) -> dict[str, list[list[str]]]:
+    def layouts(self, mode: str | None) -> dict[str, list[list[str]]]:
         """002 "Teams" / 004 "Team Play": how players share a side's four role seats."""
-        return seat_layouts(self.ENGINE_MODES.get(mode, mode))
+        return seat_layouts(self.ENGINE_MODES.get(mode or "", mode or ""))
+
+    def chat_line(self, view: View | None, side: str | None) -> tuple[str, str | None]:
+        """002 "The Military Chain of Command" (:mod:`.talk`)."""
+        return talk.chat_line(view, side)
 
 
 OVERLORD = OverlordRuleset()

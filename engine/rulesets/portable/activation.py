@@ -10,6 +10,8 @@ advance ends a unit's engagements): it may fight again without an activation and
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .battlefield import adjacent
 from .state import State, Unit
 
@@ -26,7 +28,7 @@ def can_activate(st: State, u: Unit) -> bool:
     return u.activated or st.activations > 0
 
 
-def activate(st: State, u: Unit, ev: list) -> None:
+def activate(st: State, u: Unit, ev: list[dict[str, Any]]) -> None:
     if not u.activated:
         u.activated = True
         st.activations -= 1

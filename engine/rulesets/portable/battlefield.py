@@ -113,7 +113,7 @@ def attack_direction(st: State, attacker_area: str, target: Unit) -> str:
     The text has no facing: a unit faces the enemy baseline, so an attack from the area
     in front of it (towards the enemy) is frontal, from beside it a flank attack, from
     behind it (its own baseline side) a rear attack."""
-    (ax, ay), (tx, ty) = cell_of(attacker_area), cell_of(target.area)
+    (_, ay), (_, ty) = cell_of(attacker_area), cell_of(target.area)
     dy = ay - ty
     if dy == FORWARD[target.side]:
         return "front"

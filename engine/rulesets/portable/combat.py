@@ -22,6 +22,8 @@ more without an activation.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .activation import activate, can_activate, engaged
 from .battlefield import (adjacent, attack_direction, cover, crosses_river, fortified,
                           neighbours, on_battlefield, room_for, uphill)
@@ -48,12 +50,12 @@ def targets(st: State, u: Unit) -> list[Unit]:
     return out
 
 
-def actions(st: State, side: str) -> list[dict]:
+def actions(st: State, side: str) -> list[dict[str, Any]]:
     return [{"type": "attack", "seat": side, "unit": u.id, "target": t.id}
             for u in st.side_units(side) for t in targets(st, u)]
 
 
-def attack(st: State, u: Unit, t: Unit, ev: list) -> None:
+def attack(st: State, u: Unit, t: Unit, ev: list[dict[str, Any]]) -> None:
     if not (u.fight_on or engaged(st, u)):
         activate(st, u, ev)
     u.fought, u.fight_on = True, False
@@ -85,7 +87,7 @@ def modifiers(st: State, x: Unit, y: Unit, initiator: bool, direction: str) -> l
     return mods
 
 
-def resolve(st: State, dice: list[int], ev: list) -> list[str]:
+def resolve(st: State, dice: list[int], ev: list[dict[str, Any]]) -> list[str]:
     """The close combat roll: returns the ids hit, the defender first."""
     c = st.combat
     a, d = st.units[c["unit"]], st.units[c["target"]]
@@ -102,7 +104,7 @@ def resolve(st: State, dice: list[int], ev: list) -> list[str]:
     return hit
 
 
-def advance_offer(st: State) -> dict | None:
+def advance_offer(st: State) -> dict[str, Any] | None:
     """The pending ``advance`` after a Close Combat, or None when the initiator did not win."""
     c = st.combat
     if c is None or c["kind"] != "close":
@@ -115,7 +117,7 @@ def advance_offer(st: State) -> dict | None:
     return None
 
 
-def advance(st: State, ev: list) -> None:
+def advance(st: State, ev: list[dict[str, Any]]) -> None:
     p = st.pending
     u = st.units[p["unit"]]
     frm = u.area

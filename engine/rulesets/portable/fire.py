@@ -15,6 +15,8 @@ an activation (engaged units are excused only from activating for Close Combat).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .activation import activate, can_activate
 from .battlefield import cover, distance, feature, fortified, line_of_sight, on_battlefield
 from .state import GRID_AREAS, State, Unit, other
@@ -36,12 +38,12 @@ def targets(st: State, u: Unit) -> list[str]:
             and line_of_sight(st, u, a)]
 
 
-def actions(st: State, side: str) -> list[dict]:
+def actions(st: State, side: str) -> list[dict[str, Any]]:
     return [{"type": "fire", "seat": side, "unit": u.id, "target": a}
             for u in st.side_units(side) for a in targets(st, u)]
 
 
-def fire(st: State, u: Unit, target: str, ev: list) -> None:
+def fire(st: State, u: Unit, target: str, ev: list[dict[str, Any]]) -> None:
     activate(st, u, ev)
     u.fired = True
     st.combat = {"kind": "fire", "unit": u.id, "side": u.side, "target": target}
@@ -65,7 +67,7 @@ def modifiers(st: State, u: Unit, target: str) -> list[list]:
     return mods
 
 
-def resolve(st: State, die: int, ev: list) -> list[str]:
+def resolve(st: State, die: int, ev: list[dict[str, Any]]) -> list[str]:
     """The fire roll: returns the ids of the units hit (every unit in the area, or none)."""
     c = st.combat
     u = st.units[c["unit"]]

@@ -19,6 +19,8 @@ captured if an enemy unit enters his area (movement.place).
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .battlefield import behind, room_for
 from .movement import place
 from .state import State, Unit
@@ -30,12 +32,12 @@ GENERAL_WOUNDED = 11
 DONE = {"type": "_combat_done"}
 
 
-def start(st: State, hit: list[str], ev: list) -> None:
+def start(st: State, hit: list[str], ev: list[dict[str, Any]]) -> None:
     st.combat = dict(st.combat, hits=list(hit), current=None)
     next_hit(st, ev)
 
 
-def next_hit(st: State, ev: list) -> None:
+def next_hit(st: State, ev: list[dict[str, Any]]) -> None:
     if st.over:
         return
     c = st.combat
@@ -58,7 +60,7 @@ def next_hit(st: State, ev: list) -> None:
     st.pending = dict(DONE)
 
 
-def general_roll(st: State, dice: list[int], ev: list) -> None:
+def general_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
     u = st.units[st.combat["current"]]
     g = st.general_of(u.side)
     total = sum(dice)
@@ -77,7 +79,7 @@ def general_roll(st: State, dice: list[int], ev: list) -> None:
         st.pending = {"type": "roll", "seat": "chance", "for": "hit", "dice": 1, "unit": u.id}
 
 
-def hit_roll(st: State, die: int, ev: list) -> None:
+def hit_roll(st: State, die: int, ev: list[dict[str, Any]]) -> None:
     u = st.units[st.combat["current"]]
     lose = die <= LOSE_AT_MOST[u.quality]
     st.last_roll = {"for": "hit", "unit": u.id, "side": u.side, "dice": [die],
@@ -100,7 +102,7 @@ def retreat_area(st: State, u: Unit) -> str | None:
     return to if room_for(st, u, to) else None
 
 
-def choose(st: State, retreat: bool, ev: list) -> None:
+def choose(st: State, retreat: bool, ev: list[dict[str, Any]]) -> None:
     u = st.units[st.pending["unit"]]
     if retreat:
         frm, to = u.area, st.pending["to"]
@@ -115,7 +117,7 @@ def choose(st: State, retreat: bool, ev: list) -> None:
     next_hit(st, ev)
 
 
-def lose_sp(st: State, u: Unit, ev: list, reason: str) -> None:
+def lose_sp(st: State, u: Unit, ev: list[dict[str, Any]], reason: str) -> None:
     u.sp -= 1
     ev.append({"type": "sp_lost", "unit": u.id, "side": u.side, "sp": u.sp, "reason": reason})
     if u.sp <= 0:

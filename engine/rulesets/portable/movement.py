@@ -11,6 +11,8 @@ per phase, before it fights (a unit that fired or fought may not move afterwards
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .activation import activate, busy, can_activate, engaged
 from .battlefield import STACK_UNITS, crosses_river, enemy_general_alone, feature, steps
 from .state import RESERVE, State, Unit
@@ -64,7 +66,7 @@ def _occupancy(st: State) -> dict[str, list[Unit]]:
     return occ
 
 
-def moves(st: State, side: str) -> list[dict]:
+def moves(st: State, side: str) -> list[dict[str, Any]]:
     out = []
     for u in st.side_units(side, generals=True):
         if can_move(st, u):
@@ -73,7 +75,7 @@ def moves(st: State, side: str) -> list[dict]:
     return out
 
 
-def move(st: State, u: Unit, to: str, ev: list) -> None:
+def move(st: State, u: Unit, to: str, ev: list[dict[str, Any]]) -> None:
     path = reachable(st, u)[to]
     activate(st, u, ev)
     frm = u.area
@@ -83,7 +85,7 @@ def move(st: State, u: Unit, to: str, ev: list) -> None:
     place(st, u, to, ev)
 
 
-def place(st: State, u: Unit, to: str, ev: list | None = None) -> None:
+def place(st: State, u: Unit, to: str, ev: list[dict[str, Any]] | None = None) -> None:
     """``u`` changes area (move, retreat, advance): engagement ends, a lone enemy General
     in the new area is captured."""
     u.area = to

@@ -55,7 +55,7 @@ def to_act(st: State) -> list[str]:
     return [st.pending["seat"]]
 
 
-def legal_actions(st: State, seat: str | None) -> list[dict]:
+def legal_actions(st: State, seat: str | None) -> list[dict[str, Any]]:
     if st.over or seat is None or seat != st.pending.get("seat"):
         return []
     p = st.pending
@@ -79,14 +79,14 @@ def legal_actions(st: State, seat: str | None) -> list[dict]:
     return []
 
 
-def sample_chance(st: State) -> dict:
+def sample_chance(st: State) -> dict[str, Any]:
     if st.over or st.pending.get("type") != "roll":
         raise IllegalAction("not_a_chance_node", "no dice to roll now")
     n = st.pending["dice"]
     return {"type": "roll", "seat": CHANCE, "dice": [1 + st.rng.peek(i) % 6 for i in range(n)]}
 
 
-def canonical_action(st: State, action: Any) -> dict:
+def canonical_action(st: State, action: Any) -> dict[str, Any]:
     """Known keys only, values of the right type and range; the roll's dice filled in."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise IllegalAction("malformed_action", "an action is an object with a type")
@@ -127,7 +127,7 @@ def _value(st: State, kind: str, key: str, vk: str, v: Any) -> Any:
     return list(v) if vk == "dice" else v
 
 
-def apply(st: State, action: Any) -> tuple[State, list[dict]]:
+def apply(st: State, action: Any) -> tuple[State, list[dict[str, Any]]]:
     if st.over:
         raise IllegalAction("game_over", "the battle is over")
     a = canonical_action(st, action)
@@ -142,13 +142,13 @@ def apply(st: State, action: Any) -> tuple[State, list[dict]]:
     elif not _legal(st, a):
         raise IllegalAction(_why(st, a), f"{a['type']} is not allowed now")
     new = st.clone()
-    ev: list[dict] = []
+    ev: list[dict[str, Any]] = []
     _HANDLERS[a["type"]](new, a, ev)
     settle(new, ev)
     return new, ev
 
 
-def _legal(st: State, a: dict) -> bool:
+def _legal(st: State, a: dict[str, Any]) -> bool:
     """``a`` in ``legal_actions`` (asked of the one unit for the activation actions)."""
     if st.pending["type"] != "activate" or a["type"] == "end_phase":
         return a in legal_actions(st, a["seat"])
@@ -164,7 +164,7 @@ def _legal(st: State, a: dict) -> bool:
     return any(t.id == a["target"] for t in combat.targets(st, u))
 
 
-def _why(st: State, a: dict) -> str:
+def _why(st: State, a: dict[str, Any]) -> str:
     p = st.pending["type"]
     phase_of = {"place_terrain": "place_terrain", "deploy": "deploy", "redeploy": "redeploy",
                 "choose_first": "choose_first", "retreat": "hit_choice", "lose_sp": "hit_choice",
@@ -182,7 +182,7 @@ def _why(st: State, a: dict) -> str:
         a["type"], "illegal_action")
 
 
-def _roll(st: State, a: dict, ev: list) -> None:
+def _roll(st: State, a: dict[str, Any], ev: list[dict[str, Any]]) -> None:
     p = st.pending
     st.rng.counter += p["dice"]
     dice = a["dice"]
@@ -203,11 +203,11 @@ def _roll(st: State, a: dict, ev: list) -> None:
         hits.hit_roll(st, dice[0], ev)
 
 
-def _redeploy(st: State, a: dict, ev: list) -> None:
+def _redeploy(st: State, a: dict[str, Any], ev: list[dict[str, Any]]) -> None:
     setup.redeploy(st, a.get("unit"), a.get("to"), ev)
 
 
-def _advance(st: State, a: dict, ev: list) -> None:
+def _advance(st: State, a: dict[str, Any], ev: list[dict[str, Any]]) -> None:
     if a["type"] == "advance":
         combat.advance(st, ev)
     st.pending = dict(turn.RESUME)
@@ -231,7 +231,7 @@ _HANDLERS = {
 }
 
 
-def settle(st: State, ev: list) -> None:
+def settle(st: State, ev: list[dict[str, Any]]) -> None:
     """Turn internal markers into the next real decision."""
     while not st.over and st.pending["type"].startswith("_"):
         kind = st.pending["type"]

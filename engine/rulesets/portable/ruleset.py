@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.errors import EngineError
-from engine.core.ruleset import register
+from engine.core.ruleset import Action, Event, Ruleset, register
 
 from . import options as opts
 from . import rules, victory, view
@@ -13,7 +13,7 @@ from .state import SIDES, State
 VERSION = "1"
 
 
-class PortableRuleset:
+class PortableRuleset(Ruleset[State]):
     name = "portable"
     version = VERSION
     title = "The Portable Wargame (3x3)"
@@ -39,7 +39,7 @@ class PortableRuleset:
         return rules.new_game(seed, options)
 
     def turn(self, state: State) -> int:
-        """Optional member: the game turn (0 during the set-up)."""
+        """The game turn (0 during the set-up)."""
         return state.turn
 
     def seats(self, state: State) -> list[str]:
@@ -48,19 +48,19 @@ class PortableRuleset:
     def to_act(self, state: State) -> list[str]:
         return rules.to_act(state)
 
-    def legal_actions(self, state: State, seat: str | None) -> list[dict]:
+    def legal_actions(self, state: State, seat: str | None) -> list[Action]:
         return rules.legal_actions(state, seat)
 
-    def canonical_action(self, state: State, action: Any) -> dict:
+    def canonical_action(self, state: State, action: Any) -> Action:
         return rules.canonical_action(state, action)
 
-    def apply(self, state: State, action: dict) -> tuple[State, list[dict]]:
+    def apply(self, state: State, action: Action) -> tuple[State, list[Event]]:
         return rules.apply(state, action)
 
     def is_chance(self, state: State) -> bool:
         return not state.over and state.pending.get("type") == "roll"
 
-    def sample_chance(self, state: State) -> dict:
+    def sample_chance(self, state: State) -> Action:
         return rules.sample_chance(state)
 
     def is_over(self, state: State) -> bool:
@@ -72,14 +72,14 @@ class PortableRuleset:
                 "score": {s: lost[SIDES[1 - i]] for i, s in enumerate(SIDES)},
                 "reason": state.reason}
 
-    def conclude(self, state: State, side: str, reason: str) -> tuple[State, list[dict]]:
-        """Optional member (engine.meta): ``side`` resigns / runs out of time / forfeits."""
+    def conclude(self, state: State, side: str, reason: str) -> tuple[State, list[Event]]:
+        """(engine.meta) ``side`` resigns / runs out of time / forfeits."""
         return victory.conclude(state, side, reason)
 
     def view_for(self, state: State, seat: str | None) -> dict[str, Any]:
         return view.view_for(state, seat)
 
-    def events_for(self, state: State, events: list[dict], seat: str | None) -> list[dict]:
+    def events_for(self, state: State, events: list[Event], seat: str | None) -> list[Event]:
         return view.events_for(state, events, seat)
 
     def board(self, state: State) -> dict[str, Any]:
@@ -88,7 +88,7 @@ class PortableRuleset:
     def dump_state(self, state: State) -> dict[str, Any]:
         return {"ruleset": self.name, "version": self.version, "state": state.to_dict()}
 
-    def load_state(self, data: dict[str, Any]) -> State:
+    def load_state(self, data: dict[str, Any], scenario: Any = None) -> State:
         if not isinstance(data, dict) or data.get("ruleset") != self.name:
             raise EngineError("malformed_state", "not a portable snapshot")
         if data.get("version") != self.version:

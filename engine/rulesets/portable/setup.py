@@ -20,6 +20,8 @@ or ``pass`` by the defender.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .battlefield import deploy_zone, room_for
 from .state import EDGES, FILES, SIDES, State, baseline, other
 
@@ -31,7 +33,7 @@ def start(st: State) -> None:
     st.pending = {"type": "roll", "seat": "chance", "for": "attacker", "dice": 2}
 
 
-def attacker_roll(st: State, dice: list[int], ev: list) -> None:
+def attacker_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
     scores = dict(zip(SIDES, dice))
     tie = dice[0] == dice[1]
     st.last_roll = {"for": "attacker", "dice": list(dice), "score": scores,
@@ -46,7 +48,7 @@ def attacker_roll(st: State, dice: list[int], ev: list) -> None:
     st.pending = {"type": "roll", "seat": "chance", "for": "terrain", "dice": 1}
 
 
-def terrain_roll(st: State, dice: list[int], ev: list) -> None:
+def terrain_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
     second = st.pending["for"] == "terrain2"
     d = dice[0]
     feat = None if (second and d == 6) else TERRAIN_TABLE[d]
@@ -69,7 +71,7 @@ def terrain_options(st: State, feat: str) -> list[str]:
     return [a for a in line if a not in st.terrain]
 
 
-def place_terrain(st: State, at: str, ev: list) -> None:
+def place_terrain(st: State, at: str, ev: list[dict[str, Any]]) -> None:
     feat = st.pending["feature"]
     if feat == "river":
         st.river = at
@@ -82,12 +84,12 @@ def place_terrain(st: State, at: str, ev: list) -> None:
         begin_deployment(st, ev)
 
 
-def begin_deployment(st: State, ev: list) -> None:
+def begin_deployment(st: State, ev: list[dict[str, Any]]) -> None:
     # a river roll followed by a feature with no free area left: nothing more is placed
     st.pending = {"type": "deploy", "seat": st.defender}
 
 
-def deploy_actions(st: State) -> list[dict]:
+def deploy_actions(st: State) -> list[dict[str, Any]]:
     side = st.pending["seat"]
     out = []
     for u in st.side_units(side, generals=True):
@@ -98,7 +100,7 @@ def deploy_actions(st: State) -> list[dict]:
     return out
 
 
-def deploy(st: State, uid: str, to: str, ev: list) -> None:
+def deploy(st: State, uid: str, to: str, ev: list[dict[str, Any]]) -> None:
     side = st.pending["seat"]
     st.units[uid].area = to
     ev.append({"type": "unit_deployed", "unit": uid, "side": side, "to": to})
@@ -110,7 +112,7 @@ def deploy(st: State, uid: str, to: str, ev: list) -> None:
         st.pending = {"type": "redeploy", "seat": st.defender}
 
 
-def redeploy_actions(st: State) -> list[dict]:
+def redeploy_actions(st: State) -> list[dict[str, Any]]:
     side = st.pending["seat"]
     out = [{"type": "pass", "seat": side}]
     for u in st.side_units(side, generals=True):
@@ -120,7 +122,7 @@ def redeploy_actions(st: State) -> list[dict]:
     return out
 
 
-def redeploy(st: State, uid: str | None, to: str | None, ev: list) -> None:
+def redeploy(st: State, uid: str | None, to: str | None, ev: list[dict[str, Any]]) -> None:
     if uid is not None:
         u = st.units[uid]
         ev.append({"type": "unit_redeployed", "unit": uid, "side": u.side, "from": u.area, "to": to})

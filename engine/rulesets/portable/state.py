@@ -99,7 +99,7 @@ class State:
     dice: dict[str, int] = field(default_factory=dict)      # this turn's activation scores
     activations: int = 0                                    # left in the active phase
     fights: tuple[tuple[str, str], ...] = ()                # (from, to) close combats this phase
-    fire_memory: dict[str, tuple] = field(default_factory=dict)  # artillery -> (turn, area, ((uid, moves),..))
+    fire_memory: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # artillery -> (turn, area, ((uid, moves),..))
     combat: dict[str, Any] | None = None
     last_roll: dict[str, Any] | None = None
     over: bool = False
@@ -140,7 +140,8 @@ class State:
         d["units"] = [asdict(u) for u in self.units.values()]
         d["fights"] = [list(p) for p in self.fights]
         d["fire_memory"] = {k: [v[0], v[1], [list(p) for p in v[2]]] for k, v in self.fire_memory.items()}
-        return _jsonable(d)
+        out: dict[str, Any] = _jsonable(d)
+        return out
 
     @staticmethod
     def from_dict(d: dict[str, Any]) -> "State":

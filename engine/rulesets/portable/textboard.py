@@ -100,7 +100,7 @@ def position(text: str, *, active: str = "BLUE", activations: int = 6, turn: int
     st.terrain, st.river, st.attacker, st.turn = terrain, river, attacker, turn
     st.first = first or active
     st.dice = {s: activations for s in SIDES}
-    ev: list = []
+    ev: list[dict[str, Any]] = []
     start_phase(st, active, ev)
     settle(st, ev)
     return st

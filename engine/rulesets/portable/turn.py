@@ -13,6 +13,8 @@ close combats and ``end_phase``; the phase ends by itself when nothing is left t
 """
 from __future__ import annotations
 
+from typing import Any
+
 from . import combat, fire, movement
 from .state import SIDES, State, other
 from .victory import end
@@ -20,7 +22,7 @@ from .victory import end
 RESUME = {"type": "_resume"}
 
 
-def start_turn(st: State, ev: list) -> None:
+def start_turn(st: State, ev: list[dict[str, Any]]) -> None:
     if st.turn >= st.options["turn_limit"]:
         end(st, None, "turn_limit", ev)
         return
@@ -31,7 +33,7 @@ def start_turn(st: State, ev: list) -> None:
     st.pending = {"type": "roll", "seat": "chance", "for": "initiative", "dice": 2}
 
 
-def initiative_roll(st: State, dice: list[int], ev: list) -> None:
+def initiative_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
     scores = dict(zip(SIDES, dice))
     tie = dice[0] == dice[1] and st.turn > 1
     st.last_roll = {"for": "initiative", "dice": list(dice), "score": scores,
@@ -54,13 +56,13 @@ def initiative_roll(st: State, dice: list[int], ev: list) -> None:
     st.pending = {"type": "choose_first", "seat": high}
 
 
-def choose_first(st: State, first: str, ev: list) -> None:
+def choose_first(st: State, first: str, ev: list[dict[str, Any]]) -> None:
     ev.append({"type": "first_chosen", "side": st.pending["seat"], "first": first})
     st.first = first
     start_phase(st, first, ev)
 
 
-def start_phase(st: State, side: str, ev: list) -> None:
+def start_phase(st: State, side: str, ev: list[dict[str, Any]]) -> None:
     st.active = side
     st.activations = st.dice[side]
     st.fights = ()
@@ -71,7 +73,7 @@ def start_phase(st: State, side: str, ev: list) -> None:
     st.pending = dict(RESUME)
 
 
-def activation_actions(st: State, side: str) -> list[dict]:
+def activation_actions(st: State, side: str) -> list[dict[str, Any]]:
     return movement.moves(st, side) + fire.actions(st, side) + combat.actions(st, side)
 
 
@@ -83,7 +85,7 @@ def has_activation(st: State, side: str) -> bool:
     return False
 
 
-def resume(st: State, ev: list) -> None:
+def resume(st: State, ev: list[dict[str, Any]]) -> None:
     """Back to the active side's phase; it ends by itself when nothing is left to do."""
     st.combat = None
     if has_activation(st, st.active):
@@ -92,7 +94,7 @@ def resume(st: State, ev: list) -> None:
         end_phase(st, ev)
 
 
-def end_phase(st: State, ev: list) -> None:
+def end_phase(st: State, ev: list[dict[str, Any]]) -> None:
     ev.append({"type": "phase_ended", "side": st.active, "turn": st.turn})
     if st.active == st.first:
         start_phase(st, other(st.active), ev)

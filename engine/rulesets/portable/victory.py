@@ -8,6 +8,8 @@ captured).  After ``turn_limit`` turns (default 12) with neither army withdrawn:
 """
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core.errors import IllegalAction
 
 from .state import SIDES, State, other
@@ -23,7 +25,7 @@ def broken(st: State, side: str) -> bool:
             or (st.general_of(side) is None and n >= st.options["break_units_general"]))
 
 
-def check_break(st: State, ev: list) -> bool:
+def check_break(st: State, ev: list[dict[str, Any]]) -> bool:
     if st.over:
         return True
     for side in SIDES:
@@ -33,20 +35,20 @@ def check_break(st: State, ev: list) -> bool:
     return False
 
 
-def conclude(st: State, loser: str, reason: str) -> tuple[State, list]:
+def conclude(st: State, loser: str, reason: str) -> tuple[State, list[dict[str, Any]]]:
     """``loser`` resigns, runs out of time or forfeits (remote play, ``engine.meta``):
     the other side wins."""
     if st.over:
         raise IllegalAction("game_over", "the battle is over")
     if loser not in SIDES:
         raise IllegalAction("illegal_action", f"{loser!r} is not a side of this battle")
-    new, ev = st.clone(), []
+    new, ev = st.clone(), list[dict[str, Any]]()
     end(new, other(loser), reason, ev)
     ev[-1]["loser"] = loser
     return new, ev
 
 
-def end(st: State, winner: str | None, reason: str, ev: list) -> None:
+def end(st: State, winner: str | None, reason: str, ev: list[dict[str, Any]]) -> None:
     st.over, st.winner, st.reason = True, winner, reason
     st.pending = {"type": "over", "seat": None}
     st.combat = None

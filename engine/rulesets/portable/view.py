@@ -73,5 +73,5 @@ def _army_title(value: Any) -> str:
     return armies.PRESETS[value]["title"] if isinstance(value, str) else "Custom army"
 
 
-def events_for(st: State, events: list[dict], seat: str | None) -> list[dict]:
+def events_for(st: State, events: list[dict[str, Any]], seat: str | None) -> list[dict]:
     return [dict(e) for e in events]

@@ -44,7 +44,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
     return [{"type": "airdrop", "seat": seat, "hex": [*h]} for h in sorted(st.scn.board._nbrs)]
 
 
-def apply_drop(st: GameState, action: dict, events: list) -> None:
+def apply_drop(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     d, rest = st.ext["airdrops"][0], st.ext["airdrops"][1:]
     drop_units(st, d, action, events)
     if rest:

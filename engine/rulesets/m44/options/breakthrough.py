@@ -128,7 +128,7 @@ def after_setup(st: GameState, play: Play, sections: tuple[int, ...]) -> None:
     st.phase = "order"
 
 
-def enter(st: GameState, action: dict, events: list) -> None:
+def enter(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Action ``armor_breakthrough {hex}``: a new unit of the template enters on ``hex``,
     ordered by the card, stopped, its overrun used up."""
     play = st.play

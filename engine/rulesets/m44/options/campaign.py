@@ -63,7 +63,7 @@ def _put(st: GameState, **changes: Any) -> None:
     set_ext(st, KEY, {**_data(st), **changes})
 
 
-def turn_begins(st: GameState, side: str, events: list) -> None:
+def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     """Turn 1 of a campaign battle: the pre-battle rolls come first."""
     dice = st.options.get(NAME)
     if not dice or st.turn != 1 or _data(st):
@@ -84,7 +84,7 @@ def _next_roll(st: GameState) -> None:
     _next_effect(st, [])
 
 
-def rolled(st: GameState, faces: list[str], events: list) -> None:
+def rolled(st: GameState, faces: list[str], events: list[dict[str, Any]]) -> None:
     d = _data(st)
     side = d["to_roll"][0]
     events.append({"type": "dice_rolled", "side": side,
@@ -94,7 +94,7 @@ def rolled(st: GameState, faces: list[str], events: list) -> None:
     _next_roll(st)
 
 
-def _hand_down(st: GameState, victim: str, events: list) -> None:
+def _hand_down(st: GameState, victim: str, events: list[dict[str, Any]]) -> None:
     hand = st.hands[victim]
     if len(hand) <= 1:
         return
@@ -133,7 +133,7 @@ def _seat(st: GameState, roller: str, face: str) -> str:
     return mode(st).hand_seat(st, roller if face == "grenade" else other(roller))
 
 
-def _next_effect(st: GameState, events: list) -> None:
+def _next_effect(st: GameState, events: list[dict[str, Any]]) -> None:
     """Apply the queued faces until one needs a decision; then the battle begins."""
     while True:
         q = _data(st)["queue"]
@@ -169,7 +169,7 @@ class CampaignPhase:
         return [{**a, "seat": seat} for a in _choices(st, roller, face)]
 
     @staticmethod
-    def apply(st: GameState, action: dict, events: list) -> None:
+    def apply(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
         roller, face = _data(st)["queue"][0]
         want = {k: v for k, v in action.items() if k != "seat"}
         if want not in _choices(st, roller, face):
@@ -191,7 +191,7 @@ class CampaignPhase:
         _next_effect(st, events)
 
 
-def turn_ending(st: GameState, side: str, events: list) -> None:
+def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     """A short-handed side draws one more card (two in all) while below its hand size."""
     d = _data(st)
     if not d or side not in d["short"]:

@@ -14,6 +14,8 @@ Data and option values: :mod:`engine.core.conditions`.  What the rules read here
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ....core.conditions import (DEMORALISATION, SUPPLY, demoralised_units, supply_bases,
                                  weather)
 from ....core.errors import EngineError
@@ -140,7 +142,8 @@ def _ext_count(st: GameState, name: str, u: Unit) -> int:
     x = st.ext
     if not x or name not in x:
         return 0
-    return dict(x[name]).get(u.id, 0)
+    count: int = dict(x[name]).get(u.id, 0)
+    return count
 
 
 def demoralised(st: GameState, u: Unit) -> int:
@@ -154,7 +157,7 @@ def dice_minus(st: GameState, u: Unit) -> int:
     return demoralised(st, u) + (1 if supply_turns(st, u) >= 2 else 0)
 
 
-def key(st: GameState, u: Unit) -> tuple | None:
+def key(st: GameState, u: Unit) -> tuple[Any, ...] | None:
     """What the conditions change for ``u`` (for the rules' memo keys)."""
     if not (st.options.get("weather") or st.options.get(DEMORALISATION)
             or st.options.get(SUPPLY)):
@@ -242,7 +245,7 @@ def in_supply(st: GameState, u: Unit, routes: set[Hex], cut: set[Hex],
     return False
 
 
-def update_supply(st: GameState, side: str, events: list) -> bool:
+def update_supply(st: GameState, side: str, events: list[dict[str, Any]]) -> bool:
     """At the start of ``side``'s turn (option ``supply_lines``): count the turns each of
     its units is out of supply (back in supply: 0, "everything else goes back to normal").
     From the third turn (004 "Third Turn Losses - Roll one Battle Dice at the beginning of
@@ -276,7 +279,7 @@ def update_supply(st: GameState, side: str, events: list) -> bool:
     return True
 
 
-def supply_rolled(st: GameState, faces: list[str], events: list) -> None:
+def supply_rolled(st: GameState, faces: list[str], events: list[dict[str, Any]]) -> None:
     """One die per unit in ``ext["supply_roll"]`` (in that order): "A Green Star means
     that an Out Of Supply Unit must lose 1 figure/model" (the other side is credited, as
     for any loss)."""
@@ -293,7 +296,7 @@ def supply_rolled(st: GameState, faces: list[str], events: list) -> None:
 
 def check_supply_bases(st: GameState) -> None:
     """The option's base hexes must be on the board (``invalid_option_value``)."""
-    for side, hexes in supply_bases(st.options.get(SUPPLY)).items():
+    for hexes in supply_bases(st.options.get(SUPPLY)).values():
         for h in hexes:
             if not st.scn.board.on_board(h):
                 raise EngineError("invalid_option_value", f"hex {h[0]},{h[1]} is not on the "

@@ -37,6 +37,8 @@ Engine reading (where the text is silent):
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import CARDS
 from ....core.errors import IllegalAction
 from ....procedures.state import GameState, Play
@@ -86,7 +88,7 @@ def open_for(st: GameState) -> bool:
             and claimed(st) != ALL_SECTIONS)
 
 
-def end_cards(st: GameState, action: dict, events: list) -> None:
+def end_cards(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Action ``end_cards``: no more cards this turn; movement begins."""
     if not st.plays:
         raise IllegalAction("no_card_played", "play at least one card first")

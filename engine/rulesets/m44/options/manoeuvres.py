@@ -78,7 +78,7 @@ def play_card_options(st: GameState, seat: str) -> list[dict[str, Any]]:
             if enabled(st, k) and (st.active, k) not in _used(st)]
 
 
-def declare(st: GameState, action: dict, events: list) -> None:
+def declare(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """``restoring_order`` / ``big_push``: order every unit of the side."""
     kind = action["type"]
     side = st.active

@@ -3,6 +3,8 @@ turn a side places LOS-blocking smoke hexes.  Phase ``smoke`` of the m44 turn ma
 also started after an air drop (engine/rulesets/m44/options/airdrop.py)."""
 from __future__ import annotations
 
+from typing import Any
+
 from ....procedures.state import GameState
 from ....procedures.common import pop_ext, set_ext
 from ....procedures.setup_steps import SMOKE_DEFAULT, add_smoke, smoke_screen
@@ -26,17 +28,17 @@ def init_smoke(st: GameState) -> None:
         st.phase = "smoke"
 
 
-def smoke_hexes(st: GameState) -> list:
+def smoke_hexes(st: GameState) -> list[Any]:
     return _hexes(st, st.ext["smoke"]["placed"])
 
 
-def place_smoke(st: GameState, action: dict, events: list) -> None:
+def place_smoke(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     sm = add_smoke(st, st.ext["smoke"], action, events)
     set_ext(st, "smoke", sm)
     if sm["left"] <= 0:
         end_smoke(st, action, events)
 
 
-def end_smoke(st: GameState, action: dict, events: list) -> None:
+def end_smoke(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     pop_ext(st, "smoke")
     st.phase = "play_card"

@@ -4,6 +4,8 @@ the Russian Commissar rule (a card under the chip, played next turn).  The m44 t
 machine (:mod:`engine.rulesets.m44.turn`) calls them."""
 from __future__ import annotations
 
+from typing import Any
+
 from ....procedures.common import commissar_sides, mode, set_ext
 from ....procedures.state import GameState
 
@@ -42,7 +44,7 @@ def _night_roll_due(st: GameState, side: str) -> bool:
     return x["visibility"] > 1 if x["night_reverse"] else x["visibility"] < 6
 
 
-def night_rolled(st: GameState, faces: list[str], events: list) -> None:
+def night_rolled(st: GameState, faces: list[str], events: list[dict[str, Any]]) -> None:
     """4 dice: each star moves the visibility track 1 (towards day, or towards night).
 
     Shared by both turn machines (each sets its own next step).  The roll is the night

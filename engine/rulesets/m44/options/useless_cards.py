@@ -81,7 +81,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
 
 
 # --------------------------------------------------------------------------- Method 1
-def offer_cards(st: GameState, action: dict, events: list) -> None:
+def offer_cards(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     _check_on(st)
     side = st.active
     x = _x(st)
@@ -92,7 +92,7 @@ def offer_cards(st: GameState, action: dict, events: list) -> None:
     st.phase = "offer"
 
 
-def offer(st: GameState, action: dict, events: list) -> None:
+def offer(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     side = st.active
     cid = take_from_hand(st, action)
     x = _x(st)
@@ -100,13 +100,13 @@ def offer(st: GameState, action: dict, events: list) -> None:
     events.append({"type": "card_offered", "side": side, "card": CARDS[cid].to_json()})
 
 
-def end_offer(st: GameState, action: dict, events: list) -> None:
+def end_offer(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     if not _x(st)["offered"]:
         raise IllegalAction("no_target", "lay at least one card face up")
     st.phase = "exchange"
 
 
-def take(st: GameState, action: dict, events: list) -> None:
+def take(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     cid, give = action.get("card"), action.get("give")
     side, opp = st.active, other(st.active)
     x = _x(st)
@@ -123,7 +123,7 @@ def take(st: GameState, action: dict, events: list) -> None:
                    "secret": {"given": CARDS[give].to_json()}, "secret_to": seats})
 
 
-def end_exchange(st: GameState, action: dict, events: list) -> None:
+def end_exchange(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """The laid cards left are discarded; the initiator draws up to his hand size; his
     turn is over."""
     side = st.active
@@ -143,7 +143,7 @@ def end_exchange(st: GameState, action: dict, events: list) -> None:
 
 
 # --------------------------------------------------------------------------- Method 2
-def exchange_card(st: GameState, action: dict, events: list) -> None:
+def exchange_card(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Method 2: one card face down for an unused one; then one unit may battle without
     moving, and the units in close assault may battle."""
     _check_on(st)

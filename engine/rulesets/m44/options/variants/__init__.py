@@ -12,7 +12,8 @@ from typing import Any
 from .....core.errors import EngineError
 from .....procedures.hooks import extend
 from .....procedures.state import GameState
-from . import cybermen, exterminate, nineteen_eighty_four, war_of_the_worlds, young_generals, zombie
+from . import (  # noqa: F401  (young_generals registers its extensions on import)
+    cybermen, exterminate, nineteen_eighty_four, war_of_the_worlds, young_generals, zombie)
 from .common import KEY, data
 
 MODULES = {zombie.NAME: zombie, exterminate.NAME: exterminate, cybermen.NAME: cybermen,

@@ -71,7 +71,7 @@ def convert_side(st: GameState, side: str, new_spec: Callable[[Unit], UnitSpec])
 
 
 def add_unit(st: GameState, side: str, spec: UnitSpec, h: tuple[int, int], figures: int,
-             events: list | None = None, reason: str = "variant") -> Unit:
+             events: list[dict[str, Any]] | None = None, reason: str = "variant") -> Unit:
     """A new unit on ``h`` (empty): fresh id (``common.fresh_unit_id``), event
     ``unit_entered {unit, side, hex, code, kind, figures, reason}``."""
     uid = fresh_unit_id(st)
@@ -131,7 +131,7 @@ def is_town(st: GameState, h: tuple[int, int], bunkers: bool = False) -> bool:
 RUINS = "wruins"        # 004 "Towns & Villages, City Ruins"
 
 
-def ruin(st: GameState, h: tuple[int, int], events: list) -> None:
+def ruin(st: GameState, h: tuple[int, int], events: list[dict[str, Any]]) -> None:
     """The town on ``h`` becomes City Ruins (its town tiles replaced; other tiles kept)."""
     keep = tuple(t for t in tiles_at(st, h) if t.spec.family != "village")
     st.tiles_over[h] = keep + (Tile(TERRAIN[RUINS]),)

@@ -60,7 +60,7 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
     return hf[0], 0
 
 
-def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) -> None:
+def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]) -> None:
     """Close-assault casualties of the enemy reinforce the weakest Cyberman unit."""
     if not on(st, NAME) or not lost or v.side == alien(st) or not st.battles:
         return

@@ -109,13 +109,13 @@ def dice_minus(st: GameState, u: Unit) -> int:
     return -2 if on(st, NAME) and data(st).get("leader") == u.id else 0
 
 
-def turn_begins(st: GameState, side: str, events: list) -> None:
+def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     if on(st, NAME) and side == alien(st):
         put(st, start_hex=tuple(sorted((u.id, u.hex) for u in st.units.values()
                                        if is_dalek(u) and is_town(st, u.hex))))
 
 
-def turn_ending(st: GameState, side: str, events: list) -> None:
+def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     if not on(st, NAME) or side != alien(st):
         return
     done = list(data(st)["exterminated"])
@@ -148,7 +148,7 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
     return hits + max(0, flags - 1), 0
 
 
-def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) -> None:
+def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]) -> None:
     """The Mercenaries surrender when the last Dalek is destroyed; the Heroic Leader of
     an eliminated unit joins the nearest friendly unit."""
     if not on(st, NAME) or v.figures > 0:

@@ -107,13 +107,13 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
     return hf[0] + hf[1], 0
 
 
-def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) -> None:
+def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]) -> None:
     """An eliminated unit is replaced at the start of its side's next turn."""
     if on(st, NAME) and v.figures <= 0:
         put(st, due=data(st)["due"] + ((v.side, v.spec),))
 
 
-def turn_begins(st: GameState, side: str, events: list) -> None:
+def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     if not on(st, NAME):
         return
     if first_turn_once(st, NAME):      # "Political Commissar rules are always in effect"

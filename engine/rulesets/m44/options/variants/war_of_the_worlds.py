@@ -155,7 +155,7 @@ def setup(st: GameState) -> None:
         towns=tuple(towns(st)) if handlers else (), extra_cards=0 if preset else EXTRA_CARDS)
 
 
-def turn_begins(st: GameState, side: str, events: list) -> None:
+def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     if not on(st, NAME):
         return
     n = data(st)["extra_cards"]
@@ -170,7 +170,7 @@ def turn_begins(st: GameState, side: str, events: list) -> None:
         st.phase = "chance"
 
 
-def common_cold(st: GameState, faces: list[str], events: list) -> None:
+def common_cold(st: GameState, faces: list[str], events: list[dict[str, Any]]) -> None:
     """The Common Cold roll: a star makes the Martians sicker."""
     st.phase = "play_card"
     if "star" not in faces:
@@ -185,7 +185,7 @@ def common_cold(st: GameState, faces: list[str], events: list) -> None:
     check_victory(st, events)
 
 
-def turn_ending(st: GameState, side: str, events: list) -> None:
+def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     if not on(st, NAME) or side != alien(st):
         return
     d = data(st)
@@ -212,7 +212,7 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
     return hits, flags
 
 
-def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) -> None:
+def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]) -> None:
     """A Martian battle hit on a unit in a town not seized: the town becomes ruins."""
     if not on(st, NAME) or not st.battles or v.side == alien(st):
         return

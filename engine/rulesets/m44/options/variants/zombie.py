@@ -101,7 +101,7 @@ def setup(st: GameState) -> None:
         start_hex=())
 
 
-def turn_begins(st: GameState, side: str, events: list) -> None:
+def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     """The Dead side's turn: every zombie ordered without a card; movement begins.  At
     the first turn the cards dealt to the Dead go back into the deck."""
     if not on(st, NAME):
@@ -125,7 +125,7 @@ def turn_begins(st: GameState, side: str, events: list) -> None:
     st.phase = "move"
 
 
-def turn_ending(st: GameState, side: str, events: list) -> None:
+def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     """Markers on hexes a zombie occupied the whole Dead turn are removed for good."""
     if not on(st, NAME) or side != alien(st):
         return
@@ -205,7 +205,7 @@ def dice_minus(st: GameState, u: Unit) -> int:
     return 3 - u.figures if on(st, NAME) and is_zombie(u) else 0
 
 
-def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) -> None:
+def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]) -> None:
     if not on(st, NAME) or v.side == alien(st) or not lost:
         return
     put(st, lost=data(st)["lost"] + lost)
@@ -221,7 +221,7 @@ def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list) 
         _split(st, z, events)
 
 
-def _split(st: GameState, z: Unit, events: list) -> None:
+def _split(st: GameState, z: Unit, events: list[dict[str, Any]]) -> None:
     board = st.scn.board
     top = is_top(st, z.side)
     free = [h for h in board.neighbours(z.hex) if h not in st.occ
@@ -238,7 +238,7 @@ def _split(st: GameState, z: Unit, events: list) -> None:
     add_unit(st, z.side, z.spec, free[0], half, events, "zombie_split")
 
 
-def _make_room(st: GameState, z: Unit, events: list) -> Any:
+def _make_room(st: GameState, z: Unit, events: list[dict[str, Any]]) -> Any:
     """"Zombie Units may be displaced backwards to make room for the new Unit": the first
     adjacent zombie (board order) with a free hex behind it steps back; its hex is freed."""
     for h in st.scn.board.neighbours(z.hex):
