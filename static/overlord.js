@@ -38,7 +38,7 @@ export function seatLabel(seat) {
   return r === 'commander' ? sideName(seat) : `${sideName(sideOf(seat))} ${ROLE_NAMES[r] || titleCase(r)}`;
 }
 
-// Which legal actions this module handles (so game.js keeps them out of its generic UI).
+// Which legal actions this module handles (so renderers/hex.js keeps them out of its generic UI).
 export function handledHere(action, legal) {
   if (DESK_TYPES.has(action.type)) return true;
   if (action.type === 'play_card' && action.half !== undefined) return true;

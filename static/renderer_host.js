@@ -1,33 +1,34 @@
-// Game page for a ruleset whose renderer is not the built-in hex board ("hex" is
-// static/game.js). The host owns the websocket (docs/protocol.md) and the chrome (status
-// line, seats, log); the ruleset's module static/renderers/<renderer>.js draws the game.
+// The game page of every ruleset: the host owns the one websocket client
+// (static/client.js: reconnect with jitter, `since`, `invite`, `watch`) and the chrome
+// (status line, seats, log); the ruleset's module static/renderers/<renderer>.js draws
+// the game ("hex": the Memoir '44 board, which draws its own chrome, see `receive`).
 //
 // Renderer module interface (docs/architecture.md "Client renderers"):
 //   export function mount(el, ctx)   once: el = the board container; ctx = {
 //       ruleset, renderer, seat, seats,        // this connection's seat(s) (null: spectator)
 //       sendAction(action),                    // submit an engine action (the "onAction")
-//       say(text) }                            // a line in the page's log
+//       say(text),                             // a line in the page's log
+//       cfg, client }                          // the page's settings, the websocket client
 //   export function render(s)        on every hello/update/sync: s = {
 //       view, board, legal, seq, status, seat, seats, events }  // events: update only
 //   export function unmount()        optional: the page is going away
 //   export function describe(event)  optional: the log line of an event ('' = none; default: its type)
 //   export function sideLabel(side, view) optional: a side's proper name ("the Allies")
+//   export function receive(msg)     optional: the renderer takes every protocol message and
+//                                    draws the page's chrome itself (the host then draws only
+//                                    the connection line); with it: since() the seq it holds,
+//                                    notice(text) a notice to the user
 //
-// The host also gives these games what the hex games have (static/remote.js): resign,
+// The host also gives the other games what the hex games have (static/remote.js): resign,
 // undo where the server offers it, the turn clocks, presence, the "your turn" title.
 import { el, clear, mergePatch, titleCase } from './util.js';
 import { ChatPanel } from './chat.js';
 import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
 import { loadSeatDesk, creatorDesk, slotsOf, botSeatClaimable } from './seatdesk.js';
+import { GameClient, pageConfig, connText } from './client.js';
 
 const body = document.body;
-const cfg = {
-  gameId: body.dataset.gameId,
-  wsUrl: body.dataset.wsUrl || `/ws/games/${body.dataset.gameId}`,
-  renderer: body.dataset.renderer,
-  ruleset: body.dataset.ruleset,
-  seat: new URLSearchParams(location.search).get('seat') || '',
-};
+const cfg = pageConfig(body);
 const $ = (id) => document.getElementById(id);
 const S = { seq: null, board: null, view: null, legal: [], seat: null, seats: [], status: null,
   side: null, mode: null, allSeats: [], presence: null, undo: null, match: undefined, creator: undefined };
@@ -42,38 +43,36 @@ function say(text) {
   if (log) log.prepend(el('div', { class: 'log-line' }, text));
 }
 
-let ws = null;
-let msgId = 0;
-let backoff = 500;
-function wsUrl() {
-  let base = cfg.wsUrl;
-  if (!/^wss?:/.test(base)) base = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${base}`;
-  const u = new URL(base);
-  if (cfg.seat) u.searchParams.set('seat', cfg.seat);
-  if (S.seq !== null) u.searchParams.set('since', String(S.seq));
-  return u.toString();
-}
-function send(obj) {
-  if (!ws || ws.readyState !== WebSocket.OPEN) { say('Not connected — retrying…'); return null; }
-  const id = `m${++msgId}`;
-  ws.send(JSON.stringify({ ...obj, id }));
-  return id;
-}
+const mod = await import(`/static/renderers/${encodeURIComponent(cfg.renderer)}.js`);
+const whole = !!mod.receive;   // the renderer takes the whole protocol (hex)
+
+const conn = new GameClient(cfg, {
+  since: () => (whole ? mod.since() : S.seq),
+  onMessage: (msg) => (whole ? mod.receive(msg) : handle(msg)),
+  onState: (ok, code) => {
+    const c = $('conn');
+    c.classList.toggle('ok', ok);
+    c.textContent = connText(ok, code);
+    c.dataset.state = ok ? 'ok' : 'down';
+  },
+  notConnected: () => (whole ? mod.notice : say)('Not connected — retrying…'),
+});
+window.__conn = conn;   // tests: force a reconnect
+const send = (obj) => conn.send(obj);
 
 // chat: the same panel and channels as the hex game page (docs/protocol.md "Chat channels")
 let lastChatChannel = null;
-const chat = $('chat') ? new ChatPanel($('chat'), (channel, text) => {
+const chat = !whole && $('chat') ? new ChatPanel($('chat'), (channel, text) => {
   lastChatChannel = channel;
   send({ type: 'chat', channel, text });
 }) : null;
 function chatContext() { return { seat: S.seat, side: S.seat, role: null }; }
 
-const mod = await import(`/static/renderers/${encodeURIComponent(cfg.renderer)}.js`);
 mod.mount($('board'), {
   ruleset: cfg.ruleset, renderer: cfg.renderer,
   get seat() { return S.seat; }, get seats() { return S.seats; },
   sendAction: (action) => send({ type: 'action', seq: S.seq, action }),
-  say,
+  say, cfg, client: conn,
 });
 
 // a side's proper name: the renderer's ("the Allies", "the British column (red)")
@@ -107,14 +106,13 @@ function drawSeats(seats) {
   if (desk) bar.append(desk);
 }
 async function claim(slot) {
-  const invite = body.dataset.invite || new URLSearchParams(location.search).get('invite') || null;
+  const invite = cfg.invite || null;
   const r = await fetch(`/api/games/${cfg.gameId}/seats/${encodeURIComponent(slot)}/claim`, {
     method: 'POST', credentials: 'same-origin', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ invite }) });
   if (!r.ok) { say(`Could not take ${slot} (HTTP ${r.status})`); return; }
-  if (ws) { const old = ws; ws = null; old.onclose = null; old.close(1000); }
   S.seq = null;
-  connect();
+  conn.reconnect();
 }
 
 function myTurn() { return !!S.seat && S.status === 'live' && !!S.view && !S.view.game_over && S.legal.length > 0; }
@@ -214,20 +212,10 @@ function handle(msg) {
   }
 }
 
-function connect() {
-  const sock = new WebSocket(wsUrl());
-  ws = sock;
-  sock.onopen = () => { backoff = 500; };
-  sock.onmessage = (ev) => { try { handle(JSON.parse(ev.data)); } catch (_) { /* ignore */ } };
-  sock.onclose = (ev) => {
-    if (ws !== sock || ev.code === 4401 || ev.code === 4404) return;
-    setTimeout(connect, backoff);
-    backoff = Math.min(backoff * 2, 8000);
-  };
+if (!whole) {
+  clear($('log'));
+  // the clocks tick between server messages
+  setInterval(() => { if (clockView.clock && (clockView.clock.running || []).length) drawRemote(); }, 1000);
 }
-clear($('log'));
-connect();
-setInterval(() => send({ type: 'ping' }), 25000);
-// the clocks tick between server messages
-setInterval(() => { if (clockView.clock && (clockView.clock.running || []).length) drawRemote(); }, 1000);
+conn.connect();
 window.addEventListener('beforeunload', () => { if (mod.unmount) mod.unmount(); });

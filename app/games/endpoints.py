@@ -166,8 +166,9 @@ async def list_rulesets() -> list[RulesetOut]:
     ``ScenarioSummary.rulesets``; ``none``: no scenario), the client renderer, the modes
     and the named optional rules."""
     return [RulesetOut(name=rs.name, version=rs.version, title=rs.title, summary=rs.summary,
-                       setup=rs.setup, renderer=rs.renderer, modes=list(rs.modes),
-                       options=list(rs.options()), campaign=rs.supports_campaign)
+                       setup=rs.setup, renderer=rs.renderer, panels=list(rs.panels),
+                       modes=list(rs.modes), options=list(rs.options()),
+                       campaign=rs.supports_campaign)
             for rs in rulesets()]
 
 

@@ -188,6 +188,7 @@ class RulesetOut(BaseModel):
     summary: str
     setup: str                  # "scenario": needs a scenario_id; "none": set-up is played
     renderer: str               # the client module drawing it: "hex" or static/renderers/<name>.js
+    panels: list[str]           # the renderer's optional panels its games use (Ruleset.panels)
     modes: list[str]
     options: list[dict[str, Any]]   # Ruleset.options(): {"name", "description", ...}
     campaign: bool = False      # plays the battles of a campaign (POST /api/campaigns)

@@ -167,7 +167,7 @@ class Hub:
             "watch": conn.watch_side,
             "identity": {"id": conn.identity_id, "name": conn.name} if conn.identity_id else None,
             "status": self._status(rt), "mode": rt.mode, "scenario_name": rt.scenario_name,
-            "ruleset": rt.rs.name, "renderer": rt.rs.renderer,
+            "ruleset": rt.rs.name, "renderer": rt.rs.renderer, "panels": list(rt.rs.panels),
             "ruleset_version": rt.ruleset_version, "fair_dice": rt.fair_dice(),
             "seats": rt.seats_public(conn.identity_id),
             "board": rt.board, "view": view,

@@ -118,6 +118,10 @@ class Ruleset(ABC, Generic[S]):
     summary: ClassVar[str]       # one paragraph for the lobby and the rules help
     setup: ClassVar[str]         # "scenario" (a .m44 file) or "none" (set-up is played)
     renderer: ClassVar[str]      # the browser module that draws it: "hex", "square", ...
+    # the renderer's optional panels this ruleset's games use ("fastplay", "overlord",
+    # "fog", "variants" for "hex"; docs/architecture.md "Client renderers"): the client
+    # shows a panel because its ruleset declares it, never by guessing from a view
+    panels: ClassVar[tuple[str, ...]] = ()
     modes: tuple[str, ...] = ("1v1",)   # seat layouts offered (("team", "overlord"), ...)
     supports_undo: ClassVar[bool] = False      # remote-play ``undo`` (see ``undoable``)
     has_preview: ClassVar[bool] = False        # ``preview`` answers (see ``preview``)

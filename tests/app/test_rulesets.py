@@ -14,8 +14,8 @@ import httpx
 
 from engine.core import ruleset as registry
 
-from tests.app.conftest import PY, ROOT
-from tests.app.helpers import auth, new_identity
+from tests.app.conftest import PY, ROOT, Server
+from tests.app.helpers import WS, auth, new_identity
 
 
 def _scenario_for(api: httpx.Client, name: str) -> tuple[str, str] | None:
@@ -123,3 +123,25 @@ def test_migration_0004_gives_old_rows_their_ruleset(tmp_path: Path) -> None:
                 "'[]', ?, ?)", (now, now))
     con.commit()
     con.close()
+
+
+async def test_the_client_panels_are_the_rulesets_declaration(server: Server, api: httpx.Client) -> None:
+    """The hex page shows the Fast Play, Overlord, fog and variant panels because the
+    ruleset declares them (``Ruleset.panels``, in ``GET /api/rulesets`` and in every
+    ``hello``), not by guessing from the view."""
+    listed = {x["name"]: x["panels"] for x in api.get("/api/rulesets").json()}
+    assert listed == {rs.name: list(rs.panels) for rs in registry.all_rulesets()}
+    assert listed["fastplay"] == ["fastplay"]
+    assert "overlord" in listed["overlord"] and "overlord" not in listed["m44"]
+    assert "fog" in listed["m44"] and "variants" in listed["m44"]
+    assert listed["portable"] == [] and listed["france1944"] == []
+    for name in ("m44", "fastplay", "portable"):
+        body: dict[str, Any] = {"ruleset": name, "seed": 5, "bots": []}
+        found = _scenario_for(api, name)
+        if found:
+            body["scenario_id"], body["mode"] = found
+        r = api.post("/api/games", json=body, headers=auth(new_identity(api, f"Panels {name}")))
+        assert r.status_code == 201, r.text
+        async with WS(f"{server.ws_base}/ws/games/{r.json()['id']}") as spec:
+            assert spec.messages[0]["type"] == "hello"
+            assert spec.messages[0]["panels"] == listed[name]

@@ -215,3 +215,24 @@ def test_the_lobby_offers_the_portable_wargame_against_the_bot(new_page, live_se
     assert view["game_over"] or view["turn"] >= 2
     assert any(u["area"] for u in view["units"] if u["side"] == "BLUE")   # the bot deployed
     page.screenshot(path=str(tmp_path / "solo-vs-bot.png"), full_page=True)
+
+
+def test_a_private_game_is_watched_through_its_invite_link(new_page, live_server, tmp_path):
+    """A spectator of a private Portable game (renderer ``square``) opens the invite link:
+    the page's websocket carries ``invite`` (the server refuses a private game's watcher
+    without it, close code 4403), so the board comes; a watcher without the code sees
+    "not authorised" and the page stops knocking."""
+    red, watcher, stranger = new_page("red"), new_page("watcher"), new_page("stranger")
+    assert red.request.post("/api/identity", data={"name": "Red"}).ok
+    r = red.request.post("/api/games", data={"ruleset": "portable", "mode": "1v1", "seat": "RED",
+                                             "private": True})
+    assert r.ok, r.text()
+    gid, invite = r.json()["id"], r.json()["invite"]
+    assert invite
+    watcher.goto(f"/games/{gid}?invite={invite}")
+    watcher.wait_for_function("window.__game && window.__game.seq !== null")
+    expect(watcher.locator("#my-seat")).to_have_text("Spectator")
+    expect(watcher.locator('#seat-bar [data-claim="BLUE"]')).to_have_count(1)
+    stranger.goto(f"/games/{gid}")
+    expect(stranger.locator("#conn")).to_have_text("not authorised")
+    assert stranger.evaluate("window.__game.seq") is None

@@ -4,7 +4,7 @@ set up from any ``.m44`` scenario; the hex renderer draws it (the view carries `
 suppression and OpFire markers)."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from ...core.errors import EngineError, IllegalAction
 from ...core.ruleset import Action, Event, Ruleset
@@ -40,6 +40,7 @@ class FastPlayRuleset(Ruleset[GameState]):
                "and withdrawal (Chris Roper's Fast Play '44 rules).")
     setup = "scenario"
     renderer = "hex"
+    panels: ClassVar[tuple[str, ...]] = ("fastplay",)   # CP, the unit in hand, fire and assault prompts
     modes: tuple[str, ...] = ("1v1",)
     BOARDS = ("STANDARD", "BRKTHRU")
 

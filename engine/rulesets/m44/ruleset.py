@@ -36,6 +36,8 @@ class M44Ruleset(Ruleset[GameState]):
                "section, battle dice, medals.  Optional rules of the 004 compilation.")
     setup = "scenario"
     renderer = "hex"
+    # the hex page's Kriegspiel legend (option kriegspiel) and variant / campaign boxes
+    panels: ClassVar[tuple[str, ...]] = ("fog", "variants")
     modes: tuple[str, ...] = ("1v1",)
     # remote-play ``undo`` is offered (:meth:`undoable`: which steps)
     supports_undo: ClassVar[bool] = True

@@ -20,6 +20,8 @@ class OverlordRuleset(M44Ruleset):
                "Field Generals who command a section each.  Overlord boards (002) or Team "
                "Play on a standard board (004).")
     modes: tuple[str, ...] = ("overlord", "team")
+    # the command bar, the C-in-C's dispatch desk, the Field Generals' cards and sections
+    panels: ClassVar[tuple[str, ...]] = ("overlord", "fog", "variants")
     ENGINE_MODES: ClassVar[dict[str, str]] = {"team": "team", "overlord": "overlord"}
     BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {"overlord": ("OVERLORD",),
                                                     "team": ("STANDARD", "BRKTHRU")}

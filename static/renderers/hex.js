@@ -1,37 +1,30 @@
-// Game page: websocket connection, state, and the glue between board, cards,
-// actions, log and chat. Protocol: docs/protocol.md.
-import { BoardView } from './board.js';
-import { renderTutorial } from './tutorial.js';
-import { el, clear, sideName, titleCase, mergePatch, keepFocus } from './util.js';
-import { t, term, errorText } from './i18n.js';
-import { renderHand, renderPlayed, renderDice } from './cards.js';
-import { ChatPanel } from './chat.js';
-import { logEntry, eventDice, describeEvent } from './log.js';
-import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describePending, describePhase, ACTIONS } from './actions.js';
-import { unitTitle } from './units.js';
-import { key } from './hex.js';
-import { weatherInfo, weatherHeadline } from './conditions.js';
-import { UnitNames, displaySeqs } from './unitnames.js';
-import { BoardZoom } from './zoom.js';
-import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
-import { renderFastPlay, isFastPlay, pathStep, promptHoldsActions, usesCards, describeFastPlayPending } from './fastplay.js';
-import { fogLegend } from './fog.js';
-import { loadSeatDesk, creatorDesk, slotsOf, botSeatClaimable } from './seatdesk.js';
-import { variantBox, campaignBox } from './variants.js';
-import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS, ROLE_NAMES } from './overlord.js';
+// The hex board renderer (ruleset renderer "hex": Memoir '44, Overlord, Fast Play): the
+// state and the glue between board, cards, actions, log and chat of the game page.
+// Loaded by static/renderer_host.js like every renderer (mount / render / unmount), it
+// also takes the whole protocol (`receive`, docs/protocol.md) over the host's one
+// websocket client (static/client.js, ctx.client) and draws the page's own chrome.
+import { BoardView } from '../board.js';
+import { renderTutorial } from '../tutorial.js';
+import { el, clear, sideName, titleCase, mergePatch, keepFocus } from '../util.js';
+import { t, term, errorText } from '../i18n.js';
+import { renderHand, renderPlayed, renderDice } from '../cards.js';
+import { ChatPanel } from '../chat.js';
+import { logEntry, eventDice, describeEvent } from '../log.js';
+import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describePending, describePhase, ACTIONS } from '../actions.js';
+import { unitTitle } from '../units.js';
+import { key } from '../hex.js';
+import { weatherInfo, weatherHeadline } from '../conditions.js';
+import { UnitNames, displaySeqs } from '../unitnames.js';
+import { BoardZoom } from '../zoom.js';
+import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from '../remote.js';
+import { renderFastPlay, pathStep, promptHoldsActions, usesCards, describeFastPlayPending } from '../fastplay.js';
+import { fogLegend } from '../fog.js';
+import { loadSeatDesk, creatorDesk, slotsOf, botSeatClaimable } from '../seatdesk.js';
+import { variantBox, campaignBox } from '../variants.js';
+import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, sideOf, seatLabel, waitingText, dispatchSentence, FGS, ROLE_NAMES } from '../overlord.js';
 
 const body = document.body;
-const cfg = {
-  gameId: body.dataset.gameId,
-  wsUrl: body.dataset.wsUrl || `/ws/games/${body.dataset.gameId}`,
-  api: body.dataset.apiBase || '/api',
-  invite: body.dataset.invite || new URLSearchParams(location.search).get('invite') || '',
-  seat: new URLSearchParams(location.search).get('seat') || '',
-  watch: new URLSearchParams(location.search).get('watch') || '',   // a spectator's side (Kriegspiel)
-  // a connection playing several seats (docs/protocol.md "Several role seats"): the seat
-  // shown first (?as=), switched locally without reconnecting
-  focus: new URLSearchParams(location.search).get('as') || body.dataset.seat || '',
-};
+let cfg = null;      // the page's settings (client.js pageConfig), from the host
 
 const S = {
   seq: null, board: null, view: null, legal: [], seat: null, side: null, role: null, status: null,
@@ -39,7 +32,10 @@ const S = {
   flipOverride: null, pendingSend: null, gameOverShown: false, playedHistory: [],
   desk: { selected: null, explain: null }, probes: new Map(), initiativeRolls: {}, dispatchSummary: null, hoverHalf: null,
   mySeats: [], views: null, allLegal: [], historyLoaded: false, serverView: null,
+  panels: [],   // the optional panels the ruleset declares (hello `panels`: Ruleset.panels)
 };
+// a panel is shown because the game's ruleset declares it, never by guessing from the view
+function panel(name) { return S.panels.includes(name); }
 // several seats over this one connection (the server sends `views` and the union of `legal`)
 function multi() { return S.mySeats.length > 1 && !!S.views; }
 function legalOf(seat) { return S.allLegal.filter((a) => !a.seat || a.seat === seat); }
@@ -70,25 +66,53 @@ function rememberFocus(seat) {
   u.searchParams.set('as', seat);
   history.replaceState(null, '', u.toString());
 }
-window.__game = S;   // for debugging and tests
-
 const $ = (id) => document.getElementById(id);
-const zoom = new BoardZoom($('board'));
-const boardView = new BoardView(zoom.container, { onHexClick });
-const chat = new ChatPanel($('chat'), (channel, text) => {
-  S.lastChatChannel = channel;
-  conn.send({ type: 'chat', channel, text });
-});
-// a nameless spectator names himself from the chat pane: a guest identity (cookie), then
-// the connection is made again as that identity (an identified spectator may chat)
-chat.identify = async (name) => {
-  try {
-    await api('/identity', { method: 'POST', body: JSON.stringify({ name }) });
-    body.dataset.identity = name;
-    setWhoami(name);
-    conn.reconnect();
-  } catch (e) { toast(e.message); }
-};
+let zoom = null;
+let boardView = null;
+let chat = null;
+let conn = null;     // the host's websocket client (static/client.js GameClient)
+
+// Renderer interface (docs/architecture.md "Client renderers"): the board is drawn into
+// `elem`, the panels into the game page's elements; ctx.client is the host's connection.
+export function mount(elem, ctx) {
+  cfg = ctx.cfg;
+  conn = ctx.client;
+  zoom = new BoardZoom(elem);
+  boardView = new BoardView(zoom.container, { onHexClick });
+  chat = new ChatPanel($('chat'), (channel, text) => {
+    S.lastChatChannel = channel;
+    conn.send({ type: 'chat', channel, text });
+  });
+  // a nameless spectator names himself from the chat pane: a guest identity (cookie), then
+  // the connection is made again as that identity (an identified spectator may chat)
+  chat.identify = async (name) => {
+    try {
+      await api('/identity', { method: 'POST', body: JSON.stringify({ name }) });
+      body.dataset.identity = name;
+      setWhoami(name);
+      conn.reconnect();
+    } catch (e) { toast(e.message); }
+  };
+  window.__game = S;   // for debugging and tests
+  window.__client = { setView: (v, l) => setView(v, l) };   // tests: render a given view
+  // the clocks tick between server messages
+  setInterval(() => { if (clockView.clock && (clockView.clock.running || []).length) renderSides(); }, 1000);
+  $('flip-btn').addEventListener('click', () => {
+    S.flipOverride = !boardView.flipped;
+    boardView.setFlipped(S.flipOverride);
+    renderBoardHighlights();
+    renderSides();        // "top" / "bottom" as the board is drawn now
+  });
+  document.addEventListener('keydown', (ev) => {
+    if (ev.key === 'Escape') { S.chooser = null; if (!autoSelect(S.model)) S.selected = null; renderAll(); }
+  });
+}
+// a state given from outside (tests, previews): drawn like the server's
+export function render(s) { setView(s.view, s.legal); }
+export function unmount() { stopAmbushTimer(); }
+// the whole protocol: every message of the host's connection, and the seq to resume from
+export function receive(msg) { handle(msg); }
+export function since() { return S.seq; }
 
 function unitById(id) { return ((S.view && S.view.units) || []).find((u) => u.id === id); }
 // names in the log and dice caption: where the unit stood when the event happened
@@ -110,67 +134,7 @@ function setWhoami(name) {
   clear(w).append(t('Playing as'), ' ', el('b', {}, name));
 }
 
-// ---------------------------------------------------------------- connection
-class Connection {
-  constructor() { this.ws = null; this.backoff = 500; this.stopped = false; this.msgId = 0; this.pingTimer = null; }
-  url() {
-    let base = cfg.wsUrl;
-    if (!/^wss?:/.test(base)) base = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${base}`;
-    const u = new URL(base);
-    if (cfg.seat) u.searchParams.set('seat', cfg.seat);
-    if (cfg.invite) u.searchParams.set('invite', cfg.invite);   // a private game is watched with it
-    if (cfg.watch) u.searchParams.set('watch', cfg.watch);
-    if (S.seq !== null && S.seq !== undefined) u.searchParams.set('since', String(S.seq));
-    return u.toString();
-  }
-  connect() {
-    this.stopped = false;
-    this.lastUrl = this.url();
-    const ws = new WebSocket(this.lastUrl);
-    this.ws = ws;
-    ws.onopen = () => { this.backoff = 500; setConn(true); };
-    ws.onmessage = (ev) => {
-      let msg;
-      try { msg = JSON.parse(ev.data); } catch (_) { return; }
-      handle(msg);
-    };
-    ws.onclose = (ev) => {
-      if (this.ws !== ws) return;
-      setConn(false, ev.code);
-      if (ev.code === 4401 || ev.code === 4404 || this.stopped) return;
-      // jittered: after a server restart every client of every game reconnects, and a
-      // shared schedule would bring them all back in the same instant (server_busy, 1013)
-      setTimeout(() => this.connect(), this.backoff * (0.5 + Math.random()));
-      this.backoff = Math.min(this.backoff * 2, 8000);
-    };
-    clearInterval(this.pingTimer);
-    this.pingTimer = setInterval(() => this.send({ type: 'ping' }), 25000);
-  }
-  reconnect() {
-    const old = this.ws;
-    this.ws = null;
-    if (old) { old.onclose = null; try { old.close(1000); } catch (_) { /* ignore */ } }
-    this.connect();
-  }
-  send(obj) {
-    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) { toast('Not connected — retrying…'); return null; }
-    const id = obj.id ?? `m${++this.msgId}`;
-    this.ws.send(JSON.stringify({ ...obj, id }));
-    return id;
-  }
-}
-const conn = new Connection();
-window.__conn = conn;   // tests: force a reconnect
-window.__client = { setView: (v, l) => setView(v, l) };   // tests: render a given view
-
-function setConn(ok, code) {
-  S.connected = ok;
-  const c = $('conn');
-  c.classList.toggle('ok', ok);
-  c.textContent = ok ? t('connected') : (code === 4404 ? t('game not found') : code === 4401 ? t('not authorised') : t('reconnecting…'));
-  c.dataset.state = ok ? 'ok' : 'down';
-}
-
+// ---------------------------------------------------------------- protocol
 function handle(msg) {
   switch (msg.type) {
     case 'hello': {
@@ -180,6 +144,7 @@ function handle(msg) {
         t.title = dice.commitment ? `dice commitment SHA-256(seed || salt) = ${dice.commitment}` : 'no dice commitment (test seed or an older game)';
         t.dataset.commitment = dice.commitment || '';
       });
+      S.panels = msg.panels || [];
       S.mySeats = msg.my_seats || (msg.seat ? [msg.seat] : []);
       S.seat = S.mySeats.includes(S.seat) ? S.seat : (S.mySeats.includes(cfg.focus) ? cfg.focus : (msg.seat ?? null));
       S.side = S.seat ? sideOf(S.seat) : (msg.side ?? null); S.role = msg.role ?? null;
@@ -356,7 +321,7 @@ function renderAll() {
   renderOverlord();
   if (S.seats.filter((x) => x.mine).length > 1 || multi()) renderSeats();   // the seat switcher marks seats to act
   renderPending();
-  renderFastPlay($('fp-panel'), { view: S.view, legal: S.status === 'open' ? [] : S.legal, seat: S.seat, send, unitName });
+  if (panel('fastplay')) renderFastPlay($('fp-panel'), { view: S.view, legal: S.status === 'open' ? [] : S.legal, seat: S.seat, send, unitName });
   renderBoardHighlights();
   renderActions();
   renderCards();
@@ -374,7 +339,7 @@ function myTurn() { return !!S.seat && S.status !== 'open' && (S.view.to_act || 
 function renderStatus() {
   const v = S.view;
   if (!v) return;
-  $('my-seat').textContent = S.seat ? t('You play {side}', { side: isRoleGame(v) ? seatLabel(S.seat) : sideName(S.seat) }) : t('Spectating');
+  $('my-seat').textContent = S.seat ? t('You play {side}', { side: panel('overlord') ? seatLabel(S.seat) : sideName(S.seat) }) : t('Spectating');
   $('my-seat').dataset.seat = S.seat || '';
   $('turn').textContent = `${t('Turn {n}', { n: v.turn ?? '-' })} · ${describePhase(v.phase)}`;
   const p = $('prompt');
@@ -383,7 +348,7 @@ function renderStatus() {
   if (v.game_over) text = t('The battle is over.');
   else if (S.status === 'open') text = freeSeatsText();
   else if (myTurn()) text = t('Your move: {what}', { what: guidance() });
-  else if (isRoleGame(v)) text = waitingText(v, S.seat);
+  else if (panel('overlord')) text = waitingText(v, S.seat);
   else if (awaitedDecision(v)) text = awaitedDecision(v);
   else {
     const who = (v.to_act || []).filter((s) => s !== 'chance').map(sideName).join(', ');
@@ -400,7 +365,7 @@ const INTERRUPTS = new Set(['ambush', 'opportunity_fire', 'assault_fire', 'defen
 function awaitedDecision(v) {
   const p = v.pending;
   if (!p || !INTERRUPTS.has(p.type) || !(v.to_act || []).includes(p.seat) || p.seat === S.seat) return '';
-  return isFastPlay(v) ? describeFastPlayPending(p, unitName) : describePending(p, unitName);
+  return panel('fastplay') ? describeFastPlayPending(p, unitName) : describePending(p, unitName);
 }
 
 // "Waiting for an opponent" / "for 3 more players" (the seats still free)
@@ -464,7 +429,7 @@ function renderSides() {
       title: 'Night rules: units may battle only targets within this many hexes; at the start of each turn of the night side, dice are rolled and every star raises the visibility' },
     el('b', {}, vis >= 6 ? t('Daylight') : t('Night: visibility {n}/6', { n: vis })), el('div', { class: 'muted' }, vis >= 6 ? t('normal ranges') : (vis === 1 ? t('targets up to 1 hex away') : t('targets up to {n} hexes away', { n: vis })))));
   }
-  for (const b of [variantBox(v), campaignBox(v)]) if (b) box.append(b);
+  if (panel('variants')) for (const b of [variantBox(v), campaignBox(v)]) if (b) box.append(b);
   const weather = weatherInfo(v.weather);
   if (weather) {
     box.append(el('div', { class: 'side-box weather-box', id: 'weather', 'data-weather': weather.code,
@@ -490,7 +455,7 @@ function renderSides() {
       title: 'Minefields: hidden strength (?) until an enemy unit enters; a unit entering must stop' },
     `Minefields: ${mines.length} (${hidden} hidden, ${mines.length - hidden} revealed)`));
   }
-  const fogBox = fogLegend(v, S.fogRange, (on) => { S.fogRange = on; boardView.setFogRange(on); },
+  const fogBox = panel('fog') && fogLegend(v, S.fogRange, (on) => { S.fogRange = on; boardView.setFogRange(on); },
                            S.seat ? undefined : cfg.watch);
   if (fogBox) box.append(fogBox);
   if (v.deck_count === null) box.append(el('div', { class: 'side-box', style: 'flex:0 0 auto;border-left-color:#8c7a50', title: t('Kriegspiel: the deck and discard counts would tell the cards played') }, t('Deck hidden')));
@@ -508,7 +473,7 @@ function renderPending() {
   const box = $('pending');
   if (!p || S.view.game_over || S.status === 'open') { box.classList.add('hidden'); stopAmbushTimer(); return; }
   box.classList.remove('hidden');
-  if (isFastPlay(S.view)) { box.classList.add('hidden'); return; }   // the Fast Play panel says it
+  if (panel('fastplay')) { box.classList.add('hidden'); return; }   // the Fast Play panel says it
   box.textContent = describePending(p, unitName);
   ambushTimer(p, box);
 }
@@ -627,7 +592,7 @@ function drawSeats() {
     parts.push(el('span', {}, t('Seats you may take:')));
     for (const s of takeable) {
       parts.push(el('button', { type: 'button', class: 'primary', 'data-claim': s.seats[0], 'data-from-bot': s.is_bot ? '1' : null, onclick: () => claim(s.seats[0]) },
-        `${t('Play {side}', { side: isRoleGame(S.view) ? seatLabel(s.seats[0]) : sideName(s.seats[0]) })}${s.is_bot ? ` (${t('in place of the bot')})` : ''}`));
+        `${t('Play {side}', { side: panel('overlord') ? seatLabel(s.seats[0]) : sideName(s.seats[0]) })}${s.is_bot ? ` (${t('in place of the bot')})` : ''}`));
     }
   }
   if (S.status === 'open' && S.creator === undefined && S.identity) {
@@ -728,8 +693,6 @@ async function rematch() {
     location.href = g.url;
   } catch (e) { toast(e.message); }
 }
-// the clocks tick between server messages
-setInterval(() => { if (clockView.clock && (clockView.clock.running || []).length) renderSides(); }, 1000);
 
 // An ambush window (a close assault on a defender who may hold an Ambush card) is a short
 // timed prompt for EVERY defender, with or without the card: it passes by itself when
@@ -780,10 +743,15 @@ function chatContext() {
 }
 
 function renderOverlord() {
+  if (!panel('overlord')) {
+    for (const id of ['ol-bar', 'ol-desk', 'ol-fg']) $(id).classList.add('hidden');
+    boardView.setZones([]);
+    return;
+  }
   const v = S.view;
   const role = S.role || roleOf(S.seat);
   renderCommandBar($('ol-bar'), { view: v, seats: S.seats, seat: S.seat, initiativeRolls: S.initiativeRolls,
-    dispatchSummary: isRoleGame(v) && v.overlord.step === 'fg' ? S.dispatchSummary : null });
+    dispatchSummary: panel('overlord') && isRoleGame(v) && v.overlord.step === 'fg' ? S.dispatchSummary : null });
   const open = S.status !== 'open';
   renderDesk($('ol-desk'), {
     view: v, legal: open && role === 'cinc' ? S.legal : [], side: S.side, seats: S.seats, desk: S.desk,
@@ -799,7 +767,7 @@ function renderOverlord() {
 function renderZones() {
   const v = S.view;
   const role = S.role || roleOf(S.seat);
-  if (!isRoleGame(v) || !FGS.includes(role)) { boardView.setZones([]); return; }
+  if (!panel('overlord') || !isRoleGame(v) || !FGS.includes(role)) { boardView.setZones([]); return; }
   const zones = fgZones(S.board, v, S.side, role).map((z) => ({ ...z, hot: S.hoverHalf === z.half }));
   boardView.setZones(zones);
 }
@@ -824,7 +792,7 @@ function send(action) {
 // the click is no move of the selected unit
 function fpPathClick(hl, hex) {
   const a = hl.actions.length === 1 && hl.actions[0].type === 'move' ? hl.actions[0].action : null;
-  if (!isFastPlay(S.view) || !a) return false;
+  if (!panel('fastplay') || !a) return false;
   const u = (S.view.units || []).find((x) => x.id === a.unit);
   if (!u || !u.hex) return false;
   const path = S.fpPath && S.fpPath.unit === a.unit ? S.fpPath.hexes : [];
@@ -893,15 +861,4 @@ function toast(text) {
   clearTimeout(toastTimer);
   toastTimer = setTimeout(() => { t.hidden = true; }, 4000);
 }
-
-$('flip-btn').addEventListener('click', () => {
-  S.flipOverride = !boardView.flipped;
-  boardView.setFlipped(S.flipOverride);
-  renderBoardHighlights();
-  renderSides();        // "top" / "bottom" as the board is drawn now
-});
-document.addEventListener('keydown', (ev) => {
-  if (ev.key === 'Escape') { S.chooser = null; if (!autoSelect(S.model)) S.selected = null; renderAll(); }
-});
-
-conn.connect();
+export { toast as notice };   // the host's notices (e.g. "not connected") as a toast
