@@ -26,13 +26,23 @@ import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones,
 const body = document.body;
 let cfg = null;      // the page's settings (client.js pageConfig), from the host
 
+// The hex renderer's state, owned by this module (the host's client holds none of it);
+// window.__game exposes it to the tests.
 const S = {
-  seq: null, board: null, view: null, legal: [], seat: null, side: null, role: null, status: null,
-  seats: [], identity: null, selected: null, chooser: null, model: buildModel([]), connected: false,
-  flipOverride: null, pendingSend: null, gameOverShown: false, playedHistory: [],
-  desk: { selected: null, explain: null }, probes: new Map(), initiativeRolls: {}, dispatchSummary: null, hoverHalf: null,
-  mySeats: [], views: null, allLegal: [], historyLoaded: false, serverView: null,
+  // the server's: hello / update / sync (docs/protocol.md)
+  seq: null, board: null, view: null, legal: [], status: null, seats: [], identity: null, mode: null,
+  presence: null, undo: null, serverView: null,   // serverView: the last view sent (view_patch base)
+  seat: null, side: null, role: null,              // the seat shown (?as=) and its side / role
+  mySeats: [], views: null, allLegal: [],          // several seats over one connection
   panels: [],   // the optional panels the ruleset declares (hello `panels`: Ruleset.panels)
+  // the page's: selection and gestures
+  selected: null, chooser: null, model: buildModel([]), highlights: [], phaseKey: null, fpPath: null,
+  flipOverride: null, pendingSend: null, probes: new Map(), fogRange: false, autoFocused: null,
+  // log and history: logSeq the last seq whose events are logged, lastDice the latest roll
+  logSeq: null, lastDice: null, playedHistory: [], historyLoaded: false, lastChatChannel: null,
+  match: undefined,   // the return match (fetched once the game is over)
+  // Overlord / team play
+  desk: { selected: null, explain: null }, initiativeRolls: {}, dispatchSummary: null, hoverHalf: null,
 };
 // a panel is shown because the game's ruleset declares it, never by guessing from the view
 function panel(name) { return S.panels.includes(name); }
