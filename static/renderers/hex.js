@@ -41,6 +41,7 @@ const S = {
   // log and history: logSeq the last seq whose events are logged, lastDice the latest roll
   logSeq: null, lastDice: null, playedHistory: [], historyLoaded: false, lastChatChannel: null,
   match: undefined,   // the return match (fetched once the game is over)
+  creator: undefined, // this identity created the open game (its seat desk; fetched once)
   // Overlord / team play
   desk: { selected: null, explain: null }, initiativeRolls: {}, dispatchSummary: null, hoverHalf: null,
 };
