@@ -15,6 +15,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .engine_api import EngineError
+from .error_text import ERROR_TEXT
+from .i18n import DEFAULT, gettext_for, language_of
 
 log = logging.getLogger("app")
 
@@ -74,9 +76,6 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
 def localized(request: Request, code: str, message: str) -> str:
     """The message of a refusal in the request's language (app/error_text.py): English
     keeps the refusal's own words; the code is never translated."""
-    from .error_text import ERROR_TEXT
-    from .i18n import DEFAULT, gettext_for, language_of
-
     lang = language_of(request)
     if lang == DEFAULT or code not in ERROR_TEXT:
         return message

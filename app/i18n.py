@@ -25,16 +25,15 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from starlette.requests import HTTPConnection
 
+from .error_text import ERROR_TEXT, N_
+
+__all__ = ["N_"]
+
 LOCALES_DIR = Path(__file__).resolve().parent / "locales"
 #: The languages offered, each named in itself (the header's switch).
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "de": "Deutsch"}
 DEFAULT = "en"
 COOKIE = "lang"
-
-
-def N_(message: str) -> str:
-    """Marks a message for extraction where it is defined; translated where it is shown."""
-    return message
 
 
 def po_path(lang: str) -> Path:
@@ -61,7 +60,6 @@ def client_catalog(lang: str) -> dict[str, Any]:
     """What the browser client gets (``/i18n/<lang>.json``): ``messages`` maps each English
     text to its translation (translated ones only; plural forms are not used by the client),
     ``errors`` each error code to its translated message (app/error_text.py)."""
-    from .error_text import ERROR_TEXT
 
     messages: dict[str, str] = {}
     path = po_path(lang)
