@@ -16,6 +16,7 @@ from fastapi import FastAPI, Query
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from .accounts.endpoints import router as accounts_router
 from .campaigns.endpoints import router as campaigns_router
 from .chat.endpoints import router as chat_router
 from . import memdebug
@@ -164,7 +165,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(InputLimitMiddleware, max_upload_bytes=settings.max_upload_bytes)
     app.add_middleware(OriginMiddleware, allowed=settings.allowed_origins)
     app.add_middleware(TransportMiddleware)    # outermost: the socket hand-off needs it
-    for router in (identity_router, scenarios_router, games_router, campaigns_router,
+    for router in (identity_router, accounts_router, scenarios_router, games_router, campaigns_router,
                    chat_router, ws_router, replays_router, pages_router):
         app.include_router(router)
     settings.static_dir.mkdir(parents=True, exist_ok=True)

@@ -176,9 +176,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
 
 
+@contextlib.contextmanager
+def stateless_client(server: Server) -> Iterator[httpx.Client]:
+    """A client whose cookies set by responses are not kept (tests pass tokens)."""
+    with httpx.Client(base_url=server.base, timeout=20) as c:
+        c.event_hooks["response"] = [lambda r: c.cookies.clear()]
+        yield c
+
+
 @pytest.fixture
 def api(server: Server) -> Iterator[httpx.Client]:
     """A stateless client: cookies set by responses are not kept (tests pass tokens)."""
-    with httpx.Client(base_url=server.base, timeout=20) as c:
-        c.event_hooks["response"] = [lambda r: c.cookies.clear()]
+    with stateless_client(server) as c:
         yield c

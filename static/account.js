@@ -1,0 +1,81 @@
+// Account page: register (a guest upgrades in place), sign in, e-mail, notification
+// switches, sessions; the password-reset form of a mailed link.
+import { el, clear } from './util.js';
+
+const API = document.body.dataset.apiBase || '/api';
+const $ = (id) => document.getElementById(id);
+
+async function api(path, opts = {}) {
+  const init = { credentials: 'same-origin', ...opts };
+  if (init.body) init.headers = { 'Content-Type': 'application/json', ...(init.headers || {}) };
+  const r = await fetch(`${API}${path}`, init);
+  let data = null;
+  try { data = await r.json(); } catch (_) { /* no body */ }
+  if (!r.ok) throw new Error((data && data.error && data.error.message) || `HTTP ${r.status}`);
+  return data;
+}
+const post = (path, body, method = 'POST') => api(path, { method, body: JSON.stringify(body) });
+const KINDS = { your_turn: 'Your turn (in a game you are not connected to)', offer: 'Challenges and return matches offered', finished: 'A game finished' };
+
+async function showSettings() {
+  let me;
+  try { me = await api('/accounts/me'); } catch (_) { return; }
+  if (!me.registered) { $('register-title').textContent = 'Register (keeps your guest games)'; return; }
+  $('register-panel').classList.add('hidden');
+  $('settings-panel').classList.remove('hidden');
+  $('account-summary').textContent = `Signed in as ${me.name}.`;
+  $('account-summary').append(' ', el('a', { href: `/players/${encodeURIComponent(me.name)}`, id: 'profile-link' }, 'Your profile'));
+  $('email-input').value = me.email || '';
+  $('email-status').textContent = me.email ? (me.email_verified ? 'confirmed' : 'not confirmed yet') : '';
+  const box = $('notify-panel');
+  box.querySelectorAll('label').forEach((n) => n.remove());
+  for (const [kind, label] of Object.entries(KINDS)) {
+    const cb = el('input', { type: 'checkbox', id: `notify-${kind}` });
+    cb.checked = !!me.notify[kind];
+    cb.addEventListener('change', () => post('/accounts/me/notifications', { [kind]: cb.checked }, 'PUT').catch(() => {}));
+    box.append(el('label', {}, cb, ' ', label));
+  }
+  const list = clear($('session-list'));
+  for (const s of await api('/identity/sessions')) {
+    const li = el('li', {}, `${s.label || 'a device'} · since ${s.created_at.slice(0, 10)}${s.current ? ' (this one)' : ''} `);
+    if (!s.current) li.append(el('button', { type: 'button', onclick: async () => { await api(`/identity/sessions/${s.id}`, { method: 'DELETE' }); showSettings(); } }, 'Sign out'));
+    list.append(li);
+  }
+}
+
+function form(id, statusId, run) {
+  const f = $(id);
+  if (!f) return;
+  f.addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    try { $(statusId).textContent = await run(); } catch (e) { $(statusId).textContent = e.message; }
+  });
+}
+form('register-form', 'register-status', async () => {
+  const body = { name: $('register-name').value.trim(), password: $('register-password').value };
+  if ($('register-email').value.trim()) body.email = $('register-email').value.trim();
+  await post('/accounts', body);
+  await showSettings();
+  return 'Registered.';
+});
+form('login-form', 'login-status', async () => {
+  await post('/accounts/login', { name: $('login-name').value.trim(), password: $('login-password').value });
+  location.href = '/inbox';
+  return 'Signed in.';
+});
+form('email-form', 'email-status', async () => {
+  await post('/accounts/me/email', { email: $('email-input').value.trim() }, 'PUT');
+  return 'A confirmation link was sent.';
+});
+form('reset-form', 'reset-status', async () => {
+  await post('/accounts/password-reset/confirm', { token: document.body.dataset.resetToken, password: $('reset-password').value });
+  return 'Password changed: sign in with it.';
+});
+if ($('forgot-btn')) {
+  $('forgot-btn').addEventListener('click', async () => {
+    const name = $('login-name').value.trim();
+    if (!name) { $('login-status').textContent = 'Type your name first.'; return; }
+    try { await post('/accounts/password-reset', { name }); $('login-status').textContent = 'If the account has a confirmed e-mail, a link was sent.'; } catch (e) { $('login-status').textContent = e.message; }
+  });
+}
+if ($('settings-panel') && document.body.dataset.signedIn === '1') showSettings();
