@@ -23,6 +23,9 @@ from . import memdebug
 from .db import Database
 from .errors import install_error_handlers
 from .games.endpoints import router as games_router
+from .offers.endpoints import router as offers_router
+from .ratings.endpoints import router as ratings_router
+from .players.endpoints import router as players_router
 from .identity.endpoints import router as identity_router
 from .inputs import InputLimitMiddleware
 from . import sched, stallwatch
@@ -165,7 +168,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(InputLimitMiddleware, max_upload_bytes=settings.max_upload_bytes)
     app.add_middleware(OriginMiddleware, allowed=settings.allowed_origins)
     app.add_middleware(TransportMiddleware)    # outermost: the socket hand-off needs it
-    for router in (identity_router, accounts_router, scenarios_router, games_router, campaigns_router,
+    for router in (identity_router, accounts_router, offers_router, ratings_router,
+                   players_router, scenarios_router, games_router, campaigns_router,
                    chat_router, ws_router, replays_router, pages_router):
         app.include_router(router)
     settings.static_dir.mkdir(parents=True, exist_ok=True)

@@ -1,19 +1,11 @@
 // Account page: register (a guest upgrades in place), sign in, e-mail, notification
 // switches, sessions; the password-reset form of a mailed link.
-import { el, clear } from './util.js';
+import { el, clear, apiFetch } from './util.js';
 
 const API = document.body.dataset.apiBase || '/api';
 const $ = (id) => document.getElementById(id);
 
-async function api(path, opts = {}) {
-  const init = { credentials: 'same-origin', ...opts };
-  if (init.body) init.headers = { 'Content-Type': 'application/json', ...(init.headers || {}) };
-  const r = await fetch(`${API}${path}`, init);
-  let data = null;
-  try { data = await r.json(); } catch (_) { /* no body */ }
-  if (!r.ok) throw new Error((data && data.error && data.error.message) || `HTTP ${r.status}`);
-  return data;
-}
+const api = (path, opts = {}) => apiFetch(API, path, opts);
 const post = (path, body, method = 'POST') => api(path, { method, body: JSON.stringify(body) });
 const KINDS = { your_turn: 'Your turn (in a game you are not connected to)', offer: 'Challenges and return matches offered', finished: 'A game finished' };
 

@@ -104,14 +104,14 @@ async def password_reset_confirm(body: PasswordReset, request: Request,
 
 @router.get("/api/accounts/me/notifications")
 async def get_notify(identity: CurrentIdentity) -> dict[str, bool]:
-    return service.notify_of(identity)
+    return service.notify_of(identity.notify)
 
 
 @router.put("/api/accounts/me/notifications")
 async def set_notify(body: NotifyIn, session: SessionDep,
                      identity: CurrentIdentity) -> dict[str, bool]:
     """Switch notification kinds (your_turn, offer, finished) on or off."""
-    return service.notify_of(await service.set_notify(session, identity, body))
+    return service.notify_of((await service.set_notify(session, identity, body)).notify)
 
 
 @router.post("/api/accounts/me/push", status_code=status.HTTP_204_NO_CONTENT)

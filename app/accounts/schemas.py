@@ -39,6 +39,11 @@ Email = Annotated[str, Field(max_length=254), AfterValidator(clean_email)]
 Password = Annotated[str, Field(min_length=8, max_length=128)]
 
 
+def notify_of(prefs: dict[str, bool] | None) -> dict[str, bool]:
+    """Every notification kind and whether it is on (on unless switched off)."""
+    return {k: bool((prefs or {}).get(k, True)) for k in KINDS}
+
+
 class Credentials(BaseModel):
     name: AccountName
     password: Password

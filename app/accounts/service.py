@@ -20,28 +20,24 @@ import hashlib
 import unicodedata
 from typing import Any
 
-from itsdangerous import BadSignature, URLSafeTimedSerializer
 from pwdlib import PasswordHash
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..errors import AppError, BadRequest, Conflict, Unauthenticated
+from ..errors import BadRequest, Conflict, Unauthenticated
 from ..identity.service import new_session
 from ..models import AuthSession, Identity, PushSubscription, utcnow
 from ..notifications import mail
 from ..security import hash_token, new_id, new_token
 from ..settings import Settings
 from . import repository
-from .schemas import KINDS, AccountOut, NotifyIn, PushIn, Register
+from .schemas import KINDS, AccountOut, NotifyIn, PushIn, Register, notify_of
+from .tokens import InvalidLink, sign, unsign
 
 _hasher = PasswordHash.recommended()
 # verified against when the name is unknown, so that a sign-in takes as long either way
 _DUMMY = _hasher.hash("not a password of anyone")
-
-
-class InvalidLink(AppError):
-    code, status = "invalid_token", 400
 
 
 def name_key(name: str) -> str:
@@ -52,31 +48,7 @@ def name_key(name: str) -> str:
 def out(ident: Identity) -> AccountOut:
     return AccountOut(id=ident.id, name=ident.name, registered=ident.password_hash is not None,
                       registered_at=ident.registered_at, email=ident.email,
-                      email_verified=bool(ident.email_verified), notify=notify_of(ident))
-
-
-def notify_of(ident: Identity) -> dict[str, bool]:
-    """Every notification kind and whether it is on (on unless switched off)."""
-    prefs = ident.notify or {}
-    return {k: bool(prefs.get(k, True)) for k in KINDS}
-
-
-# ------------------------------------------------------------------ signed links
-def _signer(settings: Settings, purpose: str) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(settings.secret_key, salt=f"overlord-{purpose}")
-
-
-def sign(settings: Settings, purpose: str, data: Any) -> str:
-    return _signer(settings, purpose).dumps(data)
-
-
-def unsign(settings: Settings, purpose: str, token: str, max_age: int | None = None) -> Any:
-    """The data of a link made by :func:`sign` (``invalid_token`` if forged, of another
-    purpose, or older than ``max_age`` seconds)."""
-    try:
-        return _signer(settings, purpose).loads(token, max_age=max_age)
-    except BadSignature:
-        raise InvalidLink("this link is not valid (or has expired)") from None
+                      email_verified=bool(ident.email_verified), notify=notify_of(ident.notify))
 
 
 # ------------------------------------------------------------------ register / sign in
@@ -204,7 +176,7 @@ def _require_account(ident: Identity) -> None:
 
 
 async def set_notify(session: AsyncSession, ident: Identity, body: NotifyIn) -> Identity:
-    prefs = notify_of(ident)
+    prefs = notify_of(ident.notify)
     prefs.update({k: v for k, v in body.model_dump().items() if v is not None})
     ident.notify = prefs
     await session.commit()
@@ -218,7 +190,7 @@ async def unsubscribe(session: AsyncSession, settings: Settings, token: str) -> 
     ident = await session.get(Identity, str(data.get("i")) if isinstance(data, dict) else "")
     if ident is None or kind not in KINDS:
         raise InvalidLink("this link is not valid")
-    ident.notify = {**notify_of(ident), kind: False}
+    ident.notify = {**notify_of(ident.notify), str(kind): False}
     await session.commit()
     return ident, str(kind)
 

@@ -75,7 +75,7 @@ def summary(game: Game, me: Identity | None = None) -> GameSummary:
         seq=game.seq, to_act=list(game.to_act or []), turn=game.turn, winner=game.winner,
         created_at=game.created_at, seats=[SeatOut(**s) for s in seats],
         slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}",
-        clock=game.clock, rematch_of=game.rematch_of,
+        clock=game.clock, rematch_of=game.rematch_of, rated=bool(game.rated),
         created_by_me=me is not None and game.created_by == me.id)
 
 
@@ -159,13 +159,12 @@ def new_seed(body: GameCreate, allow_test_seed: bool) -> dict[str, Any]:
             "commitment": seed_commitment(secret, salt)}
 
 
-async def create_game(session: AsyncSession, creator: Identity, body: GameCreate,
-                      allow_test_seed: bool = False) -> GameCreated:
+async def _plan(session: AsyncSession, body: GameCreate, seed: int) -> tuple[Any, ...]:
+    """What a new game would be (refused with the error ``create_game`` would give):
+    (scenario row, ruleset, mode, first state, seat specs, layout, slots, the creator's
+    slot, the bots' slots)."""
     row, scn, rs, mode_name = await _setup(session, body)
-    level = check_bot_level(body.bot_level)
-    dice = new_seed(body, allow_test_seed)
-    options = dict(body.options)
-    state = rs.new_game(dice["seed"], options, scn, mode_name)       # EngineError -> 422
+    state = rs.new_game(seed, dict(body.options), scn, mode_name)    # EngineError -> 422
     specs = {s: seat_spec(s) for s in rs.seats(state)}
     layout, slots = build_slots(rs, mode_name, list(specs), body.layout)
     slot_seats = {sl.slot: sl.seats for sl in slots}
@@ -173,6 +172,23 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
     bots = {_slot_of(b, slot_seats) for b in body.bots}
     if mine is not None and mine in bots:
         raise Unprocessable(f"slot {mine} cannot be both yours and a bot's", code="invalid_options")
+    return row, rs, mode_name, state, specs, layout, slots, mine, bots
+
+
+async def check_game(session: AsyncSession, body: GameCreate) -> tuple[list[str], str | None]:
+    """The player slots of the game ``body`` describes and the creator's, without
+    creating it (a challenge is checked when offered, the game created on acceptance)."""
+    *_, slots, mine, _bots = await _plan(session, body, 0)
+    return [sl.slot for sl in slots], mine
+
+
+async def create_game(session: AsyncSession, creator: Identity, body: GameCreate,
+                      allow_test_seed: bool = False, rematch_of: str | None = None) -> GameCreated:
+    level = check_bot_level(body.bot_level)
+    dice = new_seed(body, allow_test_seed)
+    row, rs, mode_name, state, specs, layout, slots, mine, bots = \
+        await _plan(session, body, dice["seed"])
+    options = dict(body.options)
     state, entries, _ = settle_chance(rs, state)
     game_id = new_id("g")
     now = utcnow()
@@ -195,7 +211,8 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
                 engine_mode=mode_name, layout=layout,
                 options=options, **dice, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
-                clock=clock_settings(body.clock), **game_fields(rs, state, infos))
+                clock=clock_settings(body.clock), rated=body.rated, rematch_of=rematch_of,
+                **game_fields(rs, state, infos))
     if game.status == "live":
         game.started_at = now
     await repository.add(session, game, seats)

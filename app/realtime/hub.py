@@ -33,6 +33,7 @@ from ..games.redact import events_for_seats, legal_for_seats
 from ..games.runtime import Batch, GameRuntime, Registry
 from ..games.schemas import EventEntry
 from ..models import Identity
+from ..notifications.hooks import committed
 from .. import ratelimit
 from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
@@ -686,6 +687,7 @@ class Hub:
                 if conn is not None:
                     conn.uncork()
         if out.ok and out.batch is not None:
+            committed(self, rt)             # notifications, ratings (app/notifications/hooks.py)
             if out.snapshot is not None:
                 self._spawn(play.write_snapshot(self.db, rt.rs, rt.game_id,
                                                out.snapshot_seq, out.snapshot,

@@ -23,17 +23,6 @@ async def game_replay(game_id: str, session: SessionDep) -> dict[str, Any]:
     return await service.replay(session, game_id)
 
 
-@router.post("/api/games/{game_id}/rematch")
-async def rematch(game_id: str, session: SessionDep, me: CurrentIdentity,
-                  request: Request) -> Response:
-    """The return match of a finished 1v1 game: same scenario, options and clock, sides
-    swapped, the same two players seated (201 when created, 200 when it existed)."""
-    hub = request.app.state.hub
-    game, created = await service.rematch(session, hub, me, game_id)
-    out = games.summary(game, me).model_dump(mode="json")
-    return JSONResponse(out, status_code=201 if created else 200)
-
-
 @router.get("/api/games/{game_id}/match")
 async def match(game_id: str, session: SessionDep, request: Request) -> dict[str, Any]:
     """The match a game belongs to (itself and its return match): medals summed per

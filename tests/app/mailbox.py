@@ -2,16 +2,21 @@
 message it receives."""
 from __future__ import annotations
 
+import contextlib
 import email
 import re
 import time
+from collections.abc import Iterator
 from email.message import EmailMessage
 from email.policy import default
+from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
 from aiosmtpd.controller import Controller
 
-from .conftest import free_port
+from .conftest import Server, backend, free_port, stateless_client
 
 
 class Mailbox:
@@ -47,3 +52,28 @@ class Mailbox:
         m = re.search(re.escape(path) + r"\?token=([A-Za-z0-9_.\-]+)", body)
         assert m, body
         return m.group(1)
+
+
+@pytest.fixture(scope="module")
+def mailbox() -> Iterator[Mailbox]:
+    """A running SMTP server for a test module (import this fixture into the module)."""
+    box = Mailbox()
+    box.controller.start()
+    yield box
+    box.controller.stop()
+
+
+@contextlib.contextmanager
+def mailing_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+                   box: Mailbox, env: dict[str, str]) -> Iterator[Server]:
+    """A server of backend ``request.param`` that mails through ``box`` (registration and
+    sign-in limits raised: every test client comes from 127.0.0.1)."""
+    base = {"SMTP_URL": box.url, "REGISTER_RATE": "1000/hour", "LOGIN_RATE": "1000/minute"}
+    with backend(request.param, Path(tmp_path_factory.mktemp("mail")), {**base, **env}) as srv:
+        yield srv
+
+
+@contextlib.contextmanager
+def client(srv: Server) -> Iterator[httpx.Client]:
+    with stateless_client(srv) as c:
+        yield c

@@ -4,38 +4,28 @@ a real SMTP server (aiosmtpd), rate limits, hostile input."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
-from .conftest import Server, backend, stateless_client
+from .conftest import Server
 from .helpers import auth, create_game, new_identity
-from .mailbox import Mailbox
+from .mailbox import Mailbox, client, mailbox, mailing_server  # noqa: F401 (fixture)
 
 PW = "correct horse battery"
-
-
-@pytest.fixture(scope="module")
-def mailbox() -> Iterator[Mailbox]:
-    box = Mailbox()
-    box.controller.start()
-    yield box
-    box.controller.stop()
 
 
 @pytest.fixture(scope="module", params=["sqlite", "pg"])
 def acc(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
         mailbox: Mailbox) -> Iterator[Server]:
-    env = {"SMTP_URL": mailbox.url, "LOGIN_NAME_RATE": "4/minute", "REGISTER_RATE": "1000/hour",
-           "LOGIN_RATE": "1000/minute", "PUBLIC_URL": "http://players.example"}
-    with backend(request.param, Path(tmp_path_factory.mktemp("acc")), env) as srv:
+    env = {"LOGIN_NAME_RATE": "4/minute", "PUBLIC_URL": "http://players.example"}
+    with mailing_server(request, tmp_path_factory, mailbox, env) as srv:
         yield srv
 
 
 @pytest.fixture
 def api(acc: Server) -> Iterator[httpx.Client]:
-    with stateless_client(acc) as c:
+    with client(acc) as c:
         yield c
 
 
