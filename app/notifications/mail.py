@@ -18,12 +18,25 @@ def enabled(settings: Settings) -> bool:
     return bool(settings.smtp_url)
 
 
+def _warn_secret(settings: Settings) -> None:
+    """A random per-process SECRET_KEY signs links no other worker (or restart) accepts."""
+    global _warned
+    if not _warned and "secret_key" not in settings.model_fields_set:
+        _warned = True
+        log.warning("SECRET_KEY is not set: mailed links work only on this worker until "
+                    "it restarts (set SECRET_KEY, the same on every worker)")
+
+
+_warned = False
+
+
 async def send(settings: Settings, to: str, subject: str, text: str,
                headers: dict[str, str] | None = None) -> bool:
     """Send one plain-text message; False (logged) when it could not be sent or no
     ``SMTP_URL`` is set.  Never raises: a mail server down must not fail a request."""
     if not settings.smtp_url:
         return False
+    _warn_secret(settings)
     url = urlsplit(settings.smtp_url)
     msg = EmailMessage()
     msg["From"], msg["To"], msg["Subject"] = settings.mail_from, to, subject
