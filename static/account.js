@@ -70,4 +70,23 @@ if ($('forgot-btn')) {
     try { await post('/accounts/password-reset', { name }); $('login-status').textContent = 'If the account has a confirmed e-mail, a link was sent.'; } catch (e) { $('login-status').textContent = e.message; }
   });
 }
-if ($('settings-panel') && document.body.dataset.signedIn === '1') showSettings();
+// Web Push: the server's VAPID key, a push subscription of this browser, kept by the server
+function keyBytes(b64) {
+  const s = atob((b64 + '='.repeat((4 - (b64.length % 4)) % 4)).replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(s, (c) => c.charCodeAt(0));
+}
+async function offerPush() {
+  if (!('serviceWorker' in navigator) || !('PushManager' in window) || !$('push-btn')) return;
+  const { public_key: key } = await api('/push/key');
+  if (!key) return;
+  $('push-btn').classList.remove('hidden');
+  $('push-btn').addEventListener('click', async () => {
+    try {
+      const reg = await navigator.serviceWorker.register('/static/sw.js');
+      const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
+      await post('/accounts/me/push', sub.toJSON());
+      $('push-status').textContent = 'This device will be notified.';
+    } catch (e) { $('push-status').textContent = `Not possible here: ${e.message}`; }
+  });
+}
+if ($('settings-panel') && document.body.dataset.signedIn === '1') { showSettings(); offerPush().catch(() => {}); }

@@ -47,6 +47,15 @@ def committed(hub: Hub, rt: GameRuntime) -> None:
             service.spawn(_your_turn(hub, rt.game_id, seat, turn))
 
 
+async def game_started(hub: Hub, game_id: str) -> None:
+    """A game went live outside the log (an offer accepted): its first turn is noticed
+    like a committed action's."""
+    try:
+        committed(hub, await hub.registry.get(game_id))
+    except Exception:
+        log.exception("start notification of game %s failed", game_id)
+
+
 async def _your_turn(hub: Hub, game_id: str, seat: str, turn: Any) -> None:
     try:
         await asyncio.sleep(hub.settings.notify_grace_seconds)

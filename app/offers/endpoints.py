@@ -4,6 +4,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response, status
 from fastapi.responses import JSONResponse
 
+from ..notifications.hooks import game_started
 from ..ratelimit import check, client_key
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
@@ -11,6 +12,12 @@ from .schemas import ChallengeIn, OfferOut
 
 router = APIRouter(prefix="/api", tags=["offers"])
 CHALLENGE_RATE = "30/hour"
+
+
+async def _started(request: Request, offer: OfferOut) -> None:
+    """The game of an offer just accepted: its first player hears of his turn."""
+    if offer.status == "accepted" and offer.game_id and offer.decided_at is not None:
+        await game_started(request.app.state.hub, offer.game_id)
 
 
 @router.post("/challenges", status_code=status.HTTP_201_CREATED, response_model=OfferOut)
@@ -37,7 +44,9 @@ async def get_offer(offer_id: str, session: SessionDep, me: CurrentIdentity) -> 
 async def accept(offer_id: str, request: Request, session: SessionDep,
                  me: CurrentIdentity) -> OfferOut:
     """Accept: the game is created with both players seated (``game_url``)."""
-    return await service.accept(session, request.app.state.hub, me, offer_id)
+    out = await service.accept(session, request.app.state.hub, me, offer_id)
+    await _started(request, out)
+    return out
 
 
 @router.post("/offers/{offer_id}/decline", response_model=OfferOut)
@@ -57,6 +66,7 @@ async def rematch(game_id: str, request: Request, session: SessionDep,
     the opponent's own call accepts it (200, ``status`` accepted, ``game_url``)."""
     st = request.app.state
     offer, created = await service.rematch(session, st.db, st.settings, st.hub, me, game_id)
+    await _started(request, offer)
     return JSONResponse(offer.model_dump(mode="json"), status_code=201 if created else 200)
 
 

@@ -150,7 +150,7 @@ def test_return_match_declined_and_concurrent_offers(srv: Server, api: httpx.Cli
 # ------------------------------------------------------------------ challenges
 def test_challenge_by_name_accepted_with_its_clock(srv: Server, api: httpx.Client,
                                                     mailbox: Mailbox) -> None:
-    an, at, _ = account(api, mailbox, "Ike")
+    an, at, aaddr = account(api, mailbox, "Ike")
     bn, bt, baddr = account(api, mailbox, "Zhukov")
     clock = {"kind": "move", "move_seconds": 86400}
     r = api.post("/api/challenges", headers=auth(at), json={
@@ -169,6 +169,10 @@ def test_challenge_by_name_accepted_with_its_clock(srv: Server, api: httpx.Clien
     g = api.get(f"/api/games/{r.json()['game_id']}", headers=auth(bt)).json()
     assert g["status"] == "live" and g["rated"] and g["clock"]["kind"] == "move"
     assert {s["seat"]: s["held_by"] for s in g["seats"]} == {"AXIS": an, "ALLIES": bn}
+    # nobody is connected: whoever moves first is told the game waits for him
+    first = {"AXIS": aaddr, "ALLIES": baddr}[g["to_act"][0]]
+    [turn] = mailbox.wait(first, "Your turn")
+    assert f"/games/{g['id']}" in turn.get_content()
 
 
 HOSTILE_CHALLENGES: list[tuple[dict[str, Any], int, str]] = [
