@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import TYPE_CHECKING, Any
 
 from . import service
@@ -22,6 +23,14 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app.notify")
 _waiting: set[tuple[str, str, Any]] = set()     # (game, seat, turn) checks scheduled here
+
+
+def _away(hub: Hub, rt: GameRuntime, identity_id: str) -> bool:
+    """Not connected to the game now: no socket of his on this worker, no recent
+    heartbeat of one on another (``Presence.absent_for``, which counts a game's absences
+    from when it is first asked about: asked once, then a moment later)."""
+    hub.presence.absent_for(rt, identity_id)
+    return hub.presence.absent_for(rt, identity_id, now=time.time() + 0.001) > 0
 
 
 def _turn_key(fields: dict[str, Any], seq: int) -> Any:
@@ -67,7 +76,7 @@ async def _your_turn(hub: Hub, game_id: str, seat: str, turn: Any) -> None:
         if (fields["status"] != "live" or seat not in (fields.get("to_act") or [])
                 or _turn_key(fields, rt.seq) != turn or info is None
                 or info.identity_id is None or info.is_bot
-                or hub.presence.absent_for(rt, info.identity_id) <= 0):
+                or not _away(hub, rt, info.identity_id)):
             return
         opponents = sorted({s.name or "?" for s in rt.seats.values()
                             if s.identity_id not in (None, info.identity_id)} |
@@ -98,7 +107,7 @@ async def _finished(hub: Hub, game_id: str) -> None:
     winner = rt.fields().get("winner")
     result = f"{str(winner).title()} won." if winner else "It ended."
     for ident in {s.identity_id for s in rt.seats.values() if s.identity_id}:
-        if hub.presence.absent_for(rt, ident) <= 0:
+        if not _away(hub, rt, ident):
             continue                        # he saw it end
         try:
             await service.notify(hub.db, hub.settings, ident, "finished", game_id,
