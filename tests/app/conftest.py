@@ -80,7 +80,7 @@ class Server:
             cmd += ["--workers", str(self.workers)]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log,
                                      start_new_session=True)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90     # two workers on a loaded 2-core machine: 45 s seen
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("uvicorn died:\n" + Path(self.log.name).read_text()[-4000:])
