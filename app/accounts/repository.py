@@ -1,4 +1,5 @@
 """Account rows: identities by normalised name, push subscriptions."""
+
 from __future__ import annotations
 
 from sqlalchemy import delete, select
@@ -12,13 +13,18 @@ async def by_name_key(session: AsyncSession, key: str) -> Identity | None:
     return res.scalar_one_or_none()
 
 
-async def push_subscriptions(session: AsyncSession, identity_id: str) -> list[PushSubscription]:
-    res = await session.execute(select(PushSubscription)
-                                .where(PushSubscription.identity_id == identity_id))
+async def push_subscriptions(
+    session: AsyncSession, identity_id: str
+) -> list[PushSubscription]:
+    res = await session.execute(
+        select(PushSubscription).where(PushSubscription.identity_id == identity_id)
+    )
     return list(res.scalars())
 
 
-async def drop_push(session: AsyncSession, endpoint: str, identity_id: str | None = None) -> int:
+async def drop_push(
+    session: AsyncSession, endpoint: str, identity_id: str | None = None
+) -> int:
     stmt = delete(PushSubscription).where(PushSubscription.endpoint == endpoint)
     if identity_id is not None:
         stmt = stmt.where(PushSubscription.identity_id == identity_id)

@@ -1,4 +1,5 @@
 """Request and response bodies of the account endpoints (docs/protocol.md "Accounts")."""
+
 from __future__ import annotations
 
 import re
@@ -12,7 +13,9 @@ from ..inputs import has_control
 
 NAME_RE = re.compile(r"^[^\W_][\w-]{2,23}$")
 # what an address must look like to be mailed: one @, a dot in the domain, no spaces
-EMAIL_RE = re.compile(r"^[^@\s<>,;:\"()\[\]\\]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$")
+EMAIL_RE = re.compile(
+    r"^[^@\s<>,;:\"()\[\]\\]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$"
+)
 KINDS = ("your_turn", "offer", "finished")
 
 
@@ -21,7 +24,9 @@ def clean_name(v: str) -> str:
     letter or digit (it is a path segment of ``/players/{name}``)."""
     v = unicodedata.normalize("NFKC", v)
     if has_control(v) or not NAME_RE.match(v):
-        raise ValueError("3-24 letters, digits, '_' or '-', starting with a letter or digit")
+        raise ValueError(
+            "3-24 letters, digits, '_' or '-', starting with a letter or digit"
+        )
     return v
 
 
@@ -33,8 +38,11 @@ def clean_email(v: str) -> str:
     return v
 
 
-AccountName = Annotated[str, Field(min_length=1, max_length=64, examples=["Rommel"]),
-                        AfterValidator(clean_name)]
+AccountName = Annotated[
+    str,
+    Field(min_length=1, max_length=64, examples=["Rommel"]),
+    AfterValidator(clean_name),
+]
 Email = Annotated[str, Field(max_length=254), AfterValidator(clean_email)]
 Password = Annotated[str, Field(min_length=8, max_length=128)]
 

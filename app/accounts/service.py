@@ -13,12 +13,12 @@
   of the current password hash, so it works once (a new password changes the hash).  A
   reset revokes every session.
 """
+
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import unicodedata
-from typing import Any
 
 from pwdlib import PasswordHash
 from sqlalchemy import update
@@ -46,9 +46,15 @@ def name_key(name: str) -> str:
 
 
 def out(ident: Identity) -> AccountOut:
-    return AccountOut(id=ident.id, name=ident.name, registered=ident.password_hash is not None,
-                      registered_at=ident.registered_at, email=ident.email,
-                      email_verified=bool(ident.email_verified), notify=notify_of(ident.notify))
+    return AccountOut(
+        id=ident.id,
+        name=ident.name,
+        registered=ident.password_hash is not None,
+        registered_at=ident.registered_at,
+        email=ident.email,
+        email_verified=bool(ident.email_verified),
+        notify=notify_of(ident.notify),
+    )
 
 
 # ------------------------------------------------------------------ register / sign in
@@ -60,11 +66,18 @@ async def _verify(password: str, hashed: str) -> bool:
     return await asyncio.to_thread(_hasher.verify, password, hashed)
 
 
-async def register(session: AsyncSession, settings: Settings, body: Register,
-                   guest: Identity | None, label: str | None) -> tuple[Identity, str | None]:
+async def register(
+    session: AsyncSession,
+    settings: Settings,
+    body: Register,
+    guest: Identity | None,
+    label: str | None,
+) -> tuple[Identity, str | None]:
     """The account, and a new token (None when a guest was upgraded: his token stays)."""
     if guest is not None and guest.password_hash is not None:
-        raise Conflict("you are signed in to an account already", code="already_registered")
+        raise Conflict(
+            "you are signed in to an account already", code="already_registered"
+        )
     key = name_key(body.name)
     if await repository.by_name_key(session, key) is not None:
         raise Conflict(f"the name {body.name!r} is taken", code="name_taken")
@@ -82,7 +95,7 @@ async def register(session: AsyncSession, settings: Settings, body: Register,
     ident.email, ident.email_verified = body.email, False
     try:
         await session.commit()
-    except IntegrityError:       # the same name registered at the same moment
+    except IntegrityError:  # the same name registered at the same moment
         await session.rollback()
         raise Conflict(f"the name {body.name!r} is taken", code="name_taken") from None
     if body.email:
@@ -90,12 +103,14 @@ async def register(session: AsyncSession, settings: Settings, body: Register,
     return ident, token
 
 
-async def sign_in(session: AsyncSession, name: str, password: str,
-                  label: str | None) -> tuple[Identity, str]:
+async def sign_in(
+    session: AsyncSession, name: str, password: str, label: str | None
+) -> tuple[Identity, str]:
     """A new session of the account ``name`` (``bad_credentials`` whatever is wrong)."""
     ident = await repository.by_name_key(session, name_key(name))
-    ok = await _verify(password, ident.password_hash if ident and ident.password_hash
-                       else _DUMMY)
+    ok = await _verify(
+        password, ident.password_hash if ident and ident.password_hash else _DUMMY
+    )
     if ident is None or not ok:
         raise Unauthenticated("wrong name or password", code="bad_credentials")
     token = new_token()
@@ -108,14 +123,18 @@ async def sign_in(session: AsyncSession, name: str, password: str,
 async def send_verification(settings: Settings, ident: Identity) -> bool:
     link = sign(settings, "verify", {"i": ident.id, "e": ident.email})
     return await mail.send(
-        settings, ident.email or "", "Confirm your e-mail address",
+        settings,
+        ident.email or "",
+        "Confirm your e-mail address",
         f"Hello {ident.name},\n\nto receive Overlord notifications at this address, open:\n"
         f"{settings.base_url()}/accounts/verify?token={link}\n\n"
-        "If you did not ask for this, ignore this message.\n")
+        "If you did not ask for this, ignore this message.\n",
+    )
 
 
-async def set_email(session: AsyncSession, settings: Settings, ident: Identity,
-                    email: str | None) -> Identity:
+async def set_email(
+    session: AsyncSession, settings: Settings, ident: Identity, email: str | None
+) -> Identity:
     _require_account(ident)
     ident.email, ident.email_verified = email, False
     await session.commit()
@@ -124,9 +143,13 @@ async def set_email(session: AsyncSession, settings: Settings, ident: Identity,
     return ident
 
 
-async def verify_email(session: AsyncSession, settings: Settings, token: str) -> Identity:
+async def verify_email(
+    session: AsyncSession, settings: Settings, token: str
+) -> Identity:
     data = unsign(settings, "verify", token, settings.link_hours * 3600)
-    ident = await session.get(Identity, str(data.get("i")) if isinstance(data, dict) else "")
+    ident = await session.get(
+        Identity, str(data.get("i")) if isinstance(data, dict) else ""
+    )
     if ident is None or not ident.email or ident.email != data.get("e"):
         raise InvalidLink("this link is for an address no longer on the account")
     ident.email_verified = True
@@ -149,22 +172,31 @@ async def request_reset(session: AsyncSession, settings: Settings, name: str) ->
     if ident is None or not ident.email or not ident.email_verified:
         return
     link = sign(settings, "reset", {"i": ident.id, "p": _pw_digest(ident)})
-    await mail.send(settings, ident.email, "Reset your password",
-                    f"Hello {ident.name},\n\nto choose a new Overlord password, open:\n"
-                    f"{settings.base_url()}/accounts/reset?token={link}\n\n"
-                    "If you did not ask for this, ignore this message.\n")
+    await mail.send(
+        settings,
+        ident.email,
+        "Reset your password",
+        f"Hello {ident.name},\n\nto choose a new Overlord password, open:\n"
+        f"{settings.base_url()}/accounts/reset?token={link}\n\n"
+        "If you did not ask for this, ignore this message.\n",
+    )
 
 
-async def reset_password(session: AsyncSession, settings: Settings, token: str,
-                         password: str) -> Identity:
+async def reset_password(
+    session: AsyncSession, settings: Settings, token: str, password: str
+) -> Identity:
     data = unsign(settings, "reset", token, settings.link_hours * 3600)
-    ident = await session.get(Identity, str(data.get("i")) if isinstance(data, dict) else "")
+    ident = await session.get(
+        Identity, str(data.get("i")) if isinstance(data, dict) else ""
+    )
     if ident is None or data.get("p") != _pw_digest(ident):
         raise InvalidLink("this link was used already")
     ident.password_hash = await _hash(password)
-    await session.execute(update(AuthSession).where(AuthSession.identity_id == ident.id,
-                                                    AuthSession.revoked_at.is_(None))
-                          .values(revoked_at=utcnow()))
+    await session.execute(
+        update(AuthSession)
+        .where(AuthSession.identity_id == ident.id, AuthSession.revoked_at.is_(None))
+        .values(revoked_at=utcnow())
+    )
     await session.commit()
     return ident
 
@@ -175,7 +207,9 @@ def _require_account(ident: Identity) -> None:
         raise Conflict("register first (a guest has no account)", code="not_registered")
 
 
-async def set_notify(session: AsyncSession, ident: Identity, body: NotifyIn) -> Identity:
+async def set_notify(
+    session: AsyncSession, ident: Identity, body: NotifyIn
+) -> Identity:
     prefs = notify_of(ident.notify)
     prefs.update({k: v for k, v in body.model_dump().items() if v is not None})
     ident.notify = prefs
@@ -183,11 +217,15 @@ async def set_notify(session: AsyncSession, ident: Identity, body: NotifyIn) -> 
     return ident
 
 
-async def unsubscribe(session: AsyncSession, settings: Settings, token: str) -> tuple[Identity, str]:
+async def unsubscribe(
+    session: AsyncSession, settings: Settings, token: str
+) -> tuple[Identity, str]:
     """The account and the kind an unsubscribe link switches off (no expiry)."""
     data = unsign(settings, "unsubscribe", token)
     kind = data.get("k") if isinstance(data, dict) else None
-    ident = await session.get(Identity, str(data.get("i")) if isinstance(data, dict) else "")
+    ident = await session.get(
+        Identity, str(data.get("i")) if isinstance(data, dict) else ""
+    )
     if ident is None or kind not in KINDS:
         raise InvalidLink("this link is not valid")
     ident.notify = {**notify_of(ident.notify), str(kind): False}
@@ -198,8 +236,14 @@ async def unsubscribe(session: AsyncSession, settings: Settings, token: str) -> 
 async def add_push(session: AsyncSession, ident: Identity, body: PushIn) -> None:
     """Keep a browser's push subscription (an endpoint moves to the latest identity)."""
     await repository.drop_push(session, body.endpoint)
-    session.add(PushSubscription(identity_id=ident.id, endpoint=body.endpoint,
-                                 p256dh=body.keys.p256dh, auth=body.keys.auth))
+    session.add(
+        PushSubscription(
+            identity_id=ident.id,
+            endpoint=body.endpoint,
+            p256dh=body.keys.p256dh,
+            auth=body.keys.auth,
+        )
+    )
     await session.commit()
 
 
@@ -207,5 +251,3 @@ async def drop_push(session: AsyncSession, ident: Identity, endpoint: str) -> No
     if await repository.drop_push(session, endpoint, ident.id) == 0:
         raise BadRequest("no such push subscription", code="push_not_found", status=404)
     await session.commit()
-
-

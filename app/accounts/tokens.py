@@ -1,6 +1,7 @@
 """Signed links (itsdangerous, the server's ``SECRET_KEY``): e-mail verification,
 password reset, unsubscribe.  Each purpose has its own salt, so a link of one kind is
 never accepted as another."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -23,7 +24,9 @@ def sign(settings: Settings, purpose: str, data: Any) -> str:
     return _signer(settings, purpose).dumps(data)
 
 
-def unsign(settings: Settings, purpose: str, token: str, max_age: int | None = None) -> Any:
+def unsign(
+    settings: Settings, purpose: str, token: str, max_age: int | None = None
+) -> Any:
     """The data of a link made by :func:`sign` (``invalid_token`` if forged, of another
     purpose, or older than ``max_age`` seconds)."""
     try:

@@ -8,6 +8,7 @@ once the batch is durable.
 connected to the game (``Presence.absent_for``: no socket on any worker), he is notified
 once for that game and turn (the ``notices`` key ``game:turn:seat``).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from ..realtime.hub import Hub
 
 log = logging.getLogger("app.notify")
-_waiting: set[tuple[str, str, Any]] = set()     # (game, seat, turn) checks scheduled here
+_waiting: set[tuple[str, str, Any]] = set()  # (game, seat, turn) checks scheduled here
 
 
 def _away(hub: Hub, rt: GameRuntime, identity_id: str) -> bool:
@@ -70,23 +71,39 @@ async def _your_turn(hub: Hub, game_id: str, seat: str, turn: Any) -> None:
         await asyncio.sleep(hub.settings.notify_grace_seconds)
         rt = hub.registry.runtimes.get(game_id)
         if rt is None:
-            return                         # dropped: nobody was here for a while; reloads
+            return  # dropped: nobody was here for a while; reloads
         fields = rt.fields()
         info = rt.seats.get(seat)
-        if (fields["status"] != "live" or seat not in (fields.get("to_act") or [])
-                or _turn_key(fields, rt.seq) != turn or info is None
-                or info.identity_id is None or info.is_bot
-                or not _away(hub, rt, info.identity_id)):
+        if (
+            fields["status"] != "live"
+            or seat not in (fields.get("to_act") or [])
+            or _turn_key(fields, rt.seq) != turn
+            or info is None
+            or info.identity_id is None
+            or info.is_bot
+            or not _away(hub, rt, info.identity_id)
+        ):
             return
-        opponents = sorted({s.name or "?" for s in rt.seats.values()
-                            if s.identity_id not in (None, info.identity_id)} |
-                           {"a bot" for s in rt.seats.values() if s.is_bot})
+        opponents = sorted(
+            {
+                s.name or "?"
+                for s in rt.seats.values()
+                if s.identity_id not in (None, info.identity_id)
+            }
+            | {"a bot" for s in rt.seats.values() if s.is_bot}
+        )
         against = f" against {', '.join(opponents)}" if opponents else ""
         turn_txt = f" (turn {turn})" if isinstance(turn, int) else ""
         await service.notify(
-            hub.db, hub.settings, info.identity_id, "your_turn", f"{game_id}:{turn}:{seat}",
+            hub.db,
+            hub.settings,
+            info.identity_id,
+            "your_turn",
+            f"{game_id}:{turn}:{seat}",
             f"Your turn: {rt.scenario_name}",
-            f"It is your turn in {rt.scenario_name}{against}{turn_txt}.", f"/games/{game_id}")
+            f"It is your turn in {rt.scenario_name}{against}{turn_txt}.",
+            f"/games/{game_id}",
+        )
     except Exception:
         log.exception("your-turn notification of game %s failed", game_id)
     finally:
@@ -108,11 +125,17 @@ async def _finished(hub: Hub, game_id: str) -> None:
     result = f"{str(winner).title()} won." if winner else "It ended."
     for ident in {s.identity_id for s in rt.seats.values() if s.identity_id}:
         if not _away(hub, rt, ident):
-            continue                        # he saw it end
+            continue  # he saw it end
         try:
-            await service.notify(hub.db, hub.settings, ident, "finished", game_id,
-                                 f"Game over: {rt.scenario_name}",
-                                 f"{rt.scenario_name} is over. {result}",
-                                 f"/games/{game_id}/replay")
+            await service.notify(
+                hub.db,
+                hub.settings,
+                ident,
+                "finished",
+                game_id,
+                f"Game over: {rt.scenario_name}",
+                f"{rt.scenario_name} is over. {result}",
+                f"/games/{game_id}/replay",
+            )
         except Exception:
             log.exception("finished notification of game %s failed", game_id)

@@ -1,5 +1,6 @@
 """Web Push (pywebpush, VAPID): one message to each of an identity's subscriptions.
 Without VAPID keys in the settings nothing is sent."""
+
 from __future__ import annotations
 
 import asyncio
@@ -23,25 +24,34 @@ def _send(settings: Settings, sub: dict[str, Any], payload: str) -> int:
     from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
 
     try:
-        r = webpush(subscription_info=sub, data=payload,
-                    vapid_private_key=settings.vapid_private_key,
-                    vapid_claims={"sub": settings.vapid_subject}, timeout=10)
+        r = webpush(
+            subscription_info=sub,
+            data=payload,
+            vapid_private_key=settings.vapid_private_key,
+            vapid_claims={"sub": settings.vapid_subject},
+            timeout=10,
+        )
         return int(getattr(r, "status_code", 201))
     except WebPushException as exc:
-        status = getattr(exc.response, "status_code", 0) if exc.response is not None else 0
+        status = (
+            getattr(exc.response, "status_code", 0) if exc.response is not None else 0
+        )
         log.warning("push to %s refused: %s", sub.get("endpoint", "?")[:60], exc)
         return int(status)
-    except Exception as exc:            # the push service down: logged, never raised
+    except Exception as exc:  # noqa: BLE001 (the push service down: logged, never raised)
         log.warning("push to %s failed: %s", sub.get("endpoint", "?")[:60], exc)
         return 0
 
 
-async def send(settings: Settings, subs: list[dict[str, Any]], title: str, body: str,
-               url: str) -> list[str]:
+async def send(
+    settings: Settings, subs: list[dict[str, Any]], title: str, body: str, url: str
+) -> list[str]:
     """Push ``{title, body, url}`` to each subscription; returns the endpoints the push
     service says are gone (404/410), to be forgotten."""
     if not enabled(settings) or not subs:
         return []
     payload = json.dumps({"title": title, "body": body, "url": url})
-    codes = await asyncio.gather(*(asyncio.to_thread(_send, settings, s, payload) for s in subs))
+    codes = await asyncio.gather(
+        *(asyncio.to_thread(_send, settings, s, payload) for s in subs)
+    )
     return [s["endpoint"] for s, c in zip(subs, codes) if c in (404, 410)]

@@ -9,6 +9,7 @@ account switched that kind off.  The texts name only public facts (the scenario,
 opponent, the turn number, the winner): never a card, a hand or anything else a seat
 hides.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -19,12 +20,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
+from ..accounts.repository import drop_push
 from ..accounts.schemas import notify_of
 from ..accounts.tokens import sign
 from ..db import Database
 from ..models import Identity, Notice, PushSubscription
 from ..settings import Settings
-from ..accounts.repository import drop_push
 from . import mail, push
 
 log = logging.getLogger("app.notify")
@@ -48,17 +49,32 @@ def unsubscribe_url(settings: Settings, identity_id: str, kind: str) -> str:
     return f"{settings.base_url()}/unsubscribe?token={sign(settings, 'unsubscribe', {'i': identity_id, 'k': kind})}"
 
 
-async def notify(db: Database, settings: Settings, identity_id: str, kind: str, key: str,
-                 subject: str, text: str, path: str) -> bool:
+async def notify(
+    db: Database,
+    settings: Settings,
+    identity_id: str,
+    kind: str,
+    key: str,
+    subject: str,
+    text: str,
+    path: str,
+) -> bool:
     """Send one notification of ``kind`` to ``identity_id`` unless one with this ``key``
     was sent already or he switched the kind off; True when something was sent."""
     async with db.write_lock, db.sessions() as s:
         ident = await s.get(Identity, identity_id)
         if ident is None or not notify_of(ident.notify).get(kind, True):
             return False
-        subs = [{"endpoint": p.endpoint, "keys": {"p256dh": p.p256dh, "auth": p.auth}}
-                for p in (await s.execute(select(PushSubscription).where(
-                    PushSubscription.identity_id == identity_id))).scalars()]
+        subs = [
+            {"endpoint": p.endpoint, "keys": {"p256dh": p.p256dh, "auth": p.auth}}
+            for p in (
+                await s.execute(
+                    select(PushSubscription).where(
+                        PushSubscription.identity_id == identity_id
+                    )
+                )
+            ).scalars()
+        ]
         to = ident.email if ident.email and ident.email_verified else None
         if to is None and not subs:
             return False
@@ -66,15 +82,21 @@ async def notify(db: Database, settings: Settings, identity_id: str, kind: str, 
         try:
             await s.commit()
         except IntegrityError:
-            return False                   # sent already (or by another worker)
+            return False  # sent already (or by another worker)
     url = f"{settings.base_url()}{path}"
     sent = False
     if to is not None and mail.enabled(settings):
         off = unsubscribe_url(settings, identity_id, kind)
         sent = await mail.send(
-            settings, to, subject,
+            settings,
+            to,
+            subject,
             f"{text}\n\n{url}\n\n--\nNo more of these: {off}\n",
-            {"List-Unsubscribe": f"<{off}>", "List-Unsubscribe-Post": "List-Unsubscribe=One-Click"})
+            {
+                "List-Unsubscribe": f"<{off}>",
+                "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            },
+        )
     gone = await push.send(settings, subs, subject, text, url)
     if gone:
         async with db.write_lock, db.sessions() as s:

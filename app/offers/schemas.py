@@ -1,4 +1,5 @@
 """Bodies of the offer endpoints (docs/protocol.md "Offers")."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -21,26 +22,29 @@ class ChallengeIn(BaseModel):
     clock: ClockIn | None = None
     rated: bool = False
     private: bool = False
-    seat: str | None = Field(default=None, max_length=40, description="the challenger's "
-                             "side (default: the first)")
+    seat: str | None = Field(
+        default=None,
+        max_length=40,
+        description="the challenger's side (default: the first)",
+    )
 
     model_config = {"extra": "forbid"}
 
 
 class OfferOut(BaseModel):
     id: str
-    kind: str                        # rematch | challenge
-    status: str                      # pending | accepted | declined | cancelled
+    kind: str  # rematch | challenge
+    status: str  # pending | accepted | declined | cancelled
     from_name: str
     to_name: str
-    mine: bool                       # sent by the caller
+    mine: bool  # sent by the caller
     ruleset: str | None
     scenario_id: str | None
     scenario_name: str | None
     mode: str | None
     clock: dict[str, Any] | None
     rated: bool
-    seat: str | None                 # the side the sender plays
+    seat: str | None  # the side the sender plays
     rematch_of: str | None
     game_id: str | None
     game_url: str | None

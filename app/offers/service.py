@@ -10,6 +10,7 @@
   game is created on acceptance with both players seated, so it starts at once.  Only
   one decision is taken (a conditional update of the pending row).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -31,34 +32,62 @@ from ..settings import Settings
 from . import repository
 from .schemas import ChallengeIn, OfferOut
 
-SPEC_KEYS = ("ruleset", "scenario_id", "mode", "options", "private", "seat", "clock", "rated")
+SPEC_KEYS = (
+    "ruleset",
+    "scenario_id",
+    "mode",
+    "options",
+    "private",
+    "seat",
+    "clock",
+    "rated",
+)
 
 
 async def out(session: AsyncSession, offer: Offer, me_id: str) -> OfferOut:
     names = {i: (await session.get(Identity, i)) for i in (offer.from_id, offer.to_id)}
     spec = offer.spec or {}
     return OfferOut(
-        id=offer.id, kind=offer.kind, status=offer.status,
+        id=offer.id,
+        kind=offer.kind,
+        status=offer.status,
         from_name=getattr(names[offer.from_id], "name", "?"),
-        to_name=getattr(names[offer.to_id], "name", "?"), mine=offer.from_id == me_id,
-        ruleset=spec.get("ruleset"), scenario_id=spec.get("scenario_id"),
-        scenario_name=spec.get("scenario_name"), mode=spec.get("mode"),
-        clock=spec.get("clock"), rated=bool(spec.get("rated")), seat=spec.get("seat"),
-        rematch_of=offer.rematch_of, game_id=offer.game_id,
+        to_name=getattr(names[offer.to_id], "name", "?"),
+        mine=offer.from_id == me_id,
+        ruleset=spec.get("ruleset"),
+        scenario_id=spec.get("scenario_id"),
+        scenario_name=spec.get("scenario_name"),
+        mode=spec.get("mode"),
+        clock=spec.get("clock"),
+        rated=bool(spec.get("rated")),
+        seat=spec.get("seat"),
+        rematch_of=offer.rematch_of,
+        game_id=offer.game_id,
         game_url=f"/games/{offer.game_id}" if offer.game_id else None,
-        created_at=offer.created_at, decided_at=offer.decided_at)
+        created_at=offer.created_at,
+        decided_at=offer.decided_at,
+    )
 
 
 def _tell(db: Database, settings: Settings, offer: Offer, sender: str) -> None:
     """The addressee hears of a new offer (a notification of kind ``offer``)."""
     spec = offer.spec or {}
-    what = ("a return match" if offer.kind == "rematch" else "a game") + \
-        f" of {spec.get('scenario_name') or spec.get('ruleset')}"
+    what = (
+        "a return match" if offer.kind == "rematch" else "a game"
+    ) + f" of {spec.get('scenario_name') or spec.get('ruleset')}"
     rated = "rated" if spec.get("rated") else "casual"
-    spawn(notify(db, settings, offer.to_id, "offer", f"offer:{offer.id}",
-                 f"{sender} offers {what}",
-                 f"{sender} offers you {what} ({rated}). Accept or decline it in your inbox.",
-                 "/inbox"))
+    spawn(
+        notify(
+            db,
+            settings,
+            offer.to_id,
+            "offer",
+            f"offer:{offer.id}",
+            f"{sender} offers {what}",
+            f"{sender} offers you {what} ({rated}). Accept or decline it in your inbox.",
+            "/inbox",
+        )
+    )
 
 
 async def _load(session: AsyncSession, me: Identity | str, offer_id: str) -> Offer:
@@ -75,12 +104,20 @@ async def get(session: AsyncSession, me: Identity, offer_id: str) -> OfferOut:
 
 
 async def pending(session: AsyncSession, me: Identity) -> list[OfferOut]:
-    return [await out(session, o, me.id) for o in await repository.pending_of(session, me.id)]
+    return [
+        await out(session, o, me.id)
+        for o in await repository.pending_of(session, me.id)
+    ]
 
 
 # ------------------------------------------------------------------ challenges
-async def challenge(session: AsyncSession, db: Database, settings: Settings, me: Identity,
-                    body: ChallengeIn) -> OfferOut:
+async def challenge(
+    session: AsyncSession,
+    db: Database,
+    settings: Settings,
+    me: Identity,
+    body: ChallengeIn,
+) -> OfferOut:
     if me.password_hash is None:
         raise Conflict("register to challenge a player", code="not_registered")
     to = await accounts_repo.by_name_key(session, name_key(body.to))
@@ -88,17 +125,36 @@ async def challenge(session: AsyncSession, db: Database, settings: Settings, me:
         raise NotFound(f"no player {body.to!r}", code="player_not_found")
     if to.id == me.id:
         raise Unprocessable("you cannot challenge yourself", code="challenge_self")
-    create = GameCreate(ruleset=body.ruleset, scenario_id=body.scenario_id, mode=body.mode,
-                        options=body.options, private=body.private, seat=body.seat,
-                        clock=body.clock, rated=body.rated)
-    slots, mine = await games.check_game(session, create)       # the errors of creation
+    create = GameCreate(
+        ruleset=body.ruleset,
+        scenario_id=body.scenario_id,
+        mode=body.mode,
+        options=body.options,
+        private=body.private,
+        seat=body.seat,
+        clock=body.clock,
+        rated=body.rated,
+    )
+    slots, mine = await games.check_game(session, create)  # the errors of creation
     if len(slots) != 2:
-        raise Unprocessable(f"a challenge is a game of two players; this one has {len(slots)} "
-                            "player slots", code="not_1v1")
-    spec = {**create.model_dump(mode="json", include=set(SPEC_KEYS)), "seat": mine or slots[0],
-            "scenario_name": await _scenario_name(session, create)}
-    offer = Offer(id=new_id("o"), kind="challenge", from_id=me.id, to_id=to.id,
-                  status="pending", spec=spec)
+        raise Unprocessable(
+            f"a challenge is a game of two players; this one has {len(slots)} "
+            "player slots",
+            code="not_1v1",
+        )
+    spec = {
+        **create.model_dump(mode="json", include=set(SPEC_KEYS)),
+        "seat": mine or slots[0],
+        "scenario_name": await _scenario_name(session, create),
+    }
+    offer = Offer(
+        id=new_id("o"),
+        kind="challenge",
+        from_id=me.id,
+        to_id=to.id,
+        status="pending",
+        spec=spec,
+    )
     session.add(offer)
     await session.commit()
     _tell(db, settings, offer, me.name)
@@ -116,43 +172,70 @@ async def _scenario_name(session: AsyncSession, body: GameCreate) -> str | None:
 
 # ------------------------------------------------------------------ return matches
 def _rematch_spec(game: Game, side: str) -> dict[str, Any]:
-    return {"ruleset": game.ruleset, "scenario_id": game.scenario_id, "mode": game.mode,
-            "options": dict(game.options or {}), "private": game.private, "seat": side,
-            "clock": game.clock or None, "rated": bool(game.rated),
-            "scenario_name": game.scenario_name}
+    return {
+        "ruleset": game.ruleset,
+        "scenario_id": game.scenario_id,
+        "mode": game.mode,
+        "options": dict(game.options or {}),
+        "private": game.private,
+        "seat": side,
+        "clock": game.clock or None,
+        "rated": bool(game.rated),
+        "scenario_name": game.scenario_name,
+    }
 
 
-async def rematch(session: AsyncSession, db: Database, settings: Settings, notifier: Any,
-                  me: Identity, game_id: str) -> tuple[OfferOut, bool]:
+async def rematch(
+    session: AsyncSession,
+    db: Database,
+    settings: Settings,
+    notifier: Any,
+    me: Identity,
+    game_id: str,
+) -> tuple[OfferOut, bool]:
     """Offer the return match of a finished 1v1 game, or accept the one the opponent
     offered; (the offer, True when it was created now)."""
     my_id = me.id
     game = await games.get_game(session, game_id)
     holders = {s.side: s.identity_id for s in game.seats}
     if me.id not in holders.values():
-        raise Forbidden("only a player of this game may ask for the return match", code="not_seated")
+        raise Forbidden(
+            "only a player of this game may ask for the return match", code="not_seated"
+        )
     if game.status != "finished":
         raise Conflict("the game is not over", code="game_not_finished")
     if game.mode != "1v1" or game.rematch_of is not None:
-        raise Unprocessable("a return match is played once, after a 1v1 game",
-                            code="rematch_unavailable")
+        raise Unprocessable(
+            "a return match is played once, after a 1v1 game",
+            code="rematch_unavailable",
+        )
     if await campaigns_repo.battle_of_game(session, game_id) is not None:
-        raise Unprocessable("a campaign battle is followed by the campaign's next battle",
-                            code="rematch_unavailable")
+        raise Unprocessable(
+            "a campaign battle is followed by the campaign's next battle",
+            code="rematch_unavailable",
+        )
     if None in holders.values() or len(set(holders.values())) != 2:
-        raise Unprocessable("both sides must have been held by two players",
-                            code="rematch_unavailable")
+        raise Unprocessable(
+            "both sides must have been held by two players", code="rematch_unavailable"
+        )
     offer = await repository.for_rematch(session, game_id)
     if offer is None:
         mine = next(side for side, who in holders.items() if who == me.id)
         other_side = next(side for side in holders if side != mine)
-        offer = Offer(id=new_id("o"), kind="rematch", from_id=me.id, to_id=holders[other_side],
-                      status="pending", spec=_rematch_spec(game, other_side), rematch_of=game_id)
+        offer = Offer(
+            id=new_id("o"),
+            kind="rematch",
+            from_id=me.id,
+            to_id=holders[other_side],
+            status="pending",
+            spec=_rematch_spec(game, other_side),
+            rematch_of=game_id,
+        )
         session.add(offer)
         try:
             await session.commit()
-        except IntegrityError:            # the opponent offered it at the same moment
-            await session.rollback()      # (expires every row of the session: reloaded)
+        except IntegrityError:  # the opponent offered it at the same moment
+            await session.rollback()  # (expires every row of the session: reloaded)
             me = await session.get(Identity, my_id) or me
             offer = await repository.for_rematch(session, game_id)
             assert offer is not None
@@ -163,7 +246,7 @@ async def rematch(session: AsyncSession, db: Database, settings: Settings, notif
         oid = offer.id
         try:
             return await accept(session, notifier, me, oid), False
-        except Conflict as exc:           # accepted by my other request at the same moment
+        except Conflict as exc:  # accepted by my other request at the same moment
             if exc.code != "offer_not_pending":
                 raise
             session.expunge_all()
@@ -171,7 +254,9 @@ async def rematch(session: AsyncSession, db: Database, settings: Settings, notif
     return await out(session, offer, my_id), False
 
 
-async def rematch_offer(session: AsyncSession, me: Identity | None, game_id: str) -> OfferOut:
+async def rematch_offer(
+    session: AsyncSession, me: Identity | None, game_id: str
+) -> OfferOut:
     """The return-match offer of a game, for its two players."""
     offer = await repository.for_rematch(session, game_id[:32])
     if offer is None or me is None or me.id not in (offer.from_id, offer.to_id):
@@ -180,12 +265,21 @@ async def rematch_offer(session: AsyncSession, me: Identity | None, game_id: str
 
 
 # ------------------------------------------------------------------ decisions
-async def accept(session: AsyncSession, notifier: Any, me: Identity, offer_id: str) -> OfferOut:
+async def accept(
+    session: AsyncSession, notifier: Any, me: Identity, offer_id: str
+) -> OfferOut:
     """Accept an offer addressed to me: the game is created, both players seated."""
     offer = await _load(session, me, offer_id)
     if offer.to_id != me.id:
-        raise Forbidden("only the player it is offered to accepts an offer", code="not_addressee")
-    oid, sender_id, rematch_of, was = offer.id, offer.from_id, offer.rematch_of, offer.status
+        raise Forbidden(
+            "only the player it is offered to accepts an offer", code="not_addressee"
+        )
+    oid, sender_id, rematch_of, was = (
+        offer.id,
+        offer.from_id,
+        offer.rematch_of,
+        offer.status,
+    )
     body = GameCreate(**{k: v for k, v in (offer.spec or {}).items() if k in SPEC_KEYS})
     if not await repository.decide(session, oid, "accepted", to_id=me.id):
         await session.rollback()
@@ -194,7 +288,9 @@ async def accept(session: AsyncSession, notifier: Any, me: Identity, offer_id: s
     if sender is None:
         await session.rollback()
         raise NotFound("the player who offered it is gone", code="offer_not_found")
-    created = await games.create_game(session, sender, body, rematch_of=rematch_of)  # commits
+    created = await games.create_game(
+        session, sender, body, rematch_of=rematch_of
+    )  # commits
     free = next(s.slot for s in created.slots if not s.taken)
     await repository.set_game(session, oid, created.id)
     await session.commit()
@@ -206,19 +302,24 @@ async def accept(session: AsyncSession, notifier: Any, me: Identity, offer_id: s
 async def decline(session: AsyncSession, me: Identity, offer_id: str) -> OfferOut:
     offer = await _load(session, me, offer_id)
     if offer.to_id != me.id:
-        raise Forbidden("only the player it is offered to declines an offer", code="not_addressee")
+        raise Forbidden(
+            "only the player it is offered to declines an offer", code="not_addressee"
+        )
     return await _decide(session, me, offer, "declined", to_id=me.id)
 
 
 async def cancel(session: AsyncSession, me: Identity, offer_id: str) -> OfferOut:
     offer = await _load(session, me, offer_id)
     if offer.from_id != me.id:
-        raise Forbidden("only the player who made an offer cancels it", code="not_sender")
+        raise Forbidden(
+            "only the player who made an offer cancels it", code="not_sender"
+        )
     return await _decide(session, me, offer, "cancelled", from_id=me.id)
 
 
-async def _decide(session: AsyncSession, me: Identity, offer: Offer, status: str,
-                  **who: str) -> OfferOut:
+async def _decide(
+    session: AsyncSession, me: Identity, offer: Offer, status: str, **who: str
+) -> OfferOut:
     oid, was = offer.id, offer.status
     if not await repository.decide(session, oid, status, **who):
         raise Conflict(f"this offer is {was} already", code="offer_not_pending")

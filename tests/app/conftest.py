@@ -189,3 +189,14 @@ def api(server: Server) -> Iterator[httpx.Client]:
     """A stateless client: cookies set by responses are not kept (tests pass tokens)."""
     with stateless_client(server) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def mailbox() -> Iterator[Any]:
+    """A running SMTP server for a test module (tests/app/mailbox.py: aiosmtpd)."""
+    from .mailbox import Mailbox
+
+    box = Mailbox()
+    box.controller.start()
+    yield box
+    box.controller.stop()

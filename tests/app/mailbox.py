@@ -1,5 +1,6 @@
 """A real SMTP server for the tests (aiosmtpd, on a free loopback port) that keeps every
 message it receives."""
+
 from __future__ import annotations
 
 import contextlib
@@ -36,11 +37,17 @@ class Mailbox:
         self.messages.append(msg)  # type: ignore[arg-type]
         return "250 OK"
 
-    def wait(self, to: str, subject: str = "", count: int = 1, timeout: float = 15) -> list[EmailMessage]:
+    def wait(
+        self, to: str, subject: str = "", count: int = 1, timeout: float = 15
+    ) -> list[EmailMessage]:
         """The messages to ``to`` whose subject holds ``subject``, once there are ``count``."""
         deadline = time.monotonic() + timeout
         while True:
-            got = [m for m in self.messages if to in str(m["To"]) and subject in str(m["Subject"])]
+            got = [
+                m
+                for m in self.messages
+                if to in str(m["To"]) and subject in str(m["Subject"])
+            ]
             if len(got) >= count or time.monotonic() > deadline:
                 return got
             time.sleep(0.05)
@@ -54,22 +61,23 @@ class Mailbox:
         return m.group(1)
 
 
-@pytest.fixture(scope="module")
-def mailbox() -> Iterator[Mailbox]:
-    """A running SMTP server for a test module (import this fixture into the module)."""
-    box = Mailbox()
-    box.controller.start()
-    yield box
-    box.controller.stop()
-
-
 @contextlib.contextmanager
-def mailing_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
-                   box: Mailbox, env: dict[str, str]) -> Iterator[Server]:
+def mailing_server(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    box: Mailbox,
+    env: dict[str, str],
+) -> Iterator[Server]:
     """A server of backend ``request.param`` that mails through ``box`` (registration and
     sign-in limits raised: every test client comes from 127.0.0.1)."""
-    base = {"SMTP_URL": box.url, "REGISTER_RATE": "1000/hour", "LOGIN_RATE": "1000/minute"}
-    with backend(request.param, Path(tmp_path_factory.mktemp("mail")), {**base, **env}) as srv:
+    base = {
+        "SMTP_URL": box.url,
+        "REGISTER_RATE": "1000/hour",
+        "LOGIN_RATE": "1000/minute",
+    }
+    with backend(
+        request.param, Path(tmp_path_factory.mktemp("mail")), {**base, **env}
+    ) as srv:
         yield srv
 
 

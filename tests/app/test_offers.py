@@ -2,6 +2,7 @@
 real server with a real SMTP server (aiosmtpd): return matches and challenges offered
 and accepted or declined, "your turn" e-mailed once to a player not connected, "game
 over" e-mailed, unsubscribe links, Glicko-2 ratings after a rated game only."""
+
 from __future__ import annotations
 
 import asyncio
@@ -16,14 +17,17 @@ import pytest
 
 from .conftest import Server
 from .helpers import SCENARIO, WS, auth, two_player_game
-from .mailbox import Mailbox, client, mailbox, mailing_server  # noqa: F401 (fixture)
+from .mailbox import Mailbox, client, mailing_server
 
 PW = "correct horse battery"
 
 
 @pytest.fixture(scope="module", params=["sqlite", "pg"])
-def srv(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
-        mailbox: Mailbox) -> Iterator[Server]:
+def srv(
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    mailbox: Mailbox,
+) -> Iterator[Server]:
     env = {"NOTIFY_GRACE_SECONDS": "1", "BOT_GRACE_SECONDS": "600"}
     with mailing_server(request, tmp_path_factory, mailbox, env) as s:
         yield s
@@ -46,8 +50,13 @@ def account(api: httpx.Client, mailbox: Mailbox, prefix: str) -> tuple[str, str,
     r = api.post("/api/accounts", json={"name": name, "password": PW, "email": addr})
     assert r.status_code == 201, r.text
     [mail] = mailbox.wait(addr, "Confirm")
-    assert api.post("/api/accounts/verify-email",
-                    json={"token": Mailbox.link(mail, "/accounts/verify")}).status_code == 200
+    assert (
+        api.post(
+            "/api/accounts/verify-email",
+            json={"token": Mailbox.link(mail, "/accounts/verify")},
+        ).status_code
+        == 200
+    )
     return name, r.json()["token"], addr
 
 
@@ -57,8 +66,9 @@ async def resign(ws: WS) -> None:
         pass
 
 
-async def play_until(srv: Server, gid: str, toks: dict[str, str], done: Any,
-                     limit: int = 400) -> dict[str, WS]:
+async def play_until(
+    srv: Server, gid: str, toks: dict[str, str], done: Any, limit: int = 400
+) -> dict[str, WS]:
     """Both players connected, each playing its first legal action when the engine waits
     for it, until ``done(view)``; returns the open sockets (closed by the caller)."""
     socks = {seat: WS(ws_url(srv, gid), tok) for seat, tok in toks.items()}
@@ -89,21 +99,27 @@ def finished_pair(srv: Server, api: httpx.Client) -> tuple[str, dict[str, str]]:
     async def run() -> None:
         async with WS(ws_url(srv, gid), toks["AXIS"]) as ax:
             await resign(ax)
+
     asyncio.run(run())
     assert api.get(f"/api/games/{gid}").json()["status"] == "finished"
     return gid, toks
 
 
 # ------------------------------------------------------------------ return matches
-def test_return_match_is_an_offer_accepted_by_the_other(srv: Server, api: httpx.Client) -> None:
+def test_return_match_is_an_offer_accepted_by_the_other(
+    srv: Server, api: httpx.Client
+) -> None:
     gid, toks = finished_pair(srv, api)
     a, b = toks["AXIS"], toks["ALLIES"]
     r = api.post(f"/api/games/{gid}/rematch", headers=auth(a))
     assert r.status_code == 201, r.text
     offer = r.json()
     assert offer["status"] == "pending" and offer["mine"] and offer["seat"] == "ALLIES"
-    assert api.get(f"/api/games/{gid}/rematch", headers=auth(b)).json()["id"] == offer["id"]
-    assert api.get(f"/api/games/{gid}/rematch").status_code == 404        # not a player
+    assert (
+        api.get(f"/api/games/{gid}/rematch", headers=auth(b)).json()["id"]
+        == offer["id"]
+    )
+    assert api.get(f"/api/games/{gid}/rematch").status_code == 404  # not a player
     stranger = api.post("/api/identity", json={"name": "Stranger"}).json()["token"]
     for verb in ("accept", "decline", "cancel"):
         r = api.post(f"/api/offers/{offer['id']}/{verb}", headers=auth(stranger))
@@ -112,53 +128,86 @@ def test_return_match_is_an_offer_accepted_by_the_other(srv: Server, api: httpx.
     assert r.status_code == 403 and r.json()["error"]["code"] == "not_addressee"
     inbox = api.get("/api/inbox", headers=auth(b)).json()
     assert [o["id"] for o in inbox["offers"]] == [offer["id"]] and inbox["count"] >= 1
-    assert [o["id"] for o in api.get("/api/inbox", headers=auth(a)).json()["sent"]] == [offer["id"]]
+    assert [o["id"] for o in api.get("/api/inbox", headers=auth(a)).json()["sent"]] == [
+        offer["id"]
+    ]
     r = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(b))
     assert r.status_code == 200 and r.json()["status"] == "accepted", r.text
     g2 = api.get(r.json()["game_url"].replace("/games/", "/api/games/")).json()
     assert g2["status"] == "live" and g2["rematch_of"] == gid
-    assert {s["seat"]: s["held_by"] for s in g2["seats"]} == {"AXIS": "Allied player",
-                                                             "ALLIES": "Axis player"}
+    assert {s["seat"]: s["held_by"] for s in g2["seats"]} == {
+        "AXIS": "Allied player",
+        "ALLIES": "Axis player",
+    }
     again = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(b))
-    assert again.status_code == 409 and again.json()["error"]["code"] == "offer_not_pending"
-    assert api.post(f"/api/games/{gid}/rematch", headers=auth(b)).json()["game_id"] == g2["id"]
+    assert (
+        again.status_code == 409
+        and again.json()["error"]["code"] == "offer_not_pending"
+    )
+    assert (
+        api.post(f"/api/games/{gid}/rematch", headers=auth(b)).json()["game_id"]
+        == g2["id"]
+    )
 
 
-def test_return_match_declined_and_concurrent_offers(srv: Server, api: httpx.Client) -> None:
+def test_return_match_declined_and_concurrent_offers(
+    srv: Server, api: httpx.Client
+) -> None:
     gid, toks = finished_pair(srv, api)
     a, b = toks["AXIS"], toks["ALLIES"]
     offer = api.post(f"/api/games/{gid}/rematch", headers=auth(a)).json()
     r = api.post(f"/api/offers/{offer['id']}/decline", headers=auth(b))
     assert r.status_code == 200 and r.json()["status"] == "declined"
-    for tok in (a, b):            # declined: no game, whoever asks again
+    for tok in (a, b):  # declined: no game, whoever asks again
         r = api.post(f"/api/games/{gid}/rematch", headers=auth(tok))
         assert r.json()["status"] == "declined" and r.json()["game_id"] is None
     # both players ask at the same moment: one offer, one game
     gid2, toks2 = finished_pair(srv, api)
     with ThreadPoolExecutor(8) as pool:
-        outs = list(pool.map(lambda t: api.post(f"/api/games/{gid2}/rematch", headers=auth(t)),
-                             [toks2["AXIS"], toks2["ALLIES"]] * 4))
+        outs = list(
+            pool.map(
+                lambda t: api.post(f"/api/games/{gid2}/rematch", headers=auth(t)),
+                [toks2["AXIS"], toks2["ALLIES"]] * 4,
+            )
+        )
     assert all(o.status_code in (200, 201) for o in outs), [o.text for o in outs]
     assert len({o.json()["id"] for o in outs}) == 1
     games = {o.json()["game_id"] for o in outs} - {None}
     assert len(games) == 1
-    rematches = [g for g in api.get("/api/games", params={"status": "open,live"}).json()
-                 if g["rematch_of"] == gid2]
+    rematches = [
+        g
+        for g in api.get("/api/games", params={"status": "open,live"}).json()
+        if g["rematch_of"] == gid2
+    ]
     assert len(rematches) == 1
 
 
 # ------------------------------------------------------------------ challenges
-def test_challenge_by_name_accepted_with_its_clock(srv: Server, api: httpx.Client,
-                                                    mailbox: Mailbox) -> None:
+def test_challenge_by_name_accepted_with_its_clock(
+    srv: Server, api: httpx.Client, mailbox: Mailbox
+) -> None:
     an, at, aaddr = account(api, mailbox, "Ike")
     bn, bt, baddr = account(api, mailbox, "Zhukov")
     clock = {"kind": "move", "move_seconds": 86400}
-    r = api.post("/api/challenges", headers=auth(at), json={
-        "to": bn.upper(), "scenario_id": SCENARIO, "mode": "1v1", "clock": clock, "rated": True,
-        "seat": "AXIS"})
+    r = api.post(
+        "/api/challenges",
+        headers=auth(at),
+        json={
+            "to": bn.upper(),
+            "scenario_id": SCENARIO,
+            "mode": "1v1",
+            "clock": clock,
+            "rated": True,
+            "seat": "AXIS",
+        },
+    )
     assert r.status_code == 201, r.text
     offer = r.json()
-    assert offer["kind"] == "challenge" and offer["to_name"] == bn and offer["seat"] == "AXIS"
+    assert (
+        offer["kind"] == "challenge"
+        and offer["to_name"] == bn
+        and offer["seat"] == "AXIS"
+    )
     [mail] = mailbox.wait(baddr, "offers")
     assert an in str(mail["Subject"]) and "/inbox" in mail.get_content()
     assert "List-Unsubscribe" in mail
@@ -182,8 +231,15 @@ HOSTILE_CHALLENGES: list[tuple[dict[str, Any], int, str]] = [
     ({"to": "{b}", "scenario_id": "no-such-scenario"}, 404, "scenario_not_found"),
     ({"to": "{b}", "scenario_id": SCENARIO, "mode": "overlord"}, 422, ""),
     ({"to": "{b}", "scenario_id": SCENARIO, "seat": "NOBODY"}, 404, "seat_not_found"),
-    ({"to": "{b}", "scenario_id": SCENARIO, "clock": {"kind": "move", "move_seconds": 1}},
-     422, "validation_error"),
+    (
+        {
+            "to": "{b}",
+            "scenario_id": SCENARIO,
+            "clock": {"kind": "move", "move_seconds": 1},
+        },
+        422,
+        "validation_error",
+    ),
     ({"to": "{b}", "scenario_id": SCENARIO, "bots": ["AXIS"]}, 422, "validation_error"),
     ({"to": "{b}", "ruleset": "nope", "scenario_id": SCENARIO}, 422, "unknown_ruleset"),
     ({"to": "{a}", "scenario_id": SCENARIO}, 422, "challenge_self"),
@@ -194,13 +250,18 @@ def test_hostile_challenges_change_nothing(api: httpx.Client, mailbox: Mailbox) 
     an, at, _ = account(api, mailbox, "Foch")
     bn, bt, _ = account(api, mailbox, "Haig")
     for body, code, err in HOSTILE_CHALLENGES:
-        body = {k: (v.format(a=an, b=bn) if isinstance(v, str) else v) for k, v in body.items()}
+        body = {
+            k: (v.format(a=an, b=bn) if isinstance(v, str) else v)
+            for k, v in body.items()
+        }
         r = api.post("/api/challenges", json=body, headers=auth(at))
         assert r.status_code == code, (body, r.text)
         if err:
             assert r.json()["error"]["code"] == err, (body, r.text)
     guest = api.post("/api/identity", json={"name": "Guest"}).json()["token"]
-    r = api.post("/api/challenges", json={"to": bn, "scenario_id": SCENARIO}, headers=auth(guest))
+    r = api.post(
+        "/api/challenges", json={"to": bn, "scenario_id": SCENARIO}, headers=auth(guest)
+    )
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_registered"
     assert api.post("/api/challenges", json={"to": bn}).status_code == 401
     for oid in ("nope", "x" * 500, "../../etc"):
@@ -211,14 +272,25 @@ def test_hostile_challenges_change_nothing(api: httpx.Client, mailbox: Mailbox) 
 
 
 # ------------------------------------------------------------------ notifications + ratings
-def test_correspondence_turn_mailed_once_then_rated_result(srv: Server, api: httpx.Client,
-                                                           mailbox: Mailbox) -> None:
+def test_correspondence_turn_mailed_once_then_rated_result(
+    srv: Server, api: httpx.Client, mailbox: Mailbox
+) -> None:
     an, at, aaddr = account(api, mailbox, "Bradley")
     bn, bt, baddr = account(api, mailbox, "Model")
-    offer = api.post("/api/challenges", headers=auth(at), json={
-        "to": bn, "scenario_id": SCENARIO, "rated": True, "seat": "AXIS",
-        "clock": {"kind": "move", "move_seconds": 3 * 86400}}).json()
-    gid = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(bt)).json()["game_id"]
+    offer = api.post(
+        "/api/challenges",
+        headers=auth(at),
+        json={
+            "to": bn,
+            "scenario_id": SCENARIO,
+            "rated": True,
+            "seat": "AXIS",
+            "clock": {"kind": "move", "move_seconds": 3 * 86400},
+        },
+    ).json()
+    gid = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(bt)).json()[
+        "game_id"
+    ]
     toks = {"AXIS": at, "ALLIES": bt}
     first = api.get(f"/api/games/{gid}").json()["to_act"][0]
     other = "ALLIES" if first == "AXIS" else "AXIS"
@@ -226,16 +298,20 @@ def test_correspondence_turn_mailed_once_then_rated_result(srv: Server, api: htt
 
     async def first_turn() -> None:
         # only the first player is connected; the other is mailed once his turn comes
-        socks = await play_until(srv, gid, {first: toks[first]},
-                                 lambda v: other in v["to_act"])
+        socks = await play_until(
+            srv, gid, {first: toks[first]}, lambda v: other in v["to_act"]
+        )
         await close_all(socks)
+
     asyncio.run(first_turn())
     [turn_mail] = mailbox.wait(waiting_addr, "Your turn")
     body = turn_mail.get_content()
     opponent = an if other == "ALLIES" else bn
-    assert re.search(rf"It is your turn in .+ against {opponent} \(turn \d+\)\.", body), body
+    assert re.search(
+        rf"It is your turn in .+ against {opponent} \(turn \d+\)\.", body
+    ), body
     assert f"/games/{gid}" in body
-    for word in ("hand", "card", "seed"):      # only public facts
+    for word in ("hand", "card", "seed"):  # only public facts
         assert word not in body.lower()
     assert len(mailbox.wait(waiting_addr, "Your turn", count=2, timeout=3)) == 1
 
@@ -244,6 +320,7 @@ def test_correspondence_turn_mailed_once_then_rated_result(srv: Server, api: htt
         loser = socks[socks["AXIS"].view["to_act"][0]]
         await resign(loser)
         await close_all(socks)
+
     asyncio.run(to_turn_2_then_resign())
     g = api.get(f"/api/games/{gid}").json()
     assert g["status"] == "finished"
@@ -267,21 +344,31 @@ def test_correspondence_turn_mailed_once_then_rated_result(srv: Server, api: htt
     off = Mailbox.link(turn_mail, "/unsubscribe")
     assert api.get("/unsubscribe", params={"token": off}).status_code == 200
     tok = at if waiting_addr == aaddr else bt
-    assert api.get("/api/accounts/me/notifications", headers=auth(tok)).json()["your_turn"] is False
+    assert (
+        api.get("/api/accounts/me/notifications", headers=auth(tok)).json()["your_turn"]
+        is False
+    )
 
 
-def test_casual_and_short_games_leave_ratings_alone(srv: Server, api: httpx.Client,
-                                                    mailbox: Mailbox) -> None:
+def test_casual_and_short_games_leave_ratings_alone(
+    srv: Server, api: httpx.Client, mailbox: Mailbox
+) -> None:
     an, at, _ = account(api, mailbox, "Slim")
     bn, bt, _ = account(api, mailbox, "Yama")
-    for rated in (False, True):          # casual; rated but resigned before turn 2
-        offer = api.post("/api/challenges", headers=auth(at), json={
-            "to": bn, "scenario_id": SCENARIO, "rated": rated, "seat": "AXIS"}).json()
-        gid = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(bt)).json()["game_id"]
+    for rated in (False, True):  # casual; rated but resigned before turn 2
+        offer = api.post(
+            "/api/challenges",
+            headers=auth(at),
+            json={"to": bn, "scenario_id": SCENARIO, "rated": rated, "seat": "AXIS"},
+        ).json()
+        gid = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(bt)).json()[
+            "game_id"
+        ]
 
-        async def run() -> None:
+        async def run(gid: str = gid) -> None:
             async with WS(ws_url(srv, gid), at) as ax:
                 await resign(ax)
+
         asyncio.run(run())
         assert api.get(f"/api/games/{gid}").json()["status"] == "finished"
     asyncio.run(asyncio.sleep(1.0))
@@ -291,17 +378,26 @@ def test_casual_and_short_games_leave_ratings_alone(srv: Server, api: httpx.Clie
     assert prof["ratings"] == [] and prof["results"]["m44"]["won"] == 2
 
 
-def test_profile_hides_private_games_and_hostile_names(srv: Server, api: httpx.Client,
-                                                       mailbox: Mailbox) -> None:
+def test_profile_hides_private_games_and_hostile_names(
+    srv: Server, api: httpx.Client, mailbox: Mailbox
+) -> None:
     an, at, _ = account(api, mailbox, "Rokossovsky")
-    r = api.post("/api/games", headers=auth(at), json={"scenario_id": SCENARIO, "mode": "1v1",
-                                                       "seat": "AXIS", "private": True})
+    r = api.post(
+        "/api/games",
+        headers=auth(at),
+        json={"scenario_id": SCENARIO, "mode": "1v1", "seat": "AXIS", "private": True},
+    )
     gid = r.json()["id"]
-    assert gid in [g["id"] for g in api.get(f"/api/players/{an}", headers=auth(at)).json()["in_progress"]]
+    assert gid in [
+        g["id"]
+        for g in api.get(f"/api/players/{an}", headers=auth(at)).json()["in_progress"]
+    ]
     assert api.get(f"/api/players/{an}").json()["in_progress"] == []
     for name in ("nobody-x1", "a" * 300, "Guest", "%F0%9F%92%A3", "a%20b"):
         r = api.get(f"/api/players/{name}")
-        assert r.status_code == 404 and r.json()["error"]["code"] == "player_not_found", name
+        assert (
+            r.status_code == 404 and r.json()["error"]["code"] == "player_not_found"
+        ), name
     r = api.get("/api/players/%00")
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_text"
     assert api.get("/api/ratings/nope").status_code == 422

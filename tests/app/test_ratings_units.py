@@ -1,4 +1,5 @@
 """Glicko-2 updates and the casual rules (app/ratings/service.py), without a server."""
+
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -36,16 +37,22 @@ def test_team_result_against_the_opposing_humans_as_one() -> None:
     strong, weak = (1800.0, 60.0, 0.06), (1200.0, 60.0, 0.06)
     vs_mixed = updated(START, [strong, weak], 1.0)
     vs_equal = updated(START, [(1500.0, 60.0, 0.06)], 1.0)
-    assert round(vs_mixed[0], 6) == round(vs_equal[0], 6)      # mean 1500, same deviation
-    assert updated(START, [strong], 1.0)[0] > vs_equal[0]      # a stronger side: more
+    assert round(vs_mixed[0], 6) == round(vs_equal[0], 6)  # mean 1500, same deviation
+    assert updated(START, [strong], 1.0)[0] > vs_equal[0]  # a stronger side: more
 
 
 def test_casual_reasons() -> None:
     accounts = {"a", "b"}
     assert casual_reason(game(), accounts, False) is None
     assert casual_reason(game(rated=False), accounts, False) == "casual"
-    assert casual_reason(game(seats=[seat("AXIS", "a"), seat("ALLIES", None, bot=True)]),
-                         accounts, False) == "bot"
+    assert (
+        casual_reason(
+            game(seats=[seat("AXIS", "a"), seat("ALLIES", None, bot=True)]),
+            accounts,
+            False,
+        )
+        == "bot"
+    )
     assert casual_reason(game(), {"a"}, False) == "guest"
     assert casual_reason(game(turn=1), accounts, False) == "before_turn_2"
     assert casual_reason(game(turn=None), accounts, False) == "before_turn_2"

@@ -1,5 +1,6 @@
 """Accounts in the browser (issue 39): register on the account page, play, sign in on a
 second browser context (another device) and resume the same game; the inbox badge."""
+
 from __future__ import annotations
 
 import secrets
@@ -17,8 +18,15 @@ def test_register_play_sign_in_elsewhere_and_resume(new_page) -> None:
     first.locator("#register-password").fill(PW)
     first.locator("#register-submit").click()
     expect(first.locator("#account-summary")).to_contain_text(f"Signed in as {name}")
-    r = first.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1",
-                                                "seed": 1, "seat": "ALLIES"})
+    r = first.request.post(
+        "/api/games",
+        data={
+            "scenario_id": "2-PegasusBridge",
+            "mode": "1v1",
+            "seed": 1,
+            "seat": "ALLIES",
+        },
+    )
     assert r.ok, r.text()
     gid = r.json()["id"]
     assert axis.request.post("/api/identity", data={"name": "Rommel"}).ok
