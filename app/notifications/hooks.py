@@ -39,7 +39,15 @@ def _turn_key(fields: dict[str, Any], seq: int) -> Any:
 
 
 def committed(hub: Hub, rt: GameRuntime) -> None:
-    """A batch of ``rt`` was committed (called with the state after it)."""
+    """A batch of ``rt`` was committed (called with the state after it).  Never raises:
+    the game goes on whatever happens to its notifications."""
+    try:
+        _committed(hub, rt)
+    except Exception:
+        log.exception("notifications after a batch of game %s failed", rt.game_id)
+
+
+def _committed(hub: Hub, rt: GameRuntime) -> None:
     fields = rt.fields()
     if fields["status"] == "finished":
         service.spawn(_finished(hub, rt.game_id))

@@ -403,3 +403,13 @@ def test_profile_hides_private_games_and_hostile_names(
     assert api.get("/api/ratings/nope").status_code == 422
     assert api.get("/api/ratings/m44", params={"limit": 0}).status_code == 422
     assert api.get("/api/inbox").status_code == 401
+    for page in (
+        "/leaderboard",
+        "/leaderboard?ruleset=overlord",
+        "/leaderboard?ruleset=%3Cb%3E",
+        "/inbox",
+        "/account",
+        f"/players/{an}",
+    ):
+        assert api.get(page).status_code == 200, page
+    assert api.get("/players/nobody-x1").status_code == 404
