@@ -22,7 +22,7 @@ class Identity(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # an account (0007_accounts; a guest has none of these): the name normalised
+    # an account (0008_accounts; a guest has none of these): the name normalised
     # (``app.accounts.service.name_key``: NFKC, case-folded) is unique, so "Rommel" and
     # "rommel" cannot both register; the password as a pwdlib (argon2id) hash
     __table_args__ = (UniqueConstraint("name_key", name="uq_identities_name_key"),)
@@ -104,7 +104,7 @@ class Game(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    # rated (0007_accounts): chosen at creation; the result then updates the players'
+    # rated (0008_accounts): chosen at creation; the result then updates the players'
     # Glicko-2 ratings unless the game turns out casual (app/ratings/service.py)
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
