@@ -8,8 +8,6 @@ HOST    ?= 127.0.0.1
 PORT    ?= 8000
 STAMP   := $(VENV)/.installed
 TSTAMP  := $(VENV)/.installed-test
-NSTAMP  := $(VENV)/.native
-CSTAMP  := $(VENV)/.native-c
 UV      := uv==0.13.9
 UVENV   := $(VENV)/lock-tool
 export HOST PORT
@@ -20,28 +18,11 @@ $(STAMP): requirements.lock pyproject.toml scripts/install.sh scripts/check_inst
 	scripts/install.sh $(VENV) requirements.lock
 	touch $@
 
-# The hot pure-Python modules compiled with mypyc (scripts/build_native.py; optional:
-# skipped without a C compiler, and OVERLORD_NATIVE=0 skips it).  Part of `make install`
-# and `make test`, not of `make run`'s first start (~17 s, for a few per cent of CPU).
-# Depends on build_native.py's MODULES too: an edited module is compiled again.
-$(NSTAMP): $(STAMP) scripts/build_native.py app/realtime/delta.py app/realtime/_sendthread.c
-	@if [ "$${OVERLORD_NATIVE:-1}" = 0 ]; then echo "install: OVERLORD_NATIVE=0: not compiling"; \
-	else $(BIN)/python scripts/build_native.py --tool $(VENV)/native-tool || \
-	  echo "install: the native modules were not built; the pure-Python ones run" >&2; \
-	  touch $@; fi
-
-# The C modules alone (the frame writer's send thread, ~1 s): part of `make run` too.
-$(CSTAMP): $(STAMP) scripts/build_native.py app/realtime/_sendthread.c
-	@if [ "$${OVERLORD_NATIVE:-1}" = 0 ]; then echo "run: OVERLORD_NATIVE=0: not compiling"; \
-	else $(BIN)/python scripts/build_native.py --c-only || \
-	  echo "run: the C send thread was not built; the Python one writes" >&2; \
-	  touch $@; fi
-
-$(TSTAMP): requirements-dev.lock $(STAMP) $(NSTAMP)
+$(TSTAMP): requirements-dev.lock $(STAMP)
 	scripts/install.sh $(VENV) requirements-dev.lock test,bench
 	touch $@
 
-install: $(STAMP) $(NSTAMP)
+install: $(STAMP)
 install-test: $(TSTAMP)
 
 migrate: $(STAMP)
@@ -49,7 +30,7 @@ migrate: $(STAMP)
 
 # The one way to start the server (also the Docker image's CMD): migrate, then uvicorn
 # with the project's flags (1 MiB websocket frames, proxy headers, WORKERS).
-run serve: $(STAMP) $(CSTAMP)
+run serve: $(STAMP)
 	$(BIN)/overlord-server serve
 
 # Debian's chromium for the Playwright browser tests (never a downloaded browser).
@@ -92,5 +73,4 @@ check-scenarios: install
 	@for f in scenarios/*.m44; do $(BIN)/python -m engine check "$$f" || exit 1; done
 
 clean:
-	python3 scripts/build_native.py --clean
 	rm -rf $(VENV) data .pytest_cache build

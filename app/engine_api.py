@@ -15,6 +15,9 @@ from collections import OrderedDict
 from typing import Any
 
 import engine.rulesets  # noqa: F401  (fills the registry)
+from engine.ai import NAMES as _AI_LEVELS
+from engine.ai import Player
+from engine.ai import choose_action as _ai_choose
 from engine.bot import RandomBot
 from engine.core import ruleset as _registry
 from engine.core.errors import EngineError, ScenarioError
@@ -28,26 +31,40 @@ from engine.rulesets.m44.options.campaign_value import prebattle_dice
 
 __all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
            "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",
-           "layouts_of", "natural_ruleset", "bot_levels", "default_bot_level", "bot_for", "scenario_board", "RandomBot", "normalise_logged",
+           "layouts_of", "natural_ruleset", "bot_levels", "default_bot_level", "bot_for",
+           "bot_action", "scenario_board", "RandomBot", "normalise_logged",
            "load_state_of", "views_of", "view_parts_of", "public_status_of", "seed_commitment", "rng_seed", "verify_log", "prebattle_dice"]
 
 
 def bot_levels() -> list[str]:
-    """The levels a server bot may play at (``seats.bot_level``), the default first.  Today
-    one: ``"random"``, the engine's random bot (``engine.bot.RandomBot``); an engine that
-    brings stronger players lists their levels here and :func:`bot_for` builds them."""
-    return ["random"]
+    """The levels a server bot may play at (``seats.bot_level``; ``engine.ai``: ``random``,
+    ``easy``, ``normal``, ``hard``; docs/ai.md), the default first."""
+    return [default_bot_level(), *(lv for lv in _AI_LEVELS if lv != default_bot_level())]
 
 
 def default_bot_level() -> str:
-    """The level of a bot seat whose level was never chosen (``seats.bot_level`` null)."""
-    return bot_levels()[0]
+    """The level of a bot seat whose level was never chosen (``seats.bot_level`` null;
+    the server's ``BOT_LEVEL`` setting may name another)."""
+    return "normal"
 
 
-def bot_for(level: str | None, salt: int, rs: Ruleset) -> RandomBot:
+def bot_for(level: str | None, salt: int, rs: Ruleset) -> Player:
     """The engine player of a bot seat at ``level`` (None: :func:`default_bot_level`); an
-    unknown level (a row written by a later release) plays at the default level."""
-    return RandomBot(salt, rs)
+    unknown level (a row written by a later release) plays at the default level.  Its
+    ``choose`` computes: the server calls it in the bot process pool (:func:`bot_action`)
+    for every level but ``random``."""
+    return Player(rs, level if level in _AI_LEVELS else default_bot_level(), salt)
+
+
+def bot_action(ruleset_name: str, state: Any, seat: str, level: str,
+               seed: int) -> dict[str, Any] | None:
+    """The action of a computer player of ``level`` (one of :func:`bot_levels`) for
+    ``seat``; None when the seat has nothing to decide.  A plain function of picklable
+    arguments: the server runs it in its bot process pool."""
+    rs = ruleset(ruleset_name)
+    if not rs.legal_actions(state, seat):
+        return None
+    return _ai_choose(rs, state, seat, level, seed)
 
 
 def ruleset(name: str) -> Ruleset:

@@ -1,13 +1,13 @@
-"""The FastAPI application (``app``) and the ``overlord-server`` console script (``cli``)."""
+"""The FastAPI application (``app``), its composition root (the lifespan: every service
+of a worker is made and wired there, nowhere else) and the ``overlord-server`` console
+script (``cli``)."""
 from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import logging
 import os
-import sys
-import time
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -19,129 +19,95 @@ from fastapi.templating import Jinja2Templates
 from .accounts.endpoints import router as accounts_router
 from .campaigns.endpoints import router as campaigns_router
 from .chat.endpoints import router as chat_router
-from . import memdebug
+from .clocks import watch as clock_watch
 from .db import Database
 from .errors import install_error_handlers
+from .games.bots import BotDriver
 from .games.endpoints import router as games_router
-from .offers.endpoints import router as offers_router
-from .ratings.endpoints import router as ratings_router
-from .players.endpoints import router as players_router
+from .games.presence import Presence
+from .games.sessions import GameSessions
 from .identity.endpoints import router as identity_router
 from .inputs import InputLimitMiddleware
-from . import sched, stallwatch
+from .notifications.hooks import Notifications
+from .offers.endpoints import router as offers_router
+from . import ratelimit
 from .origin import OriginMiddleware
-from .realtime.handoff import TransportMiddleware
 from .pages.endpoints import router as pages_router
+from .players.endpoints import router as players_router
 from .pubsub import make_pubsub
+from .ratings.endpoints import router as ratings_router
 from .realtime import forward
+from .realtime.connection import HARD_MAX_BYTES
+from .realtime.endpoints import game_socket
 from .realtime.endpoints import router as ws_router
-from .realtime.connection import start_frame_writer
 from .realtime.hub import Hub
 from .replays.endpoints import router as replays_router
 from .scenarios.endpoints import router as scenarios_router
-from .settings import Settings, get_settings
+from .settings import STATIC_DIR, TEMPLATES_DIR, Settings, get_settings
+
+log = logging.getLogger("app.main")
+SHUTTING_DOWN = (1012, "server shutting down: reconnect with since")
 
 
-def tune_gc(settings: Settings) -> None:
-    """GC thresholds and a freeze of everything alive after start-up: a full collection
-    walks only what the games allocate, so its pauses stay out of the latency tail."""
-    if settings.gc_thresholds:
-        gens = [int(x) for x in settings.gc_thresholds.split(",")]
-        gc.set_threshold(*gens)
-    if settings.gc_freeze:
-        gc.collect()
-        gc.freeze()
-    if settings.gil_switch_interval > 0:
-        sys.setswitchinterval(settings.gil_switch_interval)
-    if settings.sched_slice_ms > 0:     # the loop thread: tune_gc runs on it
-        why = sched.set_slice(settings.sched_slice_ms)
-        if why is not None:
-            logging.getLogger("app.main").info("scheduler slice left to the kernel: %s", why)
-    if os.environ.get("GC_STATS_FILE"):        # bench: every collection's pause, at exit
-        gc.callbacks.append(_gc_timer)
-        if os.environ.get("GC_SAVEALL"):
-            gc.set_debug(gc.DEBUG_SAVEALL)
+class QuietTokens(logging.Filter):
+    """Keeps ``?token=`` out of uvicorn's access log (a login token in a log file is a
+    login for whoever reads it): the query string's token value is replaced."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and any(isinstance(a, str) and "token=" in a for a in args):
+            record.args = tuple(_without_token(a) if isinstance(a, str) else a for a in args)
+        return True
 
 
-async def gc_loop(settings: Settings) -> None:
-    """Re-freeze every ``gc_refreeze_seconds`` (``gc.freeze`` is O(1): the generations'
-    lists are moved, nothing is walked); unfreeze and collect everything every
-    ``gc_full_seconds`` (one long pause per period instead of a full collection whose
-    pause grows with the heap every few seconds under load)."""
-    refreeze, full = settings.gc_refreeze_seconds, settings.gc_full_seconds
-    if not settings.gc_freeze or refreeze <= 0:
-        return
-    last_full = time.monotonic()
-    while True:
-        await asyncio.sleep(refreeze)
-        if full > 0 and time.monotonic() - last_full >= full:
-            last_full = time.monotonic()
-            gc.unfreeze()
-            gc.collect()
-        gc.freeze()
-
-
-_GC: dict[str, Any] = {"t0": 0.0, "pauses": []}
-
-
-def _gc_timer(phase: str, info: dict[str, Any]) -> None:
-    """(generation, wall seconds, CPU seconds of the thread, objects collected, when)."""
-    if phase == "start":
-        _GC["t0"], _GC["c0"] = time.perf_counter(), time.thread_time()
-    else:
-        now = time.perf_counter()
-        _GC["pauses"].append((info["generation"], now - _GC["t0"],
-                              time.thread_time() - _GC["c0"], info.get("collected", 0),
-                              time.time()))
-
-
-def _gc_dump(path: str) -> None:
-    kinds: dict[str, int] = {}
-    for obj in gc.garbage:      # GC_SAVEALL=1: what the collector found unreachable
-        k = f"{type(obj).__module__}.{type(obj).__qualname__}"
-        kinds[k] = kinds.get(k, 0) + 1
-    with open(path, "w") as f:
-        json.dump({"pauses": _GC["pauses"], "count": gc.get_count(),
-                   "threshold": gc.get_threshold(), "frozen": gc.get_freeze_count(),
-                   "garbage": sorted(kinds.items(), key=lambda kv: -kv[1])[:60]}, f)
+def _without_token(path: str) -> str:
+    head, sep, query = path.partition("?")
+    if not sep:
+        return path
+    parts = [("token=***" if p.startswith("token=") else p) for p in query.split("&")]
+    return head + "?" + "&".join(parts)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
+    for name in ("uvicorn.access", "uvicorn.error"):     # requests; websocket handshakes
+        logging.getLogger(name).addFilter(QuietTokens())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         db = Database(settings.database_url)
-        hub = Hub(settings, db, make_pubsub(settings.redis_url))
-        app.state.db, app.state.hub = db, hub
-        await hub.start()
-        if settings.redis_url and settings.ownership:   # one owner worker per game
-            app.state.forward = await forward.start(app, settings, hub)
-        tune_gc(settings)
-        writer_task = None
-        if settings.ws_writer_thread != "off":  # frames written beside the loop (connection.py)
-            writer = start_frame_writer()
-            # the C thread takes no GIL: nothing to govern (on whatever the loop's load)
-            if settings.ws_writer_thread == "auto" and not writer.native:
-                writer.active = False           # until the governor sees the loop's load
-                writer_task = asyncio.create_task(writer.govern(
-                    settings.ws_writer_on_below, settings.ws_writer_off_above,
-                    settings.ws_writer_switch_interval, sys.getswitchinterval()))
-        memdebug.install()
-        gc_task = asyncio.create_task(gc_loop(settings))
-        stall_task = (asyncio.create_task(stallwatch.watch(float(os.environ["STALL_WATCH_MS"])))
-                      if os.environ.get("STALL_WATCH_MS") else None)
+        games = GameSessions(settings, db, make_pubsub(settings.redis_url))
+        presence = Presence(games)
+        bots = BotDriver(games)
+        hub = Hub(settings, games, presence)
+        games.registry.on_drop = presence.forget    # a dropped game's presence too
+        # after each committed batch: deliveries, bots, then notifications and ratings
+        notifications = Notifications(games, presence)
+        games.committed += [hub.deliver, bots.schedule, notifications.committed]
+        app.state.notifications = notifications
+        games.notices.append(hub.notice)
+        app.state.db, app.state.games, app.state.hub, app.state.bots = db, games, hub, bots
+        games.revoked.append(hub.revoked)
+        # the creation limits, shared by the workers
+        ratelimit.configure(settings.redis_url, settings.database_schema)
+        await games.start()
+        await bots.start()
+        games.spawn(presence.run())
+        games.spawn(clock_watch.loop(games))
+        if settings.redis_url:                      # one owner worker per game
+            app.state.forward = await forward.start(app, settings, games, game_socket)
+        # everything alive now (modules, scenarios, caches) is never scanned again by a
+        # full collection: its pauses follow what the games allocate, not the code's size
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
-            gc_task.cancel()
-            if writer_task is not None:
-                writer_task.cancel()
-            if stall_task is not None:
-                stall_task.cancel()
+            hub.close_all(*SHUTTING_DOWN)
 
             async def close() -> None:
-                await hub.stop()
+                await bots.stop()
+                await games.stop()
                 if app.state.forward is not None:
                     await app.state.forward.stop()
                 await db.dispose()
@@ -150,30 +116,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             try:
                 await asyncio.wait_for(close(), settings.shutdown_grace_seconds or None)
             except asyncio.TimeoutError:
-                logging.getLogger("app.main").warning(
-                    "shutdown: closing the hub and the database took more than %.0f s; "
-                    "stopping anyway", settings.shutdown_grace_seconds)
-            if os.environ.get("GC_STATS_FILE"):
-                _gc_dump(os.environ["GC_STATS_FILE"])
+                log.warning("shutdown: closing the services took more than %.0f s; "
+                            "stopping anyway", settings.shutdown_grace_seconds)
 
     app = FastAPI(title="Overlord game server", version="0.1.0", lifespan=lifespan,
                   description="Memoir '44 games: HTTP API + one websocket per game "
                               "(protocol: docs/protocol.md).")
     app.state.settings = settings
     app.state.forward = None            # app/realtime/forward.py (REDIS_URL set)
-    app.state.templates = (Jinja2Templates(directory=str(settings.templates_dir))
-                           if settings.templates_dir.is_dir() else None)
+    app.state.templates = (Jinja2Templates(directory=str(TEMPLATES_DIR))
+                           if TEMPLATES_DIR.is_dir() else None)
     install_error_handlers(app)
     # outermost first: the origin check (no body read), then the input limits
     app.add_middleware(InputLimitMiddleware, max_upload_bytes=settings.max_upload_bytes)
     app.add_middleware(OriginMiddleware, allowed=settings.allowed_origins)
-    app.add_middleware(TransportMiddleware)    # outermost: the socket hand-off needs it
     for router in (identity_router, accounts_router, offers_router, ratings_router,
                    players_router, scenarios_router, games_router, campaigns_router,
                    chat_router, ws_router, replays_router, pages_router):
         app.include_router(router)
-    settings.static_dir.mkdir(parents=True, exist_ok=True)
-    app.mount("/static", StaticFiles(directory=str(settings.static_dir)), name="static")
+    STATIC_DIR.mkdir(parents=True, exist_ok=True)
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz(game: str | None = Query(None, max_length=64)) -> dict[str, Any]:
@@ -208,13 +170,16 @@ def serve(host: str | None = None, port: int | None = None, workers: int | None 
     is started (``make run``, the Docker image, CI's smoke check)."""
     import uvicorn
 
+    if not os.environ.get("SECRET_KEY"):        # one key for all the workers of this start
+        os.environ["SECRET_KEY"] = secrets.token_urlsafe(32)
+        get_settings.cache_clear()
     s = get_settings()
     if apply_migrations:
         migrate()                               # once, before any worker starts
     uvicorn.run("app.main:app", host=host or s.host, port=s.port if port is None else port,
                 workers=workers or s.workers,
-                ws_max_size=s.ws_hard_max_bytes,   # 1 MiB frame cap (docs/protocol.md)
-                ws_per_message_deflate=s.ws_per_message_deflate,
+                ws_max_size=HARD_MAX_BYTES,        # 1 MiB frame cap (docs/protocol.md)
+                ws_per_message_deflate=False,      # updates are small patches already
                 timeout_graceful_shutdown=s.shutdown_grace_seconds or None,
                 proxy_headers=True)                # trusts FORWARDED_ALLOW_IPS (127.0.0.1)
 

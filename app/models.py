@@ -22,7 +22,7 @@ class Identity(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    # an account (0008_accounts; a guest has none of these): the name normalised
+    # an account (0009_accounts; a guest has none of these): the name normalised
     # (``app.accounts.service.name_key``: NFKC, case-folded) is unique, so "Rommel" and
     # "rommel" cannot both register; the password as a pwdlib (argon2id) hash
     __table_args__ = (UniqueConstraint("name_key", name="uq_identities_name_key"),)
@@ -67,6 +67,8 @@ class ScenarioRow(Base):
 
 class Game(Base):
     __tablename__ = "games"
+    # one return match per game (concurrent requests: one wins, the others get a 409)
+    __table_args__ = (Index("uq_games_rematch_of", "rematch_of", unique=True),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     # the rule system (engine registry name) and its version when the game was created
@@ -104,7 +106,7 @@ class Game(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    # rated (0008_accounts): chosen at creation; the result then updates the players'
+    # rated (0009_accounts): chosen at creation; the result then updates the players'
     # Glicko-2 ratings unless the game turns out casual (app/ratings/service.py)
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -9,12 +9,11 @@ which hides changes of a few per cent.  This one measures the part we write ours
    role seats), then stopped;
 2. in THIS process, the project's ``Database`` and ``Hub`` open that database; every
    game is loaded and gets 9 connections (the 8 seats and a spectator), bound and
-   greeted by the hub's own code (``bind``, ``attach``: hello and all); their frames go
-   to a counting transport through the direct path (``Connection._direct``), as with
-   uvicorn's websockets-sansio protocol;
-3. N actions go through ``Hub.submit`` (a random legal action of a seat the engine
-   waits for, the games in turn): engine, log commit on the loop, views, patches,
-   messages and frames, everything but the sockets' system calls and the event loop's
+   greeted by the hub's own code (``bind``, ``attach``: hello and all); their texts go
+   to a counting socket through each connection's queue and writer;
+3. N actions go through ``Hub.act`` (a random legal action of a seat the engine
+   waits for, the games in turn): engine, log commit, views, patches and messages,
+   everything but uvicorn's framing, the sockets' system calls and the event loop's
    reading.  CPU per action is ``time.process_time`` over the N actions.
 
     python bench/delivery_bench.py                          # 20 games, 2,000 actions
@@ -48,41 +47,15 @@ sys.path.insert(0, str(ROOT / "bench"))
 from overlord_scale import SEATS, create_games, start_server, tree  # noqa: E402
 
 
-class Transport:
-    """Counts what a socket would be sent."""
-
-    def __init__(self, meter: dict[str, int]) -> None:
-        self.meter = meter
-
-    def write(self, data: bytes) -> None:
-        self.meter["frames"] += 1
-        self.meter["bytes"] += len(data)
-
-    def is_closing(self) -> bool:
-        return False
-
-
-class Protocol:
-    """What ``Connection._direct`` reads of uvicorn's websockets-sansio protocol."""
-
-    def __init__(self, meter: dict[str, int]) -> None:
-        from websockets.protocol import State
-
-        self.disconnected = self.close_sent = False
-        self.writable = asyncio.Event()
-        self.writable.set()
-        self.conn = type("WsState", (), {"state": State.OPEN, "extensions": []})()
-        self.transport = Transport(meter)
-
-
 class Socket:
-    """The ASGI websocket (only used if a frame cannot go the direct way)."""
+    """The framework's websocket: counts what it would send."""
 
     def __init__(self, meter: dict[str, int]) -> None:
         self.meter = meter
 
     async def send_text(self, text: str) -> None:
-        self.meter["asgi"] += 1
+        self.meter["frames"] += 1
+        self.meter["bytes"] += len(text)
 
     async def close(self, code: int = 1000, reason: str = "") -> None:
         return None
@@ -132,26 +105,30 @@ def kept(folder: str, games: int) -> tuple[str, list[str]]:
 
 async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int,
                   profile: str | None) -> dict[str, Any]:
+    import gc
+
     from app.db import Database
-    from app.main import tune_gc
+    from app.games.presence import Presence
+    from app.games.sessions import GameSessions
     from app.models import Identity
     from app.pubsub import make_pubsub
-    from app.realtime.connection import Connection
+    from app.realtime.connection import SEND_QUEUE, Connection
     from app.realtime.hub import Hub
     from app.settings import Settings
 
     settings = Settings(database_url=url, redis_url=None, idle_evict_seconds=0,
-                        ws_rate_per_second=1000, ws_burst=1000)
+                        ws_rate_per_second=1000)
     db = Database(url)
-    hub = Hub(settings, db, make_pubsub(None))
-    meter = {"frames": 0, "bytes": 0, "asgi": 0}
+    sessions = GameSessions(settings, db, make_pubsub(None))
+    hub = Hub(settings, sessions, Presence(sessions))
+    sessions.committed.append(hub.deliver)
+    meter = {"frames": 0, "bytes": 0}
     games = []
     for gid in ids:
         rt = await hub.registry.get(gid)
         conns: dict[str | None, Connection] = {}
         for seat in [*SEATS, None]:
-            conn = Connection(Socket(meter), settings.ws_send_queue, settings.ws_send_queue_bytes)
-            conn._proto = Protocol(meter)                    # noqa: SLF001 (the direct path)
+            conn = Connection(Socket(meter), SEND_QUEUE, settings.ws_send_queue_bytes)
             conn.writer_task = asyncio.create_task(conn.writer())
             await asyncio.sleep(0)                           # the writer idles: direct sends
             identity = None
@@ -162,13 +139,14 @@ async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int
             await hub.attach(rt, conn, None)
             conns[seat] = conn
         games.append((rt, conns))
-    tune_gc(settings)                   # as the server after start-up (app/main.py)
+    gc.collect()                        # as the server after start-up (app/main.py)
+    gc.freeze()
     rng = random.Random(seed)
     rounds: list[float] = []
     per_action: dict[str, float] = {}
     prof = cProfile.Profile() if profile else None
     for r in range(repeat):
-        meter.update(frames=0, bytes=0, asgi=0)
+        meter.update(frames=0, bytes=0)
         done = 0
         t0 = time.process_time()
         if prof is not None:
@@ -183,9 +161,8 @@ async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int
                 if not legal:
                     continue
                 conn = conns[seat]
-                out = await hub.submit(rt, conn, seat, rt.seq, dict(rng.choice(legal)),
-                                       done, conn.identity_id)
-                assert out.ok, (out.code, out.message)
+                await hub.act(rt, conn, seat, rt.seq, dict(rng.choice(legal)), done)
+                await asyncio.sleep(0)          # the writers send
                 done += 1
                 if done >= actions:
                     break

@@ -53,7 +53,9 @@ def cpu_seconds(pid: int) -> float:
 def start(root: Path, db: Path, extra: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
     env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "bench",
            "BOT_DELAY": "0", "UPLOAD_RATE": "100000/minute", "UPLOAD_QUOTA": "100000",
-           "OVERLORD_TEST_SEEDS": "1",
+           "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
+           "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
+           "REPLAY_RATE": "100000/minute", "OVERLORD_TEST_SEEDS": "1",
            "PYTHONPATH": str(root), **extra}
     env.pop("REDIS_URL", None)
     subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=root, env=env,

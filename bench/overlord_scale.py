@@ -170,7 +170,10 @@ def start_server(pg: bool, workers: int, profile: str | None, shared: str | None
     """``shared``: the schema of a server already started (another "machine" of the same
     database and Redis: no migration)."""
     port = free_port()
-    env = {**os.environ, "WS_RATE_PER_SECOND": "1000", "WS_BURST": "1000",
+    env = {**os.environ, "WS_RATE_PER_SECOND": "1000",
+           "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
+           "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
+           "REPLAY_RATE": "100000/minute",
            "OVERLORD_TEST_SEEDS": "1", "BOT_GRACE_SECONDS": "3600"}
     schema = shared
     if pg:

@@ -65,8 +65,7 @@ def _wrap(owner: Any, name: str, label: str) -> None:
 
 def install() -> list[str]:
     """Wrap the action path's parts; returns the labels that could not be wrapped."""
-    from app.db import Database
-    from app.games import play
+    from app.games import play, repository, sessions
     from app.realtime import connection, hub
     from engine.core import ruleset as core
 
@@ -76,22 +75,22 @@ def install() -> list[str]:
     targets = [
         (sansio.WebSocketsSansIOProtocol, "data_received", "read: frames parsed (uvicorn)"),
         (endpoints, "parse_json", "read: JSON checked and parsed"),
-        (endpoints, "_dispatch", "read: dispatched (incl. hub.submit)"),
-        (hub.Hub, "submit", "hub.submit (whole action)"),
+        (endpoints, "_dispatch", "read: dispatched (incl. the submit)"),
+        (sessions.GameSessions, "submit", "hub.submit (whole action)"),
         (play, "submit", "  play.submit (engine + log)"),
-        (Database, "append_log", "    log append (commit)"),
-        (hub.Hub, "_deliver", "  deliver"),
+        (repository, "append", "    log append (commit)"),
+        (hub.Hub, "deliver", "  deliver"),
         (hub, "view_parts_of", "    views (view_parts_of)"),
         (hub.Hub, "update_msg", "    update messages"),
         (hub.Hub, "_legal", "      legal"),
         (hub.Hub, "_seat_chat", "      chat channels"),
         (hub.Hub, "_redact", "      events redaction"),
         (hub._Built, "patched", "    patches + texts"),
-        (connection.Connection, "send", "    send (queue/cork)"),
-        (connection.Connection, "uncork", "    writes (uncork)"),
+        (connection.Connection, "send", "    send (queue)"),
+        (connection.Connection, "writer", "writer tasks"),
     ]
     import engine.rulesets  # noqa: F401  (fills the registry)
-    at = next(i for i, t in enumerate(targets) if t[1] == "append_log")
+    at = next(i for i, t in enumerate(targets) if t[1] == "append")
     for cls in dict.fromkeys(type(rs) for rs in core.all_rulesets()):
         targets[at:at] = [(cls, "canonical_action", "    engine canonical_action"),
                           (cls, "apply", "    engine apply")]

@@ -20,7 +20,7 @@ at 500 and at 6,000 entries.
 opening ``--sockets`` idle spectator sockets on one game (KB per socket), then before
 and after loading ``--games`` live games with 9 sockets each and ``--actions`` actions
 played in each (MB per game, sockets included).  Each RSS is read after the server ran a
-full collection and ``malloc_trim`` (SIGUSR1, ``OVERLORD_MEMDEBUG``: app/memdebug.py), so
+full collection and ``malloc_trim`` (SIGUSR1, this script's ``SERVE`` wrapper), so
 it tells what is alive; with ``OVERLORD_TRACEMALLOC=N`` in the environment the server
 also writes its top allocation sites to its log at each reading (the path is printed).
 
@@ -64,13 +64,32 @@ CALM = 0.99       # the share of picks that avoid a battle (random play ends a g
 
 
 # -- the server --------------------------------------------------------------------------------
+# the server, with this benchmark's memory probe: on SIGUSR1 a full collection and glibc's
+# malloc_trim, so that its RSS tells what is alive, not what the allocator keeps
+SERVE = """
+import ctypes, ctypes.util, gc, signal, sys
+def _trim(*_):
+    gc.collect()
+    try:
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+signal.signal(signal.SIGUSR1, _trim)
+from app.main import cli
+cli(sys.argv[1:])
+"""
+
+
 class Server:
     """``overlord-server serve`` on a fixed database, restartable (kill -9 + start)."""
 
     def __init__(self, pg: bool, db_dir: Path, extra: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "WS_RATE_PER_SECOND": "1000", "WS_BURST": "1000",
+        self.env = {**os.environ, "WS_RATE_PER_SECOND": "1000",
+                    "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
+                    "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
+                    "REPLAY_RATE": "100000/minute",
                     "OVERLORD_TEST_SEEDS": "1", "BOT_GRACE_SECONDS": "3600",
                     "CATCHUP_RATE": "100000/second", **(extra or {})}
         self.schema: str | None = None
@@ -87,7 +106,7 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        cmd = [sys.executable, "-c", "import sys; from app.main import cli; cli(sys.argv[1:])",
+        cmd = [sys.executable, "-c", SERVE,
                "serve", "--host", "127.0.0.1", "--port", str(self.port), "--workers", "1"]
         with open(self.log, "ab") as logf:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, start_new_session=True,
@@ -268,7 +287,7 @@ async def measure(srv: Server, built: dict[str, Any], repeat: int, warm_n: int) 
 async def memory(srv: Server, n_sockets: int, n_games: int, actions: int) -> None:
     def rss() -> float:
         """The server's RSS once it ran a full collection and malloc_trim (SIGUSR1,
-        app/memdebug.py): what is alive, not what the allocator keeps."""
+        ``SERVE``): what is alive, not what the allocator keeps."""
         time.sleep(1.0)
         if srv.proc:
             os.kill(srv.proc.pid, signal.SIGUSR1)
@@ -312,14 +331,13 @@ async def memory(srv: Server, n_sockets: int, n_games: int, actions: int) -> Non
     await close_all(idle)
     for socks in live:
         await close_all(socks)
-    print(f"# server log (memdebug lines): {srv.log}")
+    print(f"# server log: {srv.log}")
 
 
 async def run(args: argparse.Namespace) -> None:
     db_dir = Path(args.db) if args.db else Path(tempfile.mkdtemp())
     db_dir.mkdir(parents=True, exist_ok=True)
-    extra = {"OVERLORD_TRACEMALLOC": os.environ.get("OVERLORD_TRACEMALLOC", ""),
-             "OVERLORD_MEMDEBUG": "1" if args.memory else ""}
+    extra = {"OVERLORD_TRACEMALLOC": os.environ.get("OVERLORD_TRACEMALLOC", "")}
     srv = Server(args.pg, db_dir, {k: v for k, v in extra.items() if v})
     try:
         srv.start()

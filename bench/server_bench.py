@@ -66,7 +66,10 @@ def summary(name: str, xs: list[float]) -> dict[str, Any]:
 # -- the game server -------------------------------------------------------------------------
 def start_server(pg: bool, workers: int) -> tuple[subprocess.Popen[bytes], str, str | None]:
     port = free_port()
-    env = {**os.environ, "WS_RATE_PER_SECOND": "1000", "WS_BURST": "1000",
+    env = {**os.environ, "WS_RATE_PER_SECOND": "1000",
+           "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
+           "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
+           "REPLAY_RATE": "100000/minute",
            "OVERLORD_TEST_SEEDS": "1"}    # fixed seeds: comparable runs
     schema = None
     if pg:

@@ -5,6 +5,8 @@
   A file that cannot be read at all also exits 1 with the error code and message.
 * ``simulate [FILE] [--ruleset NAME] --games N --seed S --json [--max-turns 200]``:
   delegates to :func:`engine.simulate.main`.
+* ``arena --ruleset R --scenario F --a hard --b normal --games N --seed S``: two
+  computer players against each other (:mod:`engine.arena`).
 * ``verify LOG.json``: check a finished game's exported log (``GET /api/games/{id}/log``):
   the seed matches the commitment published at creation and replaying the log with it
   gives exactly the dice and draws that were played (:mod:`engine.fairdice`).  Prints
@@ -15,7 +17,7 @@ from __future__ import annotations
 import json
 import sys
 
-from . import simulate
+from . import arena, simulate
 from .fairdice import verify as verify_log
 from .core.errors import ScenarioError
 from .core.scenario import check_codes
@@ -23,7 +25,9 @@ from .core.scenario import check_codes
 USAGE = ("usage: python -m engine check FILE.m44 [FILE...]\n"
          "       python -m engine simulate [FILE.m44] [--ruleset NAME] [--mode M] --games N --seed S"
          " --json [--max-turns 200]\n"
-         "       python -m engine verify LOG.json")
+         "       python -m engine verify LOG.json\n"
+         "       python -m engine arena --ruleset R [--scenario F] --a LEVEL --b LEVEL"
+         " --games N --seed S [--json]")
 
 
 def check(paths: list[str]) -> int:
@@ -69,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         return check(args[1:])
     if len(args) == 2 and args[0] == "verify":
         return verify(args[1])
+    if args and args[0] == "arena":
+        return int(arena.main(args[1:]) or 0)
     if args and args[0] == "simulate":
         return int(simulate.main(args[1:]) or 0)
     print(USAGE, file=sys.stderr)

@@ -74,7 +74,9 @@ REVEALING = frozenset({"cards_drawn", "card_drawn", "draw", "card_kept", "mine_r
                        "deck_reshuffled", "cards_received", "card_taken", "card_exchanged",
                        "camouflage_removed", "dice_rolled", "roll", "initiative_rolled",
                        "game_over", "last_turn", "unit_dropped", "drop_lost",
-                       "supply_train_arrived", "visibility_changed"})
+                       "supply_train_arrived", "visibility_changed",
+                       # 004 Kriegspiel: enemy units came onto (or left) a side's board
+                       "detection_changed"})
 
 
 def undoable(before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,

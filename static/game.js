@@ -451,7 +451,7 @@ function renderSides() {
     const active = v.active === side || (v.to_act || []).some((x) => String(x).split(':')[0] === side);
     box.append(el('div', { class: `side-box ${side.toLowerCase()}${active ? ' active' : ''}`, 'data-side': side },
       el('div', {}, el('b', {}, sideName(side)), el('div', { class: 'muted' }, names || ''),
-        el('div', { class: 'muted', 'data-position': where(side) }, [usesCards(v) ? cardsText(s.hand_count ?? (s.hand ? s.hand.length : 0)) : '', where(side)].filter(Boolean).join(' · ')),
+        el('div', { class: 'muted', 'data-position': where(side) }, [usesCards(v) ? (s.hand_count === null && !s.hand ? 'cards unseen' : cardsText(s.hand_count ?? (s.hand ? s.hand.length : 0))) : '', where(side)].filter(Boolean).join(' · ')),
         ...sideExtras(side, { seats: S.seats, presence: S.presence, clock: clockView })),
       el('div', { class: 'medals', title: `${s.medals || 0} of ${s.victory} medals`, 'data-medals': s.medals || 0 }, ...dots, ` ${s.medals || 0}/${s.victory}`)));
   }

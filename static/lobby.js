@@ -138,6 +138,8 @@ async function onRulesetChange() {
     $('layout-label').classList.add('hidden');
     $('bots-label').classList.remove('hidden');   // you take the first seat, the bot the others
     $('bots-note').classList.add('hidden');
+    $('opponent-label').classList.add('hidden');
+    onOpponentChange();
     return;
   }
   await loadScenarios($('scenario-select').value);
@@ -162,6 +164,36 @@ function onScenarioChange() {
   onModeChange();
 }
 
+// the computer players' levels (engine/ai, app.engine_api.bot_levels): what each does
+const BOT_LEVELS = [
+  ['normal', 'normal: weighs every move by its expected dice, plans each card\'s whole order'],
+  ['easy', 'easy: plays sensibly, looks one step ahead, one move in four at random'],
+  ['hard', 'hard: more dice rolls per move, deeper planning, the replies foreseen'],
+];
+for (const id of ['level-select', 'timeout-level']) {
+  for (const [v, t] of BOT_LEVELS) $(id).append(el('option', { value: v }, t.split(':')[0]));
+}
+function showLevelInfo() {
+  const lv = BOT_LEVELS.find(([v]) => v === $('level-select').value);
+  $('level-info').textContent = lv ? lv[1] : '';
+}
+// "play against the computer": offered for every game of two seats (1 vs 1), or with
+// the "bots play every other seat" box of a game set up without a scenario
+function onOpponentChange() {
+  const oneVsOne = !$('opponent-label').classList.contains('hidden');
+  const computer = (oneVsOne && $('opponent-select').value === 'computer')
+    || (!$('bots-label').classList.contains('hidden') && $('bots-check').checked);
+  $('level-label').classList.toggle('hidden', !computer);
+  $('level-info').classList.toggle('hidden', !computer);
+  showLevelInfo();
+}
+$('opponent-select').addEventListener('change', onOpponentChange);
+$('bots-check').addEventListener('change', onOpponentChange);
+$('level-select').addEventListener('change', showLevelInfo);
+$('clock-timeout').addEventListener('change', () => {
+  $('timeout-level-label').classList.toggle('hidden', $('clock-timeout').value !== 'bot');
+});
+
 function needsNoScenario() { const rs = chosenRuleset(); return !!rs && rs.setup === 'none'; }
 
 function onModeChange() {
@@ -174,6 +206,8 @@ function onModeChange() {
   // never at creation: a friend must find his seat free
   $('bots-label').classList.add('hidden');
   $('bots-note').classList.toggle('hidden', !layouts);
+  $('opponent-label').classList.toggle('hidden', !!layouts);    // 1 vs 1: the computer may play
+  onOpponentChange();
   if (layouts) {
     const ls = clear($('layout-select'));
     for (const n of Object.keys(layouts).sort((a, b) => b - a)) ls.append(el('option', { value: n }, `${n} player${n > 1 ? 's' : ''} per side`));
@@ -355,9 +389,15 @@ $('create-form').addEventListener('submit', async (ev) => {
   const clock = clockChoice();
   if (clock) body.clock = clock;
   const mine = ($('seat-select').value || '').split(',').filter(Boolean);   // a layout group: several role seats
-  if (mine.length) body.seat = mine[0];
   const scn = scenarios.find((x) => x.id === scenario_id);
   const layouts = layoutsOf(scn, mode);
+  const vsComputer = needsScenario && !layouts && $('opponent-select').value === 'computer';
+  if (vsComputer) {        // your side (the one chosen, else the first to move); the bot the other
+    if (!mine.length) mine.push(scn.starting_side || scn.player2_side);
+    body.bots = [scn.player1_side, scn.player2_side].filter((x) => x && x !== mine[0]);
+  }
+  if (vsComputer || $('bots-check').checked) body.bot_level = $('level-select').value;
+  if (mine.length) body.seat = mine[0];
   if (layouts && $('layout-select').value) {
     body.layout = {};
     for (const side of [scn.player1_side, scn.player2_side]) if (side) body.layout[side] = $('layout-select').value;
@@ -374,7 +414,7 @@ $('create-form').addEventListener('submit', async (ev) => {
       // takes the first seat, the server's bot every other one
       const seats = g.seats.map((x) => x.seat);
       await api(`/games/${g.id}/seats/${encodeURIComponent(seats[0])}/claim`, { method: 'POST', body: JSON.stringify(claim) });
-      for (const seat of seats.slice(1)) await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/bot`, { method: 'POST' });
+      for (const seat of seats.slice(1)) await api(`/games/${g.id}/seats/${encodeURIComponent(seat)}/bot`, { method: 'POST', body: JSON.stringify({ level: body.bot_level }) });
       mine.push(seats[0]);
     }
     const url = new URL(g.url || `/games/${g.id}`, location.href);
@@ -444,8 +484,9 @@ function clockChoice() {
   const [kind, a, b] = ($('clock-kind').value || 'none').split(':');
   if (kind === 'none') return null;
   const on_timeout = $('clock-timeout').value;
-  if (kind === 'bank') return { kind, initial_seconds: Number(a), increment_seconds: Number(b), on_timeout };
-  return { kind, move_seconds: Number(a), on_timeout };
+  const extra = on_timeout === 'bot' ? { bot_level: $('timeout-level').value } : {};
+  if (kind === 'bank') return { kind, initial_seconds: Number(a), increment_seconds: Number(b), on_timeout, ...extra };
+  return { kind, move_seconds: Number(a), on_timeout, ...extra };
 }
 
 async function refreshFinished() {
@@ -461,16 +502,42 @@ async function refreshFinished() {
   if (!list.childNodes.length) list.append(el('li', { class: 'muted' }, 'No finished game yet.'));
 }
 
+// the lobby's open and live games, a page each (GET /api/games offset/limit, the total
+// in X-Total-Count): a flood of games cannot push the others out of reach
+const PAGE = 20;
+const pages = { open: 0, live: 0 };
+
+async function gamesPage(status) {
+  const r = await fetch(`${API}/games?status=${status}&offset=${pages[status] * PAGE}&limit=${PAGE}`,
+    { credentials: 'same-origin' });
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  return { games: await r.json(), total: Number(r.headers.get('X-Total-Count') || 0) };
+}
+
+function pager(status, total) {
+  const last = Math.max(0, Math.ceil(total / PAGE) - 1);
+  if (pages[status] > last) pages[status] = last;
+  const box = clear($(`${status}-pager`));
+  if (total <= PAGE) return;
+  const go = (d) => { pages[status] += d; refreshGames(); };
+  box.append(
+    el('button', { class: 'btn', 'data-page': 'prev', disabled: pages[status] === 0, onclick: () => go(-1) }, '‹ Newer'),
+    ` ${pages[status] * PAGE + 1}–${Math.min(total, (pages[status] + 1) * PAGE)} of ${total} `,
+    el('button', { class: 'btn', 'data-page': 'next', disabled: pages[status] >= last, onclick: () => go(1) }, 'Older ›'));
+}
+
 async function refreshGames() {
-  let games = [];
-  try { games = await api('/games?status=open,live'); } catch (e) {
+  let open, live;
+  try { [open, live] = await Promise.all([gamesPage('open'), gamesPage('live')]); } catch (e) {
     clear($('open-games')).append(el('li', { class: 'error' }, e.message));
     return;
   }
-  const open = clear($('open-games')), live = clear($('live-games'));
-  for (const g of games) (g.status === 'live' ? live : open).append(gameItem(g, g.status === 'live'));
-  if (!open.childNodes.length) open.append(el('li', { class: 'muted' }, 'No open game. Create one!'));
-  if (!live.childNodes.length) live.append(el('li', { class: 'muted' }, 'No game in progress.'));
+  for (const [status, got, empty] of [['open', open, 'No open game. Create one!'], ['live', live, 'No game in progress.']]) {
+    const list = clear($(`${status}-games`));
+    for (const g of got.games) list.append(gameItem(g, status === 'live'));
+    if (!list.childNodes.length) list.append(el('li', { class: 'muted' }, empty));
+    pager(status, got.total);
+  }
 }
 
 loadMe();

@@ -3,7 +3,8 @@ import { el, clear, sideName } from './util.js';
 
 const body = document.body;
 async function load() {
-  const r = await fetch(`${body.dataset.apiBase || '/api'}/games/${body.dataset.gameId}/match`);
+  const invite = new URLSearchParams(location.search).get('invite');    // a private game's
+  const r = await fetch(`${body.dataset.apiBase || '/api'}/games/${body.dataset.gameId}/match${invite ? `?invite=${encodeURIComponent(invite)}` : ''}`);
   const m = await r.json();
   const box = clear(document.getElementById('match-body'));
   if (!r.ok) { box.append(el('div', { class: 'error' }, (m.error && m.error.message) || `HTTP ${r.status}`)); return; }

@@ -16,11 +16,28 @@ const $ = (id) => document.getElementById(id);
 const R = { data: null, step: 0, lines: [], dice: [], timer: null };
 window.__replay = R;   // tests
 
+// a private game's invite (?invite=), passed on to the API
+const invite = new URLSearchParams(location.search).get('invite');
+const inviteQ = invite ? `invite=${encodeURIComponent(invite)}` : '';
+
+// the replay comes a page of steps at a time (`from`, `next_from`)
+async function fetchReplay() {
+  let data = null;
+  for (let from = 0; from !== null && from !== undefined;) {
+    const r = await fetch(`${api}/games/${gameId}/replay?from=${from}${inviteQ ? '&' + inviteQ : ''}`,
+      { credentials: 'same-origin' });
+    const page = await r.json();
+    if (!r.ok) return { error: (page.error && page.error.message) || `HTTP ${r.status}` };
+    if (data) data.steps.push(...page.steps); else data = page;
+    from = page.next_from;
+  }
+  return { data };
+}
+
 async function load() {
-  const r = await fetch(`${api}/games/${gameId}/replay`, { credentials: 'same-origin' });
-  const data = await r.json();
-  if (!r.ok) {
-    $('board').append(el('div', { class: 'panel error', id: 'replay-error' }, (data.error && data.error.message) || `HTTP ${r.status}`));
+  const { data, error } = await fetchReplay();
+  if (error) {
+    $('board').append(el('div', { class: 'panel error', id: 'replay-error' }, error));
     return;
   }
   R.data = data;
@@ -53,10 +70,10 @@ async function load() {
     seen.add(s.turn);
     turns.append(el('option', { value: String(i) }, `Turn ${s.turn}`));
   });
-  $('rp-export').href = `${api}/games/${gameId}/log`;
+  $('rp-export').href = `${api}/games/${gameId}/log${inviteQ ? '?' + inviteQ : ''}`;
   $('rp-export').setAttribute('download', `${gameId}.json`);
-  if (data.verify_url) $('rp-verify').append(' · ', el('a', { href: data.verify_url, id: 'rp-verify-link' }, 'Verify the dice'));
-  fetch(`${api}/games/${gameId}/match`).then((m) => m.ok ? m.json() : null).then((m) => {
+  if (data.verify_url) $('rp-verify').append(' · ', el('a', { href: data.verify_url + (inviteQ ? '?' + inviteQ : ''), id: 'rp-verify-link' }, 'Verify the dice'));
+  fetch(`${api}/games/${gameId}/match${inviteQ ? '?' + inviteQ : ''}`).then((m) => m.ok ? m.json() : null).then((m) => {
     if (m && m.second) $('rp-match').append(' · ', el('a', { href: m.url }, 'Match'));
   }).catch(() => {});
   const q = Number(new URLSearchParams(location.search).get('step'));

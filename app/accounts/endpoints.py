@@ -7,10 +7,11 @@ from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.responses import HTMLResponse
 
 from ..errors import AppError
+from ..identity.endpoints import set_token_cookie
 from ..models import Identity
 from ..pages.endpoints import render
-from ..ratelimit import check, client_key
-from ..security import COOKIE, CurrentIdentity, OptionalIdentity, SessionDep, token_from
+from ..ratelimit import check_shared, client_key
+from ..security import CurrentIdentity, OptionalIdentity, SessionDep, token_from
 from ..settings import Settings
 from . import service
 from .schemas import (
@@ -36,16 +37,7 @@ def _settings(request: Request) -> Settings:
 
 
 def _cookie(request: Request, response: Response, token: str) -> None:
-    s = _settings(request)
-    response.set_cookie(
-        COOKIE,
-        token,
-        max_age=s.session_days * 24 * 3600,
-        httponly=True,
-        samesite="lax",
-        secure=s.cookie_secure,
-        path="/",
-    )
+    set_token_cookie(request, response, token)
 
 
 @router.post(
@@ -61,7 +53,7 @@ async def register(
     """Register an account.  A guest's token (cookie or bearer) upgrades that identity in
     place (his games stay his; ``token`` is his token); otherwise a new identity and
     session are created and the cookie set."""
-    check(
+    await check_shared(
         _settings(request).register_rate,
         "register",
         client_key(request),
@@ -83,8 +75,8 @@ async def login(
 ) -> SignedIn:
     """Sign in (any device): a new session token, also set as the cookie."""
     s = _settings(request)
-    check(s.login_rate, "login", client_key(request), "sign-in attempts")
-    check(
+    await check_shared(s.login_rate, "login", client_key(request), "sign-in attempts")
+    await check_shared(
         s.login_name_rate,
         "login-name",
         service.name_key(body.name),
@@ -107,7 +99,7 @@ async def set_email(
     body: EmailIn, request: Request, session: SessionDep, identity: CurrentIdentity
 ) -> AccountOut:
     """Set the account's address (unverified until its link is opened; a link is mailed)."""
-    check(
+    await check_shared(
         _settings(request).register_rate,
         "email",
         client_key(request, identity.id),
@@ -143,8 +135,8 @@ async def password_reset(
     """Mail a reset link to the account's verified address (the same answer whether or
     not the name has one)."""
     s = _settings(request)
-    check(s.login_rate, "reset", client_key(request), "reset requests")
-    check(
+    await check_shared(s.login_rate, "reset", client_key(request), "reset requests")
+    await check_shared(
         s.login_name_rate,
         "reset-name",
         body.name.casefold(),

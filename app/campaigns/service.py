@@ -10,6 +10,7 @@ is stored (``campaigns`` / ``campaign_battles``) like a game, so it survives res
 """
 from __future__ import annotations
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..engine_api import prebattle_dice, public_view, ruleset
@@ -38,22 +39,23 @@ def _check_sides(body: CampaignCreate) -> None:
 
 async def _battle_game(session: AsyncSession, creator: Identity, campaign: Campaign,
                        index: int, dice: dict[str, int]) -> str:
-    """Create battle ``index``'s game; returns its id."""
+    """Battle ``index``'s game (flushed, committed by the caller with its
+    ``campaign_battles`` row: UNIQUE(campaign, index) then leaves no second game); returns
+    its id."""
     options = dict(campaign.options or {})
     if any(dice.values()):
         options["campaign"] = dict(dice)
     players = campaign.players or {}
     mine = next((s for s, who in players.items() if who == creator.id), None)
     bots = [s for s, who in players.items() if who == BOT]
-    out = await games.create_game(session, creator, GameCreate(
+    game_id = await games.add_game(session, creator, GameCreate(
         ruleset="m44", scenario_id=campaign.scenarios[index], mode="1v1", options=options,
         seat=mine, bots=bots))
     for side, who in players.items():
         if who not in (None, BOT, creator.id):
-            await games_repo.set_seat(session, out.id, side, identity_id=who, is_bot=False,
+            await games_repo.set_seat(session, game_id, side, identity_id=who, is_bot=False,
                                       only_if_free=True)
-    await session.commit()
-    return out.id
+    return game_id
 
 
 async def create_campaign(session: AsyncSession, me: Identity, body: CampaignCreate) -> CampaignOut:
@@ -174,9 +176,16 @@ async def next_battle(session: AsyncSession, me: Identity, campaign_id: str) -> 
     if nxt is None:
         code = "campaign_finished" if c.status == "finished" else "battle_not_finished"
         raise Conflict("no battle to start now", code=code)
-    game_id = await _battle_game(session, me, c, nxt.index, nxt.dice)
-    await repository.add_battle(session, CampaignBattle(campaign_id=c.id, index=nxt.index,
-                                                        game_id=game_id, dice=nxt.dice))
-    await session.commit()
-    return await get_campaign(session, c.id)
+    campaign_id, index, dice = c.id, nxt.index, nxt.dice
+    try:            # one game per battle: UNIQUE(campaign_id, index) (uq_campaign_battle)
+        game_id = await _battle_game(session, me, c, index, dice)
+        await repository.add_battle(session, CampaignBattle(campaign_id=campaign_id,
+                                                            index=index, game_id=game_id,
+                                                            dice=dice))
+        await session.commit()
+    except IntegrityError:
+        await session.rollback()
+        raise Conflict("this battle was just started by another request",
+                       code="battle_already_started", index=index) from None
+    return await get_campaign(session, campaign_id)
 

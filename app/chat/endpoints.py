@@ -18,7 +18,7 @@ async def read_chat(game_id: str, request: Request,
                     invite: str | None = Query(None, max_length=64)) -> list[ChatOut]:
     """The last 100 messages of a channel the caller may read (players read as any of
     their seats of the game; everyone else as a spectator)."""
-    rt = await request.app.state.hub.registry.get(game_id)
+    rt = await request.app.state.games.registry.get(game_id)
     require_watch(rt, identity.id if identity else None, invite)
     seats = rt.seats_of(identity.id) if identity else []
     actors = [Actor(seat=i.seat, side=i.side, role=i.role, identified=True)

@@ -21,3 +21,6 @@ class ClockIn(BaseModel):
     on_timeout: Literal["lose", "bot"] = Field(
         default="lose", description="lose: the side out of time loses (a `timeout` log "
         "entry); bot: the server's bot decides for it while it has no time left")
+    bot_level: Literal["easy", "normal", "hard", "random"] = Field(
+        default="normal", description="on_timeout bot: the level of the computer player "
+        "deciding for a side out of time (engine/ai, docs/ai.md)")

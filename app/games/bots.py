@@ -4,7 +4,7 @@ and exactly one worker drives a given game's bots.
 * **Driving.** A game's bots are driven by the worker holding its *bot lease*
   (``games.bot_owner`` / ``games.bot_lease_until``, taken with a conditional UPDATE: the
   database is the arbiter between workers).  The driver submits each bot move through
-  the hub exactly like a human action (same engine call, same durable log append, same
+  the session service exactly like a human action (same engine call, same durable log append, same
   broadcast), renews the lease while it plays and releases it when no bot is to act.
 * **Presence.** Every worker stamps ``seats.last_seen`` for the identities connected to
   it (on connect, then every ``BOT_GRACE_SECONDS / 3``).  A periodic sweep (any worker;
@@ -18,18 +18,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import or_, select, tuple_, update
 
-from ..engine_api import EngineError, Ruleset, bot_for
+from ..engine_api import EngineError, Ruleset, bot_action, bot_for, bot_levels
 from ..models import Game, Seat, utcnow
-from ..security import new_id
 from .modes import STAND_IN_MODES
 
 if TYPE_CHECKING:
-    from ..realtime.hub import Hub
+    from .sessions import GameSessions
     from .runtime import GameRuntime
 
 log = logging.getLogger("app.bots")
@@ -37,12 +39,59 @@ log = logging.getLogger("app.bots")
 
 def choose_bot_action(rs: Ruleset, state: Any, seat: str, salt: int,
                       level: str | None = None) -> dict[str, Any] | None:
-    """The engine's bot at the seat's ``level`` (``app.engine_api.bot_for``: today the
-    random bot, ``engine.bot.RandomBot``, over the game's ruleset); the server adds no rule.  The bot decides, then confirms, never taking a decision back
-    (``engine.bot.decisive``); ``BOT_DELAY`` paces its moves (:meth:`BotDriver._play`)."""
+    """The engine's bot at ``level`` (``app.engine_api.bot_for``) over the game's ruleset,
+    computed here: the server calls it for ``random`` only (instant; :func:`think` sends
+    every other level to the bot process pool); the server adds no rule.  The bot decides,
+    then confirms, never taking a decision back (``engine.bot.decisive``); ``BOT_DELAY``
+    paces its moves (:meth:`BotDriver._play`)."""
     if not rs.legal_actions(state, seat):
         return None
     return bot_for(level, salt, rs).choose(state, seat)
+
+
+_POOL: ProcessPoolExecutor | None = None
+
+
+def bot_pool(workers: int) -> ProcessPoolExecutor:
+    """The processes computer players think in (``BOT_WORKERS`` of them, started on first
+    use, ``spawn``: no copy of the server's threads and sockets)."""
+    global _POOL
+    if _POOL is None:
+        _POOL = ProcessPoolExecutor(max_workers=workers,
+                                    mp_context=multiprocessing.get_context("spawn"))
+    return _POOL
+
+
+def close_bot_pool() -> None:
+    global _POOL
+    if _POOL is not None:
+        _POOL.shutdown(wait=False, cancel_futures=True)
+        _POOL = None
+
+
+def seat_level(seat_state: Any, default: str) -> str:
+    """The level of a bot seat: its own (``bot_level``, when the seat stores one and it is
+    a known level), else ``default`` (``BOT_LEVEL``)."""
+    level = getattr(seat_state, "bot_level", None)
+    return level if level in bot_levels() else default
+
+
+async def think(rs: Ruleset, state: Any, seat: str, salt: int, level: str,
+                workers: int) -> dict[str, Any] | None:
+    """A computer player's action (``engine.ai`` at ``level``), computed in the bot process
+    pool so that the event loop keeps serving every other game meanwhile; ``random`` is
+    chosen here (it costs nothing)."""
+    if level == "random" or level not in bot_levels():
+        return choose_bot_action(rs, state, seat, salt, "random")
+    loop = asyncio.get_running_loop()
+    try:
+        return await loop.run_in_executor(bot_pool(workers), bot_action, rs.name, state, seat,
+                                          level, salt)
+    except BrokenProcessPool:           # a pool process died (killed, out of memory)
+        log.warning("the bot process pool broke; starting a new one")
+        close_bot_pool()
+        return await loop.run_in_executor(bot_pool(workers), bot_action, rs.name, state, seat,
+                                          level, salt)
 
 
 def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
@@ -55,25 +104,27 @@ def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
         return None
     return next((s for s in rt.rs.to_act(rt.state) if s in bots), None)
 
+LEASE_SECONDS = 10.0     # a worker's claim on driving one game's bots (renewed at half)
+
 
 class BotDriver:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
-        self.worker = new_id("w")
+    def __init__(self, games: GameSessions) -> None:
+        self.games = games
+        self.worker = games.worker
         self.task: asyncio.Task[None] | None = None
         self._beat_at = float("-inf")    # loop time of the last presence heartbeat
 
     @property
     def grace(self) -> float:
-        return float(self.hub.settings.bot_grace_seconds)
+        return float(self.games.settings.bot_grace_seconds)
 
     @property
     def max_seq(self) -> int:
-        return int(self.hub.settings.bot_max_seq)
+        return int(self.games.settings.bot_max_seq)
 
     @property
     def lease(self) -> float:
-        return float(self.hub.settings.bot_lease_seconds)
+        return LEASE_SECONDS
 
     async def start(self) -> None:
         self.task = asyncio.create_task(self._sweep_loop(), name="bot-sweep")
@@ -83,12 +134,13 @@ class BotDriver:
             self.task.cancel()
             with contextlib.suppress(BaseException):
                 await self.task
+        close_bot_pool()
 
     # -- the lease -------------------------------------------------------------------------
     async def _acquire(self, game_id: str) -> bool:
         now = utcnow()
-        db = self.hub.db
-        async with db.write_lock, db.sessions() as s:
+        db = self.games.db
+        async with db.writing() as s:
             res = await s.execute(
                 update(Game).where(Game.id == game_id,
                                    or_(Game.bot_owner.is_(None), Game.bot_owner == self.worker,
@@ -100,9 +152,9 @@ class BotDriver:
             return bool(res.rowcount)  # type: ignore[attr-defined]
 
     async def _release(self, game_id: str) -> None:
-        db = self.hub.db
+        db = self.games.db
         with contextlib.suppress(Exception):
-            async with db.write_lock, db.sessions() as s:
+            async with db.writing() as s:
                 await s.execute(update(Game).where(Game.id == game_id, Game.bot_owner == self.worker)
                                 .values(bot_owner=None, bot_lease_until=None)
                                 .execution_options(synchronize_session=False))
@@ -113,8 +165,8 @@ class BotDriver:
         """After a seat change or a creation with bots: drive the game's bots if any is to
         act (loads the game on this worker; the lease keeps it to one driver)."""
         try:
-            rt = await self.hub.registry.get(game_id)
-            async with self.hub.db.sessions() as session:
+            rt = await self.games.registry.get(game_id)
+            async with self.games.db.sessions() as session:
                 await rt.refresh_seats(session)
         except Exception:
             log.exception("could not load game %s for its bots", game_id)
@@ -145,27 +197,28 @@ class BotDriver:
     async def _play(self, rt: GameRuntime) -> None:
         loop = asyncio.get_running_loop()
         renew_at = loop.time() + self.lease / 2
-        delay = self.hub.settings.bot_delay
+        delay = self.games.settings.bot_delay
         for _ in range(100_000):
             await asyncio.sleep(delay)
             async with rt.lock:
                 seat = bot_to_act(rt, self.max_seq)
                 if seat is None:
                     return
-                seq = rt.seq
-                try:
-                    action = choose_bot_action(rt.rs, rt.state, seat, seq,
-                                               rt.seats[seat].bot_level)
-                except EngineError:
-                    log.exception("bot could not choose in game %s", rt.game_id)
-                    return
+                seq, state = rt.seq, rt.state
+                level = seat_level(rt.seats.get(seat), self.games.settings.bot_level)
+            try:        # thinks outside the game's lock; a stale seq is refused below
+                action = await think(rt.rs, state, seat, seq, level,
+                                     self.games.settings.bot_workers)
+            except EngineError:
+                log.exception("bot could not choose in game %s", rt.game_id)
+                return
             if action is None:
                 return
             if loop.time() >= renew_at:
                 if not await self._acquire(rt.game_id):
                     return
                 renew_at = loop.time() + self.lease / 2
-            out = await self.hub.submit(rt, None, seat, seq, action)
+            out = await self.games.submit(rt, seat, seq, action)
             if not out.ok and out.code != "stale_seq":
                 log.warning("bot action rejected in %s: %s", rt.game_id, out.code)
                 return
@@ -175,12 +228,8 @@ class BotDriver:
         """An identity connected: stamp it, and take its seats back from a stand-in bot."""
         if identity_id is None or not rt.seats_of(identity_id):
             return
-        db = self.hub.db
-        if db.log_writer is not None:       # two prepared statements, grouped with the log
-            if await db.log_writer.seat_present(rt.game_id, identity_id):
-                await self.hub.seats_changed(rt.game_id)
-            return
-        async with db.write_lock, db.sessions() as s:
+        db = self.games.db
+        async with db.writing() as s:
             await s.execute(update(Seat).where(Seat.game_id == rt.game_id,
                                                Seat.identity_id == identity_id)
                             .values(last_seen=utcnow())
@@ -194,7 +243,7 @@ class BotDriver:
             await s.commit()
             back = bool(res.rowcount)  # type: ignore[attr-defined]
         if back:
-            await self.hub.seats_changed(rt.game_id)
+            await self.games.seats_changed(rt.game_id)
 
     async def _heartbeat(self) -> None:
         """``last_seen`` of every seated identity connected to this worker: ONE UPDATE for
@@ -205,19 +254,16 @@ class BotDriver:
             return                      # presence is written every BOT_GRACE_SECONDS / 3
         self._beat_at = loop.time()
         pairs: set[tuple[str, str]] = set()
-        for rt in list(self.hub.registry.runtimes.values()):
+        for rt in list(self.games.registry.runtimes.values()):
             for c in list(rt.connections):
                 if c.identity_id is not None and not c.closed and c.seats:
                     pairs.add((rt.game_id, c.identity_id))
         if not pairs:
             return
-        db = self.hub.db
+        db = self.games.db
         now = utcnow()
         ordered = sorted(pairs)
-        if db.log_writer is not None:   # one prepared statement on the log writer's
-            await db.log_writer.touch_seats(ordered)    # connection (SQLite: grouped)
-            return
-        async with db.write_lock, db.sessions() as s:
+        async with db.writing() as s:
             for i in range(0, len(ordered), 500):
                 await s.execute(update(Seat).where(tuple_(Seat.game_id, Seat.identity_id)
                                                    .in_(ordered[i:i + 500]))
@@ -227,7 +273,7 @@ class BotDriver:
 
     async def _take_over_absent(self) -> None:
         cutoff = utcnow() - timedelta(seconds=self.grace)
-        db = self.hub.db
+        db = self.games.db
         async with db.sessions() as s:
             rows = (await s.execute(
                 select(Seat.id, Seat.game_id).join(Game, Game.id == Seat.game_id)
@@ -236,7 +282,7 @@ class BotDriver:
         if not rows:
             return
         changed: set[str] = set()
-        async with db.write_lock, db.sessions() as s:
+        async with db.writing() as s:
             for seat_id, game_id in rows:
                 res = await s.execute(update(Seat).where(Seat.id == seat_id, Seat.is_bot.is_(False),
                                                          Seat.last_seen < cutoff)
@@ -247,13 +293,13 @@ class BotDriver:
             await s.commit()
         for game_id in sorted(changed):
             log.info("game %s: absent players' seats handed to bots", game_id)
-            self.hub.registry.evicted.pop(game_id, None)     # its bots may play now
-            await self.hub.seats_changed(game_id)
+            self.games.registry.evicted.pop(game_id, None)     # its bots may play now
+            await self.games.seats_changed(game_id)
 
     async def _orphans(self) -> None:
         """Live games with bot seats and no valid lease: make sure someone drives them."""
         now = utcnow()
-        async with self.hub.db.sessions() as s:
+        async with self.games.db.sessions() as s:
             rows = (await s.execute(
                 select(Game.id, Game.seq).where(Game.status == "live",
                                                 or_(Game.bot_lease_until.is_(None),
@@ -261,14 +307,14 @@ class BotDriver:
                                                 Game.id.in_(select(Seat.game_id)
                                                             .where(Seat.is_bot.is_(True))))
                 .limit(200))).all()
-        registry = self.hub.registry
+        registry = self.games.registry
         for game_id, seq in rows:
             rt = registry.cached(game_id)
             if rt is None and registry.evicted.get(game_id) == seq:
                 continue            # dropped idle with no bot to act, and nothing since
             if rt is None:
                 try:
-                    rt = await self.hub.registry.get(game_id)
+                    rt = await self.games.registry.get(game_id)
                 except Exception:
                     continue
             self.schedule(rt)

@@ -22,7 +22,7 @@ from engine.meta import Fold, is_meta, rolls_following
 
 from ..engine_api import EngineError, Ruleset, normalise_logged, ruleset
 from ..models import ActionRow, Game, Snapshot
-from .redact import events_for_seats
+from .redact import actor_for_seats, events_for_seats
 from .runtime import game_scenario, load_snapshot
 from .schemas import EventEntry
 
@@ -75,7 +75,9 @@ def _replay(rs: Ruleset, start: Any, base: int, rows: list[tuple[int, str, dict[
         if since < seq <= upto:
             raw.append((seq, seat, f.state, events))
     final = f.state if rs.is_over(f.state) else None
-    return [EventEntry(seq=seq, seat=seat,
+    return [EventEntry(seq=seq,
+                       seat=actor_for_seats(rs, after if final is None else final, seat,
+                                            seats, watch),
                        events=events_for_seats(rs, after if final is None else final, events,
                                                seats, watch))
             for seq, seat, after, events in raw]

@@ -2,11 +2,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query, Request, status
+from fastapi import APIRouter, Query, Request, Response, status
 
 from ..engine_api import bot_levels, default_bot_level, optional_rules, preview_action, rulesets
 from ..errors import BadRequest
-from ..ratelimit import check, client_key
+from ..ratelimit import CATCHUP_RATE, address_key, check_shared, client_key
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
 from .privacy import require_watch
@@ -23,22 +23,38 @@ async def create_game(body: GameCreate, session: SessionDep, me: CurrentIdentity
                       request: Request) -> GameCreated:
     """Create a game on a bundled or uploaded scenario.  The side that moves first comes
     from the scenario; seats come from the mode (``1v1``: one per side), player slots from
-    the layout per side; ``bots`` lists the slots the server's bot plays."""
+    the layout per side; ``bots`` lists the slots the server's bot plays.  Rate-limited
+    per identity (``GAME_RATE``) and per client address (``GAME_ADDRESS_RATE``)."""
+    await admit_game(request, me.id)
     out = await service.create_game(session, me, body,
                                     request.app.state.settings.allow_test_seed)
     if body.bots:
-        await request.app.state.hub.bots.kick(out.id)
+        await request.app.state.bots.kick(out.id)
     return out
 
 
+async def admit_game(request: Request, identity_id: str) -> None:
+    """Count a new game (or campaign) against its creator's and its address's windows."""
+    s = request.app.state.settings
+    await check_shared(s.game_rate, "game", client_key(request, identity_id), "new games")
+    await check_shared(s.game_address_rate, "game", address_key(request), "new games")
+
+
 @router.get("/games", response_model=list[GameSummary])
-async def list_games(session: SessionDep, me: OptionalIdentity,
-                     status: str = Query("open,live", description="comma list of open, live, finished")
-                     ) -> list[GameSummary]:
+async def list_games(session: SessionDep, me: OptionalIdentity, response: Response,
+                     status: str = Query("open,live", max_length=64,
+                                         description="comma list of open, live, finished"),
+                     offset: int = Query(0, ge=0, le=1_000_000),
+                     limit: int = Query(100, ge=1, le=100)) -> list[GameSummary]:
+    """The lobby: one page (``offset``/``limit``, at most 100) of the games of these
+    statuses, open games first, then live, then finished, newest first within each;
+    ``X-Total-Count`` gives how many there are in all."""
     wanted = [s for s in status.split(",") if s]
     if not wanted or not set(wanted) <= STATUSES:
         raise BadRequest(f"status must be among {sorted(STATUSES)}")
-    return await service.list_games(session, wanted, me)
+    page, total = await service.list_games(session, wanted, me, offset, limit)
+    response.headers["X-Total-Count"] = str(total)
+    return page
 
 
 @router.get("/games/{game_id}", response_model=GameSummary)
@@ -53,17 +69,17 @@ async def get_game(game_id: str, session: SessionDep, me: OptionalIdentity,
 @router.post("/games/{game_id}/seats/{seat}/claim", response_model=GameSummary)
 async def claim_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
                      request: Request, body: ClaimBody | None = None) -> GameSummary:
-    out = await service.claim_seat(session, request.app.state.hub, me, game_id, seat,
+    out = await service.claim_seat(session, request.app.state.games, me, game_id, seat,
                                      body.invite if body else None)
-    await request.app.state.hub.bots.kick(game_id)
+    await request.app.state.bots.kick(game_id)
     return out
 
 
 @router.post("/games/{game_id}/seats/{seat}/leave", response_model=GameSummary)
 async def leave_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIdentity,
                      request: Request) -> GameSummary:
-    out = await service.leave_seat(session, request.app.state.hub, me, game_id, seat)
-    await request.app.state.hub.bots.kick(game_id)
+    out = await service.leave_seat(session, request.app.state.games, me, game_id, seat)
+    await request.app.state.bots.kick(game_id)
     return out
 
 
@@ -72,9 +88,9 @@ async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIden
                    request: Request, body: BotBody | None = None) -> GameSummary:
     """Let the server's engine bot play this seat at ``level``: a free seat or a bot's (the
     game's creator), or one you hold (autopilot).  A person claiming it takes it back."""
-    out = await service.seat_bot(session, request.app.state.hub, me, game_id, seat,
+    out = await service.seat_bot(session, request.app.state.games, me, game_id, seat,
                                  body.level if body else None)
-    await request.app.state.hub.bots.kick(game_id)
+    await request.app.state.bots.kick(game_id)
     return out
 
 
@@ -82,9 +98,9 @@ async def bot_seat(game_id: str, seat: str, session: SessionDep, me: CurrentIden
 async def start_game(game_id: str, session: SessionDep, me: CurrentIdentity,
                      request: Request, body: BotBody | None = None) -> GameSummary:
     """The creator starts an open game: bots at ``level`` take the seats nobody holds."""
-    out = await service.start_game(session, request.app.state.hub, me, game_id,
+    out = await service.start_game(session, request.app.state.games, me, game_id,
                                    body.level if body else None)
-    await request.app.state.hub.bots.kick(game_id)
+    await request.app.state.bots.kick(game_id)
     return out
 
 
@@ -115,8 +131,8 @@ async def game_events(game_id: str, session: SessionDep, me: OptionalIdentity,
     public events, or with ``watch`` what that side sees): a late joiner's battle log, one
     page at a time (``next_since``).  Never the actions or the seed.  Rate-limited per
     client (``CATCHUP_RATE``)."""
-    check(request.app.state.settings.catchup_rate, "catchup",
-          client_key(request, me.id if me else None), "log requests")
+    await check_shared(CATCHUP_RATE, "catchup",
+                       client_key(request, me.id if me else None), "log requests")
     return await service.event_log(session, game_id, me, since, invite, watch)
 
 

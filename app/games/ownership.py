@@ -33,10 +33,13 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import secrets
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from redis.exceptions import RedisError
+
+from ..pubsub import Outage, redis_client
 
 if TYPE_CHECKING:
     from .runtime import GameRuntime, Registry
@@ -44,12 +47,13 @@ if TYPE_CHECKING:
 log = logging.getLogger("app.ownership")
 
 PREFIX = "overlord:"     # + the deployment's namespace (:func:`namespace`) + ":"
+OWNER_TTL_SECONDS = 10.0  # a dead worker's games go to another one after this at most
 
 
 def namespace(database_url: str, schema: str | None) -> str:
     """A short name of the deployment (its database and schema): servers of other
     databases sharing the Redis (tests, benchmarks, staging) never pick each other's
-    workers nor read each other's secret (no password in it: only its hash)."""
+    workers (no password in it: only its hash)."""
     from sqlalchemy.engine import make_url
 
     try:
@@ -93,14 +97,12 @@ def _s(v: Any) -> str | None:
 class Ownership:
     """This worker's game keys (one per owned game) and their renewal loop."""
 
-    def __init__(self, redis_url: str, registry: Registry, ttl: float = 10.0,
+    def __init__(self, redis_url: str, registry: Registry, ttl: float = OWNER_TTL_SECONDS,
                  on_lost: Callable[[str], None] | None = None, space: str = "") -> None:
-        import redis.asyncio as aioredis
-
-        self.redis = aioredis.from_url(redis_url)
+        self.redis = redis_client(redis_url)
+        self._outage = Outage("ownership renewal")
         base = f"{PREFIX}{space}:" if space else PREFIX
         self.key, self.workers = base + "owner:", base + "workers"
-        self.secret_key = base + "forward-secret"
         self.registry = registry
         self.ttl_ms = max(1000, int(ttl * 1000))
         self.on_lost = on_lost
@@ -138,15 +140,6 @@ class Ownership:
         def weight(peer: str) -> bytes:
             return hashlib.blake2b(f"{peer}|{game_id}".encode(), digest_size=8).digest()
         return max(self.peers or [self.address], key=weight)
-
-    async def secret(self, preset: str | None = None) -> str:
-        """The secret a forwarded socket carries (workers trust its client address header
-        only with it): ``FORWARD_SECRET`` if set, else one shared through Redis (the
-        first worker to start sets it; every worker of every machine reads the same)."""
-        if preset:
-            return preset
-        await self.redis.set(self.secret_key, secrets.token_urlsafe(32), nx=True)
-        return str(_s(await self.redis.get(self.secret_key)))
 
     def owns(self, game_id: str) -> bool:
         return game_id in self.owned
@@ -238,8 +231,10 @@ class Ownership:
                 await self.renew()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("ownership renewal failed")
+            except (RedisError, OSError) as exc:
+                self._outage.failed(exc)
+                continue
+            self._outage.ok()
 
     async def stop(self) -> None:
         if self._task is not None:

@@ -40,12 +40,12 @@ class Outcome:
         return cls(False, seq, code, message, details)
 
 
-async def submit(db: Database, rt: GameRuntime, seat: str,
+async def submit(db: Database, writer: repository.LogWriter, rt: GameRuntime, seat: str,
                  expected_seq: int, action: dict[str, Any], snapshot_every: int) -> Outcome:
     """Apply ``action`` for ``seat``; the caller holds ``rt.lock``."""
     if rt.fields()["status"] == "finished":
         return Outcome.reject(rt.seq, "game_over", "the game is over")
-    if not rt.all_seats_held():
+    if rt.status == "open":           # a game that started stays live (game_fields)
         return Outcome.reject(rt.seq, "game_not_started", "a seat is still free")
     if expected_seq != rt.seq:
         return Outcome.reject(rt.seq, "stale_seq",
@@ -57,7 +57,7 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
         action = rt.rs.canonical_action(before, {**action, "seat": seat})
         state, events = rt.rs.apply(before, action)
         state, rolls, roll_events = settle_chance(rt.rs, state)
-        fields = game_fields(rt.rs, state, list(rt.seats.values()))
+        fields = game_fields(rt.rs, state, list(rt.seats.values()), rt.started)
     except EngineError as exc:
         return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
     except Exception:  # an engine bug must not take the server down
@@ -69,7 +69,7 @@ async def submit(db: Database, rt: GameRuntime, seat: str,
     # the log rows are the truth; a snapshot only shortens cold starts, so it is written
     # after the broadcast (write_snapshot), off the action's path
     snap = snapshot_due(rt.game_id, old, new, snapshot_every)
-    stale = await _append(db, rt, old, entries, fields)
+    stale = await _append(db, writer, rt, old, entries, fields)
     if stale is not None:
         return stale
     rt.fold.record(old + 1, seat, action, before, events, state, len(rolls))
@@ -98,13 +98,14 @@ def snapshot_due(game_id: str, old: int, new: int, every: int) -> bool:
     return (new + off) // every > (old + off) // every
 
 
-async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str, Any]) -> Outcome:
+async def submit_meta(db: Database, writer: repository.LogWriter, rt: GameRuntime, seat: str,
+                      action: dict[str, Any]) -> Outcome:
     """Append a server-originated entry (``resign`` / ``timeout`` / ``forfeit`` /
     ``undo``: ``engine.meta``) for ``seat``; the caller holds ``rt.lock``.  Folded exactly
     as every replay folds it."""
     if rt.fields()["status"] == "finished":
         return Outcome.reject(rt.seq, "game_over", "the game is over")
-    if not rt.all_seats_held():
+    if rt.status == "open":           # a game that started stays live (game_fields)
         return Outcome.reject(rt.seq, "game_not_started", "a seat is still free")
     action = {**action, "seat": seat}
     from engine.meta import Fold
@@ -114,14 +115,14 @@ async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str
     old = rt.seq
     try:
         events = trial.apply(old + 1, seat, action, rt.rs.apply)
-        fields = game_fields(rt.rs, trial.state, list(rt.seats.values()))
+        fields = game_fields(rt.rs, trial.state, list(rt.seats.values()), rt.started)
     except EngineError as exc:
         return Outcome.reject(rt.seq, exc.code, exc.message, **exc.details)
     except Exception:  # e.g. a ruleset whose states know no ending: never a crash
         log.exception("engine failed on %.500s in game %s", action, rt.game_id)
         return Outcome.reject(rt.seq, "engine_failure", "the engine could not process this action")
     entries = [(seat, action)]
-    stale = await _append(db, rt, old, entries, fields)
+    stale = await _append(db, writer, rt, old, entries, fields)
     if stale is not None:
         return stale
     rt.fold = trial
@@ -130,18 +131,11 @@ async def submit_meta(db: Database, rt: GameRuntime, seat: str, action: dict[str
     return Outcome(True, old + 1, batch=batch, entries=entries)
 
 
-async def _append(db: Database, rt: GameRuntime, old: int,
+async def _append(db: Database, writer: repository.LogWriter, rt: GameRuntime, old: int,
                   entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> Outcome | None:
     """Commit log entries ``old+1..`` (compare-and-set on the seq); a ``stale_seq``
     rejection when another writer was first (the runtime then catches up)."""
-    ok = await db.append_log(rt.game_id, old, entries, fields)
-    if ok is None:                       # no fast writer for this database: the ORM path
-        async with db.write_lock, db.sessions() as session:
-            try:
-                await repository.append(session, rt.game_id, old, entries, fields, None)
-                ok = True
-            except repository.StaleSeq:
-                ok = False
+    ok = await writer.append(rt.game_id, old, entries, fields)
     if ok:
         return None
     async with db.sessions() as session:
@@ -171,10 +165,7 @@ async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, stat
     try:
         blob = dump_snapshot(rs, state)
         clock = await _clock_fold(db, game_id, seq) if timed else None
-        if db.log_writer is not None:       # grouped with the log appends, no write gate
-            await db.log_writer.snapshot(game_id, seq, blob, clock)
-            return
-        async with db.write_lock, db.sessions() as session:
+        async with db.writing() as session:
             await session.execute(insert(Snapshot.__table__).values(
                 game_id=game_id, seq=seq, state=blob, clock=clock, created_at=utcnow()))
             await session.commit()

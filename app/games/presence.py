@@ -11,6 +11,8 @@ game: the outcome of an absence goes through the log (``engine.meta``).
 """
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -18,17 +20,17 @@ from sqlalchemy import select, update
 
 from ..clocks.service import epoch
 from ..models import Seat, utcnow
-from ..realtime.connection import Encoded, dumps
+from ..jsontext import dumps
 
 if TYPE_CHECKING:
-    from ..realtime.hub import Hub
     from .runtime import GameRuntime
+    from .sessions import GameSessions
 
-
+log = logging.getLogger("app.presence")
 
 class Presence:
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, games: GameSessions) -> None:
+        self.games = games
         self.last_seen: dict[str, dict[str, float]] = {}     # game -> identity -> epoch
         self.loaded: dict[str, float] = {}                   # game -> first seen here
         self.spectators: dict[str, dict[str, int]] = {}      # game -> worker -> count
@@ -43,7 +45,7 @@ class Presence:
 
     @property
     def grace(self) -> float:
-        return float(self.hub.settings.bot_grace_seconds)
+        return float(self.games.settings.bot_grace_seconds)
 
     @property
     def period(self) -> float:
@@ -67,7 +69,7 @@ class Presence:
         query per 500 games (the presence loop, once per period for all the games with
         connections)."""
         for i in range(0, len(game_ids), 500):
-            async with self.hub.db.sessions() as s:
+            async with self.games.db.sessions() as s:
                 rows = (await s.execute(select(Seat.game_id, Seat.identity_id, Seat.last_seen)
                                         .where(Seat.game_id.in_(game_ids[i:i + 500]),
                                                Seat.identity_id.is_not(None)))).all()
@@ -88,11 +90,8 @@ class Presence:
         """The last connection of an identity on this worker closed: it was seen now."""
         now = time.time()
         self.last_seen.setdefault(game_id, {})[identity_id] = now
-        db = self.hub.db
-        if db.log_writer is not None:
-            await db.log_writer.touch_seats([(game_id, identity_id)])
-            return
-        async with db.write_lock, db.sessions() as s:
+        db = self.games.db
+        async with db.writing() as s:
             await s.execute(update(Seat).where(Seat.game_id == game_id,
                                                Seat.identity_id == identity_id)
                             .values(last_seen=utcnow())
@@ -112,7 +111,7 @@ class Presence:
         start = self.loaded.setdefault(rt.game_id, now)
         last = max(seen or 0.0, start)     # a restart gives the absent the grace again
         gone_at = self.left.get(rt.game_id, {}).get(identity_id)
-        if not self.hub.pubsub.local_only and seen is not None and now - seen < 2.5 * self.period \
+        if not self.games.bus.local_only and seen is not None and now - seen < 2.5 * self.period \
                 and (gone_at is None or seen > gone_at + 0.5 * self.period):
             return 0.0                       # another worker's heartbeat: connected there
         return max(0.0, now - last)
@@ -136,7 +135,7 @@ class Presence:
             seats.append({"seat": seat, "state": state, "away_seconds": int(away),
                           "bot": info.is_bot})
         others = sum(n for w, n in self.spectators.get(rt.game_id, {}).items()
-                     if w != self.hub.bots.worker)
+                     if w != self.games.worker)
         return {"seats": seats, "spectators": spectators + others, "grace": int(self.grace)}
 
     def message(self, rt: GameRuntime) -> dict[str, Any]:
@@ -163,20 +162,53 @@ class Presence:
             msg = self.message(rt)
         if msg is None:
             return
-        text = Encoded(dumps(msg))         # framed once for every socket
+        text = dumps(msg)                  # serialised once for every socket
         for c in list(rt.connections):
             c.send(text)
 
     def gone_seats(self, rt: GameRuntime, side: str) -> list[str] | None:
         """The human seats of ``side`` when every one of them is ``gone`` (a stand-in bot
-        playing for an absent holder counts as gone); None otherwise."""
+        playing for an absent holder counts as gone; so does a seat its player left once
+        the game started: nobody is there to play it); None otherwise."""
         local = self._local(rt)[0]
         out = []
         for seat, info in rt.seats.items():
-            if info.side != side or info.identity_id is None:
+            if info.side != side or info.is_bot and info.identity_id is None:
+                continue
+            if info.identity_id is None:
+                if not rt.started:
+                    return None
+                out.append(seat)
                 continue
             state, _ = self.seat_state(rt, seat, local)
             if state != "gone":
                 return None
             out.append(seat)
         return out or None
+
+    SLICE = 50     # games per slice of the presence pass
+
+    async def run(self) -> None:
+        """Tell every game's connections when a seat goes away / gone / comes back (the
+        states change with time alone) and the spectator count; in slices of ``SLICE``
+        games, so the pass over every live game never holds the loop in one piece."""
+        registry = self.games.registry
+        while True:
+            await asyncio.sleep(self.period)
+            live = [r for r in list(registry.runtimes.values()) if r.connections]
+            if live and not self.games.bus.local_only:  # other workers' heartbeats: one
+                try:                                    # query for all these games
+                    await self.refresh_many([r.game_id for r in live])
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("presence refresh failed")
+            for i, rt in enumerate(live):
+                if i and not i % self.SLICE:
+                    await asyncio.sleep(0)      # actions waiting run between the slices
+                try:
+                    self.broadcast(rt, count=True)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("presence of game %s failed", rt.game_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from ..errors import Forbidden
+from ..errors import Forbidden, NotFound
 
 
 def may_watch(game: Any, identity_id: str | None, invite: str | None) -> bool:
@@ -30,3 +30,12 @@ def require_watch(game: Any, identity_id: str | None, invite: str | None) -> Non
     if not may_watch(game, identity_id, invite):
         raise Forbidden("this private game needs its invite code (?invite=)",
                         code="invite_required")
+
+
+def require_visible(game: Any, identity_id: str | None, invite: str | None) -> None:
+    """The pages and answers that name a game's players outside the game itself (its
+    replay, dice verification, match): a private game is unknown (404 ``game_not_found``,
+    as a game that does not exist) to whoever may not watch it, so that neither the
+    game nor its players' names can be found by its id."""
+    if not may_watch(game, identity_id, invite):
+        raise NotFound(f"no game {game.id!r}", code="game_not_found")

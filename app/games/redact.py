@@ -4,6 +4,7 @@ see.  The game's ruleset redacts per seat (``events_for``, ``view_for``); nothin
 decides a rule."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ..engine_api import Ruleset
@@ -37,3 +38,32 @@ def legal_for_seats(rs: Ruleset, state: Any, seats: list[str]) -> list[dict[str,
     for s in seats:
         out.extend(rs.legal_actions(state, s))
     return out
+
+
+def actor_for_seats(rs: Ruleset, state: Any, actor: str | None, seats: list[str] | None,
+                    seat: str | None = None) -> str | None:
+    """The seat that acted as the holder of ``seats`` (or the single ``seat``, a
+    spectator's pseudo-seat) may know it: the ruleset's optional ``actor_for`` (004
+    Kriegspiel team play: an enemy role seat is only its side)."""
+    hide = getattr(rs, "actor_for", None)
+    if hide is None or actor is None or state is None:
+        return actor
+    return hide(state, actor, seats[0] if seats else seat)  # type: ignore[no-any-return]
+
+
+def nothing_seen(batches: list[Any], seats: list[str], events: list[dict[str, Any]],
+                 view: Any, prev_view: Any) -> bool:
+    """An update that would tell its audience only that entries were logged under fog of
+    war (004 Kriegspiel: the view has ``fog``, the events carry it): nobody of the audience acted
+    (``batches``' actors, ``seats``: the audience's), none of the events is visible to it
+    (the enemy's unseen orders) and its view did not change (``view``, ``prev_view``:
+    dicts or ``ViewParts``).  Not sent (the opponent would learn when orders were given);
+    the next update carries those entries' seqs."""
+    if events or prev_view is None or {b.actor for b in batches} & set(seats):
+        return False
+    if view.get("fog") is None and not any("fog" in e for b in batches for e in b.events):
+        return False                    # no fog of war: every audience follows every seq
+    # as the client holds them: JSON (a tuple and a list are the same hex)
+    whole = [json.dumps(v.full() if hasattr(v, "full") else v, sort_keys=True,
+                        separators=(",", ":")) for v in (view, prev_view)]     # ViewParts
+    return whole[0] == whole[1]

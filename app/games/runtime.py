@@ -172,12 +172,15 @@ def shared_board(rs: Ruleset, state: Any) -> dict[str, Any]:
     return board
 
 
-def game_fields(rs: Ruleset, state: Any, seats: list[SeatInfo]) -> dict[str, Any]:
-    """The lobby columns of ``games`` derived from the public view and the seats."""
+def game_fields(rs: Ruleset, state: Any, seats: list[SeatInfo],
+                started: bool = False) -> dict[str, Any]:
+    """The lobby columns of ``games`` derived from the public view and the seats.  A game
+    that has started (every seat held once) stays ``live`` when a player leaves his seat:
+    its clock keeps running, the time-out and the absence rules apply to the free seat."""
     view = public_status_of(rs, state)
     if view.get("game_over"):
         status = "finished"
-    elif all(s.held for s in seats):
+    elif started or all(s.held for s in seats):
         status = "live"
     else:
         status = "open"
@@ -204,6 +207,8 @@ class GameRuntime:
         self.clock: Any = None             # app/clocks Clock (None: an untimed game)
         self.seq = seq
         self.seats: dict[str, SeatInfo] = {s.seat: s for s in seats}
+        # every seat was held once (``games.started_at``): live for good (game_fields)
+        self.started = game.started_at is not None or self.all_seats_held()
         self.lock = asyncio.Lock()
         self.recent: deque[Batch] = deque()
         self.recent_events = 0               # events of the batches in ``recent``
@@ -244,7 +249,8 @@ class GameRuntime:
         """Lobby columns for the current state (memoized per seq and seat change)."""
         key = (self.seq, self._seats_version)
         if self._fields is None or self._fields[0] != key:
-            self._fields = (key, game_fields(self.rs, self.state, list(self.seats.values())))
+            self._fields = (key, game_fields(self.rs, self.state, list(self.seats.values()),
+                                             self.started))
         return self._fields[1]
 
     @property
@@ -325,8 +331,10 @@ class GameRuntime:
         rows = await repository.seats_of(session, self.game_id)
         self.seats = {r.seat: SeatInfo.of(r) for r in rows}
         self._seats_version += 1
-        if self.clock is not None and self.all_seats_held():
-            self.clock.start(time.time())     # the game went live: the clocks start
+        if self.all_seats_held():
+            self.started = True
+            if self.clock is not None:
+                self.clock.start(time.time())     # the game went live: the clocks start
 
 
 async def game_scenario(session: AsyncSession, game: Game) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from collections import OrderedDict
 from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -183,7 +184,21 @@ async def check_game(session: AsyncSession, body: GameCreate) -> tuple[list[str]
 
 
 async def create_game(session: AsyncSession, creator: Identity, body: GameCreate,
-                      allow_test_seed: bool = False, rematch_of: str | None = None) -> GameCreated:
+                      allow_test_seed: bool = False) -> GameCreated:
+    game_id = await add_game(session, creator, body, allow_test_seed)
+    await session.commit()
+    game = await _reload(session, game_id)
+    out = summary(game, creator)
+    return GameCreated(**out.model_dump(), invite=game.invite_code,
+                       invite_url=f"/join/{game.invite_code}")
+
+
+async def add_game(session: AsyncSession, creator: Identity, body: GameCreate,
+                   allow_test_seed: bool = False, rematch_of: str | None = None) -> str:
+    """A new game's rows (game, seats, its first chance entries) flushed, not committed:
+    the caller commits them with whatever links the game (a return match's
+    ``rematch_of``, an accepted offer, a campaign battle), so that a refused link leaves
+    no game behind.  Returns the game's id."""
     level = check_bot_level(body.bot_level)
     dice = new_seed(body, allow_test_seed)
     row, rs, mode_name, state, specs, layout, slots, mine, bots = \
@@ -218,16 +233,16 @@ async def create_game(session: AsyncSession, creator: Identity, body: GameCreate
     await repository.add(session, game, seats)
     session.add_all([ActionRow(game_id=game_id, seq=i + 1, seat=seat, action=action)
                      for i, (seat, action) in enumerate(entries)])
-    await session.commit()
-    game = await _reload(session, game_id)
-    out = summary(game, creator)
-    return GameCreated(**out.model_dump(), invite=game.invite_code,
-                       invite_url=f"/join/{game.invite_code}")
+    await session.flush()
+    return game_id
 
 
-async def list_games(session: AsyncSession, statuses: list[str], me: Identity | None) -> list[GameSummary]:
-    games = await repository.list_games(session, statuses, viewer=me.id if me else None)
-    return [summary(g, me) for g in games]
+async def list_games(session: AsyncSession, statuses: list[str], me: Identity | None,
+                     offset: int = 0, limit: int = 100) -> tuple[list[GameSummary], int]:
+    """One lobby page (open games first) and the number of games in all."""
+    games, total = await repository.list_games(session, statuses, limit,
+                                               viewer=me.id if me else None, offset=offset)
+    return [summary(g, me) for g in games], total
 
 
 def _slot_rows(game: Game, name: str) -> tuple[str, list[Seat]]:
@@ -255,7 +270,8 @@ async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id:
     if game.status not in ("finished", "unplayable"):
         held = all(s.identity_id is not None or s.is_bot for s in game.seats)
         extra = {"started_at": utcnow()} if held and game.started_at is None else {}
-        await repository.set_fields(session, game_id, status="live" if held else "open", **extra)
+        live = held or game.started_at is not None      # started: live for good
+        await repository.set_fields(session, game_id, status="live" if live else "open", **extra)
     await session.commit()
     game = await _reload(session, game_id)
     await notifier.seats_changed(game_id)
@@ -378,12 +394,27 @@ async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
                    actions=[LogEntry(seq=r.seq, seat=r.seat, action=r.action) for r in rows])
 
 
+_VERIFIED: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+VERIFIED_KEEP = 256         # finished games whose verdict is kept (a few hundred bytes each)
+
+
 async def verify_game(session: AsyncSession, game_id: str) -> dict[str, Any]:
     """The engine's verification (``engine.fairdice.verify``) of a finished game's log:
-    what ``python -m engine verify`` prints for the exported log."""
-    log = (await finished_log(session, game_id)).model_dump(mode="json")
-    verdict = await asyncio.to_thread(verify_log, log)
-    return {"log": log, "verdict": verdict.to_dict()}
+    what ``python -m engine verify`` prints for the exported log (``verdict``) and the
+    log's length (``entries``).  A finished game's log no longer changes: its verdict is
+    computed once (per worker) and kept for the last ``VERIFIED_KEEP`` games."""
+    game = await get_game(session, game_id)
+    key = (game_id, game.seq)
+    hit = _VERIFIED.get(key)
+    if hit is None or game.status != "finished":
+        log = (await finished_log(session, game_id)).model_dump(mode="json")
+        verdict = await asyncio.to_thread(verify_log, log)
+        hit = {"verdict": verdict.to_dict(), "entries": len(log["actions"])}
+        _VERIFIED[key] = hit
+        while len(_VERIFIED) > VERIFIED_KEEP:
+            _VERIFIED.popitem(last=False)
+    _VERIFIED.move_to_end(key)
+    return hit
 
 
 async def event_log(session: AsyncSession, game_id: str, me: Identity | None,

@@ -2,14 +2,16 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..errors import NotFound
 from ..inputs import clean_label
 from ..models import AuthSession, Identity, utcnow
 from ..security import hash_token, new_id, new_token
-from ..settings import get_settings
 from . import repository
+
+SESSION_DAYS = 90          # a login token's lifetime
 
 
 async def create_guest(session: AsyncSession, name: str,
@@ -28,7 +30,7 @@ def new_session(identity_id: str, token: str, label: str | None) -> AuthSession:
     now = utcnow()
     return AuthSession(id=new_id("s", 12), identity_id=identity_id, token_hash=hash_token(token),
                        label=clean_label(label, 120) if label else None, created_at=now,
-                       expires_at=now + timedelta(days=get_settings().session_days))
+                       expires_at=now + timedelta(days=SESSION_DAYS))
 
 
 async def logout(session: AsyncSession, identity: Identity, token: str) -> None:
@@ -44,7 +46,11 @@ async def logout(session: AsyncSession, identity: Identity, token: str) -> None:
     await session.commit()
 
 
-async def revoke_session(session: AsyncSession, identity: Identity, session_id: str) -> None:
+async def revoke_session(session: AsyncSession, identity: Identity, session_id: str) -> str:
+    """Revoke one session of the identity; the hash of its token."""
     if await repository.revoke(session, identity.id, session_id=session_id[:32]) == 0:
         raise NotFound(f"no active session {session_id[:32]!r}", code="session_not_found")
+    token_hash = await session.scalar(select(AuthSession.token_hash)
+                                      .where(AuthSession.id == session_id[:32]))
     await session.commit()
+    return str(token_hash)

@@ -61,7 +61,7 @@ async def notify(
 ) -> bool:
     """Send one notification of ``kind`` to ``identity_id`` unless one with this ``key``
     was sent already or he switched the kind off; True when something was sent."""
-    async with db.write_lock, db.sessions() as s:
+    async with db.writing() as s:
         ident = await s.get(Identity, identity_id)
         if ident is None or not notify_of(ident.notify).get(kind, True):
             return False
@@ -99,7 +99,7 @@ async def notify(
         )
     gone = await push.send(settings, subs, subject, text, url)
     if gone:
-        async with db.write_lock, db.sessions() as s:
+        async with db.writing() as s:
             for endpoint in gone:
                 await drop_push(s, endpoint)
             await s.commit()

@@ -5,8 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response, status
 from fastapi.responses import JSONResponse
 
-from ..notifications.hooks import game_started
-from ..ratelimit import check, client_key
+from ..ratelimit import check_shared, client_key
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
 from .schemas import ChallengeIn, OfferOut
@@ -18,7 +17,7 @@ CHALLENGE_RATE = "30/hour"
 async def _started(request: Request, offer: OfferOut) -> None:
     """The game of an offer just accepted: its first player hears of his turn."""
     if offer.status == "accepted" and offer.game_id and offer.decided_at is not None:
-        await game_started(request.app.state.hub, offer.game_id)
+        await request.app.state.notifications.game_started(offer.game_id)
 
 
 @router.post(
@@ -28,7 +27,9 @@ async def challenge(
     body: ChallengeIn, request: Request, session: SessionDep, me: CurrentIdentity
 ) -> OfferOut:
     """Challenge an account by name to a 1v1 game (any ruleset, scenario and clock)."""
-    check(CHALLENGE_RATE, "challenge", client_key(request, me.id), "challenges")
+    await check_shared(
+        CHALLENGE_RATE, "challenge", client_key(request, me.id), "challenges"
+    )
     st = request.app.state
     return await service.challenge(session, st.db, st.settings, me, body)
 
@@ -51,7 +52,7 @@ async def accept(
     offer_id: str, request: Request, session: SessionDep, me: CurrentIdentity
 ) -> OfferOut:
     """Accept: the game is created with both players seated (``game_url``)."""
-    out = await service.accept(session, request.app.state.hub, me, offer_id)
+    out = await service.accept(session, request.app.state.games, me, offer_id)
     await _started(request, out)
     return out
 
@@ -74,7 +75,7 @@ async def rematch(
     the opponent's own call accepts it (200, ``status`` accepted, ``game_url``)."""
     st = request.app.state
     offer, created = await service.rematch(
-        session, st.db, st.settings, st.hub, me, game_id
+        session, st.db, st.settings, st.games, me, game_id
     )
     await _started(request, offer)
     return JSONResponse(

@@ -281,20 +281,27 @@ async def accept(
         offer.status,
     )
     body = GameCreate(**{k: v for k, v in (offer.spec or {}).items() if k in SPEC_KEYS})
-    if not await repository.decide(session, oid, "accepted", to_id=me.id):
+    try:  # the decision, the game and the offer's link: one transaction
+        if not await repository.decide(session, oid, "accepted", to_id=me.id):
+            await session.rollback()
+            raise Conflict(f"this offer is {was} already", code="offer_not_pending")
+        sender = await session.get(Identity, sender_id)
+        if sender is None:
+            await session.rollback()
+            raise NotFound("the player who offered it is gone", code="offer_not_found")
+        # one return match per game: the unique index on games.rematch_of too
+        game_id = await games.add_game(session, sender, body, rematch_of=rematch_of)
+        await repository.set_game(session, oid, game_id)
+        await session.commit()
+    except IntegrityError:
         await session.rollback()
-        raise Conflict(f"this offer is {was} already", code="offer_not_pending")
-    sender = await session.get(Identity, sender_id)
-    if sender is None:
-        await session.rollback()
-        raise NotFound("the player who offered it is gone", code="offer_not_found")
-    created = await games.create_game(
-        session, sender, body, rematch_of=rematch_of
-    )  # commits
-    free = next(s.slot for s in created.slots if not s.taken)
-    await repository.set_game(session, oid, created.id)
-    await session.commit()
-    await games.claim_seat(session, notifier, me, created.id, free, created.invite)
+        raise Conflict(
+            "the return match of this game was just created by another request",
+            code="rematch_exists",
+        ) from None
+    game = await games.get_game(session, game_id)
+    free = next(s.slot for s in games.summary(game).slots if not s.taken)
+    await games.claim_seat(session, notifier, me, game_id, free, game.invite_code)
     offer = await _load(session, me, oid)
     return await out(session, offer, me.id)
 

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from urllib.parse import quote
+
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from ..errors import AppError
 from ..games import service as games
+from ..games.privacy import require_visible
+from ..ratelimit import address_key, check_shared
 from ..security import OptionalIdentity, SessionDep
+from ..settings import TEMPLATES_DIR
 
 router = APIRouter(include_in_schema=False)
 
@@ -23,7 +28,7 @@ PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Overlor
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
     templates: Jinja2Templates | None = request.app.state.templates
-    if templates is not None and (request.app.state.settings.templates_dir / name).is_file():
+    if templates is not None and (TEMPLATES_DIR / name).is_file():
         return templates.TemplateResponse(request, name, context, status_code=status)
     shown = {k: v for k, v in context.items() if k != "request"}
     return HTMLResponse(PLACEHOLDER.format(name=name, context=shown), status_code=status)
@@ -72,14 +77,21 @@ async def campaign_page(campaign_id: str, request: Request, me: OptionalIdentity
 
 @router.get("/games/{game_id}/verify", response_class=HTMLResponse)
 async def verify_page(game_id: str, request: Request, session: SessionDep,
-                      me: OptionalIdentity) -> Response:
+                      me: OptionalIdentity, invite: str | None = Query(None, max_length=64)
+                      ) -> Response:
     """"Verify dice": the commitment, the revealed seed and salt, and the engine's check of
-    the finished game's log (the same as ``python -m engine verify LOG.json``)."""
+    the finished game's log (the same as ``python -m engine verify LOG.json``).  A private
+    game: 404 as an unknown game without a seat, its creator or ``?invite=``.
+    Rate-limited per client address (``REPLAY_RATE``)."""
+    log_url = f"/api/games/{game_id}/log" + (f"?invite={quote(invite)}" if invite else "")
     ctx: dict[str, Any] = {"game_id": game_id, "api_base": "/api", "error": None,
                            "identity": {"id": me.id, "name": me.name} if me else None,
-                           "log_url": f"/api/games/{game_id}/log"}
+                           "log_url": log_url}
     try:
+        await check_shared(request.app.state.settings.replay_rate, "replay",
+                           address_key(request), "replay requests")
         game = await games.get_game(session, game_id)
+        require_visible(game, me.id if me else None, invite)
         ctx["scenario_name"] = game.scenario_name
         ctx["fair_dice"] = games.fair_dice(game)
         result = await games.verify_game(session, game_id)
@@ -87,7 +99,7 @@ async def verify_page(game_id: str, request: Request, session: SessionDep,
         ctx.update(error={"code": exc.code, "message": exc.message}, verdict=None)
         return render(request, "verify.html", ctx, exc.status)
     ctx["verdict"] = result["verdict"]
-    ctx["entries"] = len(result["log"]["actions"])
+    ctx["entries"] = result["entries"]
     return render(request, "verify.html", ctx)
 
 

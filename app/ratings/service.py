@@ -60,7 +60,7 @@ def updated(
 async def rate_game(db: Database, game_id: str) -> dict[str, Any] | None:
     """Apply a finished game to the ratings once; returns the changes (identity ->
     before/after), None when it was applied already or is not finished."""
-    async with db.write_lock, db.sessions() as s:
+    async with db.writing() as s:
         return await _rate(s, game_id)
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..jsontext import dumps
-from .native import adopt
 
 ID_KEY = "~id"
 ADD_KEY = "~add"
@@ -301,8 +300,3 @@ def apply_patch(target: Any, patch: Any) -> Any:
         else:
             out_d[k] = v
     return out_d
-
-
-# the functions and classes above compiled by mypyc when built (scripts/build_native.py;
-# app/realtime/native.py): the same code, ~45 % fewer instructions for the patches
-NATIVE = adopt(globals())

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
 import re
 from typing import Any
@@ -17,11 +18,13 @@ from ..errors import AppError, NotFound
 from ..inputs import InputError, parse_json
 from ..games.privacy import may_watch
 from ..games.runtime import GameRuntime
+from ..models import Identity
 from ..ratelimit import client_key
-from ..security import identity_of_token, token_from
-from .connection import Connection, TokenBucket
-from .handoff import SCOPE_PROTOCOL
+from ..security import hash_token, identity_of_token, token_from
 from . import remote
+from .connection import (MAX_DROPS, MAX_MESSAGE_BYTES, SEND_QUEUE, Connection, TokenBucket,
+                         burst)
+from .forward import auth_mac
 from .hub import Hub
 
 log = logging.getLogger("app.ws")
@@ -75,12 +78,15 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
     hub: Hub = ws.app.state.hub
     settings = hub.settings
     fwd = ws.app.state.forward          # another worker owns the game: relayed to it
+    claims = fwd.relayed(ws, game_id) if fwd is not None else None
     if fwd is not None and GAME_ID.fullmatch(game_id) and await fwd.route(ws, game_id):
         return
-    await ws.accept()
-    conn = Connection(ws, settings.ws_send_queue, settings.ws_send_queue_bytes)
-    if settings.ws_direct_frames:
-        conn.use_protocol(ws.scope.get(SCOPE_PROTOCOL))
+    if claims is not None:              # relayed by another worker: signed, re-checked
+        await fwd.accept_relayed(ws, claims)
+    else:
+        await ws.accept()
+    conn = Connection(ws, SEND_QUEUE, settings.ws_send_queue_bytes)
+    conn.relay_nonce = str(claims["nonce"]) if claims is not None else None
     conn.writer_task = asyncio.create_task(conn.writer())
     rt: GameRuntime | None = None
     # query parameters read by hand: a bad one is a coded error, not a 1008 close
@@ -109,14 +115,18 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             conn.error(exc.code, exc.message, **exc.details)
             conn.close(4410, exc.code)
             return
-        tok = token or token_from(ws)
         identity = None
-        if tok:
+        if claims is not None:          # the relay checked the token: its identity
+            if claims.get("identity"):
+                identity = await hub.db.read(_identity, str(claims["identity"]))
+                conn.token_hash = str(claims.get("token_hash") or "") or None
+        elif tok := token or token_from(ws):
             identity = await hub.db.read(identity_of_token, tok)
             if identity is None:
                 conn.error("invalid_token", "unknown token")
                 conn.close(4401, "invalid token")
                 return
+            conn.token_hash = hash_token(tok)
         if identity is not None and not rt.seats_of(identity.id):
             async with hub.db.sessions() as session:    # a claim on another worker may
                 await rt.refresh_seats(session)         # not have reached this one yet
@@ -135,7 +145,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         if since_raw is not None and since is None:       # after the hello, as invalid_since
             conn.error("bad_message", "?since= must be an integer (the last seq seen)",
                        since=since_raw[:40])
-        await hub.bots.present(rt, conn.identity_id)     # back from a stand-in bot
+        await ws.app.state.bots.present(rt, conn.identity_id)     # back from a stand-in bot
         reader = asyncio.create_task(_read_loop(hub, rt, conn))
         done, _ = await asyncio.wait({reader, conn.writer_task}, return_when=asyncio.FIRST_COMPLETED)
         if reader in done:
@@ -172,7 +182,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
 
 async def _read_loop(hub: Hub, rt: GameRuntime, conn: Connection) -> None:
     s = hub.settings
-    bucket = TokenBucket(s.ws_rate_per_second, s.ws_burst)
+    bucket = TokenBucket(s.ws_rate_per_second, burst(s.ws_rate_per_second))
     drops, noticed = 0, -1.0
     loop = asyncio.get_running_loop()
     while not conn.closed:
@@ -189,12 +199,12 @@ async def _read_loop(hub: Hub, rt: GameRuntime, conn: Connection) -> None:
                                 "message": f"over {s.ws_rate_per_second:g} messages/s; "
                                            "messages dropped",
                                 "details": {"dropped": drops}})
-            if drops >= s.ws_max_drops:
+            if drops >= MAX_DROPS:
                 conn.close(4429, "rate limit abuse")
                 return
             continue
-        if size > s.ws_max_message_bytes:
-            conn.error("message_too_large", f"messages are at most {s.ws_max_message_bytes} bytes",
+        if size > MAX_MESSAGE_BYTES:
+            conn.error("message_too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes",
                        size=size)
             continue
         if text is None:               # a binary frame that is not UTF-8
@@ -262,13 +272,13 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
                             "message": f"you do not hold seat {seat}", "seq": rt.seq,
                             "details": {"seats": conn.seats}})
             return None
-        await hub.submit(rt, conn, seat, seq, action, msg_id, conn.identity_id)
+        await hub.act(rt, conn, seat, seq, action, msg_id)
     elif mtype == "chat":
         channel, text = msg.get("channel"), msg.get("text")
         if not isinstance(channel, str) or not isinstance(text, str) \
                 or not 1 <= len(text.strip()) <= chat_service.MAX_TEXT:
             return _bad(conn, msg_id, f"chat needs 'channel' and 'text' (1-{chat_service.MAX_TEXT} chars)")
-        async with hub.db.write_lock, hub.db.sessions() as session:
+        async with hub.db.writing() as session:
             m = await chat_service.post_as(session, rt.game_id, conn.actors, conn.identity_id,
                                            conn.name or "guest", channel, text.strip(),
                                            rt.rs.view_for(rt.state, conn.seat))
@@ -282,17 +292,39 @@ async def _dispatch(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
             return _bad(conn, msg_id, "'since' must be an integer")
         await hub.resync(rt, conn, since)
     elif mtype == "auth":
-        tok = msg.get("token")
-        if not isinstance(tok, str) or len(tok) > 256:
+        identity, token_hash = await _auth_identity(hub, conn, msg)
+        if identity is False:
             return _bad(conn, msg_id, "auth needs a 'token'")
-        identity = await hub.db.read(identity_of_token, tok)
         if identity is None:
             conn.send_json({"type": "error", "code": "invalid_token", "id": msg_id,
                             "message": "unknown token", "details": {}})
             return None
         hub.detach(rt, conn)
+        conn.token_hash = token_hash
         seat = msg.get("seat") if isinstance(msg.get("seat"), str) else None
         if hub.bind(rt, conn, identity, seat):
             conn.error("not_seated", f"you do not hold seat {str(seat)[:40]}; watching as a spectator")
         await hub.attach(rt, conn, None)
     return None
+
+
+def _identity(session: Any, identity_id: str) -> Identity | None:
+    return session.get(Identity, identity_id)
+
+
+async def _auth_identity(hub: Hub, conn: Connection, msg: dict[str, Any]) -> tuple[Any, str | None]:
+    """The identity of an ``auth`` message and its token's hash: (None, None) for an
+    unknown token, (False, None) for a malformed message.  On a relayed socket the relay
+    checked the token and signed the identity for this connection (app/realtime/forward.py)."""
+    relayed = msg.get("relayed")
+    if conn.relay_nonce is not None and isinstance(relayed, dict):
+        ident, th = str(relayed.get("identity") or ""), str(relayed.get("token_hash") or "")
+        sig = str(relayed.get("sig") or "")
+        if not hmac.compare_digest(sig, auth_mac(hub.settings.secret_key, conn.relay_nonce, ident, th)) \
+                or not ident:
+            return None, None
+        return await hub.db.read(_identity, ident), th
+    tok = msg.get("token")
+    if not isinstance(tok, str) or len(tok) > 256:
+        return False, None
+    return await hub.db.read(identity_of_token, tok), hash_token(tok)

@@ -1,43 +1,37 @@
-"""The per-process hub: live games, their connections, and fan-out.
+"""The per-process hub: this worker's sockets of each game, and what they are sent.
 
-Every accepted batch is committed first, then delivered to this worker's connections and
-published on the bus; other workers' subscribers bring their cached state up to date
-(re-applying the logged actions, or reading the log) and redact per seat for their own
-connections.  Payloads are computed once per distinct seat and shared by all the
-connections of that seat (e.g. every spectator).  A client reconnecting with ``since``
-gets the events it missed from the batches in memory, or, on a worker that does not hold
-them, rebuilt from the durable log (``games.service.logged_events``).
+The game session service (app/games/sessions.py) commits every accepted batch and raises
+``committed``; :meth:`Hub.deliver` turns the batches since the last delivery into one
+``update`` per socket: payloads are computed once per audience (the sockets of one seat,
+or all spectators of one view) and the same text is queued to each of them, as a view
+patch for a socket that holds the audience's previous view.  A client reconnecting with
+``since`` gets the events it missed from the batches in memory, or, on a worker that does
+not hold them, rebuilt from the durable log (``games.service.logged_events``).
 """
 from __future__ import annotations
 
-import asyncio
 import logging
-import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from .. import ratelimit
 from ..chat import service as chat_service
 from ..chat.policy import Actor, channels_for, channels_of, may_read_any
-from ..db import Database
-from ..engine_api import CHANCE, Ruleset, view_parts_of
-from ..games import play
-from ..games import service as games_service
-from ..games.bots import BotDriver
 from ..clocks.service import clock_field
-from ..clocks import watch as clock_watch
-from ..games.presence import Presence
+from ..engine_api import CHANCE, Ruleset, view_parts_of
+from ..games import service as games_service
 from ..games.modes import collective_sides
-from ..games.redact import events_for_seats, legal_for_seats
-from ..games.runtime import Batch, GameRuntime, Registry
+from ..games.play import Outcome
+from ..games.presence import Presence
+from ..games.redact import actor_for_seats, events_for_seats, legal_for_seats, nothing_seen
+from ..games.runtime import Batch, GameRuntime
 from ..games.schemas import EventEntry
+from ..games.sessions import GameSessions
 from ..models import Identity
-from ..notifications.hooks import committed
-from .. import ratelimit
-from ..pubsub import PubSub, channel_for, game_of
 from ..settings import Settings
-from .connection import Connection, Encoded, dumps, loads, uncork_all
+from .connection import MAX_MESSAGE_BYTES, Connection, burst, dumps
 from .delta import PatchText, ViewParts
 
 log = logging.getLogger("app.hub")
@@ -61,8 +55,8 @@ class _View(NamedTuple):
 
 class _Built:
     """One audience's ``update`` for one delivery: the message and the two texts (full
-    view, view patch) built at most once each, with their frames (:class:`Encoded`: the
-    same bytes for every socket of the audience).  The view is the delivery's
+    view, view patch) built at most once each (the same text for every socket of the
+    audience).  The view is the delivery's
     :class:`ViewParts` (the audiences share its common part, so their patches share the
     diffs of it: ``PatchText``), made whole only for a full ``view``."""
 
@@ -70,18 +64,18 @@ class _Built:
 
     def __init__(self, msg: dict[str, Any]) -> None:
         self.msg, self.view = msg, msg["view"]
-        self._full: Encoded | None = None
-        self._patched: Encoded | None = None
+        self._full: str | None = None
+        self._patched: str | None = None
 
-    def full(self) -> Encoded:
+    def full(self) -> str:
         if self._full is None:
             msg = self.msg
             if type(self.view) is ViewParts:
                 msg = {**msg, "view": self.view.full()}
-            self._full = Encoded(dumps(msg))
+            self._full = dumps(msg)
         return self._full
 
-    def patched(self, prev: _View, texts: PatchText) -> Encoded:
+    def patched(self, prev: _View, texts: PatchText) -> str:
         """The update with ``view_patch`` (its text spliced from the delivery's shared
         fragments) and without ``chat_channels`` when the audience's last view came with
         the same ones."""
@@ -90,7 +84,7 @@ class _Built:
             msg = {k: v for k, v in self.msg.items()
                    if k != "view" and (k != "chat_channels" or chat is not prev.chat)}
             head = dumps(msg)
-            self._patched = Encoded(f'{head[:-1]},"view_patch":{texts.patch(prev.view, self.view)}}}')
+            self._patched = f'{head[:-1]},"view_patch":{texts.patch(prev.view, self.view)}}}'
         return self._patched
 
 
@@ -106,45 +100,35 @@ def _triples(seats: tuple[str, ...]) -> tuple[tuple[str, str, str], ...]:
 
 
 class Hub:
-    def __init__(self, settings: Settings, db: Database, pubsub: PubSub) -> None:
+    """This worker's sockets of each game: their hello, catch-up and every committed
+    batch turned into frames (one encoding per audience).  It holds no game logic: the
+    game session service (app/games/sessions.py) submits and raises ``committed``, and
+    :meth:`deliver` listens to it (wired in app/main.py)."""
+
+    def __init__(self, settings: Settings, games: GameSessions, presence: Presence) -> None:
         self.settings = settings
-        self.db = db
-        self.pubsub = pubsub
-        self.registry = Registry(db.sessions, settings.registry_capacity)
-        self._tasks: set[asyncio.Task[Any]] = set()
-        self.bots = BotDriver(self)
-        self.presence = Presence(self)
-        self.registry.on_drop = self.presence.forget    # a dropped game's presence too
-        # this hub's batches on the bus say so first: its own echo is dropped unparsed
-        self.origin = secrets.token_hex(6)
-        self._own_batch = dumps({"kind": "batch", "origin": self.origin})[:-1].encode()
-        # set when one worker owns each game (app/games/ownership.py): forget an idle
-        # runtime of a game owned elsewhere rather than follow its batches
-        self.shed: Callable[[GameRuntime], bool] | None = None
+        self.games = games
+        self.db = games.db
+        self.registry = games.registry
+        self.presence = presence
 
-    async def start(self) -> None:
-        await self.pubsub.start(self._on_message)
-        await self.bots.start()
-        self._spawn(self._presence_loop())
-        self._spawn(clock_watch.loop(self))
-        if self.settings.idle_evict_seconds > 0:
-            self._spawn(self._evict_loop(self.settings.idle_evict_seconds))
-        if not self.pubsub.local_only:              # other workers write: a lost bus
-            self._spawn(self._reconcile_loop())     # message must not stall anyone
-
-    async def stop(self) -> None:
-        await self.bots.stop()
+    def close_all(self, code: int, reason: str) -> None:
+        """Close every socket of this worker (a stopping worker: 1012, docs/protocol.md)."""
         for rt in list(self.registry.runtimes.values()):
             for conn in list(rt.connections):
-                conn.close(1012, "server shutting down")
-        for t in list(self._tasks):
-            t.cancel()
-        await self.pubsub.close()
+                conn.close(code, reason)
 
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+    def revoked(self, token_hash: str) -> int:
+        """Close the sockets authenticated with a revoked login token (4401, after an
+        ``error`` ``session_revoked``); their count."""
+        n = 0
+        for rt in list(self.registry.runtimes.values()):
+            for conn in list(rt.connections):
+                if conn.token_hash == token_hash and not conn.closed:
+                    conn.error("session_revoked", "this login session was revoked")
+                    conn.close(4401, "session revoked")
+                    n += 1
+        return n
 
     # -- payloads ------------------------------------------------------------------------
     @staticmethod
@@ -192,8 +176,9 @@ class Hub:
             "chat_channels": self._chat_channels(conn.actors, seat_triples, view),
             "chat": chat, "presence": self.presence.snapshot(rt),
             **self._undo(rt, conn.seats), **clock_field(rt),
-            "limits": {"max_message_bytes": s.ws_max_message_bytes,
-                       "rate_per_second": s.ws_rate_per_second, "burst": s.ws_burst},
+            "limits": {"max_message_bytes": MAX_MESSAGE_BYTES,
+                       "rate_per_second": s.ws_rate_per_second,
+                       "burst": burst(s.ws_rate_per_second)},
         }
 
     @staticmethod
@@ -289,7 +274,8 @@ class Hub:
         ``view``: ``seat``'s view of ``state`` when already computed)."""
         if view is None:
             view = rs.view_for(state, seat)
-        return {"type": "update", "first_seq": first_seq, "seq": seq, "actor": actor,
+        return {"type": "update", "first_seq": first_seq, "seq": seq,
+                "actor": actor_for_seats(rs, state, actor, seats, seat),
                 "events": events, "view": view, **self._views(rs, state, seats, view),
                 "legal": self._legal(rs, state, seat, seats, acting), "status": status,
                 **self._seat_chat(rs, state, seat, view, seats, chat, triples)}
@@ -306,12 +292,12 @@ class Hub:
         if since is None or since < 0:
             return None
         if since > rt.seq:
-            await self.catch_up(rt)
+            await self.games.catch_up(rt)
         if since >= rt.seq or rt.batches_since(since) is not None:
             return None
         # bounded: far behind, or rebuilding too often, gets the full view (a ``sync``)
         if rt.seq - since > self.settings.catchup_max_entries \
-                or not ratelimit.hit(self.settings.catchup_rate, "catchup", conn.client):
+                or not ratelimit.hit(ratelimit.CATCHUP_RATE, "catchup", conn.client):
             return None
         try:
             async with self.db.sessions() as session:
@@ -475,59 +461,20 @@ class Hub:
         except Exception:
             log.exception("could not stamp the departure of %s", ident)
         self.presence.broadcast(rt)
-        if not self.pubsub.local_only:          # the other workers' presence of this seat
-            await self._publish(rt.game_id, {"kind": "left", "identity": ident,
+        if not self.games.bus.local_only:       # the other workers' presence of this seat
+            await self.games.publish(rt.game_id, {"kind": "left", "identity": ident,
                                              "at": time.time()})
 
     def _spectators_changed(self, rt: GameRuntime) -> None:
-        if self.pubsub.local_only:
+        if self.games.bus.local_only:
             return
         n = sum(1 for c in rt.connections if not c.seats and not c.closed)
         mine = self.presence.spectators.setdefault(rt.game_id, {})
-        if mine.get(self.bots.worker) != n:
-            mine[self.bots.worker] = n
-            self._spawn(self._publish(rt.game_id, {"kind": "spectators",
-                                                   "worker": self.bots.worker, "count": n}))
-
-    PRESENCE_SLICE = 50     # games per slice of the presence pass
-
-    async def _presence_loop(self) -> None:
-        """Tell every game's connections when a seat goes away / gone / comes back (the
-        states change with time alone) and the spectator count; in slices of
-        ``PRESENCE_SLICE`` games, so the pass over every live game (~12 ms at 400 games)
-        never holds the loop in one piece."""
-        while True:
-            await asyncio.sleep(self.presence.period)
-            live = [r for r in list(self.registry.runtimes.values()) if r.connections]
-            if live and not self.pubsub.local_only:     # other workers' heartbeats: one
-                try:                                    # query for all these games
-                    await self.presence.refresh_many([r.game_id for r in live])
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("presence refresh failed")
-            for i, rt in enumerate(live):
-                if i and not i % self.PRESENCE_SLICE:
-                    await asyncio.sleep(0)      # actions waiting run between the slices
-                try:
-                    self.presence.broadcast(rt, count=True)
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("presence of game %s failed", rt.game_id)
-
-    async def _evict_loop(self, quiet: float) -> None:
-        """Drop the games idle for ``quiet`` seconds (``Registry.evict_idle``: memory only,
-        no database write, no game lock); they reload from their snapshot on next use."""
-        while True:
-            await asyncio.sleep(max(1.0, min(quiet / 4, 30.0)))
-            dropped = self.registry.evict_idle(quiet)
-            if dropped:
-                log.info("%d idle games dropped from memory", len(dropped))
-
-    async def submit_meta(self, rt: GameRuntime, conn: Connection | None, seat: str,
-                          action: dict[str, Any], msg_id: Any = None) -> play.Outcome:
-        return await self.submit(rt, conn, seat, rt.seq, action, msg_id, meta=True)
+        me = self.games.worker
+        if mine.get(me) != n:
+            mine[me] = n
+            self.games.spawn(self.games.publish(rt.game_id, {"kind": "spectators",
+                                                             "worker": me, "count": n}))
 
     async def resync(self, rt: GameRuntime, conn: Connection, since: int | None) -> None:
         """The ``update`` with the events after ``since`` (as on a reconnect), or a
@@ -543,7 +490,7 @@ class Hub:
             conn.seq = rt.seq
 
     # -- delivery ------------------------------------------------------------------------
-    def _deliver(self, rt: GameRuntime) -> None:
+    def deliver(self, rt: GameRuntime) -> None:
         """Send every committed batch not yet delivered to this worker's connections, as
         ONE update per connection (a worker that fell behind redacts once per seat, not
         once per batch; caller holds ``rt.lock``).  One serialisation per audience (the
@@ -573,38 +520,36 @@ class Hub:
         triples = _triples(tuple(rt.rs.seats(last))) if last is not None else None
         clock = clock_field(rt)
         after: dict[int, list[Batch]] = {}          # conn.seq -> the batches after it
-        # every socket's frame is written once all are built, in one burst: written as
-        # each was built, each write woke a reader on this machine, which took this CPU
-        # from the delivery (100 games: p99 median 10.3 -> 8.3 ms; docs/performance.md)
-        for c in todo:
-            c.cork()
-        try:
-            for conn in todo:
-                mine = after.get(conn.seq)
-                if mine is None:
-                    mine = after[conn.seq] = [b for b in batches if b.seq > conn.seq]
-                if not mine or mine[0].first_seq != conn.seq + 1:   # cannot happen: be safe
-                    conn.send_json(self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
-                                                 conn.actors))
-                    conn.seq = conn.view_seq = rt.seq
-                    continue
-                key = conn.view_key
-                b = built.get((key, mine[0].first_seq))
-                if b is None:
-                    view: Any = views.get(conn.view_seat)
-                    if view is not None and len(conn.held) > 1:     # its ``views``: whole
-                        view = view.full()
-                    b = built[(key, mine[0].first_seq)] = _Built(
-                        self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats,
-                                        conn.chat_actors, rt, view, acting, triples, clock))
-                prev = rt.views.get(key)
-                if conn.delta and len(conn.held) <= 1 and prev is not None and prev.seq == conn.view_seq:
-                    conn.send(b.patched(prev, texts))
-                else:
-                    conn.send(b.full())
+        for conn in todo:
+            mine = after.get(conn.seq)
+            if mine is None:            # behind the last delivery: an update not sent
+                mine = after[conn.seq] = [b for b in batches if b.seq > conn.seq] \
+                    if conn.seq >= rt.delivered_seq else rt.batches_since(conn.seq) or []
+            if not mine or mine[0].first_seq != conn.seq + 1:   # cannot happen: be safe
+                conn.send_json(self.sync_msg(rt, conn.view_seat, conn.identity_id, conn.seats,
+                                             conn.actors))
                 conn.seq = conn.view_seq = rt.seq
-        finally:            # the actor's cork (its ack) too: its frames join the burst
-            uncork_all(todo)
+                continue
+            key = conn.view_key
+            b = built.get((key, mine[0].first_seq))
+            if b is None:
+                view: Any = views.get(conn.view_seat)
+                if view is not None and len(conn.held) > 1:     # its ``views``: whole
+                    view = view.full()
+                b = built[(key, mine[0].first_seq)] = _Built(
+                    self.update_msg(rt.rs, mine, conn.view_seat, status, conn.seats,
+                                    conn.chat_actors, rt, view, acting, triples, clock))
+            prev = rt.views.get(key)
+            if nothing_seen(mine, conn.seats, b.msg["events"], b.view,
+                            prev.view if prev is not None and prev.seq == conn.view_seq
+                            else None):
+                conn.view_seq = rt.seq  # it holds this view (equal); the seq waits
+                continue                # fog of war: no news, no update (issue 34)
+            if conn.delta and len(conn.held) <= 1 and prev is not None and prev.seq == conn.view_seq:
+                conn.send(b.patched(prev, texts))
+            else:
+                conn.send(b.full())
+            conn.seq = conn.view_seq = rt.seq
         for (key, _first), b in built.items():
             rt.views[key] = _View(rt.seq, b.view, b.msg.get("chat_channels"))
         if len(rt.views) > 4 * len(built) + 16:     # audiences gone: forget their views
@@ -623,192 +568,57 @@ class Hub:
         if view is None or msg.get("seq") != rt.seq:
             return
         conn.view_seq = rt.seq
-        if len(conn.held) <= 1:
-            cur = rt.views.get(conn.view_key)
-            chat = msg.get("chat_channels")
-            if cur is None or cur.seq != rt.seq:
-                rt.views[conn.view_key] = _View(rt.seq, view, chat)
-            elif cur.chat is not chat and cur.chat != chat:     # not what this one holds
-                rt.views[conn.view_key] = cur._replace(chat=_UNSURE)
+        # (a connection of several seats is never patched: its view is kept all the same,
+        # to tell an update that changes nothing for it, ``nothing_seen``)
+        cur = rt.views.get(conn.view_key)
+        chat = msg.get("chat_channels")
+        if cur is None or cur.seq != rt.seq:
+            rt.views[conn.view_key] = _View(rt.seq, view, chat)
+        elif cur.chat is not chat and cur.chat != chat:     # not what this one holds
+            rt.views[conn.view_key] = cur._replace(chat=_UNSURE)
 
     def _broadcast_sync(self, rt: GameRuntime) -> None:
-        cache: dict[tuple[Any, str | None], Encoded] = {}
+        cache: dict[tuple[Any, str | None], str] = {}
         for conn in list(rt.connections):
             key = (conn.view_key, conn.identity_id)
             text = cache.get(key)
             if text is None:
-                text = cache[key] = Encoded(dumps(self.sync_msg(
-                    rt, conn.view_seat, conn.identity_id, conn.seats, conn.actors)))
+                text = cache[key] = dumps(self.sync_msg(
+                    rt, conn.view_seat, conn.identity_id, conn.seats, conn.actors))
             conn.send(text)
             conn.seq = conn.view_seq = rt.seq
 
     # -- actions -------------------------------------------------------------------------
-    async def submit(self, rt: GameRuntime, conn: Connection | None, seat: str, expected_seq: int,
-                     action: dict[str, Any], msg_id: Any = None,
-                     identity_id: str | None = None, meta: bool = False,
-                     forced: bool = False) -> play.Outcome:
-        """A player's (or bot's) action; ``meta``: a server-originated entry for ``seat``
-        (``engine.meta``: resign / timeout / forfeit / undo), whose caller checked who
-        may ask for it; ``forced``: the bot decides for a human seat out of time."""
-        async with rt.lock:
-            info = rt.seats.get(seat)
-            if meta:
-                out = await play.submit_meta(self.db, rt, seat, action)
-            elif info is None or (conn is not None and info.identity_id != identity_id):
-                out = play.Outcome.reject(rt.seq, "not_seated", f"you do not hold seat {seat}")
-            elif conn is None and not info.is_bot and not forced:
-                out = play.Outcome.reject(rt.seq, "not_seated", f"seat {seat} is not a bot")
-            else:
-                out = await play.submit(self.db, rt, seat, expected_seq, action,
-                                        self.settings.snapshot_every)
-            if out.ok and out.batch is not None and not self.pubsub.local_only:
-                # committed: other workers hear of it first (written to the bus before our
-                # own redaction; in seq order, since the next action of this game needs
-                # this lock)
-                b = out.batch
-                await self._publish(rt.game_id, {"kind": "batch", "origin": self.origin,
-                                                 "first_seq": b.first_seq,
-                                                 "seq": b.seq, "actor": b.actor,
-                                                 "entries": out.entries})
-            if conn is not None:    # the reply and the actor's update (or sync): one write
-                conn.cork()
-            try:
-                if conn is not None and out.ok:
-                    conn.send_json({"type": "ack", "id": msg_id, "seq": out.seq})
-                elif conn is not None:
-                    conn.send_json({"type": "reject", "id": msg_id, "code": out.code,
-                                    "message": out.message, "seq": out.seq, "details": out.details})
-                    if out.code == "stale_seq":
-                        self._send_view(rt, conn, self.sync_msg(rt, conn.view_seat, conn.identity_id,
-                                                                conn.seats, conn.actors))
-                        conn.seq = rt.seq
-                self._deliver(rt)
-            finally:
-                if conn is not None:
-                    conn.uncork()
-        if out.ok and out.batch is not None:
-            committed(self, rt)             # notifications, ratings (app/notifications/hooks.py)
-            if out.snapshot is not None:
-                self._spawn(play.write_snapshot(self.db, rt.rs, rt.game_id,
-                                               out.snapshot_seq, out.snapshot,
-                                               timed=rt.clock is not None))
-            self.schedule_bots(rt)
-        return out
-
-    async def _publish(self, game_id: str, msg: dict[str, Any]) -> None:
-        try:
-            await self.pubsub.publish(channel_for(game_id), dumps(msg).encode())
-        except Exception:
-            log.exception("publish failed for game %s", game_id)
-
-    # -- bots ----------------------------------------------------------------------------
-    def schedule_bots(self, rt: GameRuntime) -> None:
-        """Let the bot driver (app/games/bots.py: one worker per game, by DB lease) play
-        the bot seats the engine waits for."""
-        self.bots.schedule(rt)
-
-    # -- bus -----------------------------------------------------------------------------
-    async def seats_changed(self, game_id: str) -> None:
-        await self._publish(game_id, {"kind": "seats"})
+    async def act(self, rt: GameRuntime, conn: Connection, seat: str, expected_seq: int,
+                  action: dict[str, Any], msg_id: Any = None, meta: bool = False) -> None:
+        """A player's action (``meta``: resign / undo / forfeit, whose caller checked
+        who may ask): the ack or the reject comes before the update of its batch."""
+        def reply(out: Outcome) -> None:
+            if out.ok:
+                conn.send_json({"type": "ack", "id": msg_id, "seq": out.seq})
+                return
+            conn.send_json({"type": "reject", "id": msg_id, "code": out.code,
+                            "message": out.message, "seq": out.seq, "details": out.details})
+            if out.code == "stale_seq":
+                self._send_view(rt, conn, self.sync_msg(rt, conn.view_seat, conn.identity_id,
+                                                        conn.seats, conn.actors))
+                conn.seq = rt.seq
+        if meta:
+            await self.games.submit_meta(rt, seat, action, reply=reply)
+        else:
+            await self.games.submit(rt, seat, expected_seq, action, by=conn.identity_id,
+                                    reply=reply)
 
     async def chat_posted(self, game_id: str, message: dict[str, Any]) -> None:
-        await self._publish(game_id, {"kind": "chat", "message": message})
+        """A chat message stored: to the readers of its channel on every worker."""
+        await self.games.publish(game_id, {"kind": "chat", "message": message})
 
-    async def _on_message(self, channel: str, data: bytes) -> None:
-        """The bus listener: queue the message on its game's inbox (never waits for a
-        game's database reads or engine work; one drain task per game keeps its order)."""
-        if data.startswith(self._own_batch):
-            return              # our own batch, applied and delivered before it was published
-        rt = self.registry.cached(game_of(channel))
-        if rt is None or (self.shed is not None and self.shed(rt)):
-            return              # not ours: another worker owns the game (forward.py)
-        rt.inbox.append(loads(data))
-        if rt.inbox_task is None or rt.inbox_task.done():
-            rt.inbox_task = task = asyncio.create_task(self._drain(rt))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def _drain(self, rt: GameRuntime) -> None:
-        while rt.inbox:
-            msg = rt.inbox.popleft()
-            try:
-                if msg.get("kind") == "batch":
-                    msgs = [msg]                    # consecutive batches: applied, then ONE
-                    while rt.inbox and rt.inbox[0].get("kind") == "batch":   # delivery
-                        msgs.append(rt.inbox.popleft())
-                    await self._remote_batches(rt, msgs)
-                else:
-                    await self._handle(rt, msg)
-            except asyncio.CancelledError:
-                raise
-            except Exception:       # e.g. the database unreachable: the reconciler resyncs
-                log.exception("bus message for game %s failed", rt.game_id)
-
-    async def _remote_batches(self, rt: GameRuntime, msgs: list[dict[str, Any]]) -> None:
-        async with rt.lock:
-            for msg in msgs:
-                if msg["seq"] <= rt.seq:
-                    continue                        # ours, or already read from the log
-                if msg["first_seq"] != rt.seq + 1:  # a gap (a lost message): the log
-                    async with self.db.sessions() as session:
-                        await rt.catch_up(session)
-                    break
-                rt.apply_remote(msg["first_seq"], msg["actor"], [(s, a) for s, a in msg["entries"]])
-            self._deliver(rt)
-        self.schedule_bots(rt)
-
-    async def catch_up(self, rt: GameRuntime) -> None:
-        """Bring the cached state up to the database log and deliver (a lost bus message:
-        connections never stall on a gap)."""
-        async with rt.lock:
-            async with self.db.sessions() as session:
-                await rt.catch_up(session)
-            self._deliver(rt)
-        self.schedule_bots(rt)
-
-    async def reconcile(self) -> None:
-        """Compare the cached games with connections to ``games.seq``; a game found behind
-        twice in a row at the same seq (its bus message is not merely in flight) catches up
-        from the log."""
-        live = {gid: rt for gid, rt in list(self.registry.runtimes.items()) if rt.connections}
-        if not live:
-            return
-        from sqlalchemy import select
-
-        from ..models import Game
-
-        async with self.db.sessions() as session:
-            rows = (await session.execute(select(Game.id, Game.seq)
-                                          .where(Game.id.in_(sorted(live))))).all()
-        for gid, seq in rows:
-            rt = live[gid]
-            if seq <= rt.seq or rt.inbox:           # up to date, or its messages queued
-                rt.lag_seen = None
-            elif rt.lag_seen != rt.seq:
-                rt.lag_seen = rt.seq
-            else:
-                log.warning("game %s: bus behind the log (%s < %s): catching up", gid, rt.seq, seq)
-                rt.lag_seen = None
-                await self.catch_up(rt)
-
-    async def _reconcile_loop(self, period: float = 1.0) -> None:
-        while True:
-            await asyncio.sleep(period)
-            try:
-                await self.reconcile()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("reconcile failed")
-
-    async def _handle(self, rt: GameRuntime, msg: dict[str, Any]) -> None:
+    async def notice(self, rt: GameRuntime, msg: dict[str, Any]) -> None:
+        """A bus message that is not a batch (the game already caught up with the log)."""
         kind = msg.get("kind")
         if kind == "seats":
             rebound: list[Connection] = []
             async with rt.lock:
-                async with self.db.sessions() as session:
-                    await rt.catch_up(session)      # the seats and any entry not heard of
-                self._deliver(rt)
                 status = rt.status
                 for conn in list(rt.connections):
                     if self._rebind(rt, conn):          # claimed / left seats: rebound
@@ -817,7 +627,6 @@ class Hub:
                                     "status": status})
             for conn in rebound:                 # a fresh hello for the new seat
                 await self.attach(rt, conn, None)
-            self.schedule_bots(rt)
         elif kind == "left":
             ident = str(msg.get("identity"))
             if not any(c.identity_id == ident and not c.closed for c in rt.connections):

@@ -38,7 +38,7 @@ async def handle(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
     if seat is None:
         return _reject(conn, rt, msg_id, "not_seated", "spectators cannot do this")
     if mtype == "resign":
-        await hub.submit_meta(rt, conn, seat, {"type": "resign"}, msg_id)
+        await hub.act(rt, conn, seat, rt.seq, {"type": "resign"}, msg_id, meta=True)
     elif mtype == "undo":
         if not rt.fold.undo_supported:
             return _reject(conn, rt, msg_id, "undo_not_supported",
@@ -48,7 +48,8 @@ async def handle(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
             return _reject(conn, rt, msg_id, "nothing_to_undo",
                            "nothing to take back: dice were rolled, a card drawn, something "
                            "hidden revealed or the opponent has acted since")
-        await hub.submit_meta(rt, conn, seat, {"type": "undo", "undoes": target}, msg_id)
+        await hub.act(rt, conn, seat, rt.seq, {"type": "undo", "undoes": target}, msg_id,
+                      meta=True)
     elif mtype in ("claim_win", "absent_bot"):
         mine = rt.seats[seat].side
         other = next((s.side for s in rt.seats.values() if s.side != mine), None)
@@ -60,16 +61,16 @@ async def handle(hub: Hub, rt: GameRuntime, conn: Connection, mtype: str,
             return _reject(conn, rt, msg_id, "game_over" if rt.status == "finished"
                            else "game_not_started", "the game is not being played")
         if mtype == "claim_win":
-            await hub.submit_meta(rt, conn, gone[0], {"type": "forfeit"}, msg_id)
+            await hub.act(rt, conn, gone[0], rt.seq, {"type": "forfeit"}, msg_id, meta=True)
             return None
         db = hub.db
-        async with db.write_lock, db.sessions() as s:
+        async with db.writing() as s:
             await s.execute(update(Seat).where(Seat.game_id == rt.game_id, Seat.seat.in_(gone),
                                                Seat.is_bot.is_(False))
                             .values(is_bot=True, bot_reason="away")
                             .execution_options(synchronize_session=False))
             await s.commit()
         conn.send_json({"type": "ack", "id": msg_id, "seq": rt.seq})
-        await hub.seats_changed(rt.game_id)
+        await hub.games.seats_changed(rt.game_id)
     return None
 

@@ -24,7 +24,8 @@ from ..games.runtime import game_scenario
 from ..errors import Conflict
 from ..games import repository as games_repo
 from ..games import service as games
-from ..models import Game
+from ..games.privacy import require_visible
+from ..models import Game, Identity
 
 _CACHE: OrderedDict[str, dict[str, Any]] = OrderedDict()
 _CACHE_SIZE = 16
@@ -54,27 +55,57 @@ def _steps(rs: Any, scn: Any, seed: int, options: dict[str, Any], mode: str,
     return steps
 
 
-async def replay(session: AsyncSession, game_id: str) -> dict[str, Any]:
-    """``GET /api/games/{id}/replay``: a finished game step by step."""
+REPLAY_PAGE = 200        # steps per answer of GET /replay (a long game: several pages)
+_BUILDING: dict[str, asyncio.Future[dict[str, Any]]] = {}
+
+
+async def replay(session: AsyncSession, game_id: str, me: Identity | None = None,
+                 invite: str | None = None, start: int = 0,
+                 limit: int = REPLAY_PAGE) -> dict[str, Any]:
+    """``GET /api/games/{id}/replay``: a finished game step by step, steps
+    ``start..start+limit-1`` (``next_from``: the first step of the next page, None at
+    the end; ``steps_total``).  A private game answers 404 ``game_not_found`` without
+    a seat, its creator or the invite.  The folded replay is built once per game (the
+    concurrent requests of one game wait for the same build) and kept for the last
+    ``_CACHE_SIZE`` games."""
     game = await games.get_game(session, game_id)
+    require_visible(game, me.id if me else None, invite)
     if game.status != "finished":
         raise Conflict("a running game has no replay yet (it would reveal hidden information)",
                        code="game_not_finished")
-    hit = _CACHE.get(game_id)
-    if hit is not None and hit["seq"] == game.seq:
-        return hit
-    rs = ruleset(game.ruleset)
-    scn = await game_scenario(session, game)
-    log = [(r.seq, r.seat, r.action) for r in await games_repo.actions_after(session, game_id, 0)]
-    steps = await asyncio.to_thread(_steps, rs, scn, game.seed, dict(game.options or {}),
-                                    game.mode, log)
-    out = {"game_id": game.id, "scenario_name": game.scenario_name, "mode": game.mode,
-           "seq": game.seq, "winner": game.winner, "board": rs.board(rs.new_game(game.seed, dict(game.options or {}), scn, game.mode)),
-           "seats": [s.model_dump() for s in games.summary(game).seats],
-           "rematch_of": game.rematch_of, "steps": steps,
-           # the dice verification page of a game with a commitment (null: a test seed)
-           "verify_url": games.fair_dice(game)["verify_url"] if game.commitment else None}
-    _CACHE[game_id] = out
+    whole = _CACHE.get(game_id)
+    if whole is None or whole["seq"] != game.seq:
+        pending = _BUILDING.get(game_id)
+        if pending is None:             # the log read here, the fold in a shared task
+            scn = await game_scenario(session, game)
+            log = [(r.seq, r.seat, r.action)
+                   for r in await games_repo.actions_after(session, game_id, 0)]
+            pending = _BUILDING.get(game_id)
+            if pending is None:
+                pending = asyncio.ensure_future(_build(game, scn, log, {
+                    "game_id": game.id, "scenario_name": game.scenario_name,
+                    "mode": game.mode, "seq": game.seq, "winner": game.winner,
+                    "seats": [x.model_dump() for x in games.summary(game).seats],
+                    "rematch_of": game.rematch_of,
+                    # the dice verification page of a game with a commitment (null: a test seed)
+                    "verify_url": games.fair_dice(game)["verify_url"] if game.commitment else None}))
+                _BUILDING[game_id] = pending
+                pending.add_done_callback(lambda _: _BUILDING.pop(game_id, None))
+        whole = await asyncio.shield(pending)
+    steps = whole["steps"]
+    end = min(len(steps), start + limit)
+    return {**{k: v for k, v in whole.items() if k != "steps"}, "steps": steps[start:end],
+            "first_step": start, "steps_total": len(steps),
+            "next_from": end if end < len(steps) else None}
+
+
+async def _build(game: Game, scn: Any, log: list[tuple[int, str, dict[str, Any]]],
+                 head: dict[str, Any]) -> dict[str, Any]:
+    """Fold ``log`` (in a thread) into the replay's steps and cache it with ``head``."""
+    rs, seed, options, mode = ruleset(game.ruleset), game.seed, dict(game.options or {}), game.mode
+    steps = await asyncio.to_thread(_steps, rs, scn, seed, options, mode, log)
+    out = {**head, "board": rs.board(rs.new_game(seed, options, scn, mode)), "steps": steps}
+    _CACHE[head["game_id"]] = out
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return out
@@ -93,11 +124,14 @@ def _medals(view: dict[str, Any], side: str, winner: str | None, reason: str | N
     return int(s.get("medals") or 0)
 
 
-async def match(session: AsyncSession, registry: Any, game_id: str) -> dict[str, Any]:
-    """``GET /api/games/{id}/match``: the two games of a return match and the result;
+async def match(session: AsyncSession, registry: Any, game_id: str, me: Identity | None = None,
+                invite: str | None = None) -> dict[str, Any]:
+    """``GET /api/games/{id}/match``: the two games of a return match and the result (a
+    private game: 404 ``game_not_found`` without a seat, its creator or the invite);
     ``campaign``: the campaign a campaign battle belongs to (``{id, url}``; it has no
     return match: the campaign goes on)."""
     game = await games.get_game(session, game_id)
+    require_visible(game, me.id if me else None, invite)
     battle = await campaigns_repo.battle_of_game(session, game_id)
     campaign = None if battle is None else {"id": battle.campaign_id,
                                             "url": f"/campaigns/{battle.campaign_id}"}

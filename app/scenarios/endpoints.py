@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Query, Response, UploadFile, status
+from fastapi import APIRouter, Query, Request, Response, UploadFile, status
 
+from ..ratelimit import address_key
 from ..security import CurrentIdentity, SessionDep
 from . import service
 from .schemas import ScenarioDetail, ScenarioSummary
@@ -27,9 +28,10 @@ async def get_scenario(scenario_id: str, session: SessionDep) -> ScenarioDetail:
 
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=ScenarioSummary)
 async def upload_scenario(file: UploadFile, session: SessionDep,
-                          identity: CurrentIdentity) -> ScenarioSummary:
-    """Upload a ``.m44`` file (signed-in identities only, rate-limited, per-identity
-    quota); it is validated by ``engine.load_scenario``.  Unknown codes answer 422
-    ``unknown_codes`` with every code and its hexes in ``details.unknown``."""
+                          identity: CurrentIdentity, request: Request) -> ScenarioSummary:
+    """Upload a ``.m44`` file (signed-in identities only, rate-limited per identity and
+    per client address, per-identity quota); it is validated by ``engine.load_scenario``.
+    Unknown codes answer 422 ``unknown_codes`` with every code and its hexes in
+    ``details.unknown``."""
     data = await file.read(service.get_settings().max_upload_bytes + 1)
-    return await service.upload(session, identity, data)
+    return await service.upload(session, identity, data, address_key(request))

@@ -1,5 +1,6 @@
 """Uploads are a resource: signed-in identities only, a per-identity rate
-(``UPLOAD_RATE``, a ``limits`` rate string, default 10/minute) and quota
+(``UPLOAD_RATE``, a ``limits`` rate string, default 10/minute), a per-address rate
+(``UPLOAD_ADDRESS_RATE``: new identities buy no new window), a quota
 (``UPLOAD_QUOTA`` scenarios kept per identity, default 50), and limits on what a file
 may hold (nesting depth, NUL/encoding, name and label lengths)."""
 from __future__ import annotations
@@ -12,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from ..errors import Forbidden, Unprocessable
 from ..inputs import MAX_DEPTH_SCENARIO, InputError, check_raw, clean_label
 from ..models import Identity, ScenarioRow
-from ..ratelimit import check
+from ..ratelimit import check_shared
 from ..settings import get_settings
 
 NAME_MAX = 120        # a scenario name as listed (cleaned and cut to this)
@@ -20,10 +21,12 @@ LABEL_MAX = 80        # one board label's text
 LABELS_MAX = 300      # labels per board
 
 
-async def admit(session: AsyncSession, identity: Identity) -> None:
-    """Raise 429 ``rate_limited`` / 403 ``upload_quota_exceeded`` before any parsing."""
+async def admit(session: AsyncSession, identity: Identity, address: str) -> None:
+    """Raise 429 ``rate_limited`` / 403 ``upload_quota_exceeded`` before any parsing
+    (``address``: the client's ``a:<address>`` key)."""
     s = get_settings()
-    check(s.upload_rate, "upload", identity.id, "uploads")
+    await check_shared(s.upload_rate, "upload", f"i:{identity.id}", "uploads")
+    await check_shared(s.upload_address_rate, "upload", address, "uploads")
     n = (await session.execute(select(func.count()).select_from(ScenarioRow)
                                .where(ScenarioRow.uploaded_by == identity.id))).scalar_one()
     if n >= s.upload_quota:

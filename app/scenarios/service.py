@@ -19,7 +19,7 @@ from ..engine_api import (EngineError, ruleset, rulesets_for, scenario_board, sc
 from ..errors import NotFound, TooLarge, Unprocessable
 from ..games.modes import layouts
 from ..models import Identity, ScenarioRow
-from ..settings import get_settings
+from ..settings import SCENARIOS_DIR, get_settings
 from . import quota, repository
 from .schemas import ScenarioDetail, ScenarioSummary
 
@@ -27,7 +27,7 @@ _BUNDLED: dict[Path, tuple[float, ScenarioSummary]] = {}
 
 
 def bundled_files() -> dict[str, Path]:
-    d = get_settings().scenarios_dir
+    d = SCENARIOS_DIR
     return {p.stem: p for p in sorted(d.glob("*.m44"))} if d.is_dir() else {}
 
 
@@ -150,9 +150,10 @@ async def ensure_row(session: AsyncSession, scenario_id: str) -> tuple[ScenarioR
     return row, scn
 
 
-async def upload(session: AsyncSession, identity: Identity, data: bytes) -> ScenarioSummary:
-    """Store an upload of a signed-in identity (rate and quota first, then the file's
-    limits, then the engine), with its summary."""
+async def upload(session: AsyncSession, identity: Identity, data: bytes,
+                 address: str = "a:unknown") -> ScenarioSummary:
+    """Store an upload of a signed-in identity from client ``address`` (rates and quota
+    first, then the file's limits, then the engine), with its summary."""
     if len(data) > get_settings().max_upload_bytes:
         raise TooLarge(f"a .m44 file is at most {get_settings().max_upload_bytes} bytes")
     try:
@@ -164,7 +165,7 @@ async def upload(session: AsyncSession, identity: Identity, data: bytes) -> Scen
     existing = await repository.by_sha(session, sha)
     if existing is not None and existing.summary is not None:
         return ScenarioSummary(id=existing.id, source=existing.source, **existing.summary)
-    await quota.admit(session, identity)
+    await quota.admit(session, identity, address)
     scn = await parse(text)                 # EngineError/ScenarioError -> 422 with its code
     quota.check_labels(scn)
     if existing is not None:

@@ -54,9 +54,10 @@ def _psql(sql: str) -> str | None:
 class Server:
     """A uvicorn subprocess; ``restart`` keeps the database (kill -9 by default)."""
 
-    def __init__(self, env: dict[str, str], workers: int = 1) -> None:
+    def __init__(self, env: dict[str, str], workers: int = 1, log_level: str = "warning") -> None:
         self.env = {**os.environ, **env}
         self.workers = workers
+        self.log_level = log_level
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = tempfile.NamedTemporaryFile(prefix="uvicorn-", suffix=".log", delete=False)
@@ -75,7 +76,7 @@ class Server:
 
     def start(self) -> None:
         cmd = [PY, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port),
-               "--ws-max-size", str(1024 * 1024), "--log-level", "warning"]
+               "--ws-max-size", str(1024 * 1024), "--log-level", self.log_level]
         if self.workers > 1:
             cmd += ["--workers", str(self.workers)]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log,
@@ -113,9 +114,14 @@ class Server:
 
 
 BASE_ENV = {
-    "WS_RATE_PER_SECOND": "200", "WS_BURST": "200", "WS_MAX_DROPS": "100000",
+    "WS_RATE_PER_SECOND": "200",
     "SNAPSHOT_EVERY": "25", "BOT_DELAY": "0", "SECRET_KEY": "test",
+    "BOT_LEVEL": "random",          # seat-handling tests: instant bots (test_ai_bots: levels)
     "OVERLORD_TEST_SEEDS": "1",     # tests may fix a game's seed (off in production)
+    # every test client is 127.0.0.1: the creation limits per address are tested apart
+    "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
+    "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
+    "REPLAY_RATE": "100000/minute",
 }
 
 

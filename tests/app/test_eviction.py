@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
+from starlette.websockets import WebSocketState
 from engine.bot import RandomBot
 
 from app.games.runtime import RECENT_BATCHES, RECENT_EVENTS, GameRuntime, Registry, shared_board
@@ -127,6 +128,8 @@ def test_recent_batches_bounded_by_count_and_events() -> None:
 
 
 class FakeWS:
+    client_state = application_state = WebSocketState.CONNECTED   # Starlette's
+
     def __init__(self) -> None:
         self.sent: list[str] = []
         self.closed: tuple[int, str] | None = None
@@ -145,13 +148,13 @@ async def test_send_queue_bounded_by_count_and_bytes() -> None:
     conn = Connection(ws, queue_size=3, max_bytes=100)  # type: ignore[arg-type]
     conn.writer_task = asyncio.create_task(conn.writer())
     await asyncio.sleep(0)
-    assert conn._out is None                     # idle: no deque held
+    assert not conn._out                         # idle: nothing held
     for i in range(4):
         conn.send(f"m{i}")                       # m0 taken by the writer, m1..m3 queued
         await asyncio.sleep(0)
     assert not conn.closed and conn.queued == 6
     conn.send("m4")                              # a 4th waiting message: over the count
-    assert conn.closed and conn.close_code == 4008 and conn._out is None
+    assert conn.closed and conn.close_code == 4008 and not conn._out
     await asyncio.wait_for(asyncio.gather(conn.writer_task, return_exceptions=True), 3)
     assert ws.sent == [] and ws.closed is not None and ws.closed[0] == 4008   # writer cut
 
@@ -162,7 +165,7 @@ async def test_send_queue_bounded_by_count_and_bytes() -> None:
     conn2.send("x" * 60)
     conn2.send("y" * 30)
     await asyncio.sleep(0.01)
-    assert ws2.sent == ["x" * 60, "y" * 30] and conn2.queued == 0 and conn2._out is None
+    assert ws2.sent == ["x" * 60, "y" * 30] and conn2.queued == 0 and not conn2._out
     ws2.gate.clear()
     conn2.send("a" * 10)                         # taken by the writer (blocked sending it)
     await asyncio.sleep(0)

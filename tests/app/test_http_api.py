@@ -101,7 +101,7 @@ def test_games_seats_invites(api: httpx.Client) -> None:
     # leave and re-join
     assert err(api.post(f"/api/games/{gid}/seats/ALLIES/leave", headers=auth(c))) == "not_seated"
     r = api.post(f"/api/games/{gid}/seats/ALLIES/leave", headers=auth(b))
-    assert r.json()["status"] == "open"
+    assert r.json()["status"] == "live"         # a game that started stays live (issue 34)
     assert claim(api, b, gid, "ALLIES").json()["status"] == "live"
     # a finished game's log only
     r = api.get(f"/api/games/{gid}/log")

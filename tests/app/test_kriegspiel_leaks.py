@@ -1,7 +1,8 @@
 """LEAK TEST for 004 Kriegspiel (option ``kriegspiel``): bot-played games through the real
 server, every websocket message and HTTP response to each player, to a spectator of each
 side (``?watch=SIDE``) and to a plain spectator recorded and checked against what that side
-could see.
+could see (a spectator, watching a side or not: what BOTH sides see while the game is live,
+since the same person may be a player on another connection).
 
 Per game: the players claim their slots, connect, hand their seats to the server's bot
 (autopilot) and record until the game is over; three spectators record too (no token:
@@ -212,9 +213,9 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
     live = spec.view
     assert live == json.loads(json.dumps(truth.rs.view_for(truth.states[-1], None)))
     stats = {"messages": 0, "units": 0, "entries": 0}
+    last_view: dict[str, Any] = {}
     for who, rec in recs.items():
-        side = who.split(":")[1] if who.startswith("watch:") else \
-            None if who == "spectator" else who.partition(":")[0]
+        side = None if who.startswith(("watch:", "spectator")) else who.partition(":")[0]
         for m in rec.messages:
             if m.get("type") not in ("hello", "update", "sync"):
                 continue
@@ -226,6 +227,16 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
             if os.environ.get("KS_DEBUG"):
                 with open("/tmp/ks_debug.jsonl", "a") as f:
                     f.write(json.dumps({"who": who, "m": m}) + "\n")
+            if m["type"] == "update" and not truth.states[hi].game_over:
+                # the opponent learns neither which enemy general acted (team play) nor
+                # that unseen orders were given (no update without news)
+                actor = m.get("actor")
+                assert not (isinstance(actor, str) and ":" in actor and side is not None
+                            and not actor.startswith(side + ":")), (who, actor)
+                assert side is not None or not (isinstance(actor, str) and ":" in actor)
+                assert m["events"] or m["view"] != last_view.get(who), (who, lo, hi)
+            if m.get("view") is not None:
+                last_view[who] = m["view"]
             stats["units"] += check_state(truth, who, side, seats or slots.get(who, []), lo, hi,
                                           m.get("view"), m.get("views"), m.get("events") or [],
                                           m.get("legal") or [])
@@ -238,16 +249,17 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
         hidden = sorted(set(truth.side_units("ALLIES", m["seq"], m["seq"])) - truth.seen(
             "AXIS", m["first_seq"] - 1, m["seq"]))[0]
         with pytest.raises(AssertionError):
-            check_state(truth, "watch:AXIS", "AXIS", [], m["first_seq"], m["seq"], m["view"],
+            check_state(truth, "watch:AXIS", None, [], m["first_seq"], m["seq"], m["view"],
                         None, [{"type": "unit_moved", "unit": hidden}], [])
     running = {w: g for w, g in midway.items() if g["seq"] < final}
     assert running or not midway, "the game ended before the event log was read"
     for who, got in running.items():           # the running game's HTTP event log
-        side = who.split(":")[1] if who.startswith("watch:") else \
-            None if who == "spectator" else who.partition(":")[0]
+        side = None if who.startswith(("watch:", "spectator")) else who.partition(":")[0]
         for e in got["entries"]:
             check_state(truth, who, side, got["seats"], e["seq"], e["seq"], None, None,
                         e["events"], [])
+            assert not (":" in (e["seat"] or "") and not (side and e["seat"].startswith(
+                side + ":"))), (who, e["seat"])        # no enemy general named
             stats["entries"] += 1
     # the finished game's HTTP event log: whole, for everybody
     for who in [*tokens, "spectator", "watch:AXIS", "watch:ALLIES"]:
@@ -255,8 +267,7 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
         headers = auth(tokens[who]) if who in tokens else {}
         r = await api.get(f"/api/games/{gid}/events", params=params, headers=headers)
         assert r.status_code == 200, r.text
-        side = who.split(":")[1] if who.startswith("watch:") else \
-            None if who == "spectator" else who.partition(":")[0]
+        side = None if who.startswith(("watch:", "spectator")) else who.partition(":")[0]
         for e in r.json()["entries"]:
             assert not any("fog" in ev for ev in e["events"])
         stats["entries"] += len(r.json()["entries"])

@@ -24,12 +24,10 @@ pytestmark = pytest.mark.postgres
 
 
 @contextlib.contextmanager
-def two_servers(handoff: bool) -> Iterator[tuple[Server, Server]]:
-    """Two server processes on one fresh schema + Redis (two machines, or with
-    ``handoff`` two workers of one machine handing sockets over)."""
+def two_servers() -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one fresh schema + Redis (two machines)."""
     with pg_schema() as pg_env:
-        env = {**BASE_ENV, **pg_env, "OWNER_TTL_SECONDS": "3", "DB_POOL_SIZE": "3",
-               "DB_MAX_OVERFLOW": "5", "SOCKET_HANDOFF": "1" if handoff else "0"}
+        env = {**BASE_ENV, **pg_env, "DB_POOL_SIZE": "3"}
         a, b = Server(env), Server(env)
         try:
             a.migrate()
@@ -43,7 +41,7 @@ def two_servers(handoff: bool) -> Iterator[tuple[Server, Server]]:
 
 @pytest.fixture(scope="module")
 def pair() -> Iterator[tuple[Server, Server]]:
-    with two_servers(handoff=False) as servers:     # relayed, as between machines
+    with two_servers() as servers:      # relayed, as between machines
         yield servers
 
 
@@ -167,60 +165,55 @@ async def test_graceful_stops_close_relayed_sockets_1012(pair: tuple[Server, Ser
             await al.close()
 
 
-@pytest.fixture(scope="module")
-def handoff_pair() -> Iterator[tuple[Server, Server]]:
-    with two_servers(handoff=True) as servers:
-        yield servers
+async def test_a_redis_key_naming_a_stranger_gets_no_credential() -> None:
+    """Anyone who can write to Redis may point a game's owner key at a listener of his
+    own (finding 5 of issue 34): the worker the socket reached checks the token itself,
+    sends the stranger no token, cookie nor Authorization, waits for the owner's proof of
+    the shared key (which the stranger cannot give), relays nothing and closes the
+    client with 1012.  The internal listener of a worker serves the game websocket path
+    only."""
+    import redis.asyncio as aioredis
+    import websockets
+
+    from app.games.ownership import PREFIX, namespace
+
+    with two_servers() as (a, b):
+        await _stranger_gets_nothing(a, b)
 
 
-async def test_same_machine_sockets_handed_to_the_owner(
-        handoff_pair: tuple[Server, Server]) -> None:
-    """Same machine (loopback addresses): a socket reaching the non-owner is handed over
-    as a file descriptor (app/realtime/handoff.py) and served by the owner itself: no
-    relay, the same stream on both sides, exactly-once actions; killing the owner drops
-    the sockets and the survivor continues from the log with nothing acked lost."""
-    a, b = handoff_pair
-    for _ in range(50):
-        if worker(a)["peers"] == worker(b)["peers"] == 2:
-            break
-        await asyncio.sleep(0.1)
-    with httpx.Client(base_url=b.base, timeout=20) as api:
-        gid, toks = two_player_game(api, seed=23)
-    bot = RandomBot(5)
-    async with WS(url(a, gid), toks["AXIS"]) as ax:
-        a, b = owner_first(a, b, gid)                      # a: the owner
-        async with WS(url(b, gid), toks["ALLIES"]) as al, WS(url(a, gid)) as spec_a, \
-                WS(url(b, gid)) as spec_b:
-            wa, wb = worker(a), worker(b)
-            assert wb["handed_total"] >= 2 and wb["relayed"] == 0, wb
-            assert wa["adopted_total"] >= 2 and wa["relayed"] == 0, wa
-            assert al.seat == "ALLIES" and spec_b.seat is None
-            await play({"AXIS": ax, "ALLIES": al}, bot, 25, (spec_a, spec_b))
-            await spec_b.wait_seq(spec_a.seq)
-            assert updates(spec_a) == updates(spec_b) and len(updates(spec_a)) >= 25
-            for w in (ax, al, spec_a, spec_b):
-                assert_no_foreign_hand(w)
-            me = al if al.legal else ax
-            async with WS(url(b, gid), toks[me.seat]) as twin:     # handed over too
-                await twin.wait_seq(me.seq)
-                seq = me.seq
-                if len(me.legal) >= 2:
-                    r1, r2 = await asyncio.gather(me.act(me.legal[0], seq),
-                                                  twin.act(me.legal[1], seq))
-                    assert sorted([r1["type"], r2["type"]]) == ["ack", "reject"], (r1, r2)
-                    ack = r1 if r1["type"] == "ack" else r2
-                    await spec_b.wait_seq(ack["seq"])
-            acked = spec_a.seq
-            assert worker(b)["loaded"] == 0                # the owner alone holds the game
-            a.stop(signal.SIGKILL)                         # kill -9 the owner
-            for w in (al, spec_b):                         # served by it: dropped
-                closed = await w.expect("__closed__", timeout=10)
-                assert closed["type"] == "__closed__"
-    async with WS(url(b, gid, since=acked), toks["AXIS"]) as ax, \
-            WS(url(b, gid, since=acked), toks["ALLIES"]) as al, \
-            WS(url(b, gid, since=acked)) as spec:
-        for w in (ax, al, spec):
-            assert w.seq == acked                          # no acked action lost
-        await play({"AXIS": ax, "ALLIES": al}, bot, 8, (spec,))
-        with httpx.Client(base_url=b.base, timeout=20) as api:
-            assert api.get(f"/api/games/{gid}").json()["seq"] == spec.seq >= acked + 8
+async def _stranger_gets_nothing(a: Server, b: Server) -> None:
+    import redis.asyncio as aioredis
+    import websockets
+
+    from app.games.ownership import PREFIX, namespace
+
+    with httpx.Client(base_url=a.base, timeout=20) as api:
+        gid, toks = two_player_game(api, seed=29)
+    seen: list[tuple[str, dict[str, str]]] = []
+    frames: list[Any] = []
+
+    async def stranger(conn: Any) -> None:
+        seen.append((conn.request.path, dict(conn.request.headers)))
+        async for m in conn:
+            frames.append(m)
+
+    env = a.env
+    key = f"{PREFIX}{namespace(env['DATABASE_URL'], env['DATABASE_SCHEMA'])}:owner:{gid}"
+    async with websockets.serve(stranger, "127.0.0.1", 0) as evil:
+        port = evil.sockets[0].getsockname()[1]
+        r = aioredis.from_url(env["REDIS_URL"])
+        try:
+            await r.set(key, f"127.0.0.1:{port}", px=60_000)
+            token = toks["AXIS"]
+            async with WS(url(b, gid), token) as ws:     # ends before any hello
+                assert ws.ws.close_code == 1012, ws.messages
+        finally:
+            await r.delete(key)
+            await r.aclose()
+    for path, headers in seen:
+        assert token not in path and token not in " ".join(headers.values())
+        assert "cookie" not in headers and "authorization" not in headers
+    assert frames == []
+    internal = worker(a)["address"]
+    r2 = httpx.get(f"http://{internal}/api/games", timeout=5)
+    assert r2.status_code == 404

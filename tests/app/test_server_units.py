@@ -3,10 +3,13 @@ pub/sub implementations."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import secrets
 from typing import Any
 
 import pytest
+from starlette.websockets import WebSocketState
 
 from app.chat.policy import Actor, channels, may_read, may_write
 from app.pubsub import InProcessPubSub, RedisPubSub, channel_for
@@ -64,6 +67,8 @@ def test_token_bucket() -> None:
 
 
 class FakeWS:
+    client_state = application_state = WebSocketState.CONNECTED   # Starlette's
+
     def __init__(self) -> None:
         self.sent: list[str] = []
         self.closed: tuple[int, str] | None = None
@@ -177,24 +182,6 @@ def test_stand_in_bot_decides_then_confirms() -> None:
         assert kinds[-1] == "confirm_dispatch"
 
 
-def test_gc_tuning_from_settings() -> None:
-    """GC_THRESHOLDS sets the collector's thresholds; empty keeps them (GC_FREEZE off here:
-    a test process must not freeze the suite's objects)."""
-    import gc
-
-    from app.main import tune_gc
-    from app.settings import Settings
-
-    before = gc.get_threshold()
-    try:
-        tune_gc(Settings(gc_thresholds="800,11,12", gc_freeze=False))
-        assert gc.get_threshold() == (800, 11, 12)
-        tune_gc(Settings(gc_thresholds="", gc_freeze=False))
-        assert gc.get_threshold() == (800, 11, 12)
-    finally:
-        gc.set_threshold(*before)
-
-
 def test_games_started_together_snapshot_at_different_actions() -> None:
     """A snapshot every SNAPSHOT_EVERY log entries, at an offset of the game's own: each
     game crosses exactly one snapshot point per SNAPSHOT_EVERY entries, and 300 games
@@ -212,13 +199,56 @@ def test_games_started_together_snapshot_at_different_actions() -> None:
     assert max(firsts.count(s) for s in set(firsts)) < 30     # spread over the 50 actions
 
 
+class _Proxy:
+    """A TCP proxy in front of the real Redis that the test can take down and bring back
+    (Redis itself is shared by other test runs: never restarted here)."""
+
+    def __init__(self) -> None:
+        self.server: asyncio.AbstractServer | None = None
+        self.port = 0
+        self.links: list[asyncio.StreamWriter] = []
+
+    async def up(self) -> None:
+        self.server = await asyncio.start_server(self._link, "127.0.0.1", self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    async def down(self) -> None:
+        assert self.server is not None
+        self.server.close()
+        await self.server.wait_closed()
+        for w in self.links:
+            w.transport.abort()
+        self.links.clear()
+
+    async def _link(self, cr: asyncio.StreamReader, cw: asyncio.StreamWriter) -> None:
+        try:
+            rr, rw = await asyncio.open_connection(PG_HOST, REDIS_PORT)
+        except OSError:
+            cw.close()
+            return
+        self.links += [cw, rw]
+
+        async def pipe(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(Exception):
+                while data := await r.read(65536):
+                    w.write(data)
+                    await w.drain()
+            w.transport.abort()
+        await asyncio.gather(pipe(cr, rw), pipe(rr, cw))
+
+
 @pytest.mark.postgres
-async def test_redis_subscriber_resubscribes_after_a_lost_connection() -> None:
-    """The raw subscriber (hiredis over an asyncio protocol) reopens its connection when
-    it drops and hears what is published after that, in order; closing stops it."""
+async def test_redis_outage_warns_once_then_the_bus_comes_back(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Redis unreachable: publishing fails quietly (one warning for the outage, no
+    traceback per message), and once Redis is back the subscriber is subscribed again
+    and hears what is published, in order (finding 16 of issue 34)."""
     if not reachable(PG_HOST, REDIS_PORT):
         pytest.skip("Redis unreachable")
-    ps = RedisPubSub(f"redis://{PG_HOST}:{REDIS_PORT}/0")
+    proxy = _Proxy()
+    await proxy.up()
+    ps = RedisPubSub(f"redis://127.0.0.1:{proxy.port}/0")
+    ps.RETRY_SECONDS = 0.05
     gid = "g_" + secrets.token_hex(4)
     got: list[bytes] = []
 
@@ -226,75 +256,34 @@ async def test_redis_subscriber_resubscribes_after_a_lost_connection() -> None:
         if channel == channel_for(gid):
             got.append(data)
 
+    async def until(cond: Any) -> None:
+        for _ in range(200):
+            if cond():
+                return
+            await asyncio.sleep(0.025)
+        pytest.fail("timed out")
+
     await ps.start(handler)
     await ps.publish(channel_for(gid), b"before")
-    for _ in range(100):
-        if got:
+    await until(lambda: got == [b"before"])
+    await proxy.down()
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="app.pubsub"):
+        for i in range(20):
+            await ps.publish(channel_for(gid), f"lost{i}".encode())     # never raises
+        await asyncio.sleep(0.3)
+    records = [r for r in caplog.records if r.name == "app.pubsub"]
+    assert not any(r.exc_info for r in records)
+    assert len([r for r in records if "publish" in r.getMessage()]) == 1
+    await proxy.up()
+    for i in range(50):                         # resubscribed once Redis answers again
+        await ps.publish(channel_for(gid), b"probe")
+        if b"probe" in got:
             break
-        await asyncio.sleep(0.02)
-    assert got == [b"before"]
-    sub = ps._sub                                   # noqa: SLF001
-    assert sub is not None and sub._proto is not None   # noqa: SLF001
-    old = sub._proto                                # noqa: SLF001
-    assert old.transport is not None
-    old.transport.abort()                           # the connection drops
-    for _ in range(200):                            # resubscribed on a new connection
-        p = sub._proto                              # noqa: SLF001
-        if p is not old and p is not None and p.subscribed.done():
-            break
-        await asyncio.sleep(0.02)
-    else:
-        pytest.fail("the subscriber did not reconnect")
+        await asyncio.sleep(0.05)
     for i in range(3):
         await ps.publish(channel_for(gid), f"after{i}".encode())
-    for _ in range(100):
-        if len(got) == 4:
-            break
-        await asyncio.sleep(0.02)
-    assert got == [b"before", b"after0", b"after1", b"after2"]
+    await until(lambda: [g for g in got if g.startswith(b"after")] == [b"after0", b"after1", b"after2"])
+    assert not any(g.startswith(b"lost") for g in got)
     await ps.close()
-    assert ps._task is not None and ps._task.done()   # noqa: SLF001
-
-
-def test_the_loop_thread_gets_the_scheduler_slice_it_asks_for() -> None:
-    """``SCHED_SLICE_MS`` (app/sched.py): on a Linux that keeps per-thread slices the
-    thread reads back the slice it set; elsewhere ``set_slice`` says why not and changes
-    nothing."""
-    import threading
-
-    from app import sched
-
-    out: dict[str, object] = {}
-
-    def in_a_thread() -> None:             # not the test runner's own thread
-        before = sched.current_slice_ns()
-        out["why"] = sched.set_slice(0.25)
-        out["before"], out["after"] = before, sched.current_slice_ns()
-
-    t = threading.Thread(target=in_a_thread)
-    t.start()
-    t.join()
-    if out["why"] is not None:
-        assert isinstance(out["why"], str) and out["why"]
-        assert out["after"] == out["before"]
-    elif out["before"]:                     # the kernel keeps a slice per thread (6.12+)
-        assert out["after"] == 250_000
-
-
-def test_ws_writer_thread_takes_the_old_flags_and_refuses_other_words(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """WS_WRITER_THREAD: auto (the default), on, off, and 1 / 0 / true / false as before
-    auto existed; anything else stops the start with a validation error."""
-    from pydantic import ValidationError
-
-    from app.settings import Settings
-
-    monkeypatch.delenv("WS_WRITER_THREAD", raising=False)
-    assert Settings().ws_writer_thread == "auto"
-    for raw, mode in (("1", "on"), ("true", "on"), ("0", "off"), ("False", "off"),
-                      ("auto", "auto"), ("on", "on")):
-        monkeypatch.setenv("WS_WRITER_THREAD", raw)
-        assert Settings().ws_writer_thread == mode, raw
-    monkeypatch.setenv("WS_WRITER_THREAD", "sometimes")
-    with pytest.raises(ValidationError):
-        Settings()
+    await proxy.down()

@@ -38,7 +38,11 @@ class LiveServer:
         self.port = _free_port()
         self.env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db_dir / 'e2e.db'}",
                     "SECRET_KEY": "e2e", "BOT_DELAY": "0",
-                    "WS_RATE_PER_SECOND": "200", "WS_BURST": "200",
+                    "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
+                    "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
+                    "REPLAY_RATE": "100000/minute",
+                    "BOT_LEVEL": "random",      # instant bots; docs/ai.md for the levels
+                    "WS_RATE_PER_SECOND": "200",
                     "OVERLORD_TEST_SEEDS": "1"}   # the e2e games use fixed seeds
         self.env.pop("REDIS_URL", None)
         self.log = tempfile.NamedTemporaryFile(prefix="uvicorn-e2e-", suffix=".log", delete=False)

@@ -50,6 +50,28 @@ def test_create_game_and_see_it_listed(new_page, tmp_path):
     expect(watcher.locator(f'#live-games li[data-game="{game_id}"] a[data-watch]')).to_be_visible()
 
 
+def test_play_against_the_computer(new_page, tmp_path):
+    """Issue 38: a 1 vs 1 game against the computer, its level chosen in the lobby (each
+    level says what it does); the other side's seat is the bot's from the start."""
+    host = new_page("host")
+    enter_name(host, "Solo")
+    host.select_option("#scenario-select", "2-PegasusBridge")
+    expect(host.locator("#opponent-label")).to_be_visible()
+    expect(host.locator("#level-label")).to_be_hidden()
+    host.select_option("#seat-select", "ALLIES")
+    host.select_option("#opponent-select", "computer")
+    expect(host.locator("#level-label")).to_be_visible()
+    host.select_option("#level-select", "hard")
+    expect(host.locator("#level-info")).to_contain_text("hard: more dice rolls")
+    host.screenshot(path=str(tmp_path / "lobby-vs-computer.png"), full_page=True)
+    host.click("#create-submit")
+    host.wait_for_url(re.compile(r"/games/[^/?]+"))
+    expect(host.locator("#my-seat")).to_have_text("You play Allies")
+    game_id = host.url.split("/games/")[1].split("?")[0]
+    seats = host.request.get(f"/api/games/{game_id}").json()["seats"]
+    assert {s["seat"]: s["is_bot"] for s in seats} == {"ALLIES": False, "AXIS": True}
+
+
 def test_upload_reports_unknown_codes(new_page, tmp_path):
     page = new_page("uploader")
     enter_name(page, "Editor")

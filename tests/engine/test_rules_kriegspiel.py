@@ -186,12 +186,56 @@ def test_the_opponents_cards_and_plays_are_hidden():
     assert view_for(st2, "ALLIES")["played"][0]["card"]["key"] == "probe"
 
 
-def test_spectators_watch_one_side_or_what_both_see():
+def test_spectators_of_a_live_game_see_what_both_sides_see():
+    # "The server is the Referee": a spectator may be a player's second connection, so a
+    # live side's board is nobody's but that side's (docs/protocol.md).
     st = game("2@10: .:i\n5@11: .:i\n8@10: .:I", hand=["probe"], options=KS)
-    axis = view_for(st, watch_seat("AXIS"))
-    assert ids(axis) == ids(view_for(st, "AXIS")) and "hand" not in axis["sides"]["AXIS"]
     both = ids(view_for(st, None))
     assert both == shown(st, None) == {uid(st, (5, 11)), uid(st, (8, 10))}
+    for side in SIDES:
+        assert ids(view_for(st, watch_seat(side))) == both
+
+
+def test_watch_delay_gives_a_sides_events_n_turns_late():
+    # option kriegspiel_watch_delay (chosen at creation): a side's events reach its
+    # watchers once N full turns have passed since their turn ended; the live board stays
+    # what both sides see.
+    st = ordered("2@10: .:i\n7@9: .:I", [(7, 9)], options={**KS, "kriegspiel_watch_delay": 1})
+    me = uid(st, (7, 9))
+    st, ev = act(st, "move", unit=me, to=[6, 10])           # still unseen by AXIS
+    moved = lambda evs: [e for e in evs if e["type"] == "unit_moved"]  # noqa: E731
+    assert moved(events_for(ev, watch_seat("ALLIES"), st)) == []
+    assert me not in ids(view_for(st, watch_seat("ALLIES")))
+    later = st.clone()                                      # a turn later
+    assert st.turn == 2                                     # the ALLIES turn (1) ended
+    later.turn = 3                                          # one full turn later
+    assert moved(events_for(ev, watch_seat("ALLIES"), later))[0]["to"] == [6, 10]
+    assert moved(events_for(ev, watch_seat("AXIS"), later)) == []  # AXIS never saw it
+    assert moved(events_for(ev, None, later)) == []
+
+
+def test_watch_delay_needs_kriegspiel_and_a_number_of_turns():
+    from engine.rulesets.m44.options import validate
+    assert validate({**KS, "kriegspiel_watch_delay": 2}) == {**KS, "kriegspiel_watch_delay": "2"}
+    for bad in ({"kriegspiel_watch_delay": 2}, {**KS, "kriegspiel_watch_delay": -1},
+                {**KS, "kriegspiel_watch_delay": "x"}, {**KS, "kriegspiel_watch_delay": 11}):
+        with pytest.raises(EngineError) as e:
+            validate(bad)
+        assert e.value.code == "invalid_option_value", bad
+
+
+def test_no_undo_after_a_move_that_detected_enemy_units():
+    # "Enemy Units are placed on the Board as soon as they are detected": the move showed
+    # the player something, so taking it back would be free reconnaissance.
+    from engine.meta import undoable
+    st = ordered("2@10: .:i\n7@9: .:I\n8@16: .:I", [(7, 9), (8, 16)], options=KS)
+    a = {"type": "move", "seat": "ALLIES", "unit": uid(st, (7, 9)), "to": [5, 9]}
+    st2, ev = apply(st, a)
+    assert "detection_changed" in [e["type"] for e in ev]
+    assert not undoable(st, a, ev, st2)
+    quiet = {"type": "move", "seat": "ALLIES", "unit": uid(st, (8, 16)), "to": [8, 18]}
+    st3, ev3 = apply(st, quiet)                             # detects nothing: undoable
+    assert "detection_changed" not in [e["type"] for e in ev3] and undoable(st, quiet, ev3, st3)
 
 
 def test_kriegspiel_not_on_the_overlord_board():
@@ -275,7 +319,9 @@ def test_random_games_leak_nothing_and_replay_equals_live(mode):
             actions.append(a)
             st2, ev = apply(st, a)
             for seat in seats:
-                side = None if seat is None else seat.replace("watch:", "").partition(":")[0]
+                # a watcher of a live game sees what both sides see
+                side = None if seat is None or seat.startswith("watch:") \
+                    else seat.partition(":")[0]
                 check_step(st, st2, ev, seat, side)
                 for act_ in legal_actions(st2, seat) if seat else []:
                     for k in ("target", "unit"):

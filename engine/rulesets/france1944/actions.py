@@ -115,8 +115,8 @@ def canonical(action: Any) -> dict[str, Any]:
     if not isinstance(action, dict):
         raise IllegalAction("malformed_action", "an action is a JSON object")
     kind = action.get("type")
-    if kind not in SPECS:
-        raise IllegalAction("unknown_action", f"unknown action type {kind!r}")
+    if not isinstance(kind, str) or kind not in SPECS:     # a list/object: no dict key
+        raise IllegalAction("unknown_action", f"unknown action type {kind!r}"[:200])
     specs = SPECS[kind]
     extra = sorted(set(action) - set(specs) - {"type", "seat"})
     if extra:

@@ -18,7 +18,7 @@ from .options import describe
 from ...core.scenario import board_for
 from ...core.scenario_model import Scenario
 from ...procedures.state import GameState
-from .options.kriegspiel import watch_seat
+from .options.kriegspiel import actor_for, watch_seat
 from .view import events_for, public_status, view_for, view_parts, views_for
 
 class M44Ruleset:
@@ -142,6 +142,11 @@ class M44Ruleset:
 
     def events_for(self, state: GameState, events: list[Event], seat: str | None) -> list[Event]:
         return events_for(events, seat, state)
+
+    def actor_for(self, state: GameState, actor: str | None, seat: str | None) -> str | None:
+        """The acting seat as ``seat`` may know it (004 Kriegspiel team play: an enemy
+        role seat is only its side)."""
+        return actor_for(state, actor, seat)
 
     def spectator_seat(self, side: str) -> str:
         """The seat a spectator watching ``side``'s board is shown (views and events as that

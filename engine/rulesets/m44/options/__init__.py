@@ -159,9 +159,16 @@ REGISTRY: dict[str, OptionalRule] = {r.name: r for r in (
                  "and orders are hidden: a side learns of an enemy turn only what its units "
                  "observe (dice thrown at them, units coming into sight). Only detected "
                  "units may be battled, Air Powered or Barraged. The server is the Referee; "
-                 "spectators watch one side's board, or the whole game once it is over. "
+                 "spectators see what both sides see, and the whole game once it is over. "
                  "Standard and team play (not the Overlord board).",
                  "rules/004 Appendix 3 - Variants, Kriegspiel & The Fog Of War", True),
+    OptionalRule("kriegspiel_watch_delay",
+                 "With Kriegspiel: a spectator watching one side (?watch=SIDE) gets that "
+                 "side's version of an event once this many full turns have passed since "
+                 "the end of its turn (the live board stays what both sides see). Without it a side's view "
+                 "reaches spectators only when the game is over.",
+                 "server choice (docs/protocol.md, Kriegspiel spectators)", True,
+                 tuple(str(n) for n in range(1, 11))),
     OptionalRule("young_generals",
                  "Variant For Young Generals (a preset, alone): no optional rule, every unit "
                  "with its class's base profile (no special-unit rules), no Take Ground nor "
@@ -301,6 +308,9 @@ def validate(options: dict[str, Any] | None) -> dict[str, Any]:
         raise EngineError("invalid_option_value", "Nineteen Eighty-Four: \"No Special "
                           "Infantry Units, Blitzkrieg Rules, or Armour Overruns\"",
                           entry="blitzkrieg")
+    if "kriegspiel_watch_delay" in out and not out.get("kriegspiel"):
+        raise EngineError("invalid_option_value", "kriegspiel_watch_delay needs kriegspiel",
+                          entry="kriegspiel_watch_delay")
     if "variant_side" in out and "variant" not in out:
         raise EngineError("invalid_option_value", "variant_side needs a variant",
                           entry="variant_side")

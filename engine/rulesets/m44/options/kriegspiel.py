@@ -17,9 +17,15 @@ of what a side sees, and every channel through which a side learns anything uses
   Barrage, and a battle declared at it is refused exactly like one at an empty hex.
 
 Seats: a player's seat sees its side's board (team play: the side's role seats share
-it); ``watch:AXIS`` / ``watch:ALLIES`` is a spectator watching that side's board;
-``None`` (a spectator who chose no side) sees only what BOTH sides see.  Once the game is
-over every view and event is shown in full (the finished game's replay).
+it); ``None`` (a spectator) sees only what BOTH sides see.  ``watch:AXIS`` /
+``watch:ALLIES`` is a spectator asking for one side's board: while the game is live it
+sees what both sides see, like any spectator.  Our reading of "the server is the
+Referee": a spectator is anyone, the players included (a second, anonymous connection of
+the same person), so a live side's board shown to a spectator is shown to the enemy.
+Only when the players chose it at creation (option ``kriegspiel_watch_delay`` = N) does
+a ``watch:`` seat get that side's version of an event once N full turns have passed since
+the end of its turn (the board itself stays what both sides see until the end).  Once the game is over every view and
+event is shown in full (the finished game's replay).
 """
 from __future__ import annotations
 
@@ -31,6 +37,7 @@ from ....procedures.hooks import extend
 from ....procedures.state import GameState
 
 OPTION = "kriegspiel"
+DELAY = "kriegspiel_watch_delay"    # turns after which a side's events reach its watchers
 WATCH = "watch:"            # pseudo-seat of a spectator watching one side's board
 
 #: Events every side sees as they are (the score, the turn, the night track); a unit
@@ -57,13 +64,21 @@ def watch_seat(side: str) -> str:
     return WATCH + side
 
 
+def watched_side(seat: str | None) -> str | None:
+    """The side a ``watch:`` pseudo-seat asks for (None for any other seat)."""
+    if seat is None or not seat.startswith(WATCH):
+        return None
+    side = seat[len(WATCH):]
+    return side if side in SIDES else None
+
+
 def viewer_side(st: GameState | None, seat: str | None) -> str | None:
-    """The side whose board ``seat`` sees (None: a spectator who chose no side)."""
+    """The side whose board ``seat`` sees (None: what both sides see).  A spectator
+    watching a side (``watch:``) sees what both sides see while the game is live."""
     if seat is None:
         return None
     if seat.startswith(WATCH):
-        side = seat[len(WATCH):]
-        return side if side in SIDES else None
+        return watched_side(seat) if st is not None and st.game_over else None
     if st is not None:
         return mode(st).side_of(st, seat)
     side = seat.partition(":")[0]
@@ -177,6 +192,10 @@ def redact_view(st: GameState, seat: str | None, view: dict[str, Any]) -> dict[s
                          and tuple(m["hex"]) not in hexes else m for m in view["mines"]]
     view["played"] = [p for p in view["played"] if p.get("side") == side]
     view["deck_count"] = view["discard_count"] = None    # draws would tell the cards played
+    # the enemy's hand size changes when he plays and draws: it would time his card play
+    view["sides"] = {s_: ({**v, "hand_count": None} if s_ != side and isinstance(v, dict)
+                          and "hand_count" in v else v)
+                     for s_, v in (view.get("sides") or {}).items()}
     if side != st.active:
         view["phase"] = None
     # team play: which role seat of the enemy acts would tell the card (its section)
@@ -192,6 +211,15 @@ def redact_view(st: GameState, seat: str | None, view: dict[str, Any]) -> dict[s
                              if tuple(c["hex"]) in hexes or tuple(c["hex"]) not in occupied]
     view["fog"] = _fog_info(st, side)
     return view
+
+
+def actor_for(st: GameState, actor: Any, seat: str | None) -> Any:
+    """The seat that acted (an update's ``actor``, an event log entry's ``seat``) as
+    ``seat`` may know it: in team play an enemy role seat is only its side (which general
+    acts would tell the section of his card); a spectator sees the sides only."""
+    if not on(st) or st.game_over:
+        return actor
+    return _side_seat(st, viewer_side(st, seat), actor)
 
 
 def _side_seat(st: GameState, side: str | None, seat: Any) -> Any:
@@ -247,7 +275,7 @@ def annotate(before: GameState, after: GameState, events: list[dict[str, Any]]) 
             if v is not e:
                 fog[s] = v
         if fog:
-            events[i] = {**e, "fog": fog}
+            events[i] = {**e, "fog": {**fog, "turn": before.turn}}
     camo = camouflaged(after)
     for s in SIDES:
         new = det1[s] - det0[s]
@@ -257,7 +285,7 @@ def annotate(before: GameState, after: GameState, events: list[dict[str, Any]]) 
                            "lost": sorted(lost),
                            "camouflaged": [[*after.units[u].hex] for u in sorted(new)
                                            if after.units[u].hex in camo],
-                           "fog": {other(s): None}})
+                           "fog": {other(s): None, "turn": before.turn}})
 
 
 def _fog_event(e: dict[str, Any], s: str, det0: frozenset[str], det1: frozenset[str],
@@ -304,11 +332,15 @@ def redact_events(st: GameState | None, seat: str | None,
                   events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Extension point ``redact_events``: each event as the seat's side sees it (the
     ``fog`` annotation); a spectator without a side gets only the events both sides see
-    whole; after the game everything."""
+    whole; after the game everything.  A spectator watching a side (``watch:``) of a game
+    created with ``kriegspiel_watch_delay`` = N gets that side's version of an event once
+    N full turns have passed since the end of the turn it happened in (``fog["turn"]``)."""
     if not any("fog" in e for e in events):
         return events
     over = st is not None and st.game_over
     side = viewer_side(st, seat)
+    delayed = watched_side(seat) if st is not None else None
+    delay = int(st.options.get(DELAY) or 0) if st is not None else 0
     out = []
     for e in events:
         fog = e.get("fog")
@@ -317,8 +349,13 @@ def redact_events(st: GameState | None, seat: str | None,
             continue
         if over:
             out.append({k: v for k, v in e.items() if k != "fog"})
-        elif side is not None:
-            v = fog.get(side, e)
+            continue
+        as_side = side
+        if as_side is None and delayed is not None and delay and st is not None \
+                and st.turn - int(fog.get("turn", st.turn)) > delay:
+            as_side = delayed
+        if as_side is not None:
+            v = fog.get(as_side, e)
             if v is not None:
                 out.append({k: x for k, x in v.items() if k != "fog"})
     return out

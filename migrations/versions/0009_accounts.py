@@ -3,8 +3,8 @@
 switches); games are rated or casual; offers (return matches, challenges), notices sent,
 Web Push subscriptions, ratings and the games applied to them.
 
-Revision ID: 0008_accounts
-Revises: 0007_seat_bot_level
+Revision ID: 0009_accounts
+Revises: 0008_unique_rematch
 Create Date: 2026-12-03
 """
 
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0008_accounts"
-down_revision: str | None = "0007_seat_bot_level"
+revision: str = "0009_accounts"
+down_revision: str | None = "0008_unique_rematch"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

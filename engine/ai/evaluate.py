@@ -1,0 +1,195 @@
+"""Heuristic evaluation of a position for one side: how good it looks, in medal-like points.
+
+Two boards, two evaluations:
+
+* hex games (``GameState``: m44, overlord, fastplay): medals (the ruleset's ``result``
+  score) weigh most; then strength (figures left, with a unit close to its last figure
+  counting as a medal at risk); then **threats** computed from the battle-dice tables
+  (:func:`engine.procedures.battle.battle_dice`, terrain included): the expected hits
+  each unit can score on its best target in range, for the side whose units may still
+  fight this turn at full weight, for the other side as the danger of the coming turn;
+  then closing in on the enemy, terrain objectives and exit zones.
+* the Portable Wargame (``State``): units lost (the army breaks at a count), strength
+  points, the Generals, and the attacker's presence in the enemy half.
+
+A won game is worth ``WIN``, a lost one ``-WIN``.  The functions read only what the
+seat's view shows (units, hexes, figures, medals, objectives); never a hand or the RNG.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.ruleset import Ruleset
+from ..procedures.battle import battle_dice, unit_dice
+
+WIN = 10000.0
+MEDAL = 40.0
+FIGURE = 3.0
+#: chance that one battle die hits a unit of the class (004 "Battle": two infantry faces
+#: and the grenade hit infantry; armor face and grenade hit armor; grenade hits artillery)
+HIT_P = {"inf": 0.5, "armor": 1 / 3, "art": 1 / 6}
+
+
+def evaluate(rs: Ruleset, st: Any, side: str) -> float:
+    """The value of ``st`` for ``side`` (higher is better)."""
+    if rs.is_over(st):
+        res = rs.result(st)
+        w = res.get("winner")
+        return 0.0 if w is None else (WIN if w == side else -WIN)
+    if hasattr(st, "scn"):
+        return _hex_value(rs, st, side)
+    return _portable_value(st, side)
+
+
+def side_of(seat: str) -> str:
+    """The side of a seat (``"AXIS:left"`` -> ``"AXIS"``; a side names itself)."""
+    return seat.split(":", 1)[0]
+
+
+# ------------------------------------------------------------------------------ hex games
+def _hex_value(rs: Ruleset, st: Any, side: str) -> float:
+    score = rs.result(st).get("score") or {}
+    foe = next((s for s in score if s != side), None)
+    v = 0.0
+    if foe is not None:
+        v += MEDAL * (score.get(side, 0) - score.get(foe, 0))
+        need = st.scn.victory.get(side, 0) - score.get(side, 0)
+        if need == 1:
+            v += 0.3 * MEDAL  # one medal from victory: press on
+    mine = [u for u in st.units.values() if u.side == side]
+    theirs = [u for u in st.units.values() if u.side != side]
+    v += _strength(mine) - _strength(theirs)
+    active = getattr(st, "active", None)
+    now = 0.8 if active == side else 0.25  # my fire still to come this turn
+    later = 0.7 if active == side else 0.35  # their fire in the coming turn
+    v += now * _threat(st, mine, theirs) - later * _threat(st, theirs, mine)
+    v += _objectives(st, side, mine)
+    return v
+
+
+def _strength(units: list[Any]) -> float:
+    total = 0.0
+    for u in units:
+        total += FIGURE * u.figures
+        if u.figures == 1:
+            total -= 0.25 * MEDAL  # the next hit gives the enemy a medal
+    return total
+
+
+def _hexdist(a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Hex distance in the board's doubled-width coordinates (engine.core.geometry)."""
+    dr = abs(a[0] - b[0])
+    dc = abs(a[1] - b[1])
+    return dr + max(0, (dc - dr) // 2)
+
+
+_DICE: dict[tuple[Any, ...], int] = {}
+
+
+def _dice(st: Any, u: Any, t: Any, d: int) -> int:
+    """:func:`battle_dice` without a card play, remembered per position (the terrain,
+    unit flags and figures it reads are in the key)."""
+    key = (
+        id(st.scn),
+        u.id,
+        u.hex,
+        u.moved > 0,
+        u.figures,
+        t.id,
+        t.hex,
+        d,
+        len(st.tiles_over),
+    )
+    n = _DICE.get(key)
+    if n is None:
+        if len(_DICE) > 200000:
+            _DICE.clear()
+        n = _DICE[key] = battle_dice(st, u, t, d, None)
+    return n
+
+
+def _threat(st: Any, shooters: list[Any], targets: list[Any]) -> float:
+    """Sum over ``shooters`` of the expected value of their best shot (no line-of-sight
+    check: an estimate), hits worth figures and a medal when they may destroy the unit;
+    a shooter with no target in range is worth a little less the farther it stands
+    from the nearest enemy (closing in)."""
+    total = 0.0
+    for u in shooters:
+        reach = len(unit_dice(st, u))
+        best = 0.0
+        near = 99
+        r0, c0 = u.hex
+        for t in targets:
+            r1, c1 = t.hex
+            dr = r0 - r1 if r0 > r1 else r1 - r0
+            dc = c0 - c1 if c0 > c1 else c1 - c0
+            d = dr + (dc - dr) // 2 if dc > dr else dr
+            near = min(near, d)
+            if d > reach:
+                continue
+            n = _dice(st, u, t, d)
+            if n <= 0:
+                continue
+            hits = n * HIT_P.get(t.cls, 1 / 3)
+            value = (
+                FIGURE * min(hits, t.figures) + MEDAL * min(1.0, hits / t.figures) ** 2
+            )
+            best = max(best, value)
+        total += best
+        if best == 0.0 and targets:
+            total -= 0.5 * max(0, near - 2)
+    return total
+
+
+def _objectives(st: Any, side: str, mine: list[Any]) -> float:
+    """Closeness of the nearest own unit to each objective the side may win, and to its
+    exit zones."""
+    if not mine:
+        return 0.0
+    v = 0.0
+    for o in st.scn.objectives:
+        if o.side not in (None, side) or st.objectives.get(o.id) == side:
+            continue
+        near = min(_hexdist(u.hex, h) for u in mine for h in o.hexes)
+        v -= 0.6 * o.counts_for * min(near, 8)
+    for z in st.scn.exits:
+        if z.side != side:
+            continue
+        near = min(_hexdist(u.hex, h) for u in mine for h in z.hexes)
+        v -= 0.5 * z.value * min(near, 8)
+    return v
+
+
+# ------------------------------------------------------------------------------ portable
+def _portable_value(st: Any, side: str) -> float:
+    v = 0.0
+    for s in {u.side for u in st.units.values()}:
+        sign = 1.0 if s == side else -1.0
+        lost = sum(
+            1 for u in st.units.values() if u.side == s and u.lost and not u.general
+        )
+        if lost == st.options.get("break_units", 3) - 1:
+            v -= sign * 20.0  # one more unit lost and the army breaks
+    areas: dict[tuple[str, str], list[Any]] = {}
+    for u in st.units.values():
+        sign = 1.0 if u.side == side else -1.0
+        if u.lost:
+            v -= sign * (30.0 if u.general else 20.0)
+            continue
+        v += sign * 5.0 * u.sp
+        if u.area is None or u.area.endswith("reserve"):
+            continue
+        areas.setdefault((u.side, u.area), []).append(u)
+        if st.attacker == u.side:
+            forward = int(u.area[1]) - 1 if u.side == "BLUE" else 3 - int(u.area[1])
+            v += sign * 1.0 * forward
+    for (s, _area), units in areas.items():
+        sign = 1.0 if s == side else -1.0
+        kinds = [u.type for u in units if not u.general]
+        v += (
+            sign * 2.0 * (len(kinds) - len(set(kinds)))
+        )  # +1 in combat: same type beside
+        if len(kinds) < len(units) and kinds:
+            v += sign * 1.5  # +1 in combat: the General
+    return v

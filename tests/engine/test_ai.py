@@ -1,0 +1,237 @@
+"""The computer players (engine/ai): legal, deterministic, no cheating, sensible play."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import arena
+from engine.ai import NAMES, Player
+from engine.ai.hidden import determinize
+from engine.core.rng import Rng
+from engine.core.ruleset import get
+from engine.core.scenario import load_scenario
+from tests.engine.olhelp import A, cards, ol_game
+from tests.engine.paths import SCN_DIR
+from tests.engine.rulehelp import game, uid
+
+M44 = get("m44")
+
+
+def _advance(rs, st, n, seed=7):
+    """``n`` random steps (dice sampled): a position somewhere in the game."""
+    rng = random.Random(seed)
+    for _ in range(n):
+        if rs.is_over(st):
+            break
+        a = (
+            rs.sample_chance(st)
+            if rs.is_chance(st)
+            else rng.choice(rs.legal_actions(st, rs.to_act(st)[0]))
+        )
+        st, _ = rs.apply(st, a)
+    return st
+
+
+def _hidden_twin(st, side):
+    """The same game but for what ``side`` cannot see: the other hand and the deck
+    re-dealt, the RNG state changed."""
+    twin = st.clone()
+    foe = next(s for s in st.hands if s != side)
+    pool = list(st.hands[foe]) + list(st.deck)
+    random.Random(99).shuffle(pool)
+    n = len(st.hands[foe])
+    twin.hands = {**st.hands, foe: pool[:n]}
+    twin.deck = pool[n:]
+    twin.rng = Rng(st.rng.seed ^ 0xABCDEF, st.rng.counter + 17)
+    return twin
+
+
+@pytest.mark.parametrize("steps", [0, 9, 25, 40])
+def test_same_decision_whatever_the_hidden_information(steps):
+    """A player decides from its seat's view only: the opponent's hand, the deck order
+    and the RNG state (future dice) change nothing (issue 38 point 2)."""
+    st = _advance(
+        M44,
+        M44.new_game(3, None, load_scenario(f"{SCN_DIR}/2-PegasusBridge.m44")),
+        steps,
+    )
+    while M44.is_chance(st):
+        st, _ = M44.apply(st, M44.sample_chance(st))
+    seat = M44.to_act(st)[0]
+    twin = _hidden_twin(st, seat)
+    assert twin.hands != st.hands or twin.deck != st.deck
+    assert M44.view_for(twin, seat) == M44.view_for(st, seat)
+    for level in ("easy", "normal", "hard"):
+        assert Player(M44, level, 5).choose(st, seat) == Player(M44, level, 5).choose(
+            twin, seat
+        )
+
+
+def test_determinization_keeps_what_the_seat_sees():
+    st = M44.new_game(3, None, load_scenario(f"{SCN_DIR}/4-SwordBeach.m44"))
+    seat = M44.to_act(st)[0]
+    foe = next(s for s in st.hands if s != seat)
+    det = determinize(M44, st, seat, random.Random(1))
+    assert det.hands[seat] == st.hands[seat]
+    assert len(det.hands[foe]) == len(st.hands[foe]) and len(det.deck) == len(st.deck)
+    assert sorted(det.hands[foe] + det.deck) == sorted(st.hands[foe] + st.deck)
+    assert det.rng != st.rng
+    assert det is not st and st.hands[foe] == _advance(M44, st, 0).hands[foe]
+
+
+@pytest.mark.parametrize(
+    "name,scenario",
+    [
+        ("m44", "4-SwordBeach.m44"),
+        ("fastplay", "2-PegasusBridge.m44"),
+        ("overlord", "13-OmahaBeachOverlord.m44"),
+        ("portable", None),
+    ],
+)
+def test_every_level_plays_legal_actions_deterministically(name, scenario):
+    rs = get(name)
+    st = rs.new_game(
+        2, None, load_scenario(f"{SCN_DIR}/{scenario}") if scenario else None
+    )
+    for _ in range(6):
+        while rs.is_chance(st):
+            st, _ = rs.apply(st, rs.sample_chance(st))
+        seat = rs.to_act(st)[0]
+        for level in NAMES:
+            a = Player(rs, level, 11).choose(st, seat)
+            assert a in rs.legal_actions(st, seat)
+            assert a == Player(rs, level, 11).choose(st, seat)
+        st, _ = rs.apply(st, Player(rs, "easy", 3).choose(st, seat))
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError):
+        Player(M44, "grandmaster")
+
+
+def _own_turn(rs, st, player, side):
+    """Let ``player`` play ``side``'s turn (the dice rolled as they fall); its actions."""
+    done = []
+    while not rs.is_over(st) and st.active == side:
+        if rs.is_chance(st):
+            st, _ = rs.apply(st, rs.sample_chance(st))
+            continue
+        seat = rs.to_act(st)[0]
+        a = player.choose(st, seat)
+        done.append(a)
+        st, _ = rs.apply(st, a)
+    return st, done
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_attacks_the_weakened_unit_next_to_it(level):
+    """004 "Battle": a unit destroyed gives a medal.  With an Attack card for the centre,
+    the infantry next to a one-figure enemy fights it rather than end its turn."""
+    st = game("5@11: .:i\n6@10: .:I\n8@2: .:I", hand=[("attack", 1), ("recon", 0)])
+    st.units[uid(st, (5, 11))].figures = 1
+    _, done = _own_turn(M44, st, Player(M44, level, 4), "ALLIES")
+    assert any(a["type"] == "battle" and a["target"] == [5, 11] for a in done), done
+
+
+def test_overlord_bot_generals_use_the_human_cincs_cards():
+    """002: the C-in-C dispatches, each Field General plays his cards in his sections.
+    A human C-in-C gives an Attack card to the left general, whose infantry faces a weak
+    enemy: the bot general orders his units and fights (no card wasted)."""
+    U = {
+        (8, 4): "infus",
+        (8, 6): "infus",
+        (7, 5): "infger",
+        (8, 44): "infus",
+        (0, 40): "infger",
+    }
+    st = ol_game(
+        U,
+        allies=[
+            ("attack", 0),
+            ("probe", 2),
+            "recon_in_force",
+            ("probe", 1),
+            ("recon", 1),
+            ("recon", 2),
+        ],
+    )
+    rs = get("overlord")
+    enemy = st.occ[(7, 5)]
+    st.units[enemy].figures = 1
+    cinc = "ALLIES:cinc"
+    st, _ = rs.apply(
+        st, {"type": "dispatch", "seat": cinc, "card": st.hands[A][0], "to": "left"}
+    )
+    st, _ = rs.apply(st, {"type": "confirm_dispatch", "seat": cinc})
+    _, done = _own_turn(rs, st, Player(rs, "normal", 2), A)
+    assert {a["seat"] for a in done} <= {"ALLIES:left", "ALLIES:centre", "ALLIES:right"}
+    assert any(a["type"] == "play_card" for a in done)
+    assert any(a["type"] == "battle" and a["target"] == [7, 5] for a in done), done
+
+
+def test_bot_cinc_dispatches_to_the_general_who_can_use_it():
+    """The bot C-in-C's cards go to the general whose units face the enemy (002
+    "Dispatching Orders"), then he confirms."""
+    U = {
+        (8, 4): "infus",
+        (8, 6): "infus",
+        (7, 5): "infger",
+        (8, 44): "infus",
+        (0, 40): "infger",
+    }
+    st = ol_game(
+        U,
+        allies=[
+            ("attack", 0),
+            ("attack", 2),
+            ("probe", 1),
+            ("recon", 1),
+            ("recon", 2),
+            ("recon", 0),
+        ],
+    )
+    rs = get("overlord")
+    p = Player(rs, "normal", 1)
+    given = []
+    while rs.to_act(st) == ["ALLIES:cinc"] and st.phase == "dispatch":
+        a = p.choose(st, "ALLIES:cinc")
+        given.append(a)
+        st, _ = rs.apply(st, a)
+    dispatched = [a for a in given if a["type"] == "dispatch"]
+    assert dispatched and dispatched[0] == {
+        "type": "dispatch",
+        "seat": "ALLIES:cinc",
+        "card": cards(("attack", 0))[0],
+        "to": "left",
+    }
+    assert given[-1]["type"] == "confirm_dispatch"
+
+
+def test_wilson_interval():
+    lo, hi = arena.wilson(95, 100)
+    assert 0.88 < lo < 0.89 and 0.97 < hi < 0.99
+    assert arena.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_arena_command_line(capsys):
+    assert (
+        arena.main(
+            [
+                "--ruleset",
+                "portable",
+                "--a",
+                "normal",
+                "--b",
+                "random",
+                "--games",
+                "2",
+                "--seed",
+                "1",
+            ]
+        )
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "A win rate" in out and "95% Wilson" in out and "p95" in out
