@@ -16,6 +16,7 @@ from fastapi import FastAPI, Query
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
+from .accounts.endpoints import router as accounts_router
 from .campaigns.endpoints import router as campaigns_router
 from .chat.endpoints import router as chat_router
 from . import i18n
@@ -28,10 +29,14 @@ from .games.presence import Presence
 from .games.sessions import GameSessions
 from .identity.endpoints import router as identity_router
 from .inputs import InputLimitMiddleware
+from .notifications.hooks import Notifications
+from .offers.endpoints import router as offers_router
 from . import ratelimit
 from .origin import OriginMiddleware
 from .pages.endpoints import router as pages_router
+from .players.endpoints import router as players_router
 from .pubsub import make_pubsub
+from .ratings.endpoints import router as ratings_router
 from .realtime import forward
 from .realtime.connection import HARD_MAX_BYTES
 from .realtime.endpoints import game_socket
@@ -77,7 +82,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = BotDriver(games)
         hub = Hub(settings, games, presence)
         games.registry.on_drop = presence.forget    # a dropped game's presence too
-        games.committed += [hub.deliver, bots.schedule]
+        # after each committed batch: deliveries, bots, then notifications and ratings
+        notifications = Notifications(games, presence)
+        games.committed += [hub.deliver, bots.schedule, notifications.committed]
+        app.state.notifications = notifications
         games.notices.append(hub.notice)
         app.state.db, app.state.games, app.state.hub, app.state.bots = db, games, hub, bots
         games.revoked.append(hub.revoked)
@@ -124,7 +132,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # outermost first: the origin check (no body read), then the input limits
     app.add_middleware(InputLimitMiddleware, max_upload_bytes=settings.max_upload_bytes)
     app.add_middleware(OriginMiddleware, allowed=settings.allowed_origins)
-    for router in (identity_router, scenarios_router, games_router, campaigns_router,
+    for router in (identity_router, accounts_router, offers_router, ratings_router,
+                   players_router, scenarios_router, games_router, campaigns_router,
                    chat_router, ws_router, replays_router, pages_router):
         app.include_router(router)
     STATIC_DIR.mkdir(parents=True, exist_ok=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer,
-                        LargeBinary, String, Text, UniqueConstraint)
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer,
+                        LargeBinary, String, Text, UniqueConstraint, false)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import Base
@@ -22,6 +22,17 @@ class Identity(Base):
     name: Mapped[str] = mapped_column(String(40))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # an account (0009_accounts; a guest has none of these): the name normalised
+    # (``app.accounts.service.name_key``: NFKC, case-folded) is unique, so "Rommel" and
+    # "rommel" cannot both register; the password as a pwdlib (argon2id) hash
+    __table_args__ = (UniqueConstraint("name_key", name="uq_identities_name_key"),)
+    name_key: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    registered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # notification kind -> on/off (a kind absent is on; app/notifications)
+    notify: Mapped[dict[str, bool] | None] = mapped_column(JSON, nullable=True)
 
 
 class AuthSession(Base):
@@ -95,6 +106,9 @@ class Game(Base):
     clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # rated (0009_accounts): chosen at creation; the result then updates the players'
+    # Glicko-2 ratings unless the game turns out casual (app/ratings/service.py)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
@@ -203,3 +217,83 @@ class CampaignBattle(Base):
     medals: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)  # at game end
 
     campaign: Mapped[Campaign] = relationship(back_populates="battles")
+
+
+class Offer(Base):
+    """A game offered to one account (app/offers): a return match or a challenge.  The
+    game is created when the addressee accepts (both players in); ``rematch_of`` is
+    unique, so a finished game has at most one return-match offer."""
+
+    __tablename__ = "offers"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))                 # rematch | challenge
+    from_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"),
+                                         index=True)
+    to_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"),
+                                       index=True)
+    status: Mapped[str] = mapped_column(String(16), default="pending")  # pending | accepted
+    #                                                 | declined | cancelled
+    spec: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)   # the game to create
+    rematch_of: Mapped[str | None] = mapped_column(String(32), unique=True, nullable=True)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    decided_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class Notice(Base):
+    """A notification sent (app/notifications): unique per identity, kind and key (e.g.
+    one "your turn" per game and turn), so that it is sent at most once."""
+
+    __tablename__ = "notices"
+    __table_args__ = (UniqueConstraint("identity_id", "kind", "key", name="uq_notices_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    identity_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(24))
+    key: Mapped[str] = mapped_column(String(120))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class PushSubscription(Base):
+    """A browser's Web Push subscription (its endpoint and keys) for one identity."""
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    identity_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"),
+                                             index=True)
+    endpoint: Mapped[str] = mapped_column(String(500), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(200))
+    auth: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Rating(Base):
+    """An account's Glicko-2 rating in one rule system (app/ratings)."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_ruleset_rating", "ruleset", "rating"),)
+
+    identity_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"),
+                                             primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    rd: Mapped[float] = mapped_column(Float)
+    vol: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatedGame(Base):
+    """A finished game whose result was applied to the ratings (once; primary key), or
+    judged casual (``rated`` false, ``reason`` why)."""
+
+    __tablename__ = "rated_games"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    reason: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    changes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # identity -> before/after
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -92,6 +92,30 @@ class Settings(BaseSettings):
     # replays and dice verifications per client address
     replay_rate: str = "20/minute"
 
+    # accounts (app/accounts): `limits` rates of registrations per client address, of
+    # sign-in attempts per address and per account name; the lifetime of the signed
+    # links sent by e-mail (verification, password reset)
+    register_rate: str = "10/hour"
+    login_rate: str = "20/minute"
+    login_name_rate: str = "10/10minute"
+    link_hours: int = 24
+    # the server's address as players reach it, for links in e-mails (unset: the
+    # address of the request, or http://HOST:PORT for notifications sent by a worker)
+    public_url: str | None = None
+    # notifications (app/notifications): e-mail through SMTP_URL (smtp://user:pass@host:port,
+    # smtps:// for TLS; unset: no e-mail), Web Push with the VAPID keys (unset: none);
+    # "your turn" waits notify_grace_seconds for a player not connected to the game
+    smtp_url: str | None = None
+    mail_from: str = "Overlord <overlord@localhost>"
+    vapid_private_key: str | None = None
+    vapid_public_key: str | None = None
+    vapid_subject: str = "mailto:overlord@localhost"
+    notify_grace_seconds: float = Field(default=120.0, ge=0)
+
+    def base_url(self) -> str:
+        """Where players reach the server (links in e-mails and pushes)."""
+        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+
 
 @lru_cache
 def get_settings() -> Settings:

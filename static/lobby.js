@@ -406,7 +406,7 @@ $('create-form').addEventListener('submit', async (ev) => {
   const scenario_id = needsScenario ? $('scenario-select').value : null;
   if (needsScenario && !scenario_id) { $('create-error').textContent = t('Choose a scenario.'); return; }
   const mode = $('mode-select').value || (needsScenario ? '1v1' : null);
-  const body = { options: chosenOptions(), private: $('private-check').checked };
+  const body = { options: chosenOptions(), private: $('private-check').checked, rated: $('rated-check').checked };
   if (scenario_id) body.scenario_id = scenario_id;
   if (mode) body.mode = mode;
   const rsName = rulesetFor(scenarios.find((x) => x.id === scenario_id), mode);
@@ -494,7 +494,7 @@ function gameItem(g, live) {
   const li = el('li', { 'data-game': g.id, 'data-status': g.status });
   li.append(el('span', { class: 'name' }, el('a', { href: g.url || `/games/${g.id}` }, g.scenario_name || g.scenario_id),
     g.scenario_id && g.scenario_name && g.scenario_name !== g.scenario_id ? el('span', { class: 'muted' }, ` (${g.scenario_id})`) : null,
-    el('span', { class: 'muted' }, ` · ${MODE_NAMES[g.mode] || g.mode}${g.private ? ' · ' + t('private') : ''}${g.turn ? ' · ' + t('turn {n}', { n: g.turn }) : ''}${clockLabel(g.clock)}`)));
+    el('span', { class: 'muted' }, ` · ${MODE_NAMES[g.mode] || g.mode}${g.private ? ' · ' + t('private') : ''}${g.rated ? ' · ' + t('rated') : ''}${g.turn ? ' · ' + t('turn {n}', { n: g.turn }) : ''}${clockLabel(g.clock)}`)));
   for (const s of g.seats || []) {
     li.append(el('span', { class: `seat-chip${s.taken ? '' : ' free'}` }, `${sideName(s.seat)}: ${s.taken ? (s.name || '?') + (s.is_bot ? ` (${t('bot')})` : '') : t('free')}`));
   }

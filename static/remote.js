@@ -84,14 +84,29 @@ export function renderRemoteBar(root, ctx) {
   root.classList.toggle('hidden', !parts.length);
 }
 
-// at the end: the replay, the return match (sides swapped, same players), the match
+// at the end: the replay, the return match (sides swapped, same players: offered by
+// one, accepted or declined by the other), the match
 function afterGame({ S, gameId, rematch, match }) {
   const out = [el('a', { class: 'btn', id: 'replay-link', href: `/games/${gameId}/replay` }, t('Watch the replay'))];
   if (match && match.campaign) {
     // a campaign battle: the campaign goes on (its next battle), no return match
     out.push(el('a', { class: 'btn primary', id: 'campaign-link', href: match.campaign.url }, t('Back to the campaign')));
   } else if (S.seat && S.mode === '1v1' && match && match.first === gameId) {
-    out.push(el('button', { type: 'button', class: 'primary', id: 'rematch-btn', onclick: rematch }, t('Return match (sides swapped)')));
+    const o = S.rematchOffer;
+    if (!o) {
+      out.push(el('button', { type: 'button', class: 'primary', id: 'rematch-btn', onclick: () => rematch('offer') }, t('Offer a return match (sides swapped)')));
+    } else if (o.status === 'pending' && o.mine) {
+      out.push(el('span', { id: 'rematch-status', 'data-status': 'offered' }, t('Return match offered to {name}: waiting for an answer.', { name: o.to_name })));
+      out.push(el('button', { type: 'button', id: 'rematch-cancel', onclick: () => rematch('cancel') }, t('Withdraw')));
+    } else if (o.status === 'pending') {
+      out.push(el('span', { id: 'rematch-status', 'data-status': 'received' }, t('{name} offers a return match.', { name: o.from_name })));
+      out.push(el('button', { type: 'button', class: 'primary', id: 'rematch-btn', onclick: () => rematch('accept') }, t('Accept')));
+      out.push(el('button', { type: 'button', id: 'rematch-decline', onclick: () => rematch('decline') }, t('Decline')));
+    } else if (o.status === 'accepted' && o.game_url) {
+      out.push(el('a', { class: 'btn primary', id: 'rematch-link', href: o.game_url }, t('Go to the return match')));
+    } else {
+      out.push(el('span', { id: 'rematch-status', 'data-status': o.status, class: 'muted' }, { declined: t('Return match declined.'), cancelled: t('Return match withdrawn.') }[o.status] || t('Return match accepted.')));
+    }
   }
   if (match && match.second) {
     out.push(el('a', { class: 'btn', id: 'match-link', href: match.url }, match.finished ? (match.winner ? t('Match: {who} wins', { who: match.winner }) : t('Match: drawn')) : t('The match')));

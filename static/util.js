@@ -91,3 +91,19 @@ export function mergePatch(target, patch) {
   }
   return out;
 }
+
+// JSON over fetch with the page's cookie: the answer's JSON, or an Error carrying the
+// server's message (docs/protocol.md errors: {error: {code, message}}) and its code
+export async function apiFetch(base, path, opts = {}) {
+  const init = { credentials: 'same-origin', ...opts };
+  if (init.body) init.headers = { 'Content-Type': 'application/json', ...(init.headers || {}) };
+  const r = await fetch(`${base}${path}`, init);
+  let data = null;
+  try { data = await r.json(); } catch (_) { /* no body */ }
+  if (!r.ok) {
+    const err = new Error((data && data.error && data.error.message) || `HTTP ${r.status}`);
+    err.code = data && data.error && data.error.code;
+    throw err;
+  }
+  return data;
+}

@@ -37,6 +37,9 @@ class GameCreate(BaseModel):
                              "engine RNG seed; refused otherwise (seed_not_allowed)")
     clock: ClockIn | None = Field(default=None, description="the turn clock (app/clocks); "
                                   "none when omitted")
+    rated: bool = Field(default=False, description="rated (the result updates the players' "
+                        "ratings, app/ratings) or casual; a game against a bot, ended before "
+                        "turn 2, with an undo, or with a guest is casual whatever is chosen")
 
 
 class SeatOut(BaseModel):
@@ -94,6 +97,7 @@ class GameSummary(BaseModel):
     clock: dict[str, Any] | None = None      # the clock settings (ClockIn), null: untimed
     rematch_of: str | None = None            # the first game of a return match
     created_by_me: bool = False              # the caller created it (starts it, gives seats to bots)
+    rated: bool = False                      # chosen at creation (docs/protocol.md "Ratings")
 
 
 class GameCreated(GameSummary):

@@ -76,7 +76,7 @@ def summary(game: Game, me: Identity | None = None) -> GameSummary:
         seq=game.seq, to_act=list(game.to_act or []), turn=game.turn, winner=game.winner,
         created_at=game.created_at, seats=[SeatOut(**s) for s in seats],
         slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}",
-        clock=game.clock, rematch_of=game.rematch_of,
+        clock=game.clock, rematch_of=game.rematch_of, rated=bool(game.rated),
         created_by_me=me is not None and game.created_by == me.id)
 
 
@@ -160,6 +160,29 @@ def new_seed(body: GameCreate, allow_test_seed: bool) -> dict[str, Any]:
             "commitment": seed_commitment(secret, salt)}
 
 
+async def _plan(session: AsyncSession, body: GameCreate, seed: int) -> tuple[Any, ...]:
+    """What a new game would be (refused with the error ``create_game`` would give):
+    (scenario row, ruleset, mode, first state, seat specs, layout, slots, the creator's
+    slot, the bots' slots)."""
+    row, scn, rs, mode_name = await _setup(session, body)
+    state = rs.new_game(seed, dict(body.options), scn, mode_name)    # EngineError -> 422
+    specs = {s: seat_spec(s) for s in rs.seats(state)}
+    layout, slots = build_slots(rs, mode_name, list(specs), body.layout)
+    slot_seats = {sl.slot: sl.seats for sl in slots}
+    mine = _slot_of(body.seat, slot_seats) if body.seat is not None else None
+    bots = {_slot_of(b, slot_seats) for b in body.bots}
+    if mine is not None and mine in bots:
+        raise Unprocessable(f"slot {mine} cannot be both yours and a bot's", code="invalid_options")
+    return row, rs, mode_name, state, specs, layout, slots, mine, bots
+
+
+async def check_game(session: AsyncSession, body: GameCreate) -> tuple[list[str], str | None]:
+    """The player slots of the game ``body`` describes and the creator's, without
+    creating it (a challenge is checked when offered, the game created on acceptance)."""
+    *_, slots, mine, _bots = await _plan(session, body, 0)
+    return [sl.slot for sl in slots], mine
+
+
 async def create_game(session: AsyncSession, creator: Identity, body: GameCreate,
                       allow_test_seed: bool = False) -> GameCreated:
     game_id = await add_game(session, creator, body, allow_test_seed)
@@ -174,20 +197,13 @@ async def add_game(session: AsyncSession, creator: Identity, body: GameCreate,
                    allow_test_seed: bool = False, rematch_of: str | None = None) -> str:
     """A new game's rows (game, seats, its first chance entries) flushed, not committed:
     the caller commits them with whatever links the game (a return match's
-    ``rematch_of``, a campaign battle), so that a refused link leaves no game behind.
-    Returns the game's id."""
-    row, scn, rs, mode_name = await _setup(session, body)
+    ``rematch_of``, an accepted offer, a campaign battle), so that a refused link leaves
+    no game behind.  Returns the game's id."""
     level = check_bot_level(body.bot_level)
     dice = new_seed(body, allow_test_seed)
+    row, rs, mode_name, state, specs, layout, slots, mine, bots = \
+        await _plan(session, body, dice["seed"])
     options = dict(body.options)
-    state = rs.new_game(dice["seed"], options, scn, mode_name)       # EngineError -> 422
-    specs = {s: seat_spec(s) for s in rs.seats(state)}
-    layout, slots = build_slots(rs, mode_name, list(specs), body.layout)
-    slot_seats = {sl.slot: sl.seats for sl in slots}
-    mine = _slot_of(body.seat, slot_seats) if body.seat is not None else None
-    bots = {_slot_of(b, slot_seats) for b in body.bots}
-    if mine is not None and mine in bots:
-        raise Unprocessable(f"slot {mine} cannot be both yours and a bot's", code="invalid_options")
     state, entries, _ = settle_chance(rs, state)
     game_id = new_id("g")
     now = utcnow()
@@ -210,7 +226,7 @@ async def add_game(session: AsyncSession, creator: Identity, body: GameCreate,
                 engine_mode=mode_name, layout=layout,
                 options=options, **dice, private=body.private,
                 invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
-                clock=clock_settings(body.clock), rematch_of=rematch_of,
+                clock=clock_settings(body.clock), rated=body.rated, rematch_of=rematch_of,
                 **game_fields(rs, state, infos))
     if game.status == "live":
         game.started_at = now

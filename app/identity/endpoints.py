@@ -11,6 +11,12 @@ from .schemas import IdentityCreate, IdentityCreated, IdentityOut, SessionOut
 router = APIRouter(prefix="/api/identity", tags=["identity"])
 
 
+def set_token_cookie(request: Request, response: Response, token: str) -> None:
+    """The login token as the browser's cookie (``Secure`` over HTTPS)."""
+    response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 24 * 3600, httponly=True,
+                        samesite="lax", secure=request.url.scheme == "https", path="/")
+
+
 @router.post("", status_code=status.HTTP_201_CREATED, response_model=IdentityCreated)
 async def create_identity(body: IdentityCreate, session: SessionDep, request: Request,
                           response: Response) -> IdentityCreated:
@@ -21,8 +27,7 @@ async def create_identity(body: IdentityCreate, session: SessionDep, request: Re
                        address_key(request), "new identities")
     ident, token = await service.create_guest(session, body.name,
                                               request.headers.get("user-agent"))
-    response.set_cookie(COOKIE, token, max_age=SESSION_DAYS * 24 * 3600, httponly=True,
-                        samesite="lax", secure=request.url.scheme == "https", path="/")
+    set_token_cookie(request, response, token)
     return IdentityCreated(id=ident.id, name=ident.name, token=token)
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from ..errors import AppError
 from ..games import service as games
 from ..games.privacy import require_visible
 from ..pages.endpoints import render
 from ..ratelimit import address_key, check_shared
-from ..security import CurrentIdentity, OptionalIdentity, SessionDep
+from ..security import OptionalIdentity, SessionDep
 from . import service
 
 router = APIRouter(tags=["replays"])
@@ -32,17 +32,6 @@ async def game_replay(game_id: str, session: SessionDep, request: Request,
     await check_shared(request.app.state.settings.replay_rate, "replay",
                        address_key(request), "replay requests")
     return await service.replay(session, game_id, me, invite, start, limit)
-
-
-@router.post("/api/games/{game_id}/rematch")
-async def rematch(game_id: str, session: SessionDep, me: CurrentIdentity,
-                  request: Request) -> Response:
-    """The return match of a finished 1v1 game: same scenario, options and clock, sides
-    swapped, the same two players seated (201 when created, 200 when it existed)."""
-    hub = request.app.state.games
-    game, created = await service.rematch(session, hub, me, game_id)
-    out = games.summary(game, me).model_dump(mode="json")
-    return JSONResponse(out, status_code=201 if created else 200)
 
 
 @router.get("/api/games/{game_id}/match")

@@ -5,7 +5,7 @@
   one step per player entry (with the dice rolled for it), its events unredacted (the
   game is over: everything may be shown) and the public view after it.
 * A **return match** is the same scenario, mode, options and clock with the sides
-  swapped for the same two players (1v1).  The match sums each player's medals over the
+  swapped for the same two players (1v1), offered and accepted (app/offers).  The match sums each player's medals over the
   two games (a game won by resignation, time-out or forfeit counts the scenario's
   victory medals for its winner); ties are broken by the games won, then it is a draw.
 """
@@ -16,18 +16,15 @@ from collections import OrderedDict
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..campaigns import repository as campaigns_repo
 from ..engine_api import CHANCE, Fold, is_meta, normalise_logged, rolls_following, ruleset
 from ..games.runtime import game_scenario
-from ..errors import Conflict, Forbidden, Unprocessable
+from ..errors import Conflict
 from ..games import repository as games_repo
 from ..games import service as games
 from ..games.privacy import require_visible
-from ..clocks.schemas import ClockIn
-from ..games.schemas import GameCreate
 from ..models import Game, Identity
 
 _CACHE: OrderedDict[str, dict[str, Any]] = OrderedDict()
@@ -116,46 +113,6 @@ async def _build(game: Game, scn: Any, log: list[tuple[int, str, dict[str, Any]]
 async def _rematch_of(session: AsyncSession, game_id: str) -> Game | None:
     res = await session.execute(select(Game).where(Game.rematch_of == game_id).limit(1))
     return res.scalars().first()
-
-
-async def rematch(session: AsyncSession, notifier: Any, me: Identity, game_id: str) -> tuple[Game, bool]:
-    """The return match of a finished 1v1 game (created once; True when created now)."""
-    game = await games.get_game(session, game_id)
-    holders = {s.side: s.identity_id for s in game.seats}
-    if me.id not in holders.values():
-        raise Forbidden("only a player of this game may ask for the return match", code="not_seated")
-    if game.status != "finished":
-        raise Conflict("the game is not over", code="game_not_finished")
-    if game.mode != "1v1" or game.rematch_of is not None:
-        raise Unprocessable("a return match is played once, after a 1v1 game",
-                            code="rematch_unavailable")
-    if await campaigns_repo.battle_of_game(session, game_id) is not None:
-        raise Unprocessable("a campaign battle is followed by the campaign's next battle",
-                            code="rematch_unavailable")
-    done = await _rematch_of(session, game_id)
-    if done is not None:
-        return done, False
-    if None in holders.values() or len(set(holders.values())) != 2:
-        raise Unprocessable("both sides must have been held by two players",
-                            code="rematch_unavailable")
-    mine = next(side for side, who in holders.items() if who == me.id)
-    other_side = next(side for side in holders if side != mine)
-    other = await session.get(Identity, holders[other_side])
-    assert other is not None
-    body = GameCreate(ruleset=game.ruleset, scenario_id=game.scenario_id, mode=game.mode,
-                      options=dict(game.options or {}),
-                      private=game.private, seat=other_side,
-                      clock=ClockIn.model_validate(game.clock) if game.clock else None)
-    try:            # one return match per game: the unique index on games.rematch_of
-        new_id_ = await games.add_game(session, me, body, rematch_of=game.id)
-        await session.commit()
-    except IntegrityError:
-        await session.rollback()
-        raise Conflict("the return match of this game was just created by another request",
-                       code="rematch_exists") from None
-    new = await games.get_game(session, new_id_)
-    await games.claim_seat(session, notifier, other, new_id_, mine, new.invite_code)
-    return await games.get_game(session, new_id_), True
 
 
 def _medals(view: dict[str, Any], side: str, winner: str | None, reason: str | None) -> int:

@@ -693,15 +693,35 @@ function renderRemote() {
   if (S.view && S.view.game_over && S.match === undefined) {
     S.match = null;
     api(`/games/${cfg.gameId}/match`).then((m) => { S.match = m; renderRemote(); }).catch(() => {});
+    if (S.seat && S.mode === '1v1') api(`/games/${cfg.gameId}/rematch`).then(showOffer).catch(() => {});
   }
   renderRemoteBar($('remote-bar'), { S, presence: S.presence, send: (m) => conn.send(m), gameId: cfg.gameId, match: S.match, rematch });
   const bar = $('remote-bar');
   if (S.seat && !bar.querySelector('#notify-toggle')) { bar.append(notifier.toggle()); bar.classList.remove('hidden'); }
 }
-async function rematch() {
+// the return match is an offer (docs/protocol.md "Offers"): "offer" and "accept" are
+// both POST /rematch (the opponent's call accepts); the offerer's page follows the offer
+// until it is answered and then opens the new game
+let rematchPoll = null;
+function showOffer(o) {
+  S.rematchOffer = o;
+  renderRemote();
+  if (o && o.status === 'pending' && o.mine && !rematchPoll) {
+    rematchPoll = setInterval(() => api(`/games/${cfg.gameId}/rematch`).then(followOffer).catch(() => {}), 2000);
+  }
+}
+function followOffer(o) {
+  if (o.status !== 'pending' && rematchPoll) { clearInterval(rematchPoll); rematchPoll = null; }
+  if (o.status === 'accepted' && o.game_url && S.rematchOffer && S.rematchOffer.status === 'pending' && o.mine) { location.href = o.game_url; return; }
+  showOffer(o);
+}
+async function rematch(verb) {
   try {
-    const g = await api(`/games/${cfg.gameId}/rematch`, { method: 'POST', body: '{}' });
-    location.href = g.url;
+    const o = verb === 'offer' || verb === 'accept'
+      ? await api(`/games/${cfg.gameId}/rematch`, { method: 'POST', body: '{}' })
+      : await api(`/offers/${S.rematchOffer.id}/${verb}`, { method: 'POST', body: '{}' });
+    if (o.status === 'accepted' && o.game_url) { location.href = o.game_url; return; }
+    showOffer(o);
   } catch (e) { toast(e.message); }
 }
 

@@ -80,7 +80,7 @@ class Server:
             cmd += ["--workers", str(self.workers)]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log,
                                      start_new_session=True)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90     # two workers on a loaded 2-core machine: 45 s seen
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("uvicorn died:\n" + Path(self.log.name).read_text()[-4000:])
@@ -181,9 +181,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
 
 
-@pytest.fixture
-def api(server: Server) -> Iterator[httpx.Client]:
-    """A stateless client: cookies set by responses are not kept (tests pass tokens)."""
+@contextlib.contextmanager
+def stateless_client(server: Server) -> Iterator[httpx.Client]:
+    """A client whose cookies set by responses are not kept (tests pass tokens)."""
     with httpx.Client(base_url=server.base, timeout=20) as c:
         c.event_hooks["response"] = [lambda r: c.cookies.clear()]
         yield c
+
+
+@pytest.fixture
+def api(server: Server) -> Iterator[httpx.Client]:
+    """A stateless client: cookies set by responses are not kept (tests pass tokens)."""
+    with stateless_client(server) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def mailbox() -> Iterator[Any]:
+    """A running SMTP server for a test module (tests/app/mailbox.py: aiosmtpd)."""
+    from .mailbox import Mailbox
+
+    box = Mailbox()
+    box.controller.start()
+    yield box
+    box.controller.stop()

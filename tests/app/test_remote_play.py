@@ -296,14 +296,16 @@ async def test_return_match_swaps_sides_and_sums_medals(quick: Server, qapi: htt
     a, b = toks["AXIS"], toks["ALLIES"]
     async with WS(url(quick, gid), a) as ax:
         assert (await request(ax, {"type": "resign"}))["type"] == "ack"
+    # b offers the return match; a's own "return match" accepts it: the game starts
     r = qapi.post(f"/api/games/{gid}/rematch", headers=auth(b))
     assert r.status_code == 201, r.text
-    g2 = r.json()
+    assert r.json()["status"] == "pending" and r.json()["game_id"] is None
+    again = qapi.post(f"/api/games/{gid}/rematch", headers=auth(a))
+    assert again.status_code == 200 and again.json()["status"] == "accepted"
+    g2 = qapi.get(f"/api/games/{again.json()['game_id']}").json()
     assert g2["rematch_of"] == gid and g2["status"] == "live"
     names = {s["seat"]: s["held_by"] for s in g2["seats"]}
     assert names == {"AXIS": "Allied player", "ALLIES": "Axis player"}
-    again = qapi.post(f"/api/games/{gid}/rematch", headers=auth(a))
-    assert again.status_code == 200 and again.json()["id"] == g2["id"]
     m = qapi.get(f"/api/games/{g2['id']}/match").json()
     assert m["first"] == gid and m["second"] == g2["id"] and not m["finished"]
     async with WS(url(quick, g2["id"]), b) as bx:             # b now plays the Axis

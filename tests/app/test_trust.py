@@ -1,9 +1,10 @@
 """Issue 34 "Trust": races that used to break a limit, through the real server (SQLite,
 one worker; PostgreSQL + Redis, two workers).
 
-* Concurrent ``POST /rematch``: one return match (the unique index on
-  ``games.rematch_of``), the other requests 200 (it existed) or 409 ``rematch_exists``,
-  never a 500 nor a second game.
+* Concurrent ``POST /rematch`` by both players: one return-match offer
+  (``offers.rematch_of`` unique), accepted once (a conditional update of the pending
+  offer; the unique index on ``games.rematch_of`` behind it): one 201, the others 200
+  (the offer, accepted), never a 500 nor a second game.
 * Identities, games and uploads are limited per client address as well as per
   identity, the windows shared by the workers (Redis).
 * Concurrent ``POST /campaigns/{id}/next``: one battle (``uq_campaign_battle``), the
@@ -58,13 +59,32 @@ async def test_concurrent_rematch_creates_one_return_match(api: httpx.Client,
         rs = await burst(server, f"/api/games/{gid}/rematch", [toks["AXIS"], toks["ALLIES"]])
         codes = Counter(r.status_code for r in rs)
         assert codes[201] == 1 and set(codes) <= {200, 201, 409}, [r.text for r in rs]
-        ids = {r.json()["id"] for r in rs if r.status_code < 300}
-        assert len(ids) == 1
         for r in rs:
             if r.status_code == 409:
                 assert r.json()["error"]["code"] == "rematch_exists"
+        offers = {r.json()["id"] for r in rs if r.status_code < 300}
+        assert len(offers) == 1                          # one offer
+        offer = api.get(f"/api/games/{gid}/rematch", headers=auth(toks["AXIS"])).json()
+        assert offer["status"] == "accepted", offer      # the other player's call took it
         live = my_games(api, toks["AXIS"])
-        assert [g["id"] for g in live] == list(ids), "an orphan or second return match"
+        assert [g["id"] for g in live] == [offer["game_id"]], "an orphan or second return match"
+        assert live[0]["rematch_of"] == gid
+
+
+async def test_concurrent_acceptances_create_one_game(api: httpx.Client,
+                                                      server: Server) -> None:
+    gid, toks = two_player_game(api, seed=None)
+    await resign(server, gid, toks["AXIS"])
+    r = api.post(f"/api/games/{gid}/rematch", headers=auth(toks["AXIS"]))
+    assert r.status_code == 201, r.text
+    rs = await burst(server, f"/api/offers/{r.json()['id']}/accept", [toks["ALLIES"]])
+    codes = Counter(x.status_code for x in rs)
+    assert codes[200] == 1 and codes[409] == TRIES - 1, [x.text for x in rs]
+    assert {x.json()["error"]["code"] for x in rs if x.status_code == 409} == \
+        {"offer_not_pending"}
+    live = my_games(api, toks["ALLIES"])
+    assert [g["id"] for g in live] == [next(x for x in rs if x.status_code == 200)
+                                       .json()["game_id"]], "orphan games"
 
 
 async def test_concurrent_next_battle_starts_one_game(api: httpx.Client, server: Server) -> None:

@@ -277,12 +277,15 @@ def test_replay_page_and_return_match_with_summed_medals(new_page, tmp_path) -> 
     assert viewer.request.get(viewer.locator("#rp-export").get_attribute("href")).ok
     viewer.goto("/")
     expect(viewer.locator(f'#finished-games a[data-replay="{gid}"]')).to_have_count(1)
-    # the return match: sides swapped, same players; the second one to ask joins it
+    # the return match: sides swapped, same players; offered by one, it starts when the
+    # other accepts (his page shows the offer), and the offerer's page follows
     axis.locator("#rematch-btn").click()
-    expect(axis.locator("#my-seat")).to_have_text("You play Allies")
+    expect(axis.locator("#rematch-status")).to_have_attribute("data-status", "offered")
     allies.goto(f"/games/{gid}")
+    expect(allies.locator("#rematch-status")).to_have_attribute("data-status", "received")
     allies.locator("#rematch-btn").click()
     expect(allies.locator("#my-seat")).to_have_text("You play Axis")
+    expect(axis.locator("#my-seat")).to_have_text("You play Allies", timeout=10000)
     allies.once("dialog", lambda d: d.accept())
     allies.locator("#resign-btn").click()
     expect(allies.locator("#match-link")).to_be_visible()

@@ -1,0 +1,272 @@
+"""Account endpoints (docs/protocol.md "Accounts") and the pages their e-mailed links
+open (verification, password reset, unsubscribe)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request, Response, status
+from fastapi.responses import HTMLResponse
+
+from ..errors import AppError
+from ..identity.endpoints import set_token_cookie
+from ..models import Identity
+from ..pages.endpoints import render
+from ..ratelimit import check_shared, client_key
+from ..security import CurrentIdentity, OptionalIdentity, SessionDep, token_from
+from ..settings import Settings
+from . import service
+from .schemas import (
+    AccountOut,
+    Credentials,
+    EmailIn,
+    NameIn,
+    NotifyIn,
+    PasswordReset,
+    PushIn,
+    PushOut,
+    Register,
+    SignedIn,
+    TokenIn,
+)
+
+router = APIRouter(tags=["accounts"])
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def _cookie(request: Request, response: Response, token: str) -> None:
+    set_token_cookie(request, response, token)
+
+
+@router.post(
+    "/api/accounts", status_code=status.HTTP_201_CREATED, response_model=SignedIn
+)
+async def register(
+    body: Register,
+    request: Request,
+    response: Response,
+    session: SessionDep,
+    me: OptionalIdentity,
+) -> SignedIn:
+    """Register an account.  A guest's token (cookie or bearer) upgrades that identity in
+    place (his games stay his; ``token`` is his token); otherwise a new identity and
+    session are created and the cookie set."""
+    await check_shared(
+        _settings(request).register_rate,
+        "register",
+        client_key(request),
+        "registrations",
+    )
+    ident, token = await service.register(
+        session, _settings(request), body, me, request.headers.get("user-agent")
+    )
+    if token is not None:
+        _cookie(request, response, token)
+    return SignedIn(
+        **service.out(ident).model_dump(), token=token or token_from(request) or ""
+    )
+
+
+@router.post("/api/accounts/login", response_model=SignedIn)
+async def login(
+    body: Credentials, request: Request, response: Response, session: SessionDep
+) -> SignedIn:
+    """Sign in (any device): a new session token, also set as the cookie."""
+    s = _settings(request)
+    await check_shared(s.login_rate, "login", client_key(request), "sign-in attempts")
+    await check_shared(
+        s.login_name_rate,
+        "login-name",
+        service.name_key(body.name),
+        "sign-in attempts for this name",
+    )
+    ident, token = await service.sign_in(
+        session, body.name, body.password, request.headers.get("user-agent")
+    )
+    _cookie(request, response, token)
+    return SignedIn(**service.out(ident).model_dump(), token=token)
+
+
+@router.get("/api/accounts/me", response_model=AccountOut)
+async def me(identity: CurrentIdentity) -> AccountOut:
+    return service.out(identity)
+
+
+@router.put("/api/accounts/me/email", response_model=AccountOut)
+async def set_email(
+    body: EmailIn, request: Request, session: SessionDep, identity: CurrentIdentity
+) -> AccountOut:
+    """Set the account's address (unverified until its link is opened; a link is mailed)."""
+    await check_shared(
+        _settings(request).register_rate,
+        "email",
+        client_key(request, identity.id),
+        "address changes",
+    )
+    return service.out(
+        await service.set_email(session, _settings(request), identity, body.email)
+    )
+
+
+@router.delete("/api/accounts/me/email", response_model=AccountOut)
+async def drop_email(
+    request: Request, session: SessionDep, identity: CurrentIdentity
+) -> AccountOut:
+    return service.out(
+        await service.set_email(session, _settings(request), identity, None)
+    )
+
+
+@router.post("/api/accounts/verify-email", response_model=AccountOut)
+async def verify_email(
+    body: TokenIn, request: Request, session: SessionDep
+) -> AccountOut:
+    return service.out(
+        await service.verify_email(session, _settings(request), body.token)
+    )
+
+
+@router.post("/api/accounts/password-reset", status_code=status.HTTP_202_ACCEPTED)
+async def password_reset(
+    body: NameIn, request: Request, session: SessionDep
+) -> dict[str, str]:
+    """Mail a reset link to the account's verified address (the same answer whether or
+    not the name has one)."""
+    s = _settings(request)
+    await check_shared(s.login_rate, "reset", client_key(request), "reset requests")
+    await check_shared(
+        s.login_name_rate,
+        "reset-name",
+        body.name.casefold(),
+        "reset requests for this name",
+    )
+    await service.request_reset(session, s, body.name)
+    return {"status": "sent if the account has a verified address"}
+
+
+@router.post(
+    "/api/accounts/password-reset/confirm", status_code=status.HTTP_204_NO_CONTENT
+)
+async def password_reset_confirm(
+    body: PasswordReset, request: Request, session: SessionDep
+) -> Response:
+    """A new password from a reset link; every session of the account is revoked."""
+    await service.reset_password(session, _settings(request), body.token, body.password)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/api/accounts/me/notifications")
+async def get_notify(identity: CurrentIdentity) -> dict[str, bool]:
+    return service.notify_of(identity.notify)
+
+
+@router.put("/api/accounts/me/notifications")
+async def set_notify(
+    body: NotifyIn, session: SessionDep, identity: CurrentIdentity
+) -> dict[str, bool]:
+    """Switch notification kinds (your_turn, offer, finished) on or off."""
+    return service.notify_of((await service.set_notify(session, identity, body)).notify)
+
+
+@router.post("/api/accounts/me/push", status_code=status.HTTP_204_NO_CONTENT)
+async def add_push(
+    body: PushIn, session: SessionDep, identity: CurrentIdentity
+) -> Response:
+    """Keep this browser's Web Push subscription."""
+    await service.add_push(session, identity, body)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.delete("/api/accounts/me/push", status_code=status.HTTP_204_NO_CONTENT)
+async def drop_push(
+    body: PushOut, session: SessionDep, identity: CurrentIdentity
+) -> Response:
+    await service.drop_push(session, identity, body.endpoint)
+    return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.get("/api/push/key")
+async def push_key(request: Request) -> dict[str, str | None]:
+    """The VAPID public key a browser subscribes with (null: no Web Push here)."""
+    return {"public_key": _settings(request).vapid_public_key}
+
+
+# ------------------------------------------------------------------ pages of the links
+def _message(
+    request: Request,
+    me: Identity | None,
+    title: str,
+    text: str,
+    status_code: int = 200,
+    **ctx: object,
+) -> Response:
+    return render(
+        request,
+        "account.html",
+        {
+            "identity": {"id": me.id, "name": me.name} if me else None,
+            "api_base": "/api",
+            "title": title,
+            "message": text,
+            **ctx,
+        },
+        status_code,
+    )
+
+
+@router.get("/account", response_class=HTMLResponse, include_in_schema=False)
+async def account_page(request: Request, me: OptionalIdentity) -> Response:
+    """Register, sign in, and the account's settings."""
+    return render(
+        request,
+        "account.html",
+        {
+            "identity": {"id": me.id, "name": me.name} if me else None,
+            "api_base": "/api",
+        },
+    )
+
+
+@router.get("/accounts/verify", response_class=HTMLResponse, include_in_schema=False)
+async def verify_page(
+    request: Request,
+    session: SessionDep,
+    me: OptionalIdentity,
+    token: str = Query("", max_length=1000),
+) -> Response:
+    try:
+        ident = await service.verify_email(session, _settings(request), token)
+    except AppError as exc:
+        return _message(request, me, "E-mail not confirmed", exc.message, exc.status)
+    return _message(request, me, "E-mail confirmed", f"{ident.email} is confirmed.")
+
+
+@router.get("/accounts/reset", response_class=HTMLResponse, include_in_schema=False)
+async def reset_page(
+    request: Request, me: OptionalIdentity, token: str = Query("", max_length=1000)
+) -> Response:
+    return _message(request, me, "Choose a new password", "", reset_token=token)
+
+
+@router.get("/unsubscribe", response_class=HTMLResponse, include_in_schema=False)
+@router.post("/unsubscribe", response_class=HTMLResponse, include_in_schema=False)
+async def unsubscribe(
+    request: Request,
+    session: SessionDep,
+    me: OptionalIdentity,
+    token: str = Query("", max_length=1000),
+) -> Response:
+    """An e-mail's unsubscribe link (GET, or the one-click POST of RFC 8058): that
+    kind of notification is switched off."""
+    try:
+        ident, kind = await service.unsubscribe(session, _settings(request), token)
+    except AppError as exc:
+        return _message(request, me, "Not unsubscribed", exc.message, exc.status)
+    return _message(
+        request,
+        me,
+        "Unsubscribed",
+        f"{ident.name} gets no more {kind.replace('_', ' ')} notifications.",
+    )

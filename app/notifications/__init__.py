@@ -1,0 +1,1 @@
+"""Notifications outside an open tab: e-mail (SMTP_URL) and Web Push (VAPID keys)."""

@@ -1,0 +1,168 @@
+"""What follows a committed action, outside the game: "your turn" for an absent player,
+"game finished" and the ratings.  :meth:`Notifications.committed` is the one entry
+point: a listener of ``GameSessions.committed`` (app/games/sessions.py), registered in
+the lifespan of ``app/main.py``, so it runs after each committed batch, once the batch is
+durable (a batch of another worker too: the ``notices`` key and the ``rated_games`` row
+make each notice and each rating happen once).
+
+"Your turn": for each human seat the engine waits for, a check after
+``NOTIFY_GRACE_SECONDS``; if the seat still waits in the same turn and its player is not
+connected to the game (``Presence.absent_for``: no socket on any worker), he is notified
+once for that game and turn (the ``notices`` key ``game:turn:seat``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import OrderedDict
+from typing import Any
+
+from ..games.presence import Presence
+from ..games.runtime import GameRuntime
+from ..games.sessions import GameSessions
+from . import service
+
+log = logging.getLogger("app.notify")
+SEEN_KEEP = 4096  # games whose last noticed seq is remembered (one int each)
+
+
+def _turn_key(fields: dict[str, Any], seq: int) -> Any:
+    return fields.get("turn") if fields.get("turn") is not None else f"s{seq}"
+
+
+class Notifications:
+    """The notifications and ratings that follow the committed batches of this worker's
+    games (``GameSessions.committed``), and the start of a game created by an accepted
+    offer (:meth:`game_started`)."""
+
+    def __init__(self, games: GameSessions, presence: Presence) -> None:
+        self.games = games
+        self.presence = presence
+        self.db = games.db
+        self.settings = games.settings
+        self._waiting: set[tuple[str, str, Any]] = set()  # (game, seat, turn) checks
+        # the seq each game was last looked at: the event also fires for a rejected
+        # action or a catch-up that found nothing new, which notify nobody
+        self._seen: OrderedDict[str, int] = OrderedDict()
+
+    def _away(self, rt: GameRuntime, identity_id: str) -> bool:
+        """Not connected to the game now: no socket of his on this worker, no recent
+        heartbeat of one on another (``Presence.absent_for``, which counts a game's
+        absences from when it is first asked about: asked once, then a moment later)."""
+        self.presence.absent_for(rt, identity_id)
+        return self.presence.absent_for(rt, identity_id, now=time.time() + 0.001) > 0
+
+    def committed(self, rt: GameRuntime) -> None:
+        """A batch of ``rt`` was committed (called with the state after it, under the
+        game's lock).  Never raises: the game goes on whatever happens to its
+        notifications."""
+        try:
+            if self._seen.get(rt.game_id) == rt.seq:
+                return
+            self._seen[rt.game_id] = rt.seq
+            self._seen.move_to_end(rt.game_id)
+            while len(self._seen) > SEEN_KEEP:
+                self._seen.popitem(last=False)
+            self._committed(rt)
+        except Exception:
+            log.exception("notifications after a batch of game %s failed", rt.game_id)
+
+    def _committed(self, rt: GameRuntime) -> None:
+        fields = rt.fields()
+        if fields["status"] == "finished":
+            service.spawn(self._finished(rt.game_id))
+            return
+        if fields["status"] != "live":
+            return
+        turn = _turn_key(fields, rt.seq)
+        for seat in fields.get("to_act") or []:
+            info = rt.seats.get(seat)
+            if info is None or info.identity_id is None or info.is_bot:
+                continue
+            key = (rt.game_id, seat, turn)
+            if key not in self._waiting:
+                self._waiting.add(key)
+                service.spawn(self._your_turn(rt.game_id, seat, turn))
+
+    async def game_started(self, game_id: str) -> None:
+        """A game went live outside the log (an offer accepted): its first turn is
+        noticed like a committed action's."""
+        try:
+            self.committed(await self.games.registry.get(game_id))
+        except Exception:
+            log.exception("start notification of game %s failed", game_id)
+
+    async def _your_turn(self, game_id: str, seat: str, turn: Any) -> None:
+        try:
+            await asyncio.sleep(self.settings.notify_grace_seconds)
+            rt = self.games.registry.runtimes.get(game_id)
+            if rt is None:
+                return  # dropped: nobody was here for a while; reloads
+            fields = rt.fields()
+            info = rt.seats.get(seat)
+            if (
+                fields["status"] != "live"
+                or seat not in (fields.get("to_act") or [])
+                or _turn_key(fields, rt.seq) != turn
+                or info is None
+                or info.identity_id is None
+                or info.is_bot
+                or not self._away(rt, info.identity_id)
+            ):
+                return
+            opponents = sorted(
+                {
+                    s.name or "?"
+                    for s in rt.seats.values()
+                    if s.identity_id not in (None, info.identity_id)
+                }
+                | {"a bot" for s in rt.seats.values() if s.is_bot}
+            )
+            against = f" against {', '.join(opponents)}" if opponents else ""
+            turn_txt = f" (turn {turn})" if isinstance(turn, int) else ""
+            await service.notify(
+                self.db,
+                self.settings,
+                info.identity_id,
+                "your_turn",
+                f"{game_id}:{turn}:{seat}",
+                f"Your turn: {rt.scenario_name}",
+                f"It is your turn in {rt.scenario_name}{against}{turn_txt}.",
+                f"/games/{game_id}",
+            )
+        except Exception:
+            log.exception("your-turn notification of game %s failed", game_id)
+        finally:
+            self._waiting.discard((game_id, seat, turn))
+
+    async def _finished(self, game_id: str) -> None:
+        """Rate the game (app/ratings) and tell its players who are not watching it."""
+        from ..ratings.service import rate_game
+
+        try:
+            await rate_game(self.db, game_id)
+        except Exception:
+            log.exception("rating game %s failed", game_id)
+        rt = self.games.registry.runtimes.get(game_id)
+        if rt is None:
+            return
+        winner = rt.fields().get("winner")
+        result = f"{str(winner).title()} won." if winner else "It ended."
+        for ident in {s.identity_id for s in rt.seats.values() if s.identity_id}:
+            if not self._away(rt, ident):
+                continue  # he saw it end
+            try:
+                await service.notify(
+                    self.db,
+                    self.settings,
+                    ident,
+                    "finished",
+                    game_id,
+                    f"Game over: {rt.scenario_name}",
+                    f"{rt.scenario_name} is over. {result}",
+                    f"/games/{game_id}/replay",
+                )
+            except Exception:
+                log.exception("finished notification of game %s failed", game_id)

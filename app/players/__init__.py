@@ -1,0 +1,1 @@
+"""Players' pages: profiles (games, results, ratings) and the inbox."""

@@ -1,0 +1,1 @@
+"""Ratings: Glicko-2 per rule system, from rated games between accounts."""
