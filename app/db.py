@@ -12,6 +12,7 @@ process first and run one after another; reads never wait for it (WAL: a reader 
 last commit and blocks nobody).  PostgreSQL needs no such lock: row locks and the
 compare-and-set on ``games.seq`` decide.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -22,8 +23,13 @@ from typing import Any, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import (AsyncConnection, AsyncEngine, AsyncSession, async_sessionmaker,
-                                    create_async_engine)
+from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.orm import DeclarativeBase
 
 from .settings import get_settings
@@ -62,8 +68,8 @@ def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
         def _pragmas(dbapi_conn, _):  # type: ignore[no-untyped-def]
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")   # WAL: durable across a crash of
-            cur.execute("PRAGMA foreign_keys=ON")      # the process (not of the machine)
+            cur.execute("PRAGMA synchronous=NORMAL")  # WAL: durable across a crash of
+            cur.execute("PRAGMA foreign_keys=ON")  # the process (not of the machine)
             cur.execute("PRAGMA busy_timeout=30000")
             cur.close()
 
@@ -71,9 +77,13 @@ def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
     settings = get_settings()
     schema = schema if schema is not None else settings.database_schema
     connect_args = {"server_settings": {"search_path": schema}} if schema else {}
-    return create_async_engine(url, pool_size=settings.db_pool_size,
-                               max_overflow=settings.db_pool_size, pool_pre_ping=True,
-                               connect_args=connect_args)
+    return create_async_engine(
+        url,
+        pool_size=settings.db_pool_size,
+        max_overflow=settings.db_pool_size,
+        pool_pre_ping=True,
+        connect_args=connect_args,
+    )
 
 
 class Database:
@@ -83,7 +93,7 @@ class Database:
         self.url = url or get_settings().database_url
         self.engine = make_engine(self.url)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._writer = asyncio.Lock() if is_sqlite(self.url) else None   # see the module
+        self._writer = asyncio.Lock() if is_sqlite(self.url) else None  # see the module
 
     @contextlib.asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncSession]:

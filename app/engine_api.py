@@ -6,6 +6,7 @@ never knows which rule system runs.  No rule lives in this file: it only names t
 registry, the ``.m44`` scenario loader (a core service shared by the rulesets whose
 ``setup`` is ``"scenario"``) and caches parsed scenarios.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -21,21 +22,57 @@ from engine.rulesets import STRICT_CHAT  # (importing the package fills the regi
 from engine.bot import RandomBot
 from engine.core import ruleset as _registry
 from engine.core.errors import EngineError, ScenarioError
-from engine.core.ruleset import (CHANCE, Ruleset, layouts_of, load_state_of, normalise_logged,
-                                 public_status_of, view_parts_of, views_of)
+from engine.core.ruleset import (
+    CHANCE,
+    Ruleset,
+    layouts_of,
+    load_state_of,
+    normalise_logged,
+    public_status_of,
+    view_parts_of,
+    views_of,
+)
 from engine.core.scenario import board_for, load_scenario
 from engine.fairdice import commitment as seed_commitment
 from engine.fairdice import rng_seed
 from engine.fairdice import verify as verify_log
 from engine.meta import Fold, is_meta, rolls_following
 
-__all__ = ["E", "EngineError", "ScenarioError", "Ruleset", "scenario_from_text", "sha256_text",
-           "public_view", "optional_rules", "CHANCE", "ruleset", "rulesets", "rulesets_for",
-           "layouts_of", "natural_ruleset", "bot_levels", "default_bot_level", "bot_for",
-           "bot_action", "scenario_board", "RandomBot", "normalise_logged",
-           "load_state_of", "views_of", "view_parts_of", "public_status_of", "seed_commitment",
-           "rng_seed", "verify_log", "Fold", "is_meta", "rolls_following",
-           "campaign_rulesets", "STRICT_CHAT"]
+__all__ = [
+    "E",
+    "EngineError",
+    "ScenarioError",
+    "Ruleset",
+    "scenario_from_text",
+    "sha256_text",
+    "public_view",
+    "optional_rules",
+    "CHANCE",
+    "ruleset",
+    "rulesets",
+    "rulesets_for",
+    "layouts_of",
+    "natural_ruleset",
+    "bot_levels",
+    "default_bot_level",
+    "bot_for",
+    "bot_action",
+    "scenario_board",
+    "RandomBot",
+    "normalise_logged",
+    "load_state_of",
+    "views_of",
+    "view_parts_of",
+    "public_status_of",
+    "seed_commitment",
+    "rng_seed",
+    "verify_log",
+    "Fold",
+    "is_meta",
+    "rolls_following",
+    "campaign_rulesets",
+    "STRICT_CHAT",
+]
 
 
 def bot_levels() -> list[str]:
@@ -58,8 +95,9 @@ def bot_for(level: str | None, salt: int, rs: Ruleset) -> Player:
     return Player(rs, level if level in _AI_LEVELS else default_bot_level(), salt)
 
 
-def bot_action(ruleset_name: str, state: Any, seat: str, level: str,
-               seed: int) -> dict[str, Any] | None:
+def bot_action(
+    ruleset_name: str, state: Any, seat: str, level: str, seed: int
+) -> dict[str, Any] | None:
     """The action of a computer player of ``level`` (one of :func:`bot_levels`) for
     ``seat``; None when the seat has nothing to decide.  A plain function of picklable
     arguments: the server runs it in its bot process pool."""
@@ -109,8 +147,11 @@ def natural_ruleset(scenario: Any, mode: str | None = None) -> Ruleset:
     """The ruleset an old client's ``{scenario_id, mode}`` means: the first (registration
     order) accepting the scenario in ``mode`` (any mode when None)."""
     for rs in rulesets():
-        if rs.setup == "scenario" and rs.accepts(scenario, mode) \
-                and (mode is None or mode in rs.modes):
+        if (
+            rs.setup == "scenario"
+            and rs.accepts(scenario, mode)
+            and (mode is None or mode in rs.modes)
+        ):
             return rs
     raise EngineError("unknown_mode", f"no ruleset plays this scenario in mode {mode!r}")
 
@@ -130,8 +171,9 @@ class _Engine:
         try:
             return getattr(mod, name)
         except AttributeError:
-            raise EngineError("engine_unavailable",
-                              f"the engine does not provide {name!r} yet") from None
+            raise EngineError(
+                "engine_unavailable", f"the engine does not provide {name!r} yet"
+            ) from None
 
 
 E = _Engine()

@@ -5,8 +5,8 @@ The code stays English and unchanged (docs/protocol.md section 7); the English r
 keeps its own, more precise message, another language shows this one.
 tests/app/test_i18n.py fails when a code the server can send has no entry here.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 
 def N_(message: str) -> str:

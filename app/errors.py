@@ -4,6 +4,7 @@ Every error answers ``{"error": {"code", "message", "details"}}`` with a stable 
 (documented in docs/protocol.md).  Engine refusals (``EngineError``) map to 422 with the
 engine's own code.
 """
+
 from __future__ import annotations
 
 import logging
@@ -27,8 +28,14 @@ class AppError(Exception):
     code: str = "app_error"
     status: int = 400
 
-    def __init__(self, message: str = "", *, code: str | None = None, status: int | None = None,
-                 **details: Any) -> None:
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        code: str | None = None,
+        status: int | None = None,
+        **details: Any,
+    ) -> None:
         if code is not None:
             self.code = code
         if status is not None:
@@ -85,27 +92,41 @@ def localized(request: Request, code: str, message: str) -> str:
 def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def _app_error(request: Request, exc: AppError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, localized(request, exc.code, exc.message),
-                                       exc.details), status_code=exc.status)
+        return JSONResponse(
+            error_body(exc.code, localized(request, exc.code, exc.message), exc.details),
+            status_code=exc.status,
+        )
 
     @app.exception_handler(EngineError)
     async def _engine_error(request: Request, exc: EngineError) -> JSONResponse:
-        return JSONResponse(error_body(exc.code, localized(request, exc.code, exc.message),
-                                       exc.to_dict().get("details")), status_code=422)
+        return JSONResponse(
+            error_body(
+                exc.code, localized(request, exc.code, exc.message), exc.to_dict().get("details")
+            ),
+            status_code=422,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
-                  for e in exc.errors()]
-        return JSONResponse(error_body("validation_error", localized(
-            request, "validation_error", "request validation failed"), {"errors": errors}),
-            status_code=422)
+        errors = [
+            {"loc": list(e.get("loc", ())), "msg": e.get("msg", ""), "type": e.get("type", "")}
+            for e in exc.errors()
+        ]
+        return JSONResponse(
+            error_body(
+                "validation_error",
+                localized(request, "validation_error", "request validation failed"),
+                {"errors": errors},
+            ),
+            status_code=422,
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
-        return JSONResponse(error_body(code, localized(request, code, str(exc.detail))),
-                            status_code=exc.status_code)
+        return JSONResponse(
+            error_body(code, localized(request, code, str(exc.detail))), status_code=exc.status_code
+        )
 
     @app.exception_handler(Exception)
     async def _internal(_: Request, exc: Exception) -> JSONResponse:

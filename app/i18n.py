@@ -11,6 +11,7 @@ template is out of date or a message has no translation.
 A request's language: the ``lang`` cookie (the switch in the page header) if it names a
 known language, else the best one of the browser's ``Accept-Language``, else English.
 """
+
 from __future__ import annotations
 
 import gettext
@@ -50,7 +51,7 @@ def translations(lang: str) -> gettext.NullTranslations:
     with path.open("rb") as f:
         catalog = read_po(f, locale=lang)
     buf = io.BytesIO()
-    write_mo(buf, catalog)          # fuzzy entries left out: an unchecked guess is not shown
+    write_mo(buf, catalog)  # fuzzy entries left out: an unchecked guess is not shown
     buf.seek(0)
     return gettext.GNUTranslations(buf)
 
@@ -70,8 +71,11 @@ def client_catalog(lang: str) -> dict[str, Any]:
             if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
                 messages[m.id] = str(m.string)
     tr = translations(lang)
-    return {"lang": lang, "messages": messages,
-            "errors": {code: tr.gettext(text) for code, text in ERROR_TEXT.items()}}
+    return {
+        "lang": lang,
+        "messages": messages,
+        "errors": {code: tr.gettext(text) for code, text in ERROR_TEXT.items()},
+    }
 
 
 @lru_cache(maxsize=None)
@@ -131,8 +135,11 @@ def _jinja_ngettext(ctx: jinja2.runtime.Context, singular: str, plural: str, n: 
 def template_environment(directory: Path) -> jinja2.Environment:
     """The pages' Jinja2 environment: autoescaped, with ``{% trans %}`` and ``_()`` in the
     language of the page's ``lang`` (set by :func:`page_context`)."""
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(directory)), autoescape=True,
-                             extensions=["jinja2.ext.i18n"])
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(directory)),
+        autoescape=True,
+        extensions=["jinja2.ext.i18n"],
+    )
     env.install_gettext_callables(_jinja_gettext, _jinja_ngettext, newstyle=True)  # type: ignore[attr-defined]
     return env
 
@@ -140,5 +147,8 @@ def template_environment(directory: Path) -> jinja2.Environment:
 def page_context(request: Any) -> dict[str, Any]:
     """What every page knows about its language (a Jinja2Templates context processor)."""
     lang = language_of(request)
-    return {"lang": lang, "languages": LANGUAGES,
-            "i18n_url": f"/i18n/{lang}.json?v={catalog_version(lang)}"}
+    return {
+        "lang": lang,
+        "languages": LANGUAGES,
+        "i18n_url": f"/i18n/{lang}.json?v={catalog_version(lang)}",
+    }

@@ -13,6 +13,7 @@ Every client JSON (websocket messages, HTTP bodies, uploaded ``.m44`` files) goe
 PostgreSQL refuses NUL in text and no JSON encoder can write a lone surrogate as UTF-8:
 refusing them here keeps every later layer (database, fan-out) from failing on them.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,13 +24,13 @@ import orjson
 
 from .errors import AppError
 
-MAX_DEPTH = 32            # websocket messages and HTTP bodies (real ones are < 8 deep)
-MAX_DEPTH_SCENARIO = 64   # .m44 files (the editor's JSON is ~6 deep)
+MAX_DEPTH = 32  # websocket messages and HTTP bodies (real ones are < 8 deep)
+MAX_DEPTH_SCENARIO = 64  # .m44 files (the editor's JSON is ~6 deep)
 MAX_TEXT_BYTES = 64 * 1024
 
 # a string (or an unterminated one up to the end): linear, never backtracks
 _STRING = re.compile(rb'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\Z)', re.DOTALL)
-_OPEN_CLOSE = bytes(range(256)).translate(None, b"[]{}")   # every byte but brackets
+_OPEN_CLOSE = bytes(range(256)).translate(None, b"[]{}")  # every byte but brackets
 _STEP = [0] * 256
 _STEP[91] = _STEP[123] = 1
 _STEP[93] = _STEP[125] = -1
@@ -46,8 +47,9 @@ def _bytes(data: str | bytes) -> bytes:
     try:
         return data.encode("utf-8")
     except UnicodeEncodeError:
-        raise InputError("the text holds a lone surrogate", code="invalid_text",
-                         reason="surrogate") from None
+        raise InputError(
+            "the text holds a lone surrogate", code="invalid_text", reason="surrogate"
+        ) from None
 
 
 def json_depth(raw: bytes, limit: int) -> int:
@@ -57,7 +59,7 @@ def json_depth(raw: bytes, limit: int) -> int:
     if raw.count(b"[") + raw.count(b"{") <= limit:
         return 0
     brackets = _STRING.sub(b"", raw).translate(None, _OPEN_CLOSE)
-    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)   # all in C
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)  # all in C
 
 
 def check_raw(data: str | bytes, *, max_depth: int = MAX_DEPTH) -> bytes:
@@ -67,14 +69,19 @@ def check_raw(data: str | bytes, *, max_depth: int = MAX_DEPTH) -> bytes:
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(f"not UTF-8 text (byte {exc.start})", code="invalid_text",
-                             reason="utf8") from None
+            raise InputError(
+                f"not UTF-8 text (byte {exc.start})", code="invalid_text", reason="utf8"
+            ) from None
     if b"\x00" in raw or _NUL_ESCAPE.search(raw):
         raise InputError("NUL characters are not allowed", code="invalid_text", reason="nul")
     depth = json_depth(raw, max_depth)
     if depth > max_depth:
-        raise InputError(f"JSON nested {depth} deep; the limit is {max_depth}",
-                         code="json_too_deep", depth=depth, limit=max_depth)
+        raise InputError(
+            f"JSON nested {depth} deep; the limit is {max_depth}",
+            code="json_too_deep",
+            depth=depth,
+            limit=max_depth,
+        )
     return raw
 
 
@@ -87,8 +94,9 @@ def _surrogate_escapes(raw: bytes) -> None:
         orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
         if "surrogate" in str(exc):
-            raise InputError("the JSON holds a lone surrogate escape", code="invalid_text",
-                             reason="surrogate") from None
+            raise InputError(
+                "the JSON holds a lone surrogate escape", code="invalid_text", reason="surrogate"
+            ) from None
 
 
 def parse_json(data: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
@@ -99,8 +107,9 @@ def parse_json(data: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     except orjson.JSONDecodeError as exc:
         text = str(exc)
         if "surrogate" in text:
-            raise InputError("the JSON holds a lone surrogate escape", code="invalid_text",
-                             reason="surrogate") from None
+            raise InputError(
+                "the JSON holds a lone surrogate escape", code="invalid_text", reason="surrogate"
+            ) from None
         raise InputError(f"not JSON: {text[:120]}", code="malformed_json") from None
 
 
@@ -125,22 +134,36 @@ MULTIPART_OVERHEAD = 64 * 1024
 
 async def _reply(send: Any, status: int, code: str, message: str, **details: Any) -> None:
     body = orjson.dumps({"error": {"code": code, "message": message, "details": details}})
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})
 
 
-async def refuse_websocket(receive: Any, send: Any, code: str, message: str,
-                           close_code: int, **details: Any) -> None:
+async def refuse_websocket(
+    receive: Any, send: Any, code: str, message: str, close_code: int, **details: Any
+) -> None:
     """Accept a websocket only to say why it is refused (a coded ``error``), then close:
     never a silent drop."""
     msg = await receive()
     if msg.get("type") != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
-    await send({"type": "websocket.send", "text": orjson.dumps(
-        {"type": "error", "code": code, "message": message, "details": details}).decode()})
+    await send(
+        {
+            "type": "websocket.send",
+            "text": orjson.dumps(
+                {"type": "error", "code": code, "message": message, "details": details}
+            ).decode(),
+        }
+    )
     await send({"type": "websocket.close", "code": close_code, "reason": code})
 
 
@@ -171,8 +194,9 @@ class InputLimitMiddleware:
         bad = _bad_url(scope)
         if bad is not None:
             if kind == "websocket":
-                return await refuse_websocket(receive, send, "invalid_text", bad, 4400,
-                                              reason="nul")
+                return await refuse_websocket(
+                    receive, send, "invalid_text", bad, 4400, reason="nul"
+                )
             return await _reply(send, 400, "invalid_text", bad, reason="nul")
         if kind == "websocket" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
             return await self.app(scope, receive, send)
@@ -191,10 +215,19 @@ class InputLimitMiddleware:
             size += len(chunk)
             if size > limit:
                 if multipart:
-                    return await _reply(send, 413, "file_too_large",
-                                        f"a .m44 file is at most {self.max_upload} bytes")
-                return await _reply(send, 413, "body_too_large",
-                                    f"request bodies are at most {limit} bytes", limit=limit)
+                    return await _reply(
+                        send,
+                        413,
+                        "file_too_large",
+                        f"a .m44 file is at most {self.max_upload} bytes",
+                    )
+                return await _reply(
+                    send,
+                    413,
+                    "body_too_large",
+                    f"request bodies are at most {limit} bytes",
+                    limit=limit,
+                )
             chunks.append(chunk)
             more = msg.get("more_body", False)
         body = b"".join(chunks)

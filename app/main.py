@@ -1,6 +1,7 @@
 """The FastAPI application (``app``), its composition root (the lifespan: every service
 of a worker is made and wired there, nowhere else) and the ``overlord-server`` console
 script (``cli``)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -71,7 +72,7 @@ def _without_token(path: str) -> str:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
-    for name in ("uvicorn.access", "uvicorn.error"):     # requests; websocket handshakes
+    for name in ("uvicorn.access", "uvicorn.error"):  # requests; websocket handshakes
         logging.getLogger(name).addFilter(QuietTokens())
 
     @asynccontextmanager
@@ -81,7 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         presence = Presence(games)
         bots = BotDriver(games)
         hub = Hub(settings, games, presence)
-        games.registry.on_drop = presence.forget    # a dropped game's presence too
+        games.registry.on_drop = presence.forget  # a dropped game's presence too
         # after each committed batch: deliveries, bots, then notifications and ratings
         notifications = Notifications(games, presence)
         games.committed += [hub.deliver, bots.schedule, notifications.committed]
@@ -95,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await bots.start()
         games.spawn(presence.run())
         games.spawn(clock_watch.loop(games))
-        if settings.redis_url:                      # one owner worker per game
+        if settings.redis_url:  # one owner worker per game
             app.state.forward = await forward.start(app, settings, games, game_socket)
         # everything alive now (modules, scenarios, caches) is never scanned again by a
         # full collection: its pauses follow what the games allocate, not the code's size
@@ -112,29 +113,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if app.state.forward is not None:
                     await app.state.forward.stop()
                 await db.dispose()
+
             # bounded like the connections' wait (uvicorn's graceful timeout does not
             # cover the lifespan): what is acknowledged is committed already
             try:
                 await asyncio.wait_for(close(), settings.shutdown_grace_seconds or None)
             except asyncio.TimeoutError:
-                log.warning("shutdown: closing the services took more than %.0f s; "
-                            "stopping anyway", settings.shutdown_grace_seconds)
+                log.warning(
+                    "shutdown: closing the services took more than %.0f s; stopping anyway",
+                    settings.shutdown_grace_seconds,
+                )
 
-    app = FastAPI(title="Overlord game server", version="0.1.0", lifespan=lifespan,
-                  description="Memoir '44 games: HTTP API + one websocket per game "
-                              "(protocol: docs/protocol.md).")
+    app = FastAPI(
+        title="Overlord game server",
+        version="0.1.0",
+        lifespan=lifespan,
+        description="Memoir '44 games: HTTP API + one websocket per game "
+        "(protocol: docs/protocol.md).",
+    )
     app.state.settings = settings
-    app.state.forward = None            # app/realtime/forward.py (REDIS_URL set)
-    app.state.templates = (Jinja2Templates(env=i18n.template_environment(TEMPLATES_DIR),
-                                           context_processors=[i18n.page_context])
-                           if TEMPLATES_DIR.is_dir() else None)
+    app.state.forward = None  # app/realtime/forward.py (REDIS_URL set)
+    app.state.templates = (
+        Jinja2Templates(
+            env=i18n.template_environment(TEMPLATES_DIR), context_processors=[i18n.page_context]
+        )
+        if TEMPLATES_DIR.is_dir()
+        else None
+    )
     install_error_handlers(app)
     # outermost first: the origin check (no body read), then the input limits
     app.add_middleware(InputLimitMiddleware, max_upload_bytes=settings.max_upload_bytes)
     app.add_middleware(OriginMiddleware, allowed=settings.allowed_origins)
-    for router in (identity_router, accounts_router, offers_router, ratings_router,
-                   players_router, scenarios_router, games_router, campaigns_router,
-                   chat_router, ws_router, replays_router, pages_router):
+    for router in (
+        identity_router,
+        accounts_router,
+        offers_router,
+        ratings_router,
+        players_router,
+        scenarios_router,
+        games_router,
+        campaigns_router,
+        chat_router,
+        ws_router,
+        replays_router,
+        pages_router,
+    ):
         app.include_router(router)
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
     app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
@@ -161,30 +184,39 @@ def migrate() -> None:
     from .settings import ROOT
 
     cfg = Config(str(ROOT / "alembic.ini"))
-    cfg.attributes["skip_logging"] = True      # keep this process's logging as it is
+    cfg.attributes["skip_logging"] = True  # keep this process's logging as it is
     logging.getLogger("alembic.runtime.plugins").setLevel(logging.WARNING)
     command.upgrade(cfg, "head")
 
 
-def serve(host: str | None = None, port: int | None = None, workers: int | None = None,
-          *, apply_migrations: bool = True) -> None:
+def serve(
+    host: str | None = None,
+    port: int | None = None,
+    workers: int | None = None,
+    *,
+    apply_migrations: bool = True,
+) -> None:
     """Migrate, then run uvicorn with the project's server flags: the only way the server
     is started (``make run``, the Docker image, CI's smoke check)."""
     import uvicorn
 
-    if not os.environ.get("SECRET_KEY"):        # one key for all the workers of this start
+    if not os.environ.get("SECRET_KEY"):  # one key for all the workers of this start
         os.environ["SECRET_KEY"] = secrets.token_urlsafe(32)
         get_settings.cache_clear()
     s = get_settings()
     if apply_migrations:
-        migrate()                               # once, before any worker starts
-    uvicorn.run("app.main:app", host=host or s.host, port=s.port if port is None else port,
-                workers=workers or s.workers,
-                ws_max_size=HARD_MAX_BYTES,        # 1 MiB frame cap (docs/protocol.md)
-                ws_per_message_deflate=False,      # updates are small patches already
-                # uvicorn annotates int; it waits any number of seconds (asyncio.wait_for)
-                timeout_graceful_shutdown=s.shutdown_grace_seconds or None,  # type: ignore[arg-type]
-                proxy_headers=True)                # trusts FORWARDED_ALLOW_IPS (127.0.0.1)
+        migrate()  # once, before any worker starts
+    uvicorn.run(
+        "app.main:app",
+        host=host or s.host,
+        port=s.port if port is None else port,
+        workers=workers or s.workers,
+        ws_max_size=HARD_MAX_BYTES,  # 1 MiB frame cap (docs/protocol.md)
+        ws_per_message_deflate=False,  # updates are small patches already
+        # uvicorn annotates int; it waits any number of seconds (asyncio.wait_for)
+        timeout_graceful_shutdown=s.shutdown_grace_seconds or None,  # type: ignore[arg-type]
+        proxy_headers=True,
+    )  # trusts FORWARDED_ALLOW_IPS (127.0.0.1)
 
 
 def health(host: str | None = None, port: int | None = None, timeout: float = 5.0) -> int:
@@ -221,8 +253,11 @@ def cli(argv: list[str] | None = None) -> None:
         p.add_argument("--host", help="default: HOST (127.0.0.1)")
         p.add_argument("--port", type=int, help="default: PORT (8000)")
     p_serve.add_argument("--workers", type=int, help="default: WORKERS (1)")
-    p_serve.add_argument("--no-migrate", action="store_true",
-                         help="skip `alembic upgrade head` (another process migrates)")
+    p_serve.add_argument(
+        "--no-migrate",
+        action="store_true",
+        help="skip `alembic upgrade head` (another process migrates)",
+    )
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=logging.INFO)
     if args.command == "migrate":
@@ -230,9 +265,12 @@ def cli(argv: list[str] | None = None) -> None:
     elif args.command == "health":
         sys.exit(health(args.host, args.port))
     else:
-        serve(getattr(args, "host", None), getattr(args, "port", None),
-              getattr(args, "workers", None),
-              apply_migrations=not getattr(args, "no_migrate", False))
+        serve(
+            getattr(args, "host", None),
+            getattr(args, "port", None),
+            getattr(args, "workers", None),
+            apply_migrations=not getattr(args, "no_migrate", False),
+        )
 
 
 if __name__ == "__main__":

@@ -1,11 +1,25 @@
 """ORM models (SQLAlchemy 2 typed mappings).  Schema changes go through migrations/."""
+
 from __future__ import annotations
 
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer,
-                        LargeBinary, String, Text, UniqueConstraint, false)
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import Base
@@ -41,8 +55,9 @@ class AuthSession(Base):
     __tablename__ = "sessions"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    identity_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"),
-                                             index=True)
+    identity_id: Mapped[str] = mapped_column(
+        ForeignKey("identities.id", ondelete="CASCADE"), index=True
+    )
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     label: Mapped[str | None] = mapped_column(String(120), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -55,11 +70,12 @@ class ScenarioRow(Base):
 
     id: Mapped[str] = mapped_column(String(80), primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
-    source: Mapped[str] = mapped_column(String(16))          # bundled | uploaded
+    source: Mapped[str] = mapped_column(String(16))  # bundled | uploaded
     sha256: Mapped[str] = mapped_column(String(64), unique=True)
-    content: Mapped[str] = mapped_column(Text)               # the .m44 JSON text
-    uploaded_by: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True,
-                                                    index=True)
+    content: Mapped[str] = mapped_column(Text)  # the .m44 JSON text
+    uploaded_by: Mapped[str | None] = mapped_column(
+        ForeignKey("identities.id"), nullable=True, index=True
+    )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     # the parsed ScenarioSummary fields, stored once at upload (listing never re-parses)
     summary: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
@@ -76,12 +92,14 @@ class Game(Base):
     ruleset_version: Mapped[str] = mapped_column(String(16), default="1", server_default="1")
     # NULL for rulesets whose setup is played as actions (``setup == "none"``)
     scenario_id: Mapped[str | None] = mapped_column(ForeignKey("scenarios.id"), nullable=True)
-    scenario_name: Mapped[str] = mapped_column(String(200))   # or the ruleset's title
-    mode: Mapped[str] = mapped_column(String(32))             # one of the ruleset's modes
+    scenario_name: Mapped[str] = mapped_column(String(200))  # or the ruleset's title
+    mode: Mapped[str] = mapped_column(String(32))  # one of the ruleset's modes
     # deprecated (0002): the mode the pre-ruleset engine was called with; kept for old rows
-    engine_mode: Mapped[str] = mapped_column(String(32), default="standard", server_default="standard")
+    engine_mode: Mapped[str] = mapped_column(
+        String(32), default="standard", server_default="standard"
+    )
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    seed: Mapped[int] = mapped_column(BigInteger)        # the engine RNG seed (secret while live)
+    seed: Mapped[int] = mapped_column(BigInteger)  # the engine RNG seed (secret while live)
     # fair dice (docs/protocol.md "Fair dice"): the server's secret seed and salt (hex,
     # revealed when the game ends) and the public commitment SHA-256(seed || salt);
     # None for test seeds and for games created before fair dice
@@ -92,14 +110,16 @@ class Game(Base):
     unplayable: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     private: Mapped[bool] = mapped_column(Boolean, default=False)
     invite_code: Mapped[str] = mapped_column(String(64), unique=True)
-    status: Mapped[str] = mapped_column(String(16), index=True)   # open | live | finished | unplayable
-    seq: Mapped[int] = mapped_column(Integer, default=0)           # optimistic concurrency
+    status: Mapped[str] = mapped_column(
+        String(16), index=True
+    )  # open | live | finished | unplayable
+    seq: Mapped[int] = mapped_column(Integer, default=0)  # optimistic concurrency
     turn: Mapped[int | None] = mapped_column(Integer, nullable=True)
     to_act: Mapped[list[str]] = mapped_column(JSON, default=list)
     winner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_by: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
     layout: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)  # side -> layout
-    bot_owner: Mapped[str | None] = mapped_column(String(40), nullable=True)    # worker driving bots
+    bot_owner: Mapped[str | None] = mapped_column(String(40), nullable=True)  # worker driving bots
     bot_lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # remote play (0004_remote): the turn clock chosen at creation (app/clocks), when the
     # game went live (the clocks start), the game this one is the return match of
@@ -112,8 +132,9 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
-    seats: Mapped[list[Seat]] = relationship(back_populates="game", order_by="Seat.id",
-                                             lazy="selectin")
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.id", lazy="selectin"
+    )
 
 
 class Seat(Base):
@@ -146,8 +167,9 @@ class ActionRow(Base):
     __tablename__ = "actions"
     __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_actions_game_seq"),)
 
-    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
-                                    primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[str] = mapped_column(String(40))
@@ -158,8 +180,9 @@ class ActionRow(Base):
 class Snapshot(Base):
     __tablename__ = "snapshots"
 
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     state: Mapped[bytes] = mapped_column(LargeBinary)
     # a timed game's clock fold after ``seq`` (``Clock.dump``; SQL NULL: untimed, or
@@ -172,8 +195,9 @@ class ChatMessage(Base):
     __tablename__ = "chat_messages"
     __table_args__ = (Index("ix_chat_game_channel", "game_id", "channel", "id"),)
 
-    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"),
-                                    primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"), primary_key=True, autoincrement=True
+    )
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     channel: Mapped[str] = mapped_column(String(40))
     identity_id: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
@@ -192,15 +216,16 @@ class Campaign(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(200))
     created_by: Mapped[str | None] = mapped_column(ForeignKey("identities.id"), nullable=True)
-    scenarios: Mapped[list[str]] = mapped_column(JSON, default=list)   # scenario ids, in order
+    scenarios: Mapped[list[str]] = mapped_column(JSON, default=list)  # scenario ids, in order
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # every battle's options
     # side -> identity id (or "bot") playing it in every battle
     players: Mapped[dict[str, str | None]] = mapped_column(JSON, default=dict)
-    status: Mapped[str] = mapped_column(String(16), default="active")    # active | finished
+    status: Mapped[str] = mapped_column(String(16), default="active")  # active | finished
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
     battles: Mapped[list[CampaignBattle]] = relationship(
-        back_populates="campaign", order_by="CampaignBattle.index", lazy="selectin")
+        back_populates="campaign", order_by="CampaignBattle.index", lazy="selectin"
+    )
 
 
 class CampaignBattle(Base):
@@ -208,11 +233,12 @@ class CampaignBattle(Base):
     __table_args__ = (UniqueConstraint("campaign_id", "index", name="uq_campaign_battle"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    campaign_id: Mapped[str] = mapped_column(ForeignKey("campaigns.id", ondelete="CASCADE"),
-                                             index=True)
+    campaign_id: Mapped[str] = mapped_column(
+        ForeignKey("campaigns.id", ondelete="CASCADE"), index=True
+    )
     index: Mapped[int] = mapped_column(Integer)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
-    dice: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)   # pre-battle dice
+    dice: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)  # pre-battle dice
     winner: Mapped[str | None] = mapped_column(String(32), nullable=True)
     medals: Mapped[dict[str, int] | None] = mapped_column(JSON, nullable=True)  # at game end
 
@@ -227,14 +253,14 @@ class Offer(Base):
     __tablename__ = "offers"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16))                 # rematch | challenge
-    from_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"),
-                                         index=True)
-    to_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"),
-                                       index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # rematch | challenge
+    from_id: Mapped[str] = mapped_column(
+        ForeignKey("identities.id", ondelete="CASCADE"), index=True
+    )
+    to_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"), index=True)
     status: Mapped[str] = mapped_column(String(16), default="pending")  # pending | accepted
     #                                                 | declined | cancelled
-    spec: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)   # the game to create
+    spec: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # the game to create
     rematch_of: Mapped[str | None] = mapped_column(String(32), unique=True, nullable=True)
     game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -261,8 +287,9 @@ class PushSubscription(Base):
     __tablename__ = "push_subscriptions"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    identity_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"),
-                                             index=True)
+    identity_id: Mapped[str] = mapped_column(
+        ForeignKey("identities.id", ondelete="CASCADE"), index=True
+    )
     endpoint: Mapped[str] = mapped_column(String(500), unique=True)
     p256dh: Mapped[str] = mapped_column(String(200))
     auth: Mapped[str] = mapped_column(String(100))
@@ -275,8 +302,9 @@ class Rating(Base):
     __tablename__ = "ratings"
     __table_args__ = (Index("ix_ratings_ruleset_rating", "ruleset", "rating"),)
 
-    identity_id: Mapped[str] = mapped_column(ForeignKey("identities.id", ondelete="CASCADE"),
-                                             primary_key=True)
+    identity_id: Mapped[str] = mapped_column(
+        ForeignKey("identities.id", ondelete="CASCADE"), primary_key=True
+    )
     ruleset: Mapped[str] = mapped_column(String(32), primary_key=True)
     rating: Mapped[float] = mapped_column(Float)
     rd: Mapped[float] = mapped_column(Float)
@@ -291,8 +319,9 @@ class RatedGame(Base):
 
     __tablename__ = "rated_games"
 
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
-                                         primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
     rated: Mapped[bool] = mapped_column(Boolean)
     reason: Mapped[str | None] = mapped_column(String(40), nullable=True)
     changes: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # identity -> before/after

@@ -18,6 +18,7 @@ The check is OWASP's "verify the origin with standard headers" CSRF defence:
 ``--proxy-headers``/``--forwarded-allow-ips`` so the scheme is right) or one of
 ``ALLOWED_ORIGINS`` (comma separated, e.g. ``https://play.example.org``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -53,8 +54,9 @@ def _normal(origin: str) -> str:
 class OriginMiddleware:
     def __init__(self, app: Any, allowed: str = "") -> None:
         self.app = app
-        self.allowed = {_normal(o) for o in (_origin_of(x) for x in allowed.split(",") if x.strip())
-                        if o}
+        self.allowed = {
+            _normal(o) for o in (_origin_of(x) for x in allowed.split(",") if x.strip()) if o
+        }
 
     def _own(self, scope: dict[str, Any], headers: dict[bytes, bytes]) -> str | None:
         host = headers.get(b"host")
@@ -64,10 +66,11 @@ class OriginMiddleware:
         scheme = {"ws": "http", "wss": "https"}.get(scheme, scheme)
         return _normal(f"{scheme}://{host.decode('latin-1').lower()}")
 
-    def allowed_origin(self, scope: dict[str, Any], headers: dict[bytes, bytes],
-                       origin: str) -> bool:
+    def allowed_origin(
+        self, scope: dict[str, Any], headers: dict[bytes, bytes], origin: str
+    ) -> bool:
         o = _origin_of(origin)
-        if o is None:                    # "null" (sandboxed frames, file:) and garbage
+        if o is None:  # "null" (sandboxed frames, file:) and garbage
             return False
         o = _normal(o)
         return o == self._own(scope, headers) or o in self.allowed
@@ -78,23 +81,35 @@ class OriginMiddleware:
             headers = {k: v for k, v in scope.get("headers", ())}
             origin = headers.get(b"origin")
             if kind == "websocket":
-                if origin is not None and not self.allowed_origin(scope, headers,
-                                                                  origin.decode("latin-1")):
+                if origin is not None and not self.allowed_origin(
+                    scope, headers, origin.decode("latin-1")
+                ):
                     return await refuse_websocket(
-                        receive, send, "origin_forbidden",
-                        "this game's socket only opens from the server's own pages", 4403,
-                        origin=origin.decode("latin-1")[:200])
+                        receive,
+                        send,
+                        "origin_forbidden",
+                        "this game's socket only opens from the server's own pages",
+                        4403,
+                        origin=origin.decode("latin-1")[:200],
+                    )
             else:
                 source = origin or headers.get(b"referer")
                 if source is not None:
                     if not self.allowed_origin(scope, headers, source.decode("latin-1")):
-                        return await _reply(send, 403, "origin_forbidden",
-                                            "cross-origin requests are refused",
-                                            origin=source.decode("latin-1")[:200])
+                        return await _reply(
+                            send,
+                            403,
+                            "origin_forbidden",
+                            "cross-origin requests are refused",
+                            origin=source.decode("latin-1")[:200],
+                        )
                 elif headers.get(b"sec-fetch-site", b"none") not in (b"same-origin", b"none"):
                     # a browser that stripped Origin and Referer still tells where from
-                    return await _reply(send, 403, "csrf_failed",
-                                        "a cross-site request without Origin or Referer",
-                                        sec_fetch_site=headers[b"sec-fetch-site"].decode(
-                                            "latin-1")[:40])
+                    return await _reply(
+                        send,
+                        403,
+                        "csrf_failed",
+                        "a cross-site request without Origin or Referer",
+                        sec_fetch_site=headers[b"sec-fetch-site"].decode("latin-1")[:40],
+                    )
         return await self.app(scope, receive, send)

@@ -11,6 +11,7 @@ unreachable the server keeps serving (the database decides every action): one wa
 when it goes, quiet retries, one line when it is back, and the hub's reconciler catches
 up what the bus missed.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -30,12 +31,12 @@ def channel_for(game_id: str) -> str:
 
 
 def game_of(channel: str) -> str:
-    return channel[len(PREFIX):] if channel.startswith(PREFIX) else channel
+    return channel[len(PREFIX) :] if channel.startswith(PREFIX) else channel
 
 
 class PubSub(Protocol):
-    local_only: bool         # True: this process is the only subscriber (no need to publish
-                             # batches to oneself)
+    local_only: bool  # True: this process is the only subscriber (no need to publish
+    # batches to oneself)
 
     async def start(self, handler: Handler) -> None: ...
     async def publish(self, channel: str, data: bytes) -> None: ...
@@ -109,7 +110,7 @@ class RedisPubSub:
     async def start(self, handler: Handler) -> None:
         ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._task = asyncio.create_task(self._listen(handler, ready), name="redis-sub")
-        with contextlib.suppress(asyncio.TimeoutError):     # Redis down: serve anyway
+        with contextlib.suppress(asyncio.TimeoutError):  # Redis down: serve anyway
             await asyncio.wait_for(asyncio.shield(ready), 3.0)
 
     async def _listen(self, handler: Handler, ready: asyncio.Future[None]) -> None:
@@ -128,9 +129,10 @@ class RedisPubSub:
                         continue
                     channel = m["channel"]
                     try:
-                        await handler(channel.decode() if isinstance(channel, bytes)
-                                      else channel, m["data"])
-                    except Exception:       # a subscriber bug must not stop the bus
+                        await handler(
+                            channel.decode() if isinstance(channel, bytes) else channel, m["data"]
+                        )
+                    except Exception:  # a subscriber bug must not stop the bus
                         log.exception("bus message on %s failed", channel)
             except asyncio.CancelledError:
                 raise

@@ -16,6 +16,7 @@ uvicorn reports: behind a reverse proxy run it with ``--proxy-headers`` and
 new windows.  A refusal is :class:`RateLimited` (HTTP 429 ``rate_limited``,
 ``details.limit`` and ``details.retry_after`` in seconds).
 """
+
 from __future__ import annotations
 
 import logging
@@ -38,7 +39,7 @@ class RateLimited(AppError):
     code, status = "rate_limited", 429
 
 
-CATCHUP_RATE = "30/10second"   # log rebuilds (/events, reconnect since) per client
+CATCHUP_RATE = "30/10second"  # log rebuilds (/events, reconnect since) per client
 
 _storage = MemoryStorage()
 _limiter = MovingWindowRateLimiter(_storage)
@@ -56,11 +57,17 @@ def configure(redis_url: str | None, namespace: str | None = None) -> None:
         _shared = None
         return
     scheme, sep, rest = redis_url.partition("://")
-    uri = {"redis": "async+redis", "rediss": "async+rediss",
-           "unix": "async+redis+unix"}.get(scheme, scheme) + sep + rest
+    uri = (
+        {"redis": "async+redis", "rediss": "async+rediss", "unix": "async+redis+unix"}.get(
+            scheme, scheme
+        )
+        + sep
+        + rest
+    )
     prefix = "LIMITS:overlord" + (f":{namespace}" if namespace else "")
-    _shared = AsyncMovingWindowRateLimiter(AsyncRedisStorage(uri, implementation="redispy",
-                                                             key_prefix=prefix))
+    _shared = AsyncMovingWindowRateLimiter(
+        AsyncRedisStorage(uri, implementation="redispy", key_prefix=prefix)
+    )
 
 
 def client_key(conn: Any, identity_id: str | None = None) -> str:
@@ -89,7 +96,7 @@ async def check_shared(rate: str, scope: str, key: str, what: str) -> None:
     limiter = _shared or _local
     try:
         ok = await limiter.hit(item, scope, key)
-    except Exception as exc:             # Redis unreachable: this worker's window
+    except Exception as exc:  # Redis unreachable: this worker's window
         log.warning("rate limit storage failed (%s); counting in this worker", exc)
         limiter = _local
         ok = await limiter.hit(item, scope, key)
@@ -100,5 +107,8 @@ async def check_shared(rate: str, scope: str, key: str, what: str) -> None:
 
 
 def _refuse(rate: str, what: str, reset: float) -> None:
-    raise RateLimited(f"too many {what}: at most {rate}", limit=rate,
-                      retry_after=max(1, round(reset - time.time())))
+    raise RateLimited(
+        f"too many {what}: at most {rate}",
+        limit=rate,
+        retry_after=max(1, round(reset - time.time())),
+    )

@@ -1,5 +1,6 @@
 """Guest identities: unguessable tokens (only their SHA-256 is stored) and the
 FastAPI dependencies that resolve the caller from a bearer header or the cookie."""
+
 from __future__ import annotations
 
 import hashlib
@@ -18,7 +19,7 @@ COOKIE = "overlord_token"
 
 
 def new_token() -> str:
-    return secrets.token_urlsafe(32)     # 256 bits
+    return secrets.token_urlsafe(32)  # 256 bits
 
 
 def hash_token(token: str) -> str:
@@ -64,7 +65,9 @@ async def optional_identity(request: Request, session: SessionDep) -> Identity |
 async def require_identity(request: Request, session: SessionDep) -> Identity:
     token = token_from(request)
     if not token:
-        raise Unauthenticated("a token is required (cookie overlord_token or Authorization: Bearer)")
+        raise Unauthenticated(
+            "a token is required (cookie overlord_token or Authorization: Bearer)"
+        )
     ident = await identity_by_token(session, token)
     if ident is None:
         raise Unauthenticated("unknown token", code="unauthenticated")

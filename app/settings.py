@@ -5,6 +5,7 @@ Embedded defaults make ``make run`` work on a bare machine: a SQLite file under
 (asyncpg) and ``REDIS_URL`` so several workers serve the same games.  Fixed limits of the
 protocol live in docs/protocol.md and in the modules that enforce them, not here.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -68,8 +69,9 @@ class Settings(BaseSettings):
     # processes the computer players think in (a thinking bot never holds up the loop)
     bot_workers: int = Field(default=1, ge=1, le=64)
     # tests only: POST /api/games may fix the engine's seed; never in production
-    allow_test_seed: bool = Field(default=False, validation_alias=AliasChoices(
-        "OVERLORD_TEST_SEEDS", "ALLOW_TEST_SEED"))
+    allow_test_seed: bool = Field(
+        default=False, validation_alias=AliasChoices("OVERLORD_TEST_SEEDS", "ALLOW_TEST_SEED")
+    )
     # largest .m44 upload in bytes
     max_upload_bytes: int = 2 * 1024 * 1024
     # origins allowed besides the server's own, comma separated (https://play.example.org)

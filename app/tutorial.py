@@ -10,6 +10,7 @@ client's (static/tutorial.js); the rules stay the engine's: a player who does so
 else plays on, only the lesson's words no longer fit.  tests/app/test_tutorial.py plays
 the lesson through the API and checks that it ends as written.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

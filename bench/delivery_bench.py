@@ -25,6 +25,7 @@ which hides changes of a few per cent.  This one measures the part we write ours
 Prints one JSON object (CPU ms per action: each repeat, best and median; frames and
 bytes per action).  Asserts nothing.  Needs only ``make install``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -65,7 +66,7 @@ def create(games: int) -> tuple[str, list[str]]:
     """A SQLite database holding ``games`` Overlord games with their 8 seats claimed."""
     proc, base, _ = start_server(False, 1, None)
     try:
-        with open(f"/proc/{proc.pid}/environ", "rb") as f:      # the server's database
+        with open(f"/proc/{proc.pid}/environ", "rb") as f:  # the server's database
             env = dict(kv.split(b"=", 1) for kv in f.read().split(b"\0") if b"=" in kv)
         ids, _toks = create_games(base, games)
         return env[b"DATABASE_URL"].decode(), ids
@@ -90,7 +91,7 @@ def kept(folder: str, games: int) -> tuple[str, list[str]]:
         os.makedirs(folder, exist_ok=True)
         src = url.split("///", 1)[1]
         shutil.copy(src, db)
-        if os.path.exists(src + "-wal"):            # not checkpointed at the server's exit
+        if os.path.exists(src + "-wal"):  # not checkpointed at the server's exit
             shutil.copy(src + "-wal", db + "-wal")
         with open(meta, "w") as f:
             json.dump(ids, f)
@@ -103,8 +104,9 @@ def kept(folder: str, games: int) -> tuple[str, list[str]]:
     return f"sqlite+aiosqlite:///{copy}", ids
 
 
-async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int,
-                  profile: str | None) -> dict[str, Any]:
+async def measure(
+    url: str, ids: list[str], actions: int, repeat: int, seed: int, profile: str | None
+) -> dict[str, Any]:
     import gc
 
     from app.db import Database
@@ -116,8 +118,9 @@ async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int
     from app.realtime.hub import Hub
     from app.settings import Settings
 
-    settings = Settings(database_url=url, redis_url=None, idle_evict_seconds=0,
-                        ws_rate_per_second=1000)
+    settings = Settings(
+        database_url=url, redis_url=None, idle_evict_seconds=0, ws_rate_per_second=1000
+    )
     db = Database(url)
     sessions = GameSessions(settings, db, make_pubsub(None))
     hub = Hub(settings, sessions, Presence(sessions))
@@ -130,7 +133,7 @@ async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int
         for seat in [*SEATS, None]:
             conn = Connection(Socket(meter), SEND_QUEUE, settings.ws_send_queue_bytes)
             conn.writer_task = asyncio.create_task(conn.writer())
-            await asyncio.sleep(0)                           # the writer idles: direct sends
+            await asyncio.sleep(0)  # the writer idles: direct sends
             identity = None
             if seat is not None:
                 async with db.sessions() as session:
@@ -139,7 +142,7 @@ async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int
             await hub.attach(rt, conn, None)
             conns[seat] = conn
         games.append((rt, conns))
-    gc.collect()                        # as the server after start-up (app/main.py)
+    gc.collect()  # as the server after start-up (app/main.py)
     gc.freeze()
     rng = random.Random(seed)
     rounds: list[float] = []
@@ -162,13 +165,13 @@ async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int
                     continue
                 conn = conns[seat]
                 await hub.act(rt, conn, seat, rt.seq, dict(rng.choice(legal)), done)
-                await asyncio.sleep(0)          # the writers send
+                await asyncio.sleep(0)  # the writers send
                 done += 1
                 if done >= actions:
                     break
             else:
                 if not any(not rt.rs.is_over(rt.state) for rt, _ in games):
-                    break       # every game over: fewer actions than asked
+                    break  # every game over: fewer actions than asked
         if prof is not None:
             prof.disable()
         rounds.append((time.process_time() - t0) * 1000 / max(done, 1))
@@ -179,11 +182,15 @@ async def measure(url: str, ids: list[str], actions: int, repeat: int, seed: int
         for conn in conns.values():
             conn.close()
     await db.dispose()
-    return {"games": len(ids), "sockets_per_game": 9, "actions": actions,
-            "cpu_ms_per_action": [round(x, 3) for x in rounds],
-            "cpu_ms_per_action_best": round(min(rounds), 3),
-            "cpu_ms_per_action_median": round(statistics.median(rounds), 3),
-            **{f"{k}_per_action": v for k, v in per_action.items()}}
+    return {
+        "games": len(ids),
+        "sockets_per_game": 9,
+        "actions": actions,
+        "cpu_ms_per_action": [round(x, 3) for x in rounds],
+        "cpu_ms_per_action_best": round(min(rounds), 3),
+        "cpu_ms_per_action_median": round(statistics.median(rounds), 3),
+        **{f"{k}_per_action": v for k, v in per_action.items()},
+    }
 
 
 def main() -> None:
@@ -193,11 +200,14 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--profile", help="cProfile of the measured actions, to this file")
-    ap.add_argument("--keep-db", metavar="DIR",
-                    help="play the games kept in DIR (made there by the first run with this "
-                         "option; --games is then ignored): two trees, or two runs under "
-                         "callgrind, play the very same actions (with PYTHONHASHSEED fixed, "
-                         "the same instructions but for the change)")
+    ap.add_argument(
+        "--keep-db",
+        metavar="DIR",
+        help="play the games kept in DIR (made there by the first run with this "
+        "option; --games is then ignored): two trees, or two runs under "
+        "callgrind, play the very same actions (with PYTHONHASHSEED fixed, "
+        "the same instructions but for the change)",
+    )
     a = ap.parse_args()
     url, ids = kept(a.keep_db, a.games) if a.keep_db else create(a.games)
     out = asyncio.run(measure(url, ids, a.actions, a.repeat, a.seed, a.profile))

@@ -24,6 +24,7 @@ A game ends at game over or after ``--max-turns`` turns (random play rarely wins
 Prints one JSON object; asserts nothing (targets: apply <= 0.5 ms median,
 legal_actions <= 2 ms median, >= 20 random games/s on one core).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,7 +41,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from engine import (  # noqa: E402
-    apply, is_chance, legal_actions, load_scenario, new_game, sample_chance, to_act)
+    apply,
+    is_chance,
+    legal_actions,
+    load_scenario,
+    new_game,
+    sample_chance,
+    to_act,
+)
 from engine.procedures import movement as _movement  # noqa: E402
 
 
@@ -82,8 +90,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--scenario", default=str(ROOT / "scenarios" / "2-PegasusBridge.m44"))
     ap.add_argument("--overlord-games", type=int, default=10)
-    ap.add_argument("--overlord",
-                    default=str(ROOT / "scenarios" / "13-OmahaBeachOverlord.m44"))
+    ap.add_argument("--overlord", default=str(ROOT / "scenarios" / "13-OmahaBeachOverlord.m44"))
     a = ap.parse_args()
     scn = load_scenario(a.scenario)
     seeds = range(a.seed, a.seed + a.games)
@@ -100,7 +107,7 @@ def main() -> None:
     wall_rates, cpu_rates = [], []
     per_game: dict[int, float] = {}
     for _ in range(a.repeat):
-        _movement._CACHE.clear()          # no help from the previous pass
+        _movement._CACHE.clear()  # no help from the previous pass
         w0, c0 = time.perf_counter(), time.process_time()
         for s in seeds:
             g0 = time.process_time()
@@ -126,31 +133,44 @@ def main() -> None:
                 if r == 0:
                     o_actions += n
                     o_finished += st.game_over
-        ol = {"overlord_scenario": oscn.name, "overlord_games": a.overlord_games,
-              "overlord_finished": o_finished,
-              "overlord_actions_per_game": round(o_actions / a.overlord_games, 1),
-              "overlord_games_per_s_cpu_min_per_game":
-                  round(a.overlord_games / sum(best.values()), 2)}
+        ol = {
+            "overlord_scenario": oscn.name,
+            "overlord_games": a.overlord_games,
+            "overlord_finished": o_finished,
+            "overlord_actions_per_game": round(o_actions / a.overlord_games, 1),
+            "overlord_games_per_s_cpu_min_per_game": round(
+                a.overlord_games / sum(best.values()), 2
+            ),
+        }
 
     ms = 1000.0
-    print(json.dumps({
-        "scenario": scn.name, "games": a.games, "finished": finished,
-        "max_turns": a.max_turns, "actions": actions,
-        "actions_per_game": round(actions / a.games, 1),
-        "apply_ms_median": round(statistics.median(t_apply) * ms, 4),
-        "apply_ms_p99": round(pct(t_apply, 0.99) * ms, 4),
-        "apply_ms_mean": round(statistics.fmean(t_apply) * ms, 4),
-        "legal_actions_ms_median": round(statistics.median(t_legal) * ms, 4),
-        "legal_actions_ms_p99": round(pct(t_legal, 0.99) * ms, 4),
-        "legal_actions_ms_mean": round(statistics.fmean(t_legal) * ms, 4),
-        "games_per_s_wall_best": round(max(wall_rates), 2),
-        "games_per_s_wall_median": round(statistics.median(wall_rates), 2),
-        "games_per_s_cpu_best": round(max(cpu_rates), 2),
-        "games_per_s_cpu_median": round(statistics.median(cpu_rates), 2),
-        "games_per_s_cpu_min_per_game": round(a.games / sum(per_game.values()), 2),
-        **ol,
-        "python": platform.python_version(), "load_avg": [round(x, 2) for x in os.getloadavg()],
-    }, indent=1))
+    print(
+        json.dumps(
+            {
+                "scenario": scn.name,
+                "games": a.games,
+                "finished": finished,
+                "max_turns": a.max_turns,
+                "actions": actions,
+                "actions_per_game": round(actions / a.games, 1),
+                "apply_ms_median": round(statistics.median(t_apply) * ms, 4),
+                "apply_ms_p99": round(pct(t_apply, 0.99) * ms, 4),
+                "apply_ms_mean": round(statistics.fmean(t_apply) * ms, 4),
+                "legal_actions_ms_median": round(statistics.median(t_legal) * ms, 4),
+                "legal_actions_ms_p99": round(pct(t_legal, 0.99) * ms, 4),
+                "legal_actions_ms_mean": round(statistics.fmean(t_legal) * ms, 4),
+                "games_per_s_wall_best": round(max(wall_rates), 2),
+                "games_per_s_wall_median": round(statistics.median(wall_rates), 2),
+                "games_per_s_cpu_best": round(max(cpu_rates), 2),
+                "games_per_s_cpu_median": round(statistics.median(cpu_rates), 2),
+                "games_per_s_cpu_min_per_game": round(a.games / sum(per_game.values()), 2),
+                **ol,
+                "python": platform.python_version(),
+                "load_avg": [round(x, 2) for x in os.getloadavg()],
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

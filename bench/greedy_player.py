@@ -86,8 +86,6 @@ def score(rs: Ruleset, st: Any, side: str) -> float:
                 continue
             d = st.scn.board.distance(u.hex, t.hex)
             if d <= len(unit_dice(st, u)):
-                best = max(
-                    best, battle_dice(st, u, t, d, None) * P_HIT.get(t.cls, 1 / 3)
-                )
+                best = max(best, battle_dice(st, u, t, d, None) * P_HIT.get(t.cls, 1 / 3))
         v += 0.5 * best if u.side == side else -0.5 * best
     return v

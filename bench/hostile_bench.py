@@ -17,6 +17,7 @@ another worktree to compare) and measures:
 
 Prints one JSON object; asserts nothing.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -51,20 +52,50 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start(root: Path, db: Path, extra: dict[str, str]) -> tuple[subprocess.Popen[bytes], str]:
-    env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}", "SECRET_KEY": "bench",
-           "BOT_DELAY": "0", "UPLOAD_RATE": "100000/minute", "UPLOAD_QUOTA": "100000",
-           "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
-           "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
-           "REPLAY_RATE": "100000/minute", "OVERLORD_TEST_SEEDS": "1",
-           "PYTHONPATH": str(root), **extra}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite+aiosqlite:///{db}",
+        "SECRET_KEY": "bench",
+        "BOT_DELAY": "0",
+        "UPLOAD_RATE": "100000/minute",
+        "UPLOAD_QUOTA": "100000",
+        "IDENTITY_RATE": "100000/minute",
+        "GAME_RATE": "100000/minute",
+        "GAME_ADDRESS_RATE": "100000/minute",
+        "UPLOAD_ADDRESS_RATE": "100000/minute",
+        "REPLAY_RATE": "100000/minute",
+        "OVERLORD_TEST_SEEDS": "1",
+        "PYTHONPATH": str(root),
+        **extra,
+    }
     env.pop("REDIS_URL", None)
-    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=root, env=env,
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "alembic", "upgrade", "head"],
+        cwd=root,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "uvicorn", "app.main:app", "--host",
-                             "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-                            cwd=root, env=env, start_new_session=True,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "app.main:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        cwd=root,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     base = f"http://127.0.0.1:{port}"
     for _ in range(300):
         try:
@@ -111,8 +142,11 @@ async def uploads(base: str, n: int, pid: int) -> dict[str, Any]:
             c.cookies.clear()
         for i in range(n):
             scn["text"] = {"en": {"name": f"variant {i}"}}
-            r = await c.post("/api/scenarios", files={"file": ("v.m44", json.dumps(scn).encode())},
-                             headers={"Authorization": f"Bearer {toks[i % len(toks)]}"})
+            r = await c.post(
+                "/api/scenarios",
+                files={"file": ("v.m44", json.dumps(scn).encode())},
+                headers={"Authorization": f"Bearer {toks[i % len(toks)]}"},
+            )
             statuses[r.status_code] = statuses.get(r.status_code, 0) + 1
         upload_s = time.perf_counter() - t0
         times = []
@@ -128,20 +162,32 @@ async def uploads(base: str, n: int, pid: int) -> dict[str, Any]:
             return count
 
         listed, worst = await healthz_during(base, listings())
-        return {"uploads": n, "upload_statuses": statuses, "upload_wall_s": round(upload_s, 2),
-                "listing_median_s": round(statistics.median(times), 4),
-                "listing_max_s": round(max(times), 4), "listed_first_page": listed,
-                "listing_cpu_s_5_calls": round(cpu_seconds(pid) - cpu0, 3),
-                "healthz_worst_s_during_listing": round(worst, 4)}
+        return {
+            "uploads": n,
+            "upload_statuses": statuses,
+            "upload_wall_s": round(upload_s, 2),
+            "listing_median_s": round(statistics.median(times), 4),
+            "listing_max_s": round(max(times), 4),
+            "listed_first_page": listed,
+            "listing_cpu_s_5_calls": round(cpu_seconds(pid) - cpu0, 3),
+            "healthz_worst_s_during_listing": round(worst, 4),
+        }
 
 
 async def catchup(base: str, entries: int, concurrent: int, pid: int) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=base, timeout=120) as c:
         tok = (await c.post("/api/identity", json={"name": "host"})).json()["token"]
         c.cookies.clear()
-        r = await c.post("/api/games", json={"scenario_id": "2-PegasusBridge", "mode": "1v1",
-                                             "seed": 5, "bots": ["AXIS", "ALLIES"]},
-                         headers={"Authorization": f"Bearer {tok}"})
+        r = await c.post(
+            "/api/games",
+            json={
+                "scenario_id": "2-PegasusBridge",
+                "mode": "1v1",
+                "seed": 5,
+                "bots": ["AXIS", "ALLIES"],
+            },
+            headers={"Authorization": f"Bearer {tok}"},
+        )
         gid = r.json()["id"]
         t0 = time.perf_counter()
         while True:
@@ -155,15 +201,20 @@ async def catchup(base: str, entries: int, concurrent: int, pid: int) -> dict[st
 
         async def events() -> None:
             async with httpx.AsyncClient(base_url=base, timeout=120) as cc:
-                rs = await asyncio.gather(*(cc.get(f"/api/games/{gid}/events?since=0")
-                                            for _ in range(concurrent)))
+                rs = await asyncio.gather(
+                    *(cc.get(f"/api/games/{gid}/events?since=0") for _ in range(concurrent))
+                )
             for x in rs:
                 statuses[x.status_code] = statuses.get(x.status_code, 0) + 1
 
         cpu0, t = cpu_seconds(pid), time.perf_counter()
         _, worst_ev = await healthz_during(base, events())
-        ev = {"wall_s": round(time.perf_counter() - t, 3), "cpu_s": round(cpu_seconds(pid) - cpu0, 3),
-              "statuses": statuses, "healthz_worst_s": round(worst_ev, 4)}
+        ev = {
+            "wall_s": round(time.perf_counter() - t, 3),
+            "cpu_s": round(cpu_seconds(pid) - cpu0, 3),
+            "statuses": statuses,
+            "healthz_worst_s": round(worst_ev, 4),
+        }
 
         kinds: dict[str, int] = {}
         sizes: list[int] = []
@@ -171,7 +222,7 @@ async def catchup(base: str, entries: int, concurrent: int, pid: int) -> dict[st
 
         async def one() -> None:
             async with websockets.connect(f"{ws_base}/ws/games/{gid}?since=0", max_size=None) as w:
-                await w.recv()                       # hello
+                await w.recv()  # hello
                 try:
                     m = await asyncio.wait_for(w.recv(), 60)
                 except asyncio.TimeoutError:
@@ -186,11 +237,19 @@ async def catchup(base: str, entries: int, concurrent: int, pid: int) -> dict[st
 
         cpu0, t = cpu_seconds(pid), time.perf_counter()
         _, worst_ws = await healthz_during(base, sockets())
-        ws = {"wall_s": round(time.perf_counter() - t, 3), "cpu_s": round(cpu_seconds(pid) - cpu0, 3),
-              "after_hello": kinds, "bytes_median": int(statistics.median(sizes)) if sizes else 0,
-              "healthz_worst_s": round(worst_ws, 4)}
-        return {"game_seq": seq, "concurrent": concurrent, "events_since_0": ev,
-                "sockets_since_0": ws}
+        ws = {
+            "wall_s": round(time.perf_counter() - t, 3),
+            "cpu_s": round(cpu_seconds(pid) - cpu0, 3),
+            "after_hello": kinds,
+            "bytes_median": int(statistics.median(sizes)) if sizes else 0,
+            "healthz_worst_s": round(worst_ws, 4),
+        }
+        return {
+            "game_seq": seq,
+            "concurrent": concurrent,
+            "events_since_0": ev,
+            "sockets_since_0": ws,
+        }
 
 
 async def main() -> None:
@@ -201,11 +260,15 @@ async def main() -> None:
     ap.add_argument("--concurrent", type=int, default=50)
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as d:
-        proc, base = start(args.root.resolve(), Path(d) / "bench.db",
-                           {"BOT_MAX_SEQ": str(args.entries)})
+        proc, base = start(
+            args.root.resolve(), Path(d) / "bench.db", {"BOT_MAX_SEQ": str(args.entries)}
+        )
         try:
-            out = {"root": str(args.root), **await uploads(base, args.uploads, proc.pid),
-                   **await catchup(base, args.entries, args.concurrent, proc.pid)}
+            out = {
+                "root": str(args.root),
+                **await uploads(base, args.uploads, proc.pid),
+                **await catchup(base, args.entries, args.concurrent, proc.pid),
+            }
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(10)

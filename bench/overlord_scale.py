@@ -28,6 +28,7 @@ orjson come with the server).
     python bench/overlord_scale.py --games 100 --phases   # thread CPU per part, 1 worker
     python bench/overlord_scale.py --games 100 --repeat 3   # 3 runs: medians and ranges
 """
+
 from __future__ import annotations
 
 import argparse
@@ -146,10 +147,15 @@ def sample(procs: list[subprocess.Popen[bytes]]) -> dict[str, Any]:
     """The servers' counters at one instant (a window's figures are two samples' difference)."""
     per_worker = {w: cpu_seconds(w) for p in procs for w in tree(p.pid)[1:] or [p.pid]}
     counts = [sched_counts(p.pid) for p in procs]
-    return {"t": time.perf_counter(), "cpu": sum(cpu_seconds(p.pid) for p in procs),
-            "sys": sum(cpu_seconds(p.pid, slice(12, 13)) for p in procs),
-            "waits": sum(c[0] for c in counts), "preempted": sum(c[1] for c in counts),
-            "runq": sum(c[2] for c in counts), "per_worker": per_worker}
+    return {
+        "t": time.perf_counter(),
+        "cpu": sum(cpu_seconds(p.pid) for p in procs),
+        "sys": sum(cpu_seconds(p.pid, slice(12, 13)) for p in procs),
+        "waits": sum(c[0] for c in counts),
+        "preempted": sum(c[1] for c in counts),
+        "runq": sum(c[2] for c in counts),
+        "per_worker": per_worker,
+    }
 
 
 def rss_mb(pid: int) -> float:
@@ -165,42 +171,78 @@ def rss_mb(pid: int) -> float:
 
 
 # -- the game server ---------------------------------------------------------------------------
-def start_server(pg: bool, workers: int, profile: str | None, shared: str | None = None,
-                 phases: str | None = None) -> tuple[subprocess.Popen[bytes], str, str | None]:
+def start_server(
+    pg: bool,
+    workers: int,
+    profile: str | None,
+    shared: str | None = None,
+    phases: str | None = None,
+) -> tuple[subprocess.Popen[bytes], str, str | None]:
     """``shared``: the schema of a server already started (another "machine" of the same
     database and Redis: no migration)."""
     port = free_port()
-    env = {**os.environ, "WS_RATE_PER_SECOND": "1000",
-           "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
-           "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
-           "REPLAY_RATE": "100000/minute",
-           "OVERLORD_TEST_SEEDS": "1", "BOT_GRACE_SECONDS": "3600"}
+    env = {
+        **os.environ,
+        "WS_RATE_PER_SECOND": "1000",
+        "IDENTITY_RATE": "100000/minute",
+        "GAME_RATE": "100000/minute",
+        "GAME_ADDRESS_RATE": "100000/minute",
+        "UPLOAD_ADDRESS_RATE": "100000/minute",
+        "REPLAY_RATE": "100000/minute",
+        "OVERLORD_TEST_SEEDS": "1",
+        "BOT_GRACE_SECONDS": "3600",
+    }
     schema = shared
     if pg:
         if schema is None:
             schema = "scale_" + secrets.token_hex(4)
-            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
-                            f"CREATE SCHEMA {schema}"], check=True)
-        env.update(DATABASE_URL="postgresql+asyncpg://root@127.0.0.1:5432/test",
-                   DATABASE_SCHEMA=schema, REDIS_URL="redis://127.0.0.1:6379/0")
+            subprocess.run(
+                [
+                    "psql",
+                    "-h",
+                    "127.0.0.1",
+                    "-U",
+                    "root",
+                    "-d",
+                    "test",
+                    "-qc",
+                    f"CREATE SCHEMA {schema}",
+                ],
+                check=True,
+            )
+        env.update(
+            DATABASE_URL="postgresql+asyncpg://root@127.0.0.1:5432/test",
+            DATABASE_SCHEMA=schema,
+            REDIS_URL="redis://127.0.0.1:6379/0",
+        )
     else:
         env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/scale.db"
         env.pop("REDIS_URL", None)
     # the console script's way (``python -m app.main`` loses its worker processes: they
     # re-import ``__main__`` under multiprocessing's spawn)
     serve = ["-c", "import sys; from app.main import cli; cli(sys.argv[1:])"]
-    if profile:         # cProfile of the measured window only: SIGUSR1 starts, SIGUSR2 dumps
+    if profile:  # cProfile of the measured window only: SIGUSR1 starts, SIGUSR2 dumps
         serve = ["-c", PROFILED % json.dumps(profile)]
-    elif phases:        # bench/phases.py: thread CPU per part of the action path
+    elif phases:  # bench/phases.py: thread CPU per part of the action path
         serve = ["-c", PHASED]
         env["PHASES_OUT"] = phases
-    cmd = [sys.executable, *serve, "serve", "--host", "127.0.0.1",
-           "--port", str(port), "--workers", str(workers)]
+    cmd = [
+        sys.executable,
+        *serve,
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+    ]
     if shared is not None:
         cmd.append("--no-migrate")
     logf = open(os.path.join(tempfile.gettempdir(), f"overlord_scale_{port}.log"), "wb")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True,
-                            stdout=logf, stderr=subprocess.STDOUT)    # the server's log
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, start_new_session=True, stdout=logf, stderr=subprocess.STDOUT
+    )  # the server's log
     base = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:
@@ -240,11 +282,18 @@ app.main.cli()
 """
 
 
-def http(base: str, method: str, path: str, body: dict[str, Any] | None, token: str | None = None) -> Any:
-    req = urllib.request.Request(base + path, method=method,
-                                 data=json.dumps(body or {}).encode(),
-                                 headers={"Content-Type": "application/json",
-                                          **({"Authorization": f"Bearer {token}"} if token else {})})
+def http(
+    base: str, method: str, path: str, body: dict[str, Any] | None, token: str | None = None
+) -> Any:
+    req = urllib.request.Request(
+        base + path,
+        method=method,
+        data=json.dumps(body or {}).encode(),
+        headers={
+            "Content-Type": "application/json",
+            **({"Authorization": f"Bearer {token}"} if token else {}),
+        },
+    )
     with urllib.request.urlopen(req, timeout=60) as r:
         return json.loads(r.read())
 
@@ -254,8 +303,13 @@ def create_games(base: str, n: int) -> tuple[list[str], list[str]]:
     toks = [http(base, "POST", "/api/identity", {"name": f"P{i}"})["token"] for i in range(8)]
 
     def one(i: int) -> str:
-        g = http(base, "POST", "/api/games", {"scenario_id": SCENARIO, "mode": "overlord",
-                                              "seat": SEATS[0], "seed": 5000 + i}, toks[0])
+        g = http(
+            base,
+            "POST",
+            "/api/games",
+            {"scenario_id": SCENARIO, "mode": "overlord", "seat": SEATS[0], "seed": 5000 + i},
+            toks[0],
+        )
         for k, seat in enumerate(SEATS[1:], 1):
             http(base, "POST", f"/api/games/{g['id']}/seats/{seat}/claim", {}, toks[k])
         return str(g["id"])
@@ -279,7 +333,7 @@ def apply_patch(target: Any, patch: Any) -> Any:
     return target
 
 
-GEN_GC: list[float] = []        # the load generator's collections in this run (ms)
+GEN_GC: list[float] = []  # the load generator's collections in this run (ms)
 
 
 def gen_gc_on() -> None:
@@ -336,8 +390,14 @@ class Clock:
 
 
 class Sock:
-    def __init__(self, ws: Any, record: dict[int, list[str]] | None, idx: int,
-                 hello: dict[str, Any], size: int) -> None:
+    def __init__(
+        self,
+        ws: Any,
+        record: dict[int, list[str]] | None,
+        idx: int,
+        hello: dict[str, Any],
+        size: int,
+    ) -> None:
         """``hello``: the socket's first message (read by :meth:`open`), ``size`` bytes."""
         self.ws, self.record, self.idx = ws, record, idx
         self.seq, self.legal = hello["seq"], hello.get("legal") or []
@@ -348,14 +408,19 @@ class Sock:
         self.task = asyncio.create_task(self.read())
 
     @classmethod
-    async def open(cls, url: str, record: dict[int, list[str]] | None, idx: int,
-                   stats: dict[str, int], tries: int = 8) -> Sock:
+    async def open(
+        cls,
+        url: str,
+        record: dict[int, list[str]] | None,
+        idx: int,
+        stats: dict[str, int],
+        tries: int = 8,
+    ) -> Sock:
         """A socket and its hello.  A refusal before the hello (``server_busy``, close
         1013: in a connect storm of hundreds of games every database connection was busy
         for the pool's timeout) is retried after a pause, as the browser client does."""
         for attempt in range(tries):
-            ws = await websockets.connect(url, max_size=None, open_timeout=120,
-                                          ping_interval=None)
+            ws = await websockets.connect(url, max_size=None, open_timeout=120, ping_interval=None)
             try:
                 while True:
                     raw = await ws.recv()
@@ -365,7 +430,7 @@ class Sock:
             except websockets.ConnectionClosed:
                 pass
             stats["refused"] = stats.get("refused", 0) + 1
-            await asyncio.sleep(1.0 + random.random() * min(2 ** attempt, 16))
+            await asyncio.sleep(1.0 + random.random() * min(2**attempt, 16))
         raise RuntimeError(f"{url}: refused {tries} times")
 
     async def read(self) -> None:
@@ -378,8 +443,9 @@ class Sock:
                 if t == "update":
                     self.arrivals[msg["first_seq"]] = now
                     if self.record is not None:
-                        self.record.setdefault(msg["first_seq"], [""] * 9)[self.idx] = \
+                        self.record.setdefault(msg["first_seq"], [""] * 9)[self.idx] = (
                             raw if isinstance(raw, str) else raw.decode()
+                        )
                 if t in ("hello", "update", "sync") and msg["seq"] >= self.seq:
                     self.seq, self.legal = msg["seq"], msg.get("legal") or []
                     self.changed.set()
@@ -389,9 +455,17 @@ class Sock:
             pass
 
 
-async def server_game(ws_bases: list[str], gid: str, toks: list[str], rate: float, clock: Clock,
-                      lat: list[tuple[float, float]], seed: int,
-                      record: dict[int, list[str]] | None, stats: dict[str, int]) -> None:
+async def server_game(
+    ws_bases: list[str],
+    gid: str,
+    toks: list[str],
+    rate: float,
+    clock: Clock,
+    lat: list[tuple[float, float]],
+    seed: int,
+    record: dict[int, list[str]] | None,
+    stats: dict[str, int],
+) -> None:
     """``ws_bases``: several "machines": each socket picks one at random (a load
     balancer's spread)."""
     pick = random.Random(-seed)
@@ -399,7 +473,7 @@ async def server_game(ws_bases: list[str], gid: str, toks: list[str], rate: floa
     for i in range(9):
         q = f"?token={toks[i]}&seat={SEATS[i]}" if i < 8 else ""
         url = f"{pick.choice(ws_bases)}/ws/games/{gid}"
-        socks.append(await Sock.open(url + q, record, i, stats))      # with its hello
+        socks.append(await Sock.open(url + q, record, i, stats))  # with its hello
     clock.connected()
     await clock.go.wait()
     until = clock.until
@@ -415,15 +489,18 @@ async def server_game(ws_bases: list[str], gid: str, toks: list[str], rate: floa
                 if any(s.seq < top for s in socks[:8]):
                     await asyncio.sleep(0.002)
                     continue
-                stats["stuck"] += 1        # game over, or nobody may act: stop this game
+                stats["stuck"] += 1  # game over, or nobody may act: stop this game
                 break
             await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
             nxt = max(nxt + interval, time.perf_counter())
             me = rng.choice(actors)
             seq = me.seq
             t0 = time.perf_counter()
-            await me.ws.send(orjson.dumps({"type": "action", "seq": seq,
-                                           "action": rng.choice(me.legal)}).decode())
+            await me.ws.send(
+                orjson.dumps(
+                    {"type": "action", "seq": seq, "action": rng.choice(me.legal)}
+                ).decode()
+            )
             ack = await me.acks.get()
             if ack["type"] != "ack":
                 stats["rejects"] += 1
@@ -462,7 +539,9 @@ def relay_server(port: int, payload_file: str) -> None:
                 msg = json.loads(raw)
                 texts = payloads[msg["i"] % len(payloads)]
                 for j, peer in enumerate(list(room)):
-                    websockets.broadcast([peer], '{"k":%d,"u":%s}' % (msg["k"], texts[j % len(texts)]))
+                    websockets.broadcast(
+                        [peer], '{"k":%d,"u":%s}' % (msg["k"], texts[j % len(texts)])
+                    )
         finally:
             room.remove(ws)
 
@@ -473,8 +552,9 @@ def relay_server(port: int, payload_file: str) -> None:
     asyncio.run(main())
 
 
-async def relay_game(ws_base: str, room: str, rate: float, clock: Clock,
-                     lat: list[tuple[float, float]], seed: int) -> None:
+async def relay_game(
+    ws_base: str, room: str, rate: float, clock: Clock, lat: list[tuple[float, float]], seed: int
+) -> None:
     arrivals: list[dict[int, float]] = [{} for _ in range(9)]
 
     async def reader(ws: Any, arr: dict[int, float]) -> None:
@@ -482,12 +562,16 @@ async def relay_game(ws_base: str, room: str, rate: float, clock: Clock,
             async for raw in ws:
                 now = time.perf_counter()
                 orjson.loads(raw)
-                arr[int(raw[5:raw.index(",")])] = now
+                arr[int(raw[5 : raw.index(",")])] = now
         except websockets.ConnectionClosed:
             pass
 
-    socks = [await websockets.connect(f"{ws_base}/{room}", max_size=None, open_timeout=120,
-                                      ping_interval=None) for _ in range(9)]
+    socks = [
+        await websockets.connect(
+            f"{ws_base}/{room}", max_size=None, open_timeout=120, ping_interval=None
+        )
+        for _ in range(9)
+    ]
     tasks = [asyncio.create_task(reader(w, a)) for w, a in zip(socks, arrivals)]
     clock.connected()
     await clock.go.wait()
@@ -505,7 +589,7 @@ async def relay_game(ws_base: str, room: str, rate: float, clock: Clock,
         await socks[k % 8].send(json.dumps({"k": k, "i": rng.randrange(1 << 30)}))
         while any(k not in a for a in arrivals):
             await asyncio.sleep(0.002)
-    await asyncio.sleep(max(0.0, until + 1.0 - time.perf_counter()))     # as server_game
+    await asyncio.sleep(max(0.0, until + 1.0 - time.perf_counter()))  # as server_game
     for key, t0 in sent.items():
         lat.append((t0, max(a[key] for a in arrivals) - t0))
     for w in socks:
@@ -514,8 +598,9 @@ async def relay_game(ws_base: str, room: str, rate: float, clock: Clock,
         t.cancel()
 
 
-def worker_split(bases: list[str], per0: dict[int, float], per1: dict[int, float],
-                 span: float) -> str:
+def worker_split(
+    bases: list[str], per0: dict[int, float], per1: dict[int, float], span: float
+) -> str:
     """Each worker process's share of a core over the window, and what the workers'
     ``/healthz`` say (games owned and loaded, sockets relayed / handed over): polled
     until every worker answered (the workers of one port share its connections)."""
@@ -533,25 +618,38 @@ def worker_split(bases: list[str], per0: dict[int, float], per1: dict[int, float
                 pass
         if len(seen) >= want:
             break
-    parts = [f"{w.get('owned')} owned/{w.get('loaded')} loaded, relayed {w.get('relayed_total')}, "
-             f"handed {w.get('handed_total')}" for w in seen.values()]
+    parts = [
+        f"{w.get('owned')} owned/{w.get('loaded')} loaded, relayed {w.get('relayed_total')}, "
+        f"handed {w.get('handed_total')}"
+        for w in seen.values()
+    ]
     return "core % " + "/".join(f"{c:.0f}" for c in cores) + "; " + "; ".join(parts)
 
 
 # -- runs --------------------------------------------------------------------------------------
 def stats_of(xs: list[float]) -> dict[str, float]:
     ms = [x * 1000 for x in xs]
-    return {"n": len(ms), "p50": pct(ms, 50), "p99": pct(ms, 99),
-            "max": max(ms) if ms else float("nan")}
+    return {
+        "n": len(ms),
+        "p50": pct(ms, 50),
+        "p99": pct(ms, 99),
+        "max": max(ms) if ms else float("nan"),
+    }
 
 
-async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
-                     record: dict[int, list[str]], machines: int = 1) -> dict[str, Any]:
+async def run_server(
+    args: argparse.Namespace,
+    g: int,
+    pg: bool,
+    workers: int,
+    record: dict[int, list[str]],
+    machines: int = 1,
+) -> dict[str, Any]:
     phased = tempfile.mktemp(prefix="phases_") if args.phases and workers == 1 else None
     proc, base, schema = start_server(pg, workers, args.profile, phases=phased)
     procs, bases = [proc], [base]
     try:
-        for _ in range(machines - 1):       # other "machines": same database and Redis
+        for _ in range(machines - 1):  # other "machines": same database and Redis
             p, b, _s = start_server(pg, workers, None, schema)
             procs.append(p)
             bases.append(b)
@@ -566,13 +664,25 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         t = time.perf_counter()
         gids, toks = await asyncio.get_running_loop().run_in_executor(None, create_games, base, g)
         made = time.perf_counter() - t
-        ramp = max(3.0, g * 9 / 400)            # connect the sockets over the ramp
+        ramp = max(3.0, g * 9 / 400)  # connect the sockets over the ramp
         clock = Clock(g, time.perf_counter() + ramp, args.warmup, args.duration)
         tasks = []
         for i, gid in enumerate(gids):
-            tasks.append(asyncio.create_task(server_game(
-                ws_bases, gid, toks, args.rate, clock, lat, 1000 + i,
-                record if i < 3 else None, stats)))
+            tasks.append(
+                asyncio.create_task(
+                    server_game(
+                        ws_bases,
+                        gid,
+                        toks,
+                        args.rate,
+                        clock,
+                        lat,
+                        1000 + i,
+                        record if i < 3 else None,
+                        stats,
+                    )
+                )
+            )
             await asyncio.sleep(ramp * 0.8 / g)
         await clock.wait(300)
         start, until = clock.start, clock.until
@@ -583,28 +693,61 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
             phase_edge(proc, phased, "a")
         s0 = sample(procs)
         spies = []
-        if args.spy:        # a sampling profile of the window (py-spy on PATH; not a dependency)
+        if args.spy:  # a sampling profile of the window (py-spy on PATH; not a dependency)
             pids = worker_pids(proc.pid)
-            for i, wpid in enumerate(pids):     # several workers: FILE.1, FILE.2, ...
+            for i, wpid in enumerate(pids):  # several workers: FILE.1, FILE.2, ...
                 out = args.spy if len(pids) == 1 else f"{args.spy}.{i + 1}"
-                spies.append(subprocess.Popen(
-                    ["py-spy", "record", "-p", str(wpid), "-r", "250",
-                     "-d", str(int(args.duration)), "-f", "raw", "-o", out,
-                     *(["--native"] if args.spy_native else ["--nonblocking"])],
-                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                spies.append(
+                    subprocess.Popen(
+                        [
+                            "py-spy",
+                            "record",
+                            "-p",
+                            str(wpid),
+                            "-r",
+                            "250",
+                            "-d",
+                            str(int(args.duration)),
+                            "-f",
+                            "raw",
+                            "-o",
+                            out,
+                            *(["--native"] if args.spy_native else ["--nonblocking"]),
+                        ],
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
+                )
         perf = None
-        if args.perf:       # perf's cpu-clock samples of the window, kernel included (linux-perf)
-            perf = subprocess.Popen(["perf", "record", "-e", "cpu-clock", "-F", "499", "-g",
-                                     "-p", str(worker_pid(proc.pid)), "-o", args.perf, "--",
-                                     "sleep", str(int(args.duration))],
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if args.perf:  # perf's cpu-clock samples of the window, kernel included (linux-perf)
+            perf = subprocess.Popen(
+                [
+                    "perf",
+                    "record",
+                    "-e",
+                    "cpu-clock",
+                    "-F",
+                    "499",
+                    "-g",
+                    "-p",
+                    str(worker_pid(proc.pid)),
+                    "-o",
+                    args.perf,
+                    "--",
+                    "sleep",
+                    str(int(args.duration)),
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
         s1 = sample(procs)
         if phased:
             phase_edge(proc, phased, "b")
-        if workers > 1 or machines > 1:     # how the work split between the processes
-            stats["split"] = worker_split(bases, s0["per_worker"], s1["per_worker"],
-                                          s1["t"] - s0["t"])
+        if workers > 1 or machines > 1:  # how the work split between the processes
+            stats["split"] = worker_split(
+                bases, s0["per_worker"], s1["per_worker"], s1["t"] - s0["t"]
+            )
         if args.profile:
             os.kill(proc.pid, signal.SIGUSR2)
         rss = sum(rss_mb(p.pid) for p in procs)
@@ -619,15 +762,28 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
         for p in procs:
             try:
                 p.wait(30)
-            except subprocess.TimeoutExpired:   # never leave a server behind: it would
-                os.killpg(p.pid, signal.SIGKILL)    # take the CPU of every later run
+            except subprocess.TimeoutExpired:  # never leave a server behind: it would
+                os.killpg(p.pid, signal.SIGKILL)  # take the CPU of every later run
                 p.wait(10)
         if schema:
-            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
-                            f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+            subprocess.run(
+                [
+                    "psql",
+                    "-h",
+                    "127.0.0.1",
+                    "-U",
+                    "root",
+                    "-d",
+                    "test",
+                    "-qc",
+                    f"DROP SCHEMA {schema} CASCADE",
+                ],
+                check=False,
+                capture_output=True,
+            )
     xs = [x for t0_, x in lat if t0_ >= start + args.warmup]
-    if args.lat_dump:           # every action: seconds into the window, latency in ms,
-        wall = time.time() - time.perf_counter()        # and the wall clock
+    if args.lat_dump:  # every action: seconds into the window, latency in ms,
+        wall = time.time() - time.perf_counter()  # and the wall clock
         with open(args.lat_dump, "w") as f:
             for t0_, x in sorted(lat):
                 if t0_ >= start + args.warmup:
@@ -637,11 +793,18 @@ async def run_server(args: argparse.Namespace, g: int, pg: bool, workers: int,
     if phased:
         stats["phases"] = phase_table(phased)
     d = {k: s1[k] - s0[k] for k in ("t", "cpu", "sys", "waits", "preempted", "runq")}
-    return {**stats_of(xs), "cpu_ms_per_action": d["cpu"] * 1000 / actions,
-            "cpu_pct": d["cpu"] / d["t"] * 100, "rss_mb": rss, "games_made_s": made,
-            "sys_share": d["sys"] / max(d["cpu"], 1e-9), "switches": d["waits"] / actions,
-            "preempted": d["preempted"] / actions, "runq_ms": d["runq"] * 1000 / actions,
-            **stats}
+    return {
+        **stats_of(xs),
+        "cpu_ms_per_action": d["cpu"] * 1000 / actions,
+        "cpu_pct": d["cpu"] / d["t"] * 100,
+        "rss_mb": rss,
+        "games_made_s": made,
+        "sys_share": d["sys"] / max(d["cpu"], 1e-9),
+        "switches": d["waits"] / actions,
+        "preempted": d["preempted"] / actions,
+        "runq_ms": d["runq"] * 1000 / actions,
+        **stats,
+    }
 
 
 def crowd(lat: list[tuple[float, float]], since: float, before: float = 0.006) -> float:
@@ -651,18 +814,21 @@ def crowd(lat: list[tuple[float, float]], since: float, before: float = 0.006) -
     second: such a crowd is served one action after another, and its last action is the
     tail (session 10, docs/performance.md)."""
     import bisect
+
     window = sorted((t, x) for t, x in lat if t >= since)
     if not window:
         return 0.0
     ts = [t for t, _ in window]
-    slow = sorted(window, key=lambda tx: tx[1])[-max(1, len(window) // 100):]
-    return statistics.mean(bisect.bisect_left(ts, t) - bisect.bisect_left(ts, t - before)
-                           for t, _ in slow)
+    slow = sorted(window, key=lambda tx: tx[1])[-max(1, len(window) // 100) :]
+    return statistics.mean(
+        bisect.bisect_left(ts, t) - bisect.bisect_left(ts, t - before) for t, _ in slow
+    )
 
 
 def phase_edge(proc: subprocess.Popen[bytes], out: str, tag: str) -> None:
     """Have the server (bench/phases.py) write its counters at one edge of the window."""
     import phases
+
     pid = worker_pid(proc.pid)
     os.kill(pid, phases.SIGNAL)
     path = f"{out}.{pid}"
@@ -677,11 +843,18 @@ def phase_table(out: str) -> list[tuple[str, float, float, float]]:
     """(part, thread CPU us per action, calls per action, wall us per action) in the
     window (wall minus CPU: the time the part was preempted or waited in the kernel)."""
     import phases
+
     a, b = phases.read(f"{out}.a"), phases.read(f"{out}.b")
     n = b["hub.submit (whole action)"][1] - a.get("hub.submit (whole action)", (0, 0, 0))[1]
     n = n or 1
-    rows = [("thread (all of the loop's work)", (b["thread"][0] - a["thread"][0]) / n / 1e3,
-             0.0, (b["thread"][2] - a["thread"][2]) / n / 1e3)]
+    rows = [
+        (
+            "thread (all of the loop's work)",
+            (b["thread"][0] - a["thread"][0]) / n / 1e3,
+            0.0,
+            (b["thread"][2] - a["thread"][2]) / n / 1e3,
+        )
+    ]
     for label, (ns, calls, w) in b.items():
         if label != "thread":
             ns0, c0, w0 = a.get(label, (0, 0, 0))
@@ -689,14 +862,18 @@ def phase_table(out: str) -> list[tuple[str, float, float, float]]:
     return rows
 
 
-async def run_relay(args: argparse.Namespace, g: int, record: dict[int, list[str]]) -> dict[str, Any]:
+async def run_relay(
+    args: argparse.Namespace, g: int, record: dict[int, list[str]]
+) -> dict[str, Any]:
     port = free_port()
     fd, payload_file = tempfile.mkstemp(suffix=".json")
     texts = [v for v in record.values() if all(v)] or [['{"pad":"%s"}' % ("x" * 4000)] * 9]
     with os.fdopen(fd, "w") as f:
         json.dump(texts[:400], f)
-    proc = subprocess.Popen([sys.executable, __file__, "--relay-server", str(port),
-                             "--payloads", payload_file], start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--relay-server", str(port), "--payloads", payload_file],
+        start_new_session=True,
+    )
     lat: list[tuple[float, float]] = []
     try:
         for _ in range(200):
@@ -709,8 +886,11 @@ async def run_relay(args: argparse.Namespace, g: int, record: dict[int, list[str
         clock = Clock(g, time.perf_counter() + ramp, args.warmup, args.duration)
         tasks = []
         for i in range(g):
-            tasks.append(asyncio.create_task(relay_game(f"ws://127.0.0.1:{port}", f"g{i}", args.rate,
-                                                        clock, lat, 2000 + i)))
+            tasks.append(
+                asyncio.create_task(
+                    relay_game(f"ws://127.0.0.1:{port}", f"g{i}", args.rate, clock, lat, 2000 + i)
+                )
+            )
             await asyncio.sleep(ramp * 0.8 / g)
         await clock.wait(300)
         start, until = clock.start, clock.until
@@ -725,9 +905,13 @@ async def run_relay(args: argparse.Namespace, g: int, record: dict[int, list[str
         proc.wait(10)
         os.unlink(payload_file)
     xs = [x for t0, x in lat if t0 >= start + args.warmup]
-    return {**stats_of(xs), "cpu_ms_per_action": (cpu1 - cpu0) * 1000 / (len(xs) or 1),
-            "rss_mb": rss, "mean_update_b": int(statistics.fmean(len(t) for v in texts for t in v)),
-            "crowd": crowd(lat, start + args.warmup)}
+    return {
+        **stats_of(xs),
+        "cpu_ms_per_action": (cpu1 - cpu0) * 1000 / (len(xs) or 1),
+        "rss_mb": rss,
+        "mean_update_b": int(statistics.fmean(len(t) for v in texts for t in v)),
+        "crowd": crowd(lat, start + args.warmup),
+    }
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -737,14 +921,18 @@ async def run(args: argparse.Namespace) -> None:
     if args.pg or args.pg_only:
         backends += [(f"PG+Redis {w}w", True, w, 1) for w in args.workers]
         backends += [(f"PG+Redis {m}x1w", True, 1, m) for m in args.machines]
-    print(f"# Overlord scale: {SCENARIO}, 9 sockets/game, {args.rate:g} action/s/game, "
-          f"{args.duration:g} s measured after {args.warmup:g} s; {os.cpu_count()} CPUs, "
-          f"load average {loadavg()}")
-    print(f"{'run':22} {'G':>5} {'n':>6} {'p50':>7} {'p99':>7} {'max':>7} {'cpu/act':>8} "
-          f"{'cpu%':>5} {'RSS MB':>7} {'B/upd':>6}  relay p50/p99 cpu/act  p99 ratio  load")
+    print(
+        f"# Overlord scale: {SCENARIO}, 9 sockets/game, {args.rate:g} action/s/game, "
+        f"{args.duration:g} s measured after {args.warmup:g} s; {os.cpu_count()} CPUs, "
+        f"load average {loadavg()}"
+    )
+    print(
+        f"{'run':22} {'G':>5} {'n':>6} {'p50':>7} {'p99':>7} {'max':>7} {'cpu/act':>8} "
+        f"{'cpu%':>5} {'RSS MB':>7} {'B/upd':>6}  relay p50/p99 cpu/act  p99 ratio  load"
+    )
     runs: dict[tuple[str, int], list[tuple[float, float, float]]] = {}
     for g in args.games:
-        for _rep in range(args.repeat):     # each repetition runs every backend once
+        for _rep in range(args.repeat):  # each repetition runs every backend once
             for name, pg, workers, machines in backends:
                 load = loadavg()
                 record: dict[int, list[str]] = {}
@@ -753,38 +941,55 @@ async def run(args: argparse.Namespace) -> None:
                 r = await run_relay(args, g, record)
                 ratio = s["p99"] / r["p99"]
                 runs.setdefault((name, g), []).append((s["p99"], ratio, s["cpu_ms_per_action"]))
-                print(f"{name:22} {g:>5} {s['n']:>6} {s['p50']:>7.1f} {s['p99']:>7.1f} {s['max']:>7.1f} "
-                      f"{s['cpu_ms_per_action']:>8.2f} {s['cpu_pct']:>5.0f} {s['rss_mb']:>7.0f} "
-                      f"{r['mean_update_b']:>6}  {r['p50']:>5.1f}/{r['p99']:<6.1f} "
-                      f"{r['cpu_ms_per_action']:>5.2f}   {ratio:>6.2f}   {load}"
-                      + (f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
-                         if s["stuck"] or s["closed"] else "")
-                      + (f"  ({s['refused']} sockets refused while connecting, retried)"
-                         if s.get("refused") else "")
-                      + f"  (p99 actions: {s['crowd']:.1f} server / {r['crowd']:.1f} relay "
-                        "others sent in the 6 ms before)"
-                      + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} waits, "
-                        f"{s['preempted']:.1f} preemptions and {s['runq_ms']:.2f} ms "
-                        "runnable-waiting per action)"
-                      + (f"  [{s['split']}]" if s.get("split") else "")
-                      + (f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""),
-                      flush=True)
+                print(
+                    f"{name:22} {g:>5} {s['n']:>6} {s['p50']:>7.1f} {s['p99']:>7.1f} {s['max']:>7.1f} "
+                    f"{s['cpu_ms_per_action']:>8.2f} {s['cpu_pct']:>5.0f} {s['rss_mb']:>7.0f} "
+                    f"{r['mean_update_b']:>6}  {r['p50']:>5.1f}/{r['p99']:<6.1f} "
+                    f"{r['cpu_ms_per_action']:>5.2f}   {ratio:>6.2f}   {load}"
+                    + (
+                        f"  (stuck {s['stuck']}, rejects {s['rejects']}, closed {s['closed']})"
+                        if s["stuck"] or s["closed"]
+                        else ""
+                    )
+                    + (
+                        f"  ({s['refused']} sockets refused while connecting, retried)"
+                        if s.get("refused")
+                        else ""
+                    )
+                    + f"  (p99 actions: {s['crowd']:.1f} server / {r['crowd']:.1f} relay "
+                    "others sent in the 6 ms before)"
+                    + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} waits, "
+                    f"{s['preempted']:.1f} preemptions and {s['runq_ms']:.2f} ms "
+                    "runnable-waiting per action)"
+                    + (f"  [{s['split']}]" if s.get("split") else "")
+                    + (
+                        f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""
+                    ),
+                    flush=True,
+                )
                 for label, us, calls, wall in s.get("phases", []):
-                    print(f"#   {label:36} {us:8.1f} us/action, wall {wall:8.1f}"
-                          + (f"  ({calls:.2f} calls/action)" if calls else ""), flush=True)
-    if args.repeat > 1:         # the spread between runs is as large as most changes
+                    print(
+                        f"#   {label:36} {us:8.1f} us/action, wall {wall:8.1f}"
+                        + (f"  ({calls:.2f} calls/action)" if calls else ""),
+                        flush=True,
+                    )
+    if args.repeat > 1:  # the spread between runs is as large as most changes
         for (name, g), xs in runs.items():
             p99s, ratios, cpus = zip(*xs)
-            print(f"# {name} G={g}, {len(xs)} runs: p99 median {statistics.median(p99s):.1f} "
-                  f"({min(p99s):.1f}-{max(p99s):.1f}) ms, p99 ratio median "
-                  f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f}, "
-                  f"{sum(x <= 2.0 for x in ratios)} of {len(xs)} within 2x), CPU per action "
-                  f"median {statistics.median(cpus):.2f} ms")
+            print(
+                f"# {name} G={g}, {len(xs)} runs: p99 median {statistics.median(p99s):.1f} "
+                f"({min(p99s):.1f}-{max(p99s):.1f}) ms, p99 ratio median "
+                f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f}, "
+                f"{sum(x <= 2.0 for x in ratios)} of {len(xs)} within 2x), CPU per action "
+                f"median {statistics.median(cpus):.2f} ms"
+            )
     print(f"# load average at the end {loadavg()}")
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", default="20", help="G, or a list: 50,100,200")
     ap.add_argument("--rate", type=float, default=1.0, help="actions per second per game")
     ap.add_argument("--duration", type=float, default=20.0)
@@ -792,26 +997,54 @@ def main() -> None:
     ap.add_argument("--pg", action="store_true", help="also PostgreSQL + Redis")
     ap.add_argument("--pg-only", action="store_true")
     ap.add_argument("--workers", default="1,2", help="PostgreSQL worker counts: 1,2,3")
-    ap.add_argument("--machines", default="", help="also M separate one-worker servers on "
-                    "the same database and Redis, each socket on one at random (as M "
-                    "machines behind a load balancer): 2,3")
-    ap.add_argument("--profile", help="profile mode: cProfile of the server (1 worker) during "
-                    "the measured window, written to this file (python -m pstats FILE)")
-    ap.add_argument("--spy", help="py-spy raw samples of the worker during the measured "
-                    "window, to this file (several workers: FILE.1, FILE.2, ...; py-spy "
-                    "must be on PATH)")
-    ap.add_argument("--spy-native", action="store_true", help="with --spy: native (C) frames "
-                    "too (py-spy --native; pauses the worker at each sample, so slower)")
-    ap.add_argument("--perf", help="perf record (cpu-clock, call graphs, kernel included) of "
-                    "the (first) worker during the measured window, to this file")
-    ap.add_argument("--phases", action="store_true",
-                    help="thread CPU per part of the action path inside the (1-worker) server "
-                         "during the window, per action (bench/phases.py; the wrappers add "
-                         "~1 us per call)")
-    ap.add_argument("--repeat", type=int, default=1, help="run every backend this many "
-                    "times, alternated, and print each one's medians and ranges")
-    ap.add_argument("--lat-dump", help="the server run's latencies (seconds into the "
-                    "window, ms), one action per line, to this file: where the tail is")
+    ap.add_argument(
+        "--machines",
+        default="",
+        help="also M separate one-worker servers on "
+        "the same database and Redis, each socket on one at random (as M "
+        "machines behind a load balancer): 2,3",
+    )
+    ap.add_argument(
+        "--profile",
+        help="profile mode: cProfile of the server (1 worker) during "
+        "the measured window, written to this file (python -m pstats FILE)",
+    )
+    ap.add_argument(
+        "--spy",
+        help="py-spy raw samples of the worker during the measured "
+        "window, to this file (several workers: FILE.1, FILE.2, ...; py-spy "
+        "must be on PATH)",
+    )
+    ap.add_argument(
+        "--spy-native",
+        action="store_true",
+        help="with --spy: native (C) frames "
+        "too (py-spy --native; pauses the worker at each sample, so slower)",
+    )
+    ap.add_argument(
+        "--perf",
+        help="perf record (cpu-clock, call graphs, kernel included) of "
+        "the (first) worker during the measured window, to this file",
+    )
+    ap.add_argument(
+        "--phases",
+        action="store_true",
+        help="thread CPU per part of the action path inside the (1-worker) server "
+        "during the window, per action (bench/phases.py; the wrappers add "
+        "~1 us per call)",
+    )
+    ap.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="run every backend this many "
+        "times, alternated, and print each one's medians and ranges",
+    )
+    ap.add_argument(
+        "--lat-dump",
+        help="the server run's latencies (seconds into the "
+        "window, ms), one action per line, to this file: where the tail is",
+    )
     ap.add_argument("--relay-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--payloads", help=argparse.SUPPRESS)
     args = ap.parse_args()

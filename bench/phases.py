@@ -13,6 +13,7 @@ of the measured window and prints the difference per action).
 Not imported by the server: the benchmark starts the server through ``PHASED`` in
 overlord_scale.py.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -24,7 +25,7 @@ from typing import Any
 _ACC: dict[str, list[int]] = {}
 _ORDER: list[str] = []
 _DEPTH: dict[str, int] = {}
-SIGNAL = signal.SIGRTMIN + 1        # SIGUSR1/2 belong to the profile mode
+SIGNAL = signal.SIGRTMIN + 1  # SIGUSR1/2 belong to the profile mode
 
 
 def _add(label: str, ns: int, wall: int) -> None:
@@ -43,15 +44,17 @@ def _wrap(owner: Any, name: str, label: str) -> None:
     if label not in _ORDER:
         _ORDER.append(label)
     if inspect.iscoroutinefunction(f):
-        async def w(*a: Any, **k: Any) -> Any:     # CPU of this thread while it ran
-            t, w0 = clock(), wall()                 # (an await that suspends counts what
-            try:                                    # the loop ran meanwhile: only for
-                return await f(*a, **k)             # calls that rarely suspend)
+
+        async def w(*a: Any, **k: Any) -> Any:  # CPU of this thread while it ran
+            t, w0 = clock(), wall()  # (an await that suspends counts what
+            try:  # the loop ran meanwhile: only for
+                return await f(*a, **k)  # calls that rarely suspend)
             finally:
                 _add(label, clock() - t, wall() - w0)
     else:
-        def w(*a: Any, **k: Any) -> Any:           # type: ignore[misc]
-            depth = _DEPTH.get(label, 0)            # a subclass calling its base: once
+
+        def w(*a: Any, **k: Any) -> Any:  # type: ignore[misc]
+            depth = _DEPTH.get(label, 0)  # a subclass calling its base: once
             _DEPTH[label] = depth + 1
             t, w0 = clock(), wall()
             try:
@@ -60,6 +63,7 @@ def _wrap(owner: Any, name: str, label: str) -> None:
                 _DEPTH[label] = depth
                 if not depth:
                     _add(label, clock() - t, wall() - w0)
+
     setattr(owner, name, staticmethod(w) if isinstance(raw, staticmethod) else w)
 
 
@@ -90,10 +94,13 @@ def install() -> list[str]:
         (connection.Connection, "writer", "writer tasks"),
     ]
     import engine.rulesets  # noqa: F401  (fills the registry)
+
     at = next(i for i, t in enumerate(targets) if t[1] == "append")
     for cls in dict.fromkeys(type(rs) for rs in core.all_rulesets()):
-        targets[at:at] = [(cls, "canonical_action", "    engine canonical_action"),
-                          (cls, "apply", "    engine apply")]
+        targets[at:at] = [
+            (cls, "canonical_action", "    engine canonical_action"),
+            (cls, "apply", "    engine apply"),
+        ]
     missing = []
     for owner, name, label in targets:
         try:
@@ -101,14 +108,19 @@ def install() -> list[str]:
         except AttributeError:
             missing.append(label)
     import gc
+
     gc_t = [0, 0]
 
-    def _gc(phase: str, info: dict[str, Any]) -> None:      # the collections' own time
+    def _gc(phase: str, info: dict[str, Any]) -> None:  # the collections' own time
         if phase == "start":
             gc_t[0], gc_t[1] = time.thread_time_ns(), time.perf_counter_ns()
         else:
-            _add(f"gc (generation {info.get('generation')})", time.thread_time_ns() - gc_t[0],
-                 time.perf_counter_ns() - gc_t[1])
+            _add(
+                f"gc (generation {info.get('generation')})",
+                time.thread_time_ns() - gc_t[0],
+                time.perf_counter_ns() - gc_t[1],
+            )
+
     for g in range(3):
         _ORDER.append(f"gc (generation {g})")
     gc.callbacks.append(_gc)

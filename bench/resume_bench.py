@@ -35,6 +35,7 @@ websockets, orjson).
     python bench/resume_bench.py --pg
     python bench/resume_bench.py --memory --sockets 1000 --games 50
 """
+
 from __future__ import annotations
 
 import argparse
@@ -60,7 +61,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from overlord_scale import SCENARIO, SEATS, free_port, http, rss_mb  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-CALM = 0.99       # the share of picks that avoid a battle (random play ends a game fast)
+CALM = 0.99  # the share of picks that avoid a battle (random play ends a game fast)
 
 
 # -- the server --------------------------------------------------------------------------------
@@ -86,19 +87,41 @@ class Server:
     def __init__(self, pg: bool, db_dir: Path, extra: dict[str, str] | None = None) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "WS_RATE_PER_SECOND": "1000",
-                    "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
-                    "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
-                    "REPLAY_RATE": "100000/minute",
-                    "OVERLORD_TEST_SEEDS": "1", "BOT_GRACE_SECONDS": "3600",
-                    "CATCHUP_RATE": "100000/second", **(extra or {})}
+        self.env = {
+            **os.environ,
+            "WS_RATE_PER_SECOND": "1000",
+            "IDENTITY_RATE": "100000/minute",
+            "GAME_RATE": "100000/minute",
+            "GAME_ADDRESS_RATE": "100000/minute",
+            "UPLOAD_ADDRESS_RATE": "100000/minute",
+            "REPLAY_RATE": "100000/minute",
+            "OVERLORD_TEST_SEEDS": "1",
+            "BOT_GRACE_SECONDS": "3600",
+            "CATCHUP_RATE": "100000/second",
+            **(extra or {}),
+        }
         self.schema: str | None = None
         if pg:
             self.schema = "resume_" + secrets.token_hex(4)
-            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
-                            f"CREATE SCHEMA {self.schema}"], check=True)
-            self.env.update(DATABASE_URL="postgresql+asyncpg://root@127.0.0.1:5432/test",
-                            DATABASE_SCHEMA=self.schema, REDIS_URL="redis://127.0.0.1:6379/0")
+            subprocess.run(
+                [
+                    "psql",
+                    "-h",
+                    "127.0.0.1",
+                    "-U",
+                    "root",
+                    "-d",
+                    "test",
+                    "-qc",
+                    f"CREATE SCHEMA {self.schema}",
+                ],
+                check=True,
+            )
+            self.env.update(
+                DATABASE_URL="postgresql+asyncpg://root@127.0.0.1:5432/test",
+                DATABASE_SCHEMA=self.schema,
+                REDIS_URL="redis://127.0.0.1:6379/0",
+            )
         else:
             self.env["DATABASE_URL"] = f"sqlite+aiosqlite:///{db_dir}/resume.db"
             self.env.pop("REDIS_URL", None)
@@ -106,11 +129,27 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        cmd = [sys.executable, "-c", SERVE,
-               "serve", "--host", "127.0.0.1", "--port", str(self.port), "--workers", "1"]
+        cmd = [
+            sys.executable,
+            "-c",
+            SERVE,
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--workers",
+            "1",
+        ]
         with open(self.log, "ab") as logf:
-            self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, start_new_session=True,
-                                         stdout=logf, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(
+                cmd,
+                cwd=ROOT,
+                env=self.env,
+                start_new_session=True,
+                stdout=logf,
+                stderr=subprocess.STDOUT,
+            )
         for _ in range(600):
             try:
                 with urllib.request.urlopen(self.base + "/healthz", timeout=0.5) as r:
@@ -129,9 +168,21 @@ class Server:
     def drop(self) -> None:
         self.kill()
         if self.schema:
-            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
-                            f"DROP SCHEMA {self.schema} CASCADE"], check=False,
-                           capture_output=True)
+            subprocess.run(
+                [
+                    "psql",
+                    "-h",
+                    "127.0.0.1",
+                    "-U",
+                    "root",
+                    "-d",
+                    "test",
+                    "-qc",
+                    f"DROP SCHEMA {self.schema} CASCADE",
+                ],
+                check=False,
+                capture_output=True,
+            )
 
     @property
     def ws(self) -> str:
@@ -163,8 +214,13 @@ class Seat:
 
 
 def new_game(base: str, toks: list[str], seed: int) -> str:
-    g = http(base, "POST", "/api/games", {"scenario_id": SCENARIO, "mode": "overlord",
-                                          "seat": SEATS[0], "seed": seed}, toks[0])
+    g = http(
+        base,
+        "POST",
+        "/api/games",
+        {"scenario_id": SCENARIO, "mode": "overlord", "seat": SEATS[0], "seed": seed},
+        toks[0],
+    )
     for k, seat in enumerate(SEATS[1:], 1):
         http(base, "POST", f"/api/games/{g['id']}/seats/{seat}/claim", {}, toks[k])
     return str(g["id"])
@@ -173,8 +229,12 @@ def new_game(base: str, toks: list[str], seed: int) -> str:
 async def seat_sockets(ws_base: str, gid: str, toks: list[str]) -> list[Seat]:
     socks = []
     for i, seat in enumerate(SEATS):
-        ws = await websockets.connect(f"{ws_base}/ws/games/{gid}?token={toks[i]}&seat={seat}",
-                                      max_size=None, open_timeout=120, ping_interval=None)
+        ws = await websockets.connect(
+            f"{ws_base}/ws/games/{gid}?token={toks[i]}&seat={seat}",
+            max_size=None,
+            open_timeout=120,
+            ping_interval=None,
+        )
         socks.append(Seat(ws))
     await asyncio.wait_for(asyncio.gather(*(s.ready.wait() for s in socks)), 120)
     return socks
@@ -192,7 +252,7 @@ async def play(socks: list[Seat], target: int, seed: int) -> int:
             if any(s.seq < top for s in socks):
                 await asyncio.sleep(0.002)
                 continue
-            return top                          # game over
+            return top  # game over
         me = rng.choice(actors)
         calm = [a for a in me.legal if a.get("type") != "battle"]
         pick = rng.choice(calm if calm and rng.random() < CALM else me.legal)
@@ -234,8 +294,12 @@ async def build(srv: Server, lengths: list[int]) -> dict[str, Any]:
 async def reconnect(ws_base: str, gid: str, since: int) -> tuple[float, float]:
     """ms to the ``hello`` and to the ``update`` that brings the socket to the game's seq."""
     t0 = time.perf_counter()
-    async with websockets.connect(f"{ws_base}/ws/games/{gid}?since={since}", max_size=None,
-                                  open_timeout=120, ping_interval=None) as ws:
+    async with websockets.connect(
+        f"{ws_base}/ws/games/{gid}?since={since}",
+        max_size=None,
+        open_timeout=120,
+        ping_interval=None,
+    ) as ws:
         hello_ms = None
         async for raw in ws:
             msg = orjson.loads(raw)
@@ -260,12 +324,13 @@ def events_ms(base: str, gid: str, since: int) -> float:
 
 async def measure(srv: Server, built: dict[str, Any], repeat: int, warm_n: int) -> None:
     games = {int(k): v for k, v in built["games"].items()}
-    res: dict[int, dict[str, list[float]]] = {n: {"hello": [], "catch": [], "warm": [],
-                                                  "events": []} for n in games}
+    res: dict[int, dict[str, list[float]]] = {
+        n: {"hello": [], "catch": [], "warm": [], "events": []} for n in games
+    }
     for r in range(repeat):
         srv.kill()
         srv.start()
-        await reconnect(srv.ws, built["warm"], 15)        # imports, first queries
+        await reconnect(srv.ws, built["warm"], 15)  # imports, first queries
         for n, (gid, seq) in sorted(games.items()):
             h, c = await reconnect(srv.ws, gid, seq - 5)
             res[n]["hello"].append(h)
@@ -273,14 +338,20 @@ async def measure(srv: Server, built: dict[str, Any], repeat: int, warm_n: int) 
         for n, (gid, seq) in sorted(games.items()):
             for i in range(warm_n):
                 res[n]["warm"].append((await reconnect(srv.ws, gid, seq - 6 - i - r * warm_n))[1])
-                res[n]["events"].append(await asyncio.to_thread(
-                    events_ms, srv.base, gid, seq - 6 - i - r * warm_n))
-    print(f"{'entries':>8} {'cold hello':>11} {'cold catch-up':>14} {'warm reconnect':>15} "
-          f"{'GET events':>11}   (ms, median of {repeat} restarts / {repeat * warm_n} requests)")
+                res[n]["events"].append(
+                    await asyncio.to_thread(events_ms, srv.base, gid, seq - 6 - i - r * warm_n)
+                )
+    print(
+        f"{'entries':>8} {'cold hello':>11} {'cold catch-up':>14} {'warm reconnect':>15} "
+        f"{'GET events':>11}   (ms, median of {repeat} restarts / {repeat * warm_n} requests)"
+    )
     for n, (_gid, seq) in sorted(games.items()):
         m = {k: statistics.median(v) for k, v in res[n].items()}
-        print(f"{seq:>8} {m['hello']:>11.1f} {m['catch']:>14.1f} {m['warm']:>15.1f} "
-              f"{m['events']:>11.1f}", flush=True)
+        print(
+            f"{seq:>8} {m['hello']:>11.1f} {m['catch']:>14.1f} {m['warm']:>15.1f} "
+            f"{m['events']:>11.1f}",
+            flush=True,
+        )
 
 
 # -- memory ---------------------------------------------------------------------------------------
@@ -299,9 +370,10 @@ async def memory(srv: Server, n_sockets: int, n_games: int, actions: int) -> Non
     socks = await seat_sockets(srv.ws, gid, toks)
     await play(socks, 30, 8000)
     await close_all(socks)
-    for _ in range(20):                             # first sockets: imports, caches
-        async with websockets.connect(f"{srv.ws}/ws/games/{gid}", max_size=None,
-                                      ping_interval=None) as w:
+    for _ in range(20):  # first sockets: imports, caches
+        async with websockets.connect(
+            f"{srv.ws}/ws/games/{gid}", max_size=None, ping_interval=None
+        ) as w:
             await w.recv()
     r2 = rss()
     live: list[list[Seat]] = []
@@ -311,23 +383,35 @@ async def memory(srv: Server, n_sockets: int, n_games: int, actions: int) -> Non
         gids.append(g)
     for i, g in enumerate(gids):
         socks = await seat_sockets(srv.ws, g, toks)
-        spectator = await websockets.connect(f"{srv.ws}/ws/games/{g}", max_size=None,
-                                             ping_interval=None, open_timeout=120)
+        spectator = await websockets.connect(
+            f"{srv.ws}/ws/games/{g}", max_size=None, ping_interval=None, open_timeout=120
+        )
         socks.append(Seat(spectator))
         await play(socks[:8], actions, 8100 + i)
         live.append(socks)
     r3 = rss()
-    print(f"live games: {n_games} x 9 sockets, {actions} entries each, RSS {r2:.0f} -> "
-          f"{r3:.0f} MB: {(r3 - r2) / n_games:.2f} MB per live game", flush=True)
+    print(
+        f"live games: {n_games} x 9 sockets, {actions} entries each, RSS {r2:.0f} -> "
+        f"{r3:.0f} MB: {(r3 - r2) / n_games:.2f} MB per live game",
+        flush=True,
+    )
     r0 = r3
     idle: list[Seat] = []
     for _ in range(n_sockets):
-        idle.append(Seat(await websockets.connect(f"{srv.ws}/ws/games/{gid}", max_size=None,
-                                                  ping_interval=None, open_timeout=120)))
-        await idle[-1].ready.wait()                 # its hello: attached
+        idle.append(
+            Seat(
+                await websockets.connect(
+                    f"{srv.ws}/ws/games/{gid}", max_size=None, ping_interval=None, open_timeout=120
+                )
+            )
+        )
+        await idle[-1].ready.wait()  # its hello: attached
     r1 = rss()
-    print(f"idle sockets: {n_sockets}, RSS {r0:.0f} -> {r1:.0f} MB: "
-          f"{(r1 - r0) * 1024 / n_sockets:.1f} KB per idle socket", flush=True)
+    print(
+        f"idle sockets: {n_sockets}, RSS {r0:.0f} -> {r1:.0f} MB: "
+        f"{(r1 - r0) * 1024 / n_sockets:.1f} KB per idle socket",
+        flush=True,
+    )
     await close_all(idle)
     for socks in live:
         await close_all(socks)
@@ -351,8 +435,11 @@ async def run(args: argparse.Namespace) -> None:
             built = await build(srv, lengths)
             if not args.pg:
                 saved.write_text(json.dumps(built))
-        print(f"# resume: {SCENARIO}, {'PostgreSQL + Redis' if args.pg else 'SQLite'}, "
-              f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}", flush=True)
+        print(
+            f"# resume: {SCENARIO}, {'PostgreSQL + Redis' if args.pg else 'SQLite'}, "
+            f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
         await measure(srv, built, args.repeat, args.warm)
     finally:
         if args.pg:
@@ -362,8 +449,9 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--lengths", default="500,1000,3000,6000", help="log entries per game")
     ap.add_argument("--repeat", type=int, default=3, help="restarts (rounds)")
     ap.add_argument("--warm", type=int, default=3, help="warm requests per round and game")

@@ -16,6 +16,7 @@ is printed with every row: run it on an otherwise idle machine.
     python bench/server_bench.py --pg --repeat 3       # SQLite and PostgreSQL+Redis, 3 rounds
     python bench/server_bench.py --quick               # a smoke run (~20 s)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 
-PAYLOADS: list[str] = []        # update texts seen in the server run, replayed by the baseline
+PAYLOADS: list[str] = []  # update texts seen in the server run, replayed by the baseline
 
 
 def free_port() -> int:
@@ -59,33 +60,81 @@ def pct(xs: list[float], p: float) -> float:
 
 def summary(name: str, xs: list[float]) -> dict[str, Any]:
     ms = [x * 1000 for x in xs]
-    return {"name": name, "n": len(ms), "p50": pct(ms, 50), "p90": pct(ms, 90), "p99": pct(ms, 99),
-            "mean": statistics.fmean(ms) if ms else float("nan")}
+    return {
+        "name": name,
+        "n": len(ms),
+        "p50": pct(ms, 50),
+        "p90": pct(ms, 90),
+        "p99": pct(ms, 99),
+        "mean": statistics.fmean(ms) if ms else float("nan"),
+    }
 
 
 # -- the game server -------------------------------------------------------------------------
 def start_server(pg: bool, workers: int) -> tuple[subprocess.Popen[bytes], str, str | None]:
     port = free_port()
-    env = {**os.environ, "WS_RATE_PER_SECOND": "1000",
-           "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
-           "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
-           "REPLAY_RATE": "100000/minute",
-           "OVERLORD_TEST_SEEDS": "1"}    # fixed seeds: comparable runs
+    env = {
+        **os.environ,
+        "WS_RATE_PER_SECOND": "1000",
+        "IDENTITY_RATE": "100000/minute",
+        "GAME_RATE": "100000/minute",
+        "GAME_ADDRESS_RATE": "100000/minute",
+        "UPLOAD_ADDRESS_RATE": "100000/minute",
+        "REPLAY_RATE": "100000/minute",
+        "OVERLORD_TEST_SEEDS": "1",
+    }  # fixed seeds: comparable runs
     schema = None
     if pg:
         schema = "bench_" + secrets.token_hex(4)
-        subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
-                        f"CREATE SCHEMA {schema}"], check=True)
-        env.update(DATABASE_URL="postgresql+asyncpg://root@127.0.0.1:5432/test",
-                   DATABASE_SCHEMA=schema, REDIS_URL="redis://127.0.0.1:6379/0")
+        subprocess.run(
+            [
+                "psql",
+                "-h",
+                "127.0.0.1",
+                "-U",
+                "root",
+                "-d",
+                "test",
+                "-qc",
+                f"CREATE SCHEMA {schema}",
+            ],
+            check=True,
+        )
+        env.update(
+            DATABASE_URL="postgresql+asyncpg://root@127.0.0.1:5432/test",
+            DATABASE_SCHEMA=schema,
+            REDIS_URL="redis://127.0.0.1:6379/0",
+        )
     else:
         env["DATABASE_URL"] = f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
         env.pop("REDIS_URL", None)
-    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=env,
-                   check=True, capture_output=True)
-    prof = ["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]] if os.environ.get("BENCH_PROFILE") else []
-    cmd = [sys.executable, *prof, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port",
-           str(port), "--log-level", "warning", "--workers", str(workers)]
+    subprocess.run(
+        [sys.executable, "-m", "alembic", "upgrade", "head"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    prof = (
+        ["-m", "cProfile", "-o", os.environ["BENCH_PROFILE"]]
+        if os.environ.get("BENCH_PROFILE")
+        else []
+    )
+    cmd = [
+        sys.executable,
+        *prof,
+        "-m",
+        "uvicorn",
+        "app.main:app",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+        "--workers",
+        str(workers),
+    ]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     for _ in range(600):
@@ -94,7 +143,7 @@ def start_server(pg: bool, workers: int) -> tuple[subprocess.Popen[bytes], str, 
                 break
         except httpx.HTTPError:
             time.sleep(0.1)
-    time.sleep(2.0 if workers > 1 else 0.2)      # let every worker finish its start-up
+    time.sleep(2.0 if workers > 1 else 0.2)  # let every worker finish its start-up
     return proc, base, schema
 
 
@@ -123,18 +172,32 @@ class Conn:
                 await self.acks.put(msg)
 
 
-async def server_game(base: str, ws_base: str, spectators: int, rate: float, start: float,
-                      until: float, lat: list[tuple[float, float]], sizes: list[int],
-                      seed: int) -> None:
+async def server_game(
+    base: str,
+    ws_base: str,
+    spectators: int,
+    rate: float,
+    start: float,
+    until: float,
+    lat: list[tuple[float, float]],
+    sizes: list[int],
+    seed: int,
+) -> None:
     async with httpx.AsyncClient(base_url=base, timeout=30) as api:
         toks = []
         for name in ("Axis", "Allies"):
             toks.append((await api.post("/api/identity", json={"name": name})).json()["token"])
-        g = (await api.post("/api/games", json={"scenario_id": "2-PegasusBridge", "seat": "AXIS",
-                                                "seed": seed},
-                            headers={"Authorization": f"Bearer {toks[0]}"})).json()
-        await api.post(f"/api/games/{g['id']}/seats/ALLIES/claim",
-                       headers={"Authorization": f"Bearer {toks[1]}"})
+        g = (
+            await api.post(
+                "/api/games",
+                json={"scenario_id": "2-PegasusBridge", "seat": "AXIS", "seed": seed},
+                headers={"Authorization": f"Bearer {toks[0]}"},
+            )
+        ).json()
+        await api.post(
+            f"/api/games/{g['id']}/seats/ALLIES/claim",
+            headers={"Authorization": f"Bearer {toks[1]}"},
+        )
     url = f"{ws_base}/ws/games/{g['id']}"
     arrivals: list[dict[int, float]] = [{} for _ in range(2 + spectators)]
     conns: list[Conn] = []
@@ -170,7 +233,7 @@ async def server_game(base: str, ws_base: str, spectators: int, rate: float, sta
     for first, t0 in sent.items():
         got = [a.get(first) for a in arrivals]
         if all(g is not None for g in got):
-            lat.append((t0, max(got) - t0))   # type: ignore[type-var]
+            lat.append((t0, max(got) - t0))  # type: ignore[type-var]
     for c in conns:
         await c.ws.close()
         c.task.cancel()
@@ -199,8 +262,16 @@ def baseline_server(port: int, payload_file: str) -> None:
     asyncio.run(main())
 
 
-async def baseline_game(ws_base: str, room: str, spectators: int, rate: float, start: float,
-                        until: float, lat: list[tuple[float, float]], seed: int) -> None:
+async def baseline_game(
+    ws_base: str,
+    room: str,
+    spectators: int,
+    rate: float,
+    start: float,
+    until: float,
+    lat: list[tuple[float, float]],
+    seed: int,
+) -> None:
     arrivals: list[dict[int, float]] = [{} for _ in range(2 + spectators)]
 
     async def reader(ws: Any, arr: dict[int, float]) -> None:
@@ -208,7 +279,9 @@ async def baseline_game(ws_base: str, room: str, spectators: int, rate: float, s
             now = time.perf_counter()
             arr[json.loads(raw)["k"]] = now
 
-    socks = [await websockets.connect(f"{ws_base}/{room}", max_size=None) for _ in range(2 + spectators)]
+    socks = [
+        await websockets.connect(f"{ws_base}/{room}", max_size=None) for _ in range(2 + spectators)
+    ]
     tasks = [asyncio.create_task(reader(w, a)) for w, a in zip(socks, arrivals)]
     rng = random.Random(seed)
     interval = 1.0 / rate
@@ -240,23 +313,43 @@ def measured(lat: list[tuple[float, float]], start: float, args: argparse.Namesp
     return [x for t0, x in lat if t0 >= start + args.warmup]
 
 
-async def run_server(args: argparse.Namespace, pg: bool, workers: int) -> tuple[list[float], list[int]]:
+async def run_server(
+    args: argparse.Namespace, pg: bool, workers: int
+) -> tuple[list[float], list[int]]:
     proc, base, schema = start_server(pg, workers)
     ws_base = base.replace("http", "ws", 1)
     lat: list[tuple[float, float]] = []
     sizes: list[int] = []
     try:
-        start = time.perf_counter() + 2        # games set up their connections meanwhile
+        start = time.perf_counter() + 2  # games set up their connections meanwhile
         until = start + args.warmup + args.duration
-        await asyncio.gather(*(server_game(base, ws_base, args.spectators, args.rate, start,
-                                           until, lat, sizes, 1000 + i)
-                               for i in range(args.games)))
+        await asyncio.gather(
+            *(
+                server_game(
+                    base, ws_base, args.spectators, args.rate, start, until, lat, sizes, 1000 + i
+                )
+                for i in range(args.games)
+            )
+        )
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(10)
         if schema:
-            subprocess.run(["psql", "-h", "127.0.0.1", "-U", "root", "-d", "test", "-qc",
-                            f"DROP SCHEMA {schema} CASCADE"], check=False, capture_output=True)
+            subprocess.run(
+                [
+                    "psql",
+                    "-h",
+                    "127.0.0.1",
+                    "-U",
+                    "root",
+                    "-d",
+                    "test",
+                    "-qc",
+                    f"DROP SCHEMA {schema} CASCADE",
+                ],
+                check=False,
+                capture_output=True,
+            )
     return measured(lat, start, args), sizes
 
 
@@ -265,8 +358,9 @@ async def run_baseline(args: argparse.Namespace) -> list[float]:
     fd, payload_file = tempfile.mkstemp(suffix=".json")
     with os.fdopen(fd, "w") as f:
         json.dump(PAYLOADS or ['{"pad":"%s"}' % ("x" * 4000)], f)
-    bproc = subprocess.Popen([sys.executable, __file__, "--baseline-server", str(bport),
-                              "--payloads", payload_file])
+    bproc = subprocess.Popen(
+        [sys.executable, __file__, "--baseline-server", str(bport), "--payloads", payload_file]
+    )
     lat: list[tuple[float, float]] = []
     try:
         for _ in range(200):
@@ -277,9 +371,21 @@ async def run_baseline(args: argparse.Namespace) -> list[float]:
                 time.sleep(0.05)
         start = time.perf_counter() + 2
         until = start + args.warmup + args.duration
-        await asyncio.gather(*(baseline_game(f"ws://127.0.0.1:{bport}", f"g{i}", args.spectators,
-                                             args.rate, start, until, lat, 2000 + i)
-                               for i in range(args.games)))
+        await asyncio.gather(
+            *(
+                baseline_game(
+                    f"ws://127.0.0.1:{bport}",
+                    f"g{i}",
+                    args.spectators,
+                    args.rate,
+                    start,
+                    until,
+                    lat,
+                    2000 + i,
+                )
+                for i in range(args.games)
+            )
+        )
     finally:
         bproc.terminate()
         bproc.wait(10)
@@ -289,19 +395,29 @@ async def run_baseline(args: argparse.Namespace) -> list[float]:
 
 def row(name: str, xs: list[float], load: str) -> str:
     r = summary(name, xs)
-    return (f"{r['name']:44} {r['n']:>6} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
-            f"{r['mean']:>8.2f}  {load}")
+    return (
+        f"{r['name']:44} {r['n']:>6} {r['p50']:>8.2f} {r['p90']:>8.2f} {r['p99']:>8.2f} "
+        f"{r['mean']:>8.2f}  {load}"
+    )
 
 
 async def run(args: argparse.Namespace) -> None:
     backends = [] if args.pg_only else [("SQLite, 1 worker", False, 1)]
     if args.pg or args.pg_only:
         sync = os.environ.get("PG_SYNCHRONOUS_COMMIT")
-        backends.append((f"PostgreSQL+Redis, {args.workers} workers"
-                         + (f", sync_commit={sync}" if sync else ""), True, args.workers))
-    print(f"# {args.games} games x (2 players + {args.spectators} spectators), {args.rate:g} "
-          f"actions/s per game, {args.duration:g} s measured after {args.warmup:g} s warm-up, "
-          f"{args.repeat} round(s); {os.cpu_count()} CPUs, load average at start {loadavg()}")
+        backends.append(
+            (
+                f"PostgreSQL+Redis, {args.workers} workers"
+                + (f", sync_commit={sync}" if sync else ""),
+                True,
+                args.workers,
+            )
+        )
+    print(
+        f"# {args.games} games x (2 players + {args.spectators} spectators), {args.rate:g} "
+        f"actions/s per game, {args.duration:g} s measured after {args.warmup:g} s warm-up, "
+        f"{args.repeat} round(s); {os.cpu_count()} CPUs, load average at start {loadavg()}"
+    )
     if os.getloadavg()[0] > 0.5 * (os.cpu_count() or 1):
         print("# WARNING: the machine is busy; tails (p99) are not reliable")
     print(f"{'':44} {'n':>6} {'p50 ms':>8} {'p90 ms':>8} {'p99 ms':>8} {'mean ms':>8}  load 1/5/15")
@@ -320,8 +436,10 @@ async def run(args: argparse.Namespace) -> None:
             sr, br = summary("", s_), summary("", b_)
             print(row(f"{name} (round {rnd + 1})", s_, load))
             print(row(f"  baseline ({size} B updates)", b_, bload))
-            print(f"{'':44} p99 ratio {sr['p99'] / br['p99']:.2f}, p50 ratio "
-                  f"{sr['p50'] / br['p50']:.2f}")
+            print(
+                f"{'':44} p99 ratio {sr['p99'] / br['p99']:.2f}, p50 ratio "
+                f"{sr['p50'] / br['p50']:.2f}"
+            )
     if args.repeat > 1:
         print("# all rounds pooled")
         for name, (s_, b_) in pooled.items():
@@ -333,7 +451,9 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--spectators", type=int, default=5)
     ap.add_argument("--rate", type=float, default=2.0, help="actions per second per game")

@@ -9,6 +9,7 @@
 
 Usage: ``python bench/trust_attacks.py [games]`` (default 6 per mode).
 """
+
 from __future__ import annotations
 
 import sys
@@ -38,8 +39,9 @@ def main(games: int) -> None:
                 a = next_action(fold.state, bot)
                 seq += 1
                 events = fold.apply(seq, a.get("seat") or "chance", a, apply)
-                if a.get("seat") not in (None, "chance") and \
-                        any(e["type"] == "detection_changed" for e in events):
+                if a.get("seat") not in (None, "chance") and any(
+                    e["type"] == "detection_changed" for e in events
+                ):
                     tries += 1
                     accepted += fold.undo_target(a["seat"]) == seq
                 if fold.state.game_over:
@@ -54,8 +56,10 @@ def main(games: int) -> None:
                     shown_hidden += leak > 0
                     worst = max(worst, leak)
     print(f"undo after a detection: {accepted} of {tries} accepted")
-    print(f"watch:SIDE spectators of a live game: {shown_hidden} of {2 * states} views show "
-          f"a unit the enemy has not detected (at most {worst} at once)")
+    print(
+        f"watch:SIDE spectators of a live game: {shown_hidden} of {2 * states} views show "
+        f"a unit the enemy has not detected (at most {worst} at once)"
+    )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@
   gives exactly the dice and draws that were played (:mod:`engine.fairdice`).  Prints
   ``OK`` or ``MISMATCH`` with the first differing log entry; exit 0 / 1 (2: unreadable).
 """
+
 from __future__ import annotations
 
 import json
@@ -22,12 +23,14 @@ from .fairdice import verify as verify_log
 from .core.errors import ScenarioError
 from .core.scenario import check_codes
 
-USAGE = ("usage: python -m engine check FILE.m44 [FILE...]\n"
-         "       python -m engine simulate [FILE.m44] [--ruleset NAME] [--mode M] --games N --seed S"
-         " --json [--max-turns 200]\n"
-         "       python -m engine verify LOG.json\n"
-         "       python -m engine arena --ruleset R [--scenario F] --a LEVEL --b LEVEL"
-         " --games N --seed S [--json]")
+USAGE = (
+    "usage: python -m engine check FILE.m44 [FILE...]\n"
+    "       python -m engine simulate [FILE.m44] [--ruleset NAME] [--mode M] --games N --seed S"
+    " --json [--max-turns 200]\n"
+    "       python -m engine verify LOG.json\n"
+    "       python -m engine arena --ruleset R [--scenario F] --a LEVEL --b LEVEL"
+    " --games N --seed S [--json]"
+)
 
 
 def check(paths: list[str]) -> int:

@@ -159,9 +159,7 @@ def run(
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine arena")
     ap.add_argument("--ruleset", default=None, help="registered ruleset name")
-    ap.add_argument(
-        "--scenario", default=None, help=".m44 file (rulesets set up from one)"
-    )
+    ap.add_argument("--scenario", default=None, help=".m44 file (rulesets set up from one)")
     ap.add_argument("--mode", default=None)
     ap.add_argument("--a", default="hard", help=f"player A: one of {list(NAMES)}")
     ap.add_argument("--b", default="random", help=f"player B: one of {list(NAMES)}")
@@ -169,9 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-turns", type=int, default=200)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument(
-        "--progress", action="store_true", help="one line per game on stderr"
-    )
+    ap.add_argument("--progress", action="store_true", help="one line per game on stderr")
     x = ap.parse_args(argv)
     scn = load_scenario(x.scenario) if x.scenario else None
     rs = get(x.ruleset) if x.ruleset else natural_for(scn)
@@ -188,17 +184,14 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(res))
         return 0
     print(
-        f"{rs.name} {res['scenario'] or ''}: {x.a} (A) vs {x.b} (B), {x.games} games, "
-        f"seed {x.seed}"
+        f"{rs.name} {res['scenario'] or ''}: {x.a} (A) vs {x.b} (B), {x.games} games, seed {x.seed}"
     )
     print(
         f"A wins {res['a']}, B wins {res['b']}, draws {res['draws']}, "
         f"unfinished {res['unfinished']}"
     )
     lo, hi = res["a_rate_95"]
-    print(
-        f"A win rate {100 * res['a_rate']:.1f}% (95% Wilson {100 * lo:.1f}-{100 * hi:.1f}%)"
-    )
+    print(f"A win rate {100 * res['a_rate']:.1f}% (95% Wilson {100 * lo:.1f}-{100 * hi:.1f}%)")
     for k in ("a", "b"):
         print(
             f"{k.upper()}: {res[k + '_decisions']} decisions, {res[k + '_per_s']}/s, "

@@ -5,6 +5,7 @@ playing like a player: it decides, then confirms, never taking a decision back
 Games end because every phase offers its ``end_*`` action and the turn machine skips
 phases with nothing to decide; ``play_random_game`` also has a turn cap.
 """
+
 from __future__ import annotations
 
 import random
@@ -23,14 +24,14 @@ class RandomBot:
 
     def __init__(self, seed: int = 0, ruleset: Ruleset | None = None) -> None:
         self.rng = random.Random(seed)
-        self.legal: Callable[[Any, str], list[dict[str, Any]]] = \
+        self.legal: Callable[[Any, str], list[dict[str, Any]]] = (
             ruleset.legal_actions if ruleset is not None else legal_actions
+        )
 
     def choose(self, st: Any, seat: str) -> dict[str, Any]:
         acts = self.legal(st, seat)
         if not acts:
-            raise RuntimeError(f"no legal action for {seat} in phase "
-                               f"{getattr(st, 'phase', '?')}")
+            raise RuntimeError(f"no legal action for {seat} in phase {getattr(st, 'phase', '?')}")
         return self.rng.choice(decisive(st, acts))
 
 
@@ -64,9 +65,13 @@ def next_action(st: GameState, bot: RandomBot) -> dict[str, Any]:
     return bot.choose(st, to_act(st)[0])
 
 
-def play_random_game(scn: Scenario, seed: int, options: dict[str, Any] | None = None,
-                     max_turns: int = 200, record: bool = False
-                     ) -> tuple[GameState, list[dict[str, Any]]]:
+def play_random_game(
+    scn: Scenario,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    max_turns: int = 200,
+    record: bool = False,
+) -> tuple[GameState, list[dict[str, Any]]]:
     """Play one game with two random bots; returns (final state, actions if ``record``)."""
     st = new_game(scn, seed, options)
     bot = RandomBot(seed ^ 0x5EED)

@@ -17,6 +17,7 @@ Pure functions (no I/O, no clock, no randomness): the server makes the secrets. 
 exported log format (``GET /api/games/{id}/log``, ``python -m engine verify LOG.json``)
 is documented in docs/protocol.md "Finished game log".
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -27,7 +28,7 @@ from . import rulesets  # noqa: F401  (fills the registry)
 from .core.errors import EngineError
 from .core.ruleset import get
 from .core.scenario import load_scenario
-from .meta import Fold     # undo / resign / timeout / forfeit entries (remote play)
+from .meta import Fold  # undo / resign / timeout / forfeit entries (remote play)
 
 LOG_FORMAT = "overlord-log/1"
 SEED_BYTES = 32
@@ -63,7 +64,7 @@ def rng_seed(seed_hex: str) -> int:
 class Verdict:
     ok: bool
     message: str
-    seq: int | None = None                 # the first log entry that differs
+    seq: int | None = None  # the first log entry that differs
     checks: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
@@ -85,23 +86,33 @@ def verify(log: Any) -> Verdict:
     except EngineError as exc:
         return _fail(checks, f"{exc.code}: {exc.message}")
     if log.get("ruleset_version") not in (None, rs.version):
-        checks.append(f"note: the game was played with {rs.name} version "
-                      f"{log.get('ruleset_version')!r}, this engine has {rs.version!r}")
+        checks.append(
+            f"note: the game was played with {rs.name} version "
+            f"{log.get('ruleset_version')!r}, this engine has {rs.version!r}"
+        )
     seed, salt, commit = log.get("seed"), log.get("salt"), log.get("commitment")
     if not (isinstance(seed, str) and isinstance(salt, str) and isinstance(commit, str)):
-        return _fail(checks, "no commitment / seed / salt in the log: this game's dice "
-                     "were not committed (a test seed, or a game created before fair dice)")
+        return _fail(
+            checks,
+            "no commitment / seed / salt in the log: this game's dice "
+            "were not committed (a test seed, or a game created before fair dice)",
+        )
     try:
         if commitment(seed, salt) != commit.lower():
-            return _fail(checks, "commitment mismatch: SHA-256(seed || salt) is not the "
-                         "commitment published at creation")
+            return _fail(
+                checks,
+                "commitment mismatch: SHA-256(seed || salt) is not the "
+                "commitment published at creation",
+            )
         checks.append("commitment matches SHA-256(seed || salt)")
         derived = rng_seed(seed)
     except EngineError as exc:
         return _fail(checks, f"{exc.code}: {exc.message}")
     if log.get("rng_seed") not in (None, derived):
-        return _fail(checks, f"rng_seed {log.get('rng_seed')!r} is not the one derived from "
-                     f"the seed ({derived})")
+        return _fail(
+            checks,
+            f"rng_seed {log.get('rng_seed')!r} is not the one derived from the seed ({derived})",
+        )
     try:
         scn = load_scenario(log.get("scenario")) if rs.setup == "scenario" else None
         st = rs.new_game(derived, dict(log.get("options") or {}), scn, log.get("mode"))
@@ -117,11 +128,19 @@ def verify(log: Any) -> Verdict:
         if rs.is_chance(st):
             expected = rs.sample_chance(st)
             if seat != "chance" or not isinstance(action, dict) or action.get("type") != "roll":
-                return _fail(checks, f"seq {seq}: dice were due ({expected['dice']}) but the "
-                             f"log has {str(action)[:200]}", seq)
+                return _fail(
+                    checks,
+                    f"seq {seq}: dice were due ({expected['dice']}) but the "
+                    f"log has {str(action)[:200]}",
+                    seq,
+                )
             if action.get("dice") != expected["dice"]:
-                return _fail(checks, f"seq {seq}: the log rolled {action.get('dice')}, the "
-                             f"seed gives {expected['dice']}", seq)
+                return _fail(
+                    checks,
+                    f"seq {seq}: the log rolled {action.get('dice')}, the "
+                    f"seed gives {expected['dice']}",
+                    seq,
+                )
             rolls += 1
         elif seat == "chance" or (isinstance(action, dict) and action.get("type") == "roll"):
             return _fail(checks, f"seq {seq}: a roll is logged where no dice were due", seq)
@@ -129,14 +148,20 @@ def verify(log: Any) -> Verdict:
             fold.apply(seq, str(seat), action, rs.apply)
             st = fold.state
         except EngineError as exc:
-            return _fail(checks, f"seq {seq}: the engine refuses the logged action: "
-                         f"{exc.code}: {exc.message}", seq)
-    checks.append(f"{len(log['actions'])} log entries replayed; {rolls} rolls are exactly "
-                  "the seed's dice; every shuffle and draw comes from the same seed")
+            return _fail(
+                checks,
+                f"seq {seq}: the engine refuses the logged action: {exc.code}: {exc.message}",
+                seq,
+            )
+    checks.append(
+        f"{len(log['actions'])} log entries replayed; {rolls} rolls are exactly "
+        "the seed's dice; every shuffle and draw comes from the same seed"
+    )
     winner = rs.result(st).get("winner")
     if "winner" in log and winner != log.get("winner"):
-        return _fail(checks, f"the replay ends with winner {winner!r}, the log says "
-                     f"{log.get('winner')!r}")
+        return _fail(
+            checks, f"the replay ends with winner {winner!r}, the log says {log.get('winner')!r}"
+        )
     if "winner" in log:
         checks.append(f"the replay ends as logged (winner {winner})")
     return Verdict(True, "OK: the dice and draws are those the committed seed gives", None, checks)

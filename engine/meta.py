@@ -22,6 +22,7 @@ called without a ruleset are those of :data:`LEGACY`: the states of the engine's
 module-level functions (``engine.new_game`` / ``engine.apply``: the Memoir '44 turn
 machine), named, never guessed from a state.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -35,9 +36,22 @@ from .rulesets.m44.game import apply, new_game
 from .rulesets.m44.ruleset import M44
 from .rulesets.m44.undo import REVEALING
 
-__all__ = ["ENDINGS", "META_TYPES", "SIDES", "LEGACY", "REVEALING", "side_of", "is_meta",
-           "supports_undo", "conclude", "undoable", "Fold", "rolls_following", "fold",
-           "replay"]
+__all__ = [
+    "ENDINGS",
+    "META_TYPES",
+    "SIDES",
+    "LEGACY",
+    "REVEALING",
+    "side_of",
+    "is_meta",
+    "supports_undo",
+    "conclude",
+    "undoable",
+    "Fold",
+    "rolls_following",
+    "fold",
+    "replay",
+]
 
 # the ruleset of the engine's module-level functions (engine.new_game, engine.apply)
 LEGACY: Ruleset[Any] = M44
@@ -61,8 +75,9 @@ def supports_undo(ruleset: Ruleset[Any] | None) -> bool:
     return (ruleset or LEGACY).supports_undo
 
 
-def conclude(st: Any, seat: str, reason: str,
-             ruleset: Ruleset[Any] | None = None) -> tuple[Any, list[dict[str, Any]]]:
+def conclude(
+    st: Any, seat: str, reason: str, ruleset: Ruleset[Any] | None = None
+) -> tuple[Any, list[dict[str, Any]]]:
     """The side of ``seat`` loses by ``reason`` (resign / timeout / forfeit): the
     ruleset's ``conclude(state, side, reason)`` (None: :data:`LEGACY`'s)."""
     rs = ruleset or LEGACY
@@ -74,8 +89,14 @@ def conclude(st: Any, seat: str, reason: str,
     return new, [{**e, "seat": seat} if e.get("type") == "game_over" else e for e in events]
 
 
-def undoable(before: Any, action: dict[str, Any], events: list[dict[str, Any]], after: Any,
-             rolls: int = 0, ruleset: Ruleset[Any] | None = None) -> bool:
+def undoable(
+    before: Any,
+    action: dict[str, Any],
+    events: list[dict[str, Any]],
+    after: Any,
+    rolls: int = 0,
+    ruleset: Ruleset[Any] | None = None,
+) -> bool:
     """May ``action`` (applied to ``before``, giving ``events`` and ``after``; ``rolls``
     chance entries followed it) be taken back by its seat?  The ruleset's ``undoable``
     (None: :data:`LEGACY`'s); never for a ruleset without ``supports_undo``."""
@@ -109,20 +130,25 @@ class Fold:
 
     def undo_target(self, seat: str) -> int | None:
         """The seq an ``undo`` by ``seat`` would take back now (None: nothing)."""
-        if self.stack and self.stack[-1][1] == seat \
-                and not (self.ruleset or LEGACY).is_over(self.state):
+        if (
+            self.stack
+            and self.stack[-1][1] == seat
+            and not (self.ruleset or LEGACY).is_over(self.state)
+        ):
             return self.stack[-1][0]
         return None
 
-    def apply(self, seq: int, seat: str, action: dict[str, Any],
-              apply: Apply, rolls_after: int = 0) -> list[dict[str, Any]]:
+    def apply(
+        self, seq: int, seat: str, action: dict[str, Any], apply: Apply, rolls_after: int = 0
+    ) -> list[dict[str, Any]]:
         """Apply log entry ``seq``; ``rolls_after``: how many chance entries follow it
         in the same batch (known to the writer; a replay passes the log's own count)."""
         t = action.get("type") if isinstance(action, dict) else None
         rs = self._ruleset_of(apply)
         if t == "undo" and not supports_undo(rs):
-            raise IllegalAction("undo_not_supported",
-                                "this game's rules cannot tell which moves may be taken back")
+            raise IllegalAction(
+                "undo_not_supported", "this game's rules cannot tell which moves may be taken back"
+            )
         if t == "undo":
             target = self.undo_target(str(action.get("seat") or seat))
             if target is None or target != action.get("undoes"):
@@ -131,8 +157,7 @@ class Fold:
             self.state, self.seq = prior, seq
             return [{"type": "undone", "seat": action.get("seat") or seat, "undoes": target}]
         if t in ENDINGS:
-            self.state, events = conclude(self.state, str(action.get("seat") or seat), str(t),
-                                          rs)
+            self.state, events = conclude(self.state, str(action.get("seat") or seat), str(t), rs)
             self.stack.clear()
             self.seq = seq
             return events
@@ -141,8 +166,16 @@ class Fold:
         self.record(seq, seat, action, before, events, after, rolls_after)
         return events
 
-    def record(self, seq: int, seat: str, action: dict[str, Any], before: Any,
-               events: list[dict[str, Any]], after: Any, rolls_after: int = 0) -> None:
+    def record(
+        self,
+        seq: int,
+        seat: str,
+        action: dict[str, Any],
+        before: Any,
+        events: list[dict[str, Any]],
+        after: Any,
+        rolls_after: int = 0,
+    ) -> None:
         """Entry ``seq`` was applied (by the caller) to ``before`` giving ``after``."""
         self.state, self.seq = after, seq
         if seat == "chance":
@@ -163,10 +196,14 @@ def rolls_following(log: list[tuple[int, str, dict[str, Any]]]) -> list[int]:
     return out
 
 
-def fold(state: Any, log: Iterable[tuple[int, str, dict[str, Any]]],
-         apply: Apply,
-         on_events: Callable[[int, str, list[dict[str, Any]]], None] | None = None,
-         start_seq: int = 0, ruleset: Ruleset[Any] | None = None) -> Fold:
+def fold(
+    state: Any,
+    log: Iterable[tuple[int, str, dict[str, Any]]],
+    apply: Apply,
+    on_events: Callable[[int, str, list[dict[str, Any]]], None] | None = None,
+    start_seq: int = 0,
+    ruleset: Ruleset[Any] | None = None,
+) -> Fold:
     """A :class:`Fold` of ``state`` over the log entries ``(seq, seat, action)``;
     ``on_events(seq, seat, events)`` hears each entry's events."""
     entries = list(log)
@@ -178,8 +215,13 @@ def fold(state: Any, log: Iterable[tuple[int, str, dict[str, Any]]],
     return f
 
 
-def replay(scenario: Any, seed: int, log: list[tuple[int, str, dict[str, Any]]],
-           options: dict[str, Any] | None = None, mode: str | None = None) -> Any:
+def replay(
+    scenario: Any,
+    seed: int,
+    log: list[tuple[int, str, dict[str, Any]]],
+    options: dict[str, Any] | None = None,
+    mode: str | None = None,
+) -> Any:
     """The final state of a logged game (``GET /api/games/{id}/log``: its ``actions`` as
     ``(seq, seat, action)``), honouring ``undo`` and the endings."""
     return fold(new_game(scenario, seed, options, mode), log, apply).state

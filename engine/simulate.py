@@ -8,6 +8,7 @@ plays (``natural_for``: m44 on standard boards, overlord on Overlord boards); a 
 whose ``setup`` is ``"none"`` needs no scenario file.  A game hitting an engine exception
 counts in ``errors`` and its traceback goes to stderr.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,14 @@ from .core.ruleset import Ruleset, get, natural_for, turn_of
 from .core.scenario import load_scenario
 
 
-def play(rs: Ruleset[Any], scenario: Any, seed: int, max_turns: int,
-         options: dict[str, Any] | None, mode: str | None) -> tuple[Any, int]:
+def play(
+    rs: Ruleset[Any],
+    scenario: Any,
+    seed: int,
+    max_turns: int,
+    options: dict[str, Any] | None,
+    mode: str | None,
+) -> tuple[Any, int]:
     """One random-bot game (uniform choice among ``legal_actions`` of the first seat to
     act, ``sample_chance`` at chance nodes); returns (final state, actions applied)."""
     st = rs.new_game(seed, options, scenario, mode)
@@ -40,14 +47,27 @@ def play(rs: Ruleset[Any], scenario: Any, seed: int, max_turns: int,
     return st, n
 
 
-def run(path: str | None, games: int, seed: int, max_turns: int,
-        options: dict[str, Any] | None = None, ruleset: str | None = None,
-        mode: str | None = None) -> dict[str, Any]:
+def run(
+    path: str | None,
+    games: int,
+    seed: int,
+    max_turns: int,
+    options: dict[str, Any] | None = None,
+    ruleset: str | None = None,
+    mode: str | None = None,
+) -> dict[str, Any]:
     scn = load_scenario(path) if path else None
     rs = get(ruleset) if ruleset else natural_for(scn)
     name = scn.name if scn is not None else rs.title
-    out: dict[str, Any] = {"scenario": name, "games": games, "finished": 0, "turn_limit": 0,
-                           "errors": 0, "winners": {}, "actions": 0}
+    out: dict[str, Any] = {
+        "scenario": name,
+        "games": games,
+        "finished": 0,
+        "turn_limit": 0,
+        "errors": 0,
+        "winners": {},
+        "actions": 0,
+    }
     t0 = time.perf_counter()
     for g in range(games):
         try:
@@ -81,14 +101,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-turns", type=int, default=200)
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--option", action="append", default=[],
-                    help="optional rule to switch on: NAME, or NAME=VALUE (VALUE: JSON, "
-                         "else a string), e.g. --option variant=ZOMBIE")
+    ap.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        help="optional rule to switch on: NAME, or NAME=VALUE (VALUE: JSON, "
+        "else a string), e.g. --option variant=ZOMBIE",
+    )
     a = ap.parse_args(argv)
     if a.file is None and (a.ruleset is None or get(a.ruleset).setup == "scenario"):
         ap.error("a scenario file is needed (or --ruleset NAME of a ruleset with setup 'none')")
-    res = run(a.file, a.games, a.seed, a.max_turns, parse_options(a.option),
-              a.ruleset, a.mode)
+    res = run(a.file, a.games, a.seed, a.max_turns, parse_options(a.option), a.ruleset, a.mode)
     if a.json:
         print(json.dumps(res))
     else:

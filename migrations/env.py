@@ -1,4 +1,5 @@
 """Alembic environment: async engine, URL from app.settings (DATABASE_URL)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -23,8 +24,9 @@ def _url() -> str:
 
 
 def run_migrations_offline() -> None:
-    context.configure(url=_url(), target_metadata=target_metadata, literal_binds=True,
-                      render_as_batch=True)
+    context.configure(
+        url=_url(), target_metadata=target_metadata, literal_binds=True, render_as_batch=True
+    )
     with context.begin_transaction():
         context.run_migrations()
 
@@ -37,8 +39,9 @@ def _do_run(connection: Connection) -> None:
         # snapshots.  Off for the migration (outside a transaction, or SQLite ignores it).
         connection.exec_driver_sql("PRAGMA foreign_keys=OFF")
         connection.commit()
-    context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=sqlite)
+    context.configure(
+        connection=connection, target_metadata=target_metadata, render_as_batch=sqlite
+    )
     with context.begin_transaction():
         context.run_migrations()
 

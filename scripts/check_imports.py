@@ -8,6 +8,7 @@ configured) and fails on a top-level module that this interpreter cannot find.  
 it with the runtime-only virtualenv (.ci/run): a dependency declared only by a test extra,
 or not at all, fails there.
 """
+
 from __future__ import annotations
 
 import ast
@@ -37,13 +38,19 @@ def imports(dirs: list[str]) -> dict[str, set[str]]:
 
 def main() -> int:
     dirs = sys.argv[1:] or ["app", "engine", "migrations"]
-    missing = {top: where for top, where in imports(dirs).items()
-               if top not in FIRST_PARTY and top not in sys.stdlib_module_names
-               and importlib.util.find_spec(top) is None}
+    missing = {
+        top: where
+        for top, where in imports(dirs).items()
+        if top not in FIRST_PARTY
+        and top not in sys.stdlib_module_names
+        and importlib.util.find_spec(top) is None
+    }
     for top, where in sorted(missing.items()):
-        print(f"check_imports: {top} (imported by {', '.join(sorted(where)[:3])}) is not "
-              f"installed: declare it in pyproject.toml's dependencies, then `make lock`",
-              file=sys.stderr)
+        print(
+            f"check_imports: {top} (imported by {', '.join(sorted(where)[:3])}) is not "
+            f"installed: declare it in pyproject.toml's dependencies, then `make lock`",
+            file=sys.stderr,
+        )
     return 1 if missing else 0
 
 

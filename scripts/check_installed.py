@@ -9,6 +9,7 @@ interpreter, and checks each one against LOCK (``name==version`` lines, as writt
 dependency, `make lock` was not run) or installed at another version fails.  Stdlib and
 pip's vendored ``packaging`` only: it runs in a runtime-only virtualenv.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,7 +18,7 @@ from importlib import metadata
 
 try:
     from packaging.requirements import Requirement
-except ImportError:                                     # a runtime-only venv: pip's copy
+except ImportError:  # a runtime-only venv: pip's copy
     from pip._vendor.packaging.requirements import Requirement  # type: ignore[no-redef]
 
 PROJECT = "overlord-server"

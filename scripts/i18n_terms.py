@@ -4,6 +4,7 @@ titles and summaries, the command cards' names and texts (standard deck, Fast Pl
 board sizes and faces.  The client translates them with ``term()`` (static/i18n.js).
 tests/app/test_i18n.py fails when the file is not what this script writes.
 """
+
 from __future__ import annotations
 
 import sys
@@ -32,8 +33,10 @@ def terms() -> list[str]:
 
 
 def main() -> None:
-    print('"""Texts the server sends and the client shows (written by scripts/i18n_terms.py:'
-          ' `make messages`; do not edit)."""')
+    print(
+        '"""Texts the server sends and the client shows (written by scripts/i18n_terms.py:'
+        ' `make messages`; do not edit)."""'
+    )
     print("from __future__ import annotations\n")
     print("from .i18n import N_\n")
     print("TERMS: tuple[str, ...] = (")

@@ -15,6 +15,7 @@
 Only the runtime dependencies (the stdlib and ``websockets``, imported for steps 4-5
 only): run it with the server's own virtualenv, never the test one.  Exit 0 on success.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -34,8 +35,9 @@ def fail(msg: str) -> None:
     sys.exit(1)
 
 
-def request(base: str, path: str, body: Any = None, cookie: str | None = None,
-            timeout: float = 10.0) -> tuple[int, dict[str, str], bytes]:
+def request(
+    base: str, path: str, body: Any = None, cookie: str | None = None, timeout: float = 10.0
+) -> tuple[int, dict[str, str], bytes]:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(base + path, data=data, method="GET" if data is None else "POST")
     if data is not None:
@@ -66,7 +68,7 @@ def alive(pid: int | None) -> bool:
         return False
     except PermissionError:
         return True
-    try:                                    # our own child that exited: a zombie
+    try:  # our own child that exited: a zombie
         with open(f"/proc/{pid}/stat") as f:
             return f.read().split(")")[-1].split()[0] != "Z"
     except OSError:
@@ -94,11 +96,14 @@ def check_websocket(base: str, game_id: str, cookie: str, seat: str | None) -> N
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    url = "ws" + base[len("http"):] + f"/ws/games/{game_id}"
-    kw: dict[str, Any] = {"additional_headers": {"Cookie": cookie}, "open_timeout": 10,
-                          "max_size": None}
+    url = "ws" + base[len("http") :] + f"/ws/games/{game_id}"
+    kw: dict[str, Any] = {
+        "additional_headers": {"Cookie": cookie},
+        "open_timeout": 10,
+        "max_size": None,
+    }
     try:
-        ws = connect(url, proxy=None, **kw)          # websockets >= 15 honours *_PROXY
+        ws = connect(url, proxy=None, **kw)  # websockets >= 15 honours *_PROXY
     except TypeError:
         ws = connect(url, **kw)
     with ws:
@@ -107,13 +112,15 @@ def check_websocket(base: str, game_id: str, cookie: str, seat: str | None) -> N
             fail(f"websocket: first message is not the game's hello: {str(hello)[:300]}")
         if seat is not None and seat not in (hello.get("my_seats") or []):
             fail(f"websocket: hello.my_seats {hello.get('my_seats')} lacks {seat}")
-        print(f"smoke: websocket hello (protocol {hello.get('protocol')}, "
-              f"seats {hello.get('my_seats')}, {len(hello.get('legal') or [])} legal actions)")
+        print(
+            f"smoke: websocket hello (protocol {hello.get('protocol')}, "
+            f"seats {hello.get('my_seats')}, {len(hello.get('legal') or [])} legal actions)"
+        )
         ws.send("x" * (WS_CAP + 4096))
         t0 = time.monotonic()
         try:
             while time.monotonic() - t0 < 10:
-                ws.recv(timeout=10)                 # updates/pongs until the close
+                ws.recv(timeout=10)  # updates/pongs until the close
         except ConnectionClosed as e:
             code = e.rcvd.code if e.rcvd else None
             if code != 1009:

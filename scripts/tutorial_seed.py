@@ -9,6 +9,7 @@ battles the German unit and eliminates it: a medal, the battle is won.
 
     python scripts/tutorial_seed.py [N]     # the first seeds below N that fit
 """
+
 from __future__ import annotations
 
 import json
@@ -18,8 +19,15 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import (apply, is_chance, legal_actions, load_scenario, new_game,  # noqa: E402
-                    sample_chance, to_act)
+from engine import (
+    apply,
+    is_chance,
+    legal_actions,
+    load_scenario,
+    new_game,  # noqa: E402
+    sample_chance,
+    to_act,
+)
 from engine.rulesets.m44.cards import CARDS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -86,14 +94,22 @@ def run(seed: int) -> list[dict[str, Any]]:
     a_id, b_id = unit_at(A).id, unit_at(B).id
     act(lambda a: a["type"] == "order" and a.get("unit") == a_id)
     settle()
-    if any(x["type"] == "order" and x.get("unit") == b_id for s in to_act(st) for x in legal_actions(st, s)):
+    if any(
+        x["type"] == "order" and x.get("unit") == b_id
+        for s in to_act(st)
+        for x in legal_actions(st, s)
+    ):
         act(lambda a: a["type"] == "order" and a.get("unit") == b_id)
     maybe("end_orders")
-    act(lambda a: a["type"] == "move" and a.get("unit") == a_id and tuple(a.get("to", ())) == NEXT_TO)
+    act(
+        lambda a: (
+            a["type"] == "move" and a.get("unit") == a_id and tuple(a.get("to", ())) == NEXT_TO
+        )
+    )
     maybe("end_movement", "end_moves", "end_move")
     enemy = unit_at(ENEMY)
     act(lambda a: a["type"] == "battle" and a.get("unit") == a_id)
-    axis_answers()          # an Ambush window (no card: pass), the retreat (one hex free)
+    axis_answers()  # an Ambush window (no card: pass), the retreat (one hex free)
     e = unit_at(RETREAT)
     if e is None or e.id != enemy.id or e.figures != 1:
         raise Off("the first battle does not leave the German unit with one figure, one hex back")
@@ -102,15 +118,21 @@ def run(seed: int) -> list[dict[str, Any]]:
         raise Off("no take ground")
     maybe("end_battles", "end_battle", "end_turn")
     maybe("choose_card")
-    axis_answers()          # the Axis have no card: they pass (the only action)
+    axis_answers()  # the Axis have no card: they pass (the only action)
     # turn 2
     act(centre_card)
-    if any(x["type"] == "order" and x.get("unit") == a_id for s in to_act(st) for x in legal_actions(st, s)):
+    if any(
+        x["type"] == "order" and x.get("unit") == a_id
+        for s in to_act(st)
+        for x in legal_actions(st, s)
+    ):
         act(lambda a: a["type"] == "order" and a.get("unit") == a_id)
     maybe("end_orders", "end_movement", "end_moves", "end_move")
     act(lambda a: a["type"] == "battle" and a.get("unit") == a_id)
     axis_answers()
-    if not getattr(st, "game_over", None) and not any(ev.get("type") == "game_over" for ev in events):
+    if not getattr(st, "game_over", None) and not any(
+        ev.get("type") == "game_over" for ev in events
+    ):
         raise Off("the second battle does not win")
     return events
 
@@ -123,7 +145,7 @@ def main() -> None:
             run(seed)
         except Off:
             continue
-        except Exception as exc:       # an action shape the script does not know: say so
+        except Exception as exc:  # an action shape the script does not know: say so
             print(f"seed {seed}: {type(exc).__name__}: {exc}")
             continue
         print(seed)

@@ -1,6 +1,7 @@
 """The docs describe the present: every registered ruleset appears once in the rulesets
 table of docs/architecture.md, and docs/rules-coverage.md marks no rule file a registered
 ruleset plays as "not yet"."""
+
 from __future__ import annotations
 
 import re
@@ -17,7 +18,7 @@ def _table_after(text: str, header: str) -> list[str]:
     lines = text.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith(header))
     rows = []
-    for line in lines[start + 2:]:
+    for line in lines[start + 2 :]:
         if not line.startswith("|"):
             break
         rows.append(line)

@@ -12,6 +12,7 @@
 
 Run as a script (``python tests/test_import_graph.py``) for the figures.
 """
+
 from __future__ import annotations
 
 import ast
@@ -47,14 +48,15 @@ def _resolve(mod: str, is_pkg: bool, level: int, target: str | None) -> str:
     if not is_pkg:
         base = base[:-1]
     if level > 1:
-        base = base[:len(base) - (level - 1)]
+        base = base[: len(base) - (level - 1)]
     return ".".join(base + ([target] if target else []))
 
 
 def _is_type_checking(node: ast.If) -> bool:
     t = node.test
-    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or \
-        (isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING")
+    return (isinstance(t, ast.Name) and t.id == "TYPE_CHECKING") or (
+        isinstance(t, ast.Attribute) and t.attr == "TYPE_CHECKING"
+    )
 
 
 def build(package: str, type_checking: bool = False) -> Graph:
@@ -75,7 +77,9 @@ def build(package: str, type_checking: bool = False) -> Graph:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.If) and _is_type_checking(child) and not type_checking:
                     continue
-                inner = child if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else func
+                inner = (
+                    child if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else func
+                )
                 if isinstance(child, (ast.Import, ast.ImportFrom)):
                     targets: list[str] = []
                     if isinstance(child, ast.Import):
@@ -90,13 +94,21 @@ def build(package: str, type_checking: bool = False) -> Graph:
                             t = t.rsplit(".", 1)[0]
                         if t in modules and t != mod:
                             out.add(t)
-                    if func is not None and any(t.split(".")[0] == package for t in targets) \
-                            or func is not None and getattr(child, "level", 0):
-                        doc = ast.get_docstring(func) or ""        # type: ignore[arg-type]
-                        where = (str(path.relative_to(ROOT)), child.lineno,
-                                 getattr(func, "name", "?"))
-                        (g.explained_imports if "import" in doc.lower()
-                         else g.function_imports).append(where)
+                    if (
+                        func is not None
+                        and any(t.split(".")[0] == package for t in targets)
+                        or func is not None
+                        and getattr(child, "level", 0)
+                    ):
+                        doc = ast.get_docstring(func) or ""  # type: ignore[arg-type]
+                        where = (
+                            str(path.relative_to(ROOT)),
+                            child.lineno,
+                            getattr(func, "name", "?"),
+                        )
+                        (
+                            g.explained_imports if "import" in doc.lower() else g.function_imports
+                        ).append(where)
                 visit(child, inner)
 
         visit(tree, None)
@@ -166,8 +178,9 @@ def test_app_layers_import_downward_only() -> None:
         for d in deps:
             if d == "app.main":
                 bad.append((mod, d))
-            if d.startswith("app.realtime") and not (mod == "app.main"
-                                                     or mod.startswith("app.realtime")):
+            if d.startswith("app.realtime") and not (
+                mod == "app.main" or mod.startswith("app.realtime")
+            ):
                 bad.append((mod, d))
     assert bad == []
 
@@ -205,9 +218,13 @@ def test_app_imports_the_engine_only_through_engine_api() -> None:
         if rel == "app/engine_api.py":
             continue
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                     [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level
-                     else [])
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom) and not node.level
+                else []
+            )
             bad += [(rel, node.lineno, n) for n in names if n.split(".")[0] == "engine"]
     assert bad == []
 
@@ -250,12 +267,16 @@ def report() -> None:
     for pkg in ("engine", "app"):
         g = build(pkg, type_checking=pkg == "app")
         cyc = cycles(g)
-        print(f"{pkg}: {len(g.edges)} modules, {len(cyc)} import cycles "
-              f"({sum(len(c) for c in cyc)} modules in them)")
+        print(
+            f"{pkg}: {len(g.edges)} modules, {len(cyc)} import cycles "
+            f"({sum(len(c) for c in cyc)} modules in them)"
+        )
         for c in cyc:
             print("   cycle:", " ".join(c))
-        print(f"{pkg}: function-level imports: {len(g.function_imports)} unexplained, "
-              f"{len(g.explained_imports)} explained by a docstring")
+        print(
+            f"{pkg}: function-level imports: {len(g.function_imports)} unexplained, "
+            f"{len(g.explained_imports)} explained by a docstring"
+        )
         for f in g.function_imports:
             print("   ", *f)
         big = sorted(((n, m) for m, n in g.lines.items() if n > MAX_LINES), reverse=True)

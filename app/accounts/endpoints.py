@@ -40,9 +40,7 @@ def _cookie(request: Request, response: Response, token: str) -> None:
     set_token_cookie(request, response, token)
 
 
-@router.post(
-    "/api/accounts", status_code=status.HTTP_201_CREATED, response_model=SignedIn
-)
+@router.post("/api/accounts", status_code=status.HTTP_201_CREATED, response_model=SignedIn)
 async def register(
     body: Register,
     request: Request,
@@ -64,9 +62,7 @@ async def register(
     )
     if token is not None:
         _cookie(request, response, token)
-    return SignedIn(
-        **service.out(ident).model_dump(), token=token or token_from(request) or ""
-    )
+    return SignedIn(**service.out(ident).model_dump(), token=token or token_from(request) or "")
 
 
 @router.post("/api/accounts/login", response_model=SignedIn)
@@ -105,33 +101,23 @@ async def set_email(
         client_key(request, identity.id),
         "address changes",
     )
-    return service.out(
-        await service.set_email(session, _settings(request), identity, body.email)
-    )
+    return service.out(await service.set_email(session, _settings(request), identity, body.email))
 
 
 @router.delete("/api/accounts/me/email", response_model=AccountOut)
 async def drop_email(
     request: Request, session: SessionDep, identity: CurrentIdentity
 ) -> AccountOut:
-    return service.out(
-        await service.set_email(session, _settings(request), identity, None)
-    )
+    return service.out(await service.set_email(session, _settings(request), identity, None))
 
 
 @router.post("/api/accounts/verify-email", response_model=AccountOut)
-async def verify_email(
-    body: TokenIn, request: Request, session: SessionDep
-) -> AccountOut:
-    return service.out(
-        await service.verify_email(session, _settings(request), body.token)
-    )
+async def verify_email(body: TokenIn, request: Request, session: SessionDep) -> AccountOut:
+    return service.out(await service.verify_email(session, _settings(request), body.token))
 
 
 @router.post("/api/accounts/password-reset", status_code=status.HTTP_202_ACCEPTED)
-async def password_reset(
-    body: NameIn, request: Request, session: SessionDep
-) -> dict[str, str]:
+async def password_reset(body: NameIn, request: Request, session: SessionDep) -> dict[str, str]:
     """Mail a reset link to the account's verified address (the same answer whether or
     not the name has one)."""
     s = _settings(request)
@@ -146,9 +132,7 @@ async def password_reset(
     return {"status": "sent if the account has a verified address"}
 
 
-@router.post(
-    "/api/accounts/password-reset/confirm", status_code=status.HTTP_204_NO_CONTENT
-)
+@router.post("/api/accounts/password-reset/confirm", status_code=status.HTTP_204_NO_CONTENT)
 async def password_reset_confirm(
     body: PasswordReset, request: Request, session: SessionDep
 ) -> Response:
@@ -171,18 +155,14 @@ async def set_notify(
 
 
 @router.post("/api/accounts/me/push", status_code=status.HTTP_204_NO_CONTENT)
-async def add_push(
-    body: PushIn, session: SessionDep, identity: CurrentIdentity
-) -> Response:
+async def add_push(body: PushIn, session: SessionDep, identity: CurrentIdentity) -> Response:
     """Keep this browser's Web Push subscription."""
     await service.add_push(session, identity, body)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 
 @router.delete("/api/accounts/me/push", status_code=status.HTTP_204_NO_CONTENT)
-async def drop_push(
-    body: PushOut, session: SessionDep, identity: CurrentIdentity
-) -> Response:
+async def drop_push(body: PushOut, session: SessionDep, identity: CurrentIdentity) -> Response:
     await service.drop_push(session, identity, body.endpoint)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 

@@ -13,18 +13,14 @@ async def by_name_key(session: AsyncSession, key: str) -> Identity | None:
     return res.scalar_one_or_none()
 
 
-async def push_subscriptions(
-    session: AsyncSession, identity_id: str
-) -> list[PushSubscription]:
+async def push_subscriptions(session: AsyncSession, identity_id: str) -> list[PushSubscription]:
     res = await session.execute(
         select(PushSubscription).where(PushSubscription.identity_id == identity_id)
     )
     return list(res.scalars())
 
 
-async def drop_push(
-    session: AsyncSession, endpoint: str, identity_id: str | None = None
-) -> int:
+async def drop_push(session: AsyncSession, endpoint: str, identity_id: str | None = None) -> int:
     stmt = delete(PushSubscription).where(PushSubscription.endpoint == endpoint)
     if identity_id is not None:
         stmt = stmt.where(PushSubscription.identity_id == identity_id)

@@ -13,9 +13,7 @@ from ..inputs import has_control
 
 NAME_RE = re.compile(r"^[^\W_][\w-]{2,23}$")
 # what an address must look like to be mailed: one @, a dot in the domain, no spaces
-EMAIL_RE = re.compile(
-    r"^[^@\s<>,;:\"()\[\]\\]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$"
-)
+EMAIL_RE = re.compile(r"^[^@\s<>,;:\"()\[\]\\]{1,64}@[A-Za-z0-9-]{1,63}(\.[A-Za-z0-9-]{1,63})+$")
 KINDS = ("your_turn", "offer", "finished")
 
 
@@ -24,9 +22,7 @@ def clean_name(v: str) -> str:
     letter or digit (it is a path segment of ``/players/{name}``)."""
     v = unicodedata.normalize("NFKC", v)
     if has_control(v) or not NAME_RE.match(v):
-        raise ValueError(
-            "3-24 letters, digits, '_' or '-', starting with a letter or digit"
-        )
+        raise ValueError("3-24 letters, digits, '_' or '-', starting with a letter or digit")
     return v
 
 

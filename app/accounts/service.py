@@ -75,9 +75,7 @@ async def register(
 ) -> tuple[Identity, str | None]:
     """The account, and a new token (None when a guest was upgraded: his token stays)."""
     if guest is not None and guest.password_hash is not None:
-        raise Conflict(
-            "you are signed in to an account already", code="already_registered"
-        )
+        raise Conflict("you are signed in to an account already", code="already_registered")
     key = name_key(body.name)
     if await repository.by_name_key(session, key) is not None:
         raise Conflict(f"the name {body.name!r} is taken", code="name_taken")
@@ -108,9 +106,7 @@ async def sign_in(
 ) -> tuple[Identity, str]:
     """A new session of the account ``name`` (``bad_credentials`` whatever is wrong)."""
     ident = await repository.by_name_key(session, name_key(name))
-    ok = await _verify(
-        password, ident.password_hash if ident and ident.password_hash else _DUMMY
-    )
+    ok = await _verify(password, ident.password_hash if ident and ident.password_hash else _DUMMY)
     if ident is None or not ok:
         raise Unauthenticated("wrong name or password", code="bad_credentials")
     token = new_token()
@@ -143,13 +139,9 @@ async def set_email(
     return ident
 
 
-async def verify_email(
-    session: AsyncSession, settings: Settings, token: str
-) -> Identity:
+async def verify_email(session: AsyncSession, settings: Settings, token: str) -> Identity:
     data = unsign(settings, "verify", token, settings.link_hours * 3600)
-    ident = await session.get(
-        Identity, str(data.get("i")) if isinstance(data, dict) else ""
-    )
+    ident = await session.get(Identity, str(data.get("i")) if isinstance(data, dict) else "")
     if ident is None or not ident.email or ident.email != data.get("e"):
         raise InvalidLink("this link is for an address no longer on the account")
     ident.email_verified = True
@@ -186,9 +178,7 @@ async def reset_password(
     session: AsyncSession, settings: Settings, token: str, password: str
 ) -> Identity:
     data = unsign(settings, "reset", token, settings.link_hours * 3600)
-    ident = await session.get(
-        Identity, str(data.get("i")) if isinstance(data, dict) else ""
-    )
+    ident = await session.get(Identity, str(data.get("i")) if isinstance(data, dict) else "")
     if ident is None or data.get("p") != _pw_digest(ident):
         raise InvalidLink("this link was used already")
     ident.password_hash = await _hash(password)
@@ -207,9 +197,7 @@ def _require_account(ident: Identity) -> None:
         raise Conflict("register first (a guest has no account)", code="not_registered")
 
 
-async def set_notify(
-    session: AsyncSession, ident: Identity, body: NotifyIn
-) -> Identity:
+async def set_notify(session: AsyncSession, ident: Identity, body: NotifyIn) -> Identity:
     prefs = notify_of(ident.notify)
     prefs.update({k: v for k, v in body.model_dump().items() if v is not None})
     ident.notify = prefs
@@ -223,9 +211,7 @@ async def unsubscribe(
     """The account and the kind an unsubscribe link switches off (no expiry)."""
     data = unsign(settings, "unsubscribe", token)
     kind = data.get("k") if isinstance(data, dict) else None
-    ident = await session.get(
-        Identity, str(data.get("i")) if isinstance(data, dict) else ""
-    )
+    ident = await session.get(Identity, str(data.get("i")) if isinstance(data, dict) else "")
     if ident is None or kind not in KINDS:
         raise InvalidLink("this link is not valid")
     ident.notify = {**notify_of(ident.notify), str(kind): False}

@@ -24,9 +24,7 @@ def sign(settings: Settings, purpose: str, data: Any) -> str:
     return _signer(settings, purpose).dumps(data)
 
 
-def unsign(
-    settings: Settings, purpose: str, token: str, max_age: int | None = None
-) -> Any:
+def unsign(settings: Settings, purpose: str, token: str, max_age: int | None = None) -> Any:
     """The data of a link made by :func:`sign` (``invalid_token`` if forged, of another
     purpose, or older than ``max_age`` seconds)."""
     try:

@@ -1,4 +1,5 @@
 """Campaign endpoints (docs/protocol.md "Campaigns")."""
+
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, status
@@ -12,8 +13,9 @@ router = APIRouter(prefix="/api", tags=["campaigns"])
 
 
 @router.post("/campaigns", status_code=status.HTTP_201_CREATED, response_model=CampaignOut)
-async def create_campaign(body: CampaignCreate, session: SessionDep,
-                          me: CurrentIdentity, request: Request) -> CampaignOut:
+async def create_campaign(
+    body: CampaignCreate, session: SessionDep, me: CurrentIdentity, request: Request
+) -> CampaignOut:
     """A campaign of the listed scenarios; its first battle's game is created at once
     (counted as a new game: ``GAME_RATE`` / ``GAME_ADDRESS_RATE``)."""
     await admit_game(request, me.id)

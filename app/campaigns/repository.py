@@ -1,4 +1,5 @@
 """Persistence of campaigns and their battles."""
+
 from __future__ import annotations
 
 from sqlalchemy import select
@@ -12,8 +13,7 @@ async def get(session: AsyncSession, campaign_id: str) -> Campaign | None:
 
 
 async def list_all(session: AsyncSession, limit: int = 100) -> list[Campaign]:
-    res = await session.execute(select(Campaign).order_by(Campaign.created_at.desc())
-                                .limit(limit))
+    res = await session.execute(select(Campaign).order_by(Campaign.created_at.desc()).limit(limit))
     return list(res.scalars())
 
 

@@ -11,6 +11,7 @@ Sides: the creator names his side; the other side's player is whoever holds its 
 the first battle (or the bot); later battles seat both of them at once.  The campaign
 is stored (``campaigns`` / ``campaign_battles``) like a game, so it survives restarts.
 """
+
 from __future__ import annotations
 
 from sqlalchemy.exc import IntegrityError
@@ -42,8 +43,10 @@ def _check_sides(body: CampaignCreate) -> None:
 
 def _check_ruleset(name: str) -> None:
     if name not in campaign_rulesets():
-        raise Unprocessable(f"ruleset {name!r} plays no campaign (one of "
-                            f"{campaign_rulesets()})", code="invalid_options")
+        raise Unprocessable(
+            f"ruleset {name!r} plays no campaign (one of {campaign_rulesets()})",
+            code="invalid_options",
+        )
 
 
 async def _ruleset_of(session: AsyncSession, c: Campaign) -> str:
@@ -51,8 +54,14 @@ async def _ruleset_of(session: AsyncSession, c: Campaign) -> str:
     return (await games.get_game(session, c.battles[0].game_id)).ruleset
 
 
-async def _battle_game(session: AsyncSession, creator: Identity, campaign: Campaign,
-                       index: int, dice: dict[str, int], rs_name: str) -> str:
+async def _battle_game(
+    session: AsyncSession,
+    creator: Identity,
+    campaign: Campaign,
+    index: int,
+    dice: dict[str, int],
+    rs_name: str,
+) -> str:
     """Battle ``index``'s game (flushed, committed by the caller with its
     ``campaign_battles`` row: UNIQUE(campaign, index) then leaves no second game); returns
     its id."""
@@ -62,13 +71,22 @@ async def _battle_game(session: AsyncSession, creator: Identity, campaign: Campa
     players = campaign.players or {}
     mine = next((s for s, who in players.items() if who == creator.id), None)
     bots = [s for s, who in players.items() if who == BOT]
-    game_id = await games.add_game(session, creator, GameCreate(
-        ruleset=rs_name, scenario_id=campaign.scenarios[index], options=options,
-        seat=mine, bots=bots))
+    game_id = await games.add_game(
+        session,
+        creator,
+        GameCreate(
+            ruleset=rs_name,
+            scenario_id=campaign.scenarios[index],
+            options=options,
+            seat=mine,
+            bots=bots,
+        ),
+    )
     for side, who in players.items():
         if who not in (None, BOT, creator.id):
-            await games_repo.set_seat(session, game_id, side, identity_id=who, is_bot=False,
-                                      only_if_free=True)
+            await games_repo.set_seat(
+                session, game_id, side, identity_id=who, is_bot=False, only_if_free=True
+            )
     return game_id
 
 
@@ -82,13 +100,20 @@ async def create_campaign(session: AsyncSession, me: Identity, body: CampaignCre
         players[body.seat] = me.id
     for s in body.bots:
         players[s] = BOT
-    campaign = Campaign(id=new_id("c"), name=body.name, created_by=me.id,
-                        scenarios=list(body.scenario_ids), options=dict(body.options),
-                        players=players, status="active")
+    campaign = Campaign(
+        id=new_id("c"),
+        name=body.name,
+        created_by=me.id,
+        scenarios=list(body.scenario_ids),
+        options=dict(body.options),
+        players=players,
+        status="active",
+    )
     game_id = await _battle_game(session, me, campaign, 0, {}, body.ruleset)
     await repository.add(session, campaign)
-    await repository.add_battle(session, CampaignBattle(campaign_id=campaign.id, index=0,
-                                                        game_id=game_id, dice={}))
+    await repository.add_battle(
+        session, CampaignBattle(campaign_id=campaign.id, index=0, game_id=game_id, dice={})
+    )
     await session.commit()
     return await get_campaign(session, campaign.id)
 
@@ -122,8 +147,7 @@ async def _refresh(session: AsyncSession, c: Campaign) -> dict[str, str]:
             changed = True
     if changed:
         c.players = players
-        done = len(c.battles) == len(c.scenarios) and all(
-            b.medals is not None for b in c.battles)
+        done = len(c.battles) == len(c.scenarios) and all(b.medals is not None for b in c.battles)
         c.status = "finished" if done else "active"
         await session.commit()
     return statuses
@@ -152,8 +176,15 @@ def _next(c: Campaign, rs_name: str) -> BattleOut | None:
     carry = ruleset(rs_name).campaign_carry({s: last.medals.get(s, 0) for s in SIDES}, wins)
     dice = {s: int(carry.get(s, 0)) for s in SIDES}
     index = last.index + 1
-    return BattleOut(index=index, scenario_id=c.scenarios[index], game_id=None,
-                     status="pending", dice=dice, winner=None, medals=None)
+    return BattleOut(
+        index=index,
+        scenario_id=c.scenarios[index],
+        game_id=None,
+        status="pending",
+        dice=dice,
+        winner=None,
+        medals=None,
+    )
 
 
 async def get_campaign(session: AsyncSession, campaign_id: str) -> CampaignOut:
@@ -162,20 +193,39 @@ async def get_campaign(session: AsyncSession, campaign_id: str) -> CampaignOut:
     rs_name = await _ruleset_of(session, c)
     wins = _wins(c)
     names = await _names(session, list(c.scenarios))
-    battles = [BattleOut(index=b.index, scenario_id=c.scenarios[b.index],
-                         scenario_name=names[b.index], game_id=b.game_id,
-                         status=statuses.get(b.game_id, "open"), dice=dict(b.dice or {}),
-                         winner=b.winner, medals=b.medals) for b in c.battles]
+    battles = [
+        BattleOut(
+            index=b.index,
+            scenario_id=c.scenarios[b.index],
+            scenario_name=names[b.index],
+            game_id=b.game_id,
+            status=statuses.get(b.game_id, "open"),
+            dice=dict(b.dice or {}),
+            winner=b.winner,
+            medals=b.medals,
+        )
+        for b in c.battles
+    ]
     winner = None
     if c.status == "finished" and wins["AXIS"] != wins["ALLIES"]:
         winner = max(SIDES, key=lambda s: wins[s])
     nxt = _next(c, rs_name)
     if nxt is not None:
         nxt.scenario_name = names[nxt.index]
-    return CampaignOut(id=c.id, name=c.name, ruleset=rs_name, status=c.status,
-                       scenarios=list(c.scenarios), scenario_names=names,
-                       options=dict(c.options or {}), players=dict(c.players or {}),
-                       wins=wins, battles=battles, next=nxt, winner=winner)
+    return CampaignOut(
+        id=c.id,
+        name=c.name,
+        ruleset=rs_name,
+        status=c.status,
+        scenarios=list(c.scenarios),
+        scenario_names=names,
+        options=dict(c.options or {}),
+        players=dict(c.players or {}),
+        wins=wins,
+        battles=battles,
+        next=nxt,
+        winner=winner,
+    )
 
 
 async def list_campaigns(session: AsyncSession) -> list[CampaignOut]:
@@ -187,23 +237,27 @@ async def next_battle(session: AsyncSession, me: Identity, campaign_id: str) -> 
     c = await _load(session, campaign_id)
     await _refresh(session, c)
     if me.id not in (c.players or {}).values() and me.id != c.created_by:
-        raise Forbidden("only the campaign's players start its battles",
-                        code="not_a_campaign_player")
+        raise Forbidden(
+            "only the campaign's players start its battles", code="not_a_campaign_player"
+        )
     rs_name = await _ruleset_of(session, c)
     nxt = _next(c, rs_name)
     if nxt is None:
         code = "campaign_finished" if c.status == "finished" else "battle_not_finished"
         raise Conflict("no battle to start now", code=code)
     campaign_id, index, dice = c.id, nxt.index, nxt.dice
-    try:            # one game per battle: UNIQUE(campaign_id, index) (uq_campaign_battle)
+    try:  # one game per battle: UNIQUE(campaign_id, index) (uq_campaign_battle)
         game_id = await _battle_game(session, me, c, index, dice, rs_name)
-        await repository.add_battle(session, CampaignBattle(campaign_id=campaign_id,
-                                                            index=index, game_id=game_id,
-                                                            dice=dice))
+        await repository.add_battle(
+            session,
+            CampaignBattle(campaign_id=campaign_id, index=index, game_id=game_id, dice=dice),
+        )
         await session.commit()
     except IntegrityError:
         await session.rollback()
-        raise Conflict("this battle was just started by another request",
-                       code="battle_already_started", index=index) from None
+        raise Conflict(
+            "this battle was just started by another request",
+            code="battle_already_started",
+            index=index,
+        ) from None
     return await get_campaign(session, campaign_id)
-

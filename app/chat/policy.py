@@ -41,6 +41,7 @@ stays bound by the chain of command), else any seat's permission.  Per layout:
   to it at any time (``Actor.collective``, set by the server from the side's slots:
   ``app.games.modes.collective_sides``).  Still nothing crosses sides.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -59,12 +60,18 @@ R_UNKNOWN = "unknown channel"
 R_SPECTATORS = "spectator chat is never shown to players"
 R_IDENTIFY = "identify yourself (a guest name) to chat"
 R_SPECTATOR_ALL = "spectators write in the spectators channel"
-R_CINC_SIDE = ("the Commander-in-Chief may not talk to all his Field Generals: "
-               "only to the one he visits this turn")
-R_CINC_ALL = ("the Commander-in-Chief may not write where his Field Generals read: "
-              "only to the one he visits this turn")
-R_NO_VISIT = ("no Field General visited yet this turn: the line opens when the "
-              "Commander-in-Chief confirms his orders")
+R_CINC_SIDE = (
+    "the Commander-in-Chief may not talk to all his Field Generals: "
+    "only to the one he visits this turn"
+)
+R_CINC_ALL = (
+    "the Commander-in-Chief may not write where his Field Generals read: "
+    "only to the one he visits this turn"
+)
+R_NO_VISIT = (
+    "no Field General visited yet this turn: the line opens when the "
+    "Commander-in-Chief confirms his orders"
+)
 R_OPPONENT = "the opponent's turn: the Commander-in-Chief visits the front only on his side's turn"
 R_FG_WAIT = "; your line to him opens when he visits you"
 
@@ -75,11 +82,11 @@ def r_visiting(fg: str) -> str:
 
 @dataclass(frozen=True)
 class Actor:
-    seat: str | None            # None: spectator
+    seat: str | None  # None: spectator
     side: str | None
     role: str | None
-    identified: bool            # has an identity (name) — anonymous spectators cannot write
-    collective: bool = False    # the side plays all roles collectively (layouts 2 / 1)
+    identified: bool  # has an identity (name) — anonymous spectators cannot write
+    collective: bool = False  # the side plays all roles collectively (layouts 2 / 1)
 
 
 @dataclass(frozen=True)
@@ -98,16 +105,16 @@ def _no(reason: str) -> Decision:
     return Decision(False, reason)
 
 
-def chain_state(view: dict[str, Any] | None, side: str | None,
-                rules: Ruleset | None = None) -> tuple[str, str | None]:
+def chain_state(
+    view: dict[str, Any] | None, side: str | None, rules: Ruleset | None = None
+) -> tuple[str, str | None]:
     """The side's line of talk from a seat's view, as the game's ruleset reads it
     (``Ruleset.chat_line``): ``("free", None)``, ``("visiting", fg)``, ``("no_visit",
     None)`` (own turn, orders not confirmed) or ``("opponent", None)``."""
     return (rules or STRICT_CHAT).chat_line(view, side)
 
 
-def visiting(view: dict[str, Any] | None, side: str,
-             rules: Ruleset | None = None) -> str | None:
+def visiting(view: dict[str, Any] | None, side: str, rules: Ruleset | None = None) -> str | None:
     """The Field General (role) the side's Commander-in-Chief visits this turn, if any."""
     state, fg = chain_state(view, side, rules)
     return fg if state == "visiting" else None
@@ -131,11 +138,17 @@ def may_read(actor: Actor, channel: str, view: dict[str, Any] | None = None) -> 
     return _no(R_UNKNOWN)
 
 
-Line = tuple[str, str | None]      # a side's line of talk (``chain_state``)
+Line = tuple[str, str | None]  # a side's line of talk (``chain_state``)
 
 
-def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None,
-              rules: Ruleset | None = None, *, line: Line | None = None) -> Decision:
+def may_write(
+    actor: Actor,
+    channel: str,
+    view: dict[str, Any] | None = None,
+    rules: Ruleset | None = None,
+    *,
+    line: Line | None = None,
+) -> Decision:
     """May ``actor`` write on ``channel`` now (``line``: his side's line of talk when
     known, else read from ``view`` by ``rules``)?"""
     read = may_read(actor, channel, view)
@@ -150,7 +163,7 @@ def may_write(actor: Actor, channel: str, view: dict[str, Any] | None = None,
     state, fg = line if line is not None else chain_state(view, actor.side, rules)
     if state == "free" or actor.collective:
         return OK
-    if channel == "all":            # his Field Generals read it
+    if channel == "all":  # his Field Generals read it
         return _no(R_CINC_ALL) if actor.role == CINC else OK
     if channel.startswith("side:"):
         return _no(R_CINC_SIDE) if actor.role == CINC else OK
@@ -175,9 +188,14 @@ def may_read_any(actors: list[Actor], channel: str, view: dict[str, Any] | None 
     return last
 
 
-def writer_for(actors: list[Actor], channel: str,
-               view: dict[str, Any] | None = None, rules: Ruleset | None = None,
-               *, lines: dict[str | None, Line] | None = None) -> tuple[Actor | None, Decision]:
+def writer_for(
+    actors: list[Actor],
+    channel: str,
+    view: dict[str, Any] | None = None,
+    rules: Ruleset | None = None,
+    *,
+    lines: dict[str | None, Line] | None = None,
+) -> tuple[Actor | None, Decision]:
     """Which held seat writes on ``channel`` (the C-in-C's rules bind whoever holds the
     C-in-C seat); (None, refusal) when none may.  ``lines``: side -> line of talk when
     known (else read from ``view`` by ``rules``)."""
@@ -198,7 +216,7 @@ def writer_for(actors: list[Actor], channel: str,
         if d:
             return a, d
         if first is None and may_read(a, channel, view):
-            first = d                   # the reason of a seat that reads the channel
+            first = d  # the reason of a seat that reads the channel
     return None, first if first is not None else can_write(actors[0])
 
 
@@ -206,30 +224,45 @@ def candidates(seats: list[tuple[str, str, str]]) -> list[str]:
     """Every channel of a game with these (seat, side, role) seats."""
     sides = sorted({side for _, side, _ in seats})
     out = ["all", *(f"side:{s}" for s in sides), "spectators"]
-    out += [f"pair:{side}:{role}" for _, side, role in seats
-            if role in FG_NAMES and any(r == CINC for _, sd, r in seats if sd == side)]
+    out += [
+        f"pair:{side}:{role}"
+        for _, side, role in seats
+        if role in FG_NAMES and any(r == CINC for _, sd, r in seats if sd == side)
+    ]
     return out
 
 
-def closed_reasons(actor: Actor, readable: list[str], writable: list[str],
-                   view: dict[str, Any] | None = None,
-                   rules: Ruleset | None = None) -> dict[str, str]:
+def closed_reasons(
+    actor: Actor,
+    readable: list[str],
+    writable: list[str],
+    view: dict[str, Any] | None = None,
+    rules: Ruleset | None = None,
+) -> dict[str, str]:
     """Why each readable channel is not writable now (for the client's closed panes)."""
     return {c: may_write(actor, c, view, rules).reason for c in readable if c not in writable}
 
 
-def channels(actor: Actor, seats: list[tuple[str, str, str]],
-             view: dict[str, Any] | None = None,
-             rules: Ruleset | None = None) -> dict[str, list[str]]:
+def channels(
+    actor: Actor,
+    seats: list[tuple[str, str, str]],
+    view: dict[str, Any] | None = None,
+    rules: Ruleset | None = None,
+) -> dict[str, list[str]]:
     """Channels this actor may read / write, given the game's (seat, side, role) list."""
     cands = candidates(seats)
-    return {"read": [c for c in cands if may_read(actor, c, view)],
-            "write": [c for c in cands if may_write(actor, c, view, rules)]}
+    return {
+        "read": [c for c in cands if may_read(actor, c, view)],
+        "write": [c for c in cands if may_write(actor, c, view, rules)],
+    }
 
 
-def channels_for(actors: list[Actor], seats: list[tuple[str, str, str]],
-                 view: dict[str, Any] | None = None,
-                 rules: Ruleset | None = None) -> dict[str, Any]:
+def channels_for(
+    actors: list[Actor],
+    seats: list[tuple[str, str, str]],
+    view: dict[str, Any] | None = None,
+    rules: Ruleset | None = None,
+) -> dict[str, Any]:
     """``{"read", "write", "closed"}`` for a connection playing these seats (one actor per
     seat; a spectator: one seatless actor).  ``closed``: readable channel -> reason.
 
@@ -237,14 +270,15 @@ def channels_for(actors: list[Actor], seats: list[tuple[str, str, str]],
     (:func:`chain_state`): memoised, since the server asks it for every seated audience
     after every action."""
     got = channels_of(actors, seats, view, rules)
-    return {"read": list(got["read"]), "write": list(got["write"]),
-            "closed": dict(got["closed"])}
+    return {"read": list(got["read"]), "write": list(got["write"]), "closed": dict(got["closed"])}
 
 
-def channels_of(actors: list[Actor] | tuple[Actor, ...],
-                seats: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...],
-                view: dict[str, Any] | None = None,
-                rules: Ruleset | None = None) -> dict[str, Any]:
+def channels_of(
+    actors: list[Actor] | tuple[Actor, ...],
+    seats: list[tuple[str, str, str]] | tuple[tuple[str, str, str], ...],
+    view: dict[str, Any] | None = None,
+    rules: Ruleset | None = None,
+) -> dict[str, Any]:
     """:func:`channels_for`'s value as ONE shared object per value (read-only: the hub
     only serialises it, and tells by identity that a connection's channels did not
     change since its last message)."""
@@ -259,26 +293,33 @@ def channels_of(actors: list[Actor] | tuple[Actor, ...],
         got = _channels_cached(actors, seats, key)
         if len(_LAST) >= 4096:
             _LAST.clear()
-        _LAST[id(actors)] = (actors, seats, key, got)     # keeps them alive: ids stay theirs
+        _LAST[id(actors)] = (actors, seats, key, got)  # keeps them alive: ids stay theirs
         return got
-    return _channels_cached(actors if isinstance(actors, tuple) else tuple(actors),
-                            seats if isinstance(seats, tuple) else tuple(map(tuple, seats)),
-                            key)
+    return _channels_cached(
+        actors if isinstance(actors, tuple) else tuple(actors),
+        seats if isinstance(seats, tuple) else tuple(map(tuple, seats)),
+        key,
+    )
 
 
 _LAST: dict[int, tuple[tuple[Actor, ...], tuple[Any, ...], tuple[Any, ...], dict[str, Any]]] = {}
 
 
-def _lines(actors: Any, view: dict[str, Any] | None,
-           rules: Ruleset | None) -> tuple[tuple[str | None, Line], ...]:
+def _lines(
+    actors: Any, view: dict[str, Any] | None, rules: Ruleset | None
+) -> tuple[tuple[str | None, Line], ...]:
     """The line of talk of every side the actors sit on (what the channels depend on)."""
-    return tuple((side, chain_state(view, side, rules))
-                 for side in sorted({a.side for a in actors}, key=str))
+    return tuple(
+        (side, chain_state(view, side, rules)) for side in sorted({a.side for a in actors}, key=str)
+    )
 
 
 @lru_cache(maxsize=4096)
-def _channels_cached(actors: tuple[Actor, ...], seats: tuple[tuple[str, str, str], ...],
-                     key: tuple[tuple[str | None, Line], ...]) -> dict[str, Any]:
+def _channels_cached(
+    actors: tuple[Actor, ...],
+    seats: tuple[tuple[str, str, str], ...],
+    key: tuple[tuple[str | None, Line], ...],
+) -> dict[str, Any]:
     lines = dict(key)
     cands = candidates(list(seats))
     read = [c for c in cands if may_read_any(list(actors), c)]

@@ -15,14 +15,17 @@ async def add(session: AsyncSession, msg: ChatMessage) -> ChatMessage:
     return msg
 
 
-def recent(session: Session, game_id: str, channels: Sequence[str],
-           limit: int = 100) -> list[ChatMessage]:
+def recent(
+    session: Session, game_id: str, channels: Sequence[str], limit: int = 100
+) -> list[ChatMessage]:
     """The last ``limit`` messages of these channels, oldest first (synchronous:
     ``Database.read``)."""
     if not channels:
         return []
-    res = session.execute(select(ChatMessage)
-                          .where(ChatMessage.game_id == game_id,
-                                 ChatMessage.channel.in_(list(channels)))
-                          .order_by(ChatMessage.id.desc()).limit(limit))
+    res = session.execute(
+        select(ChatMessage)
+        .where(ChatMessage.game_id == game_id, ChatMessage.channel.in_(list(channels)))
+        .order_by(ChatMessage.id.desc())
+        .limit(limit)
+    )
     return list(reversed(list(res.scalars())))

@@ -11,13 +11,14 @@ compare-and-set lets exactly one of them write): ``lose`` appends a ``timeout`` 
 for a seat of the side (``engine.meta``: the other side wins); ``bot`` lets the server's
 bot decide for the seat while its side has no time left (plain actions in the log).
 """
+
 from __future__ import annotations
 
 import time
 from datetime import datetime, timezone
 from typing import Any
 
-SIDES = ("AXIS", "ALLIES")      # the default sides (a clock built without the game's)
+SIDES = ("AXIS", "ALLIES")  # the default sides (a clock built without the game's)
 
 
 def epoch(dt: datetime | None) -> float | None:
@@ -29,19 +30,25 @@ def epoch(dt: datetime | None) -> float | None:
 
 
 class Clock:
-    def __init__(self, cfg: dict[str, Any], start: float | None,
-                 sides: tuple[str, ...] = SIDES) -> None:
+    def __init__(
+        self, cfg: dict[str, Any], start: float | None, sides: tuple[str, ...] = SIDES
+    ) -> None:
         self.cfg = cfg
         self.kind = str(cfg.get("kind", "none"))
-        self.sides = tuple(sides) or SIDES     # the game's sides (any ruleset's)
+        self.sides = tuple(sides) or SIDES  # the game's sides (any ruleset's)
         self.remaining = {s: float(cfg.get("initial_seconds", 0)) for s in self.sides}
-        self.last = start                   # when the current decision began
+        self.last = start  # when the current decision began
         self.last_side: str | None = None
 
     @classmethod
-    def of(cls, cfg: dict[str, Any] | None, started_at: datetime | None,
-           rows: list[tuple[str, datetime | None]],
-           sides: tuple[str, ...] = SIDES, saved: dict[str, Any] | None = None) -> Clock | None:
+    def of(
+        cls,
+        cfg: dict[str, Any] | None,
+        started_at: datetime | None,
+        rows: list[tuple[str, datetime | None]],
+        sides: tuple[str, ...] = SIDES,
+        saved: dict[str, Any] | None = None,
+    ) -> Clock | None:
         """Fold the log's (seat, created_at) rows; ``sides``: the game's sides.
         ``saved``: the fold of the rows before these (:meth:`dump`, kept with a
         snapshot), so that a cold start folds only the log's tail."""
@@ -88,13 +95,17 @@ class Clock:
 
     def public(self, running: list[str], now: float | None = None) -> dict[str, Any]:
         now = time.time() if now is None else now
-        return {"kind": self.kind, "on_timeout": self.cfg.get("on_timeout", "lose"),
-                "increment_seconds": self.cfg.get("increment_seconds", 0) if self.kind == "bank" else 0,
-                "move_seconds": self.cfg.get("move_seconds") if self.kind == "move" else None,
-                "remaining": {s: round(max(0.0, self.left(s, s in running, now)), 1)
-                              for s in self.sides},
-                "running": running if self.last is not None else [],
-                "server_time": round(now, 3)}
+        return {
+            "kind": self.kind,
+            "on_timeout": self.cfg.get("on_timeout", "lose"),
+            "increment_seconds": self.cfg.get("increment_seconds", 0) if self.kind == "bank" else 0,
+            "move_seconds": self.cfg.get("move_seconds") if self.kind == "move" else None,
+            "remaining": {
+                s: round(max(0.0, self.left(s, s in running, now)), 1) for s in self.sides
+            },
+            "running": running if self.last is not None else [],
+            "server_time": round(now, 3),
+        }
 
 
 def running_sides(rt: Any) -> list[str]:
@@ -128,7 +139,11 @@ def expired(rt: Any, now: float | None = None) -> list[str]:
     for seat in rt.rs.to_act(rt.state):
         side = seat.partition(":")[0]
         info = rt.seats.get(seat)
-        if side in running and info is not None and not info.is_bot \
-                and clock.left(side, True, now) <= 0:
+        if (
+            side in running
+            and info is not None
+            and not info.is_bot
+            and clock.left(side, True, now) <= 0
+        ):
             out.append(seat)
     return out

@@ -2,6 +2,7 @@
 checked for a side out of time (``app/clocks/service.py``); every few seconds the live
 timed games of the database are loaded, so a clock runs out even when nobody watches
 (after a restart too)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -24,10 +25,21 @@ async def _load_timed(games: GameSessions) -> None:
     async with games.db.sessions() as s:
         # an untimed game's ``clock`` is a JSON null (not SQL NULL): without the text
         # test every worker loaded every live game and followed all their batches
-        ids = (await s.execute(select(Game.id).where(Game.status == "live",
-                                                     Game.clock.is_not(None),
-                                                     cast(Game.clock, Text) != "null")
-                               .limit(500))).scalars().all()
+        ids = (
+            (
+                await s.execute(
+                    select(Game.id)
+                    .where(
+                        Game.status == "live",
+                        Game.clock.is_not(None),
+                        cast(Game.clock, Text) != "null",
+                    )
+                    .limit(500)
+                )
+            )
+            .scalars()
+            .all()
+        )
     for gid in ids:
         if games.registry.cached(gid) is None:
             try:

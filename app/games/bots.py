@@ -13,6 +13,7 @@ and exactly one worker drives a given game's bots.
   is kept); when that identity connects again it takes its seats back at once.
 * The sweep also restarts the bots of live games whose lease expired (a worker died).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -37,8 +38,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("app.bots")
 
 
-def choose_bot_action(rs: Ruleset, state: Any, seat: str, salt: int,
-                      level: str | None = None) -> dict[str, Any] | None:
+def choose_bot_action(
+    rs: Ruleset, state: Any, seat: str, salt: int, level: str | None = None
+) -> dict[str, Any] | None:
     """The engine's bot at ``level`` (``app.engine_api.bot_for``) over the game's ruleset,
     computed here: the server calls it for ``random`` only (instant; :func:`think` sends
     every other level to the bot process pool); the server adds no rule.  The bot decides,
@@ -57,8 +59,9 @@ def bot_pool(workers: int) -> ProcessPoolExecutor:
     use, ``spawn``: no copy of the server's threads and sockets)."""
     global _POOL
     if _POOL is None:
-        _POOL = ProcessPoolExecutor(max_workers=workers,
-                                    mp_context=multiprocessing.get_context("spawn"))
+        _POOL = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+        )
     return _POOL
 
 
@@ -76,8 +79,9 @@ def seat_level(seat_state: Any, default: str) -> str:
     return level if level in bot_levels() else default
 
 
-async def think(rs: Ruleset, state: Any, seat: str, salt: int, level: str,
-                workers: int) -> dict[str, Any] | None:
+async def think(
+    rs: Ruleset, state: Any, seat: str, salt: int, level: str, workers: int
+) -> dict[str, Any] | None:
     """A computer player's action (``engine.ai`` at ``level``), computed in the bot process
     pool so that the event loop keeps serving every other game meanwhile; ``random`` is
     chosen here (it costs nothing)."""
@@ -85,13 +89,15 @@ async def think(rs: Ruleset, state: Any, seat: str, salt: int, level: str,
         return choose_bot_action(rs, state, seat, salt, "random")
     loop = asyncio.get_running_loop()
     try:
-        return await loop.run_in_executor(bot_pool(workers), bot_action, rs.name, state, seat,
-                                          level, salt)
-    except BrokenProcessPool:           # a pool process died (killed, out of memory)
+        return await loop.run_in_executor(
+            bot_pool(workers), bot_action, rs.name, state, seat, level, salt
+        )
+    except BrokenProcessPool:  # a pool process died (killed, out of memory)
         log.warning("the bot process pool broke; starting a new one")
         close_bot_pool()
-        return await loop.run_in_executor(bot_pool(workers), bot_action, rs.name, state, seat,
-                                          level, salt)
+        return await loop.run_in_executor(
+            bot_pool(workers), bot_action, rs.name, state, seat, level, salt
+        )
 
 
 def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
@@ -104,7 +110,8 @@ def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
         return None
     return next((s for s in rt.rs.to_act(rt.state) if s in bots), None)
 
-LEASE_SECONDS = 10.0     # a worker's claim on driving one game's bots (renewed at half)
+
+LEASE_SECONDS = 10.0  # a worker's claim on driving one game's bots (renewed at half)
 
 
 class BotDriver:
@@ -112,7 +119,7 @@ class BotDriver:
         self.games = games
         self.worker = games.worker
         self.task: asyncio.Task[None] | None = None
-        self._beat_at = float("-inf")    # loop time of the last presence heartbeat
+        self._beat_at = float("-inf")  # loop time of the last presence heartbeat
 
     @property
     def grace(self) -> float:
@@ -142,12 +149,18 @@ class BotDriver:
         db = self.games.db
         async with db.writing() as s:
             res = await s.execute(
-                update(Game).where(Game.id == game_id,
-                                   or_(Game.bot_owner.is_(None), Game.bot_owner == self.worker,
-                                       Game.bot_lease_until < now))
-                .values(bot_owner=self.worker,
-                        bot_lease_until=now + timedelta(seconds=self.lease))
-                .execution_options(synchronize_session=False))
+                update(Game)
+                .where(
+                    Game.id == game_id,
+                    or_(
+                        Game.bot_owner.is_(None),
+                        Game.bot_owner == self.worker,
+                        Game.bot_lease_until < now,
+                    ),
+                )
+                .values(bot_owner=self.worker, bot_lease_until=now + timedelta(seconds=self.lease))
+                .execution_options(synchronize_session=False)
+            )
             await s.commit()
             return bool(res.rowcount)  # type: ignore[attr-defined]
 
@@ -155,9 +168,12 @@ class BotDriver:
         db = self.games.db
         with contextlib.suppress(Exception):
             async with db.writing() as s:
-                await s.execute(update(Game).where(Game.id == game_id, Game.bot_owner == self.worker)
-                                .values(bot_owner=None, bot_lease_until=None)
-                                .execution_options(synchronize_session=False))
+                await s.execute(
+                    update(Game)
+                    .where(Game.id == game_id, Game.bot_owner == self.worker)
+                    .values(bot_owner=None, bot_lease_until=None)
+                    .execution_options(synchronize_session=False)
+                )
                 await s.commit()
 
     # -- driving ---------------------------------------------------------------------------
@@ -184,7 +200,7 @@ class BotDriver:
         try:
             while bot_to_act(rt, self.max_seq) is not None:
                 if not await self._acquire(rt.game_id):
-                    return                      # another worker drives this game's bots
+                    return  # another worker drives this game's bots
                 try:
                     await self._play(rt)
                 finally:
@@ -206,9 +222,10 @@ class BotDriver:
                     return
                 seq, state = rt.seq, rt.state
                 level = seat_level(rt.seats.get(seat), self.games.settings.bot_level)
-            try:        # thinks outside the game's lock; a stale seq is refused below
-                action = await think(rt.rs, state, seat, seq, level,
-                                     self.games.settings.bot_workers)
+            try:  # thinks outside the game's lock; a stale seq is refused below
+                action = await think(
+                    rt.rs, state, seat, seq, level, self.games.settings.bot_workers
+                )
             except EngineError:
                 log.exception("bot could not choose in game %s", rt.game_id)
                 return
@@ -230,16 +247,23 @@ class BotDriver:
             return
         db = self.games.db
         async with db.writing() as s:
-            await s.execute(update(Seat).where(Seat.game_id == rt.game_id,
-                                               Seat.identity_id == identity_id)
-                            .values(last_seen=utcnow())
-                            .execution_options(synchronize_session=False))
-            res = await s.execute(update(Seat).where(Seat.game_id == rt.game_id,
-                                                     Seat.identity_id == identity_id,
-                                                     Seat.is_bot.is_(True),
-                                                     Seat.bot_reason == "away")
-                                  .values(is_bot=False, bot_reason=None)
-                                  .execution_options(synchronize_session=False))
+            await s.execute(
+                update(Seat)
+                .where(Seat.game_id == rt.game_id, Seat.identity_id == identity_id)
+                .values(last_seen=utcnow())
+                .execution_options(synchronize_session=False)
+            )
+            res = await s.execute(
+                update(Seat)
+                .where(
+                    Seat.game_id == rt.game_id,
+                    Seat.identity_id == identity_id,
+                    Seat.is_bot.is_(True),
+                    Seat.bot_reason == "away",
+                )
+                .values(is_bot=False, bot_reason=None)
+                .execution_options(synchronize_session=False)
+            )
             await s.commit()
             back = bool(res.rowcount)  # type: ignore[attr-defined]
         if back:
@@ -251,7 +275,7 @@ class BotDriver:
         that grew with the number of games)."""
         loop = asyncio.get_running_loop()
         if loop.time() - self._beat_at < self.grace / 3:
-            return                      # presence is written every BOT_GRACE_SECONDS / 3
+            return  # presence is written every BOT_GRACE_SECONDS / 3
         self._beat_at = loop.time()
         pairs: set[tuple[str, str]] = set()
         for rt in list(self.games.registry.runtimes.values()):
@@ -265,53 +289,70 @@ class BotDriver:
         ordered = sorted(pairs)
         async with db.writing() as s:
             for i in range(0, len(ordered), 500):
-                await s.execute(update(Seat).where(tuple_(Seat.game_id, Seat.identity_id)
-                                                   .in_(ordered[i:i + 500]))
-                                .values(last_seen=now)
-                                .execution_options(synchronize_session=False))
+                await s.execute(
+                    update(Seat)
+                    .where(tuple_(Seat.game_id, Seat.identity_id).in_(ordered[i : i + 500]))
+                    .values(last_seen=now)
+                    .execution_options(synchronize_session=False)
+                )
             await s.commit()
 
     async def _take_over_absent(self) -> None:
         cutoff = utcnow() - timedelta(seconds=self.grace)
         db = self.games.db
         async with db.sessions() as s:
-            rows = (await s.execute(
-                select(Seat.id, Seat.game_id).join(Game, Game.id == Seat.game_id)
-                .where(Game.status == "live", Game.mode.in_(STAND_IN_MODES), Seat.is_bot.is_(False),
-                       Seat.identity_id.is_not(None), Seat.last_seen < cutoff))).all()
+            rows = (
+                await s.execute(
+                    select(Seat.id, Seat.game_id)
+                    .join(Game, Game.id == Seat.game_id)
+                    .where(
+                        Game.status == "live",
+                        Game.mode.in_(STAND_IN_MODES),
+                        Seat.is_bot.is_(False),
+                        Seat.identity_id.is_not(None),
+                        Seat.last_seen < cutoff,
+                    )
+                )
+            ).all()
         if not rows:
             return
         changed: set[str] = set()
         async with db.writing() as s:
             for seat_id, game_id in rows:
-                res = await s.execute(update(Seat).where(Seat.id == seat_id, Seat.is_bot.is_(False),
-                                                         Seat.last_seen < cutoff)
-                                      .values(is_bot=True, bot_reason="away")
-                                      .execution_options(synchronize_session=False))
+                res = await s.execute(
+                    update(Seat)
+                    .where(Seat.id == seat_id, Seat.is_bot.is_(False), Seat.last_seen < cutoff)
+                    .values(is_bot=True, bot_reason="away")
+                    .execution_options(synchronize_session=False)
+                )
                 if res.rowcount:  # type: ignore[attr-defined]
                     changed.add(game_id)
             await s.commit()
         for game_id in sorted(changed):
             log.info("game %s: absent players' seats handed to bots", game_id)
-            self.games.registry.evicted.pop(game_id, None)     # its bots may play now
+            self.games.registry.evicted.pop(game_id, None)  # its bots may play now
             await self.games.seats_changed(game_id)
 
     async def _orphans(self) -> None:
         """Live games with bot seats and no valid lease: make sure someone drives them."""
         now = utcnow()
         async with self.games.db.sessions() as s:
-            rows = (await s.execute(
-                select(Game.id, Game.seq).where(Game.status == "live",
-                                                or_(Game.bot_lease_until.is_(None),
-                                                    Game.bot_lease_until < now),
-                                                Game.id.in_(select(Seat.game_id)
-                                                            .where(Seat.is_bot.is_(True))))
-                .limit(200))).all()
+            rows = (
+                await s.execute(
+                    select(Game.id, Game.seq)
+                    .where(
+                        Game.status == "live",
+                        or_(Game.bot_lease_until.is_(None), Game.bot_lease_until < now),
+                        Game.id.in_(select(Seat.game_id).where(Seat.is_bot.is_(True))),
+                    )
+                    .limit(200)
+                )
+            ).all()
         registry = self.games.registry
         for game_id, seq in rows:
             rt = registry.cached(game_id)
             if rt is None and registry.evicted.get(game_id) == seq:
-                continue            # dropped idle with no bot to act, and nothing since
+                continue  # dropped idle with no bot to act, and nothing since
             if rt is None:
                 try:
                     rt = await self.games.registry.get(game_id)
@@ -327,8 +368,11 @@ class BotDriver:
         tick (2 s) they cost ~5 % of a worker's CPU at 100 live games and a few ms of
         stall each time."""
         tick = max(0.2, min(self.grace / 3, 2.0))
-        every = {self._heartbeat: tick, self._take_over_absent: max(tick, self.grace / 12),
-                 self._orphans: max(tick, self.lease / 2)}
+        every = {
+            self._heartbeat: tick,
+            self._take_over_absent: max(tick, self.grace / 12),
+            self._orphans: max(tick, self.lease / 2),
+        }
         loop = asyncio.get_running_loop()
         last = dict.fromkeys(every, float("-inf"))
         while True:

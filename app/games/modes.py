@@ -15,6 +15,7 @@ Stand-in bots (a bot takes over the slot of a player who leaves a live game, or 
 away ``BOT_GRACE_SECONDS``) are the server's policy for the modes whose seats are shared
 by teams: the modes with a layout grouping role seats.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -62,12 +63,16 @@ def get_mode(rs: Ruleset, scenario: Any, name: str | None) -> str:
     offered = modes_for(rs, scenario)
     if name is None:
         if not offered:
-            raise Unprocessable(f"ruleset {rs.name} does not accept this scenario",
-                                code="unknown_mode")
+            raise Unprocessable(
+                f"ruleset {rs.name} does not accept this scenario", code="unknown_mode"
+            )
         return offered[0]
     if name not in offered:
-        raise Unprocessable(f"mode {name!r} is not offered for this scenario by ruleset "
-                            f"{rs.name}; offered: {offered}", code="unknown_mode")
+        raise Unprocessable(
+            f"mode {name!r} is not offered for this scenario by ruleset "
+            f"{rs.name}; offered: {offered}",
+            code="unknown_mode",
+        )
     return name
 
 
@@ -99,23 +104,28 @@ def slot_name(side: str, roles: list[str]) -> str:
     return f"{side}:{'+'.join(roles)}" if roles else side
 
 
-def build_slots(rs: Ruleset, mode: str | None, engine_seats: list[str],
-                layout: dict[str, str] | None) -> tuple[dict[str, str], list[SlotSpec]]:
+def build_slots(
+    rs: Ruleset, mode: str | None, engine_seats: list[str], layout: dict[str, str] | None
+) -> tuple[dict[str, str], list[SlotSpec]]:
     """(the layout per side, the player slots) for a new game; 422 on a bad layout."""
     table, default = layouts_of(rs, mode)
     sides = list(dict.fromkeys(seat_spec(s).side for s in engine_seats))
     layout = dict(layout or {})
     unknown = set(layout) - set(sides)
     if unknown:
-        raise Unprocessable(f"layout names unknown sides {sorted(unknown)}; sides: {sides}",
-                            code="invalid_layout")
+        raise Unprocessable(
+            f"layout names unknown sides {sorted(unknown)}; sides: {sides}", code="invalid_layout"
+        )
     chosen: dict[str, str] = {}
     slots: list[SlotSpec] = []
     for side in sides:
         name = str(layout.get(side, default))
         if name not in table:
-            raise Unprocessable(f"layout {name!r} for {side} is not offered in mode {mode}; "
-                                f"offered: {sorted(table)}", code="invalid_layout")
+            raise Unprocessable(
+                f"layout {name!r} for {side} is not offered in mode {mode}; "
+                f"offered: {sorted(table)}",
+                code="invalid_layout",
+            )
         chosen[side] = name
         for roles in table[name]:
             seats = tuple(f"{side}:{r}" for r in roles) if roles else (side,)

@@ -27,6 +27,7 @@ Ownership is a matter of load, not of correctness: the database log (unique seq 
 game) stays the arbiter of every action, so two workers briefly believing they own a
 game (a stalled owner whose key expired) serve consistent, exactly-once games.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app.ownership")
 
-PREFIX = "overlord:"     # + the deployment's namespace (:func:`namespace`) + ":"
+PREFIX = "overlord:"  # + the deployment's namespace (:func:`namespace`) + ":"
 OWNER_TTL_SECONDS = 10.0  # a dead worker's games go to another one after this at most
 
 
@@ -61,6 +62,7 @@ def namespace(database_url: str, schema: str | None) -> str:
     except Exception:
         url = database_url
     return hashlib.blake2b(f"{url}|{schema or ''}".encode(), digest_size=6).hexdigest()
+
 
 # KEYS[1] game key; ARGV: me, ttl ms, the preferred worker.  The holder; none: taken when
 # this worker is the preferred one, else the preferred one (to relay to; it takes it)
@@ -97,8 +99,14 @@ def _s(v: Any) -> str | None:
 class Ownership:
     """This worker's game keys (one per owned game) and their renewal loop."""
 
-    def __init__(self, redis_url: str, registry: Registry, ttl: float = OWNER_TTL_SECONDS,
-                 on_lost: Callable[[str], None] | None = None, space: str = "") -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        registry: Registry,
+        ttl: float = OWNER_TTL_SECONDS,
+        on_lost: Callable[[str], None] | None = None,
+        space: str = "",
+    ) -> None:
         self.redis = redis_client(redis_url)
         self._outage = Outage("ownership renewal")
         base = f"{PREFIX}{space}:" if space else PREFIX
@@ -106,12 +114,12 @@ class Ownership:
         self.registry = registry
         self.ttl_ms = max(1000, int(ttl * 1000))
         self.on_lost = on_lost
-        self.address = ""                 # host:port of this worker's forward listener
+        self.address = ""  # host:port of this worker's forward listener
         self.owned: set[str] = set()
-        self._idle: set[str] = set()      # owned games seen without connections once
+        self._idle: set[str] = set()  # owned games seen without connections once
         self._taken: dict[str, float] = {}  # when each was taken (a socket is attaching)
         self._task: asyncio.Task[None] | None = None
-        self.peers: list[str] = []        # live workers' addresses (``self.workers``)
+        self.peers: list[str] = []  # live workers' addresses (``self.workers``)
         self._place = self.redis.register_script(_PLACE)
         self._claim = self.redis.register_script(_CLAIM)
         self._usurp = self.redis.register_script(_USURP)
@@ -137,8 +145,10 @@ class Ownership:
         """The live worker rendezvous hashing prefers for a game (the same answer on
         every worker that knows the same peers; a worker joining or leaving moves only
         the games it wins or held)."""
+
         def weight(peer: str) -> bytes:
             return hashlib.blake2b(f"{peer}|{game_id}".encode(), digest_size=8).digest()
+
         return max(self.peers or [self.address], key=weight)
 
     def owns(self, game_id: str) -> bool:
@@ -155,17 +165,20 @@ class Ownership:
         """Where a game's socket is served: its owner, or when nobody owns it the
         preferred worker (this one: taken now; another: relay to it, it takes it)."""
         if game_id in self.owned:
-            self._taken[game_id] = time.monotonic()     # a socket is attaching: not idle
+            self._taken[game_id] = time.monotonic()  # a socket is attaching: not idle
             return self.address
-        holder = _s(await self._place(keys=[self.key + game_id],
-                                      args=[self.address, self.ttl_ms, self.preferred(game_id)]))
+        holder = _s(
+            await self._place(
+                keys=[self.key + game_id], args=[self.address, self.ttl_ms, self.preferred(game_id)]
+            )
+        )
         return self._took(game_id, holder)
 
     async def take(self, game_id: str) -> str | None:
         """A socket relayed here by another worker: the game's owner after taking it if
         nobody held it."""
         if game_id in self.owned:
-            self._taken[game_id] = time.monotonic()     # a socket is attaching: not idle
+            self._taken[game_id] = time.monotonic()  # a socket is attaching: not idle
             return self.address
         holder = _s(await self._claim(keys=[self.key + game_id], args=[self.address, self.ttl_ms]))
         return self._took(game_id, holder)
@@ -173,8 +186,9 @@ class Ownership:
     async def usurp(self, game_id: str, dead: str) -> str | None:
         """The owner ``dead`` refused our connection (its process is gone): take the game
         if its key still names it."""
-        holder = _s(await self._usurp(keys=[self.key + game_id],
-                                      args=[self.address, self.ttl_ms, dead]))
+        holder = _s(
+            await self._usurp(keys=[self.key + game_id], args=[self.address, self.ttl_ms, dead])
+        )
         return self._took(game_id, holder)
 
     async def release(self, game_id: str) -> None:
@@ -188,8 +202,14 @@ class Ownership:
         """A runtime cached on a worker that does not own its game, idle (no connection,
         no bot move, no clock): forgotten rather than kept up to date with the owner's
         batches (loaded again from the log if a request needs it).  True if forgotten."""
-        if rt.game_id in self.owned or rt.connections or rt.lock.locked() or rt.inbox \
-                or rt.clock is not None or (rt.bot_task is not None and not rt.bot_task.done()):
+        if (
+            rt.game_id in self.owned
+            or rt.connections
+            or rt.lock.locked()
+            or rt.inbox
+            or rt.clock is not None
+            or (rt.bot_task is not None and not rt.bot_task.done())
+        ):
             return False
         if self.registry.runtimes.get(rt.game_id) is rt:
             del self.registry.runtimes[rt.game_id]
@@ -211,9 +231,10 @@ class Ownership:
                 self._idle.discard(gid)
             keep.append(gid)
         for i in range(0, len(keep), 500):
-            chunk = keep[i:i + 500]
-            held = await self._renew(keys=[self.key + g for g in chunk],
-                                     args=[self.address, self.ttl_ms])
+            chunk = keep[i : i + 500]
+            held = await self._renew(
+                keys=[self.key + g for g in chunk], args=[self.address, self.ttl_ms]
+            )
             for gid, ok in zip(chunk, held):
                 if not int(ok) and gid in self.owned:
                     log.warning("game %s: ownership lost to another worker", gid)
@@ -224,7 +245,7 @@ class Ownership:
                         self.on_lost(gid)
 
     async def _loop(self) -> None:
-        while True:                 # a joining worker is known to the others within ~1 s
+        while True:  # a joining worker is known to the others within ~1 s
             await asyncio.sleep(min(self.ttl_ms / 3000, 1.0))
             try:
                 await self.beat()

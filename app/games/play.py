@@ -5,6 +5,7 @@ or refuses, and while the ruleset is at a chance node the server rolls with its
 ``sample_chance`` and logs the rolls in the same transaction, so the log alone replays
 the game.
 """
+
 from __future__ import annotations
 
 import logging
@@ -32,24 +33,32 @@ class Outcome:
     details: dict[str, Any] = field(default_factory=dict)
     batch: Batch | None = None
     entries: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    snapshot: Any = None                 # the state to snapshot after the broadcast, if due
-    snapshot_seq: int = 0                # the seq of that state (set with ``snapshot``)
+    snapshot: Any = None  # the state to snapshot after the broadcast, if due
+    snapshot_seq: int = 0  # the seq of that state (set with ``snapshot``)
 
     @classmethod
     def reject(cls, seq: int, code: str, message: str, **details: Any) -> Outcome:
         return cls(False, seq, code, message, details)
 
 
-async def submit(db: Database, writer: repository.LogWriter, rt: GameRuntime, seat: str,
-                 expected_seq: int, action: dict[str, Any], snapshot_every: int) -> Outcome:
+async def submit(
+    db: Database,
+    writer: repository.LogWriter,
+    rt: GameRuntime,
+    seat: str,
+    expected_seq: int,
+    action: dict[str, Any],
+    snapshot_every: int,
+) -> Outcome:
     """Apply ``action`` for ``seat``; the caller holds ``rt.lock``."""
     if rt.fields()["status"] == "finished":
         return Outcome.reject(rt.seq, "game_over", "the game is over")
-    if rt.status == "open":           # a game that started stays live (game_fields)
+    if rt.status == "open":  # a game that started stays live (game_fields)
         return Outcome.reject(rt.seq, "game_not_started", "a seat is still free")
     if expected_seq != rt.seq:
-        return Outcome.reject(rt.seq, "stale_seq",
-                              f"the game is at seq {rt.seq}, not {expected_seq}; resync")
+        return Outcome.reject(
+            rt.seq, "stale_seq", f"the game is at seq {rt.seq}, not {expected_seq}; resync"
+        )
     before = rt.state
     try:
         # the log stores the ruleset's canonical form, never the client's text: unknown
@@ -76,17 +85,23 @@ async def submit(db: Database, writer: repository.LogWriter, rt: GameRuntime, se
     if rolls:
         rt.fold.stack.clear()
     batch = rt.push(old + 1, seat, [*events, *roll_events], state, new)
-    rt._fields = ((rt.seq, rt._seats_version), fields)   # prime the lobby-columns memo
+    rt._fields = ((rt.seq, rt._seats_version), fields)  # prime the lobby-columns memo
     # a snapshot only where nothing before it can be undone (a cold start from it has no
     # undo stack): the state before the first undoable step of the current one, if any
     at, snap_state = new, state
     if snap and rt.fold.stack:
         first, _, before_first = rt.fold.stack[0]
         at, snap_state = first - 1, before_first
-    if at <= 0:                 # the state before seq 1: the seed replays it, no snapshot
+    if at <= 0:  # the state before seq 1: the seed replays it, no snapshot
         snap = False
-    return Outcome(True, new, batch=batch, entries=entries,
-                   snapshot=snap_state if snap else None, snapshot_seq=at)
+    return Outcome(
+        True,
+        new,
+        batch=batch,
+        entries=entries,
+        snapshot=snap_state if snap else None,
+        snapshot_seq=at,
+    )
 
 
 def snapshot_due(game_id: str, old: int, new: int, every: int) -> bool:
@@ -98,14 +113,15 @@ def snapshot_due(game_id: str, old: int, new: int, every: int) -> bool:
     return (new + off) // every > (old + off) // every
 
 
-async def submit_meta(db: Database, writer: repository.LogWriter, rt: GameRuntime, seat: str,
-                      action: dict[str, Any]) -> Outcome:
+async def submit_meta(
+    db: Database, writer: repository.LogWriter, rt: GameRuntime, seat: str, action: dict[str, Any]
+) -> Outcome:
     """Append a server-originated entry (``resign`` / ``timeout`` / ``forfeit`` /
     ``undo``: ``engine.meta``) for ``seat``; the caller holds ``rt.lock``.  Folded exactly
     as every replay folds it."""
     if rt.fields()["status"] == "finished":
         return Outcome.reject(rt.seq, "game_over", "the game is over")
-    if rt.status == "open":           # a game that started stays live (game_fields)
+    if rt.status == "open":  # a game that started stays live (game_fields)
         return Outcome.reject(rt.seq, "game_not_started", "a seat is still free")
     action = {**action, "seat": seat}
     trial = Fold(rt.fold.state, rt.fold.seq, rt.rs)
@@ -129,8 +145,14 @@ async def submit_meta(db: Database, writer: repository.LogWriter, rt: GameRuntim
     return Outcome(True, old + 1, batch=batch, entries=entries)
 
 
-async def _append(db: Database, writer: repository.LogWriter, rt: GameRuntime, old: int,
-                  entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> Outcome | None:
+async def _append(
+    db: Database,
+    writer: repository.LogWriter,
+    rt: GameRuntime,
+    old: int,
+    entries: list[tuple[str, dict[str, Any]]],
+    fields: dict[str, Any],
+) -> Outcome | None:
     """Commit log entries ``old+1..`` (compare-and-set on the seq); a ``stale_seq``
     rejection when another writer was first (the runtime then catches up)."""
     ok = await writer.append(rt.game_id, old, entries, fields)
@@ -138,15 +160,19 @@ async def _append(db: Database, writer: repository.LogWriter, rt: GameRuntime, o
         return None
     async with db.sessions() as session:
         await rt.catch_up(session)
-    return Outcome.reject(rt.seq, "stale_seq",
-                          f"another action was accepted first; the game is at seq {rt.seq}")
+    return Outcome.reject(
+        rt.seq, "stale_seq", f"another action was accepted first; the game is at seq {rt.seq}"
+    )
 
 
 async def _clock_fold(db: Database, game_id: str, seq: int) -> dict[str, Any] | None:
     """A timed game's clock fold after ``seq`` (None: untimed)."""
     async with db.sessions() as session:
-        game = (await session.execute(select(Game.id, Game.clock, Game.started_at)
-                                      .where(Game.id == game_id))).first()
+        game = (
+            await session.execute(
+                select(Game.id, Game.clock, Game.started_at).where(Game.id == game_id)
+            )
+        ).first()
         if game is None or not game.clock:
             return None
         sides = tuple(dict.fromkeys(s.side for s in await repository.seats_of(session, game_id)))
@@ -154,8 +180,9 @@ async def _clock_fold(db: Database, game_id: str, seq: int) -> dict[str, Any] | 
         return folded.dump() if folded is not None else None
 
 
-async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, state: Any,
-                         timed: bool = True) -> None:
+async def write_snapshot(
+    db: Database, rs: Ruleset, game_id: str, seq: int, state: Any, timed: bool = True
+) -> None:
     """Store the state after ``seq`` and, for a timed game, its clock's fold (the
     previous snapshot's + at most ``SNAPSHOT_EVERY`` rows; best effort: the log alone
     replays the game).  ``timed=False``: the caller knows the game has no clock (no
@@ -164,8 +191,11 @@ async def write_snapshot(db: Database, rs: Ruleset, game_id: str, seq: int, stat
         blob = dump_snapshot(rs, state)
         clock = await _clock_fold(db, game_id, seq) if timed else None
         async with db.writing() as session:
-            await session.execute(insert(Snapshot.__table__).values(
-                game_id=game_id, seq=seq, state=blob, clock=clock, created_at=utcnow()))
+            await session.execute(
+                insert(Snapshot.__table__).values(
+                    game_id=game_id, seq=seq, state=blob, clock=clock, created_at=utcnow()
+                )
+            )
             await session.commit()
     except Exception:
         log.exception("snapshot of game %s at seq %s failed", game_id, seq)

@@ -9,6 +9,7 @@ identities by every worker's heartbeat, and when the last connection of an ident
 a worker closes), so that every worker tells the same story.  Nothing here touches the
 game: the outcome of an absence goes through the log (``engine.meta``).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -28,14 +29,15 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("app.presence")
 
+
 class Presence:
     def __init__(self, games: GameSessions) -> None:
         self.games = games
-        self.last_seen: dict[str, dict[str, float]] = {}     # game -> identity -> epoch
-        self.loaded: dict[str, float] = {}                   # game -> first seen here
-        self.spectators: dict[str, dict[str, int]] = {}      # game -> worker -> count
-        self.sent: dict[str, Any] = {}                       # game -> last broadcast
-        self.left: dict[str, dict[str, float]] = {}          # game -> identity -> departure
+        self.last_seen: dict[str, dict[str, float]] = {}  # game -> identity -> epoch
+        self.loaded: dict[str, float] = {}  # game -> first seen here
+        self.spectators: dict[str, dict[str, int]] = {}  # game -> worker -> count
+        self.sent: dict[str, Any] = {}  # game -> last broadcast
+        self.left: dict[str, dict[str, float]] = {}  # game -> identity -> departure
 
     def forget(self, game_id: str) -> None:
         """The game left this worker's memory (``Registry.drop``): its presence too (a
@@ -70,9 +72,13 @@ class Presence:
         connections)."""
         for i in range(0, len(game_ids), 500):
             async with self.games.db.sessions() as s:
-                rows = (await s.execute(select(Seat.game_id, Seat.identity_id, Seat.last_seen)
-                                        .where(Seat.game_id.in_(game_ids[i:i + 500]),
-                                               Seat.identity_id.is_not(None)))).all()
+                rows = (
+                    await s.execute(
+                        select(Seat.game_id, Seat.identity_id, Seat.last_seen).where(
+                            Seat.game_id.in_(game_ids[i : i + 500]), Seat.identity_id.is_not(None)
+                        )
+                    )
+                ).all()
             for gid, ident, ts in rows:
                 seen = self.last_seen.setdefault(gid, {})
                 e = epoch(ts)
@@ -92,15 +98,22 @@ class Presence:
         self.last_seen.setdefault(game_id, {})[identity_id] = now
         db = self.games.db
         async with db.writing() as s:
-            await s.execute(update(Seat).where(Seat.game_id == game_id,
-                                               Seat.identity_id == identity_id)
-                            .values(last_seen=utcnow())
-                            .execution_options(synchronize_session=False))
+            await s.execute(
+                update(Seat)
+                .where(Seat.game_id == game_id, Seat.identity_id == identity_id)
+                .values(last_seen=utcnow())
+                .execution_options(synchronize_session=False)
+            )
             await s.commit()
 
     # -- the story ---------------------------------------------------------------------------
-    def absent_for(self, rt: GameRuntime, identity_id: str, local: set[str] | None = None,
-                   now: float | None = None) -> float:
+    def absent_for(
+        self,
+        rt: GameRuntime,
+        identity_id: str,
+        local: set[str] | None = None,
+        now: float | None = None,
+    ) -> float:
         """Seconds since the identity was last here (0: here now)."""
         now = time.time() if now is None else now
         if local is None:
@@ -109,15 +122,20 @@ class Presence:
             return 0.0
         seen = self.last_seen.get(rt.game_id, {}).get(identity_id)
         start = self.loaded.setdefault(rt.game_id, now)
-        last = max(seen or 0.0, start)     # a restart gives the absent the grace again
+        last = max(seen or 0.0, start)  # a restart gives the absent the grace again
         gone_at = self.left.get(rt.game_id, {}).get(identity_id)
-        if not self.games.bus.local_only and seen is not None and now - seen < 2.5 * self.period \
-                and (gone_at is None or seen > gone_at + 0.5 * self.period):
-            return 0.0                       # another worker's heartbeat: connected there
+        if (
+            not self.games.bus.local_only
+            and seen is not None
+            and now - seen < 2.5 * self.period
+            and (gone_at is None or seen > gone_at + 0.5 * self.period)
+        ):
+            return 0.0  # another worker's heartbeat: connected there
         return max(0.0, now - last)
 
-    def seat_state(self, rt: GameRuntime, seat: str, local: set[str] | None = None,
-                   now: float | None = None) -> tuple[str, float]:
+    def seat_state(
+        self, rt: GameRuntime, seat: str, local: set[str] | None = None, now: float | None = None
+    ) -> tuple[str, float]:
         info = rt.seats[seat]
         if info.identity_id is None:
             return ("bot" if info.is_bot else "free"), 0.0
@@ -132,10 +150,12 @@ class Presence:
         seats = []
         for seat, info in rt.seats.items():
             state, away = self.seat_state(rt, seat, local, now)
-            seats.append({"seat": seat, "state": state, "away_seconds": int(away),
-                          "bot": info.is_bot})
-        others = sum(n for w, n in self.spectators.get(rt.game_id, {}).items()
-                     if w != self.games.worker)
+            seats.append(
+                {"seat": seat, "state": state, "away_seconds": int(away), "bot": info.is_bot}
+            )
+        others = sum(
+            n for w, n in self.spectators.get(rt.game_id, {}).items() if w != self.games.worker
+        )
         return {"seats": seats, "spectators": spectators + others, "grace": int(self.grace)}
 
     def message(self, rt: GameRuntime) -> dict[str, Any]:
@@ -162,7 +182,7 @@ class Presence:
             msg = self.message(rt)
         if msg is None:
             return
-        text = dumps(msg)                  # serialised once for every socket
+        text = dumps(msg)  # serialised once for every socket
         for c in list(rt.connections):
             c.send(text)
 
@@ -186,7 +206,7 @@ class Presence:
             out.append(seat)
         return out or None
 
-    SLICE = 50     # games per slice of the presence pass
+    SLICE = 50  # games per slice of the presence pass
 
     async def run(self) -> None:
         """Tell every game's connections when a seat goes away / gone / comes back (the
@@ -197,7 +217,7 @@ class Presence:
             await asyncio.sleep(self.period)
             live = [r for r in list(registry.runtimes.values()) if r.connections]
             if live and not self.games.bus.local_only:  # other workers' heartbeats: one
-                try:                                    # query for all these games
+                try:  # query for all these games
                     await self.refresh_many([r.game_id for r in live])
                 except asyncio.CancelledError:
                     raise
@@ -205,7 +225,7 @@ class Presence:
                     log.exception("presence refresh failed")
             for i, rt in enumerate(live):
                 if i and not i % self.SLICE:
-                    await asyncio.sleep(0)      # actions waiting run between the slices
+                    await asyncio.sleep(0)  # actions waiting run between the slices
                 try:
                     self.broadcast(rt, count=True)
                 except asyncio.CancelledError:

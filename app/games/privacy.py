@@ -3,6 +3,7 @@
 A private game is visible (summary, events, chat, websocket) to the identities holding
 one of its seats, its creator, and whoever presents its invite code.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -22,14 +23,16 @@ def may_watch(game: Any, identity_id: str | None, invite: str | None) -> bool:
         seats = game.seats.values() if isinstance(game.seats, dict) else game.seats
         if any(s.identity_id == identity_id for s in seats):
             return True
-    return bool(invite) and secrets.compare_digest(str(invite).encode("utf-8", "replace"),
-                                                   game.invite_code.encode())
+    return bool(invite) and secrets.compare_digest(
+        str(invite).encode("utf-8", "replace"), game.invite_code.encode()
+    )
 
 
 def require_watch(game: Any, identity_id: str | None, invite: str | None) -> None:
     if not may_watch(game, identity_id, invite):
-        raise Forbidden("this private game needs its invite code (?invite=)",
-                        code="invite_required")
+        raise Forbidden(
+            "this private game needs its invite code (?invite=)", code="invite_required"
+        )
 
 
 def require_visible(game: Any, identity_id: str | None, invite: str | None) -> None:

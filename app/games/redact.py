@@ -2,6 +2,7 @@
 than four players per side): what it may see is the union of what each of its seats may
 see.  The game's ruleset redacts per seat (``events_for``, ``view_for``); nothing here
 decides a rule."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,13 @@ from typing import Any
 from ..engine_api import Ruleset
 
 
-def events_for_seats(rs: Ruleset, state: Any, events: list[dict[str, Any]],
-                     seats: list[str], watch: str | None = None) -> list[dict[str, Any]]:
+def events_for_seats(
+    rs: Ruleset,
+    state: Any,
+    events: list[dict[str, Any]],
+    seats: list[str],
+    watch: str | None = None,
+) -> list[dict[str, Any]]:
     """``events_for`` for a set of seats: an event keeps its secret when any seat may see it
     (``seats == []``: a spectator, ``watch`` the spectator seat of the side he watches).
     ``state``: the state after the events or a later one (None when no longer held)."""
@@ -40,8 +46,9 @@ def legal_for_seats(rs: Ruleset, state: Any, seats: list[str]) -> list[dict[str,
     return out
 
 
-def actor_for_seats(rs: Ruleset, state: Any, actor: str | None, seats: list[str] | None,
-                    seat: str | None = None) -> str | None:
+def actor_for_seats(
+    rs: Ruleset, state: Any, actor: str | None, seats: list[str] | None, seat: str | None = None
+) -> str | None:
     """The seat that acted as the holder of ``seats`` (or the single ``seat``, a
     spectator's pseudo-seat) may know it: the ruleset's ``actor_for`` (004 Kriegspiel team
     play: an enemy role seat is only its side)."""
@@ -50,8 +57,9 @@ def actor_for_seats(rs: Ruleset, state: Any, actor: str | None, seats: list[str]
     return rs.actor_for(state, actor, seats[0] if seats else seat)
 
 
-def nothing_seen(batches: list[Any], seats: list[str], events: list[dict[str, Any]],
-                 view: Any, prev_view: Any) -> bool:
+def nothing_seen(
+    batches: list[Any], seats: list[str], events: list[dict[str, Any]], view: Any, prev_view: Any
+) -> bool:
     """An update that would tell its audience only that entries were logged under fog of
     war (004 Kriegspiel: the view has ``fog``, the events carry it): nobody of the audience acted
     (``batches``' actors, ``seats``: the audience's), none of the events is visible to it
@@ -61,8 +69,10 @@ def nothing_seen(batches: list[Any], seats: list[str], events: list[dict[str, An
     if events or prev_view is None or {b.actor for b in batches} & set(seats):
         return False
     if view.get("fog") is None and not any("fog" in e for b in batches for e in b.events):
-        return False                    # no fog of war: every audience follows every seq
+        return False  # no fog of war: every audience follows every seq
     # as the client holds them: JSON (a tuple and a list are the same hex)
-    whole = [json.dumps(v.full() if hasattr(v, "full") else v, sort_keys=True,
-                        separators=(",", ":")) for v in (view, prev_view)]     # ViewParts
+    whole = [
+        json.dumps(v.full() if hasattr(v, "full") else v, sort_keys=True, separators=(",", ":"))
+        for v in (view, prev_view)
+    ]  # ViewParts
     return whole[0] == whole[1]

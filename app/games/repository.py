@@ -1,4 +1,5 @@
 """Persistence of games, seats, the append-only action log and state snapshots."""
+
 from __future__ import annotations
 
 import asyncio
@@ -26,21 +27,33 @@ async def by_invite(session: AsyncSession, code: str) -> Game | None:
     return res.scalar_one_or_none()
 
 
-async def list_games(session: AsyncSession, statuses: Sequence[str], limit: int = 100,
-                     viewer: str | None = None, offset: int = 0) -> tuple[list[Game], int]:
+async def list_games(
+    session: AsyncSession,
+    statuses: Sequence[str],
+    limit: int = 100,
+    viewer: str | None = None,
+    offset: int = 0,
+) -> tuple[list[Game], int]:
     """The lobby: public games, and the private ones ``viewer`` created or plays in; one
     page (``offset``, ``limit``) of them, open games first, then live, then the others,
     newest first within each; and how many there are in all."""
     visible = Game.private.is_(False)
     if viewer is not None:
-        visible = visible | (Game.created_by == viewer) | Game.id.in_(
-            select(Seat.game_id).where(Seat.identity_id == viewer))
+        visible = (
+            visible
+            | (Game.created_by == viewer)
+            | Game.id.in_(select(Seat.game_id).where(Seat.identity_id == viewer))
+        )
     where = (Game.status.in_(list(statuses)), visible)
     rank = case((Game.status == "open", 0), (Game.status == "live", 1), else_=2)
-    res = await session.execute(select(Game).where(*where)
-                                .order_by(rank, Game.created_at.desc(), Game.id.desc())
-                                .offset(offset).limit(limit))
-    total = (await session.execute(select(func.count()).select_from(Game).where(*where)))
+    res = await session.execute(
+        select(Game)
+        .where(*where)
+        .order_by(rank, Game.created_at.desc(), Game.id.desc())
+        .offset(offset)
+        .limit(limit)
+    )
+    total = await session.execute(select(func.count()).select_from(Game).where(*where))
     return list(res.scalars()), int(total.scalar_one())
 
 
@@ -56,37 +69,62 @@ async def seats_of(session: AsyncSession, game_id: str) -> list[Seat]:
     return list(res.scalars())
 
 
-async def set_seat(session: AsyncSession, game_id: str, seat: str, *, identity_id: str | None,
-                   is_bot: bool, only_if_free: bool) -> bool:
+async def set_seat(
+    session: AsyncSession,
+    game_id: str,
+    seat: str,
+    *,
+    identity_id: str | None,
+    is_bot: bool,
+    only_if_free: bool,
+) -> bool:
     """Atomically give a seat to an identity (or a bot, or nobody).  With ``only_if_free``
     the update happens only when nobody holds the seat; returns whether it happened."""
     stmt = update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)
     if only_if_free:
         stmt = stmt.where(Seat.identity_id.is_(None), Seat.is_bot.is_(False))
-    res = await session.execute(stmt.values(identity_id=identity_id, is_bot=is_bot)
-                                .execution_options(synchronize_session=False))
+    res = await session.execute(
+        stmt.values(identity_id=identity_id, is_bot=is_bot).execution_options(
+            synchronize_session=False
+        )
+    )
     return bool(res.rowcount)  # type: ignore[attr-defined]
 
 
 async def set_fields(session: AsyncSession, game_id: str, **fields: Any) -> None:
-    await session.execute(update(Game).where(Game.id == game_id)
-                          .values(updated_at=utcnow(), **fields)
-                          .execution_options(synchronize_session=False))
+    await session.execute(
+        update(Game)
+        .where(Game.id == game_id)
+        .values(updated_at=utcnow(), **fields)
+        .execution_options(synchronize_session=False)
+    )
 
 
 _GAMES, _ACTIONS = cast(Table, Game.__table__), cast(Table, ActionRow.__table__)
 # the hot append, built once: the compare-and-set of games.seq and the log rows (Core
 # statements on the transaction's connection: no ORM unit of work per action)
-_CAS = (update(_GAMES)
-        .where(_GAMES.c.id == bindparam("g_id"), _GAMES.c.seq == bindparam("old_seq"))
-        .values(seq=bindparam("new_seq"), updated_at=bindparam("now"),
-                status=bindparam("status"), turn=bindparam("turn"),
-                to_act=bindparam("to_act"), winner=bindparam("winner")))
+_CAS = (
+    update(_GAMES)
+    .where(_GAMES.c.id == bindparam("g_id"), _GAMES.c.seq == bindparam("old_seq"))
+    .values(
+        seq=bindparam("new_seq"),
+        updated_at=bindparam("now"),
+        status=bindparam("status"),
+        turn=bindparam("turn"),
+        to_act=bindparam("to_act"),
+        winner=bindparam("winner"),
+    )
+)
 _ROWS = insert(_ACTIONS)
 
 
-async def append(conn: AsyncConnection, game_id: str, old_seq: int,
-                 entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]) -> int:
+async def append(
+    conn: AsyncConnection,
+    game_id: str,
+    old_seq: int,
+    entries: list[tuple[str, dict[str, Any]]],
+    fields: dict[str, Any],
+) -> int:
     """Append log entries after ``old_seq`` in the caller's transaction
     (``Database.transaction``): the compare-and-set on ``games.seq`` and the rows (unique
     ``(game_id, seq)``).  Raises :class:`StaleSeq` if another writer got there first;
@@ -94,15 +132,34 @@ async def append(conn: AsyncConnection, game_id: str, old_seq: int,
     new_seq = old_seq + len(entries)
     now = utcnow()
     try:
-        res = await conn.execute(_CAS, {"g_id": game_id, "old_seq": old_seq, "new_seq": new_seq,
-                                        "now": now, "status": fields["status"],
-                                        "turn": fields["turn"], "to_act": fields["to_act"],
-                                        "winner": fields["winner"]})
+        res = await conn.execute(
+            _CAS,
+            {
+                "g_id": game_id,
+                "old_seq": old_seq,
+                "new_seq": new_seq,
+                "now": now,
+                "status": fields["status"],
+                "turn": fields["turn"],
+                "to_act": fields["to_act"],
+                "winner": fields["winner"],
+            },
+        )
         if res.rowcount != 1:
             raise StaleSeq()
-        await conn.execute(_ROWS, [
-            {"game_id": game_id, "seq": old_seq + i + 1, "seat": seat, "action": action,
-             "created_at": now} for i, (seat, action) in enumerate(entries)])
+        await conn.execute(
+            _ROWS,
+            [
+                {
+                    "game_id": game_id,
+                    "seq": old_seq + i + 1,
+                    "seat": seat,
+                    "action": action,
+                    "created_at": now,
+                }
+                for i, (seat, action) in enumerate(entries)
+            ],
+        )
     except IntegrityError:
         raise StaleSeq() from None
     return new_seq
@@ -133,8 +190,13 @@ class LogWriter:
         self._pending: list[tuple[tuple[Any, ...], asyncio.Future[bool]]] = []
         self._task: asyncio.Task[None] | None = None
 
-    async def append(self, game_id: str, old_seq: int, entries: list[tuple[str, dict[str, Any]]],
-                     fields: dict[str, Any]) -> bool:
+    async def append(
+        self,
+        game_id: str,
+        old_seq: int,
+        entries: list[tuple[str, dict[str, Any]]],
+        fields: dict[str, Any],
+    ) -> bool:
         args = (game_id, old_seq, entries, fields)
         if not self.grouped:
             return await self._one(args)
@@ -154,16 +216,16 @@ class LogWriter:
 
     async def _run(self) -> None:
         while self._pending:
-            group, self._pending = self._pending[:self.GROUP], self._pending[self.GROUP:]
+            group, self._pending = self._pending[: self.GROUP], self._pending[self.GROUP :]
             try:
                 results = await self._group([args for args, _ in group])
-            except Exception as exc:            # nothing of the group is durable
+            except Exception as exc:  # nothing of the group is durable
                 for _, fut in group:
                     if not fut.done():
                         fut.set_exception(exc)
                 continue
             for (_, fut), ok in zip(group, results):
-                if not fut.done():              # a waiter cancelled: the row stays written
+                if not fut.done():  # a waiter cancelled: the row stays written
                     fut.set_result(ok)
 
     async def _group(self, group: list[tuple[Any, ...]]) -> list[bool]:
@@ -177,34 +239,62 @@ class LogWriter:
         return [await self._one(args) for args in group]
 
 
-async def append_many(conn: AsyncConnection,
-                      appends: list[tuple[str, int, list[tuple[str, dict[str, Any]]], dict[str, Any]]]) -> None:
+async def append_many(
+    conn: AsyncConnection,
+    appends: list[tuple[str, int, list[tuple[str, dict[str, Any]]], dict[str, Any]]],
+) -> None:
     """Several games' appends in the caller's transaction, all or none (StaleSeq)."""
     now = utcnow()
     try:
-        res = await conn.execute(_CAS, [
-            {"g_id": g, "old_seq": old, "new_seq": old + len(entries), "now": now,
-             "status": f["status"], "turn": f["turn"], "to_act": f["to_act"], "winner": f["winner"]}
-            for g, old, entries, f in appends])
+        res = await conn.execute(
+            _CAS,
+            [
+                {
+                    "g_id": g,
+                    "old_seq": old,
+                    "new_seq": old + len(entries),
+                    "now": now,
+                    "status": f["status"],
+                    "turn": f["turn"],
+                    "to_act": f["to_act"],
+                    "winner": f["winner"],
+                }
+                for g, old, entries, f in appends
+            ],
+        )
         if res.rowcount != len(appends):
             raise StaleSeq()
-        await conn.execute(_ROWS, [
-            {"game_id": g, "seq": old + i + 1, "seat": seat, "action": action, "created_at": now}
-            for g, old, entries, _f in appends for i, (seat, action) in enumerate(entries)])
+        await conn.execute(
+            _ROWS,
+            [
+                {
+                    "game_id": g,
+                    "seq": old + i + 1,
+                    "seat": seat,
+                    "action": action,
+                    "created_at": now,
+                }
+                for g, old, entries, _f in appends
+                for i, (seat, action) in enumerate(entries)
+            ],
+        )
     except IntegrityError:
         raise StaleSeq() from None
 
 
 async def actions_after(session: AsyncSession, game_id: str, after_seq: int) -> list[ActionRow]:
-    res = await session.execute(select(ActionRow).where(ActionRow.game_id == game_id,
-                                                        ActionRow.seq > after_seq)
-                                .order_by(ActionRow.seq))
+    res = await session.execute(
+        select(ActionRow)
+        .where(ActionRow.game_id == game_id, ActionRow.seq > after_seq)
+        .order_by(ActionRow.seq)
+    )
     return list(res.scalars())
 
 
 async def latest_snapshot(session: AsyncSession, game_id: str) -> Snapshot | None:
-    res = await session.execute(select(Snapshot).where(Snapshot.game_id == game_id)
-                                .order_by(Snapshot.seq.desc()).limit(1))
+    res = await session.execute(
+        select(Snapshot).where(Snapshot.game_id == game_id).order_by(Snapshot.seq.desc()).limit(1)
+    )
     return res.scalar_one_or_none()
 
 
@@ -213,38 +303,62 @@ async def claim_slot(session: AsyncSession, game_id: str, slot: str, identity_id
     bot playing for nobody, or the identity's own seat a bot plays); returns the rows
     changed (the caller rolls back unless it is the whole slot)."""
     res = await session.execute(
-        update(Seat).where(Seat.game_id == game_id, Seat.slot == slot,
-                           (Seat.identity_id.is_(None)) | (Seat.identity_id == identity_id))
+        update(Seat)
+        .where(
+            Seat.game_id == game_id,
+            Seat.slot == slot,
+            (Seat.identity_id.is_(None)) | (Seat.identity_id == identity_id),
+        )
         .values(identity_id=identity_id, is_bot=False, bot_reason=None, last_seen=utcnow())
-        .execution_options(synchronize_session=False))
+        .execution_options(synchronize_session=False)
+    )
     return int(res.rowcount)  # type: ignore[attr-defined]
 
 
-async def set_slot(session: AsyncSession, game_id: str, slot: str, *, identity_id: str | None,
-                   is_bot: bool, bot_reason: str | None, bot_level: str | None = None) -> None:
-    await session.execute(update(Seat).where(Seat.game_id == game_id, Seat.slot == slot)
-                          .values(identity_id=identity_id, is_bot=is_bot, bot_reason=bot_reason,
-                                  bot_level=bot_level if is_bot else None)
-                          .execution_options(synchronize_session=False))
+async def set_slot(
+    session: AsyncSession,
+    game_id: str,
+    slot: str,
+    *,
+    identity_id: str | None,
+    is_bot: bool,
+    bot_reason: str | None,
+    bot_level: str | None = None,
+) -> None:
+    await session.execute(
+        update(Seat)
+        .where(Seat.game_id == game_id, Seat.slot == slot)
+        .values(
+            identity_id=identity_id,
+            is_bot=is_bot,
+            bot_reason=bot_reason,
+            bot_level=bot_level if is_bot else None,
+        )
+        .execution_options(synchronize_session=False)
+    )
 
 
-async def log_times(session: AsyncSession, game_id: str, after: int = 0,
-                    upto: int | None = None) -> list[tuple[str, Any]]:
+async def log_times(
+    session: AsyncSession, game_id: str, after: int = 0, upto: int | None = None
+) -> list[tuple[str, Any]]:
     """(seat, created_at) of the log rows ``after+1..upto`` in seq order: the turn
     clocks' fold."""
-    q = select(ActionRow.seat, ActionRow.created_at).where(ActionRow.game_id == game_id,
-                                                          ActionRow.seq > after)
+    q = select(ActionRow.seat, ActionRow.created_at).where(
+        ActionRow.game_id == game_id, ActionRow.seq > after
+    )
     if upto is not None:
         q = q.where(ActionRow.seq <= upto)
     rows = await session.execute(q.order_by(ActionRow.seq))
     return [(seat, at) for seat, at in rows.all()]
 
 
-async def clock_snapshot(session: AsyncSession, game_id: str,
-                         before: int | None = None) -> tuple[int, dict[str, Any]] | None:
+async def clock_snapshot(
+    session: AsyncSession, game_id: str, before: int | None = None
+) -> tuple[int, dict[str, Any]] | None:
     """(seq, clock fold) of the latest snapshot that has one (at a seq below ``before``)."""
-    q = select(Snapshot.seq, Snapshot.clock).where(Snapshot.game_id == game_id,
-                                                   Snapshot.clock.is_not(None))
+    q = select(Snapshot.seq, Snapshot.clock).where(
+        Snapshot.game_id == game_id, Snapshot.clock.is_not(None)
+    )
     if before is not None:
         q = q.where(Snapshot.seq < before)
     row = (await session.execute(q.order_by(Snapshot.seq.desc()).limit(1))).first()

@@ -5,6 +5,7 @@ log's last entry (``seq``), rebuilt on a cold start from the latest snapshot plu
 tail, and kept with the last batches (events + state) so that reconnecting clients and
 other workers' subscribers can be told exactly what happened.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -17,9 +18,20 @@ from typing import Any
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from ..engine_api import (CHANCE, EngineError, Fold, Ruleset, default_bot_level, is_meta,
-                          load_state_of, normalise_logged, public_status_of, rolls_following,
-                          ruleset, scenario_from_text)
+from ..engine_api import (
+    CHANCE,
+    EngineError,
+    Fold,
+    Ruleset,
+    default_bot_level,
+    is_meta,
+    load_state_of,
+    normalise_logged,
+    public_status_of,
+    rolls_following,
+    ruleset,
+    scenario_from_text,
+)
 from ..errors import AppError, Conflict, NotFound
 from .view_memo import ViewMemo
 from ..models import Game, Seat
@@ -52,19 +64,33 @@ class SeatInfo:
         return self.identity_id is not None or self.is_bot
 
     def public(self, me: str | None = None) -> dict[str, Any]:
-        return {"seat": self.seat, "side": self.side, "role": self.role,
-                "slot": self.slot or self.seat, "taken": self.held,
-                "name": "bot" if self.is_bot else self.name, "is_bot": self.is_bot,
-                "mine": me is not None and self.identity_id == me,
-                "bot_reason": self.bot_reason if self.is_bot else None, "held_by": self.name,
-                "bot_level": (self.bot_level or default_bot_level()) if self.is_bot else None}
+        return {
+            "seat": self.seat,
+            "side": self.side,
+            "role": self.role,
+            "slot": self.slot or self.seat,
+            "taken": self.held,
+            "name": "bot" if self.is_bot else self.name,
+            "is_bot": self.is_bot,
+            "mine": me is not None and self.identity_id == me,
+            "bot_reason": self.bot_reason if self.is_bot else None,
+            "held_by": self.name,
+            "bot_level": (self.bot_level or default_bot_level()) if self.is_bot else None,
+        }
 
     @classmethod
     def of(cls, row: Seat) -> SeatInfo:
-        return cls(seat=row.seat, side=row.side, role=row.role, identity_id=row.identity_id,
-                   name=row.identity.name if row.identity else None, is_bot=row.is_bot,
-                   slot=row.slot or row.seat, bot_reason=row.bot_reason,
-                   bot_level=row.bot_level)
+        return cls(
+            seat=row.seat,
+            side=row.side,
+            role=row.role,
+            identity_id=row.identity_id,
+            name=row.identity.name if row.identity else None,
+            is_bot=row.is_bot,
+            slot=row.slot or row.seat,
+            bot_reason=row.bot_reason,
+            bot_level=row.bot_level,
+        )
 
 
 @dataclass
@@ -78,9 +104,13 @@ class Batch:
     state: Any
 
 
-def apply_entries(rs: Ruleset, fold: Any, first_seq: int,
-                  entries: list[tuple[str, dict[str, Any]]],
-                  normalise: bool = False) -> list[dict[str, Any]]:
+def apply_entries(
+    rs: Ruleset,
+    fold: Any,
+    first_seq: int,
+    entries: list[tuple[str, dict[str, Any]]],
+    normalise: bool = False,
+) -> list[dict[str, Any]]:
     """Apply logged entries ``first_seq..`` to ``fold`` (``engine.meta.Fold``: the state
     and what may be undone); ``undo`` / ``resign`` / ``timeout`` / ``forfeit`` entries
     are folded like in every replay.  ``normalise``: rows read from the database, which
@@ -116,12 +146,16 @@ async def replay_failure(session: AsyncSession, game_id: str, exc: BaseException
     except Exception:
         log.exception("could not mark game %s unplayable", game_id)
     where = f" at log entry {problem['seq']}" if problem["seq"] else ""
-    return Conflict(f"this game's log no longer replays{where} ({problem['reason']}: "
-                    f"{problem['detail']})", code="game_unplayable", **problem)
+    return Conflict(
+        f"this game's log no longer replays{where} ({problem['reason']}: {problem['detail']})",
+        code="game_unplayable",
+        **problem,
+    )
 
 
-def dice_info(game_id: str, commitment: str | None, finished: bool, seed: str | None,
-              salt: str | None) -> dict[str, Any]:
+def dice_info(
+    game_id: str, commitment: str | None, finished: bool, seed: str | None, salt: str | None
+) -> dict[str, Any]:
     """``fair_dice`` of the summary and ``hello``: the commitment (null: a test seed or a
     game older than fair dice); the keys ``seed`` and ``salt`` appear only once the game
     is finished (the seed of a live game never leaves the server)."""
@@ -131,8 +165,9 @@ def dice_info(game_id: str, commitment: str | None, finished: bool, seed: str | 
     return out
 
 
-def settle_chance(rs: Ruleset, state: Any
-                  ) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
+def settle_chance(
+    rs: Ruleset, state: Any
+) -> tuple[Any, list[tuple[str, dict[str, Any]]], list[dict[str, Any]]]:
     """Roll the dice the ruleset asks for (``sample_chance``) until it needs a player."""
     entries: list[tuple[str, dict[str, Any]]] = []
     events: list[dict[str, Any]] = []
@@ -165,14 +200,15 @@ def shared_board(rs: Ruleset, state: Any) -> dict[str, Any]:
         _BOARDS.move_to_end(key)
         return hit[1]
     board = rs.board(state)
-    _BOARDS[key] = (scn, board)           # the scenario held: its id is not reused
+    _BOARDS[key] = (scn, board)  # the scenario held: its id is not reused
     while len(_BOARDS) > _BOARDS_SIZE:
         _BOARDS.popitem(last=False)
     return board
 
 
-def game_fields(rs: Ruleset, state: Any, seats: list[SeatInfo],
-                started: bool = False) -> dict[str, Any]:
+def game_fields(
+    rs: Ruleset, state: Any, seats: list[SeatInfo], started: bool = False
+) -> dict[str, Any]:
     """The lobby columns of ``games`` derived from the public view and the seats.  A game
     that has started (every seat held once) stays ``live`` when a player leaves his seat:
     its clock keeps running, the time-out and the absence rules apply to the free seat."""
@@ -183,14 +219,20 @@ def game_fields(rs: Ruleset, state: Any, seats: list[SeatInfo],
         status = "live"
     else:
         status = "open"
-    return {"status": status, "turn": view.get("turn"), "to_act": list(view.get("to_act") or []),
-            "winner": view.get("winner")}
+    return {
+        "status": status,
+        "turn": view.get("turn"),
+        "to_act": list(view.get("to_act") or []),
+        "winner": view.get("winner"),
+    }
 
 
 class GameRuntime:
-    def __init__(self, game: Game, scenario: Any, state: Any, seq: int, seats: list[SeatInfo]) -> None:
+    def __init__(
+        self, game: Game, scenario: Any, state: Any, seq: int, seats: list[SeatInfo]
+    ) -> None:
         self.game_id = game.id
-        self.rs: Ruleset = ruleset(game.ruleset)      # the rule system playing this game
+        self.rs: Ruleset = ruleset(game.ruleset)  # the rule system playing this game
         self.scenario_id = game.scenario_id
         self.scenario_name = game.scenario_name
         self.mode = game.mode
@@ -198,19 +240,19 @@ class GameRuntime:
         self.private = game.private
         self.ruleset_version = game.ruleset_version
         self.commitment = game.commitment
-        self._reveal = (game.seed_secret, game.seed_salt)   # sent only once finished
-        self.invite_code = game.invite_code      # private games: watched with the invite
+        self._reveal = (game.seed_secret, game.seed_salt)  # sent only once finished
+        self.invite_code = game.invite_code  # private games: watched with the invite
         self.created_by = game.created_by
         self.scenario = scenario
-        self.fold = new_fold(state, seq, self.rs)   # the state + the steps that may be undone
-        self.clock: Any = None             # app/clocks Clock (None: an untimed game)
+        self.fold = new_fold(state, seq, self.rs)  # the state + the steps that may be undone
+        self.clock: Any = None  # app/clocks Clock (None: an untimed game)
         self.seq = seq
         self.seats: dict[str, SeatInfo] = {s.seat: s for s in seats}
         # every seat was held once (``games.started_at``): live for good (game_fields)
         self.started = game.started_at is not None or self.all_seats_held()
         self.lock = asyncio.Lock()
         self.recent: deque[Batch] = deque()
-        self.recent_events = 0               # events of the batches in ``recent``
+        self.recent_events = 0  # events of the batches in ``recent``
         self.delivered_seq = seq
         self.connections: set[Any] = set()
         # per audience (``Connection.view_key``): the last view sent to it (seq, JSON,
@@ -226,11 +268,11 @@ class GameRuntime:
         # (the bus listener never waits for one game's database reads or engine work)
         self.inbox: deque[dict[str, Any]] = deque()
         self.inbox_task: asyncio.Task[None] | None = None
-        self.lag_seen: int | None = None     # seq at which the database was seen ahead
+        self.lag_seen: int | None = None  # seq at which the database was seen ahead
         self._seats_version = 0
         self._fields: tuple[tuple[int, int], dict[str, Any]] | None = None
-        self.used = time.monotonic()         # last load, lookup, batch or departure
-                                             # (idle eviction, ``Registry.idle``)
+        self.used = time.monotonic()  # last load, lookup, batch or departure
+        # (idle eviction, ``Registry.idle``)
 
     # -- derived -----------------------------------------------------------------------
     @property
@@ -251,8 +293,10 @@ class GameRuntime:
         """Lobby columns for the current state (memoized per seq and seat change)."""
         key = (self.seq, self._seats_version)
         if self._fields is None or self._fields[0] != key:
-            self._fields = (key, game_fields(self.rs, self.state, list(self.seats.values()),
-                                             self.started))
+            self._fields = (
+                key,
+                game_fields(self.rs, self.state, list(self.seats.values()), self.started),
+            )
         return self._fields[1]
 
     @property
@@ -261,8 +305,7 @@ class GameRuntime:
 
     def fair_dice(self) -> dict[str, Any]:
         """The public commitment; seed and salt once the game is finished (``hello``)."""
-        return dice_info(self.game_id, self.commitment, self.status == "finished",
-                         *self._reveal)
+        return dice_info(self.game_id, self.commitment, self.status == "finished", *self._reveal)
 
     def all_seats_held(self) -> bool:
         return all(s.held for s in self.seats.values())
@@ -274,18 +317,28 @@ class GameRuntime:
         return [s.seat for s in self.seats.values() if s.identity_id == identity_id]
 
     # -- batches -----------------------------------------------------------------------
-    def push(self, first_seq: int, actor: str, events: list[dict[str, Any]], state: Any,
-             seq: int, seats: list[str] | None = None) -> Batch:
+    def push(
+        self,
+        first_seq: int,
+        actor: str,
+        events: list[dict[str, Any]],
+        state: Any,
+        seq: int,
+        seats: list[str] | None = None,
+    ) -> Batch:
         """``seats``: the seat of every entry of the batch (default: the actor's), for the
         turn clock."""
         batch = Batch(first_seq=first_seq, seq=seq, actor=actor, events=events, state=state)
         recent = self.recent
         if recent and recent[-1].seq <= self.delivered_seq:
-            recent[-1].state = None          # delivered and superseded: keep its events only
+            recent[-1].state = None  # delivered and superseded: keep its events only
         recent.append(batch)
         self.recent_events += len(events)
-        while len(recent) > 1 and recent[0].seq <= self.delivered_seq and (
-                len(recent) > RECENT_BATCHES or self.recent_events > RECENT_EVENTS):
+        while (
+            len(recent) > 1
+            and recent[0].seq <= self.delivered_seq
+            and (len(recent) > RECENT_BATCHES or self.recent_events > RECENT_EVENTS)
+        ):
             self.recent_events -= len(recent.popleft().events)
         self.state, self.seq = state, seq
         self.used = time.monotonic()
@@ -314,11 +367,22 @@ class GameRuntime:
             nxt = b.seq + 1
         return out
 
-    def apply_remote(self, first_seq: int, actor: str,
-                     entries: list[tuple[str, dict[str, Any]]], normalise: bool = False) -> Batch:
+    def apply_remote(
+        self,
+        first_seq: int,
+        actor: str,
+        entries: list[tuple[str, dict[str, Any]]],
+        normalise: bool = False,
+    ) -> Batch:
         events = apply_entries(self.rs, self.fold, first_seq, entries, normalise)
-        return self.push(first_seq, actor, events, self.fold.state, first_seq + len(entries) - 1,
-                         [s for s, _ in entries])
+        return self.push(
+            first_seq,
+            actor,
+            events,
+            self.fold.state,
+            first_seq + len(entries) - 1,
+            [s for s, _ in entries],
+        )
 
     async def catch_up(self, session: AsyncSession) -> None:
         """Apply the log rows committed by other writers since ``seq`` (one batch) and
@@ -336,7 +400,7 @@ class GameRuntime:
         if self.all_seats_held():
             self.started = True
             if self.clock is not None:
-                self.clock.start(time.time())     # the game went live: the clocks start
+                self.clock.start(time.time())  # the game went live: the clocks start
 
 
 async def game_scenario(session: AsyncSession, game: Game) -> Any:
@@ -372,30 +436,31 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
         rs = ruleset(game.ruleset)
         scn = await game_scenario(session, game)
         fold = await _replay(session, rs, game, scn)
-    except Exception as exc:        # the log no longer replays: reported, never a crash
+    except Exception as exc:  # the log no longer replays: reported, never a crash
         raise await replay_failure(session, game_id, exc) from None
     seat_rows = await repository.seats_of(session, game_id)
     rt = GameRuntime(game, scn, fold.state, fold.seq, [SeatInfo.of(s) for s in seat_rows])
     rt.fold = fold
     if game.clock:
-        rt.clock = await clock_at(session, game, tuple(dict.fromkeys(
-            s.side for s in rt.seats.values())))
+        rt.clock = await clock_at(
+            session, game, tuple(dict.fromkeys(s.side for s in rt.seats.values()))
+        )
     if game.unplayable is not None:  # replays again (e.g. a fixed engine): back in play
         await repository.set_fields(session, game_id, unplayable=None, **rt.fields())
         await session.commit()
     return rt
 
 
-async def clock_at(session: AsyncSession, game: Any, sides: tuple[str, ...],
-                   upto: int | None = None) -> Any:
+async def clock_at(
+    session: AsyncSession, game: Any, sides: tuple[str, ...], upto: int | None = None
+) -> Any:
     """The turn clock of a timed game after log entry ``upto`` (default: the last): the
     fold kept with the latest snapshot before it (``snapshots.clock``) + the log rows
     after it (never every row of a long game); None for an untimed game.  ``game``: its
     ``id``, ``clock`` and ``started_at``."""
     from ..clocks.service import Clock
 
-    saved = await repository.clock_snapshot(session, game.id,
-                                            None if upto is None else upto + 1)
+    saved = await repository.clock_snapshot(session, game.id, None if upto is None else upto + 1)
     after, fold = saved if saved is not None else (0, None)
     stamps = await repository.log_times(session, game.id, after, upto)
     return Clock.of(game.clock, game.started_at, stamps, sides, fold)
@@ -409,9 +474,8 @@ async def _replay(session: AsyncSession, rs: Ruleset, game: Game, scn: Any) -> A
     if snap is not None:
         try:
             state, seq = load_snapshot(rs, snap.state, scn), snap.seq
-        except Exception as exc:   # another format / version, a damaged row: replay
-            log.info("snapshot %s@%s not loadable (%s); replaying the log", game.id, snap.seq,
-                     exc)
+        except Exception as exc:  # another format / version, a damaged row: replay
+            log.info("snapshot %s@%s not loadable (%s); replaying the log", game.id, snap.seq, exc)
             state, seq = None, 0
     if state is None:
         state = rs.new_game(game.seed, dict(game.options or {}), scn, game.mode)
@@ -434,7 +498,7 @@ class Registry:
     the eviction of idle games (``IDLE_EVICT_SECONDS``, :meth:`evict_idle`).  A dropped
     game reloads from its latest snapshot on next use."""
 
-    GRACE = 30.0        # seconds after a lookup during which a game is never dropped
+    GRACE = 30.0  # seconds after a lookup during which a game is never dropped
 
     def __init__(self, sessions: async_sessionmaker[AsyncSession], capacity: int = 256) -> None:
         self.sessions = sessions
@@ -444,7 +508,7 @@ class Registry:
         # game -> seq when dropped idle with no bot to act: the bot sweep does not reload
         # it at the same seq (app/games/bots.py ``_orphans``)
         self.evicted: dict[str, int] = {}
-        self.on_drop: Any = None            # called with the id of each game dropped
+        self.on_drop: Any = None  # called with the id of each game dropped
 
     def cached(self, game_id: str) -> GameRuntime | None:
         return self.runtimes.get(game_id)
@@ -473,11 +537,15 @@ class Registry:
         """Nothing holds the game in memory: no connection, no bot task, no queued bus
         message, its lock free, no lookup or batch for ``quiet`` seconds, and no running
         clock (the clock watch keeps live timed games)."""
-        return (not rt.connections and not rt.lock.locked() and not rt.inbox
-                and (rt.bot_task is None or rt.bot_task.done())
-                and (rt.inbox_task is None or rt.inbox_task.done())
-                and now - rt.used >= quiet
-                and not (rt.clock is not None and rt.status == "live"))
+        return (
+            not rt.connections
+            and not rt.lock.locked()
+            and not rt.inbox
+            and (rt.bot_task is None or rt.bot_task.done())
+            and (rt.inbox_task is None or rt.inbox_task.done())
+            and now - rt.used >= quiet
+            and not (rt.clock is not None and rt.status == "live")
+        )
 
     def _evict(self) -> None:
         """Over capacity: drop least recently used idle games (a game that is not idle
@@ -495,7 +563,7 @@ class Registry:
         rt = self.runtimes.pop(game_id, None)
         if rt is not None:
             bots = {s.seat for s in rt.seats.values() if s.is_bot}
-            if not bots.intersection(rt.rs.to_act(rt.state)):    # no bot is waited for
+            if not bots.intersection(rt.rs.to_act(rt.state)):  # no bot is waited for
                 self.evicted[game_id] = rt.seq
             if self.on_drop is not None:
                 self.on_drop(game_id)

@@ -1,5 +1,6 @@
 """Games: creation (mode, layout, bots), player slots (claim / leave / bot), public
 summaries, finished logs and the redacted event log of a running game."""
+
 from __future__ import annotations
 
 import asyncio
@@ -10,8 +11,17 @@ from typing import Any, Protocol
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import (EngineError, Ruleset, bot_levels, natural_ruleset, rng_seed,
-                          ruleset, rulesets_for, seed_commitment, verify_log)
+from ..engine_api import (
+    EngineError,
+    Ruleset,
+    bot_levels,
+    natural_ruleset,
+    rng_seed,
+    ruleset,
+    rulesets_for,
+    seed_commitment,
+    verify_log,
+)
 from ..errors import BadRequest, Conflict, Forbidden, NotFound, Unprocessable
 from ..models import ActionRow, Game, Identity, Seat, utcnow
 from ..scenarios import repository as scenario_repo
@@ -22,10 +32,18 @@ from ..settings import get_settings
 from . import catchup, repository
 from .modes import STAND_IN_MODES, build_slots, get_mode, seat_spec
 from .privacy import require_watch
-from .runtime import (SeatInfo, dice_info, game_fields, game_scenario, replay_failure,
-                      settle_chance)
-from .schemas import (EventEntry, GameCreate, GameCreated, GameEvents, GameLog, GameSummary,
-                      LogEntry, SeatOut, SlotOut)
+from .runtime import SeatInfo, dice_info, game_fields, game_scenario, replay_failure, settle_chance
+from .schemas import (
+    EventEntry,
+    GameCreate,
+    GameCreated,
+    GameEvents,
+    GameLog,
+    GameSummary,
+    LogEntry,
+    SeatOut,
+    SlotOut,
+)
 
 LIVE_STATUSES = ("open", "live")
 LOG_FORMAT = "overlord-log/1"
@@ -36,8 +54,11 @@ def clock_settings(clock: ClockIn | None) -> dict[str, Any] | None:
     if clock is None or clock.kind == "none":
         return None
     keep = {"bank": ("initial_seconds", "increment_seconds"), "move": ("move_seconds",)}
-    return {"kind": clock.kind, "on_timeout": clock.on_timeout,
-            **{k: getattr(clock, k) for k in keep[clock.kind]}}
+    return {
+        "kind": clock.kind,
+        "on_timeout": clock.on_timeout,
+        **{k: getattr(clock, k) for k in keep[clock.kind]},
+    }
 
 
 class Notifier(Protocol):
@@ -50,10 +71,17 @@ def slots_public(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for s in seats:
         sl = out.get(s["slot"])
         if sl is None:
-            out[s["slot"]] = {"slot": s["slot"], "side": s["side"], "seats": [s["seat"]],
-                              "taken": s["taken"], "name": s["name"], "is_bot": s["is_bot"],
-                              "mine": s["mine"], "bot_reason": s.get("bot_reason"),
-                              "bot_level": s.get("bot_level")}
+            out[s["slot"]] = {
+                "slot": s["slot"],
+                "side": s["side"],
+                "seats": [s["seat"]],
+                "taken": s["taken"],
+                "name": s["name"],
+                "is_bot": s["is_bot"],
+                "mine": s["mine"],
+                "bot_reason": s.get("bot_reason"),
+                "bot_level": s.get("bot_level"),
+            }
         else:
             sl["seats"].append(s["seat"])
     return list(out.values())
@@ -61,23 +89,40 @@ def slots_public(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def fair_dice(game: Game) -> dict[str, Any]:
     """The public dice commitment; ``seed`` and ``salt`` only once the game is finished."""
-    return dice_info(game.id, game.commitment, game.status == "finished",
-                     game.seed_secret, game.seed_salt)
+    return dice_info(
+        game.id, game.commitment, game.status == "finished", game.seed_secret, game.seed_salt
+    )
 
 
 def summary(game: Game, me: Identity | None = None) -> GameSummary:
     seats = [SeatInfo.of(s).public(me.id if me else None) for s in game.seats]
     return GameSummary(
-        fair_dice=fair_dice(game), unplayable=game.unplayable,
-        id=game.id, ruleset=game.ruleset, ruleset_version=game.ruleset_version,
-        renderer=renderer_of(game.ruleset), scenario_id=game.scenario_id, scenario_name=game.scenario_name,
-        mode=game.mode, layout=dict(game.layout or {}), options=game.options or {},
-        private=game.private, status=game.status,
-        seq=game.seq, to_act=list(game.to_act or []), turn=game.turn, winner=game.winner,
-        created_at=game.created_at, seats=[SeatOut(**s) for s in seats],
-        slots=[SlotOut(**s) for s in slots_public(seats)], url=f"/games/{game.id}",
-        clock=game.clock, rematch_of=game.rematch_of, rated=bool(game.rated),
-        created_by_me=me is not None and game.created_by == me.id)
+        fair_dice=fair_dice(game),
+        unplayable=game.unplayable,
+        id=game.id,
+        ruleset=game.ruleset,
+        ruleset_version=game.ruleset_version,
+        renderer=renderer_of(game.ruleset),
+        scenario_id=game.scenario_id,
+        scenario_name=game.scenario_name,
+        mode=game.mode,
+        layout=dict(game.layout or {}),
+        options=game.options or {},
+        private=game.private,
+        status=game.status,
+        seq=game.seq,
+        to_act=list(game.to_act or []),
+        turn=game.turn,
+        winner=game.winner,
+        created_at=game.created_at,
+        seats=[SeatOut(**s) for s in seats],
+        slots=[SlotOut(**s) for s in slots_public(seats)],
+        url=f"/games/{game.id}",
+        clock=game.clock,
+        rematch_of=game.rematch_of,
+        rated=bool(game.rated),
+        created_by_me=me is not None and game.created_by == me.id,
+    )
 
 
 def renderer_of(name: str) -> str:
@@ -119,19 +164,23 @@ async def _setup(session: AsyncSession, body: GameCreate) -> tuple[Any, Any, Rul
     if body.scenario_id is not None:
         row, scn = await scenarios.ensure_row(session, body.scenario_id)
     if body.ruleset is not None:
-        rs = ruleset(body.ruleset)                              # EngineError -> 422
+        rs = ruleset(body.ruleset)  # EngineError -> 422
     elif scn is None:
         raise Unprocessable("a game needs a ruleset or a scenario", code="invalid_options")
     else:
         try:
             rs = natural_ruleset(scn, body.mode)
         except EngineError:
-            raise Unprocessable(f"mode {body.mode!r} is not offered for this scenario; "
-                                f"offered: {sum(rulesets_for(scn).values(), [])}",
-                                code="unknown_mode") from None
+            raise Unprocessable(
+                f"mode {body.mode!r} is not offered for this scenario; "
+                f"offered: {sum(rulesets_for(scn).values(), [])}",
+                code="unknown_mode",
+            ) from None
     if rs.setup == "scenario" and scn is None:
-        raise Unprocessable(f"ruleset {rs.name} is set up from a scenario: give scenario_id",
-                            code="scenario_required")
+        raise Unprocessable(
+            f"ruleset {rs.name} is set up from a scenario: give scenario_id",
+            code="scenario_required",
+        )
     if rs.setup != "scenario":
         row = scn = None
     return row, scn, rs, get_mode(rs, scn, body.mode)
@@ -142,8 +191,9 @@ def check_bot_level(level: str | None) -> str | None:
     422 ``unknown_bot_level`` otherwise."""
     if level is None or level in bot_levels():
         return level
-    raise Unprocessable(f"unknown bot level {level[:16]!r}; levels: {bot_levels()}",
-                        code="unknown_bot_level")
+    raise Unprocessable(
+        f"unknown bot level {level[:16]!r}; levels: {bot_levels()}", code="unknown_bot_level"
+    )
 
 
 def new_seed(body: GameCreate, allow_test_seed: bool) -> dict[str, Any]:
@@ -152,12 +202,18 @@ def new_seed(body: GameCreate, allow_test_seed: bool) -> dict[str, Any]:
     client's ``seed`` only on a test server (``OVERLORD_TEST_SEEDS=1``): no commitment."""
     if body.seed is not None:
         if not allow_test_seed:
-            raise Forbidden("the server draws every game's dice seed; 'seed' is refused",
-                            code="seed_not_allowed")
+            raise Forbidden(
+                "the server draws every game's dice seed; 'seed' is refused",
+                code="seed_not_allowed",
+            )
         return {"seed": body.seed, "seed_secret": None, "seed_salt": None, "commitment": None}
     secret, salt = secrets.token_hex(32), secrets.token_hex(16)
-    return {"seed": rng_seed(secret), "seed_secret": secret, "seed_salt": salt,
-            "commitment": seed_commitment(secret, salt)}
+    return {
+        "seed": rng_seed(secret),
+        "seed_secret": secret,
+        "seed_salt": salt,
+        "commitment": seed_commitment(secret, salt),
+    }
 
 
 async def _plan(session: AsyncSession, body: GameCreate, seed: int) -> tuple[Any, ...]:
@@ -165,7 +221,7 @@ async def _plan(session: AsyncSession, body: GameCreate, seed: int) -> tuple[Any
     (scenario row, ruleset, mode, first state, seat specs, layout, slots, the creator's
     slot, the bots' slots)."""
     row, scn, rs, mode_name = await _setup(session, body)
-    state = rs.new_game(seed, dict(body.options), scn, mode_name)    # EngineError -> 422
+    state = rs.new_game(seed, dict(body.options), scn, mode_name)  # EngineError -> 422
     specs = {s: seat_spec(s) for s in rs.seats(state)}
     layout, slots = build_slots(rs, mode_name, list(specs), body.layout)
     slot_seats = {sl.slot: sl.seats for sl in slots}
@@ -183,26 +239,34 @@ async def check_game(session: AsyncSession, body: GameCreate) -> tuple[list[str]
     return [sl.slot for sl in slots], mine
 
 
-async def create_game(session: AsyncSession, creator: Identity, body: GameCreate,
-                      allow_test_seed: bool = False) -> GameCreated:
+async def create_game(
+    session: AsyncSession, creator: Identity, body: GameCreate, allow_test_seed: bool = False
+) -> GameCreated:
     game_id = await add_game(session, creator, body, allow_test_seed)
     await session.commit()
     game = await _reload(session, game_id)
     out = summary(game, creator)
-    return GameCreated(**out.model_dump(), invite=game.invite_code,
-                       invite_url=f"/join/{game.invite_code}")
+    return GameCreated(
+        **out.model_dump(), invite=game.invite_code, invite_url=f"/join/{game.invite_code}"
+    )
 
 
-async def add_game(session: AsyncSession, creator: Identity, body: GameCreate,
-                   allow_test_seed: bool = False, rematch_of: str | None = None) -> str:
+async def add_game(
+    session: AsyncSession,
+    creator: Identity,
+    body: GameCreate,
+    allow_test_seed: bool = False,
+    rematch_of: str | None = None,
+) -> str:
     """A new game's rows (game, seats, its first chance entries) flushed, not committed:
     the caller commits them with whatever links the game (a return match's
     ``rematch_of``, an accepted offer, a campaign battle), so that a refused link leaves
     no game behind.  Returns the game's id."""
     level = check_bot_level(body.bot_level)
     dice = new_seed(body, allow_test_seed)
-    row, rs, mode_name, state, specs, layout, slots, mine, bots = \
-        await _plan(session, body, dice["seed"])
+    row, rs, mode_name, state, specs, layout, slots, mine, bots = await _plan(
+        session, body, dice["seed"]
+    )
     options = dict(body.options)
     state, entries, _ = settle_chance(rs, state)
     game_id = new_id("g")
@@ -211,37 +275,67 @@ async def add_game(session: AsyncSession, creator: Identity, body: GameCreate,
     for sl in slots:
         for seat in sl.seats:
             spec = specs[seat]
-            seats.append(Seat(game_id=game_id, seat=seat, side=spec.side, role=spec.role,
-                              slot=sl.slot, identity_id=creator.id if sl.slot == mine else None,
-                              is_bot=sl.slot in bots,
-                              bot_reason="creator" if sl.slot in bots else None,
-                              bot_level=level if sl.slot in bots else None,
-                              last_seen=now if sl.slot == mine else None))
-    order = {s: i for i, s in enumerate(specs)}          # rows in the engine's seat order
+            seats.append(
+                Seat(
+                    game_id=game_id,
+                    seat=seat,
+                    side=spec.side,
+                    role=spec.role,
+                    slot=sl.slot,
+                    identity_id=creator.id if sl.slot == mine else None,
+                    is_bot=sl.slot in bots,
+                    bot_reason="creator" if sl.slot in bots else None,
+                    bot_level=level if sl.slot in bots else None,
+                    last_seen=now if sl.slot == mine else None,
+                )
+            )
+    order = {s: i for i, s in enumerate(specs)}  # rows in the engine's seat order
     seats.sort(key=lambda s: order[s.seat])
     infos = [SeatInfo(s.seat, s.side, s.role, s.identity_id, None, bool(s.is_bot)) for s in seats]
-    game = Game(id=game_id, ruleset=rs.name, ruleset_version=rs.version,
-                scenario_id=row.id if row is not None else None,
-                scenario_name=row.name[:200] if row is not None else rs.title, mode=mode_name,
-                engine_mode=mode_name, layout=layout,
-                options=options, **dice, private=body.private,
-                invite_code=secrets.token_urlsafe(16), seq=len(entries), created_by=creator.id,
-                clock=clock_settings(body.clock), rated=body.rated, rematch_of=rematch_of,
-                **game_fields(rs, state, infos))
+    game = Game(
+        id=game_id,
+        ruleset=rs.name,
+        ruleset_version=rs.version,
+        scenario_id=row.id if row is not None else None,
+        scenario_name=row.name[:200] if row is not None else rs.title,
+        mode=mode_name,
+        engine_mode=mode_name,
+        layout=layout,
+        options=options,
+        **dice,
+        private=body.private,
+        invite_code=secrets.token_urlsafe(16),
+        seq=len(entries),
+        created_by=creator.id,
+        clock=clock_settings(body.clock),
+        rated=body.rated,
+        rematch_of=rematch_of,
+        **game_fields(rs, state, infos),
+    )
     if game.status == "live":
         game.started_at = now
     await repository.add(session, game, seats)
-    session.add_all([ActionRow(game_id=game_id, seq=i + 1, seat=seat, action=action)
-                     for i, (seat, action) in enumerate(entries)])
+    session.add_all(
+        [
+            ActionRow(game_id=game_id, seq=i + 1, seat=seat, action=action)
+            for i, (seat, action) in enumerate(entries)
+        ]
+    )
     await session.flush()
     return game_id
 
 
-async def list_games(session: AsyncSession, statuses: list[str], me: Identity | None,
-                     offset: int = 0, limit: int = 100) -> tuple[list[GameSummary], int]:
+async def list_games(
+    session: AsyncSession,
+    statuses: list[str],
+    me: Identity | None,
+    offset: int = 0,
+    limit: int = 100,
+) -> tuple[list[GameSummary], int]:
     """One lobby page (open games first) and the number of games in all."""
-    games, total = await repository.list_games(session, statuses, limit,
-                                               viewer=me.id if me else None, offset=offset)
+    games, total = await repository.list_games(
+        session, statuses, limit, viewer=me.id if me else None, offset=offset
+    )
     return [summary(g, me) for g in games], total
 
 
@@ -260,17 +354,19 @@ def _refuse_ended(game: Game) -> None:
     if game.status == "finished":
         raise Conflict("the game is over", code="game_finished")
     if game.status == "unplayable":
-        raise Conflict("this game's log no longer replays", code="game_unplayable",
-                       **(game.unplayable or {}))
+        raise Conflict(
+            "this game's log no longer replays", code="game_unplayable", **(game.unplayable or {})
+        )
 
 
-async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id: str,
-                             me: Identity) -> GameSummary:
+async def _after_seat_change(
+    session: AsyncSession, notifier: Notifier, game_id: str, me: Identity
+) -> GameSummary:
     game = await _reload(session, game_id)
     if game.status not in ("finished", "unplayable"):
         held = all(s.identity_id is not None or s.is_bot for s in game.seats)
         extra = {"started_at": utcnow()} if held and game.started_at is None else {}
-        live = held or game.started_at is not None      # started: live for good
+        live = held or game.started_at is not None  # started: live for good
         await repository.set_fields(session, game_id, status="live" if live else "open", **extra)
     await session.commit()
     game = await _reload(session, game_id)
@@ -278,8 +374,14 @@ async def _after_seat_change(session: AsyncSession, notifier: Notifier, game_id:
     return summary(game, me)
 
 
-async def claim_seat(session: AsyncSession, notifier: Notifier, me: Identity, game_id: str,
-                     seat: str, invite: str | None) -> GameSummary:
+async def claim_seat(
+    session: AsyncSession,
+    notifier: Notifier,
+    me: Identity,
+    game_id: str,
+    seat: str,
+    invite: str | None,
+) -> GameSummary:
     """Claim a player slot (by its name or one of its seats): a free slot, one's own slot
     back from a bot, or a slot a bot plays for nobody: before the game starts in any mode,
     after it only in the modes with stand-in bots (``STAND_IN_MODES``: the absence policy,
@@ -289,13 +391,20 @@ async def claim_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
     if all(r.identity_id == me.id and not r.is_bot for r in rows):
         return summary(game, me)
     _refuse_ended(game)
-    if game.status == "live" and game.mode not in STAND_IN_MODES \
-            and any(r.is_bot and r.identity_id is None for r in rows):
-        raise Conflict(f"a bot plays seat {slot} in this live {game.mode} game",
-                       code="seat_taken")
-    if game.private and not any(r.identity_id == me.id for r in rows) \
-            and not (invite and secrets.compare_digest(invite.encode("utf-8", "replace"),
-                                                       game.invite_code.encode())):
+    if (
+        game.status == "live"
+        and game.mode not in STAND_IN_MODES
+        and any(r.is_bot and r.identity_id is None for r in rows)
+    ):
+        raise Conflict(f"a bot plays seat {slot} in this live {game.mode} game", code="seat_taken")
+    if (
+        game.private
+        and not any(r.identity_id == me.id for r in rows)
+        and not (
+            invite
+            and secrets.compare_digest(invite.encode("utf-8", "replace"), game.invite_code.encode())
+        )
+    ):
         raise Forbidden("this game needs its invite code", code="invite_required")
     n = await repository.claim_slot(session, game_id, slot, me.id)
     if n != len(rows):
@@ -304,8 +413,9 @@ async def claim_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
     return await _after_seat_change(session, notifier, game_id, me)
 
 
-async def leave_seat(session: AsyncSession, notifier: Notifier, me: Identity, game_id: str,
-                     seat: str) -> GameSummary:
+async def leave_seat(
+    session: AsyncSession, notifier: Notifier, me: Identity, game_id: str, seat: str
+) -> GameSummary:
     """Leave a slot: freed (1v1, or before the game is live); in a live team/Overlord
     game a bot takes it over (anyone may claim it from the bot)."""
     game = await get_game(session, game_id)
@@ -314,16 +424,24 @@ async def leave_seat(session: AsyncSession, notifier: Notifier, me: Identity, ga
         raise Forbidden(f"you do not hold seat {seat}", code="not_seated")
     _refuse_ended(game)
     if game.status == "live" and game.mode in STAND_IN_MODES:
-        await repository.set_slot(session, game_id, slot, identity_id=None, is_bot=True,
-                                  bot_reason="left")
+        await repository.set_slot(
+            session, game_id, slot, identity_id=None, is_bot=True, bot_reason="left"
+        )
     else:
-        await repository.set_slot(session, game_id, slot, identity_id=None, is_bot=False,
-                                  bot_reason=None)
+        await repository.set_slot(
+            session, game_id, slot, identity_id=None, is_bot=False, bot_reason=None
+        )
     return await _after_seat_change(session, notifier, game_id, me)
 
 
-async def seat_bot(session: AsyncSession, notifier: Notifier, me: Identity, game_id: str,
-                   seat: str, level: str | None = None) -> GameSummary:
+async def seat_bot(
+    session: AsyncSession,
+    notifier: Notifier,
+    me: Identity,
+    game_id: str,
+    seat: str,
+    level: str | None = None,
+) -> GameSummary:
     """Give a slot to the server's engine bot at ``level`` (``bot_levels()``): a free slot
     or one a bot plays for nobody (the game's creator: "give to a bot", or a new level), or
     one the caller holds (autopilot: he keeps it and takes it back with a claim).  A person
@@ -336,19 +454,25 @@ async def seat_bot(session: AsyncSession, notifier: Notifier, me: Identity, game
         _refuse_ended(game)
         raise Conflict(f"seat {slot} is already taken", code="seat_taken")
     if me.id not in holders and game.created_by != me.id:
-        raise Forbidden("only the game's creator gives a free seat to a bot",
-                        code="not_creator")
+        raise Forbidden("only the game's creator gives a free seat to a bot", code="not_creator")
     _refuse_ended(game)
     if all(r.is_bot and r.bot_level == level for r in rows):
         return summary(game, me)
-    await repository.set_slot(session, game_id, slot,
-                              identity_id=me.id if me.id in holders else None, is_bot=True,
-                              bot_reason="assigned", bot_level=level)
+    await repository.set_slot(
+        session,
+        game_id,
+        slot,
+        identity_id=me.id if me.id in holders else None,
+        is_bot=True,
+        bot_reason="assigned",
+        bot_level=level,
+    )
     return await _after_seat_change(session, notifier, game_id, me)
 
 
-async def start_game(session: AsyncSession, notifier: Notifier, me: Identity, game_id: str,
-                     level: str | None = None) -> GameSummary:
+async def start_game(
+    session: AsyncSession, notifier: Notifier, me: Identity, game_id: str, level: str | None = None
+) -> GameSummary:
     """The creator starts an open game: every slot nobody holds goes to a bot at ``level``
     (the seats friends took stay theirs), and the game goes live.  Bots fill seats only
     here, never at the creation of a game whose other seats friends may still take."""
@@ -361,8 +485,15 @@ async def start_game(session: AsyncSession, notifier: Notifier, me: Identity, ga
         return summary(game, me)
     free = {r.slot or r.seat for r in game.seats if r.identity_id is None and not r.is_bot}
     for slot in sorted(free):
-        await repository.set_slot(session, game_id, slot, identity_id=None, is_bot=True,
-                                  bot_reason="assigned", bot_level=level)
+        await repository.set_slot(
+            session,
+            game_id,
+            slot,
+            identity_id=None,
+            is_bot=True,
+            bot_reason="assigned",
+            bot_level=level,
+        )
     return await _after_seat_change(session, notifier, game_id, me)
 
 
@@ -376,8 +507,10 @@ async def game_by_invite(session: AsyncSession, code: str) -> Game:
 async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
     game = await get_game(session, game_id)
     if game.status != "finished":
-        raise Conflict("the log of a running game is secret (it would reveal the dice seed)",
-                       code="game_not_finished")
+        raise Conflict(
+            "the log of a running game is secret (it would reveal the dice seed)",
+            code="game_not_finished",
+        )
     scenario: dict[str, Any] | None = None
     sha256: str | None = None
     if game.scenario_id is not None:
@@ -385,17 +518,28 @@ async def finished_log(session: AsyncSession, game_id: str) -> GameLog:
         assert row is not None
         scenario, sha256 = json.loads(row.content), row.sha256
     rows = await repository.actions_after(session, game_id, 0)
-    return GameLog(format=LOG_FORMAT, game_id=game.id, ruleset=game.ruleset,
-                   ruleset_version=game.ruleset_version, scenario_id=game.scenario_id,
-                   scenario_sha256=sha256, scenario=scenario, mode=game.mode,
-                   engine_mode=game.engine_mode, options=game.options or {},
-                   commitment=game.commitment, seed=game.seed_secret, salt=game.seed_salt,
-                   rng_seed=game.seed, winner=game.winner,
-                   actions=[LogEntry(seq=r.seq, seat=r.seat, action=r.action) for r in rows])
+    return GameLog(
+        format=LOG_FORMAT,
+        game_id=game.id,
+        ruleset=game.ruleset,
+        ruleset_version=game.ruleset_version,
+        scenario_id=game.scenario_id,
+        scenario_sha256=sha256,
+        scenario=scenario,
+        mode=game.mode,
+        engine_mode=game.engine_mode,
+        options=game.options or {},
+        commitment=game.commitment,
+        seed=game.seed_secret,
+        salt=game.seed_salt,
+        rng_seed=game.seed,
+        winner=game.winner,
+        actions=[LogEntry(seq=r.seq, seat=r.seat, action=r.action) for r in rows],
+    )
 
 
 _VERIFIED: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
-VERIFIED_KEEP = 256         # finished games whose verdict is kept (a few hundred bytes each)
+VERIFIED_KEEP = 256  # finished games whose verdict is kept (a few hundred bytes each)
 
 
 async def verify_game(session: AsyncSession, game_id: str) -> dict[str, Any]:
@@ -417,9 +561,14 @@ async def verify_game(session: AsyncSession, game_id: str) -> dict[str, Any]:
     return hit
 
 
-async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
-                    since: int = 0, invite: str | None = None,
-                    watch: str | None = None) -> GameEvents:
+async def event_log(
+    session: AsyncSession,
+    game_id: str,
+    me: Identity | None,
+    since: int = 0,
+    invite: str | None = None,
+    watch: str | None = None,
+) -> GameEvents:
     """The events of log entries ``since+1..`` of a (running) game, redacted for the
     caller's seats (a spectator's redaction without a seat, or with ``watch`` what that
     side sees): a late joiner's battle log, one page (``EVENTS_PAGE`` entries;
@@ -429,24 +578,34 @@ async def event_log(session: AsyncSession, game_id: str, me: Identity | None,
     require_watch(game, me.id if me else None, invite)
     seats = [s.seat for s in game.seats if me is not None and s.identity_id == me.id]
     spectator = None
-    if watch is not None:               # a spectator watching one side's board
+    if watch is not None:  # a spectator watching one side's board
         spectator = ruleset(game.ruleset).spectator_seat(watch)
         if seats or spectator is None or watch not in {s.side for s in game.seats}:
-            raise BadRequest("watch: a side of this game, for spectators of a ruleset with "
-                             "spectator seats", code="invalid_watch")
+            raise BadRequest(
+                "watch: a side of this game, for spectators of a ruleset with spectator seats",
+                code="invalid_watch",
+            )
     page = get_settings().events_page
     upto = min(game.seq, since + page)
     entries = await _events(session, game, seats, since, upto, spectator)
     rs = ruleset(game.ruleset)
-    first = rs.new_game(game.seed, dict(game.options or {}), await game_scenario(session, game),
-                        game.mode)
+    first = rs.new_game(
+        game.seed, dict(game.options or {}), await game_scenario(session, game), game.mode
+    )
     units = list(rs.view_for(first, spectator).get("units") or [])
-    return GameEvents(game_id=game.id, seq=game.seq, seats=seats, entries=entries,
-                      next_since=upto if upto < game.seq else None, units=units)
+    return GameEvents(
+        game_id=game.id,
+        seq=game.seq,
+        seats=seats,
+        entries=entries,
+        next_since=upto if upto < game.seq else None,
+        units=units,
+    )
 
 
-async def logged_events(session: AsyncSession, game: Game, seats: list[str],
-                        since: int, watch: str | None = None) -> tuple[int, list[EventEntry]]:
+async def logged_events(
+    session: AsyncSession, game: Game, seats: list[str], since: int, watch: str | None = None
+) -> tuple[int, list[EventEntry]]:
     """Rebuild the events of log entries ``since+1..`` from the durable log (from the
     nearest snapshot, ``catchup``), redacted for ``seats`` exactly as the live updates
     are (``events_for_seats``: ``[]`` a spectator, public events only; ``watch`` the
@@ -456,9 +615,15 @@ async def logged_events(session: AsyncSession, game: Game, seats: list[str],
     return game.seq, await _events(session, game, seats, since, game.seq, watch)
 
 
-async def _events(session: AsyncSession, game: Game, seats: list[str], since: int,
-                  upto: int, watch: str | None = None) -> list[EventEntry]:
+async def _events(
+    session: AsyncSession,
+    game: Game,
+    seats: list[str],
+    since: int,
+    upto: int,
+    watch: str | None = None,
+) -> list[EventEntry]:
     try:
         return await catchup.events(session, game, seats, since, upto, watch)
-    except Exception as exc:           # a log that no longer replays: reported, not a 500
+    except Exception as exc:  # a log that no longer replays: reported, not a 500
         raise await replay_failure(session, game.id, exc) from None

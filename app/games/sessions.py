@@ -10,6 +10,7 @@ the cached state (or read from the log when one was missed) and raise the same e
 Bus messages that are not batches (seats changed, chat, presence) go to the ``notices``
 listeners after the game caught up with the log.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -34,7 +35,7 @@ log = logging.getLogger("app.games.sessions")
 
 Committed = Callable[[GameRuntime], None]
 Notice = Callable[[GameRuntime, dict[str, Any]], Awaitable[None]]
-REVOKED = channel_for("#revoked")   # not a game id: login tokens revoked (their hashes)
+REVOKED = channel_for("#revoked")  # not a game id: login tokens revoked (their hashes)
 Reply = Callable[[play.Outcome], None]
 
 
@@ -46,11 +47,11 @@ class GameSessions:
         self.db = db
         self.bus = bus
         self.registry = Registry(db.sessions, settings.registry_capacity)
-        self.log = LogWriter(db)            # commits the accepted actions
-        self.worker = new_id("w")           # this worker's name (bot leases, spectators)
-        self.committed: list[Committed] = []   # run under the game's lock, in seq order
+        self.log = LogWriter(db)  # commits the accepted actions
+        self.worker = new_id("w")  # this worker's name (bot leases, spectators)
+        self.committed: list[Committed] = []  # run under the game's lock, in seq order
         self.notices: list[Notice] = []
-        self.revoked: list[Callable[[str], Any]] = []   # a login token's hash was revoked
+        self.revoked: list[Callable[[str], Any]] = []  # a login token's hash was revoked
         # set when one worker owns each game (app/games/ownership.py): forget an idle
         # runtime of a game owned elsewhere rather than follow its batches
         self.shed: Callable[[GameRuntime], bool] | None = None
@@ -63,8 +64,8 @@ class GameSessions:
         await self.bus.start(self._on_message)
         if self.settings.idle_evict_seconds > 0:
             self.spawn(self._evict_loop(self.settings.idle_evict_seconds))
-        if not self.bus.local_only:                 # other workers write: a lost bus
-            self.spawn(self._reconcile_loop())      # message must not stall anyone
+        if not self.bus.local_only:  # other workers write: a lost bus
+            self.spawn(self._reconcile_loop())  # message must not stall anyone
 
     async def stop(self) -> None:
         for t in list(self._tasks):
@@ -82,9 +83,18 @@ class GameSessions:
             listener(rt)
 
     # -- actions -------------------------------------------------------------------------
-    async def submit(self, rt: GameRuntime, seat: str, expected_seq: int,
-                     action: dict[str, Any], *, by: str | None = None, meta: bool = False,
-                     forced: bool = False, reply: Reply | None = None) -> play.Outcome:
+    async def submit(
+        self,
+        rt: GameRuntime,
+        seat: str,
+        expected_seq: int,
+        action: dict[str, Any],
+        *,
+        by: str | None = None,
+        meta: bool = False,
+        forced: bool = False,
+        reply: Reply | None = None,
+    ) -> play.Outcome:
         """An action for ``seat``: ``by`` the identity of the player who sent it (None: the
         server's bot or clock); ``meta``: a server-originated entry (``engine.meta``:
         resign / timeout / forfeit / undo) whose caller checked who may ask for it;
@@ -99,23 +109,41 @@ class GameSessions:
             elif by is None and not info.is_bot and not forced:
                 out = play.Outcome.reject(rt.seq, "not_seated", f"seat {seat} is not a bot")
             else:
-                out = await play.submit(self.db, self.log, rt, seat, expected_seq, action,
-                                        self.settings.snapshot_every)
+                out = await play.submit(
+                    self.db, self.log, rt, seat, expected_seq, action, self.settings.snapshot_every
+                )
             if out.ok and out.batch is not None and not self.bus.local_only:
-                b = out.batch           # committed: other workers hear of it first
-                await self.publish(rt.game_id, {"kind": "batch", "origin": self.origin,
-                                                "first_seq": b.first_seq, "seq": b.seq,
-                                                "actor": b.actor, "entries": out.entries})
+                b = out.batch  # committed: other workers hear of it first
+                await self.publish(
+                    rt.game_id,
+                    {
+                        "kind": "batch",
+                        "origin": self.origin,
+                        "first_seq": b.first_seq,
+                        "seq": b.seq,
+                        "actor": b.actor,
+                        "entries": out.entries,
+                    },
+                )
             if reply is not None:
                 reply(out)
             self._fire(rt)
         if out.ok and out.snapshot is not None:
-            self.spawn(play.write_snapshot(self.db, rt.rs, rt.game_id, out.snapshot_seq,
-                                           out.snapshot, timed=rt.clock is not None))
+            self.spawn(
+                play.write_snapshot(
+                    self.db,
+                    rt.rs,
+                    rt.game_id,
+                    out.snapshot_seq,
+                    out.snapshot,
+                    timed=rt.clock is not None,
+                )
+            )
         return out
 
-    async def submit_meta(self, rt: GameRuntime, seat: str, action: dict[str, Any],
-                          reply: Reply | None = None) -> play.Outcome:
+    async def submit_meta(
+        self, rt: GameRuntime, seat: str, action: dict[str, Any], reply: Reply | None = None
+    ) -> play.Outcome:
         return await self.submit(rt, seat, rt.seq, action, meta=True, reply=reply)
 
     async def catch_up(self, rt: GameRuntime) -> None:
@@ -141,14 +169,14 @@ class GameSessions:
         """Queue a bus message on its game's inbox (never waits for a game's database
         reads or engine work; one drain task per game keeps its order)."""
         if data.startswith(self._own_batch):
-            return              # our own batch, applied and delivered before it was published
+            return  # our own batch, applied and delivered before it was published
         if channel == REVOKED:
             for listener in self.revoked:
                 listener(data.decode())
             return
         rt = self.registry.cached(game_of(channel))
         if rt is None or (self.shed is not None and self.shed(rt)):
-            return              # not loaded here, or owned by another worker
+            return  # not loaded here, or owned by another worker
         rt.inbox.append(loads(data))
         if rt.inbox_task is None or rt.inbox_task.done():
             rt.inbox_task = task = asyncio.create_task(self._drain(rt))
@@ -160,8 +188,8 @@ class GameSessions:
             msg = rt.inbox.popleft()
             try:
                 if msg.get("kind") == "batch":
-                    msgs = [msg]                    # consecutive batches: applied, then ONE
-                    while rt.inbox and rt.inbox[0].get("kind") == "batch":   # event
+                    msgs = [msg]  # consecutive batches: applied, then ONE
+                    while rt.inbox and rt.inbox[0].get("kind") == "batch":  # event
                         msgs.append(rt.inbox.popleft())
                     await self._remote_batches(rt, msgs)
                 else:
@@ -171,14 +199,14 @@ class GameSessions:
                         await notice(rt, msg)
             except asyncio.CancelledError:
                 raise
-            except Exception:       # e.g. the database unreachable: the reconciler resyncs
+            except Exception:  # e.g. the database unreachable: the reconciler resyncs
                 log.exception("bus message for game %s failed", rt.game_id)
 
     async def _remote_batches(self, rt: GameRuntime, msgs: list[dict[str, Any]]) -> None:
         async with rt.lock:
             for msg in msgs:
                 if msg["seq"] <= rt.seq:
-                    continue                        # ours, or already read from the log
+                    continue  # ours, or already read from the log
                 if msg["first_seq"] != rt.seq + 1:  # a gap (a lost message): the log
                     async with self.db.sessions() as session:
                         await rt.catch_up(session)
@@ -194,11 +222,12 @@ class GameSessions:
         if not live:
             return
         async with self.db.sessions() as session:
-            rows = (await session.execute(select(Game.id, Game.seq)
-                                          .where(Game.id.in_(sorted(live))))).all()
+            rows = (
+                await session.execute(select(Game.id, Game.seq).where(Game.id.in_(sorted(live))))
+            ).all()
         for gid, seq in rows:
             rt = live[gid]
-            if seq <= rt.seq or rt.inbox:           # up to date, or its messages queued
+            if seq <= rt.seq or rt.inbox:  # up to date, or its messages queued
                 rt.lag_seen = None
             elif rt.lag_seen != rt.seq:
                 rt.lag_seen = rt.seq

@@ -11,11 +11,12 @@ from ..models import AuthSession, Identity, utcnow
 from ..security import hash_token, new_id, new_token
 from . import repository
 
-SESSION_DAYS = 90          # a login token's lifetime
+SESSION_DAYS = 90  # a login token's lifetime
 
 
-async def create_guest(session: AsyncSession, name: str,
-                       label: str | None = None) -> tuple[Identity, str]:
+async def create_guest(
+    session: AsyncSession, name: str, label: str | None = None
+) -> tuple[Identity, str]:
     """A guest identity and its token (returned once; only the hash is stored), issued
     as a session that logout or the sessions list revokes."""
     token = new_token()
@@ -28,21 +29,36 @@ async def create_guest(session: AsyncSession, name: str,
 
 def new_session(identity_id: str, token: str, label: str | None) -> AuthSession:
     now = utcnow()
-    return AuthSession(id=new_id("s", 12), identity_id=identity_id, token_hash=hash_token(token),
-                       label=clean_label(label, 120) if label else None, created_at=now,
-                       expires_at=now + timedelta(days=SESSION_DAYS))
+    return AuthSession(
+        id=new_id("s", 12),
+        identity_id=identity_id,
+        token_hash=hash_token(token),
+        label=clean_label(label, 120) if label else None,
+        created_at=now,
+        expires_at=now + timedelta(days=SESSION_DAYS),
+    )
 
 
 async def logout(session: AsyncSession, identity: Identity, token: str) -> None:
     """Revoke the session of this token (the identity's other sessions stay)."""
     h = hash_token(token)
-    if await repository.revoke(session, identity.id, token_hash=h) == 0 \
-            and await repository.session_by_hash(session, h) is None:
+    if (
+        await repository.revoke(session, identity.id, token_hash=h) == 0
+        and await repository.session_by_hash(session, h) is None
+    ):
         # a token from before sessions existed: record it as revoked
         now = utcnow()
-        session.add(AuthSession(id=new_id("s", 12), identity_id=identity.id, token_hash=h,
-                                label="before 0004", created_at=now, expires_at=now,
-                                revoked_at=now))
+        session.add(
+            AuthSession(
+                id=new_id("s", 12),
+                identity_id=identity.id,
+                token_hash=h,
+                label="before 0004",
+                created_at=now,
+                expires_at=now,
+                revoked_at=now,
+            )
+        )
     await session.commit()
 
 
@@ -50,7 +66,8 @@ async def revoke_session(session: AsyncSession, identity: Identity, session_id: 
     """Revoke one session of the identity; the hash of its token."""
     if await repository.revoke(session, identity.id, session_id=session_id[:32]) == 0:
         raise NotFound(f"no active session {session_id[:32]!r}", code="session_not_found")
-    token_hash = await session.scalar(select(AuthSession.token_hash)
-                                      .where(AuthSession.id == session_id[:32]))
+    token_hash = await session.scalar(
+        select(AuthSession.token_hash).where(AuthSession.id == session_id[:32])
+    )
     await session.commit()
     return str(token_hash)

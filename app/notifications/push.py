@@ -33,9 +33,7 @@ def _send(settings: Settings, sub: dict[str, Any], payload: str) -> int:
         )
         return int(getattr(r, "status_code", 201))
     except WebPushException as exc:
-        status = (
-            getattr(exc.response, "status_code", 0) if exc.response is not None else 0
-        )
+        status = getattr(exc.response, "status_code", 0) if exc.response is not None else 0
         log.warning("push to %s refused: %s", sub.get("endpoint", "?")[:60], exc)
         return int(status)
     except Exception as exc:  # noqa: BLE001 (the push service down: logged, never raised)
@@ -51,7 +49,5 @@ async def send(
     if not enabled(settings) or not subs:
         return []
     payload = json.dumps({"title": title, "body": body, "url": url})
-    codes = await asyncio.gather(
-        *(asyncio.to_thread(_send, settings, s, payload) for s in subs)
-    )
+    codes = await asyncio.gather(*(asyncio.to_thread(_send, settings, s, payload) for s in subs))
     return [s["endpoint"] for s, c in zip(subs, codes) if c in (404, 410)]

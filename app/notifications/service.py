@@ -69,9 +69,7 @@ async def notify(
             {"endpoint": p.endpoint, "keys": {"p256dh": p.p256dh, "auth": p.auth}}
             for p in (
                 await s.execute(
-                    select(PushSubscription).where(
-                        PushSubscription.identity_id == identity_id
-                    )
+                    select(PushSubscription).where(PushSubscription.identity_id == identity_id)
                 )
             ).scalars()
         ]

@@ -20,16 +20,12 @@ async def _started(request: Request, offer: OfferOut) -> None:
         await request.app.state.notifications.game_started(offer.game_id)
 
 
-@router.post(
-    "/challenges", status_code=status.HTTP_201_CREATED, response_model=OfferOut
-)
+@router.post("/challenges", status_code=status.HTTP_201_CREATED, response_model=OfferOut)
 async def challenge(
     body: ChallengeIn, request: Request, session: SessionDep, me: CurrentIdentity
 ) -> OfferOut:
     """Challenge an account by name to a 1v1 game (any ruleset, scenario and clock)."""
-    await check_shared(
-        CHALLENGE_RATE, "challenge", client_key(request, me.id), "challenges"
-    )
+    await check_shared(CHALLENGE_RATE, "challenge", client_key(request, me.id), "challenges")
     st = request.app.state
     return await service.challenge(session, st.db, st.settings, me, body)
 
@@ -41,9 +37,7 @@ async def pending(session: SessionDep, me: CurrentIdentity) -> list[OfferOut]:
 
 
 @router.get("/offers/{offer_id}", response_model=OfferOut)
-async def get_offer(
-    offer_id: str, session: SessionDep, me: CurrentIdentity
-) -> OfferOut:
+async def get_offer(offer_id: str, session: SessionDep, me: CurrentIdentity) -> OfferOut:
     return await service.get(session, me, offer_id)
 
 
@@ -74,18 +68,12 @@ async def rematch(
     """Offer the return match of a finished 1v1 game (201), or see the offer made (200);
     the opponent's own call accepts it (200, ``status`` accepted, ``game_url``)."""
     st = request.app.state
-    offer, created = await service.rematch(
-        session, st.db, st.settings, st.games, me, game_id
-    )
+    offer, created = await service.rematch(session, st.db, st.settings, st.games, me, game_id)
     await _started(request, offer)
-    return JSONResponse(
-        offer.model_dump(mode="json"), status_code=201 if created else 200
-    )
+    return JSONResponse(offer.model_dump(mode="json"), status_code=201 if created else 200)
 
 
 @router.get("/games/{game_id}/rematch", response_model=OfferOut)
-async def rematch_offer(
-    game_id: str, session: SessionDep, me: OptionalIdentity
-) -> OfferOut:
+async def rematch_offer(game_id: str, session: SessionDep, me: OptionalIdentity) -> OfferOut:
     """The return-match offer of this game (its two players only; 404 ``offer_not_found``)."""
     return await service.rematch_offer(session, me, game_id)

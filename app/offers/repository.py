@@ -46,9 +46,7 @@ async def decide(
     if from_id is not None:
         stmt = stmt.where(Offer.from_id == from_id)
     res = await session.execute(
-        stmt.values(status=status, decided_at=utcnow()).execution_options(
-            synchronize_session=False
-        )
+        stmt.values(status=status, decided_at=utcnow()).execution_options(synchronize_session=False)
     )
     return bool(res.rowcount)  # type: ignore[attr-defined]
 

@@ -104,10 +104,7 @@ async def get(session: AsyncSession, me: Identity, offer_id: str) -> OfferOut:
 
 
 async def pending(session: AsyncSession, me: Identity) -> list[OfferOut]:
-    return [
-        await out(session, o, me.id)
-        for o in await repository.pending_of(session, me.id)
-    ]
+    return [await out(session, o, me.id) for o in await repository.pending_of(session, me.id)]
 
 
 # ------------------------------------------------------------------ challenges
@@ -138,8 +135,7 @@ async def challenge(
     slots, mine = await games.check_game(session, create)  # the errors of creation
     if len(slots) != 2:
         raise Unprocessable(
-            f"a challenge is a game of two players; this one has {len(slots)} "
-            "player slots",
+            f"a challenge is a game of two players; this one has {len(slots)} player slots",
             code="not_1v1",
         )
     spec = {
@@ -254,9 +250,7 @@ async def rematch(
     return await out(session, offer, my_id), False
 
 
-async def rematch_offer(
-    session: AsyncSession, me: Identity | None, game_id: str
-) -> OfferOut:
+async def rematch_offer(session: AsyncSession, me: Identity | None, game_id: str) -> OfferOut:
     """The return-match offer of a game, for its two players."""
     offer = await repository.for_rematch(session, game_id[:32])
     if offer is None or me is None or me.id not in (offer.from_id, offer.to_id):
@@ -265,15 +259,11 @@ async def rematch_offer(
 
 
 # ------------------------------------------------------------------ decisions
-async def accept(
-    session: AsyncSession, notifier: Any, me: Identity, offer_id: str
-) -> OfferOut:
+async def accept(session: AsyncSession, notifier: Any, me: Identity, offer_id: str) -> OfferOut:
     """Accept an offer addressed to me: the game is created, both players seated."""
     offer = await _load(session, me, offer_id)
     if offer.to_id != me.id:
-        raise Forbidden(
-            "only the player it is offered to accepts an offer", code="not_addressee"
-        )
+        raise Forbidden("only the player it is offered to accepts an offer", code="not_addressee")
     oid, sender_id, rematch_of, was = (
         offer.id,
         offer.from_id,
@@ -309,18 +299,14 @@ async def accept(
 async def decline(session: AsyncSession, me: Identity, offer_id: str) -> OfferOut:
     offer = await _load(session, me, offer_id)
     if offer.to_id != me.id:
-        raise Forbidden(
-            "only the player it is offered to declines an offer", code="not_addressee"
-        )
+        raise Forbidden("only the player it is offered to declines an offer", code="not_addressee")
     return await _decide(session, me, offer, "declined", to_id=me.id)
 
 
 async def cancel(session: AsyncSession, me: Identity, offer_id: str) -> OfferOut:
     offer = await _load(session, me, offer_id)
     if offer.from_id != me.id:
-        raise Forbidden(
-            "only the player who made an offer cancels it", code="not_sender"
-        )
+        raise Forbidden("only the player who made an offer cancels it", code="not_sender")
     return await _decide(session, me, offer, "cancelled", from_id=me.id)
 
 

@@ -2,6 +2,7 @@
 
 Context variables are the contract in docs/protocol.md, section "Pages".
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -38,68 +39,121 @@ def render(request: Request, name: str, context: dict[str, Any], status: int = 2
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request, me: OptionalIdentity) -> Response:
-    return render(request, "lobby.html", {
-        "identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api"})
+    return render(
+        request,
+        "lobby.html",
+        {"identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api"},
+    )
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
-async def game_page(game_id: str, request: Request, session: SessionDep, me: OptionalIdentity,
-                    invite: str | None = None) -> Response:
+async def game_page(
+    game_id: str,
+    request: Request,
+    session: SessionDep,
+    me: OptionalIdentity,
+    invite: str | None = None,
+) -> Response:
     try:
         game = await games.get_game(session, game_id)
     except AppError:
-        return render(request, "lobby.html", {"identity": {"id": me.id, "name": me.name} if me else None,
-                                              "api_base": "/api", "error": "game_not_found"}, 404)
+        return render(
+            request,
+            "lobby.html",
+            {
+                "identity": {"id": me.id, "name": me.name} if me else None,
+                "api_base": "/api",
+                "error": "game_not_found",
+            },
+            404,
+        )
     seat = next((s.seat for s in game.seats if me and s.identity_id == me.id), None)
     ws_path = f"/ws/games/{game_id}"
     scheme = "wss" if request.url.scheme == "https" else "ws"
-    return render(request, "game.html", {
-        "game_id": game_id, "ws_url": ws_path,
-        "ws_absolute_url": f"{scheme}://{request.url.netloc}{ws_path}",
-        "identity": {"id": me.id, "name": me.name} if me else None, "seat": seat,
-        "invite": invite, "scenario_name": game.scenario_name, "api_base": "/api",
-        "ruleset": game.ruleset, "renderer": games.renderer_of(game.ruleset),
-        "tutorial": tutorial_of(game.scenario_id)})
+    return render(
+        request,
+        "game.html",
+        {
+            "game_id": game_id,
+            "ws_url": ws_path,
+            "ws_absolute_url": f"{scheme}://{request.url.netloc}{ws_path}",
+            "identity": {"id": me.id, "name": me.name} if me else None,
+            "seat": seat,
+            "invite": invite,
+            "scenario_name": game.scenario_name,
+            "api_base": "/api",
+            "ruleset": game.ruleset,
+            "renderer": games.renderer_of(game.ruleset),
+            "tutorial": tutorial_of(game.scenario_id),
+        },
+    )
 
 
 @router.get("/help/m44", response_class=HTMLResponse)
 async def help_m44(request: Request, me: OptionalIdentity) -> Response:
     """The standard game's rules in short (the tutorial links it), in the reader's language."""
-    return render(request, "help.html", {
-        "identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api"})
+    return render(
+        request,
+        "help.html",
+        {"identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api"},
+    )
 
 
 @router.get("/campaigns", response_class=HTMLResponse)
 async def campaigns_page(request: Request, me: OptionalIdentity) -> Response:
     """Campaigns: the list, a form to start one (004 Simplified Campaign Rules)."""
-    return render(request, "campaign.html", {
-        "identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api",
-        "campaign_id": None})
+    return render(
+        request,
+        "campaign.html",
+        {
+            "identity": {"id": me.id, "name": me.name} if me else None,
+            "api_base": "/api",
+            "campaign_id": None,
+        },
+    )
 
 
 @router.get("/campaigns/{campaign_id}", response_class=HTMLResponse)
 async def campaign_page(campaign_id: str, request: Request, me: OptionalIdentity) -> Response:
     """One campaign: standings, battles and the next battle (fetched by the page)."""
-    return render(request, "campaign.html", {
-        "identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api",
-        "campaign_id": campaign_id})
+    return render(
+        request,
+        "campaign.html",
+        {
+            "identity": {"id": me.id, "name": me.name} if me else None,
+            "api_base": "/api",
+            "campaign_id": campaign_id,
+        },
+    )
 
 
 @router.get("/games/{game_id}/verify", response_class=HTMLResponse)
-async def verify_page(game_id: str, request: Request, session: SessionDep,
-                      me: OptionalIdentity, invite: str | None = Query(None, max_length=64)
-                      ) -> Response:
-    """"Verify dice": the commitment, the revealed seed and salt, and the engine's check of
+async def verify_page(
+    game_id: str,
+    request: Request,
+    session: SessionDep,
+    me: OptionalIdentity,
+    invite: str | None = Query(None, max_length=64),
+) -> Response:
+    """ "Verify dice": the commitment, the revealed seed and salt, and the engine's check of
     the finished game's log (the same as ``python -m engine verify LOG.json``).  A private
     game: 404 as an unknown game without a seat, its creator or ``?invite=``.
     Rate-limited per client address (``REPLAY_RATE``)."""
     log_url = f"/api/games/{game_id}/log" + (f"?invite={quote(invite)}" if invite else "")
-    ctx: dict[str, Any] = {"game_id": game_id, "api_base": "/api", "error": None,
-                           "identity": {"id": me.id, "name": me.name} if me else None,
-                           "log_url": log_url}
+    ctx: dict[str, Any] = {
+        "game_id": game_id,
+        "api_base": "/api",
+        "error": None,
+        "identity": {"id": me.id, "name": me.name} if me else None,
+        "log_url": log_url,
+    }
     try:
-        await check_shared(request.app.state.settings.replay_rate, "replay",
-                           address_key(request), "replay requests")
+        await check_shared(
+            request.app.state.settings.replay_rate,
+            "replay",
+            address_key(request),
+            "replay requests",
+        )
         game = await games.get_game(session, game_id)
         require_visible(game, me.id if me else None, invite)
         ctx["scenario_name"] = game.scenario_name
@@ -118,8 +172,12 @@ async def join(invite: str, request: Request, session: SessionDep) -> Response:
     try:
         game = await games.game_by_invite(session, invite)
     except AppError:
-        return render(request, "lobby.html", {"identity": None, "api_base": "/api",
-                                              "error": "invite_not_found"}, 404)
+        return render(
+            request,
+            "lobby.html",
+            {"identity": None, "api_base": "/api", "error": "invite_not_found"},
+            404,
+        )
     return RedirectResponse(f"/games/{game.id}?invite={invite}", status_code=303)
 
 
@@ -141,5 +199,6 @@ async def client_catalog(lang: str) -> Response:
     code -> message.  The page links it with a version, so it may be cached."""
     if lang not in i18n.LANGUAGES:
         raise NotFound("unknown language", code="unknown_language")
-    return JSONResponse(i18n.client_catalog(lang),
-                        headers={"Cache-Control": "public, max-age=86400"})
+    return JSONResponse(
+        i18n.client_catalog(lang), headers={"Cache-Control": "public, max-age=86400"}
+    )

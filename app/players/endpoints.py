@@ -16,9 +16,7 @@ router = APIRouter(tags=["players"])
 
 
 @router.get("/api/players/{name}")
-async def profile(
-    name: str, session: SessionDep, me: OptionalIdentity
-) -> dict[str, Any]:
+async def profile(name: str, session: SessionDep, me: OptionalIdentity) -> dict[str, Any]:
     """An account's games (in progress, finished with replay links), results and
     ratings per rule system (``player_not_found`` 404)."""
     return await service.profile(session, name, me)
@@ -46,15 +44,11 @@ async def profile_page(
     try:
         data = await service.profile(session, name, me)
     except AppError as exc:
-        return render(
-            request, "players.html", _ctx(me, page="profile", error=exc.message), 404
-        )
+        return render(request, "players.html", _ctx(me, page="profile", error=exc.message), 404)
     return render(request, "players.html", _ctx(me, page="profile", profile=data))
 
 
 @router.get("/inbox", response_class=HTMLResponse, include_in_schema=False)
-async def inbox_page(
-    request: Request, session: SessionDep, me: OptionalIdentity
-) -> Response:
+async def inbox_page(request: Request, session: SessionDep, me: OptionalIdentity) -> Response:
     data = await service.inbox(session, me) if me else None
     return render(request, "players.html", _ctx(me, page="inbox", inbox=data))

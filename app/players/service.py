@@ -37,9 +37,7 @@ def game_row(game: Game, identity_id: str) -> dict[str, Any]:
     )
     result = None
     if game.status == "finished":
-        result = (
-            "drawn" if not game.winner else ("won" if game.winner == side else "lost")
-        )
+        result = "drawn" if not game.winner else ("won" if game.winner == side else "lost")
     return {
         "id": game.id,
         "url": f"/games/{game.id}",
@@ -54,16 +52,13 @@ def game_row(game: Game, identity_id: str) -> dict[str, Any]:
         "result": result,
         "winner": game.winner,
         "private": game.private,
-        "your_turn": game.status == "live"
-        and any(s.seat in (game.to_act or []) for s in mine),
+        "your_turn": game.status == "live" and any(s.seat in (game.to_act or []) for s in mine),
         "replay_url": f"/games/{game.id}/replay" if game.status == "finished" else None,
         "updated_at": game.updated_at.isoformat() if game.updated_at else None,
     }
 
 
-async def profile(
-    session: AsyncSession, name: str, viewer: Identity | None
-) -> dict[str, Any]:
+async def profile(session: AsyncSession, name: str, viewer: Identity | None) -> dict[str, Any]:
     try:
         key = name_key(name)
     except ValueError:
@@ -74,9 +69,7 @@ async def profile(
     vid = viewer.id if viewer else None
     games = [
         g
-        for g in await repository.games_of(
-            session, ident.id, ("open", "live", "finished")
-        )
+        for g in await repository.games_of(session, ident.id, ("open", "live", "finished"))
         if may_watch(g, vid, None)
     ]
     results: dict[str, dict[str, int]] = {}

@@ -12,9 +12,7 @@ async def ratings_of(
     session: AsyncSession, identity_ids: list[str], ruleset: str
 ) -> dict[str, Rating]:
     res = await session.execute(
-        select(Rating).where(
-            Rating.identity_id.in_(identity_ids), Rating.ruleset == ruleset
-        )
+        select(Rating).where(Rating.identity_id.in_(identity_ids), Rating.ruleset == ruleset)
     )
     return {r.identity_id: r for r in res.scalars()}
 
@@ -22,16 +20,12 @@ async def ratings_of(
 async def has_undo(session: AsyncSession, game_id: str) -> bool:
     """Whether the game's log holds an ``undo`` entry (``engine.meta``)."""
     res = await session.execute(
-        select(ActionRow.action).where(
-            ActionRow.game_id == game_id, ActionRow.seat != "chance"
-        )
+        select(ActionRow.action).where(ActionRow.game_id == game_id, ActionRow.seat != "chance")
     )
     return any(isinstance(a, dict) and a.get("type") == "undo" for a in res.scalars())
 
 
-async def leaderboard(
-    session: AsyncSession, ruleset: str, limit: int
-) -> list[tuple[Rating, str]]:
+async def leaderboard(session: AsyncSession, ruleset: str, limit: int) -> list[tuple[Rating, str]]:
     res = await session.execute(
         select(Rating, Identity.name)
         .join(Identity, Identity.id == Rating.identity_id)

@@ -72,23 +72,16 @@ async def _rate(s: AsyncSession, game_id: str) -> dict[str, Any] | None:
         return None
     ids = sorted({x.identity_id for x in game.seats if x.identity_id})
     accounts = {
-        i.id
-        for i in [await s.get(Identity, i) for i in ids]
-        if i is not None and i.password_hash
+        i.id for i in [await s.get(Identity, i) for i in ids] if i is not None and i.password_hash
     }
     reason = casual_reason(game, accounts, await repository.has_undo(s, game_id))
     changes: dict[str, Any] = {}
     if reason is None:
         old = await repository.ratings_of(s, ids, game.ruleset)
-        now = {
-            i: (old[i].rating, old[i].rd, old[i].vol) if i in old else START
-            for i in ids
-        }
+        now = {i: (old[i].rating, old[i].rd, old[i].vol) if i in old else START for i in ids}
         side_of = {x.identity_id: x.side for x in game.seats}
         for i in ids:
-            score = (
-                0.5 if not game.winner else (1.0 if side_of[i] == game.winner else 0.0)
-            )
+            score = 0.5 if not game.winner else (1.0 if side_of[i] == game.winner else 0.0)
             opp = [now[j] for j in ids if side_of[j] != side_of[i]]
             after = updated(now[i], opp, score)
             changes[i] = {
@@ -104,9 +97,7 @@ async def _rate(s: AsyncSession, game_id: str) -> dict[str, Any] | None:
             row.rating, row.rd, row.vol = after
             row.games = (row.games or 0) + 1
             row.updated_at = utcnow()
-    s.add(
-        RatedGame(game_id=game_id, rated=reason is None, reason=reason, changes=changes)
-    )
+    s.add(RatedGame(game_id=game_id, rated=reason is None, reason=reason, changes=changes))
     try:
         await s.commit()
     except IntegrityError:  # applied by another worker at the same moment

@@ -6,6 +6,7 @@ A slow or dead client never delays anyone else: ``send`` never blocks; when the 
 full (``SEND_QUEUE`` messages or ``WS_SEND_QUEUE_BYTES`` characters) the connection is
 dropped with close 4008 and the client resyncs on reconnect.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -20,10 +21,10 @@ from ..chat.policy import Actor
 from ..jsontext import dumps, loads  # noqa: F401  (re-exported: the hub's serialiser)
 
 # the protocol's fixed limits (docs/protocol.md "Limits")
-MAX_MESSAGE_BYTES = 64 * 1024       # a client message past this: error message_too_large
-HARD_MAX_BYTES = 1024 * 1024        # a frame past this: the socket is closed (1009)
-SEND_QUEUE = 256                    # messages queued for one socket before close 4008
-MAX_DROPS = 200                     # messages dropped by the rate limit before close 4429
+MAX_MESSAGE_BYTES = 64 * 1024  # a client message past this: error message_too_large
+HARD_MAX_BYTES = 1024 * 1024  # a frame past this: the socket is closed (1009)
+SEND_QUEUE = 256  # messages queued for one socket before close 4008
+MAX_DROPS = 200  # messages dropped by the rate limit before close 4429
 
 _CLOSE = object()
 OVERFLOW = (4008, "send queue overflow: reconnect with since")
@@ -61,14 +62,14 @@ class Connection:
         self._out: deque[Any] = deque()
         self._wake = asyncio.Event()
         self.queue_size = queue_size
-        self.max_bytes = max_bytes          # bound of the queued texts' length (characters)
+        self.max_bytes = max_bytes  # bound of the queued texts' length (characters)
         self.queued = 0
-        self.seat: str | None = None        # the primary seat (first held)
+        self.seat: str | None = None  # the primary seat (first held)
         self.side: str | None = None
         self.role: str | None = None
-        self.held: list[tuple[str, str, str]] = []   # every (seat, side, role) it plays
-        self.pinned = False                 # bound with ?seat= to that one seat
-        self.watch: str | None = None       # a spectator's watched side: the ruleset's seat
+        self.held: list[tuple[str, str, str]] = []  # every (seat, side, role) it plays
+        self.pinned = False  # bound with ?seat= to that one seat
+        self.watch: str | None = None  # a spectator's watched side: the ruleset's seat
         self.watch_side: str | None = None  # for it (``spectator_seat``), e.g. Kriegspiel
         # chat speaks for the identity, not the pinned seat: every (seat, side, role) the
         # identity holds in the game, and the sides playing all roles collectively
@@ -78,21 +79,22 @@ class Connection:
         self.token_hash: str | None = None  # the login token it authenticated with
         self.relay_nonce: str | None = None  # relayed by another worker: its connection
         self.name: str | None = None
-        self.seq = -1                       # last seq this connection was sent
-        self.view_seq = -1                  # seq of the last view it holds (patch base)
-        self.delta = True                   # updates may carry ``view_patch`` (?delta=0: no)
+        self.seq = -1  # last seq this connection was sent
+        self.view_seq = -1  # seq of the last view it holds (patch base)
+        self.delta = True  # updates may carry ``view_patch`` (?delta=0: no)
         self.closed = False
         self.close_code = 1000
         self.close_reason = ""
         self.writer_task: asyncio.Task[None] | None = None
-        self._view_key: tuple[tuple[Any, ...], Any] | None = None     # ``_kept``
+        self._view_key: tuple[tuple[Any, ...], Any] | None = None  # ``_kept``
         self._actors: tuple[tuple[Any, ...], Any] | None = None
-        self.client = ""                    # rate-limit key (identity or address)
+        self.client = ""  # rate-limit key (identity or address)
 
     @property
     def actor(self) -> Actor:
-        return Actor(seat=self.seat, side=self.side, role=self.role,
-                     identified=self.identity_id is not None)
+        return Actor(
+            seat=self.seat, side=self.side, role=self.role, identified=self.identity_id is not None
+        )
 
     @property
     def seats(self) -> list[str]:
@@ -114,10 +116,18 @@ class Connection:
         """``make()``, kept in ``slot`` while the fields the seat binding is made of are
         the same objects (the hub replaces them, never mutates them): ``actors`` and
         ``view_key`` are asked for every connection at every delivery."""
-        made = (self.held, self.chat_held, self.collective, self.watch, self.identity_id,
-                self.seat, self.side, self.role)
+        made = (
+            self.held,
+            self.chat_held,
+            self.collective,
+            self.watch,
+            self.identity_id,
+            self.seat,
+            self.side,
+            self.role,
+        )
         memo = getattr(self, slot)
-        if memo is None or memo[0] != made:     # tuples compare identical items in C
+        if memo is None or memo[0] != made:  # tuples compare identical items in C
             memo = (made, make())
             setattr(self, slot, memo)
         return memo[1]
@@ -126,9 +136,16 @@ class Connection:
         held = self.chat_held or self.held
         if not held:
             return [self.actor]
-        return [Actor(seat=s, side=sd, role=r, identified=self.identity_id is not None,
-                      collective=sd in self.collective)
-                for s, sd, r in held]
+        return [
+            Actor(
+                seat=s,
+                side=sd,
+                role=r,
+                identified=self.identity_id is not None,
+                collective=sd in self.collective,
+            )
+            for s, sd, r in held
+        ]
 
     @property
     def view_seat(self) -> str | None:
@@ -158,7 +175,9 @@ class Connection:
         if self.closed:
             return
         size = len(text)
-        if len(self._out) >= self.queue_size or (self.queued and self.queued + size > self.max_bytes):
+        if len(self._out) >= self.queue_size or (
+            self.queued and self.queued + size > self.max_bytes
+        ):
             self.close(*OVERFLOW)
             return
         self._out.append(text)
@@ -176,7 +195,7 @@ class Connection:
         if self.closed:
             return
         self.closed, self.close_code, self.close_reason = True, code, reason
-        if code == OVERFLOW[0]:             # a reader this slow may be stuck in a send
+        if code == OVERFLOW[0]:  # a reader this slow may be stuck in a send
             self._out.clear()
             self.queued = 0
             if self.writer_task is not None:
@@ -211,8 +230,10 @@ class Connection:
                 item = None
         finally:
             self._out.clear()
-            if self.ws.client_state is WebSocketState.CONNECTED \
-                    and self.ws.application_state is WebSocketState.CONNECTED:
+            if (
+                self.ws.client_state is WebSocketState.CONNECTED
+                and self.ws.application_state is WebSocketState.CONNECTED
+            ):
                 try:
                     await asyncio.wait_for(self.ws.close(self.close_code, self.close_reason), 2.0)
                 except (WebSocketDisconnect, RuntimeError, OSError, asyncio.TimeoutError):

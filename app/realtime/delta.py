@@ -14,6 +14,7 @@ exact for nulls and with one extension for lists of records:
 Applying a view's patch to the previous view gives exactly the new view.  The server
 holds no rules here: it compares two views the ruleset produced.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -49,7 +50,7 @@ def _list_patch(old: list[Any], new: list[Any], memo: Memo | None = None) -> Any
         return new
     kept = [i for i in a if i in b]
     added = [i for i in b if i not in a]
-    if list(b) != kept + added:          # reordered: the whole list
+    if list(b) != kept + added:  # reordered: the whole list
         return new
     patch: dict[str, Any] = {}
     for i in a:
@@ -63,8 +64,9 @@ def _list_patch(old: list[Any], new: list[Any], memo: Memo | None = None) -> Any
     return out
 
 
-def merge_diff(old: dict[str, Any], new: dict[str, Any],
-               memo: Memo | None = None) -> dict[str, Any]:
+def merge_diff(
+    old: dict[str, Any], new: dict[str, Any], memo: Memo | None = None
+) -> dict[str, Any]:
     """The patch that turns ``old`` into ``new`` (``{}``: equal).
 
     ``memo``: patches of nested objects already computed, by ``(id(old), id(new))``: the
@@ -146,7 +148,7 @@ class ViewParts:
 
 
 def full_view(view: ViewParts | dict[str, Any]) -> dict[str, Any]:
-    return view.full() if type(view) is ViewParts else view     # type: ignore[return-value]
+    return view.full() if type(view) is ViewParts else view  # type: ignore[return-value]
 
 
 class PatchText:
@@ -166,8 +168,9 @@ class PatchText:
         # (id(old common), id(new common)) -> (old, new, members whose object changed,
         # members gone, their (name, fragment)s): once per delivery for every audience
         # whose views share them
-        self._changed: dict[tuple[int, int], tuple[Any, Any, list[str], list[str],
-                                                   list[tuple[str, str]] | None]] = {}
+        self._changed: dict[
+            tuple[int, int], tuple[Any, Any, list[str], list[str], list[tuple[str, str]] | None]
+        ] = {}
 
     def patch(self, old: ViewParts | dict[str, Any], new: ViewParts | dict[str, Any]) -> str:
         """``text(full old view, full new view)`` (same members, in another order), from
@@ -175,12 +178,12 @@ class PatchText:
         are found once per delivery, then each audience looks only at its own overlays
         (a few members) instead of every member of both views."""
         if type(new) is not ViewParts:
-            return self.text(full_view(old), new)       # type: ignore[arg-type]
+            return self.text(full_view(old), new)  # type: ignore[arg-type]
         oc: dict[str, Any]
         oo: dict[str, Any]
         if isinstance(old, ViewParts):
             oc, oo = old.common, old.over
-        else:                   # a whole view (hello, sync): every member is its overlay
+        else:  # a whole view (hello, sync): every member is its overlay
             oc, oo = _EMPTY, old
         assert isinstance(new, ViewParts)
         nc, no = new.common, new.over
@@ -190,11 +193,14 @@ class PatchText:
             changed = [k for k, v in nc.items() if oc.get(k, _ABSENT) is not v]
             # the shared members' fragments, once per delivery (a whole old view: none,
             # its members are all its overlay's)
-            frags = None if oc is _EMPTY else [
-                (k, p) for k in changed if (p := self._member(k, oc.get(k, _ABSENT), nc[k]))]
+            frags = (
+                None
+                if oc is _EMPTY
+                else [(k, p) for k in changed if (p := self._member(k, oc.get(k, _ABSENT), nc[k]))]
+            )
             hit = self._changed[key] = (oc, nc, changed, [k for k in oc if k not in nc], frags)
         gone: list[str] = []
-        if hit[4] is not None:          # shared members that changed, not overlaid
+        if hit[4] is not None:  # shared members that changed, not overlaid
             parts = [p for k, p in hit[4] if k not in no and k not in oo]
         else:
             parts = []
@@ -207,7 +213,7 @@ class PatchText:
         for k in hit[3]:
             if k not in no and k not in oo:
                 gone.append(k)
-        for k, v in no.items():         # the new overlay against the old view
+        for k, v in no.items():  # the new overlay against the old view
             o = oo.get(k, _ABSENT)
             if o is _ABSENT:
                 o = oc.get(k, _ABSENT)
@@ -215,7 +221,7 @@ class PatchText:
                 part = self._member(k, o, v)
                 if part:
                     parts.append(part)
-        for k, o in oo.items():         # the old overlay's members the new one dropped
+        for k, o in oo.items():  # the old overlay's members the new one dropped
             if k in no:
                 continue
             v = nc.get(k, _ABSENT)

@@ -22,6 +22,7 @@ relay sees its connection drop and closes the client with 1012: the client recon
 with ``since`` and lands on a new owner (a refused connection lets the next worker take
 the game at once; an unreachable machine's key expires after ``OWNER_TTL_SECONDS``).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -54,13 +55,13 @@ log = logging.getLogger("app.forward")
 
 H_SIGNED = "x-overlord-forward"
 H_PROOF = "x-overlord-proof"
-MAX_AGE = 60.0          # seconds a signed assertion is good for
+MAX_AGE = 60.0  # seconds a signed assertion is good for
 # close codes a websocket endpoint may send (1005 / 1006 / 1015 only describe a close)
 _SENDABLE = {1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014}
 OWNER_LOST = (1012, "owner_lost: the game's worker is gone; reconnect with since")
 OWNER_MOVED = (1012, "owner_moved: the game moved to another worker; reconnect with since")
 
-REFUSED = object()       # ``_connect``: the owner's address refused the connection
+REFUSED = object()  # ``_connect``: the owner's address refused the connection
 Endpoint = Callable[[WebSocket, str], Awaitable[None]]
 
 
@@ -90,9 +91,12 @@ def verify(key: str, value: str | None, address: str, game_id: str) -> dict[str,
         claims = json.loads(base64.urlsafe_b64decode(body.encode()))
     except ValueError:
         return None
-    if not isinstance(claims, dict) or claims.get("to") != address \
-            or claims.get("game") != game_id \
-            or not abs(time.time() - float(claims.get("at", 0))) <= MAX_AGE:
+    if (
+        not isinstance(claims, dict)
+        or claims.get("to") != address
+        or claims.get("game") != game_id
+        or not abs(time.time() - float(claims.get("at", 0))) <= MAX_AGE
+    ):
         return None
     return claims
 
@@ -134,15 +138,23 @@ class _Internal:
         self.sock.listen(512)
         port = self.sock.getsockname()[1]
         self.address = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-        cfg = uvicorn.Config(inner, lifespan="off", log_level="warning", access_log=False,
-                             ws_max_size=HARD_MAX_BYTES, ws_per_message_deflate=False,
-                             proxy_headers=False, timeout_graceful_shutdown=2)
+        cfg = uvicorn.Config(
+            inner,
+            lifespan="off",
+            log_level="warning",
+            access_log=False,
+            ws_max_size=HARD_MAX_BYTES,
+            ws_per_message_deflate=False,
+            proxy_headers=False,
+            timeout_graceful_shutdown=2,
+        )
         self.server = Server(cfg)
         self.task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        self.task = asyncio.create_task(self.server.serve(sockets=[self.sock]),
-                                        name="forward-listener")
+        self.task = asyncio.create_task(
+            self.server.serve(sockets=[self.sock]), name="forward-listener"
+        )
         for _ in range(200):
             if self.server.started or self.task.done():
                 break
@@ -159,13 +171,14 @@ class _Internal:
 class Forwarding:
     """Ownership + internal listener + the relay of non-owned games' sockets."""
 
-    def __init__(self, games: GameSessions, ownership: Ownership, internal: _Internal,
-                 key: str) -> None:
+    def __init__(
+        self, games: GameSessions, ownership: Ownership, internal: _Internal, key: str
+    ) -> None:
         self.games = games
         self.ownership = ownership
         self.internal = internal
         self.key = key
-        self.relays: set[WebSocket] = set()        # client sockets relayed to an owner
+        self.relays: set[WebSocket] = set()  # client sockets relayed to an owner
         self.forwarded_total = 0
         self._redis = Outage("ownership")
 
@@ -178,19 +191,21 @@ class Forwarding:
     async def accept_relayed(self, ws: WebSocket, claims: dict[str, Any]) -> None:
         """Accept a relayed socket with the proof the relay waits for."""
         ws.scope["client"] = (str(claims.get("client", "unknown"))[:100], 0)
-        await ws.accept(headers=[(H_PROOF.encode(), proof(self.key, str(claims["nonce"])).encode())])
+        await ws.accept(
+            headers=[(H_PROOF.encode(), proof(self.key, str(claims["nonce"])).encode())]
+        )
 
     async def route(self, ws: WebSocket, game_id: str) -> bool:
         """Before the endpoint serves a game socket: True when it was handled here
         (relayed to the owner, or closed 1012), False to serve it locally (this worker
         owns the game, or Redis failed: the database still arbitrates every action)."""
         try:
-            if self.relayed(ws, game_id) is not None:     # relayed to us by another worker
+            if self.relayed(ws, game_id) is not None:  # relayed to us by another worker
                 holder = await self.ownership.take(game_id)
                 self._redis.ok()
                 if holder == self.ownership.address:
                     return False
-                await ws.accept()                   # moved since the relay chose us
+                await ws.accept()  # moved since the relay chose us
                 await ws.close(*OWNER_MOVED)
                 return True
             holder = await self.ownership.claim(game_id)
@@ -198,18 +213,18 @@ class Forwarding:
             token = ws.query_params.get("token") or token_from(ws)
             who = await self._who(token)
             if token and not who[0]:
-                return False            # served here: the endpoint refuses it (4401)
+                return False  # served here: the endpoint refuses it (4401)
             for _ in range(2):
                 if holder is None or holder == self.ownership.address:
                     return False
                 up = await self._connect(ws, holder, game_id, who)
-                if up is None:          # no answer in time, or not a worker of ours
+                if up is None:  # no answer in time, or not a worker of ours
                     break
                 if up is not REFUSED:
                     await self._relay(ws, *up)
                     return True
-                holder = await self.ownership.usurp(game_id, holder)   # its listener is gone
-        except Exception as exc:                    # Redis down: serve it here
+                holder = await self.ownership.usurp(game_id, holder)  # its listener is gone
+        except Exception as exc:  # Redis down: serve it here
             self._redis.failed(exc)
             return False
         await ws.accept()
@@ -225,26 +240,44 @@ class Forwarding:
         ident = await self.games.db.read(identity_of_token, token)
         return (ident.id, hash_token(token)) if ident is not None else ("", "")
 
-    async def _connect(self, ws: WebSocket, holder: str, game_id: str,
-                       who: tuple[str, str]) -> Any:
+    async def _connect(self, ws: WebSocket, holder: str, game_id: str, who: tuple[str, str]) -> Any:
         from websockets.asyncio.client import connect
 
-        q = [(k, v) for k, v in urllib.parse.parse_qsl(ws.scope.get("query_string", b"").decode("latin-1"),
-                                                       keep_blank_values=True) if k != "token"]
+        q = [
+            (k, v)
+            for k, v in urllib.parse.parse_qsl(
+                ws.scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True
+            )
+            if k != "token"
+        ]
         identity, token_hash = who
         nonce = secrets.token_urlsafe(16)
-        claims = {"to": holder, "game": game_id, "at": time.time(), "nonce": nonce,
-                  "client": ws.client.host if ws.client else "unknown",
-                  "identity": identity, "token_hash": token_hash}
+        claims = {
+            "to": holder,
+            "game": game_id,
+            "at": time.time(),
+            "nonce": nonce,
+            "client": ws.client.host if ws.client else "unknown",
+            "identity": identity,
+            "token_hash": token_hash,
+        }
         url = f"ws://{holder}/ws/games/{game_id}" + (f"?{urllib.parse.urlencode(q)}" if q else "")
         headers = [(H_SIGNED, sign(self.key, claims))]
         if (ua := ws.headers.get("user-agent")) is not None:
             headers.append(("user-agent", ua))
         try:
-            up = await connect(url, additional_headers=headers, max_size=None,
-                               compression=None, open_timeout=20, close_timeout=2,
-                               ping_interval=20, ping_timeout=20, user_agent_header=None)
-        except ConnectionRefusedError as exc:       # nobody listens there any more
+            up = await connect(
+                url,
+                additional_headers=headers,
+                max_size=None,
+                compression=None,
+                open_timeout=20,
+                close_timeout=2,
+                ping_interval=20,
+                ping_timeout=20,
+                user_agent_header=None,
+            )
+        except ConnectionRefusedError as exc:  # nobody listens there any more
             log.warning("owner %s of game %s is gone: %r", holder, game_id, exc)
             return REFUSED
         except (OSError, asyncio.TimeoutError, InvalidHandshake) as exc:
@@ -252,8 +285,9 @@ class Forwarding:
             return None
         got = up.response.headers.get(H_PROOF) if up.response is not None else None
         if got is None or not hmac.compare_digest(got, proof(self.key, nonce)):
-            log.warning("owner %s of game %s did not prove the shared key: not relayed",
-                        holder, game_id)
+            log.warning(
+                "owner %s of game %s did not prove the shared key: not relayed", holder, game_id
+            )
             with contextlib.suppress(Exception):
                 await up.close()
             return None
@@ -268,20 +302,20 @@ class Forwarding:
         down_task = asyncio.create_task(self._down(ws, up))
         up_task = asyncio.create_task(self._up(ws, up, nonce))
         try:
-            done, _ = await asyncio.wait({down_task, up_task},
-                                         return_when=asyncio.FIRST_COMPLETED)
-            if up_task in done and up_task.exception() is None:   # the client left:
-                code, reason = up_task.result()                      # tell the owner
+            done, _ = await asyncio.wait({down_task, up_task}, return_when=asyncio.FIRST_COMPLETED)
+            if up_task in done and up_task.exception() is None:  # the client left:
+                code, reason = up_task.result()  # tell the owner
                 with contextlib.suppress(Exception):
                     await up.close(_sendable(code), reason)
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(down_task, 3.0)
-            else:                                    # the owner closed (or vanished)
+            else:  # the owner closed (or vanished)
                 with contextlib.suppress(BaseException):
                     await asyncio.wait_for(asyncio.shield(down_task), 1.0)
                 rcvd = up.protocol.close_rcvd
-                code, reason = ((_sendable(rcvd.code), rcvd.reason) if rcvd is not None
-                                else OWNER_LOST)
+                code, reason = (
+                    (_sendable(rcvd.code), rcvd.reason) if rcvd is not None else OWNER_LOST
+                )
                 with contextlib.suppress(Exception):
                     await ws.close(code, reason)
         finally:
@@ -290,7 +324,7 @@ class Forwarding:
                 t.cancel()
             with contextlib.suppress(Exception):
                 await up.close()
-            del up, down_task, up_task          # no cycle through the finished tasks
+            del up, down_task, up_task  # no cycle through the finished tasks
 
     @staticmethod
     async def _down(ws: WebSocket, up: Any) -> None:
@@ -302,7 +336,7 @@ class Forwarding:
                     await ws.send_text(data)
                 else:
                     await ws.send_bytes(data)
-                data = None     # not held while the socket idles (a hello: ~62 KB)
+                data = None  # not held while the socket idles (a hello: ~62 KB)
 
     async def _up(self, ws: WebSocket, up: Any, nonce: str) -> tuple[int, str]:
         while True:
@@ -321,12 +355,19 @@ class Forwarding:
             msg = json.loads(text)
         except ValueError:
             return text
-        if not isinstance(msg, dict) or msg.get("type") != "auth" \
-                or not isinstance(msg.get("token"), str) or len(msg["token"]) > 256:
+        if (
+            not isinstance(msg, dict)
+            or msg.get("type") != "auth"
+            or not isinstance(msg.get("token"), str)
+            or len(msg["token"]) > 256
+        ):
             return text
         identity, token_hash = await self._who(msg.pop("token"))
-        msg["relayed"] = {"identity": identity, "token_hash": token_hash,
-                          "sig": auth_mac(self.key, nonce, identity, token_hash)}
+        msg["relayed"] = {
+            "identity": identity,
+            "token_hash": token_hash,
+            "sig": auth_mac(self.key, nonce, identity, token_hash),
+        }
         return json.dumps(msg)
 
     # -- life --------------------------------------------------------------------------
@@ -341,9 +382,14 @@ class Forwarding:
         self.games.registry.runtimes.pop(game_id, None)
 
     def stats(self, game_id: str | None = None) -> dict[str, Any]:
-        out = {"address": self.ownership.address, "owned": len(self.ownership.owned),
-               "loaded": len(self.games.registry.runtimes), "relayed": len(self.relays),
-               "relayed_total": self.forwarded_total, "peers": len(self.ownership.peers)}
+        out = {
+            "address": self.ownership.address,
+            "owned": len(self.ownership.owned),
+            "loaded": len(self.games.registry.runtimes),
+            "relayed": len(self.relays),
+            "relayed_total": self.forwarded_total,
+            "peers": len(self.ownership.peers),
+        }
         if game_id is not None:
             out["owns"] = self.ownership.owns(game_id)
         return out
@@ -356,13 +402,17 @@ class Forwarding:
         await self.internal.stop()
 
 
-async def start(app: FastAPI, settings: Settings, games: GameSessions,
-                endpoint: Endpoint) -> Forwarding:
+async def start(
+    app: FastAPI, settings: Settings, games: GameSessions, endpoint: Endpoint
+) -> Forwarding:
     """Start the internal listener and the ownership renewal of this worker (lifespan)."""
     assert settings.redis_url
     internal = _Internal(app, settings, endpoint)
-    ownership = Ownership(settings.redis_url, games.registry,
-                          space=namespace(settings.database_url, settings.database_schema))
+    ownership = Ownership(
+        settings.redis_url,
+        games.registry,
+        space=namespace(settings.database_url, settings.database_schema),
+    )
     fwd = Forwarding(games, ownership, internal, settings.secret_key)
     ownership.on_lost = fwd.lost
     await internal.start()

@@ -3,6 +3,7 @@
 (``UPLOAD_ADDRESS_RATE``: new identities buy no new window), a quota
 (``UPLOAD_QUOTA`` scenarios kept per identity, default 50), and limits on what a file
 may hold (nesting depth, NUL/encoding, name and label lengths)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,9 +17,9 @@ from ..models import Identity, ScenarioRow
 from ..ratelimit import check_shared
 from ..settings import get_settings
 
-NAME_MAX = 120        # a scenario name as listed (cleaned and cut to this)
-LABEL_MAX = 80        # one board label's text
-LABELS_MAX = 300      # labels per board
+NAME_MAX = 120  # a scenario name as listed (cleaned and cut to this)
+LABEL_MAX = 80  # one board label's text
+LABELS_MAX = 300  # labels per board
 
 
 async def admit(session: AsyncSession, identity: Identity, address: str) -> None:
@@ -27,11 +28,20 @@ async def admit(session: AsyncSession, identity: Identity, address: str) -> None
     s = get_settings()
     await check_shared(s.upload_rate, "upload", f"i:{identity.id}", "uploads")
     await check_shared(s.upload_address_rate, "upload", address, "uploads")
-    n = (await session.execute(select(func.count()).select_from(ScenarioRow)
-                               .where(ScenarioRow.uploaded_by == identity.id))).scalar_one()
+    n = (
+        await session.execute(
+            select(func.count())
+            .select_from(ScenarioRow)
+            .where(ScenarioRow.uploaded_by == identity.id)
+        )
+    ).scalar_one()
     if n >= s.upload_quota:
-        raise Forbidden(f"you have uploaded {n} scenarios; the quota is {s.upload_quota}",
-                        code="upload_quota_exceeded", quota=s.upload_quota, uploaded=n)
+        raise Forbidden(
+            f"you have uploaded {n} scenarios; the quota is {s.upload_quota}",
+            code="upload_quota_exceeded",
+            quota=s.upload_quota,
+            uploaded=n,
+        )
 
 
 def check_text(text: str) -> None:
@@ -45,13 +55,20 @@ def check_text(text: str) -> None:
 def check_labels(scn: Any) -> None:
     labels = list(getattr(scn, "labels", ()) or ())
     if len(labels) > LABELS_MAX:
-        raise Unprocessable(f"{len(labels)} board labels; at most {LABELS_MAX}",
-                            code="label_too_long", count=len(labels), limit=LABELS_MAX)
+        raise Unprocessable(
+            f"{len(labels)} board labels; at most {LABELS_MAX}",
+            code="label_too_long",
+            count=len(labels),
+            limit=LABELS_MAX,
+        )
     long = [[list(h), len(t)] for h, t in labels if len(t) > LABEL_MAX]
     if long:
-        raise Unprocessable(f"board labels are at most {LABEL_MAX} characters",
-                            code="label_too_long", limit=LABEL_MAX,
-                            hexes=[h for h, _ in long[:20]])
+        raise Unprocessable(
+            f"board labels are at most {LABEL_MAX} characters",
+            code="label_too_long",
+            limit=LABEL_MAX,
+            hexes=[h for h, _ in long[:20]],
+        )
 
 
 def display_name(name: str) -> str:

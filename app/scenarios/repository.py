@@ -16,8 +16,11 @@ async def by_sha(session: AsyncSession, sha: str) -> ScenarioRow | None:
 
 
 async def list_uploaded(session: AsyncSession) -> list[ScenarioRow]:
-    res = await session.execute(select(ScenarioRow).where(ScenarioRow.source == "uploaded")
-                                .order_by(ScenarioRow.created_at.desc()))
+    res = await session.execute(
+        select(ScenarioRow)
+        .where(ScenarioRow.source == "uploaded")
+        .order_by(ScenarioRow.created_at.desc())
+    )
     return list(res.scalars())
 
 

@@ -4,6 +4,7 @@ Validation is the engine's: a file is accepted iff ``engine.load_scenario`` acce
 The summary of an upload is computed once (at upload) and stored with it; bundled
 summaries are cached per file and modification time: listing never re-parses.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -14,8 +15,14 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..engine_api import (EngineError, ruleset, rulesets_for, scenario_board, scenario_from_text,
-                          sha256_text)
+from ..engine_api import (
+    EngineError,
+    ruleset,
+    rulesets_for,
+    scenario_board,
+    scenario_from_text,
+    sha256_text,
+)
 from ..errors import NotFound, TooLarge, Unprocessable
 from ..games.modes import layouts
 from ..models import Identity, ScenarioRow
@@ -46,13 +53,23 @@ def summarize(scenario_id: str, source: str, scn: Any) -> ScenarioSummary:
     info = raw.get("game_info")
     front = info.get("front") if isinstance(info, dict) else None
     return ScenarioSummary(
-        id=scenario_id, name=quota.display_name(scn.name), source=source,
-        board_type=scn.board.kind, face=scn.face,
-        player1_side=scn.player1_side, player2_side=scn.player2_side,
-        starting_side=scn.starting_side, modes=modes, layouts=table, rulesets=by_ruleset,
-        kind=scenario_kind(raw), date=scn.date_begin or None,
+        id=scenario_id,
+        name=quota.display_name(scn.name),
+        source=source,
+        board_type=scn.board.kind,
+        face=scn.face,
+        player1_side=scn.player1_side,
+        player2_side=scn.player2_side,
+        starting_side=scn.starting_side,
+        modes=modes,
+        layouts=table,
+        rulesets=by_ruleset,
+        kind=scenario_kind(raw),
+        date=scn.date_begin or None,
         front=str(front).lower()[:20] if isinstance(front, str) and front else None,
-        victory=dict(scn.victory), subtitle=_text_field(raw, "subtitle"))
+        victory=dict(scn.victory),
+        subtitle=_text_field(raw, "subtitle"),
+    )
 
 
 def _texts(raw: dict[str, Any]) -> list[dict[str, Any]]:
@@ -96,8 +113,7 @@ def _summary_or_error(scenario_id: str, source: str, text: str) -> ScenarioSumma
     try:
         return summarize(scenario_id, source, scenario_from_text(text))
     except EngineError as exc:
-        return ScenarioSummary(id=scenario_id, name=scenario_id, source=source,
-                               error=exc.to_dict())
+        return ScenarioSummary(id=scenario_id, name=scenario_id, source=source, error=exc.to_dict())
 
 
 def _stored(summary: ScenarioSummary) -> dict[str, Any]:
@@ -112,24 +128,33 @@ def _bundled_summary(sid: str, path: Path) -> ScenarioSummary:
     return hit[1]
 
 
-async def list_scenarios(session: AsyncSession, offset: int = 0,
-                         limit: int = 100) -> tuple[list[ScenarioSummary], int]:
+async def list_scenarios(
+    session: AsyncSession, offset: int = 0, limit: int = 100
+) -> tuple[list[ScenarioSummary], int]:
     """A page of the listing (bundled files first, then uploads, newest first) and the
     total count.  Uploads are read from their stored summaries."""
     files = bundled_files()
     bundled = [_bundled_summary(sid, p) for sid, p in files.items()]
-    n_up = (await session.execute(select(func.count()).select_from(ScenarioRow)
-                                  .where(ScenarioRow.source == "uploaded"))).scalar_one()
-    out = bundled[offset:offset + limit]
+    n_up = (
+        await session.execute(
+            select(func.count()).select_from(ScenarioRow).where(ScenarioRow.source == "uploaded")
+        )
+    ).scalar_one()
+    out = bundled[offset : offset + limit]
     up_offset = max(0, offset - len(bundled))
     up_limit = limit - len(out)
     if up_limit > 0:
-        rows = (await session.execute(
-            select(ScenarioRow.id, ScenarioRow.summary).where(ScenarioRow.source == "uploaded")
-            .order_by(ScenarioRow.created_at.desc(), ScenarioRow.id)
-            .offset(up_offset).limit(up_limit))).all()
+        rows = (
+            await session.execute(
+                select(ScenarioRow.id, ScenarioRow.summary)
+                .where(ScenarioRow.source == "uploaded")
+                .order_by(ScenarioRow.created_at.desc(), ScenarioRow.id)
+                .offset(up_offset)
+                .limit(up_limit)
+            )
+        ).all()
         for sid, stored in rows:
-            if stored is None:          # an upload from before 0004: summarised once, kept
+            if stored is None:  # an upload from before 0004: summarised once, kept
                 stored = await _backfill(session, sid)
             out.append(ScenarioSummary(id=sid, source="uploaded", **stored))
     return out, len(bundled) + int(n_up)
@@ -163,8 +188,9 @@ async def parse(text: str) -> Any:
 async def get_detail(session: AsyncSession, scenario_id: str) -> ScenarioDetail:
     source, text = await scenario_text(session, scenario_id)
     scn = await parse(text)
-    return ScenarioDetail(**summarize(scenario_id, source, scn).model_dump(),
-                          board=scenario_board(scn))
+    return ScenarioDetail(
+        **summarize(scenario_id, source, scn).model_dump(), board=scenario_board(scn)
+    )
 
 
 async def ensure_row(session: AsyncSession, scenario_id: str) -> tuple[ScenarioRow, Any]:
@@ -180,12 +206,13 @@ async def ensure_row(session: AsyncSession, scenario_id: str) -> tuple[ScenarioR
     if same is not None:
         return same, scn
     row_id = scenario_id if row is None else f"{scenario_id}-{sha[:8]}"
-    row = ScenarioRow(id=row_id, name=quota.display_name(scn.name), source=source, sha256=sha,
-                      content=text)
+    row = ScenarioRow(
+        id=row_id, name=quota.display_name(scn.name), source=source, sha256=sha, content=text
+    )
     try:
         async with session.begin_nested():
             await repository.add(session, row)
-    except IntegrityError:                     # another request stored it first
+    except IntegrityError:  # another request stored it first
         found = await repository.by_sha(session, sha)
         if found is None:
             raise
@@ -193,8 +220,9 @@ async def ensure_row(session: AsyncSession, scenario_id: str) -> tuple[ScenarioR
     return row, scn
 
 
-async def upload(session: AsyncSession, identity: Identity, data: bytes,
-                 address: str = "a:unknown") -> ScenarioSummary:
+async def upload(
+    session: AsyncSession, identity: Identity, data: bytes, address: str = "a:unknown"
+) -> ScenarioSummary:
     """Store an upload of a signed-in identity from client ``address`` (rates and quota
     first, then the file's limits, then the engine), with its summary."""
     if len(data) > get_settings().max_upload_bytes:
@@ -209,13 +237,20 @@ async def upload(session: AsyncSession, identity: Identity, data: bytes,
     if existing is not None and existing.summary is not None:
         return ScenarioSummary(id=existing.id, source=existing.source, **existing.summary)
     await quota.admit(session, identity, address)
-    scn = await parse(text)                 # EngineError/ScenarioError -> 422 with its code
+    scn = await parse(text)  # EngineError/ScenarioError -> 422 with its code
     quota.check_labels(scn)
     if existing is not None:
         return summarize(existing.id, existing.source, scn)
     summary = summarize(f"up-{sha[:16]}", "uploaded", scn)
-    row = ScenarioRow(id=summary.id, name=summary.name, source="uploaded", sha256=sha,
-                      content=text, uploaded_by=identity.id, summary=_stored(summary))
+    row = ScenarioRow(
+        id=summary.id,
+        name=summary.name,
+        source="uploaded",
+        sha256=sha,
+        content=text,
+        uploaded_by=identity.id,
+        summary=_stored(summary),
+    )
     try:
         await repository.add(session, row)
         await session.commit()

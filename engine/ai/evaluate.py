@@ -132,9 +132,7 @@ def _threat(st: Any, shooters: list[Any], targets: list[Any]) -> float:
             if n <= 0:
                 continue
             hits = n * HIT_P.get(t.cls, 1 / 3)
-            value = (
-                FIGURE * min(hits, t.figures) + MEDAL * min(1.0, hits / t.figures) ** 2
-            )
+            value = FIGURE * min(hits, t.figures) + MEDAL * min(1.0, hits / t.figures) ** 2
             best = max(best, value)
         total += best
         if best == 0.0 and targets:
@@ -166,9 +164,7 @@ def _portable_value(st: Any, side: str) -> float:
     v = 0.0
     for s in {u.side for u in st.units.values()}:
         sign = 1.0 if s == side else -1.0
-        lost = sum(
-            1 for u in st.units.values() if u.side == s and u.lost and not u.general
-        )
+        lost = sum(1 for u in st.units.values() if u.side == s and u.lost and not u.general)
         if lost == st.options.get("break_units", 3) - 1:
             v -= sign * 20.0  # one more unit lost and the army breaks
     areas: dict[tuple[str, str], list[Any]] = {}
@@ -187,9 +183,7 @@ def _portable_value(st: Any, side: str) -> float:
     for (s, _area), units in areas.items():
         sign = 1.0 if s == side else -1.0
         kinds = [u.type for u in units if not u.general]
-        v += (
-            sign * 2.0 * (len(kinds) - len(set(kinds)))
-        )  # +1 in combat: same type beside
+        v += sign * 2.0 * (len(kinds) - len(set(kinds)))  # +1 in combat: same type beside
         if len(kinds) < len(units) and kinds:
             v += sign * 1.5  # +1 in combat: the General
     return v

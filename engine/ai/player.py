@@ -77,12 +77,8 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level(
-        "easy", samples=1, plan=False, budget=200, mistakes=0.25, replies=False
-    ),
-    "normal": Level(
-        "normal", samples=2, plan=True, budget=500, mistakes=0.0, replies=False
-    ),
+    "easy": Level("easy", samples=1, plan=False, budget=200, mistakes=0.25, replies=False),
+    "normal": Level("normal", samples=2, plan=True, budget=500, mistakes=0.0, replies=False),
     "hard": Level("hard", samples=3, plan=True, budget=900, mistakes=0.0, replies=True),
 }
 NAMES = ("random", *LEVELS)
@@ -169,9 +165,7 @@ class Player:
                     acts = self.rng.sample(acts, lv.width)
                 if spent + len(acts) > budget:
                     break
-                choice = max(
-                    acts, key=lambda a: evaluate(self.rs, self._step(st, a), who)
-                )
+                choice = max(acts, key=lambda a: evaluate(self.rs, self._step(st, a), who))
                 spent += len(acts)
             st = self._step(st, choice)
             spent += 1

@@ -38,9 +38,7 @@ def readiness(st: Any, side: str, fg: str) -> list[float]:
     return sorted(out, reverse=True)
 
 
-def card_value(
-    st: Any, side: str, card: int, to: str, ready: dict[str, list[float]]
-) -> float:
+def card_value(st: Any, side: str, card: int, to: str, ready: dict[str, list[float]]) -> float:
     """What dispatching ``card`` to ``to`` is worth (see the module docstring)."""
     c = CARDS[card]
     if to == "cinc":

@@ -5,6 +5,7 @@ armor-class units, grenade hits anything, star misses unless the firer or the ca
 gives star hits, flag = one retreat step.  A target with ``UnitSpec.hit_by`` (sniper:
 grenades only) is hit only by those faces plus the firer's star powers.
 """
+
 from __future__ import annotations
 
 from .rng import Rng
@@ -24,15 +25,15 @@ def sample(rng: Rng, n: int) -> list[str]:
     return [FACES[rng.peek(i) % 6] for i in range(n)]
 
 
-def is_hit(face: str, target_class: str, hit_by: frozenset[str] | None,
-           star_hits: frozenset[str] | bool) -> bool:
+def is_hit(
+    face: str, target_class: str, hit_by: frozenset[str] | None, star_hits: frozenset[str] | bool
+) -> bool:
     """Does one die face score a hit on a target of ``target_class``?
 
     ``star_hits`` is the set of target classes the firer's stars hit (or True for any).
     """
     if face == "star":
-        return star_hits is True or (isinstance(star_hits, frozenset)
-                                     and target_class in star_hits)
+        return star_hits is True or (isinstance(star_hits, frozenset) and target_class in star_hits)
     if face == "flag":
         return False
     if hit_by is not None and face not in hit_by:
@@ -40,8 +41,13 @@ def is_hit(face: str, target_class: str, hit_by: frozenset[str] | None,
     return face == "grenade" or face == SYMBOL_OF_CLASS.get(target_class)
 
 
-def count(dice: list[str], target_class: str, hit_by: frozenset[str] | None,
-          star_hits: frozenset[str] | bool, ignore_grenades: bool = False) -> tuple[int, int]:
+def count(
+    dice: list[str],
+    target_class: str,
+    hit_by: frozenset[str] | None,
+    star_hits: frozenset[str] | bool,
+    ignore_grenades: bool = False,
+) -> tuple[int, int]:
     """(hits, flags) of a roll against one target."""
     hits = flags = 0
     for f in dice:

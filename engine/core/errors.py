@@ -5,6 +5,7 @@ machine-readable ``code`` (snake_case, documented in docs/protocol.md) and a hum
 ``message``.  The server maps ``code``/``message`` straight into its ``reject``
 messages, so codes are part of the public API: never rename one.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -54,8 +55,13 @@ class ScenarioError(EngineError):
 
     code = "invalid_scenario"
 
-    def __init__(self, code: str | None = None, message: str = "",
-                 unknown: list[UnknownCode] | None = None, **details: Any) -> None:
+    def __init__(
+        self,
+        code: str | None = None,
+        message: str = "",
+        unknown: list[UnknownCode] | None = None,
+        **details: Any,
+    ) -> None:
         self.unknown = list(unknown or [])
         if self.unknown and not message:
             message = "unsupported codes: " + "; ".join(u.describe() for u in self.unknown)

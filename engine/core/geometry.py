@@ -31,6 +31,7 @@ Additions to the original skeleton (all additive, documented here):
   opposite of the retreat direction);
 * cube-coordinate helpers :func:`to_cube`, :func:`cube_to_point` for line of sight.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -102,20 +103,21 @@ def cube_round(x: float, y: float, z: float) -> Hex:
 class Board:
     """One battlefield; everything derived is precomputed in ``__post_init__``."""
 
-    kind: str          # "STANDARD" | "OVERLORD" | "BRKTHRU"
-    rows: int          # 9 or 17
-    max_col: int       # 24 or 50
+    kind: str  # "STANDARD" | "OVERLORD" | "BRKTHRU"
+    rows: int  # 9 or 17
+    max_col: int  # 24 or 50
     section_bounds: tuple[int, ...] = (0, 7, 17, 24)
     subsection_bounds: tuple[int, ...] = ()
     hexes: tuple[Hex, ...] = field(init=False, repr=False, compare=False)
     _hexset: frozenset[Hex] = field(init=False, repr=False, compare=False)
     _nbrs: dict[Hex, tuple[Hex, ...]] = field(init=False, repr=False, compare=False)
-    _sections: dict[tuple[Hex, bool], frozenset[int]] = field(init=False, repr=False,
-                                                              compare=False)
-    _subsections: dict[tuple[Hex, bool], frozenset[int]] = field(init=False, repr=False,
-                                                                 compare=False)
-    _retreats: dict[tuple[Hex, bool], tuple[Hex, ...]] = field(init=False, repr=False,
-                                                               compare=False)
+    _sections: dict[tuple[Hex, bool], frozenset[int]] = field(init=False, repr=False, compare=False)
+    _subsections: dict[tuple[Hex, bool], frozenset[int]] = field(
+        init=False, repr=False, compare=False
+    )
+    _retreats: dict[tuple[Hex, bool], tuple[Hex, ...]] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         hexes = tuple((r, c) for r in range(self.rows) for c in range(r % 2, self.max_col + 1, 2))
@@ -123,20 +125,33 @@ class Board:
         put = object.__setattr__
         put(self, "hexes", hexes)
         put(self, "_hexset", hexset)
-        put(self, "_nbrs", {h: tuple((h[0] + dr, h[1] + dc) for dr, dc in DIRECTIONS
-                                     if (h[0] + dr, h[1] + dc) in hexset) for h in hexes})
+        put(
+            self,
+            "_nbrs",
+            {
+                h: tuple(
+                    (h[0] + dr, h[1] + dc)
+                    for dr, dc in DIRECTIONS
+                    if (h[0] + dr, h[1] + dc) in hexset
+                )
+                for h in hexes
+            },
+        )
         sections: dict[tuple[Hex, bool], frozenset[int]] = {}
         subs: dict[tuple[Hex, bool], frozenset[int]] = {}
         retreats: dict[tuple[Hex, bool], tuple[Hex, ...]] = {}
         for h in hexes:
             bottom = _intervals(h[1], self.section_bounds)
-            sub = _intervals(h[1], self.subsection_bounds) if self.subsection_bounds else frozenset()
+            sub = (
+                _intervals(h[1], self.subsection_bounds) if self.subsection_bounds else frozenset()
+            )
             for top in (True, False):
                 sections[h, top] = _mirror(bottom, 3) if top else bottom
                 subs[h, top] = _mirror(sub, 6) if top else sub
                 dr = -1 if top else 1
-                retreats[h, top] = tuple(n for n in ((h[0] + dr, h[1] - 1), (h[0] + dr, h[1] + 1))
-                                         if n in hexset)
+                retreats[h, top] = tuple(
+                    n for n in ((h[0] + dr, h[1] - 1), (h[0] + dr, h[1] + 1)) if n in hexset
+                )
         put(self, "_sections", sections)
         put(self, "_subsections", subs)
         put(self, "_retreats", retreats)

@@ -8,6 +8,7 @@ gives the cells a straight centre-to-centre line crosses, drawn twice with a tin
 sideways offset so that a line through a corner counts either neighbour (line of sight
 is clear when EITHER drawing is clear, as with the hex engine's double line).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -21,6 +21,7 @@ Terrain obstructions (``HexTerrain`` fields):
 
 Intervening-hex lists are pure geometry and cached per (src, dst) pair.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Mapping
@@ -58,9 +59,16 @@ def sight_lines(src: Hex, dst: Hex) -> tuple[tuple[Hex, ...], ...]:
     return (plus,) if plus == minus else (plus, minus)
 
 
-def _blocked(line: tuple[Hex, ...], terrain: Callable[[Hex], HexTerrain], masses: Mapping[Hex, int],
-             occupied: Container[Hex], src: Hex, dst: Hex, attacker_class: str,
-             needs_los: bool) -> bool:
+def _blocked(
+    line: tuple[Hex, ...],
+    terrain: Callable[[Hex], HexTerrain],
+    masses: Mapping[Hex, int],
+    occupied: Container[Hex],
+    src: Hex,
+    dst: Hex,
+    attacker_class: str,
+    needs_los: bool,
+) -> bool:
     lakes = 0
     for h in line:
         ht = terrain(h)
@@ -81,10 +89,16 @@ def _same_mass(masses: Mapping[Hex, int], h: Hex, src: Hex, dst: Hex) -> bool:
     return m is not None and masses.get(src) == m and masses.get(dst) == m
 
 
-def has_line_of_sight(scn: Scenario, occupied: Container[Hex], src: Hex, dst: Hex, *,
-                      attacker_class: str = "inf",
-                      terrain: TerrainSource | None = None,
-                      needs_los: bool = True) -> bool:
+def has_line_of_sight(
+    scn: Scenario,
+    occupied: Container[Hex],
+    src: Hex,
+    dst: Hex,
+    *,
+    attacker_class: str = "inf",
+    terrain: TerrainSource | None = None,
+    needs_los: bool = True,
+) -> bool:
     """True when a unit on ``src`` can see ``dst`` (004 "Line Of Sight").
 
     ``occupied``: hexes holding a unit (any side); ``terrain`` (a mapping hex ->
@@ -97,14 +111,24 @@ def has_line_of_sight(scn: Scenario, occupied: Container[Hex], src: Hex, dst: He
     lines = sight_lines(src, dst)
     source = scn.terrain if terrain is None else terrain
     ter = source if callable(source) else (lambda h: source.get(h, OPEN))
-    results = [_blocked(line, ter, scn.masses, occupied, src, dst, attacker_class, needs_los)
-               for line in lines]
+    results = [
+        _blocked(line, ter, scn.masses, occupied, src, dst, attacker_class, needs_los)
+        for line in lines
+    ]
     return not all(results)
 
 
-def has_los(scn: Scenario, src: Hex, dst: Hex, occupied: Container[Hex],
-            terrain: TerrainSource | None = None, *, attacker_class: str = "inf",
-            needs_los: bool = True) -> bool:
+def has_los(
+    scn: Scenario,
+    src: Hex,
+    dst: Hex,
+    occupied: Container[Hex],
+    terrain: TerrainSource | None = None,
+    *,
+    attacker_class: str = "inf",
+    needs_los: bool = True,
+) -> bool:
     """Positional-argument alias of :func:`has_line_of_sight` (the rules adapter's shape)."""
-    return has_line_of_sight(scn, occupied, src, dst, attacker_class=attacker_class,
-                             terrain=terrain, needs_los=needs_los)
+    return has_line_of_sight(
+        scn, occupied, src, dst, attacker_class=attacker_class, terrain=terrain, needs_los=needs_los
+    )

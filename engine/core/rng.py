@@ -4,6 +4,7 @@ splitmix64 keyed by ``(seed, counter)``: draw number ``n`` is a pure function of
 seed and ``n``, so the RNG state is just two integers (cheap to clone, pickle and
 compare) and replaying the same actions from the same seed reproduces every draw.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -86,6 +86,7 @@ Members with a default that is right for any ruleset (override to do better):
 The module-level helpers (``views_of``, ``layouts_of``, ...) are the same calls as
 functions of a ruleset, kept for the callers that name them.
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -99,7 +100,7 @@ Event = dict[str, Any]
 View = dict[str, Any]
 
 CHANCE = "chance"
-STATUS_KEYS = ("turn", "to_act", "game_over", "winner")     # ``public_status``
+STATUS_KEYS = ("turn", "to_act", "game_over", "winner")  # ``public_status``
 
 # ``chat_line`` answers: the side talks freely; the C-in-C visits one Field General
 # (``("visiting", role)``); his orders are not confirmed yet; it is the opponent's turn
@@ -112,19 +113,19 @@ class Ruleset(ABC, Generic[S]):
     """What a rule system provides, ``S`` being the type of its game states.  Attributes
     first, then the abstract game calls, then the members with a default."""
 
-    name: ClassVar[str]          # registry key, stored in every game row ("m44", ...)
-    version: ClassVar[str]       # bumped when the same log would replay differently
-    title: ClassVar[str]         # shown in the lobby
-    summary: ClassVar[str]       # one paragraph for the lobby and the rules help
-    setup: ClassVar[str]         # "scenario" (a .m44 file) or "none" (set-up is played)
-    renderer: ClassVar[str]      # the browser module that draws it: "hex", "square", ...
+    name: ClassVar[str]  # registry key, stored in every game row ("m44", ...)
+    version: ClassVar[str]  # bumped when the same log would replay differently
+    title: ClassVar[str]  # shown in the lobby
+    summary: ClassVar[str]  # one paragraph for the lobby and the rules help
+    setup: ClassVar[str]  # "scenario" (a .m44 file) or "none" (set-up is played)
+    renderer: ClassVar[str]  # the browser module that draws it: "hex", "square", ...
     # the renderer's optional panels this ruleset's games use ("fastplay", "overlord",
     # "fog", "variants" for "hex"; docs/architecture.md "Client renderers"): the client
     # shows a panel because its ruleset declares it, never by guessing from a view
     panels: ClassVar[tuple[str, ...]] = ()
-    modes: tuple[str, ...] = ("1v1",)   # seat layouts offered (("team", "overlord"), ...)
-    supports_undo: ClassVar[bool] = False      # remote-play ``undo`` (see ``undoable``)
-    has_preview: ClassVar[bool] = False        # ``preview`` answers (see ``preview``)
+    modes: tuple[str, ...] = ("1v1",)  # seat layouts offered (("team", "overlord"), ...)
+    supports_undo: ClassVar[bool] = False  # remote-play ``undo`` (see ``undoable``)
+    has_preview: ClassVar[bool] = False  # ``preview`` answers (see ``preview``)
     supports_campaign: ClassVar[bool] = False  # plays the battles of a campaign
 
     # -- what every ruleset defines ------------------------------------------------------
@@ -137,8 +138,13 @@ class Ruleset(ABC, Generic[S]):
         """May a game of this ruleset be set up from ``scenario`` in ``mode``?"""
 
     @abstractmethod
-    def new_game(self, seed: int, options: dict[str, Any] | None = None,
-                 scenario: Any = None, mode: str | None = None) -> S:
+    def new_game(
+        self,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        scenario: Any = None,
+        mode: str | None = None,
+    ) -> S:
         """A new game (pure: same arguments, same state)."""
 
     @abstractmethod
@@ -223,8 +229,9 @@ class Ruleset(ABC, Generic[S]):
         """What ``action`` would compute, nothing applied (``has_preview``)."""
         raise EngineError("no_preview", f"ruleset {self.name!r} has no preview")
 
-    def undoable(self, before: S, action: Action, events: list[Event], after: S,
-                 rolls: int = 0) -> bool:
+    def undoable(
+        self, before: S, action: Action, events: list[Event], after: S, rolls: int = 0
+    ) -> bool:
         """May ``action`` (``before`` -> ``after`` with ``events``; ``rolls`` chance
         entries followed it) be taken back by its seat?  (``supports_undo``)"""
         return False
@@ -237,8 +244,7 @@ class Ruleset(ABC, Generic[S]):
         """``[view_for(state, s) for s in seats]`` (the views may share sub-objects)."""
         return [self.view_for(state, s) for s in seats]
 
-    def view_parts(self, state: S, seats: Sequence[str | None]
-                   ) -> tuple[View, list[View]] | None:
+    def view_parts(self, state: S, seats: Sequence[str | None]) -> tuple[View, list[View]] | None:
         """``(common, overlays)`` with ``{**common, **overlays[i]} == view_for(state,
         seats[i])``, never mutated; None: these views are not split (the default)."""
         return None
@@ -292,8 +298,9 @@ def get(name: str) -> Ruleset[Any]:
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise EngineError("unknown_ruleset",
-                          f"unknown ruleset {name!r} (one of {sorted(_REGISTRY)})") from None
+        raise EngineError(
+            "unknown_ruleset", f"unknown ruleset {name!r} (one of {sorted(_REGISTRY)})"
+        ) from None
 
 
 def names() -> list[str]:
@@ -342,8 +349,9 @@ def views_of(ruleset: Ruleset[Any], state: Any, seats: Sequence[str | None]) -> 
     return list(ruleset.views_for(state, seats))
 
 
-def view_parts_of(ruleset: Ruleset[Any], state: Any, seats: Sequence[str | None]
-                  ) -> tuple[View, list[View]]:
+def view_parts_of(
+    ruleset: Ruleset[Any], state: Any, seats: Sequence[str | None]
+) -> tuple[View, list[View]]:
     """``ruleset.view_parts(state, seats)``: ``(common, overlays)`` with ``{**common,
     **overlays[i]} == view_for(state, seats[i])``; for views the ruleset does not split
     (None), an empty ``common`` and the whole views.  Never mutated."""
@@ -366,8 +374,7 @@ def preview_of(ruleset: Ruleset[Any], state: Any, action: Any) -> dict[str, Any]
     return dict(ruleset.preview(state, action))
 
 
-def layouts_of(ruleset: Ruleset[Any], mode: str | None
-               ) -> tuple[dict[str, list[list[str]]], str]:
+def layouts_of(ruleset: Ruleset[Any], mode: str | None) -> tuple[dict[str, list[list[str]]], str]:
     """(layouts, default layout name) of a mode: layout name -> groups of roles of one
     side, each group held by one player."""
     return ruleset.layouts(mode), ruleset.default_layout(mode)

@@ -26,6 +26,7 @@ Additions to the original skeleton (additive):
 * :func:`board_for` (static board JSON, docs/architecture.md), :func:`parse_coord`,
   :func:`check_codes` (all unknown codes of a source, for the CLI).
 """
+
 from __future__ import annotations
 
 import json
@@ -39,13 +40,13 @@ from .errors import ScenarioError, UnknownCode
 from .geometry import Board, Hex, make_board
 from .terrain import HexTerrain, Tile, combine
 from .terrain_table import BEHAVIORS, TERRAIN, describe, link_directions, lookup
-from .scenario_model import (SIDES, ExitZone, Minefield, Objective, Scenario, SuddenDeath,
-                             UnitSetup)
+from .scenario_model import SIDES, ExitZone, Minefield, Objective, Scenario, SuddenDeath, UnitSetup
 from .units import army_rules, unit_spec
 
 # ---------------------------------------------------------------------------------------
 # Reading and normalising the JSON
 # ---------------------------------------------------------------------------------------
+
 
 def _malformed(message: str) -> ScenarioError:
     return ScenarioError("malformed_scenario", message)
@@ -78,7 +79,9 @@ def _items(value: Any) -> list[dict[str, Any]]:
     if isinstance(value, dict):
         if "name" in value:
             return [value]
-        return [v for _, v in sorted(value.items(), key=lambda kv: str(kv[0])) if isinstance(v, dict)]
+        return [
+            v for _, v in sorted(value.items(), key=lambda kv: str(kv[0])) if isinstance(v, dict)
+        ]
     if isinstance(value, list):
         return [v for v in value if isinstance(v, dict)]
     return []
@@ -124,13 +127,17 @@ class _Collector:
 
 #: ``rect_terrain`` names that are units (vocabulary 1.1 / 2.1).
 RECT_UNITS = frozenset({"pdestroyer", "loco", "wagon"})
-_PROP_FIELDS = {"isImpassable": "impassable", "mustStopWhenEntering": "must_stop",
-                "isBlockingLineOfSight": "blocks_los"}
+_PROP_FIELDS = {
+    "isImpassable": "impassable",
+    "mustStopWhenEntering": "must_stop",
+    "isBlockingLineOfSight": "blocks_los",
+}
 _CLASS_IDS = {1: "inf", 2: "armor", 3: "art"}
 
 
-def _tile(item: dict[str, Any], slot: str, h: Hex, unknown: _Collector,
-          unit_side: str | None) -> Tile | None:
+def _tile(
+    item: dict[str, Any], slot: str, h: Hex, unknown: _Collector, unit_side: str | None
+) -> Tile | None:
     name = str(item.get("name", ""))
     behavior = item.get("behavior") or None
     behavior2 = item.get("behavior2") or None
@@ -147,12 +154,18 @@ def _tile(item: dict[str, Any], slot: str, h: Hex, unknown: _Collector,
         spec = replace(spec, **extra)
     owner = _upper(item.get("original_owner"))
     if owner is None and spec.defense_owner_only and not spec.defense_needs_owner:
-        owner = unit_side   # vocabulary 1.1: an unowned bunker takes the occupant's side
+        owner = unit_side  # vocabulary 1.1: an unowned bunker takes the occupant's side
     props = item.get("properties") or {}
-    return Tile(spec=spec, orientation=int(item.get("orientation") or 1), owner=owner,
-                behavior=behavior, behavior2=behavior2,
-                properties=tuple(sorted((str(k), _freeze(v)) for k, v in props.items()))
-                if isinstance(props, dict) else ())
+    return Tile(
+        spec=spec,
+        orientation=int(item.get("orientation") or 1),
+        owner=owner,
+        behavior=behavior,
+        behavior2=behavior2,
+        properties=tuple(sorted((str(k), _freeze(v)) for k, v in props.items()))
+        if isinstance(props, dict)
+        else (),
+    )
 
 
 def _freeze(v: Any) -> Any:
@@ -163,18 +176,37 @@ def _freeze(v: Any) -> Any:
     return v
 
 
-def _unit(item: dict[str, Any], h: Hex, unknown: _Collector, date_begin: str | None,
-          rect_nation: str | None = None) -> UnitSetup | None:
+def _unit(
+    item: dict[str, Any],
+    h: Hex,
+    unknown: _Collector,
+    date_begin: str | None,
+    rect_nation: str | None = None,
+) -> UnitSetup | None:
     name = str(item.get("name", ""))
     try:
-        spec = unit_spec(name, item.get("badge"), item.get("nbr_units"), item.get("behavior"),
-                         item.get("equipment"), date_begin, nation=rect_nation)
+        spec = unit_spec(
+            name,
+            item.get("badge"),
+            item.get("nbr_units"),
+            item.get("behavior"),
+            item.get("equipment"),
+            date_begin,
+            nation=rect_nation,
+        )
     except KeyError:
         unknown.add("unit", name if not item.get("behavior") else f"{name}+{item['behavior']}", h)
         return None
-    return UnitSetup(hex=h, side=spec.side, spec=spec, figures=spec.figures, badge=spec.badge,
-                     equipment=item.get("equipment"), behavior=item.get("behavior"),
-                     inactive_until=inactive_turn(item))
+    return UnitSetup(
+        hex=h,
+        side=spec.side,
+        spec=spec,
+        figures=spec.figures,
+        badge=spec.badge,
+        equipment=item.get("equipment"),
+        behavior=item.get("behavior"),
+        inactive_until=inactive_turn(item),
+    )
 
 
 def inactive_turn(item: dict[str, Any], now: int = 0) -> int:
@@ -189,9 +221,17 @@ def inactive_turn(item: dict[str, Any], now: int = 0) -> int:
 
 _MEDAL = re.compile(r"medal(\d+)$")
 _ALLIED_MEDALS = frozenset({1, 4, 6})
-_MEDAL_KEYS = ("counts_for", "nbr_hex", "permanent", "majority", "sole_control",
-               "last_to_occupy", "turn_start", "any_hex")
-KNOWN_TAGS = frozenset({"tag1", "tag3", "tag4", "tag5", "tag14", "tag15"})   # rule-bearing
+_MEDAL_KEYS = (
+    "counts_for",
+    "nbr_hex",
+    "permanent",
+    "majority",
+    "sole_control",
+    "last_to_occupy",
+    "turn_start",
+    "any_hex",
+)
+KNOWN_TAGS = frozenset({"tag1", "tag3", "tag4", "tag5", "tag14", "tag15"})  # rule-bearing
 _TAG = re.compile(r"tag\d+$")
 MINE_BEHAVIORS = {"MINE_FIELD": False, "DECOY_MEDAL_MINE_FIELD": True}
 
@@ -223,12 +263,15 @@ def _medal(tag: dict[str, Any], number: int, h: Hex, board: Board, index: int) -
     kw: dict[str, Any] = {}
     for key in _MEDAL_KEYS:
         if key in settings and settings[key] not in (None, ""):
-            kw[key] = int(settings[key]) if key in ("counts_for", "nbr_hex") else bool(settings[key])
+            kw[key] = (
+                int(settings[key]) if key in ("counts_for", "nbr_hex") else bool(settings[key])
+            )
     return Objective(id=f"m{index}", hexes=_group(tag, h, board), side=side, **kw)
 
 
-def _tag(tag: dict[str, Any], h: Hex, board: Board, out: _Tags, unknown: _Collector,
-         occupied: bool) -> None:
+def _tag(
+    tag: dict[str, Any], h: Hex, board: Board, out: _Tags, unknown: _Collector, occupied: bool
+) -> None:
     """One hex tag (vocabulary 3.1).  As in BGA the rule comes from the ``medalN`` name or
     from the ``behavior``; any other ``tagN`` without a behaviour is a decorative token
     (BGA creates nothing for it): ignored, not unknown.  An unknown behaviour or a name
@@ -242,16 +285,19 @@ def _tag(tag: dict[str, Any], h: Hex, board: Board, out: _Tags, unknown: _Collec
         unknown.add("tag", name, h)
     elif behavior in MINE_BEHAVIORS:
         for g in _group(tag, h, board):
-            out.mines.append(Minefield(hex=g, side=_upper(tag.get("side")),
-                                       decoy=MINE_BEHAVIORS[behavior]))
+            out.mines.append(
+                Minefield(hex=g, side=_upper(tag.get("side")), decoy=MINE_BEHAVIORS[behavior])
+            )
     elif behavior == "EXIT_MARKER":
         if _upper(tag.get("side")) in SIDES:
-            out.exits.append(ExitZone(side=_upper(tag.get("side")) or "", hexes=_group(tag, h, board)))
+            out.exits.append(
+                ExitZone(side=_upper(tag.get("side")) or "", hexes=_group(tag, h, board))
+            )
     elif behavior not in (None, "IS_WITTMANN"):
         unknown.add("tag", f"{name}+{behavior}", h)
     elif name in ("tag14", "tag15"):
         out.camouflage.append(h)
-    elif name == "tag1" and not occupied:   # star token on an empty hex; ignored under a unit
+    elif name == "tag1" and not occupied:  # star token on an empty hex; ignored under a unit
         out.markers.append(h)
 
 
@@ -259,7 +305,10 @@ def _tag(tag: dict[str, Any], h: Hex, board: Board, out: _Tags, unknown: _Collec
 # Derived tables
 # ---------------------------------------------------------------------------------------
 
-def _links(board: Board, tiles: dict[Hex, tuple[Tile, ...]], want: str) -> dict[Hex, frozenset[Hex]]:
+
+def _links(
+    board: Board, tiles: dict[Hex, tuple[Tile, ...]], want: str
+) -> dict[Hex, frozenset[Hex]]:
     """Neighbours connected by matching tile sides (roads/rails; both tiles must point).
 
     A rail tile without drawn sides (railway station, railroad bridge; vocabulary: "counts
@@ -267,8 +316,12 @@ def _links(board: Board, tiles: dict[Hex, tuple[Tile, ...]], want: str) -> dict[
     any rail cell as track)."""
     sides: dict[Hex, set[Hex]] = {}
     for h, ts in tiles.items():
-        dirs = {d for t in ts if getattr(t.spec, want)
-                for d in (link_directions(t.spec, t.orientation) if t.spec.links else range(6))}
+        dirs = {
+            d
+            for t in ts
+            if getattr(t.spec, want)
+            for d in (link_directions(t.spec, t.orientation) if t.spec.links else range(6))
+        }
         if dirs:
             sides[h] = {n for d in dirs if (n := board.neighbour_in_direction(h, d)) is not None}
     return {h: frozenset(n for n in ns if h in sides.get(n, ())) for h, ns in sides.items()}
@@ -280,8 +333,11 @@ def _edge_links(board: Board, tiles: dict[Hex, tuple[Tile, ...]]) -> dict[Hex, f
     for h, ts in tiles.items():
         for t in ts:
             if t.spec.edges_restricted:
-                out[h] = frozenset(n for d in link_directions(t.spec, t.orientation)
-                                   if (n := board.neighbour_in_direction(h, d)) is not None)
+                out[h] = frozenset(
+                    n
+                    for d in link_directions(t.spec, t.orientation)
+                    if (n := board.neighbour_in_direction(h, d)) is not None
+                )
     return out
 
 
@@ -324,18 +380,38 @@ def _beach_rows(board: Board) -> dict[int, str]:
 # game_info
 # ---------------------------------------------------------------------------------------
 
-KNOWN_OPTIONS = frozenset({
-    "blitz_rules", "partial_blitz_rules", "air_strikes_rules", "british_commonwealth",
-    "russian_commissar_rule", "gung_ho", "italy_royal_army", "italy_high_command",
-    "north_african_desert_rules", "night_visibility_rules", "night_visibility_reverse_rule",
-    "night_visibility_team_turn", "deck_name", "deck_reshuffling", "empty_section_medals",
-    "infantry_exit_counts_2", "must_have_unit_exit", "hill317", "airdrop", "airdrop2",
-    "smoke_screen", "supply_train_rules", "armor_breakthrough_rules", "blowbridge_opt2",
-    "mine_deck_name",
-    # 004 Appendix 3 "War Of The Worlds": the units are already the variant's (The Fall Of
-    # London, 1940: engine/rulesets/m44/options/variants/war_of_the_worlds.py)
-    "war_of_the_worlds_units",
-})
+KNOWN_OPTIONS = frozenset(
+    {
+        "blitz_rules",
+        "partial_blitz_rules",
+        "air_strikes_rules",
+        "british_commonwealth",
+        "russian_commissar_rule",
+        "gung_ho",
+        "italy_royal_army",
+        "italy_high_command",
+        "north_african_desert_rules",
+        "night_visibility_rules",
+        "night_visibility_reverse_rule",
+        "night_visibility_team_turn",
+        "deck_name",
+        "deck_reshuffling",
+        "empty_section_medals",
+        "infantry_exit_counts_2",
+        "must_have_unit_exit",
+        "hill317",
+        "airdrop",
+        "airdrop2",
+        "smoke_screen",
+        "supply_train_rules",
+        "armor_breakthrough_rules",
+        "blowbridge_opt2",
+        "mine_deck_name",
+        # 004 Appendix 3 "War Of The Worlds": the units are already the variant's (The Fall Of
+        # London, 1940: engine/rulesets/m44/options/variants/war_of_the_worlds.py)
+        "war_of_the_worlds_units",
+    }
+)
 
 
 def _sides(gi: dict[str, Any]) -> tuple[str, str]:
@@ -367,16 +443,23 @@ def _sudden_death(gi: dict[str, Any], board: Board) -> list[SuddenDeath]:
     for cond in _items(victory.get("condition")) if victory else []:
         sd = cond.get("group_sudden_death")
         if isinstance(sd, dict):
-            hexes = tuple(g for t in sd.get("group") or []
-                          if (g := parse_coord(t, board.rows)) is not None and board.on_board(g))
-            out.append(SuddenDeath(side=_upper(sd.get("side")) or "", number=_int(sd.get("number"), 1),
-                                   hexes=hexes))
+            hexes = tuple(
+                g
+                for t in sd.get("group") or []
+                if (g := parse_coord(t, board.rows)) is not None and board.on_board(g)
+            )
+            out.append(
+                SuddenDeath(
+                    side=_upper(sd.get("side")) or "", number=_int(sd.get("number"), 1), hexes=hexes
+                )
+            )
     return out
 
 
 # ---------------------------------------------------------------------------------------
 # The loader
 # ---------------------------------------------------------------------------------------
+
 
 def _hex_of(entry: dict[str, Any]) -> Hex | None:
     try:
@@ -398,8 +481,13 @@ def _text_field(data: dict[str, Any], key: str) -> str | None:
     return None
 
 
-def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool = False,
-                  name: str | None = None, forces: bool = True) -> Scenario:
+def load_scenario(
+    source: str | Path | dict[str, Any] | bytes,
+    *,
+    lenient: bool = False,
+    name: str | None = None,
+    forces: bool = True,
+) -> Scenario:
     """Load a scenario from a path, JSON text/bytes or an already-parsed dict.
 
     Unknown codes raise :class:`ScenarioError` (code ``unknown_codes``) naming every
@@ -416,8 +504,11 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
         raise _malformed("scenario has no board")
     board = make_board(board_data.get("type") or "STANDARD")
     face = _upper(board_data.get("face")) or "COUNTRY"
-    gi = {str(k).lower(): v for k, v in (data.get("game_info") or {}).items()} \
-        if isinstance(data.get("game_info"), dict) else {}
+    gi = (
+        {str(k).lower(): v for k, v in (data.get("game_info") or {}).items()}
+        if isinstance(data.get("game_info"), dict)
+        else {}
+    )
     p1, p2 = _sides(gi)
     date_begin = gi.get("date_begin") or None
     rect_nation = "us" if p2 == "ALLIES" else "ger"
@@ -435,8 +526,11 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
         if not board.on_board(h):
             off_board.append(h)
             continue
-        hex_units = [u for item in _items(entry.get("unit"))
-                     if (u := _unit(item, h, unknown, date_begin)) is not None]
+        hex_units = [
+            u
+            for item in _items(entry.get("unit"))
+            if (u := _unit(item, h, unknown, date_begin)) is not None
+        ]
         placed: list[Tile] = []
         for slot in ("terrain", "rect_terrain", "obstacle"):
             for item in _items(entry.get(slot)):
@@ -462,13 +556,16 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
                 if h[0] == r and h not in explicit_terrain:
                     tiles[h] = (Tile(TERRAIN[code]),) + tiles.get(h, ())
 
-    if off_board and not lenient:     # an upload naming hexes its board does not have
+    if off_board and not lenient:  # an upload naming hexes its board does not have
         shown = ", ".join(f"(row {r}, col {c})" for r, c in off_board[:10])
-        raise ScenarioError("hex_off_board",
-                            f"{len(off_board)} hexagon entr{'y is' if len(off_board) == 1 else 'ies are'} "
-                            f"off the {board.kind} board: {shown}"
-                            f"{' ...' if len(off_board) > 10 else ''}",
-                            hexes=[list(h) for h in off_board[:50]], count=len(off_board))
+        raise ScenarioError(
+            "hex_off_board",
+            f"{len(off_board)} hexagon entr{'y is' if len(off_board) == 1 else 'ies are'} "
+            f"off the {board.kind} board: {shown}"
+            f"{' ...' if len(off_board) > 10 else ''}",
+            hexes=[list(h) for h in off_board[:50]],
+            count=len(off_board),
+        )
     given = gi.get("options")
     options: dict[str, Any] = given if isinstance(given, dict) else {}
     for opt in options:
@@ -481,40 +578,64 @@ def load_scenario(source: str | Path | dict[str, Any] | bytes, *, lenient: bool 
     if forces:
         _check_forces(board_data, units, options, (p1, p2))
     terrain = {h: combine(ts) for h, ts in tiles.items()}
-    if options:      # vocabulary 2.6: blitz / partial blitz / Italian Royal Army profiles
-        units = [replace(u, spec=s) if (s := army_rules(u.spec, u.side, options)) is not u.spec
-                 else u for u in units]
+    if options:  # vocabulary 2.6: blitz / partial blitz / Italian Royal Army profiles
+        units = [
+            replace(u, spec=s) if (s := army_rules(u.spec, u.side, options)) is not u.spec else u
+            for u in units
+        ]
     sides = {"player1": p1, "player2": p2}
     given_meta = data.get("meta_data")
     meta: dict[str, Any] = given_meta if isinstance(given_meta, dict) else {}
     return Scenario(
         name=name or _text_field(data, "name") or str(meta.get("name") or stem or "scenario"),
-        board=board, face=face, tiles=tiles, terrain=terrain, units=tuple(units),
-        objectives=tuple(tags.objectives), exits=tuple(tags.exits), mines=tuple(tags.mines),
+        board=board,
+        face=face,
+        tiles=tiles,
+        terrain=terrain,
+        units=tuple(units),
+        objectives=tuple(tags.objectives),
+        exits=tuple(tags.exits),
+        mines=tuple(tags.mines),
         sudden_death=tuple(_sudden_death(gi, board)),
-        player1_side=p1, player2_side=p2, starting_side=_starting(gi, p1, p2),
+        player1_side=p1,
+        player2_side=p2,
+        starting_side=_starting(gi, p1, p2),
         cards=_hand_sizes(gi, sides, options),
         victory={sides[p]: _int(gi.get(f"victory_{p}"), 4) for p in sides},
-        country={sides[p]: str(gi[f"country_{p}"]).upper() for p in sides if gi.get(f"country_{p}")},
-        date_begin=date_begin, options=dict(options),
-        road_links=_links(board, tiles, "road"), unknown=tuple(found),
-        labels=tuple(_labels(board_data, board)), raw=data,
-        masses=_masses(board, terrain), rail_links=_links(board, tiles, "rail"),
-        edge_links=_edge_links(board, tiles), camouflage=tuple(tags.camouflage),
+        country={
+            sides[p]: str(gi[f"country_{p}"]).upper() for p in sides if gi.get(f"country_{p}")
+        },
+        date_begin=date_begin,
+        options=dict(options),
+        road_links=_links(board, tiles, "road"),
+        unknown=tuple(found),
+        labels=tuple(_labels(board_data, board)),
+        raw=data,
+        masses=_masses(board, terrain),
+        rail_links=_links(board, tiles, "rail"),
+        edge_links=_edge_links(board, tiles),
+        camouflage=tuple(tags.camouflage),
         markers=tuple(tags.markers),
     )
 
 
-def _check_forces(board_data: dict[str, Any], units: list[UnitSetup], options: dict[str, Any],
-                  sides: tuple[str, str]) -> None:
+def _check_forces(
+    board_data: dict[str, Any],
+    units: list[UnitSetup],
+    options: dict[str, Any],
+    sides: tuple[str, str],
+) -> None:
     """A battle needs both sides (004 "Object Of The Game": a side with no unit on the
     board has lost at once; a scenario that starts so is not a battle, our reading):
     ``ScenarioError("scenario_no_units")`` for a board without hexagons, without units,
     or with a side that has none (``details.sides``: those sides).  Units that arrive
     before the first turn (options ``airdrop`` / ``airdrop2``) count for their side."""
     if not board_data.get("hexagons"):
-        raise ScenarioError("scenario_no_units", "the scenario's board has no hexagons "
-                            "(no terrain, no units): nothing to play", sides=list(sides))
+        raise ScenarioError(
+            "scenario_no_units",
+            "the scenario's board has no hexagons (no terrain, no units): nothing to play",
+            sides=list(sides),
+        )
     present = {u.side for u in units}
     for key in ("airdrop", "airdrop2"):
         drop = options.get(key)
@@ -523,15 +644,20 @@ def _check_forces(board_data: dict[str, Any], units: list[UnitSetup], options: d
     missing = [s for s in sides if s not in present]
     if missing:
         which = "has no units" if len(missing) == 1 else "have no units"
-        raise ScenarioError("scenario_no_units", f"{' and '.join(missing)} {which} on the "
-                            "board: a battle needs units on both sides", sides=missing)
+        raise ScenarioError(
+            "scenario_no_units",
+            f"{' and '.join(missing)} {which} on the board: a battle needs units on both sides",
+            sides=missing,
+        )
 
 
 #: Vocabulary 2.6 Italian High Command (option ``italy_high_command``): Axis hand size.
 ITALY_HIGH_COMMAND_HAND = 6
 
 
-def _hand_sizes(gi: dict[str, Any], sides: dict[str, str], options: dict[str, Any]) -> dict[str, int]:
+def _hand_sizes(
+    gi: dict[str, Any], sides: dict[str, str], options: dict[str, Any]
+) -> dict[str, int]:
     """``cards_player1/2`` (default 4); the Axis holds 6 under ``italy_high_command``."""
     out = {sides[p]: _int(gi.get(f"cards_{p}"), 4) for p in sides}
     if options.get("italy_high_command"):
@@ -557,27 +683,54 @@ def check_codes(source: str | Path | dict[str, Any] | bytes) -> list[UnknownCode
 # Static board JSON (docs/architecture.md "Static board and per-seat view")
 # ---------------------------------------------------------------------------------------
 
+
 def _tile_json(t: Tile, slot_hint: str) -> dict[str, Any]:
-    return {"code": t.spec.code, "name": t.spec.name, "family": t.spec.family,
-            "slot": t.spec.slot or slot_hint, "orientation": t.orientation, "owner": t.owner,
-            "effect": describe(t.spec)}
+    return {
+        "code": t.spec.code,
+        "name": t.spec.name,
+        "family": t.spec.family,
+        "slot": t.spec.slot or slot_hint,
+        "orientation": t.orientation,
+        "owner": t.owner,
+        "effect": describe(t.spec),
+    }
 
 
 def board_for(scn: Scenario) -> dict[str, Any]:
     """Static JSON for the client, sent once per connection (docs/architecture.md)."""
     return {
-        "type": scn.board.kind, "face": scn.face, "rows": scn.board.rows,
-        "max_col": scn.board.max_col, "name": scn.name,
-        "player1_side": scn.player1_side, "player2_side": scn.player2_side,
-        "hexes": [{"hex": list(h), "tiles": [_tile_json(t, "terrain") for t in ts]}
-                  for h, ts in sorted(scn.tiles.items())],
+        "type": scn.board.kind,
+        "face": scn.face,
+        "rows": scn.board.rows,
+        "max_col": scn.board.max_col,
+        "name": scn.name,
+        "player1_side": scn.player1_side,
+        "player2_side": scn.player2_side,
+        "hexes": [
+            {"hex": list(h), "tiles": [_tile_json(t, "terrain") for t in ts]}
+            for h, ts in sorted(scn.tiles.items())
+        ],
         "labels": [{"hex": list(h), "text": text} for h, text in scn.labels],
-        "objectives": [{"id": o.id, "hexes": [list(h) for h in o.hexes], "side": o.side,
-                        "counts_for": o.counts_for, "permanent": o.permanent}
-                       for o in scn.objectives],
-        "exits": [{"side": e.side, "hexes": [list(h) for h in e.hexes], "value": e.value}
-                  for e in scn.exits],
-        "sections": {"bounds": list(scn.board.section_bounds),
-                     **({"subsections": list(scn.board.subsection_bounds)}
-                        if scn.board.subsection_bounds else {})},
+        "objectives": [
+            {
+                "id": o.id,
+                "hexes": [list(h) for h in o.hexes],
+                "side": o.side,
+                "counts_for": o.counts_for,
+                "permanent": o.permanent,
+            }
+            for o in scn.objectives
+        ],
+        "exits": [
+            {"side": e.side, "hexes": [list(h) for h in e.hexes], "value": e.value}
+            for e in scn.exits
+        ],
+        "sections": {
+            "bounds": list(scn.board.section_bounds),
+            **(
+                {"subsections": list(scn.board.subsection_bounds)}
+                if scn.board.subsection_bounds
+                else {}
+            ),
+        },
     }

@@ -1,6 +1,7 @@
 """The parsed scenario as immutable data: :class:`Scenario` and its parts (unit set-ups,
 objectives, exit zones, minefields, sudden-death conditions).  Built by
 :func:`engine.core.scenario.load_scenario`; shared by every game state played on it."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -18,13 +19,13 @@ SIDES = ("AXIS", "ALLIES")
 @dataclass(frozen=True, slots=True)
 class UnitSetup:
     hex: Hex
-    side: str                 # "AXIS" | "ALLIES"
+    side: str  # "AXIS" | "ALLIES"
     spec: UnitSpec
     figures: int
     badge: int | None = None
     equipment: str | None = None
     behavior: str | None = None
-    inactive_until: int = 0   # vocabulary 2.5 CANNOT_BE_ACTIVATED_TILL_TURN + ``turn``
+    inactive_until: int = 0  # vocabulary 2.5 CANNOT_BE_ACTIVATED_TILL_TURN + ``turn``
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,8 +33,8 @@ class Objective:
     """An objective medal from a ``medal*`` tag (m44-vocabulary 3.1/3.2)."""
 
     id: str
-    hexes: tuple[Hex, ...]          # tag hex + its ``group``
-    side: str | None                # who may win it; None = either side ("medal0")
+    hexes: tuple[Hex, ...]  # tag hex + its ``group``
+    side: str | None  # who may win it; None = either side ("medal0")
     counts_for: int = 1
     nbr_hex: int = 1
     permanent: bool = False
@@ -54,7 +55,7 @@ class ExitZone:
 @dataclass(frozen=True, slots=True)
 class Minefield:
     hex: Hex
-    side: str | None                # side that laid it (hits the other side); None: hits all
+    side: str | None  # side that laid it (hits the other side); None: hits all
     decoy: bool = False
 
 
@@ -69,28 +70,28 @@ class SuddenDeath:
 class Scenario:
     name: str
     board: Board
-    face: str                                   # COUNTRY | WINTER | DESERT | BEACH
-    tiles: dict[Hex, tuple[Tile, ...]]          # every hex with at least one tile (beach rows included)
-    terrain: dict[Hex, HexTerrain]              # combined per hex; hexes absent = open countryside
+    face: str  # COUNTRY | WINTER | DESERT | BEACH
+    tiles: dict[Hex, tuple[Tile, ...]]  # every hex with at least one tile (beach rows included)
+    terrain: dict[Hex, HexTerrain]  # combined per hex; hexes absent = open countryside
     units: tuple[UnitSetup, ...]
     objectives: tuple[Objective, ...]
     exits: tuple[ExitZone, ...]
     mines: tuple[Minefield, ...]
     sudden_death: tuple[SuddenDeath, ...]
-    player1_side: str                           # top of the board (row 0)
+    player1_side: str  # top of the board (row 0)
     player2_side: str
     starting_side: str
-    cards: dict[str, int]                       # side -> hand size
-    victory: dict[str, int]                     # side -> medals needed
-    country: dict[str, str]                     # side -> "DE","US",...
+    cards: dict[str, int]  # side -> hand size
+    victory: dict[str, int]  # side -> medals needed
+    country: dict[str, str]  # side -> "DE","US",...
     date_begin: str | None
     options: dict[str, Any]
     road_links: dict[Hex, frozenset[Hex]] = field(default_factory=dict)
-    unknown: tuple[UnknownCode, ...] = ()       # only in lenient mode (treated as open)
+    unknown: tuple[UnknownCode, ...] = ()  # only in lenient mode (treated as open)
     labels: tuple[tuple[Hex, str], ...] = ()
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     # --- additions ---------------------------------------------------------------------
-    masses: dict[Hex, int] = field(default_factory=dict)      # hill/mountain mass id per hex
+    masses: dict[Hex, int] = field(default_factory=dict)  # hill/mountain mass id per hex
     rail_links: dict[Hex, frozenset[Hex]] = field(default_factory=dict)
     edge_links: dict[Hex, frozenset[Hex]] = field(default_factory=dict)  # wadi / bridge section
     camouflage: tuple[Hex, ...] = ()

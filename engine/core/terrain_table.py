@@ -3,6 +3,7 @@
 plus the look-ups the scenario loader uses (:func:`lookup`, :data:`BEHAVIORS`,
 :func:`link_directions`) and :func:`describe` (a row in words).  Sources and contract:
 :mod:`engine.core.terrain`."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -18,19 +19,37 @@ from .terrain import ALL_CLASSES, ALL_FLAGS, ARMOR, ART, INF, NONE, VEHICLES, Te
 
 _COVER = {"defense": (-1, -2, 0), "blocks_los": True}
 #: 004 "Woods & Forests": must stop, no battle the turn it moves in, -1/-2/0, blocks LOS.
-FOREST: dict[str, Any] = {"family": "forest", "must_stop": ALL_CLASSES,
-                          "no_battle_after_entering": ALL_CLASSES, **_COVER}
+FOREST: dict[str, Any] = {
+    "family": "forest",
+    "must_stop": ALL_CLASSES,
+    "no_battle_after_entering": ALL_CLASSES,
+    **_COVER,
+}
 #: 004 "Towns & Villages": as forest, plus an armor unit inside fires at -2.
 VILLAGE: dict[str, Any] = {**FOREST, "family": "village", "firing_from": (0, -2, 0)}
 #: 004 "Hills": -1 for infantry/armor attackers standing lower; plateau LOS rule.
-HILL: dict[str, Any] = {"family": "hill", "defense": (-1, -1, 0), "defense_if_attacker_lower": True,
-                        "blocks_los": True, "elevation": 1, "mass": "hill"}
+HILL: dict[str, Any] = {
+    "family": "hill",
+    "defense": (-1, -1, 0),
+    "defense_if_attacker_lower": True,
+    "blocks_los": True,
+    "elevation": 1,
+    "mass": "hill",
+}
 #: 004 "Mountains".
-MOUNTAIN: dict[str, Any] = {"family": "mountain", "defense": (-2, -2, 0),
-                            "defense_if_attacker_lower": True, "blocks_los": True,
-                            "elevation": 2, "mass": "mountain", "impassable": VEHICLES,
-                            "cannot_leave": ART, "enter_from_min_elevation": 1,
-                            "leave_to_min_elevation": 1, "art_dice": (3, 3, 2, 2, 1, 1, 1)}
+MOUNTAIN: dict[str, Any] = {
+    "family": "mountain",
+    "defense": (-2, -2, 0),
+    "defense_if_attacker_lower": True,
+    "blocks_los": True,
+    "elevation": 2,
+    "mass": "mountain",
+    "impassable": VEHICLES,
+    "cannot_leave": ART,
+    "enter_from_min_elevation": 1,
+    "leave_to_min_elevation": 1,
+    "art_dice": (3, 3, 2, 2, 1, 1, 1),
+}
 #: 004 "Rivers & Waterways, Normal": impassable unless bridged; no LOS effect.
 RIVER: dict[str, Any] = {"family": "river", "river": True}
 #: 004 "Bridges".
@@ -38,53 +57,107 @@ BRIDGE: dict[str, Any] = {"family": "bridge", "slot": "rect_terrain", "bridge": 
 #: 004 "Roads": +1 move along a connected road.
 ROAD: dict[str, Any] = {"family": "road", "road": True}
 #: 004 "Railway Tracks": armor/artillery must stop (but may take ground/overrun).
-RAIL: dict[str, Any] = {"family": "rail", "rail": True, "must_stop": VEHICLES,
-                        "stop_allows_take_ground": True}
+RAIL: dict[str, Any] = {
+    "family": "rail",
+    "rail": True,
+    "must_stop": VEHICLES,
+    "stop_allows_take_ground": True,
+}
 #: 004 "Beaches": a move onto beach is capped at 2 hexes.
 BEACH: dict[str, Any] = {"family": "beach", "beach": True, "move_cap": 2}
 #: 004 "Marshes".
-MARSH: dict[str, Any] = {"family": "marsh", "must_stop": ALL_CLASSES, "leave_one_hex": ALL_CLASSES,
-                         "impassable": ART, "no_battle_after_entering": ARMOR,
-                         "no_battle_after_leaving": ARMOR, "no_overrun": True}
+MARSH: dict[str, Any] = {
+    "family": "marsh",
+    "must_stop": ALL_CLASSES,
+    "leave_one_hex": ALL_CLASSES,
+    "impassable": ART,
+    "no_battle_after_entering": ARMOR,
+    "no_battle_after_leaving": ARMOR,
+    "no_overrun": True,
+}
 #: 004 "Bunkers": only infantry may enter; A/Art inside never leave; -1/-2/0; 1 flag.
-_BUNKERISH: dict[str, Any] = {"slot": "rect_terrain", "impassable": VEHICLES,
-                              "cannot_leave": VEHICLES, "ignore_flags": 1, **_COVER}
-BUNKER: dict[str, Any] = {**_BUNKERISH, "family": "bunker", "defense_owner_only": True,
-                          "ignore_flags_owner_only": True}
+_BUNKERISH: dict[str, Any] = {
+    "slot": "rect_terrain",
+    "impassable": VEHICLES,
+    "cannot_leave": VEHICLES,
+    "ignore_flags": 1,
+    **_COVER,
+}
+BUNKER: dict[str, Any] = {
+    **_BUNKERISH,
+    "family": "bunker",
+    "defense_owner_only": True,
+    "ignore_flags_owner_only": True,
+}
 FIELD_BUNKER: dict[str, Any] = {**_BUNKERISH, "family": "bunker"}
 #: Appendix 2 "Trenches".
-TRENCH: dict[str, Any] = {"family": "trench", "must_stop": frozenset({"inf", "armor"}),
-                          "impassable": ART, "no_battle_in": ARMOR, "defense": (-1, -1, 0),
-                          "ignore_flags": 1, "ignore_flags_classes": INF}
+TRENCH: dict[str, Any] = {
+    "family": "trench",
+    "must_stop": frozenset({"inf", "armor"}),
+    "impassable": ART,
+    "no_battle_in": ARMOR,
+    "defense": (-1, -1, 0),
+    "ignore_flags": 1,
+    "ignore_flags_classes": INF,
+}
 #: 1.3 Airfields/High Ground: no rule effect.
 PLAIN: dict[str, Any] = {"family": "open"}
 #: 004 "Oceans" (engine-made background rows).
-OCEAN: dict[str, Any] = {"family": "ocean", "slot": "engine", "ocean": True,
-                         "must_stop": ALL_CLASSES, "leave_one_hex": ALL_CLASSES,
-                         "no_battle_in": ALL_CLASSES, "retreat_impassable": ALL_CLASSES,
-                         "no_sandbag": True}
+OCEAN: dict[str, Any] = {
+    "family": "ocean",
+    "slot": "engine",
+    "ocean": True,
+    "must_stop": ALL_CLASSES,
+    "leave_one_hex": ALL_CLASSES,
+    "no_battle_in": ALL_CLASSES,
+    "retreat_impassable": ALL_CLASSES,
+    "no_sandbag": True,
+}
 #: Appendix 2 "Wadis": sides impassable, -1/-1/-1 unless attacker in a wadi, range 1 across.
-WADI: dict[str, Any] = {"family": "wadi", "defense": (-1, -1, -1), "wadi": True,
-                        "edges_restricted": True}
+WADI: dict[str, Any] = {
+    "family": "wadi",
+    "defense": (-1, -1, -1),
+    "wadi": True,
+    "edges_restricted": True,
+}
 #: Appendix 2 "Lake": impassable; LOS blocked only across 2+ lake hexes.
 LAKE: dict[str, Any] = {"family": "lake", "impassable": ALL_CLASSES, "lake": True}
 #: Appendix 2 "Rivers & Waterways, Frozen": passable, 2 dice on entering (star = hit).
 FROZEN: dict[str, Any] = {"family": "frozen_river", "entry_hazard_dice": 2}
 #: Appendix 2 "Roads, Road-Blocks".
-ROADBLOCK: dict[str, Any] = {"family": "roadblock", "must_stop": INF, "impassable": VEHICLES,
-                             "defense": (-1, -1, 0), "defense_defender_classes": INF,
-                             "ignore_flags": 1, "engineer_removable": True,
-                             "notes": "004: protects an occupying infantry unit only"}
+ROADBLOCK: dict[str, Any] = {
+    "family": "roadblock",
+    "must_stop": INF,
+    "impassable": VEHICLES,
+    "defense": (-1, -1, 0),
+    "defense_defender_classes": INF,
+    "ignore_flags": 1,
+    "engineer_removable": True,
+    "notes": "004: protects an occupying infantry unit only",
+}
 #: Vocabulary 1.3 Sea Bluff / Cliff (on a hill).
 BLUFF: dict[str, Any] = {**HILL, "beach_edge_cost": 2, "beach_edge_impassable": VEHICLES}
 CLIFF: dict[str, Any] = {**BLUFF, "no_take_ground_from_beach": INF}
 #: 004 "Sandbag Emplacements".
-SANDBAG: dict[str, Any] = {"family": "sandbag", "slot": "obstacle", "defense": (-1, -1, 0),
-                           "ignore_flags": 1, "removable": True, "removed_when_vacated": True}
+SANDBAG: dict[str, Any] = {
+    "family": "sandbag",
+    "slot": "obstacle",
+    "defense": (-1, -1, 0),
+    "ignore_flags": 1,
+    "removable": True,
+    "removed_when_vacated": True,
+}
 
 # Road/rail/wadi shapes: connected sides in 60-degree steps counter-clockwise from east
 # (vocabulary 1.3 "tile shape fixes which neighbours are connected").
-STRAIGHT, CURVE, FORK_L, FORK_R, CROSS, FORK_Y = (0, 3), (1, 5), (0, 1, 3), (0, 3, 5), (0, 1, 3, 4), (0, 2, 4)
+STRAIGHT, CURVE, FORK_L, FORK_R, CROSS, FORK_Y = (
+    (0, 3),
+    (1, 5),
+    (0, 1, 3),
+    (0, 3, 5),
+    (0, 1, 3, 4),
+    (0, 2, 4),
+)
 
 _ROWS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     # code, rulebook name, profile, overrides
@@ -92,13 +165,30 @@ _ROWS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("woods", "Woods & Forests", FOREST, {}),
     ("wforest", "Woods & Forests, Winter", FOREST, {}),
     ("palmtrees", "Palm Trees", FOREST, {}),
-    ("whillforest", "Hill With Woods & Forests", FOREST,
-     {"elevation": 1, "notes": "elevation 1 but no hill mass (vocabulary 1.3)"}),
-    ("pjungle", "Jungle", FOREST,
-     {"family": "jungle", "no_battle_after_entering": NONE, "stop_allows_take_ground": True,
-      "battle_max_moved": 1, "no_take_ground_after_move": ARMOR}),
-    ("hedgerow", "Hedgerows", FOREST,
-     {"family": "hedgerow", "only_first_step": True, "leave_one_hex": ALL_CLASSES}),
+    (
+        "whillforest",
+        "Hill With Woods & Forests",
+        FOREST,
+        {"elevation": 1, "notes": "elevation 1 but no hill mass (vocabulary 1.3)"},
+    ),
+    (
+        "pjungle",
+        "Jungle",
+        FOREST,
+        {
+            "family": "jungle",
+            "no_battle_after_entering": NONE,
+            "stop_allows_take_ground": True,
+            "battle_max_moved": 1,
+            "no_take_ground_after_move": ARMOR,
+        },
+    ),
+    (
+        "hedgerow",
+        "Hedgerows",
+        FOREST,
+        {"family": "hedgerow", "only_first_step": True, "leave_one_hex": ALL_CLASSES},
+    ),
     # --- towns -----------------------------------------------------------------------------
     ("buildings", "Towns & Villages", VILLAGE, {}),
     ("bled", "Desert Towns & Villages", VILLAGE, {}),
@@ -109,20 +199,54 @@ _ROWS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("factory", "Towns & Villages, Factory Complex", VILLAGE, {}),
     ("wfactory", "Towns & Villages, Factory Complex (winter)", VILLAGE, {}),
     ("lighthouse", "Towns & Villages, Lighthouse", VILLAGE, {}),
-    ("powerplant", "Power Plant", VILLAGE, {"notes": "004: scenario rules; vocabulary: as Village"}),
-    ("whillvillage", "Towns & Villages, Hill With Village", VILLAGE,
-     {"elevation": 1, "notes": "elevation 1 but no hill mass (vocabulary 1.3)"}),
+    (
+        "powerplant",
+        "Power Plant",
+        VILLAGE,
+        {"notes": "004: scenario rules; vocabulary: as Village"},
+    ),
+    (
+        "whillvillage",
+        "Towns & Villages, Hill With Village",
+        VILLAGE,
+        {"elevation": 1, "notes": "elevation 1 but no hill mass (vocabulary 1.3)"},
+    ),
     ("station", "Railway Station", VILLAGE, {"rail": True, "station": True}),
-    ("wruins", "Towns & Villages, City Ruins", VILLAGE,
-     {"impassable": VEHICLES, "firing_from": (0, 0, 0), "ignore_flags": 1,
-      "ignore_flags_classes": INF}),
+    (
+        "wruins",
+        "Towns & Villages, City Ruins",
+        VILLAGE,
+        {
+            "impassable": VEHICLES,
+            "firing_from": (0, 0, 0),
+            "ignore_flags": 1,
+            "ignore_flags_classes": INF,
+        },
+    ),
     ("camp", "Prison Camp", VILLAGE, {"ignore_flags": 1}),
-    ("radar", "Towns & Villages, Radar Station", VILLAGE,
-     {"no_battle_after_entering": NONE, "defense": (-1, -1, 0), "ignore_flags": 1,
-      "notes": "004 Radar Station: may battle after entering, -1 for infantry and armor"}),
-    ("fortress", "Bunkers, Fortress", FIELD_BUNKER,
-     {"family": "fortress", "slot": "terrain", "cannot_leave": ART, "ignore_flags": ALL_FLAGS,
-      "art_hits_on_star_only": True}),
+    (
+        "radar",
+        "Towns & Villages, Radar Station",
+        VILLAGE,
+        {
+            "no_battle_after_entering": NONE,
+            "defense": (-1, -1, 0),
+            "ignore_flags": 1,
+            "notes": "004 Radar Station: may battle after entering, -1 for infantry and armor",
+        },
+    ),
+    (
+        "fortress",
+        "Bunkers, Fortress",
+        FIELD_BUNKER,
+        {
+            "family": "fortress",
+            "slot": "terrain",
+            "cannot_leave": ART,
+            "ignore_flags": ALL_FLAGS,
+            "art_hits_on_star_only": True,
+        },
+    ),
     # --- bunkers -------------------------------------------------------------------------
     ("bunker", "Bunkers", BUNKER, {"notes": "owner = original_owner, else the unit on it"}),
     ("casemate", "Bunkers, Field (casemate)", FIELD_BUNKER, {}),
@@ -138,20 +262,50 @@ _ROWS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("hills+CLIFF", "Cliff", CLIFF, {}),
     ("whill+CLIFF", "Cliff, Winter", CLIFF, {}),
     ("dridge", "Erg / Ridge", HILL, {"must_stop": ALL_CLASSES}),
-    ("hillroad", "Road Over A Hill", HILL,
-     {"road": True, "links": STRAIGHT,
-      "notes": "BGA mis-keys the road links; we link the road as drawn (straight)"}),
-    ("hillcurve", "Road Over A Hill (curve)", HILL,
-     {"road": True, "links": CURVE,
-      "notes": "BGA mis-keys the road links; we link the road as drawn (curve)"}),
-    ("pcave", "Cave on Hill", HILL,
-     {"impassable": VEHICLES, "cave": True, "cave_defense": (-2, -2, 0),
-      "must_ignore_all_flags_jp": True}),
+    (
+        "hillroad",
+        "Road Over A Hill",
+        HILL,
+        {
+            "road": True,
+            "links": STRAIGHT,
+            "notes": "BGA mis-keys the road links; we link the road as drawn (straight)",
+        },
+    ),
+    (
+        "hillcurve",
+        "Road Over A Hill (curve)",
+        HILL,
+        {
+            "road": True,
+            "links": CURVE,
+            "notes": "BGA mis-keys the road links; we link the road as drawn (curve)",
+        },
+    ),
+    (
+        "pcave",
+        "Cave on Hill",
+        HILL,
+        {
+            "impassable": VEHICLES,
+            "cave": True,
+            "cave_defense": (-2, -2, 0),
+            "must_ignore_all_flags_jp": True,
+        },
+    ),
     ("mountain", "Mountains", MOUNTAIN, {}),
-    ("pmcave", "Cave on Mountain", MOUNTAIN,
-     {"cave": True, "cave_defense": (-2, -2, 0), "must_ignore_all_flags_jp": True}),
-    ("descarpment", "Escarpment", PLAIN,
-     {"family": "escarpment", "impassable": ALL_CLASSES, "blocks_los": True}),
+    (
+        "pmcave",
+        "Cave on Mountain",
+        MOUNTAIN,
+        {"cave": True, "cave_defense": (-2, -2, 0), "must_ignore_all_flags_jp": True},
+    ),
+    (
+        "descarpment",
+        "Escarpment",
+        PLAIN,
+        {"family": "escarpment", "impassable": ALL_CLASSES, "blocks_los": True},
+    ),
     # --- water ---------------------------------------------------------------------------
     ("lakeA", "Rivers & Waterways, Lake", LAKE, {}),
     ("lakeB", "Rivers & Waterways, Lake", LAKE, {}),
@@ -166,15 +320,35 @@ _ROWS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("wriver", "Rivers & Waterways, Frozen", FROZEN, {}),
     ("wriverFR", "Rivers & Waterways, Frozen (fork)", FROZEN, {}),
     ("wcurved", "Rivers & Waterways, Frozen (curve)", FROZEN, {}),
-    ("ford", "Rivers & Waterways, Fordable", BRIDGE,
-     {"family": "ford", "must_stop": ALL_CLASSES, "firing_from": (-1, -1, -1), "no_sandbag": True}),
+    (
+        "ford",
+        "Rivers & Waterways, Fordable",
+        BRIDGE,
+        {
+            "family": "ford",
+            "must_stop": ALL_CLASSES,
+            "firing_from": (-1, -1, -1),
+            "no_sandbag": True,
+        },
+    ),
     # --- bridges -------------------------------------------------------------------------
-    ("bridge", "Bridges", BRIDGE,
-     {"notes": "004 transcription says a Bridge blocks LOS; the Pontoon/Railway Bridge "
-               "entries and the vocabulary say it does not - we follow the latter"}),
+    (
+        "bridge",
+        "Bridges",
+        BRIDGE,
+        {
+            "notes": "004 transcription says a Bridge blocks LOS; the Pontoon/Railway Bridge "
+            "entries and the vocabulary say it does not - we follow the latter"
+        },
+    ),
     ("pbridge", "Bridges (Pacific)", BRIDGE, {}),
     ("wbridge", "Bridges (winter)", BRIDGE, {}),
-    ("bridge+BRIDGE_SECTION", "Bridge Section", BRIDGE, {"links": STRAIGHT, "edges_restricted": True}),
+    (
+        "bridge+BRIDGE_SECTION",
+        "Bridge Section",
+        BRIDGE,
+        {"links": STRAIGHT, "edges_restricted": True},
+    ),
     ("pontoon", "Bridge, Pontoon", BRIDGE, {}),
     ("railbridge", "Railway Bridge", BRIDGE, {"rail": True, "must_stop": VEHICLES}),
     ("wrailbridge", "Railway Bridge (winter)", BRIDGE, {"rail": True, "must_stop": VEHICLES}),
@@ -208,36 +382,97 @@ _ROWS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     # --- obstacles -----------------------------------------------------------------------
     ("roadblock", "Roads, Road-Blocks", ROADBLOCK, {}),
     ("droadblock", "Roads, Road-Blocks (desert)", ROADBLOCK, {}),
-    ("hedgehog", "Hedgehogs", PLAIN,
-     {"family": "hedgehog", "slot": "obstacle", "impassable": VEHICLES, "ignore_flags": 1}),
-    ("dragonteeth", "Dragon's Teeth", PLAIN,
-     {"family": "dragonteeth", "must_stop": INF, "impassable": VEHICLES}),
-    ("wire", "Barbed Wire", PLAIN,
-     {"family": "wire", "slot": "obstacle", "must_stop": ALL_CLASSES, "firing_from": (-1, 0, 0),
-      "removable": True, "infantry_may_remove": True, "armor_removes": True}),
+    (
+        "hedgehog",
+        "Hedgehogs",
+        PLAIN,
+        {"family": "hedgehog", "slot": "obstacle", "impassable": VEHICLES, "ignore_flags": 1},
+    ),
+    (
+        "dragonteeth",
+        "Dragon's Teeth",
+        PLAIN,
+        {"family": "dragonteeth", "must_stop": INF, "impassable": VEHICLES},
+    ),
+    (
+        "wire",
+        "Barbed Wire",
+        PLAIN,
+        {
+            "family": "wire",
+            "slot": "obstacle",
+            "must_stop": ALL_CLASSES,
+            "firing_from": (-1, 0, 0),
+            "removable": True,
+            "infantry_may_remove": True,
+            "armor_removes": True,
+        },
+    ),
     ("sand", "Sandbag Emplacements", SANDBAG, {}),
-    ("sand+SEAWALL", "Sea Wall", SANDBAG,
-     {"family": "seawall", "removable": False, "removed_when_vacated": False,
-      "defense_owner_only": True, "defense_needs_owner": True, "ignore_flags_owner_only": True}),
+    (
+        "sand+SEAWALL",
+        "Sea Wall",
+        SANDBAG,
+        {
+            "family": "seawall",
+            "removable": False,
+            "removed_when_vacated": False,
+            "defense_owner_only": True,
+            "defense_needs_owner": True,
+            "ignore_flags_owner_only": True,
+        },
+    ),
     ("wtrenches", "Trenches (winter)", TRENCH, {}),
     ("ptrenches", "Trenches (Pacific)", TRENCH, {}),
-    ("wravine", "Ravine", PLAIN,
-     {"family": "ravine", "impassable": VEHICLES, "ignore_flags": 1, "ignore_flags_classes": INF}),
+    (
+        "wravine",
+        "Ravine",
+        PLAIN,
+        {
+            "family": "ravine",
+            "impassable": VEHICLES,
+            "ignore_flags": 1,
+            "ignore_flags_classes": INF,
+        },
+    ),
     ("marshes", "Marshes", MARSH, {}),
     ("wmarshes", "Marshes (winter)", MARSH, {}),
     ("price", "Rice Paddies", MARSH, {"family": "rice"}),
     # --- landmarks -----------------------------------------------------------------------
-    ("oasis", "Oasis", PLAIN,
-     {"family": "oasis", "must_stop": ALL_CLASSES, "defense": (-1, -1, 0), "ignore_flags": 1,
-      "blocks_los": True, "heal_dice": -1}),
+    (
+        "oasis",
+        "Oasis",
+        PLAIN,
+        {
+            "family": "oasis",
+            "must_stop": ALL_CLASSES,
+            "defense": (-1, -1, 0),
+            "ignore_flags": 1,
+            "blocks_los": True,
+            "heal_dice": -1,
+        },
+    ),
     ("phospital", "Hospital", PLAIN, {"family": "hospital", "blocks_los": True, "heal_dice": 6}),
     ("dcamp", "HQ & Supply Tents", PLAIN, {"family": "hq", "blocks_los": True, "hq_tent": True}),
-    ("pheadquarter", "HQ & Supply Tents (Pacific)", PLAIN,
-     {"family": "hq", "blocks_los": True, "hq_tent": True}),
+    (
+        "pheadquarter",
+        "HQ & Supply Tents (Pacific)",
+        PLAIN,
+        {"family": "hq", "blocks_los": True, "hq_tent": True},
+    ),
     ("cemetery", "Cemetery", PLAIN, {"family": "cemetery", "ignore_flags": 1}),
-    ("dam", "Dams", PLAIN,
-     {"family": "dam", "impassable": VEHICLES, "blocks_los": True, "ignore_flags": 1,
-      "notes": "004 Dams: impassable to armor/artillery (BGA misspells the flag; we enforce it)"}),
+    (
+        "dam",
+        "Dams",
+        PLAIN,
+        {
+            "family": "dam",
+            "impassable": VEHICLES,
+            "blocks_los": True,
+            "ignore_flags": 1,
+            "notes": "004 Dams: impassable to armor/artillery (BGA misspells the flag; we enforce it)",
+        },
+    ),
     ("depot", "Supply Depot", PLAIN, {"family": "depot", "blocks_los": True}),
     ("airfield", "Airfield", PLAIN, {"family": "airfield"}),
     ("airfieldX", "Airfield (centre)", PLAIN, {"family": "airfield"}),
@@ -253,25 +488,65 @@ _ROWS: list[tuple[str, str, dict[str, Any], dict[str, Any]]] = [
     ("coastcurve", "Coastline (curve)", BEACH, {}),
     ("wadi", "Wadis", WADI, {"links": STRAIGHT}),
     ("wcurve", "Wadis (curve)", WADI, {"links": CURVE}),
-    ("ppier", "Pier", PLAIN,
-     {"family": "pier", "notes": "BGA describes but does not enforce 'enter only from land'"}),
+    (
+        "ppier",
+        "Pier",
+        PLAIN,
+        {"family": "pier", "notes": "BGA describes but does not enforce 'enter only from land'"},
+    ),
     # --- codes outside BGA's current list (older editor palette; vocabulary 1.4) -----------
-    ("railroad", "Railway Tracks", RAIL,
-     {"links": STRAIGHT, "notes": "older editor name of the straight railroad tile (= rail)"}),
-    ("ravine", "Ravine", PLAIN,
-     {"family": "ravine", "impassable": VEHICLES, "ignore_flags": 1, "ignore_flags_classes": INF,
-      "notes": "country-face ravine/gully of the older palette: as wravine"}),
-    ("abatis", "Abatis", ROADBLOCK,
-     {"slot": "obstacle", "family": "abatis",
-      "notes": "felled-tree barrier of the older palette; no printed rule: played as a "
-               "Road Block (infantry must stop, impassable to vehicles, -1/-1/0, 1 flag)"}),
-    ("barge", "Landing Craft", OCEAN,
-     {"slot": "rect_terrain", "family": "barge", "impassable": NONE,
-      "notes": "vocabulary 1.4: BGA cannot load it; we play it as the water it floats on "
-               "(units aboard must stop, may not battle, leave 1 hex at a time, no retreat into it)"}),
-    ("pcarrier", "Aircraft Carrier", LAKE,
-     {"slot": "rect_terrain", "family": "carrier", "lake": False,
-      "notes": "vocabulary 1.4: BGA cannot load it; a decorative ship: impassable, no LOS effect"}),
+    (
+        "railroad",
+        "Railway Tracks",
+        RAIL,
+        {"links": STRAIGHT, "notes": "older editor name of the straight railroad tile (= rail)"},
+    ),
+    (
+        "ravine",
+        "Ravine",
+        PLAIN,
+        {
+            "family": "ravine",
+            "impassable": VEHICLES,
+            "ignore_flags": 1,
+            "ignore_flags_classes": INF,
+            "notes": "country-face ravine/gully of the older palette: as wravine",
+        },
+    ),
+    (
+        "abatis",
+        "Abatis",
+        ROADBLOCK,
+        {
+            "slot": "obstacle",
+            "family": "abatis",
+            "notes": "felled-tree barrier of the older palette; no printed rule: played as a "
+            "Road Block (infantry must stop, impassable to vehicles, -1/-1/0, 1 flag)",
+        },
+    ),
+    (
+        "barge",
+        "Landing Craft",
+        OCEAN,
+        {
+            "slot": "rect_terrain",
+            "family": "barge",
+            "impassable": NONE,
+            "notes": "vocabulary 1.4: BGA cannot load it; we play it as the water it floats on "
+            "(units aboard must stop, may not battle, leave 1 hex at a time, no retreat into it)",
+        },
+    ),
+    (
+        "pcarrier",
+        "Aircraft Carrier",
+        LAKE,
+        {
+            "slot": "rect_terrain",
+            "family": "carrier",
+            "lake": False,
+            "notes": "vocabulary 1.4: BGA cannot load it; a decorative ship: impassable, no LOS effect",
+        },
+    ),
     # --- engine-made rows (no .m44 code) ---------------------------------------------------
     ("ocean", "Oceans", OCEAN, {}),
     ("sandbag", "Sandbag Emplacements (Dig In)", SANDBAG, {"slot": "engine"}),
@@ -293,18 +568,34 @@ RIVER_CODES: tuple[str, ...] = tuple(c for c, s in TERRAIN.items() if s.river)
 for _code in RIVER_CODES:
     _base = TERRAIN[_code]
     TERRAIN[f"{_code}+WIDE_RIVER"] = replace(
-        _base, code=f"{_code}+WIDE_RIVER", name=_base.name + " (wide)", blocks_los_for=INF,
-        notes="WIDE_RIVER blocks LOS for infantry-type attackers (vocabulary 1.2)")
+        _base,
+        code=f"{_code}+WIDE_RIVER",
+        name=_base.name + " (wide)",
+        blocks_los_for=INF,
+        notes="WIDE_RIVER blocks LOS for infantry-type attackers (vocabulary 1.2)",
+    )
     TERRAIN[f"{_code}+FORDABLE_STREAM"] = replace(
-        _base, code=f"{_code}+FORDABLE_STREAM", name="Fordable Stream", family="stream",
-        river=False, must_stop=ALL_CLASSES, stop_allows_take_ground=True)
+        _base,
+        code=f"{_code}+FORDABLE_STREAM",
+        name="Fordable Stream",
+        family="stream",
+        river=False,
+        must_stop=ALL_CLASSES,
+        stop_allows_take_ground=True,
+    )
 
 #: Behaviours that modify any tile (vocabulary 1.2) as field overrides; ``None`` = no-op.
 BEHAVIORS: dict[str, dict[str, Any] | None] = {
-    "HILL": None, "MOUNTAIN": None, "HEADQUARTER": None, "OASIS_RECOVERY": None,
+    "HILL": None,
+    "MOUNTAIN": None,
+    "HEADQUARTER": None,
+    "OASIS_RECOVERY": None,
     "IMPASSABLE_HILL": {"impassable": ALL_CLASSES},
-    "IMPASSABLE_BLOCKING_HILL": {"impassable": ALL_CLASSES, "blocks_los": True,
-                                 "blocks_all_fire": True},
+    "IMPASSABLE_BLOCKING_HILL": {
+        "impassable": ALL_CLASSES,
+        "blocks_los": True,
+        "blocks_all_fire": True,
+    },
     "CAN_BE_BLOWN": {"can_be_blown": True},
     "ONE_MEDAL_IF_BLOWN": {"medal_if_blown": 1},
 }
@@ -379,12 +670,14 @@ def describe(spec: TerrainSpec) -> str:
     if any(spec.defense):
         inf, arm, art = spec.defense
         cond = " (only vs attackers standing lower)" if spec.defense_if_attacker_lower else ""
-        parts.append(f"dice against units here: infantry {inf:+d}, armor {arm:+d}, "
-                     f"artillery {art:+d}{cond}")
+        parts.append(
+            f"dice against units here: infantry {inf:+d}, armor {arm:+d}, artillery {art:+d}{cond}"
+        )
     if any(spec.firing_from):
         inf, arm, art = spec.firing_from
-        parts.append(f"dice of units firing from here: infantry {inf:+d}, armor {arm:+d}, "
-                     f"artillery {art:+d}")
+        parts.append(
+            f"dice of units firing from here: infantry {inf:+d}, armor {arm:+d}, artillery {art:+d}"
+        )
     if spec.ignore_flags:
         n = "all flags" if spec.ignore_flags >= 99 else f"{spec.ignore_flags} flag"
         parts.append(f"occupant may ignore {n}")

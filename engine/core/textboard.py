@@ -57,6 +57,7 @@ default AXIS), ``starting`` ("PLAYER1"/"PLAYER2", default the Allies' player),
 ``options``, ``nations`` ({"AXIS": "ger", "ALLIES": "us"}), ``game_info`` (raw
 overrides), ``name``, ``lenient``.
 """
+
 from __future__ import annotations
 
 import re
@@ -67,20 +68,39 @@ from .scenario import load_scenario
 from .scenario_model import Scenario
 
 TERRAIN_SYMBOLS: dict[str, str | dict[str, Any]] = {
-    "W": "woods", "H": "hills", "M": "mountain", "T": "buildings", "h": "hedgerow",
-    "R": "river", "B": {"slot": "rect_terrain", "name": "bridge"},
-    "F": {"slot": "rect_terrain", "name": "ford"}, "L": "lakeA",
-    "S": {"slot": "obstacle", "name": "sand"}, "X": {"slot": "obstacle", "name": "wire"},
+    "W": "woods",
+    "H": "hills",
+    "M": "mountain",
+    "T": "buildings",
+    "h": "hedgerow",
+    "R": "river",
+    "B": {"slot": "rect_terrain", "name": "bridge"},
+    "F": {"slot": "rect_terrain", "name": "ford"},
+    "L": "lakeA",
+    "S": {"slot": "obstacle", "name": "sand"},
+    "X": {"slot": "obstacle", "name": "wire"},
     "O": {"slot": "obstacle", "name": "hedgehog"},
     "K": {"slot": "rect_terrain", "name": "bunker"},
     "k": {"slot": "rect_terrain", "name": "casemate"},
-    "m": "marshes", "t": "wtrenches", "b": "pbeach", "r": "road", "c": "church",
-    "J": "pjungle", "C": {"name": "hills", "behavior": "CLIFF"},
-    "U": {"name": "hills", "behavior": "BLUFF"}, "w": {"name": "river", "behavior": "WIDE_RIVER"},
+    "m": "marshes",
+    "t": "wtrenches",
+    "b": "pbeach",
+    "r": "road",
+    "c": "church",
+    "J": "pjungle",
+    "C": {"name": "hills", "behavior": "CLIFF"},
+    "U": {"name": "hills", "behavior": "BLUFF"},
+    "w": {"name": "river", "behavior": "WIDE_RIVER"},
     "P": "palmtrees",
 }
-UNIT_LETTERS: dict[str, str] = {"i": "inf", "s": "inf2", "a": "tank", "e": "tank2", "g": "gun",
-                                "v": "veh"}
+UNIT_LETTERS: dict[str, str] = {
+    "i": "inf",
+    "s": "inf2",
+    "a": "tank",
+    "e": "tank2",
+    "g": "gun",
+    "v": "veh",
+}
 DEFAULT_NATIONS = {"AXIS": "ger", "ALLIES": "us"}
 
 _PREFIX = re.compile(r"^\s*(\d+)(?:@(\d+))?\s*:\s*")
@@ -109,8 +129,9 @@ def _unit_item(text: str, top_side: str, nations: dict[str, str]) -> dict[str, A
     return item
 
 
-def _parse_token(token: str, legend: dict[str, Any], top_side: str,
-                 nations: dict[str, str]) -> dict[str, Any]:
+def _parse_token(
+    token: str, legend: dict[str, Any], top_side: str, nations: dict[str, str]
+) -> dict[str, Any]:
     terrain, _, unit = token.partition(":")
     entry: dict[str, Any] = {}
     for symbol, orientation in _SYMBOL.findall(terrain.replace(".", "")):
@@ -123,8 +144,9 @@ def _parse_token(token: str, legend: dict[str, Any], top_side: str,
     return entry
 
 
-def _drawn_hexes(text: str, legend: dict[str, Any], top_side: str,
-                 nations: dict[str, str]) -> dict[Hex, dict[str, Any]]:
+def _drawn_hexes(
+    text: str, legend: dict[str, Any], top_side: str, nations: dict[str, str]
+) -> dict[Hex, dict[str, Any]]:
     out: dict[Hex, dict[str, Any]] = {}
     row = -1
     for line in text.splitlines():
@@ -135,7 +157,7 @@ def _drawn_hexes(text: str, legend: dict[str, Any], top_side: str,
         col = int(m.group(2)) if m and m.group(2) else row % 2
         if col % 2 != row % 2:
             raise ValueError(f"row {row} cannot start at col {col} (parity)")
-        for k, token in enumerate((line[m.end():] if m else line).split()):
+        for k, token in enumerate((line[m.end() :] if m else line).split()):
             entry = _parse_token(token, legend, top_side, nations)
             if entry:
                 out[(row, col + 2 * k)] = entry
@@ -154,20 +176,30 @@ def _tag_items(value: Any) -> list[dict[str, Any]]:
     return [{"name": v} if isinstance(v, str) else dict(v) for v in values]
 
 
-def m44_from_text(text: str = "", *, legend: dict[str, Any] | None = None,
-                  units: dict[Hex, str | dict[str, Any]] | None = None,
-                  tags: dict[Hex, Any] | None = None,
-                  hexes: list[dict[str, Any]] | None = None,
-                  kind: str = "STANDARD", face: str = "COUNTRY", player1: str = "AXIS",
-                  starting: str | None = None, cards: tuple[int, int] = (4, 4),
-                  victory: tuple[int, int] = (4, 4), date_begin: str = "1944-06-06",
-                  options: dict[str, Any] | None = None, nations: dict[str, str] | None = None,
-                  game_info: dict[str, Any] | None = None, name: str = "textboard",
-                  ) -> dict[str, Any]:
+def m44_from_text(
+    text: str = "",
+    *,
+    legend: dict[str, Any] | None = None,
+    units: dict[Hex, str | dict[str, Any]] | None = None,
+    tags: dict[Hex, Any] | None = None,
+    hexes: list[dict[str, Any]] | None = None,
+    kind: str = "STANDARD",
+    face: str = "COUNTRY",
+    player1: str = "AXIS",
+    starting: str | None = None,
+    cards: tuple[int, int] = (4, 4),
+    victory: tuple[int, int] = (4, 4),
+    date_begin: str = "1944-06-06",
+    options: dict[str, Any] | None = None,
+    nations: dict[str, str] | None = None,
+    game_info: dict[str, Any] | None = None,
+    name: str = "textboard",
+) -> dict[str, Any]:
     """The ``.m44`` dict for a text drawing (syntax in the module docstring)."""
     player2 = "ALLIES" if player1 == "AXIS" else "AXIS"
-    drawn = _drawn_hexes(text, {**TERRAIN_SYMBOLS, **(legend or {})}, player1,
-                         {**DEFAULT_NATIONS, **(nations or {})})
+    drawn = _drawn_hexes(
+        text, {**TERRAIN_SYMBOLS, **(legend or {})}, player1, {**DEFAULT_NATIONS, **(nations or {})}
+    )
     for h, unit in (units or {}).items():
         drawn.setdefault((h[0], h[1]), {})["unit"] = _unit_from_spec(unit)
     for h, tag in (tags or {}).items():
@@ -175,19 +207,27 @@ def m44_from_text(text: str = "", *, legend: dict[str, Any] | None = None,
     hexagons = [{"row": r, "col": c, **e} for (r, c), e in sorted(drawn.items())]
     hexagons.extend(hexes or [])
     info: dict[str, Any] = {
-        "side_player1": player1, "side_player2": player2,
+        "side_player1": player1,
+        "side_player2": player2,
         "starting": starting or ("PLAYER1" if player1 == "ALLIES" else "PLAYER2"),
-        "cards_player1": cards[0], "cards_player2": cards[1],
-        "victory_player1": victory[0], "victory_player2": victory[1],
-        "date_begin": date_begin, **({"options": options} if options else {}),
+        "cards_player1": cards[0],
+        "cards_player2": cards[1],
+        "victory_player1": victory[0],
+        "victory_player2": victory[1],
+        "date_begin": date_begin,
+        **({"options": options} if options else {}),
         **(game_info or {}),
     }
-    return {"meta_data": {"name": name}, "game_info": info,
-            "board": {"type": kind, "face": face, "hexagons": hexagons, "labels": []}}
+    return {
+        "meta_data": {"name": name},
+        "game_info": info,
+        "board": {"type": kind, "face": face, "hexagons": hexagons, "labels": []},
+    }
 
 
-def board_from_text(text: str = "", *, lenient: bool = False, forces: bool = False,
-                    **kwargs: Any) -> Scenario:
+def board_from_text(
+    text: str = "", *, lenient: bool = False, forces: bool = False, **kwargs: Any
+) -> Scenario:
     """Load the scenario drawn as text (see :func:`m44_from_text` for the keywords); a
     board fragment may hold units of one side only, or none (``forces=True``: refused
     like a real scenario, ``scenario_no_units``)."""

@@ -11,6 +11,7 @@ Sources (rules/004): "Infantry Units" (Militia), "Armoured Units", "Artillery Un
 "Infantry Support Weapons (Optional)".  Readings where the text is open are noted on
 the rows; see docs/rules-coverage.md.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -25,18 +26,18 @@ OPTIONS = (EXTRA, SUPPORT)
 
 _ARMOR, _INF, _ART = frozenset({"armor"}), frozenset({"inf"}), frozenset({"art"})
 _ANY = frozenset({"inf", "armor", "art"})
-_LIGHT = frozenset({"reconnaissance", "vehicle"})              # vehicle: the ``veh`` prefix
+_LIGHT = frozenset({"reconnaissance", "vehicle"})  # vehicle: the ``veh`` prefix
 _LIGHT_MEDIUM = _LIGHT | {"light_medium_armour", "infantry_tank"}
-_NO_GRENADE = frozenset({"armor"})     # hit_by: armour symbols only ("Not effected by Grenade Hits")
+_NO_GRENADE = frozenset({"armor"})  # hit_by: armour symbols only ("Not effected by Grenade Hits")
 
 
 @dataclass(frozen=True)
 class UnitType:
-    name: str                  # snake_case of the 004 name (the option's value)
-    label: str                 # 004 name
-    option: str                # EXTRA or SUPPORT
-    base: frozenset[str]       # unit classes of the .m44 unit it may be given to
-    spec: dict[str, Any]       # UnitSpec fields (all others: defaults)
+    name: str  # snake_case of the 004 name (the option's value)
+    label: str  # 004 name
+    option: str  # EXTRA or SUPPORT
+    base: frozenset[str]  # unit classes of the .m44 unit it may be given to
+    spec: dict[str, Any]  # UnitSpec fields (all others: defaults)
 
 
 def _t(name: str, label: str, option: str, base: frozenset[str], **spec: Any) -> UnitType:
@@ -46,14 +47,12 @@ def _t(name: str, label: str, option: str, base: frozenset[str], **spec: Any) ->
 def _armour(**kw: Any) -> dict[str, Any]:
     """004 "Armour Movement": "Unless otherwise specified ... an Armoured Advance is 3
     hexes"; armour may advance and battle; Armour Overrun (take_ground 2)."""
-    return {"unit_class": "armor", "figures": 3, "move": 3, "move_fire": 3, "take_ground": 2,
-            **kw}
+    return {"unit_class": "armor", "figures": 3, "move": 3, "move_fire": 3, "take_ground": 2, **kw}
 
 
 def _artillery(**kw: Any) -> dict[str, Any]:
     """004 "Artillery Movement": "may March 1 hex or Battle"; 2 models; no take ground."""
-    return {"unit_class": "art", "figures": 2, "move": 1, "move_fire": 0, "take_ground": 0,
-            **kw}
+    return {"unit_class": "art", "figures": 2, "move": 1, "move_fire": 0, "take_ground": 0, **kw}
 
 
 def _support(**kw: Any) -> dict[str, Any]:
@@ -61,85 +60,243 @@ def _support(**kw: Any) -> dict[str, Any]:
     Movement Rules apply" (advance 1 and battle, or march 2); "the other Infantry Support
     Weapons are Artillery Units" (hit as artillery; 004 "Taking Ground": "An Artillery
     Unit may not take ground")."""
-    return {"unit_class": "art", "move_class": "inf", "figures": 2, "move": 2, "move_fire": 1,
-            "take_ground": 0, **kw}
+    return {
+        "unit_class": "art",
+        "move_class": "inf",
+        "figures": 2,
+        "move": 2,
+        "move_fire": 1,
+        "take_ground": 0,
+        **kw,
+    }
 
 
 def _less_vs_armour(dice: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    """"May attack Armour with 1 less Battle Die"."""
+    """ "May attack Armour with 1 less Battle Die"."""
     return (("armor", tuple(max(0, n - 1) for n in dice)),)
 
 
-TYPES: dict[str, UnitType] = {t.name: t for t in (
-    # --- Infantry Units -----------------------------------------------------------------
-    _t("militia", "Militia Infantry", EXTRA, _INF,
-       # "2 Figures. May March 2 hexes or Battle. Battle Range is 2 hexes with 2, 1 Battle
-       # Dice. ... may not make an Infantry Charge or Take Ground. The elimination of these
-       # Units does not count towards the enemies Victory Points."
-       unit_class="inf", figures=2, move=2, move_fire=0, dice=(2, 1), take_ground=0,
-       medal_value=0),
-    # --- Armoured Units -----------------------------------------------------------------
-    _t("reconnaissance", "Reconnaissance", EXTRA, _ARMOR,
-       **_armour(figures=2, move=4, move_fire=4, dice=(2, 2), move_class="inf",
-                 targets_only=_INF | _ART | _LIGHT)),
-    _t("light_medium_armour", "Light-Medium Armour", EXTRA, _ARMOR,
-       **_armour(dice=(3, 2, 2), targets_only=_INF | _ART | _LIGHT_MEDIUM)),
-    _t("medium_armour", "Medium Armour", EXTRA, _ARMOR, **_armour(dice=(3, 3, 3))),
-    _t("heavy_armour", "Heavy Armour", EXTRA, _ARMOR,
-       **_armour(figures=4, dice=(4, 4, 4, 4), hit_by=_NO_GRENADE)),
-    _t("very_heavy_armour", "Very Heavy Armour", EXTRA, _ARMOR,
-       **_armour(figures=4, move=2, move_fire=2, dice=(4, 4, 4, 4), hit_by=_NO_GRENADE,
-                 ignore_flags=1, must_ignore_flags=True, close_assaulted_by_inf=3,
-                 enter_only=frozenset({"open", "road", "bridge", "village"}),
-                 max_per_side=2)),
-    _t("infantry_tank", "Infantry Tank", EXTRA, _ARMOR,
-       **_armour(move=2, move_fire=2, dice=(3, 2, 2), hit_by=_NO_GRENADE,
-                 targets_only=_INF | _ART | _LIGHT_MEDIUM)),
-    _t("assault_gun", "Assault Gun", EXTRA, _ARMOR,
-       **_armour(dice=(3, 3, 3), dice_vs=(("armor", (2, 2, 2)),), close_assaulted_by_inf=3)),
-    _t("tank_destroyer", "Tank Destroyer", EXTRA, _ARMOR,
-       **_armour(dice=(2, 2, 2, 2), dice_vs=(("armor", (4, 4, 4, 4)),),
-                 close_assaulted_by_inf=3)),
-    # --- Artillery Units ----------------------------------------------------------------
-    _t("medium_artillery", "Medium Artillery", EXTRA, _ART,
-       **_artillery(dice=(3, 2, 2, 1), dice_vs=_less_vs_armour((3, 2, 2, 1)))),
-    _t("heavy_artillery", "Heavy Artillery", EXTRA, _ART,
-       **_artillery(dice=(3, 3, 2, 2, 1, 1), dice_vs=_less_vs_armour((3, 3, 2, 2, 1, 1)),
-                    needs_los=False, indirect_fire=True)),
-    _t("big_gun", "Big-Gun Battery", EXTRA, _ART,
-       **_artillery(dice=(3, 3, 3, 2, 2, 2, 1, 1), cross_hairs=3, needs_los=False,
-                    indirect_fire=True)),
-    _t("anti_tank_artillery", "Anti-Tank Artillery", EXTRA, _ART,
-       **_artillery(dice=(2, 2, 2), dice_vs=(("armor", (4, 3, 3)),))),
-    _t("german_88", "German 88mm Anti-Tank Artillery", EXTRA, _ART,
-       **_artillery(dice=(2, 2, 2, 2), dice_vs=(("armor", (4, 4, 4, 4)),),
-                    flag_faces=(("star", _ARMOR),))),
-    _t("self_propelled_artillery", "Self-Propelled Artillery", EXTRA, _ART | _ARMOR,
-       # "Indirect Firing Artillery & Armour ... March 2 hexes as Armour or Battles as
-       # Artillery": battles and is hit as artillery, moves with the armour terrain rules.
-       **_artillery(move=2, move_class="armor", dice=(3, 2, 2, 1),
-                    dice_vs=_less_vs_armour((3, 2, 2, 1)), needs_los=False,
-                    indirect_fire=True)),
-    _t("rocket_artillery", "Rocket Artillery", EXTRA, _ART,
-       **_artillery(move=2, dice=(4, 4, 4, 4), needs_los=False, indirect_fire=True,
-                    max_per_side=1)),
-    # --- Infantry Support Weapons (Optional) --------------------------------------------
-    _t("anti_tank_infantry", "Anti-Tank Infantry", SUPPORT, _INF,
-       **_support(dice=(2, 1), dice_vs=(("armor", (3, 2)),))),
-    _t("machine_gun", "Machine-Gun Infantry", SUPPORT, _INF,
-       # "4, 3, 2 Battle Dice against Infantry Unit or 1 against a Light Armour Unit when
-       # in Close Assault only" (Light Armour read as Reconnaissance and Light-Medium).
-       **_support(dice=(4, 3, 2), targets_only=_INF | _LIGHT_MEDIUM,
-                  dice_vs=tuple((k, (1,)) for k in sorted(_LIGHT_MEDIUM)))),
-    _t("flame_thrower", "Flame-Thrower Infantry", SUPPORT, _INF,
-       unit_class="inf", figures=2, move=2, move_fire=1, dice=(3,),
-       ignore_terrain_defense=True, flag_faces=(("star", _ANY),), max_per_side=1),
-    _t("mortar", "Mortar Infantry", SUPPORT, _INF,
-       **_support(dice=(3, 2, 1), targets_only=_INF | _ART, needs_los=False,
-                  indirect_fire=True, ignore_terrain_defense=True,
-                  flag_faces=(("grenade", _ANY),),
-                  never_enter=frozenset({"bunker", "fortress"}))),
-)}
+TYPES: dict[str, UnitType] = {
+    t.name: t
+    for t in (
+        # --- Infantry Units -----------------------------------------------------------------
+        _t(
+            "militia",
+            "Militia Infantry",
+            EXTRA,
+            _INF,
+            # "2 Figures. May March 2 hexes or Battle. Battle Range is 2 hexes with 2, 1 Battle
+            # Dice. ... may not make an Infantry Charge or Take Ground. The elimination of these
+            # Units does not count towards the enemies Victory Points."
+            unit_class="inf",
+            figures=2,
+            move=2,
+            move_fire=0,
+            dice=(2, 1),
+            take_ground=0,
+            medal_value=0,
+        ),
+        # --- Armoured Units -----------------------------------------------------------------
+        _t(
+            "reconnaissance",
+            "Reconnaissance",
+            EXTRA,
+            _ARMOR,
+            **_armour(
+                figures=2,
+                move=4,
+                move_fire=4,
+                dice=(2, 2),
+                move_class="inf",
+                targets_only=_INF | _ART | _LIGHT,
+            ),
+        ),
+        _t(
+            "light_medium_armour",
+            "Light-Medium Armour",
+            EXTRA,
+            _ARMOR,
+            **_armour(dice=(3, 2, 2), targets_only=_INF | _ART | _LIGHT_MEDIUM),
+        ),
+        _t("medium_armour", "Medium Armour", EXTRA, _ARMOR, **_armour(dice=(3, 3, 3))),
+        _t(
+            "heavy_armour",
+            "Heavy Armour",
+            EXTRA,
+            _ARMOR,
+            **_armour(figures=4, dice=(4, 4, 4, 4), hit_by=_NO_GRENADE),
+        ),
+        _t(
+            "very_heavy_armour",
+            "Very Heavy Armour",
+            EXTRA,
+            _ARMOR,
+            **_armour(
+                figures=4,
+                move=2,
+                move_fire=2,
+                dice=(4, 4, 4, 4),
+                hit_by=_NO_GRENADE,
+                ignore_flags=1,
+                must_ignore_flags=True,
+                close_assaulted_by_inf=3,
+                enter_only=frozenset({"open", "road", "bridge", "village"}),
+                max_per_side=2,
+            ),
+        ),
+        _t(
+            "infantry_tank",
+            "Infantry Tank",
+            EXTRA,
+            _ARMOR,
+            **_armour(
+                move=2,
+                move_fire=2,
+                dice=(3, 2, 2),
+                hit_by=_NO_GRENADE,
+                targets_only=_INF | _ART | _LIGHT_MEDIUM,
+            ),
+        ),
+        _t(
+            "assault_gun",
+            "Assault Gun",
+            EXTRA,
+            _ARMOR,
+            **_armour(dice=(3, 3, 3), dice_vs=(("armor", (2, 2, 2)),), close_assaulted_by_inf=3),
+        ),
+        _t(
+            "tank_destroyer",
+            "Tank Destroyer",
+            EXTRA,
+            _ARMOR,
+            **_armour(
+                dice=(2, 2, 2, 2), dice_vs=(("armor", (4, 4, 4, 4)),), close_assaulted_by_inf=3
+            ),
+        ),
+        # --- Artillery Units ----------------------------------------------------------------
+        _t(
+            "medium_artillery",
+            "Medium Artillery",
+            EXTRA,
+            _ART,
+            **_artillery(dice=(3, 2, 2, 1), dice_vs=_less_vs_armour((3, 2, 2, 1))),
+        ),
+        _t(
+            "heavy_artillery",
+            "Heavy Artillery",
+            EXTRA,
+            _ART,
+            **_artillery(
+                dice=(3, 3, 2, 2, 1, 1),
+                dice_vs=_less_vs_armour((3, 3, 2, 2, 1, 1)),
+                needs_los=False,
+                indirect_fire=True,
+            ),
+        ),
+        _t(
+            "big_gun",
+            "Big-Gun Battery",
+            EXTRA,
+            _ART,
+            **_artillery(
+                dice=(3, 3, 3, 2, 2, 2, 1, 1), cross_hairs=3, needs_los=False, indirect_fire=True
+            ),
+        ),
+        _t(
+            "anti_tank_artillery",
+            "Anti-Tank Artillery",
+            EXTRA,
+            _ART,
+            **_artillery(dice=(2, 2, 2), dice_vs=(("armor", (4, 3, 3)),)),
+        ),
+        _t(
+            "german_88",
+            "German 88mm Anti-Tank Artillery",
+            EXTRA,
+            _ART,
+            **_artillery(
+                dice=(2, 2, 2, 2),
+                dice_vs=(("armor", (4, 4, 4, 4)),),
+                flag_faces=(("star", _ARMOR),),
+            ),
+        ),
+        _t(
+            "self_propelled_artillery",
+            "Self-Propelled Artillery",
+            EXTRA,
+            _ART | _ARMOR,
+            # "Indirect Firing Artillery & Armour ... March 2 hexes as Armour or Battles as
+            # Artillery": battles and is hit as artillery, moves with the armour terrain rules.
+            **_artillery(
+                move=2,
+                move_class="armor",
+                dice=(3, 2, 2, 1),
+                dice_vs=_less_vs_armour((3, 2, 2, 1)),
+                needs_los=False,
+                indirect_fire=True,
+            ),
+        ),
+        _t(
+            "rocket_artillery",
+            "Rocket Artillery",
+            EXTRA,
+            _ART,
+            **_artillery(
+                move=2, dice=(4, 4, 4, 4), needs_los=False, indirect_fire=True, max_per_side=1
+            ),
+        ),
+        # --- Infantry Support Weapons (Optional) --------------------------------------------
+        _t(
+            "anti_tank_infantry",
+            "Anti-Tank Infantry",
+            SUPPORT,
+            _INF,
+            **_support(dice=(2, 1), dice_vs=(("armor", (3, 2)),)),
+        ),
+        _t(
+            "machine_gun",
+            "Machine-Gun Infantry",
+            SUPPORT,
+            _INF,
+            # "4, 3, 2 Battle Dice against Infantry Unit or 1 against a Light Armour Unit when
+            # in Close Assault only" (Light Armour read as Reconnaissance and Light-Medium).
+            **_support(
+                dice=(4, 3, 2),
+                targets_only=_INF | _LIGHT_MEDIUM,
+                dice_vs=tuple((k, (1,)) for k in sorted(_LIGHT_MEDIUM)),
+            ),
+        ),
+        _t(
+            "flame_thrower",
+            "Flame-Thrower Infantry",
+            SUPPORT,
+            _INF,
+            unit_class="inf",
+            figures=2,
+            move=2,
+            move_fire=1,
+            dice=(3,),
+            ignore_terrain_defense=True,
+            flag_faces=(("star", _ANY),),
+            max_per_side=1,
+        ),
+        _t(
+            "mortar",
+            "Mortar Infantry",
+            SUPPORT,
+            _INF,
+            **_support(
+                dice=(3, 2, 1),
+                targets_only=_INF | _ART,
+                needs_los=False,
+                indirect_fire=True,
+                ignore_terrain_defense=True,
+                flag_faces=(("grenade", _ANY),),
+                never_enter=frozenset({"bunker", "fortress"}),
+            ),
+        ),
+    )
+}
 
 
 def _err(message: str, **details: Any) -> EngineError:
@@ -152,13 +309,13 @@ def check_value(name: str, value: Any) -> None:
     if value is True:
         return
     if not isinstance(value, dict):
-        raise _err(f"{name}: expected true or a mapping of hexes / unit codes to types",
-                   option=name)
+        raise _err(
+            f"{name}: expected true or a mapping of hexes / unit codes to types", option=name
+        )
     for key, tname in value.items():
         t = TYPES.get(tname) if isinstance(tname, str) else None
         if not isinstance(key, str) or t is None or t.option != name:
-            raise _err(f"{name}: unknown unit type {tname!r} for {key!r}", option=name,
-                       entry=key)
+            raise _err(f"{name}: unknown unit type {tname!r} for {key!r}", option=name, entry=key)
 
 
 def hex_key(key: str) -> tuple[int, int] | None:
@@ -195,17 +352,20 @@ def assignments(options: dict[str, Any], units: list[tuple[str, Any]]) -> dict[s
         if tname is None:
             continue
         entry = f"{u.hex[0]},{u.hex[1]}" if u.hex in by_hex else u.spec.code
-        if u.spec.unit_class not in TYPES[tname].base or u.spec.train \
-                or u.spec.kind == "destroyer":
-            raise _err(f"{TYPES[tname].label} cannot be given to {u.spec.name} ({entry})",
-                       entry=entry, type=tname)
+        if u.spec.unit_class not in TYPES[tname].base or u.spec.train or u.spec.kind == "destroyer":
+            raise _err(
+                f"{TYPES[tname].label} cannot be given to {u.spec.name} ({entry})",
+                entry=entry,
+                type=tname,
+            )
         out[uid] = tname
     _check_limits(out, units)
     return out
 
 
-def check_entries(by_hex: dict[tuple[int, int], Any], by_code: dict[str, Any],
-                  units: list[tuple[str, Any]]) -> None:
+def check_entries(
+    by_hex: dict[tuple[int, int], Any], by_code: dict[str, Any], units: list[tuple[str, Any]]
+) -> None:
     """Every hex entry names a unit's start hex, every code entry a unit's code
     (``invalid_option_value`` naming the entry; also used by option ``demoralisation``)."""
     hexes = {u.hex for _, u in units}
@@ -229,8 +389,11 @@ def _check_limits(out: dict[str, str], units: list[tuple[str, Any]]) -> None:
         count[k] = count.get(k, 0) + 1
         limit = TYPES[tname].spec.get("max_per_side", 0)
         if limit and count[k] > limit:
-            raise _err(f"{k[0]} may have at most {limit} {TYPES[tname].label} unit(s)",
-                       entry=tname, side=k[0])
+            raise _err(
+                f"{k[0]} may have at most {limit} {TYPES[tname].label} unit(s)",
+                entry=tname,
+                side=k[0],
+            )
 
 
 def typed_spec(spec: UnitSpec, tname: str) -> UnitSpec:
@@ -239,11 +402,18 @@ def typed_spec(spec: UnitSpec, tname: str) -> UnitSpec:
     t = TYPES[tname]
     fields = dict(t.spec)
     fields.setdefault("unit_class", spec.unit_class)
-    return UnitSpec(code=spec.code, kind=tname, nation=spec.nation, side=spec.side,
-                    name=f"{t.label} ({_NATION_NAMES.get(spec.nation, spec.nation)})",
-                    badge=spec.badge,
-                    equipment=spec.equipment, behavior=spec.behavior,
-                    badge_nation=spec.badge_nation, **fields)
+    return UnitSpec(
+        code=spec.code,
+        kind=tname,
+        nation=spec.nation,
+        side=spec.side,
+        name=f"{t.label} ({_NATION_NAMES.get(spec.nation, spec.nation)})",
+        badge=spec.badge,
+        equipment=spec.equipment,
+        behavior=spec.behavior,
+        badge_nation=spec.badge_nation,
+        **fields,
+    )
 
 
 def apply_types(st: Any) -> None:
@@ -307,5 +477,15 @@ def may_enter(spec: UnitSpec, t: Any) -> bool:
     return not (fams & spec.never_enter)
 
 
-__all__ = ["TYPES", "UnitType", "check_value", "assignments", "apply_types", "typed_spec",
-           "dice_table", "extra_flags", "may_enter", "signature"]
+__all__ = [
+    "TYPES",
+    "UnitType",
+    "check_value",
+    "assignments",
+    "apply_types",
+    "typed_spec",
+    "dice_table",
+    "extra_flags",
+    "may_enter",
+    "signature",
+]

@@ -2,6 +2,7 @@
 retreat, take ground, armor overrun, desert moves, the end of a battle record, and the 004
 firefight.  Declaring a battle, its dice and targets: :mod:`engine.procedures.battle`;
 who decides each step of the battle stack: :mod:`engine.procedures.battle_stack`."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -11,9 +12,17 @@ from ..core.errors import IllegalAction
 from ..core.units import may_target
 from ..core.unit_types import extra_flags, may_enter
 from . import trains as TR
-from .battle import (_mark, apply_hits, battle_dice, declare, may_battle_back, targets,
-                     terrain_allows_battle, unit_star_hits)
-from .common import (drop_camouflage, is_top, parse_hex, parse_unit, set_ext, terrain_at)
+from .battle import (
+    _mark,
+    apply_hits,
+    battle_dice,
+    declare,
+    may_battle_back,
+    targets,
+    terrain_allows_battle,
+    unit_star_hits,
+)
+from .common import drop_camouflage, is_top, parse_hex, parse_unit, set_ext, terrain_at
 from .hooks import POINTS as P
 from .medals import check_victory, update_objectives
 from .movement import can_step, reachable, stopped_in_hex
@@ -26,10 +35,16 @@ Hex = tuple[int, int]
 # ----------------------------------------------------------------------------- resolve
 def resolve_roll(st: GameState, faces: list[str], events: list[dict[str, Any]]) -> None:
     b = st.battles[-1]
-    st.last_roll = {"unit": b.attacker, "target": [*b.target_hex], "dice": list(faces),
-                    "kind": b.kind}
+    st.last_roll = {
+        "unit": b.attacker,
+        "target": [*b.target_hex],
+        "dice": list(faces),
+        "kind": b.kind,
+    }
     special = P.roll_handlers.get(b.kind)
-    if special is not None:     # seal_cave / heal / blow_bridge (engine/rulesets/m44/options/hazards.py)
+    if (
+        special is not None
+    ):  # seal_cave / heal / blow_bridge (engine/rulesets/m44/options/hazards.py)
         special(st, b, faces, events)
         finish(st, events)
         return
@@ -38,26 +53,35 @@ def resolve_roll(st: GameState, faces: list[str], events: list[dict[str, Any]]) 
         finish(st, events)
         return
     hit_by = v.spec.hit_by
-    if b.kind == "hazard":          # frozen river: each star is a hit
+    if b.kind == "hazard":  # frozen river: each star is a hit
         hits, flags = sum(1 for f in faces if f == "star"), 0
-    elif b.kind == "tiger":         # Tiger second roll: each grenade is a figure lost
+    elif b.kind == "tiger":  # Tiger second roll: each grenade is a figure lost
         hits, flags = sum(1 for f in faces if f == "grenade"), 0
     else:
         hits, flags = D.count(faces, v.cls, hit_by, b.star_hits, b.ignore_grenades)
-        if b.kind == "mine":        # mines: unit symbol + grenade; flags ignored
+        if b.kind == "mine":  # mines: unit symbol + grenade; flags ignored
             flags = 0
         elif _fortress_vs_artillery(st, b, v):
-            hits = faces.count("star")   # 004 "Bunkers, Fortress": artillery hits on stars only
+            hits = faces.count("star")  # 004 "Bunkers, Fortress": artillery hits on stars only
         atk = st.units.get(b.attacker) if b.attacker else None
         if atk is not None and atk.spec.flag_faces and b.kind != "mine":
-            flags += extra_flags(atk.spec, faces, v.cls)   # 88mm star, mortar grenade...
+            flags += extra_flags(atk.spec, faces, v.cls)  # 88mm star, mortar grenade...
         if flags and v.spec.equipment == "boat" and _on_river(st, v.hex):
-            hits, flags = hits + flags, 0    # vocabulary 1.3: every flag is a hit on a boat
+            hits, flags = hits + flags, 0  # vocabulary 1.3: every flag is a hit on a boat
         if st.options:
-            hits, flags = P.hits_flags(st, b, v, faces, (hits, flags))   # 004 variants
-    events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
-                   "target_unit": v.id, "dice": list(faces), "hits": hits, "flags": flags,
-                   "kind": b.kind})
+            hits, flags = P.hits_flags(st, b, v, faces, (hits, flags))  # 004 variants
+    events.append(
+        {
+            "type": "dice_rolled",
+            "side": b.side,
+            "unit": b.attacker,
+            "target_unit": v.id,
+            "dice": list(faces),
+            "hits": hits,
+            "flags": flags,
+            "kind": b.kind,
+        }
+    )
     if hits and v.spec.two_step_damage and b.kind != "tiger":
         # vocabulary 6.3 Tiger: roll again one die per hit, grenades take the figure;
         # the first roll's flags wait under the second roll
@@ -81,7 +105,9 @@ def _fortress_vs_artillery(st: GameState, b: Battle, v: Unit) -> bool:
     return u is not None and u.cls == "art"
 
 
-def _after_hits(st: GameState, b: Battle, v: Unit, hits: int, flags: int, events: list[dict[str, Any]]) -> None:
+def _after_hits(
+    st: GameState, b: Battle, v: Unit, hits: int, flags: int, events: list[dict[str, Any]]
+) -> None:
     if hits:
         if b.attacker and b.kind == "battle":
             gun = st.units.get(b.attacker)
@@ -114,15 +140,16 @@ def retreat_options(st: GameState, v: Unit, flags: int, no_ignore: bool) -> list
     t = terrain_at(st, v.hex)
     ignorable = 0
     if not no_ignore:
-        ignorable = min(flags, t.flags_ignorable(v.cls, v.side, unit_nation=v.spec.nation)
-                        + v.spec.ignore_flags)
+        ignorable = min(
+            flags, t.flags_ignorable(v.cls, v.side, unit_nation=v.spec.nation) + v.spec.ignore_flags
+        )
     rmin, rmax = v.spec.retreat_per_flag
     frozen = v.cls in t.cannot_leave
     opts: dict[tuple, dict[str, Any]] = {}
     stay, ends_of = v.hex, _retreat_ends
     if v.spec.train:
-        if TR.coupled(st, v):       # the train retreats backwards: options name the last
-            stay, ends_of = TR.retreat_leader(st, v).hex, TR.retreat_ends   # wagon's hex
+        if TR.coupled(st, v):  # the train retreats backwards: options name the last
+            stay, ends_of = TR.retreat_leader(st, v).hex, TR.retreat_ends  # wagon's hex
     # vocabulary 2.6: Japanese infantry MUST ignore the flags it may ignore
     for ign in range(ignorable if v.spec.must_ignore_flags else 0, ignorable + 1):
         need = flags - ign
@@ -165,19 +192,23 @@ def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
     top = is_top(st, v.side)
     out: dict[Hex, int] = {}
     frontier = [v.hex]
-    rails = st.scn.rail_links if v.spec.train else None   # trains retreat along the rail
+    rails = st.scn.rail_links if v.spec.train else None  # trains retreat along the rail
     for k in range(1, max_steps + 1):
         nxt = []
         for h in frontier:
             for n in board.retreat_hexes(h, top):
                 if rails is not None and n not in rails.get(h, ()):
                     continue
-                held = n in st.occ      # 004 Zombie: an occupant dislodged, no further
+                held = n in st.occ  # 004 Zombie: an occupant dislodged, no further
                 if held and not (st.options and P.dislodge(st, v, n) is not None):
                     continue
                 tn = terrain_at(st, n)
-                if (v.cls in tn.impassable or v.cls in tn.retreat_impassable or tn.ocean
-                        or not can_step(st, v, n, h)):
+                if (
+                    v.cls in tn.impassable
+                    or v.cls in tn.retreat_impassable
+                    or tn.ocean
+                    or not can_step(st, v, n, h)
+                ):
                     continue
                 out[n] = k
                 if not held:
@@ -215,23 +246,24 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list[dict[
     if v.spec.train:
         if TR.coupled(st, v):
             TR.retreat(st, v, to, events)
-            frm = to                # moved (or not) already
+            frm = to  # moved (or not) already
     if to != frm:
-        if to in st.occ:            # 004 Zombie: "simply dislodges that Unit back one hex"
+        if to in st.occ:  # 004 Zombie: "simply dislodges that Unit back one hex"
             dislodge_unit(st, st.units[st.occ[to]], P.dislodge(st, v, to), events)
         del st.occ[frm]
         v.hex = to
         st.occ[to] = v.id
         unit_left_hex(st, frm, events)
-        events.append({"type": "unit_retreated", "unit": v.id, "side": v.side, "from": [*frm],
-                       "to": [*to]})
-        P.enemy_entered(st, v, events)    # 004 Bridge Demolition: charges removed
+        events.append(
+            {"type": "unit_retreated", "unit": v.id, "side": v.side, "from": [*frm], "to": [*to]}
+        )
+        P.enemy_entered(st, v, events)  # 004 Bridge Demolition: charges removed
         b.vacated = True
     if opt["losses"]:
         if apply_hits(st, v, opt["losses"], b.side, events):
             b.vacated = True
     if v.spec.train:
-        b.vacated = b.target_hex not in st.occ   # a train's other piece may fill the hex
+        b.vacated = b.target_hex not in st.occ  # a train's other piece may fill the hex
     if check_victory(st, events):
         return
     update_objectives(st, events)
@@ -245,8 +277,9 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list[dict[
         P.on_enter(st, st.units[v.id], "retreat", events)
 
 
-def dislodge_unit(st: GameState, o: Unit, back: Hex, events: list[dict[str, Any]],
-                  reason: str = "dislodged") -> None:
+def dislodge_unit(
+    st: GameState, o: Unit, back: Hex, events: list[dict[str, Any]], reason: str = "dislodged"
+) -> None:
     """``o`` steps one hex to ``back`` to make room (004 Zombie: a zombie retreating into
     it, a splitting zombie), event ``unit_moved`` with ``reason``."""
     o = st.mut(o.id)
@@ -254,16 +287,31 @@ def dislodge_unit(st: GameState, o: Unit, back: Hex, events: list[dict[str, Any]
     del st.occ[frm]
     o.hex = back
     st.occ[back] = o.id
-    events.append({"type": "unit_moved", "unit": o.id, "side": o.side, "from": [*frm],
-                   "to": [*back], "hexes": 1, "reason": reason})
+    events.append(
+        {
+            "type": "unit_moved",
+            "unit": o.id,
+            "side": o.side,
+            "from": [*frm],
+            "to": [*back],
+            "hexes": 1,
+            "reason": reason,
+        }
+    )
 
 
 # ----------------------------------------------------------------------------- take ground
 def post_battle(st: GameState, events: list[dict[str, Any]]) -> None:
     b = st.battles[-1]
     u = st.units.get(b.attacker) if b.attacker else None
-    if (b.vacated and u is not None and b.dist == 1 and b.kind in ("battle", "overrun")
-            and u.hex == b.from_hex and can_take_ground(st, u, b.target_hex)):
+    if (
+        b.vacated
+        and u is not None
+        and b.dist == 1
+        and b.kind in ("battle", "overrun")
+        and u.hex == b.from_hex
+        and can_take_ground(st, u, b.target_hex)
+    ):
         b.stage = "take_ground"
         return
     finish(st, events)
@@ -287,11 +335,11 @@ def can_take_ground(st: GameState, u: Unit, h: Hex) -> bool:
         return False
     th = terrain_at(st, h)
     if u.moved and u.cls in th.no_take_ground_after_move:
-        return False                # jungle: armor that moved cannot take ground into it
+        return False  # jungle: armor that moved cannot take ground into it
     if own.beach and u.cls in th.no_take_ground_from_beach:
         return False
     if (u.spec.enter_only is not None or u.spec.never_enter) and not may_enter(u.spec, th):
-        return False                # 004 unit types: terrain the unit may not move into
+        return False  # 004 unit types: terrain the unit may not move into
     return u.cls not in th.impassable and can_step(st, u, h)
 
 
@@ -307,8 +355,9 @@ def take_ground(st: GameState, take: bool, events: list[dict[str, Any]]) -> None
     st.occ[u.hex] = u.id
     u.entered = True
     unit_left_hex(st, frm, events)
-    events.append({"type": "ground_taken", "unit": u.id, "side": u.side, "from": [*frm],
-                   "to": [*u.hex]})
+    events.append(
+        {"type": "ground_taken", "unit": u.id, "side": u.side, "from": [*frm], "to": [*u.hex]}
+    )
     update_objectives(st, events)
     if check_victory(st, events):
         return
@@ -318,12 +367,18 @@ def take_ground(st: GameState, take: bool, events: list[dict[str, Any]]) -> None
         b.stage = "desert_move"
     else:
         _after_take_ground(st, b, u, events)
-    P.on_enter(st, u, "take_ground", events)    # a mine / frozen river rolls first
+    P.on_enter(st, u, "take_ground", events)  # a mine / frozen river rolls first
 
 
 def _after_take_ground(st: GameState, b: Battle, u: Unit, events: list[dict[str, Any]]) -> None:
-    if (u.spec.take_ground >= 2 and not u.overrun and b.kind == "battle"
-            and not terrain_at(st, u.hex).no_overrun and terrain_allows_battle(st, u) and targets(st, u, st.play, "overrun")):
+    if (
+        u.spec.take_ground >= 2
+        and not u.overrun
+        and b.kind == "battle"
+        and not terrain_at(st, u.hex).no_overrun
+        and terrain_allows_battle(st, u)
+        and targets(st, u, st.play, "overrun")
+    ):
         b.stage = "overrun"
     else:
         finish(st, events)
@@ -334,9 +389,14 @@ def _desert_hexes(st: GameState, u: Unit, b: Battle) -> list[list[int]]:
     further hex (normal movement rules) before its overrun battle; 004 "North African
     Armour Overrun": "All other Armour Overruns and Taking Ground rules remain in effect",
     so not out of a must-stop hex it took ground into (:func:`movement.stopped_in_hex`)."""
-    if (not st.scn.options.get("north_african_desert_rules") or u.cls != "armor"
-            or u.spec.take_ground < 2 or u.overrun or b.kind != "battle"
-            or stopped_in_hex(st, u)):
+    if (
+        not st.scn.options.get("north_african_desert_rules")
+        or u.cls != "armor"
+        or u.spec.take_ground < 2
+        or u.overrun
+        or b.kind != "battle"
+        or stopped_in_hex(st, u)
+    ):
         return []
     return [[*h] for h in sorted(reachable(st, u, st.play, 1))]
 
@@ -349,8 +409,17 @@ def desert_move(st: GameState, b: Battle, to: Hex, events: list[dict[str, Any]])
     st.occ[to] = u.id
     u.entered = True
     unit_left_hex(st, frm, events)
-    events.append({"type": "unit_moved", "unit": u.id, "side": u.side, "from": [*frm],
-                   "to": [*to], "hexes": 1, "reason": "desert"})
+    events.append(
+        {
+            "type": "unit_moved",
+            "unit": u.id,
+            "side": u.side,
+            "from": [*frm],
+            "to": [*to],
+            "hexes": 1,
+            "reason": "desert",
+        }
+    )
     update_objectives(st, events)
     if check_victory(st, events):
         return
@@ -382,15 +451,17 @@ def finish(st: GameState, events: list[dict[str, Any]]) -> None:
         return
     if b.kind in ("mine", "hazard"):
         # the unit that entered may have died: drop its pending overrun
-        while st.battles and st.battles[-1].stage in ("overrun", "desert_move") and \
-                st.battles[-1].attacker not in st.units:
+        while (
+            st.battles
+            and st.battles[-1].stage in ("overrun", "desert_move")
+            and st.battles[-1].attacker not in st.units
+        ):
             st.battles.pop()
     if b.kind in ("ambush", "charge_defence") and st.battles and st.battles[-1].stage == "ambushed":
         orig = st.battles[-1]
         u = st.units.get(orig.attacker)
         if u is None or u.hex != orig.from_hex:
-            events.append({"type": "battle_cancelled", "unit": orig.attacker,
-                           "reason": b.kind})
+            events.append({"type": "battle_cancelled", "unit": orig.attacker, "reason": b.kind})
             st.battles.pop()
         else:
             v = st.units.get(orig.target)
@@ -400,8 +471,9 @@ def finish(st: GameState, events: list[dict[str, Any]]) -> None:
                 orig.dice = battle_dice(st, u, v, 1, st.play, orig.kind)
                 orig.stage = "roll" if orig.dice > 0 else "cancel"
                 if orig.stage == "cancel":
-                    events.append({"type": "battle_cancelled", "unit": orig.attacker,
-                                   "reason": "no_dice"})
+                    events.append(
+                        {"type": "battle_cancelled", "unit": orig.attacker, "reason": "no_dice"}
+                    )
                     st.battles.pop()
     if not st.battles and st.air_targets:
         P.after_card_attack(st, events)
@@ -457,8 +529,12 @@ def firefight_dice(st: GameState, u: Unit, v: Unit) -> int:
     return battle_dice(st, u, v, 1, None, "firefight") - 1
 
 
-def declare_firefight(st: GameState, options: list[tuple[Unit, Unit]], action: dict[str, Any],
-                      events: list[dict[str, Any]]) -> None:
+def declare_firefight(
+    st: GameState,
+    options: list[tuple[Unit, Unit]],
+    action: dict[str, Any],
+    events: list[dict[str, Any]],
+) -> None:
     """Declare one of ``options`` (pairs from :func:`firefight_options`, narrowed to the
     seat acting) named by the action's ``unit`` and ``target``."""
     u = parse_unit(st, action)
@@ -470,10 +546,20 @@ def declare_firefight(st: GameState, options: list[tuple[Unit, Unit]], action: d
     n = firefight_dice(st, u, v)
     b = Battle(u.id, u.side, v.id, v.hex, u.hex, 1, n, "firefight")
     b.star_hits = unit_star_hits(u)
-    b.ignore_grenades = True        # fighting without orders: grenades are ignored
+    b.ignore_grenades = True  # fighting without orders: grenades are ignored
     st.mut(u.id).battles += 1
     drop_camouflage(st, u.hex, events)
-    events.append({"type": "battle_declared", "unit": u.id, "side": u.side, "from": [*u.hex],
-                   "target": [*v.hex], "target_unit": v.id, "range": 1, "dice": n,
-                   "kind": "firefight"})
+    events.append(
+        {
+            "type": "battle_declared",
+            "unit": u.id,
+            "side": u.side,
+            "from": [*u.hex],
+            "target": [*v.hex],
+            "target_unit": v.id,
+            "range": 1,
+            "dice": n,
+            "kind": "firefight",
+        }
+    )
     st.battles.append(b)

@@ -3,14 +3,22 @@
 retreat choice, take ground, overrun, battle back, firefight, desert move).  The
 procedures themselves: :mod:`engine.procedures.battle` (declare, dice, targets, hits) and
 :mod:`engine.procedures.battle_outcome` (roll, retreat, take ground, overrun)."""
+
 from __future__ import annotations
 
 from typing import Any
 
 from ..core.errors import IllegalAction
 from .battle import battle_back, targets
-from .battle_outcome import (_after_take_ground, choose_retreat, desert_move, finish, overrun,
-                             post_battle, take_ground)
+from .battle_outcome import (
+    _after_take_ground,
+    choose_retreat,
+    desert_move,
+    finish,
+    overrun,
+    post_battle,
+    take_ground,
+)
 from .common import mode, parse_hex
 from .hooks import POINTS as P
 from .state import GameState
@@ -20,29 +28,55 @@ def pending_for(st: GameState) -> dict[str, Any] | None:
     """The decision the top battle record waits for (None if none)."""
     b = st.battles[-1]
     if b.stage == "roll":
-        return {"type": "roll", "seat": "chance", "dice": b.dice, "for": b.kind,
-                "unit": b.attacker, "target": [*b.target_hex]}
+        return {
+            "type": "roll",
+            "seat": "chance",
+            "dice": b.dice,
+            "for": b.kind,
+            "unit": b.attacker,
+            "target": [*b.target_hex],
+        }
     if b.stage == "ambush":
         v = st.units[b.target]
-        return {"type": "ambush", "seat": mode(st).hand_seat(st, v.side), "unit": v.id,
-                "attacker": b.attacker}
+        return {
+            "type": "ambush",
+            "seat": mode(st).hand_seat(st, v.side),
+            "unit": v.id,
+            "attacker": b.attacker,
+        }
     if b.stage == "retreat":
         v = st.units[b.target]
-        return {"type": "retreat", "seat": mode(st).unit_seat(st, v), "unit": v.id,
-                "flags": b.flags, "options": b.retreat_options}
+        return {
+            "type": "retreat",
+            "seat": mode(st).unit_seat(st, v),
+            "unit": v.id,
+            "flags": b.flags,
+            "options": b.retreat_options,
+        }
     if b.stage == "take_ground":
-        return {"type": "take_ground", "seat": st.play.seat if st.play else b.side,
-                "unit": b.attacker, "hex": [*b.target_hex]}
+        return {
+            "type": "take_ground",
+            "seat": st.play.seat if st.play else b.side,
+            "unit": b.attacker,
+            "hex": [*b.target_hex],
+        }
     if b.stage == "battle_back":
         v = st.units[b.target]
-        return {"type": "battle_back", "seat": mode(st).unit_seat(st, v), "unit": v.id,
-                "attacker": b.attacker}
+        return {
+            "type": "battle_back",
+            "seat": mode(st).unit_seat(st, v),
+            "unit": v.id,
+            "attacker": b.attacker,
+        }
     if b.stage == "desert_move":
-        return {"type": "desert_move", "seat": st.play.seat if st.play else b.side,
-                "unit": b.attacker, "options": b.retreat_options}
+        return {
+            "type": "desert_move",
+            "seat": st.play.seat if st.play else b.side,
+            "unit": b.attacker,
+            "options": b.retreat_options,
+        }
     if b.stage == "overrun":
-        return {"type": "overrun", "seat": st.play.seat if st.play else b.side,
-                "unit": b.attacker}
+        return {"type": "overrun", "seat": st.play.seat if st.play else b.side, "unit": b.attacker}
     raise AssertionError(b.stage)
 
 
@@ -60,22 +94,37 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
             out.insert(0, {"type": "ambush", "seat": seat})
         return out
     if t == "retreat":
-        return [{"type": "retreat", "seat": seat, "unit": p["unit"], "to": o["to"],
-                 "ignore": o["ignore"]} for o in b.retreat_options]
+        return [
+            {
+                "type": "retreat",
+                "seat": seat,
+                "unit": p["unit"],
+                "to": o["to"],
+                "ignore": o["ignore"],
+            }
+            for o in b.retreat_options
+        ]
     if t == "take_ground":
         return [{"type": "take_ground", "seat": seat, "take": True}] + (
-            [] if P.pressing_on(st, st.units.get(b.attacker))
-            else [{"type": "take_ground", "seat": seat, "take": False}])
+            []
+            if P.pressing_on(st, st.units.get(b.attacker))
+            else [{"type": "take_ground", "seat": seat, "take": False}]
+        )
     if t == "battle_back":
-        return [{"type": "battle_back", "seat": seat, "unit": p["unit"]},
-                {"type": "pass", "seat": seat}]
+        return [
+            {"type": "battle_back", "seat": seat, "unit": p["unit"]},
+            {"type": "pass", "seat": seat},
+        ]
     if t == "desert_move":
-        return [{"type": "move", "seat": seat, "unit": p["unit"], "to": h}
-                for h in b.retreat_options] + [{"type": "pass", "seat": seat}]
+        return [
+            {"type": "move", "seat": seat, "unit": p["unit"], "to": h} for h in b.retreat_options
+        ] + [{"type": "pass", "seat": seat}]
     if t == "overrun":
         u = st.units[b.attacker]
-        out = [{"type": "battle", "seat": seat, "unit": u.id, "target": [*h]}
-               for h, _ in targets(st, u, st.play, "overrun")]
+        out = [
+            {"type": "battle", "seat": seat, "unit": u.id, "target": [*h]}
+            for h, _ in targets(st, u, st.play, "overrun")
+        ]
         return out + ([] if out and P.pressing_on(st, u) else [{"type": "pass", "seat": seat}])
     return []
 
@@ -100,8 +149,10 @@ def apply(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
         choose_retreat(st, action, events)
     elif b.stage == "take_ground":
         if t != "take_ground" or not isinstance(action.get("take"), bool):
-            raise IllegalAction("malformed_action" if t == "take_ground" else "unknown_action",
-                                "expected take_ground with take true/false")
+            raise IllegalAction(
+                "malformed_action" if t == "take_ground" else "unknown_action",
+                "expected take_ground with take true/false",
+            )
         if not action["take"] and P.pressing_on(st, st.units.get(b.attacker)):
             raise IllegalAction("must_take_ground", "The Big Push: this unit must take ground")
         take_ground(st, action["take"], events)

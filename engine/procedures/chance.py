@@ -1,6 +1,7 @@
 """Battle-dice chance steps shared by every Commands & Colors turn machine (OpenSpiel's
 chance nodes): the state's ``pending`` decision has ``seat == "chance"`` and the number of
 ``dice`` to throw; the roll comes from the state RNG (or, in tests, from the action)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -38,8 +39,7 @@ def roll_faces(st: GameState, action: dict[str, Any]) -> list[str]:
     faces = action.get("dice")
     if faces is None:
         faces = D.sample(st.rng, n)
-    if (not isinstance(faces, list) or len(faces) != n
-            or any(f not in D.FACE_NAMES for f in faces)):
+    if not isinstance(faces, list) or len(faces) != n or any(f not in D.FACE_NAMES for f in faces):
         raise IllegalAction("malformed_action", f"roll needs a list of {n} faces")
     st.rng.counter += n
     return faces

@@ -1,4 +1,5 @@
 """Shared helpers of the turn machine: terrain lookup, adjacency, seats, events."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -151,8 +152,14 @@ def template_spec(st: GameState, tpl: dict[str, Any]) -> UnitSpec:
     """The profile of a unit made from template ``tpl`` (:func:`engine.core.units.unit_spec` of
     its code, badge, figures, behaviour and equipment at the scenario's date); raises
     ``KeyError`` / ``ValueError`` for a template it cannot read."""
-    return unit_spec(str(tpl["name"]), tpl.get("badge"), tpl.get("nbr_units"),
-                     tpl.get("behavior"), tpl.get("equipment"), st.scn.date_begin)
+    return unit_spec(
+        str(tpl["name"]),
+        tpl.get("badge"),
+        tpl.get("nbr_units"),
+        tpl.get("behavior"),
+        tpl.get("equipment"),
+        st.scn.date_begin,
+    )
 
 
 def pop_ext(st: GameState, key: str) -> None:
@@ -184,8 +191,11 @@ def hexj(h: Hex | None) -> list[int] | None:
 
 def parse_hex(action: dict[str, Any], field: str = "to") -> Hex:
     v = action.get(field)
-    if (not isinstance(v, (list, tuple)) or len(v) != 2
-            or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)):
+    if (
+        not isinstance(v, (list, tuple))
+        or len(v) != 2
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+    ):
         raise IllegalAction("malformed_action", f"field {field!r} must be [row, col]")
     return (v[0], v[1])
 
@@ -209,7 +219,7 @@ class StandardMode:
     """
 
     name = "standard"
-    machine = None   # a module with its own turn machine (Overlord), else engine.rulesets.m44.turn
+    machine = None  # a module with its own turn machine (Overlord), else engine.rulesets.m44.turn
 
     def seats(self, st: GameState) -> list[str]:
         return list(SIDES)
@@ -240,8 +250,9 @@ class StandardMode:
         views of several seats (``views_for``) and handed to :meth:`extend_view`."""
         return None
 
-    def extend_view(self, st: GameState, seat: str | None, view: dict[str, Any],
-                    common: Any = None) -> None:
+    def extend_view(
+        self, st: GameState, seat: str | None, view: dict[str, Any], common: Any = None
+    ) -> None:
         """Mode-specific additions to ``view_for`` (Overlord: dispatch, chain of command);
         ``common``: :meth:`view_common` of the same state.  Only sets members of ``view``,
         never reads it: ``view`` is the seat's overlay (``view_parts``)."""

@@ -1,6 +1,7 @@
 """A game of the Memoir '44 family (a :class:`~engine.procedures.state.GameState`: m44,
 overlord, fastplay) ended outside the rules: the side ``loser`` resigns, runs out of
 time or forfeits by absence (``engine.meta``), the other side wins."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,5 +27,12 @@ def conclude(st: Any, loser: str, reason: str) -> tuple[Any, list[dict[str, Any]
     new.chance = None
     new.pending = None
     new.seq += 1
-    return new, [{"type": "game_over", "winner": winner, "reason": reason, "loser": loser,
-                  "medals": {s: new.medals(s) for s in SIDES}}]
+    return new, [
+        {
+            "type": "game_over",
+            "winner": winner,
+            "reason": reason,
+            "loser": loser,
+            "medals": {s: new.medals(s) for s in SIDES},
+        }
+    ]

@@ -5,6 +5,7 @@ scenario's medal count, or when the enemy has no unit left.  With the optional r
 ``counter_attack_last_turn`` the other side first plays one last turn and the winner is
 the side that did the most damage (figures eliminated + objectives held).
 """
+
 from __future__ import annotations
 
 import re
@@ -42,8 +43,9 @@ def _holder(st: GameState, obj, current: str | None) -> str | None:
         best = "AXIS" if a > b else "ALLIES" if b > a else None
         return best if best in allowed else None
     need = max(1, min(obj.nbr_hex, len(obj.hexes)))
-    qualified = [s for s in allowed if counts[s] >= need
-                 and not (obj.sole_control and counts[other(s)] > 0)]
+    qualified = [
+        s for s in allowed if counts[s] >= need and not (obj.sole_control and counts[other(s)] > 0)
+    ]
     if current in qualified:
         return current
     if qualified:
@@ -54,7 +56,9 @@ def _holder(st: GameState, obj, current: str | None) -> str | None:
     return None
 
 
-def update_objectives(st: GameState, events: list[dict[str, Any]], turn_start: bool = False) -> None:
+def update_objectives(
+    st: GameState, events: list[dict[str, Any]], turn_start: bool = False
+) -> None:
     """Re-evaluate every objective medal; emit medal_gained / medal_lost events."""
     for obj in st.scn.objectives:
         if obj.turn_start and not (turn_start and (obj.side is None or obj.side == st.active)):
@@ -64,11 +68,25 @@ def update_objectives(st: GameState, events: list[dict[str, Any]], turn_start: b
         if new != cur:
             st.objectives[obj.id] = new
             if cur is not None:
-                events.append({"type": "medal_lost", "side": cur, "reason": "objective",
-                               "objective": obj.id, "count": obj.counts_for})
+                events.append(
+                    {
+                        "type": "medal_lost",
+                        "side": cur,
+                        "reason": "objective",
+                        "objective": obj.id,
+                        "count": obj.counts_for,
+                    }
+                )
             if new is not None:
-                events.append({"type": "medal_gained", "side": new, "reason": "objective",
-                               "objective": obj.id, "count": obj.counts_for})
+                events.append(
+                    {
+                        "type": "medal_gained",
+                        "side": new,
+                        "reason": "objective",
+                        "objective": obj.id,
+                        "count": obj.counts_for,
+                    }
+                )
     esm = st.scn.options.get("empty_section_medals")
     if esm:
         _empty_section_medals(st, esm, events)
@@ -76,12 +94,13 @@ def update_objectives(st: GameState, events: list[dict[str, Any]], turn_start: b
         for sd in st.scn.sudden_death:
             if _occupied_by(st, sd.hexes, sd.side) >= sd.number:
                 st.sudden = sd.side
-                events.append({"type": "medal_gained", "side": sd.side, "reason": "sudden_death",
-                               "count": 0})
+                events.append(
+                    {"type": "medal_gained", "side": sd.side, "reason": "sudden_death", "count": 0}
+                )
                 break
 
 
-EMPTY_SECTION = "empty_section"     # key in GameState.objectives: (side, medals) or None
+EMPTY_SECTION = "empty_section"  # key in GameState.objectives: (side, medals) or None
 
 
 def _empty_section_medals(st: GameState, esm: Any, events: list[dict[str, Any]]) -> None:
@@ -107,12 +126,18 @@ def _empty_section_medals(st: GameState, esm: Any, events: list[dict[str, Any]])
     if cleared and cur is None:
         n = max(0, min(count, st.scn.victory.get(side, 0) - st.medals(side)))
         st.objectives[EMPTY_SECTION] = (side, n)
-        events.append({"type": "medal_gained", "side": side, "reason": "empty_section",
-                       "count": n})
+        events.append({"type": "medal_gained", "side": side, "reason": "empty_section", "count": n})
     elif not cleared and cur is not None:
         st.objectives[EMPTY_SECTION] = None
-        events.append({"type": "medal_lost", "side": side, "reason": "empty_section",
-                       "objective": EMPTY_SECTION, "count": cur[1]})
+        events.append(
+            {
+                "type": "medal_lost",
+                "side": side,
+                "reason": "empty_section",
+                "objective": EMPTY_SECTION,
+                "count": cur[1],
+            }
+        )
 
 
 def eliminate(st: GameState, u: Unit, by_side: str, events: list[dict[str, Any]]) -> None:
@@ -121,11 +146,19 @@ def eliminate(st: GameState, u: Unit, by_side: str, events: list[dict[str, Any]]
     del st.units[u.id]
     unit_left_hex(st, u.hex, events, eliminated=True)
     st.elim_medals[by_side] += u.spec.medal_value
-    events.append({"type": "unit_eliminated", "unit": u.id, "side": u.side, "hex": [*u.hex],
-                   "by": by_side})
+    events.append(
+        {"type": "unit_eliminated", "unit": u.id, "side": u.side, "hex": [*u.hex], "by": by_side}
+    )
     if u.spec.medal_value:
-        events.append({"type": "medal_gained", "side": by_side, "reason": "elimination",
-                       "unit": u.id, "count": u.spec.medal_value})
+        events.append(
+            {
+                "type": "medal_gained",
+                "side": by_side,
+                "reason": "elimination",
+                "unit": u.id,
+                "count": u.spec.medal_value,
+            }
+        )
     if u.side == "AXIS" and st.scn.options.get("italy_high_command"):
         _italian_high_command_discard(st, events)
 
@@ -171,7 +204,7 @@ def check_victory(st: GameState, events: list[dict[str, Any]]) -> bool:
     if st.game_over:
         return True
     if st.options:
-        own = P.victory(st)            # 004 variants: their own object of the game
+        own = P.victory(st)  # 004 variants: their own object of the game
         if own is not None:
             if own is False:
                 return False
@@ -197,8 +230,13 @@ def check_victory(st: GameState, events: list[dict[str, Any]]) -> bool:
     if st.options.get("counter_attack_last_turn") and reason == "medals":
         if st.last_turn_for is None:
             st.last_turn_for = other(winner)
-            events.append({"type": "last_turn", "side": other(winner),
-                           "reason": f"{winner} reached its victory medals"})
+            events.append(
+                {
+                    "type": "last_turn",
+                    "side": other(winner),
+                    "reason": f"{winner} reached its victory medals",
+                }
+            )
         return False
     finish(st, winner, reason, events)
     return True
@@ -210,28 +248,39 @@ def finish(st: GameState, winner: str | None, reason: str, events: list[dict[str
     st.phase = "game_over"
     st.battles = []
     st.chance = None
-    events.append({"type": "game_over", "winner": winner, "reason": reason,
-                   "medals": {s: st.medals(s) for s in SIDES}})
+    events.append(
+        {
+            "type": "game_over",
+            "winner": winner,
+            "reason": reason,
+            "medals": {s: st.medals(s) for s in SIDES},
+        }
+    )
 
 
 # ---------------------------------------------------------------------------- out of cards
 #: words naming a side in a scenario's text (English; the ``.m44`` editor's ``en`` block)
 _SIDE_WORDS = {
     "AXIS": r"axis|germans?|german army|wehrmacht|japanese|italians?|finns?|finnish|"
-            r"hungarians?|romanians?",
+    r"hungarians?|romanians?",
     "ALLIES": r"allies|allied|americans?|british|soviets?|russians?|red army|french|"
-              r"maquis|resistance|partisans?|canadians?|poles|polish|australians?|u\.?s\.?",
+    r"maquis|resistance|partisans?|canadians?|poles|polish|australians?|u\.?s\.?",
 }
 _DECK_OUT = re.compile(
     r"(deck|draw pile|command cards?)\b[^.;]*?\b(runs? out|run out|ran out|exhausted|is empty|"
     r"are all drawn|used up)|last (command )?card (is|has been) drawn|"
-    r"(runs?|ran) out of (command )?cards|no more (command )?cards", re.I)
+    r"(runs?|ran) out of (command )?cards|no more (command )?cards",
+    re.I,
+)
 
 
 #: a sentence going on from the previous one ("... the last card is drawn. If the Allies
 #: have not won by then, the Axis player wins.")
-_FOLLOW_UP = re.compile(r"\s*(otherwise|if not|failing (this|that)|else|in (that|this) case|"
-                        r"then|at that (time|point)|if [^,]*\b(has|have) not)\b", re.I)
+_FOLLOW_UP = re.compile(
+    r"\s*(otherwise|if not|failing (this|that)|else|in (that|this) case|"
+    r"then|at that (time|point)|if [^,]*\b(has|have) not)\b",
+    re.I,
+)
 
 
 def _names_winner(sentence: str) -> str | None:
@@ -239,10 +288,12 @@ def _names_winner(sentence: str) -> str | None:
     goes to the Allies"); None when it names none, or both."""
     found = set()
     for side, words in _SIDE_WORDS.items():
-        if re.search(rf"\b(?:{words})(?: player| players| side| forces| army| team)?"
-                     rf"(?: automatically| immediately)? (?:wins?|is victorious|is the winner)\b",
-                     sentence, re.I) or \
-                re.search(rf"\bvictory (?:goes )?(?:to|for) the (?:{words})\b", sentence, re.I):
+        if re.search(
+            rf"\b(?:{words})(?: player| players| side| forces| army| team)?"
+            rf"(?: automatically| immediately)? (?:wins?|is victorious|is the winner)\b",
+            sentence,
+            re.I,
+        ) or re.search(rf"\bvictory (?:goes )?(?:to|for) the (?:{words})\b", sentence, re.I):
             found.add(side)
     return found.pop() if len(found) == 1 else None
 
@@ -261,10 +312,11 @@ def deck_out_winner(st: GameState) -> str | None:
         fields = lang.values() if isinstance(lang, dict) else ()
         sentences = re.split(r"[.\n]+", "\n".join(f for f in fields if isinstance(f, str)))
         for i, sentence in enumerate(sentences):
-            if _DECK_OUT.search(sentence):       # the winner in it, or in the next one
-                nxt = " ".join(sentences[i + 1:i + 2])
-                side = _names_winner(sentence) or \
-                    (_names_winner(nxt) if _FOLLOW_UP.match(nxt) else None)
+            if _DECK_OUT.search(sentence):  # the winner in it, or in the next one
+                nxt = " ".join(sentences[i + 1 : i + 2])
+                side = _names_winner(sentence) or (
+                    _names_winner(nxt) if _FOLLOW_UP.match(nxt) else None
+                )
                 if side in SIDES:
                     return side
     return None
@@ -303,8 +355,9 @@ def end_by_damage(st: GameState, events: list[dict[str, Any]]) -> None:
     finish(st, "AXIS" if a > b else "ALLIES" if b > a else None, "damage", events)
 
 
-def exit_board(st: GameState, u: Unit, h: tuple[int, int], value: int,
-               events: list[dict[str, Any]]) -> None:
+def exit_board(
+    st: GameState, u: Unit, h: tuple[int, int], value: int, events: list[dict[str, Any]]
+) -> None:
     """A unit leaves the board through the exit hex ``h`` (004 "Exit markers"): it is taken
     off, its side gains ``value`` medals, then objectives and victory are checked."""
     del st.occ[u.hex]
@@ -312,7 +365,8 @@ def exit_board(st: GameState, u: Unit, h: tuple[int, int], value: int,
     unit_left_hex(st, u.hex, events)
     st.exit_medals[u.side] += value
     events.append({"type": "unit_exited", "unit": u.id, "side": u.side, "hex": [*h]})
-    events.append({"type": "medal_gained", "side": u.side, "reason": "exit", "unit": u.id,
-                   "count": value})
+    events.append(
+        {"type": "medal_gained", "side": u.side, "reason": "exit", "unit": u.id, "count": value}
+    )
     update_objectives(st, events)
     check_victory(st, events)

@@ -10,6 +10,7 @@ road bonus +1 when the unit starts on a road and every step follows connected ro
 every minefield is must-stop (004 "Minefields": friendly units stop too, but ignore it);
 Behind Enemy Lines ignores all but impassable-like rules.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -35,32 +36,41 @@ def move_allowance(st: GameState, u: Unit, play: Play | None) -> int:
     if f.get("move_max") and u.cls in f.get("move_max_classes", (u.cls,)):
         n = f["move_max"]
     if st.options:
-        n = P.move_allowance(st, u, n)   # 004 weather / demoralisation / out of supply
+        n = P.move_allowance(st, u, n)  # 004 weather / demoralisation / out of supply
     return n
 
 
-def reachable(st: GameState, u: Unit, play: Play | None, limit: int | None = None,
-              ignore_terrain: bool = False) -> dict[Hex, int]:
+def reachable(
+    st: GameState,
+    u: Unit,
+    play: Play | None,
+    limit: int | None = None,
+    ignore_terrain: bool = False,
+) -> dict[Hex, int]:
     """Destination hex -> fewest hexes moved, for every hex ``u`` can end its move on.
 
     ``limit`` overrides the allowance (Behind Enemy Lines second move).  The unit's own
     hex is not included.  Exit bookkeeping: hexes from which the unit could still step
     off the board are reported by :func:`exit_hexes`.
     """
-    if u.spec.train:                # vocabulary 2.2: trains move along the rail only
+    if u.spec.train:  # vocabulary 2.2: trains move along the rail only
         return reach(st, u, move_allowance(st, head(st, u), play) if limit is None else limit)
     res, _ = _search(st, u, play, limit, ignore_terrain)
     if u.spec.kind == "destroyer" and res:
         res = {h: k for h, k in res.items() if not _near_beach(st, h)}
-    if limit is None and u.spec.nation == "jp" and terrain_at(st, u.hex).cave \
-            and move_allowance(st, u, play) > 0:
-        jumps = P.extra_destinations(st, u)     # vocabulary 1.3: cave-to-cave move, counts 1 hex
+    if (
+        limit is None
+        and u.spec.nation == "jp"
+        and terrain_at(st, u.hex).cave
+        and move_allowance(st, u, play) > 0
+    ):
+        jumps = P.extra_destinations(st, u)  # vocabulary 1.3: cave-to-cave move, counts 1 hex
         if jumps:
             res = dict(res)
             for h in jumps:
                 res[h] = 1
     if limit is None and play is not None and play.flags.get("advance"):
-        res = P.filter_destinations(st, u, play, res)     # 004 Army Manoeuvres
+        res = P.filter_destinations(st, u, play, res)  # 004 Army Manoeuvres
     return res
 
 
@@ -87,11 +97,12 @@ def _near_beach(st: GameState, h: Hex) -> bool:
 
 _CACHE: dict[tuple, tuple] = {}
 _LIMIT = 50000
-_BALLS: dict[tuple, frozenset] = {}     # (board kind, hex, radius) -> hexes within radius
+_BALLS: dict[tuple, frozenset] = {}  # (board kind, hex, radius) -> hexes within radius
 
 
-def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
-            ignore_terrain: bool) -> tuple[dict[Hex, int], dict[Hex, int]]:
+def _search(
+    st: GameState, u: Unit, play: Play | None, limit: int | None, ignore_terrain: bool
+) -> tuple[dict[Hex, int], dict[Hex, int]]:
     """Memoised :func:`_search_uncached` (key: everything the search reads)."""
     base = move_allowance(st, u, play) if limit is None else limit
     if base <= 0:
@@ -116,11 +127,21 @@ def _search(st: GameState, u: Unit, play: Play | None, limit: int | None,
         changed = frozenset([(h, tile_codes(tov[h])) for h in tov.keys() & ball])
     thru = P.pass_through(st, u) if st.options else None
     unseen = P.unseen(st, u) if st.options else None
-    key = (id(st.scn), move_class(u), u.hex, base, ball.intersection(st.occ),
-           unseen and ball.intersection(unseen),
-           changed, frozenset(st.mines) if st.mines else None, ignore_terrain,
-           u.spec.enter_only, u.spec.never_enter, P.mud_cap(st, u) if st.options else None,
-           thru)
+    key = (
+        id(st.scn),
+        move_class(u),
+        u.hex,
+        base,
+        ball.intersection(st.occ),
+        unseen and ball.intersection(unseen),
+        changed,
+        frozenset(st.mines) if st.mines else None,
+        ignore_terrain,
+        u.spec.enter_only,
+        u.spec.never_enter,
+        P.mud_cap(st, u) if st.options else None,
+        thru,
+    )
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is st.scn:
         return hit[1], hit[2]
@@ -140,14 +161,22 @@ def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tupl
     key = (id(scn), cls, ignore_terrain)
     hit = _TABLES.get(key)
     if hit is None or hit[0] is not scn:
-        hit = _TABLES[key] = (scn, {h: _row(st, h, cls, ignore_terrain, True)
-                                    for h in scn.board._nbrs}, {})
+        hit = _TABLES[key] = (
+            scn,
+            {h: _row(st, h, cls, ignore_terrain, True) for h in scn.board._nbrs},
+            {},
+        )
     if not st.tiles_over:
         return hit[1]
     # only changes of movement-relevant terrain matter (a sandbag or a removed wire
     # changes battle, not always movement)
-    sig = frozenset([(h, m) for h, tiles in st.tiles_over.items()
-                     if (m := _tiles_msig(tiles)) != _msig(scn.terrain_at(h))])
+    sig = frozenset(
+        [
+            (h, m)
+            for h, tiles in st.tiles_over.items()
+            if (m := _tiles_msig(tiles)) != _msig(scn.terrain_at(h))
+        ]
+    )
     if not sig:
         return hit[1]
     derived = hit[2]
@@ -189,10 +218,22 @@ def _msig(t) -> tuple:
     hit = _MSIG.get(id(t))
     if hit is not None and hit[0] is t:
         return hit[1]
-    sig = (t.impassable, t.must_stop, t.only_first_step, t.move_cap, t.enter_cost,
-           t.enter_cost_from_non_hill, t.beach, t.beach_edge_cost, t.beach_edge_impassable,
-           t.mass, t.hill_level, t.enter_from_min_elevation, t.leave_to_min_elevation,
-           t.entry_hazard_dice)
+    sig = (
+        t.impassable,
+        t.must_stop,
+        t.only_first_step,
+        t.move_cap,
+        t.enter_cost,
+        t.enter_cost_from_non_hill,
+        t.beach,
+        t.beach_edge_cost,
+        t.beach_edge_impassable,
+        t.mass,
+        t.hill_level,
+        t.enter_from_min_elevation,
+        t.leave_to_min_elevation,
+        t.entry_hazard_dice,
+    )
     if len(_MSIG) > 4096:
         _MSIG.clear()
     _MSIG[id(t)] = (t, sig)
@@ -207,7 +248,7 @@ def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) ->
     eh = edge_links.get(h)
     rl = scn.road_links.get(h, ())
     out = []
-    boat = cls == BOAT              # vocabulary 1.3 River: infantry carrying a boat
+    boat = cls == BOAT  # vocabulary 1.3 River: infantry carrying a boat
     if boat:
         cls = "inf"
     from_river = boat and th.river and not th.bridge
@@ -215,11 +256,11 @@ def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) ->
         tn = get(n)
         on_river = boat and tn.river and not tn.bridge
         if boat and from_river and tn.river and tn.bridge:
-            continue                # a bridge is impassable to a boat coming from the river
+            continue  # a bridge is impassable to a boat coming from the river
         if cls in tn.impassable and not on_river:
             continue
         if tn.enter_from_min_elevation and th.hill_level < tn.enter_from_min_elevation:
-            continue                # mountain: only from a hill/mountain (vocabulary 1.3)
+            continue  # mountain: only from a hill/mountain (vocabulary 1.3)
         if th.leave_to_min_elevation and tn.hill_level < th.leave_to_min_elevation:
             continue
         if (eh is not None and n not in eh) or (n in edge_links and h not in edge_links[n]):
@@ -234,8 +275,12 @@ def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) ->
             continue
         if tn.enter_cost > 1 and (not tn.enter_cost_from_non_hill or th.mass != "hill"):
             cost = max(cost, tn.enter_cost)
-        stop = (cls in tn.must_stop or tn.only_first_step or tn.entry_hazard_dice > 0
-                or (on_river and not from_river))   # a boat stops entering the river
+        stop = (
+            cls in tn.must_stop
+            or tn.only_first_step
+            or tn.entry_hazard_dice > 0
+            or (on_river and not from_river)
+        )  # a boat stops entering the river
         out.append((n, cost, stop, tn.move_cap, tn.only_first_step, n in rl))
     return tuple(out)
 
@@ -243,11 +288,17 @@ def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) ->
 _TABLES: dict[tuple, tuple] = {}
 
 
-def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | None,
-                     ignore_terrain: bool, thru: frozenset[Hex] | None = None,
-                     unseen: frozenset[Hex] | None = None, parents: dict | None = None,
-                     closed: frozenset[Hex] | None = None
-                     ) -> tuple[dict[Hex, int], dict[Hex, int]]:
+def _search_uncached(
+    st: GameState,
+    u: Unit,
+    play: Play | None,
+    limit: int | None,
+    ignore_terrain: bool,
+    thru: frozenset[Hex] | None = None,
+    unseen: frozenset[Hex] | None = None,
+    parents: dict | None = None,
+    closed: frozenset[Hex] | None = None,
+) -> tuple[dict[Hex, int], dict[Hex, int]]:
     """Breadth-first search over (hex, on_road, cap) with the terrain rules per step.
 
     Per step ``h -> n`` (see :func:`_step_table`): impassable for the unit's movement
@@ -264,7 +315,7 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     a destination was reached from (:func:`move_path`).  ``closed``: hexes searched as
     occupied (:func:`chosen_path`: every hex off the player's path).
     """
-    base = limit          # the allowance, computed by _search
+    base = limit  # the allowance, computed by _search
     mcls = move_class(u)
     cls = "inf" if mcls == BOAT else mcls
     start = u.hex
@@ -282,13 +333,13 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
         # 004 unit types: very heavy armour / mortars enter some terrain only
         occ = _closed_hexes(st, spec, start, base)
     if unseen:
-        occ = set(occ) - unseen     # 004 Kriegspiel: searched as the side's board shows
+        occ = set(occ) - unseen  # 004 Kriegspiel: searched as the side's board shows
     if closed:
         occ = set(occ) | closed
         thru = thru - closed if thru else thru
-    best: dict = {}             # search state -> fewest steps (plain hex when no road/cap)
+    best: dict = {}  # search state -> fewest steps (plain hex when no road/cap)
     dest: dict[Hex, int] = {}
-    left: dict[Hex, int] = {}   # hex -> most movement left on arrival (not stopped)
+    left: dict[Hex, int] = {}  # hex -> most movement left on arrival (not stopped)
     dget, lget, bget = dest.get, left.get, best.get
     mud = P.mud_cap(st, u) if st.options and not ignore_terrain else None
     frontier = [(start, road0, 99, 0)]
@@ -297,9 +348,9 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
         for h, on_road, cap, steps in frontier:
             for n, cost, stop, mcap, first_only, road in table[h]:
                 if (n in occ and (thru is None or n not in thru)) or (first_only and steps):
-                    continue            # (``thru``: occupied hexes it may pass, 004 Martians)
+                    continue  # (``thru``: occupied hexes it may pass, 004 Martians)
                 if mud is not None and (mcap is None or mcap > mud) and not P.firm(st, n):
-                    mcap = mud      # 004 Mud: a move entering a muddy hex totals <= the cap
+                    mcap = mud  # 004 Mud: a move entering a muddy hex totals <= the cap
                 nroad = on_road and road
                 total = steps + cost
                 ncap = cap if mcap is None or mcap >= cap else mcap
@@ -331,8 +382,14 @@ def _search_uncached(st: GameState, u: Unit, play: Play | None, limit: int | Non
     return dest, left
 
 
-def move_path(st: GameState, u: Unit, play: Play | None, to: Hex, limit: int | None = None,
-              ignore_terrain: bool = False) -> list[tuple[Hex, int]]:
+def move_path(
+    st: GameState,
+    u: Unit,
+    play: Play | None,
+    to: Hex,
+    limit: int | None = None,
+    ignore_terrain: bool = False,
+) -> list[tuple[Hex, int]]:
     """The hexes (with the hexes moved so far) of a fewest-hexes path the search finds
     from ``u``'s hex to ``to``, the start excluded ([] when ``to`` is reached otherwise,
     e.g. a cave jump).  The referee's path of a move under 004 Kriegspiel."""
@@ -353,15 +410,16 @@ def _route(parents: dict[Any, Any], to: Hex) -> list[tuple[Hex, int]]:
         return []
     state, total = hit
     path = [(to, total)]
-    while state[3]:                 # back to the start (0 hexes moved)
+    while state[3]:  # back to the start (0 hexes moved)
         path.append((state[0], state[3]))
         state = parents[state]
     path.reverse()
     return path
 
 
-def chosen_path(st: GameState, u: Unit, play: Play | None, path: list[Hex],
-                ignore_terrain: bool = False) -> list[tuple[Hex, int]] | None:
+def chosen_path(
+    st: GameState, u: Unit, play: Play | None, path: list[Hex], ignore_terrain: bool = False
+) -> list[tuple[Hex, int]] | None:
     """The hexes (with the hexes moved so far) of a move of ``u`` along the path the
     player chose (the hexes after the start, the destination last), or None when it is
     no legal move: a step not to an adjacent hex, onto an occupied hex or one the unit
@@ -382,22 +440,34 @@ def chosen_path(st: GameState, u: Unit, play: Play | None, path: list[Hex],
     return route if [h for h, _k in route] == list(path) else None
 
 
-def referee_stop(st: GameState, u: Unit, play: Play, to: Hex, steps: int, second: bool,
-                 events: list[dict[str, Any]]) -> tuple[Hex, int]:
+def referee_stop(
+    st: GameState,
+    u: Unit,
+    play: Play,
+    to: Hex,
+    steps: int,
+    second: bool,
+    events: list[dict[str, Any]],
+) -> tuple[Hex, int]:
     """Where a move of ``u`` to ``to`` (``steps`` hexes) ends: when its side has not
     detected some enemy units (extension point ``unseen``), the referee follows the path
     and may stop it short (extension point ``move_stop``; event ``move_stopped``)."""
     if not st.options or not P.unseen(st, u):
         return to, steps
-    path = move_path(st, u, play, to, play.flags["move_again"] if second else None,
-                     second or bool(play.flags.get("ignore_terrain")))
+    path = move_path(
+        st,
+        u,
+        play,
+        to,
+        play.flags["move_again"] if second else None,
+        second or bool(play.flags.get("ignore_terrain")),
+    )
     cut = P.move_stop(st, u, path) if path else None
     if cut is None:
         return to, steps
     if cut < 0:
         raise IllegalAction("illegal_move", "the unit cannot move there")
-    events.append({"type": "move_stopped", "unit": u.id, "side": u.side,
-                   "hex": [*path[cut][0]]})
+    events.append({"type": "move_stopped", "unit": u.id, "side": u.side, "hex": [*path[cut][0]]})
     return path[cut]
 
 
@@ -439,7 +509,7 @@ def stopped_in_hex(st: GameState, u: Unit) -> bool:
     may Move no further on that turn"."""
     if not u.entered:
         return False
-    if u.stopped:                   # armor that removed the wire it entered, a decoy mine
+    if u.stopped:  # armor that removed the wire it entered, a decoy mine
         return True
     if st.mines and u.hex in st.mines:
         return True
@@ -460,8 +530,8 @@ def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
     the board for medals is no regrouping (our reading)."""
     zones = [z for z in st.scn.exits if z.side == u.side]
     if st.options:
-        zones = P.exit_zones(st, u.side, zones)     # 004 variants (zombies)
-    if not zones or u.spec.train or u.spec.behavior == "CANNOT_EXIT":   # trains stay on the rail
+        zones = P.exit_zones(st, u.side, zones)  # 004 variants (zombies)
+    if not zones or u.spec.train or u.spec.behavior == "CANNOT_EXIT":  # trains stay on the rail
         return []
     if play is not None and play.flags.get("advance") == "never":
         return []
@@ -485,5 +555,11 @@ def exit_value(st: GameState, u: Unit, h: Hex) -> int:
 
 
 def describe_move(u: Unit, frm: Hex, to: Hex, steps: int) -> dict[str, Any]:
-    return {"type": "unit_moved", "unit": u.id, "side": u.side, "from": [*frm], "to": [*to],
-            "hexes": steps}
+    return {
+        "type": "unit_moved",
+        "unit": u.id,
+        "side": u.side,
+        "from": [*frm],
+        "to": [*to],
+        "hexes": steps,
+    }

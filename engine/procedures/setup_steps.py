@@ -2,6 +2,7 @@
 ``.m44`` scenarios (the m44 options ``airdrop`` / ``smoke_screen`` and Fast Play '44):
 reading a drop (vocabulary 3.3), dropping its units with drift (004 "Paratroops & Glider
 Landings", Airdrop Method), the hexes a smoke screen may still take and placing one."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -11,8 +12,16 @@ from ..core.geometry import DIRECTIONS
 from ..core.scenario import inactive_turn
 from ..core.terrain import Tile
 from ..core.terrain_table import TERRAIN
-from .common import (SIDES, TEMPLATE_KEYS, fresh_unit_id, parse_hex, set_ext, template_spec,
-                     terrain_at, tiles_at)
+from .common import (
+    SIDES,
+    TEMPLATE_KEYS,
+    fresh_unit_id,
+    parse_hex,
+    set_ext,
+    template_spec,
+    terrain_at,
+    tiles_at,
+)
 from .state import GameState, Unit
 
 SMOKE_DEFAULT = 3
@@ -58,14 +67,21 @@ def read_drops(st: GameState, v: Any) -> list[dict[str, Any]]:
         return []
     keyed = {str(k).upper(): x for k, x in v.items() if str(k).upper() in SIDES}
     if "side" not in v and keyed:
-        return [d for side, x in keyed.items() if isinstance(x, dict)
-                for d in read_drops(st, {**x, "side": side})]
+        return [
+            d
+            for side, x in keyed.items()
+            if isinstance(x, dict)
+            for d in read_drops(st, {**x, "side": side})
+        ]
     side = str(v.get("side") or "").upper()
     if side not in SIDES:
         return []
     n = v.get("nbr_units")
-    counts = ([_count(x, 1) for x in n] if isinstance(n, list)
-              else [_count(n, 1)] * max(1, _count(v.get("nbr_drops"), 1)))
+    counts = (
+        [_count(x, 1) for x in n]
+        if isinstance(n, list)
+        else [_count(n, 1)] * max(1, _count(v.get("nbr_drops"), 1))
+    )
     out = []
     for i, k in enumerate(counts):
         tpl = _per_drop(v.get("unit"), i)
@@ -79,8 +95,14 @@ def read_drops(st: GameState, v: Any) -> list[dict[str, Any]]:
             template_spec(st, tpl)
         except (KeyError, ValueError, TypeError):
             continue
-        out.append({"side": side, "range": max(0, _count(_per_drop(v.get("range"), i), 1) or 1),
-                    "units": max(1, k), "unit": {key: tpl.get(key) for key in TEMPLATE_KEYS}})
+        out.append(
+            {
+                "side": side,
+                "range": max(0, _count(_per_drop(v.get("range"), i), 1) or 1),
+                "units": max(1, k),
+                "unit": {key: tpl.get(key) for key in TEMPLATE_KEYS},
+            }
+        )
     return out
 
 
@@ -89,7 +111,9 @@ def scenario_drops(st: GameState) -> tuple[dict[str, Any], ...]:
     return tuple(d for k in ("airdrop", "airdrop2") for d in read_drops(st, st.scn.options.get(k)))
 
 
-def drop_units(st: GameState, d: dict[str, Any], action: dict[str, Any], events: list[dict[str, Any]]) -> list[str]:
+def drop_units(
+    st: GameState, d: dict[str, Any], action: dict[str, Any], events: list[dict[str, Any]]
+) -> list[str]:
     """Drop ``d``'s units aimed at ``action['hex']``: each drifts ``range`` random steps
     (state RNG) and is lost (``drop_lost``) off the board, on an occupied hex or on
     terrain impassable to infantry. Returns the ids of the units landed."""
@@ -107,21 +131,28 @@ def drop_units(st: GameState, d: dict[str, Any], action: dict[str, Any], events:
             if pos not in board._nbrs:
                 break
         if pos not in board._nbrs or pos in st.occ or "inf" in terrain_at(st, pos).impassable:
-            events.append({"type": "drop_lost", "side": d["side"],
-                           "hex": [*pos] if pos in board._nbrs else None})
+            events.append(
+                {
+                    "type": "drop_lost",
+                    "side": d["side"],
+                    "hex": [*pos] if pos in board._nbrs else None,
+                }
+            )
             continue
         spec = template_spec(st, tpl)
         uid = fresh_unit_id(st)
         n_made += 1
-        set_ext(st, "dropped", n_made)      # fresh_unit_id counts the units made so far
-        u = Unit(uid, d["side"], spec, pos, spec.figures, spec.figures, spec.badge,
-                 inactive_turn(tpl))
+        set_ext(st, "dropped", n_made)  # fresh_unit_id counts the units made so far
+        u = Unit(
+            uid, d["side"], spec, pos, spec.figures, spec.figures, spec.badge, inactive_turn(tpl)
+        )
         st.units[uid] = u
         st.owned.add(uid)
         st.occ[pos] = uid
         made.append(uid)
-        events.append({"type": "unit_dropped", "unit": uid, "side": u.side, "hex": [*pos],
-                       "code": spec.code})
+        events.append(
+            {"type": "unit_dropped", "unit": uid, "side": u.side, "hex": [*pos], "code": spec.code}
+        )
     return made
 
 
@@ -135,20 +166,25 @@ def smoke_screen(st: GameState, default_side: str) -> dict[str, Any] | None:
     side = str(d.get("side") or default_side).upper()
     if side not in SIDES:
         side = default_side
-    return {"side": side, "left": int(d.get("nbr_hexes") or d.get("count") or SMOKE_DEFAULT),
-            "placed": ()}
+    return {
+        "side": side,
+        "left": int(d.get("nbr_hexes") or d.get("count") or SMOKE_DEFAULT),
+        "placed": (),
+    }
 
 
 def smoke_hexes(st: GameState, placed: tuple) -> list:
     """Any board hex for the first smoke, then a hex adjacent to one already placed."""
     nb = st.scn.board._nbrs
-    placed = {(h[0], h[1]) for h in placed}       # tuples or, from a snapshot, lists
+    placed = {(h[0], h[1]) for h in placed}  # tuples or, from a snapshot, lists
     if not placed:
         return sorted(nb)
     return sorted({n for h in placed for n in nb[h] if n not in placed})
 
 
-def add_smoke(st: GameState, sm: dict[str, Any], action: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+def add_smoke(
+    st: GameState, sm: dict[str, Any], action: dict[str, Any], events: list[dict[str, Any]]
+) -> dict[str, Any]:
     """Place one smoke hex of screen ``sm`` (LOS-blocking ``smoke`` tile); the new screen."""
     h = parse_hex(action, "hex")
     if h not in smoke_hexes(st, sm["placed"]):

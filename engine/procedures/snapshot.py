@@ -23,6 +23,7 @@ version that wrote it; :func:`load_state` refuses any other with
 malformed one with ``EngineError("snapshot_format")``: the caller then replays the log
 (the log is the truth, a snapshot only shortens a cold start).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -39,12 +40,12 @@ from .state import Battle, GameState, Mine, Play, Quota, ShallowExt, Unit
 FORMAT = 1
 
 #: the only classes a snapshot may build
-CLASSES: dict[str, type] = {c.__name__: c for c in (Unit, Play, Battle, Quota, Rng, Mine,
-                                                     UnitSpec, TerrainSpec, Tile)}
-_INTERNED = (UnitSpec, TerrainSpec, Tile, Mine)        # frozen dataclasses: stored once
-_SKIP = {"Play": {"memo"}}                               # caches, rebuilt on demand
-_STATE_SLOTS = tuple(s for s in GameState.__slots__
-                     if s not in ("scn", "owned"))
+CLASSES: dict[str, type] = {
+    c.__name__: c for c in (Unit, Play, Battle, Quota, Rng, Mine, UnitSpec, TerrainSpec, Tile)
+}
+_INTERNED = (UnitSpec, TerrainSpec, Tile, Mine)  # frozen dataclasses: stored once
+_SKIP = {"Play": {"memo"}}  # caches, rebuilt on demand
+_STATE_SLOTS = tuple(s for s in GameState.__slots__ if s not in ("scn", "owned"))
 
 
 def _fields(cls: type) -> tuple[str, ...]:
@@ -80,7 +81,7 @@ class _Encoder:
         if t in _INTERNED:
             i = self.index.get(x)
             if i is None:
-                entry = self._object(x)           # children first: lower indices
+                entry = self._object(x)  # children first: lower indices
                 i = self.index[x] = len(self.objects)
                 self.objects.append(entry)
             return {"$ref": i}
@@ -91,18 +92,26 @@ class _Encoder:
     def _object(self, x: Any) -> dict[str, Any]:
         name = type(x).__name__
         skip = _SKIP.get(name, ())
-        return {"$o": name, "f": {f: self.enc(getattr(x, f)) for f in _FIELDS[name]
-                                  if f not in skip}}
+        return {
+            "$o": name,
+            "f": {f: self.enc(getattr(x, f)) for f in _FIELDS[name] if f not in skip},
+        }
 
 
-def dump_state(st: GameState, ruleset: str | None = None,
-               version: str | None = None) -> dict[str, Any]:
+def dump_state(
+    st: GameState, ruleset: str | None = None, version: str | None = None
+) -> dict[str, Any]:
     """The snapshot of ``st`` as JSON-able data (``orjson.dumps`` it to store it), marked
     with the ``ruleset`` name and ``version`` that wrote it."""
     e = _Encoder()
     state = {s: e.enc(getattr(st, s)) for s in _STATE_SLOTS}
-    return {"format": FORMAT, "ruleset": ruleset, "version": version,
-            "objects": e.objects, "state": state}
+    return {
+        "format": FORMAT,
+        "ruleset": ruleset,
+        "version": version,
+        "objects": e.objects,
+        "state": state,
+    }
 
 
 class _Decoder:
@@ -120,7 +129,7 @@ class _Decoder:
         if t is not dict:
             raise EngineError("snapshot_format", f"unexpected {t.__name__} in a snapshot")
         if len(x) == 1:
-            (k, v), = x.items()
+            ((k, v),) = x.items()
             if k == "$t":
                 return tuple(self.dec(i) for i in v)
             if k == "$set":
@@ -143,7 +152,7 @@ class _Decoder:
 
     def _object(self, x: Any) -> Any:
         if not isinstance(x, dict) or set(x) != {"$o", "f"} or not isinstance(x["f"], dict):
-            raise EngineError("snapshot_format", "an object is {\"$o\": class, \"f\": fields}")
+            raise EngineError("snapshot_format", 'an object is {"$o": class, "f": fields}')
         name = x["$o"]
         cls = CLASSES.get(name) if isinstance(name, str) else None
         if cls is None:
@@ -156,30 +165,42 @@ class _Decoder:
             object.__setattr__(obj, k, self.dec(v))
         for k in _SKIP.get(name, ()):
             object.__setattr__(obj, k, None)
-        if cls is TerrainSpec:                     # the engine's own table entry if equal
+        if cls is TerrainSpec:  # the engine's own table entry if equal
             known = TERRAIN.get(obj.code)
             if known == obj:
                 return known
         return obj
 
 
-def load_state(data: Any, scenario: Any, ruleset: str | None = None,
-               version: str | None = None) -> GameState:
+def load_state(
+    data: Any, scenario: Any, ruleset: str | None = None, version: str | None = None
+) -> GameState:
     """The state a :func:`dump_state` snapshot describes, on ``scenario``; ``ruleset`` /
     ``version`` given: the snapshot must have been written by them."""
     if not isinstance(data, dict):
         raise EngineError("snapshot_format", "a snapshot is a JSON object")
-    if data.get("format") != FORMAT or (ruleset is not None and data.get("ruleset") != ruleset) \
-            or (version is not None and data.get("version") != version):
-        raise EngineError("snapshot_version",
-                          f"snapshot format {data.get('format')!r} of "
-                          f"{data.get('ruleset')!r} {data.get('version')!r}; this engine "
-                          f"reads format {FORMAT} of {ruleset!r} {version!r}",
-                          format=data.get("format"), version=data.get("version"))
+    if (
+        data.get("format") != FORMAT
+        or (ruleset is not None and data.get("ruleset") != ruleset)
+        or (version is not None and data.get("version") != version)
+    ):
+        raise EngineError(
+            "snapshot_version",
+            f"snapshot format {data.get('format')!r} of "
+            f"{data.get('ruleset')!r} {data.get('version')!r}; this engine "
+            f"reads format {FORMAT} of {ruleset!r} {version!r}",
+            format=data.get("format"),
+            version=data.get("version"),
+        )
     objects, state = data.get("objects"), data.get("state")
-    if not isinstance(objects, list) or not isinstance(state, dict) \
-            or set(state) != set(_STATE_SLOTS):
-        raise EngineError("snapshot_version", "the snapshot's state fields differ from this engine's")
+    if (
+        not isinstance(objects, list)
+        or not isinstance(state, dict)
+        or set(state) != set(_STATE_SLOTS)
+    ):
+        raise EngineError(
+            "snapshot_version", "the snapshot's state fields differ from this engine's"
+        )
     try:
         d = _Decoder(objects)
         st = GameState.__new__(GameState)

@@ -11,6 +11,7 @@ parent state; a rule that changes a unit must first take it with
 state once.  Never assign to a unit obtained from ``st.units`` / ``st.unit_at`` without
 ``mut`` (the purity property test catches it: the parent state would change).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -29,12 +30,36 @@ Hex = tuple[int, int]
 class Unit:
     """One unit on the board; per-turn fields are reset at the start of every turn."""
 
-    __slots__ = ("id", "side", "spec", "hex", "figures", "max_figures", "badge",
-                 "ordered", "moved", "battles", "entered", "overrun", "moved_again",
-                 "no_battle", "inactive_until", "stopped")
+    __slots__ = (
+        "id",
+        "side",
+        "spec",
+        "hex",
+        "figures",
+        "max_figures",
+        "badge",
+        "ordered",
+        "moved",
+        "battles",
+        "entered",
+        "overrun",
+        "moved_again",
+        "no_battle",
+        "inactive_until",
+        "stopped",
+    )
 
-    def __init__(self, id: str, side: str, spec: UnitSpec, hex: Hex, figures: int,
-                 max_figures: int, badge: int | None = None, inactive_until: int = 0) -> None:
+    def __init__(
+        self,
+        id: str,
+        side: str,
+        spec: UnitSpec,
+        hex: Hex,
+        figures: int,
+        max_figures: int,
+        badge: int | None = None,
+        inactive_until: int = 0,
+    ) -> None:
         self.id = id
         self.side = side
         self.spec = spec
@@ -47,20 +72,25 @@ class Unit:
         self.reset_turn()
 
     def reset_turn(self) -> None:
-        self.ordered = False      # ordered this turn
-        self.moved = 0            # hexes moved this turn (normal movement)
-        self.battles = 0          # battles fought this turn
-        self.entered = False      # entered its current hex this turn (move or take ground)
-        self.overrun = False      # armor overrun used this turn
+        self.ordered = False  # ordered this turn
+        self.moved = 0  # hexes moved this turn (normal movement)
+        self.battles = 0  # battles fought this turn
+        self.entered = False  # entered its current hex this turn (move or take ground)
+        self.overrun = False  # armor overrun used this turn
         self.moved_again = False  # Behind Enemy Lines second move done
-        self.no_battle = False    # may not battle any more this turn (dig in, wire removal...)
-        self.stopped = False      # entered must-stop terrain that is gone (wire armor removed)
+        self.no_battle = False  # may not battle any more this turn (dig in, wire removal...)
+        self.stopped = False  # entered must-stop terrain that is gone (wire armor removed)
 
     def copy(self) -> "Unit":
         u = Unit.__new__(Unit)
         u.id, u.side, u.spec, u.hex = self.id, self.side, self.spec, self.hex
         u.figures, u.max_figures, u.badge = self.figures, self.max_figures, self.badge
-        u.ordered, u.moved, u.battles, u.entered = self.ordered, self.moved, self.battles, self.entered
+        u.ordered, u.moved, u.battles, u.entered = (
+            self.ordered,
+            self.moved,
+            self.battles,
+            self.entered,
+        )
         u.overrun, u.moved_again, u.no_battle = self.overrun, self.moved_again, self.no_battle
         u.inactive_until, u.stopped = self.inactive_until, self.stopped
         return u
@@ -103,7 +133,9 @@ class Quota:
     sections: frozenset[int] | None
     count: int
     classes: frozenset[str] | None = None
-    subs: bool = False    # ``sections`` are Overlord sub-sections 0..5 (engine.rulesets.overlord.machine)
+    subs: bool = (
+        False  # ``sections`` are Overlord sub-sections 0..5 (engine.rulesets.overlord.machine)
+    )
 
 
 class Play:
@@ -114,8 +146,18 @@ class Play:
     Counter-Attack).  ``flags`` holds card modifiers read by the rules.
     """
 
-    __slots__ = ("card", "key", "seat", "side", "quotas", "ordered", "flags", "filter",
-                 "section", "memo")
+    __slots__ = (
+        "card",
+        "key",
+        "seat",
+        "side",
+        "quotas",
+        "ordered",
+        "flags",
+        "filter",
+        "section",
+        "memo",
+    )
 
     def __init__(self, card: int | None, key: str, seat: str, side: str) -> None:
         self.card = card
@@ -125,9 +167,9 @@ class Play:
         self.quotas: list[Quota] = []
         self.ordered: list[str] = []
         self.flags: dict[str, Any] = {}
-        self.filter: str | None = None   # None | "adjacent" | "not_adjacent" | "wounded"
-        self.section: int | None = None   # chosen section (Infantry Assault)
-        self.memo: tuple | None = None    # rules' cache (tactics.orderable); never copied
+        self.filter: str | None = None  # None | "adjacent" | "not_adjacent" | "wounded"
+        self.section: int | None = None  # chosen section (Infantry Assault)
+        self.memo: tuple | None = None  # rules' cache (tactics.orderable); never copied
 
     def copy(self) -> "Play":
         p = Play.__new__(Play)
@@ -141,31 +183,63 @@ class Play:
         return p
 
     def key_tuple(self) -> tuple[Any, ...]:
-        return (self.card, self.key, self.seat, self.side,
-                tuple((q.sections, q.count, q.classes, q.subs) for q in self.quotas),
-                tuple(self.ordered), tuple(sorted(self.flags.items())), self.filter, self.section)
+        return (
+            self.card,
+            self.key,
+            self.seat,
+            self.side,
+            tuple((q.sections, q.count, q.classes, q.subs) for q in self.quotas),
+            tuple(self.ordered),
+            tuple(sorted(self.flags.items())),
+            self.filter,
+            self.section,
+        )
 
 
 class Battle:
     """One battle in progress (a stack: an Ambush battle sits on top of the one it answers)."""
 
-    __slots__ = ("attacker", "side", "target", "target_hex", "from_hex", "dist", "dice",
-                 "stage", "kind", "star_hits", "no_ignore", "ignore_grenades", "result",
-                 "retreat_options", "vacated", "flags")
+    __slots__ = (
+        "attacker",
+        "side",
+        "target",
+        "target_hex",
+        "from_hex",
+        "dist",
+        "dice",
+        "stage",
+        "kind",
+        "star_hits",
+        "no_ignore",
+        "ignore_grenades",
+        "result",
+        "retreat_options",
+        "vacated",
+        "flags",
+    )
 
-    def __init__(self, attacker: str | None, side: str, target: str, target_hex: Hex,
-                 from_hex: Hex | None, dist: int, dice: int, kind: str = "battle") -> None:
-        self.attacker = attacker        # unit id (None for Air Power / Barrage)
-        self.side = side                # attacking side
-        self.target = target            # target unit id
+    def __init__(
+        self,
+        attacker: str | None,
+        side: str,
+        target: str,
+        target_hex: Hex,
+        from_hex: Hex | None,
+        dist: int,
+        dice: int,
+        kind: str = "battle",
+    ) -> None:
+        self.attacker = attacker  # unit id (None for Air Power / Barrage)
+        self.side = side  # attacking side
+        self.target = target  # target unit id
         self.target_hex = target_hex
         self.from_hex = from_hex
         self.dist = dist
-        self.dice = dice                # number of dice to roll
-        self.stage = "roll"             # ambush | roll | retreat | take_ground | overrun
-        self.kind = kind                # battle | overrun | ambush | air_power | barrage
+        self.dice = dice  # number of dice to roll
+        self.stage = "roll"  # ambush | roll | retreat | take_ground | overrun
+        self.kind = kind  # battle | overrun | ambush | air_power | barrage
         self.star_hits: frozenset[str] | bool = frozenset()
-        self.no_ignore = False          # flags may not be ignored
+        self.no_ignore = False  # flags may not be ignored
         self.ignore_grenades = False
         self.result: dict[str, Any] | None = None
         self.retreat_options: list[dict[str, Any]] = []
@@ -207,35 +281,67 @@ def _copy_ext(x: Any) -> Any:
 class GameState:
     """The whole mutable game.  Clone with :meth:`clone` (explicit, no deepcopy)."""
 
-    __slots__ = ("scn", "options", "mode", "ext", "rng", "turn", "active", "phase", "units", "occ",
-                 "hands", "deck", "discard", "plays", "battles", "chance", "pending",
-                 "elim_medals", "exit_medals", "objectives", "sudden", "tiles_over",
-                 "last_card", "extra_draws", "recon_cards", "air_targets", "winner",
-                 "game_over", "last_roll", "figures_killed", "last_turn_for", "reshuffle",
-                 "seq", "owned", "mines", "crosshairs")
+    __slots__ = (
+        "scn",
+        "options",
+        "mode",
+        "ext",
+        "rng",
+        "turn",
+        "active",
+        "phase",
+        "units",
+        "occ",
+        "hands",
+        "deck",
+        "discard",
+        "plays",
+        "battles",
+        "chance",
+        "pending",
+        "elim_medals",
+        "exit_medals",
+        "objectives",
+        "sudden",
+        "tiles_over",
+        "last_card",
+        "extra_draws",
+        "recon_cards",
+        "air_targets",
+        "winner",
+        "game_over",
+        "last_roll",
+        "figures_killed",
+        "last_turn_for",
+        "reshuffle",
+        "seq",
+        "owned",
+        "mines",
+        "crosshairs",
+    )
 
     # the slots' types (set by the rulesets' ``new_game``, :meth:`clone` and snapshots)
-    scn: Scenario                       # shared by every state of the game, never changed
-    options: dict[str, Any]             # the game's optional rules (validated)
-    mode: str                           # the turn machine's seat mode (common.MODES)
-    ext: Any                            # mode / option data (ShallowExt, dict or None)
+    scn: Scenario  # shared by every state of the game, never changed
+    options: dict[str, Any]  # the game's optional rules (validated)
+    mode: str  # the turn machine's seat mode (common.MODES)
+    ext: Any  # mode / option data (ShallowExt, dict or None)
     rng: Rng
     turn: int
-    active: str                         # the side whose turn it is
+    active: str  # the side whose turn it is
     phase: str | None
-    units: dict[str, Unit]              # unit id -> unit (copy-on-write: :meth:`mut`)
-    occ: dict[Hex, str]                 # hex -> unit id
-    hands: dict[str, list[int]]         # side -> card ids
+    units: dict[str, Unit]  # unit id -> unit (copy-on-write: :meth:`mut`)
+    occ: dict[Hex, str]  # hex -> unit id
+    hands: dict[str, list[int]]  # side -> card ids
     deck: list[int]
     discard: list[int]
     plays: list[Play]
     battles: list[Battle]
-    chance: dict[str, Any] | None       # the chance step waited for
-    pending: dict[str, Any] | None      # the decision waited for
+    chance: dict[str, Any] | None  # the chance step waited for
+    pending: dict[str, Any] | None  # the decision waited for
     elim_medals: dict[str, int]
     exit_medals: dict[str, int]
-    objectives: dict[str, Any]          # objective id -> holder (or option data)
-    sudden: str | None                  # the side that won by sudden death
+    objectives: dict[str, Any]  # objective id -> holder (or option data)
+    sudden: str | None  # the side that won by sudden death
     tiles_over: dict[Hex, tuple[Tile, ...]]
     last_card: dict[str, Any]
     extra_draws: dict[str, int]
@@ -248,7 +354,7 @@ class GameState:
     last_turn_for: str | None
     reshuffle: bool
     seq: int
-    owned: set[str]                     # unit ids this state copied (``mut``)
+    owned: set[str]  # unit ids this state copied (``mut``)
     mines: dict[Hex, Mine]
     crosshairs: dict[str, tuple[tuple[str, Hex, Hex], ...]]
 
@@ -257,14 +363,14 @@ class GameState:
         s.scn = self.scn
         s.options = self.options
         s.mode = self.mode
-        s.ext = _copy_ext(self.ext) if self.ext else self.ext   # mode data (Overlord)
+        s.ext = _copy_ext(self.ext) if self.ext else self.ext  # mode data (Overlord)
         r = Rng.__new__(Rng)
         r.seed, r.counter = self.rng.seed, self.rng.counter
         s.rng = r
         s.turn = self.turn
         s.active = self.active
         s.phase = self.phase
-        s.units = self.units.copy()             # Unit objects shared: see mut()
+        s.units = self.units.copy()  # Unit objects shared: see mut()
         s.owned = set()
         s.occ = dict(self.occ)
         s.hands = {k: v[:] for k, v in self.hands.items()}
@@ -272,15 +378,17 @@ class GameState:
         s.discard = self.discard[:]
         s.plays = [p.copy() for p in self.plays]
         s.battles = [b.copy() for b in self.battles] if self.battles else []
-        s.chance = self.chance                  # dict, replaced never mutated
-        s.pending = self.pending                # dict, replaced never mutated
+        s.chance = self.chance  # dict, replaced never mutated
+        s.pending = self.pending  # dict, replaced never mutated
         s.elim_medals = dict(self.elim_medals)
         s.exit_medals = dict(self.exit_medals)
         s.objectives = dict(self.objectives)
         s.sudden = self.sudden
         s.tiles_over = dict(self.tiles_over)
-        s.mines = dict(self.mines) if self.mines else {}   # hex -> Mine (immutable)
-        s.crosshairs = self.crosshairs     # gun uid -> ((target uid, target hex, gun hex),); replaced, never mutated
+        s.mines = dict(self.mines) if self.mines else {}  # hex -> Mine (immutable)
+        s.crosshairs = (
+            self.crosshairs
+        )  # gun uid -> ((target uid, target hex, gun hex),); replaced, never mutated
         s.last_card = dict(self.last_card)
         s.extra_draws = dict(self.extra_draws)
         s.recon_cards = list(self.recon_cards)
@@ -321,7 +429,7 @@ class GameState:
         for obj in self.scn.objectives:
             if self.objectives.get(obj.id) == side:
                 total += obj.counts_for
-        es = self.objectives.get("empty_section")    # option empty_section_medals
+        es = self.objectives.get("empty_section")  # option empty_section_medals
         if es is not None and es[0] == side:
             total += es[1]
         if self.sudden == side:
@@ -334,23 +442,43 @@ class GameState:
 
     def snapshot(self) -> tuple[Any, ...]:
         """A comparable summary of everything (used for equality: replay == live)."""
-        return (self.options and tuple(sorted(self.options.items())), self.mode,
-                self.rng.seed, self.rng.counter, self.turn, self.active, self.phase,
-                tuple(sorted((k, u.key()) for k, u in self.units.items())),
-                tuple(sorted(self.occ.items())),
-                tuple(sorted((k, tuple(v)) for k, v in self.hands.items())),
-                tuple(self.deck), tuple(self.discard),
-                tuple(p.key_tuple() for p in self.plays), tuple(b.key() for b in self.battles),
-                repr(self.chance), repr(self.pending),
-                tuple(sorted(self.elim_medals.items())), tuple(sorted(self.exit_medals.items())),
-                tuple(sorted(self.objectives.items(), key=repr)), self.sudden,
-                tuple(sorted(self.tiles_over.items(), key=repr)),
-                tuple(sorted(self.mines.items())), tuple(sorted(self.crosshairs.items())),
-                tuple(sorted(self.last_card.items(), key=repr)),
-                tuple(sorted(self.extra_draws.items())), tuple(self.recon_cards),
-                tuple(self.air_targets), self.winner, self.game_over, repr(self.last_roll),
-                tuple(sorted(self.figures_killed.items())), self.last_turn_for,
-                self.reshuffle, self.seq, repr(self.ext))
+        return (
+            self.options and tuple(sorted(self.options.items())),
+            self.mode,
+            self.rng.seed,
+            self.rng.counter,
+            self.turn,
+            self.active,
+            self.phase,
+            tuple(sorted((k, u.key()) for k, u in self.units.items())),
+            tuple(sorted(self.occ.items())),
+            tuple(sorted((k, tuple(v)) for k, v in self.hands.items())),
+            tuple(self.deck),
+            tuple(self.discard),
+            tuple(p.key_tuple() for p in self.plays),
+            tuple(b.key() for b in self.battles),
+            repr(self.chance),
+            repr(self.pending),
+            tuple(sorted(self.elim_medals.items())),
+            tuple(sorted(self.exit_medals.items())),
+            tuple(sorted(self.objectives.items(), key=repr)),
+            self.sudden,
+            tuple(sorted(self.tiles_over.items(), key=repr)),
+            tuple(sorted(self.mines.items())),
+            tuple(sorted(self.crosshairs.items())),
+            tuple(sorted(self.last_card.items(), key=repr)),
+            tuple(sorted(self.extra_draws.items())),
+            tuple(self.recon_cards),
+            tuple(self.air_targets),
+            self.winner,
+            self.game_over,
+            repr(self.last_roll),
+            tuple(sorted(self.figures_killed.items())),
+            self.last_turn_for,
+            self.reshuffle,
+            self.seq,
+            repr(self.ext),
+        )
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameState) and self.snapshot() == other.snapshot()

@@ -1,4 +1,5 @@
 """Terrain the game changes: sandbags (Dig In, removed when the unit leaves or dies), wire."""
+
 from __future__ import annotations
 
 from typing import Any

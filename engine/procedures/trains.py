@@ -48,6 +48,7 @@ Our readings, all in this module:
   ``CANNOT_BE_ACTIVATED_TILL_TURN`` + ``turn`` t cannot be ordered while the game turn is
   <= arrival turn + t (BGA).  Standard and team modes only (not Overlord).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -57,8 +58,18 @@ from ..core.scenario import inactive_turn
 from ..core.scenario_model import Scenario
 from .state import GameState, Unit
 from ..core.units import army_rules, unit_spec
-from .common import (TEMPLATE_KEYS, army_options, fresh_unit_id, mode, parse_hex, pop_ext,
-                     set_ext, template_spec, terrain_at, unit_sections)
+from .common import (
+    TEMPLATE_KEYS,
+    army_options,
+    fresh_unit_id,
+    mode,
+    parse_hex,
+    pop_ext,
+    set_ext,
+    template_spec,
+    terrain_at,
+    unit_sections,
+)
 from .terrain_changes import unit_left_hex
 
 Hex = tuple[int, int]
@@ -84,9 +95,14 @@ def compositions(scn: Scenario) -> dict[str, tuple[str, ...]]:
         chain, h = [i], us.hex
         claimed.add(i)
         while True:
-            nxt = [j for n in sorted(links.get(h, ())) if (j := at.get(n)) is not None
-                   and j not in claimed and units[j].spec.kind == "wagon"
-                   and units[j].side == us.side]
+            nxt = [
+                j
+                for n in sorted(links.get(h, ()))
+                if (j := at.get(n)) is not None
+                and j not in claimed
+                and units[j].spec.kind == "wagon"
+                and units[j].side == us.side
+            ]
             if not nxt:
                 break
             chain.append(nxt[0])
@@ -180,8 +196,9 @@ def _lead_order(st: GameState, leader: Unit) -> list[Unit]:
     return ps if leader.id == ps[0].id else ps[::-1]
 
 
-def shift(st: GameState, leader: Unit, path: tuple[Hex, ...], events: list[dict[str, Any]],
-          kind: str) -> list[tuple[Unit, Hex]]:
+def shift(
+    st: GameState, leader: Unit, path: tuple[Hex, ...], events: list[dict[str, Any]], kind: str
+) -> list[tuple[Unit, Hex]]:
     """Move the whole train ``len(path)`` hexes: the leader along ``path``, every other
     piece into the hex the piece ahead of it left (along the same track).  ``kind``:
     ``move`` (events ``unit_moved``) or ``retreat`` (``unit_retreated``).  Returns
@@ -203,16 +220,32 @@ def shift(st: GameState, leader: Unit, path: tuple[Hex, ...], events: list[dict[
             unit_left_hex(st, h, events)
     for p, frm in moved:
         if kind == "move":
-            events.append({"type": "unit_moved", "unit": p.id, "side": p.side, "from": [*frm],
-                           "to": [*p.hex], "hexes": k})
+            events.append(
+                {
+                    "type": "unit_moved",
+                    "unit": p.id,
+                    "side": p.side,
+                    "from": [*frm],
+                    "to": [*p.hex],
+                    "hexes": k,
+                }
+            )
         else:
-            events.append({"type": "unit_retreated", "unit": p.id, "side": p.side,
-                           "from": [*frm], "to": [*p.hex]})
+            events.append(
+                {
+                    "type": "unit_retreated",
+                    "unit": p.id,
+                    "side": p.side,
+                    "from": [*frm],
+                    "to": [*p.hex],
+                }
+            )
     return moved
 
 
-def move(st: GameState, leader: Unit, to: Hex, allowance: int,
-         events: list[dict[str, Any]]) -> Unit:
+def move(
+    st: GameState, leader: Unit, to: Hex, allowance: int, events: list[dict[str, Any]]
+) -> Unit:
     """The ``move`` action for a train (the caller checked the order); returns the leader."""
     hd = head(st, leader)
     if hd.moved:
@@ -249,8 +282,11 @@ def _retreat_track(st: GameState, v: Unit, max_steps: int) -> list[Hex]:
     out: list[Hex] = []
     h, prev = retreat_leader(st, v).hex, None
     for _ in range(max_steps):
-        nxt = [n for n in sorted(links.get(h, ())) if n != prev and n not in occ
-               and not _blocked(st, v, n)]
+        nxt = [
+            n
+            for n in sorted(links.get(h, ()))
+            if n != prev and n not in occ and not _blocked(st, v, n)
+        ]
         if not nxt:
             break
         prev, h = h, nxt[0]
@@ -272,7 +308,7 @@ def retreat(st: GameState, v: Unit, to: Hex, events: list[dict[str, Any]]) -> No
     """Retreat the coupled train so that its last wagon ends on ``to``."""
     track = _retreat_track(st, v, 99)
     if to in track:
-        shift(st, retreat_leader(st, v), tuple(track[:track.index(to) + 1]), events, "retreat")
+        shift(st, retreat_leader(st, v), tuple(track[: track.index(to) + 1]), events, "retreat")
 
 
 # ----------------------------------------------------------------------------- supply train
@@ -303,10 +339,25 @@ def supply_train_arrives(st: GameState, train: list[Unit], events: list[dict[str
     except (KeyError, ValueError):
         return
     set_ext(st, "supply_train_done", True)
-    set_ext(st, "supply_train", {"side": train[0].side, "left": sum(loads), "unit": tpl,
-                                 "train": tuple(p.id for p in train), "resume": st.phase})
-    events.append({"type": "supply_train_arrived", "side": train[0].side,
-                   "units": sum(loads), "train": [p.id for p in train]})
+    set_ext(
+        st,
+        "supply_train",
+        {
+            "side": train[0].side,
+            "left": sum(loads),
+            "unit": tpl,
+            "train": tuple(p.id for p in train),
+            "resume": st.phase,
+        },
+    )
+    events.append(
+        {
+            "type": "supply_train_arrived",
+            "side": train[0].side,
+            "units": sum(loads),
+            "train": [p.id for p in train],
+        }
+    )
     st.phase = "reinforce"
     _skip_if_no_room(st, events)
 
@@ -330,8 +381,11 @@ def reinforce_hexes(st: GameState) -> list[Hex]:
         if p is None:
             continue
         for n in nb.get(p.hex, ()):
-            if n not in st.occ and cls not in terrain_at(st, n).impassable \
-                    and not terrain_at(st, n).ocean:
+            if (
+                n not in st.occ
+                and cls not in terrain_at(st, n).impassable
+                and not terrain_at(st, n).ocean
+            ):
                 out.add(n)
     return sorted(out)
 
@@ -348,8 +402,7 @@ def _skip_if_no_room(st: GameState, events: list[dict[str, Any]]) -> None:
 
 def pending(st: GameState) -> dict[str, Any]:
     s = st.ext["supply_train"]
-    return {"type": "reinforce", "seat": st.play.seat, "left": s["left"],
-            "code": s["unit"]["name"]}
+    return {"type": "reinforce", "seat": st.play.seat, "left": s["left"], "code": s["unit"]["name"]}
 
 
 def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
@@ -366,14 +419,22 @@ def apply_reinforce(st: GameState, action: dict[str, Any], events: list[dict[str
     spec = template_spec(st, tpl)
     spec = army_rules(spec, s["side"], army_options(st))
     uid = fresh_unit_id(st)
-    u = Unit(uid, s["side"], spec, h, spec.figures, spec.figures, spec.badge,
-             inactive_turn(tpl, st.turn))
+    u = Unit(
+        uid, s["side"], spec, h, spec.figures, spec.figures, spec.badge, inactive_turn(tpl, st.turn)
+    )
     st.units[uid] = u
     st.owned.add(uid)
     st.occ[h] = uid
     set_ext(st, "reinforced", st.ext.get("reinforced", 0) + 1)
     set_ext(st, "supply_train", {**s, "left": s["left"] - 1})
-    events.append({"type": "unit_reinforced", "unit": uid, "side": u.side, "hex": [*h],
-                   "code": spec.code, "inactive_until": u.inactive_until})
+    events.append(
+        {
+            "type": "unit_reinforced",
+            "unit": uid,
+            "side": u.side,
+            "hex": [*h],
+            "code": spec.code,
+            "inactive_until": u.inactive_until,
+        }
+    )
     _skip_if_no_room(st, events)
-

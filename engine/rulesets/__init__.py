@@ -4,6 +4,7 @@ Each package registers one or more :class:`engine.core.ruleset.Ruleset` objects 
 :func:`engine.core.ruleset.register`; importing this package fills the registry.  Add a
 ruleset by adding its package and one import line here (docs/architecture.md).
 """
+
 from __future__ import annotations
 
 from . import m44, overlord  # noqa: F401  (register the m44 and overlord rulesets)

@@ -17,6 +17,7 @@ Revision ID: 0004_fairdice
 Revises: 0004_layers
 Create Date: 2026-11-25
 """
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0004_fairdice'
-down_revision: str | None = '0004_layers'
+revision: str = "0004_fairdice"
+down_revision: str | None = "0004_layers"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -38,41 +39,45 @@ def _canonical_rows() -> None:
     from engine.rulesets.m44.action_schema import SCHEMA
 
     bind = op.get_bind()
-    rows = bind.execute(sa.text(
-        "SELECT a.id, CAST(a.action AS TEXT) FROM actions a JOIN games g ON g.id = a.game_id"
-        " WHERE g.ruleset IN ('m44', 'overlord')")).all()
+    rows = bind.execute(
+        sa.text(
+            "SELECT a.id, CAST(a.action AS TEXT) FROM actions a JOIN games g ON g.id = a.game_id"
+            " WHERE g.ruleset IN ('m44', 'overlord')"
+        )
+    ).all()
     old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, 20000))     # rows nested ~1000 deep must parse
+    sys.setrecursionlimit(max(old_limit, 20000))  # rows nested ~1000 deep must parse
     try:
         for row_id, text in rows:
             try:
                 action = json.loads(text)
             except (ValueError, RecursionError, TypeError):
-                continue                              # reported when the game is loaded
+                continue  # reported when the game is loaded
             if not isinstance(action, dict) or action.get("type") not in SCHEMA:
                 continue
             keep = {"type", "seat", *(name for name, _, _ in SCHEMA[action["type"]])}
             clean = {k: v for k, v in action.items() if k in keep}
             if clean != action:
-                bind.execute(sa.update(_actions).where(_actions.c.id == row_id)
-                             .values(action=clean))
+                bind.execute(
+                    sa.update(_actions).where(_actions.c.id == row_id).values(action=clean)
+                )
     finally:
         sys.setrecursionlimit(old_limit)
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('seed_secret', sa.String(length=128), nullable=True))
-        batch_op.add_column(sa.Column('seed_salt', sa.String(length=64), nullable=True))
-        batch_op.add_column(sa.Column('commitment', sa.String(length=64), nullable=True))
-        batch_op.add_column(sa.Column('unplayable', sa.JSON(), nullable=True))
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("seed_secret", sa.String(length=128), nullable=True))
+        batch_op.add_column(sa.Column("seed_salt", sa.String(length=64), nullable=True))
+        batch_op.add_column(sa.Column("commitment", sa.String(length=64), nullable=True))
+        batch_op.add_column(sa.Column("unplayable", sa.JSON(), nullable=True))
     op.execute("DELETE FROM snapshots")
     _canonical_rows()
 
 
 def downgrade() -> None:
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.drop_column('unplayable')
-        batch_op.drop_column('commitment')
-        batch_op.drop_column('seed_salt')
-        batch_op.drop_column('seed_secret')
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.drop_column("unplayable")
+        batch_op.drop_column("commitment")
+        batch_op.drop_column("seed_salt")
+        batch_op.drop_column("seed_secret")

@@ -8,6 +8,7 @@ Revision ID: 0004_layers
 Revises: 0003
 Create Date: 2026-11-25
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -16,26 +17,28 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision: str = '0004_layers'
-down_revision: str | None = '0003'
+revision: str = "0004_layers"
+down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('ruleset', sa.String(length=32), nullable=False,
-                                      server_default='m44'))
-        batch_op.add_column(sa.Column('ruleset_version', sa.String(length=16), nullable=False,
-                                      server_default='1'))
-        batch_op.alter_column('scenario_id', existing_type=sa.String(length=80), nullable=True)
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.add_column(
+            sa.Column("ruleset", sa.String(length=32), nullable=False, server_default="m44")
+        )
+        batch_op.add_column(
+            sa.Column("ruleset_version", sa.String(length=16), nullable=False, server_default="1")
+        )
+        batch_op.alter_column("scenario_id", existing_type=sa.String(length=80), nullable=True)
     op.execute("UPDATE games SET ruleset = 'overlord' WHERE mode IN ('team', 'overlord')")
     op.execute("UPDATE games SET ruleset = 'm44' WHERE mode NOT IN ('team', 'overlord')")
 
 
 def downgrade() -> None:
     op.execute("DELETE FROM games WHERE scenario_id IS NULL")
-    with op.batch_alter_table('games', schema=None) as batch_op:
-        batch_op.alter_column('scenario_id', existing_type=sa.String(length=80), nullable=False)
-        batch_op.drop_column('ruleset_version')
-        batch_op.drop_column('ruleset')
+    with op.batch_alter_table("games", schema=None) as batch_op:
+        batch_op.alter_column("scenario_id", existing_type=sa.String(length=80), nullable=False)
+        batch_op.drop_column("ruleset_version")
+        batch_op.drop_column("ruleset")

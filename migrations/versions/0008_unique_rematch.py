@@ -7,6 +7,7 @@ Revision ID: 0008_unique_rematch
 Revises: 0007_seat_bot_level
 Create Date: 2026-12-03
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -14,8 +15,8 @@ from collections.abc import Sequence
 from alembic import op
 
 
-revision: str = '0008_unique_rematch'
-down_revision: str | None = '0007_seat_bot_level'
+revision: str = "0008_unique_rematch"
+down_revision: str | None = "0007_seat_bot_level"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -27,8 +28,8 @@ def upgrade() -> None:
             SELECT g2.id FROM games g2 WHERE g2.rematch_of = games.rematch_of
             ORDER BY g2.created_at, g2.id LIMIT 1)
     """)
-    op.create_index('uq_games_rematch_of', 'games', ['rematch_of'], unique=True)
+    op.create_index("uq_games_rematch_of", "games", ["rematch_of"], unique=True)
 
 
 def downgrade() -> None:
-    op.drop_index('uq_games_rematch_of', table_name='games')
+    op.drop_index("uq_games_rematch_of", table_name="games")

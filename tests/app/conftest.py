@@ -4,6 +4,7 @@ Backends (parametrized): ``sqlite`` (temp file, one worker, in-process fan-out) 
 ``pg`` (PostgreSQL 127.0.0.1:5432 database ``test`` in a fresh schema, Redis pub/sub,
 TWO uvicorn workers) — skipped only when those servers are unreachable.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -15,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -43,8 +45,25 @@ def reachable(host: str, port: int) -> bool:
 def _psql(sql: str) -> str | None:
     """Run SQL on the test database as the first role that works; returns that role."""
     for user in ("root", "postgres"):
-        r = subprocess.run(["psql", "-h", PG_HOST, "-p", str(PG_PORT), "-U", user, "-d", "test",
-                            "-v", "ON_ERROR_STOP=1", "-qc", sql], capture_output=True, text=True)
+        r = subprocess.run(
+            [
+                "psql",
+                "-h",
+                PG_HOST,
+                "-p",
+                str(PG_PORT),
+                "-U",
+                user,
+                "-d",
+                "test",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-qc",
+                sql,
+            ],
+            capture_output=True,
+            text=True,
+        )
         if r.returncode == 0:
             return user
     return None
@@ -70,24 +89,42 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def migrate(self) -> None:
-        subprocess.run([PY, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=self.env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [PY, "-m", "alembic", "upgrade", "head"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+        )
 
     def start(self) -> None:
-        cmd = [PY, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1", "--port", str(self.port),
-               "--ws-max-size", str(1024 * 1024), "--log-level", self.log_level]
+        cmd = [
+            PY,
+            "-m",
+            "uvicorn",
+            "app.main:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--ws-max-size",
+            str(1024 * 1024),
+            "--log-level",
+            self.log_level,
+        ]
         if self.workers > 1:
             cmd += ["--workers", str(self.workers)]
-        self.proc = subprocess.Popen(cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log,
-                                     start_new_session=True)
-        deadline = time.monotonic() + 90     # two workers on a loaded 2-core machine: 45 s seen
+        self.proc = subprocess.Popen(
+            cmd, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log, start_new_session=True
+        )
+        deadline = time.monotonic() + 90  # two workers on a loaded 2-core machine: 45 s seen
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise RuntimeError("uvicorn died:\n" + Path(self.log.name).read_text()[-4000:])
             try:
                 if httpx.get(self.base + "/healthz", timeout=0.5).status_code == 200:
                     if self.workers > 1:
-                        time.sleep(1.0)     # let every worker finish its startup
+                        time.sleep(1.0)  # let every worker finish its startup
                     return
             except httpx.HTTPError:
                 pass
@@ -114,19 +151,27 @@ class Server:
 
 BASE_ENV = {
     "WS_RATE_PER_SECOND": "200",
-    "SNAPSHOT_EVERY": "25", "BOT_DELAY": "0", "SECRET_KEY": "test",
-    "BOT_LEVEL": "random",          # seat-handling tests: instant bots (test_ai_bots: levels)
-    "OVERLORD_TEST_SEEDS": "1",     # tests may fix a game's seed (off in production)
+    "SNAPSHOT_EVERY": "25",
+    "BOT_DELAY": "0",
+    "SECRET_KEY": "test",
+    "BOT_LEVEL": "random",  # seat-handling tests: instant bots (test_ai_bots: levels)
+    "OVERLORD_TEST_SEEDS": "1",  # tests may fix a game's seed (off in production)
     # every test client is 127.0.0.1: the creation limits per address are tested apart
-    "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
-    "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
+    "IDENTITY_RATE": "100000/minute",
+    "GAME_RATE": "100000/minute",
+    "GAME_ADDRESS_RATE": "100000/minute",
+    "UPLOAD_ADDRESS_RATE": "100000/minute",
     "REPLAY_RATE": "100000/minute",
 }
 
 
 @contextlib.contextmanager
-def backend(kind: str, db_dir: Path, extra_env: dict[str, str] | None = None,
-            prepare: Callable[[Server], None] | None = None) -> Iterator[Server]:
+def backend(
+    kind: str,
+    db_dir: Path,
+    extra_env: dict[str, str] | None = None,
+    prepare: Callable[[Server], None] | None = None,
+) -> Iterator[Server]:
     """A migrated, started server on ``sqlite`` (one worker) or ``pg`` (PostgreSQL in a
     fresh schema + Redis, two workers; skips when unreachable).  ``prepare`` replaces the
     migration to head (e.g. migrate, add rows, migrate on)."""
@@ -163,14 +208,19 @@ def pg_schema() -> Iterator[dict[str, str]]:
     if user is None:
         pytest.skip("cannot create a schema in PostgreSQL database 'test'")
     try:
-        yield {"DATABASE_URL": f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/test",
-               "DATABASE_SCHEMA": schema, "REDIS_URL": f"redis://{PG_HOST}:{REDIS_PORT}/0"}
+        yield {
+            "DATABASE_URL": f"postgresql+asyncpg://{user}@{PG_HOST}:{PG_PORT}/test",
+            "DATABASE_SCHEMA": schema,
+            "REDIS_URL": f"redis://{PG_HOST}:{REDIS_PORT}/0",
+        }
     finally:
         _psql(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
 
 
 @pytest.fixture(scope="session", params=["sqlite", "pg"])
-def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
     with backend(request.param, tmp_path_factory.mktemp("db")) as srv:
         yield srv
 

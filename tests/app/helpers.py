@@ -1,5 +1,6 @@
 """Test clients for the server: an HTTP helper and a websocket client that records
 every message it receives."""
+
 from __future__ import annotations
 
 import asyncio
@@ -34,9 +35,12 @@ def create_game(api: httpx.Client, token: str, seed: int = 7, **extra: Any) -> d
     return dict(r.json())
 
 
-def claim(api: httpx.Client, token: str, game_id: str, seat: str, invite: str | None = None) -> httpx.Response:
-    return api.post(f"/api/games/{game_id}/seats/{seat}/claim", json={"invite": invite},
-                    headers=auth(token))
+def claim(
+    api: httpx.Client, token: str, game_id: str, seat: str, invite: str | None = None
+) -> httpx.Response:
+    return api.post(
+        f"/api/games/{game_id}/seats/{seat}/claim", json={"invite": invite}, headers=auth(token)
+    )
 
 
 def two_player_game(api: httpx.Client, seed: int = 7) -> tuple[str, dict[str, str]]:
@@ -101,7 +105,7 @@ class WS:
         try:
             async for raw in self.ws:
                 msg = json.loads(raw)
-                if "view_patch" in msg and "view" not in msg:    # as the client: patch its view
+                if "view_patch" in msg and "view" not in msg:  # as the client: patch its view
                     msg["view"] = apply_patch(self.view, msg["view_patch"])
                 self.messages.append(msg)
                 t = msg.get("type")
@@ -114,29 +118,34 @@ class WS:
         except websockets.ConnectionClosed as exc:
             self.closed = exc
         finally:
-            await self.queue.put({"type": "__closed__", "code": getattr(self.ws, "close_code", None)})
+            await self.queue.put(
+                {"type": "__closed__", "code": getattr(self.ws, "close_code", None)}
+            )
 
     async def send(self, obj: Any) -> None:
         await self.ws.send(obj if isinstance(obj, (str, bytes)) else json.dumps(obj))
 
     async def expect(self, *types: str, timeout: float = 15.0) -> dict[str, Any]:
         """The next message of one of ``types`` (others are skipped, still recorded)."""
+
         async def _next() -> dict[str, Any]:
             while True:
                 msg = await self.queue.get()
                 if msg["type"] in types or msg["type"] == "__closed__":
                     return msg
+
         return await asyncio.wait_for(_next(), timeout)
 
     async def act(self, action: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
         """Send an action; returns its ack or reject (waits for the matching id)."""
         self._n += 1
         mid = f"a{self._n}"
-        await self.send({"type": "action", "id": mid, "seq": self.seq if seq is None else seq,
-                         "action": action})
+        await self.send(
+            {"type": "action", "id": mid, "seq": self.seq if seq is None else seq, "action": action}
+        )
         while True:
             msg = await self.expect("ack", "reject", "error")
-            if msg.get("code") == "rate_limited":      # dropped unread: send it again later
+            if msg.get("code") == "rate_limited":  # dropped unread: send it again later
                 await asyncio.sleep(0.2)
                 return await self.act(action, seq)
             if msg.get("id") == mid or msg["type"] == "__closed__":

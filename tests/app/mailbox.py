@@ -43,11 +43,7 @@ class Mailbox:
         """The messages to ``to`` whose subject holds ``subject``, once there are ``count``."""
         deadline = time.monotonic() + timeout
         while True:
-            got = [
-                m
-                for m in self.messages
-                if to in str(m["To"]) and subject in str(m["Subject"])
-            ]
+            got = [m for m in self.messages if to in str(m["To"]) and subject in str(m["Subject"])]
             if len(got) >= count or time.monotonic() > deadline:
                 return got
             time.sleep(0.05)
@@ -75,9 +71,7 @@ def mailing_server(
         "REGISTER_RATE": "1000/hour",
         "LOGIN_RATE": "1000/minute",
     }
-    with backend(
-        request.param, Path(tmp_path_factory.mktemp("mail")), {**base, **env}
-    ) as srv:
+    with backend(request.param, Path(tmp_path_factory.mktemp("mail")), {**base, **env}) as srv:
         yield srv
 
 

@@ -2,6 +2,7 @@
 every request's path with its query string (the access log) and every websocket
 handshake (``"WebSocket /ws/games/..?token=.." [accepted]``); the token's value is
 replaced by ``***`` in both."""
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,9 @@ from .helpers import create_game, new_identity
 
 
 async def test_tokens_in_query_strings_are_not_logged(tmp_path: Path) -> None:
-    srv = Server({**BASE_ENV, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'log.db'}"},
-                 log_level="info")
+    srv = Server(
+        {**BASE_ENV, "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'log.db'}"}, log_level="info"
+    )
     srv.migrate()
     srv.start()
     try:
@@ -30,5 +32,5 @@ async def test_tokens_in_query_strings_are_not_logged(tmp_path: Path) -> None:
         logs = srv.logs()
     finally:
         srv.stop()
-    assert "[accepted]" in logs and "token=***" in logs     # the handshake was logged
+    assert "[accepted]" in logs and "token=***" in logs  # the handshake was logged
     assert tok not in logs

@@ -71,17 +71,11 @@ def test_guest_upgrades_in_place_and_signs_in_elsewhere(api: httpx.Client) -> No
     sessions = api.get("/api/identity/sessions", headers=auth(guest)).json()
     assert len(sessions) == 2
     sid = next(s["id"] for s in sessions if not s["current"])
-    assert (
-        api.delete(f"/api/identity/sessions/{sid}", headers=auth(guest)).status_code
-        == 204
-    )
+    assert api.delete(f"/api/identity/sessions/{sid}", headers=auth(guest)).status_code == 204
     assert api.get("/api/accounts/me", headers=auth(other)).status_code == 401
     # an account does not register twice
     again = register(api, uniq("Other"), guest)
-    assert (
-        again.status_code == 409
-        and again.json()["error"]["code"] == "already_registered"
-    )
+    assert again.status_code == 409 and again.json()["error"]["code"] == "already_registered"
 
 
 def test_names_unique_case_insensitively(api: httpx.Client) -> None:
@@ -90,9 +84,7 @@ def test_names_unique_case_insensitively(api: httpx.Client) -> None:
     for clash in (
         name.lower(),
         name.upper(),
-        "".join(
-            chr(ord(c) + 0xFEE0) if c.isascii() and c.isalnum() else c for c in name
-        ),
+        "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalnum() else c for c in name),
     ):  # full-width letters: NFKC folds them
         r = register(api, clash)
         assert r.status_code == 409 and r.json()["error"]["code"] == "name_taken", clash
@@ -102,9 +94,7 @@ def test_bad_password_and_per_name_rate_limit(api: httpx.Client) -> None:
     name = uniq("Patton")
     assert register(api, name).status_code == 201
     codes = [
-        api.post(
-            "/api/accounts/login", json={"name": name, "password": "wrong password"}
-        )
+        api.post("/api/accounts/login", json={"name": name, "password": "wrong password"})
         for _ in range(4)
     ]
     assert {r.json()["error"]["code"] for r in codes} == {"bad_credentials"}
@@ -112,27 +102,18 @@ def test_bad_password_and_per_name_rate_limit(api: httpx.Client) -> None:
     # LOGIN_NAME_RATE=4/minute: the fifth attempt on that name is refused, right or wrong
     r = api.post("/api/accounts/login", json={"name": name, "password": PW})
     assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
-    unknown = api.post(
-        "/api/accounts/login", json={"name": uniq("Nobody"), "password": PW}
-    )
-    assert (
-        unknown.status_code == 401
-        and unknown.json()["error"]["code"] == "bad_credentials"
-    )
+    unknown = api.post("/api/accounts/login", json={"name": uniq("Nobody"), "password": PW})
+    assert unknown.status_code == 401 and unknown.json()["error"]["code"] == "bad_credentials"
 
 
-def test_email_verification_and_password_reset(
-    api: httpx.Client, mailbox: Mailbox
-) -> None:
+def test_email_verification_and_password_reset(api: httpx.Client, mailbox: Mailbox) -> None:
     name = uniq("Monty")
     addr = f"{name.lower()}@example.org"
     r = register(api, name, email=addr)
     assert r.status_code == 201 and not r.json()["email_verified"]
     token = r.json()["token"]
     # no reset before the address is confirmed (same answer: 202)
-    assert (
-        api.post("/api/accounts/password-reset", json={"name": name}).status_code == 202
-    )
+    assert api.post("/api/accounts/password-reset", json={"name": name}).status_code == 202
     [mail] = mailbox.wait(addr, "Confirm")
     assert "http://players.example/accounts/verify?token=" in mail.get_content()
     link = Mailbox.link(mail, "/accounts/verify")
@@ -144,18 +125,11 @@ def test_email_verification_and_password_reset(
     assert api.get("/api/accounts/me", headers=auth(token)).json()["email_verified"]
     assert mailbox.wait(addr, "Reset", timeout=0.5) == []
     # the reset link: a new password, every session revoked, the link used once
-    assert (
-        api.post(
-            "/api/accounts/password-reset", json={"name": name.lower()}
-        ).status_code
-        == 202
-    )
+    assert api.post("/api/accounts/password-reset", json={"name": name.lower()}).status_code == 202
     [reset] = mailbox.wait(addr, "Reset")
     rt = Mailbox.link(reset, "/accounts/reset")
     assert api.get("/accounts/reset", params={"token": rt}).status_code == 200
-    short = api.post(
-        "/api/accounts/password-reset/confirm", json={"token": rt, "password": "x"}
-    )
+    short = api.post("/api/accounts/password-reset/confirm", json={"token": rt, "password": "x"})
     assert short.status_code == 422
     ok = api.post(
         "/api/accounts/password-reset/confirm",
@@ -168,10 +142,7 @@ def test_email_verification_and_password_reset(
         json={"token": rt, "password": "new password 2"},
     )
     assert again.status_code == 400 and again.json()["error"]["code"] == "invalid_token"
-    assert (
-        api.post("/api/accounts/login", json={"name": name, "password": PW}).status_code
-        == 401
-    )
+    assert api.post("/api/accounts/login", json={"name": name, "password": PW}).status_code == 401
     assert (
         api.post(
             "/api/accounts/login", json={"name": name, "password": "new password 1"}
@@ -199,14 +170,9 @@ HOSTILE_REGISTER = [
 def test_hostile_input_changes_nothing(api: httpx.Client) -> None:
     for body in HOSTILE_REGISTER:
         r = api.post("/api/accounts", json=body)
-        assert (
-            r.status_code == 422 and r.json()["error"]["code"] == "validation_error"
-        ), body
+        assert r.status_code == 422 and r.json()["error"]["code"] == "validation_error", body
     assert (
-        api.post(
-            "/api/accounts/login", json={"name": "Valid1", "password": PW}
-        ).status_code
-        == 401
+        api.post("/api/accounts/login", json={"name": "Valid1", "password": PW}).status_code == 401
     )
     assert api.post(
         "/api/accounts",

@@ -2,6 +2,7 @@
 to a bot at a level the engine offers, before the start and after friends joined; a person
 who joins takes a bot's seat back (before the start, and in the stand-in modes after it);
 bots take the seats still free only when the creator starts the game."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,8 +37,11 @@ def test_bot_levels_come_from_the_engine(api: httpx.Client) -> None:
 
 def test_overlord_mixes_friends_and_bots_seat_by_seat(api: httpx.Client) -> None:
     ike, monty, brad, omar = (new_identity(api, n) for n in ("Ike", "Monty", "Brad", "Omar"))
-    r = api.post("/api/games", json={"scenario_id": OMAHA, "seed": 5, "seat": "ALLIES:cinc"},
-                 headers=auth(ike))
+    r = api.post(
+        "/api/games",
+        json={"scenario_id": OMAHA, "seed": 5, "seat": "ALLIES:cinc"},
+        headers=auth(ike),
+    )
     g = r.json()
     gid = g["id"]
     assert post(api, monty, f"{gid}/seats/AXIS:cinc/claim").status_code == 200
@@ -67,8 +71,9 @@ def test_overlord_mixes_friends_and_bots_seat_by_seat(api: httpx.Client) -> None
     who = {s: (x["name"], x["is_bot"]) for s, x in slots(g).items()}
     assert who["ALLIES:cinc"] == ("Ike", False) and who["AXIS:cinc"] == ("Monty", False)
     assert who["AXIS:left"] == ("Brad", False)
-    assert all(who[s] == ("bot", True) for s in who if s not in ("ALLIES:cinc", "AXIS:cinc",
-                                                                 "AXIS:left"))
+    assert all(
+        who[s] == ("bot", True) for s in who if s not in ("ALLIES:cinc", "AXIS:cinc", "AXIS:left")
+    )
     # after the start (Overlord: the stand-in policy) a person takes a bot's seat
     r = post(api, omar, f"{gid}/seats/ALLIES:left/claim")
     assert r.status_code == 200 and slots(r.json())["ALLIES:left"]["name"] == "Omar"
@@ -78,13 +83,19 @@ def test_the_lobby_never_starts_a_game_a_friend_could_join(api: httpx.Client) ->
     """Creating an Overlord game with no ``bots`` leaves the other seats free (open), and a
     1v1 started against a bot keeps its bot: a stranger takes no side of a live 1v1."""
     ike, stranger = new_identity(api, "Ike"), new_identity(api, "Stranger")
-    r = api.post("/api/games", json={"scenario_id": "2-PegasusBridge", "seed": 5,
-                                     "seat": "AXIS"}, headers=auth(ike))
+    r = api.post(
+        "/api/games",
+        json={"scenario_id": "2-PegasusBridge", "seed": 5, "seat": "AXIS"},
+        headers=auth(ike),
+    )
     gid = r.json()["id"]
     r = post(api, ike, f"{gid}/start", level="random")
     assert r.json()["status"] == "live" and slots(r.json())["ALLIES"]["bot_level"] == "random"
     r = post(api, stranger, f"{gid}/seats/ALLIES/claim")
     assert r.status_code == 409 and err(r) == "seat_taken"
-    r = api.post("/api/games", json={"scenario_id": OMAHA, "bots": ["AXIS:cinc"],
-                                     "bot_level": "nope"}, headers=auth(ike))
+    r = api.post(
+        "/api/games",
+        json={"scenario_id": OMAHA, "bots": ["AXIS:cinc"], "bot_level": "nope"},
+        headers=auth(ike),
+    )
     assert r.status_code == 422 and err(r) == "unknown_bot_level"

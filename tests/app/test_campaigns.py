@@ -2,6 +2,7 @@
 first battle as an ordinary game, records the result when the game ends, starts the next
 battle with the pre-battle dice as the game's option ``campaign``, and survives a
 server restart."""
+
 from __future__ import annotations
 
 import time
@@ -24,9 +25,15 @@ def _wait_finished(api: httpx.Client, game_id: str, timeout: float = 120.0) -> d
 
 def test_campaign_battles_results_dice_and_restart(api: httpx.Client, server: Server) -> None:
     token = new_identity(api, "Campaigner")
-    r = api.post("/api/campaigns", headers=auth(token), json={
-        "name": "Normandy", "scenario_ids": ["2-PegasusBridge", "2-PegasusBridge"],
-        "bots": ["AXIS", "ALLIES"]})
+    r = api.post(
+        "/api/campaigns",
+        headers=auth(token),
+        json={
+            "name": "Normandy",
+            "scenario_ids": ["2-PegasusBridge", "2-PegasusBridge"],
+            "bots": ["AXIS", "ALLIES"],
+        },
+    )
     assert r.status_code == 201, r.text
     c = r.json()
     assert [b["index"] for b in c["battles"]] == [0] and c["next"] is None
@@ -41,7 +48,7 @@ def test_campaign_battles_results_dice_and_restart(api: httpx.Client, server: Se
     wins = c["wins"]
     want = {s: b0["medals"][s] + wins[s] for s in ("AXIS", "ALLIES")}
     assert c["next"]["dice"] == want and c["next"]["index"] == 1
-    server.restart()                                   # the campaign is stored
+    server.restart()  # the campaign is stored
     with httpx.Client(base_url=server.base, timeout=30) as api2:
         c2 = api2.get(f"/api/campaigns/{c['id']}").json()
         assert c2["battles"] == c["battles"] and c2["next"] == c["next"]
@@ -58,11 +65,13 @@ def test_campaign_battles_results_dice_and_restart(api: httpx.Client, server: Se
 
 def test_campaign_refused_bodies(api: httpx.Client) -> None:
     token = new_identity(api, "Campaigner 2")
-    r = api.post("/api/campaigns", headers=auth(token), json={
-        "name": "x", "scenario_ids": ["2-PegasusBridge"], "seat": "AXIS", "bots": ["AXIS"]})
+    r = api.post(
+        "/api/campaigns",
+        headers=auth(token),
+        json={"name": "x", "scenario_ids": ["2-PegasusBridge"], "seat": "AXIS", "bots": ["AXIS"]},
+    )
     assert r.status_code == 422
-    r = api.post("/api/campaigns", headers=auth(token), json={
-        "name": "x", "scenario_ids": []})
+    r = api.post("/api/campaigns", headers=auth(token), json={"name": "x", "scenario_ids": []})
     assert r.status_code == 422
     assert api.get("/api/campaigns/c_nothing").status_code == 404
 
@@ -74,10 +83,16 @@ def test_campaign_takes_the_rulesets_that_declare_campaigns(api: httpx.Client) -
     listed = {r["name"]: r["campaign"] for r in api.get("/api/rulesets").json()}
     assert listed["m44"] is True and listed["fastplay"] is False
     before = len(api.get("/api/campaigns").json())
-    r = api.post("/api/campaigns", headers=auth(token), json={
-        "name": "x", "ruleset": "fastplay", "scenario_ids": ["2-PegasusBridge"]})
+    r = api.post(
+        "/api/campaigns",
+        headers=auth(token),
+        json={"name": "x", "ruleset": "fastplay", "scenario_ids": ["2-PegasusBridge"]},
+    )
     assert r.status_code == 422 and r.json()["error"]["code"] == "invalid_options"
     assert len(api.get("/api/campaigns").json()) == before
-    r = api.post("/api/campaigns", headers=auth(token), json={
-        "name": "y", "ruleset": "m44", "scenario_ids": ["2-PegasusBridge"]})
+    r = api.post(
+        "/api/campaigns",
+        headers=auth(token),
+        json={"name": "y", "ruleset": "m44", "scenario_ids": ["2-PegasusBridge"]},
+    )
     assert r.status_code == 201 and r.json()["ruleset"] == "m44"

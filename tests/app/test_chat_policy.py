@@ -7,6 +7,7 @@ Field Generals of a side may talk to each other at any time.  Nothing of a side'
 ever reaches the other side or spectators; spectator chat never reaches players.
 004 team play: the team talks freely.  Game over: the chain of command is lifted.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -14,7 +15,15 @@ from typing import Any
 
 import pytest
 
-from app.chat.policy import Actor, channels, channels_for, may_read, may_read_any, may_write, writer_for
+from app.chat.policy import (
+    Actor,
+    channels,
+    channels_for,
+    may_read,
+    may_read_any,
+    may_write,
+    writer_for,
+)
 
 ROLES: dict[str, Actor] = {
     "spectator": Actor(None, None, None, True),
@@ -31,24 +40,41 @@ ROLES: dict[str, Actor] = {
 }
 OVERLORD_ROLES = {"cinc", "left", "centre", "right"}
 TEAM_ROLES = {"team_cinc", "team_left", "team_centre", "team_right"}
-CHANNELS = ["all", "side:ALLIES", "side:AXIS", "spectators",
-            "pair:ALLIES:left", "pair:ALLIES:centre", "pair:ALLIES:right",
-            "pair:AXIS:left", "pair:AXIS:centre", "pair:AXIS:right"]
+CHANNELS = [
+    "all",
+    "side:ALLIES",
+    "side:AXIS",
+    "spectators",
+    "pair:ALLIES:left",
+    "pair:ALLIES:centre",
+    "pair:ALLIES:right",
+    "pair:AXIS:left",
+    "pair:AXIS:centre",
+    "pair:AXIS:right",
+]
 STATES = ["no_visit", "visiting_left", "visiting_centre", "visiting_right", "opponent", "game_over"]
 
 
 def view_of(role: str, state: str) -> dict[str, Any]:
     """The writer's own engine view (only the parts the policy reads) in a turn state."""
-    v: dict[str, Any] = {"ruleset": "m44", "turn": 4, "game_over": state == "game_over",
-                         "active": "AXIS" if state == "opponent" else "ALLIES"}
+    v: dict[str, Any] = {
+        "ruleset": "m44",
+        "turn": 4,
+        "game_over": state == "game_over",
+        "active": "AXIS" if state == "opponent" else "ALLIES",
+    }
     if role in OVERLORD_ROLES or role in ("spectator", "anonymous"):
         visited = state.split("_")[1] if state.startswith("visiting") else None
         ol: dict[str, Any] = {"step": "fg" if visited else "dispatch"}
         if role in OVERLORD_ROLES:
-            ol["chain_of_command"] = {"side": "ALLIES", "turn": 4 if visited else 2,
-                                      "visited": visited, "history": [[2, "left"]]}
+            ol["chain_of_command"] = {
+                "side": "ALLIES",
+                "turn": 4 if visited else 2,
+                "visited": visited,
+                "history": [[2, "left"]],
+            }
         if role == "cinc" and state == "no_visit":
-            ol["visit"] = "right"           # a tentative visit opens nothing
+            ol["visit"] = "right"  # a tentative visit opens nothing
         v["overlord"] = ol
     return v
 
@@ -68,8 +94,12 @@ def expected(role: str, channel: str, state: str) -> tuple[bool, bool, str]:
     else:
         _, side, fg = channel.split(":")
         if not seated or side != "ALLIES" or role == "1v1":
-            read, why = False, "not your side" if (not seated or side != "ALLIES") else \
-                "a private channel of two generals"
+            read, why = (
+                False,
+                "not your side"
+                if (not seated or side != "ALLIES")
+                else "a private channel of two generals",
+            )
         else:
             read = a.role in ("cinc", fg)
             why = "" if read else "a private channel of two generals"
@@ -83,18 +113,30 @@ def expected(role: str, channel: str, state: str) -> tuple[bool, bool, str]:
     if channel == "spectators":
         return True, True, ""
     if role == "1v1" or role in TEAM_ROLES or state == "game_over":
-        return True, True, ""                   # team play / chain of command lifted
+        return True, True, ""  # team play / chain of command lifted
     if channel == "all":
         # 002: "The Commander-in-Chief may not talk with these Field Generals ... must limit
         # his input to the time he is visiting the front": they read "all"
         if a.role == "cinc":
-            return True, False, ("the Commander-in-Chief may not write where his Field "
-                                 "Generals read: only to the one he visits this turn")
+            return (
+                True,
+                False,
+                (
+                    "the Commander-in-Chief may not write where his Field "
+                    "Generals read: only to the one he visits this turn"
+                ),
+            )
         return True, True, ""
     if channel == "side:ALLIES":
         if a.role == "cinc":
-            return True, False, ("the Commander-in-Chief may not talk to all his Field "
-                                 "Generals: only to the one he visits this turn")
+            return (
+                True,
+                False,
+                (
+                    "the Commander-in-Chief may not talk to all his Field "
+                    "Generals: only to the one he visits this turn"
+                ),
+            )
         return True, True, ""
     fg = channel.split(":")[2]
     if state == f"visiting_{fg}":
@@ -106,10 +148,19 @@ def expected(role: str, channel: str, state: str) -> tuple[bool, bool, str]:
             why += "; your line to him opens when he visits you"
         return True, False, why
     if state == "no_visit":
-        return True, False, ("no Field General visited yet this turn: the line opens when the "
-                             "Commander-in-Chief confirms his orders")
-    return True, False, ("the opponent's turn: the Commander-in-Chief visits the front only "
-                         "on his side's turn")
+        return (
+            True,
+            False,
+            (
+                "no Field General visited yet this turn: the line opens when the "
+                "Commander-in-Chief confirms his orders"
+            ),
+        )
+    return (
+        True,
+        False,
+        ("the opponent's turn: the Commander-in-Chief visits the front only on his side's turn"),
+    )
 
 
 CASES = list(itertools.product(ROLES, CHANNELS, STATES))
@@ -131,9 +182,19 @@ def test_policy(role: str, channel: str, state: str) -> None:
     if not write:
         assert w.reason == why
     # the per-connection summary (hello / update ``chat_channels``) agrees, closed reasons too
-    game = [(s, s.split(":")[0], s.split(":")[1]) for s in
-            ("AXIS:cinc", "AXIS:left", "AXIS:centre", "AXIS:right",
-             "ALLIES:cinc", "ALLIES:left", "ALLIES:centre", "ALLIES:right")]
+    game = [
+        (s, s.split(":")[0], s.split(":")[1])
+        for s in (
+            "AXIS:cinc",
+            "AXIS:left",
+            "AXIS:centre",
+            "AXIS:right",
+            "ALLIES:cinc",
+            "ALLIES:left",
+            "ALLIES:centre",
+            "ALLIES:right",
+        )
+    ]
     if role == "1v1":
         game = [("AXIS", "AXIS", "commander"), ("ALLIES", "ALLIES", "commander")]
     ch = channels_for([actor], game, view)
@@ -150,9 +211,11 @@ def test_no_side_chat_reaches_the_other_side_or_spectators() -> None:
     for role, state in itertools.product(ROLES, STATES):
         a, view = ROLES[role], view_of(role, state)
         for ch in ("side:AXIS", "pair:AXIS:left", "pair:AXIS:centre", "pair:AXIS:right"):
-            assert not may_read(a, ch, view)            # every role here is ALLIES or a spectator
+            assert not may_read(a, ch, view)  # every role here is ALLIES or a spectator
         if a.seat is None:
-            assert not any(may_read(a, c, view) for c in CHANNELS if c.startswith(("side:", "pair:")))
+            assert not any(
+                may_read(a, c, view) for c in CHANNELS if c.startswith(("side:", "pair:"))
+            )
         else:
             assert not may_read(a, "spectators", view)
 
@@ -162,7 +225,7 @@ def test_tentative_visit_and_missing_view_are_strict() -> None:
     for view in (None, {}, {"overlord": {"visit": "left"}}):
         assert not may_write(cinc, "pair:ALLIES:left", view)
         assert not may_write(cinc, "side:ALLIES", view)
-    assert may_write(ROLES["left"], "side:ALLIES", None)           # FGs talk at any time
+    assert may_write(ROLES["left"], "side:ALLIES", None)  # FGs talk at any time
 
 
 def test_several_seats_held_by_one_identity() -> None:
@@ -184,8 +247,10 @@ def test_several_seats_held_by_one_identity() -> None:
     ch = channels_for(left_right, game, view_of("left", "visiting_left"))
     assert ch["read"] == ["all", "side:ALLIES", "pair:ALLIES:left", "pair:ALLIES:right"]
     assert ch["write"] == ["all", "side:ALLIES", "pair:ALLIES:left"]
-    assert ch["closed"] == {"pair:ALLIES:right": "the Commander-in-Chief is visiting the Left "
-                            "Field General this turn; your line to him opens when he visits you"}
+    assert ch["closed"] == {
+        "pair:ALLIES:right": "the Commander-in-Chief is visiting the Left "
+        "Field General this turn; your line to him opens when he visits you"
+    }
     assert writer_for(left_right, "spectators", None)[0] is None
 
 
@@ -206,39 +271,55 @@ class _Row:
 def slot_actors(layout: str) -> dict[str, list[Actor]]:
     """ALLIES's slots of an Overlord layout -> the chat actors of their holder, as the
     server builds them (every seat of the identity, ``collective`` from the side's slots)."""
-    _, slots = build_slots(ruleset("overlord"), "overlord", ALL_SEATS,
-                           {"ALLIES": layout, "AXIS": "4"})
+    _, slots = build_slots(
+        ruleset("overlord"), "overlord", ALL_SEATS, {"ALLIES": layout, "AXIS": "4"}
+    )
     rows = [_Row(seat, sl.slot) for sl in slots for seat in sl.seats]
     coll = collective_sides(rows)
-    return {sl.slot: [Actor(s, "ALLIES", s.split(":")[1], True, collective="ALLIES" in coll)
-                      for s in sl.seats] for sl in slots if sl.side == "ALLIES"}
+    return {
+        sl.slot: [
+            Actor(s, "ALLIES", s.split(":")[1], True, collective="ALLIES" in coll) for s in sl.seats
+        ]
+        for sl in slots
+        if sl.side == "ALLIES"
+    }
 
 
 def expected_layout(layout: str, roles: list[str], channel: str, state: str) -> tuple[bool, bool]:
     """(read, write) for the holder of ``roles`` from the texts, not from the code."""
-    if channel == "all":        # his Field Generals read it: closed to the C-in-C holder
+    if channel == "all":  # his Field Generals read it: closed to the C-in-C holder
         return True, state == "game_over" or layout in ("2", "1") or "cinc" not in roles
     if channel in ("spectators", "side:AXIS") or channel.startswith("pair:AXIS"):
-        return False, False                             # nothing crosses sides
+        return False, False  # nothing crosses sides
     if channel == "side:ALLIES":
         read = True
     else:
         read = "cinc" in roles or channel.split(":")[2] in roles
     if not read:
         return False, False
-    if state == "game_over" or layout in ("2", "1"):    # chain lifted / roles played together
+    if state == "game_over" or layout in ("2", "1"):  # chain lifted / roles played together
         return True, True
     if channel == "side:ALLIES":
-        return True, "cinc" not in roles                # the C-in-C holder: never, from any seat
+        return True, "cinc" not in roles  # the C-in-C holder: never, from any seat
     return True, state == f"visiting_{channel.split(':')[2]}"
 
 
-LAYOUT_CASES = [(lay, slot, ch, st) for lay in ("4", "3", "2", "1")
-                for slot in slot_actors(lay) for ch in CHANNELS for st in STATES]
+LAYOUT_CASES = [
+    (lay, slot, ch, st)
+    for lay in ("4", "3", "2", "1")
+    for slot in slot_actors(lay)
+    for ch in CHANNELS
+    for st in STATES
+]
 
 
 def test_layout_table_is_complete() -> None:
-    assert {lay: len(seat_layouts("overlord")[lay]) for lay in "4321"} == {"4": 4, "3": 3, "2": 2, "1": 1}
+    assert {lay: len(seat_layouts("overlord")[lay]) for lay in "4321"} == {
+        "4": 4,
+        "3": 3,
+        "2": 2,
+        "1": 1,
+    }
     assert len(LAYOUT_CASES) == (4 + 3 + 2 + 1) * len(CHANNELS) * len(STATES)
 
 
@@ -252,12 +333,12 @@ def test_policy_per_layout_and_slot(layout: str, slot: str, channel: str, state:
     for first in range(len(actors)):
         view = view_of(str(actors[first].role), state)
         if "cinc" in roles and state == "no_visit":
-            view["overlord"]["visit"] = "right"         # a tentative visit opens nothing
+            view["overlord"]["visit"] = "right"  # a tentative visit opens nothing
         assert bool(may_read_any(actors, channel, view)) == read
         writer, d = writer_for(actors, channel, view)
         assert bool(d) == write and (writer is not None) == write, (d, roles)
         if write and "cinc" in roles and layout in ("4", "3") and state != "game_over":
-            assert writer is not None and writer.role == "cinc"   # speaks as the C-in-C
+            assert writer is not None and writer.role == "cinc"  # speaks as the C-in-C
         ch = channels_for(actors, game, view)
         assert (channel in ch["write"]) == write and (channel in ch["read"]) == read
         if read and not write:

@@ -1,6 +1,7 @@
 """app.realtime.connection.Connection: a bounded queue drained by one writer task through
 the framework's send; the order of the texts is kept through a paused transport, an
 idle writer holds nothing it sent, and a failing send ends the writer."""
+
 from __future__ import annotations
 
 import asyncio
@@ -12,7 +13,7 @@ from app.realtime.connection import Connection
 
 
 class FakeSocket:
-    client_state = application_state = WebSocketState.CONNECTED   # Starlette's
+    client_state = application_state = WebSocketState.CONNECTED  # Starlette's
 
     """The ASGI send of uvicorn: suspends only while the transport is paused."""
 
@@ -41,15 +42,15 @@ async def _idle(conn: Connection) -> None:
 def test_order_kept_through_a_paused_transport() -> None:
     async def main() -> tuple[list[str], int]:
         ws = FakeSocket()
-        conn = Connection(ws, queue_size=100)           # type: ignore[arg-type]
+        conn = Connection(ws, queue_size=100)  # type: ignore[arg-type]
         conn.writer_task = asyncio.create_task(conn.writer())
         await _idle(conn)
         conn.send("a")
         await _idle(conn)
         assert ws.sent == ["a"]
-        ws.writable.clear()                             # flow control pauses
-        conn.send("b")                                  # the writer waits in its send
-        conn.send("c")                                  # queued behind it
+        ws.writable.clear()  # flow control pauses
+        conn.send("b")  # the writer waits in its send
+        conn.send("c")  # queued behind it
         await _idle(conn)
         assert ws.sent == ["a"]
         ws.writable.set()
@@ -69,17 +70,18 @@ def test_a_waiting_writer_holds_none_of_the_messages_it_sent() -> None:
     idles: the writer's frame held its last message until the next one, so an idle
     spectator kept its hello (~62 KB of an Overlord game) alive for as long as it
     watched (resume_bench --memory: 103 KB of RSS per idle socket, 40 without)."""
+
     async def main() -> tuple[list[str], list[str], int]:
         ws = FakeSocket()
-        conn = Connection(ws, queue_size=100)           # type: ignore[arg-type]
-        hello = "h" * (64 * 1024)                       # made at run time: not a constant
-        conn.send(hello)                                # no writer yet: queued
+        conn = Connection(ws, queue_size=100)  # type: ignore[arg-type]
+        hello = "h" * (64 * 1024)  # made at run time: not a constant
+        conn.send(hello)  # no writer yet: queued
         conn.writer_task = asyncio.create_task(conn.writer())
         await _idle(conn)
         sent, ws.sent = ws.sent, []
         lengths = [len(t) for t in sent]
         del sent
-        refs = sys.getrefcount(hello)                   # this frame's name + the argument
+        refs = sys.getrefcount(hello)  # this frame's name + the argument
         conn.close()
         await asyncio.wait_for(conn.writer_task, 2)
         return lengths, ws.sent, refs
@@ -92,11 +94,11 @@ def test_a_waiting_writer_holds_none_of_the_messages_it_sent() -> None:
 def test_failing_send_ends_the_writer() -> None:
     async def main() -> tuple[list[str], bool]:
         ws = FakeSocket()
-        conn = Connection(ws, queue_size=100)           # type: ignore[arg-type]
+        conn = Connection(ws, queue_size=100)  # type: ignore[arg-type]
         conn.writer_task = asyncio.create_task(conn.writer())
         await _idle(conn)
         ws.fail = True
-        conn.send("x")                                  # the writer's send raises
+        conn.send("x")  # the writer's send raises
         try:
             await asyncio.wait_for(conn.writer_task, 2)
         except RuntimeError:

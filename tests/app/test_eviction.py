@@ -1,6 +1,7 @@
 """Games leave a worker's memory and come back from their snapshot: idle eviction
 (``IDLE_EVICT_SECONDS``), the registry's capacity (``REGISTRY_CAPACITY``: never a game
 with connections or bot work), and the bounded structures of a connection."""
+
 from __future__ import annotations
 
 import asyncio
@@ -27,11 +28,21 @@ from tests.app.test_game_ws import logged_events, play, url
 
 # -- units ---------------------------------------------------------------------------------
 def fake_rt(gid: str, seq: int = 5, used: float | None = None, **kw: Any) -> Any:
-    rt = SimpleNamespace(game_id=gid, seq=seq, connections=set(), lock=asyncio.Lock(),
-                         inbox=deque(), bot_task=None, inbox_task=None, clock=None,
-                         status="live", seats={}, state=None,
-                         rs=SimpleNamespace(to_act=lambda state: []),
-                         used=time.monotonic() - 1000 if used is None else used)
+    rt = SimpleNamespace(
+        game_id=gid,
+        seq=seq,
+        connections=set(),
+        lock=asyncio.Lock(),
+        inbox=deque(),
+        bot_task=None,
+        inbox_task=None,
+        clock=None,
+        status="live",
+        seats={},
+        state=None,
+        rs=SimpleNamespace(to_act=lambda state: []),
+        used=time.monotonic() - 1000 if used is None else used,
+    )
     for k, v in kw.items():
         setattr(rt, k, v)
     return rt
@@ -50,10 +61,12 @@ def test_capacity_drops_only_idle_games() -> None:
     """Over capacity the LRU drops idle games, oldest first; a game with a connection, a
     bot task, a queued bus message, its lock taken or a lookup within ``GRACE`` stays,
     however far over capacity that leaves the registry."""
-    busy = [fake_rt("conn", connections={object()}),
-            fake_rt("recent", used=time.monotonic()),
-            fake_rt("inbox", inbox=deque([{"kind": "batch"}])),
-            fake_rt("clock", clock=object())]
+    busy = [
+        fake_rt("conn", connections={object()}),
+        fake_rt("recent", used=time.monotonic()),
+        fake_rt("inbox", inbox=deque([{"kind": "batch"}])),
+        fake_rt("clock", clock=object()),
+    ]
     reg, dropped = registry(1, fake_rt("idle1"), *busy, fake_rt("idle2"))
     reg._evict()
     assert dropped == ["idle1", "idle2"]
@@ -75,10 +88,15 @@ async def test_bot_task_and_lock_keep_a_game() -> None:
 
 def test_evict_idle_after_quiet_seconds() -> None:
     now = time.monotonic()
-    waiting = fake_rt("bots", seats={"AXIS": SimpleNamespace(seat="AXIS", is_bot=True)},
-                      rs=SimpleNamespace(to_act=lambda state: ["AXIS"]), used=now - 60)
-    reg, dropped = registry(256, fake_rt("old", used=now - 60), fake_rt("new", used=now - 5),
-                            waiting)
+    waiting = fake_rt(
+        "bots",
+        seats={"AXIS": SimpleNamespace(seat="AXIS", is_bot=True)},
+        rs=SimpleNamespace(to_act=lambda state: ["AXIS"]),
+        used=now - 60,
+    )
+    reg, dropped = registry(
+        256, fake_rt("old", used=now - 60), fake_rt("new", used=now - 5), waiting
+    )
     assert sorted(reg.evict_idle(30.0)) == ["bots", "old"] == sorted(dropped)
     assert list(reg.runtimes) == ["new"]
     # a game whose bot is waited for is not marked: the bot sweep reloads it
@@ -90,7 +108,7 @@ def test_shared_board() -> None:
     rs = SimpleNamespace(name="m44", board=lambda st: calls.append(st) or {"hexes": []})
     scn = object()
     a, b = SimpleNamespace(scn=scn), SimpleNamespace(scn=scn)
-    assert shared_board(rs, a) is shared_board(rs, b)        # type: ignore[arg-type]
+    assert shared_board(rs, a) is shared_board(rs, b)  # type: ignore[arg-type]
     assert len(calls) == 1
     assert shared_board(rs, SimpleNamespace(scn=object())) is not shared_board(rs, a)  # type: ignore[arg-type]
 
@@ -115,8 +133,8 @@ def test_recent_batches_bounded_by_count_and_events() -> None:
     assert rt.recent_events == RECENT_BATCHES
     assert [b.state is None for b in rt.recent].count(False) == 1
     assert rt.batches_since(200 - RECENT_BATCHES) is not None
-    assert rt.batches_since(199 - RECENT_BATCHES) is None          # rebuilt from the log
-    for seq in range(201, 401):                                      # not delivered: kept
+    assert rt.batches_since(199 - RECENT_BATCHES) is None  # rebuilt from the log
+    for seq in range(201, 401):  # not delivered: kept
         rt.push(seq, "AXIS", [{"type": "e"}], object(), seq)
     assert rt.recent[0].first_seq <= 201 and rt.recent[-1].seq == 400
     rt = bare_runtime()
@@ -128,7 +146,7 @@ def test_recent_batches_bounded_by_count_and_events() -> None:
 
 
 class FakeWS:
-    client_state = application_state = WebSocketState.CONNECTED   # Starlette's
+    client_state = application_state = WebSocketState.CONNECTED  # Starlette's
 
     def __init__(self) -> None:
         self.sent: list[str] = []
@@ -148,15 +166,15 @@ async def test_send_queue_bounded_by_count_and_bytes() -> None:
     conn = Connection(ws, queue_size=3, max_bytes=100)  # type: ignore[arg-type]
     conn.writer_task = asyncio.create_task(conn.writer())
     await asyncio.sleep(0)
-    assert not conn._out                         # idle: nothing held
+    assert not conn._out  # idle: nothing held
     for i in range(4):
-        conn.send(f"m{i}")                       # m0 taken by the writer, m1..m3 queued
+        conn.send(f"m{i}")  # m0 taken by the writer, m1..m3 queued
         await asyncio.sleep(0)
     assert not conn.closed and conn.queued == 6
-    conn.send("m4")                              # a 4th waiting message: over the count
+    conn.send("m4")  # a 4th waiting message: over the count
     assert conn.closed and conn.close_code == 4008 and not conn._out
     await asyncio.wait_for(asyncio.gather(conn.writer_task, return_exceptions=True), 3)
-    assert ws.sent == [] and ws.closed is not None and ws.closed[0] == 4008   # writer cut
+    assert ws.sent == [] and ws.closed is not None and ws.closed[0] == 4008  # writer cut
 
     ws2 = FakeWS()
     ws2.gate.set()
@@ -167,11 +185,11 @@ async def test_send_queue_bounded_by_count_and_bytes() -> None:
     await asyncio.sleep(0.01)
     assert ws2.sent == ["x" * 60, "y" * 30] and conn2.queued == 0 and not conn2._out
     ws2.gate.clear()
-    conn2.send("a" * 10)                         # taken by the writer (blocked sending it)
+    conn2.send("a" * 10)  # taken by the writer (blocked sending it)
     await asyncio.sleep(0)
     conn2.send("b" * 60)
     assert not conn2.closed
-    conn2.send("c" * 50)                         # 110 characters waiting: over the bytes
+    conn2.send("c" * 50)  # 110 characters waiting: over the bytes
     assert conn2.close_code == 4008
 
     ws3 = FakeWS()
@@ -179,7 +197,7 @@ async def test_send_queue_bounded_by_count_and_bytes() -> None:
     conn3 = Connection(ws3, queue_size=10)  # type: ignore[arg-type]
     conn3.writer_task = asyncio.create_task(conn3.writer())
     conn3.send("last")
-    conn3.close(1000, "bye")                     # pending messages are flushed, then closed
+    conn3.close(1000, "bye")  # pending messages are flushed, then closed
     await asyncio.wait_for(conn3.writer_task, 2)
     assert ws3.sent == ["last"] and ws3.closed == (1000, "bye")
 
@@ -207,20 +225,29 @@ async def test_evicted_game_resumes_from_its_snapshot(evicting: Server) -> None:
     with httpx.Client(base_url=evicting.base, timeout=20) as api:
         gid, toks = two_player_game(api, seed=31)
         bot = RandomBot(31)
-        async with WS(url(evicting, gid), toks["AXIS"]) as ax, \
-                WS(url(evicting, gid), toks["ALLIES"]) as al, WS(url(evicting, gid)) as spec:
-            await play({"AXIS": ax, "ALLIES": al}, bot, 30, (spec,))   # past a snapshot (25)
+        async with (
+            WS(url(evicting, gid), toks["AXIS"]) as ax,
+            WS(url(evicting, gid), toks["ALLIES"]) as al,
+            WS(url(evicting, gid)) as spec,
+        ):
+            await play({"AXIS": ax, "ALLIES": al}, bot, 30, (spec,))  # past a snapshot (25)
             seq = spec.seq
             before = {w.seat: (w.view, w.legal) for w in (ax, al, spec)}
-            events = [e for m in spec.messages if m["type"] == "update"
-                      and m["first_seq"] > seq - 4 for e in m["events"]]
+            events = [
+                e
+                for m in spec.messages
+                if m["type"] == "update" and m["first_seq"] > seq - 4
+                for e in m["events"]
+            ]
         mark(evicting, gid, "reloaded")
-        await asyncio.sleep(3.5)                 # idle 1 s, a pass every second
-        async with WS(url(evicting, gid, since=seq - 4), toks["AXIS"]) as ax, \
-                WS(url(evicting, gid, since=seq), toks["ALLIES"]) as al, \
-                WS(url(evicting, gid, since=seq - 4)) as spec:
+        await asyncio.sleep(3.5)  # idle 1 s, a pass every second
+        async with (
+            WS(url(evicting, gid, since=seq - 4), toks["AXIS"]) as ax,
+            WS(url(evicting, gid, since=seq), toks["ALLIES"]) as al,
+            WS(url(evicting, gid, since=seq - 4)) as spec,
+        ):
             hello = spec.messages[0]
-            assert hello["scenario_name"] == "reloaded"       # it was loaded again
+            assert hello["scenario_name"] == "reloaded"  # it was loaded again
             assert hello["seq"] == seq
             upd = await spec.expect("update", "sync")
             assert upd["type"] == "update" and (upd["first_seq"], upd["seq"]) == (seq - 3, seq)
@@ -238,7 +265,7 @@ async def test_game_with_a_connection_stays(evicting: Server) -> None:
             mark(evicting, gid, "changed behind")
             await asyncio.sleep(3.0)
             async with WS(url(evicting, gid), toks["AXIS"]) as ax:
-                assert ax.messages[0]["scenario_name"] != "changed behind"   # never dropped
+                assert ax.messages[0]["scenario_name"] != "changed behind"  # never dropped
             assert spec.seq == 0
 
 
@@ -249,10 +276,14 @@ def test_clock_fold_from_a_saved_fold() -> None:
     from app.clocks.service import Clock
 
     t0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    rows = [(("AXIS", "chance", "ALLIES")[i % 3], t0 + timedelta(seconds=i * 1.5 + (i % 7)))
-            for i in range(1, 120)]
-    for cfg in ({"kind": "bank", "initial_seconds": 600, "increment_seconds": 5},
-                {"kind": "move", "move_seconds": 60}):
+    rows = [
+        (("AXIS", "chance", "ALLIES")[i % 3], t0 + timedelta(seconds=i * 1.5 + (i % 7)))
+        for i in range(1, 120)
+    ]
+    for cfg in (
+        {"kind": "bank", "initial_seconds": 600, "increment_seconds": 5},
+        {"kind": "move", "move_seconds": 60},
+    ):
         full = Clock.of(cfg, t0, rows)
         assert full is not None
         for k in (0, 1, 50, 119):
@@ -269,19 +300,26 @@ async def test_timed_game_snapshots_carry_the_clock(evicting: Server) -> None:
     from tests.app.test_remote_play import timed_game
 
     with httpx.Client(base_url=evicting.base, timeout=20) as api:
-        gid, toks = timed_game(api, {"kind": "bank", "initial_seconds": 3600,
-                                     "increment_seconds": 2, "on_timeout": "bot"}, seed=33)
-        async with WS(url(evicting, gid), toks["AXIS"]) as ax, \
-                WS(url(evicting, gid), toks["ALLIES"]) as al:
+        gid, toks = timed_game(
+            api,
+            {"kind": "bank", "initial_seconds": 3600, "increment_seconds": 2, "on_timeout": "bot"},
+            seed=33,
+        )
+        async with (
+            WS(url(evicting, gid), toks["AXIS"]) as ax,
+            WS(url(evicting, gid), toks["ALLIES"]) as al,
+        ):
             await play({"AXIS": ax, "ALLIES": al}, RandomBot(33), 60)
-        await asyncio.sleep(0.5)                 # snapshots are written after the broadcast
+        await asyncio.sleep(0.5)  # snapshots are written after the broadcast
     path = evicting.env["DATABASE_URL"].split("///", 1)[1]
     with sqlite3.connect(path) as db:
-        snaps = db.execute("SELECT seq, clock FROM snapshots WHERE game_id = ? ORDER BY seq",
-                           (gid,)).fetchall()
+        snaps = db.execute(
+            "SELECT seq, clock FROM snapshots WHERE game_id = ? ORDER BY seq", (gid,)
+        ).fetchall()
         started = db.execute("SELECT started_at FROM games WHERE id = ?", (gid,)).fetchone()[0]
-        rows = db.execute("SELECT seq, seat, created_at FROM actions WHERE game_id = ? "
-                          "ORDER BY seq", (gid,)).fetchall()
+        rows = db.execute(
+            "SELECT seq, seat, created_at FROM actions WHERE game_id = ? ORDER BY seq", (gid,)
+        ).fetchall()
     assert len(snaps) >= 2 and all(c is not None for _, c in snaps)
     from datetime import datetime
 
@@ -290,8 +328,12 @@ async def test_timed_game_snapshots_carry_the_clock(evicting: Server) -> None:
 
     cfg = {"kind": "bank", "initial_seconds": 3600, "increment_seconds": 2, "on_timeout": "bot"}
     for seq, saved in snaps:
-        full = Clock.of(cfg, dt(started), [(seat, dt(at)) for s, seat, at in rows if s <= seq],
-                        ("AXIS", "ALLIES"))
+        full = Clock.of(
+            cfg,
+            dt(started),
+            [(seat, dt(at)) for s, seat, at in rows if s <= seq],
+            ("AXIS", "ALLIES"),
+        )
         assert full is not None
         got = json.loads(saved)
         assert got["last_side"] == full.last_side
@@ -309,14 +351,17 @@ async def test_spectators_joining_cost_no_message_each(evicting: Server) -> None
             others = [WS(url(evicting, gid)) for _ in range(12)]
             for w in others:
                 await w.__aenter__()
-            await asyncio.sleep(2.5)            # one presence period (2 s) at least
+            await asyncio.sleep(2.5)  # one presence period (2 s) at least
             counts = [m["spectators"] for m in first.messages if m["type"] == "presence"]
             assert 1 <= len(counts) <= 3 and counts[-1] == 13, counts
             seen = len(first.messages)
             async with WS(url(evicting, gid), toks["AXIS"]):
-                await asyncio.sleep(0.5)                        # well before the next period
-                states = [{s["seat"]: s["state"] for s in m["seats"]}["AXIS"]
-                          for m in first.messages[seen:] if m["type"] == "presence"]
+                await asyncio.sleep(0.5)  # well before the next period
+                states = [
+                    {s["seat"]: s["state"] for s in m["seats"]}["AXIS"]
+                    for m in first.messages[seen:]
+                    if m["type"] == "presence"
+                ]
                 assert states == ["online"], states
             for w in others:
                 await w.close()
@@ -328,18 +373,23 @@ def test_a_cold_start_from_an_early_snapshot_is_the_live_game(tmp_path: Path) ->
     replays: none is written (it was once stored under the current seq, and a restart
     then replayed the tail on the wrong state).  After a kill -9, each game reloads from
     its snapshots and shows exactly the view it had."""
-    with backend("sqlite", tmp_path, {"SNAPSHOT_EVERY": "2"}) as srv, \
-            httpx.Client(base_url=srv.base, timeout=20) as api:
+    with (
+        backend("sqlite", tmp_path, {"SNAPSHOT_EVERY": "2"}) as srv,
+        httpx.Client(base_url=srv.base, timeout=20) as api,
+    ):
         games = [two_player_game(api, seed=40 + n) for n in range(6)]
 
         async def before() -> list[dict[str, Any]]:
             views = []
             for n, (gid, toks) in enumerate(games):
-                async with WS(url(srv, gid), toks["AXIS"]) as ax, \
-                        WS(url(srv, gid), toks["ALLIES"]) as al, WS(url(srv, gid)) as spec:
+                async with (
+                    WS(url(srv, gid), toks["AXIS"]) as ax,
+                    WS(url(srv, gid), toks["ALLIES"]) as al,
+                    WS(url(srv, gid)) as spec,
+                ):
                     await play({"AXIS": ax, "ALLIES": al}, RandomBot(n), 2 + n % 3, (spec,))
                     views.append(spec.view)
-            await asyncio.sleep(0.5)                # snapshots are written after the broadcast
+            await asyncio.sleep(0.5)  # snapshots are written after the broadcast
             return views
 
         live = asyncio.run(before())

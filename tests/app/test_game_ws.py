@@ -1,6 +1,7 @@
 """Websocket play against a real uvicorn: a whole game, spectators, reconnects, restarts,
 conflicting actions.  Choices come from the engine's random bot over the server's
 ``legal`` lists."""
+
 from __future__ import annotations
 
 import asyncio
@@ -21,8 +22,9 @@ def url(server: Server, gid: str, **q: Any) -> str:
     return f"{server.ws_base}/ws/games/{gid}" + (f"?{qs}" if qs else "")
 
 
-async def play(players: dict[str, WS], bot: RandomBot, steps: int | None = None,
-               watchers: tuple[WS, ...] = ()) -> int:
+async def play(
+    players: dict[str, WS], bot: RandomBot, steps: int | None = None, watchers: tuple[WS, ...] = ()
+) -> int:
     """Play until the game is over (or ``steps`` actions); returns the actions played."""
     n = 0
     while steps is None or n < steps:
@@ -52,8 +54,11 @@ def assert_no_foreign_hand(ws: WS) -> None:
 async def test_whole_game_with_spectator(server: Server, api: httpx.Client) -> None:
     gid, toks = two_player_game(api, seed=11)
     step_cap = None if server.kind == "sqlite" else 150  # type: ignore[attr-defined]
-    async with WS(url(server, gid), toks["AXIS"]) as ax, WS(url(server, gid), toks["ALLIES"]) as al, \
-            WS(url(server, gid)) as spec:
+    async with (
+        WS(url(server, gid), toks["AXIS"]) as ax,
+        WS(url(server, gid), toks["ALLIES"]) as al,
+        WS(url(server, gid)) as spec,
+    ):
         assert (ax.seat, al.seat, spec.seat) == ("AXIS", "ALLIES", None)
         hello = spec.messages[0]
         assert hello["board"]["name"] and hello["legal"] == [] and hello["seq"] == 0
@@ -77,8 +82,12 @@ async def test_whole_game_with_spectator(server: Server, api: httpx.Client) -> N
             log = api.get(f"/api/games/{gid}/log").json()
             assert [a["seq"] for a in log["actions"]] == list(range(1, final + 1))
             assert any(a["seat"] == "chance" for a in log["actions"])
-            st = replay(load_scenario(log["scenario"]), log["rng_seed"],
-                        [a["action"] for a in log["actions"]], log["options"])
+            st = replay(
+                load_scenario(log["scenario"]),
+                log["rng_seed"],
+                [a["action"] for a in log["actions"]],
+                log["options"],
+            )
             assert json.loads(json.dumps(view_for(st, None))) == spec.view
             r = await al.act({"type": "end_turn"})
             assert r["type"] == "reject" and r["code"] == "game_over"
@@ -91,10 +100,14 @@ def live_events(ws: WS, since: int) -> list[dict[str, Any]]:
     return [e for m in updates for e in m["events"]]
 
 
-def logged_events(api: httpx.Client, gid: str, since: int, token: str | None) -> list[dict[str, Any]]:
+def logged_events(
+    api: httpx.Client, gid: str, since: int, token: str | None
+) -> list[dict[str, Any]]:
     """``GET /api/games/{id}/events?since=`` for that token's seats, flattened in seq order."""
-    r = api.get(f"/api/games/{gid}/events?since={since}",
-                headers={"Authorization": f"Bearer {token}"} if token else {})
+    r = api.get(
+        f"/api/games/{gid}/events?since={since}",
+        headers={"Authorization": f"Bearer {token}"} if token else {},
+    )
     assert r.status_code == 200, r.text
     entries = r.json()["entries"]
     assert [x["seq"] for x in entries] == list(range(since + 1, since + 1 + len(entries)))
@@ -104,8 +117,11 @@ def logged_events(api: httpx.Client, gid: str, since: int, token: str | None) ->
 async def test_reconnect_with_stale_seq_catches_up(server: Server, api: httpx.Client) -> None:
     gid, toks = two_player_game(api, seed=3)
     bot = RandomBot(9)
-    async with WS(url(server, gid), toks["AXIS"]) as ax, WS(url(server, gid), toks["ALLIES"]) as al, \
-            WS(url(server, gid)) as watcher:
+    async with (
+        WS(url(server, gid), toks["AXIS"]) as ax,
+        WS(url(server, gid), toks["ALLIES"]) as al,
+        WS(url(server, gid)) as watcher,
+    ):
         players = {"AXIS": ax, "ALLIES": al}
         await play(players, bot, 5, (watcher,))
         async with WS(url(server, gid)) as late:
@@ -114,12 +130,14 @@ async def test_reconnect_with_stale_seq_catches_up(server: Server, api: httpx.Cl
         # a spectator back with since=s0 gets hello + one update with everything it missed,
         # whichever worker it lands on (one that does not hold the batches after s0 rebuilds
         # them from the log)
-        for _ in range(4 if server.workers > 1 else 1):       # pg: both workers, likely
+        for _ in range(4 if server.workers > 1 else 1):  # pg: both workers, likely
             async with WS(url(server, gid, since=s0)) as back:
                 upd = await back.expect("update", "sync")
                 assert upd["type"] == "update", upd["type"]
                 assert upd["first_seq"] == s0 + 1 and upd["seq"] == watcher.seq == back.seq
-                assert upd["events"] == live_events(watcher, s0) == logged_events(api, gid, s0, None)
+                assert (
+                    upd["events"] == live_events(watcher, s0) == logged_events(api, gid, s0, None)
+                )
                 assert upd["view"] == watcher.view
                 assert not list(hands(upd))
         # a player reconnecting (second tab) with since, and an explicit resync message
@@ -153,8 +171,14 @@ def sides_game(api: httpx.Client, mode: str) -> tuple[str, dict[str, str], dict[
         gid, toks = two_player_game(api, seed=17)
         return gid, toks, {"AXIS": ["AXIS"], "ALLIES": ["ALLIES"]}
     toks = {"AXIS": new_identity(api, "Axis team"), "ALLIES": new_identity(api, "Allied team")}
-    g = create_game(api, toks["AXIS"], seed=17, mode="team", seat="AXIS:cinc",
-                    layout={"AXIS": "1", "ALLIES": "1"})
+    g = create_game(
+        api,
+        toks["AXIS"],
+        seed=17,
+        mode="team",
+        seat="AXIS:cinc",
+        layout={"AXIS": "1", "ALLIES": "1"},
+    )
     assert claim(api, toks["ALLIES"], g["id"], "ALLIES:cinc").status_code == 200
     seats = {side: [s["seat"] for s in g["seats"] if s["side"] == side] for side in toks}
     assert len(seats["AXIS"]) == 4
@@ -162,8 +186,9 @@ def sides_game(api: httpx.Client, mode: str) -> tuple[str, dict[str, str], dict[
 
 
 @pytest.mark.parametrize("mode", ["1v1", "team"])
-async def test_reconnect_on_a_worker_without_the_batches(server: Server, api: httpx.Client,
-                                                         mode: str) -> None:
+async def test_reconnect_on_a_worker_without_the_batches(
+    server: Server, api: httpx.Client, mode: str
+) -> None:
     """After a restart no worker holds the batches after ``since``: every reconnect with
     ``since`` gets exactly the events it missed (what it was sent live, what ``GET
     /api/games/{id}/events`` gives that seat), redacted per seat (team: for the four role
@@ -171,24 +196,38 @@ async def test_reconnect_on_a_worker_without_the_batches(server: Server, api: ht
     without a gap.  A ``since`` beyond the game's seq is the protocol's ``invalid_since``."""
     gid, toks, seats_of = sides_game(api, mode)
     bot = RandomBot(17)
-    async with WS(url(server, gid), toks["AXIS"]) as ax, WS(url(server, gid), toks["ALLIES"]) as al, \
-            WS(url(server, gid)) as spec:
+    async with (
+        WS(url(server, gid), toks["AXIS"]) as ax,
+        WS(url(server, gid), toks["ALLIES"]) as al,
+        WS(url(server, gid)) as spec,
+    ):
         players = {s: w for w, side in ((ax, "AXIS"), (al, "ALLIES")) for s in seats_of[side]}
         await play(players, bot, 4, (spec,))
         s0 = spec.seq
         await play(players, bot, 14, (spec,))
         final = spec.seq
-        live = {who: (live_events(w, s0), w.view, w.legal,
-                      [m for m in w.messages if m["type"] == "update"][-1].get("views"))
-                for who, w in (("AXIS", ax), ("ALLIES", al), (None, spec))}
+        live = {
+            who: (
+                live_events(w, s0),
+                w.view,
+                w.legal,
+                [m for m in w.messages if m["type"] == "update"][-1].get("views"),
+            )
+            for who, w in (("AXIS", ax), ("ALLIES", al), (None, spec))
+        }
         await asyncio.to_thread(server.restart)
         await spec.expect("__closed__", timeout=10)
-    assert live["AXIS"][0] != live["ALLIES"][0]          # the hands' draws differ per seat
-    async with WS(url(server, gid, since=s0), toks["AXIS"]) as ax, \
-            WS(url(server, gid, since=s0), toks["ALLIES"]) as al, \
-            WS(url(server, gid, since=s0)) as spec:
-        for who, w, tok in (("AXIS", ax, toks["AXIS"]), ("ALLIES", al, toks["ALLIES"]),
-                            (None, spec, None)):
+    assert live["AXIS"][0] != live["ALLIES"][0]  # the hands' draws differ per seat
+    async with (
+        WS(url(server, gid, since=s0), toks["AXIS"]) as ax,
+        WS(url(server, gid, since=s0), toks["ALLIES"]) as al,
+        WS(url(server, gid, since=s0)) as spec,
+    ):
+        for who, w, tok in (
+            ("AXIS", ax, toks["AXIS"]),
+            ("ALLIES", al, toks["ALLIES"]),
+            (None, spec, None),
+        ):
             upd = await w.expect("update", "sync")
             assert upd["type"] == "update", (w.seat, upd["type"])
             assert (upd["first_seq"], upd["seq"]) == (s0 + 1, final)
@@ -222,15 +261,21 @@ async def test_reconnect_on_a_worker_without_the_batches(server: Server, api: ht
 async def test_restart_mid_game_loses_nothing(server: Server, api: httpx.Client) -> None:
     gid, toks = two_player_game(api, seed=21)
     bot = RandomBot(21)
-    async with WS(url(server, gid), toks["AXIS"]) as ax, WS(url(server, gid), toks["ALLIES"]) as al, \
-            WS(url(server, gid)) as spec:
-        await play({"AXIS": ax, "ALLIES": al}, bot, 40, (spec,))   # crosses a snapshot (every 25)
+    async with (
+        WS(url(server, gid), toks["AXIS"]) as ax,
+        WS(url(server, gid), toks["ALLIES"]) as al,
+        WS(url(server, gid)) as spec,
+    ):
+        await play({"AXIS": ax, "ALLIES": al}, bot, 40, (spec,))  # crosses a snapshot (every 25)
         seq, views = spec.seq, {w.seat: (w.view, w.legal) for w in (ax, al, spec)}
-        await asyncio.to_thread(server.restart)                     # kill -9, then start again
+        await asyncio.to_thread(server.restart)  # kill -9, then start again
         closed = await spec.expect("__closed__", timeout=10)
         assert closed["type"] == "__closed__"
-    async with WS(url(server, gid, since=seq), toks["AXIS"]) as ax, \
-            WS(url(server, gid, since=seq), toks["ALLIES"]) as al, WS(url(server, gid)) as spec:
+    async with (
+        WS(url(server, gid, since=seq), toks["AXIS"]) as ax,
+        WS(url(server, gid, since=seq), toks["ALLIES"]) as al,
+        WS(url(server, gid)) as spec,
+    ):
         for w in (ax, al, spec):
             assert w.seq == seq
             assert (w.view, w.legal) == views[w.seat]
@@ -241,8 +286,11 @@ async def test_restart_mid_game_loses_nothing(server: Server, api: httpx.Client)
 async def test_conflicting_actions_exactly_one_applied(server: Server, api: httpx.Client) -> None:
     gid, toks = two_player_game(api, seed=5)
     bot = RandomBot(2)
-    async with WS(url(server, gid), toks["AXIS"]) as ax, WS(url(server, gid), toks["ALLIES"]) as al, \
-            WS(url(server, gid)) as spec:
+    async with (
+        WS(url(server, gid), toks["AXIS"]) as ax,
+        WS(url(server, gid), toks["ALLIES"]) as al,
+        WS(url(server, gid)) as spec,
+    ):
         players = {"AXIS": ax, "ALLIES": al}
         rounds = 0
         while rounds < 6:
@@ -264,7 +312,7 @@ async def test_conflicting_actions_exactly_one_applied(server: Server, api: http
                 await spec.wait_seq(ack["seq"])
                 assert api.get(f"/api/games/{gid}").json()["seq"] == ack["seq"]
                 loser = tab1 if rej is r1 else tab2
-                await loser.wait_seq(ack["seq"])          # the loser is resynced
+                await loser.wait_seq(ack["seq"])  # the loser is resynced
             for w in players.values():
                 await w.wait_seq(ack["seq"])
             rounds += 1
@@ -274,13 +322,18 @@ async def test_conflicting_actions_exactly_one_applied(server: Server, api: http
 
 async def test_server_bots_finish_a_game(server: Server, api: httpx.Client) -> None:
     if server.kind != "sqlite":  # type: ignore[attr-defined]
-        return   # the whole-game check runs once; the PG run plays with humans above
+        return  # the whole-game check runs once; the PG run plays with humans above
     tok = new_identity(api, "Bot owner")
-    g = api.post("/api/games", json={"scenario_id": "2-PegasusBridge", "seed": 4},
-                 headers={"Authorization": f"Bearer {tok}"}).json()
+    g = api.post(
+        "/api/games",
+        json={"scenario_id": "2-PegasusBridge", "seed": 4},
+        headers={"Authorization": f"Bearer {tok}"},
+    ).json()
     async with WS(url(server, g["id"])) as spec:
         for seat in ("AXIS", "ALLIES"):
-            r = api.post(f"/api/games/{g['id']}/seats/{seat}/bot", headers={"Authorization": f"Bearer {tok}"})
+            r = api.post(
+                f"/api/games/{g['id']}/seats/{seat}/bot", headers={"Authorization": f"Bearer {tok}"}
+            )
             assert r.status_code == 200, r.text
         for _ in range(600):
             if spec.view.get("game_over"):
@@ -303,17 +356,24 @@ async def test_dead_client_never_delays_the_others(server: Server, api: httpx.Cl
     dead.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     dead.connect(("127.0.0.1", server.port))
     key = base64.b64encode(os.urandom(16)).decode()
-    dead.sendall((f"GET /ws/games/{gid} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
-                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                  "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    dead.sendall(
+        (
+            f"GET /ws/games/{gid} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
     try:
-        async with WS(url(server, gid), toks["AXIS"]) as ax, WS(url(server, gid), toks["ALLIES"]) as al:
+        async with (
+            WS(url(server, gid), toks["AXIS"]) as ax,
+            WS(url(server, gid), toks["ALLIES"]) as al,
+        ):
             t0 = time.monotonic()
             n = await play({"AXIS": ax, "ALLIES": al}, RandomBot(1), 150)
             assert n == 150 and time.monotonic() - t0 < 60
     finally:
         dead.close()
-    async with WS(url(server, gid)) as spec:           # the server is fine
+    async with WS(url(server, gid)) as spec:  # the server is fine
         assert spec.seq == al.seq
 
 
@@ -321,16 +381,24 @@ async def test_overlord_eight_seats(server: Server, api: httpx.Client) -> None:
     """An Overlord game: eight role seats from the engine, each claimed by its own identity;
     every seat and a spectator follow the game, nobody sees the other side's hand."""
     toks = [new_identity(api, f"General {i}") for i in range(8)]
-    r = api.post("/api/games", json={"scenario_id": "13-OmahaBeachOverlord", "mode": "overlord",
-                                     "seed": 2}, headers={"Authorization": f"Bearer {toks[0]}"})
+    r = api.post(
+        "/api/games",
+        json={"scenario_id": "13-OmahaBeachOverlord", "mode": "overlord", "seed": 2},
+        headers={"Authorization": f"Bearer {toks[0]}"},
+    )
     assert r.status_code == 201, r.text
     g = r.json()
     seats = [s["seat"] for s in g["seats"]]
     assert len(seats) == 8 and "ALLIES:cinc" in seats
     assert {(s["side"], s["role"]) for s in g["seats"]} >= {("ALLIES", "cinc"), ("AXIS", "left")}
     for tok, seat in zip(toks, seats):
-        assert api.post(f"/api/games/{g['id']}/seats/{seat}/claim",
-                        headers={"Authorization": f"Bearer {tok}"}).status_code == 200
+        assert (
+            api.post(
+                f"/api/games/{g['id']}/seats/{seat}/claim",
+                headers={"Authorization": f"Bearer {tok}"},
+            ).status_code
+            == 200
+        )
     conns = {seat: WS(url(server, g["id"]), tok) for tok, seat in zip(toks, seats)}
     for c in conns.values():
         await c.__aenter__()
@@ -345,8 +413,9 @@ async def test_overlord_eight_seats(server: Server, api: httpx.Client) -> None:
             updates = [m for c in conns.values() for m in c.messages if m["type"] == "update"]
             assert any("chat_channels" not in m for m in updates)
             for c in conns.values():
-                kept = next(m["chat_channels"] for m in reversed(c.messages)
-                            if "chat_channels" in m)
+                kept = next(
+                    m["chat_channels"] for m in reversed(c.messages) if "chat_channels" in m
+                )
                 await c.send({"type": "resync"})
                 assert (await c.expect("sync"))["chat_channels"] == kept
             cinc = conns["ALLIES:cinc"].messages[0]["chat_channels"]
@@ -357,8 +426,11 @@ async def test_overlord_eight_seats(server: Server, api: httpx.Client) -> None:
         for c in conns.values():
             await c.close()
     assert api.get("/api/games/" + g["id"]).json()["mode"] == "overlord"
-    r = api.post("/api/games", json={"scenario_id": "13-OmahaBeachOverlord", "mode": "team"},
-                 headers={"Authorization": f"Bearer {toks[0]}"})
+    r = api.post(
+        "/api/games",
+        json={"scenario_id": "13-OmahaBeachOverlord", "mode": "team"},
+        headers={"Authorization": f"Bearer {toks[0]}"},
+    )
     assert r.status_code == 422 and r.json()["error"]["code"] == "unknown_mode"
 
 
@@ -378,7 +450,7 @@ async def test_lost_bus_message_never_stalls(server: Server, api: httpx.Client) 
     gid, tokens = two_player_game(api, seed=31)
     url = f"{server.ws_base}/ws/games/{gid}"
     clients = [WS(url, tokens["AXIS"]), WS(url, tokens["ALLIES"]), *(WS(url) for _ in range(4))]
-    for c in clients:          # several connections: both workers of the pg server
+    for c in clients:  # several connections: both workers of the pg server
         await c.__aenter__()
     try:
         eng = make_engine(server.env["DATABASE_URL"], server.env.get("DATABASE_SCHEMA") or None)
@@ -390,8 +462,14 @@ async def test_lost_bus_message_never_stalls(server: Server, api: httpx.Client) 
                 state, _ = rt.rs.apply(rt.state, action)
                 state, rolls, _ = settle_chance(rt.rs, state)
                 entries = [(seat, action), *rolls]
-                await repository.append(s, gid, rt.seq, entries,
-                                        game_fields(rt.rs, state, list(rt.seats.values())), None)
+                await repository.append(
+                    s,
+                    gid,
+                    rt.seq,
+                    entries,
+                    game_fields(rt.rs, state, list(rt.seats.values())),
+                    None,
+                )
                 new = rt.seq + len(entries)
         finally:
             await eng.dispose()

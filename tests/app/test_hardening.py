@@ -1,6 +1,7 @@
 """Hostile inputs (issue 9): every one answers a 4xx or a coded websocket error on SQLite
 and PostgreSQL alike (never a 500, never a silent close); same-origin only; uploads are
 a bounded resource; revocable sessions; private games; bounded catch-up."""
+
 from __future__ import annotations
 
 import asyncio
@@ -40,8 +41,9 @@ def client(srv: Server) -> httpx.Client:
 
 
 def upload(api: httpx.Client, tok: str | None, raw: bytes) -> httpx.Response:
-    return api.post("/api/scenarios", files={"file": ("x.m44", raw)},
-                    headers=auth(tok) if tok else {})
+    return api.post(
+        "/api/scenarios", files={"file": ("x.m44", raw)}, headers=auth(tok) if tok else {}
+    )
 
 
 def deep(n: int) -> str:
@@ -50,36 +52,56 @@ def deep(n: int) -> str:
 
 # -- HTTP ------------------------------------------------------------------------------
 
+
 def test_http_hostile_inputs_are_4xx(server: Server) -> None:
     with client(server) as api:
         tok = new_identity(api, "fuzzer")
         for body in ('{"name": "a\\u0000b"}', '{"name": "a\\udfffb"}', '{"name": "\\ud800"}'):
-            r = api.post("/api/identity", content=body, headers={"content-type": "application/json"})
+            r = api.post(
+                "/api/identity", content=body, headers={"content-type": "application/json"}
+            )
             assert r.status_code == 400 and err(r) == "invalid_text", r.text
-        r = api.post("/api/identity", content=b'{"name": "a\x00b"}',
-                     headers={"content-type": "application/json"})
+        r = api.post(
+            "/api/identity",
+            content=b'{"name": "a\x00b"}',
+            headers={"content-type": "application/json"},
+        )
         assert r.status_code == 400 and err(r) == "invalid_text"
-        r = api.post("/api/identity", content=b'{"name": "\xff\xfe"}',
-                     headers={"content-type": "application/json"})
+        r = api.post(
+            "/api/identity",
+            content=b'{"name": "\xff\xfe"}',
+            headers={"content-type": "application/json"},
+        )
         assert r.status_code == 400 and err(r) == "invalid_text"
         r = api.post("/api/identity", json={"name": "a\x07b"})
         assert r.status_code == 422 and err(r) == "validation_error"
         r = api.post("/api/identity", json={"name": "x" * 300})
         assert r.status_code == 422
-        r = api.post("/api/games", content='{"scenario_id": ' + deep(980) + "}",
-                     headers={**auth(tok), "content-type": "application/json"})
+        r = api.post(
+            "/api/games",
+            content='{"scenario_id": ' + deep(980) + "}",
+            headers={**auth(tok), "content-type": "application/json"},
+        )
         assert r.status_code == 400 and err(r) == "json_too_deep"
         assert r.json()["error"]["details"]["limit"] == 32
-        r = api.post("/api/games", content=b"{" + b" " * 70_000 + b"}",
-                     headers={**auth(tok), "content-type": "application/json"})
+        r = api.post(
+            "/api/games",
+            content=b"{" + b" " * 70_000 + b"}",
+            headers={**auth(tok), "content-type": "application/json"},
+        )
         assert r.status_code == 413 and err(r) == "body_too_large"
         r = api.post("/api/games", json={"scenario_id": "x" * 5000}, headers=auth(tok))
         assert err(r) == "scenario_not_found"
-        r = api.post("/api/games", json={"scenario_id": SCENARIO, "seed": 10**30},
-                     headers=auth(tok))
+        r = api.post(
+            "/api/games", json={"scenario_id": SCENARIO, "seed": 10**30}, headers=auth(tok)
+        )
         assert r.status_code == 422
-        for path in ("/api/games/a%00b", "/api/games/%00/events", "/api/scenarios/a%00",
-                     "/api/games?status=open%00"):
+        for path in (
+            "/api/games/a%00b",
+            "/api/games/%00/events",
+            "/api/scenarios/a%00",
+            "/api/games?status=open%00",
+        ):
             r = api.get(path)
             assert r.status_code == 400 and err(r) == "invalid_text", (path, r.text)
         assert err(api.get("/api/games/" + "g" * 3000)) == "game_not_found"
@@ -87,8 +109,11 @@ def test_http_hostile_inputs_are_4xx(server: Server) -> None:
         gid, _ = two_player_game(api)
         r = api.get(f"/api/games/{gid}/events?since={10**20}")
         assert r.status_code == 422
-        r = api.post(f"/api/games/{gid}/seats/ALLIES/claim", json={"invite": "\u00e9t\u00e9"},
-                     headers=auth(tok))
+        r = api.post(
+            f"/api/games/{gid}/seats/ALLIES/claim",
+            json={"invite": "\u00e9t\u00e9"},
+            headers=auth(tok),
+        )
         assert err(r) in ("seat_taken", "invite_required")
         # uploads: nesting, NUL, names, labels, off-board hexes
         r = upload(api, tok, ('{"board": ' + deep(2000) + "}").encode())
@@ -119,6 +144,7 @@ def test_http_hostile_inputs_are_4xx(server: Server) -> None:
 
 # -- same origin -------------------------------------------------------------------------
 
+
 def test_origin_and_csrf_on_posts(server: Server, api: httpx.Client) -> None:
     gid, toks = two_player_game(api)
     evil = {"origin": f"http://127.0.0.1:{server.port + 1}"}
@@ -130,12 +156,12 @@ def test_origin_and_csrf_on_posts(server: Server, api: httpx.Client) -> None:
     assert r.status_code == 403 and err(r) == "origin_forbidden"
     r = api.post(leave, headers={**cookie, "origin": "null"})
     assert r.status_code == 403 and err(r) == "origin_forbidden"
-    r = api.post(leave, headers={**cookie, "sec-fetch-site": "same-site"})   # Origin stripped
+    r = api.post(leave, headers={**cookie, "sec-fetch-site": "same-site"})  # Origin stripped
     assert r.status_code == 403 and err(r) == "csrf_failed"
-    r = api.post("/api/identity", json={"name": "x"}, headers=evil)   # login CSRF
+    r = api.post("/api/identity", json={"name": "x"}, headers=evil)  # login CSRF
     assert r.status_code == 403 and err(r) == "origin_forbidden"
     assert api.get(f"/api/games/{gid}").json()["seats"][1]["taken"]
-    r = api.post(leave, headers={**cookie, "origin": server.base})     # same origin: fine
+    r = api.post(leave, headers={**cookie, "origin": server.base})  # same origin: fine
     assert r.status_code == 200, r.text
 
 
@@ -154,9 +180,11 @@ async def test_websocket_refuses_other_origins(server: Server, api: httpx.Client
 
 # -- websocket -----------------------------------------------------------------------------
 
+
 async def test_websocket_hostile_messages_get_codes(server: Server, api: httpx.Client) -> None:
     gid, toks = two_player_game(api, seed=11)
     async with WS(url(server, gid), toks["ALLIES"]) as al:
+
         async def code_of(payload: Any) -> dict[str, Any]:
             await al.send(payload)
             msg = await al.expect("error", "pong")
@@ -166,12 +194,14 @@ async def test_websocket_hostile_messages_get_codes(server: Server, api: httpx.C
         assert (await code_of('{"type":"ping","x":' + deep(980) + "}"))["code"] == "json_too_deep"
         assert (await code_of(deep(5000)))["code"] == "json_too_deep"
         assert (await code_of('{"type":"ping","id":"\\udfff"}'))["code"] == "invalid_text"
-        assert (await code_of('{"type":"chat","channel":"all","text":"a\\u0000b"}'))["code"] \
-            == "invalid_text"
+        assert (await code_of('{"type":"chat","channel":"all","text":"a\\u0000b"}'))[
+            "code"
+        ] == "invalid_text"
         assert (await code_of({"type": "ping", "id": {"deep": [1]}}))["code"] == "bad_message"
-        assert (await code_of({"type": "action", "seq": 10**40, "action": {"type": "x"}}))["code"] \
-            == "bad_message"
-        assert (await code_of({"type": "resync", "since": -10**40}))["code"] == "bad_message"
+        assert (await code_of({"type": "action", "seq": 10**40, "action": {"type": "x"}}))[
+            "code"
+        ] == "bad_message"
+        assert (await code_of({"type": "resync", "since": -(10**40)}))["code"] == "bad_message"
         assert (await code_of({"type": "auth", "token": "t" * 10_000}))["code"] == "bad_message"
         m = await code_of({"type": "dance", "id": "d1"})
         assert m["code"] == "unknown_type" and m["id"] == "d1"
@@ -181,8 +211,11 @@ async def test_websocket_hostile_messages_get_codes(server: Server, api: httpx.C
         async with WS(url(server, gid) + "?" + q) as spec:
             assert (await spec.expect("error"))["code"] == "bad_message"
     # unknown / hostile game ids: coded error then close 4404 or 4400, never silent
-    for gid_bad, code, close in (("nope", "game_not_found", 4404), ("x" * 300, "game_not_found", 4404),
-                                 ("a%00b", "invalid_text", 4400)):
+    for gid_bad, code, close in (
+        ("nope", "game_not_found", 4404),
+        ("x" * 300, "game_not_found", 4404),
+        ("a%00b", "invalid_text", 4400),
+    ):
         async with websockets.connect(f"{server.ws_base}/ws/games/{gid_bad}") as ws:
             msg = json.loads(await ws.recv())
             assert msg["type"] == "error" and msg["code"] == code, msg
@@ -204,11 +237,12 @@ async def test_rate_limited_notice_names_the_message(server: Server, api: httpx.
 
 # -- sessions and private games ---------------------------------------------------------
 
+
 async def test_logout_revokes_and_sessions_list(server: Server, api: httpx.Client) -> None:
     tok = new_identity(api, "Leaver")
     other = api.post("/api/identity", json={"name": "Leaver"}).json()["token"]
     gid = create_game(api, other)["id"]
-    async with websockets.connect(url(server, gid, token=tok)) as ws:   # live: a hello
+    async with websockets.connect(url(server, gid, token=tok)) as ws:  # live: a hello
         assert json.loads(await ws.recv())["type"] == "hello"
     sessions = api.get("/api/identity/sessions", headers=auth(tok)).json()
     assert len(sessions) == 1 and sessions[0]["current"]
@@ -259,11 +293,21 @@ async def test_private_games_hidden_and_need_the_invite(server: Server, api: htt
 
 # -- uploads as a resource and bounded catch-up (own servers: their limits are env) -------
 
+
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with backend("sqlite", tmp_path_factory.mktemp("limited"),
-                 {"UPLOAD_RATE": "5/minute", "UPLOAD_QUOTA": "3", "CATCHUP_MAX_ENTRIES": "40",
-                  "EVENTS_PAGE": "15", "SNAPSHOT_EVERY": "10", "BOT_MAX_SEQ": "90"}) as srv:
+    with backend(
+        "sqlite",
+        tmp_path_factory.mktemp("limited"),
+        {
+            "UPLOAD_RATE": "5/minute",
+            "UPLOAD_QUOTA": "3",
+            "CATCHUP_MAX_ENTRIES": "40",
+            "EVENTS_PAGE": "15",
+            "SNAPSHOT_EVERY": "10",
+            "BOT_MAX_SEQ": "90",
+        },
+    ) as srv:
         yield srv
 
 
@@ -274,13 +318,15 @@ def test_upload_rate_and_quota(limited: Server) -> None:
         r = upload(api, a, variant("v3"))
         assert r.status_code == 403 and err(r) == "upload_quota_exceeded"
         assert r.json()["error"]["details"] == {"quota": 3, "uploaded": 3}
-        assert upload(api, a, variant("v0")).status_code == 201      # the same file again
+        assert upload(api, a, variant("v0")).status_code == 201  # the same file again
         upload(api, a, variant("v4"))
         r = upload(api, a, variant("v5"))
         assert r.status_code == 429 and err(r) == "rate_limited"
         assert r.json()["error"]["details"]["retry_after"] >= 1
         page = api.get("/api/scenarios", params={"limit": 5})
-        assert int(page.headers["x-total-count"]) == len(list((ROOT / "scenarios").glob("*.m44"))) + 3
+        assert (
+            int(page.headers["x-total-count"]) == len(list((ROOT / "scenarios").glob("*.m44"))) + 3
+        )
         assert len(page.json()) == 5
         rest = api.get("/api/scenarios", params={"offset": 5, "limit": 200}).json()
         ids = [s["id"] for s in page.json() + rest]
@@ -291,8 +337,11 @@ def test_upload_rate_and_quota(limited: Server) -> None:
 async def test_catch_up_is_bounded(limited: Server) -> None:
     with client(limited) as api:
         tok = new_identity(api, "Watcher")
-        r = api.post("/api/games", json={"scenario_id": SCENARIO, "mode": "1v1", "seed": 3,
-                                         "bots": ["AXIS", "ALLIES"]}, headers=auth(tok))
+        r = api.post(
+            "/api/games",
+            json={"scenario_id": SCENARIO, "mode": "1v1", "seed": 3, "bots": ["AXIS", "ALLIES"]},
+            headers=auth(tok),
+        )
         gid = r.json()["id"]
         deadline = time.monotonic() + 60
         while api.get(f"/api/games/{gid}").json()["seq"] < 90 and time.monotonic() < deadline:

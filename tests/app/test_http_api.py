@@ -1,4 +1,5 @@
 """HTTP API against a real uvicorn (sqlite and PostgreSQL+Redis backends)."""
+
 from __future__ import annotations
 
 import json
@@ -34,7 +35,7 @@ def test_identity_token_cookie_and_bearer(api: httpx.Client) -> None:
 def test_bundled_scenarios(api: httpx.Client) -> None:
     listed = api.get("/api/scenarios").json()
     bundled = {s["id"]: s for s in listed if s["source"] == "bundled"}
-    assert len(bundled) == 9         # with WOTW-FallOfLondon1940 and the tutorial's board
+    assert len(bundled) == 9  # with WOTW-FallOfLondon1940 and the tutorial's board
     peg = bundled[SCENARIO]
     assert peg["name"] and peg["starting_side"] == "ALLIES" and peg["modes"] == ["1v1", "team"]
     assert bundled["13-OmahaBeachOverlord"]["modes"][0] == "overlord"
@@ -50,9 +51,15 @@ def test_scenario_summaries_name_battles_and_rules_examples(api: httpx.Client) -
     bundled = {s["id"]: s for s in api.get("/api/scenarios").json() if s["source"] == "bundled"}
     assert bundled["1096-HillsExamplesOfLineOfSight"]["kind"] == "rules_example"
     assert bundled["tutorial-m44-first-battle"]["kind"] == "tutorial"
-    assert {s["kind"] for k, s in bundled.items() if not k.startswith(("1096-", "tutorial-"))} == {"battle"}
+    assert {s["kind"] for k, s in bundled.items() if not k.startswith(("1096-", "tutorial-"))} == {
+        "battle"
+    }
     peg = bundled[SCENARIO]
-    assert (peg["date"], peg["front"], peg["victory"]) == ("1944-06-06", "western", {"AXIS": 4, "ALLIES": 4})
+    assert (peg["date"], peg["front"], peg["victory"]) == (
+        "1944-06-06",
+        "western",
+        {"AXIS": 4, "ALLIES": 4},
+    )
     assert bundled["5913-BattleOfProkhorovka"]["subtitle"] == "Unternehmen Zitadelle"
 
 
@@ -60,15 +67,19 @@ def test_upload_valid_and_unknown_codes(api: httpx.Client) -> None:
     data = json.loads(PEGASUS)
     data["text"] = {"en": {"name": "Pegasus (uploaded copy)"}}
     raw = json.dumps(data).encode()
-    tok = new_identity(api, "uploader")      # uploads need a signed-in identity
+    tok = new_identity(api, "uploader")  # uploads need a signed-in identity
     r = api.post("/api/scenarios", files={"file": ("copy.m44", raw)})
     assert r.status_code == 401 and err(r) == "unauthenticated"
     r = api.post("/api/scenarios", files={"file": ("copy.m44", raw)}, headers=auth(tok))
     assert r.status_code == 201, r.text
     sid = r.json()["id"]
     assert sid.startswith("up-") and r.json()["source"] == "uploaded"
-    assert api.post("/api/scenarios", files={"file": ("copy.m44", raw)},
-                    headers=auth(tok)).json()["id"] == sid
+    assert (
+        api.post("/api/scenarios", files={"file": ("copy.m44", raw)}, headers=auth(tok)).json()[
+            "id"
+        ]
+        == sid
+    )
     assert sid in {s["id"] for s in api.get("/api/scenarios").json()}
     g = create_game(api, tok, scenario_id=sid)
     assert g["scenario_id"] == sid
@@ -77,8 +88,9 @@ def test_upload_valid_and_unknown_codes(api: httpx.Client) -> None:
     bad["board"]["hexagons"][0]["terrain"] = {"name": "lavaXYZ"}
     bad["board"]["hexagons"][1]["unit"] = {"name": "zorg"}
     before = len(api.get("/api/scenarios").json())
-    r = api.post("/api/scenarios", files={"file": ("bad.m44", json.dumps(bad).encode())},
-                 headers=auth(tok))
+    r = api.post(
+        "/api/scenarios", files={"file": ("bad.m44", json.dumps(bad).encode())}, headers=auth(tok)
+    )
     assert r.status_code == 422
     e = r.json()["error"]
     assert e["code"] == "unknown_codes"
@@ -101,7 +113,7 @@ def test_games_seats_invites(api: httpx.Client) -> None:
 
     g = create_game(api, a, seat="AXIS")
     gid = g["id"]
-    assert g["status"] == "open" and g["to_act"] == ["ALLIES"]      # first side from the scenario
+    assert g["status"] == "open" and g["to_act"] == ["ALLIES"]  # first side from the scenario
     assert {s["seat"] for s in g["seats"]} == {"AXIS", "ALLIES"}
     assert [s["mine"] for s in g["seats"] if s["seat"] == "AXIS"] == [True]
     assert gid in {x["id"] for x in api.get("/api/games?status=open").json()}
@@ -114,7 +126,7 @@ def test_games_seats_invites(api: httpx.Client) -> None:
     # leave and re-join
     assert err(api.post(f"/api/games/{gid}/seats/ALLIES/leave", headers=auth(c))) == "not_seated"
     r = api.post(f"/api/games/{gid}/seats/ALLIES/leave", headers=auth(b))
-    assert r.json()["status"] == "live"         # a game that started stays live (issue 34)
+    assert r.json()["status"] == "live"  # a game that started stays live (issue 34)
     assert claim(api, b, gid, "ALLIES").json()["status"] == "live"
     # a finished game's log only
     r = api.get(f"/api/games/{gid}/log")
@@ -129,7 +141,9 @@ def test_games_seats_invites(api: httpx.Client) -> None:
     assert claim(api, c, p["id"], "ALLIES", invite=p["invite"]).status_code == 200
     assert api.get(f"/api/invites/{p['invite']}").json() == {"game_id": p["id"]}
     r = api.get(p["invite_url"], follow_redirects=False)
-    assert r.status_code == 303 and r.headers["location"] == f"/games/{p['id']}?invite={p['invite']}"
+    assert (
+        r.status_code == 303 and r.headers["location"] == f"/games/{p['id']}?invite={p['invite']}"
+    )
     assert api.get("/join/not-a-code").status_code == 404
 
 
@@ -140,7 +154,7 @@ def test_pages_docs_static(api: httpx.Client) -> None:
     with httpx.Client(base_url=str(api.base_url), cookies={"overlord_token": tok}) as c:
         r = c.get(f"/games/{g['id']}")
     assert r.status_code == 200 and g["id"] in r.text
-    assert tok not in r.text                  # the token travels only in the cookie
+    assert tok not in r.text  # the token travels only in the cookie
     assert api.get("/docs").status_code == 200
     paths = api.get("/openapi.json").json()["paths"]
     assert "/api/games/{game_id}/seats/{seat}/claim" in paths
@@ -154,7 +168,7 @@ def test_optional_rules_listed_chosen_and_refused(api: httpx.Client) -> None:
     assert rules["infantry_charge"]["implemented"] is True
     assert rules["blitzkrieg"]["values"] == ["AXIS", "ALLIES"]
     assert "heavy_armour" in rules["extra_unit_types"]["unit_types"]
-    assert all(r["implemented"] for r in rules.values())   # army_manoeuvres was the last
+    assert all(r["implemented"] for r in rules.values())  # army_manoeuvres was the last
     tok = new_identity(api, "Options")
     assert rules["demoralisation"]["example"] and "example" not in rules["infantry_charge"]
     g = create_game(api, tok, options={"infantry_charge": True, "blitzkrieg": "AXIS"})
@@ -162,13 +176,18 @@ def test_optional_rules_listed_chosen_and_refused(api: httpx.Client) -> None:
     g = create_game(api, tok, options={"demoralisation": {"AXIS": 1}, "weather": "FOG"})
     assert g["options"] == {"demoralisation": {"AXIS": 1}, "weather": "FOG"}
     before = len(api.get("/api/games?status=open,live,finished").json())
-    for options, code in (({"blitzkrieg": "nobody"}, "invalid_option_value"),
-                          ({"extra_unit_types": {"tankger": "flying_tank"}}, "invalid_option_value"),
-                          ({"demoralisation": True}, "invalid_option_value"),
-                          ({"weather": "SUNNY"}, "invalid_option_value"),
-                          ({"no_such_rule": True}, "unknown_option")):
-        r = api.post("/api/games", json={"scenario_id": SCENARIO, "mode": "1v1", "options": options},
-                     headers=auth(tok))
+    for options, code in (
+        ({"blitzkrieg": "nobody"}, "invalid_option_value"),
+        ({"extra_unit_types": {"tankger": "flying_tank"}}, "invalid_option_value"),
+        ({"demoralisation": True}, "invalid_option_value"),
+        ({"weather": "SUNNY"}, "invalid_option_value"),
+        ({"no_such_rule": True}, "unknown_option"),
+    ):
+        r = api.post(
+            "/api/games",
+            json={"scenario_id": SCENARIO, "mode": "1v1", "options": options},
+            headers=auth(tok),
+        )
         assert r.status_code in (400, 422) and err(r) == code, (options, r.text)
     assert len(api.get("/api/games?status=open,live,finished").json()) == before
 
@@ -179,18 +198,27 @@ def test_upload_without_units_is_refused(api: httpx.Client) -> None:
     win for the side with units)."""
     before = len(api.get("/api/scenarios").json())
     no_axis = json.loads(PEGASUS)
-    no_axis["board"]["hexagons"] = [h for h in no_axis["board"]["hexagons"]
-                                    if not (h.get("unit") or {}).get("name", "").endswith("ger")]
+    no_axis["board"]["hexagons"] = [
+        h
+        for h in no_axis["board"]["hexagons"]
+        if not (h.get("unit") or {}).get("name", "").endswith("ger")
+    ]
     no_units = json.loads(PEGASUS)
     for h in no_units["board"]["hexagons"]:
         h.pop("unit", None)
     no_hexes = json.loads(PEGASUS)
     no_hexes["board"]["hexagons"] = []
-    tok = new_identity(api, "uploader")      # uploads need a signed-in identity
-    for data, sides in ((no_axis, ["AXIS"]), (no_units, ["AXIS", "ALLIES"]),
-                        (no_hexes, ["AXIS", "ALLIES"])):
-        r = api.post("/api/scenarios", files={"file": ("empty.m44", json.dumps(data).encode())},
-                     headers=auth(tok))
+    tok = new_identity(api, "uploader")  # uploads need a signed-in identity
+    for data, sides in (
+        (no_axis, ["AXIS"]),
+        (no_units, ["AXIS", "ALLIES"]),
+        (no_hexes, ["AXIS", "ALLIES"]),
+    ):
+        r = api.post(
+            "/api/scenarios",
+            files={"file": ("empty.m44", json.dumps(data).encode())},
+            headers=auth(tok),
+        )
         assert r.status_code == 422, r.text
         e = r.json()["error"]
         assert e["code"] == "scenario_no_units" and sorted(e["details"]["sides"]) == sorted(sides)

@@ -1,6 +1,7 @@
 """Translations (issue 40, point 2): the catalogs are complete and up to date, the
 language follows the browser or the header's switch, pages, the client's catalog and the
 API's error messages come in that language, while error codes stay English."""
+
 from __future__ import annotations
 
 import io
@@ -23,12 +24,16 @@ KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "t": Non
 
 def extracted() -> set[str]:
     """The message ids the sources hold now (what `make messages` extracts)."""
-    method_map = [("app/**.py", "python"), ("templates/**.html", "jinja2"),
-                  ("static/**.js", "javascript")]
+    method_map = [
+        ("app/**.py", "python"),
+        ("templates/**.html", "jinja2"),
+        ("static/**.js", "javascript"),
+    ]
     options = {"static/**.js": {"parse_template_string": "true"}}
     ids: set[str] = set()
     for _file, _line, message, _comments, _ctx in extract_from_dir(
-            str(ROOT), method_map, options, keywords=KEYWORDS):
+        str(ROOT), method_map, options, keywords=KEYWORDS
+    ):
         ids.add(message if isinstance(message, str) else message[0])
     return ids
 
@@ -40,17 +45,27 @@ def catalog_ids(path: str) -> dict[str, object]:
 
 
 def test_terms_file_is_what_the_engine_says() -> None:
-    out = subprocess.run([sys.executable, "scripts/i18n_terms.py"], cwd=ROOT, check=True,
-                         capture_output=True, text=True).stdout
-    assert (ROOT / "app" / "i18n_terms.py").read_text("utf-8") == out, \
+    out = subprocess.run(
+        [sys.executable, "scripts/i18n_terms.py"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert (ROOT / "app" / "i18n_terms.py").read_text("utf-8") == out, (
         "app/i18n_terms.py is out of date: run `make messages`"
+    )
 
 
 def test_template_is_up_to_date() -> None:
     pot = set(catalog_ids(str(ROOT / "app/locales/messages.pot")))
     now = extracted()
-    assert now - pot == set(), f"messages not in the template (run `make messages`): {sorted(now - pot)[:20]}"
-    assert pot - now == set(), f"messages no longer used (run `make messages`): {sorted(pot - now)[:20]}"
+    assert now - pot == set(), (
+        f"messages not in the template (run `make messages`): {sorted(now - pot)[:20]}"
+    )
+    assert pot - now == set(), (
+        f"messages no longer used (run `make messages`): {sorted(pot - now)[:20]}"
+    )
 
 
 @pytest.mark.parametrize("lang", [x for x in LANGUAGES if x != "en"])
@@ -98,7 +113,9 @@ def test_pages_catalog_switch_and_errors(api: httpx.Client) -> None:
     r = api.get("/lang/de?next=/campaigns", headers=fr, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == "/campaigns"
     assert "lang=de" in r.headers["set-cookie"]
-    assert api.get("/lang/de?next=//evil.example", follow_redirects=False).headers["location"] == "/"
+    assert (
+        api.get("/lang/de?next=//evil.example", follow_redirects=False).headers["location"] == "/"
+    )
     assert api.get("/lang/xx").json()["error"]["code"] == "unknown_language"
     page = api.get("/", headers={**fr, "Cookie": "lang=de"}).text
     assert "Neue Partie" in page
@@ -108,7 +125,9 @@ def test_pages_catalog_switch_and_errors(api: httpx.Client) -> None:
     assert cat["errors"]["not_your_turn"] == "Ce n'est pas votre tour."
     # an API error: the code stays, the message is the reader's
     err = api.get("/api/games/nope", headers=fr).json()["error"]
-    assert err["code"] == "game_not_found" and err["message"] == "Cette partie n'existe pas (ou plus)."
+    assert (
+        err["code"] == "game_not_found" and err["message"] == "Cette partie n'existe pas (ou plus)."
+    )
     err = api.get("/api/games/nope").json()["error"]
     assert err["code"] == "game_not_found" and "game" in err["message"]
 

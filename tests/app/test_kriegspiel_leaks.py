@@ -22,6 +22,7 @@ until the final seq, where the finished game shows everything; the server's fina
 equals the replay's (replay == live).  ``GET /events`` (players, watchers, spectator) is
 checked the same way per entry.  Env: ``KS_GAMES`` (games per mode and backend, default 1).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -68,8 +69,9 @@ def dicts(obj: Any) -> Any:
 
 
 def card_ids(obj: Any, out: set[int]) -> set[int]:
-    out.update(d["id"] for d in dicts(obj)
-               if isinstance(d.get("id"), int) and "name" in d and "kind" in d)
+    out.update(
+        d["id"] for d in dicts(obj) if isinstance(d.get("id"), int) and "name" in d and "kind" in d
+    )
     return out
 
 
@@ -85,8 +87,9 @@ class Truth:
 
     def __init__(self, log: dict[str, Any]) -> None:
         rs = get_ruleset(log["ruleset"])
-        st = rs.new_game(log["rng_seed"], log["options"], load_scenario(log["scenario"]),
-                         log["mode"])
+        st = rs.new_game(
+            log["rng_seed"], log["options"], load_scenario(log["scenario"]), log["mode"]
+        )
         self.states = [st]
         self.actions = [e["action"] for e in log["actions"]]
         for e in log["actions"]:
@@ -95,13 +98,14 @@ class Truth:
         self.rs = rs
 
     def side_units(self, side: str, lo: int, hi: int) -> set[str]:
-        return {u.id for st in self.states[lo:hi + 1] for u in st.units.values()
-                if u.side == side}
+        return {
+            u.id for st in self.states[lo : hi + 1] for u in st.units.values() if u.side == side
+        }
 
     def seen(self, side: str | None, lo: int, hi: int) -> set[str]:
         """Unit ids the side may be told of over states lo..hi."""
         out: set[str] = set()
-        for st in self.states[lo:hi + 1]:
+        for st in self.states[lo : hi + 1]:
             out |= shown(st, side) if side is None else detected(st, side)
         return out | (self.side_units(side, lo, hi) if side else set())
 
@@ -109,22 +113,34 @@ class Truth:
         out: set[int] = set()
         if side is None:
             return out
-        for st in self.states[lo:hi + 1]:
+        for st in self.states[lo : hi + 1]:
             out |= set(st.hands[side]) | {p.card for p in st.plays if p.side == side}
             if st.active == side:
                 out |= set(st.recon_cards)
         for k in range(max(lo, 1), hi + 1):
             a = self.actions[k - 1]
-            if a.get("type") == "play_card" and isinstance(a.get("card"), int) \
-                    and CARDS[a["card"]].key == "counter_attack":
+            if (
+                a.get("type") == "play_card"
+                and isinstance(a.get("card"), int)
+                and CARDS[a["card"]].key == "counter_attack"
+            ):
                 # a Counter-Attack tells its player the card it copies (docs/rules-coverage)
                 out |= {c["src"] for s, c in self.states[k - 1].last_card.items() if s != side}
         return out
 
 
-def check_state(truth: Truth, who: str, side: str | None, seats: list[str], lo: int, hi: int,
-                view: dict[str, Any] | None, views: dict[str, Any] | None,
-                events: list[dict[str, Any]], legal: list[dict[str, Any]]) -> int:
+def check_state(
+    truth: Truth,
+    who: str,
+    side: str | None,
+    seats: list[str],
+    lo: int,
+    hi: int,
+    view: dict[str, Any] | None,
+    views: dict[str, Any] | None,
+    events: list[dict[str, Any]],
+    legal: list[dict[str, Any]],
+) -> int:
     """One message (or log entry range) of ``who`` (side ``side``); returns units checked."""
     no_fog_or_foreign_secret({"v": view, "vs": views, "e": events, "l": legal}, seats)
     final = truth.states[hi]
@@ -138,19 +154,32 @@ def check_state(truth: Truth, who: str, side: str | None, seats: list[str], lo: 
         assert got == set(shown(final, side)), (who, hi, sorted(got ^ shown(final, side)))
         n += len(got)
     allowed = truth.seen(side, max(lo - 1, 0), hi)
-    leaked = set(UNIT.findall(json.dumps([events, legal, view, views]))) - allowed - \
-        set(shown(final, side))
+    leaked = (
+        set(UNIT.findall(json.dumps([events, legal, view, views])))
+        - allowed
+        - set(shown(final, side))
+    )
     assert not leaked, (who, lo, hi, sorted(leaked), events)
     cards = card_ids([view, views, events, legal], set()) - truth.cards(side, max(lo - 1, 0), hi)
-    assert not cards, (who, lo, hi, sorted(cards), events, (view or {}).get("played"),
-                       (view or {}).get("pending"))
+    assert not cards, (
+        who,
+        lo,
+        hi,
+        sorted(cards),
+        events,
+        (view or {}).get("played"),
+        (view or {}).get("pending"),
+    )
     return n
 
 
 async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -> dict[str, int]:
     tokens: dict[str, str] = {}
-    body: dict[str, Any] = {"scenario_id": "2-PegasusBridge", "seed": 500 + n,
-                            "options": {"kriegspiel": True}}
+    body: dict[str, Any] = {
+        "scenario_id": "2-PegasusBridge",
+        "seed": 500 + n,
+        "options": {"kriegspiel": True},
+    }
     if mode == "team":
         body.update(mode="team", layout={"AXIS": "1", "ALLIES": "2"})
     r = await api.post("/api/identity", json={"name": f"creator-{n}"})
@@ -178,8 +207,10 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
     # refused: both get the public / own view instead
     slot0 = next(iter(tokens))
     enemy = "ALLIES" if slot0.startswith("AXIS") else "AXIS"
-    for probe, code in ((WS(f"{url}?watch={enemy}", tokens[slot0]), "watch_refused"),
-                        (WS(f"{url}?watch=NOBODY"), "invalid_watch")):
+    for probe, code in (
+        (WS(f"{url}?watch={enemy}", tokens[slot0]), "watch_refused"),
+        (WS(f"{url}?watch=NOBODY"), "invalid_watch"),
+    ):
         await probe.__aenter__()
         await probe.close()
         hello = next(m for m in probe.messages if m["type"] == "hello")
@@ -194,7 +225,7 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
     midway: dict[str, Any] = {}
     while not spec.view.get("game_over"):
         assert time.monotonic() < deadline, f"game {gid} stuck at seq {spec.seq}"
-        if not midway and spec.seq >= 40:       # the HTTP event log of a running game
+        if not midway and spec.seq >= 40:  # the HTTP event log of a running game
             for who in [*tokens, "spectator", "watch:AXIS", "watch:ALLIES"]:
                 params = {"watch": who.split(":")[1]} if who.startswith("watch:") else {}
                 headers = auth(tokens[who]) if who in tokens else {}
@@ -231,35 +262,66 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
                 # the opponent learns neither which enemy general acted (team play) nor
                 # that unseen orders were given (no update without news)
                 actor = m.get("actor")
-                assert not (isinstance(actor, str) and ":" in actor and side is not None
-                            and not actor.startswith(side + ":")), (who, actor)
+                assert not (
+                    isinstance(actor, str)
+                    and ":" in actor
+                    and side is not None
+                    and not actor.startswith(side + ":")
+                ), (who, actor)
                 assert side is not None or not (isinstance(actor, str) and ":" in actor)
                 assert m["events"] or m["view"] != last_view.get(who), (who, lo, hi)
             if m.get("view") is not None:
                 last_view[who] = m["view"]
-            stats["units"] += check_state(truth, who, side, seats or slots.get(who, []), lo, hi,
-                                          m.get("view"), m.get("views"), m.get("events") or [],
-                                          m.get("legal") or [])
+            stats["units"] += check_state(
+                truth,
+                who,
+                side,
+                seats or slots.get(who, []),
+                lo,
+                hi,
+                m.get("view"),
+                m.get("views"),
+                m.get("events") or [],
+                m.get("legal") or [],
+            )
             stats["messages"] += 1
-    if n == 0:                                  # the checker catches a planted leak
-        m = next(m for m in recs["watch:AXIS"].messages if m.get("type") == "update"
-                 and not truth.states[m["seq"]].game_over
-                 and set(truth.side_units("ALLIES", m["seq"], m["seq"])) - truth.seen(
-                     "AXIS", m["first_seq"] - 1, m["seq"]))
-        hidden = sorted(set(truth.side_units("ALLIES", m["seq"], m["seq"])) - truth.seen(
-            "AXIS", m["first_seq"] - 1, m["seq"]))[0]
+    if n == 0:  # the checker catches a planted leak
+        m = next(
+            m
+            for m in recs["watch:AXIS"].messages
+            if m.get("type") == "update"
+            and not truth.states[m["seq"]].game_over
+            and set(truth.side_units("ALLIES", m["seq"], m["seq"]))
+            - truth.seen("AXIS", m["first_seq"] - 1, m["seq"])
+        )
+        hidden = sorted(
+            set(truth.side_units("ALLIES", m["seq"], m["seq"]))
+            - truth.seen("AXIS", m["first_seq"] - 1, m["seq"])
+        )[0]
         with pytest.raises(AssertionError):
-            check_state(truth, "watch:AXIS", None, [], m["first_seq"], m["seq"], m["view"],
-                        None, [{"type": "unit_moved", "unit": hidden}], [])
+            check_state(
+                truth,
+                "watch:AXIS",
+                None,
+                [],
+                m["first_seq"],
+                m["seq"],
+                m["view"],
+                None,
+                [{"type": "unit_moved", "unit": hidden}],
+                [],
+            )
     running = {w: g for w, g in midway.items() if g["seq"] < final}
     assert running or not midway, "the game ended before the event log was read"
-    for who, got in running.items():           # the running game's HTTP event log
+    for who, got in running.items():  # the running game's HTTP event log
         side = None if who.startswith(("watch:", "spectator")) else who.partition(":")[0]
         for e in got["entries"]:
-            check_state(truth, who, side, got["seats"], e["seq"], e["seq"], None, None,
-                        e["events"], [])
-            assert not (":" in (e["seat"] or "") and not (side and e["seat"].startswith(
-                side + ":"))), (who, e["seat"])        # no enemy general named
+            check_state(
+                truth, who, side, got["seats"], e["seq"], e["seq"], None, None, e["events"], []
+            )
+            assert not (
+                ":" in (e["seat"] or "") and not (side and e["seat"].startswith(side + ":"))
+            ), (who, e["seat"])  # no enemy general named
             stats["entries"] += 1
     # the finished game's HTTP event log: whole, for everybody
     for who in [*tokens, "spectator", "watch:AXIS", "watch:ALLIES"]:
@@ -273,8 +335,9 @@ async def play_game(server: Server, api: httpx.AsyncClient, n: int, mode: str) -
         stats["entries"] += len(r.json()["entries"])
     # while running, the same endpoint gives each side what it saw (checked per entry by
     # the websocket streams above); a finished game's log is shown whole
-    r = await api.get(f"/api/games/{gid}/events", params={"watch": "AXIS"},
-                      headers=auth(tokens[slot0]))
+    r = await api.get(
+        f"/api/games/{gid}/events", params={"watch": "AXIS"}, headers=auth(tokens[slot0])
+    )
     assert r.status_code == 400 and "invalid_watch" in r.text
     return stats
 
@@ -285,8 +348,10 @@ async def test_kriegspiel_leaks(ks_server: Server) -> None:
     totals = {"messages": 0, "units": 0, "entries": 0}
     limits = httpx.Limits(max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=ks_server.base, timeout=60, limits=limits) as api:
-        async def forget(_: httpx.Response) -> None:     # tokens only: no identity cookie
+
+        async def forget(_: httpx.Response) -> None:  # tokens only: no identity cookie
             api.cookies.clear()
+
         api.event_hooks["response"] = [forget]
         for n in range(GAMES):
             for mode in ("1v1", "team"):

@@ -2,6 +2,7 @@
 a compare-and-set of ``games.seq`` plus the log rows, in one transaction, all or nothing.
 On SQLite and PostgreSQL alike: the first append of a seq wins, a stale one writes
 nothing, and an append whose rows already exist leaves nothing behind."""
+
 from __future__ import annotations
 
 import asyncio
@@ -19,10 +20,12 @@ from app.models import Base
 
 FIELDS = {"status": "live", "turn": 1, "to_act": ["AXIS"], "winner": None}
 # game g1 at seq 0 (SQLite and PostgreSQL alike)
-GAME_ROW = ("INSERT INTO games (id, ruleset, ruleset_version, scenario_name, mode, engine_mode, "
-            "options, seed, private, invite_code, status, seq, to_act, created_at, updated_at) "
-            "VALUES ('g1', 'm44', '1', 'Test', 'standard', 'standard', '{}', 7, false, 'inv', "
-            "'live', 0, '[]', '2026-01-01 00:00:00', '2026-01-01 00:00:00')")
+GAME_ROW = (
+    "INSERT INTO games (id, ruleset, ruleset_version, scenario_name, mode, engine_mode, "
+    "options, seed, private, invite_code, status, seq, to_act, created_at, updated_at) "
+    "VALUES ('g1', 'm44', '1', 'Test', 'standard', 'standard', '{}', 7, false, 'inv', "
+    "'live', 0, '[]', '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
+)
 
 
 @contextmanager
@@ -34,8 +37,10 @@ def _backend(kind: str, tmp_path: Path) -> Iterator[str]:
 
     with pg_schema() as env:
         import os
+
         os.environ["DATABASE_SCHEMA"] = env["DATABASE_SCHEMA"]
         from app.settings import get_settings
+
         get_settings.cache_clear()
         try:
             yield env["DATABASE_URL"]
@@ -44,8 +49,9 @@ def _backend(kind: str, tmp_path: Path) -> Iterator[str]:
             get_settings.cache_clear()
 
 
-async def _append(db: Database, old: int, entries: list[tuple[str, dict[str, Any]]],
-                  fields: dict[str, Any]) -> bool:
+async def _append(
+    db: Database, old: int, entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]
+) -> bool:
     try:
         async with db.transaction() as conn:
             await repository.append(conn, "g1", old, entries, fields)
@@ -65,8 +71,14 @@ async def _setup(db: Database, more: list[str] = []) -> None:
 async def _state(db: Database) -> tuple[int, list[tuple[int, str]], str]:
     async with db.sessions() as s:
         seq, status = (await s.execute(text("SELECT seq, status FROM games WHERE id='g1'"))).one()
-        rows = [tuple(r) for r in (await s.execute(
-            text("SELECT seq, seat FROM actions WHERE game_id='g1' ORDER BY seq"))).all()]
+        rows = [
+            tuple(r)
+            for r in (
+                await s.execute(
+                    text("SELECT seq, seat FROM actions WHERE game_id='g1' ORDER BY seq")
+                )
+            ).all()
+        ]
     return seq, rows, status
 
 
@@ -75,16 +87,30 @@ BACKENDS = ["sqlite", pytest.param("pg", marks=pytest.mark.postgres)]
 
 @pytest.mark.parametrize("kind", BACKENDS)
 def test_the_first_append_of_a_seq_wins_and_a_stale_one_writes_nothing(
-        tmp_path: Path, kind: str) -> None:
+    tmp_path: Path, kind: str
+) -> None:
     async def run(url: str) -> tuple[list[bool], Any]:
         db = Database(url)
         try:
             await _setup(db)
-            out = [await _append(db, 0, [("AXIS", {"type": "play_card", "card": 1}),
-                                         ("chance", {"type": "roll", "dice": [3]})], FIELDS),
-                   await _append(db, 0, [("ALLIES", {"type": "play_card", "card": 2})],
-                                 {**FIELDS, "status": "finished"}),
-                   await _append(db, 2, [("ALLIES", {"type": "end_turn"})], FIELDS)]
+            out = [
+                await _append(
+                    db,
+                    0,
+                    [
+                        ("AXIS", {"type": "play_card", "card": 1}),
+                        ("chance", {"type": "roll", "dice": [3]}),
+                    ],
+                    FIELDS,
+                ),
+                await _append(
+                    db,
+                    0,
+                    [("ALLIES", {"type": "play_card", "card": 2})],
+                    {**FIELDS, "status": "finished"},
+                ),
+                await _append(db, 2, [("ALLIES", {"type": "end_turn"})], FIELDS),
+            ]
             return out, await _state(db)
         finally:
             await db.dispose()
@@ -92,7 +118,7 @@ def test_the_first_append_of_a_seq_wins_and_a_stale_one_writes_nothing(
     with _backend(kind, tmp_path) as url:
         out, (seq, rows, status) = asyncio.run(run(url))
     assert out == [True, False, True]
-    assert seq == 3 and status == "live"            # the stale append changed nothing
+    assert seq == 3 and status == "live"  # the stale append changed nothing
     assert rows == [(1, "AXIS"), (2, "chance"), (3, "ALLIES")]
 
 
@@ -103,14 +129,17 @@ def test_an_append_whose_rows_exist_is_rolled_back_whole(tmp_path: Path, kind: s
     UPDATE of the game row."""
     rows_sql = ["UPDATE games SET seq=1 WHERE id='g1'"] + [
         "INSERT INTO actions (game_id, seq, seat, action, created_at) "
-        f"VALUES ('g1', {n}, 'AXIS', '{{}}', '2026-01-01 00:00:00')" for n in (1, 2)]
+        f"VALUES ('g1', {n}, 'AXIS', '{{}}', '2026-01-01 00:00:00')"
+        for n in (1, 2)
+    ]
 
     async def run(url: str) -> tuple[bool, Any]:
         db = Database(url)
         try:
             await _setup(db, rows_sql)
-            ok = await _append(db, 1, [("ALLIES", {"type": "end_turn"})],
-                               {**FIELDS, "status": "finished"})
+            ok = await _append(
+                db, 1, [("ALLIES", {"type": "end_turn"})], {**FIELDS, "status": "finished"}
+            )
             return ok, await _state(db)
         finally:
             await db.dispose()
@@ -134,13 +163,21 @@ def test_concurrent_appends_of_one_seq_have_exactly_one_winner(tmp_path: Path, k
         log = repository.LogWriter(db)
         try:
             await _setup(db, more)
-            out = await asyncio.gather(*[
-                log.append("g1", 0, [(f"S{i}", {"type": "end_turn"})], FIELDS) for i in range(20)])
-            others = await asyncio.gather(*[
-                log.append(f"h{i}", 0, [("AXIS", {"type": "end_turn"}), ("chance", {"r": i})],
-                           FIELDS) for i in range(5)])
+            out = await asyncio.gather(
+                *[log.append("g1", 0, [(f"S{i}", {"type": "end_turn"})], FIELDS) for i in range(20)]
+            )
+            others = await asyncio.gather(
+                *[
+                    log.append(
+                        f"h{i}", 0, [("AXIS", {"type": "end_turn"}), ("chance", {"r": i})], FIELDS
+                    )
+                    for i in range(5)
+                ]
+            )
             async with db.sessions() as s:
-                rows = (await s.execute(text("SELECT count(*) FROM actions WHERE game_id LIKE 'h%'"))).scalar_one()
+                rows = (
+                    await s.execute(text("SELECT count(*) FROM actions WHERE game_id LIKE 'h%'"))
+                ).scalar_one()
             return list(out), list(others), await _state(db), rows
         finally:
             await db.dispose()

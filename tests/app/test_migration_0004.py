@@ -1,6 +1,7 @@
 """Migration 0004_hardening on a database with rows of 0003 (SQLite and PostgreSQL): an
 identity's old token keeps working (it became a session) and logging out revokes it; an
 upload stored without a summary is listed (summarised once, then from the column)."""
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,13 @@ PEGASUS = (ROOT / "scenarios" / "2-PegasusBridge.m44").read_text("utf-8")
 
 
 def _alembic(srv: Server, rev: str) -> None:
-    subprocess.run([PY, "-m", "alembic", "upgrade", rev], cwd=ROOT, env=srv.env, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [PY, "-m", "alembic", "upgrade", rev],
+        cwd=ROOT,
+        env=srv.env,
+        check=True,
+        capture_output=True,
+    )
 
 
 def _seed_0003(srv: Server, kind: str) -> None:
@@ -33,10 +39,12 @@ def _seed_0003(srv: Server, kind: str) -> None:
     content = json.dumps(data).replace("'", "''")
     sha = hashlib.sha256(json.dumps(data).encode()).hexdigest()
     now = "2026-01-02 03:04:05" if kind == "sqlite" else "2026-01-02 03:04:05+00"
-    sql = (f"INSERT INTO identities (id, name, token_hash, created_at) VALUES "
-           f"('i_old', 'Old timer', '{h}', '{now}');"
-           f"INSERT INTO scenarios (id, name, source, sha256, content, uploaded_by, created_at) "
-           f"VALUES ('up-old', 'Old upload', 'uploaded', '{sha}', '{content}', 'i_old', '{now}');")
+    sql = (
+        f"INSERT INTO identities (id, name, token_hash, created_at) VALUES "
+        f"('i_old', 'Old timer', '{h}', '{now}');"
+        f"INSERT INTO scenarios (id, name, source, sha256, content, uploaded_by, created_at) "
+        f"VALUES ('up-old', 'Old upload', 'uploaded', '{sha}', '{content}', 'i_old', '{now}');"
+    )
     if kind == "sqlite":
         import sqlite3
 
@@ -64,7 +72,7 @@ def test_old_rows_load_after_0004(old_server: Server) -> None:
         assert me.status_code == 200 and me.json()["name"] == "Old timer"
         sessions = api.get("/api/identity/sessions", headers=auth(TOKEN)).json()
         assert len(sessions) == 1 and sessions[0]["current"]
-        for _ in range(2):                  # summarised on the first listing, then stored
+        for _ in range(2):  # summarised on the first listing, then stored
             listed = {s["id"]: s for s in api.get("/api/scenarios").json()}
             assert listed["up-old"]["name"] == "Old upload"
             assert listed["up-old"]["modes"] == ["1v1", "team"]

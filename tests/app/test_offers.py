@@ -106,19 +106,14 @@ def finished_pair(srv: Server, api: httpx.Client) -> tuple[str, dict[str, str]]:
 
 
 # ------------------------------------------------------------------ return matches
-def test_return_match_is_an_offer_accepted_by_the_other(
-    srv: Server, api: httpx.Client
-) -> None:
+def test_return_match_is_an_offer_accepted_by_the_other(srv: Server, api: httpx.Client) -> None:
     gid, toks = finished_pair(srv, api)
     a, b = toks["AXIS"], toks["ALLIES"]
     r = api.post(f"/api/games/{gid}/rematch", headers=auth(a))
     assert r.status_code == 201, r.text
     offer = r.json()
     assert offer["status"] == "pending" and offer["mine"] and offer["seat"] == "ALLIES"
-    assert (
-        api.get(f"/api/games/{gid}/rematch", headers=auth(b)).json()["id"]
-        == offer["id"]
-    )
+    assert api.get(f"/api/games/{gid}/rematch", headers=auth(b)).json()["id"] == offer["id"]
     assert api.get(f"/api/games/{gid}/rematch").status_code == 404  # not a player
     stranger = api.post("/api/identity", json={"name": "Stranger"}).json()["token"]
     for verb in ("accept", "decline", "cancel"):
@@ -128,9 +123,7 @@ def test_return_match_is_an_offer_accepted_by_the_other(
     assert r.status_code == 403 and r.json()["error"]["code"] == "not_addressee"
     inbox = api.get("/api/inbox", headers=auth(b)).json()
     assert [o["id"] for o in inbox["offers"]] == [offer["id"]] and inbox["count"] >= 1
-    assert [o["id"] for o in api.get("/api/inbox", headers=auth(a)).json()["sent"]] == [
-        offer["id"]
-    ]
+    assert [o["id"] for o in api.get("/api/inbox", headers=auth(a)).json()["sent"]] == [offer["id"]]
     r = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(b))
     assert r.status_code == 200 and r.json()["status"] == "accepted", r.text
     g2 = api.get(r.json()["game_url"].replace("/games/", "/api/games/")).json()
@@ -140,19 +133,11 @@ def test_return_match_is_an_offer_accepted_by_the_other(
         "ALLIES": "Axis player",
     }
     again = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(b))
-    assert (
-        again.status_code == 409
-        and again.json()["error"]["code"] == "offer_not_pending"
-    )
-    assert (
-        api.post(f"/api/games/{gid}/rematch", headers=auth(b)).json()["game_id"]
-        == g2["id"]
-    )
+    assert again.status_code == 409 and again.json()["error"]["code"] == "offer_not_pending"
+    assert api.post(f"/api/games/{gid}/rematch", headers=auth(b)).json()["game_id"] == g2["id"]
 
 
-def test_return_match_declined_and_concurrent_offers(
-    srv: Server, api: httpx.Client
-) -> None:
+def test_return_match_declined_and_concurrent_offers(srv: Server, api: httpx.Client) -> None:
     gid, toks = finished_pair(srv, api)
     a, b = toks["AXIS"], toks["ALLIES"]
     offer = api.post(f"/api/games/{gid}/rematch", headers=auth(a)).json()
@@ -203,11 +188,7 @@ def test_challenge_by_name_accepted_with_its_clock(
     )
     assert r.status_code == 201, r.text
     offer = r.json()
-    assert (
-        offer["kind"] == "challenge"
-        and offer["to_name"] == bn
-        and offer["seat"] == "AXIS"
-    )
+    assert offer["kind"] == "challenge" and offer["to_name"] == bn and offer["seat"] == "AXIS"
     [mail] = mailbox.wait(baddr, "offers")
     assert an in str(mail["Subject"]) and "/inbox" in mail.get_content()
     assert "List-Unsubscribe" in mail
@@ -250,18 +231,13 @@ def test_hostile_challenges_change_nothing(api: httpx.Client, mailbox: Mailbox) 
     an, at, _ = account(api, mailbox, "Foch")
     bn, bt, _ = account(api, mailbox, "Haig")
     for body, code, err in HOSTILE_CHALLENGES:
-        body = {
-            k: (v.format(a=an, b=bn) if isinstance(v, str) else v)
-            for k, v in body.items()
-        }
+        body = {k: (v.format(a=an, b=bn) if isinstance(v, str) else v) for k, v in body.items()}
         r = api.post("/api/challenges", json=body, headers=auth(at))
         assert r.status_code == code, (body, r.text)
         if err:
             assert r.json()["error"]["code"] == err, (body, r.text)
     guest = api.post("/api/identity", json={"name": "Guest"}).json()["token"]
-    r = api.post(
-        "/api/challenges", json={"to": bn, "scenario_id": SCENARIO}, headers=auth(guest)
-    )
+    r = api.post("/api/challenges", json={"to": bn, "scenario_id": SCENARIO}, headers=auth(guest))
     assert r.status_code == 409 and r.json()["error"]["code"] == "not_registered"
     assert api.post("/api/challenges", json={"to": bn}).status_code == 401
     for oid in ("nope", "x" * 500, "../../etc"):
@@ -288,9 +264,7 @@ def test_correspondence_turn_mailed_once_then_rated_result(
             "clock": {"kind": "move", "move_seconds": 3 * 86400},
         },
     ).json()
-    gid = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(bt)).json()[
-        "game_id"
-    ]
+    gid = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(bt)).json()["game_id"]
     toks = {"AXIS": at, "ALLIES": bt}
     first = api.get(f"/api/games/{gid}").json()["to_act"][0]
     other = "ALLIES" if first == "AXIS" else "AXIS"
@@ -298,18 +272,14 @@ def test_correspondence_turn_mailed_once_then_rated_result(
 
     async def first_turn() -> None:
         # only the first player is connected; the other is mailed once his turn comes
-        socks = await play_until(
-            srv, gid, {first: toks[first]}, lambda v: other in v["to_act"]
-        )
+        socks = await play_until(srv, gid, {first: toks[first]}, lambda v: other in v["to_act"])
         await close_all(socks)
 
     asyncio.run(first_turn())
     [turn_mail] = mailbox.wait(waiting_addr, "Your turn")
     body = turn_mail.get_content()
     opponent = an if other == "ALLIES" else bn
-    assert re.search(
-        rf"It is your turn in .+ against {opponent} \(turn \d+\)\.", body
-    ), body
+    assert re.search(rf"It is your turn in .+ against {opponent} \(turn \d+\)\.", body), body
     assert f"/games/{gid}" in body
     for word in ("hand", "card", "seed"):  # only public facts
         assert word not in body.lower()
@@ -344,10 +314,7 @@ def test_correspondence_turn_mailed_once_then_rated_result(
     off = Mailbox.link(turn_mail, "/unsubscribe")
     assert api.get("/unsubscribe", params={"token": off}).status_code == 200
     tok = at if waiting_addr == aaddr else bt
-    assert (
-        api.get("/api/accounts/me/notifications", headers=auth(tok)).json()["your_turn"]
-        is False
-    )
+    assert api.get("/api/accounts/me/notifications", headers=auth(tok)).json()["your_turn"] is False
 
 
 def test_casual_and_short_games_leave_ratings_alone(
@@ -361,9 +328,7 @@ def test_casual_and_short_games_leave_ratings_alone(
             headers=auth(at),
             json={"to": bn, "scenario_id": SCENARIO, "rated": rated, "seat": "AXIS"},
         ).json()
-        gid = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(bt)).json()[
-            "game_id"
-        ]
+        gid = api.post(f"/api/offers/{offer['id']}/accept", headers=auth(bt)).json()["game_id"]
 
         async def run(gid: str = gid) -> None:
             async with WS(ws_url(srv, gid), at) as ax:
@@ -389,15 +354,12 @@ def test_profile_hides_private_games_and_hostile_names(
     )
     gid = r.json()["id"]
     assert gid in [
-        g["id"]
-        for g in api.get(f"/api/players/{an}", headers=auth(at)).json()["in_progress"]
+        g["id"] for g in api.get(f"/api/players/{an}", headers=auth(at)).json()["in_progress"]
     ]
     assert api.get(f"/api/players/{an}").json()["in_progress"] == []
     for name in ("nobody-x1", "a" * 300, "Guest", "%F0%9F%92%A3", "a%20b"):
         r = api.get(f"/api/players/{name}")
-        assert (
-            r.status_code == 404 and r.json()["error"]["code"] == "player_not_found"
-        ), name
+        assert r.status_code == 404 and r.json()["error"]["code"] == "player_not_found", name
     r = api.get("/api/players/%00")
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_text"
     assert api.get("/api/ratings/nope").status_code == 422

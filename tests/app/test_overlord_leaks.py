@@ -30,6 +30,7 @@ Env: ``LEAK_GAMES`` (default 50, on both backends: SQLite one worker; PostgreSQL
 two workers), ``LEAK_STEPS`` (log entries per game, default 60), ``LEAK_CONCURRENCY``
 (games at once, default 10).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -69,8 +70,20 @@ def actor_of(who: str) -> Actor:
 
 # ------------------------------------------------------------------ card identities in a message
 # card-free parts skipped for speed: the static board, unit records, hex lists
-CARD_FREE = frozenset({"board", "units", "hexes", "changed_hexes", "fg_subsections", "seats",
-                       "chat", "limits", "objectives", "mines"})
+CARD_FREE = frozenset(
+    {
+        "board",
+        "units",
+        "hexes",
+        "changed_hexes",
+        "fg_subsections",
+        "seats",
+        "chat",
+        "limits",
+        "objectives",
+        "mines",
+    }
+)
 
 
 def card_ids(obj: Any, out: set[int] | None = None) -> set[int]:
@@ -140,7 +153,7 @@ class Recorder(WS):
             try:
                 async for raw in self.ws:
                     msg = json.loads(raw)
-                    if "view_patch" in msg and "view" not in msg:    # as the client: patch its view
+                    if "view_patch" in msg and "view" not in msg:  # as the client: patch its view
                         msg["view"] = apply_patch(self.view, msg["view_patch"])
                     self.messages.append(msg)
                     t = msg.get("type")
@@ -156,11 +169,12 @@ class Recorder(WS):
                 await self.queue.put({"type": "__closed__", "code": code})
                 return
             self.reconnects += 1
-            self.ws = await websockets.connect(f"{self.url}&since={self.seq}", max_size=None,
-                                               open_timeout=10)
+            self.ws = await websockets.connect(
+                f"{self.url}&since={self.seq}", max_size=None, open_timeout=10
+            )
 
     async def send(self, obj: Any) -> None:
-        for _ in range(50):            # across a reconnect after 4008
+        for _ in range(50):  # across a reconnect after 4008
             try:
                 return await super().send(obj)
             except websockets.ConnectionClosed:
@@ -175,10 +189,14 @@ class Recorder(WS):
         write = list(self.chat_channels.get("write") or [])
         for ch in write:
             self.posted += 1
-            await self.send({"type": "chat", "channel": ch, "text": f"LK|{gid}|{self.who}|{ch}|{k}"})
-        for ch in refused:                         # always refused: never delivered
+            await self.send(
+                {"type": "chat", "channel": ch, "text": f"LK|{gid}|{self.who}|{ch}|{k}"}
+            )
+        for ch in refused:  # always refused: never delivered
             self.posted += 1
-            await self.send({"type": "chat", "channel": ch, "text": f"NO|{gid}|{self.who}|{ch}|{k}"})
+            await self.send(
+                {"type": "chat", "channel": ch, "text": f"NO|{gid}|{self.who}|{ch}|{k}"}
+            )
 
 
 def always_refused(who: str) -> list[str]:
@@ -187,7 +205,7 @@ def always_refused(who: str) -> list[str]:
     side, role = who.split(":")
     out = [f"side:{other(side)}", "spectators", f"pair:{other(side)}:left"]
     if role == "cinc":
-        out.append(f"side:{side}")                 # before game over (games are capped)
+        out.append(f"side:{side}")  # before game over (games are capped)
     return out
 
 
@@ -211,13 +229,19 @@ async def ended(recs: dict[str, Recorder], limit: float = 60.0) -> None:
     (his last pair-channel posts)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + limit
-    enders = {who for who, rec in recs.items() if who != SPECTATOR
-              and "all" in (rec.chat_channels.get("write") or [])}
+    enders = {
+        who
+        for who, rec in recs.items()
+        if who != SPECTATOR and "all" in (rec.chat_channels.get("write") or [])
+    }
     for who, rec in recs.items():
         want = {SPECTATOR} if who == SPECTATOR else enders
         while True:
-            got = {m["text"].split("|")[2] for m in rec.messages
-                   if m.get("type") == "chat" and m["text"].startswith("END|")}
+            got = {
+                m["text"].split("|")[2]
+                for m in rec.messages
+                if m.get("type") == "chat" and m["text"].startswith("END|")
+            }
             if got >= want:
                 break
             assert loop.time() < end, (who, sorted(want - got))
@@ -225,15 +249,23 @@ async def ended(recs: dict[str, Recorder], limit: float = 60.0) -> None:
     await settle(recs)
 
 
-async def run_game(server: Server, api: httpx.AsyncClient, n: int, steps: int,
-                   stats: dict[str, int]) -> None:
+async def run_game(
+    server: Server, api: httpx.AsyncClient, n: int, steps: int, stats: dict[str, int]
+) -> None:
     tokens = {}
     for who in [*SEATS, SPECTATOR, "creator"]:
         r = await api.post("/api/identity", json={"name": f"{who}-{n}"})
         tokens[who] = r.json()["token"]
-    r = await api.post("/api/games", headers=auth(tokens["creator"]), json={
-        "scenario_id": SCENARIOS[n % 2], "mode": "overlord", "seed": 1000 + n,
-        "layout": {"AXIS": "4", "ALLIES": "4"}})
+    r = await api.post(
+        "/api/games",
+        headers=auth(tokens["creator"]),
+        json={
+            "scenario_id": SCENARIOS[n % 2],
+            "mode": "overlord",
+            "seed": 1000 + n,
+            "layout": {"AXIS": "4", "ALLIES": "4"},
+        },
+    )
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     for seat in SEATS:
@@ -259,8 +291,8 @@ async def run_game(server: Server, api: httpx.AsyncClient, n: int, steps: int,
                 await rec._post_round(gid, k, always_refused(rec.who))
             k += 1
 
-        await post_round()                          # before the first move
-        for seat in SEATS:                          # autopilot: the bot plays, the identity keeps the seat
+        await post_round()  # before the first move
+        for seat in SEATS:  # autopilot: the bot plays, the identity keeps the seat
             r = await api.post(f"/api/games/{gid}/seats/{seat}/bot", headers=auth(tokens[seat]))
             assert r.status_code == 200, r.text
         next_post = max(steps // 6, 5)
@@ -281,18 +313,26 @@ async def run_game(server: Server, api: httpx.AsyncClient, n: int, steps: int,
         # honest cap: the last batch is the one that reached it (no recorder saw a state
         # at or past the cap before the final one)
         if not spec.view.get("game_over"):
-            crossed = min(m["seq"] for rec in recs.values() for m in rec.messages
-                          if m.get("type") in ("hello", "update", "sync") and m["seq"] >= steps)
+            crossed = min(
+                m["seq"]
+                for rec in recs.values()
+                for m in rec.messages
+                if m.get("type") in ("hello", "update", "sync") and m["seq"] >= steps
+            )
             assert final == crossed, (gid, steps, crossed, final)
         stats["max_seq"] = max(stats.get("max_seq", 0), final)
-        await post_round()                          # the paused game: chat only
+        await post_round()  # the paused game: chat only
         # chat still in flight: an END marker after each writer's last posts arrives after
         # them (each post is published before the next message is read; the bus keeps order)
         for who, rec in recs.items():
             if who == SPECTATOR or "all" in (rec.chat_channels.get("write") or []):
-                await rec.send({"type": "chat",
-                                "channel": "spectators" if who == SPECTATOR else "all",
-                                "text": f"END|{gid}|{who}"})
+                await rec.send(
+                    {
+                        "type": "chat",
+                        "channel": "spectators" if who == SPECTATOR else "all",
+                        "text": f"END|{gid}|{who}",
+                    }
+                )
         await ended(recs)
         stats["log_entries"] += final
     finally:
@@ -315,21 +355,57 @@ def self_test(gid: str, recs: dict[str, Recorder]) -> None:
     cinc_hello = recs["ALLIES:cinc"].messages[0]
     card = cinc_hello["view"]["sides"]["ALLIES"]["hand"][0]
     plants = [
-        ("ALLIES:left", {**recs["ALLIES:left"].messages[0], "legal": [{"type": "x", "card": card["id"]}]}),
-        ("AXIS:centre", {"type": "chat", "id": 1, "channel": "side:ALLIES", "seat": "ALLIES:left",
-                         "name": "x", "text": "hi", "ts": ""}),
-        ("ALLIES:right", {**recs["ALLIES:right"].messages[0],
-                          "events": [{"type": "card_drawn", "secret": {"cards": [card]},
-                                      "secret_to": ["ALLIES:cinc"]}]}),
-        (SPECTATOR, {"type": "chat", "id": 2, "channel": "pair:AXIS:left", "seat": "AXIS:cinc",
-                     "name": "x", "text": "hi", "ts": ""}),
+        (
+            "ALLIES:left",
+            {**recs["ALLIES:left"].messages[0], "legal": [{"type": "x", "card": card["id"]}]},
+        ),
+        (
+            "AXIS:centre",
+            {
+                "type": "chat",
+                "id": 1,
+                "channel": "side:ALLIES",
+                "seat": "ALLIES:left",
+                "name": "x",
+                "text": "hi",
+                "ts": "",
+            },
+        ),
+        (
+            "ALLIES:right",
+            {
+                **recs["ALLIES:right"].messages[0],
+                "events": [
+                    {
+                        "type": "card_drawn",
+                        "secret": {"cards": [card]},
+                        "secret_to": ["ALLIES:cinc"],
+                    }
+                ],
+            },
+        ),
+        (
+            SPECTATOR,
+            {
+                "type": "chat",
+                "id": 2,
+                "channel": "pair:AXIS:left",
+                "seat": "AXIS:cinc",
+                "name": "x",
+                "text": "hi",
+                "ts": "",
+            },
+        ),
     ]
     for who, msg in plants:
         fake = {w: copy.copy(r) for w, r in recs.items()}
         fake[who].messages = [*recs[who].messages, msg]
         with pytest.raises(AssertionError):
-            check_game(gid, fake, {k: 0 for k in ("messages", "chat", "state_messages",
-                                                  "card_refs", "markers")})
+            check_game(
+                gid,
+                fake,
+                {k: 0 for k in ("messages", "chat", "state_messages", "card_refs", "markers")},
+            )
 
 
 def scan(obj: Any, who: str, k1: Any = None, k2: Any = None) -> None:
@@ -341,8 +417,9 @@ def scan(obj: Any, who: str, k1: Any = None, k2: Any = None) -> None:
                 raise AssertionError((who, k, v))
             if k == "secret" and who not in (obj.get("secret_to") or []):
                 raise AssertionError((who, "secret", obj))
-            if k == "hand" and not (who.endswith(":cinc") and k1 == who.split(":")[0]
-                                    and k2 == "sides"):
+            if k == "hand" and not (
+                who.endswith(":cinc") and k1 == who.split(":")[0] and k2 == "sides"
+            ):
                 raise AssertionError((who, "hand", k2, k1))
             if k != "board" and isinstance(v, (dict, list)):
                 scan(v, who, k, k1)
@@ -356,7 +433,11 @@ def explain(m: dict[str, Any], leak: set[int], owners: dict[str, set[int]]) -> l
     """Where the leaked ids appear in the message, and whose private cards they are."""
     out = [f"{w} holds {sorted(ids)}" for w, ids in owners.items() if ids]
     for path, key, val, parent in walk(m):
-        if isinstance(val, int) and val in leak and (key == "card" or (key == "id" and "name" in parent)):
+        if (
+            isinstance(val, int)
+            and val in leak
+            and (key == "card" or (key == "id" and "name" in parent))
+        ):
             out.append(path)
     return out[:20]
 
@@ -377,7 +458,9 @@ def check_game(gid: str, recs: dict[str, Recorder], stats: dict[str, int]) -> No
             out |= priv[who].get(s, set())
         return out
 
-    spec_msgs = [m for m in recs[SPECTATOR].messages if m.get("type") in ("hello", "update", "sync")]
+    spec_msgs = [
+        m for m in recs[SPECTATOR].messages if m.get("type") in ("hello", "update", "sync")
+    ]
 
     spec_ids = [(m.get("first_seq", m["seq"]), m["seq"], card_ids(m)) for m in spec_msgs]
     memo: dict[tuple[int, int], set[int]] = {}
@@ -387,9 +470,10 @@ def check_game(gid: str, recs: dict[str, Recorder], stats: dict[str, int]) -> No
         batches when it sits on another worker: any message overlapping the range)."""
         if (lo, hi) not in memo:
             hit = [ids for f, t, ids in spec_ids if f <= hi and t >= lo]
-            if not hit:          # the spectator got a sync over this range: its neighbours
-                hit = [ids for f, t, ids in spec_ids if t < lo][-1:] + \
-                      [ids for f, t, ids in spec_ids if f > hi][:1]
+            if not hit:  # the spectator got a sync over this range: its neighbours
+                hit = [ids for f, t, ids in spec_ids if t < lo][-1:] + [
+                    ids for f, t, ids in spec_ids if f > hi
+                ][:1]
             memo[lo, hi] = set().union(*hit)
         return memo[lo, hi]
 
@@ -402,9 +486,9 @@ def check_game(gid: str, recs: dict[str, Recorder], stats: dict[str, int]) -> No
             t = m.get("type")
             if t == "chat":
                 stats["chat"] += 1
-                assert may_read(me, m["channel"]), (who, m)      # cross-side / spectator leak
+                assert may_read(me, m["channel"]), (who, m)  # cross-side / spectator leak
                 text = m["text"]
-                assert not text.startswith("NO|"), (who, m)       # a refused post was delivered
+                assert not text.startswith("NO|"), (who, m)  # a refused post was delivered
                 if text.startswith("LK|"):
                     markers.setdefault(text, set()).add(who)
                 continue
@@ -424,12 +508,21 @@ def check_game(gid: str, recs: dict[str, Recorder], stats: dict[str, int]) -> No
                 owners = [w for w in SEATS if w != who]
                 secret = set().union(*(private_at(w, lo, hi) for w in owners))
                 own = private_of(who, m) | private_at(who, lo, hi)
-                if who.endswith(":cinc"):                # his own FGs' cards are his dispatch
+                if who.endswith(":cinc"):  # his own FGs' cards are his dispatch
                     side = who.split(":")[0]
                     own |= set().union(*(private_at(f"{side}:{r}", lo, hi) for r in ROLES[1:]))
                 leak = visible & (secret - own - public_at(lo, hi))
-            assert not leak, repr((gid, who, m["type"], lo, hi, sorted(leak), explain(m, leak, {
-                w: private_at(w, lo, hi) & leak for w in SEATS})))
+            assert not leak, repr(
+                (
+                    gid,
+                    who,
+                    m["type"],
+                    lo,
+                    hi,
+                    sorted(leak),
+                    explain(m, leak, {w: private_at(w, lo, hi) & leak for w in SEATS}),
+                )
+            )
             stats["state_messages"] += 1
             stats["card_refs"] += len(visible)
     # ---- each delivered marker reached exactly its channel's readers
@@ -441,16 +534,25 @@ def check_game(gid: str, recs: dict[str, Recorder], stats: dict[str, int]) -> No
 
 
 async def _leak(server: Server, games: int, steps: int) -> dict[str, int]:
-    stats = {"games": games, "log_entries": 0, "messages": 0, "state_messages": 0, "chat": 0, "markers": 0,
-             "card_refs": 0}
+    stats = {
+        "games": games,
+        "log_entries": 0,
+        "messages": 0,
+        "state_messages": 0,
+        "chat": 0,
+        "markers": 0,
+        "card_refs": 0,
+    }
     sem = asyncio.Semaphore(int(os.environ.get("LEAK_CONCURRENCY", "10")))
     # no keep-alive: a pooled connection that uvicorn closes (idle 5 s, as this busy client
     # sees its responses late) while a request goes out on it fails ("Server disconnected")
     limits = httpx.Limits(max_keepalive_connections=0)
     async with httpx.AsyncClient(base_url=server.base, timeout=60, limits=limits) as api:
+
         async def one(n: int) -> None:
             async with sem:
                 await run_game(server, api, n, steps, stats)
+
         await asyncio.gather(*(one(n) for n in range(games)))
     return stats
 
@@ -461,8 +563,9 @@ STEPS = int(os.environ.get("LEAK_STEPS", "60"))
 @pytest.fixture(scope="module", params=["sqlite", "pg"])
 def leak_server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
     """A server of its own: its bots stop at the step cap."""
-    with backend(request.param, tmp_path_factory.mktemp("leakdb"),
-                 {"BOT_MAX_SEQ": str(STEPS)}) as srv:
+    with backend(
+        request.param, tmp_path_factory.mktemp("leakdb"), {"BOT_MAX_SEQ": str(STEPS)}
+    ) as srv:
         yield srv
 
 

@@ -4,6 +4,7 @@ two machines would): the sockets landing on the non-owner are relayed to the own
 frame by frame; both see the same stream; actions through the relay are applied
 exactly once; killing the owner (SIGKILL) closes the relayed sockets with 1012 and the
 game continues on the survivor with no acked action lost.  PostgreSQL + Redis only."""
+
 from __future__ import annotations
 
 import asyncio
@@ -41,7 +42,7 @@ def two_servers() -> Iterator[tuple[Server, Server]]:
 
 @pytest.fixture(scope="module")
 def pair() -> Iterator[tuple[Server, Server]]:
-    with two_servers() as servers:      # relayed, as between machines
+    with two_servers() as servers:  # relayed, as between machines
         yield servers
 
 
@@ -65,19 +66,22 @@ def updates(ws: WS) -> list[tuple[int, int, Any]]:
 
 async def test_relayed_sockets_same_stream_exactly_once(pair: tuple[Server, Server]) -> None:
     a, b = pair
-    for _ in range(50):                 # each has heard of the other (within ~1 s)
+    for _ in range(50):  # each has heard of the other (within ~1 s)
         if worker(a)["peers"] == worker(b)["peers"] == 2:
             break
         await asyncio.sleep(0.1)
     assert worker(a)["peers"] == worker(b)["peers"] == 2
     with httpx.Client(base_url=b.base, timeout=20) as api:
-        gid, toks = two_player_game(api, seed=13)      # created through B: no owner yet
-    async with WS(url(a, gid), toks["AXIS"]) as ax:      # the first socket: placed
-        a, b = owner_first(a, b, gid)                    # a: the owner from here on
-        async with WS(url(b, gid), toks["ALLIES"]) as al, WS(url(a, gid)) as spec_a, \
-                WS(url(b, gid)) as spec_b:
+        gid, toks = two_player_game(api, seed=13)  # created through B: no owner yet
+    async with WS(url(a, gid), toks["AXIS"]) as ax:  # the first socket: placed
+        a, b = owner_first(a, b, gid)  # a: the owner from here on
+        async with (
+            WS(url(b, gid), toks["ALLIES"]) as al,
+            WS(url(a, gid)) as spec_a,
+            WS(url(b, gid)) as spec_b,
+        ):
             wa, wb = worker(a), worker(b)
-            assert wb["relayed"] >= 2 and wa["relayed"] == 0   # (+1: the first, maybe)
+            assert wb["relayed"] >= 2 and wa["relayed"] == 0  # (+1: the first, maybe)
             assert al.seat == "ALLIES" and spec_b.seat is None
             await play({"AXIS": ax, "ALLIES": al}, RandomBot(4), 30, (spec_a, spec_b))
             await spec_b.wait_seq(spec_a.seq)
@@ -95,8 +99,9 @@ async def test_relayed_sockets_same_stream_exactly_once(pair: tuple[Server, Serv
                 await tab.wait_seq(me.seq)
                 seq = me.seq
                 if len(me.legal) >= 2:
-                    r1, r2 = await asyncio.gather(me.act(me.legal[0], seq),
-                                                  tab.act(me.legal[1], seq))
+                    r1, r2 = await asyncio.gather(
+                        me.act(me.legal[0], seq), tab.act(me.legal[1], seq)
+                    )
                     assert sorted([r1["type"], r2["type"]]) == ["ack", "reject"], (r1, r2)
                     ack = r1 if r1["type"] == "ack" else r2
                     await spec_b.wait_seq(ack["seq"])
@@ -107,31 +112,34 @@ async def test_relayed_sockets_same_stream_exactly_once(pair: tuple[Server, Serv
 
 
 async def test_owner_killed_relayed_sockets_1012_then_survivor_continues(
-        pair: tuple[Server, Server]) -> None:
+    pair: tuple[Server, Server],
+) -> None:
     a, b = pair
     with httpx.Client(base_url=b.base, timeout=20) as api:
         gid, toks = two_player_game(api, seed=17)
     bot = RandomBot(8)
     async with WS(url(a, gid), toks["AXIS"]) as ax:
-        a, b = owner_first(a, b, gid)                          # a: the owner
+        a, b = owner_first(a, b, gid)  # a: the owner
         async with WS(url(b, gid), toks["ALLIES"]) as al, WS(url(b, gid)) as spec:
             await play({"AXIS": ax, "ALLIES": al}, bot, 20, (spec,))
             acked = max(ax.seq, al.seq)
             views = {"ALLIES": (al.view, al.legal), None: (spec.view, spec.legal)}
-            a.stop(signal.SIGKILL)                                 # kill -9 the owner
-            for w in (al, spec):                                   # relayed: 1012
+            a.stop(signal.SIGKILL)  # kill -9 the owner
+            for w in (al, spec):  # relayed: 1012
                 closed = await w.expect("__closed__", timeout=10)
                 assert closed["type"] == "__closed__"
                 assert w.closed is not None and w.closed.rcvd is not None
                 assert w.closed.rcvd.code == 1012, w.closed.rcvd
-    async with WS(url(b, gid, since=acked), toks["AXIS"]) as ax, \
-            WS(url(b, gid, since=acked), toks["ALLIES"]) as al, \
-            WS(url(b, gid, since=acked)) as spec:
-        assert worker(b)["owned"] >= 1                             # B took the game
+    async with (
+        WS(url(b, gid, since=acked), toks["AXIS"]) as ax,
+        WS(url(b, gid, since=acked), toks["ALLIES"]) as al,
+        WS(url(b, gid, since=acked)) as spec,
+    ):
+        assert worker(b)["owned"] >= 1  # B took the game
         assert (al.view, al.legal) == views["ALLIES"]
         assert (spec.view, spec.legal) == views[None]
         for w in (ax, al, spec):
-            assert w.seq == acked                                  # no acked action lost
+            assert w.seq == acked  # no acked action lost
         await play({"AXIS": ax, "ALLIES": al}, bot, 10, (spec,))
         with httpx.Client(base_url=b.base, timeout=20) as api:
             assert api.get(f"/api/games/{gid}").json()["seq"] == spec.seq >= acked + 10
@@ -142,7 +150,7 @@ async def test_graceful_stops_close_relayed_sockets_1012(pair: tuple[Server, Ser
     and each process exits promptly."""
     for srv in pair:
         if srv.proc is None:
-            srv.start()                 # killed by the previous test
+            srv.start()  # killed by the previous test
     a, b = pair
     with httpx.Client(base_url=a.base, timeout=20) as api:
         gid, toks = two_player_game(api, seed=19)
@@ -152,13 +160,13 @@ async def test_graceful_stops_close_relayed_sockets_1012(pair: tuple[Server, Ser
             al = WS(url(b, gid), toks["ALLIES"])
             await al.__aenter__()
             assert worker(b)["relayed"] >= 1
-            b.stop()                                    # the relay stops: its client 1012
+            b.stop()  # the relay stops: its client 1012
             closed = await al.expect("__closed__", timeout=10)
             assert closed["type"] == "__closed__" and al.closed.rcvd.code == 1012
             b.start()
             async with WS(url(b, gid, since=on_owner.seq), toks["ALLIES"]) as al2:
                 assert worker(b)["relayed"] >= 1 and worker(a, gid)["owns"]
-                a.stop()                                # the owner stops: both 1012
+                a.stop()  # the owner stops: both 1012
                 for w in (on_owner, al2):
                     closed = await w.expect("__closed__", timeout=10)
                     assert closed["type"] == "__closed__" and w.closed.rcvd.code == 1012
@@ -172,7 +180,6 @@ async def test_a_redis_key_naming_a_stranger_gets_no_credential() -> None:
     the shared key (which the stranger cannot give), relays nothing and closes the
     client with 1012.  The internal listener of a worker serves the game websocket path
     only."""
-
 
     with two_servers() as (a, b):
         await _stranger_gets_nothing(a, b)
@@ -202,7 +209,7 @@ async def _stranger_gets_nothing(a: Server, b: Server) -> None:
         try:
             await r.set(key, f"127.0.0.1:{port}", px=60_000)
             token = toks["AXIS"]
-            async with WS(url(b, gid), token) as ws:     # ends before any hello
+            async with WS(url(b, gid), token) as ws:  # ends before any hello
                 assert ws.ws.close_code == 1012, ws.messages
         finally:
             await r.delete(key)

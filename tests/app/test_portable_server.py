@@ -1,6 +1,7 @@
 """The 3x3 Portable Wargame on the real server: a game without a scenario, two bots play
 it to the end (set-up included), the finished log replays through the ruleset to the same
 result, and snapshots (SNAPSHOT_EVERY) of the portable state survive the round trip."""
+
 from __future__ import annotations
 
 import time
@@ -17,9 +18,16 @@ R = get("portable")
 
 def test_two_bots_play_a_portable_battle_and_the_log_replays(api: httpx.Client) -> None:
     tok = new_identity(api, "Umpire")
-    r = api.post("/api/games", json={"ruleset": "portable", "seed": 44, "bots": ["RED", "BLUE"],
-                                     "options": {"turn_limit": "8", "red_army": "mahdist"}},
-                 headers=auth(tok))
+    r = api.post(
+        "/api/games",
+        json={
+            "ruleset": "portable",
+            "seed": 44,
+            "bots": ["RED", "BLUE"],
+            "options": {"turn_limit": "8", "red_army": "mahdist"},
+        },
+        headers=auth(tok),
+    )
     assert r.status_code == 201, r.text
     g = r.json()
     assert g["scenario_id"] is None and g["renderer"] == "square"

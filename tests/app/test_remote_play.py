@@ -1,6 +1,7 @@
 """Remote play (issue 15): resign, undo, presence and the absence policy of 1v1 games,
 against a real uvicorn and the real engine.  Every outcome is a log entry that a replay
 folds exactly as the live game did (engine.meta)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -16,11 +17,14 @@ from .helpers import WS, auth, two_player_game
 
 
 @pytest.fixture(scope="module", params=["sqlite", "pg"])
-def quick(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def quick(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Server]:
     """A server whose absence grace is 1.5 s: SQLite (one worker) or PostgreSQL + Redis
     (two workers: presence, undo and clocks across workers)."""
-    with backend(request.param, tmp_path_factory.mktemp("remote"),
-                 {"BOT_GRACE_SECONDS": "1.5"}) as srv:
+    with backend(
+        request.param, tmp_path_factory.mktemp("remote"), {"BOT_GRACE_SECONDS": "1.5"}
+    ) as srv:
         yield srv
 
 
@@ -59,9 +63,12 @@ def replayed(api: httpx.Client, gid: str) -> Any:
 
 
 async def test_resign_ends_the_game_in_the_log(quick: Server, qapi: httpx.Client) -> None:
-    gid, toks = two_player_game(qapi, seed=None)     # committed dice: verifiable
-    async with WS(url(quick, gid), toks["AXIS"]) as ax, WS(url(quick, gid), toks["ALLIES"]) as al, \
-            WS(url(quick, gid)) as spec:
+    gid, toks = two_player_game(qapi, seed=None)  # committed dice: verifiable
+    async with (
+        WS(url(quick, gid), toks["AXIS"]) as ax,
+        WS(url(quick, gid), toks["ALLIES"]) as al,
+        WS(url(quick, gid)) as spec,
+    ):
         assert spec.messages[0]["presence"]["spectators"] == 1
         r = await request(ax, {"type": "resign"})
         assert r["type"] == "ack", r
@@ -106,7 +113,7 @@ async def test_undo_a_card_until_dice(quick: Server, qapi: httpx.Client) -> None
         assert r["type"] == "ack"
         await first.wait_seq(r["seq"])
         upd = [m for m in first.messages if m["type"] == "update"][-1]
-        assert upd["undo"] == r["seq"]                 # the card play may be taken back
+        assert upd["undo"] == r["seq"]  # the card play may be taken back
         assert len(first.view["sides"][side]["hand"]) == len(hand0) - 1
         # the opponent cannot undo it
         theirs = await request(other, {"type": "undo"})
@@ -120,8 +127,11 @@ async def test_undo_a_card_until_dice(quick: Server, qapi: httpx.Client) -> None
         assert any(e["type"] == "undone" and e["undoes"] == r["seq"] for e in upd["events"])
         # play on until dice are rolled: nothing before the roll can be taken back
         for _ in range(60):
-            if any(m["type"] == "update" and any(e["type"] in ("dice_rolled", "roll")
-                                                 for e in m["events"]) for m in first.messages):
+            if any(
+                m["type"] == "update"
+                and any(e["type"] in ("dice_rolled", "roll") for e in m["events"])
+                for m in first.messages
+            ):
                 break
             me = first if first.legal else other
             if not me.legal:
@@ -163,7 +173,7 @@ async def test_presence_and_claim_win(quick: Server, qapi: httpx.Client) -> None
             m = await al.expect("presence")
         early = await request(al, {"type": "claim_win"})
         assert early["type"] == "reject" and early["code"] == "opponent_present"
-        await ax.close()                                   # the Axis player closes his tab
+        await ax.close()  # the Axis player closes his tab
         states = []
         while "gone" not in states:
             m = await al.expect("presence", timeout=10)
@@ -196,7 +206,9 @@ async def test_presence_and_claim_win(quick: Server, qapi: httpx.Client) -> None
     assert st.winner == "ALLIES"
 
 
-def timed_game(api: httpx.Client, clock: dict[str, Any], seed: int = 7) -> tuple[str, dict[str, str]]:
+def timed_game(
+    api: httpx.Client, clock: dict[str, Any], seed: int = 7
+) -> tuple[str, dict[str, str]]:
     from .helpers import claim, create_game, new_identity
 
     ta, tb = new_identity(api, "Axis player"), new_identity(api, "Allied player")
@@ -210,11 +222,17 @@ def test_clock_settings_are_validated(quick: Server, qapi: httpx.Client) -> None
     from .helpers import new_identity
 
     tok = new_identity(qapi, "Clockmaker")
-    r = qapi.post("/api/games", json={"scenario_id": "2-PegasusBridge", "clock": {"kind": "hourglass"}},
-                  headers=auth(tok))
+    r = qapi.post(
+        "/api/games",
+        json={"scenario_id": "2-PegasusBridge", "clock": {"kind": "hourglass"}},
+        headers=auth(tok),
+    )
     assert r.status_code == 422 and r.json()["error"]["code"] == "validation_error"
-    r = qapi.post("/api/games", json={"scenario_id": "2-PegasusBridge",
-                                      "clock": {"kind": "move", "move_seconds": 1}}, headers=auth(tok))
+    r = qapi.post(
+        "/api/games",
+        json={"scenario_id": "2-PegasusBridge", "clock": {"kind": "move", "move_seconds": 1}},
+        headers=auth(tok),
+    )
     assert r.status_code == 422
 
 
@@ -229,8 +247,13 @@ async def test_move_clock_time_out_loses(quick: Server, qapi: httpx.Client) -> N
             if al.view.get("game_over"):
                 break
             await asyncio.sleep(0.05)
-        over = [e for m in al.messages if m["type"] == "update" for e in m["events"]
-                if e["type"] == "game_over"]
+        over = [
+            e
+            for m in al.messages
+            if m["type"] == "update"
+            for e in m["events"]
+            if e["type"] == "game_over"
+        ]
         assert over and over[0]["reason"] == "timeout" and over[0]["loser"] == first
         assert al.messages[-1]["clock"]["running"] == [] or al.view["game_over"]
     log, st = replayed(qapi, gid)
@@ -238,9 +261,12 @@ async def test_move_clock_time_out_loses(quick: Server, qapi: httpx.Client) -> N
     assert st.winner != first and st.winner is not None
 
 
-async def test_bank_clock_survives_a_restart_and_bot_on_timeout(quick: Server, qapi: httpx.Client) -> None:
-    gid, toks = timed_game(qapi, {"kind": "bank", "initial_seconds": 10, "increment_seconds": 2,
-                                  "on_timeout": "bot"})
+async def test_bank_clock_survives_a_restart_and_bot_on_timeout(
+    quick: Server, qapi: httpx.Client
+) -> None:
+    gid, toks = timed_game(
+        qapi, {"kind": "bank", "initial_seconds": 10, "increment_seconds": 2, "on_timeout": "bot"}
+    )
     async with WS(url(quick, gid), toks["ALLIES"]) as al, WS(url(quick, gid), toks["AXIS"]) as ax:
         first = al.view["to_act"][0]
         me = al if first == "ALLIES" else ax
@@ -254,7 +280,7 @@ async def test_bank_clock_survives_a_restart_and_bot_on_timeout(quick: Server, q
     async with WS(url(quick, gid), toks["ALLIES"]) as al:
         clock = al.messages[0]["clock"]
         assert clock["running"] == [first]
-        assert clock["remaining"][first] < left          # still running, from the log
+        assert clock["remaining"][first] < left  # still running, from the log
         seq0 = al.seq
         # out of time: the bot decides for the seat; the game goes on
         for _ in range(300):
@@ -269,8 +295,11 @@ async def test_bank_clock_survives_a_restart_and_bot_on_timeout(quick: Server, q
 async def test_replay_steps_end_where_the_live_game_did(quick: Server, qapi: httpx.Client) -> None:
     gid, toks = two_player_game(qapi, seed=7)
     assert qapi.get(f"/api/games/{gid}/replay").json()["error"]["code"] == "game_not_finished"
-    async with WS(url(quick, gid), toks["AXIS"]) as ax, WS(url(quick, gid), toks["ALLIES"]) as al, \
-            WS(url(quick, gid)) as spec:
+    async with (
+        WS(url(quick, gid), toks["AXIS"]) as ax,
+        WS(url(quick, gid), toks["ALLIES"]) as al,
+        WS(url(quick, gid)) as spec,
+    ):
         first = al if "ALLIES" in al.view["to_act"] else ax
         r = await first.act(next(a for a in first.legal if a["type"] == "play_card"))
         await first.wait_seq(r["seq"])
@@ -285,9 +314,9 @@ async def test_replay_steps_end_where_the_live_game_did(quick: Server, qapi: htt
     rp = qapi.get(f"/api/games/{gid}/replay").json()
     steps = rp["steps"]
     assert [s["seat"] for s in steps][1:] == [first.seat] * 4
-    assert steps[-1]["view"] == final                      # replay == live
+    assert steps[-1]["view"] == final  # replay == live
     assert steps[2]["events"][0]["type"] == "undone"
-    assert steps[2]["view"] == steps[0]["view"]            # the card play taken back
+    assert steps[2]["view"] == steps[0]["view"]  # the card play taken back
     assert rp["board"]["name"] and rp["winner"] != first.seat
 
 
@@ -308,15 +337,15 @@ async def test_return_match_swaps_sides_and_sums_medals(quick: Server, qapi: htt
     assert names == {"AXIS": "Allied player", "ALLIES": "Axis player"}
     m = qapi.get(f"/api/games/{g2['id']}/match").json()
     assert m["first"] == gid and m["second"] == g2["id"] and not m["finished"]
-    async with WS(url(quick, g2["id"]), b) as bx:             # b now plays the Axis
+    async with WS(url(quick, g2["id"]), b) as bx:  # b now plays the Axis
         assert bx.seat == "AXIS"
         assert (await request(bx, {"type": "resign"}))["type"] == "ack"
     m = qapi.get(f"/api/games/{gid}/match").json()
     assert m["finished"]
     per = {p["name"]: p for p in m["players"]}
     assert per["Axis player"]["wins"] == 1 and per["Allied player"]["wins"] == 1
-    v1 = m["games"][0]["sides"]["ALLIES"]["medals"]          # b won game 1 as the Allies
-    v2 = m["games"][1]["sides"]["ALLIES"]["medals"]          # a won game 2 as the Allies
+    v1 = m["games"][0]["sides"]["ALLIES"]["medals"]  # b won game 1 as the Allies
+    v2 = m["games"][1]["sides"]["ALLIES"]["medals"]  # a won game 2 as the Allies
     assert per["Allied player"]["medals"] == v1 and per["Axis player"]["medals"] == v2
     if v1 == v2:
         assert m["winner"] is None and m["decided_by"] == "draw"

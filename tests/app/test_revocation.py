@@ -2,6 +2,7 @@
 and ``DELETE /api/identity/sessions/{id}`` send each of them an ``error``
 ``session_revoked`` and close it with 4401 (docs/protocol.md), on whichever worker
 serves it; the identity's other sessions keep theirs."""
+
 from __future__ import annotations
 
 import json
@@ -27,8 +28,9 @@ async def _closed_with(ws: Any) -> tuple[list[str], int | None]:
     return codes, ws.close_code
 
 
-async def test_logout_and_revoke_close_that_sessions_sockets(server: Server,
-                                                             api: httpx.Client) -> None:
+async def test_logout_and_revoke_close_that_sessions_sockets(
+    server: Server, api: httpx.Client
+) -> None:
     tok = new_identity(api, "Leaver")
     gid = create_game(api, tok, seat="AXIS")["id"]
     async with websockets.connect(url(server, gid, token=tok)) as ws:
@@ -38,14 +40,16 @@ async def test_logout_and_revoke_close_that_sessions_sockets(server: Server,
     assert "session_revoked" in codes and code == 4401
     other_tok = new_identity(api, "Other")
     sid = api.get("/api/identity/sessions", headers=auth(other_tok)).json()[0]["id"]
-    async with websockets.connect(url(server, gid, token=other_tok)) as ws, \
-            websockets.connect(url(server, gid)) as spectator:
+    async with (
+        websockets.connect(url(server, gid, token=other_tok)) as ws,
+        websockets.connect(url(server, gid)) as spectator,
+    ):
         assert json.loads(await ws.recv())["type"] == "hello"
         assert json.loads(await spectator.recv())["type"] == "hello"
         r = api.delete(f"/api/identity/sessions/{sid}", headers=auth(other_tok))
         assert r.status_code == 204
         codes, code = await _closed_with(ws)
         assert "session_revoked" in codes and code == 4401
-        await spectator.send(json.dumps({"type": "ping", "id": 1}))      # still served
+        await spectator.send(json.dumps({"type": "ping", "id": 1}))  # still served
         while (msg := json.loads(await spectator.recv()))["type"] != "pong":
             pass

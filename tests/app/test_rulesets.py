@@ -2,6 +2,7 @@
 rulesets, a game of each registered ruleset is created through the API, old clients'
 ``{scenario_id, mode}`` bodies still pick m44 / overlord, and the 0004 migration gives old
 rows their ruleset."""
+
 from __future__ import annotations
 
 import os
@@ -43,8 +44,11 @@ def test_rulesets_listed(api: httpx.Client) -> None:
 
 def test_scenarios_name_their_rulesets(api: httpx.Client) -> None:
     by_id = {s["id"]: s for s in api.get("/api/scenarios").json()}
-    assert by_id["2-PegasusBridge"]["rulesets"] == {"m44": ["1v1"], "overlord": ["team"],
-                                                    "fastplay": ["1v1"]}
+    assert by_id["2-PegasusBridge"]["rulesets"] == {
+        "m44": ["1v1"],
+        "overlord": ["team"],
+        "fastplay": ["1v1"],
+    }
     assert by_id["2-PegasusBridge"]["modes"] == ["1v1", "team"]
     assert by_id["13-OmahaBeachOverlord"]["rulesets"] == {"overlord": ["overlord"]}
 
@@ -74,19 +78,23 @@ def test_create_a_game_of_every_ruleset(api: httpx.Client) -> None:
 
 def test_old_clients_get_the_natural_ruleset(api: httpx.Client) -> None:
     token = new_identity(api, "Old client")
-    cases = [({"scenario_id": "2-PegasusBridge"}, "m44", "1v1"),
-             ({"scenario_id": "2-PegasusBridge", "mode": "1v1"}, "m44", "1v1"),
-             ({"scenario_id": "2-PegasusBridge", "mode": "team"}, "overlord", "team"),
-             ({"scenario_id": "13-OmahaBeachOverlord"}, "overlord", "overlord")]
+    cases = [
+        ({"scenario_id": "2-PegasusBridge"}, "m44", "1v1"),
+        ({"scenario_id": "2-PegasusBridge", "mode": "1v1"}, "m44", "1v1"),
+        ({"scenario_id": "2-PegasusBridge", "mode": "team"}, "overlord", "team"),
+        ({"scenario_id": "13-OmahaBeachOverlord"}, "overlord", "overlord"),
+    ]
     for body, rs, mode in cases:
         r = api.post("/api/games", json={**body, "seed": 3}, headers=auth(token))
         assert r.status_code == 201, r.text
         assert (r.json()["ruleset"], r.json()["mode"]) == (rs, mode)
-    bad = [({"scenario_id": "13-OmahaBeachOverlord", "mode": "1v1"}, "unknown_mode"),
-           ({"ruleset": "m44", "scenario_id": "13-OmahaBeachOverlord"}, "unknown_mode"),
-           ({"ruleset": "m44"}, "scenario_required"),
-           ({}, "invalid_options"),
-           ({"ruleset": "no-such-rules", "scenario_id": "2-PegasusBridge"}, "unknown_ruleset")]
+    bad = [
+        ({"scenario_id": "13-OmahaBeachOverlord", "mode": "1v1"}, "unknown_mode"),
+        ({"ruleset": "m44", "scenario_id": "13-OmahaBeachOverlord"}, "unknown_mode"),
+        ({"ruleset": "m44"}, "scenario_required"),
+        ({}, "invalid_options"),
+        ({"ruleset": "no-such-rules", "scenario_id": "2-PegasusBridge"}, "unknown_ruleset"),
+    ]
     for body, code in bad:
         r = api.post("/api/games", json=body, headers=auth(token))
         assert r.status_code == 422, (body, r.text)
@@ -98,34 +106,46 @@ def test_migration_0004_gives_old_rows_their_ruleset(tmp_path: Path) -> None:
     env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db}"}
 
     def alembic(*args: str) -> None:
-        subprocess.run([PY, "-m", "alembic", *args], cwd=ROOT, env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            [PY, "-m", "alembic", *args], cwd=ROOT, env=env, check=True, capture_output=True
+        )
 
     alembic("upgrade", "0003")
     con = sqlite3.connect(db)
     now = "2026-01-01 00:00:00"
-    con.execute("INSERT INTO scenarios (id, name, source, sha256, content, created_at) "
-                "VALUES ('s', 'S', 'bundled', 'x', '{}', ?)", (now,))
+    con.execute(
+        "INSERT INTO scenarios (id, name, source, sha256, content, created_at) "
+        "VALUES ('s', 'S', 'bundled', 'x', '{}', ?)",
+        (now,),
+    )
     for gid, mode in (("g1", "1v1"), ("g2", "team"), ("g3", "overlord")):
-        con.execute("INSERT INTO games (id, scenario_id, scenario_name, mode, engine_mode, "
-                    "options, seed, private, invite_code, status, seq, to_act, created_at, "
-                    "updated_at) VALUES (?, 's', 'S', ?, 'standard', '{}', 1, 0, ?, 'open', 0, "
-                    "'[]', ?, ?)", (gid, mode, "inv" + gid, now, now))
+        con.execute(
+            "INSERT INTO games (id, scenario_id, scenario_name, mode, engine_mode, "
+            "options, seed, private, invite_code, status, seq, to_act, created_at, "
+            "updated_at) VALUES (?, 's', 'S', ?, 'standard', '{}', 1, 0, ?, 'open', 0, "
+            "'[]', ?, ?)",
+            (gid, mode, "inv" + gid, now, now),
+        )
     con.commit()
     con.close()
     alembic("upgrade", "head")
     con = sqlite3.connect(db)
     rows = dict(con.execute("SELECT id, ruleset FROM games").fetchall())
     assert rows == {"g1": "m44", "g2": "overlord", "g3": "overlord"}
-    con.execute("INSERT INTO games (id, ruleset, scenario_id, scenario_name, mode, options, "
-                "seed, private, invite_code, status, seq, to_act, created_at, updated_at) "
-                "VALUES ('g4', 'portable', NULL, 'P', '1v1', '{}', 1, 0, 'inv4', 'open', 0, "
-                "'[]', ?, ?)", (now, now))
+    con.execute(
+        "INSERT INTO games (id, ruleset, scenario_id, scenario_name, mode, options, "
+        "seed, private, invite_code, status, seq, to_act, created_at, updated_at) "
+        "VALUES ('g4', 'portable', NULL, 'P', '1v1', '{}', 1, 0, 'inv4', 'open', 0, "
+        "'[]', ?, ?)",
+        (now, now),
+    )
     con.commit()
     con.close()
 
 
-async def test_the_client_panels_are_the_rulesets_declaration(server: Server, api: httpx.Client) -> None:
+async def test_the_client_panels_are_the_rulesets_declaration(
+    server: Server, api: httpx.Client
+) -> None:
     """The hex page shows the Fast Play, Overlord, fog and variant panels because the
     ruleset declares them (``Ruleset.panels``, in ``GET /api/rulesets`` and in every
     ``hello``), not by guessing from the view."""

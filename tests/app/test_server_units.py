@@ -1,5 +1,6 @@
 """Unit tests of the server's pure pieces: chat policy, rate limiter, bounded send queue,
 pub/sub implementations."""
+
 from __future__ import annotations
 
 import asyncio
@@ -30,7 +31,7 @@ AX_LEFT = Actor("AXIS:left", "AXIS", "left", True)
 def test_policy_1v1() -> None:
     assert may_write(AXIS, "all") and may_write(AXIS, "side:AXIS")
     assert not may_read(AXIS, "side:ALLIES") and not may_write(AXIS, "side:ALLIES")
-    assert not may_read(AXIS, "spectators")            # spectator chat never reaches players
+    assert not may_read(AXIS, "spectators")  # spectator chat never reaches players
     assert may_read(WATCHER, "all") and not may_write(WATCHER, "all")
     assert may_write(WATCHER, "spectators") and not may_write(ANON, "spectators")
     assert may_read(ANON, "spectators")
@@ -46,14 +47,14 @@ def test_policy_overlord_chain_of_command() -> None:
     visiting_left = {"overlord": {"chain_of_command": {"side": "ALLIES", "visited": "left"}}}
     # a tentative visit (while dispatching) opens nothing: only the confirmed one counts
     assert not may_write(CINC, "pair:ALLIES:left", {"overlord": {"visit": "left"}})
-    assert may_write(LEFT, "side:ALLIES") and may_write(RIGHT, "side:ALLIES")   # FGs any time
+    assert may_write(LEFT, "side:ALLIES") and may_write(RIGHT, "side:ALLIES")  # FGs any time
     assert not may_write(CINC, "side:ALLIES")
     assert may_write(CINC, "pair:ALLIES:left", visiting_left)
     assert not may_write(CINC, "pair:ALLIES:right", visiting_left)
     assert not may_write(CINC, "pair:ALLIES:left", {})
     assert may_write(LEFT, "pair:ALLIES:left", visiting_left)
     assert not may_read(RIGHT, "pair:ALLIES:left")
-    assert not may_read(AX_LEFT, "pair:ALLIES:left")                             # nothing crosses sides
+    assert not may_read(AX_LEFT, "pair:ALLIES:left")  # nothing crosses sides
     assert not may_read(AX_LEFT, "side:ALLIES")
     seats = [(f"ALLIES:{r}", "ALLIES", r) for r in ("cinc", "left", "centre", "right")]
     ch = channels(CINC, seats, visiting_left)
@@ -67,7 +68,7 @@ def test_token_bucket() -> None:
 
 
 class FakeWS:
-    client_state = application_state = WebSocketState.CONNECTED   # Starlette's
+    client_state = application_state = WebSocketState.CONNECTED  # Starlette's
 
     def __init__(self) -> None:
         self.sent: list[str] = []
@@ -75,7 +76,7 @@ class FakeWS:
         self.block = asyncio.Event()
 
     async def send_text(self, text: str) -> None:
-        await self.block.wait()               # a client that never reads
+        await self.block.wait()  # a client that never reads
         self.sent.append(text)
 
     async def close(self, code: int, reason: str = "") -> None:
@@ -85,20 +86,20 @@ class FakeWS:
 async def test_send_queue_overflow_drops_only_that_connection() -> None:
     slow, fast = FakeWS(), FakeWS()
     fast.block.set()
-    cs = Connection(slow, 4), Connection(fast, 4)   # type: ignore[arg-type]
+    cs = Connection(slow, 4), Connection(fast, 4)  # type: ignore[arg-type]
     for c in cs:
         c.writer_task = asyncio.create_task(c.writer())
     for i in range(50):
         for c in cs:
-            c.send_json({"i": i})                   # never blocks
+            c.send_json({"i": i})  # never blocks
         await asyncio.sleep(0)
     assert cs[0].closed and cs[0].close_code == 4008
     assert not cs[1].closed and len(fast.sent) == 50
     await asyncio.wait({cs[0].writer_task}, timeout=5)  # type: ignore[arg-type]
-    assert cs[0].writer_task.done()                     # type: ignore[union-attr]
+    assert cs[0].writer_task.done()  # type: ignore[union-attr]
     assert slow.closed and slow.closed[0] == 4008
     cs[1].close()
-    await asyncio.wait_for(cs[1].writer_task, 5)    # type: ignore[arg-type]
+    await asyncio.wait_for(cs[1].writer_task, 5)  # type: ignore[arg-type]
     assert fast.closed == (1000, "")
 
 
@@ -106,10 +107,10 @@ async def test_send_queue_is_bounded_in_bytes() -> None:
     """A slow reader is dropped once its backlog passes ``max_bytes`` (not only a count of
     messages); one message larger than the bound still goes to an idle connection."""
     slow = FakeWS()
-    c = Connection(slow, 1000, max_bytes=1000)      # type: ignore[arg-type]
+    c = Connection(slow, 1000, max_bytes=1000)  # type: ignore[arg-type]
     c.writer_task = asyncio.create_task(c.writer())
-    c.send("x" * 1500)                              # alone in the queue: accepted
-    await asyncio.sleep(0)                          # the writer takes it (and blocks)
+    c.send("x" * 1500)  # alone in the queue: accepted
+    await asyncio.sleep(0)  # the writer takes it (and blocks)
     for _ in range(3):
         c.send("y" * 300)
     assert not c.closed and c.queued == 900
@@ -125,7 +126,7 @@ async def _roundtrip(ps: Any) -> None:
     gid = "g_" + secrets.token_hex(4)
 
     async def handler(channel: str, data: bytes) -> None:
-        if channel != channel_for(gid):      # other servers may share this Redis
+        if channel != channel_for(gid):  # other servers may share this Redis
             return
         got.append((channel, data))
         if len(got) == 3:
@@ -166,10 +167,19 @@ def test_stand_in_bot_decides_then_confirms() -> None:
     seq, made = 0, []
     while st.turn <= 6:
         seat = to_act(st)[0]
-        a = sample_chance(st) if seat == "chance" else choose_bot_action(ruleset("overlord"), st, seat, seq)
+        a = (
+            sample_chance(st)
+            if seat == "chance"
+            else choose_bot_action(ruleset("overlord"), st, seat, seq)
+        )
         assert a is not None
-        if seat.endswith(":cinc") and a["type"] in ("dispatch", "undo_dispatch", "visit",
-                                                    "gung_ho", "confirm_dispatch"):
+        if seat.endswith(":cinc") and a["type"] in (
+            "dispatch",
+            "undo_dispatch",
+            "visit",
+            "gung_ho",
+            "confirm_dispatch",
+        ):
             made.append((st.turn, a["type"]))
         st, _ = apply(st, a)
         seq += 1
@@ -194,9 +204,9 @@ def test_games_started_together_snapshot_at_different_actions() -> None:
         gid = f"g{n:05d}"
         due = [seq for seq in range(1, 501) if snapshot_due(gid, seq - 1, seq, every)]
         assert len(due) == 10 and all(b - a == every for a, b in zip(due, due[1:]))
-        assert snapshot_due(gid, 0, 500, every)         # a batch of many entries too
+        assert snapshot_due(gid, 0, 500, every)  # a batch of many entries too
         firsts.append(due[0])
-    assert max(firsts.count(s) for s in set(firsts)) < 30     # spread over the 50 actions
+    assert max(firsts.count(s) for s in set(firsts)) < 30  # spread over the 50 actions
 
 
 class _Proxy:
@@ -234,12 +244,14 @@ class _Proxy:
                     w.write(data)
                     await w.drain()
             w.transport.abort()
+
         await asyncio.gather(pipe(cr, rw), pipe(rr, cw))
 
 
 @pytest.mark.postgres
 async def test_redis_outage_warns_once_then_the_bus_comes_back(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """Redis unreachable: publishing fails quietly (one warning for the outage, no
     traceback per message), and once Redis is back the subscriber is subscribed again
     and hears what is published, in order (finding 16 of issue 34)."""
@@ -270,20 +282,22 @@ async def test_redis_outage_warns_once_then_the_bus_comes_back(
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="app.pubsub"):
         for i in range(20):
-            await ps.publish(channel_for(gid), f"lost{i}".encode())     # never raises
+            await ps.publish(channel_for(gid), f"lost{i}".encode())  # never raises
         await asyncio.sleep(0.3)
     records = [r for r in caplog.records if r.name == "app.pubsub"]
     assert not any(r.exc_info for r in records)
     assert len([r for r in records if "publish" in r.getMessage()]) == 1
     await proxy.up()
-    for i in range(50):                         # resubscribed once Redis answers again
+    for i in range(50):  # resubscribed once Redis answers again
         await ps.publish(channel_for(gid), b"probe")
         if b"probe" in got:
             break
         await asyncio.sleep(0.05)
     for i in range(3):
         await ps.publish(channel_for(gid), f"after{i}".encode())
-    await until(lambda: [g for g in got if g.startswith(b"after")] == [b"after0", b"after1", b"after2"])
+    await until(
+        lambda: [g for g in got if g.startswith(b"after")] == [b"after0", b"after1", b"after2"]
+    )
     assert not any(g.startswith(b"lost") for g in got)
     await ps.close()
     await proxy.down()

@@ -4,6 +4,7 @@ exception of the client's departure are freed by reference counting, not kept un
 full collection.  The server runs in this process (uvicorn on loopback) so that the
 collector's findings can be read: ``gc.DEBUG_SAVEALL`` keeps what a collection found
 unreachable, and none of it may be ours."""
+
 from __future__ import annotations
 
 import asyncio
@@ -23,13 +24,24 @@ from .conftest import ROOT
 from .helpers import SCENARIO
 
 
-def test_dropped_sockets_leave_no_cycles_of_ours(tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_dropped_sockets_leave_no_cycles_of_ours(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'churn.db'}"
-    env = {"DATABASE_URL": url, "SECRET_KEY": "test", "OVERLORD_TEST_SEEDS": "1",
-           "BOT_DELAY": "0", "IDLE_EVICT_SECONDS": "0"}
-    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, check=True,
-                   capture_output=True, env={**os.environ, **env})
+    env = {
+        "DATABASE_URL": url,
+        "SECRET_KEY": "test",
+        "OVERLORD_TEST_SEEDS": "1",
+        "BOT_DELAY": "0",
+        "IDLE_EVICT_SECONDS": "0",
+    }
+    subprocess.run(
+        [sys.executable, "-m", "alembic", "upgrade", "head"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        env={**os.environ, **env},
+    )
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     import uvicorn
@@ -48,9 +60,11 @@ def test_dropped_sockets_leave_no_cycles_of_ours(tmp_path: Path,
             await asyncio.sleep(0.05)
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as api:
             tok = (await api.post("/api/identity", json={"name": "a"})).json()["token"]
-            r = await api.post("/api/games", json={"scenario_id": SCENARIO, "mode": "1v1",
-                                                   "seed": 7},
-                               headers={"Authorization": f"Bearer {tok}"})
+            r = await api.post(
+                "/api/games",
+                json={"scenario_id": SCENARIO, "mode": "1v1", "seed": 7},
+                headers={"Authorization": f"Bearer {tok}"},
+            )
             gid = r.json()["id"]
 
         async def churn(n: int) -> None:
@@ -58,17 +72,20 @@ def test_dropped_sockets_leave_no_cycles_of_ours(tmp_path: Path,
                 q = f"?token={tok}" if i % 2 else ""
                 async with websockets.connect(f"ws://127.0.0.1:{port}/ws/games/{gid}{q}") as ws:
                     await ws.recv()
-            await asyncio.sleep(0.5)            # the server's side of the last ones ends
+            await asyncio.sleep(0.5)  # the server's side of the last ones ends
 
-        await churn(5)                          # caches and pools warm
+        await churn(5)  # caches and pools warm
         gc.collect()
         gc.set_debug(gc.DEBUG_SAVEALL)
         try:
             await churn(30)
             gc.collect()
-            found = Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.garbage
-                            if type(o).__module__.startswith(("app.", "starlette."))
-                            or isinstance(o, BaseException))
+            found = Counter(
+                f"{type(o).__module__}.{type(o).__qualname__}"
+                for o in gc.garbage
+                if type(o).__module__.startswith(("app.", "starlette."))
+                or isinstance(o, BaseException)
+            )
         finally:
             gc.set_debug(0)
             gc.garbage.clear()

@@ -1,6 +1,7 @@
 """The standard game's tutorial (issue 40, point 1): its dice seed gives the lesson as
 written (scripts/tutorial_seed.py plays it through the engine), and the API starts it as
 a game against the server's bot, in the lesson's seat, with that seed."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -14,7 +15,9 @@ from .helpers import auth, new_identity
 
 
 def lesson_script():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("tutorial_seed", ROOT / "scripts" / "tutorial_seed.py")
+    spec = importlib.util.spec_from_file_location(
+        "tutorial_seed", ROOT / "scripts" / "tutorial_seed.py"
+    )
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

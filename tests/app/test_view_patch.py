@@ -1,6 +1,7 @@
 """View patches (app/realtime/delta.py, static/util.js ``mergePatch``): applying the patch
 to the previous view gives exactly the new view, nulls and removed members included, in
 Python and in the browser client's JavaScript (run with node when it is installed)."""
+
 from __future__ import annotations
 
 import json
@@ -20,16 +21,18 @@ from app.engine_api import view_parts_of, views_of
 ROOT = Path(__file__).resolve().parents[2]
 
 CASES: list[tuple[dict[str, Any], dict[str, Any]]] = [
-    ({"a": 1, "b": {"c": 2, "d": None}}, {"a": 1, "b": {"c": None, "d": 3}}),     # set null
-    ({"a": 1, "gone": 2, "n": {"x": 1}}, {"a": 2, "n": {}}),                       # removed
-    ({"p": None}, {"p": {"type": "attack", "x": None}}),                           # null -> obj
+    ({"a": 1, "b": {"c": 2, "d": None}}, {"a": 1, "b": {"c": None, "d": 3}}),  # set null
+    ({"a": 1, "gone": 2, "n": {"x": 1}}, {"a": 2, "n": {}}),  # removed
+    ({"p": None}, {"p": {"type": "attack", "x": None}}),  # null -> obj
     ({"p": {"type": "attack"}}, {"p": None}),
-    ({"u": [{"id": 1, "h": [1, 2]}, {"id": 2, "h": [3, 4]}, {"id": 3, "s": 4}]},
-     {"u": [{"id": 1, "h": [1, 3]}, {"id": 3, "s": 4, "t": None}, {"id": 9, "h": [0, 0]}]}),
-    ({"u": [{"id": 1}, {"id": 2}]}, {"u": [{"id": 2}, {"id": 1}]}),              # reordered
+    (
+        {"u": [{"id": 1, "h": [1, 2]}, {"id": 2, "h": [3, 4]}, {"id": 3, "s": 4}]},
+        {"u": [{"id": 1, "h": [1, 3]}, {"id": 3, "s": 4, "t": None}, {"id": 9, "h": [0, 0]}]},
+    ),
+    ({"u": [{"id": 1}, {"id": 2}]}, {"u": [{"id": 2}, {"id": 1}]}),  # reordered
     ({"u": [{"id": 1}]}, {"u": []}),
     ({"u": []}, {"u": [{"id": "a", "v": None}]}),
-    ({"l": [1, 2]}, {"l": {"k": [1]}}),                                            # list -> obj
+    ({"l": [1, 2]}, {"l": {"k": [1]}}),  # list -> obj
     ({"l": {"k": 1}}, {"l": [1]}),
 ]
 
@@ -71,7 +74,7 @@ def test_patch_roundtrip_python() -> None:
         patch = json.loads(json.dumps(merge_diff(old, new)))
         snapshot = json.dumps(old, sort_keys=True)
         assert apply_patch(old, patch) == new
-        assert json.dumps(old, sort_keys=True) == snapshot     # the old view is not modified
+        assert json.dumps(old, sort_keys=True) == snapshot  # the old view is not modified
 
 
 def test_patch_is_small_for_overlord() -> None:
@@ -98,7 +101,8 @@ def test_patch_roundtrip_javascript(tmp_path: Path) -> None:
         "  const norm = (x) => JSON.stringify(x, (k, v) => (v && typeof v === 'object' && !Array.isArray(v)) ? Object.fromEntries(Object.entries(v).sort()) : v);\n"
         "  if (norm(got) !== norm(c.new) || JSON.stringify(c.old) !== before) { bad++; console.error(JSON.stringify(c.patch), norm(got), norm(c.new)); }\n"
         "}\n"
-        "console.log(bad);\n")
+        "console.log(bad);\n"
+    )
     out = subprocess.run(["node", str(script)], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "0", out.stderr[:2000]
@@ -121,8 +125,9 @@ def test_patch_text_is_the_patch_for_every_audience() -> None:
         for old, new in zip(prev, cur):
             text = texts.text(old, new)
             assert json.loads(text) == json.loads(json.dumps(merge_diff(old, new)))
-            assert apply_patch(json.loads(json.dumps(old)), json.loads(text)) == \
-                json.loads(json.dumps(new))
+            assert apply_patch(json.loads(json.dumps(old)), json.loads(text)) == json.loads(
+                json.dumps(new)
+            )
         shared_parts += len(seats) * len(cur[0]) > len(texts._parts)
         prev = cur
     assert shared_parts > 0
@@ -131,14 +136,18 @@ def test_patch_text_is_the_patch_for_every_audience() -> None:
 PART_CASES: list[tuple[Any, Any, Any, Any]] = [
     # (old common, old overlay, new common, new overlay): members moving between the
     # shared part and an overlay, overlaid members dropped, shared members removed
-    ({"a": 1, "b": 2, "s": {"h": 1}}, {"s": {"h": 1, "hand": [1]}},
-     {"a": 1, "b": 3, "s": {"h": 2}}, {"s": {"h": 2, "hand": [1, 2]}}),
-    ({"a": 1, "p": None}, {"p": {"type": "x"}}, {"a": 1, "p": None}, {}),        # overlay gone
-    ({"a": 1, "p": None}, {}, {"a": 1, "p": None}, {"p": {"type": "x"}}),        # overlay new
-    ({"a": 1, "gone": 2}, {"mine": 1}, {"a": 2}, {}),                          # both removed
-    ({"a": 1}, {"x": 1}, {"a": 1, "x": 5}, {}),                                # to the shared
-    ({"a": 1, "x": 5}, {}, {"a": 1}, {"x": 5}),                                # to the overlay
-    ({}, {"a": 1, "b": {"c": 2}}, {"a": 1, "b": {"c": 3}}, {"z": 0}),          # a whole old view
+    (
+        {"a": 1, "b": 2, "s": {"h": 1}},
+        {"s": {"h": 1, "hand": [1]}},
+        {"a": 1, "b": 3, "s": {"h": 2}},
+        {"s": {"h": 2, "hand": [1, 2]}},
+    ),
+    ({"a": 1, "p": None}, {"p": {"type": "x"}}, {"a": 1, "p": None}, {}),  # overlay gone
+    ({"a": 1, "p": None}, {}, {"a": 1, "p": None}, {"p": {"type": "x"}}),  # overlay new
+    ({"a": 1, "gone": 2}, {"mine": 1}, {"a": 2}, {}),  # both removed
+    ({"a": 1}, {"x": 1}, {"a": 1, "x": 5}, {}),  # to the shared
+    ({"a": 1, "x": 5}, {}, {"a": 1}, {"x": 5}),  # to the overlay
+    ({}, {"a": 1, "b": {"c": 2}}, {"a": 1, "b": {"c": 3}}, {"z": 0}),  # a whole old view
 ]
 
 
@@ -155,7 +164,7 @@ def test_patch_of_view_parts_is_the_patch_of_the_views() -> None:
     rs, st, seats = next(play)
     common, overs = view_parts_of(rs, st, seats)
     prev: list[Any] = [ViewParts(common, o) for o in overs]
-    prev[0] = prev[0].full()            # one audience holds the whole view of a hello
+    prev[0] = prev[0].full()  # one audience holds the whole view of a hello
     for i, (rs, st, _seats) in enumerate(play):
         common, overs = view_parts_of(rs, st, seats)
         cur = [ViewParts(common, o) for o in overs]
@@ -164,8 +173,9 @@ def test_patch_of_view_parts_is_the_patch_of_the_views() -> None:
             whole_old, whole_new = full_view(old), new.full()
             text = texts.patch(old, new)
             assert json.loads(text) == json.loads(json.dumps(merge_diff(whole_old, whole_new)))
-            assert apply_patch(json.loads(json.dumps(whole_old)), json.loads(text)) == \
-                json.loads(json.dumps(whole_new))
+            assert apply_patch(json.loads(json.dumps(whole_old)), json.loads(text)) == json.loads(
+                json.dumps(whole_new)
+            )
             assert new.get("units") is whole_new["units"] and "overlord" in new
-        assert len(texts._changed) == 1 + (i == 0)     # the shared part: once per pair
+        assert len(texts._changed) == 1 + (i == 0)  # the shared part: once per pair
         prev = cur

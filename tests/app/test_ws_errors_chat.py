@@ -1,5 +1,6 @@
 """Bad input on the websocket: each kind gets its stable error code, the game is untouched
 and the server unharmed.  Chat channels and their policy, end to end."""
+
 from __future__ import annotations
 
 import asyncio
@@ -23,8 +24,11 @@ async def roundtrip(ws: WS) -> None:
 
 async def test_bad_inputs_change_nothing(server: Server, api: httpx.Client) -> None:
     gid, toks = two_player_game(api, seed=8)
-    async with WS(url(server, gid), toks["AXIS"]) as ax, WS(url(server, gid), toks["ALLIES"]) as al, \
-            WS(url(server, gid)) as spec:
+    async with (
+        WS(url(server, gid), toks["AXIS"]) as ax,
+        WS(url(server, gid), toks["ALLIES"]) as al,
+        WS(url(server, gid)) as spec,
+    ):
         seq0 = al.seq
         assert al.view["to_act"] == ["ALLIES"]
 
@@ -37,25 +41,27 @@ async def test_bad_inputs_change_nothing(server: Server, api: httpx.Client) -> N
         assert (await error_of(al, b"\xff\xfe"))["code"] == "malformed_json"
         assert (await error_of(al, {"type": "dance"}))["code"] == "unknown_type"
         assert (await error_of(al, {"no": "type"}))["code"] == "unknown_type"
-        assert (await error_of(al, {"type": "action", "action": al.legal[0]}))["code"] == "bad_message"
+        assert (await error_of(al, {"type": "action", "action": al.legal[0]}))[
+            "code"
+        ] == "bad_message"
         assert (await error_of(al, {"type": "action", "seq": seq0}))["code"] == "bad_message"
         big = {"type": "chat", "channel": "all", "text": "x" * (70 * 1024)}
         e = await error_of(al, big)
         assert e["code"] == "message_too_large" and e["details"]["size"] > 64 * 1024
 
-        r = await al.act({"type": "play_card", "card": 99999})          # illegal move
+        r = await al.act({"type": "play_card", "card": 99999})  # illegal move
         assert r["type"] == "reject" and r["code"] not in ("stale_seq", "") and r["seq"] == seq0
-        r = await ax.act(al.legal[0])                                   # wrong seat
+        r = await ax.act(al.legal[0])  # wrong seat
         assert r["type"] == "reject" and r["seq"] == seq0
-        r = await al.act({**al.legal[0], "seat": "AXIS"})   # a forged seat is overwritten: legal
+        r = await al.act({**al.legal[0], "seat": "AXIS"})  # a forged seat is overwritten: legal
         assert r["type"] == "ack"
         seq1 = r["seq"]
         await ax.wait_seq(seq1)
         await spec.wait_seq(seq1)
-        r = await spec.act({"type": "end_turn"})                        # spectator
+        r = await spec.act({"type": "end_turn"})  # spectator
         assert r["type"] == "reject" and r["code"] == "not_seated"
         actor = ax if ax.view["to_act"] == ["AXIS"] else al
-        r = await actor.act(actor.legal[0], seq=seq0)                   # stale seq
+        r = await actor.act(actor.legal[0], seq=seq0)  # stale seq
         assert r["type"] == "reject" and r["code"] == "stale_seq" and r["seq"] == seq1
         assert (await actor.expect("sync"))["seq"] == seq1
 
@@ -64,7 +70,7 @@ async def test_bad_inputs_change_nothing(server: Server, api: httpx.Client) -> N
             await al.ws.send(json.dumps({"type": "ping"}))
         e = await al.expect("error", timeout=20)
         assert e["code"] == "rate_limited"
-        await asyncio.sleep(1.5)                                        # the bucket refills
+        await asyncio.sleep(1.5)  # the bucket refills
         await roundtrip(al)
 
         for ws in (ax, al, spec):
@@ -97,8 +103,12 @@ async def test_bad_inputs_change_nothing(server: Server, api: httpx.Client) -> N
 async def test_chat_channels(server: Server, api: httpx.Client) -> None:
     gid, toks = two_player_game(api, seed=9)
     watcher_tok = new_identity(api, "Watcher")
-    async with WS(url(server, gid), toks["AXIS"]) as ax, WS(url(server, gid), toks["ALLIES"]) as al, \
-            WS(url(server, gid), watcher_tok) as spec, WS(url(server, gid)) as anon:
+    async with (
+        WS(url(server, gid), toks["AXIS"]) as ax,
+        WS(url(server, gid), toks["ALLIES"]) as al,
+        WS(url(server, gid), watcher_tok) as spec,
+        WS(url(server, gid)) as anon,
+    ):
         hello = spec.messages[0]
         assert hello["seat"] is None and hello["identity"]["name"] == "Watcher"
         assert hello["chat_channels"]["write"] == ["spectators"]
@@ -116,14 +126,21 @@ async def test_chat_channels(server: Server, api: httpx.Client) -> None:
         assert (await ax.expect("chat"))["channel"] == "side:AXIS"
         await say(ax, "all", "good luck")
         for ws in (ax, al, spec, anon):
-            assert (await ws.expect("chat"))["text"] == "good luck"   # after the earlier ones
+            assert (await ws.expect("chat"))["text"] == "good luck"  # after the earlier ones
         for ws in (ax, al):
-            assert not any(m["type"] == "chat" and m["channel"] == "spectators" for m in ws.messages)
+            assert not any(
+                m["type"] == "chat" and m["channel"] == "spectators" for m in ws.messages
+            )
         for ws in (al, spec, anon):
             assert not any(m["type"] == "chat" and m["channel"] == "side:AXIS" for m in ws.messages)
 
-        for ws, channel in ((spec, "all"), (ax, "spectators"), (ax, "side:ALLIES"), (anon, "spectators"),
-                            (al, "nowhere")):
+        for ws, channel in (
+            (spec, "all"),
+            (ax, "spectators"),
+            (ax, "side:ALLIES"),
+            (anon, "spectators"),
+            (al, "nowhere"),
+        ):
             await say(ws, channel, "not allowed")
             e = await ws.expect("error")
             assert e["code"] == "chat_forbidden", (channel, e)
@@ -133,20 +150,30 @@ async def test_chat_channels(server: Server, api: httpx.Client) -> None:
     # persisted: history over HTTP and in a later hello
     r = api.get(f"/api/games/{gid}/chat", params={"channel": "all"})
     assert [m["text"] for m in r.json()] == ["good luck"]
-    r = api.get(f"/api/games/{gid}/chat", params={"channel": "side:AXIS"}, headers=auth(toks["ALLIES"]))
+    r = api.get(
+        f"/api/games/{gid}/chat", params={"channel": "side:AXIS"}, headers=auth(toks["ALLIES"])
+    )
     assert r.status_code == 403 and r.json()["error"]["code"] == "chat_forbidden"
-    r = api.get(f"/api/games/{gid}/chat", params={"channel": "side:AXIS"}, headers=auth(toks["AXIS"]))
+    r = api.get(
+        f"/api/games/{gid}/chat", params={"channel": "side:AXIS"}, headers=auth(toks["AXIS"])
+    )
     assert [m["text"] for m in r.json()] == ["hold the bridge"]
     async with WS(url(server, gid), toks["ALLIES"]) as al:
         assert [m["text"] for m in al.messages[0]["chat"]] == ["good luck"]
     async with WS(url(server, gid)) as anon:
-        assert [m["text"] for m in anon.messages[0]["chat"]] == ["psst, Axis is doomed", "good luck"]
+        assert [m["text"] for m in anon.messages[0]["chat"]] == [
+            "psst, Axis is doomed",
+            "good luck",
+        ]
 
 
 async def test_auth_message_and_seat_changes(server: Server, api: httpx.Client) -> None:
     a, b = new_identity(api, "A"), new_identity(api, "B")
-    g = api.post("/api/games", json={"scenario_id": "2-PegasusBridge", "seed": 1, "seat": "AXIS"},
-                 headers=auth(a)).json()
+    g = api.post(
+        "/api/games",
+        json={"scenario_id": "2-PegasusBridge", "seed": 1, "seat": "AXIS"},
+        headers=auth(a),
+    ).json()
     async with WS(url(server, g["id"])) as ws:
         assert ws.seat is None
         await ws.send({"type": "auth", "token": a})
@@ -156,10 +183,13 @@ async def test_auth_message_and_seat_changes(server: Server, api: httpx.Client) 
         assert r["type"] == "reject" and r["code"] == "game_not_started"
         async with WS(url(server, g["id"]), b) as wb:
             assert wb.seat is None
-            assert api.post(f"/api/games/{g['id']}/seats/ALLIES/claim", headers=auth(b)).status_code == 200
+            assert (
+                api.post(f"/api/games/{g['id']}/seats/ALLIES/claim", headers=auth(b)).status_code
+                == 200
+            )
             seats = await ws.expect("seats")
             assert seats["status"] == "live"
-            hello_b = await wb.expect("hello")                    # claimed: now a player
+            hello_b = await wb.expect("hello")  # claimed: now a player
             assert hello_b["seat"] == "ALLIES" and hello_b["legal"]
             r = await wb.act(hello_b["legal"][0])
             assert r["type"] == "ack"

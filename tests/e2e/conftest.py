@@ -1,5 +1,6 @@
 """Browser tests: a real uvicorn on loopback (subprocess, free port, temp SQLite DB) and
 Debian's /usr/bin/chromium driven by Playwright. Skipped only when chromium is missing."""
+
 from __future__ import annotations
 
 import os
@@ -17,8 +18,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -36,14 +43,20 @@ def _free_port() -> int:
 class LiveServer:
     def __init__(self, db_dir: Path) -> None:
         self.port = _free_port()
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{db_dir / 'e2e.db'}",
-                    "SECRET_KEY": "e2e", "BOT_DELAY": "0",
-                    "IDENTITY_RATE": "100000/minute", "GAME_RATE": "100000/minute",
-                    "GAME_ADDRESS_RATE": "100000/minute", "UPLOAD_ADDRESS_RATE": "100000/minute",
-                    "REPLAY_RATE": "100000/minute",
-                    "BOT_LEVEL": "random",      # instant bots; docs/ai.md for the levels
-                    "WS_RATE_PER_SECOND": "200",
-                    "OVERLORD_TEST_SEEDS": "1"}   # the e2e games use fixed seeds
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite+aiosqlite:///{db_dir / 'e2e.db'}",
+            "SECRET_KEY": "e2e",
+            "BOT_DELAY": "0",
+            "IDENTITY_RATE": "100000/minute",
+            "GAME_RATE": "100000/minute",
+            "GAME_ADDRESS_RATE": "100000/minute",
+            "UPLOAD_ADDRESS_RATE": "100000/minute",
+            "REPLAY_RATE": "100000/minute",
+            "BOT_LEVEL": "random",  # instant bots; docs/ai.md for the levels
+            "WS_RATE_PER_SECOND": "200",
+            "OVERLORD_TEST_SEEDS": "1",
+        }  # the e2e games use fixed seeds
         self.env.pop("REDIS_URL", None)
         self.log = tempfile.NamedTemporaryFile(prefix="uvicorn-e2e-", suffix=".log", delete=False)
         self.proc: subprocess.Popen[bytes] | None = None
@@ -53,12 +66,32 @@ class LiveServer:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], cwd=ROOT, env=self.env,
-                       check=True, capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "alembic", "upgrade", "head"],
+            cwd=ROOT,
+            env=self.env,
+            check=True,
+            capture_output=True,
+        )
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",
-             "--port", str(self.port), "--log-level", "warning"],
-            cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "app.main:app",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=self.env,
+            stdout=self.log,
+            stderr=self.log,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -99,6 +132,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 @pytest.fixture(scope="session")
 def browser(live_server: LiveServer) -> Iterator[object]:
     from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
@@ -114,7 +148,9 @@ def new_page(browser, live_server, tmp_path):
     errors: list[str] = []
 
     def make(name: str = "page"):
-        ctx = browser.new_context(viewport={"width": 1500, "height": 1000}, base_url=live_server.base)
+        ctx = browser.new_context(
+            viewport={"width": 1500, "height": 1000}, base_url=live_server.base
+        )
         contexts.append(ctx)
         page = ctx.new_page()
         page.set_default_timeout(15000)

@@ -1,6 +1,7 @@
 """WCAG 2.x contrast of the text a page shows: every visible element with text of its own
 under a selector (SVG text aside: it is painted on shapes), its colour against the first opaque background behind it (a gradient:
 each of its colours, the worst counts).  AA: 4.5:1, large text (24px, or 18.66px bold) 3:1."""
+
 from __future__ import annotations
 
 from typing import Any

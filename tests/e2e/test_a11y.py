@@ -3,6 +3,7 @@
 Escape cancels), the hex under the cursor is described in a live region, and an
 axe-core audit (pinned npm package, `make axe`) finds no serious or critical violation
 on the lobby, a game page and the replay page."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from .test_remote import new_game    # seed 1: the Allied hand holds "Probe Left Flank"
+from .test_remote import new_game  # seed 1: the Allied hand holds "Probe Left Flank"
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / ".venv" / "npm" / "node_modules" / "axe-core" / "axe.min.js"
@@ -33,10 +34,16 @@ def tab_to(page: Page, selector: str, limit: int = 80) -> None:
     """Press Tab until the focus is on an element matching `selector` (keyboard only)."""
     seen = []
     for _ in range(limit):
-        if page.evaluate("(s) => !!document.activeElement && document.activeElement.matches(s)", selector):
+        if page.evaluate(
+            "(s) => !!document.activeElement && document.activeElement.matches(s)", selector
+        ):
             return
         page.keyboard.press("Tab")
-        seen.append(page.evaluate("() => { const a = document.activeElement; return a ? `${a.tagName}#${a.id}.${a.className}` : '-'; }"))
+        seen.append(
+            page.evaluate(
+                "() => { const a = document.activeElement; return a ? `${a.tagName}#${a.id}.${a.className}` : '-'; }"
+            )
+        )
     raise AssertionError(f"Tab never reached {selector}: {seen}")
 
 

@@ -1,6 +1,7 @@
 """Friends and bots in one Overlord game, from its page (issue 35 #6): the creator gives a
 seat to a bot while the game is open and friends have joined; a second friend takes the
 bot's seat back; the creator starts the game and bots take only the seats still free."""
+
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
@@ -36,7 +37,7 @@ def test_creator_gives_seats_to_bots_and_friends_take_them_back(new_page) -> Non
 
     monty = new_page("monty")
     joined(monty, "Monty", gid)
-    expect(monty.locator("#start-with-bots")).to_have_count(0)      # not his game
+    expect(monty.locator("#start-with-bots")).to_have_count(0)  # not his game
     monty.locator('#seat-bar button[data-claim="AXIS:cinc"]').click()
     expect(monty.locator("#my-seat")).to_contain_text("Axis C-in-C")
 
@@ -62,5 +63,10 @@ def test_creator_gives_seats_to_bots_and_friends_take_them_back(new_page) -> Non
     seats = {s["seat"]: s for s in host.evaluate("window.__game.seats")}
     assert seats["AXIS:left"]["name"] == "Brad" and not seats["AXIS:left"]["is_bot"]
     assert seats["AXIS:cinc"]["name"] == "Monty"
-    assert [s for s, x in seats.items() if x["is_bot"]] == \
-        ["AXIS:centre", "AXIS:right", "ALLIES:left", "ALLIES:centre", "ALLIES:right"]
+    assert [s for s, x in seats.items() if x["is_bot"]] == [
+        "AXIS:centre",
+        "AXIS:right",
+        "ALLIES:left",
+        "ALLIES:centre",
+        "ALLIES:right",
+    ]

@@ -1,6 +1,7 @@
 """Campaign battles as a player sees them (issue 35 #13): battles listed by scenario name,
 a finished battle leads back to its campaign (no return match: the campaign goes on), and
 the pre-battle roll of 004 "Simplified Campaign Rules" logged with what each die does."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -9,13 +10,20 @@ from playwright.sync_api import expect
 def test_campaign_battle_leads_back_to_the_campaign(new_page) -> None:
     page = new_page("campaigner")
     assert page.request.post("/api/identity", data={"name": "Montgomery"}).ok
-    r = page.request.post("/api/campaigns", data={
-        "name": "Normandy", "scenario_ids": ["2-PegasusBridge", "2-PegasusBridge"],
-        "seat": "ALLIES", "bots": ["AXIS"]})
+    r = page.request.post(
+        "/api/campaigns",
+        data={
+            "name": "Normandy",
+            "scenario_ids": ["2-PegasusBridge", "2-PegasusBridge"],
+            "seat": "ALLIES",
+            "bots": ["AXIS"],
+        },
+    )
     assert r.ok, r.text()
     c = r.json()
-    name = next(s["name"] for s in page.request.get("/api/scenarios").json()
-                if s["id"] == "2-PegasusBridge")
+    name = next(
+        s["name"] for s in page.request.get("/api/scenarios").json() if s["id"] == "2-PegasusBridge"
+    )
     page.goto(f"/campaigns/{c['id']}")
     cells = page.locator('#campaign-battles td[data-scenario="2-PegasusBridge"]')
     expect(cells).to_have_count(2)
@@ -39,9 +47,16 @@ def test_campaign_battle_leads_back_to_the_campaign(new_page) -> None:
 def test_the_pre_battle_roll_says_what_each_die_does(new_page) -> None:
     page = new_page("roller")
     assert page.request.post("/api/identity", data={"name": "Rommel"}).ok
-    r = page.request.post("/api/games", data={
-        "scenario_id": "2-PegasusBridge", "seed": 3, "seat": "AXIS", "bots": ["ALLIES"],
-        "options": {"campaign": {"AXIS": 2, "ALLIES": 0}}})
+    r = page.request.post(
+        "/api/games",
+        data={
+            "scenario_id": "2-PegasusBridge",
+            "seed": 3,
+            "seat": "AXIS",
+            "bots": ["ALLIES"],
+            "options": {"campaign": {"AXIS": 2, "ALLIES": 0}},
+        },
+    )
     assert r.ok, r.text()
     page.goto(f"/games/{r.json()['id']}")
     line = page.locator("#log").get_by_text("Axis rolls 2 pre-battle dice (campaign)")

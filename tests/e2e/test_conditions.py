@@ -6,12 +6,17 @@ box and the typed unit come from the live game; the bridge Battle Stars, the "wa
 until turn N" tag, the train coupling and the out-of-supply tag need game situations the
 bundled scenarios do not reach on turn 1, so the test then renders the live view with
 those fields set the way ``engine/view.py`` sends them (``window.__client.setView``)."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
-OPTIONS = {"bridge_demolition": True, "weather": "FOG", "supply_lines": True,
-           "infantry_support_weapons": {"2,4": "machine_gun"}}
+OPTIONS = {
+    "bridge_demolition": True,
+    "weather": "FOG",
+    "supply_lines": True,
+    "infantry_support_weapons": {"2,4": "machine_gun"},
+}
 
 
 def hover_hex(page, hex_: str) -> str:
@@ -24,8 +29,16 @@ def hover_hex(page, hex_: str) -> str:
 def test_condition_markers_and_weather_box(new_page, live_server, tmp_path):
     page = new_page("allies")
     assert page.request.post("/api/identity", data={"name": "Howard"}).ok
-    r = page.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1",
-                                              "seat": "ALLIES", "seed": 1, "options": OPTIONS})
+    r = page.request.post(
+        "/api/games",
+        data={
+            "scenario_id": "2-PegasusBridge",
+            "mode": "1v1",
+            "seat": "ALLIES",
+            "seed": 1,
+            "options": OPTIONS,
+        },
+    )
     assert r.ok, r.text()
     gid = r.json()["id"]
     page.goto(f"/games/{gid}")
@@ -39,7 +52,7 @@ def test_condition_markers_and_weather_box(new_page, live_server, tmp_path):
     assert page.locator(".board-svg").get_attribute("data-weather") == "FOG"
     expect(page.locator("#options-on")).to_contain_text("bridge demolition")
     view = page.evaluate("window.__game.view")
-    assert view["bridges"] == []               # option on, no Battle Star yet
+    assert view["bridges"] == []  # option on, no Battle Star yet
     assert page.locator(".bridge-marker").count() == 0
 
     # a typed unit (004 infantry support weapons): its type in the tooltip

@@ -3,6 +3,7 @@ the same host (same site, so ``SameSite=Lax`` lets the victim's cookie through) 
 open the victim's game socket and to make him leave his seat with an auto-submitted form.
 Both fail: the socket gets ``error`` ``origin_forbidden`` and close 4403 (no ``hello``,
 no hand), the form POST 403 ``origin_forbidden``, and the victim still holds his seat."""
+
 from __future__ import annotations
 
 import functools
@@ -60,8 +61,9 @@ def test_sibling_port_page_cannot_use_the_victims_session(new_page, live_server,
     gid = victim.url.split("/games/")[1].split("?")[0]
     expect(victim.locator("#my-seat")).to_have_text("You play Allies")
 
-    (root / "attack.html").write_text(ATTACK.format(
-        base=live_server.base, ws=live_server.base.replace("http", "ws", 1), gid=gid))
+    (root / "attack.html").write_text(
+        ATTACK.format(base=live_server.base, ws=live_server.base.replace("http", "ws", 1), gid=gid)
+    )
     # the victim, signed in, visits the attacker's page (same browser context: his cookie)
     victim.goto(f"{origin}/attack.html")
     victim.wait_for_function("window.out && window.out.close !== null", timeout=15000)
@@ -70,7 +72,7 @@ def test_sibling_port_page_cannot_use_the_victims_session(new_page, live_server,
     assert [m["type"] for m in out["messages"]] == ["error"], out
     assert out["messages"][0]["code"] == "origin_forbidden"
     assert out["close"] == 4403
-    victim.wait_for_timeout(500)            # the form's POST has been answered by now
+    victim.wait_for_timeout(500)  # the form's POST has been answered by now
 
     seats = httpx.get(f"{live_server.base}/api/games/{gid}").json()["seats"]
     allies = next(s for s in seats if s["seat"] == "ALLIES")

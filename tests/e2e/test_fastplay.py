@@ -5,6 +5,7 @@ interrupt prompt; a spectator follows; a move's path laid hex by hex (000 4.2).
 Seed 2 (the server rolls from the state RNG): the Allied ranged fire (5,5) -> (3,7)
 misses, the Axis defensive fire answers; the Axis unit at (3,7) takes an OpFire marker
 and fires at the Allied unit moving (6,6) -> (5,7)."""
+
 from __future__ import annotations
 
 from playwright.sync_api import Page, expect
@@ -33,7 +34,8 @@ def act(page: Page, fn, watch: Page | None = None) -> None:
 def wait_settled(page: Page, side: str) -> None:
     """Wait until ``side`` is to act (no dice left to roll)."""
     page.wait_for_function(
-        f"window.__game.view && (window.__game.view.to_act || []).includes('{side}')")
+        f"window.__game.view && (window.__game.view.to_act || []).includes('{side}')"
+    )
 
 
 def test_fastplay_pegasus_first_turns(new_page, live_server, tmp_path):
@@ -47,8 +49,16 @@ def test_fastplay_pegasus_first_turns(new_page, live_server, tmp_path):
     expect(allies.locator('#ruleset-select option[value="fastplay"]')).to_have_count(1)
     allies.locator("#ruleset-select").select_option("fastplay")
     expect(allies.locator("#ruleset-info")).to_contain_text("Command Points")
-    r = allies.request.post("/api/games", data={"ruleset": "fastplay", "scenario_id": "2-PegasusBridge",
-                                                "mode": "1v1", "seat": "ALLIES", "seed": SEED})
+    r = allies.request.post(
+        "/api/games",
+        data={
+            "ruleset": "fastplay",
+            "scenario_id": "2-PegasusBridge",
+            "mode": "1v1",
+            "seat": "ALLIES",
+            "seed": SEED,
+        },
+    )
     assert r.ok, r.text()
     gid = r.json()["id"]
     assert axis.request.post("/api/identity", data={"name": "Rommel"}).ok
@@ -65,7 +75,7 @@ def test_fastplay_pegasus_first_turns(new_page, live_server, tmp_path):
     expect(spectator.locator("#fp-cp")).to_contain_text("6 CP")
     allies.locator("#fp-help-btn").click()
     expect(allies.locator("#fp-help")).to_contain_text("Suppression")
-    click_hex(allies, "5,5")                     # select the unit
+    click_hex(allies, "5,5")  # select the unit
     act(allies, lambda: click_hex(allies, "3,7"), watch=axis)
 
     # ---- the waiting Axis player decides the defensive fire ---------------------------
@@ -76,7 +86,9 @@ def test_fastplay_pegasus_first_turns(new_page, live_server, tmp_path):
     # the prompt reads (WCAG AA on the page's theme), its choices are shown once, and the
     # active player is told what is awaited
     assert low_contrast(axis, "#fp-panel, #pending, .status-bar, #actions") == []
-    for a in axis.eval_on_selector_all("#fp-prompt button[data-fp-action]", "bs => bs.map(b => b.dataset.fpAction)"):
+    for a in axis.eval_on_selector_all(
+        "#fp-prompt button[data-fp-action]", "bs => bs.map(b => b.dataset.fpAction)"
+    ):
         expect(axis.locator(f'#actions button[data-action="{a}"]')).to_have_count(0)
     expect(allies.locator("#prompt")).to_contain_text("Axis decides on defensive fire")
     # no Command cards in Fast Play: nothing of them on the page

@@ -3,13 +3,13 @@
 resolved in the attacker's order with server dice; the German player and a spectator see
 every declaration and result in the shared log; a German reaction segment (all or
 nothing: 1 spent, 2 lost); the German player exports the log."""
+
 from __future__ import annotations
 
 import json
 import re
 
 from playwright.sync_api import Page, expect
-
 
 
 def seq_of(page: Page) -> int:
@@ -31,9 +31,17 @@ def fill(page: Page, values: dict[str, str]) -> None:
 def test_two_players_declare_three_combats_and_resolve_them(new_page, live_server, tmp_path):
     allied, german, spectator = new_page("allied"), new_page("german"), new_page("spectator")
     assert allied.request.post("/api/identity", data={"name": "Bradley"}).ok
-    r = allied.request.post("/api/games", data={
-        "ruleset": "france1944", "seat": "ALLIED",
-        "options": {"control_limits": {"4": 6, "5": 8}, "result_meanings": {"C": "see your CRT"}}})
+    r = allied.request.post(
+        "/api/games",
+        data={
+            "ruleset": "france1944",
+            "seat": "ALLIED",
+            "options": {
+                "control_limits": {"4": 6, "5": 8},
+                "result_meanings": {"C": "see your CRT"},
+            },
+        },
+    )
     assert r.ok, r.text()
     gid = r.json()["id"]
 
@@ -60,17 +68,37 @@ def test_two_players_declare_three_combats_and_resolve_them(new_page, live_serve
     act(allied, lambda: allied.get_by_role("button", name="Open a combat increment").click())
 
     combats = [
-        {"attackers": "1 US, 29 US", "hqs": "V Corps", "attack_hexes": "1907, 2007",
-         "defenders": "352", "defence_hexes": "1908", "attack_strength": "9",
-         "defence_strength": "6"},
-        {"attackers": "3 Br", "hqs": "", "attack_hexes": "2310", "defenders": "716",
-         "defence_hexes": "2311", "attack_strength": "8", "defence_strength": "2"},
-        {"attackers": "4 US", "hqs": "", "attack_hexes": "1504", "defenders": "709",
-         "defence_hexes": "1505, 1605", "attack_strength": "3", "defence_strength": "9"},
+        {
+            "attackers": "1 US, 29 US",
+            "hqs": "V Corps",
+            "attack_hexes": "1907, 2007",
+            "defenders": "352",
+            "defence_hexes": "1908",
+            "attack_strength": "9",
+            "defence_strength": "6",
+        },
+        {
+            "attackers": "3 Br",
+            "hqs": "",
+            "attack_hexes": "2310",
+            "defenders": "716",
+            "defence_hexes": "2311",
+            "attack_strength": "8",
+            "defence_strength": "2",
+        },
+        {
+            "attackers": "4 US",
+            "hqs": "",
+            "attack_hexes": "1504",
+            "defenders": "709",
+            "defence_hexes": "1505, 1605",
+            "attack_strength": "3",
+            "defence_strength": "9",
+        },
     ]
     for i, entries in enumerate(combats):
         fill(allied, entries)
-        if i == 0:      # the server's assessment before the (final) declaration
+        if i == 0:  # the server's assessment before the (final) declaration
             expect(allied.locator("#f44-preview")).to_contain_text("Odds 9 : 6 -> 3-2")
             expect(allied.locator("#f44-preview")).to_contain_text("Control modifier")
             expect(german.locator("#f44-combats .f44-combat")).to_have_count(0)
@@ -83,7 +111,12 @@ def test_two_players_declare_three_combats_and_resolve_them(new_page, live_serve
     # ---- resolved in the attacker's order: 3, 1, 2 (the server rolls) ----------------
     for number in (3, 1, 2):
         card = allied.locator(f'#f44-combats [data-combat="{number}"]')
-        act(allied, lambda c=card: c.get_by_role("button", name="Resolve this combat (roll the die)").click())
+        act(
+            allied,
+            lambda c=card: c.get_by_role(
+                "button", name="Resolve this combat (roll the die)"
+            ).click(),
+        )
     expect(spectator.locator("#f44-log li.ev-combat_resolved")).to_have_count(3)
     expect(spectator.locator("#f44-log li.ev-combat_declared")).to_have_count(3)
     expect(german.locator("#f44-log li.ev-combat_resolved")).to_have_count(3)
@@ -97,11 +130,15 @@ def test_two_players_declare_three_combats_and_resolve_them(new_page, live_serve
     expect(german.locator("#f44-status")).to_contain_text("Your move")
     act(german, lambda: german.get_by_role("button", name="Engage a Reaction Segment").click())
     fill(german, {"unit": "21 Pz"})
-    act(german, lambda: german.get_by_role("button", name="Single-Piece Reaction Phase (1 point)").click())
+    act(
+        german,
+        lambda: german.get_by_role("button", name="Single-Piece Reaction Phase (1 point)").click(),
+    )
     act(german, lambda: german.get_by_role("button", name="End the phase").click())
     act(german, lambda: german.get_by_role("button", name="End the Reaction Segment").click())
     expect(spectator.locator("#f44-log li.ev-reaction_segment_ended")).to_contain_text(
-        "1 spent, 2 lost (all or nothing), 3 left")
+        "1 spent, 2 lost (all or nothing), 3 left"
+    )
     expect(allied.locator("#f44-sides")).to_contain_text("3")
 
     # ---- the German player exports the shared log ------------------------------------
@@ -126,11 +163,15 @@ def test_lobby_creates_a_session_with_the_control_limits_entered(new_page):
     host.locator("#options-box summary").click()
     host.check("#opt-control_limits")
     area = host.locator("#opt-control_limits-map")
-    assert json.loads(area.input_value())["5"] == 8                   # prefilled
+    assert json.loads(area.input_value())["5"] == 8  # prefilled
     area.fill('{"3": 4, "4": 6, "5": 8, "6": 8}')
     host.click("#create-submit")
     host.wait_for_url(re.compile(r"/games/[^/?]+"))
-    host.locator('#seat-bar button[data-claim="ALLIED"]').click()     # seats: on the game page
+    host.locator('#seat-bar button[data-claim="ALLIED"]').click()  # seats: on the game page
     expect(host.locator("#f44-status")).to_contain_text("You are the Allied player")
-    assert host.evaluate("window.__game.view.options.control_limits") == \
-        {"3": 4, "4": 6, "5": 8, "6": 8}
+    assert host.evaluate("window.__game.view.options.control_limits") == {
+        "3": 4,
+        "4": 6,
+        "5": 8,
+        "6": 8,
+    }

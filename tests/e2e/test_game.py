@@ -3,6 +3,7 @@
 The game is created with a fixed seed so that the Allied hand holds "Probe Left Flank"
 (seed 1: Allies Probe Centre, Assault Centre, Assault Right Flank, Attack Centre, Probe
 Left Flank, Assault Left Flank; Axis Recon Right Flank, Counter-Attack)."""
+
 from __future__ import annotations
 
 import re
@@ -14,7 +15,9 @@ SEED = 1
 
 def units_on(page: Page) -> dict[str, str]:
     return page.eval_on_selector_all(
-        ".layer-units .unit", "els => Object.fromEntries(els.map(e => [e.dataset.unit, e.dataset.hex + '/' + e.dataset.figures]))")
+        ".layer-units .unit",
+        "els => Object.fromEntries(els.map(e => [e.dataset.unit, e.dataset.hex + '/' + e.dataset.figures]))",
+    )
 
 
 def click_hex(page: Page, hex_: str) -> None:
@@ -44,9 +47,12 @@ def finish_turn(page: Page, other: Page, side_other: str) -> None:
     """Resolve whatever is left of the current turn (retreats on the other page,
     end-of-phase buttons, recon card choice) until the other side is to act."""
     for _ in range(30):
-        if other.evaluate("window.__game.view.to_act").__contains__(side_other) and \
-                other.evaluate("window.__game.legal.length") > 0 and \
-                other.evaluate("window.__game.view.pending && window.__game.view.pending.type") == "play_card":
+        if (
+            other.evaluate("window.__game.view.to_act").__contains__(side_other)
+            and other.evaluate("window.__game.legal.length") > 0
+            and other.evaluate("window.__game.view.pending && window.__game.view.pending.type")
+            == "play_card"
+        ):
             return
         legal_other = other.evaluate("window.__game.legal.map(a => a.type)")
         if "retreat" in legal_other:
@@ -65,7 +71,9 @@ def finish_turn(page: Page, other: Page, side_other: str) -> None:
             if "choose_card" in legal:
                 act(page, lambda: page.locator("#choice .card.playable").first.click())
             elif "take_ground" in legal:
-                act(page, lambda: page.locator('#actions button[data-action="take_ground"]').click())
+                act(
+                    page, lambda: page.locator('#actions button[data-action="take_ground"]').click()
+                )
             elif "pass" in legal:
                 act(page, lambda: page.locator('#actions button[data-action="pass"]').click())
             else:
@@ -77,8 +85,10 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     allies, axis, spectator = new_page("allies"), new_page("axis"), new_page("spectator")
 
     assert allies.request.post("/api/identity", data={"name": "Howard"}).ok
-    r = allies.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1",
-                                                "seat": "ALLIES", "seed": SEED})
+    r = allies.request.post(
+        "/api/games",
+        data={"scenario_id": "2-PegasusBridge", "mode": "1v1", "seat": "ALLIES", "seed": SEED},
+    )
     assert r.ok, r.text()
     gid = r.json()["id"]
 
@@ -104,13 +114,15 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     assert axis.locator(".board-svg").get_attribute("data-flipped") == "1"
     allies.screenshot(path=str(tmp_path / "01-allies-start.png"), full_page=True)
 
-    act(allies, lambda: allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click())
+    act(
+        allies, lambda: allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click()
+    )
     expect(allies.locator(".played-card").first).to_contain_text("Probe Left Flank")
     expect(spectator.locator(".played-card").first).to_contain_text("Probe Left Flank")
 
     # ---- order two units of the left flank -----------------------------------------
     expect(allies.locator('.hl-select[data-hex="6,6"]')).to_have_count(1)
-    expect(allies.locator('.hl-select[data-hex="7,9"]')).to_have_count(0)   # centre: not orderable
+    expect(allies.locator('.hl-select[data-hex="7,9"]')).to_have_count(0)  # centre: not orderable
     act(allies, lambda: click_hex(allies, "6,6"))
     expect(allies.locator('.unit[data-hex="6,6"]')).to_have_class(re.compile("ordered"))
     act(allies, lambda: click_hex(allies, "5,5"))
@@ -201,7 +213,9 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     late = new_page("late")
     late.goto(f"/games/{gid}")
     expect(late.locator("#conn")).to_have_attribute("data-state", "ok")
-    expect(late.locator('#log .entry[data-type="card_played"]').first).to_contain_text("Probe Left Flank")
+    expect(late.locator('#log .entry[data-type="card_played"]').first).to_contain_text(
+        "Probe Left Flank"
+    )
     expect(late.locator('#log .entry[data-type="dice_rolled"]').first).to_be_visible()
     assert late.locator("#log .entry").count() >= spectator.locator("#log .entry").count() - 2
     late_log = late.locator("#log").inner_text()
@@ -213,10 +227,13 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     # ---- client rendering of engine features (a given view, the client's part only) ----
     # mines hidden/revealed, night visibility, a Recon card playable also as Air Power
     card = allies.evaluate("window.__game.view.sides.ALLIES.hand[0]")
-    allies.evaluate("""(c) => window.__client.setView(Object.assign({}, window.__game.view, {
+    allies.evaluate(
+        """(c) => window.__client.setView(Object.assign({}, window.__game.view, {
         mines: [{hex: [4, 4], side: 'AXIS', value: null}, {hex: [4, 10], side: 'AXIS', value: 2}],
         visibility: 3, pending: {type: 'play_card', seat: 'ALLIES'}}),
-      [{type: 'play_card', seat: 'ALLIES', card: c.id}, {type: 'play_card', seat: 'ALLIES', card: c.id, as: 'air_power'}])""", card)
+      [{type: 'play_card', seat: 'ALLIES', card: c.id}, {type: 'play_card', seat: 'ALLIES', card: c.id, as: 'air_power'}])""",
+        card,
+    )
     expect(allies.locator(".mine-marker.hidden-mine")).to_have_count(1)
     expect(allies.locator('.mine-marker.revealed[data-value="2"]')).to_have_count(1)
     expect(allies.locator("#visibility")).to_have_attribute("data-visibility", "3")
@@ -231,7 +248,9 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     expect(allies.locator("#pending")).to_contain_text("battle back")
 
     # ---- the result banner (rendered from a finished view: the client's part only) ---
-    allies.evaluate("window.__client.setView(Object.assign({}, window.__game.view, {game_over: true, winner: 'ALLIES'}), [])")
+    allies.evaluate(
+        "window.__client.setView(Object.assign({}, window.__game.view, {game_over: true, winner: 'ALLIES'}), [])"
+    )
     expect(allies.locator("#banner")).to_contain_text("Allies win the battle")
     expect(allies.locator("#banner")).to_contain_text("Victory is yours")
     expect(allies.locator("#actions button")).to_have_count(0)

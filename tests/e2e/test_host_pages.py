@@ -1,6 +1,7 @@
 """The Portable Wargame and France 1944 pages (static/renderer_host.js) have what the hex
 games have (issue 35 #10): resign, presence, the clocks, the "your turn" title, the
 status in words and the sides by their proper names."""
+
 from __future__ import annotations
 
 import re
@@ -23,9 +24,16 @@ def two_seats(new_page, body: dict, first: str, second: str) -> tuple[Page, Page
 
 
 def test_portable_page_names_sides_and_offers_resign_clock_presence(new_page) -> None:
-    red, blue, gid = two_seats(new_page, {"ruleset": "portable", "seed": 44,
-                                          "clock": {"kind": "bank", "initial_seconds": 600,
-                                                    "increment_seconds": 0}}, "RED", "BLUE")
+    red, blue, gid = two_seats(
+        new_page,
+        {
+            "ruleset": "portable",
+            "seed": 44,
+            "clock": {"kind": "bank", "initial_seconds": 600, "increment_seconds": 0},
+        },
+        "RED",
+        "BLUE",
+    )
     take = blue.locator('#seat-bar button[data-claim="BLUE"]')
     expect(take).to_have_text("Play the Zulu impi (blue)")
     take.click()
@@ -36,7 +44,9 @@ def test_portable_page_names_sides_and_offers_resign_clock_presence(new_page) ->
         expect(p.locator("#conn")).to_have_text("In play")
         expect(p.locator("#resign-btn")).to_be_visible()
         expect(p.locator('#host-sides [data-clock="RED"]')).to_contain_text("Clock")
-        expect(p.locator('#host-sides .pres[data-seat="BLUE"]')).to_have_attribute("data-state", "online")
+        expect(p.locator('#host-sides .pres[data-seat="BLUE"]')).to_have_attribute(
+            "data-state", "online"
+        )
         expect(p.locator("#host-sides")).not_to_contain_text("RED")
     assert low_contrast(red, "main") == []
     mover = red if red.evaluate("window.__game.legal.length") else blue
@@ -59,4 +69,4 @@ def test_france1944_page_says_the_allies_and_the_germans(new_page) -> None:
     expect(allied.locator("#conn")).to_have_text("In play")
     expect(allied.locator("#resign-btn")).to_be_visible()
     expect(allied.locator("#chat")).not_to_contain_text("ALLIED")
-    assert low_contrast(allied, "main") == []            # the referee's own panels too
+    assert low_contrast(allied, "main") == []  # the referee's own panels too

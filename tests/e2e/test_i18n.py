@@ -1,6 +1,7 @@
 """Translations in a real browser (issue 40): with the browser's language set to French
 or German, the lobby and a game page show no English text of the catalog; the header's
 switch changes the language."""
+
 from __future__ import annotations
 
 import re
@@ -57,11 +58,13 @@ def english_left(page, lang: str) -> list[str]:
     return sorted(set(found))
 
 
-@pytest.mark.parametrize("locale,lang,new_game", [("fr-FR", "fr", "Nouvelle partie"),
-                                                  ("de-DE", "de", "Neue Partie")])
+@pytest.mark.parametrize(
+    "locale,lang,new_game", [("fr-FR", "fr", "Nouvelle partie"), ("de-DE", "de", "Neue Partie")]
+)
 def test_no_english_left_on_lobby_and_game(browser, live_server, locale, lang, new_game):
-    ctx = browser.new_context(locale=locale, base_url=live_server.base,
-                              viewport={"width": 1500, "height": 1000})
+    ctx = browser.new_context(
+        locale=locale, base_url=live_server.base, viewport={"width": 1500, "height": 1000}
+    )
     errors: list[str] = []
     try:
         page = ctx.new_page()
@@ -77,7 +80,9 @@ def test_no_english_left_on_lobby_and_game(browser, live_server, locale, lang, n
         assert english_left(page, lang) == []
 
         # a game against the bot: the game page, the Allied hand, the prompt, the log
-        r = page.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "seat": "ALLIES"})
+        r = page.request.post(
+            "/api/games", data={"scenario_id": "2-PegasusBridge", "seat": "ALLIES"}
+        )
         assert r.ok, r.text()
         game = r.json()
         assert page.request.post(f"/api/games/{game['id']}/seats/AXIS/bot").ok

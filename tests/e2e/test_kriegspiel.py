@@ -6,6 +6,7 @@ range is drawn on demand, and a spectator (even one asking to watch a side) sees
 both sides see.  Then
 the server's bots play on: at every update each page draws exactly its view, and no
 enemy unit it has not detected nor an enemy card appears."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -20,15 +21,16 @@ KS = {"kriegspiel": True}
 
 
 def board_units(page) -> set[str]:
-    return set(page.eval_on_selector_all(".layer-units [data-unit]",
-                                         "els => els.map(e => e.dataset.unit)"))
+    return set(
+        page.eval_on_selector_all(".layer-units [data-unit]", "els => els.map(e => e.dataset.unit)")
+    )
 
 
 def check_page(page, side: str | None) -> None:
     """The page draws exactly its view; every enemy unit in it is a detected one; no card
     of the enemy in the log."""
     got = page.evaluate("""() => ({view: window.__game.view, drawn: [...document.querySelectorAll(
-        '.layer-units [data-unit]')].map((e) => e.dataset.unit)})""")     # one JS turn
+        '.layer-units [data-unit]')].map((e) => e.dataset.unit)})""")  # one JS turn
     view = got["view"]
     if view.get("game_over"):
         return
@@ -46,14 +48,25 @@ def test_kriegspiel_two_browsers(new_page, live_server, tmp_path):
     expect(box).to_be_enabled()
     assert "Kriegspiel & The Fog Of War" in box.get_attribute("title")
     assert allies.request.post("/api/identity", data={"name": "Montgomery"}).ok
-    r = allies.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1",
-                                                "seat": "ALLIES", "seed": SEED, "options": KS})
+    r = allies.request.post(
+        "/api/games",
+        data={
+            "scenario_id": "2-PegasusBridge",
+            "mode": "1v1",
+            "seat": "ALLIES",
+            "seed": SEED,
+            "options": KS,
+        },
+    )
     assert r.ok, r.text()
     gid = r.json()["id"]
     assert axis.request.post("/api/identity", data={"name": "Rommel"}).ok
     assert axis.request.post(f"/api/games/{gid}/seats/AXIS/claim").ok
-    for page, url in ((axis, f"/games/{gid}"), (allies, f"/games/{gid}"),
-                      (watcher, f"/games/{gid}?watch=AXIS")):
+    for page, url in (
+        (axis, f"/games/{gid}"),
+        (allies, f"/games/{gid}"),
+        (watcher, f"/games/{gid}?watch=AXIS"),
+    ):
         page.goto(url)
     for p in (allies, axis, watcher):
         expect(p.locator("#conn")).to_have_attribute("data-state", "ok")
@@ -61,13 +74,15 @@ def test_kriegspiel_two_browsers(new_page, live_server, tmp_path):
     # the engine's truth: the same game before any action
     st = new_game(load_scenario(SCN_DIR / "2-PegasusBridge.m44"), SEED, KS)
     for page, side in ((allies, "ALLIES"), (axis, "AXIS")):
-        expect(page.locator("#fog-box")).to_have_attribute("data-detected",
-                                                           str(len(detected(st, side))))
+        expect(page.locator("#fog-box")).to_have_attribute(
+            "data-detected", str(len(detected(st, side)))
+        )
         assert board_units(page) == set(shown(st, side)), side
     # a spectator of a live game, ?watch=AXIS or not, sees what both sides see (he may be
     # the Allied player on a second tab): docs/protocol.md "Kriegspiel spectators"
-    expect(watcher.locator("#fog-box")).to_have_attribute("data-detected",
-                                                          str(len(shown(st, None))))
+    expect(watcher.locator("#fog-box")).to_have_attribute(
+        "data-detected", str(len(shown(st, None)))
+    )
     assert board_units(watcher) == set(shown(st, None))
     hidden = {u.id for u in st.units.values()} - set(shown(st, "ALLIES"))
     assert hidden, "Pegasus Bridge starts with enemy units out of range"
@@ -83,8 +98,11 @@ def test_kriegspiel_two_browsers(new_page, live_server, tmp_path):
     allies.locator("#fog-range").check()
     allies_units = [u for u in st.units.values() if u.side == "ALLIES"]
     board = st.scn.board
-    unseen = [h for h in board.hexes
-              if not any(board.distance(u.hex, h) <= detection_range(st, u) for u in allies_units)]
+    unseen = [
+        h
+        for h in board.hexes
+        if not any(board.distance(u.hex, h) <= detection_range(st, u) for u in allies_units)
+    ]
     expect(allies.locator(".fog-hex")).to_have_count(len(unseen))
     allies.screenshot(path=str(tmp_path / "ks-allies-range.png"), full_page=True)
     allies.locator("#fog-range").uncheck()

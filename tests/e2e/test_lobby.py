@@ -1,5 +1,6 @@
 """Lobby in a real browser: guest names, create a game, see it listed, claim a seat,
 and precise errors for an uploaded scenario with unknown codes."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,11 @@ from pathlib import Path
 from playwright.sync_api import expect
 
 ROOT = Path(__file__).resolve().parents[2]
-SCENARIOS = next(p for p in (ROOT / "scenarios", ROOT.parent / "shared" / "scenarios" / "m44")
-                 if (p / "2-PegasusBridge.m44").is_file())
+SCENARIOS = next(
+    p
+    for p in (ROOT / "scenarios", ROOT.parent / "shared" / "scenarios" / "m44")
+    if (p / "2-PegasusBridge.m44").is_file()
+)
 
 
 def enter_name(page, name: str) -> None:
@@ -124,13 +128,13 @@ def test_optional_rules_chosen_in_the_lobby_show_in_the_game(new_page, tmp_path)
     host.select_option("#seat-select", "AXIS")
     host.locator("#options-box summary").click()
     expect(host.locator("#options-count")).to_have_text("(standard rules)")
-    expect(host.locator("#opt-army_manoeuvres")).to_be_enabled()   # every rule available
+    expect(host.locator("#opt-army_manoeuvres")).to_be_enabled()  # every rule available
     host.check("#opt-extra_unit_types")
     host.fill("#opt-extra_unit_types-map", '{"tankger": "flying_tank"}')
     host.click("#create-submit")
     expect(host.locator("#create-error")).to_contain_text("flying_tank")
     host.uncheck("#opt-extra_unit_types")
-    host.check("#opt-demoralisation")                   # a mapping typed as JSON
+    host.check("#opt-demoralisation")  # a mapping typed as JSON
     host.fill("#opt-demoralisation-map", '{"ALLIES": 1}')
     host.check("#opt-infantry_charge")
     host.select_option("#opt-blitzkrieg", "AXIS")
@@ -155,10 +159,18 @@ def test_rule_systems_and_battles_named_as_players_know_them(new_page):
     assert names[:2] == ["Memoir '44", "Memoir '44 Overlord"]
     assert {"Fast Play '44", "The Portable Wargame (3x3)", "France 1944"} <= set(names)
     expect(page.locator("#ruleset-select")).to_have_value("m44")
-    expect(page.locator("#scenario-select option[value='2-PegasusBridge']")).to_have_text("Pegasus Bridge")
-    expect(page.locator("#scenario-select option[value='1096-HillsExamplesOfLineOfSight']")).to_have_count(0)
+    expect(page.locator("#scenario-select option[value='2-PegasusBridge']")).to_have_text(
+        "Pegasus Bridge"
+    )
+    expect(
+        page.locator("#scenario-select option[value='1096-HillsExamplesOfLineOfSight']")
+    ).to_have_count(0)
     page.select_option("#scenario-select", "2-PegasusBridge")
-    expect(page.locator("#scenario-info [data-summary]")).to_have_text("June 6, 1944 · Western front · 4 medals to win")
+    expect(page.locator("#scenario-info [data-summary]")).to_have_text(
+        "June 6, 1944 · Western front · 4 medals to win"
+    )
     page.select_option("#ruleset-select", "overlord")
     expect(page.locator("#scenario-select option[value='13-OmahaBeachOverlord']")).to_have_count(1)
-    expect(page.locator("#scenario-select option[value='1096-HillsExamplesOfLineOfSight']")).to_have_count(0)
+    expect(
+        page.locator("#scenario-select option[value='1096-HillsExamplesOfLineOfSight']")
+    ).to_have_count(0)

@@ -4,6 +4,7 @@ them (order, move, battle) or act on initiative.  A spectator watches and sees n
 
 One browser, one context per identity (nine pages).  The game is created through the API
 with a fixed seed so that hands and dice are the same on every run."""
+
 from __future__ import annotations
 
 import re
@@ -103,15 +104,20 @@ class Driver:
                 act(page, lambda: click_hex(page, unit_hex(page, a["unit"])))
         elif "order" in types and self.count(page, "order") < 2:
             side = g(page, "g.side")
-            a = min((x for x in acts if x["type"] == "order"),
-                    key=lambda x: enemy_distance(page, unit_hex(page, x["unit"]), side))
+            a = min(
+                (x for x in acts if x["type"] == "order"),
+                key=lambda x: enemy_distance(page, unit_hex(page, x["unit"]), side),
+            )
             act(page, lambda: click_hex(page, unit_hex(page, a["unit"])))
             self.bump(page, "order")
         elif "end_orders" in types:
             click_button(page, "end_orders")
         elif "move" in types and self.count(page, "move") < 1:
             side = g(page, "g.side")
-            a = min((x for x in acts if x["type"] == "move"), key=lambda x: enemy_distance(page, x["to"], side))
+            a = min(
+                (x for x in acts if x["type"] == "move"),
+                key=lambda x: enemy_distance(page, x["to"], side),
+            )
             click_hex(page, unit_hex(page, a["unit"]))
             expect(page.locator(f'.hl-move[data-hex="{a["to"][0]},{a["to"][1]}"]')).to_have_count(1)
             act(page, lambda: click_hex(page, a["to"]))
@@ -121,7 +127,9 @@ class Driver:
         elif "battle" in types and self.count(page, "battle") < 1:
             a = first["battle"]
             click_hex(page, unit_hex(page, a["unit"]))
-            expect(page.locator(f'.hl-battle[data-hex="{a["target"][0]},{a["target"][1]}"]')).to_have_count(1)
+            expect(
+                page.locator(f'.hl-battle[data-hex="{a["target"][0]},{a["target"][1]}"]')
+            ).to_have_count(1)
             act(page, lambda: click_hex(page, a["target"]))
             self.bump(page, "battle")
             self.battles += 1
@@ -139,7 +147,10 @@ class Driver:
         """Click through every page until the side `until_active` is to play."""
         for _ in range(limit):
             ref = pages[0]
-            if g(ref, "g.view.active") == until_active and g(ref, "g.view.overlord.step") == "dispatch":
+            if (
+                g(ref, "g.view.active") == until_active
+                and g(ref, "g.view.overlord.step") == "dispatch"
+            ):
                 return
             progressed = False
             for p in pages:
@@ -187,9 +198,14 @@ def dispatch_turn(cinc: Page, side: str, fgs: dict[str, Page], shots, name: str)
     cinc.locator(f'#ol-hand .card[data-card="{c1}"]').click()
     act(cinc, lambda: cinc.locator(f'.ol-slot[data-to="{fg1}"]').click())
     expect(cinc.locator(f'.ol-slot[data-to="{fg1}"] .ol-mini[data-card="{c1}"]')).to_have_count(1)
-    expect(cinc.locator(f'#ol-hand .card[data-card="{c1}"]')).to_have_count(0)   # in its slot only
+    expect(cinc.locator(f'#ol-hand .card[data-card="{c1}"]')).to_have_count(0)  # in its slot only
     expect(cinc.locator(".ol-waiting")).to_contain_text("act once he confirms his orders")
-    act(cinc, lambda: cinc.locator(f'#ol-hand .card[data-card="{c2}"]').drag_to(cinc.locator(f'.ol-slot[data-to="{fg2}"]')))
+    act(
+        cinc,
+        lambda: cinc.locator(f'#ol-hand .card[data-card="{c2}"]').drag_to(
+            cinc.locator(f'.ol-slot[data-to="{fg2}"]')
+        ),
+    )
     expect(cinc.locator(f'.ol-slot[data-to="{fg2}"] .ol-mini[data-card="{c2}"]')).to_have_count(1)
     # undo the second one and give it again
     act(cinc, lambda: cinc.locator(f'.ol-undo[data-undo="{c2}"]').click())
@@ -206,7 +222,10 @@ def dispatch_turn(cinc: Page, side: str, fgs: dict[str, Page], shots, name: str)
 
 
 def test_overlord_eight_generals(new_page, live_server, tmp_path):
-    names = {"AXIS": ["Rundstedt", "Kraiss", "Meyer", "Goth"], "ALLIES": ["Bradley", "Gerow", "Cota", "Huebner"]}
+    names = {
+        "AXIS": ["Rundstedt", "Kraiss", "Meyer", "Goth"],
+        "ALLIES": ["Bradley", "Gerow", "Cota", "Huebner"],
+    }
     pages: dict[str, Page] = {}
     for side in ("AXIS", "ALLIES"):
         for role, nm in zip(ROLES, names[side]):
@@ -214,14 +233,16 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
             assert p.request.post("/api/identity", data={"name": nm}).ok
             pages[f"{side}:{role}"] = p
     host = pages["AXIS:cinc"]
-    r = host.request.post("/api/games", data={"scenario_id": SCENARIO, "mode": "overlord",
-                                              "seat": "AXIS:cinc", "seed": SEED})
+    r = host.request.post(
+        "/api/games",
+        data={"scenario_id": SCENARIO, "mode": "overlord", "seat": "AXIS:cinc", "seed": SEED},
+    )
     assert r.ok, r.text()
     gid = r.json()["id"]
     for seat, p in pages.items():
         if seat == "AXIS:cinc":
             continue
-        if seat == "ALLIES:cinc":    # one general takes his seat by clicking on the game page
+        if seat == "ALLIES:cinc":  # one general takes his seat by clicking on the game page
             p.goto(f"/games/{gid}")
             p.locator(f'#seat-bar button[data-claim="{seat}"]').click()
             expect(p.locator("#my-seat")).to_have_text("You play Allies C-in-C")
@@ -275,7 +296,9 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
         expect(cinc.locator("#prompt")).to_have_attribute("data-mine", "1")
         # everyone sees who acts: the C-in-C of the active side
         for p in (spectator, roles["left"], order[1 - turn_i][1]["centre"]):
-            expect(p.locator(f'.ol-chip[data-seat="{side}:cinc"]')).to_have_attribute("data-acting", "1")
+            expect(p.locator(f'.ol-chip[data-seat="{side}:cinc"]')).to_have_attribute(
+                "data-acting", "1"
+            )
         given, visited = dispatch_turn(cinc, side, roles, shot, f"{side.lower()}-cinc")
         no_card = next(r for r in ("left", "centre", "right") if r not in given)
         not_visited = next(r for r in given if r != visited)
@@ -283,10 +306,16 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
         # ---- everyone sees the dispatch (counts) and the Field Generals acting -------
         for p in (spectator, roles[no_card], order[1 - turn_i][1]["cinc"]):
             for r in ("left", "centre", "right"):
-                expect(p.locator(f'.ol-chip[data-seat="{side}:{r}"]')).to_have_attribute("data-acting", "1")
+                expect(p.locator(f'.ol-chip[data-seat="{side}:{r}"]')).to_have_attribute(
+                    "data-acting", "1"
+                )
             for r in given:
-                expect(p.locator(f'.ol-chip[data-seat="{side}:{r}"] .ol-received')).to_have_attribute("data-received", "1")
-            expect(p.locator(f'.ol-chip[data-seat="{side}:{no_card}"] .ol-received')).to_have_attribute("data-received", "0")
+                expect(
+                    p.locator(f'.ol-chip[data-seat="{side}:{r}"] .ol-received')
+                ).to_have_attribute("data-received", "1")
+            expect(
+                p.locator(f'.ol-chip[data-seat="{side}:{no_card}"] .ol-received')
+            ).to_have_attribute("data-received", "0")
         expect(roles[no_card].locator("[data-dispatch-summary]")).to_contain_text("visits the")
         shot(spectator, f"{side.lower()}-spectator-fg-step")
 
@@ -333,31 +362,41 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
         expect(fgi.locator("#ol-roll")).to_be_visible()
         face = fgi.locator("#ol-roll").get_attribute("data-face")
         assert face in ("inf", "armor", "star", "flag", "grenade")
-        expect(spectator.locator(f'.ol-chip[data-seat="{side}:{no_card}"] .ol-received')).to_contain_text("initiative")
+        expect(
+            spectator.locator(f'.ol-chip[data-seat="{side}:{no_card}"] .ol-received')
+        ).to_contain_text("initiative")
         shot(fgi, f"{side.lower()}-{no_card}-initiative")
 
         # ---- order, move, battle (and the other side's retreats) by clicking ------------
         battles_before = drv.battles
         moved_fg = roles[visited]
-        for _ in range(12):            # the visited general: orders and a move first
+        for _ in range(12):  # the visited general: orders and a move first
             t = [a["type"] for a in legal(moved_fg)]
             if not t or "battle" in t or "end_battles" in t:
                 break
             drv.step(moved_fg)
         # the command bar says what the side waits for: every general's moves, then battles
         expect(moved_fg.locator(".ol-waiting")).to_contain_text(
-            re.compile("battles start once every .* Field General has moved|Battles: every"))
+            re.compile("battles start once every .* Field General has moved|Battles: every")
+        )
         shot(moved_fg, f"{side.lower()}-{visited}-after-moves")
         drv.finish(list(pages.values()), other_side)
         assert drv.battles > battles_before or side == "ALLIES", "no battle was fought"
         shot(spectator, f"{side.lower()}-turn-over-spectator")
-        expect(spectator.locator(f'.ol-chip[data-seat="{other_side}:cinc"]')).to_have_attribute("data-acting", "1")
+        expect(spectator.locator(f'.ol-chip[data-seat="{other_side}:cinc"]')).to_have_attribute(
+            "data-acting", "1"
+        )
 
     # ---- at the end: the spectator still sees no hand card of anybody --------------------
     seq = seq_of(host)
     wait_all_seq([spectator], seq)
     html = spectator.content()
-    played = set(g(spectator, "[...document.querySelectorAll('#log .entry')].map(e => e.textContent).join('\\n')") .split("\n"))
+    played = set(
+        g(
+            spectator,
+            "[...document.querySelectorAll('#log .entry')].map(e => e.textContent).join('\\n')",
+        ).split("\n")
+    )
     log_text = "\n".join(played)
     for side in ("AXIS", "ALLIES"):
         for c in g(pages[f"{side}:cinc"], f"g.view.sides[{side!r}].hand"):
@@ -380,7 +419,7 @@ def test_lobby_layout_one_player_per_side_with_bots(new_page, tmp_path):
     host.fill("#identity-name", "Eisenhower")
     host.click("#identity-submit")
     expect(host.locator('[data-me="Eisenhower"]')).to_be_visible()
-    host.select_option("#ruleset-select", "overlord")     # the rule systems: one list
+    host.select_option("#ruleset-select", "overlord")  # the rule systems: one list
     expect(host.locator(f"#scenario-select option[value='{SCENARIO}']")).to_have_count(1)
     host.select_option("#scenario-select", SCENARIO)
     expect(host.locator("#mode-select")).to_have_value("overlord")
@@ -420,7 +459,9 @@ def test_lobby_layout_one_player_per_side_with_bots(new_page, tmp_path):
     expect(host.locator("#my-seat")).to_contain_text(f"{fg.capitalize()} FG")
     assert f"as=AXIS%3A{fg}" in host.url or f"as=AXIS:{fg}" in host.url
     expect(host.locator(f'#actions [data-acting-seat="AXIS:{fg}"]')).to_have_count(1)
-    assert g(host, "g.legal").__len__() > 0 and all(a["seat"] == f"AXIS:{fg}" for a in g(host, "g.legal"))
+    assert g(host, "g.legal").__len__() > 0 and all(
+        a["seat"] == f"AXIS:{fg}" for a in g(host, "g.legal")
+    )
     expect(host.locator(f'#ol-my-cards .card[data-card="{a["card"]}"]')).to_have_count(1)
     act(host, lambda: host.locator("#ol-my-cards button[data-play-half]").first.click())
     host.screenshot(path=str(tmp_path / "switched-to-fg.png"), full_page=True)

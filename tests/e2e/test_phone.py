@@ -2,6 +2,7 @@
 and 768x1024 — no sideways overflow, a board that fills the width, zooms (buttons and
 pinch) and pans, near the top of the page, with the prompt and the hand reachable.
 Screenshots are written to the test's tmp_path."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,8 +12,13 @@ SIZES = [(390, 844), (768, 1024)]
 
 
 def _page(browser, live_server, w: int, h: int):
-    ctx = browser.new_context(viewport={"width": w, "height": h}, base_url=live_server.base,
-                              has_touch=True, is_mobile=w < 500, device_scale_factor=2)
+    ctx = browser.new_context(
+        viewport={"width": w, "height": h},
+        base_url=live_server.base,
+        has_touch=True,
+        is_mobile=w < 500,
+        device_scale_factor=2,
+    )
     page = ctx.new_page()
     page.set_default_timeout(15000)
     errors: list[str] = []
@@ -27,15 +33,18 @@ def _no_overflow(page) -> None:
             return r.width && r.right > w + 1 && !e.closest('.board-scroll'); })
           .slice(0, 5).map(e => e.tagName + '#' + e.id + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)); }""")
     assert not over, over
-    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1")
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"
+    )
 
 
 @pytest.mark.parametrize("w,h", SIZES)
 def test_lobby_fits(browser, live_server, tmp_path, w, h) -> None:
     ctx, page, errors = _page(browser, live_server, w, h)
     assert page.request.post("/api/identity", data={"name": "Pocket"}).ok
-    r = page.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1",
-                                              "seat": "ALLIES"})
+    r = page.request.post(
+        "/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1", "seat": "ALLIES"}
+    )
     assert r.ok
     page.goto("/")
     expect(page.locator("#create-submit")).to_be_enabled()
@@ -49,8 +58,12 @@ def test_lobby_fits(browser, live_server, tmp_path, w, h) -> None:
 
 
 @pytest.mark.parametrize("w,h", SIZES)
-@pytest.mark.parametrize("scenario,mode", [("2-PegasusBridge", "1v1"), ("13-OmahaBeachOverlord", "overlord")])
-def test_game_page_fits_zooms_and_pans(browser, live_server, tmp_path, w, h, scenario, mode) -> None:
+@pytest.mark.parametrize(
+    "scenario,mode", [("2-PegasusBridge", "1v1"), ("13-OmahaBeachOverlord", "overlord")]
+)
+def test_game_page_fits_zooms_and_pans(
+    browser, live_server, tmp_path, w, h, scenario, mode
+) -> None:
     ctx, page, errors = _page(browser, live_server, w, h)
     assert page.request.post("/api/identity", data={"name": "Pocket"}).ok
     body = {"scenario_id": scenario, "mode": mode, "seed": 1}
@@ -66,11 +79,11 @@ def test_game_page_fits_zooms_and_pans(browser, live_server, tmp_path, w, h, sce
     _no_overflow(page)
     scroll = page.locator(".board-scroll")
     box = scroll.bounding_box()
-    assert box["width"] >= w * 0.94                       # the board uses the width
-    assert box["y"] < 0.55 * h, box                       # near the top, not 875 px down
+    assert box["width"] >= w * 0.94  # the board uses the width
+    assert box["y"] < 0.55 * h, box  # near the top, not 875 px down
     svg_w = page.locator(".board-svg").bounding_box()["width"]
     hex_px = svg_w / (page.evaluate("window.__game.board.max_col") / 2 + 1)
-    assert hex_px >= 26, hex_px                           # figures readable
+    assert hex_px >= 26, hex_px  # figures readable
     # zoom with the buttons, pan by scrolling the board
     page.locator("#zoom-fit").click()
     svg_w = page.locator(".board-svg").bounding_box()["width"]
@@ -88,7 +101,10 @@ def test_game_page_fits_zooms_and_pans(browser, live_server, tmp_path, w, h, sce
         el.dispatchEvent(new TouchEvent('touchend', { touches: [], bubbles: true, cancelable: true })); }""")
     assert page.locator(".board-svg").bounding_box()["width"] > before * 1.3
     page.locator("#zoom-fit").click()
-    assert abs(page.locator(".board-svg").bounding_box()["width"] - scroll.bounding_box()["width"]) < 20
+    assert (
+        abs(page.locator(".board-svg").bounding_box()["width"] - scroll.bounding_box()["width"])
+        < 20
+    )
     # the prompt stays on screen while scrolling; the hand is reachable
     page.mouse.wheel(0, 1500)
     page.wait_for_timeout(200)

@@ -6,6 +6,7 @@ sendAction captured) by the real engine in this process: every decision of a who
 battle, from the attacker throw to the result, is made by clicking (seeded random
 choices among the legal actions), for whichever seat is to act; chance steps are sampled
 as the server does.  Screenshots under the test's tmp dir."""
+
 from __future__ import annotations
 
 import json
@@ -77,21 +78,41 @@ def test_square_renderer_plays_a_whole_battle_by_clicking(new_page, live_server,
             continue
         seat = R.to_act(st)[0]
         legal = R.legal_actions(st, seat)
-        s = {"view": R.view_for(st, seat), "board": R.board(st), "legal": legal, "seq": seq,
-             "status": "active", "seat": seat, "seats": [seat], "events": events}
+        s = {
+            "view": R.view_for(st, seat),
+            "board": R.board(st),
+            "legal": legal,
+            "seq": seq,
+            "status": "active",
+            "seat": seat,
+            "seats": [seat],
+            "events": events,
+        }
         page.evaluate("s => window.__render(s)", json.loads(json.dumps(s)))
         want = rnd.choice(legal)
         gesture(page, want)
         sent = page.evaluate("window.__sent.splice(0)")
         assert sent == [want], (want, sent)
         kinds_done.add(want["type"])
-        if shots < 6 and want["type"] in ("place_terrain", "redeploy", "attack", "fire") or seq == 0:
+        if (
+            shots < 6
+            and want["type"] in ("place_terrain", "redeploy", "attack", "fire")
+            or seq == 0
+        ):
             page.screenshot(path=str(tmp_path / f"portable-{seq:03d}-{want['type']}.png"))
             shots += 1
         st, events = R.apply(st, want)
         seq += 1
-    s = {"view": R.view_for(st, None), "board": R.board(st), "legal": [], "seq": seq,
-         "status": "finished", "seat": None, "seats": [], "events": events}
+    s = {
+        "view": R.view_for(st, None),
+        "board": R.board(st),
+        "legal": [],
+        "seq": seq,
+        "status": "finished",
+        "seat": None,
+        "seats": [],
+        "events": events,
+    }
     page.evaluate("s => window.__render(s)", json.loads(json.dumps(s)))
     result = page.locator("#sq-result")
     assert result.get_attribute("data-winner") == (st.winner or "draw")
@@ -104,10 +125,14 @@ def test_square_renderer_plays_a_whole_battle_by_clicking(new_page, live_server,
 
 
 def units_of(page):
-    return page.evaluate("Object.fromEntries(window.__game.view.units.map(u => [u.id, [u.area, u.sp, u.lost]]))")
+    return page.evaluate(
+        "Object.fromEntries(window.__game.view.units.map(u => [u.id, [u.area, u.sp, u.lost]]))"
+    )
 
 
-def test_two_browsers_play_a_portable_battle_and_a_spectator_watches(new_page, live_server, tmp_path):
+def test_two_browsers_play_a_portable_battle_and_a_spectator_watches(
+    new_page, live_server, tmp_path
+):
     """The lobby's ruleset list offers the Portable Wargame; RED creates a game (no
     scenario: the set-up is played), BLUE claims the other seat on the game page, a
     spectator watches.  Every decision from the attacker throw to the result is a click
@@ -115,11 +140,14 @@ def test_two_browsers_play_a_portable_battle_and_a_spectator_watches(new_page, l
     half-way and sees the same battle."""
     red, blue, spectator = new_page("red"), new_page("blue"), new_page("spectator")
     listed = red.request.get("/api/rulesets").json()
-    assert any(r["name"] == "portable" and r["setup"] == "none" and r["renderer"] == "square"
-               for r in listed)
+    assert any(
+        r["name"] == "portable" and r["setup"] == "none" and r["renderer"] == "square"
+        for r in listed
+    )
     assert red.request.post("/api/identity", data={"name": "Chelmsford"}).ok
-    r = red.request.post("/api/games", data={"ruleset": "portable", "mode": "1v1", "seat": "RED",
-                                             "seed": 11})
+    r = red.request.post(
+        "/api/games", data={"ruleset": "portable", "mode": "1v1", "seat": "RED", "seed": 11}
+    )
     assert r.ok, r.text()
     gid = r.json()["id"]
     assert blue.request.post("/api/identity", data={"name": "Cetshwayo"}).ok
@@ -160,7 +188,9 @@ def test_two_browsers_play_a_portable_battle_and_a_spectator_watches(new_page, l
         page.wait_for_function(f"window.__game.seq > {before}")
         red.wait_for_function(f"window.__game.seq >= {before + 1}")
         if shots < 5 and want["type"] in ("place_terrain", "redeploy", "attack", "fire"):
-            page.screenshot(path=str(tmp_path / f"live-{step:03d}-{seat}-{want['type']}.png"), full_page=True)
+            page.screenshot(
+                path=str(tmp_path / f"live-{step:03d}-{seat}-{want['type']}.png"), full_page=True
+            )
             shots += 1
         if not reconnected and view["turn"] >= 2:
             spectator.reload()
@@ -202,8 +232,10 @@ def test_the_lobby_offers_the_portable_wargame_against_the_bot(new_page, live_se
     page.wait_for_function("window.__game && window.__game.view && window.__game.seat === 'RED'")
     rnd = random.Random(5)
     for _ in range(400):
-        page.wait_for_function("window.__game.legal.length > 0 || window.__game.view.game_over"
-                               " || (window.__game.view.turn >= 2)")
+        page.wait_for_function(
+            "window.__game.legal.length > 0 || window.__game.view.game_over"
+            " || (window.__game.view.turn >= 2)"
+        )
         view = page.evaluate("window.__game.view")
         if view["game_over"] or view["turn"] >= 2:
             break
@@ -213,7 +245,7 @@ def test_the_lobby_offers_the_portable_wargame_against_the_bot(new_page, live_se
         page.wait_for_function(f"window.__game.seq > {before}")
     view = page.evaluate("window.__game.view")
     assert view["game_over"] or view["turn"] >= 2
-    assert any(u["area"] for u in view["units"] if u["side"] == "BLUE")   # the bot deployed
+    assert any(u["area"] for u in view["units"] if u["side"] == "BLUE")  # the bot deployed
     page.screenshot(path=str(tmp_path / "solo-vs-bot.png"), full_page=True)
 
 
@@ -224,8 +256,9 @@ def test_a_private_game_is_watched_through_its_invite_link(new_page, live_server
     "not authorised" and the page stops knocking."""
     red, watcher, stranger = new_page("red"), new_page("watcher"), new_page("stranger")
     assert red.request.post("/api/identity", data={"name": "Red"}).ok
-    r = red.request.post("/api/games", data={"ruleset": "portable", "mode": "1v1", "seat": "RED",
-                                             "private": True})
+    r = red.request.post(
+        "/api/games", data={"ruleset": "portable", "mode": "1v1", "seat": "RED", "private": True}
+    )
     assert r.ok, r.text()
     gid, invite = r.json()["id"], r.json()["invite"]
     assert invite

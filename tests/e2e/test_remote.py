@@ -2,6 +2,7 @@
 after a claim, wording, favicon, the side panels after a flip, undo and resign with a
 confirmation, presence and clocks, the ambush countdown, and a battle log that a reload
 rebuilds exactly as it was shown live."""
+
 from __future__ import annotations
 
 import re
@@ -15,8 +16,9 @@ SEED = 1
 
 def new_game(page: Page, name: str, **body) -> str:
     assert page.request.post("/api/identity", data={"name": name}).ok
-    r = page.request.post("/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1",
-                                              "seed": SEED, **body})
+    r = page.request.post(
+        "/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "1v1", "seed": SEED, **body}
+    )
     assert r.ok, r.text()
     return str(r.json()["id"])
 
@@ -38,7 +40,7 @@ def test_spectator_lands_on_spectator_chat_names_himself_and_is_counted(new_page
     spec = new_page("spectator")
     spec.goto(f"/games/{gid}")
     expect(spec.locator("#my-seat")).to_have_text("Spectating")
-    expect(spec.locator('.chat-tabs button.active')).to_have_attribute("data-channel", "spectators")
+    expect(spec.locator(".chat-tabs button.active")).to_have_attribute("data-channel", "spectators")
     expect(allies.locator("#spectator-count")).to_have_attribute("data-count", "1")
     expect(spec.locator("#spectator-count")).to_contain_text("1 spectator")
     spec.locator("#chat-name").fill("Kibitzer")
@@ -68,7 +70,7 @@ def test_wording_before_anyone_joined_and_no_console_errors(new_page, live_serve
     page = new_page("creator")
     bad: list[str] = []
     page.on("response", lambda r: bad.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-    page.goto("/")                                          # anonymous lobby: no 401
+    page.goto("/")  # anonymous lobby: no 401
     expect(page.locator("#identity-submit")).to_have_text("Enter")
     page.wait_for_load_state("networkidle")
     assert not bad, bad
@@ -77,7 +79,7 @@ def test_wording_before_anyone_joined_and_no_console_errors(new_page, live_serve
     gid = new_game(page, "Howard", seat="ALLIES")
     page.goto(f"/games/{gid}")
     expect(page.locator("#prompt")).to_have_text("Waiting for an opponent to join…")
-    expect(page.locator("#pending")).to_be_hidden()        # no "Allies must play a card"
+    expect(page.locator("#pending")).to_be_hidden()  # no "Allies must play a card"
     expect(page.locator("#seat-bar")).to_contain_text("Waiting for an opponent to join…")
     # one card: "1 card"
     page.evaluate("""() => { const v = structuredClone(window.__game.view);
@@ -86,21 +88,26 @@ def test_wording_before_anyone_joined_and_no_console_errors(new_page, live_serve
     expect(page.locator("#sides")).to_contain_text("1 card ·")
     expect(page.locator("#sides")).not_to_contain_text("1 cards")
     # an Overlord game of eight seats
-    r = page.request.post("/api/games", data={"scenario_id": "2-PegasusBridge",
-                                              "mode": "team", "seat": "ALLIES:cinc"})
+    r = page.request.post(
+        "/api/games", data={"scenario_id": "2-PegasusBridge", "mode": "team", "seat": "ALLIES:cinc"}
+    )
     assert r.ok, r.text()
     page.goto(r.json()["url"])
-    expect(page.locator("#prompt")).to_contain_text(re.compile(r"Waiting for \d+ more players to join"))
+    expect(page.locator("#prompt")).to_contain_text(
+        re.compile(r"Waiting for \d+ more players to join")
+    )
     assert not bad, bad
 
 
 def test_side_panels_follow_the_flipped_board(new_page) -> None:
     allies, axis, _ = two_players(new_page)
     pos = axis.locator('.side-box[data-side="AXIS"] [data-position]')
-    expect(pos).to_have_attribute("data-position", "bottom")   # the Axis sees his side below
+    expect(pos).to_have_attribute("data-position", "bottom")  # the Axis sees his side below
     axis.locator("#flip-btn").click()
     expect(pos).to_have_attribute("data-position", "top")
-    expect(allies.locator('.side-box[data-side="ALLIES"] [data-position]')).to_have_attribute("data-position", "bottom")
+    expect(allies.locator('.side-box[data-side="ALLIES"] [data-position]')).to_have_attribute(
+        "data-position", "bottom"
+    )
 
 
 def test_undo_a_card_then_resign_with_confirmation(new_page) -> None:
@@ -127,20 +134,21 @@ def test_undo_a_card_then_resign_with_confirmation(new_page) -> None:
 
 
 def test_presence_and_clock_on_the_side_panels(new_page, tmp_path) -> None:
-    allies, axis, _ = two_players(new_page, clock={"kind": "bank", "initial_seconds": 600,
-                                                   "increment_seconds": 5})
+    allies, axis, _ = two_players(
+        new_page, clock={"kind": "bank", "initial_seconds": 600, "increment_seconds": 5}
+    )
     clock = allies.locator('.clock[data-clock="ALLIES"]')
     expect(clock).to_have_class(re.compile("running"))
     allies.screenshot(path=str(tmp_path / "timed-game.png"))
     first = clock.text_content()
     allies.wait_for_timeout(2200)
-    assert clock.text_content() != first                        # it ticks
+    assert clock.text_content() != first  # it ticks
     expect(axis.locator('.clock[data-clock="AXIS"]')).to_have_text("Clock 10:00")
     expect(allies.locator('.pres[data-seat="AXIS"]')).to_have_attribute("data-state", "online")
     url = axis.url
-    axis.close()                                            # disconnects ...
+    axis.close()  # disconnects ...
     expect(allies.locator('.pres[data-seat="AXIS"]')).to_have_attribute("data-state", "away")
-    back = new_page("axis-back")                            # ... and returns (same cookie jar)
+    back = new_page("axis-back")  # ... and returns (same cookie jar)
     back.context.add_cookies(axis.context.cookies())
     back.goto(url)
     expect(back.locator("#my-seat")).to_have_text("You play Axis")
@@ -160,7 +168,9 @@ def test_undo_a_move_but_not_after_the_dice(new_page) -> None:
 
     allies, axis, _ = two_players(new_page)
     expect(allies.locator("#prompt")).to_have_attribute("data-mine", "1")
-    act(allies, lambda: allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click())
+    act(
+        allies, lambda: allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click()
+    )
     act(allies, lambda: click_hex(allies, "6,6"))
     act(allies, lambda: click_hex(allies, "5,5"))
     if "end_orders" in allies.evaluate("window.__game.legal.map(a => a.type)"):
@@ -168,12 +178,12 @@ def test_undo_a_move_but_not_after_the_dice(new_page) -> None:
     click_hex(allies, "6,6")
     act(allies, lambda: click_hex(allies, "5,7"))
     expect(allies.locator('.unit[data-hex="5,7"]')).to_have_count(1)
-    act(allies, lambda: allies.locator("#undo-btn").click())    # the move taken back
+    act(allies, lambda: allies.locator("#undo-btn").click())  # the move taken back
     expect(allies.locator('.unit[data-hex="6,6"]')).to_have_count(1)
     expect(axis.locator('.unit[data-hex="5,7"]')).to_have_count(0)
     act(allies, lambda: allies.locator('#actions button[data-action="end_movement"]').click())
     click_hex(allies, "5,5")
-    act(allies, lambda: click_hex(allies, "3,7"))               # dice are rolled
+    act(allies, lambda: click_hex(allies, "3,7"))  # dice are rolled
     expect(allies.locator("#dice .die").first).to_be_visible()
     expect(allies.locator("#undo-btn")).to_have_count(0)
 
@@ -197,13 +207,15 @@ def test_ambush_prompt_passes_by_itself(new_page) -> None:
     expect(allies.locator("#ambush-countdown")).to_contain_text("the defender has")
     for page in (allies, axis):
         assert low_contrast(page, "#pending, .status-bar, #remote-bar, #actions") == []
-    axis.wait_for_function("window.__sent.some(m => m.type === 'action' && m.action.type === 'pass')",
-                           timeout=9000)
+    axis.wait_for_function(
+        "window.__sent.some(m => m.type === 'action' && m.action.type === 'pass')", timeout=9000
+    )
 
 
 def _log(page: Page) -> list[str]:
     return page.eval_on_selector_all(
-        "#log .entry", "els => els.map(e => e.textContent).filter(t => !t.includes('— live —'))")
+        "#log .entry", "els => els.map(e => e.textContent).filter(t => !t.includes('— live —'))"
+    )
 
 
 def test_battle_log_and_dice_caption_are_the_same_after_a_reload(new_page) -> None:
@@ -230,13 +242,13 @@ def test_battle_log_and_dice_caption_are_the_same_after_a_reload(new_page) -> No
     live = _log(page)
     caption = page.locator("#roll-caption").text_content()
     assert any("rolls" in t for t in live), live
-    assert not re.search(r"\bu\d+\b", " ".join(live) + caption), caption   # no internal ids
+    assert not re.search(r"\bu\d+\b", " ".join(live) + caption), caption  # no internal ids
     seq = page.evaluate("window.__game.seq")
     page.reload()
     page.wait_for_function(f"window.__game.seq === {seq} && window.__game.historyLoaded")
     again = _log(page)
     assert [re.sub(r"^#\d+", "", t) for t in again] == [re.sub(r"^#\d+", "", t) for t in live]
-    assert again == live                                    # the numbers too
+    assert again == live  # the numbers too
     assert page.locator("#roll-caption").text_content() == caption
 
 
@@ -244,7 +256,9 @@ def test_replay_page_and_return_match_with_summed_medals(new_page, tmp_path) -> 
     allies, axis, gid = two_players(new_page)
     expect(allies.locator("#prompt")).to_have_attribute("data-mine", "1")
     allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click()
-    allies.wait_for_function("window.__game.legal.some(a => a.type === 'order' || a.type === 'end_orders')")
+    allies.wait_for_function(
+        "window.__game.legal.some(a => a.type === 'order' || a.type === 'end_orders')"
+    )
     allies.locator('.hit[data-hex="6,6"]').click()
     allies.wait_for_function("window.__game.view.units.some(u => u.ordered)")
     allies.once("dialog", lambda d: d.accept())
@@ -312,7 +326,7 @@ def test_your_turn_in_title_favicon_and_a_notification(new_page) -> None:
     gid = new_game(allies, "Howard", seat="ALLIES")
     assert axis.request.post("/api/identity", data={"name": "Rommel"}).ok
     assert axis.request.post(f"/api/games/{gid}/seats/AXIS/claim", data={}).ok
-    axis.add_init_script(HIDDEN_TAB)                      # a hidden tab, notifications on
+    axis.add_init_script(HIDDEN_TAB)  # a hidden tab, notifications on
     allies.goto(f"/games/{gid}")
     axis.goto(f"/games/{gid}")
     expect(allies.locator("#prompt")).to_have_attribute("data-mine", "1")
@@ -322,7 +336,9 @@ def test_your_turn_in_title_favicon_and_a_notification(new_page) -> None:
     assert axis.locator('link[rel="icon"]').get_attribute("href").endswith("favicon.svg")
     expect(axis.locator("#notify-toggle")).to_be_checked()
     allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click()
-    allies.wait_for_function("window.__game.legal.some(a => a.type === 'order' || a.type === 'end_orders')")
+    allies.wait_for_function(
+        "window.__game.legal.some(a => a.type === 'order' || a.type === 'end_orders')"
+    )
     finish_turn(allies, axis, "AXIS")
     expect(axis.locator("#prompt")).to_have_attribute("data-mine", "1")
     assert axis.title().startswith("▶ Your turn")

@@ -2,6 +2,7 @@
 offers "Verify the dice"; the step buttons carry visible text and inline SVG icons, no
 character from a font Debian's chromium may lack (the media-control glyphs U+23E9-23FA
 rendered as empty boxes)."""
+
 from __future__ import annotations
 
 from playwright.sync_api import expect
@@ -21,13 +22,21 @@ def test_replay_verifies_the_dice_and_its_buttons_read(new_page, tmp_path) -> No
     allies.once("dialog", lambda d: d.accept())
     allies.locator("#resign-btn").click()
     expect(allies.locator("#banner")).to_contain_text("Axis win the battle")
-    assert allies.request.get(f"/api/games/{gid}/replay").json()["verify_url"] == f"/games/{gid}/verify"
+    assert (
+        allies.request.get(f"/api/games/{gid}/replay").json()["verify_url"]
+        == f"/games/{gid}/verify"
+    )
     allies.goto(f"/games/{gid}/replay")
     link = allies.locator("#rp-verify-link")
     expect(link).to_have_text("Verify the dice")
     assert link.get_attribute("href") == f"/games/{gid}/verify"
-    for bid, word in (("rp-first", "First"), ("rp-back", "Back"), ("rp-play", "Play"),
-                      ("rp-fwd", "Next"), ("rp-last", "Last")):
+    for bid, word in (
+        ("rp-first", "First"),
+        ("rp-back", "Back"),
+        ("rp-play", "Play"),
+        ("rp-fwd", "Next"),
+        ("rp-last", "Last"),
+    ):
         b = allies.locator(f"#{bid}")
         expect(b).to_contain_text(word)
         text = b.text_content() or ""

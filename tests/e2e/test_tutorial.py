@@ -2,6 +2,7 @@
 browser in French and in German: from the lobby's "Learn to play" to the medal that wins,
 each step of the lesson shown in the page's language and no English text of the catalog
 left on the way (app/tutorial.py, static/tutorial.js)."""
+
 from __future__ import annotations
 
 import re
@@ -28,10 +29,13 @@ def cursor(page: Page) -> str | None:
     return page.locator(".kbd-cursor").get_attribute("data-hex")
 
 
-@pytest.mark.parametrize("locale,lang,victory", [("fr-FR", "fr", "Victoire !"), ("de-DE", "de", "Sieg!")])
+@pytest.mark.parametrize(
+    "locale,lang,victory", [("fr-FR", "fr", "Victoire !"), ("de-DE", "de", "Sieg!")]
+)
 def test_tutorial_by_keyboard_only(browser, live_server, locale, lang, victory) -> None:
-    ctx = browser.new_context(locale=locale, base_url=live_server.base,
-                              viewport={"width": 1500, "height": 1000})
+    ctx = browser.new_context(
+        locale=locale, base_url=live_server.base, viewport={"width": 1500, "height": 1000}
+    )
     errors: list[str] = []
     try:
         page = ctx.new_page()
@@ -67,13 +71,15 @@ def test_tutorial_by_keyboard_only(browser, live_server, locale, lang, victory) 
         if cursor(page) != "6,12":
             page.keyboard.press("n")
         assert cursor(page) == "6,12"
-        page.keyboard.press("Enter")                    # select it
-        page.keyboard.press("ArrowUp")                  # (5,11)
-        page.keyboard.press("ArrowRight")               # (5,13)
+        page.keyboard.press("Enter")  # select it
+        page.keyboard.press("ArrowUp")  # (5,11)
+        page.keyboard.press("ArrowRight")  # (5,13)
         assert cursor(page) == "5,13"
         expect(page.locator("#hex-description")).not_to_have_text("")
-        page.keyboard.press("Enter")                    # move there
-        page.wait_for_function("window.__game.view.units.some(u => u.hex && u.hex[0] === 5 && u.hex[1] === 13)")
+        page.keyboard.press("Enter")  # move there
+        page.wait_for_function(
+            "window.__game.view.units.some(u => u.hex && u.hex[0] === 5 && u.hex[1] === 13)"
+        )
         tab_to(page, '#actions button[data-action="end_movement"]')
         page.keyboard.press("Enter")
         # step 4: battle the German unit at (4,12)
@@ -82,7 +88,7 @@ def test_tutorial_by_keyboard_only(browser, live_server, locale, lang, victory) 
         board_keys(page)
         if cursor(page) != "5,13":
             page.keyboard.press("p")
-        page.keyboard.press("ArrowUp")                  # (4,12)
+        page.keyboard.press("ArrowUp")  # (4,12)
         assert cursor(page) == "4,12"
         page.keyboard.press("Enter")
         # step 5: read the dice (one hit, one flag: it retreated), take ground
@@ -90,7 +96,7 @@ def test_tutorial_by_keyboard_only(browser, live_server, locale, lang, victory) 
         assert english_left(page, lang) == []
         expect(page.locator("#dice .die")).to_have_count(3)
         assert page.locator("#dice").get_attribute("aria-label").count(",") == 2
-        page.keyboard.press("Enter")                    # the cursor stands on the vacated hex
+        page.keyboard.press("Enter")  # the cursor stands on the vacated hex
         # the Axis pass; step 6: the new card
         step(page, 6)
         assert english_left(page, lang) == []
@@ -99,12 +105,14 @@ def test_tutorial_by_keyboard_only(browser, live_server, locale, lang, victory) 
         step(page, 7)
         tab_to(page, '#actions button[data-action="end_movement"]')
         page.keyboard.press("Enter")
-        expect(page.locator("#lesson h3")).not_to_have_text(re.compile("7.*:.*[Bb]ewegung|7.*bouger"))
+        expect(page.locator("#lesson h3")).not_to_have_text(
+            re.compile("7.*:.*[Bb]ewegung|7.*bouger")
+        )
         # step 7: battle again from (4,12) at the German unit, now at (3,11)
         board_keys(page)
         if cursor(page) != "4,12":
             page.keyboard.press("p")
-        page.keyboard.press("ArrowUp")                  # (3,11)
+        page.keyboard.press("ArrowUp")  # (3,11)
         assert cursor(page) == "3,11"
         page.keyboard.press("Enter")
         step(page, 8)

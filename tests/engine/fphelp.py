@@ -1,4 +1,5 @@
 """Helpers for the Fast Play '44 rule tests: text boards, actions by the seat to act."""
+
 from __future__ import annotations
 
 from engine.core.ruleset import get

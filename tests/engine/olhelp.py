@@ -1,4 +1,5 @@
 """Helpers for the Overlord / team tests: small OVERLORD boards, forced C-in-C hands."""
+
 from __future__ import annotations
 
 from engine import apply, is_chance, legal_actions, new_game, sample_chance, to_act
@@ -14,19 +15,32 @@ def cards(*keys) -> list[int]:
     out: list[int] = []
     for k in keys:
         key, sec = k if isinstance(k, tuple) else (k, None)
-        out.append(next(c.id for c in OVERLORD_DECK if c.key == key and c.id not in out
-                        and (sec is None or c.sections == (sec,))))
+        out.append(
+            next(
+                c.id
+                for c in OVERLORD_DECK
+                if c.key == key and c.id not in out and (sec is None or c.sections == (sec,))
+            )
+        )
     return out
 
 
-def ol_game(units: dict, allies=("probe",) * 6, axis=("probe",) * 6, seed=1, hand=(6, 6),
-            text="", game_options=None, **kw):
+def ol_game(
+    units: dict,
+    allies=("probe",) * 6,
+    axis=("probe",) * 6,
+    seed=1,
+    hand=(6, 6),
+    text="",
+    game_options=None,
+    **kw,
+):
     """Overlord game on a 26x9 board (empty, or drawn as ``text``); Allies (bottom) to
     dispatch; ``game_options``: the engine options of ``new_game``."""
     scn = board_from_text(text, kind="OVERLORD", units=units, cards=hand, **kw)
     st = new_game(scn, seed, game_options)
     st.hands[A] = cards(*allies)
-    st.hands[X] = [c for c in cards(*(list(allies) + list(axis)))[len(allies):]]
+    st.hands[X] = [c for c in cards(*(list(allies) + list(axis)))[len(allies) :]]
     for s in (A, X):
         for c in st.hands[s]:
             if c in st.deck:

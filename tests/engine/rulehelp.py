@@ -1,4 +1,5 @@
 """Helpers for the rule tests: small boards drawn as text, forced hands, quick actions."""
+
 from __future__ import annotations
 
 from engine import apply, legal_actions, new_game, to_act
@@ -14,8 +15,14 @@ def card_id(key: str, section: int | None = None) -> int:
     raise KeyError(key)
 
 
-def game(text: str, hand: list | None = None, axis_hand: list | None = None, seed: int = 1,
-         options: dict | None = None, **kw):
+def game(
+    text: str,
+    hand: list | None = None,
+    axis_hand: list | None = None,
+    seed: int = 1,
+    options: dict | None = None,
+    **kw,
+):
     """A new game on a text board; ALLIES (bottom) to play with ``hand`` (card keys or
     (key, section) pairs); AXIS holds ``axis_hand`` (default: 2 Probe Centre)."""
     scn = board_from_text(text, **kw)
@@ -24,7 +31,7 @@ def game(text: str, hand: list | None = None, axis_hand: list | None = None, see
         st.hands["ALLIES"] = [_cid(h) for h in hand]
     if axis_hand is not None:
         st.hands["AXIS"] = [_cid(h) for h in axis_hand]
-    for side in ("AXIS", "ALLIES"):   # keep the deck a permutation of the rest
+    for side in ("AXIS", "ALLIES"):  # keep the deck a permutation of the rest
         for c in st.hands[side]:
             if c in st.deck:
                 st.deck.remove(c)
@@ -80,12 +87,14 @@ def event_types(events):
     return [e["type"] for e in events]
 
 
-def ordered(text: str, who, key=("probe", 1), hand: list | None = None, mines: dict | None = None,
-            **kw):
+def ordered(
+    text: str, who, key=("probe", 1), hand: list | None = None, mines: dict | None = None, **kw
+):
     """ALLIES play ``key`` (hand: ``hand`` or just that card) and order the units on the
     hexes ``who`` (then end orders).  ``mines``: {hex: (side, value[, decoy])} laid before
     the first action (replacing the drawn values)."""
     from engine.procedures.state import Mine
+
     st = game(text, hand=hand or [key], **kw)
     for h, (side, value, *decoy) in (mines or {}).items():
         st.mines[h] = Mine(side, value, False, bool(decoy and decoy[0]))
@@ -111,6 +120,7 @@ def to_battle(st):
 def battle_dice_vs(st, h, target):
     """Dice the ordered unit on ``h`` would roll against ``target`` (None: not a target)."""
     from engine.procedures.battle import targets
+
     return dict(targets(st, unit(st, h), st.play)).get(tuple(target))
 
 
@@ -122,11 +132,15 @@ def random_games(options, kinds, scn=None):
     from engine.bot import RandomBot, next_action, play_random_game
     from engine.rulesets.m44.game import new_game
     from engine.core.textboard import board_from_text
-    scn = scn or board_from_text("""
+
+    scn = scn or board_from_text(
+        """
         1: .:i W:i .:a .:i .:g .:i .:a .:i H:i
         3: . S  .  W  .  .  H  .
         7: .:I W:I .:A .:I .:G .:I .:A .:I H:I
-    """, victory=(6, 6))
+    """,
+        victory=(6, 6),
+    )
     seen = set()
     for seed in (1, 2, 3, 4):
         st, actions = play_random_game(scn, seed, options, max_turns=1000, record=True)
@@ -135,7 +149,7 @@ def random_games(options, kinds, scn=None):
         seen |= {a["type"] for a in actions} | {a.get("as") for a in actions}
     assert kinds <= seen
     st, bot = new_game(scn, 5, options), RandomBot(5)
-    while not st.game_over and st.turn <= 30:          # apply never changes its input
+    while not st.game_over and st.turn <= 30:  # apply never changes its input
         before = st.snapshot()
         st2, _ = apply(st, next_action(st, bot))
         assert st.snapshot() == before
@@ -145,8 +159,12 @@ def random_games(options, kinds, scn=None):
 def give(st, side, key, section=None):
     """Put a card of ``key`` from the deck into ``side``'s hand (a new turn's card)."""
     from engine.rulesets.m44.cards import CARDS
-    cid = next(c for c in st.deck if CARDS[c].key == key
-               and (section is None or CARDS[c].sections == (section,)))
+
+    cid = next(
+        c
+        for c in st.deck
+        if CARDS[c].key == key and (section is None or CARDS[c].sections == (section,))
+    )
     st.deck.remove(cid)
     st.hands[side].append(cid)
     return cid

@@ -64,9 +64,7 @@ def test_same_decision_whatever_the_hidden_information(steps):
     assert twin.hands != st.hands or twin.deck != st.deck
     assert M44.view_for(twin, seat) == M44.view_for(st, seat)
     for level in ("easy", "normal", "hard"):
-        assert Player(M44, level, 5).choose(st, seat) == Player(M44, level, 5).choose(
-            twin, seat
-        )
+        assert Player(M44, level, 5).choose(st, seat) == Player(M44, level, 5).choose(twin, seat)
 
 
 def test_determinization_keeps_what_the_seat_sees():
@@ -92,9 +90,7 @@ def test_determinization_keeps_what_the_seat_sees():
 )
 def test_every_level_plays_legal_actions_deterministically(name, scenario):
     rs = get(name)
-    st = rs.new_game(
-        2, None, load_scenario(f"{SCN_DIR}/{scenario}") if scenario else None
-    )
+    st = rs.new_game(2, None, load_scenario(f"{SCN_DIR}/{scenario}") if scenario else None)
     for _ in range(6):
         while rs.is_chance(st):
             st, _ = rs.apply(st, rs.sample_chance(st))
@@ -161,9 +157,7 @@ def test_overlord_bot_generals_use_the_human_cincs_cards():
     enemy = st.occ[(7, 5)]
     st.units[enemy].figures = 1
     cinc = "ALLIES:cinc"
-    st, _ = rs.apply(
-        st, {"type": "dispatch", "seat": cinc, "card": st.hands[A][0], "to": "left"}
-    )
+    st, _ = rs.apply(st, {"type": "dispatch", "seat": cinc, "card": st.hands[A][0], "to": "left"})
     st, _ = rs.apply(st, {"type": "confirm_dispatch", "seat": cinc})
     _, done = _own_turn(rs, st, Player(rs, "normal", 2), A)
     assert {a["seat"] for a in done} <= {"ALLIES:left", "ALLIES:centre", "ALLIES:right"}

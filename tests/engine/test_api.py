@@ -1,11 +1,25 @@
 """The engine API contract (docs/architecture.md)."""
+
 import json
 
 import pytest
 
-from engine import (EngineError, apply, dump_state, events_for, is_chance, legal_actions,
-                    load_scenario, load_state, new_game, replay, sample_chance, seats, to_act,
-                    view_for)
+from engine import (
+    EngineError,
+    apply,
+    dump_state,
+    events_for,
+    is_chance,
+    legal_actions,
+    load_scenario,
+    load_state,
+    new_game,
+    replay,
+    sample_chance,
+    seats,
+    to_act,
+    view_for,
+)
 from engine.bot import RandomBot, next_action
 from tests.engine.paths import SCN_DIR
 
@@ -79,9 +93,10 @@ def test_view_hides_other_hand_deck_and_rng(scn):
     spec = view_for(st, None)
     assert all("hand" not in s for s in spec["sides"].values())
     text = repr(spec) + repr(v)
-    assert "rng" not in text and "deck\"" not in text and "seed" not in text
+    assert "rng" not in text and 'deck"' not in text and "seed" not in text
     assert spec["deck_count"] == 52 and spec["to_act"] == ["ALLIES"]
     import json
+
     json.dumps(v)
 
 
@@ -94,8 +109,16 @@ def test_events_for_strips_secrets(scn):
 
 def test_options_registry_and_unknown_option(scn):
     from engine.rulesets.m44.options import REGISTRY
-    assert {"no_retreat", "counter_attack_last_turn", "starting_hand_method", "infantry_charge",
-            "firefight_continuing", "infantry_v_tank", "artillery_v_tank"} <= set(REGISTRY)
+
+    assert {
+        "no_retreat",
+        "counter_attack_last_turn",
+        "starting_hand_method",
+        "infantry_charge",
+        "firefight_continuing",
+        "infantry_v_tank",
+        "artillery_v_tank",
+    } <= set(REGISTRY)
     with pytest.raises(EngineError) as e:
         new_game(scn, 1, {"nonsense": True})
     assert e.value.code == "unknown_option"
@@ -104,6 +127,7 @@ def test_options_registry_and_unknown_option(scn):
 def test_starting_hand_method(scn):
     st = new_game(scn, 1, {"starting_hand_method": True})
     from engine.rulesets.m44.cards import CARDS
+
     allies = sorted(CARDS[c].key for c in st.hands["ALLIES"])
     assert allies.count("recon") >= 3 and "direct_from_hq" in allies and len(allies) == 6
     axis = sorted(CARDS[c].key for c in st.hands["AXIS"])
@@ -113,6 +137,7 @@ def test_starting_hand_method(scn):
 
 def test_rng_is_serialisable_and_splitmix():
     from engine.core.rng import Rng
+
     r = Rng(1)
     xs = [r.below(6) for _ in range(5)]
     r2 = Rng(1)

@@ -1,4 +1,5 @@
 """``python -m engine check`` (exit status and report)."""
+
 import json
 import subprocess
 import sys
@@ -21,8 +22,9 @@ def test_check_accepts_bundled_scenarios(path, capsys):
 
 def test_check_names_every_unsupported_code(tmp_path, capsys):
     data = json.loads(FILES[0].read_text())
-    data["board"]["hexagons"].append({"row": 4, "col": 4, "terrain": {"name": "moonrock"},
-                                      "unit": {"name": "zeppelinger"}})
+    data["board"]["hexagons"].append(
+        {"row": 4, "col": 4, "terrain": {"name": "moonrock"}, "unit": {"name": "zeppelinger"}}
+    )
     data["board"]["hexagons"].append({"row": 4, "col": 6, "terrain": {"name": "moonrock"}})
     bad = tmp_path / "bad.m44"
     bad.write_text(json.dumps(data))
@@ -40,8 +42,14 @@ def test_check_malformed_file(tmp_path, capsys):
 
 
 def test_module_entry_point_exit_status():
-    ok = subprocess.run([sys.executable, "-m", "engine", "check", str(FILES[0])], cwd=ROOT,
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "engine", "check", str(FILES[0])],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert ok.returncode == 0, ok.stderr
-    usage = subprocess.run([sys.executable, "-m", "engine"], cwd=ROOT, capture_output=True, text=True)
+    usage = subprocess.run(
+        [sys.executable, "-m", "engine"], cwd=ROOT, capture_output=True, text=True
+    )
     assert usage.returncode == 2

@@ -2,6 +2,7 @@
 optional ``conclude``): a resign ends the game, the other side wins, and the log folded
 again with the resign entry (a replay) gives the same state; undo is refused with
 ``undo_not_supported`` where the ruleset cannot tell what may be taken back."""
+
 from __future__ import annotations
 
 import pytest
@@ -63,7 +64,9 @@ def test_an_ending_ends_the_game_and_replays(name, reason):
     assert rs.dump_state(again.state) == rs.dump_state(f.state)
     # the state survives a snapshot round trip, and a second ending is refused
     scn = load_scenario(PEGASUS) if rs.setup == "scenario" else None
-    back = rs.load_state(rs.dump_state(f.state), scn) if scn else rs.load_state(rs.dump_state(f.state))
+    back = (
+        rs.load_state(rs.dump_state(f.state), scn) if scn else rs.load_state(rs.dump_state(f.state))
+    )
     assert rs.result(back)["winner"] == winner
     with pytest.raises(IllegalAction) as exc:
         f.apply(seq + 1, sides[1], {"type": "resign", "seat": sides[1]}, rs.apply)

@@ -1,4 +1,5 @@
 """Trust (issue 9): canonical actions, JSON snapshots, the seed commitment and the verify CLI."""
+
 from __future__ import annotations
 
 import copy
@@ -10,8 +11,18 @@ import sys
 import orjson
 import pytest
 
-from engine import (EngineError, apply, canonical_action, is_chance, legal_actions,
-                    load_scenario, load_state, new_game, sample_chance, to_act)
+from engine import (
+    EngineError,
+    apply,
+    canonical_action,
+    is_chance,
+    legal_actions,
+    load_scenario,
+    load_state,
+    new_game,
+    sample_chance,
+    to_act,
+)
 from engine.rulesets.m44.action_schema import SCHEMA, normalise_logged
 from engine.fairdice import commitment, rng_seed, verify
 from engine.core.ruleset import get as get_ruleset
@@ -66,29 +77,41 @@ def test_canonical_action_refuses_unknown_fields_and_bad_values():
     scn = load_scenario(str(SCN_DIR / PEGASUS))
     st = new_game(scn, 1)
     seat = to_act(st)[0]
-    legal = legal_actions(st, seat)[0]           # a play_card
+    legal = legal_actions(st, seat)[0]  # a play_card
     deep: object = "x"
     for _ in range(300):
         deep = {"k": deep}
-    assert _code(st, {**legal, "junk": deep}) == ("unknown_field", {
-        "field": "junk", "fields": ["seat", "card", "half", "as", "copy"]})
+    assert _code(st, {**legal, "junk": deep}) == (
+        "unknown_field",
+        {"field": "junk", "fields": ["seat", "card", "half", "as", "copy"]},
+    )
     assert _code(st, {**legal, "junk": "x" * 60000})[0] == "unknown_field"
-    assert _code(st, {**legal, "card": 10 ** 30})[0] == "bad_value"
+    assert _code(st, {**legal, "card": 10**30})[0] == "bad_value"
     assert _code(st, {**legal, "card": True})[0] == "bad_value"
     assert _code(st, {**legal, "card": "17"})[0] == "bad_value"
     assert _code(st, {**legal, "as": "nuke"})[0] == "bad_value"
     assert _code(st, {"type": "play_card", "seat": seat})[0] == "missing_field"
     assert _code(st, {"type": "launch_missiles", "seat": seat})[0] == "unknown_action"
     assert _code(st, {"type": "move", "seat": seat, "unit": "u1", "to": [99, 99]}) == (
-        "bad_value", {"field": "to", "expected": "a hex on the board"})
-    assert _code(st, {"type": "move", "seat": seat, "unit": "u1", "to": [1, 2, 3]})[0] == "bad_value"
-    assert _code(st, {"type": "move", "seat": seat, "unit": {"a": 1}, "to": [1, 1]})[0] == "bad_value"
+        "bad_value",
+        {"field": "to", "expected": "a hex on the board"},
+    )
+    assert (
+        _code(st, {"type": "move", "seat": seat, "unit": "u1", "to": [1, 2, 3]})[0] == "bad_value"
+    )
+    assert (
+        _code(st, {"type": "move", "seat": seat, "unit": {"a": 1}, "to": [1, 1]})[0] == "bad_value"
+    )
     assert _code(st, {"type": "roll", "seat": "chance", "dice": ["inf"] * 1000})[0] == "bad_value"
     assert _code(st, {"type": "end_orders", "seat": "nobody"})[0] == "bad_value"
     assert _code(st, ["not", "a", "dict"])[0] == "malformed_action"
     # null for an optional field means absent; hexes become lists; key order is the schema's
-    assert canonical_action(st, {"to": (4, 6), "unit": "u3", "type": "move", "seat": seat}) == \
-        {"type": "move", "seat": seat, "unit": "u3", "to": [4, 6]}
+    assert canonical_action(st, {"to": (4, 6), "unit": "u3", "type": "move", "seat": seat}) == {
+        "type": "move",
+        "seat": seat,
+        "unit": "u3",
+        "to": [4, 6],
+    }
     assert canonical_action(st, {**legal, "half": None}) == legal
 
 
@@ -109,7 +132,7 @@ def test_json_snapshot_round_trip_and_continue(name, mode):
     rs = get_ruleset("overlord" if st.mode != "standard" else "m44")
     data = rs.dump_state(st)
     assert (data["format"], data["ruleset"], data["version"]) == (FORMAT, rs.name, rs.version)
-    blob = orjson.dumps(data)                        # JSON, no pickle
+    blob = orjson.dumps(data)  # JSON, no pickle
     back = rs.load_state(orjson.loads(blob), scn)
     assert back == st
     assert orjson.dumps(rs.dump_state(back)) == blob
@@ -130,12 +153,16 @@ def test_snapshot_of_another_version_or_shape_is_refused_clearly():
     st, _ = play(scn, 2, 30)
     rs = get_ruleset("m44")
     data = rs.dump_state(st)
-    for bad, code in [({**data, "version": "0"}, "snapshot_version"),
-                      ({**data, "ruleset": "overlord"}, "snapshot_version"),
-                      ({**data, "format": 99}, "snapshot_version"),
-                      ({"ruleset": "m44", "version": "1", "format": "pickle-b64", "data": "gAS"},
-                       "snapshot_version"),
-                      ("a pickle", "snapshot_format")]:
+    for bad, code in [
+        ({**data, "version": "0"}, "snapshot_version"),
+        ({**data, "ruleset": "overlord"}, "snapshot_version"),
+        ({**data, "format": 99}, "snapshot_version"),
+        (
+            {"ruleset": "m44", "version": "1", "format": "pickle-b64", "data": "gAS"},
+            "snapshot_version",
+        ),
+        ("a pickle", "snapshot_format"),
+    ]:
         with pytest.raises(EngineError) as exc:
             rs.load_state(bad, scn)
         assert exc.value.code == code
@@ -151,27 +178,43 @@ SEED = "11" * 32
 SALT = "22" * 16
 
 
-def export(scn_path: str, seed_hex: str, salt_hex: str, steps: int = 400,
-           ruleset: str = "m44", mode: str = "1v1") -> dict:
+def export(
+    scn_path: str,
+    seed_hex: str,
+    salt_hex: str,
+    steps: int = 400,
+    ruleset: str = "m44",
+    mode: str = "1v1",
+) -> dict:
     """A log as ``GET /api/games/{id}/log`` exports it."""
     text = open(scn_path, encoding="utf-8").read()
     scn = load_scenario(text)
     engine_mode = {"1v1": "standard"}.get(mode, mode)
     st, log = play(scn, rng_seed(seed_hex), steps, engine_mode)
-    return {"format": "overlord-log/1", "ruleset": ruleset, "ruleset_version": "1",
-            "scenario": json.loads(text), "mode": mode,
-            "options": {}, "commitment": commitment(seed_hex, salt_hex), "seed": seed_hex,
-            "salt": salt_hex, "rng_seed": rng_seed(seed_hex), "winner": st.winner,
-            "actions": [{"seq": i + 1, "seat": s, "action": a} for i, (s, a) in enumerate(log)]}
+    return {
+        "format": "overlord-log/1",
+        "ruleset": ruleset,
+        "ruleset_version": "1",
+        "scenario": json.loads(text),
+        "mode": mode,
+        "options": {},
+        "commitment": commitment(seed_hex, salt_hex),
+        "seed": seed_hex,
+        "salt": salt_hex,
+        "rng_seed": rng_seed(seed_hex),
+        "winner": st.winner,
+        "actions": [{"seq": i + 1, "seat": s, "action": a} for i, (s, a) in enumerate(log)],
+    }
 
 
 def test_rng_seed_derivation_is_documented_sha256_prefix():
     import hashlib
+
     d = hashlib.sha256(bytes.fromhex(SEED)).digest()
     assert rng_seed(SEED) == int.from_bytes(d[:8], "big") & ((1 << 63) - 1)
     assert commitment(SEED, SALT) == hashlib.sha256(bytes.fromhex(SEED + SALT)).hexdigest()
     with pytest.raises(EngineError):
-        rng_seed("ab")                       # under 128 bits
+        rng_seed("ab")  # under 128 bits
 
 
 def test_verify_ok_and_first_mismatch(tmp_path):
@@ -191,11 +234,13 @@ def test_verify_ok_and_first_mismatch(tmp_path):
     good_p, bad_p = tmp_path / "good.json", tmp_path / "bad.json"
     good_p.write_text(json.dumps(log))
     bad_p.write_text(json.dumps(bad))
-    ok = subprocess.run([sys.executable, "-m", "engine", "verify", str(good_p)],
-                        capture_output=True, text=True)
+    ok = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(good_p)], capture_output=True, text=True
+    )
     assert ok.returncode == 0 and "OK" in ok.stdout, ok.stdout + ok.stderr
-    ko = subprocess.run([sys.executable, "-m", "engine", "verify", str(bad_p)],
-                        capture_output=True, text=True)
+    ko = subprocess.run(
+        [sys.executable, "-m", "engine", "verify", str(bad_p)], capture_output=True, text=True
+    )
     assert ko.returncode == 1 and f"seq {entry['seq']}" in ko.stdout, ko.stdout
 
 
@@ -221,7 +266,7 @@ def test_verify_goes_through_the_ruleset_the_log_names():
     """A ruleset without a scenario (France 1944 referee): same commitment, same check."""
     rs = get_ruleset("france1944")
     st = rs.new_game(rng_seed(SEED), {"turns": 1}, None, None)
-    rnd = random.Random(4)                       # a session with combats (dice)
+    rnd = random.Random(4)  # a session with combats (dice)
     actions = []
     while not rs.is_over(st) and len(actions) < 3000:
         if rs.is_chance(st):
@@ -230,9 +275,18 @@ def test_verify_goes_through_the_ruleset_the_log_names():
             a = rnd.choice(rs.legal_actions(st, rs.to_act(st)[0]))
         actions.append({"seq": len(actions) + 1, "seat": a.get("seat", "chance"), "action": a})
         st, _ = rs.apply(st, a)
-    log = {"format": "overlord-log/1", "ruleset": "france1944", "scenario": None,
-           "mode": None, "options": {"turns": 1}, "commitment": commitment(SEED, SALT),
-           "seed": SEED, "salt": SALT, "winner": None, "actions": actions}
+    log = {
+        "format": "overlord-log/1",
+        "ruleset": "france1944",
+        "scenario": None,
+        "mode": None,
+        "options": {"turns": 1},
+        "commitment": commitment(SEED, SALT),
+        "seed": SEED,
+        "salt": SALT,
+        "winner": None,
+        "actions": actions,
+    }
     assert verify(log).ok, verify(log).message
     rolled = next(e for e in actions if e["seat"] == "chance")
     bad = copy.deepcopy(log)

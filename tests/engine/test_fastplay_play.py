@@ -4,6 +4,7 @@ trip, views JSON-able) and a golden playthrough of Pegasus Bridge.
 
 Regenerate the golden file after an intended rules change with
 ``REGEN_GOLDEN=1 pytest tests/engine/test_fastplay_play.py`` and review the diff."""
+
 from __future__ import annotations
 
 import json
@@ -36,7 +37,7 @@ def _random_game(scn, seed: int, limit: int):
         nxt, events = FP.apply(st, a)
         assert not check or FP.dump_state(st) == before, f"apply mutated its input ({a})"
         if check:
-            assert FP.load_state(before, scn) == st       # JSON snapshot round trip
+            assert FP.load_state(before, scn) == st  # JSON snapshot round trip
         json.dumps(events)
         actions.append(a)
         st = nxt
@@ -72,8 +73,11 @@ def _record() -> list[dict]:
     rng = random.Random(44)
     rows: list[dict] = [{"scenario": "2-PegasusBridge.m44", "seed": 44}]
     while not FP.is_over(st) and len(rows) < 600:
-        a = FP.sample_chance(st) if FP.is_chance(st) else \
-            rng.choice(FP.legal_actions(st, FP.to_act(st)[0]))
+        a = (
+            FP.sample_chance(st)
+            if FP.is_chance(st)
+            else rng.choice(FP.legal_actions(st, FP.to_act(st)[0]))
+        )
         st, ev = FP.apply(st, a)
         rows.append({"action": a, "events": ev})
     rows.append({"final": FP.view_for(st, None)})
@@ -95,14 +99,15 @@ def test_golden_fastplay_pegasus():
 
 def test_canonical_action_keeps_known_fields_only():
     from engine.core.errors import IllegalAction
+
     st = FP.new_game(1, None, load_scenario(f"{SCN_DIR}/2-PegasusBridge.m44"), "1v1")
     for a in FP.legal_actions(st, "ALLIES"):
         assert FP.canonical_action(st, a) == a
-    for bad, code in (({"type": "move", "seat": "ALLIES", "unit": "u5", "to": [4, 4], "x": 1},
-                       "unknown_field"),
-                      ({"type": "battle", "seat": "ALLIES", "unit": "u5", "target": "3,7"},
-                       "bad_value"),
-                      ({"type": "order", "seat": "ALLIES"}, "unknown_action")):
+    for bad, code in (
+        ({"type": "move", "seat": "ALLIES", "unit": "u5", "to": [4, 4], "x": 1}, "unknown_field"),
+        ({"type": "battle", "seat": "ALLIES", "unit": "u5", "target": "3,7"}, "bad_value"),
+        ({"type": "order", "seat": "ALLIES"}, "unknown_action"),
+    ):
         with pytest.raises(IllegalAction) as e:
             FP.canonical_action(st, bad)
         assert e.value.code == code
@@ -117,24 +122,35 @@ MIXED = """
 """
 
 
-@pytest.mark.parametrize("kw", [
-    {"nations": {"AXIS": "ger", "ALLIES": "brit"}},
-    {"game_info": {"country_player1": "IT", "country_player2": "FR"}},
-    {"game_info": {"country_player2": "RU"}, "options": {"dig_in": True, "command_cards": True}},
-])
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"nations": {"AXIS": "ger", "ALLIES": "brit"}},
+        {"game_info": {"country_player1": "IT", "country_player2": "FR"}},
+        {
+            "game_info": {"country_player2": "RU"},
+            "options": {"dig_in": True, "command_cards": True},
+        },
+    ],
+)
 def test_random_play_mixed_units_nations_mines(kw):
     from engine.core.textboard import board_from_text
+
     opts = kw.pop("options", None)
-    mines = {(3, 5 + 2 * i): {"name": "tag3", "behavior": "MINE_FIELD", "side": "AXIS"}
-             for i in range(4)}
+    mines = {
+        (3, 5 + 2 * i): {"name": "tag3", "behavior": "MINE_FIELD", "side": "AXIS"} for i in range(4)
+    }
     scn = board_from_text(MIXED, tags=mines, victory=(6, 6), **kw)
     for seed in (1, 2):
         st = FP.new_game(seed, opts, scn, "1v1")
         rng = random.Random(seed)
         actions = []
         while not FP.is_over(st) and len(actions) < 1500:
-            a = FP.sample_chance(st) if FP.is_chance(st) else \
-                rng.choice(FP.legal_actions(st, FP.to_act(st)[0]))
+            a = (
+                FP.sample_chance(st)
+                if FP.is_chance(st)
+                else rng.choice(FP.legal_actions(st, FP.to_act(st)[0]))
+            )
             st, _ = FP.apply(st, a)
             actions.append(a)
         again = FP.new_game(seed, opts, scn, "1v1")
@@ -147,16 +163,24 @@ def test_random_play_with_a_train():
     """A train (locomotive + wagons) moves whole along its rail (procedure ``trains``) and
     takes flags as hits; random play never breaks it."""
     from engine.core.textboard import board_from_text
+
     board = "0@0: .:i\n2@6: .:i .:a .:g\n3@5: .:i .:i\n6@4: Z Z Z Z Z Z Z Z Z\n7@5: .:I .:A .:G"
-    scn = board_from_text(board, legend={"Z": "rail"}, victory=(5, 5),
-                          units={(6, 10): "loco", (6, 12): "wagon", (6, 14): "wagon"})
+    scn = board_from_text(
+        board,
+        legend={"Z": "rail"},
+        victory=(5, 5),
+        units={(6, 10): "loco", (6, 12): "wagon", (6, 14): "wagon"},
+    )
     for seed in range(4):
         st = FP.new_game(seed, None, scn, "1v1")
         rng = random.Random(seed)
         for _ in range(1500):
             if FP.is_over(st):
                 break
-            a = FP.sample_chance(st) if FP.is_chance(st) else \
-                rng.choice(FP.legal_actions(st, FP.to_act(st)[0]))
+            a = (
+                FP.sample_chance(st)
+                if FP.is_chance(st)
+                else rng.choice(FP.legal_actions(st, FP.to_act(st)[0]))
+            )
             st, _ = FP.apply(st, a)
             assert all(u.hex in scn.rail_links for u in st.units.values() if u.spec.train)

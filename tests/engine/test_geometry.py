@@ -1,4 +1,5 @@
 """Board geometry (m44-vocabulary section 4)."""
+
 import pytest
 
 from engine.core.errors import ScenarioError
@@ -38,7 +39,7 @@ def test_sections_bottom_and_top_mirror():
     b = make_board("STANDARD")
     assert b.sections((8, 0), top=False) == {0}
     assert b.sections((8, 0), top=True) == {2}
-    assert b.sections((1, 7), top=False) == {0, 1}       # straddles the dotted line
+    assert b.sections((1, 7), top=False) == {0, 1}  # straddles the dotted line
     assert b.sections((1, 7), top=True) == {1, 2}
     assert b.sections((4, 12), top=False) == {1} == b.sections((4, 12), top=True)
     assert b.sections((3, 17), top=False) == {1, 2}
@@ -52,7 +53,7 @@ def test_overlord_sections_and_subsections():
     assert b.sections((1, 17), top=False) == {0, 1}
     assert b.sections((0, 50), top=False) == {2} and b.sections((0, 50), top=True) == {0}
     assert b.subsections((0, 0), top=False) == {0}
-    assert b.subsections((0, 0), top=True) == {5}            # 5 - i, not BGA's 2 - i
+    assert b.subsections((0, 0), top=True) == {5}  # 5 - i, not BGA's 2 - i
     assert b.subsections((1, 25), top=False) == {2, 3}
     assert b.subsections((1, 25), top=True) == {2, 3}
     assert b.subsections((1, 43), top=False) == {4, 5}
@@ -84,12 +85,13 @@ def test_overlord_subsections_are_the_two_boards_dotted_lines_002():
     b = make_board("OVERLORD")
     assert b.subsection_bounds == (0, 7, 17, 25, 33, 43, 50)
     assert all(b.subsection_bounds[i] + b.subsection_bounds[6 - i] == 50 for i in range(7))
-    assert b.subsections((8, 42), top=False) == {4}          # second board's centre
-    assert b.subsections((7, 43), top=False) == {4, 5}       # on the dotted line
+    assert b.subsections((8, 42), top=False) == {4}  # second board's centre
+    assert b.subsections((7, 43), top=False) == {4, 5}  # on the dotted line
     assert b.subsections((7, 41), top=False) == {4}
-    assert b.subsections((7, 7), top=True) == {4, 5}         # mirror of (7, 43)
+    assert b.subsections((7, 7), top=True) == {4, 5}  # mirror of (7, 43)
     # every sub-section of an even row holds as many hexes as its mirror image
     row = [h for h in b.hexes if h[0] == 8]
     for i in range(6):
-        assert (sum(1 for h in row if i in b.subsections(h, False))
-                == sum(1 for h in row if 5 - i in b.subsections(h, False)))
+        assert sum(1 for h in row if i in b.subsections(h, False)) == sum(
+            1 for h in row if 5 - i in b.subsections(h, False)
+        )

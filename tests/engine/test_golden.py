@@ -2,6 +2,7 @@
 the events it produced — is replayed and must give the same events and end state.
 Regenerate after an intended rules change with ``REGEN_GOLDEN=1 pytest tests/engine/test_golden.py``
 and review the diff."""
+
 import json
 import os
 from pathlib import Path

@@ -1,5 +1,6 @@
 """Extension points (engine/procedures/hooks.py): every point the procedures call is
 declared, the m44 options fill theirs, and several extensions combine by the point's rule."""
+
 from __future__ import annotations
 
 import engine  # noqa: F401  (imports the rulesets, which register their options)
@@ -10,11 +11,16 @@ def test_the_m44_options_extend_the_procedures_points() -> None:
     by = {p["name"]: p["extended_by"] for p in hooks.describe()}
     opts = "engine.rulesets.m44.options."
     var = opts + "variants."
-    assert by["dice_minus"] == [opts + "conditions", var + "exterminate",
-                                var + "war_of_the_worlds", var + "zombie"]
-    assert by["hits_flags"] == [var + m for m in ("cybermen", "exterminate",
-                                                  "nineteen_eighty_four",
-                                                  "war_of_the_worlds", "zombie")]
+    assert by["dice_minus"] == [
+        opts + "conditions",
+        var + "exterminate",
+        var + "war_of_the_worlds",
+        var + "zombie",
+    ]
+    assert by["hits_flags"] == [
+        var + m
+        for m in ("cybermen", "exterminate", "nineteen_eighty_four", "war_of_the_worlds", "zombie")
+    ]
     assert by["dislodge"] == [var + "zombie"]
     assert by["victory"] == [opts + "variants"]
     assert by["sighted"] == [opts + "conditions"]
@@ -27,8 +33,7 @@ def test_the_m44_options_extend_the_procedures_points() -> None:
     assert by["unseen"] == by["move_stop"] == [opts + "kriegspiel"]
     for port in ("draw", "give", "finish_turn", "after_move", "discard_random_card"):
         assert by[port], port
-    assert set(hooks.POINTS.roll_handlers) == {"seal_cave", "heal", "blow_bridge",
-                                               "bombard_bridge"}
+    assert set(hooks.POINTS.roll_handlers) == {"seal_cave", "heal", "blow_bridge", "bombard_bridge"}
 
 
 def _point(combine: str) -> hooks.Point:

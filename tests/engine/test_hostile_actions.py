@@ -1,6 +1,7 @@
 """Every input is hostile: an action body of any JSON shape is refused by every ruleset's
 canonicalisation, ``apply`` and ``preview`` with an ``EngineError`` (a coded 4xx on the
 server), never another exception (a 500).  Property-based (hypothesis)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,12 +19,35 @@ from engine.core.scenario import load_scenario
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIO = load_scenario(ROOT / "scenarios" / "2-PegasusBridge.m44")
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70)
-                    | st.floats(allow_nan=True) | st.text(max_size=8),
-                    lambda inner: st.lists(inner, max_size=4)
-                    | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
-FIELDS = ["type", "seat", "unit", "to", "target", "card", "hex", "section", "units",
-          "attack_hexes", "defence_hexes", "dice", "choice", "path", "option", "from"]
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+FIELDS = [
+    "type",
+    "seat",
+    "unit",
+    "to",
+    "target",
+    "card",
+    "hex",
+    "section",
+    "units",
+    "attack_hexes",
+    "defence_hexes",
+    "dice",
+    "choice",
+    "path",
+    "option",
+    "from",
+]
 
 
 def actions(types: list[str]) -> st.SearchStrategy[Any]:
@@ -52,17 +76,20 @@ def known_types(rs: Any, state: Any) -> list[str]:
     return sorted({a["type"] for s in seats for a in rs.legal_actions(state, s)}) or ["x"]
 
 
-@pytest.mark.parametrize("rs,state", CASES, ids=[f"{rs.name}-{i}" for i, (rs, _) in
-                                                 enumerate(CASES)])
+@pytest.mark.parametrize(
+    "rs,state", CASES, ids=[f"{rs.name}-{i}" for i, (rs, _) in enumerate(CASES)]
+)
 def test_hostile_action_bodies_are_refused_with_a_code(rs: Any, state: Any) -> None:
     types = known_types(rs, state) + ["declare_combat", "undo", "resign", "roll"]
 
     @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
     @given(actions(types))
     def check(action: Any) -> None:
-        for call in (lambda: rs.canonical_action(state, action),
-                     lambda: rs.apply(state, action),
-                     lambda: preview_of(rs, state, action)):
+        for call in (
+            lambda: rs.canonical_action(state, action),
+            lambda: rs.apply(state, action),
+            lambda: preview_of(rs, state, action),
+        ):
             try:
                 call()
             except EngineError:
@@ -71,9 +98,16 @@ def test_hostile_action_bodies_are_refused_with_a_code(rs: Any, state: Any) -> N
     check()
 
 
-@pytest.mark.parametrize("action", [{"type": []}, {"type": {}}, {"type": ["declare_combat"]},
-                                    {"type": "declare_combat", "attack_hexes": [[]]},
-                                    {"type": "declare_combat", "attack_hexes": {"a": 1}}])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": []},
+        {"type": {}},
+        {"type": ["declare_combat"]},
+        {"type": "declare_combat", "attack_hexes": [[]]},
+        {"type": "declare_combat", "attack_hexes": {"a": 1}},
+    ],
+)
 def test_france1944_preview_of_a_hostile_body_is_coded(action: dict[str, Any]) -> None:
     rs = registry.get("france1944")
     with pytest.raises(EngineError) as e:

@@ -1,4 +1,5 @@
 """Line of sight (004 Battle "Line Of Sight", "Hills", Appendix 2 "Lake", "Mountains")."""
+
 import time
 
 import pytest
@@ -14,12 +15,12 @@ OCCUPIED = {u.hex for u in HILLS.units}
 # Scenario 1096 "Hills (Examples of Line of Sight)": each example's label says whether the
 # German and the US unit of that example see each other.
 EXAMPLES = {
-    "A": ((1, 1), (3, 1), True),     # from a hill down to open ground, nothing between
-    "B": ((0, 8), (3, 7), False),    # firer on the hill, the hill's slope hides the flat target
+    "A": ((1, 1), (3, 1), True),  # from a hill down to open ground, nothing between
+    "B": ((0, 8), (3, 7), False),  # firer on the hill, the hill's slope hides the flat target
     "C": ((0, 14), (3, 13), False),  # flat to flat across a hill
-    "D": ((0, 22), (2, 22), True),   # same hill mass: plateau, line along two hill hexes
-    "E": ((6, 2), (8, 2), True),     # hill to hill over open ground (edge between open hexes)
-    "F": ((6, 8), (8, 8), True),     # edge between a plateau hill and a town: one side only
+    "D": ((0, 22), (2, 22), True),  # same hill mass: plateau, line along two hill hexes
+    "E": ((6, 2), (8, 2), True),  # hill to hill over open ground (edge between open hexes)
+    "F": ((6, 8), (8, 8), True),  # edge between a plateau hill and a town: one side only
     "G": ((6, 14), (8, 12), False),  # through a town
     "H": ((6, 18), (8, 16), False),  # hill to hill with a unit in between
     "I": ((6, 24), (8, 22), False),  # a town between two hexes of the same hill mass
@@ -32,7 +33,7 @@ def test_rulebook_hill_examples(example):
     a, b, expected = EXAMPLES[example]
     assert {HILLS.unit_at(a).side, HILLS.unit_at(b).side} == {"AXIS", "ALLIES"}
     assert has_line_of_sight(HILLS, OCCUPIED, a, b) is expected
-    assert has_line_of_sight(HILLS, OCCUPIED, b, a) is expected     # symmetric
+    assert has_line_of_sight(HILLS, OCCUPIED, b, a) is expected  # symmetric
 
 
 def test_edge_line_blocked_only_if_both_sides_obstructed():
@@ -43,7 +44,7 @@ def test_edge_line_blocked_only_if_both_sides_obstructed():
     units = {(2, 4), (4, 4)}
     assert has_line_of_sight(one, units, (2, 4), (4, 4))
     assert not has_line_of_sight(both, units, (2, 4), (4, 4))
-    assert not has_line_of_sight(one, units | {(3, 5)}, (2, 4), (4, 4))   # woods + unit
+    assert not has_line_of_sight(one, units | {(3, 5)}, (2, 4), (4, 4))  # woods + unit
 
 
 def test_units_block_but_not_at_start_or_target():
@@ -73,9 +74,17 @@ def test_wide_river_blocks_infantry_attackers_only():
 
 
 def test_mountain_plateau_and_blocking_hill():
-    scn = board_from_text("4@2: M  M  M  .  M", hexes=[
-        {"row": 6, "col": 2, "terrain": {"name": "mountain", "behavior": "IMPASSABLE_BLOCKING_HILL"}}])
-    assert has_line_of_sight(scn, set(), (4, 2), (4, 6))       # same mountain mass
+    scn = board_from_text(
+        "4@2: M  M  M  .  M",
+        hexes=[
+            {
+                "row": 6,
+                "col": 2,
+                "terrain": {"name": "mountain", "behavior": "IMPASSABLE_BLOCKING_HILL"},
+            }
+        ],
+    )
+    assert has_line_of_sight(scn, set(), (4, 2), (4, 6))  # same mountain mass
     assert not has_line_of_sight(scn, set(), (4, 2), (4, 10))  # over the mountain to another
     assert has_line_of_sight(scn, set(), (6, 0), (6, 4), needs_los=False) is False
     assert has_line_of_sight(scn, {(4, 4)}, (4, 2), (4, 6), needs_los=False)
@@ -104,6 +113,7 @@ def test_speed_all_pairs_of_a_real_board():
 def test_has_los_alias_with_terrain_function():
     from engine.core.los import has_los
     from engine.core.terrain import OPEN
+
     scn = board_from_text("4@2: :i  W  :I")
     assert not has_los(scn, (4, 2), (4, 6), frozenset())
     assert has_los(scn, (4, 2), (4, 6), frozenset(), lambda h: OPEN)

@@ -1,5 +1,6 @@
 """engine/meta.py: endings, what may be undone, and the log fold (undo == the state
 without the undone entries; a replay folds the same way as live play)."""
+
 from __future__ import annotations
 
 import pytest
@@ -46,12 +47,13 @@ def test_play_card_is_undoable_and_undo_restores_the_state(scn):
 def test_nothing_after_dice_and_a_wrong_undo_is_refused(scn):
     st = new_game(scn, 7)
     seq, log = 0, []
-    for _ in range(200):              # play battles until dice are rolled
+    for _ in range(200):  # play battles until dice are rolled
         seat = to_act(st)[0]
         acts = legal_actions(st, seat)
-        a = next((x for x in acts if x["type"] == "battle"), None) or \
-            next((x for x in acts if x["type"] in ("play_card", "order", "end_orders",
-                                                     "end_movement")), acts[0])
+        a = next((x for x in acts if x["type"] == "battle"), None) or next(
+            (x for x in acts if x["type"] in ("play_card", "order", "end_orders", "end_movement")),
+            acts[0],
+        )
         before = st
         st, events = apply(st, a)
         seq += 1
@@ -72,12 +74,15 @@ def test_endings_and_replay(scn):
     st = new_game(scn, 7)
     seat = to_act(st)[0]
     card = next(a for a in legal_actions(st, seat) if a["type"] == "play_card")
-    log = [(1, seat, card), (2, seat, {"type": "undo", "seat": seat, "undoes": 1}),
-           (3, seat, {"type": "resign", "seat": seat})]
+    log = [
+        (1, seat, card),
+        (2, seat, {"type": "undo", "seat": seat, "undoes": 1}),
+        (3, seat, {"type": "resign", "seat": seat}),
+    ]
     end = replay(scn, 7, log)
     assert end.game_over and end.winner != seat and end.winner in ("AXIS", "ALLIES")
-    assert len(end.hands[seat]) == len(st.hands[seat])           # the card came back
+    assert len(end.hands[seat]) == len(st.hands[seat])  # the card came back
     with pytest.raises(Exception):
-        conclude(end, seat, "resign")                           # the game is over
+        conclude(end, seat, "resign")  # the game is over
     with pytest.raises(Exception):
         conclude(st, seat, "surrender")

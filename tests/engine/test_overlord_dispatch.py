@@ -1,4 +1,5 @@
 """Overlord dispatch (002 "The Game Turn" 1): who may receive which card, with error codes."""
+
 import pytest
 
 from engine import EngineError, apply, legal_actions, load_scenario, new_game, seats, to_act
@@ -9,8 +10,15 @@ from tests.engine.olhelp import A, X, cards, do, ol_game
 from tests.engine.paths import SCN_DIR
 
 CINC = "ALLIES:cinc"
-U = {(8, 4): "infus", (8, 12): "infus", (8, 20): "infus", (8, 28): "infus", (8, 36): "infus",
-     (8, 44): "infus", (0, 4): "infger"}
+U = {
+    (8, 4): "infus",
+    (8, 12): "infus",
+    (8, 20): "infus",
+    (8, 28): "infus",
+    (8, 36): "infus",
+    (8, 44): "infus",
+    (0, 4): "infger",
+}
 
 
 def err(st, **a):
@@ -33,15 +41,31 @@ def test_default_mode_and_role_seats():
 
 
 def test_section_cards_go_to_their_arrow():
-    st = ol_game(U, allies=[("probe", 0), ("probe", 1), ("probe", 2), "pincer_move",
-                            "general_advance", "recon_in_force"])
+    st = ol_game(
+        U,
+        allies=[
+            ("probe", 0),
+            ("probe", 1),
+            ("probe", 2),
+            "pincer_move",
+            "general_advance",
+            "recon_in_force",
+        ],
+    )
     pl, pc, pr, pin, ga, rif = st.hands[A]
     assert err(st, card=pl, to="centre") == "section_card_wrong_general"
     assert err(st, card=pr, to="left") == "section_card_wrong_general"
     assert err(st, card=pin, to="centre") == "section_card_wrong_general"
     assert err(st, card=pc, to="cinc") == "card_not_for_cinc"
-    for c, to in ((pl, "left"), (pc, "centre"), (pr, "right"), (pin, "left"), (pin, "right"),
-                  (ga, "centre"), (rif, "left")):
+    for c, to in (
+        (pl, "left"),
+        (pc, "centre"),
+        (pr, "right"),
+        (pin, "left"),
+        (pin, "right"),
+        (ga, "centre"),
+        (rif, "left"),
+    ):
         do(st, CINC, "dispatch", card=c, to=to)
     acts = legal_actions(st, CINC)
     assert {"type": "dispatch", "seat": CINC, "card": pin, "to": "right"} in acts
@@ -49,8 +73,10 @@ def test_section_cards_go_to_their_arrow():
 
 
 def test_tactic_icons():
-    st = ol_game(U, allies=["air_power", "barrage", "direct_from_hq", "counter_attack", "ambush",
-                            ("probe", 0)])
+    st = ol_game(
+        U,
+        allies=["air_power", "barrage", "direct_from_hq", "counter_attack", "ambush", ("probe", 0)],
+    )
     ap, bar, dfhq, ca, amb, pl = st.hands[A]
     assert err(st, card=ap, to="left") == "card_only_for_cinc"
     assert err(st, card=dfhq, to="cinc") == "card_not_for_cinc"
@@ -67,8 +93,17 @@ def test_tactic_icons():
 
 
 def test_field_general_limits():
-    st = ol_game(U, allies=[("probe", 0), ("attack", 0), ("recon", 0), "direct_from_hq",
-                            "general_advance", "move_out"])
+    st = ol_game(
+        U,
+        allies=[
+            ("probe", 0),
+            ("attack", 0),
+            ("recon", 0),
+            "direct_from_hq",
+            "general_advance",
+            "move_out",
+        ],
+    )
     p, a, r, dfhq, ga, mo = st.hands[A]
     st1 = do(st, CINC, "dispatch", card=dfhq, to="left")
     assert err(st1, card=p, to="left") == "tactic_card_must_be_alone"

@@ -1,5 +1,6 @@
 """Overlord speed-ups keep the rules: copy-on-write mode data (``ShallowExt``) never leaks
 between states, and the fast dispatch enumeration equals the rule checks one by one."""
+
 import copy
 from dataclasses import replace
 
@@ -26,8 +27,15 @@ def _slow_dispatch(st, s):
 
 
 def _snap(st):
-    return copy.deepcopy((dict(st.ext), st.hands, [(p.card, p.key, p.seat, p.flags, repr(p.quotas))
-                                                   for p in st.plays], st.phase, st.pending))
+    return copy.deepcopy(
+        (
+            dict(st.ext),
+            st.hands,
+            [(p.card, p.key, p.seat, p.flags, repr(p.quotas)) for p in st.plays],
+            st.phase,
+            st.pending,
+        )
+    )
 
 
 def _games(path, seeds, steps, scn_options=None, options=None):
@@ -55,14 +63,19 @@ def test_apply_never_changes_the_input_overlord_state():
 
 def test_fast_dispatch_enumeration_equals_the_rule_checks():
     seen = 0
-    for path, opts, gopts in ((OMAHA, None, None), (PELELIU, None, None),
-                              (OMAHA, {"russian_commissar_rule": "AXIS"}, None),
-                              (OMAHA, {"russian_commissar_rule": "AXIS"}, {"overlord_air_sortie": 1}),
-                              (PELELIU, None, {"overlord_air_sortie": True})):
+    for path, opts, gopts in (
+        (OMAHA, None, None),
+        (PELELIU, None, None),
+        (OMAHA, {"russian_commissar_rule": "AXIS"}, None),
+        (OMAHA, {"russian_commissar_rule": "AXIS"}, {"overlord_air_sortie": 1}),
+        (PELELIU, None, {"overlord_air_sortie": True}),
+    ):
         for st in _games(path, (5, 6), 300, opts, gopts):
             if st.pending and st.pending["type"] == "dispatch":
                 s = to_act(st)[0]
-                fast = [a for a in legal_actions(st, s) if a["type"] in ("dispatch", "undo_dispatch")]
+                fast = [
+                    a for a in legal_actions(st, s) if a["type"] in ("dispatch", "undo_dispatch")
+                ]
                 assert fast == _slow_dispatch(st, s)
                 seen += 1
     assert seen > 50

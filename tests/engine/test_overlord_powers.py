@@ -1,4 +1,5 @@
 """Overlord Ambush via the C-in-C, Soviet Commissar and US Marines Gung-Ho (002 expansions)."""
+
 import pytest
 
 from engine import EngineError, apply, legal_actions, to_act
@@ -16,21 +17,31 @@ def test_ambush_window_for_the_cinc_and_immediate_replacement():
     st = do(st, L, "order", unit="u1")
     st = do(st, L, "end_movement")
     st, _ = apply(st, {"type": "battle", "seat": L, "unit": "u1", "target": [5, 5]})
-    assert to_act(st) == ["AXIS:cinc"]                  # the window goes to the C-in-C
+    assert to_act(st) == ["AXIS:cinc"]  # the window goes to the C-in-C
     assert {a["type"] for a in legal_actions(st, "AXIS:cinc")} == {"ambush", "pass"}
     st, ev = apply(st, {"type": "ambush", "seat": "AXIS:cinc"})
     assert ev[0]["type"] == "card_played" and ev[0]["reaction"]
     assert len(st.hands[X]) == 1
-    st = roll(st, "inf", "star", "star")                # ambush roll: 1 hit, no flag
+    st = roll(st, "inf", "star", "star")  # ambush roll: 1 hit, no flag
     assert to_act(st) == ["chance"] and len(st.hands[X]) == 1
-    st = roll(st, "star", "star", "star")               # the close assault itself: no hit
-    assert len(st.hands[X]) == 2                        # replacement drawn once it is over
+    st = roll(st, "star", "star", "star")  # the close assault itself: no hit
+    assert len(st.hands[X]) == 2  # replacement drawn once it is over
 
 
 def test_commissar_cards_under_the_chip():
     u = {(8, 4): "infus", (0, 4): "infger"}
-    st = ol_game(u, allies=[("probe", 0), ("probe", 1), ("probe", 2), "counter_attack",
-                            ("attack", 1), ("recon", 1)], options={"russian_commissar_rule": "ALLIES"})
+    st = ol_game(
+        u,
+        allies=[
+            ("probe", 0),
+            ("probe", 1),
+            ("probe", 2),
+            "counter_attack",
+            ("attack", 1),
+            ("recon", 1),
+        ],
+        options={"russian_commissar_rule": "ALLIES"},
+    )
     st.ext["step"] = "commissar_setup"
     p0, p1, p2, ca, a1, r1 = st.hands[A]
     assert to_act(st) == [CINC] and st.pending["type"] == "commissar"
@@ -46,7 +57,7 @@ def test_commissar_cards_under_the_chip():
     st = do(st, CINC, "end_commissar")
     with pytest.raises(EngineError) as e:
         do(st, CINC, "dispatch", card=r1, to="centre")
-    assert e.value.code == "card_not_in_hand"           # Recon cannot come straight from hand
+    assert e.value.code == "card_not_in_hand"  # Recon cannot come straight from hand
     st = do(st, CINC, "dispatch", card=p0, to="left")
     with pytest.raises(EngineError) as e:
         do(st, CINC, "confirm_dispatch")
@@ -54,15 +65,18 @@ def test_commissar_cards_under_the_chip():
     st = do(st, CINC, "dispatch", card=p1, to="centre")
     st = do(st, CINC, "dispatch", card=p2, to="right")
     with pytest.raises(EngineError) as e:
-        do(st, CINC, "dispatch", card=ca, to="cinc")    # 3 played at most, chip cards included
+        do(st, CINC, "dispatch", card=ca, to="cinc")  # 3 played at most, chip cards included
     assert e.value.code == "too_many_cards"
     assert list(do(st, CINC, "confirm_dispatch").ext["chip"][A]) == [a1]
 
 
 def test_commissar_counter_attack_from_hand_within_three():
     u = {(8, 4): "infus", (0, 4): "infger"}
-    st = ol_game(u, allies=[("probe", 0), "counter_attack", ("probe", 1)],
-                 options={"russian_commissar_rule": "ALLIES"})
+    st = ol_game(
+        u,
+        allies=[("probe", 0), "counter_attack", ("probe", 1)],
+        options={"russian_commissar_rule": "ALLIES"},
+    )
     p0, ca, p1 = st.hands[A][:3]
     st.ext["step"], st.phase = "dispatch", "dispatch"
     st.ext["taken"] = [p0]
@@ -73,11 +87,21 @@ def test_commissar_counter_attack_from_hand_within_three():
 
 
 def gung(allies):
-    u = {(8, 4): "infus", (8, 12): "infus", (7, 5): "infus", (6, 4): "infus", (6, 6): "infus",
-         (8, 20): "infus", (8, 22): "infus", (6, 20): "infus", (6, 22): "infus", (6, 24): "infus",
-         (6, 18): "infus", (0, 4): "infger"}
-    return ol_game(u, allies=allies, options={"gung_ho": True},
-                   game_info={"country_player2": "US"})
+    u = {
+        (8, 4): "infus",
+        (8, 12): "infus",
+        (7, 5): "infus",
+        (6, 4): "infus",
+        (6, 6): "infus",
+        (8, 20): "infus",
+        (8, 22): "infus",
+        (6, 20): "infus",
+        (6, 22): "infus",
+        (6, 24): "infus",
+        (6, 18): "infus",
+        (0, 4): "infger",
+    }
+    return ol_game(u, allies=allies, options={"gung_ho": True}, game_info={"country_player2": "US"})
 
 
 def test_gung_ho_one_fg_orders_one_more_on_section_card():
@@ -88,9 +112,9 @@ def test_gung_ho_one_fg_orders_one_more_on_section_card():
     st = dispatch(st, {pl: "left", dfhq: "centre"})
     st = do(st, R, "pass")
     st = do(st, L, "play_card", card=pl, half=0)
-    assert st.plays[-1].quotas[0].count == 3            # Probe 2 + 1
+    assert st.plays[-1].quotas[0].count == 3  # Probe 2 + 1
     st = do(st, C, "play_card", card=dfhq)
-    assert st.plays[-1].quotas[0].count == 5            # tactic ordering 4 orders 5
+    assert st.plays[-1].quotas[0].count == 5  # tactic ordering 4 orders 5
 
 
 def test_gung_ho_leaves_barrage_and_others_alone():

@@ -1,5 +1,6 @@
 """Overlord turn (002 "The Game Turn" 2-4): FG plays in his sub-sections, one order per unit
 per turn across Field Generals, all movement before any battle, initiative, draw two."""
+
 import pytest
 
 from engine import EngineError, apply, legal_actions, to_act
@@ -17,8 +18,10 @@ def uid(st, h):
 
 
 def test_section_card_orders_only_in_the_chosen_half():
-    st = ol_game({(8, 4): "infus", (8, 12): "infus", (8, 20): "infus", (0, 4): "infger"},
-                 allies=[("probe", 0), ("probe", 1)])
+    st = ol_game(
+        {(8, 4): "infus", (8, 12): "infus", (8, 20): "infus", (0, 4): "infger"},
+        allies=[("probe", 0), ("probe", 1)],
+    )
     pl = st.hands[A][0]
     st = dispatch(st, {pl: "left"})
     assert set(to_act(st)) == {L, C, R}
@@ -33,15 +36,17 @@ def test_section_card_orders_only_in_the_chosen_half():
 
 
 def test_two_section_cards_one_in_each_half():
-    st = ol_game({(8, 4): "infus", (8, 12): "infus", (0, 4): "infger"},
-                 allies=[("probe", 0), ("recon", 0), ("probe", 1)])
+    st = ol_game(
+        {(8, 4): "infus", (8, 12): "infus", (0, 4): "infger"},
+        allies=[("probe", 0), ("recon", 0), ("probe", 1)],
+    )
     p, r = st.hands[A][:2]
     st = dispatch(st, {p: "left", r: "left"})
     st = do(st, L, "play_card", card=p, half=1)
     assert {a.get("half") for a in legal_actions(st, L) if a["type"] == "play_card"} == set()
-    st = do(st, L, "order", unit=uid(st, (8, 12)))   # the only unit of the half: orders end
+    st = do(st, L, "order", unit=uid(st, (8, 12)))  # the only unit of the half: orders end
     assert any(a["type"] == "move" for a in legal_actions(st, L))
-    st = do(st, L, "end_movement")                   # then the Recon goes in the other half
+    st = do(st, L, "end_movement")  # then the Recon goes in the other half
     assert [a.get("half") for a in legal_actions(st, L)] == [0]
 
 
@@ -54,7 +59,7 @@ def test_one_order_per_turn_across_field_generals():
     st = do(st, L, "play_card", card=pl, half=1)
     mover = uid(st, (6, 16))
     st = do(st, L, "order", unit=mover)
-    st = do(st, L, "move", unit=mover, to=[6, 20])          # into the centre FG's sub-section 2
+    st = do(st, L, "move", unit=mover, to=[6, 20])  # into the centre FG's sub-section 2
     st = do(st, C, "play_card", card=pc, half=0)
     assert mover not in orders(st, C)
     with pytest.raises(EngineError) as e:
@@ -69,7 +74,7 @@ def test_all_movement_before_any_battle_and_parallel_field_generals():
     pl, pc = st.hands[A][0], st.hands[A][1]
     st = dispatch(st, {pl: "left", pc: "centre"})
     st = do(st, R, "pass")
-    assert set(to_act(st)) == {L, C}                         # two FGs act in the same phase
+    assert set(to_act(st)) == {L, C}  # two FGs act in the same phase
     st = do(st, L, "play_card", card=pl, half=0)
     st = do(st, C, "play_card", card=pc, half=0)
     st = do(st, L, "order", unit=uid(st, (6, 4)))
@@ -81,7 +86,7 @@ def test_all_movement_before_any_battle_and_parallel_field_generals():
     assert set(to_act(st)) == {L, C}
     assert any(a["type"] == "battle" for a in legal_actions(st, L))
     st, ev = apply(st, {"type": "battle", "seat": L, "unit": uid(st, (6, 4)), "target": [4, 4]})
-    assert to_act(st) == ["chance"]                          # a battle blocks the others
+    assert to_act(st) == ["chance"]  # a battle blocks the others
     st = roll(st, "grenade", "grenade")
     assert set(to_act(st)) == {L, C} or to_act(st) == [C]
 
@@ -130,7 +135,7 @@ def test_initiative_flag_retreats_one_hex_and_no_battle():
 def test_initiative_flag_without_retreat_loses_a_figure():
     st = ol_game({(8, 4): "infus", (0, 4): "infger"}, allies=[("probe", 1), ("probe", 1)])
     st = dispatch(st, {st.hands[A][0]: "centre"})
-    st = initiative(st, "left", "flag")               # on the baseline: cannot retreat
+    st = initiative(st, "left", "flag")  # on the baseline: cannot retreat
     assert legal_actions(st, L) == [{"type": "initiative_unit", "seat": L, "unit": "u1"}]
     st = do(st, L, "initiative_unit", unit="u1")
     assert st.units["u1"].figures == 3
@@ -150,8 +155,8 @@ def test_draw_two_never_above_hand_size():
     st = dispatch(st, {c: "centre"})
     st = pass_all(st)
     st = do(st, C, "play_card", card=c, half=0)
-    assert to_act(st) == ["AXIS:cinc"]                  # nothing to order: turn over
-    assert len(st.hands[A]) == 4                         # 3 kept + 2 drawn, capped at 4
+    assert to_act(st) == ["AXIS:cinc"]  # nothing to order: turn over
+    assert len(st.hands[A]) == 4  # 3 kept + 2 drawn, capped at 4
     assert c in st.discard
     st = ol_game({(8, 4): "infus", (0, 4): "infger"}, allies=[("probe", 1)] * 3, hand=(6, 8))
     cs = st.hands[A][:2]
@@ -159,15 +164,17 @@ def test_draw_two_never_above_hand_size():
     st = pass_all(st)
     st = do(st, C, "play_card", card=cs[0], half=0)
     st = do(st, C, "play_card", card=cs[1], half=1)
-    assert len(st.hands[A]) == 3                         # 1 kept + 2 drawn
+    assert len(st.hands[A]) == 3  # 1 kept + 2 drawn
 
 
 def test_right_fg_first_half_reaches_the_second_boards_centre_section_002():
     # 002: six sections of two boards side by side; the second board's dotted lines fall
     # at cols 33 and 43, so (8, 42) is in the Right FG's first half (the second board's
     # centre) and (8, 44) in his second half (its right section)
-    st = ol_game({(8, 42): "infus", (8, 44): "infus", (7, 43): "infus", (0, 4): "infger"},
-                 allies=[("probe", 2), ("probe", 2)])
+    st = ol_game(
+        {(8, 42): "infus", (8, 44): "infus", (7, 43): "infus", (0, 4): "infger"},
+        allies=[("probe", 2), ("probe", 2)],
+    )
     p1, p2 = st.hands[A][:2]
     st = dispatch(st, {p1: "right"})
     st = do(st, L, "pass")
@@ -179,8 +186,11 @@ def test_right_fg_first_half_reaches_the_second_boards_centre_section_002():
 
 
 def test_deck_reshuffling_false_ends_an_overlord_game_when_the_deck_has_run_out():
-    st = ol_game({(8, 4): "infus", (0, 4): "infger"}, allies=[("probe", 0), ("probe", 1)],
-                 game_info={"options": {"deck_reshuffling": False}})
+    st = ol_game(
+        {(8, 4): "infus", (0, 4): "infger"},
+        allies=[("probe", 0), ("probe", 1)],
+        game_info={"options": {"deck_reshuffling": False}},
+    )
     st.discard, st.deck = st.deck[:], st.deck[:1]
     pl = st.hands[A][0]
     st = dispatch(st, {pl: "left"})

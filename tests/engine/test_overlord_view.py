@@ -1,10 +1,19 @@
 """Overlord hidden information per role, replay == live, golden playthrough."""
+
 import json
 import os
 from pathlib import Path
 
-from engine import (apply, events_for, legal_actions, load_scenario, new_game, replay, to_act,
-                    view_for)
+from engine import (
+    apply,
+    events_for,
+    legal_actions,
+    load_scenario,
+    new_game,
+    replay,
+    to_act,
+    view_for,
+)
 from engine.bot import RandomBot, next_action
 from tests.engine.olhelp import A, X, do, ol_game
 from tests.engine.paths import SCN_DIR
@@ -30,8 +39,10 @@ def card_ids(obj) -> set[int]:
 
 
 def test_views_per_role_hide_cards():
-    st = ol_game({(8, 4): "infus", (0, 4): "infger"},
-                 allies=[("probe", 0), ("probe", 1), ("probe", 2), ("attack", 1)])
+    st = ol_game(
+        {(8, 4): "infus", (0, 4): "infger"},
+        allies=[("probe", 0), ("probe", 1), ("probe", 2), ("attack", 1)],
+    )
     hand = list(st.hands[A])
     evs = []
     for c, to in ((hand[0], "left"), (hand[1], "centre")):
@@ -46,14 +57,17 @@ def test_views_per_role_hide_cards():
     assert cinc["overlord"]["chain_of_command"]["visited"] == "centre"
     left = view_for(st, "ALLIES:left")
     assert "hand" not in left["sides"][A] and left["sides"][A]["hand_count"] == 2
-    assert card_ids(left) == {hand[0]}                        # only what he received
+    assert card_ids(left) == {hand[0]}  # only what he received
     assert left["overlord"]["chain_of_command"]["visited"] == "centre"
     right = view_for(st, "ALLIES:right")
     assert card_ids(right) == set()
     for s in ("AXIS:cinc", "AXIS:left", None):
         v = view_for(st, s)
         assert card_ids(v) & set(hand) == set()
-        assert "chain_of_command" not in v["overlord"] or v["overlord"]["chain_of_command"]["side"] == X
+        assert (
+            "chain_of_command" not in v["overlord"]
+            or v["overlord"]["chain_of_command"]["side"] == X
+        )
         assert v["overlord"].get("chain_of_command", {}).get("visited") is None
         assert v["sides"][A]["hand_count"] == 2
         assert card_ids(events_for(evs, s)) == set()
@@ -149,20 +163,28 @@ def test_unchanged_overlord_parts_are_the_previous_views_objects():
         ol, spect = v["overlord"], view_for(st, None)["overlord"]
         coc = ol["chain_of_command"]
         assert coc == modes._chain_of_command(st, "ALLIES")
-        assert spect is modes._view_common(st)[1]         # one object per value
-        kept = dict(modes._VIEW_PARTS)                    # built afresh: the same value
+        assert spect is modes._view_common(st)[1]  # one object per value
+        kept = dict(modes._VIEW_PARTS)  # built afresh: the same value
         modes._VIEW_PARTS.clear()
         assert modes._view_common(st)[1] == spect
         modes._VIEW_PARTS.clear()
         modes._VIEW_PARTS.update(kept)
         assert {k: ol[k] for k in spect} == spect
-        if prev is not None and prev["x"]["visits"] is st.ext["visits"] \
-                and prev["turn"] == st.turn:
+        if prev is not None and prev["x"]["visits"] is st.ext["visits"] and prev["turn"] == st.turn:
             assert coc is prev["coc"]
             same_coc += 1
-        if prev is not None and all(prev["x"][k] is st.ext[k] for k in
-                                    ("hand_size", "received", "initiative", "chip",
-                                     "commissar_sides", "gung_ho_sides", "step")):
+        if prev is not None and all(
+            prev["x"][k] is st.ext[k]
+            for k in (
+                "hand_size",
+                "received",
+                "initiative",
+                "chip",
+                "commissar_sides",
+                "gung_ho_sides",
+                "step",
+            )
+        ):
             assert spect is prev["public"]
             same_public += 1
         prev = {"x": dict(st.ext), "turn": st.turn, "coc": coc, "public": spect}

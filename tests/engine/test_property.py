@@ -1,4 +1,5 @@
 """Random legal play over every scenario finishes without error; replay == live."""
+
 import glob
 
 import pytest
@@ -41,6 +42,7 @@ def assert_apply_pure(scn, seed: int, max_turn: int = 60) -> None:
     """A random game in which every ``apply`` leaves its input state unchanged."""
     from engine import apply, is_chance, legal_actions, new_game, sample_chance, to_act
     from engine.bot import RandomBot
+
     st = new_game(scn, seed)
     bot = RandomBot(seed)
     while not st.game_over and st.turn <= max_turn:
@@ -57,20 +59,26 @@ def test_cached_targets_and_moves_equal_uncached():
     from engine.bot import RandomBot
     from engine.procedures import battle as B
     from engine.procedures import movement as M
+
     for path in FILES[:4]:
         scn = load_scenario(path)
         st = new_game(scn, 7)
         bot = RandomBot(7)
         while not st.game_over and st.turn <= 40:
             play = st.play
-            for uid in (play.ordered if play else []):
+            for uid in play.ordered if play else []:
                 u = st.units.get(uid)
                 if u is None:
                     continue
                 assert B.targets(st, u, play) == B.targets_uncached(st, u, play)
                 base = M.move_allowance(st, u, play)
                 if base > 0:
-                    assert M._search(st, u, play, None, False) == \
-                        M._search_uncached(st, u, play, base, False)
-            a = sample_chance(st) if is_chance(st) else bot.rng.choice(legal_actions(st, to_act(st)[0]))
+                    assert M._search(st, u, play, None, False) == M._search_uncached(
+                        st, u, play, base, False
+                    )
+            a = (
+                sample_chance(st)
+                if is_chance(st)
+                else bot.rng.choice(legal_actions(st, to_act(st)[0]))
+            )
             st, _ = apply(st, a)

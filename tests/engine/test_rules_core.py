@@ -1,12 +1,23 @@
 """004 Main Rules not covered by a dedicated test elsewhere: one test per rule, on boards
 drawn as text (engine/textboard.py), checking the outcome the rulebook states."""
+
 import pytest
 
 from engine import IllegalAction, new_game
 from engine.procedures.medals import update_objectives
 from engine.core.textboard import board_from_text
-from tests.engine.rulehelp import (act, battle_dice_vs, do, game, legal, ordered,
-                                   play, roll, uid, unit)
+from tests.engine.rulehelp import (
+    act,
+    battle_dice_vs,
+    do,
+    game,
+    legal,
+    ordered,
+    play,
+    roll,
+    uid,
+    unit,
+)
 
 
 def coord(h):
@@ -33,8 +44,7 @@ def test_move_one_unit_at_a_time():
 
 
 def test_all_moves_before_battles():
-    st = ordered("4@8: .:i\n4@14: .:i\n5@9: .:I\n6@12: .:I", [(5, 9), (6, 12)],
-                 key=("attack", 1))
+    st = ordered("4@8: .:i\n4@14: .:i\n5@9: .:I\n6@12: .:I", [(5, 9), (6, 12)], key=("attack", 1))
     assert legal(st, "move")
     st = do(st, "end_movement")
     st = do(st, "battle", unit=uid(st, (5, 9)), target=[4, 8])
@@ -58,13 +68,12 @@ def test_one_order_per_unit_even_with_orders_left():
 
 # ------------------------------------------------------------------ battle
 def test_battle_one_unit_at_a_time():
-    st = ordered("4@8: .:i\n4@12: .:i\n5@9: .:I\n5@13: .:I", [(5, 9), (5, 13)],
-                 key=("attack", 1))
+    st = ordered("4@8: .:i\n4@12: .:i\n5@9: .:I\n5@13: .:I", [(5, 9), (5, 13)], key=("attack", 1))
     st = do(st, "end_movement")
     st = do(st, "battle", unit=uid(st, (5, 9)), target=[4, 8])
     if st.pending["type"] == "ambush":
         st = do(st, "pass")
-    assert st.pending["type"] == "roll"                 # the first battle is resolved first
+    assert st.pending["type"] == "roll"  # the first battle is resolved first
     with pytest.raises(IllegalAction):
         act(st, "battle", unit=uid(st, (5, 13)), target=[4, 12])
     st, _ = roll(st, "star", "star", "star")
@@ -74,16 +83,16 @@ def test_battle_one_unit_at_a_time():
 def test_dice_by_range():
     st = ordered("3@11: .:i\n2@10: .\n6@10: .:I", [(6, 10)])
     st = do(st, "end_movement")
-    assert battle_dice_vs(st, (6, 10), (3, 11)) == 1               # infantry 3,2,1: range 3
+    assert battle_dice_vs(st, (6, 10), (3, 11)) == 1  # infantry 3,2,1: range 3
     st = ordered("4@10: .:i\n6@10: .:I", [(6, 10)])
     st = do(st, "end_movement")
-    assert battle_dice_vs(st, (6, 10), (4, 10)) == 2               # range 2
+    assert battle_dice_vs(st, (6, 10), (4, 10)) == 2  # range 2
     st = ordered("3@11: .:i", [(6, 10)], units={(6, 10): "tankus"})
     st = do(st, "end_movement")
-    assert battle_dice_vs(st, (6, 10), (3, 11)) == 3               # armor 3,3,3
+    assert battle_dice_vs(st, (6, 10), (3, 11)) == 3  # armor 3,3,3
     st = ordered("1@11: .:i", [(6, 10)], units={(6, 10): "gunus"})
     st = do(st, "end_movement")
-    assert battle_dice_vs(st, (6, 10), (1, 11)) == 1               # artillery 3,3,2,2,1,1: range 5
+    assert battle_dice_vs(st, (6, 10), (1, 11)) == 1  # artillery 3,3,2,2,1,1: range 5
 
 
 def test_terrain_dice_reductions_not_cumulative_highest_counts():
@@ -94,7 +103,7 @@ def test_terrain_dice_reductions_not_cumulative_highest_counts():
     # woods (-2 vs armor) + sandbag (-1): -2, the highest
     st = ordered("4@10: WS:i", [(5, 11)], key="armor_assault", units={(5, 11): "tankus"})
     st = do(st, "end_movement")
-    assert battle_dice_vs(st, (5, 11), (4, 10)) == 3 - 2 + 1       # +1 Armor Assault close assault
+    assert battle_dice_vs(st, (5, 11), (4, 10)) == 3 - 2 + 1  # +1 Armor Assault close assault
 
 
 def test_retreat_toward_own_side_path_chosen_by_the_owner():
@@ -105,7 +114,7 @@ def test_retreat_toward_own_side_path_chosen_by_the_owner():
         st = do(st, "pass")
     st, _ = roll(st, "flag", "star", "star")
     p = st.pending
-    assert p["type"] == "retreat" and p["seat"] == "AXIS"          # the owner decides
+    assert p["type"] == "retreat" and p["seat"] == "AXIS"  # the owner decides
     # toward the owner's side (AXIS: up), one hex per flag; the owner picks the hex
     assert sorted(o["to"] for o in p["options"]) == [[2, 10], [2, 12]]
     st = do(st, "retreat", unit=p["unit"], to=[2, 10], ignore=0)
@@ -131,7 +140,9 @@ def test_objective_medal_counts_for():
 
 
 def test_objective_medal_permanent_once_taken():
-    st = game("0@0: .:i\n6@10: .:I", tags={(5, 11): {"name": "medal1", "medal": {"permanent": True}}})
+    st = game(
+        "0@0: .:i\n6@10: .:I", tags={(5, 11): {"name": "medal1", "medal": {"permanent": True}}}
+    )
     _occupy(st, (5, 11), (6, 10))
     _occupy(st, (6, 10), (5, 11))
     assert st.medals("ALLIES") == 1
@@ -141,25 +152,29 @@ def test_objective_medal_nbr_hex_of_a_group():
     tag = {"name": "medal1", "group": [coord((5, 13))], "medal": {"nbr_hex": 2}}
     st = game("0@0: .:i\n6@10: .:I .:I", tags={(5, 11): tag})
     _occupy(st, (5, 11), (6, 10))
-    assert st.medals("ALLIES") == 0                      # one hex of two
+    assert st.medals("ALLIES") == 0  # one hex of two
     _occupy(st, (5, 13), (6, 12))
     assert st.medals("ALLIES") == 1
 
 
 def test_objective_medal_majority():
-    tag = {"name": "medal0", "group": [coord((5, 13)), coord((5, 15))],
-           "medal": {"majority": True}}
+    tag = {"name": "medal0", "group": [coord((5, 13)), coord((5, 15))], "medal": {"majority": True}}
     st = game("4@12: .:i\n6@10: .:I .:I", tags={(5, 11): tag})
     _occupy(st, (5, 11), (6, 10))
     _occupy(st, (5, 13), (4, 12))
-    assert st.medals("ALLIES") == 0 and st.medals("AXIS") == 0    # 1 v 1: nobody
+    assert st.medals("ALLIES") == 0 and st.medals("AXIS") == 0  # 1 v 1: nobody
     _occupy(st, (5, 15), (6, 12))
-    assert st.medals("ALLIES") == 1                                # 2 v 1
+    assert st.medals("ALLIES") == 1  # 2 v 1
 
 
 def test_sudden_death_objective_wins_at_once():
-    gi = {"victory": {"condition": [{"group_sudden_death": {"side": "ALLIES", "number": 1,
-                                                            "group": [coord((5, 11))]}}]}}
+    gi = {
+        "victory": {
+            "condition": [
+                {"group_sudden_death": {"side": "ALLIES", "number": 1, "group": [coord((5, 11))]}}
+            ]
+        }
+    }
     st = ordered("0@0: .:i\n6@10: .:I", [(6, 10)], game_info=gi)
     st, ev = act(st, "move", unit=uid(st, (6, 10)), to=[5, 11])
     assert st.game_over and st.winner == "ALLIES"

@@ -4,18 +4,30 @@ cards. Units may not receive more than one Order per turn. Sections may not rece
 than one Command Card, even if a card being used applies to more than one Section. A
 Section cannot be given any orders if the player has no cards for it that turn."
 Boards drawn as text, actions through legal_actions/apply."""
+
 import pytest
 
 from engine import IllegalAction
 from engine.rulesets.m44.options import REGISTRY
-from tests.engine.rulehelp import (act, card_id, do, event_types, game, legal, play,
-                                   random_games, roll, types, uid, unit)
+from tests.engine.rulehelp import (
+    act,
+    card_id,
+    do,
+    event_types,
+    game,
+    legal,
+    play,
+    random_games,
+    roll,
+    types,
+    uid,
+    unit,
+)
 
 AM = {"army_manoeuvres": True}
 # ALLIES (bottom): left section cols 0..6, centre 8..16, right 18..; (7, 7) is on the
 # left/centre line (in both sections)
-BOARD = ("0@2: .:i\n0@12: .:i\n0@22: .:i\n"
-         "7@3: .:I\n7@5: .:I\n7@13: .:I\n7@21: .:I\n8@10: .:I")
+BOARD = "0@2: .:i\n0@12: .:i\n0@22: .:i\n7@3: .:I\n7@5: .:I\n7@13: .:I\n7@21: .:I\n8@10: .:I"
 LEFT, LEFT2, CENTRE, RIGHT, CENTRE2 = (7, 3), (7, 5), (7, 13), (7, 21), (8, 10)
 HAND = [("probe", 0), ("probe", 1), ("attack", 2), "general_advance", "direct_from_hq"]
 
@@ -37,9 +49,9 @@ def test_two_cards_in_two_sections_order_units_only_in_their_own_sections():
     assert st.phase == "play_card"
     assert cards_offered(st) == sorted([card_id("probe", 1), card_id("attack", 2)])
     assert "end_cards" in types(st)
-    assert "restoring_order" not in types(st)         # only instead of the first card
+    assert "restoring_order" not in types(st)  # only instead of the first card
     st = play(st, "probe", 1)
-    assert orderable(st) == [CENTRE, CENTRE2]         # not the left or right units
+    assert orderable(st) == [CENTRE, CENTRE2]  # not the left or right units
     with pytest.raises(IllegalAction) as e:
         act(st, "order", unit=uid(st, RIGHT))
     assert e.value.code == "unit_not_eligible"
@@ -51,7 +63,7 @@ def test_two_cards_in_two_sections_order_units_only_in_their_own_sections():
     st = do(st, "end_cards")
     assert st.phase == "move"
     moving = {st.units[a["unit"]].hex for a in legal(st, "move")}
-    assert moving == {LEFT, CENTRE}                   # the units of both cards, no other
+    assert moving == {LEFT, CENTRE}  # the units of both cards, no other
 
 
 def test_a_second_card_for_a_claimed_section_is_refused():
@@ -72,7 +84,7 @@ def test_general_advance_claims_all_three_sections_and_is_played_alone():
     for h in (LEFT, CENTRE, RIGHT):
         st = do(st, "order", unit=uid(st, h))
     st = do(st, "end_orders")
-    assert st.phase == "move"                         # no further card, no end_cards
+    assert st.phase == "move"  # no further card, no end_cards
     assert "end_cards" not in types(st) and "play_card" not in types(st)
     # nor may it follow another card
     st = play(game(BOARD, hand=HAND, options=AM), "attack", 2)
@@ -95,7 +107,7 @@ def test_at_most_three_cards_then_movement():
 def test_a_unit_receives_one_order_across_cards():
     text = BOARD + "\n7@7: .:I"
     st = play(game(text, hand=HAND + [("assault", 1)], options=AM), "probe", 0)
-    assert (7, 7) in orderable(st)                    # on the left/centre line
+    assert (7, 7) in orderable(st)  # on the left/centre line
     st = do(st, "order", unit=uid(st, (7, 7)))
     st = do(st, "end_orders")
     st = play(st, "probe", 1)
@@ -115,18 +127,18 @@ def test_a_unit_receives_one_order_across_cards():
 
 def _battle(st, h, target):
     st = do(st, "battle", unit=uid(st, h), target=target)
-    return do(st, "pass") if st.pending["type"] == "ambush" else st     # no Ambush card
+    return do(st, "pass") if st.pending["type"] == "ambush" else st  # no Ambush card
 
 
 def test_every_card_moves_before_any_battle():
     text = "5@3: .:i\n5@13: .:i\n7@3: .:I\n7@13: .:I"
     st = play(game(text, hand=HAND, options=AM), "probe", 0)
-    st = do(st, "order", unit=uid(st, (7, 3)))      # the only unit there: orders end
+    st = do(st, "order", unit=uid(st, (7, 3)))  # the only unit there: orders end
     st = play(st, "probe", 1)
     st = do(st, "order", unit=uid(st, (7, 13)))
     st = do(st, "end_cards")
     st = do(st, "move", unit=uid(st, (7, 3)), to=[6, 4])
-    assert st.phase == "move"                         # the other card's unit still moves
+    assert st.phase == "move"  # the other card's unit still moves
     assert "battle" not in types(st)
     st = do(st, "move", unit=uid(st, (7, 13)), to=[6, 12])
     assert st.phase == "battle"
@@ -138,7 +150,7 @@ def test_every_card_moves_before_any_battle():
     st = _battle(st, (6, 12), [5, 13])
     st, ev = roll(st, "grenade", "grenade", "grenade")
     assert "unit_hit" in event_types(ev) and unit(st, (5, 13)).figures == 1
-    assert st.active == "AXIS"                        # both cards' battles done
+    assert st.active == "AXIS"  # both cards' battles done
 
 
 def _finish_turn(st):
@@ -168,11 +180,11 @@ def test_each_recon_draws_two_and_keeps_one():
     deck = len(st.deck)
     for key in (("recon", 0), ("probe", 1), ("recon", 2)):
         st = play(st, *key)
-        st = do(st, "end_orders")     # no order: after the third card the turn ends
+        st = do(st, "end_orders")  # no order: after the third card the turn ends
     assert st.phase == "recon" and st.active == "ALLIES"
-    assert len(st.hands["ALLIES"]) == 1               # the Probe's card drawn outright
+    assert len(st.hands["ALLIES"]) == 1  # the Probe's card drawn outright
     st = do(st, "choose_card", card=st.recon_cards[0])
-    assert st.phase == "recon"                        # the second Recon's choice
+    assert st.phase == "recon"  # the second Recon's choice
     st = do(st, "choose_card", card=st.recon_cards[1])
     assert st.active == "AXIS"
     assert len(st.hands["ALLIES"]) == 3 and len(st.deck) == deck - 5

@@ -1,5 +1,6 @@
 """004 Appendix 3 "Kriegspiel & The Fog Of War" (option ``kriegspiel``).  Boards drawn as
 text; each test quotes the sentence of the text it checks."""
+
 from __future__ import annotations
 
 import json
@@ -26,15 +27,19 @@ def ids(view):
 def test_enemy_units_seen_only_within_battle_range():
     # "Players can only "see" enemy Units on their Board when they come into Battle Range
     # of their own Units."  Infantry battles 3 hexes, artillery 6.
-    st = game("""
+    st = game(
+        """
         2@10: .:i
         4@10: .:i
         5@11: .:i
         8@10: .:I
         8@18: .:G
-    """, hand=["probe"], options=KS)
+    """,
+        hand=["probe"],
+        options=KS,
+    )
     near, far, top = uid(st, (5, 11)), uid(st, (4, 10)), uid(st, (2, 10))
-    assert detected(st, "ALLIES") == {near, far}           # (4,10): 4 hexes, artillery's 6
+    assert detected(st, "ALLIES") == {near, far}  # (4,10): 4 hexes, artillery's 6
     v = view_for(st, "ALLIES")
     assert ids(v) == {near, far, uid(st, (8, 10)), uid(st, (8, 18))}
     assert top not in json.dumps(v)
@@ -47,14 +52,27 @@ def test_detected_unit_removed_the_moment_it_leaves_battle_range():
     st = ordered("3@11: .:i\n6@10: .:I", [(6, 10)], options=KS)
     axis, me = uid(st, (3, 11)), uid(st, (6, 10))
     assert axis in ids(view_for(st, "ALLIES")) and me in ids(view_for(st, "AXIS"))
-    st, ev = act(st, "move", unit=me, to=[7, 9])           # now 4 hexes apart
+    st, ev = act(st, "move", unit=me, to=[7, 9])  # now 4 hexes apart
     assert axis not in ids(view_for(st, "ALLIES")) and me not in ids(view_for(st, "AXIS"))
     mine = events_for(ev, "ALLIES", st)
-    assert {"type": "detection_changed", "side": "ALLIES", "detected": [], "lost": [axis],
-            "camouflaged": []} in mine
+    assert {
+        "type": "detection_changed",
+        "side": "ALLIES",
+        "detected": [],
+        "lost": [axis],
+        "camouflaged": [],
+    } in mine
     seen = [e for e in events_for(ev, "AXIS", st) if e["type"] == "unit_moved"]
-    assert seen == [{"type": "unit_moved", "unit": me, "side": "ALLIES", "from": [6, 10],
-                     "to": None, "hexes": 1}]                # seen leaving, not arriving
+    assert seen == [
+        {
+            "type": "unit_moved",
+            "unit": me,
+            "side": "ALLIES",
+            "from": [6, 10],
+            "to": None,
+            "hexes": 1,
+        }
+    ]  # seen leaving, not arriving
 
 
 def test_unit_moving_into_sight_appears_without_where_it_came_from():
@@ -74,11 +92,16 @@ def test_camouflaged_unit_left_off_the_board_until_close_assault_notice():
     # Assault."
     st = ordered("3@11: .:i\n5@11: .:I", [(5, 11)], options=KS, tags={(3, 11): CAMO})
     camo, me = uid(st, (3, 11)), uid(st, (5, 11))
-    assert camo not in detected(st, "ALLIES")               # 2 hexes: still hidden
+    assert camo not in detected(st, "ALLIES")  # 2 hexes: still hidden
     assert view_for(st, "ALLIES").get("camouflage", []) == []
     st, ev = act(st, "move", unit=me, to=[4, 12])
-    assert {"type": "detection_changed", "side": "ALLIES", "detected": [camo], "lost": [],
-            "camouflaged": [[3, 11]]} in events_for(ev, "ALLIES", st)   # the notice
+    assert {
+        "type": "detection_changed",
+        "side": "ALLIES",
+        "detected": [camo],
+        "lost": [],
+        "camouflaged": [[3, 11]],
+    } in events_for(ev, "ALLIES", st)  # the notice
     assert view_for(st, "ALLIES")["camouflage"] == [[3, 11]]
     st = do_end(st, "end_movement")
     assert [a["target"] for a in legal(st, "battle") if a["unit"] == me] == [[3, 11]]
@@ -101,14 +124,19 @@ def test_move_stopped_next_to_a_hidden_camouflaged_unit_with_the_notice():
     st = ordered(board, [(5, 11)], options=KS, tags={(3, 11): CAMO})
     camo, me = uid(st, (3, 11)), uid(st, (5, 11))
     bare = ordered("5@11: .:I\n8@18: .:G\n0@0: .:i", [(5, 11)], options=KS)
-    assert _dests(st, me) == _dests(bare, uid(bare, (5, 11)))   # its hex offered too
+    assert _dests(st, me) == _dests(bare, uid(bare, (5, 11)))  # its hex offered too
     assert (3, 13) in _dests(st, me) and (3, 11) in _dests(st, me)
     st, ev = act(st, "move", unit=me, to=[3, 13])
     assert st.units[me].hex == (4, 12) and st.units[me].moved == 1
     mine = events_for(ev, "ALLIES", st)
     assert {"type": "move_stopped", "unit": me, "side": "ALLIES", "hex": [4, 12]} in mine
-    assert {"type": "detection_changed", "side": "ALLIES", "detected": [camo], "lost": [],
-            "camouflaged": [[3, 11]]} in mine
+    assert {
+        "type": "detection_changed",
+        "side": "ALLIES",
+        "detected": [camo],
+        "lost": [],
+        "camouflaged": [[3, 11]],
+    } in mine
 
 
 def test_move_into_an_unseen_unit_stops_the_hex_before_and_reveals_it():
@@ -126,16 +154,20 @@ def test_move_into_an_unseen_unit_stops_the_hex_before_and_reveals_it():
     assert st.scn.board.distance(h, (5, 11)) == 1 and st.units[me].moved == 2
     assert st.units[hid].hex == (5, 11)
     mine = events_for(ev, "ALLIES", st)
-    assert {"type": "detection_changed", "side": "ALLIES", "detected": [hid], "lost": [],
-            "camouflaged": []} in mine
+    assert {
+        "type": "detection_changed",
+        "side": "ALLIES",
+        "detected": [hid],
+        "lost": [],
+        "camouflaged": [],
+    } in mine
     assert {"type": "move_stopped", "unit": me, "side": "ALLIES", "hex": [*h]} in mine
 
 
 def test_undetected_unit_is_no_target_and_reads_as_an_empty_hex():
     # only the units on a side's board can be battled: a battle declared at a hidden unit
     # is refused like one at an empty hex (the refusal tells nothing)
-    st = ordered("2@14: .:i\n3@11: .:i\n5@11: .:I", [(5, 11)], options=KS,
-                 tags={(3, 11): CAMO})
+    st = ordered("2@14: .:i\n3@11: .:i\n5@11: .:I", [(5, 11)], options=KS, tags={(3, 11): CAMO})
     st = do_end(st, "end_movement")
     me = uid(st, (5, 11))
     errs = []
@@ -149,14 +181,19 @@ def test_undetected_unit_is_no_target_and_reads_as_an_empty_hex():
 def test_air_power_targets_only_detected_units():
     st = game("1@11: .:i\n3@15: .:i\n6@14: .:I", hand=["air_power"], options=KS)
     st = play(st, "air_power")
-    assert [a["hex"] for a in legal(st, "target")] == [[3, 15]]     # (1,11): 5 hexes away
+    assert [a["hex"] for a in legal(st, "target")] == [[3, 15]]  # (1,11): 5 hexes away
 
 
 def test_dice_thrown_by_an_unseen_enemy_are_observed_not_the_firer():
     # artillery (6 hexes) fires at infantry that sees 3 hexes: the target's side sees the
     # dice thrown at its unit, not the gun nor its hex
-    st = game("2@10: .:g\n8@10: .:I", axis_hand=["direct_from_hq"], hand=["probe"],
-              options=KS, starting="PLAYER1")
+    st = game(
+        "2@10: .:g\n8@10: .:I",
+        axis_hand=["direct_from_hq"],
+        hand=["probe"],
+        options=KS,
+        starting="PLAYER1",
+    )
     gun, me = uid(st, (2, 10)), uid(st, (8, 10))
     assert me in detected(st, "AXIS") and gun not in detected(st, "ALLIES")
     st = play(st, "direct_from_hq")
@@ -168,8 +205,14 @@ def test_dice_thrown_by_an_unseen_enemy_are_observed_not_the_firer():
     text = json.dumps(seen)
     assert gun not in text and "[2, 10]" not in text
     decl = next(e for e in seen if e["type"] == "battle_declared")
-    assert decl == {"type": "battle_declared", "side": "AXIS", "target": [8, 10],
-                    "target_unit": me, "dice": 1, "kind": "battle"}
+    assert decl == {
+        "type": "battle_declared",
+        "side": "AXIS",
+        "target": [8, 10],
+        "target_unit": me,
+        "dice": 1,
+        "kind": "battle",
+    }
     assert next(e for e in seen if e["type"] == "dice_rolled")["dice"] == ["inf"]
     assert "unit" not in (view_for(st, "ALLIES")["last_roll"] or {})
 
@@ -202,13 +245,13 @@ def test_watch_delay_gives_a_sides_events_n_turns_late():
     # what both sides see.
     st = ordered("2@10: .:i\n7@9: .:I", [(7, 9)], options={**KS, "kriegspiel_watch_delay": 1})
     me = uid(st, (7, 9))
-    st, ev = act(st, "move", unit=me, to=[6, 10])           # still unseen by AXIS
+    st, ev = act(st, "move", unit=me, to=[6, 10])  # still unseen by AXIS
     moved = lambda evs: [e for e in evs if e["type"] == "unit_moved"]  # noqa: E731
     assert moved(events_for(ev, watch_seat("ALLIES"), st)) == []
     assert me not in ids(view_for(st, watch_seat("ALLIES")))
-    later = st.clone()                                      # a turn later
-    assert st.turn == 2                                     # the ALLIES turn (1) ended
-    later.turn = 3                                          # one full turn later
+    later = st.clone()  # a turn later
+    assert st.turn == 2  # the ALLIES turn (1) ended
+    later.turn = 3  # one full turn later
     assert moved(events_for(ev, watch_seat("ALLIES"), later))[0]["to"] == [6, 10]
     assert moved(events_for(ev, watch_seat("AXIS"), later)) == []  # AXIS never saw it
     assert moved(events_for(ev, None, later)) == []
@@ -216,9 +259,14 @@ def test_watch_delay_gives_a_sides_events_n_turns_late():
 
 def test_watch_delay_needs_kriegspiel_and_a_number_of_turns():
     from engine.rulesets.m44.options import validate
+
     assert validate({**KS, "kriegspiel_watch_delay": 2}) == {**KS, "kriegspiel_watch_delay": "2"}
-    for bad in ({"kriegspiel_watch_delay": 2}, {**KS, "kriegspiel_watch_delay": -1},
-                {**KS, "kriegspiel_watch_delay": "x"}, {**KS, "kriegspiel_watch_delay": 11}):
+    for bad in (
+        {"kriegspiel_watch_delay": 2},
+        {**KS, "kriegspiel_watch_delay": -1},
+        {**KS, "kriegspiel_watch_delay": "x"},
+        {**KS, "kriegspiel_watch_delay": 11},
+    ):
         with pytest.raises(EngineError) as e:
             validate(bad)
         assert e.value.code == "invalid_option_value", bad
@@ -228,13 +276,14 @@ def test_no_undo_after_a_move_that_detected_enemy_units():
     # "Enemy Units are placed on the Board as soon as they are detected": the move showed
     # the player something, so taking it back would be free reconnaissance.
     from engine.meta import undoable
+
     st = ordered("2@10: .:i\n7@9: .:I\n8@16: .:I", [(7, 9), (8, 16)], options=KS)
     a = {"type": "move", "seat": "ALLIES", "unit": uid(st, (7, 9)), "to": [5, 9]}
     st2, ev = apply(st, a)
     assert "detection_changed" in [e["type"] for e in ev]
     assert not undoable(st, a, ev, st2)
     quiet = {"type": "move", "seat": "ALLIES", "unit": uid(st, (8, 16)), "to": [8, 18]}
-    st3, ev3 = apply(st, quiet)                             # detects nothing: undoable
+    st3, ev3 = apply(st, quiet)  # detects nothing: undoable
     assert "detection_changed" not in [e["type"] for e in ev3] and undoable(st, quiet, ev3, st3)
 
 
@@ -298,11 +347,15 @@ def check_step(before, after, events, seat, side):
     assert not (shown_cards & enemy_cards) - mine, (seat, shown_cards & enemy_cards)
     for e in evs:
         assert "fog" not in e
-    if side is not None:        # team play: no enemy role seat (it would tell the card)
-        seats = list(view["to_act"]) + [(view["pending"] or {}).get("seat")] + \
-            [e.get("seat") for e in evs]
-        assert not [x for x in seats if isinstance(x, str) and ":" in x
-                    and not x.startswith(side + ":")], (seat, seats)
+    if side is not None:  # team play: no enemy role seat (it would tell the card)
+        seats = (
+            list(view["to_act"])
+            + [(view["pending"] or {}).get("seat")]
+            + [e.get("seat") for e in evs]
+        )
+        assert not [
+            x for x in seats if isinstance(x, str) and ":" in x and not x.startswith(side + ":")
+        ], (seat, seats)
 
 
 @pytest.mark.parametrize("mode", ["standard", "team"])
@@ -310,9 +363,14 @@ def test_random_games_leak_nothing_and_replay_equals_live(mode):
     scn = board_from_text(BOARD, victory=(6, 6))
     for seed in (1, 2):
         st = new_game(scn, seed, KS, mode)
-        seats = [None, watch_seat("AXIS"), watch_seat("ALLIES")] + \
-            [s for s in ([*SIDES] if mode == "standard" else
-                         [f"{s}:{r}" for s in SIDES for r in ("cinc", "left", "centre", "right")])]
+        seats = [None, watch_seat("AXIS"), watch_seat("ALLIES")] + [
+            s
+            for s in (
+                [*SIDES]
+                if mode == "standard"
+                else [f"{s}:{r}" for s in SIDES for r in ("cinc", "left", "centre", "right")]
+            )
+        ]
         bot, actions = RandomBot(seed), []
         while not st.game_over and st.turn <= 300:
             a = next_action(st, bot)
@@ -320,8 +378,7 @@ def test_random_games_leak_nothing_and_replay_equals_live(mode):
             st2, ev = apply(st, a)
             for seat in seats:
                 # a watcher of a live game sees what both sides see
-                side = None if seat is None or seat.startswith("watch:") \
-                    else seat.partition(":")[0]
+                side = None if seat is None or seat.startswith("watch:") else seat.partition(":")[0]
                 check_step(st, st2, ev, seat, side)
                 for act_ in legal_actions(st2, seat) if seat else []:
                     for k in ("target", "unit"):
@@ -331,7 +388,7 @@ def test_random_games_leak_nothing_and_replay_equals_live(mode):
             st = st2
         assert st.game_over
         assert replay(scn, seed, actions, KS, mode) == st
-        full = view_for(st, "AXIS")                       # after the game: everything
+        full = view_for(st, "AXIS")  # after the game: everything
         assert ids(full) == set(st.units)
 
 

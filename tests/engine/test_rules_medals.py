@@ -1,4 +1,5 @@
 """004 Object Of The Game: medals, objectives, victory."""
+
 from engine import legal_actions
 from tests.engine.rulehelp import do, event_types, game, play, roll, uid
 
@@ -41,6 +42,7 @@ def test_objective_medal_gained_on_occupation_and_lost_when_left():
     st.mut(uid(st, (5, 11))).hex = (6, 10)
     st.occ = {st.units[k].hex: k for k in st.units}
     from engine.procedures.medals import update_objectives
+
     ev = []
     update_objectives(st, ev)
     assert st.objectives[obj] is None and "medal_lost" in event_types(ev)
@@ -53,12 +55,16 @@ def test_objective_for_one_side_only():
     if st.phase == "order":
         st = do(st, "end_orders")
     st = do(st, "move", unit=uid(st, (6, 10)), to=[5, 11])
-    assert st.medals("ALLIES") == 0     # medal2: Axis-only objective
+    assert st.medals("ALLIES") == 0  # medal2: Axis-only objective
 
 
 def test_counter_attack_last_turn_option():
-    st = game("5@11: .:g\n0@0: .:i\n6@10: .:I", hand=[("probe", 1)], victory=(4, 1),
-              options={"counter_attack_last_turn": True})
+    st = game(
+        "5@11: .:g\n0@0: .:i\n6@10: .:I",
+        hand=[("probe", 1)],
+        victory=(4, 1),
+        options={"counter_attack_last_turn": True},
+    )
     st, ev = _attack(st, (6, 10), (5, 11), ["grenade", "grenade", "star"])
     assert not st.game_over and st.last_turn_for == "AXIS"
     if st.pending and st.pending["type"] == "take_ground":
@@ -68,6 +74,7 @@ def test_counter_attack_last_turn_option():
     st = do(st, "play_card", card=cid)
     while not st.game_over:
         from engine import is_chance, sample_chance, apply, to_act
+
         if is_chance(st):
             st, _ = apply(st, sample_chance(st))
         else:

@@ -5,6 +5,7 @@ frozen river's roll on a retreat (issue 35, findings 1-2), each on a board drawn
 Take Ground"; vocabulary 1.5 "must stop": "if it moved in, it also cannot later take
 ground out of that hex"; "must stop (may still take ground)": fordable stream, jungle,
 rail for A/Art."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,18 +34,32 @@ def _assault(st, frm, target=TARGET):
 def _moved_in(hexes, code="infus", mines=None, mine_faces=("flag",), **kw):
     """The Allied unit ``code`` moves from ATTACKER into STOP (terrain ``hexes``), then
     eliminates the Axis unit on TARGET by close assault."""
-    st = ordered("0@0: .:i\n4@10: .:i1", [ATTACKER], key=("attack", 1),
-                 units={ATTACKER: code}, hexes=hexes, mines=mines, **kw)
+    st = ordered(
+        "0@0: .:i\n4@10: .:i1",
+        [ATTACKER],
+        key=("attack", 1),
+        units={ATTACKER: code},
+        hexes=hexes,
+        mines=mines,
+        **kw,
+    )
     st = do(st, "move", unit=uid(st, ATTACKER), to=list(STOP))
-    if st.pending["type"] == "roll":        # the mine's roll
-        st, _ = roll(st, *mine_faces[:st.pending["dice"]])
+    if st.pending["type"] == "roll":  # the mine's roll
+        st, _ = roll(st, *mine_faces[: st.pending["dice"]])
     return _assault(st, STOP)
 
 
 def _started_in(hexes, code="infus", mines=None, **kw):
     """The same unit starts its turn on STOP (the control: it entered nothing)."""
-    st = ordered("0@0: .:i\n4@10: .:i1", [STOP], key=("attack", 1), units={STOP: code},
-                 hexes=hexes, mines=mines, **kw)
+    st = ordered(
+        "0@0: .:i\n4@10: .:i1",
+        [STOP],
+        key=("attack", 1),
+        units={STOP: code},
+        hexes=hexes,
+        mines=mines,
+        **kw,
+    )
     return _assault(st, STOP)
 
 
@@ -55,18 +70,18 @@ def _took_ground(st) -> bool:
 # (terrain hex, unit code): 004 / vocabulary 1.3 "must stop" hexes out of which the unit
 # entering them may still battle - and so might have taken ground.
 MUST_STOP = {
-    "radar": ([_hex("radar")], "infus"),          # 004 Radar Station "may Battle"
-    "oasis": ([_hex("oasis")], "infus"),          # 004 Oasis "may Battle"
-    "dridge": ([_hex("dridge")], "infus"),        # vocabulary: Erg "as Hill + must stop"
-    "ford": ([_hex("ford", "rect_terrain")], "infus"),            # 004 Fordable River
+    "radar": ([_hex("radar")], "infus"),  # 004 Radar Station "may Battle"
+    "oasis": ([_hex("oasis")], "infus"),  # 004 Oasis "may Battle"
+    "dridge": ([_hex("dridge")], "infus"),  # vocabulary: Erg "as Hill + must stop"
+    "ford": ([_hex("ford", "rect_terrain")], "infus"),  # 004 Fordable River
     "railbridge": ([_hex("river"), _hex("railbridge", "rect_terrain")], "tankus"),
     "roadblock": ([_hex("roadblock")], "infus"),  # 004 Road-Blocks
-    "dragonteeth": ([_hex("dragonteeth")], "infus"),              # 004 Dragon's Teeth
-    "trenches": ([_hex("wtrenches")], "infus"),   # 004 Trenches
-    "marshes": ([_hex("marshes")], "infus"),      # 004 Marshes (infantry may battle)
-    "rice": ([_hex("price")], "infus"),           # Rice Paddies, as Marsh
-    "wire": ([_hex("wire", "obstacle")], "infus"),                # 004 Barbed Wire
-    "wire_armor": ([_hex("wire", "obstacle")], "tankus"),         # removed, still entered
+    "dragonteeth": ([_hex("dragonteeth")], "infus"),  # 004 Dragon's Teeth
+    "trenches": ([_hex("wtrenches")], "infus"),  # 004 Trenches
+    "marshes": ([_hex("marshes")], "infus"),  # 004 Marshes (infantry may battle)
+    "rice": ([_hex("price")], "infus"),  # Rice Paddies, as Marsh
+    "wire": ([_hex("wire", "obstacle")], "infus"),  # 004 Barbed Wire
+    "wire_armor": ([_hex("wire", "obstacle")], "tankus"),  # removed, still entered
 }
 
 
@@ -75,19 +90,20 @@ def test_no_take_ground_out_of_a_must_stop_hex_entered_this_turn(name):
     hexes, code = MUST_STOP[name]
     st, _ = _moved_in(hexes, code)
     assert not _took_ground(st) and unit(st, STOP).side == "ALLIES"
-    st, _ = _started_in(hexes, code)        # entered nothing this turn: it may
+    st, _ = _started_in(hexes, code)  # entered nothing this turn: it may
     assert _took_ground(st)
 
 
-@pytest.mark.parametrize("mine", [("AXIS", 1), ("AXIS", 0), ("ALLIES", 3)],
-                         ids=["enemy", "decoy", "friendly"])
+@pytest.mark.parametrize(
+    "mine", [("AXIS", 1), ("AXIS", 0), ("ALLIES", 3)], ids=["enemy", "decoy", "friendly"]
+)
 def test_no_take_ground_out_of_a_minefield_entered_this_turn(mine):
     """004 "Minefields": "A Unit must stop, and may not Move any further on that turn, when
     entering a Minefield" - an enemy one, a decoy (removed on entry) and its own side's
     (friendly units stop too)."""
     st, _ = _moved_in([], mines={STOP: mine})
     assert not _took_ground(st) and unit(st, STOP).side == "ALLIES"
-    if mine[1]:                              # a unit standing on it since last turn may
+    if mine[1]:  # a unit standing on it since last turn may
         st, _ = _started_in([], mines={STOP: mine})
         assert _took_ground(st)
 
@@ -104,23 +120,27 @@ def test_no_take_ground_out_of_a_river_entered_in_assault_boats():
 def test_must_stop_but_may_still_take_ground(name):
     """Vocabulary 1.5 "must stop (may still take ground)": jungle, fordable stream, rail
     for A/Art - a unit that moved in may take ground out."""
-    hexes, code = {"jungle": ([_hex("pjungle")], "infus"),
-                   "fordable_stream": ([_hex("river", behavior="FORDABLE_STREAM")], "infus"),
-                   "rail_armor": ([_hex("rail")], "tankus")}[name]
+    hexes, code = {
+        "jungle": ([_hex("pjungle")], "infus"),
+        "fordable_stream": ([_hex("river", behavior="FORDABLE_STREAM")], "infus"),
+        "rail_armor": ([_hex("rail")], "tankus"),
+    }[name]
     st, _ = _moved_in(hexes, code)
     assert _took_ground(st)
 
 
-@pytest.mark.parametrize("code", ["tankus", {"name": "infus", "badge": "badge29"}],
-                         ids=["armor", "cavalry"])
+@pytest.mark.parametrize(
+    "code", ["tankus", {"name": "infus", "badge": "badge29"}], ids=["armor", "cavalry"]
+)
 def test_overrun_from_a_minefield_taken_but_no_take_ground_out_of_it(code):
     """An armour (or Cavalry, 004 Appendix 1: "Take Ground ... Overrun like Armour") unit
     taking ground into an enemy minefield rolls the mine, may make its overrun battle (no
     Battle restriction in a minefield), but may not take ground again out of it (it must
     stop there)."""
     board = "0@0: .:i\n4@10: .:i1\n3@11: .:i1"
-    st = ordered(board, [(5, 9)], key=("attack", 1),
-                 units={(5, 9): code}, mines={TARGET: ("AXIS", 1)})
+    st = ordered(
+        board, [(5, 9)], key=("attack", 1), units={(5, 9): code}, mines={TARGET: ("AXIS", 1)}
+    )
     st, _ = _assault(st, (5, 9))
     st, ev = act(st, "take_ground", take=True)
     assert "mine_revealed" in event_types(ev) and st.pending["for"] == "mine"
@@ -149,9 +169,14 @@ def test_desert_move_not_out_of_a_must_stop_hex_taken():
     not out of a hex where it must stop (here an oasis; on open ground it may)."""
     for terrain, may in (("oasis", False), (None, True)):
         hexes = [{"row": 4, "col": 10, "terrain": {"name": terrain}}] if terrain else []
-        st = ordered("0@0: .:i\n4@10: .:i1", [(5, 9)], key=("attack", 1),
-                     units={(5, 9): "tankus"}, hexes=hexes,
-                     game_info={"options": {"north_african_desert_rules": True}})
+        st = ordered(
+            "0@0: .:i\n4@10: .:i1",
+            [(5, 9)],
+            key=("attack", 1),
+            units={(5, 9): "tankus"},
+            hexes=hexes,
+            game_info={"options": {"north_african_desert_rules": True}},
+        )
         st, _ = _assault(st, (5, 9))
         st = do(st, "take_ground", take=True)
         assert (st.pending is not None and st.pending["type"] == "desert_move") == may
@@ -178,7 +203,7 @@ def test_retreat_onto_a_frozen_river_rolls_the_ice():
     assert st.pending["type"] == "roll" and st.pending["for"] == "hazard"
     assert st.pending["dice"] == 2
     st, ev = roll(st, "star", "inf")
-    assert unit(st, (1, 11)).figures == 3                   # one star, one figure
+    assert unit(st, (1, 11)).figures == 3  # one star, one figure
     assert st.pending["type"] == "take_ground"
 
 

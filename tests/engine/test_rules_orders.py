@@ -1,4 +1,5 @@
 """004 Game Turn Explanation 1-2: play a command card, order units."""
+
 import pytest
 
 from engine import IllegalAction, apply, legal_actions
@@ -66,7 +67,7 @@ def test_too_many_orders_refused():
     st = play(game(BOARD, hand=[("probe", 0)]), "probe", 0)
     st = do(st, "order", unit=uid(st, (6, 0)))
     st = do(st, "order", unit=uid(st, (6, 2)))
-    assert st.phase == "move"   # quota used: orders end by themselves
+    assert st.phase == "move"  # quota used: orders end by themselves
     assert not unit(st, (6, 4)).ordered
 
 
@@ -75,7 +76,7 @@ def test_orders_beyond_units_in_section_are_lost():
 0@2: .:i
 6@20: .:I
 """
-    st = play(game(text, hand=[("attack", 2)]), "attack", 2)   # 3 orders, 1 unit there
+    st = play(game(text, hand=[("attack", 2)]), "attack", 2)  # 3 orders, 1 unit there
     st = do(st, "order", unit=uid(st, (6, 20)))
     assert st.phase == "move" and st.play.ordered == [uid(st, (6, 20))]
 
@@ -92,7 +93,9 @@ def test_general_advance_needs_a_valid_assignment_per_section():
 def test_assault_orders_all_units_in_the_section():
     st = play(game(BOARD, hand=[("assault", 0)]), "assault", 0)
     assert st.phase == "move"
-    assert sorted(st.play.ordered) == sorted(uid(st, h) for h in [(6, 0), (6, 2), (6, 4), (6, 6), (7, 7)])
+    assert sorted(st.play.ordered) == sorted(
+        uid(st, h) for h in [(6, 0), (6, 2), (6, 4), (6, 6), (7, 7)]
+    )
 
 
 def test_end_orders_then_move_phase_and_units_need_orders_to_move():
@@ -117,7 +120,7 @@ def test_turn_passes_to_other_side_and_card_is_discarded_and_replaced():
 
 def test_deck_reshuffled_from_discard_when_empty():
     st = game(BOARD, hand=[("probe", 0)])
-    st.discard = st.deck[:-0 or None]
+    st.discard = st.deck[: -0 or None]
     st.deck = []
     n = len(st.discard)
     st = play(st, "probe", 0)

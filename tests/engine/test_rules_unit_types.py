@@ -1,14 +1,24 @@
 """004 unit types: options ``extra_unit_types`` and ``infantry_support_weapons``
 (engine/unit_types.py).  Boards: AXIS (lowercase) on top, ALLIES (uppercase) below and to
 play; the option maps a start hex "row,col" or a unit code to a type."""
+
 import pytest
 
 from engine import load_scenario, replay
 from engine.bot import play_random_game
 from engine.core.errors import EngineError
 from tests.engine.paths import SCN_DIR
-from tests.engine.rulehelp import (battle_dice_vs, do, game, legal, ordered, roll,
-                                   to_battle, uid, unit)
+from tests.engine.rulehelp import (
+    battle_dice_vs,
+    do,
+    game,
+    legal,
+    ordered,
+    roll,
+    to_battle,
+    uid,
+    unit,
+)
 
 X, S = "extra_unit_types", "infantry_support_weapons"
 
@@ -43,17 +53,20 @@ def test_option_off_and_true_alone_change_no_unit():
     assert [u.spec for u in plain.units.values()] == [u.spec for u in on.units.values()]
 
 
-@pytest.mark.parametrize("opt,value,entry", [
-    (X, {"6,10": "panzer"}, "6,10"),                  # unknown type name
-    (X, {"6,10": "mortar"}, "6,10"),                  # a support weapon in the other option
-    (X, {"3,3": "heavy_armour"}, "3,3"),              # no unit on that hex
-    (X, {"tankru": "heavy_armour"}, "tankru"),        # no unit with that code
-    (X, {"6,12": "heavy_armour"}, "6,12"),            # artillery given an armour type
-    (X, {"6,10": "german_88"}, "6,10"),               # armour given an artillery type
-    (S, {"6,10": "mortar"}, "6,10"),                  # support weapons are infantry
-    (X, {"gunus": "rocket_artillery"}, "rocket_artillery"),   # one per side
-    (S, {"infus": "flame_thrower"}, "flame_thrower"),         # one per side
-])
+@pytest.mark.parametrize(
+    "opt,value,entry",
+    [
+        (X, {"6,10": "panzer"}, "6,10"),  # unknown type name
+        (X, {"6,10": "mortar"}, "6,10"),  # a support weapon in the other option
+        (X, {"3,3": "heavy_armour"}, "3,3"),  # no unit on that hex
+        (X, {"tankru": "heavy_armour"}, "tankru"),  # no unit with that code
+        (X, {"6,12": "heavy_armour"}, "6,12"),  # artillery given an armour type
+        (X, {"6,10": "german_88"}, "6,10"),  # armour given an artillery type
+        (S, {"6,10": "mortar"}, "6,10"),  # support weapons are infantry
+        (X, {"gunus": "rocket_artillery"}, "rocket_artillery"),  # one per side
+        (S, {"infus": "flame_thrower"}, "flame_thrower"),  # one per side
+    ],
+)
 def test_option_errors_name_the_offending_entry(opt, value, entry):
     """Unknown types, empty hexes, types of the wrong class and the 004 per-side limits
     ("A player may have only one of these massed batteries"; "A player may only have one
@@ -87,7 +100,7 @@ def test_militia_two_figures_range_two_with_2_1_dice():
     st = to_battle(st)
     assert unit(st, (6, 10)).figures == 2
     assert battle_dice_vs(st, (6, 10), (4, 10)) == 1
-    assert battle_dice_vs(st, (6, 10), (3, 11)) is None      # 3 hexes: out of range
+    assert battle_dice_vs(st, (6, 10), (3, 11)) is None  # 3 hexes: out of range
 
 
 def test_militia_close_assault_two_dice_and_may_not_take_ground():
@@ -99,7 +112,7 @@ def test_militia_close_assault_two_dice_and_may_not_take_ground():
     st, _ = roll(st, "inf", "star")
     assert (5, 11) not in st.occ
     assert not st.pending or st.pending["type"] != "take_ground"
-    plain = to_battle(ordered(text, [(6, 10)]))           # a standard infantry unit may
+    plain = to_battle(ordered(text, [(6, 10)]))  # a standard infantry unit may
     plain = _battle(plain, (6, 10), (5, 11))
     plain, _ = roll(plain, "inf", "star", "star")
     assert plain.pending["type"] == "take_ground"
@@ -112,9 +125,10 @@ def test_militia_march_two_or_battle():
         st = _ready(text, [(6, 10)], types)
         st = do(st, "move", unit=uid(st, (6, 10)), to=[5, 11])
         st = to_battle(st)
-        can = st.active == "ALLIES" and any(a["unit"] == uid(st, (5, 11))
-                                            for a in legal(st, "battle"))
-        assert can is may                         # moved 1: regular infantry still battles
+        can = st.active == "ALLIES" and any(
+            a["unit"] == uid(st, (5, 11)) for a in legal(st, "battle")
+        )
+        assert can is may  # moved 1: regular infantry still battles
 
 
 def test_militia_elimination_gives_no_medal():
@@ -130,8 +144,12 @@ def test_militia_elimination_gives_no_medal():
 
 def test_militia_may_not_infantry_charge():
     """004 Militia: "may not make an Infantry Charge"."""
-    st = ordered("0@0: .:i\n3@11: .:i\n6@12: .:I", [(6, 12)], key=("attack", 1),
-                 options={X: {"6,12": "militia"}, "infantry_charge": True})
+    st = ordered(
+        "0@0: .:i\n3@11: .:i\n6@12: .:I",
+        [(6, 12)],
+        key=("attack", 1),
+        options={X: {"6,12": "militia"}, "infantry_charge": True},
+    )
     st = do(st, "move", unit=uid(st, (6, 12)), to=[4, 12])
     st = to_battle(st)
     assert uid(st, (4, 12)) not in [a["unit"] for a in legal(st, "battle")]
@@ -142,9 +160,13 @@ def test_reconnaissance_two_dice_range_two_not_against_medium_armour():
     """004 "Reconnaissance Units - Armour, 2 models. ... Battle Range is 2 hexes with 2
     Battle Dice against Infantry, Artillery and other Reconnaissance Units only.\""""
     text = "0@0: .:i\n4@8: .:i\n4@12: .:a\n4@10: .:a\n6@10: .:A"
-    st = to_battle(_ready(text, [(6, 10)], {"6,10": "reconnaissance",
-                                             "4,10": "reconnaissance",
-                                             "4,12": "medium_armour"}))
+    st = to_battle(
+        _ready(
+            text,
+            [(6, 10)],
+            {"6,10": "reconnaissance", "4,10": "reconnaissance", "4,12": "medium_armour"},
+        )
+    )
     assert unit(st, (6, 10)).figures == 2
     assert battle_dice_vs(st, (6, 10), (4, 8)) == 2
     assert battle_dice_vs(st, (6, 10), (4, 10)) == 2
@@ -158,11 +180,11 @@ def test_reconnaissance_advances_four_with_infantry_terrain_rules():
     st = _ready("0@0: .:i\n6@10: .:A", [(6, 10)], {"6,10": "reconnaissance"})
     assert (2, 10) in _moves(st, (6, 10))
     legend = {"Z": "wruins"}
-    st = _ready("0@0: .:i\n5@11: Z\n6@10: .:A", [(6, 10)], {"6,10": "reconnaissance"},
-                legend=legend)
+    st = _ready(
+        "0@0: .:i\n5@11: Z\n6@10: .:A", [(6, 10)], {"6,10": "reconnaissance"}, legend=legend
+    )
     assert (5, 11) in _moves(st, (6, 10))
-    st = _ready("0@0: .:i\n5@11: Z\n6@10: .:A", [(6, 10)], {"6,10": "medium_armour"},
-                legend=legend)
+    st = _ready("0@0: .:i\n5@11: Z\n6@10: .:A", [(6, 10)], {"6,10": "medium_armour"}, legend=legend)
     assert (5, 11) not in _moves(st, (6, 10))
 
 
@@ -171,18 +193,24 @@ def test_light_medium_armour_3_2_2_not_against_medium_armour():
     Battle Dice against Infantry, Artillery, Reconnaissance and other Light-Medium Armour
     Units only.\""""
     text = "0@0: .:i\n3@11: .:a\n4@8: .:i\n4@12: .:a\n6@10: .:A"
-    st = to_battle(_ready(text, [(6, 10)], {"6,10": "light_medium_armour",
-                                             "3,11": "light_medium_armour"}))
+    st = to_battle(
+        _ready(text, [(6, 10)], {"6,10": "light_medium_armour", "3,11": "light_medium_armour"})
+    )
     assert battle_dice_vs(st, (6, 10), (4, 8)) == 2
     assert battle_dice_vs(st, (6, 10), (3, 11)) == 2
-    assert battle_dice_vs(st, (6, 10), (4, 12)) is None       # untyped = medium armour
+    assert battle_dice_vs(st, (6, 10), (4, 12)) is None  # untyped = medium armour
 
 
 def test_medium_armour_three_dice_against_any_unit():
     """004 "Medium Armour - Armour, 3 models. Battle Range is 3 hexes with 3 Battle Dice
     against any Unit.\""""
-    st = to_battle(_ready("0@0: .:i\n3@11: .:a\n4@8: .:g\n6@10: .:A", [(6, 10)],
-                          {"6,10": "medium_armour", "3,11": "heavy_armour"}))
+    st = to_battle(
+        _ready(
+            "0@0: .:i\n3@11: .:a\n4@8: .:g\n6@10: .:A",
+            [(6, 10)],
+            {"6,10": "medium_armour", "3,11": "heavy_armour"},
+        )
+    )
     assert battle_dice_vs(st, (6, 10), (3, 11)) == 3
     assert battle_dice_vs(st, (6, 10), (4, 8)) == 3
     assert unit(st, (6, 10)).figures == 3
@@ -191,16 +219,14 @@ def test_medium_armour_three_dice_against_any_unit():
 def test_heavy_armour_four_dice_at_range_four():
     """004 "Heavy Armour - Armour, 4 models. Battle Range is 4 hexes with 4 Battle Dice
     against any Unit.\""""
-    st = to_battle(_ready("0@0: .:i\n2@10: .:i\n6@10: .:A", [(6, 10)],
-                          {"6,10": "heavy_armour"}))
+    st = to_battle(_ready("0@0: .:i\n2@10: .:i\n6@10: .:A", [(6, 10)], {"6,10": "heavy_armour"}))
     assert unit(st, (6, 10)).figures == 4
     assert battle_dice_vs(st, (6, 10), (2, 10)) == 4
 
 
 def test_heavy_armour_not_affected_by_grenade_hits():
     """004 Heavy Armour: "Not effected by Grenade Hits.\""""
-    st = to_battle(_ready("0@0: .:i\n5@11: .:a\n6@10: .:I", [(6, 10)],
-                          {"5,11": "heavy_armour"}))
+    st = to_battle(_ready("0@0: .:i\n5@11: .:a\n6@10: .:I", [(6, 10)], {"5,11": "heavy_armour"}))
     st = _battle(st, (6, 10), (5, 11))
     st, ev = roll(st, "grenade", "grenade", "armor")
     assert _rolled(ev)["hits"] == 1
@@ -210,11 +236,12 @@ def test_heavy_armour_not_affected_by_grenade_hits():
 def test_very_heavy_armour_advances_two_in_open_road_bridge_town_only():
     """004 "Very Heavy Armour - Armour, 4 models. Advances upto 2 hexes in Open, Road,
     Bridge, or Towns & Villages Terrain only.\""""
-    st = _ready("0@0: .:i\n5@9: .:\n5@11: W\n4@10: T\n6@10: .:A", [(6, 10)],
-                {"6,10": "very_heavy_armour"})
+    st = _ready(
+        "0@0: .:i\n5@9: .:\n5@11: W\n4@10: T\n6@10: .:A", [(6, 10)], {"6,10": "very_heavy_armour"}
+    )
     moves = _moves(st, (6, 10))
     assert (5, 11) not in moves and (5, 9) in moves and (4, 10) in moves
-    assert (3, 9) not in moves and (4, 8) in moves           # 2 hexes at most
+    assert (3, 9) not in moves and (4, 8) in moves  # 2 hexes at most
     plain = _ready("0@0: .:i\n5@11: W\n6@10: .:A", [(6, 10)], {"6,10": "heavy_armour"})
     assert (5, 11) in _moves(plain, (6, 10))
 
@@ -224,11 +251,11 @@ def test_very_heavy_armour_ignores_first_flag_and_grenades_infantry_close_assaul
     Infantry Units attack Very Heavy Armour in Close Assault with 3 Battle Dice.\""""
     text = "0@0: .:i\n5@11: .:a\n6@10: .:I"
     st = to_battle(_ready(text, [(6, 10)], {"5,11": "very_heavy_armour", "6,10": "militia"}))
-    assert battle_dice_vs(st, (6, 10), (5, 11)) == 3          # militia: 2 otherwise
+    assert battle_dice_vs(st, (6, 10), (5, 11)) == 3  # militia: 2 otherwise
     st = _battle(st, (6, 10), (5, 11))
     st, ev = roll(st, "flag", "grenade", "armor")
     assert _rolled(ev)["hits"] == 1
-    assert (5, 11) in st.occ                                   # the one flag is ignored
+    assert (5, 11) in st.occ  # the one flag is ignored
     assert unit(st, (5, 11)).figures == 3
 
 
@@ -252,8 +279,11 @@ def test_assault_gun_three_vs_infantry_two_vs_armour_infantry_close_assault_3():
     st = to_battle(_ready(text, [(6, 10)], {"6,10": "assault_gun"}))
     assert battle_dice_vs(st, (6, 10), (4, 8)) == 3
     assert battle_dice_vs(st, (6, 10), (3, 11)) == 2
-    st = to_battle(_ready("0@0: .:i\n5@11: .:a\n6@10: .:I", [(6, 10)],
-                          {"5,11": "assault_gun", "6,10": "militia"}))
+    st = to_battle(
+        _ready(
+            "0@0: .:i\n5@11: .:a\n6@10: .:I", [(6, 10)], {"5,11": "assault_gun", "6,10": "militia"}
+        )
+    )
     assert battle_dice_vs(st, (6, 10), (5, 11)) == 3
 
 
@@ -265,8 +295,13 @@ def test_tank_destroyer_four_vs_armour_at_four_two_vs_infantry():
     st = to_battle(_ready(text, [(6, 10)], {"6,10": "tank_destroyer"}))
     assert battle_dice_vs(st, (6, 10), (2, 10)) == 4
     assert battle_dice_vs(st, (6, 10), (4, 8)) == 2
-    st = to_battle(_ready("0@0: .:i\n5@11: .:a\n6@10: .:I", [(6, 10)],
-                          {"5,11": "tank_destroyer", "6,10": "militia"}))
+    st = to_battle(
+        _ready(
+            "0@0: .:i\n5@11: .:a\n6@10: .:I",
+            [(6, 10)],
+            {"5,11": "tank_destroyer", "6,10": "militia"},
+        )
+    )
     assert battle_dice_vs(st, (6, 10), (5, 11)) == 3
 
 
@@ -278,9 +313,9 @@ def test_medium_artillery_direct_fire_3_2_2_1_one_less_vs_armour():
     text = "0@0: .:i\n2@10: .:i\n4@8: .:a\n4@12: .:i\n5@11: W\n6@10: .:G"
     st = to_battle(_ready(text, [(6, 10)], {"6,10": "medium_artillery"}))
     assert battle_dice_vs(st, (6, 10), (2, 10)) == 1
-    assert battle_dice_vs(st, (6, 10), (4, 8)) == 1           # 2 - 1 against armour
-    assert battle_dice_vs(st, (6, 10), (4, 12)) is None       # the wood blocks the sight
-    plain = to_battle(ordered(text, [(6, 10)]))               # standard artillery: no LOS
+    assert battle_dice_vs(st, (6, 10), (4, 8)) == 1  # 2 - 1 against armour
+    assert battle_dice_vs(st, (6, 10), (4, 12)) is None  # the wood blocks the sight
+    plain = to_battle(ordered(text, [(6, 10)]))  # standard artillery: no LOS
     assert battle_dice_vs(plain, (6, 10), (4, 12)) == 3
 
 
@@ -291,21 +326,21 @@ def test_heavy_artillery_indirect_fire_needs_own_or_friendly_sight():
     Sight. Indirect Fire can fire over any obstruction.\""""
     text = "0@0: .:i\n4@8: .:a\n4@12: .:i\n5@11: W\n6@10: .:G"
     st = to_battle(_ready(text, [(6, 10)], {"6,10": "heavy_artillery"}))
-    assert battle_dice_vs(st, (6, 10), (4, 12)) is None       # nobody sees it
-    assert battle_dice_vs(st, (6, 10), (4, 8)) == 2           # 3 - 1 against armour
+    assert battle_dice_vs(st, (6, 10), (4, 12)) is None  # nobody sees it
+    assert battle_dice_vs(st, (6, 10), (4, 8)) == 2  # 3 - 1 against armour
     st = to_battle(_ready(text + "\n6@14: .:I", [(6, 10)], {"6,10": "heavy_artillery"}))
-    assert battle_dice_vs(st, (6, 10), (4, 12)) == 3          # the infantry sees it
+    assert battle_dice_vs(st, (6, 10), (4, 12)) == 3  # the infantry sees it
 
 
 def test_big_gun_eight_hexes_3_3_3_2_2_2_1_1():
     """004 "Big-Gun Batteries - Indirect Firing Artillery, 2 models. Battle Range is 8
     hexes with 3, 3, 3, 2, 2, 2, 1, 1 Battle Dice.\""""
-    st = to_battle(_ready("0@0: .:i\n0@10: .:i\n4@10: .:i\n6@10: .:G", [(6, 10)],
-                          {"6,10": "big_gun"}))
-    assert battle_dice_vs(st, (6, 10), (4, 10)) == 3          # range 2 (must not be adjacent)
-    st2 = to_battle(_ready("0@0: .:i\n0@10: .:i\n6@10: .:G", [(6, 10)],
-                           {"6,10": "big_gun"}))
-    assert battle_dice_vs(st2, (6, 10), (0, 10)) == 2          # range 6
+    st = to_battle(
+        _ready("0@0: .:i\n0@10: .:i\n4@10: .:i\n6@10: .:G", [(6, 10)], {"6,10": "big_gun"})
+    )
+    assert battle_dice_vs(st, (6, 10), (4, 10)) == 3  # range 2 (must not be adjacent)
+    st2 = to_battle(_ready("0@0: .:i\n0@10: .:i\n6@10: .:G", [(6, 10)], {"6,10": "big_gun"}))
+    assert battle_dice_vs(st2, (6, 10), (0, 10)) == 2  # range 6
     assert unit(st2, (6, 10)).spec.cross_hairs == 3
 
 
@@ -313,11 +348,15 @@ def test_anti_tank_artillery_four_dice_vs_armour_in_close_assault():
     """004 "Anti-Tank Artillery - Direct Firing Artillery, 2 Models. Battle Range is 3
     Hexes. Fires at 3 Battle Dice against Armour or 2 Battle Dice against
     Infantry/Artillery. Fires 4 dice against Armour in Close Assault.\""""
-    st = to_battle(_ready("0@0: .:i\n5@11: .:a\n6@10: .:G", [(6, 10)],
-                          {"6,10": "anti_tank_artillery"}))
+    st = to_battle(
+        _ready("0@0: .:i\n5@11: .:a\n6@10: .:G", [(6, 10)], {"6,10": "anti_tank_artillery"})
+    )
     assert battle_dice_vs(st, (6, 10), (5, 11)) == 4
-    st = to_battle(_ready("0@0: .:i\n3@11: .:a\n4@8: .:i\n6@10: .:G", [(6, 10)],
-                          {"6,10": "anti_tank_artillery"}))
+    st = to_battle(
+        _ready(
+            "0@0: .:i\n3@11: .:a\n4@8: .:i\n6@10: .:G", [(6, 10)], {"6,10": "anti_tank_artillery"}
+        )
+    )
     assert battle_dice_vs(st, (6, 10), (3, 11)) == 3
     assert battle_dice_vs(st, (6, 10), (4, 8)) == 2
 
@@ -325,9 +364,13 @@ def test_anti_tank_artillery_four_dice_vs_armour_in_close_assault():
 def test_anti_tank_artillery_not_reduced_by_artillery_v_tank():
     """004 "Artillery v Tank Battle": "Infantry Support Weapons and Anti-Tank Artillery
     are excluded from this rule.\""""
-    st = to_battle(ordered("0@0: .:i\n3@11: .:a\n6@10: .:G", [(6, 10)],
-                           options={X: {"6,10": "anti_tank_artillery"},
-                                    "artillery_v_tank": True}))
+    st = to_battle(
+        ordered(
+            "0@0: .:i\n3@11: .:a\n6@10: .:G",
+            [(6, 10)],
+            options={X: {"6,10": "anti_tank_artillery"}, "artillery_v_tank": True},
+        )
+    )
     assert battle_dice_vs(st, (6, 10), (3, 11)) == 3
 
 
@@ -342,12 +385,11 @@ def test_german_88_star_against_armour_counts_as_flag():
     st, ev = roll(st, "star", "star", "inf", "armor")
     r = _rolled(ev)
     assert (r["hits"], r["flags"]) == (1, 2)
-    st = to_battle(_ready("0@0: .:i\n2@10: .:i\n6@10: .:G", [(6, 10)],
-                          {"6,10": "german_88"}))
+    st = to_battle(_ready("0@0: .:i\n2@10: .:i\n6@10: .:G", [(6, 10)], {"6,10": "german_88"}))
     assert battle_dice_vs(st, (6, 10), (2, 10)) == 2
     st = _battle(st, (6, 10), (2, 10))
     st, ev = roll(st, "star", "inf")
-    assert (_rolled(ev)["hits"], _rolled(ev)["flags"]) == (1, 0)   # not against infantry
+    assert (_rolled(ev)["hits"], _rolled(ev)["flags"]) == (1, 0)  # not against infantry
 
 
 def test_self_propelled_artillery_marches_two_as_armour_or_battles():
@@ -360,7 +402,7 @@ def test_self_propelled_artillery_marches_two_as_armour_or_battles():
     assert (4, 10) in _moves(st, (6, 10)) and (3, 9) not in _moves(st, (6, 10))
     b = to_battle(st)
     assert battle_dice_vs(b, (6, 10), (2, 10)) == 1
-    assert battle_dice_vs(b, (6, 10), (3, 11)) == 1           # range 3: 2 - 1
+    assert battle_dice_vs(b, (6, 10), (3, 11)) == 1  # range 3: 2 - 1
     assert unit(b, (6, 10)).spec.take_ground == 0
     st = do(st, "move", unit=uid(st, (6, 10)), to=[5, 11])
     st = to_battle(st)
@@ -382,14 +424,21 @@ def test_anti_tank_infantry_3_2_vs_armour_2_1_vs_infantry_hit_as_artillery():
     with 3, 2 Battle Dice against Armour Units and 2, 1 against Infantry Units." and "All
     Infantry Support Weapons are Infantry with 2 Figures ... the other Infantry Support
     Weapons are Artillery Units.\""""
-    st = to_battle(_ready("0@0: .:i\n4@8: .:a\n4@12: .:i\n6@10: .:I", [(6, 10)],
-                          {"6,10": "anti_tank_infantry"}, opt=S))
+    st = to_battle(
+        _ready(
+            "0@0: .:i\n4@8: .:a\n4@12: .:i\n6@10: .:I",
+            [(6, 10)],
+            {"6,10": "anti_tank_infantry"},
+            opt=S,
+        )
+    )
     assert battle_dice_vs(st, (6, 10), (4, 8)) == 2
     assert battle_dice_vs(st, (6, 10), (4, 12)) == 1
     u = unit(st, (6, 10))
     assert (u.figures, u.cls) == (2, "art")
-    st = to_battle(_ready("0@0: .:i\n5@11: .:a\n6@10: .:I", [(6, 10)],
-                          {"6,10": "anti_tank_infantry"}, opt=S))
+    st = to_battle(
+        _ready("0@0: .:i\n5@11: .:a\n6@10: .:I", [(6, 10)], {"6,10": "anti_tank_infantry"}, opt=S)
+    )
     assert battle_dice_vs(st, (6, 10), (5, 11)) == 3
 
 
@@ -400,30 +449,41 @@ def test_machine_gun_4_3_2_vs_infantry_one_die_vs_light_armour_in_close_assault(
     text = "0@0: .:i\n3@11: .:i\n4@8: .:g\n6@10: .:I"
     st = to_battle(_ready(text, [(6, 10)], {"6,10": "machine_gun"}, opt=S))
     assert battle_dice_vs(st, (6, 10), (3, 11)) == 2
-    assert battle_dice_vs(st, (6, 10), (4, 8)) is None        # not against artillery
-    st = to_battle(ordered("0@0: .:i\n5@11: .:a\n6@10: .:I", [(6, 10)],
-                           options={S: {"6,10": "machine_gun"},
-                                    X: {"5,11": "reconnaissance"}}))
+    assert battle_dice_vs(st, (6, 10), (4, 8)) is None  # not against artillery
+    st = to_battle(
+        ordered(
+            "0@0: .:i\n5@11: .:a\n6@10: .:I",
+            [(6, 10)],
+            options={S: {"6,10": "machine_gun"}, X: {"5,11": "reconnaissance"}},
+        )
+    )
     assert battle_dice_vs(st, (6, 10), (5, 11)) == 1
-    st = to_battle(ordered("0@0: .:i\n4@10: .:a\n6@10: .:I", [(6, 10)],
-                           options={S: {"6,10": "machine_gun"},
-                                    X: {"4,10": "reconnaissance"}}))
-    assert battle_dice_vs(st, (6, 10), (4, 10)) is None       # close assault only
-    st = to_battle(_ready("0@0: .:i\n5@11: .:a\n6@10: .:I", [(6, 10)],
-                          {"6,10": "machine_gun"}, opt=S))
-    assert battle_dice_vs(st, (6, 10), (5, 11)) is None       # medium armour
+    st = to_battle(
+        ordered(
+            "0@0: .:i\n4@10: .:a\n6@10: .:I",
+            [(6, 10)],
+            options={S: {"6,10": "machine_gun"}, X: {"4,10": "reconnaissance"}},
+        )
+    )
+    assert battle_dice_vs(st, (6, 10), (4, 10)) is None  # close assault only
+    st = to_battle(
+        _ready("0@0: .:i\n5@11: .:a\n6@10: .:I", [(6, 10)], {"6,10": "machine_gun"}, opt=S)
+    )
+    assert battle_dice_vs(st, (6, 10), (5, 11)) is None  # medium armour
 
 
 def test_flame_thrower_close_assault_only_three_dice_no_terrain_stars_are_flags():
     """004 "Flame-Thrower Infantry Unit - Battle Range is Close Assault only with any Unit
     Type. Battles at 3 with no dice lost due to Terrain. A Flame-Thrower Unit treats Star
     results as additional Purple Flags.\""""
-    st = to_battle(_ready("0@0: .:i\n4@10: .:i\n6@10: .:I", [(6, 10)],
-                          {"6,10": "flame_thrower"}, opt=S))
+    st = to_battle(
+        _ready("0@0: .:i\n4@10: .:i\n6@10: .:I", [(6, 10)], {"6,10": "flame_thrower"}, opt=S)
+    )
     assert battle_dice_vs(st, (6, 10), (4, 10)) is None
-    st = to_battle(_ready("0@0: .:i\n5@11: W:i\n6@10: .:I", [(6, 10)],
-                          {"6,10": "flame_thrower"}, opt=S))
-    assert battle_dice_vs(st, (6, 10), (5, 11)) == 3          # the wood takes no die
+    st = to_battle(
+        _ready("0@0: .:i\n5@11: W:i\n6@10: .:I", [(6, 10)], {"6,10": "flame_thrower"}, opt=S)
+    )
+    assert battle_dice_vs(st, (6, 10), (5, 11)) == 3  # the wood takes no die
     st = _battle(st, (6, 10), (5, 11))
     st, ev = roll(st, "star", "star", "grenade")
     assert (_rolled(ev)["hits"], _rolled(ev)["flags"]) == (1, 2)
@@ -435,8 +495,8 @@ def test_mortar_grenades_are_flags_ignores_terrain_infantry_and_artillery_only()
     Purple Flags. A Mortar Unit ignores Battle Dice Terrain restrictions.\""""
     text = "0@0: .:i\n4@10: W:i\n4@12: .:a\n6@10: .:I"
     st = to_battle(_ready(text, [(6, 10)], {"6,10": "mortar"}, opt=S))
-    assert battle_dice_vs(st, (6, 10), (4, 10)) == 2          # no die lost for the wood
-    assert battle_dice_vs(st, (6, 10), (4, 12)) is None       # not against armour
+    assert battle_dice_vs(st, (6, 10), (4, 10)) == 2  # no die lost for the wood
+    assert battle_dice_vs(st, (6, 10), (4, 12)) is None  # not against armour
     st = _battle(st, (6, 10), (4, 10))
     st, ev = roll(st, "grenade", "inf")
     assert (_rolled(ev)["hits"], _rolled(ev)["flags"]) == (2, 1)
@@ -453,8 +513,12 @@ def test_mortar_may_not_occupy_bunkers():
 def test_artillery_bombard_activates_mortars():
     """004 Mortar: "The "Artillery Bombard" card also activates Mortars.\""""
     from tests.engine.rulehelp import play
-    st = game("0@0: .:i\n6@10: .:I\n6@14: .:I", hand=["artillery_bombard"],
-              options={S: {"6,10": "mortar"}})
+
+    st = game(
+        "0@0: .:i\n6@10: .:I\n6@14: .:I",
+        hand=["artillery_bombard"],
+        options={S: {"6,10": "mortar"}},
+    )
     st = play(st, "artillery_bombard")
     assert unit(st, (6, 10)).ordered and not unit(st, (6, 14)).ordered
 
@@ -464,16 +528,33 @@ def test_random_games_with_unit_types_finish_and_replay_equals_live():
     """Random legal play with types over Pegasus Bridge (infantry types) and Prokhorovka
     (armour and artillery types) finishes; replay == live."""
     cases = [
-        ("2-PegasusBridge.m44", {S: {"7,9": "mortar", "8,10": "machine_gun",
-                                     "5,5": "flame_thrower", "2,4": "anti_tank_infantry"},
-                                 X: {"0,0": "militia", "6,24": "militia"}}),
-        ("5913-BattleOfProkhorovka.m44", {X: {"tank2ger": "heavy_armour",
-                                              "tankger": "assault_gun",
-                                              "tankru": "light_medium_armour",
-                                              "1,9": "german_88", "3,19": "big_gun",
-                                              "12,2": "rocket_artillery",
-                                              "13,11": "medium_artillery",
-                                              "14,18": "self_propelled_artillery"}}),
+        (
+            "2-PegasusBridge.m44",
+            {
+                S: {
+                    "7,9": "mortar",
+                    "8,10": "machine_gun",
+                    "5,5": "flame_thrower",
+                    "2,4": "anti_tank_infantry",
+                },
+                X: {"0,0": "militia", "6,24": "militia"},
+            },
+        ),
+        (
+            "5913-BattleOfProkhorovka.m44",
+            {
+                X: {
+                    "tank2ger": "heavy_armour",
+                    "tankger": "assault_gun",
+                    "tankru": "light_medium_armour",
+                    "1,9": "german_88",
+                    "3,19": "big_gun",
+                    "12,2": "rocket_artillery",
+                    "13,11": "medium_artillery",
+                    "14,18": "self_propelled_artillery",
+                }
+            },
+        ),
     ]
     for name, options in cases:
         scn = load_scenario(f"{SCN_DIR}/{name}")

@@ -2,6 +2,7 @@
 findings 3-4): air drops (``airdrop`` / ``airdrop2`` in every shape of vocabulary 3.3),
 the smoke screen, the campaign pre-battle dice, the night roll, the Overlord Commissar -
 under every ruleset that plays ``.m44`` scenarios (m44 standard, Overlord, Fast Play)."""
+
 from __future__ import annotations
 
 import itertools
@@ -14,15 +15,17 @@ from engine.core.textboard import board_from_text
 from engine.procedures.setup_steps import read_drops
 from tests.engine.rulehelp import game
 
-ALLIED_DROPS = {None: [], "scalar": [2], "list": [1, 1, 1], "string": [3],
-                "drops": [2, 2]}
+ALLIED_DROPS = {None: [], "scalar": [2], "list": [1, 1, 1], "string": [3], "drops": [2, 2]}
 
 
 def _drop_option(shape: str) -> dict[str, Any]:
     base = {"side": "ALLIES", "range": 1, "unit": {"name": "inf2us"}}
-    return {"scalar": {**base, "nbr_units": 2}, "list": {**base, "nbr_units": [1, 1, 1]},
-            "string": {**base, "nbr_units": "3"},
-            "drops": {**base, "nbr_units": 2, "nbr_drops": 2}}[shape]
+    return {
+        "scalar": {**base, "nbr_units": 2},
+        "list": {**base, "nbr_units": [1, 1, 1]},
+        "string": {**base, "nbr_units": "3"},
+        "drops": {**base, "nbr_units": 2, "nbr_drops": 2},
+    }[shape]
 
 
 def _options(drop, axis_drop, smoke, night) -> dict[str, Any]:
@@ -40,10 +43,12 @@ def _options(drop, axis_drop, smoke, night) -> dict[str, Any]:
 
 def _scenario(kind: str, options: dict):
     if kind == "OVERLORD":
-        return board_from_text("0@4: .:i\n8@4: .:I", kind="OVERLORD", cards=(6, 6),
-                               game_info={"options": options})
-    return board_from_text("0@0: .:i\n8@22: .:I\n0@12: .:i\n8@12: .:I",
-                           game_info={"options": options})
+        return board_from_text(
+            "0@4: .:i\n8@4: .:I", kind="OVERLORD", cards=(6, 6), game_info={"options": options}
+        )
+    return board_from_text(
+        "0@0: .:i\n8@22: .:I\n0@12: .:i\n8@12: .:I", game_info={"options": options}
+    )
 
 
 FIRST_TURN = {"play_card", "command", "dispatch"}
@@ -78,9 +83,19 @@ def _order_ok(steps: list, order: list[str]) -> bool:
     return first == sorted(first)
 
 
-@pytest.mark.parametrize("drop,axis_drop,smoke,night,campaign", [
-    c for c in itertools.product(sorted(ALLIED_DROPS, key=str), (False, True), (False, True),
-                                 (False, True), (False, True))])
+@pytest.mark.parametrize(
+    "drop,axis_drop,smoke,night,campaign",
+    [
+        c
+        for c in itertools.product(
+            sorted(ALLIED_DROPS, key=str),
+            (False, True),
+            (False, True),
+            (False, True),
+            (False, True),
+        )
+    ],
+)
 def test_m44_every_setup_step_after_every_other(drop, axis_drop, smoke, night, campaign):
     """m44 (standard play): the campaign pre-battle dice ("At the beginning of the game,
     before the Command Cards are dealt"), the drops (each of its own aim hex), the smoke
@@ -102,9 +117,15 @@ def test_m44_every_setup_step_after_every_other(drop, axis_drop, smoke, night, c
     assert landed <= sum(drops) and st.turn == 1 and st.pending["type"] == "play_card"
 
 
-@pytest.mark.parametrize("drop,axis_drop,smoke,night", [
-    c for c in itertools.product(sorted(ALLIED_DROPS, key=str), (False, True), (False, True),
-                                 (False, True))])
+@pytest.mark.parametrize(
+    "drop,axis_drop,smoke,night",
+    [
+        c
+        for c in itertools.product(
+            sorted(ALLIED_DROPS, key=str), (False, True), (False, True), (False, True)
+        )
+    ],
+)
 def test_fastplay_every_setup_step_after_every_other(drop, axis_drop, smoke, night):
     """Fast Play '44 (1.1: "Setup is exactly the same as setting up a 'Commands and Colors'
     scenario"): the drops in every shape, then the smoke screen, then the first command
@@ -118,9 +139,15 @@ def test_fastplay_every_setup_step_after_every_other(drop, axis_drop, smoke, nig
     assert st.pending["type"] == "command"
 
 
-@pytest.mark.parametrize("drop,axis_drop,smoke,night,commissar", [
-    c for c in itertools.product((None, "list"), (False, True), (False, True), (False, True),
-                                 (False, True))])
+@pytest.mark.parametrize(
+    "drop,axis_drop,smoke,night,commissar",
+    [
+        c
+        for c in itertools.product(
+            (None, "list"), (False, True), (False, True), (False, True), (False, True)
+        )
+    ],
+)
 def test_overlord_every_setup_step_after_every_other(drop, axis_drop, smoke, night, commissar):
     """Overlord: the drops, the smoke screen, the game-start Commissar card, then the first
     turn and its night roll."""
@@ -133,18 +160,23 @@ def test_overlord_every_setup_step_after_every_other(drop, axis_drop, smoke, nig
     assert ("place_smoke" in kinds) == smoke
     assert ("night" in kinds) == night
     assert ("commissar" in kinds) == commissar
-    assert _order_ok([(k, None) for k in kinds],
-                     ["airdrop", "place_smoke", "commissar", "night"])
+    assert _order_ok([(k, None) for k in kinds], ["airdrop", "place_smoke", "commissar", "night"])
 
 
 def test_night_drop_scenario_keeps_its_paradrops():
-    """"6687 Drop in the Night"-like options: a night scenario whose night side plays
+    """ "6687 Drop in the Night"-like options: a night scenario whose night side plays
     first and drops units ``nbr_units: [1, 1, 1, 1, 1, 1]``: six drops before the first
     turn, then the night roll (issue 35 findings 3-4: the drops were lost, Fast Play could
     not start)."""
-    opts = {"night_visibility_rules": True,
-            "airdrop": {"side": "ALLIES", "range": 1, "nbr_units": [1, 1, 1, 1, 1, 1],
-                        "unit": {"name": "inf2us"}}}
+    opts = {
+        "night_visibility_rules": True,
+        "airdrop": {
+            "side": "ALLIES",
+            "range": 1,
+            "nbr_units": [1, 1, 1, 1, 1, 1],
+            "unit": {"name": "inf2us"},
+        },
+    }
     st = game("0@0: .:i\n8@22: .:I", game_info={"options": opts})
     assert st.pending == {"type": "airdrop", "seat": "ALLIES", "units": 1, "range": 1}
     for name in ("m44", "fastplay"):
@@ -153,24 +185,33 @@ def test_night_drop_scenario_keeps_its_paradrops():
 
 
 # --------------------------------------------------------------- the drop's vocabulary
-@pytest.mark.parametrize("value,expected", [
-    ({"side": "ALLIES", "nbr_units": 3}, [("ALLIES", 3, 1)]),
-    ({"side": "allies", "nbr_units": "3", "range": "2"}, [("ALLIES", 3, 2)]),
-    ({"side": "ALLIES", "nbr_units": [3, 3, 3]}, [("ALLIES", 3, 1)] * 3),
-    ({"side": "ALLIES", "nbr_units": ["1", 2], "range": [2, 3]},
-     [("ALLIES", 1, 2), ("ALLIES", 2, 3)]),
-    ({"side": "ALLIES", "nbr_units": 2, "nbr_drops": 3}, [("ALLIES", 2, 1)] * 3),
-    ({"side": "ALLIES", "nbr_units": 2, "nbr_drops": "2"}, [("ALLIES", 2, 1)] * 2),
-    ({"side": "ALLIES"}, [("ALLIES", 1, 1)]),
-    ({"AXIS": {"nbr_units": 2}, "ALLIES": {"nbr_units": [1, 1]}},
-     [("AXIS", 2, 1), ("ALLIES", 1, 1), ("ALLIES", 1, 1)]),
-    ([{"side": "AXIS", "nbr_units": 1}, {"side": "ALLIES", "nbr_units": 2}],
-     [("AXIS", 1, 1), ("ALLIES", 2, 1)]),
-    ({"side": "NOBODY", "nbr_units": 2}, []),
-    ({"side": "ALLIES", "unit": {"name": "nosuchunit"}}, []),
-    (True, []),
-    ("ALLIES", []),
-])
+@pytest.mark.parametrize(
+    "value,expected",
+    [
+        ({"side": "ALLIES", "nbr_units": 3}, [("ALLIES", 3, 1)]),
+        ({"side": "allies", "nbr_units": "3", "range": "2"}, [("ALLIES", 3, 2)]),
+        ({"side": "ALLIES", "nbr_units": [3, 3, 3]}, [("ALLIES", 3, 1)] * 3),
+        (
+            {"side": "ALLIES", "nbr_units": ["1", 2], "range": [2, 3]},
+            [("ALLIES", 1, 2), ("ALLIES", 2, 3)],
+        ),
+        ({"side": "ALLIES", "nbr_units": 2, "nbr_drops": 3}, [("ALLIES", 2, 1)] * 3),
+        ({"side": "ALLIES", "nbr_units": 2, "nbr_drops": "2"}, [("ALLIES", 2, 1)] * 2),
+        ({"side": "ALLIES"}, [("ALLIES", 1, 1)]),
+        (
+            {"AXIS": {"nbr_units": 2}, "ALLIES": {"nbr_units": [1, 1]}},
+            [("AXIS", 2, 1), ("ALLIES", 1, 1), ("ALLIES", 1, 1)],
+        ),
+        (
+            [{"side": "AXIS", "nbr_units": 1}, {"side": "ALLIES", "nbr_units": 2}],
+            [("AXIS", 1, 1), ("ALLIES", 2, 1)],
+        ),
+        ({"side": "NOBODY", "nbr_units": 2}, []),
+        ({"side": "ALLIES", "unit": {"name": "nosuchunit"}}, []),
+        (True, []),
+        ("ALLIES", []),
+    ],
+)
 def test_drop_read_in_every_shape(value, expected):
     st = game("0@0: .:i\n8@22: .:I")
     got = [(d["side"], d["units"], d["range"]) for d in read_drops(st, value)]
@@ -181,11 +222,16 @@ def test_drop_unit_in_every_shape():
     """``unit``: a code, a ``.m44`` unit dict, one per drop, none (special forces of the
     side's nation); a drop-level ``behavior`` + ``turn`` holds the units back."""
     st = game("0@0: .:i\n8@22: .:I")
-    codes = [d["unit"]["name"] for d in read_drops(st, {
-        "side": "AXIS", "nbr_units": [1, 1, 1], "unit": ["inf2ger", {"name": "infger"}]})]
+    codes = [
+        d["unit"]["name"]
+        for d in read_drops(
+            st, {"side": "AXIS", "nbr_units": [1, 1, 1], "unit": ["inf2ger", {"name": "infger"}]}
+        )
+    ]
     assert codes == ["inf2ger", "infger", "infger"]
     assert read_drops(st, {"side": "AXIS", "unit": "tankger"})[0]["unit"]["name"] == "tankger"
     assert read_drops(st, {"side": "AXIS"})[0]["unit"]["name"] == "inf2ger"
-    d = read_drops(st, {"side": "ALLIES", "behavior": "CANNOT_BE_ACTIVATED_TILL_TURN",
-                        "turn": 2})[0]
+    d = read_drops(st, {"side": "ALLIES", "behavior": "CANNOT_BE_ACTIVATED_TILL_TURN", "turn": 2})[
+        0
+    ]
     assert d["unit"]["behavior"] == "CANNOT_BE_ACTIVATED_TILL_TURN" and d["unit"]["turn"] == 2

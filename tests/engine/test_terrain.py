@@ -1,4 +1,5 @@
 """Terrain table and combination (004 "Basic Tiles", "Obstacles", Appendix 2; vocabulary 1.3)."""
+
 import pytest
 
 from engine.core.geometry import make_board
@@ -16,15 +17,27 @@ wroadFR wroadX wroadY rail railcurve railFL railFR railX wrail wrailcurve roadbl
 hedgehog dragonteeth wire sand wtrenches ptrenches wravine marshes wmarshes price oasis phospital
 dcamp pheadquarter cemetery dam depot airfield airfieldX dairfield dairfieldX pairfield pairfieldX
 wairfield highground pbeach beach coast coastcurve wadi wcurve ppier""".split()
-VARIANTS = [("hills", "STEEP_HILL"), ("hills", "BLUFF"), ("hills", "CLIFF"), ("whill", "CLIFF"),
-            ("river", "WIDE_RIVER"), ("curve", "FORDABLE_STREAM"), ("river", "FORD"),
-            ("bridge", "BRIDGE_SECTION"), ("sand", "SEAWALL"), ("mountain", "IMPASSABLE_BLOCKING_HILL"),
-            ("woods", "IMPASSABLE_HILL"), ("bridge", "CAN_BE_BLOWN"), ("buildings", "HEADQUARTER")]
+VARIANTS = [
+    ("hills", "STEEP_HILL"),
+    ("hills", "BLUFF"),
+    ("hills", "CLIFF"),
+    ("whill", "CLIFF"),
+    ("river", "WIDE_RIVER"),
+    ("curve", "FORDABLE_STREAM"),
+    ("river", "FORD"),
+    ("bridge", "BRIDGE_SECTION"),
+    ("sand", "SEAWALL"),
+    ("mountain", "IMPASSABLE_BLOCKING_HILL"),
+    ("woods", "IMPASSABLE_HILL"),
+    ("bridge", "CAN_BE_BLOWN"),
+    ("buildings", "HEADQUARTER"),
+]
 
 
 def _hex(*codes, owner=None):
-    return combine(tuple(Tile(lookup(*c.split("+")) if "+" in c else TERRAIN[c], owner=owner)
-                         for c in codes))
+    return combine(
+        tuple(Tile(lookup(*c.split("+")) if "+" in c else TERRAIN[c], owner=owner) for c in codes)
+    )
 
 
 def test_every_vocabulary_code_and_variant_has_a_row():
@@ -56,7 +69,7 @@ def test_hill_defends_only_against_lower_attackers():
     hill = _hex("hills")
     assert hill.defense_against("inf", "ALLIES", 0) == -1
     assert hill.defense_against("armor", "ALLIES", 0) == -1
-    assert hill.defense_against("inf", "ALLIES", 1) == 0      # same height
+    assert hill.defense_against("inf", "ALLIES", 1) == 0  # same height
     assert hill.defense_against("art", "ALLIES", 0) == 0
     assert _hex("mountain").defense_against("inf", "ALLIES", 1) == -2
     assert _hex("mountain").defense_against("inf", "ALLIES", 2) == 0
@@ -67,7 +80,7 @@ def test_reductions_are_not_cumulative_bunker_on_hill():
     h = _hex("hills", "bunker", owner="AXIS")
     assert h.defense_against("armor", "ALLIES", 0) == -2
     assert h.defense_against("inf", "ALLIES", 0) == -1
-    assert h.defense_against("armor", "AXIS", 0) == -1        # bunker protects its owner only
+    assert h.defense_against("armor", "AXIS", 0) == -1  # bunker protects its owner only
 
 
 def test_bunker_owner_and_seawall():
@@ -76,8 +89,11 @@ def test_bunker_owner_and_seawall():
     assert bunker.flags_ignorable("inf", "ALLIES") == 0
     assert bunker.impassable == {"armor", "art"} and bunker.cannot_leave == {"armor", "art"}
     field = _hex("casemate")
-    assert field.defense_against("inf", "AXIS", 0) == -1 and field.flags_ignorable("inf", "ALLIES") == 1
-    assert _hex("sand+SEAWALL").defense_against("inf", "ALLIES", 0) == 0   # unowned sea wall
+    assert (
+        field.defense_against("inf", "AXIS", 0) == -1
+        and field.flags_ignorable("inf", "ALLIES") == 1
+    )
+    assert _hex("sand+SEAWALL").defense_against("inf", "ALLIES", 0) == 0  # unowned sea wall
     assert _hex("sand+SEAWALL", owner="AXIS").defense_against("inf", "ALLIES", 0) == -1
 
 
@@ -95,14 +111,19 @@ def test_river_impassable_unless_bridge_or_ford():
     assert _hex("river+FORD").impassable == frozenset()
     assert _hex("river", "brkbridge").impassable == ALL_CLASSES
     stream = _hex("river+FORDABLE_STREAM")
-    assert not stream.impassable and stream.must_stop == ALL_CLASSES and stream.stop_allows_take_ground
+    assert (
+        not stream.impassable and stream.must_stop == ALL_CLASSES and stream.stop_allows_take_ground
+    )
     assert _hex("river+WIDE_RIVER").blocks_los_against("inf")
     assert not _hex("river+WIDE_RIVER").blocks_los_against("armor")
     assert _hex("wriver").entry_hazard_dice == 2 and _hex("wriver", "bridge").entry_hazard_dice == 0
 
 
 def test_obstacle_and_landmark_rows():
-    assert _hex("hedgehog").impassable == {"armor", "art"} and _hex("hedgehog").flags_ignorable("inf", "X") == 1
+    assert (
+        _hex("hedgehog").impassable == {"armor", "art"}
+        and _hex("hedgehog").flags_ignorable("inf", "X") == 1
+    )
     wire = _hex("wire")
     assert wire.must_stop == ALL_CLASSES and wire.firing_from == (-1, 0, 0) and not wire.blocks_los
     assert _hex("dam").impassable == {"armor", "art"}
@@ -114,14 +135,17 @@ def test_obstacle_and_landmark_rows():
     assert _hex("wadi").defense_against("art", "X", 0) == -1
     assert _hex("wadi").defense_against("art", "X", 0, attacker_terrain=_hex("wcurve")) == 0
     assert _hex("mountain+IMPASSABLE_BLOCKING_HILL").blocks_all_fire
-    assert _hex("ocean").no_battle_in == ALL_CLASSES and _hex("ocean").retreat_impassable == ALL_CLASSES
+    assert (
+        _hex("ocean").no_battle_in == ALL_CLASSES
+        and _hex("ocean").retreat_impassable == ALL_CLASSES
+    )
     assert _hex("pbeach").move_cap == 2
     assert OPEN.defense_against("inf", "AXIS", 0) == 0 and not OPEN.impassable
 
 
 def test_road_links_follow_tile_shape():
-    assert link_directions(TERRAIN["road"], 1) == (0, 3)            # east-west
-    assert set(link_directions(TERRAIN["road"], 2)) == {5, 2}        # NE-SW
+    assert link_directions(TERRAIN["road"], 1) == (0, 3)  # east-west
+    assert set(link_directions(TERRAIN["road"], 2)) == {5, 2}  # NE-SW
     scn = board_from_text("4@4: r  r  r1  .  r2", legend={})
     assert scn.road_links[(4, 6)] == {(4, 4), (4, 8)}
     assert (4, 12) not in scn.road_links or not scn.road_links[(4, 12)]
@@ -131,6 +155,7 @@ def test_road_links_follow_tile_shape():
 
 def test_tile_effect_text_is_derived_from_the_table_row():
     from engine.core.terrain_table import TERRAIN, describe
+
     woods = describe(TERRAIN["woods"])
     assert "must stop" in woods and "blocks line of sight" in woods and "-1" in woods
     assert "does not block line of sight" in describe(TERRAIN["wire"])

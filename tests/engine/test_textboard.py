@@ -1,4 +1,5 @@
 """engine.textboard: boards drawn as text become real .m44 scenarios."""
+
 import pytest
 
 from engine.core.textboard import board_from_text, m44_from_text
@@ -23,11 +24,17 @@ def test_staggered_rows_and_units():
 
 
 def test_explicit_rows_offsets_units_tags_and_game_info():
-    scn = board_from_text("""
+    scn = board_from_text(
+        """
         4@6: W  H
         7@11: r3
-    """, units={(5, 7): "tankus:2"}, tags={(4, 6): "medal0"}, victory=(3, 6), cards=(5, 6),
-        starting="PLAYER1")
+    """,
+        units={(5, 7): "tankus:2"},
+        tags={(4, 6): "medal0"},
+        victory=(3, 6),
+        cards=(5, 6),
+        starting="PLAYER1",
+    )
     assert scn.tiles[(4, 6)][0].spec.code == "woods" and scn.tiles[(4, 8)][0].spec.code == "hills"
     assert scn.tiles[(7, 11)][0].orientation == 3
     assert scn.units[0].hex == (5, 7) and scn.units[0].figures == 2

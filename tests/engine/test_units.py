@@ -1,4 +1,5 @@
 """Unit profiles (vocabulary 2.1-2.6; printed rules 004 for vehicles)."""
+
 import pytest
 
 from engine.core.units import unit_spec
@@ -6,16 +7,35 @@ from engine.core.units import unit_spec
 
 def test_base_profiles():
     inf = unit_spec("infger")
-    assert (inf.unit_class, inf.side, inf.figures, inf.move, inf.move_fire, inf.dice) == \
-        ("inf", "AXIS", 4, 2, 1, (3, 2, 1))
+    assert (inf.unit_class, inf.side, inf.figures, inf.move, inf.move_fire, inf.dice) == (
+        "inf",
+        "AXIS",
+        4,
+        2,
+        1,
+        (3, 2, 1),
+    )
     sf = unit_spec("inf2us")
     assert (sf.kind, sf.side, sf.move_fire) == ("special_forces", "ALLIES", 2)
     tank = unit_spec("tankru")
-    assert (tank.unit_class, tank.figures, tank.move, tank.dice, tank.take_ground) == ("armor", 3, 3, (3, 3, 3), 2)
+    assert (tank.unit_class, tank.figures, tank.move, tank.dice, tank.take_ground) == (
+        "armor",
+        3,
+        3,
+        (3, 3, 3),
+        2,
+    )
     assert unit_spec("tank2brit").figures == 4
     gun = unit_spec("gunger")
-    assert (gun.unit_class, gun.figures, gun.move, gun.move_fire, gun.dice, gun.needs_los, gun.take_ground) == \
-        ("art", 2, 1, 0, (3, 3, 2, 2, 1, 1), False, 0)
+    assert (
+        gun.unit_class,
+        gun.figures,
+        gun.move,
+        gun.move_fire,
+        gun.dice,
+        gun.needs_los,
+        gun.take_ground,
+    ) == ("art", 2, 1, 0, (3, 3, 2, 2, 1, 1), False, 0)
 
 
 def test_nations_and_japanese_flags():
@@ -47,12 +67,14 @@ def test_badges():
     eng = unit_spec("inf2us", "badge12")
     assert eng.kind == "engineer" and eng.move_fire == 1 and eng.ignore_terrain_defense_at_1
     sniper = unit_spec("infus", "badge26")
-    assert sniper.medal_value == 0 and sniper.hit_by == {"grenade"} and "armor" in sniper.cannot_target
+    assert (
+        sniper.medal_value == 0 and sniper.hit_by == {"grenade"} and "armor" in sniper.cannot_target
+    )
     assert unit_spec("infru", "badge29").take_ground == 2
     assert unit_spec("tankus", "badge33").flame_cap
     assert unit_spec("gunger", "badge46").needs_los
-    assert unit_spec("inf2us", "badge1").kind == "special_forces"      # decorative
-    assert unit_spec("inf2us", "badge77").kind == "special_forces"     # unknown = decorative
+    assert unit_spec("inf2us", "badge1").kind == "special_forces"  # decorative
+    assert unit_spec("inf2us", "badge77").kind == "special_forces"  # unknown = decorative
     early = unit_spec("infus", "badge37", date_begin="1941-12-07")
     late = unit_spec("infus", "badge37", date_begin="1944-06-06")
     assert early.no_move_and_fire and not late.no_move_and_fire and late.star_hits_if_not_moved

@@ -7,6 +7,7 @@ Casualties inflicted on enemy Units while in Close Assault are given to any Cybe
 Unit as reinforcements. Otherwise Cybermen are exactly the same as any other Infantry
 Unit. One Cyberman Unit replaces each Infantry, Armour and Artillery Unit. Cybermen may
 not be used in the same game as Daleks or, at least, not on the same side.\""""
+
 from __future__ import annotations
 
 from engine import new_game, view_for
@@ -20,28 +21,44 @@ CYBER = {"variant": "CYBERMEN", "variant_side": "ALLIES"}
 
 
 def test_one_cyberman_unit_replaces_each_unit():
-    """"One Cyberman Unit replaces each Infantry, Armour and Artillery Unit" ... "Special
+    """ "One Cyberman Unit replaces each Infantry, Armour and Artillery Unit" ... "Special
     Infantry Unit, 4 Figures"."""
-    st = new_game(board_from_text("""
+    st = new_game(
+        board_from_text(
+            """
         1: .:i W:i .:a .:i .:g
         7: .:I W:I .:A .:I .:G
-    """, victory=(6, 6)), 1, {"variant": "CYBERMEN"})
+    """,
+            victory=(6, 6),
+        ),
+        1,
+        {"variant": "CYBERMEN"},
+    )
     axis = [u for u in st.units.values() if u.side == "AXIS"]
     assert len(axis) == 5 and {u.spec.kind for u in axis} == {"cyberman"}
     c = axis[0]
     assert (c.spec.unit_class, c.figures, c.spec.move, c.spec.move_fire, c.spec.dice) == (
-        "inf", 4, 3, 3, (3, 3, 3))
+        "inf",
+        4,
+        3,
+        3,
+        (3, 3, 3),
+    )
     assert "cyberman" not in {u.spec.kind for u in st.units.values() if u.side == "ALLIES"}
     assert view_for(st, None)["variant"]["name"] == "CYBERMEN"
 
 
 def test_cybermen_advance_three_hexes_whatever_the_terrain_and_battle_at_three():
-    """"Advances upto 3 hexes. Battle Range is 3 hexes with 3 Battle Dice. Movement is not
+    """ "Advances upto 3 hexes. Battle Range is 3 hexes with 3 Battle Dice. Movement is not
     effected by any Terrain limitations" (two woods crossed, and battle after the move)."""
-    st = ordered("""
+    st = ordered(
+        """
         3@15: .:i
         6@10: .:I W W .
-    """, [(6, 10)], options=CYBER)
+    """,
+        [(6, 10)],
+        options=CYBER,
+    )
     tos = {tuple(a["to"]) for a in legal(st, "move")}
     assert (6, 16) in tos and (6, 18) not in tos
     st = do(st, "move", unit=unit(st, (6, 10)).id, to=[6, 16])
@@ -51,7 +68,7 @@ def test_cybermen_advance_three_hexes_whatever_the_terrain_and_battle_at_three()
 
 
 def test_cybermen_ignore_grenades_and_flags():
-    """"Cybermen are also not effected by Grenade Hits or Purple Flags.\""""
+    """ "Cybermen are also not effected by Grenade Hits or Purple Flags.\""""
     st = new_game(board_from_text("1: .:i\n7: .:I", victory=(6, 6)), 1, {"variant": "CYBERMEN"})
     c = next(u for u in st.units.values() if u.spec.kind == "cyberman")
     faces = ["grenade", "flag", "flag", "inf"]
@@ -60,12 +77,16 @@ def test_cybermen_ignore_grenades_and_flags():
 
 
 def test_close_assault_casualties_reinforce_the_cybermen():
-    """"Casualties inflicted on enemy Units while in Close Assault are given to any
+    """ "Casualties inflicted on enemy Units while in Close Assault are given to any
     Cyberman Unit as reinforcements": the weakest Cyberman (never beyond 4 figures)."""
-    st = ordered("""
+    st = ordered(
+        """
         5@11: .:i
         6@10: .:I . . .:I
-    """, [(6, 10)], options=CYBER)
+    """,
+        [(6, 10)],
+        options=CYBER,
+    )
     a, b = unit(st, (6, 10)), unit(st, (6, 16))
     st.units[a.id].figures = 3
     st.units[b.id].figures = 1
@@ -80,10 +101,14 @@ def test_close_assault_casualties_reinforce_the_cybermen():
 
 
 def test_no_reinforcement_beyond_close_assault():
-    st = ordered("""
+    st = ordered(
+        """
         4@10: .:i
         6@10: .:I
-    """, [(6, 10)], options=CYBER)
+    """,
+        [(6, 10)],
+        options=CYBER,
+    )
     a = unit(st, (6, 10))
     st.units[a.id].figures = 2
     st = do(st, "end_movement")
@@ -99,4 +124,5 @@ def test_cybermen_random_games():
 
 def test_cybermen_snapshots_and_canonical_actions():
     from .test_variants import test_variant_snapshots_and_canonical_actions as check
+
     check({"variant": "CYBERMEN"})

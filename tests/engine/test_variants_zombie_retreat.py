@@ -1,6 +1,7 @@
 """004 Appendix 3, "Achtung! Zombie!": "A Zombie Unit that is forced to Retreat into
 another simply dislodges that Unit back one hex." (engine/rulesets/m44/options/variants/
 zombie.py, extension point ``dislodge``).  Boards drawn as text, dice supplied."""
+
 from __future__ import annotations
 
 from .rulehelp import do, ordered, roll, unit
@@ -24,8 +25,7 @@ def _flag_on_the_zombie(board=BOARD):
 def test_a_retreating_zombie_dislodges_another_zombie_back_one_hex():
     st = _flag_on_the_zombie()
     assert st.pending["type"] == "retreat"
-    assert [(o["to"], o["losses"]) for o in st.pending["options"]] == [([2, 10], 0),
-                                                                         ([2, 12], 0)]
+    assert [(o["to"], o["losses"]) for o in st.pending["options"]] == [([2, 10], 0), ([2, 12], 0)]
     z, other = unit(st, (3, 11)), unit(st, (2, 10))
     st = do(st, "retreat", unit=z.id, to=[2, 10], ignore=0)
     assert st.occ[(2, 10)] == z.id and st.units[z.id].figures == 3

@@ -7,6 +7,7 @@
   server then asks the engine for the acting seats' lists only).
 
 Random play of every ruleset (seeded), checked at every step."""
+
 from __future__ import annotations
 
 import json
@@ -33,8 +34,7 @@ CASES = [
 ]
 
 
-def _steps(name: str, scn_file: str | None, mode: str | None, options: dict, seed: int,
-           limit: int):
+def _steps(name: str, scn_file: str | None, mode: str | None, options: dict, seed: int, limit: int):
     rs = R.get(name)
     scn = load_scenario((ROOT / scn_file).read_text()) if scn_file else None
     st = rs.new_game(seed, options, scn, mode)
@@ -95,8 +95,9 @@ def test_public_status_is_the_spectator_view(name, scn_file, mode, options):
     n = 0
     for rs, st in _steps(name, scn_file, mode, options, 4, 300):
         v = rs.view_for(st, None)
-        assert public_status_of(rs, st) == {k: v.get(k) for k in
-                                            ("turn", "to_act", "game_over", "winner")}
+        assert public_status_of(rs, st) == {
+            k: v.get(k) for k in ("turn", "to_act", "game_over", "winner")
+        }
         n += 1
     assert n > 50
 
@@ -135,8 +136,9 @@ def test_view_parts_split_the_overlord_views():
 def test_kriegspiel_views_are_not_split():
     """004 Kriegspiel rewrites each side's whole view: no shared part to patch once."""
     rs = R.get("m44")
-    st = rs.new_game(3, {"kriegspiel": True},
-                     load_scenario((ROOT / "2-PegasusBridge.m44").read_text()), None)
+    st = rs.new_game(
+        3, {"kriegspiel": True}, load_scenario((ROOT / "2-PegasusBridge.m44").read_text()), None
+    )
     assert rs.view_parts(st, [None]) is None
     common, overlays = R.view_parts_of(rs, st, [None, "AXIS"])
     assert common == {} and overlays[1] == rs.view_for(st, "AXIS")

@@ -8,6 +8,7 @@ decoys, exits, camouflage, star tokens, sudden death), the scenario options, and
 type x face.  Each one must load strictly (no unknown code) and survive a few seeded random
 bot games, played to the end or to a step cap, with ``replay == live``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -22,8 +23,13 @@ from engine.rulesets.m44.game import new_game, apply
 from engine.core.scenario import KNOWN_OPTIONS, load_scenario
 from engine.core.terrain_table import BEHAVIORS, TERRAIN, lookup
 from engine.core.textboard import m44_from_text
-from engine.core.units import (BADGES, BEHAVIOR_BADGES, BEHAVIORS as UNIT_BEHAVIORS,
-                               PERIOD_BADGES, PREFIXES)
+from engine.core.units import (
+    BADGES,
+    BEHAVIOR_BADGES,
+    BEHAVIORS as UNIT_BEHAVIORS,
+    PERIOD_BADGES,
+    PREFIXES,
+)
 
 BOARDS = ("STANDARD", "BRKTHRU", "OVERLORD")
 FACES = ("COUNTRY", "WINTER", "DESERT", "BEACH")
@@ -36,6 +42,7 @@ SEEDS = (3, 11)
 # ---------------------------------------------------------------------------------------
 # Content: hex "items" (tile slots, optional unit) laid out row by row
 # ---------------------------------------------------------------------------------------
+
 
 def _tile(code: str, orientation: int) -> tuple[str, dict[str, Any]]:
     """(slot, tile dict) for a TERRAIN key (``name`` or ``name+BEHAVIOR``)."""
@@ -73,12 +80,30 @@ def terrain_items() -> list[dict[str, Any]]:
         {"terrain": {"name": "oasis", "behavior": "OASIS_RECOVERY"}},
         {"terrain": {"name": "dcamp", "behavior": "OASIS_RECOVERY", "original_owner": "ALLIES"}},
         {"terrain": {"name": "curve", "behavior": "FORD"}},
-        {"terrain": {"name": "river"}, "rect_terrain": {"name": "bridge", "behavior": "CAN_BE_BLOWN",
-                                                        "behavior2": "ONE_MEDAL_IF_BLOWN"}},
-        {"terrain": {"name": "river"}, "rect_terrain": {"name": "wbridge", "behavior": "CAN_BE_BLOWN"}},
-        {"terrain": {"name": "woods", "properties": {"isImpassable": {"AXIS": True, "ALLIES": [2, 3]}}}},
-        {"terrain": {"name": "hills", "properties": {"mustStopWhenEntering": True,
-                                                     "isBlockingLineOfSight": False}}},
+        {
+            "terrain": {"name": "river"},
+            "rect_terrain": {
+                "name": "bridge",
+                "behavior": "CAN_BE_BLOWN",
+                "behavior2": "ONE_MEDAL_IF_BLOWN",
+            },
+        },
+        {
+            "terrain": {"name": "river"},
+            "rect_terrain": {"name": "wbridge", "behavior": "CAN_BE_BLOWN"},
+        },
+        {
+            "terrain": {
+                "name": "woods",
+                "properties": {"isImpassable": {"AXIS": True, "ALLIES": [2, 3]}},
+            }
+        },
+        {
+            "terrain": {
+                "name": "hills",
+                "properties": {"mustStopWhenEntering": True, "isBlockingLineOfSight": False},
+            }
+        },
         {"terrain": {"name": "river"}, "unit": {"name": "infus", "equipment": "boat"}},
     ]
     return items
@@ -89,7 +114,7 @@ def unit_items(nations: tuple[str, ...]) -> list[dict[str, Any]]:
     out = []
     for prefix, nation in itertools.product(PREFIXES, nations):
         if prefix in ("pdestroyer", "loco", "wagon"):
-            continue        # rect_terrain units, see rect_unit_items
+            continue  # rect_terrain units, see rect_unit_items
         if prefix == "tiger":
             out.append({"unit": {"name": f"tank2{nation}", "nbr_units": "1"}})
         else:
@@ -112,8 +137,11 @@ def badge_items(axis: bool) -> list[dict[str, Any]]:
     """Every rule-bearing badge (both periods via date_begin), unit behaviour and equipment."""
     nation = "ger" if axis else "us"
     out = []
-    badges = sorted({(p, b) for p, b in BADGES} | {(p, b) for p, b, _ in PERIOD_BADGES}
-                    | {("inf", 38), ("tank2", 4), ("inf2", 4), ("gun", 38), ("inf2", 1), ("tank2", 25)})
+    badges = sorted(
+        {(p, b) for p, b in BADGES}
+        | {(p, b) for p, b, _ in PERIOD_BADGES}
+        | {("inf", 38), ("tank2", 4), ("inf2", 4), ("gun", 38), ("inf2", 1), ("tank2", 25)}
+    )
     for prefix, badge in badges:
         out.append({"unit": {"name": prefix + nation, "badge": f"badge{badge}"}})
     for behavior in sorted(set(UNIT_BEHAVIORS) | set(BEHAVIOR_BADGES) | {"GERMAN_2VICTANK"}):
@@ -131,30 +159,49 @@ def badge_items(axis: bool) -> list[dict[str, Any]]:
 def tag_items() -> list[dict[str, Any]]:
     """Medals with every setting, minefields (by side, unowned, decoy), exits, camouflage, tokens."""
     medal_settings = [
-        {}, {"permanent": True}, {"counts_for": 2, "nbr_hex": 2}, {"majority": True, "side": "AXIS"},
-        {"sole_control": True}, {"last_to_occupy": True}, {"turn_start": True},
-        {"any_hex": True, "side": "ALLIES", "nbr_hex": 1}, {"permanent": False, "counts_for": 1},
+        {},
+        {"permanent": True},
+        {"counts_for": 2, "nbr_hex": 2},
+        {"majority": True, "side": "AXIS"},
+        {"sole_control": True},
+        {"last_to_occupy": True},
+        {"turn_start": True},
+        {"any_hex": True, "side": "ALLIES", "nbr_hex": 1},
+        {"permanent": False, "counts_for": 1},
     ]
     out: list[dict[str, Any]] = []
     for i, settings in enumerate(medal_settings):
         name = f"medal{(0, 1, 2, 4, 6, 7, 5, 0, 1)[i]}"
-        out.append({"terrain": {"name": "buildings"} if i % 2 else {"name": "woods"},
-                    "tags": [{"name": name, "medal": settings, "group": ["E5", "f4"] if i % 3 == 0 else []}]})
+        out.append(
+            {
+                "terrain": {"name": "buildings"} if i % 2 else {"name": "woods"},
+                "tags": [
+                    {"name": name, "medal": settings, "group": ["E5", "f4"] if i % 3 == 0 else []}
+                ],
+            }
+        )
     out += [
         {"tags": [{"name": "tag3", "behavior": "MINE_FIELD", "side": "AXIS", "group": []}]},
         {"tags": [{"name": "tag3", "behavior": "MINE_FIELD", "side": "ALLIES"}]},
         {"tags": [{"name": "tag3", "behavior": "MINE_FIELD"}]},
         {"tags": [{"name": "tag3", "behavior": "DECOY_MEDAL_MINE_FIELD", "side": "AXIS"}]},
         {"tags": [{"name": "tag3", "behavior": "DECOY_MEDAL_MINE_FIELD", "side": "AXIS"}]},
-        {"tags": [{"name": "tag3"}]},                                   # decorative (BGA)
-        {"tags": [{"name": "tag4", "behavior": "EXIT_MARKER", "side": "ALLIES", "group": ["A9", "c9"]}]},
+        {"tags": [{"name": "tag3"}]},  # decorative (BGA)
+        {
+            "tags": [
+                {"name": "tag4", "behavior": "EXIT_MARKER", "side": "ALLIES", "group": ["A9", "c9"]}
+            ]
+        },
         {"tags": [{"name": "tag5", "behavior": "EXIT_MARKER", "side": "AXIS", "group": ["A1"]}]},
-        {"tags": [{"name": "tag4"}, {"name": "tag5"}]},                 # ignored without behaviour
+        {"tags": [{"name": "tag4"}, {"name": "tag5"}]},  # ignored without behaviour
         {"tags": [{"name": "tag14"}], "unit": {"name": "infger"}},
         {"tags": [{"name": "tag15"}], "unit": {"name": "infus"}},
         {"tags": [{"name": "tag1"}]},
-        {"tags": [{"name": "tag1", "behavior": "IS_WITTMANN"}], "unit": {"name": "tank2ger", "nbr_units": 1}},
-        {"tags": {"0": {"name": "medal2"}, "1": {"name": "tag2"}}},     # index-keyed map
+        {
+            "tags": [{"name": "tag1", "behavior": "IS_WITTMANN"}],
+            "unit": {"name": "tank2ger", "nbr_units": 1},
+        },
+        {"tags": {"0": {"name": "medal2"}, "1": {"name": "tag2"}}},  # index-keyed map
     ]
     return out
 
@@ -162,23 +209,46 @@ def tag_items() -> list[dict[str, Any]]:
 def option_sets() -> dict[str, dict[str, Any]]:
     """game_info.options values (vocabulary 3.3), grouped so that they do not conflict."""
     return {
-        "nations": {"british_commonwealth": True, "russian_commissar_rule": "ALLIES",
-                    "gung_ho": True, "italy_royal_army": True, "italy_high_command": True,
-                    "north_african_desert_rules": True},
-        "blitz": {"blitz_rules": True, "partial_blitz_rules": "AXIS", "air_strikes_rules": "ALLIES",
-                  "hill317": ["G5", "H4"]},
+        "nations": {
+            "british_commonwealth": True,
+            "russian_commissar_rule": "ALLIES",
+            "gung_ho": True,
+            "italy_royal_army": True,
+            "italy_high_command": True,
+            "north_african_desert_rules": True,
+        },
+        "blitz": {
+            "blitz_rules": True,
+            "partial_blitz_rules": "AXIS",
+            "air_strikes_rules": "ALLIES",
+            "hill317": ["G5", "H4"],
+        },
         "night": {"night_visibility_rules": True, "night_visibility_team_turn": "AXIS"},
         "nightfall": {"night_visibility_rules": True, "night_visibility_reverse_rule": True},
-        "deck": {"deck_name": "AIR_POWER_AS_ARTILLERY_BOMBARD_DECK", "deck_reshuffling": False,
-                 "mine_deck_name": "TERRAIN"},
-        "medals": {"empty_section_medals": {"sections": [0], "side": "AXIS", "count_for": 1},
-                   "infantry_exit_counts_2": True,
-                   "must_have_unit_exit": {"side": "ALLIES", "min_nbr_units": 1}},
-        "specials": {"smoke_screen": {"side": "ALLIES"}, "blowbridge_opt2": {"side": "AXIS"},
-                     "airdrop": {"side": "ALLIES", "range": 2, "nbr_units": 2, "center": "G5",
-                                 "unit": {"name": "inf2us"}, "nbr_drops": 1},
-                     "supply_train_rules": {"side": "AXIS"},
-                     "armor_breakthrough_rules": {"side": "ALLIES"}},
+        "deck": {
+            "deck_name": "AIR_POWER_AS_ARTILLERY_BOMBARD_DECK",
+            "deck_reshuffling": False,
+            "mine_deck_name": "TERRAIN",
+        },
+        "medals": {
+            "empty_section_medals": {"sections": [0], "side": "AXIS", "count_for": 1},
+            "infantry_exit_counts_2": True,
+            "must_have_unit_exit": {"side": "ALLIES", "min_nbr_units": 1},
+        },
+        "specials": {
+            "smoke_screen": {"side": "ALLIES"},
+            "blowbridge_opt2": {"side": "AXIS"},
+            "airdrop": {
+                "side": "ALLIES",
+                "range": 2,
+                "nbr_units": 2,
+                "center": "G5",
+                "unit": {"name": "inf2us"},
+                "nbr_drops": 1,
+            },
+            "supply_train_rules": {"side": "AXIS"},
+            "armor_breakthrough_rules": {"side": "ALLIES"},
+        },
     }
 
 
@@ -215,7 +285,7 @@ def layout(items: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     bottom = [h for h in board.hexes if h[0] > middle and h[1] <= 24]
     mid = [h for h in board.hexes if h[0] == middle and h[1] <= 24]
     free = {"AXIS": top, "ALLIES": bottom}
-    spare = mid + top[len(top) // 2:] + bottom[: len(bottom) // 2]
+    spare = mid + top[len(top) // 2 :] + bottom[: len(bottom) // 2]
     placed: dict[tuple[int, int], dict[str, Any]] = {}
     for k, item in enumerate(items):
         unit = item.get("unit")
@@ -229,23 +299,45 @@ def layout(items: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
         if h in spare:
             spare.remove(h)
         entry = {k2: v for k2, v in item.items()}
-        if "unit" not in entry and k % 3 == 0 and _can_stand(entry) \
-                and not ("rect_terrain" in entry and entry["rect_terrain"]["name"] in ("pdestroyer", "loco", "wagon")):
+        if (
+            "unit" not in entry
+            and k % 3 == 0
+            and _can_stand(entry)
+            and not (
+                "rect_terrain" in entry
+                and entry["rect_terrain"]["name"] in ("pdestroyer", "loco", "wagon")
+            )
+        ):
             entry["unit"] = dict(_AXIS_UNIT if h[0] < middle else _ALLIED_UNIT)
         placed[h] = entry
     return [{"row": r, "col": c, **e} for (r, c), e in sorted(placed.items())]
 
 
-def build(items: list[dict[str, Any]], kind: str, face: str, *, date_begin: str = "1944-06-06",
-          options: dict[str, Any] | None = None, victory: tuple[int, int] = (4, 4),
-          game_info: dict[str, Any] | None = None) -> dict[str, Any]:
-    return m44_from_text("", hexes=layout(items, kind), kind=kind, face=face,
-                         date_begin=date_begin, options=options, victory=victory,
-                         game_info=game_info, name=f"vocabulary-{kind}-{face}")
+def build(
+    items: list[dict[str, Any]],
+    kind: str,
+    face: str,
+    *,
+    date_begin: str = "1944-06-06",
+    options: dict[str, Any] | None = None,
+    victory: tuple[int, int] = (4, 4),
+    game_info: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return m44_from_text(
+        "",
+        hexes=layout(items, kind),
+        kind=kind,
+        face=face,
+        date_begin=date_begin,
+        options=options,
+        victory=victory,
+        game_info=game_info,
+        name=f"vocabulary-{kind}-{face}",
+    )
 
 
 def play_and_replay(data: dict[str, Any], seed: int) -> None:
-    scn = load_scenario(data)                     # strict: every code must be known
+    scn = load_scenario(data)  # strict: every code must be known
     st = new_game(scn, seed)
     bot = RandomBot(seed)
     actions = []
@@ -261,7 +353,7 @@ def play_and_replay(data: dict[str, Any], seed: int) -> None:
 
 
 def _cases() -> dict[str, dict[str, Any]]:
-    combos = [(k, f) for k in BOARDS for f in FACES]       # every board type x face
+    combos = [(k, f) for k in BOARDS for f in FACES]  # every board type x face
     cases: dict[str, dict[str, Any]] = {}
     terrain = terrain_items()
     half = (len(terrain) + 1) // 2
@@ -273,19 +365,47 @@ def _cases() -> dict[str, dict[str, Any]]:
         ("rect-units", rect_unit_items() + unit_items(("ger", "us")), {}),
         ("badges-late", badge_items(True) + badge_items(False)[:20], {"date_begin": "1944-06-06"}),
         ("badges-early", badge_items(False) + badge_items(True)[:20], {"date_begin": "1941-05-01"}),
-        ("tags", tag_items(), {"game_info": {"victory": {"condition": [
-            {"group_sudden_death": {"side": "ALLIES", "number": 2, "group": ["G5", "H4", "i5"]}}]}}}),
+        (
+            "tags",
+            tag_items(),
+            {
+                "game_info": {
+                    "victory": {
+                        "condition": [
+                            {
+                                "group_sudden_death": {
+                                    "side": "ALLIES",
+                                    "number": 2,
+                                    "group": ["G5", "H4", "i5"],
+                                }
+                            }
+                        ]
+                    }
+                }
+            },
+        ),
     ]
     for name, values in option_sets().items():
-        contents.append((f"options-{name}", unit_items(("ger", "brit", "it", "us", "jp", "ru"))
-                         + [{"terrain": {"name": "river"}, "rect_terrain": {"name": "bridge", "behavior": "CAN_BE_BLOWN"}},
-                            {"terrain": {"name": "rail"}}, {"terrain": {"name": "station"}},
-                            {"tags": [{"name": "tag4", "behavior": "EXIT_MARKER", "side": "ALLIES"}]}],
-                         {"options": values}))
+        contents.append(
+            (
+                f"options-{name}",
+                unit_items(("ger", "brit", "it", "us", "jp", "ru"))
+                + [
+                    {
+                        "terrain": {"name": "river"},
+                        "rect_terrain": {"name": "bridge", "behavior": "CAN_BE_BLOWN"},
+                    },
+                    {"terrain": {"name": "rail"}},
+                    {"terrain": {"name": "station"}},
+                    {"tags": [{"name": "tag4", "behavior": "EXIT_MARKER", "side": "ALLIES"}]},
+                ],
+                {"options": values},
+            )
+        )
     for i, (name, items, kw) in enumerate(contents):
         kind, face = combos[i % len(combos)]
         cases[f"{name}-{kind}-{face}"] = build(items, kind, face, **kw)
-    for kind, face in combos[len(contents):] if len(contents) < len(combos) else []:
+    for kind, face in combos[len(contents) :] if len(contents) < len(combos) else []:
         cases[f"plain-{kind}-{face}"] = build(terrain[::5] + unit_items(("ger", "us")), kind, face)
     return cases
 
@@ -311,9 +431,13 @@ def test_vocabulary_is_covered():
                 seen_units.add(hx["unit"]["name"])
     missing = {c for c, s in TERRAIN.items() if s.slot != "engine"} - seen_tiles
     assert not missing
-    assert {b for b in BEHAVIORS} <= {t.partition("+")[2] for t in seen_tiles} | {"CAN_BE_BLOWN", "ONE_MEDAL_IF_BLOWN"}
-    for prefix, nation in itertools.product(("inf", "inf2", "tank", "tank2", "gun", "veh"),
-                                            AXIS_NATIONS + ALLIED_NATIONS):
+    assert {b for b in BEHAVIORS} <= {t.partition("+")[2] for t in seen_tiles} | {
+        "CAN_BE_BLOWN",
+        "ONE_MEDAL_IF_BLOWN",
+    }
+    for prefix, nation in itertools.product(
+        ("inf", "inf2", "tank", "tank2", "gun", "veh"), AXIS_NATIONS + ALLIED_NATIONS
+    ):
         assert prefix + nation in seen_units
     assert seen_boards == {(k, f) for k in BOARDS for f in FACES}
     # war_of_the_worlds_units: the project's own option (the bundled The Fall Of London)

@@ -6,6 +6,7 @@ procedures (movement, line of sight, battle dice, hits, retreats, take ground, m
 owns its turn machine (:mod:`.machine`, :mod:`.game`), its combat flow (:mod:`.combat`)
 and its view (:mod:`.view`).  See docs/rules-coverage.md "Fast Play '44".
 """
+
 from __future__ import annotations
 
 from ...core.ruleset import register

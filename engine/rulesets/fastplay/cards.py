@@ -21,6 +21,7 @@ the card's standard effect put in Fast Play terms:
 * Medics & Mechanics: one own unit that lost figures rolls 4 dice; each symbol of its
   class or star gives a figure back (up to its starting strength).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -30,11 +31,17 @@ from ...procedures.common import parse_hex, parse_unit
 from ...procedures.state import GameState
 
 CARDS: tuple[tuple[str, str], ...] = (
-    ("their_finest_hour", "Their Finest Hour"), ("behind_enemy_lines", "Behind Enemy Lines"),
-    ("infantry_assault", "Infantry Assault"), ("infantry_assault", "Infantry Assault"),
-    ("armor_assault", "Armor Assault"), ("close_assault", "Close Assault"),
-    ("barrage", "Barrage"), ("artillery_bombard", "Artillery Bombard"),
-    ("air_power", "Air Power"), ("medics", "Medics & Mechanics"))
+    ("their_finest_hour", "Their Finest Hour"),
+    ("behind_enemy_lines", "Behind Enemy Lines"),
+    ("infantry_assault", "Infantry Assault"),
+    ("infantry_assault", "Infantry Assault"),
+    ("armor_assault", "Armor Assault"),
+    ("close_assault", "Close Assault"),
+    ("barrage", "Barrage"),
+    ("artillery_bombard", "Artillery Bombard"),
+    ("air_power", "Air Power"),
+    ("medics", "Medics & Mechanics"),
+)
 TEXT = {
     "their_finest_hour": "+3 CP this turn.",
     "behind_enemy_lines": "This turn infantry moves up to 3 hexes ignoring terrain restrictions.",
@@ -66,8 +73,12 @@ def deal(st: GameState) -> None:
 
 def actions(st: GameState, seat: str) -> list[dict[str, Any]]:
     """``play_card`` actions of the active side (1 CP, one card per turn)."""
-    if (not st.options.get("command_cards") or seat != st.active or st.ext["cp"] <= 0
-            or st.play.flags.get("card_played")):
+    if (
+        not st.options.get("command_cards")
+        or seat != st.active
+        or st.ext["cp"] <= 0
+        or st.play.flags.get("card_played")
+    ):
         return []
     out = []
     for c in st.hands[seat]:
@@ -76,8 +87,11 @@ def actions(st: GameState, seat: str) -> list[dict[str, Any]]:
         if key in TARGETED:
             out += [{**a, "target": [*u.hex]} for u in st.units.values() if u.side != seat]
         elif key == "medics":
-            out += [{**a, "unit": u.id} for u in st.units.values()
-                    if u.side == seat and u.figures < u.max_figures]
+            out += [
+                {**a, "unit": u.id}
+                for u in st.units.values()
+                if u.side == seat and u.figures < u.max_figures
+            ]
         else:
             out.append(a)
     return out
@@ -98,8 +112,15 @@ def play(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) ->
     st.ext["current"] = None
     f = st.play.flags
     f["card_played"] = True
-    events.append({"type": "card_played", "seat": side, "side": side, "card": card_json(cid),
-                   "cp": st.ext["cp"]})
+    events.append(
+        {
+            "type": "card_played",
+            "seat": side,
+            "side": side,
+            "card": card_json(cid),
+            "cp": st.ext["cp"],
+        }
+    )
     if key == "their_finest_hour":
         st.ext["cp"] += 3
     elif key == "behind_enemy_lines":
@@ -124,15 +145,30 @@ def play(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) ->
                 if w is not None and w.side != side and len(targets) < 4:
                     targets.append(w)
         dice = 4 if key == "barrage" else (2 if side == "ALLIES" else 1)
-        for w in reversed(targets):             # the first target is resolved first
+        for w in reversed(targets):  # the first target is resolved first
             _push(st, key, w.id, w.hex, dice, side)
 
 
 def _push(st: GameState, kind: str, uid: str, h, dice: int, side: str) -> None:
-    st.ext["fights"].append({"kind": kind, "assault": False, "att": None, "tgt": uid,
-                             "frm": None, "thex": [*h], "dist": 0, "dice": dice,
-                             "stage": "roll", "flags": 0, "opts": [], "vacated": False,
-                             "retreated": False, "side": side, "no_ignore": True})
+    st.ext["fights"].append(
+        {
+            "kind": kind,
+            "assault": False,
+            "att": None,
+            "tgt": uid,
+            "frm": None,
+            "thex": [*h],
+            "dist": 0,
+            "dice": dice,
+            "stage": "roll",
+            "flags": 0,
+            "opts": [],
+            "vacated": False,
+            "retreated": False,
+            "side": side,
+            "no_ignore": True,
+        }
+    )
 
 
 def heal(st: GameState, f: dict, faces: list[str], events: list[dict[str, Any]]) -> None:
@@ -143,10 +179,21 @@ def heal(st: GameState, f: dict, faces: list[str], events: list[dict[str, Any]])
     symbol = {"inf": "inf", "armor": "armor"}.get(u.cls)
     n = sum(1 for x in faces if x == "star" or x == symbol)
     gained = min(n, u.max_figures - u.figures)
-    events.append({"type": "dice_rolled", "side": f["side"], "unit": None, "target_unit": u.id,
-                   "dice": list(faces), "hits": 0, "flags": 0, "kind": "medics"})
+    events.append(
+        {
+            "type": "dice_rolled",
+            "side": f["side"],
+            "unit": None,
+            "target_unit": u.id,
+            "dice": list(faces),
+            "hits": 0,
+            "flags": 0,
+            "kind": "medics",
+        }
+    )
     if gained:
         m = st.mut(u.id)
         m.figures += gained
-        events.append({"type": "unit_healed", "unit": u.id, "figures_gained": gained,
-                       "figures": m.figures})
+        events.append(
+            {"type": "unit_healed", "unit": u.id, "figures_gained": gained, "figures": m.figures}
+        )

@@ -35,6 +35,7 @@ Choices where the text is silent (docs/rules-coverage.md "Fast Play '44"):
 * A withdrawal off the board (5.6d, 9) is offered when the retreat the flags ask for is
   longer than the hexes left between the unit and its own board edge.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -77,9 +78,19 @@ def as_infantry(st: GameState, u: Unit) -> Unit:
     if u.id not in st.ext["towed"]:
         return u
     w = u.copy()
-    w.spec = replace(u.spec, unit_class="inf", kind="infantry", dice=(3, 2, 1),
-                     needs_los=True, dice_vs=(), indirect_fire=False, stationary_dice=None,
-                     ignore_terrain_defense=False, star_hits=frozenset(), flag_faces=())
+    w.spec = replace(
+        u.spec,
+        unit_class="inf",
+        kind="infantry",
+        dice=(3, 2, 1),
+        needs_los=True,
+        dice_vs=(),
+        indirect_fire=False,
+        stationary_dice=None,
+        ignore_terrain_defense=False,
+        star_hits=frozenset(),
+        flag_faces=(),
+    )
     return w
 
 
@@ -103,8 +114,14 @@ def fire_dice(st: GameState, v: Unit, u: Unit, dist: int | None = None) -> int:
 def df_eligible(st: GameState, v: Unit | None, u: Unit | None) -> bool:
     """7.1 / 7.5 / 7.6: not suppressed, not battled this turn, of the side not playing,
     and able to fire at the attacker."""
-    return (v is not None and u is not None and v.side != st.active and v.battles == 0
-            and not suppressed(st, v.id) and fire_dice(st, v, u) > 0)
+    return (
+        v is not None
+        and u is not None
+        and v.side != st.active
+        and v.battles == 0
+        and not suppressed(st, v.id)
+        and fire_dice(st, v, u) > 0
+    )
 
 
 def french(st: GameState, u: Unit) -> bool:
@@ -113,52 +130,98 @@ def french(st: GameState, u: Unit) -> bool:
 
 def _battle_back_ok(st: GameState, f: dict, v: Unit | None, u: Unit | None) -> bool:
     """12.3 (vocabulary 2.6 British Commonwealth): range 1, no flag, down to 1 figure."""
-    if (v is None or u is None or f["kind"] == "battle_back" or f.get("bb_done")
-            or f["flags"] or v.figures != 1 or v.spec.nation != "brit"
-            or v.spec.kind == "sniper" or suppressed(st, v.id)):
+    if (
+        v is None
+        or u is None
+        or f["kind"] == "battle_back"
+        or f.get("bb_done")
+        or f["flags"]
+        or v.figures != 1
+        or v.spec.nation != "brit"
+        or v.spec.kind == "sniper"
+        or suppressed(st, v.id)
+    ):
         return False
-    return (st.scn.board.distance(u.hex, v.hex) == 1 and may_target(v.spec, u.spec)
-            and B.terrain_allows_battle_static(st, v))
+    return (
+        st.scn.board.distance(u.hex, v.hex) == 1
+        and may_target(v.spec, u.spec)
+        and B.terrain_allows_battle_static(st, v)
+    )
 
 
 def assault_bonus(st: GameState, u: Unit) -> int:
     """Close Assault / Armor Assault cards (option ``command_cards``): +1 die."""
     f = st.play.flags if st.play is not None and st.play.side == u.side else {}
-    return f.get("fp_assault_bonus", 0) + (f.get("fp_assault_bonus_armor", 0)
-                                           if u.cls == "armor" else 0)
+    return f.get("fp_assault_bonus", 0) + (
+        f.get("fp_assault_bonus_armor", 0) if u.cls == "armor" else 0
+    )
 
 
 # ----------------------------------------------------------------------------- declare
 def new_fight(kind: str, u: Unit, v: Unit, dist: int, dice: int, assault: bool) -> dict:
-    return {"kind": kind, "assault": assault, "att": u.id, "tgt": v.id, "frm": [*u.hex],
-            "thex": [*v.hex], "dist": dist, "dice": dice, "stage": "roll", "flags": 0,
-            "opts": [], "vacated": False, "retreated": False, "side": u.side}
+    return {
+        "kind": kind,
+        "assault": assault,
+        "att": u.id,
+        "tgt": v.id,
+        "frm": [*u.hex],
+        "thex": [*v.hex],
+        "dist": dist,
+        "dice": dice,
+        "stage": "roll",
+        "flags": 0,
+        "opts": [],
+        "vacated": False,
+        "retreated": False,
+        "side": u.side,
+    }
 
 
-def declare_battle(st: GameState, u: Unit, target: Hex, assault: bool, kind: str,
-                   events: list) -> None:
+def declare_battle(
+    st: GameState, u: Unit, target: Hex, assault: bool, kind: str, events: list
+) -> None:
     """The ordered unit battles (5): Ranged Combat, or an Assault of an adjacent unit."""
     allowed = dict(B.targets(st, u, st.play, "overrun" if kind == "overrun" else "battle"))
     if target not in allowed:
-        raise IllegalAction("illegal_target", "that hex cannot be battled (range, line of "
-                            "sight, 5.4 adjacent enemy, dice)")
+        raise IllegalAction(
+            "illegal_target",
+            "that hex cannot be battled (range, line of sight, 5.4 adjacent enemy, dice)",
+        )
     v = st.unit_at(target)
     d = st.scn.board.distance(u.hex, target)
     if assault and d != 1:
         raise IllegalAction("illegal_target", "an assault is against an adjacent unit")
-    f = new_fight(kind, u, v, d, allowed[target] + (assault_bonus(st, u) if assault else 0),
-                  assault)
+    f = new_fight(
+        kind, u, v, d, allowed[target] + (assault_bonus(st, u) if assault else 0), assault
+    )
     m = st.mut(u.id)
     m.battles += 1
     if kind == "overrun":
         m.overrun = True
-    events.append({"type": "battle_declared", "unit": u.id, "side": u.side, "from": [*u.hex],
-                   "target": [*target], "target_unit": v.id, "range": d, "dice": f["dice"],
-                   "kind": kind, "assault": assault})
+    events.append(
+        {
+            "type": "battle_declared",
+            "unit": u.id,
+            "side": u.side,
+            "from": [*u.hex],
+            "target": [*target],
+            "target_unit": v.id,
+            "range": d,
+            "dice": f["dice"],
+            "kind": kind,
+            "assault": assault,
+        }
+    )
     fights(st).append(f)
-    if assault and kind != "second_assault" and not suppressed(st, v.id) and v.battles == 0 \
-            and fire_dice(st, v, u) > 0 and (has_opfire(st, v.id) or df_eligible(st, v, u)):
-        f["stage"] = "pre_fire"           # 5.7a / 7.4
+    if (
+        assault
+        and kind != "second_assault"
+        and not suppressed(st, v.id)
+        and v.battles == 0
+        and fire_dice(st, v, u) > 0
+        and (has_opfire(st, v.id) or df_eligible(st, v, u))
+    ):
+        f["stage"] = "pre_fire"  # 5.7a / 7.4
 
 
 def declare_fire(st: GameState, v: Unit, u: Unit, kind: str, events: list) -> None:
@@ -173,9 +236,20 @@ def declare_fire(st: GameState, v: Unit, u: Unit, kind: str, events: list) -> No
     else:
         st.mut(v.id).battles += 1
     d = st.scn.board.distance(v.hex, u.hex)
-    events.append({"type": "battle_declared", "unit": v.id, "side": v.side, "from": [*v.hex],
-                   "target": [*u.hex], "target_unit": u.id, "range": d, "dice": n,
-                   "kind": kind, "assault": False})
+    events.append(
+        {
+            "type": "battle_declared",
+            "unit": v.id,
+            "side": v.side,
+            "from": [*v.hex],
+            "target": [*u.hex],
+            "target_unit": u.id,
+            "range": d,
+            "dice": n,
+            "kind": kind,
+            "assault": False,
+        }
+    )
     fights(st).append(new_fight(kind, v, u, d, n, False))
 
 
@@ -187,16 +261,30 @@ def enter_ice(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     n = terrain_at(st, u.hex).entry_hazard_dice
     if n <= 0:
         return
-    events.append({"type": "hazard", "unit": u.id, "hex": [*u.hex], "dice": n,
-                   "kind": "frozen_river"})
+    events.append(
+        {"type": "hazard", "unit": u.id, "hex": [*u.hex], "dice": n, "kind": "frozen_river"}
+    )
     fights(st).append(_chance_fight("hazard", u, n))
 
 
 def _chance_fight(kind: str, u: Unit, dice: int) -> dict[str, Any]:
     """A roll against ``u`` with no firer (a mine, the ice), resolved as in an assault."""
-    return {"kind": kind, "assault": True, "att": None, "tgt": u.id, "frm": None,
-            "thex": [*u.hex], "dist": 0, "dice": dice, "stage": "roll", "flags": 0,
-            "opts": [], "vacated": False, "retreated": False, "side": other(u.side)}
+    return {
+        "kind": kind,
+        "assault": True,
+        "att": None,
+        "tgt": u.id,
+        "frm": None,
+        "thex": [*u.hex],
+        "dist": 0,
+        "dice": dice,
+        "stage": "roll",
+        "flags": 0,
+        "opts": [],
+        "vacated": False,
+        "retreated": False,
+        "side": other(u.side),
+    }
 
 
 def enter_minefield(st: GameState, u: Unit, events: list) -> None:
@@ -204,12 +292,13 @@ def enter_minefield(st: GameState, u: Unit, events: list) -> None:
     m = st.mines.get(u.hex)
     if m is None:
         return
-    st.mut(u.id).stopped = True     # must stop there, a decoy too (no take ground out of it)
+    st.mut(u.id).stopped = True  # must stop there, a decoy too (no take ground out of it)
     if m.side == u.side:
         return
     st.mines[u.hex] = Mine(m.side, m.value, True, m.decoy)
-    events.append({"type": "mine_revealed", "hex": [*u.hex], "value": m.value, "unit": u.id,
-                   "side": u.side})
+    events.append(
+        {"type": "mine_revealed", "hex": [*u.hex], "value": m.value, "unit": u.id, "side": u.side}
+    )
     if m.value <= 0:
         del st.mines[u.hex]
         events.append({"type": "mine_removed", "hex": [*u.hex], "reason": "decoy"})
@@ -230,26 +319,40 @@ def resolve(st: GameState, faces: list[str], events: list) -> None:
             heal(st, f, faces, events)
         _pop(st, events)
         return
-    if "tiger" in f:                           # vocabulary 6.3: the Tiger's second roll,
-        hits, flags = faces.count("grenade"), f.pop("tiger")   # grenades take the figure
-        events.append({"type": "dice_rolled", "side": f["side"], "unit": f["att"],
-                       "target_unit": v.id, "dice": list(faces), "hits": hits,
-                       "flags": flags, "suppression": 0, "kind": "tiger",
-                       "assault": f["assault"]})
+    if "tiger" in f:  # vocabulary 6.3: the Tiger's second roll,
+        hits, flags = faces.count("grenade"), f.pop("tiger")  # grenades take the figure
+        events.append(
+            {
+                "type": "dice_rolled",
+                "side": f["side"],
+                "unit": f["att"],
+                "target_unit": v.id,
+                "dice": list(faces),
+                "hits": hits,
+                "flags": flags,
+                "suppression": 0,
+                "kind": "tiger",
+                "assault": f["assault"],
+            }
+        )
         _outcome(st, f, v, hits, flags, events)
         return
     hits, flags = _read(st, f, u, v, faces, events)
-    if hits and v.spec.two_step_damage:        # vocabulary 6.3 Tiger: one die per hit;
-        f["tiger"], f["dice"] = flags, hits    # the first roll's flags wait under it
-        return                                 # (stage stays "roll": a chance node)
+    if hits and v.spec.two_step_damage:  # vocabulary 6.3 Tiger: one die per hit;
+        f["tiger"], f["dice"] = flags, hits  # the first roll's flags wait under it
+        return  # (stage stays "roll": a chance node)
     _outcome(st, f, v, hits, flags, events)
 
 
-def _read(st: GameState, f: dict, u: Unit | None, v: Unit, faces: list[str],
-          events: list) -> tuple[int, int]:
+def _read(
+    st: GameState, f: dict, u: Unit | None, v: Unit, faces: list[str], events: list
+) -> tuple[int, int]:
     ranged = not f["assault"]
-    star = B.unit_star_hits(u) if u is not None and f["kind"] != "battle_back" else (
-        u.spec.star_hits if u is not None else frozenset())
+    star = (
+        B.unit_star_hits(u)
+        if u is not None and f["kind"] != "battle_back"
+        else (u.spec.star_hits if u is not None else frozenset())
+    )
     hits, flags = D.count(faces, v.cls, v.spec.hit_by, star, ignore_grenades=ranged)
     if u is not None and u.spec.flag_faces:
         flags += extra_flags(u.spec, faces, v.cls)
@@ -257,18 +360,29 @@ def _read(st: GameState, f: dict, u: Unit | None, v: Unit, faces: list[str],
     if ranged and (v.spec.hit_by is None or "grenade" in v.spec.hit_by):
         grenades = faces.count("grenade")
     if f["kind"] == "mine":
-        flags = 0                              # 004 Minefields: flags are ignored
+        flags = 0  # 004 Minefields: flags are ignored
     elif f["kind"] == "hazard":
-        hits, flags = faces.count("star"), 0   # the ice: each star is a figure
+        hits, flags = faces.count("star"), 0  # the ice: each star is a figure
     if v.cls == "art" or v.spec.train:
-        hits, flags = hits + flags, 0          # 10.2: artillery takes flags as hits
+        hits, flags = hits + flags, 0  # 10.2: artillery takes flags as hits
         #                                        (ours: so does a train: no retreat on the rail)
     level = suppression(st, v.id)
     add = min(grenades, 2 - level)
-    hits += grenades - add                     # 8.3: beyond two levels a grenade is a hit
-    events.append({"type": "dice_rolled", "side": f["side"], "unit": f["att"],
-                   "target_unit": v.id, "dice": list(faces), "hits": hits, "flags": flags,
-                   "suppression": add, "kind": f["kind"], "assault": f["assault"]})
+    hits += grenades - add  # 8.3: beyond two levels a grenade is a hit
+    events.append(
+        {
+            "type": "dice_rolled",
+            "side": f["side"],
+            "unit": f["att"],
+            "target_unit": v.id,
+            "dice": list(faces),
+            "hits": hits,
+            "flags": flags,
+            "suppression": add,
+            "kind": f["kind"],
+            "assault": f["assault"],
+        }
+    )
     if add:
         set_suppression(st, v.id, level + add, events, "grenade")
     return hits, flags
@@ -329,10 +443,11 @@ def retreat(st: GameState, opt: dict, events: list) -> None:
         v.hex = to
         st.occ[to] = v.id
         unit_left_hex(st, frm, events)
-        events.append({"type": "unit_retreated", "unit": v.id, "side": v.side,
-                       "from": [*frm], "to": [*to]})
+        events.append(
+            {"type": "unit_retreated", "unit": v.id, "side": v.side, "from": [*frm], "to": [*to]}
+        )
         f["vacated"] = f["retreated"] = True
-        if f["assault"]:                       # 5.8f: two levels after an assault retreat
+        if f["assault"]:  # 5.8f: two levels after an assault retreat
             set_suppression(st, v.id, 2, events, "assault_retreat")
     if opt.get("losses") and B.apply_hits(st, v, opt["losses"], f["side"], events):
         forget(st, v.id)
@@ -354,16 +469,18 @@ def withdraw_unit(st: GameState, u: Unit, events: list, reason: str) -> None:
     forget(st, u.id)
     unit_left_hex(st, u.hex, events)
     st.ext["withdrawn"][u.side] += 1
-    events.append({"type": "unit_withdrawn", "unit": u.id, "side": u.side, "hex": [*u.hex],
-                   "reason": reason})
+    events.append(
+        {"type": "unit_withdrawn", "unit": u.id, "side": u.side, "hex": [*u.hex], "reason": reason}
+    )
     update_objectives(st, events)
     if not any(w.side == u.side for w in st.units.values()):
         win = other(u.side)
         short = st.scn.victory.get(win, 0) - st.medals(win)
         if short > 0:
             st.elim_medals[win] += short
-            events.append({"type": "medal_gained", "side": win, "reason": "withdrawal",
-                           "count": short})
+            events.append(
+                {"type": "medal_gained", "side": win, "reason": "withdrawal", "count": short}
+            )
         finish(st, win, "withdrawal", events)
         return
     check_victory(st, events)
@@ -377,27 +494,37 @@ def after(st: GameState, events: list) -> None:
     u = st.units.get(f["att"])
     v = st.units.get(f["tgt"])
     if f["vacated"]:
-        if (f["kind"] in ASSAULT_KINDS and f["dist"] == 1 and u is not None
-                and u.hex == _h(f["frm"]) and BO.can_take_ground(st, u, _h(f["thex"]))):
+        if (
+            f["kind"] in ASSAULT_KINDS
+            and f["dist"] == 1
+            and u is not None
+            and u.hex == _h(f["frm"])
+            and BO.can_take_ground(st, u, _h(f["thex"]))
+        ):
             if f["assault"]:
-                take_ground(st, events)        # 5.7e: the assaulting unit MUST
+                take_ground(st, events)  # 5.7e: the assaulting unit MUST
             else:
-                f["stage"] = "take_ground"     # 5.6e: ranged combat MAY
+                f["stage"] = "take_ground"  # 5.6e: ranged combat MAY
             return
         _pop(st, events)
         return
     if u is None or v is None or f["retreated"]:
-        _pop(st, events)                       # 7.5: no Defensive Fire after a retreat
+        _pop(st, events)  # 7.5: no Defensive Fire after a retreat
         return
     if _battle_back_ok(st, f, v, u):
         f["stage"] = "battle_back"
         return
-    if (f["assault"] and f["kind"] in ("battle", "overrun") and french(st, u)
-            and not suppressed(st, u.id) and u.hex == _h(f["frm"])):
+    if (
+        f["assault"]
+        and f["kind"] in ("battle", "overrun")
+        and french(st, u)
+        and not suppressed(st, u.id)
+        and u.hex == _h(f["frm"])
+    ):
         f["stage"] = "second_assault"
         return
     if not f["assault"] and f["kind"] in ("battle", "overrun") and df_eligible(st, v, u):
-        f["stage"] = "defensive_fire"          # 5.6f / 7.4: after the hits
+        f["stage"] = "defensive_fire"  # 5.6f / 7.4: after the hits
         return
     _pop(st, events)
 
@@ -411,19 +538,26 @@ def take_ground(st: GameState, events: list) -> None:
     st.occ[to] = u.id
     u.entered = True
     unit_left_hex(st, frm, events)
-    events.append({"type": "ground_taken", "unit": u.id, "side": u.side, "from": [*frm],
-                   "to": [*to]})
+    events.append(
+        {"type": "ground_taken", "unit": u.id, "side": u.side, "from": [*frm], "to": [*to]}
+    )
     update_objectives(st, events)
     if check_victory(st, events):
         return
-    if (u.spec.take_ground >= 2 and not u.overrun and f["kind"] == "battle"
-            and not terrain_at(st, u.hex).no_overrun and B.terrain_allows_battle(st, u)
-            and not suppressed(st, u.id) and B.targets(st, u, st.play, "overrun")):
+    if (
+        u.spec.take_ground >= 2
+        and not u.overrun
+        and f["kind"] == "battle"
+        and not terrain_at(st, u.hex).no_overrun
+        and B.terrain_allows_battle(st, u)
+        and not suppressed(st, u.id)
+        and B.targets(st, u, st.play, "overrun")
+    ):
         f["stage"] = "overrun"
     else:
         _pop(st, events)
-    enter_minefield(st, u, events)      # 004: a mine and the ice roll on a take ground too,
-    enter_ice(st, st.units[u.id], events)   # before the overrun
+    enter_minefield(st, u, events)  # 004: a mine and the ice roll on a take ground too,
+    enter_ice(st, st.units[u.id], events)  # before the overrun
 
 
 def _pop(st: GameState, events: list) -> None:
@@ -437,12 +571,13 @@ def _pop(st: GameState, events: list) -> None:
     if f["stage"] == "overrun" and f["att"] not in st.units:
         _pop(st, events)
         return
-    if f["stage"] == "wait":                   # 5.7b: the assault goes on if the attacker
-        u = st.units.get(f["att"])             # survived, did not retreat, not suppressed
+    if f["stage"] == "wait":  # 5.7b: the assault goes on if the attacker
+        u = st.units.get(f["att"])  # survived, did not retreat, not suppressed
         v = st.units.get(f["tgt"])
         if u is None or v is None or u.hex != _h(f["frm"]) or suppressed(st, u.id):
-            events.append({"type": "battle_cancelled", "unit": f["att"],
-                           "reason": "pre_assault_fire"})
+            events.append(
+                {"type": "battle_cancelled", "unit": f["att"], "reason": "pre_assault_fire"}
+            )
             _pop(st, events)
             return
         f["dice"] = B.battle_dice(st, u, v, 1, None, "battle") + assault_bonus(st, u)
@@ -459,18 +594,33 @@ def _pop(st: GameState, events: list) -> None:
 def pending(st: GameState) -> dict[str, Any]:
     f = top(st)
     s = f["stage"]
-    base = {"unit": f["att"], "target_unit": f["tgt"], "kind": f["kind"],
-            "assault": f["assault"], "hex": f["thex"]}
+    base = {
+        "unit": f["att"],
+        "target_unit": f["tgt"],
+        "kind": f["kind"],
+        "assault": f["assault"],
+        "hex": f["thex"],
+    }
     if s == "roll":
-        return {"type": "roll", "seat": "chance", "dice": f["dice"],
-                "for": "tiger" if "tiger" in f else f["kind"],
-                "unit": f["att"], "target": f["thex"]}
+        return {
+            "type": "roll",
+            "seat": "chance",
+            "dice": f["dice"],
+            "for": "tiger" if "tiger" in f else f["kind"],
+            "unit": f["att"],
+            "target": f["thex"],
+        }
     tside = other(f["side"])
     if s == "pre_fire":
         return {"type": "assault_fire", "seat": tside, **base}
     if s == "retreat":
-        return {"type": "retreat", "seat": tside, "unit": f["tgt"], "flags": f["flags"],
-                "options": f["opts"]}
+        return {
+            "type": "retreat",
+            "seat": tside,
+            "unit": f["tgt"],
+            "flags": f["flags"],
+            "options": f["opts"],
+        }
     if s == "defensive_fire":
         return {"type": "defensive_fire", "seat": tside, **base}
     if s == "battle_back":
@@ -496,25 +646,39 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
             out.append({"type": "defensive_fire", **a, "unit": v.id, "target": [*u.hex]})
         return out + [{"type": "hold_fire", **a}]
     if t == "retreat":
-        return [({"type": "withdraw", **a, "unit": f["tgt"]} if o.get("withdraw") else
-                 {"type": "retreat", **a, "unit": f["tgt"], "to": o["to"],
-                  "ignore": o["ignore"]}) for o in f["opts"]]
+        return [
+            (
+                {"type": "withdraw", **a, "unit": f["tgt"]}
+                if o.get("withdraw")
+                else {
+                    "type": "retreat",
+                    **a,
+                    "unit": f["tgt"],
+                    "to": o["to"],
+                    "ignore": o["ignore"],
+                }
+            )
+            for o in f["opts"]
+        ]
     if t == "defensive_fire":
-        return [{"type": "defensive_fire", **a, "unit": f["tgt"],
-                 "target": [*st.units[f["att"]].hex]}, {"type": "no_defensive_fire", **a}]
+        return [
+            {"type": "defensive_fire", **a, "unit": f["tgt"], "target": [*st.units[f["att"]].hex]},
+            {"type": "no_defensive_fire", **a},
+        ]
     if t == "battle_back":
         return [{"type": "battle_back", **a, "unit": f["tgt"]}, {"type": "pass", **a}]
     if t == "take_ground":
-        return [{"type": "take_ground", **a, "take": True},
-                {"type": "take_ground", **a, "take": False}]
+        return [
+            {"type": "take_ground", **a, "take": True},
+            {"type": "take_ground", **a, "take": False},
+        ]
     if t == "overrun":
         u = st.units[f["att"]]
         out = []
         for h, _ in B.targets(st, u, st.play, "overrun"):
             out.append({"type": "battle", **a, "unit": u.id, "target": [*h], "assault": False})
             if st.scn.board.distance(u.hex, h) == 1:
-                out.append({"type": "battle", **a, "unit": u.id, "target": [*h],
-                            "assault": True})
+                out.append({"type": "battle", **a, "unit": u.id, "target": [*h], "assault": True})
         return out + [{"type": "pass", **a}]
     if t == "second_assault":
         return [{"type": "second_assault", **a, "unit": f["att"]}, {"type": "pass", **a}]
@@ -543,8 +707,16 @@ def apply(st: GameState, action: dict, events: list) -> None:
             opt = next((o for o in f["opts"] if o.get("withdraw")), None)
         else:
             to, ign = action.get("to"), action.get("ignore")
-            opt = next((o for o in f["opts"] if not o.get("withdraw") and o["to"] == list(to or [])
-                        and (ign is None or o["ignore"] == ign)), None)
+            opt = next(
+                (
+                    o
+                    for o in f["opts"]
+                    if not o.get("withdraw")
+                    and o["to"] == list(to or [])
+                    and (ign is None or o["ignore"] == ign)
+                ),
+                None,
+            )
         if opt is None:
             raise IllegalAction("illegal_retreat", "that retreat is not one of the options")
         retreat(st, opt, events)
@@ -554,7 +726,7 @@ def apply(st: GameState, action: dict, events: list) -> None:
             events.append({"type": "fire_held", "unit": v.id, "window": "defensive"})
             _pop(st, events)
             return
-        fights(st).pop()                       # the battle is over; the answer follows
+        fights(st).pop()  # the battle is over; the answer follows
         declare_fire(st, v, u, "defensive_fire", events)
     elif s == "battle_back" and t in ("battle_back", "pass"):
         if t == "pass":
@@ -563,9 +735,20 @@ def apply(st: GameState, action: dict, events: list) -> None:
             return
         v, u = st.units[f["tgt"]], st.units[f["att"]]
         f["stage"] = "after_bb"
-        events.append({"type": "battle_declared", "unit": v.id, "side": v.side,
-                       "from": [*v.hex], "target": [*u.hex], "target_unit": u.id, "range": 1,
-                       "dice": 1, "kind": "battle_back", "assault": False})
+        events.append(
+            {
+                "type": "battle_declared",
+                "unit": v.id,
+                "side": v.side,
+                "from": [*v.hex],
+                "target": [*u.hex],
+                "target_unit": u.id,
+                "range": 1,
+                "dice": 1,
+                "kind": "battle_back",
+                "assault": False,
+            }
+        )
         fights(st).append(new_fight("battle_back", v, u, 1, 1, False))
     elif s == "take_ground" and t == "take_ground":
         if not isinstance(action.get("take"), bool):
@@ -582,8 +765,9 @@ def apply(st: GameState, action: dict, events: list) -> None:
         if action.get("unit") != u.id:
             raise IllegalAction("not_overrun_unit", "only the overrunning unit may battle")
         fights(st).pop()
-        declare_battle(st, u, parse_hex(action, "target"), bool(action.get("assault")),
-                       "overrun", events)
+        declare_battle(
+            st, u, parse_hex(action, "target"), bool(action.get("assault")), "overrun", events
+        )
     elif s == "second_assault" and t in ("second_assault", "pass"):
         u, v = st.units[f["att"]], st.units[f["tgt"]]
         fights(st).pop()
@@ -593,5 +777,15 @@ def apply(st: GameState, action: dict, events: list) -> None:
         raise IllegalAction("unknown_action", f"{t!r} does not answer the pending {s}")
 
 
-__all__ = ["declare_battle", "declare_fire", "resolve", "pending", "legal", "apply",
-           "withdraw_unit", "fire_dice", "df_eligible", "retreat_choices"]
+__all__ = [
+    "declare_battle",
+    "declare_fire",
+    "resolve",
+    "pending",
+    "legal",
+    "apply",
+    "withdraw_unit",
+    "fire_dice",
+    "df_eligible",
+    "retreat_choices",
+]

@@ -11,6 +11,7 @@ move / battle / opfire_marker / rally / withdraw / exit / dig_in / end_turn),
 ruleset does - ``roll`` action with optional faces, the RNG counter advancing by the
 number of dice either way).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -39,26 +40,42 @@ def new_game(scn: Any, seed: int, options: dict[str, Any] | None) -> GameState:
 
 
 HEX, UNIT, BOOL, INT, FACES, PATH = "hex", "unit", "bool", "int", "faces", "path"
-MAX_PATH = 16                   # hexes of a chosen path (no unit moves half as far)
+MAX_PATH = 16  # hexes of a chosen path (no unit moves half as far)
 FIELDS: dict[str, dict[str, str]] = {
     "roll": {"dice": FACES},
-    "move": {"unit": UNIT, "to": HEX, "path": PATH}, "battle": {"unit": UNIT, "target": HEX, "assault": BOOL},
-    "opfire_marker": {"unit": UNIT}, "withdraw": {"unit": UNIT}, "exit": {"unit": UNIT},
-    "dig_in": {"unit": UNIT}, "battle_back": {"unit": UNIT}, "second_assault": {"unit": UNIT},
+    "move": {"unit": UNIT, "to": HEX, "path": PATH},
+    "battle": {"unit": UNIT, "target": HEX, "assault": BOOL},
+    "opfire_marker": {"unit": UNIT},
+    "withdraw": {"unit": UNIT},
+    "exit": {"unit": UNIT},
+    "dig_in": {"unit": UNIT},
+    "battle_back": {"unit": UNIT},
+    "second_assault": {"unit": UNIT},
     "rally": {"unit": UNIT, "to": HEX, "losses": INT},
-    "opportunity_fire": {"unit": UNIT, "target": HEX}, "defensive_fire": {"unit": UNIT, "target": HEX},
-    "retreat": {"unit": UNIT, "to": HEX, "ignore": INT}, "take_ground": {"take": BOOL},
-    "airdrop": {"hex": HEX}, "reinforce": {"hex": HEX}, "place_smoke": {"hex": HEX}, "end_smoke": {},
-    "end_turn": {}, "hold_fire": {}, "no_defensive_fire": {}, "pass": {},
+    "opportunity_fire": {"unit": UNIT, "target": HEX},
+    "defensive_fire": {"unit": UNIT, "target": HEX},
+    "retreat": {"unit": UNIT, "to": HEX, "ignore": INT},
+    "take_ground": {"take": BOOL},
+    "airdrop": {"hex": HEX},
+    "reinforce": {"hex": HEX},
+    "place_smoke": {"hex": HEX},
+    "end_smoke": {},
+    "end_turn": {},
+    "hold_fire": {},
+    "no_defensive_fire": {},
+    "pass": {},
     "play_card": {"card": INT, "target": HEX, "unit": UNIT},
 }
 
 
 def _ok(kind: str, v: Any) -> bool:
     if kind == HEX:
-        return (isinstance(v, list) and len(v) == 2
-                and all(isinstance(x, int) and not isinstance(x, bool) for x in v))
-    if kind == PATH:                # move's optional path: 1..MAX_PATH hexes
+        return (
+            isinstance(v, list)
+            and len(v) == 2
+            and all(isinstance(x, int) and not isinstance(x, bool) for x in v)
+        )
+    if kind == PATH:  # move's optional path: 1..MAX_PATH hexes
         return isinstance(v, list) and 0 < len(v) <= MAX_PATH and all(_ok(HEX, h) for h in v)
     if kind == UNIT:
         return isinstance(v, str)
@@ -105,17 +122,25 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
         return SU.pending(st)
     s = st.ext.get("supply_train")
     if s:
-        return {"type": "reinforce", "seat": s["side"], "left": s["left"],
-                "code": s["unit"]["name"]}
+        return {
+            "type": "reinforce",
+            "seat": s["side"],
+            "left": s["left"],
+            "code": s["unit"]["name"],
+        }
     if st.ext["fights"]:
         return C.pending(st)
     m = st.ext["move"]
     if m is not None and m["window"]:
         u = st.units[m["unit"]]
-        return {"type": "opportunity_fire", "seat": other(u.side), "unit": u.id,
-                "hex": [*u.hex], "shooters": list(m["window"])}
-    return {"type": "command", "seat": st.active, "cp": st.ext["cp"],
-            "unit": st.ext["current"]}
+        return {
+            "type": "opportunity_fire",
+            "seat": other(u.side),
+            "unit": u.id,
+            "hex": [*u.hex],
+            "shooters": list(m["window"]),
+        }
+    return {"type": "command", "seat": st.active, "cp": st.ext["cp"], "unit": st.ext["current"]}
 
 
 def to_act(st: GameState) -> list[str]:
@@ -134,10 +159,11 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if st.ext["fights"]:
         return C.legal(st, seat)
     if t == "opportunity_fire":
-        return [{"type": "opportunity_fire", "seat": seat, "unit": w, "target": p["hex"]}
-                for w in p["shooters"]] + [{"type": "hold_fire", "seat": seat}]
-    return (M.command_actions(st, seat) + K.actions(st, seat)
-            + [{"type": "end_turn", "seat": seat}])
+        return [
+            {"type": "opportunity_fire", "seat": seat, "unit": w, "target": p["hex"]}
+            for w in p["shooters"]
+        ] + [{"type": "hold_fire", "seat": seat}]
+    return M.command_actions(st, seat) + K.actions(st, seat) + [{"type": "end_turn", "seat": seat}]
 
 
 def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -201,5 +227,3 @@ def apply(st: GameState, action: dict[str, Any]) -> tuple[GameState, list[dict[s
     apply_action(new, action, events)
     new.seq += 1
     return new, events
-
-

@@ -25,6 +25,7 @@ unit symbols and grenades, flags ignored; a 0 is a dud and goes), resolved as an
 assault-like roll (grenades hit, no suppression); a move's hexes are counted one per step
 once a move is interrupted.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,20 +37,43 @@ from ...core.units import army_rules
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
 from ...procedures import trains as TR
-from ...procedures.common import SIDES, can_activate, is_top, other, parse_hex, parse_unit, terrain_at
+from ...procedures.common import (
+    SIDES,
+    can_activate,
+    is_top,
+    other,
+    parse_hex,
+    parse_unit,
+    terrain_at,
+)
 from ...procedures.medals import check_victory, exit_board, update_objectives
-from ...procedures.movement import (BOAT, chosen_path, describe_move, exit_hexes,
-                                    exit_value, move_allowance, move_class, reachable)
+from ...procedures.movement import (
+    BOAT,
+    chosen_path,
+    describe_move,
+    exit_hexes,
+    exit_value,
+    move_allowance,
+    move_class,
+    reachable,
+)
 from ...procedures.state import GameState, Mine, Play, Unit
 from ...procedures.terrain_changes import place_sandbag, unit_left_hex
 from . import cards as K
 from . import combat as C
-from .markers import (add_opfire, drop_opfire, fresh_ext, has_opfire, prune, set_suppression,
-                      suppressed)
+from .markers import (
+    add_opfire,
+    drop_opfire,
+    fresh_ext,
+    has_opfire,
+    prune,
+    set_suppression,
+    suppressed,
+)
 
 Hex = tuple[int, int]
 OPTIONS = ("dig_in", "command_cards")
-MINE_POOL = (0, 0, 0, 1, 1, 2, 2, 3, 4)   # 004 minefield pieces, drawn at random
+MINE_POOL = (0, 0, 0, 1, 1, 2, 2, 3, 4)  # 004 minefield pieces, drawn at random
 
 
 # ----------------------------------------------------------------------------- set-up
@@ -67,8 +91,16 @@ def new_game(scn: Scenario, seed: int, options: dict[str, Any] | None) -> GameSt
     st.units, st.occ = {}, {}
     for i, us in enumerate(scn.units):
         spec = army_rules(us.spec, us.side, scn.options)
-        u = Unit(f"u{i}", us.side, spec, us.hex, us.figures, max(us.figures, us.spec.figures),
-                 us.badge, us.inactive_until)
+        u = Unit(
+            f"u{i}",
+            us.side,
+            spec,
+            us.hex,
+            us.figures,
+            max(us.figures, us.spec.figures),
+            us.badge,
+            us.inactive_until,
+        )
         st.units[u.id] = u
         st.occ[u.hex] = u.id
     st.hands = {s: [] for s in SIDES}
@@ -88,7 +120,7 @@ def new_game(scn: Scenario, seed: int, options: dict[str, Any] | None) -> GameSt
     pool = list(MINE_POOL)
     if scn.mines:
         st.rng.shuffle(pool)
-    for m in scn.mines:                # 004 "Placement Of Minefields": hidden values
+    for m in scn.mines:  # 004 "Placement Of Minefields": hidden values
         st.mines[m.hex] = Mine(m.side, pool.pop() if pool else 0, False, m.decoy)
     st.crosshairs = {}
     if opts.get("command_cards"):
@@ -151,10 +183,10 @@ def start_turn(st: GameState, side: str, events: list) -> None:
     prune(st)
     x["towed"] = [t for t in x["towed"] if st.units[t].side != side]
     events.append({"type": "turn_started", "side": side, "turn": st.turn})
-    for uid in list(x["opfire"]):                  # markers lapse (our reading of 6.1)
+    for uid in list(x["opfire"]):  # markers lapse (our reading of 6.1)
         if st.units[uid].side == side:
             drop_opfire(st, uid, events, "expired")
-    for uid, lvl in sorted(x["supp"].items()):     # 8.7
+    for uid, lvl in sorted(x["supp"].items()):  # 8.7
         if st.units[uid].side == side:
             set_suppression(st, uid, lvl - 1, events, "turn_start")
     x["cp"] = command_points(st, side)
@@ -175,8 +207,14 @@ def end_turn(st: GameState, events: list, reason: str) -> None:
 def orderable(st: GameState) -> list[Unit]:
     if st.ext["cp"] <= 0:
         return []
-    return [u for u in st.units.values() if u.side == st.active and not u.ordered
-            and can_activate(st, u) and u.id != st.ext["current"]]
+    return [
+        u
+        for u in st.units.values()
+        if u.side == st.active
+        and not u.ordered
+        and can_activate(st, u)
+        and u.id != st.ext["current"]
+    ]
 
 
 # ----------------------------------------------------------------------------- unit actions
@@ -214,8 +252,12 @@ def can_withdraw(st: GameState, u: Unit) -> bool:
 
 def may_dig_in(st: GameState, u: Unit) -> bool:
     t = terrain_at(st, u.hex)
-    return (st.options.get("dig_in") and u.cls in ("inf", "art") and not t.no_sandbag
-            and not any(tl.spec.family == "sandbag" for tl in t.tiles))
+    return (
+        st.options.get("dig_in")
+        and u.cls in ("inf", "art")
+        and not t.no_sandbag
+        and not any(tl.spec.family == "sandbag" for tl in t.tiles)
+    )
 
 
 def unit_actions(st: GameState, seat: str, u: Unit | None = None) -> list[dict[str, Any]]:
@@ -232,14 +274,17 @@ def unit_actions(st: GameState, seat: str, u: Unit | None = None) -> list[dict[s
     out: list[dict[str, Any]] = []
     fresh = not u.moved and not u.battles and not u.no_battle and not has_opfire(st, u.id)
     spent = battled_out(st, u)
-    if suppressed(st, u.id):                  # 8.4 / 8.5: only a rally (or withdrawal)
+    if suppressed(st, u.id):  # 8.4 / 8.5: only a rally (or withdrawal)
         if fresh:
             for o in rally_choices(st, u):
-                out.append({"type": "withdraw", **a} if o.get("withdraw") else
-                           {"type": "rally", **a, "to": o["to"], "losses": o["losses"]})
+                out.append(
+                    {"type": "withdraw", **a}
+                    if o.get("withdraw")
+                    else {"type": "rally", **a, "to": o["to"], "losses": o["losses"]}
+                )
         return out
     play = st.play
-    if fresh and u.spec.train:                # a train moves whole along its rail
+    if fresh and u.spec.train:  # a train moves whole along its rail
         out += [{"type": "move", **a, "to": [*h]} for h in sorted(train_moves(st, u))]
     if fresh and not u.spec.train:
         for h in sorted(reachable(st, u, play, None, ignores_terrain(st, u))):
@@ -252,7 +297,7 @@ def unit_actions(st: GameState, seat: str, u: Unit | None = None) -> list[dict[s
             out.append({"type": "dig_in", **a})
     if not spent and not has_opfire(st, u.id) and B.can_battle(st, u, play):
         dist = st.scn.board.distance
-        for h, _ in (B.targets(st, u, play) if _enemy_near(st, u) else ()):
+        for h, _ in B.targets(st, u, play) if _enemy_near(st, u) else ():
             out.append({"type": "battle", **a, "target": [*h], "assault": False})
             if dist(u.hex, h) == 1:
                 out.append({"type": "battle", **a, "target": [*h], "assault": True})
@@ -324,16 +369,14 @@ def _current(st: GameState, action: dict, events: list) -> Unit:
     u = st.mut(u.id)
     u.ordered = True
     st.play.ordered.append(u.id)
-    events.append({"type": "unit_ordered", "unit": u.id, "side": u.side,
-                   "cp": st.ext["cp"]})
+    events.append({"type": "unit_ordered", "unit": u.id, "side": u.side, "cp": st.ext["cp"]})
     return u
 
 
 def _passable(st: GameState, u: Unit, h: Hex) -> bool:
     t = terrain_at(st, h)
     cls = "inf" if move_class(u) == BOAT else move_class(u)
-    return not (cls in t.must_stop or t.only_first_step or t.entry_hazard_dice > 0
-                or h in st.mines)
+    return not (cls in t.must_stop or t.only_first_step or t.entry_hazard_dice > 0 or h in st.mines)
 
 
 def path_to(st: GameState, u: Unit, dests: dict[Hex, int], to: Hex) -> list[Hex]:
@@ -373,9 +416,12 @@ def _chosen(st: GameState, u: Unit, action: dict[str, Any], to: Hex) -> tuple[li
         raise IllegalAction("path_mismatch", "the path must end on the hex moved to")
     route = chosen_path(st, u, st.play, path, ignores_terrain(st, u))
     if route is None:
-        raise IllegalAction("illegal_path", "the unit cannot move along that path: each step "
-                            "to an adjacent free hex it may enter, no must-stop hex before "
-                            "the last, within its movement")
+        raise IllegalAction(
+            "illegal_path",
+            "the unit cannot move along that path: each step "
+            "to an adjacent free hex it may enter, no must-stop hex before "
+            "the last, within its movement",
+        )
     return path, route[-1][1]
 
 
@@ -392,12 +438,22 @@ def _move(st: GameState, action: dict, events: list) -> None:
     dests = reachable(st, u, st.play, None, ignores_terrain(st, u))
     if to not in dests:
         raise IllegalAction("illegal_move", "the unit cannot move there")
-    path, cost = _chosen(st, u, action, to) if action.get("path") is not None else \
-        (path_to(st, u, dests, to), dests[to])
-    st.ext["move"] = {"unit": u.id, "path": [[*h] for h in path], "i": 0,
-                      "cost": cost, "from": [*u.hex], "seg": [*u.hex], "window": None}
+    path, cost = (
+        _chosen(st, u, action, to)
+        if action.get("path") is not None
+        else (path_to(st, u, dests, to), dests[to])
+    )
+    st.ext["move"] = {
+        "unit": u.id,
+        "path": [[*h] for h in path],
+        "i": 0,
+        "cost": cost,
+        "from": [*u.hex],
+        "seg": [*u.hex],
+        "window": None,
+    }
     if u.cls in terrain_at(st, u.hex).no_battle_after_leaving:
-        st.mut(u.id).no_battle = True     # marsh: armor cannot battle the turn it leaves
+        st.mut(u.id).no_battle = True  # marsh: armor cannot battle the turn it leaves
     unit_left_hex(st, u.hex, events)
     _continue_move(st, events)
 
@@ -507,16 +563,24 @@ def _battle(st: GameState, action: dict, events: list) -> None:
         raise IllegalAction("unit_suppressed", "a suppressed unit may not battle (8.4)")
     if battled_out(st, u) or has_opfire(st, u.id) or not B.can_battle(st, u, st.play):
         raise IllegalAction("unit_cannot_battle", "this unit may not battle now (5.1)")
-    C.declare_battle(st, u, parse_hex(action, "target"), bool(action.get("assault")),
-                     "battle", events)
+    C.declare_battle(
+        st, u, parse_hex(action, "target"), bool(action.get("assault")), "battle", events
+    )
 
 
 def _opfire_marker(st: GameState, action: dict, events: list) -> None:
     u = _current(st, action, events)
-    if (suppressed(st, u.id) or u.battles or has_opfire(st, u.id) or not u.spec.dice
-            or not B.can_battle(st, u, st.play) or (swa(u) and u.moved)):
-        raise IllegalAction("unit_cannot_battle", "this unit may not take an OpFire marker "
-                            "(6.1-6.3)")
+    if (
+        suppressed(st, u.id)
+        or u.battles
+        or has_opfire(st, u.id)
+        or not u.spec.dice
+        or not B.can_battle(st, u, st.play)
+        or (swa(u) and u.moved)
+    ):
+        raise IllegalAction(
+            "unit_cannot_battle", "this unit may not take an OpFire marker (6.1-6.3)"
+        )
     add_opfire(st, u.id, events)
 
 
@@ -525,8 +589,9 @@ def _rally(st: GameState, action: dict, events: list) -> None:
     if not suppressed(st, u.id) or u.moved:
         raise IllegalAction("not_suppressed", "only a suppressed unit rallies (8.5)")
     to = parse_hex(action, "to")
-    opt = next((o for o in rally_choices(st, u) if not o.get("withdraw")
-                and o["to"] == [*to]), None)
+    opt = next(
+        (o for o in rally_choices(st, u) if not o.get("withdraw") and o["to"] == [*to]), None
+    )
     if opt is None:
         raise IllegalAction("illegal_move", "the unit cannot rally there")
     v = st.mut(u.id)
@@ -539,11 +604,19 @@ def _rally(st: GameState, action: dict, events: list) -> None:
         unit_left_hex(st, frm, events)
     v.moved = max(1, st.scn.board.distance(frm, to))
     v.no_battle = True
-    events.append({"type": "unit_rallied", "unit": v.id, "side": v.side, "from": [*frm],
-                   "to": [*to], "losses": opt["losses"]})
-    set_suppression(st, v.id, 0, events, "rally")          # 8.6
+    events.append(
+        {
+            "type": "unit_rallied",
+            "unit": v.id,
+            "side": v.side,
+            "from": [*frm],
+            "to": [*to],
+            "losses": opt["losses"],
+        }
+    )
+    set_suppression(st, v.id, 0, events, "rally")  # 8.6
     if v.cls == "art":
-        st.ext["towed"].append(v.id)                        # 10.4
+        st.ext["towed"].append(v.id)  # 10.4
     if opt["losses"] and B.apply_hits(st, v, opt["losses"], other(v.side), events):
         C.forget(st, v.id)
     update_objectives(st, events)
@@ -552,8 +625,11 @@ def _rally(st: GameState, action: dict, events: list) -> None:
 
 def _withdraw(st: GameState, action: dict, events: list) -> None:
     u = _current(st, action, events)
-    ok = (any(o.get("withdraw") for o in rally_choices(st, u)) if suppressed(st, u.id)
-          else can_withdraw(st, u))
+    ok = (
+        any(o.get("withdraw") for o in rally_choices(st, u))
+        if suppressed(st, u.id)
+        else can_withdraw(st, u)
+    )
     if u.moved or u.battles or not ok:
         raise IllegalAction("illegal_move", "this unit cannot withdraw off the board (9.3)")
     st.ext["current"] = None
@@ -583,6 +659,13 @@ def _end_turn(st: GameState, action: dict, events: list) -> None:
     end_turn(st, events, "player")
 
 
-HANDLERS = {"move": _move, "battle": _battle, "opfire_marker": _opfire_marker,
-            "rally": _rally, "withdraw": _withdraw, "exit": _exit, "dig_in": _dig_in,
-            "end_turn": _end_turn}
+HANDLERS = {
+    "move": _move,
+    "battle": _battle,
+    "opfire_marker": _opfire_marker,
+    "rally": _rally,
+    "withdraw": _withdraw,
+    "exit": _exit,
+    "dig_in": _dig_in,
+    "end_turn": _end_turn,
+}

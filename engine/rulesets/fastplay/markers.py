@@ -12,13 +12,14 @@
 ``ext`` is copied by ``GameState.clone`` (nested dicts and lists copied), so values are
 changed in place only on a cloned state.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 from ...procedures.state import GameState
 
-SUPPRESSION_MAX = 2        # 8.2 "up to TWO levels of Suppression"
+SUPPRESSION_MAX = 2  # 8.2 "up to TWO levels of Suppression"
 
 
 def ext(st: GameState) -> dict[str, Any]:
@@ -33,7 +34,9 @@ def suppressed(st: GameState, uid: str) -> bool:
     return st.ext["supp"].get(uid, 0) > 0
 
 
-def set_suppression(st: GameState, uid: str, level: int, events: list[dict[str, Any]], reason: str) -> None:
+def set_suppression(
+    st: GameState, uid: str, level: int, events: list[dict[str, Any]], reason: str
+) -> None:
     """Set ``uid``'s level (0..2); a suppressed unit loses its OpFire marker (6.4)."""
     old = st.ext["supp"].get(uid, 0)
     level = max(0, min(SUPPRESSION_MAX, level))
@@ -43,8 +46,9 @@ def set_suppression(st: GameState, uid: str, level: int, events: list[dict[str, 
         st.ext["supp"][uid] = level
     else:
         st.ext["supp"].pop(uid, None)
-    events.append({"type": "suppression", "unit": uid, "level": level, "from": old,
-                   "reason": reason})
+    events.append(
+        {"type": "suppression", "unit": uid, "level": level, "from": old, "reason": reason}
+    )
     if level > old and has_opfire(st, uid):
         drop_opfire(st, uid, events, "suppressed")
 
@@ -75,9 +79,16 @@ def forget(st: GameState, uid: str) -> None:
 
 
 def fresh_ext(cp: int) -> dict[str, Any]:
-    return {"cp": cp, "current": None, "opfire": [], "supp": {}, "towed": [],
-            "withdrawn": {"AXIS": 0, "ALLIES": 0},
-            "fights": [], "move": None}
+    return {
+        "cp": cp,
+        "current": None,
+        "opfire": [],
+        "supp": {},
+        "towed": [],
+        "withdrawn": {"AXIS": 0, "ALLIES": 0},
+        "fights": [],
+        "move": None,
+    }
 
 
 def prune(st: GameState) -> None:

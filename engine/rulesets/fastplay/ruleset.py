@@ -2,6 +2,7 @@
 :class:`engine.core.ruleset.Ruleset` protocol.  1v1 on standard and Breakthrough boards,
 set up from any ``.m44`` scenario; the hex renderer draws it (the view carries ``cp``,
 suppression and OpFire markers)."""
+
 from __future__ import annotations
 
 from typing import Any, ClassVar
@@ -19,15 +20,25 @@ from .view import events_for, view_for
 
 
 OPTIONS = [
-    {"name": "dig_in", "default": False, "optional": True, "implemented": True,
-     "source": "000 thread reply (Mike Austin), suggestion 1",
-     "description": "Dig In as a CP order: an ordered infantry or artillery unit that has "
-                    "not moved or battled places sandbags on its hex instead of acting."},
-    {"name": "command_cards", "default": False, "optional": True, "implemented": True,
-     "source": "000 thread reply (Mike Austin), suggestion 2",
-     "description": "A small command-card draw: the 10 cards the reply lists, 3 each at the "
-                    "start; one per turn for 1 CP, effects in Fast Play terms "
-                    "(engine/rulesets/fastplay/cards.py)."},
+    {
+        "name": "dig_in",
+        "default": False,
+        "optional": True,
+        "implemented": True,
+        "source": "000 thread reply (Mike Austin), suggestion 1",
+        "description": "Dig In as a CP order: an ordered infantry or artillery unit that has "
+        "not moved or battled places sandbags on its hex instead of acting.",
+    },
+    {
+        "name": "command_cards",
+        "default": False,
+        "optional": True,
+        "implemented": True,
+        "source": "000 thread reply (Mike Austin), suggestion 2",
+        "description": "A small command-card draw: the 10 cards the reply lists, 3 each at the "
+        "start; one per turn for 1 CP, effects in Fast Play terms "
+        "(engine/rulesets/fastplay/cards.py).",
+    },
 ]
 
 
@@ -35,12 +46,16 @@ class FastPlayRuleset(Ruleset[GameState]):
     name = "fastplay"
     version = "1"
     title = "Fast Play '44"
-    summary = ("Memoir '44 without cards or sections: Command Points order units anywhere "
-               "one at a time; opportunity fire, defensive fire, suppression, assaults "
-               "and withdrawal (Chris Roper's Fast Play '44 rules).")
+    summary = (
+        "Memoir '44 without cards or sections: Command Points order units anywhere "
+        "one at a time; opportunity fire, defensive fire, suppression, assaults "
+        "and withdrawal (Chris Roper's Fast Play '44 rules)."
+    )
     setup = "scenario"
     renderer = "hex"
-    panels: ClassVar[tuple[str, ...]] = ("fastplay",)   # CP, the unit in hand, fire and assault prompts
+    panels: ClassVar[tuple[str, ...]] = (
+        "fastplay",
+    )  # CP, the unit in hand, fire and assault prompts
     modes: tuple[str, ...] = ("1v1",)
     BOARDS = ("STANDARD", "BRKTHRU")
 
@@ -52,13 +67,19 @@ class FastPlayRuleset(Ruleset[GameState]):
             return False
         return scenario.board.kind in self.BOARDS
 
-    def new_game(self, seed: int, options: dict[str, Any] | None = None,
-                 scenario: Any = None, mode: str | None = None) -> GameState:
+    def new_game(
+        self,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        scenario: Any = None,
+        mode: str | None = None,
+    ) -> GameState:
         if not isinstance(scenario, Scenario):
             raise EngineError("scenario_required", "Fast Play '44 is set up from a .m44 scenario")
         if not self.accepts(scenario, mode):
-            raise IllegalAction("unknown_mode", "Fast Play '44 plays 1v1 on standard or "
-                                "Breakthrough boards")
+            raise IllegalAction(
+                "unknown_mode", "Fast Play '44 plays 1v1 on standard or Breakthrough boards"
+            )
         return G.new_game(scenario, seed, options)
 
     def seats(self, state: GameState) -> list[str]:
@@ -90,11 +111,14 @@ class FastPlayRuleset(Ruleset[GameState]):
 
     def result(self, state: GameState) -> dict[str, Any]:
         medals = {s: state.medals(s) for s in state.elim_medals}
-        return {"winner": state.winner, "draw": state.game_over and state.winner is None,
-                "score": medals, "reason": "medals" if state.game_over else "in_progress"}
+        return {
+            "winner": state.winner,
+            "draw": state.game_over and state.winner is None,
+            "score": medals,
+            "reason": "medals" if state.game_over else "in_progress",
+        }
 
-    def conclude(self, state: GameState, side: str,
-                 reason: str) -> tuple[GameState, list[Event]]:
+    def conclude(self, state: GameState, side: str, reason: str) -> tuple[GameState, list[Event]]:
         """(engine.meta) ``side`` resigns / runs out of time / forfeits;
         the other side wins (the Memoir '44 ending, medals as they stand)."""
         return ending.conclude(state, side, reason)

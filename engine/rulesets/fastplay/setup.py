@@ -4,6 +4,7 @@ options, played as in the standard game through engine/procedures/setup_steps.py
 action ``airdrop {hex}``; the units drift with the state RNG) then ``smoke_screen``
 (pending ``place_smoke``: ``place_smoke {hex}`` / ``end_smoke``).  ``st.ext["setup"]``
 holds the remaining steps; the first turn's CP are already set and wait for them."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,10 +37,10 @@ def pending(st: GameState) -> dict[str, Any]:
 def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
     d = st.ext["setup"][0]
     if d["kind"] == "airdrop":
-        return [{"type": "airdrop", "seat": seat, "hex": [*h]}
-                for h in sorted(st.scn.board._nbrs)]
-    return ([{"type": "place_smoke", "seat": seat, "hex": [*h]}
-             for h in S.smoke_hexes(st, d["placed"])] + [{"type": "end_smoke", "seat": seat}])
+        return [{"type": "airdrop", "seat": seat, "hex": [*h]} for h in sorted(st.scn.board._nbrs)]
+    return [
+        {"type": "place_smoke", "seat": seat, "hex": [*h]} for h in S.smoke_hexes(st, d["placed"])
+    ] + [{"type": "end_smoke", "seat": seat}]
 
 
 def apply(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:

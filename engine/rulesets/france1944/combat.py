@@ -9,14 +9,25 @@ modifier), plus the clarification "Morale Adjustment" and the first recommendati
 before the die) and :func:`resolve` adds the die.  Both return plain dicts whose
 ``lines`` explain every number in words, for the shared log and the combat form.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 from ...core.errors import IllegalAction
-from .tables import (ADJUSTMENT_MAX, ADJUSTMENT_MIN, ALTERNATIVE_RR5_SET_PIECE,
-                     COMBAT_TABLE, HIGHEST, LOWEST, MORALE_MAX, MORALE_MIN, ODDS,
-                     ODDS_LABELS, RATIO_RESULT_MAX)
+from .tables import (
+    ADJUSTMENT_MAX,
+    ADJUSTMENT_MIN,
+    ALTERNATIVE_RR5_SET_PIECE,
+    COMBAT_TABLE,
+    HIGHEST,
+    LOWEST,
+    MORALE_MAX,
+    MORALE_MIN,
+    ODDS,
+    ODDS_LABELS,
+    RATIO_RESULT_MAX,
+)
 
 
 def odds_column(attack: int, defence: int) -> int | None:
@@ -35,8 +46,9 @@ def refuse_below_one_to_four(attack: int, defence: int) -> int:
     """First recommendation: "prohibit attacks at less than 1:4 odds"."""
     col = odds_column(attack, defence)
     if col is None:
-        raise IllegalAction("odds_below_1_4",
-                            f"{attack} against {defence} is below 1-4: the attack is refused")
+        raise IllegalAction(
+            "odds_below_1_4", f"{attack} against {defence} is below 1-4: the attack is refused"
+        )
     return col
 
 
@@ -46,12 +58,15 @@ def chosen_odds_column(computed: int, chosen: int | None, allowed: bool) -> int:
     if chosen is None or chosen == computed:
         return computed
     if not allowed:
-        raise IllegalAction("lower_odds_not_allowed",
-                            "choosing an odds column needs option attacker_may_choose_lower_odds")
+        raise IllegalAction(
+            "lower_odds_not_allowed",
+            "choosing an odds column needs option attacker_may_choose_lower_odds",
+        )
     if not LOWEST <= chosen <= computed:
-        raise IllegalAction("odds_column_too_high",
-                            f"{ODDS_LABELS[chosen]} is above the computed "
-                            f"{ODDS_LABELS[computed]}")
+        raise IllegalAction(
+            "odds_column_too_high",
+            f"{ODDS_LABELS[chosen]} is above the computed {ODDS_LABELS[computed]}",
+        )
     return chosen
 
 
@@ -61,8 +76,9 @@ def terrain_morale_adjustment(terrain: list[int]) -> int:
     return max(terrain, default=0)
 
 
-def defender_morale_adjustment(terrain: list[int], armoured_79th: int,
-                               heavy_bombing: int, air_power: int = 0) -> int:
+def defender_morale_adjustment(
+    terrain: list[int], armoured_79th: int, heavy_bombing: int, air_power: int = 0
+) -> int:
     """The best terrain adjustment plus the cumulative 79th Armoured / heavy bombing
     (and air power) adjustments, kept within "worst -3 and best +2"."""
     total = terrain_morale_adjustment(terrain) + armoured_79th + heavy_bombing + air_power
@@ -124,18 +140,31 @@ def alternative_crdt_reference(ratio_result: int) -> dict[str, Any]:
     but retain the defender morale reference column"; ratio result 5 uses its
     adjusted rows."""
     if ratio_result >= RATIO_RESULT_MAX:
-        return {"ratio_result": ratio_result, "morale_reference": ratio_result,
-                "result_columns": ratio_result, "adjusted_rows": list(ALTERNATIVE_RR5_SET_PIECE)}
-    return {"ratio_result": ratio_result, "morale_reference": ratio_result,
-            "result_columns": ratio_result + 1, "adjusted_rows": None}
+        return {
+            "ratio_result": ratio_result,
+            "morale_reference": ratio_result,
+            "result_columns": ratio_result,
+            "adjusted_rows": list(ALTERNATIVE_RR5_SET_PIECE),
+        }
+    return {
+        "ratio_result": ratio_result,
+        "morale_reference": ratio_result,
+        "result_columns": ratio_result + 1,
+        "adjusted_rows": None,
+    }
 
 
 def _signed(n: int) -> str:
     return f"{n:+d}"
 
 
-def assess(decl: dict[str, Any], control_limits: dict[int, int], lower_odds_allowed: bool,
-           air_power: int = 0, revised: bool = True) -> dict[str, Any]:
+def assess(
+    decl: dict[str, Any],
+    control_limits: dict[int, int],
+    lower_odds_allowed: bool,
+    air_power: int = 0,
+    revised: bool = True,
+) -> dict[str, Any]:
     """Everything the text computes before the die, for one declaration, with the
     explanation lines.  Raises ``IllegalAction`` for a refused attack.
 
@@ -147,64 +176,108 @@ def assess(decl: dict[str, Any], control_limits: dict[int, int], lower_odds_allo
     column = chosen_odds_column(computed, decl.get("odds_column"), lower_odds_allowed)
     limit = control_limits.get(decl["attacker_morale"])
     if limit is None and revised:
-        raise IllegalAction("no_control_limit",
-                            f"no control limit entered for attacker morale "
-                            f"{decl['attacker_morale']} (session option control_limits)")
-    adjustment = defender_morale_adjustment(decl["terrain"], decl["armoured_79th"],
-                                            decl["heavy_bombing"], air_power)
+        raise IllegalAction(
+            "no_control_limit",
+            f"no control limit entered for attacker morale "
+            f"{decl['attacker_morale']} (session option control_limits)",
+        )
+    adjustment = defender_morale_adjustment(
+        decl["terrain"], decl["armoured_79th"], decl["heavy_bombing"], air_power
+    )
     d_morale = adjusted_defender_morale(decl["defender_morale"], adjustment)
     m_mod = morale_modifier(decl["attacker_morale"], d_morale)
     units = len(decl["attackers"])
     c_mod = control_modifier(units, limit) if revised and limit is not None else 0
     modifier = combat_modifier(m_mod, c_mod) if revised else 0
     final, drm = shift_column(column, modifier)
-    lines = [f"Odds {attack} : {defence} -> {ODDS_LABELS[computed]} (rounded in the "
-             f"defender's favour)"]
+    lines = [
+        f"Odds {attack} : {defence} -> {ODDS_LABELS[computed]} (rounded in the defender's favour)"
+    ]
     if column != computed:
         lines.append(f"Attacker uses the lower column {ODDS_LABELS[column]}")
-    raw = (terrain_morale_adjustment(decl["terrain"]) + decl["armoured_79th"]
-           + decl["heavy_bombing"] + air_power)
+    raw = (
+        terrain_morale_adjustment(decl["terrain"])
+        + decl["armoured_79th"]
+        + decl["heavy_bombing"]
+        + air_power
+    )
     parts = [f"terrain {_signed(terrain_morale_adjustment(decl['terrain']))} (best only)"]
-    for label, value in (("79th Armoured", decl["armoured_79th"]),
-                         ("heavy bombing", decl["heavy_bombing"]), ("air power", air_power)):
+    for label, value in (
+        ("79th Armoured", decl["armoured_79th"]),
+        ("heavy bombing", decl["heavy_bombing"]),
+        ("air power", air_power),
+    ):
         if value:
             parts.append(f"{label} {_signed(value)}")
-    lines.append(f"Defender morale adjustment: {', '.join(parts)} = {_signed(raw)}"
-                 + (f", kept within -3..+2: {_signed(adjustment)}" if raw != adjustment else ""))
-    lines.append(f"Defender morale {decl['defender_morale']} {_signed(adjustment)} = "
-                 f"{decl['defender_morale'] + adjustment}"
-                 + (f", kept within 1..6: {d_morale}"
-                    if d_morale != decl['defender_morale'] + adjustment else ""))
+    lines.append(
+        f"Defender morale adjustment: {', '.join(parts)} = {_signed(raw)}"
+        + (f", kept within -3..+2: {_signed(adjustment)}" if raw != adjustment else "")
+    )
+    lines.append(
+        f"Defender morale {decl['defender_morale']} {_signed(adjustment)} = "
+        f"{decl['defender_morale'] + adjustment}"
+        + (
+            f", kept within 1..6: {d_morale}"
+            if d_morale != decl["defender_morale"] + adjustment
+            else ""
+        )
+    )
     if not revised:
-        lines.append(f"Original CRT at {ODDS_LABELS[column]} with the die; Alternative "
-                     f"CRDT with attacker morale {decl['attacker_morale']} and defender "
-                     f"morale {d_morale}")
-        return _assessment(computed, column, limit, adjustment, d_morale, 0, 0, 0, column,
-                           0, lines)
-    lines.append(f"Morale modifier: attacker {decl['attacker_morale']} - defender "
-                 f"{d_morale} = {_signed(m_mod)}")
+        lines.append(
+            f"Original CRT at {ODDS_LABELS[column]} with the die; Alternative "
+            f"CRDT with attacker morale {decl['attacker_morale']} and defender "
+            f"morale {d_morale}"
+        )
+        return _assessment(computed, column, limit, adjustment, d_morale, 0, 0, 0, column, 0, lines)
+    lines.append(
+        f"Morale modifier: attacker {decl['attacker_morale']} - defender "
+        f"{d_morale} = {_signed(m_mod)}"
+    )
     hqs = f" ({len(decl['hqs'])} HQ not counted)" if decl["hqs"] else ""
-    lines.append(f"Control modifier: {units} attacking units{hqs}, control limit {limit} "
-                 f"(morale {decl['attacker_morale']}) -> {_signed(c_mod)}")
-    lines.append(f"Combat modifier {_signed(m_mod)} {_signed(c_mod)} = {_signed(modifier)}: "
-                 f"{abs(modifier)} column shift(s) {'right' if modifier >= 0 else 'left'}, "
-                 f"{ODDS_LABELS[column]} -> {ODDS_LABELS[final]}")
+    lines.append(
+        f"Control modifier: {units} attacking units{hqs}, control limit {limit} "
+        f"(morale {decl['attacker_morale']}) -> {_signed(c_mod)}"
+    )
+    lines.append(
+        f"Combat modifier {_signed(m_mod)} {_signed(c_mod)} = {_signed(modifier)}: "
+        f"{abs(modifier)} column shift(s) {'right' if modifier >= 0 else 'left'}, "
+        f"{ODDS_LABELS[column]} -> {ODDS_LABELS[final]}"
+    )
     if drm:
-        lines.append(f"Excess shifts beyond {ODDS_LABELS[final]}: die roll modifier "
-                     f"{_signed(drm)}")
-    return _assessment(computed, column, limit, adjustment, d_morale, m_mod, c_mod,
-                       modifier, final, drm, lines)
+        lines.append(f"Excess shifts beyond {ODDS_LABELS[final]}: die roll modifier {_signed(drm)}")
+    return _assessment(
+        computed, column, limit, adjustment, d_morale, m_mod, c_mod, modifier, final, drm, lines
+    )
 
 
-def _assessment(computed: int, column: int, limit: int | None, adjustment: int,
-                d_morale: int, m_mod: int, c_mod: int, modifier: int, final: int,
-                drm: int, lines: list[str]) -> dict[str, Any]:
-    return {"computed_column": computed, "column": column, "control_limit": limit,
-            "morale_adjustment": adjustment, "defender_morale": d_morale,
-            "morale_modifier": m_mod, "control_modifier": c_mod,
-            "combat_modifier": modifier, "final_column": final, "die_modifier": drm,
-            "odds": ODDS_LABELS[computed], "final_odds": ODDS_LABELS[final],
-            "lines": lines}
+def _assessment(
+    computed: int,
+    column: int,
+    limit: int | None,
+    adjustment: int,
+    d_morale: int,
+    m_mod: int,
+    c_mod: int,
+    modifier: int,
+    final: int,
+    drm: int,
+    lines: list[str],
+) -> dict[str, Any]:
+    return {
+        "computed_column": computed,
+        "column": column,
+        "control_limit": limit,
+        "morale_adjustment": adjustment,
+        "defender_morale": d_morale,
+        "morale_modifier": m_mod,
+        "control_modifier": c_mod,
+        "combat_modifier": modifier,
+        "final_column": final,
+        "die_modifier": drm,
+        "odds": ODDS_LABELS[computed],
+        "final_odds": ODDS_LABELS[final],
+        "lines": lines,
+    }
 
 
 def resolve(assessment: dict[str, Any], die: int, mobile: bool) -> dict[str, Any]:
@@ -212,10 +285,22 @@ def resolve(assessment: dict[str, Any], die: int, mobile: bool) -> dict[str, Any
     adjusted = adjusted_die_roll(die, assessment["die_modifier"])
     cell = table_result(adjusted, assessment["final_column"])
     letter = result_letter(cell, mobile)
-    line = (f"Die {die} {_signed(assessment['die_modifier'])} = {die + assessment['die_modifier']}"
-            + (f", treated as {adjusted}" if adjusted != die + assessment["die_modifier"] else "")
-            if assessment["die_modifier"] else f"Die {die}")
-    lines = [line, f"Table 1, roll {adjusted}, column {assessment['final_odds']}: {cell} -> "
-                   f"{letter} ({'mobile' if mobile else 'set-piece'} combat)"]
-    return {"die": die, "adjusted_die": adjusted, "cell": cell, "result": letter,
-            "row": adjusted, "lines": lines}
+    line = (
+        f"Die {die} {_signed(assessment['die_modifier'])} = {die + assessment['die_modifier']}"
+        + (f", treated as {adjusted}" if adjusted != die + assessment["die_modifier"] else "")
+        if assessment["die_modifier"]
+        else f"Die {die}"
+    )
+    lines = [
+        line,
+        f"Table 1, roll {adjusted}, column {assessment['final_odds']}: {cell} -> "
+        f"{letter} ({'mobile' if mobile else 'set-piece'} combat)",
+    ]
+    return {
+        "die": die,
+        "adjusted_die": adjusted,
+        "cell": cell,
+        "result": letter,
+        "row": adjusted,
+        "lines": lines,
+    }

@@ -6,6 +6,7 @@ one (docs/protocol.md, France 1944): the entries the players type in the browser
 are checked by ``canonical_action`` and ``apply``, the sample is for random bots and
 tests.  Every listed action is one ``apply`` accepts (filtered by applying it).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -16,14 +17,13 @@ from .session import apply, other, to_act
 from .tables import RATIO_RESULT_MAX, RATIO_RESULT_MIN
 
 SAMPLE_HQS = ("HQ-1", "HQ-2", "HQ-3")
-SAMPLE_ENTRIES = ((0, 0), (2, 1), (3, 2), (5, 1))    # (reaction points, initiative)
+SAMPLE_ENTRIES = ((0, 0), (2, 1), (3, 2), (5, 1))  # (reaction points, initiative)
 
 
 def _entries(side: str) -> list[dict[str, Any]]:
     out = []
     for points, markers in SAMPLE_ENTRIES:
-        base = {"type": "turn_entries", "reaction_points": points,
-                "initiative_markers": markers}
+        base = {"type": "turn_entries", "reaction_points": points, "initiative_markers": markers}
         if side == "ALLIED":
             out += [{**base, "air_availability": k} for k in (0, 3, 6)]
         else:
@@ -42,20 +42,52 @@ def _declarations(st: dict[str, Any], side: str) -> list[dict[str, Any]]:
 
     base = {"type": "declare_combat", "attacker_morale": morale, "mobile": False}
     out = [
-        {**base, "attackers": units(mine, 1), "attack_hexes": [f"{n:02d}01"],
-         "defenders": units(theirs, 1), "defence_hexes": [f"{n:02d}02"],
-         "attack_strength": 6, "defence_strength": 3, "defender_morale": 3},
-        {**base, "attackers": units(mine, 3), "hqs": [f"{mine}HQ{n}"],
-         "attack_hexes": [f"{n:02d}01", f"{n:02d}03"], "defenders": units(theirs, 2),
-         "defence_hexes": [f"{n:02d}02"], "attack_strength": 12, "defence_strength": 5,
-         "defender_morale": 4, "terrain": [1, 2], "armoured_79th": -1},
-        {**base, "attackers": units(mine, 8), "attack_hexes": [f"{n:02d}01"],
-         "defenders": units(theirs, 2), "defence_hexes": [f"{n:02d}02", f"{n:02d}04"],
-         "attack_strength": 20, "defence_strength": 10, "defender_morale": 5,
-         "terrain": [2], "heavy_bombing": -2, "mobile": True},
-        {**base, "attackers": units(mine, 2), "attack_hexes": [f"{n:02d}01"],
-         "defenders": units(theirs, 3), "defence_hexes": [f"{n:02d}02"],
-         "attack_strength": 2, "defence_strength": 8, "defender_morale": 6},
+        {
+            **base,
+            "attackers": units(mine, 1),
+            "attack_hexes": [f"{n:02d}01"],
+            "defenders": units(theirs, 1),
+            "defence_hexes": [f"{n:02d}02"],
+            "attack_strength": 6,
+            "defence_strength": 3,
+            "defender_morale": 3,
+        },
+        {
+            **base,
+            "attackers": units(mine, 3),
+            "hqs": [f"{mine}HQ{n}"],
+            "attack_hexes": [f"{n:02d}01", f"{n:02d}03"],
+            "defenders": units(theirs, 2),
+            "defence_hexes": [f"{n:02d}02"],
+            "attack_strength": 12,
+            "defence_strength": 5,
+            "defender_morale": 4,
+            "terrain": [1, 2],
+            "armoured_79th": -1,
+        },
+        {
+            **base,
+            "attackers": units(mine, 8),
+            "attack_hexes": [f"{n:02d}01"],
+            "defenders": units(theirs, 2),
+            "defence_hexes": [f"{n:02d}02", f"{n:02d}04"],
+            "attack_strength": 20,
+            "defence_strength": 10,
+            "defender_morale": 5,
+            "terrain": [2],
+            "heavy_bombing": -2,
+            "mobile": True,
+        },
+        {
+            **base,
+            "attackers": units(mine, 2),
+            "attack_hexes": [f"{n:02d}01"],
+            "defenders": units(theirs, 3),
+            "defence_hexes": [f"{n:02d}02"],
+            "attack_strength": 2,
+            "defence_strength": 8,
+            "defender_morale": 6,
+        },
     ]
     if st["options"]["attacker_may_choose_lower_odds"]:
         out.append({**out[0], "odds_column": "1-1"})
@@ -65,8 +97,9 @@ def _declarations(st: dict[str, Any], side: str) -> list[dict[str, Any]]:
 def _segment(st: dict[str, Any], side: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = [{"type": "army_reaction", "hq": h} for h in SAMPLE_HQS]
     for k in (1, 2, 3):
-        out.append({"type": "single_piece_reaction", "unit": f"{side[0]}-R{k}",
-                    "out_of_supply": k == 3})
+        out.append(
+            {"type": "single_piece_reaction", "unit": f"{side[0]}-R{k}", "out_of_supply": k == 3}
+        )
     out += [{"type": "single_piece_reaction", "unit": h, "hq": True} for h in SAMPLE_HQS[:2]]
     return out + [{"type": "end_segment"}]
 
@@ -76,22 +109,25 @@ def candidates(st: dict[str, Any], seat: str) -> list[dict[str, Any]]:
     if step == "turn_setup":
         return _entries(seat)
     if step == "floor":
-        return [{"type": "begin_initiative_phase", "hq": h} for h in SAMPLE_HQS] + \
-            [{"type": "pass"}]
+        return [{"type": "begin_initiative_phase", "hq": h} for h in SAMPLE_HQS] + [
+            {"type": "pass"}
+        ]
     if step == "phase":
         return [{"type": "open_increment"}, {"type": "end_phase"}]
     if step == "declare":
         return _declarations(st, seat) + [{"type": "end_declarations"}]
     if step == "resolve":
         open_ = [c["id"] for c in st["increment"]["combats"] if c["result"] is None]
-        return ([{"type": "resolve_combat", "combat": c} for c in open_]
-                + [{"type": "air_power", "combat": c, "morale_adjustment": -1}
-                   for c in open_[:2]])
+        return [{"type": "resolve_combat", "combat": c} for c in open_] + [
+            {"type": "air_power", "combat": c, "morale_adjustment": -1} for c in open_[:2]
+        ]
     if step == "chance":
         return [{"type": "roll", "dice": [d]} for d in range(1, 7)]
     if step == "ratio_result":
-        return [{"type": "enter_ratio_result", "ratio_result": r}
-                for r in range(RATIO_RESULT_MIN, RATIO_RESULT_MAX + 1)]
+        return [
+            {"type": "enter_ratio_result", "ratio_result": r}
+            for r in range(RATIO_RESULT_MIN, RATIO_RESULT_MAX + 1)
+        ]
     if step == "reaction_offer":
         return [{"type": "engage_reaction"}, {"type": "decline_reaction"}]
     if step == "segment":

@@ -6,6 +6,7 @@ Seats ``"ALLIED"`` and ``"GERMAN"`` (the text's "Allied player" / "German player
 spectators ``None``.  Nothing is hidden: every declaration, modifier, shift, roll and
 result is public, in the events and in ``view["log"]`` (the shared session log).
 """
+
 from __future__ import annotations
 
 import copy
@@ -17,42 +18,74 @@ from .actions import CHANCE, OPTION_CHECKS, SIDES, canonical, check_declaration_
 from .legal import legal_actions as _legal
 from .session import apply as _apply
 from .session import assessed, new_state, sample_die, to_act
-from .tables import (DEFAULT_CONTROL_LIMITS, ODDS_LABELS, PUBLISHED_ANOMALIES,
-                     RESULT_LETTERS, table_rows)
+from .tables import (
+    DEFAULT_CONTROL_LIMITS,
+    ODDS_LABELS,
+    PUBLISHED_ANOMALIES,
+    RESULT_LETTERS,
+    table_rows,
+)
 
 SOURCE = "001 France 1944 Revisions 2.0.6"
 
 OPTIONS: list[dict[str, Any]] = [
-    {"name": "attacker_may_choose_lower_odds", "default": False, "type": "bool",
-     "source": f"{SOURCE}, Combat Resolution (first recommendation)",
-     "description": "The attacker may declare any odds column at or below the computed "
-                    "odds (declaration field odds_column); shifts apply from it."},
-    {"name": "alternative_crdt", "default": False, "type": "bool",
-     "source": f"{SOURCE}, Alternative CRDT",
-     "description": "Resolve with the original CRT and the Alternative CRDT instead of "
-                    "Table 1: the die is read unmodified in the odds column, the "
-                    "attacker enters the ratio result, the log names the CRDT result "
-                    "columns of the ratio result one greater (5: the adjusted rows)."},
-    {"name": "control_limits", "type": "table", "default": {str(k): v for k, v in
-                                                            DEFAULT_CONTROL_LIMITS.items()},
-     "example": {"1": None, "2": None, "3": None, "4": None, "5": 8, "6": None},
-     "prefill": True,
-     "source": f"{SOURCE}, Table 2 (only morale 5 -> 8 is in the text)",
-     "description": "Control Limit Table of your edition: attacker morale 1..6 -> "
-                    "control limit.  A combat whose attacker morale has no limit is "
-                    "refused (no_control_limit)."},
-    {"name": "result_meanings", "type": "table", "default": {},
-     "example": {"A": "(the meaning of A in your rules)"},
-     "source": "the original game's result table (not in the text)",
-     "description": "Optional meaning of each result letter A..F, shown beside it."},
-    {"name": "turns", "type": "int", "default": 10, "min": 1, "max": 50,
-     "values": list(range(1, 51)),
-     "source": "session length (referee choice)",
-     "description": "Number of game turns the session follows."},
-    {"name": "increments_per_phase", "type": "int", "default": 3, "min": 1, "max": 9,
-     "values": list(range(1, 10)),
-     "source": "referee choice (set it to your edition's number)",
-     "description": "Combat increments a phase may open."},
+    {
+        "name": "attacker_may_choose_lower_odds",
+        "default": False,
+        "type": "bool",
+        "source": f"{SOURCE}, Combat Resolution (first recommendation)",
+        "description": "The attacker may declare any odds column at or below the computed "
+        "odds (declaration field odds_column); shifts apply from it.",
+    },
+    {
+        "name": "alternative_crdt",
+        "default": False,
+        "type": "bool",
+        "source": f"{SOURCE}, Alternative CRDT",
+        "description": "Resolve with the original CRT and the Alternative CRDT instead of "
+        "Table 1: the die is read unmodified in the odds column, the "
+        "attacker enters the ratio result, the log names the CRDT result "
+        "columns of the ratio result one greater (5: the adjusted rows).",
+    },
+    {
+        "name": "control_limits",
+        "type": "table",
+        "default": {str(k): v for k, v in DEFAULT_CONTROL_LIMITS.items()},
+        "example": {"1": None, "2": None, "3": None, "4": None, "5": 8, "6": None},
+        "prefill": True,
+        "source": f"{SOURCE}, Table 2 (only morale 5 -> 8 is in the text)",
+        "description": "Control Limit Table of your edition: attacker morale 1..6 -> "
+        "control limit.  A combat whose attacker morale has no limit is "
+        "refused (no_control_limit).",
+    },
+    {
+        "name": "result_meanings",
+        "type": "table",
+        "default": {},
+        "example": {"A": "(the meaning of A in your rules)"},
+        "source": "the original game's result table (not in the text)",
+        "description": "Optional meaning of each result letter A..F, shown beside it.",
+    },
+    {
+        "name": "turns",
+        "type": "int",
+        "default": 10,
+        "min": 1,
+        "max": 50,
+        "values": list(range(1, 51)),
+        "source": "session length (referee choice)",
+        "description": "Number of game turns the session follows.",
+    },
+    {
+        "name": "increments_per_phase",
+        "type": "int",
+        "default": 3,
+        "min": 1,
+        "max": 9,
+        "values": list(range(1, 10)),
+        "source": "referee choice (set it to your edition's number)",
+        "description": "Combat increments a phase may open.",
+    },
 ]
 
 
@@ -61,13 +94,12 @@ def normalise_options(options: dict[str, Any] | None) -> dict[str, Any]:
     given = dict(options or {})
     unknown = sorted(set(given) - set(OPTION_CHECKS))
     if unknown:
-        raise EngineError("unknown_option", f"unknown option {unknown[0]!r}",
-                          entry=unknown[0])
+        raise EngineError("unknown_option", f"unknown option {unknown[0]!r}", entry=unknown[0])
     out: dict[str, Any] = {}
     for spec in OPTIONS:
         name = spec["name"]
         value = given.get(name, spec["default"])
-        if value is True and spec["type"] == "table":     # switched on: the defaults
+        if value is True and spec["type"] == "table":  # switched on: the defaults
             value = spec["default"]
         out[name] = OPTION_CHECKS[name](name, value)
     return out
@@ -77,12 +109,14 @@ class France1944(Ruleset[dict[str, Any]]):
     name = "france1944"
     version = "1"
     title = "France 1944"
-    summary = ("A neutral referee for two remote players of Victory Games' France 1944 "
-               "with the 001 revisions: combat declared then resolved on the revised "
-               "combat table (morale and control modifiers, column shifts), reaction "
-               "segments (all or nothing), air power per combat increment; the server "
-               "rolls every die and everybody sees the same log.  No map: the players "
-               "enter strengths, morale and terrain from their own board.")
+    summary = (
+        "A neutral referee for two remote players of Victory Games' France 1944 "
+        "with the 001 revisions: combat declared then resolved on the revised "
+        "combat table (morale and control modifiers, column shifts), reaction "
+        "segments (all or nothing), air power per combat increment; the server "
+        "rolls every die and everybody sees the same log.  No map: the players "
+        "enter strengths, morale and terrain from their own board."
+    )
     setup = "none"
     renderer = "referee"
     modes: tuple[str, ...] = ("1v1",)
@@ -96,8 +130,13 @@ class France1944(Ruleset[dict[str, Any]]):
     def accepts(self, scenario: Any, mode: str | None) -> bool:
         return scenario is None and mode in (None, "1v1")
 
-    def new_game(self, seed: int, options: dict[str, Any] | None = None,
-                 scenario: Any = None, mode: str | None = None) -> dict[str, Any]:
+    def new_game(
+        self,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        scenario: Any = None,
+        mode: str | None = None,
+    ) -> dict[str, Any]:
         if scenario is not None:
             raise EngineError("no_scenario", "france1944 takes no scenario")
         if mode not in (None, "1v1"):
@@ -149,10 +188,18 @@ class France1944(Ruleset[dict[str, Any]]):
         """A referee session has no winner (the players' map decides the game) unless a
         side resigned, ran out of time or forfeited (:meth:`conclude`)."""
         if state.get("winner") is not None:
-            return {"winner": state["winner"], "draw": False, "score": {},
-                    "reason": state.get("end_reason") or "resign"}
-        return {"winner": None, "draw": False, "score": {},
-                "reason": "session_over" if self.is_over(state) else "in_progress"}
+            return {
+                "winner": state["winner"],
+                "draw": False,
+                "score": {},
+                "reason": state.get("end_reason") or "resign",
+            }
+        return {
+            "winner": None,
+            "draw": False,
+            "score": {},
+            "reason": "session_over" if self.is_over(state) else "in_progress",
+        }
 
     def conclude(self, state: Any, side: str, reason: str) -> tuple[Any, list[dict[str, Any]]]:
         """(engine.meta) ``side`` resigns, runs out of time or forfeits
@@ -169,29 +216,45 @@ class France1944(Ruleset[dict[str, Any]]):
     def view_for(self, state: Any, seat: str | None) -> dict[str, Any]:
         st = state
         inc = st["increment"]
-        return {"ruleset": self.name, "turn": st["turn"], "turns": st["options"]["turns"],
-                "step": st["step"], "to_act": to_act(st), "seat": seat,
-                "pending": _pending(st), "floor": st["floor"],
-                "entries": copy.deepcopy(st["entries"]),
-                "hq_activations": copy.deepcopy(st["hq_log"]),
-                "phase": copy.deepcopy(st["phase"]), "segment": copy.deepcopy(st["segment"]),
-                "offer": copy.deepcopy(st["offer"]),
-                "increment": copy.deepcopy(inc),
-                "options": copy.deepcopy(st["options"]),
-                "log": list(st["log"]),
-                "game_over": self.is_over(st), "winner": st.get("winner")}
+        return {
+            "ruleset": self.name,
+            "turn": st["turn"],
+            "turns": st["options"]["turns"],
+            "step": st["step"],
+            "to_act": to_act(st),
+            "seat": seat,
+            "pending": _pending(st),
+            "floor": st["floor"],
+            "entries": copy.deepcopy(st["entries"]),
+            "hq_activations": copy.deepcopy(st["hq_log"]),
+            "phase": copy.deepcopy(st["phase"]),
+            "segment": copy.deepcopy(st["segment"]),
+            "offer": copy.deepcopy(st["offer"]),
+            "increment": copy.deepcopy(inc),
+            "options": copy.deepcopy(st["options"]),
+            "log": list(st["log"]),
+            "game_over": self.is_over(st),
+            "winner": st.get("winner"),
+        }
 
-    def events_for(self, state: Any, events: list[dict[str, Any]],
-                   seat: str | None) -> list[dict[str, Any]]:
-        return [dict(e) for e in events]          # nothing is secret
+    def events_for(
+        self, state: Any, events: list[dict[str, Any]], seat: str | None
+    ) -> list[dict[str, Any]]:
+        return [dict(e) for e in events]  # nothing is secret
 
     def board(self, state: Any) -> dict[str, Any]:
-        return {"type": "referee", "ruleset": self.name, "sides": list(SIDES),
-                "odds": list(ODDS_LABELS), "table": table_rows(),
-                "letters": list(RESULT_LETTERS),
-                "anomalies": [{"die": d, "odds": o, "note": n}
-                              for (d, o), n in PUBLISHED_ANOMALIES.items()],
-                "letter_order": ["set-piece", "mobile"]}
+        return {
+            "type": "referee",
+            "ruleset": self.name,
+            "sides": list(SIDES),
+            "odds": list(ODDS_LABELS),
+            "table": table_rows(),
+            "letters": list(RESULT_LETTERS),
+            "anomalies": [
+                {"die": d, "odds": o, "note": n} for (d, o), n in PUBLISHED_ANOMALIES.items()
+            ],
+            "letter_order": ["set-piece", "mobile"],
+        }
 
     def dump_state(self, state: Any) -> dict[str, Any]:
         return copy.deepcopy(state)

@@ -26,6 +26,7 @@ The session follows the players' game turn by turn without the map.  Steps
   ``end_segment`` (all or nothing).  Each reaction phase is a ``phase`` step.
 * ``over``: after the last turn (option ``turns``).
 """
+
 from __future__ import annotations
 
 import copy
@@ -35,12 +36,17 @@ from ...core.errors import IllegalAction
 from ...core.rng import Rng
 from .actions import CHANCE, SIDES, check_declaration_shape
 from .combat import alternative_crdt_reference, assess, resolve
-from .reaction import (all_or_nothing_shortfall, check_army_reaction, check_hq_activation,
-                       check_single_piece_reaction, may_engage_reaction_segment,
-                       out_of_supply_step_loss)
+from .reaction import (
+    all_or_nothing_shortfall,
+    check_army_reaction,
+    check_hq_activation,
+    check_single_piece_reaction,
+    may_engage_reaction_segment,
+    out_of_supply_step_loss,
+)
 from .tables import ODDS_LABELS
 
-MAX_COMBATS_PER_INCREMENT = 20   # technical bound (the text has none)
+MAX_COMBATS_PER_INCREMENT = 20  # technical bound (the text has none)
 
 
 def other(side: str) -> str:
@@ -48,13 +54,26 @@ def other(side: str) -> str:
 
 
 def new_state(seed: int, options: dict[str, Any], name: str, version: str) -> dict[str, Any]:
-    return {"ruleset": name, "version": version, "options": options,
-            "rng": [int(seed) & ((1 << 64) - 1), 0], "turn": 1, "step": "turn_setup",
-            "entries": {s: None for s in SIDES}, "floor": SIDES[0], "passes": 0,
-            "hq_log": {s: [] for s in SIDES}, "phase": None, "segment": None,
-            "offer": None, "increment": None, "chance": None, "pending_ratio": None,
-            "next_combat": 1,
-            "log": []}
+    return {
+        "ruleset": name,
+        "version": version,
+        "options": options,
+        "rng": [int(seed) & ((1 << 64) - 1), 0],
+        "turn": 1,
+        "step": "turn_setup",
+        "entries": {s: None for s in SIDES},
+        "floor": SIDES[0],
+        "passes": 0,
+        "hq_log": {s: [] for s in SIDES},
+        "phase": None,
+        "segment": None,
+        "offer": None,
+        "increment": None,
+        "chance": None,
+        "pending_ratio": None,
+        "next_combat": 1,
+        "log": [],
+    }
 
 
 def to_act(st: dict[str, Any]) -> list[str]:
@@ -90,7 +109,9 @@ class _Step:
 
     def __init__(self, st: dict[str, Any]) -> None:
         # the log only grows and its entries are never changed: a shallow copy suffices
-        self.st: dict[str, Any] = {k: (list(v) if k == "log" else copy.deepcopy(v)) for k, v in st.items()}
+        self.st: dict[str, Any] = {
+            k: (list(v) if k == "log" else copy.deepcopy(v)) for k, v in st.items()
+        }
         self.events: list[dict[str, Any]] = []
 
     def emit(self, etype: str, /, **fields: Any) -> None:
@@ -104,12 +125,12 @@ def _entries(w: _Step, a: dict[str, Any]) -> None:
     if w.st["entries"][side] is not None:
         raise IllegalAction("already_entered", f"{side} already entered this turn's values")
     if side == "ALLIED" and "air_availability" not in a:
-        raise IllegalAction("missing_field", "the Allies enter the air power availability",
-                            field="air_availability")
+        raise IllegalAction(
+            "missing_field", "the Allies enter the air power availability", field="air_availability"
+        )
     if side == "GERMAN" and "air_availability" in a:
         raise IllegalAction("air_power_is_allied", "only the Allies roll for air power")
-    entry = {"reaction_points": a["reaction_points"],
-             "initiative_markers": a["initiative_markers"]}
+    entry = {"reaction_points": a["reaction_points"], "initiative_markers": a["initiative_markers"]}
     if side == "ALLIED":
         entry["air_availability"] = a["air_availability"]
     w.st["entries"][side] = entry
@@ -134,8 +155,13 @@ def _begin_initiative(w: _Step, a: dict[str, Any]) -> None:
     w.st["passes"] = 0
     w.st["phase"] = {"kind": "initiative", "side": side, "hq": a["hq"], "increments": 0}
     w.st["step"] = "phase"
-    w.emit("phase_started", side=side, kind="initiative", hq=a["hq"],
-           markers_left=w.st["entries"][side]["initiative_markers"])
+    w.emit(
+        "phase_started",
+        side=side,
+        kind="initiative",
+        hq=a["hq"],
+        markers_left=w.st["entries"][side]["initiative_markers"],
+    )
 
 
 def _pass(w: _Step, a: dict[str, Any]) -> None:
@@ -163,20 +189,31 @@ def _end_turn(w: _Step) -> None:
         w.emit("session_over", turns=st["turn"])
         return
     st["turn"] += 1
-    st.update(step="turn_setup", floor=SIDES[0], passes=0,
-              entries={s: None for s in SIDES}, hq_log={s: [] for s in SIDES})
+    st.update(
+        step="turn_setup",
+        floor=SIDES[0],
+        passes=0,
+        entries={s: None for s in SIDES},
+        hq_log={s: [] for s in SIDES},
+    )
     w.emit("turn_started")
 
 
 def _open_increment(w: _Step, a: dict[str, Any]) -> None:
     phase = w.st["phase"]
     if phase["increments"] >= w.st["options"]["increments_per_phase"]:
-        raise IllegalAction("too_many_increments",
-                            f"at most {w.st['options']['increments_per_phase']} combat "
-                            f"increments in a phase (option increments_per_phase)")
+        raise IllegalAction(
+            "too_many_increments",
+            f"at most {w.st['options']['increments_per_phase']} combat "
+            f"increments in a phase (option increments_per_phase)",
+        )
     phase["increments"] += 1
-    w.st["increment"] = {"attacker": phase["side"], "number": phase["increments"],
-                         "combats": [], "air_power": None}
+    w.st["increment"] = {
+        "attacker": phase["side"],
+        "number": phase["increments"],
+        "combats": [],
+        "air_power": None,
+    }
     w.st["step"] = "declare"
     w.emit("increment_opened", side=phase["side"], number=phase["increments"])
 
@@ -200,8 +237,13 @@ def assessed(st: dict[str, Any], decl: dict[str, Any], air_power: int = 0) -> di
     if "odds_column" in decl:
         decl = {**decl, "odds_column": ODDS_LABELS.index(decl["odds_column"])}
     limits = {int(k): v for k, v in opts["control_limits"].items()}
-    return assess(decl, limits, opts["attacker_may_choose_lower_odds"],
-                  air_power, revised=not opts["alternative_crdt"])
+    return assess(
+        decl,
+        limits,
+        opts["attacker_may_choose_lower_odds"],
+        air_power,
+        revised=not opts["alternative_crdt"],
+    )
 
 
 def _declare(w: _Step, a: dict[str, Any]) -> None:
@@ -213,16 +255,28 @@ def _declare(w: _Step, a: dict[str, Any]) -> None:
         used = {n for c in inc["combats"] for n in c["declaration"][field]}
         again = sorted(used & set(a[field]))
         if again:
-            raise IllegalAction("unit_already_declared",
-                                f"{again[0]} is already in a combat of this increment")
+            raise IllegalAction(
+                "unit_already_declared", f"{again[0]} is already in a combat of this increment"
+            )
     decl = {k: v for k, v in a.items() if k not in ("type", "seat")}
     assessment = assessed(w.st, decl)
-    combat = {"id": w.st["next_combat"], "side": inc["attacker"], "declaration": decl,
-              "assessment": assessment, "air_power": None, "result": None}
+    combat = {
+        "id": w.st["next_combat"],
+        "side": inc["attacker"],
+        "declaration": decl,
+        "assessment": assessment,
+        "air_power": None,
+        "result": None,
+    }
     w.st["next_combat"] += 1
     inc["combats"].append(combat)
-    w.emit("combat_declared", side=inc["attacker"], combat=combat["id"],
-           declaration=decl, assessment=assessment)
+    w.emit(
+        "combat_declared",
+        side=inc["attacker"],
+        combat=combat["id"],
+        declaration=decl,
+        assessment=assessment,
+    )
 
 
 def _end_declarations(w: _Step, a: dict[str, Any]) -> None:
@@ -254,19 +308,27 @@ def _combat(st: dict[str, Any], number: int) -> dict[str, Any]:
 def _air_power(w: _Step, a: dict[str, Any]) -> None:
     inc = w.st["increment"]
     if inc["attacker"] != "ALLIED":
-        raise IllegalAction("air_power_is_allied",
-                            "the Allied player tries air power in his attack increments")
+        raise IllegalAction(
+            "air_power_is_allied", "the Allied player tries air power in his attack increments"
+        )
     if inc["air_power"] is not None:
-        raise IllegalAction("air_power_tried",
-                            "one air power attempt per Combat Increment")
+        raise IllegalAction("air_power_tried", "one air power attempt per Combat Increment")
     combat = _combat(w.st, a["combat"])
-    inc["air_power"] = {"combat": combat["id"], "morale_adjustment": a["morale_adjustment"],
-                        "die": None, "available": None}
+    inc["air_power"] = {
+        "combat": combat["id"],
+        "morale_adjustment": a["morale_adjustment"],
+        "die": None,
+        "available": None,
+    }
     w.st["chance"] = {"for": "air_power", "combat": combat["id"]}
     w.st["step"] = "chance"
-    w.emit("air_power_attempted", side="ALLIED", combat=combat["id"],
-           availability=w.st["entries"]["ALLIED"]["air_availability"],
-           morale_adjustment=a["morale_adjustment"])
+    w.emit(
+        "air_power_attempted",
+        side="ALLIED",
+        combat=combat["id"],
+        availability=w.st["entries"]["ALLIED"]["air_availability"],
+        morale_adjustment=a["morale_adjustment"],
+    )
 
 
 def _resolve_combat(w: _Step, a: dict[str, Any]) -> None:
@@ -296,23 +358,39 @@ def _roll(w: _Step, a: dict[str, Any]) -> None:
         if ok:
             combat["air_power"] = air["morale_adjustment"]
             combat["assessment"] = assessed(st, combat["declaration"], combat["air_power"])
-        w.emit("air_power_rolled", side="ALLIED", combat=combat["id"], die=die,
-               availability=st["entries"]["ALLIED"]["air_availability"], available=ok,
-               assessment=combat["assessment"] if ok else None)
+        w.emit(
+            "air_power_rolled",
+            side="ALLIED",
+            combat=combat["id"],
+            die=die,
+            availability=st["entries"]["ALLIED"]["air_availability"],
+            available=ok,
+            assessment=combat["assessment"] if ok else None,
+        )
         st["step"] = "resolve"
         return
     if st["options"]["alternative_crdt"]:
         combat["result"] = {"die": die, "ratio_result": None}
         st["step"] = "ratio_result"
-        w.emit("combat_die_rolled", side=combat["side"], combat=combat["id"], die=die,
-               odds=combat["assessment"]["final_odds"])
+        w.emit(
+            "combat_die_rolled",
+            side=combat["side"],
+            combat=combat["id"],
+            die=die,
+            odds=combat["assessment"]["final_odds"],
+        )
         st["pending_ratio"] = combat["id"]
         return
     outcome = resolve(combat["assessment"], die, combat["declaration"]["mobile"])
     combat["result"] = outcome
-    w.emit("combat_resolved", side=combat["side"], combat=combat["id"], **outcome,
-           odds=combat["assessment"]["final_odds"],
-           meaning=st["options"]["result_meanings"].get(outcome["result"]))
+    w.emit(
+        "combat_resolved",
+        side=combat["side"],
+        combat=combat["id"],
+        **outcome,
+        odds=combat["assessment"]["final_odds"],
+        meaning=st["options"]["result_meanings"].get(outcome["result"]),
+    )
     _next_in_increment(w)
 
 
@@ -322,8 +400,13 @@ def _ratio_result(w: _Step, a: dict[str, Any]) -> None:
     combat = next(c for c in st["increment"]["combats"] if c["id"] == number)
     ref = alternative_crdt_reference(a["ratio_result"])
     combat["result"].update(ref)
-    w.emit("ratio_result_entered", side=combat["side"], combat=number, **ref,
-           die=combat["result"]["die"])
+    w.emit(
+        "ratio_result_entered",
+        side=combat["side"],
+        combat=number,
+        **ref,
+        die=combat["result"]["die"],
+    )
     _next_in_increment(w)
 
 
@@ -334,31 +417,36 @@ def _offer_answer(w: _Step, a: dict[str, Any]) -> None:
         if not may_engage_reaction_segment(st["entries"][side]["reaction_points"]):
             raise IllegalAction("no_reaction_points", f"{side} has no reaction point")
         st["offer"] = None
-        st["segment"] = {"side": side, "spent": 0, "phases": [],
-                         "after": offer["initiative_side"]}
+        st["segment"] = {"side": side, "spent": 0, "phases": [], "after": offer["initiative_side"]}
         st["step"] = "segment"
-        w.emit("reaction_segment_started", side=side,
-               points=st["entries"][side]["reaction_points"])
+        w.emit("reaction_segment_started", side=side, points=st["entries"][side]["reaction_points"])
         return
     w.emit("reaction_declined", side=side)
     if side != offer["initiative_side"]:
-        offer["to"] = offer["initiative_side"]       # example 2: "because the German
+        offer["to"] = offer["initiative_side"]  # example 2: "because the German
         w.emit("reaction_offered", side=offer["to"])  # player declined"
         return
     st["offer"] = None
     _give_floor(w, other(offer["initiative_side"]))
 
 
-def _start_reaction_phase(w: _Step, seg: dict[str, Any], kind: str, cost: int,
-                          **fields: Any) -> None:
+def _start_reaction_phase(
+    w: _Step, seg: dict[str, Any], kind: str, cost: int, **fields: Any
+) -> None:
     side = seg["side"]
     w.st["entries"][side]["reaction_points"] -= cost
     seg["spent"] += cost
     seg["phases"].append({"kind": kind, **fields})
     w.st["phase"] = {"kind": kind, "side": side, "increments": 0, **fields}
     w.st["step"] = "phase"
-    w.emit("phase_started", side=side, kind=kind, cost=cost,
-           points_left=w.st["entries"][side]["reaction_points"], **fields)
+    w.emit(
+        "phase_started",
+        side=side,
+        kind=kind,
+        cost=cost,
+        points_left=w.st["entries"][side]["reaction_points"],
+        **fields,
+    )
 
 
 def _army_reaction(w: _Step, a: dict[str, Any]) -> None:
@@ -371,12 +459,18 @@ def _army_reaction(w: _Step, a: dict[str, Any]) -> None:
 def _single_piece(w: _Step, a: dict[str, Any]) -> None:
     seg = w.st["segment"]
     side = seg["side"]
-    cost = check_single_piece_reaction(w.st["entries"][side]["reaction_points"],
-                                       seg["phases"], a["unit"], a["hq"], a["out_of_supply"])
+    cost = check_single_piece_reaction(
+        w.st["entries"][side]["reaction_points"],
+        seg["phases"],
+        a["unit"],
+        a["hq"],
+        a["out_of_supply"],
+    )
     if a["hq"]:
         _activate_hq(w, side, a["unit"], "single_piece_reaction")
-    _start_reaction_phase(w, seg, "single_piece", cost, unit=a["unit"], hq=a["hq"],
-                          out_of_supply=a["out_of_supply"])
+    _start_reaction_phase(
+        w, seg, "single_piece", cost, unit=a["unit"], hq=a["hq"], out_of_supply=a["out_of_supply"]
+    )
     if out_of_supply_step_loss(a["hq"], a["out_of_supply"]):
         w.emit("out_of_supply_step_loss", side=side, unit=a["unit"])
 
@@ -387,8 +481,13 @@ def _end_segment(w: _Step, a: dict[str, Any]) -> None:
     side = seg["side"]
     lost = all_or_nothing_shortfall(seg["spent"], st["entries"][side]["reaction_points"])
     st["entries"][side]["reaction_points"] -= lost
-    w.emit("reaction_segment_ended", side=side, spent=seg["spent"], lost=lost,
-           points_left=st["entries"][side]["reaction_points"])
+    w.emit(
+        "reaction_segment_ended",
+        side=side,
+        spent=seg["spent"],
+        lost=lost,
+        points_left=st["entries"][side]["reaction_points"],
+    )
     _give_floor(w, other(seg["after"]))
 
 
@@ -412,14 +511,17 @@ HANDLERS = {
 }
 
 
-def apply(st: dict[str, Any], action: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def apply(
+    st: dict[str, Any], action: dict[str, Any]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """``action`` in canonical form.  Returns (new state, events); ``st`` untouched."""
     if st["step"] == "over":
         raise IllegalAction("game_over", "the session is over")
     step, handler = HANDLERS[action["type"]]
     if step != st["step"]:
-        raise IllegalAction("wrong_phase", f"{action['type']} is not possible now "
-                                           f"(step {st['step']})")
+        raise IllegalAction(
+            "wrong_phase", f"{action['type']} is not possible now (step {st['step']})"
+        )
     if action["seat"] not in to_act(st):
         raise IllegalAction("not_your_turn", f"{action['seat']} may not act now")
     w = _Step(st)

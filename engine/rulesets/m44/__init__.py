@@ -3,6 +3,7 @@
 One side per player (mode ``1v1``), set up from a ``.m44`` scenario on a standard or
 Breakthrough board.  See :mod:`engine.rulesets.m44.ruleset`.
 """
+
 from __future__ import annotations
 
 from ...core.ruleset import register

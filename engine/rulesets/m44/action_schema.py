@@ -24,6 +24,7 @@ action was applied), the values must still be valid.
 The table :data:`SCHEMA` is the documentation: docs/architecture.md "Actions" lists the
 same types and fields.
 """
+
 from __future__ import annotations
 
 import re
@@ -57,19 +58,46 @@ def _enum(*values: str) -> tuple[Any, ...]:
 
 Field = tuple[str, tuple[Any, ...], bool]
 
-_UNIT_ONLY = ("remove_wire", "clear_mine", "remove_roadblock", "seal_cave", "heal",
-              "battle_back", "order", "exit", "campaign_remove")
+_UNIT_ONLY = (
+    "remove_wire",
+    "clear_mine",
+    "remove_roadblock",
+    "seal_cave",
+    "heal",
+    "battle_back",
+    "order",
+    "exit",
+    "campaign_remove",
+)
 _UNIT_HEX = ("blow_bridge", "rig_bridge", "bombard_bridge", "build_pontoon")
-_BARE = ("end_cards", "end_targets", "end_orders", "end_movement", "end_battles",
-         "end_commissar", "end_smoke", "offer_cards", "end_offer", "end_exchange",
-         "restoring_order", "big_push", "ambush", "pass", "confirm_dispatch", "initiative")
+_BARE = (
+    "end_cards",
+    "end_targets",
+    "end_orders",
+    "end_movement",
+    "end_battles",
+    "end_commissar",
+    "end_smoke",
+    "offer_cards",
+    "end_offer",
+    "end_exchange",
+    "restoring_order",
+    "big_push",
+    "ambush",
+    "pass",
+    "confirm_dispatch",
+    "initiative",
+)
 
 #: action type -> its fields (besides ``type`` and ``seat``), in canonical order
 SCHEMA: dict[str, tuple[Field, ...]] = {
     "roll": (("dice", FACES, True),),
-    "play_card": (("card", CARD, True), ("half", _int(0, 1), False),
-                  ("as", _enum("air_power"), False),
-                  ("copy", _enum("field_general", "cinc"), False)),
+    "play_card": (
+        ("card", CARD, True),
+        ("half", _int(0, 1), False),
+        ("as", _enum("air_power"), False),
+        ("copy", _enum("field_general", "cinc"), False),
+    ),
     "choose_section": (("section", _int(0, 2), True),),
     "target": (("hex", HEX, True),),
     "armor_breakthrough": (("hex", HEX, True),),
@@ -100,19 +128,20 @@ SCHEMA: dict[str, tuple[Field, ...]] = {
 }
 
 _FIELDS: dict[str, dict[str, tuple[tuple[Any, ...], bool]]] = {
-    t: {name: (kind, req) for name, kind, req in fields} for t, fields in SCHEMA.items()}
+    t: {name: (kind, req) for name, kind, req in fields} for t, fields in SCHEMA.items()
+}
 
 
 def _bad(field: str, expected: str) -> IllegalAction:
-    return IllegalAction("bad_value", f"field {field!r} must be {expected}",
-                         field=field, expected=expected)
+    return IllegalAction(
+        "bad_value", f"field {field!r} must be {expected}", field=field, expected=expected
+    )
 
 
 def _value(state: Any, field: str, kind: tuple[Any, ...], v: Any) -> Any:
     tag = kind[0]
     if tag == "hex":
-        if (not isinstance(v, (list, tuple)) or len(v) != 2
-                or not all(type(x) is int for x in v)):
+        if not isinstance(v, (list, tuple)) or len(v) != 2 or not all(type(x) is int for x in v):
             raise _bad(field, "a hex [row, col] of two integers")
         h = (v[0], v[1])
         board = getattr(getattr(state, "scn", None), "board", None)
@@ -141,9 +170,14 @@ def _value(state: Any, field: str, kind: tuple[Any, ...], v: Any) -> Any:
             raise _bad(field, "one of " + ", ".join(kind[1]))
         return v
     if tag == "faces":
-        if (not isinstance(v, list) or not 1 <= len(v) <= MAX_DICE
-                or not all(type(f) is str and f in FACE_NAMES for f in v)):
-            raise _bad(field, f"a list of 1..{MAX_DICE} die faces ({', '.join(sorted(FACE_NAMES))})")
+        if (
+            not isinstance(v, list)
+            or not 1 <= len(v) <= MAX_DICE
+            or not all(type(f) is str and f in FACE_NAMES for f in v)
+        ):
+            raise _bad(
+                field, f"a list of 1..{MAX_DICE} die faces ({', '.join(sorted(FACE_NAMES))})"
+            )
         return list(v)
     raise AssertionError(kind)
 
@@ -157,8 +191,9 @@ def canonical_action(state: Any, action: Any, *, lenient: bool = False) -> dict[
     t = action["type"]
     fields = _FIELDS.get(t)
     if fields is None:
-        raise IllegalAction("unknown_action", f"unknown action type {t[:40]!r}",
-                            known=sorted(SCHEMA))
+        raise IllegalAction(
+            "unknown_action", f"unknown action type {t[:40]!r}", known=sorted(SCHEMA)
+        )
     out: dict[str, Any] = {"type": t}
     seat = action.get("seat")
     if seat is not None:
@@ -168,8 +203,12 @@ def canonical_action(state: Any, action: Any, *, lenient: bool = False) -> dict[
     for key in action:
         if key not in fields and key not in ("type", "seat") and not lenient:
             name = key if isinstance(key, str) else repr(key)
-            raise IllegalAction("unknown_field", f"{t} has no field {name[:40]!r}",
-                                field=name[:40], fields=["seat", *fields])
+            raise IllegalAction(
+                "unknown_field",
+                f"{t} has no field {name[:40]!r}",
+                field=name[:40],
+                fields=["seat", *fields],
+            )
     for name, (kind, req) in fields.items():
         v = action.get(name)
         if v is None:

@@ -1,6 +1,7 @@
 """The Ambush card (004 "Ambush"): when a close assault is declared on one of his units,
 the defender may play Ambush from his hand and battle first.  Plugs into the battle stack's
 reaction window (extension points ``reaction_possible`` / ``play_reaction``)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,17 +33,35 @@ def play_ambush(st: GameState, b: Battle, events: list[dict[str, Any]]) -> None:
     st.hands[v.side].remove(card)
     st.discard.append(card)
     st.extra_draws[v.side] = st.extra_draws.get(v.side, 0) + 1
-    events.append({"type": "card_played", "seat": mode(st).hand_seat(st, v.side), "side": v.side,
-                   "card": CARDS[card].to_json(), "reaction": True})
-    a = Battle(v.id, v.side, u.id, u.hex, v.hex, 1, battle_dice(st, v, u, 1, None, "ambush"),
-               "ambush")
+    events.append(
+        {
+            "type": "card_played",
+            "seat": mode(st).hand_seat(st, v.side),
+            "side": v.side,
+            "card": CARDS[card].to_json(),
+            "reaction": True,
+        }
+    )
+    a = Battle(
+        v.id, v.side, u.id, u.hex, v.hex, 1, battle_dice(st, v, u, 1, None, "ambush"), "ambush"
+    )
     a.star_hits = v.spec.star_hits
     a.stage = "roll"
     b.stage = "ambushed"
     drop_camouflage(st, v.hex, events)
-    events.append({"type": "battle_declared", "unit": v.id, "side": v.side, "from": [*v.hex],
-                   "target": [*u.hex], "target_unit": u.id, "range": 1, "dice": a.dice,
-                   "kind": "ambush"})
+    events.append(
+        {
+            "type": "battle_declared",
+            "unit": v.id,
+            "side": v.side,
+            "from": [*v.hex],
+            "target": [*u.hex],
+            "target_unit": u.id,
+            "range": 1,
+            "dice": a.dice,
+            "kind": "ambush",
+        }
+    )
     st.battles.append(a)
 
 

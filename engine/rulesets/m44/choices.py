@@ -1,6 +1,7 @@
 """What a side may do now in the m44 turn machine: playable cards (Commissar chip,
 Recon as Air Power, cards fitting the units), the units that may move, the battle
 actions of an ordered unit, the card a play comes from."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -49,8 +50,10 @@ def _battle_actions(st: GameState, play: Play, seat: str) -> list[dict[str, Any]
                 out.append({"type": "battle", "seat": seat, "unit": uid, "target": [*h]})
             for t in H.instead_of_battle(st, u):
                 if t in H.HEX_ACTIONS:
-                    out += [{"type": t, "seat": seat, "unit": uid, "hex": [*h]}
-                            for h in H.HEX_ACTIONS[t](st, u)]
+                    out += [
+                        {"type": t, "seat": seat, "unit": uid, "hex": [*h]}
+                        for h in H.HEX_ACTIONS[t](st, u)
+                    ]
                 else:
                     out.append({"type": t, "seat": seat, "unit": uid})
         if _may_move_again(play, u):
@@ -68,7 +71,7 @@ def _fitting(st: GameState, side: str, cards: list[int]) -> list[int]:
 def playable(st: GameState, side: str) -> list[int]:
     hand = st.hands[side]
     chip = commissar_card(st, side)
-    if chip is not None:      # the card under the Commissar chip, or Recon / Counter-Attack
+    if chip is not None:  # the card under the Commissar chip, or Recon / Counter-Attack
         return [chip] + [c for c in hand if CARDS[c].key in COMMISSAR_FROM_HAND]
     cards = [c for c in hand if CARDS[c].key != "ambush"]
     return cards or list(hand)
@@ -83,15 +86,18 @@ def recon_as_air_power(st: GameState, side: str) -> bool:
     (004 "Calling In Air Strikes (Hill 317 Rule)": "for as long as a Unit occupies a
     specific hex")."""
     if C.no_air(st):
-        return False        # 004 Rainstorm: "No ... tactical airpower are allowed"
+        return False  # 004 Rainstorm: "No ... tactical airpower are allowed"
     if st.options.get("blitzkrieg") == side:
-        return True         # 004 "Blitzkrieg Rules (Optional)", Air Attack
+        return True  # 004 "Blitzkrieg Rules (Optional)", Air Attack
     opts = st.scn.options
     v = opts.get("air_strikes_rules")
     if v and (v is True or str(v).upper() in (side, "ALL", "BOTH")):
         return True
-    if side == "ALLIES" and "hill317" in opts and any(
-            (u := st.unit_at(h)) is not None and u.side == side for h in hill317_hexes(st.scn)):
+    if (
+        side == "ALLIES"
+        and "hill317" in opts
+        and any((u := st.unit_at(h)) is not None and u.side == side for h in hill317_hexes(st.scn))
+    ):
         return True
     return bool(opts.get("blitz_rules")) and side == "AXIS"
 

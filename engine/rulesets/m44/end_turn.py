@@ -1,6 +1,7 @@
 """The end of a turn in the m44 turn machine (004 Game Turn Explanation 5 "Draw a new
 Command Card"): draws (deck reshuffled when empty, as the scenario allows), Recon keep-1-
 of-2, Their Finest Hour's reshuffle, the Commissar card, the next side's turn."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -10,8 +11,7 @@ from .cards import CARDS
 from ...procedures.common import mode, other, set_ext
 from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend
-from ...procedures.medals import (check_victory, end_by_damage, end_out_of_cards,
-                                  update_objectives)
+from ...procedures.medals import check_victory, end_by_damage, end_out_of_cards, update_objectives
 from ...procedures.state import GameState
 from .options import conditions as C
 from .options import extra_cards as EC
@@ -24,8 +24,10 @@ def draw(st: GameState, side: str, events: list[dict[str, Any]], n: int = 1) -> 
     got = []
     for _ in range(n):
         if not st.deck:
-            if not st.discard or (st.scn.options.get("deck_reshuffling") is False
-                                  and not st.options.get("young_generals")):
+            if not st.discard or (
+                st.scn.options.get("deck_reshuffling") is False
+                and not st.options.get("young_generals")
+            ):
                 break
             st.deck = st.discard
             st.discard = []
@@ -51,7 +53,7 @@ def reshuffle_if_due(st: GameState, events: list[dict[str, Any]]) -> None:
 def _end_turn(st: GameState, events: list[dict[str, Any]]) -> None:
     side = st.active
     if st.options:
-        P.turn_ending(st, side, events)     # 004 variants
+        P.turn_ending(st, side, events)  # 004 variants
         if st.game_over:
             return
     for play in st.plays:
@@ -59,11 +61,14 @@ def _end_turn(st: GameState, events: list[dict[str, Any]]) -> None:
             st.discard.append(play.card)
     last = EC.last_played(st)
     if last is not None and last.card is None and last.key in ("exchange", *MN.KINDS):
-        st.last_card.pop(side, None)     # discard_useless_cards Method 2 / Army
+        st.last_card.pop(side, None)  # discard_useless_cards Method 2 / Army
         #                                  Manoeuvres declarations: no card played
     elif last is not None and last.key != "none":
-        st.last_card[side] = {"src": last.flags.get("src", last.card),
-                              "mirror": bool(last.flags.get("mirror")), "section": last.section}
+        st.last_card[side] = {
+            "src": last.flags.get("src", last.card),
+            "mirror": bool(last.flags.get("mirror")),
+            "section": last.section,
+        }
     reshuffle_if_due(st, events)
     plain, recons = EC.draw_counts(st, last)
     if plain:
@@ -84,9 +89,16 @@ def _recon_draw(st: GameState, side: str, events: list[dict[str, Any]], left: in
     st.recon_cards = draw(st, side, events, 2)
     if len(st.recon_cards) > 1:
         seat = mode(st).hand_seat(st, side)
-        events.append({"type": "cards_drawn", "side": side, "seat": seat, "count": 2,
-                       "secret": {"cards": [CARDS[c].to_json() for c in st.recon_cards]},
-                       "secret_to": [seat]})
+        events.append(
+            {
+                "type": "cards_drawn",
+                "side": side,
+                "seat": seat,
+                "count": 2,
+                "secret": {"cards": [CARDS[c].to_json() for c in st.recon_cards]},
+                "secret_to": [seat],
+            }
+        )
         st.phase = "recon"
         if left:
             set_ext(st, RECON_LEFT, left)
@@ -101,14 +113,22 @@ def _give(st: GameState, side: str, cards: list[int], events: list[dict[str, Any
         return
     st.hands[side].extend(cards)
     seat = mode(st).hand_seat(st, side)
-    events.append({"type": "card_drawn", "side": side, "seat": seat, "count": len(cards),
-                   "secret": {"cards": [CARDS[c].to_json() for c in cards]}, "secret_to": [seat]})
+    events.append(
+        {
+            "type": "card_drawn",
+            "side": side,
+            "seat": seat,
+            "count": len(cards),
+            "secret": {"cards": [CARDS[c].to_json() for c in cards]},
+            "secret_to": [seat],
+        }
+    )
 
 
 def _finish_turn(st: GameState, events: list[dict[str, Any]]) -> None:
     side = st.active
     if _needs_commissar_card(st, side):
-        st.phase = "commissar"     # a new card goes under the chip, played next turn
+        st.phase = "commissar"  # a new card goes under the chip, played next turn
         return
     for s, n in sorted(st.extra_draws.items()):
         if n:
@@ -134,15 +154,23 @@ def start_turn(st: GameState, side: str, events: list[dict[str, Any]], night: bo
     st.air_targets = []
     st.phase = "play_card"
     for uid, u in list(st.units.items()):
-        if (u.ordered or u.moved or u.battles or u.entered or u.overrun or u.moved_again
-                or u.no_battle or u.stopped):
+        if (
+            u.ordered
+            or u.moved
+            or u.battles
+            or u.entered
+            or u.overrun
+            or u.moved_again
+            or u.no_battle
+            or u.stopped
+        ):
             st.mut(uid).reset_turn()
     events.append({"type": "turn_started", "side": side, "turn": st.turn})
     update_objectives(st, events, turn_start=True)
     if st.options:
-        P.turn_begins(st, side, events)     # 004 variants (may start a chance step)
+        P.turn_begins(st, side, events)  # 004 variants (may start a chance step)
     if check_victory(st, events) or C.update_supply(st, side, events):
-        return                      # 004 Supply: the Third Turn Losses roll comes first
+        return  # 004 Supply: the Third Turn Losses roll comes first
     if st.phase != "play_card" or not night:
         return
     _night_roll_if_due(st, side)

@@ -2,6 +2,7 @@
 
 Public functions are re-exported by :mod:`engine`; see docs/architecture.md.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -28,8 +29,12 @@ from ...procedures.common import MODES, SIDES
 from ...procedures.hooks import POINTS as P
 
 
-def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None = None,
-             mode: str | None = None) -> GameState:
+def new_game(
+    scenario: Scenario,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    mode: str | None = None,
+) -> GameState:
     """A fresh game: units placed, deck shuffled, hands dealt, first turn started."""
     st = GameState.__new__(GameState)
     st.scn = scenario
@@ -48,8 +53,16 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     blitz = {"blitzkrieg": st.options["blitzkrieg"]} if "blitzkrieg" in st.options else None
     for i, us in enumerate(scenario.units):
         spec = army_rules(us.spec, us.side, blitz) if blitz else us.spec
-        u = Unit(f"u{i}", us.side, spec, us.hex, us.figures,
-                 max(us.figures, us.spec.figures), us.badge, us.inactive_until)
+        u = Unit(
+            f"u{i}",
+            us.side,
+            spec,
+            us.hex,
+            us.figures,
+            max(us.figures, us.spec.figures),
+            us.badge,
+            us.inactive_until,
+        )
         st.units[u.id] = u
         st.occ[u.hex] = u.id
     st.hands = {s: [] for s in SIDES}
@@ -78,17 +91,19 @@ def new_game(scenario: Scenario, seed: int = 0, options: dict[str, Any] | None =
     st.owned = set(st.units)
     st.mines = {}
     st.crosshairs = {}
-    if st.options:                  # 004 unit types (engine/core/unit_types.py), conditions
+    if st.options:  # 004 unit types (engine/core/unit_types.py), conditions
         _unit_types.apply_types(st)
         init_conditions(st)
-    if st.options:                  # 004 Appendix 3 variants: units, hands, victory
+    if st.options:  # 004 Appendix 3 variants: units, hands, victory
         P.game_setup(st)
     _lay_mines(st)
     machine = MODES[mode_name].machine
     if machine is not None and st.options.get("kriegspiel"):
-        raise IllegalAction("option_not_available", "Kriegspiel is played in the standard "
-                            "and team modes, not on the Overlord board")
-    if machine is not None:          # Overlord: own deck, deal and turn machine
+        raise IllegalAction(
+            "option_not_available",
+            "Kriegspiel is played in the standard and team modes, not on the Overlord board",
+        )
+    if machine is not None:  # Overlord: own deck, deal and turn machine
         machine.init_game(st)
         return st
     _deal(st)
@@ -129,8 +144,11 @@ def _deal(st: GameState) -> None:
         fixed = {s: [] for s in SIDES}
         for s in SIDES:
             for key, sec in (("recon", 0), ("recon", 1), ("recon", 2), ("direct_from_hq", None)):
-                cid = next(c.id for c in STANDARD_DECK if c.key == key and c.id in st.deck
-                           and (sec is None or c.sections == (sec,)))
+                cid = next(
+                    c.id
+                    for c in STANDARD_DECK
+                    if c.key == key and c.id in st.deck and (sec is None or c.sections == (sec,))
+                )
                 st.deck.remove(cid)
                 fixed[s].append(cid)
         st.rng.shuffle(st.deck)
@@ -138,7 +156,7 @@ def _deal(st: GameState) -> None:
             n = scn.cards.get(s, 0)
             hand = fixed[s]
             if n < 4:
-                keep = [hand[3], hand[1]][:max(n, 0)]
+                keep = [hand[3], hand[1]][: max(n, 0)]
                 st.discard.extend(c for c in hand if c not in keep)
                 hand = keep
             st.hands[s] = hand + [st.deck.pop() for _ in range(max(0, n - len(hand)))]
@@ -171,16 +189,18 @@ def apply(st: GameState, action: dict[str, Any]) -> tuple[GameState, list[dict[s
     events: list[dict[str, Any]] = []
     (MODES[new.mode].machine or _turn).apply_action(new, action, events)
     new.seq += 1
-    P.after_apply(st, new, events)      # 004 Kriegspiel: what each side sees of the events
+    P.after_apply(st, new, events)  # 004 Kriegspiel: what each side sees of the events
     return new, events
 
 
-
-
-def replay(scenario: Scenario, seed: int, actions: list[dict[str, Any]],
-           options: dict[str, Any] | None = None, mode: str | None = None) -> GameState:
+def replay(
+    scenario: Scenario,
+    seed: int,
+    actions: list[dict[str, Any]],
+    options: dict[str, Any] | None = None,
+    mode: str | None = None,
+) -> GameState:
     st = new_game(scenario, seed, options, mode)
     for a in actions:
         st, _ = apply(st, a)
     return st
-

@@ -5,6 +5,7 @@ Server mode names map onto the turn machine's seat modes: ``1v1`` -> ``standard`
 seat per side).  :class:`M44Ruleset` is also the base of the ``overlord`` ruleset, which
 only changes the modes offered and the boards each accepts.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -32,8 +33,10 @@ class M44Ruleset(Ruleset[GameState]):
     name = "m44"
     version = "1"
     title = "Memoir '44"
-    summary = ("The standard two-player Memoir '44 game: command cards order units by "
-               "section, battle dice, medals.  Optional rules of the 004 compilation.")
+    summary = (
+        "The standard two-player Memoir '44 game: command cards order units by "
+        "section, battle dice, medals.  Optional rules of the 004 compilation."
+    )
     setup = "scenario"
     renderer = "hex"
     # the hex page's Kriegspiel legend (option kriegspiel) and variant / campaign boxes
@@ -72,21 +75,30 @@ class M44Ruleset(Ruleset[GameState]):
         if mode is None:
             offered = self.modes_for(scenario)
             if not offered:
-                raise IllegalAction("unknown_mode",
-                                    f"ruleset {self.name} offers no mode for this board")
+                raise IllegalAction(
+                    "unknown_mode", f"ruleset {self.name} offers no mode for this board"
+                )
             mode = offered[0]
         try:
             return self.ENGINE_MODES[mode]
         except KeyError:
-            raise IllegalAction("unknown_mode", f"unknown mode {mode!r} for ruleset "
-                                f"{self.name} (one of {list(self.modes)})") from None
+            raise IllegalAction(
+                "unknown_mode",
+                f"unknown mode {mode!r} for ruleset {self.name} (one of {list(self.modes)})",
+            ) from None
 
     # -- the game ------------------------------------------------------------------------
-    def new_game(self, seed: int, options: dict[str, Any] | None = None,
-                 scenario: Any = None, mode: str | None = None) -> GameState:
+    def new_game(
+        self,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        scenario: Any = None,
+        mode: str | None = None,
+    ) -> GameState:
         if not isinstance(scenario, Scenario):
-            raise EngineError("scenario_required", f"ruleset {self.name} is set up from a "
-                              ".m44 scenario")
+            raise EngineError(
+                "scenario_required", f"ruleset {self.name} is set up from a .m44 scenario"
+            )
         return _rules.new_game(scenario, seed, options, self.engine_mode(scenario, mode))
 
     def seats(self, state: GameState) -> list[str]:
@@ -116,8 +128,14 @@ class M44Ruleset(Ruleset[GameState]):
     def sample_chance(self, state: GameState) -> Action:
         return _rules.sample_chance(state)
 
-    def undoable(self, before: GameState, action: Action, events: list[Event],
-                 after: GameState, rolls: int = 0) -> bool:
+    def undoable(
+        self,
+        before: GameState,
+        action: Action,
+        events: list[Event],
+        after: GameState,
+        rolls: int = 0,
+    ) -> bool:
         """The step gave its seat nothing new and nobody else acted (:mod:`.undo`)."""
         return undoable(before, action, events, after, rolls)
 
@@ -130,11 +148,14 @@ class M44Ruleset(Ruleset[GameState]):
 
     def result(self, state: GameState) -> dict[str, Any]:
         medals = {s: state.elim_medals[s] + state.exit_medals[s] for s in state.elim_medals}
-        return {"winner": state.winner, "draw": state.game_over and state.winner is None,
-                "score": medals, "reason": "medals" if state.game_over else "in_progress"}
+        return {
+            "winner": state.winner,
+            "draw": state.game_over and state.winner is None,
+            "score": medals,
+            "reason": "medals" if state.game_over else "in_progress",
+        }
 
-    def conclude(self, state: GameState, side: str,
-                 reason: str) -> tuple[GameState, list[Event]]:
+    def conclude(self, state: GameState, side: str, reason: str) -> tuple[GameState, list[Event]]:
         """``side`` resigns / runs out of time / forfeits; the other side wins, medals as
         they stand (:mod:`engine.procedures.ending`)."""
         return ending.conclude(state, side, reason)
@@ -156,8 +177,9 @@ class M44Ruleset(Ruleset[GameState]):
     def views_for(self, state: GameState, seats: Sequence[str | None]) -> list[View]:
         return views_for(state, list(seats))
 
-    def view_parts(self, state: GameState, seats: Sequence[str | None]
-                   ) -> tuple[View, list[View]] | None:
+    def view_parts(
+        self, state: GameState, seats: Sequence[str | None]
+    ) -> tuple[View, list[View]] | None:
         """The shared part once; None under 004 Kriegspiel (whose redaction rewrites
         each side's whole view)."""
         return view_parts(state, list(seats))

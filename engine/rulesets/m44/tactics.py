@@ -2,6 +2,7 @@
 text; see engine/cards.py).  ``setup(st, play, events)`` fills quotas/flags, orders units
 for "ALL ..." cards and sets the next phase.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -9,8 +10,17 @@ from typing import Any
 from .cards import CARDS
 from ...core.errors import IllegalAction
 from ...procedures.state import GameState, Play, Quota, Unit
-from ...procedures.common import (FULL_DAY, adjacent_enemies, camouflaged, can_activate,
-                                  is_top, side_units, terrain_at, unit_sections, night_track)
+from ...procedures.common import (
+    FULL_DAY,
+    adjacent_enemies,
+    camouflaged,
+    can_activate,
+    is_top,
+    side_units,
+    terrain_at,
+    unit_sections,
+    night_track,
+)
 from .options import bridges as BR
 from ...procedures.battle import card_attack
 from .options.conditions import no_air
@@ -19,8 +29,15 @@ from ...procedures.terrain_changes import place_sandbag
 from ...procedures.trains import follower, pieces, sections
 
 ANY = None
-SECTION_KEYS = ("recon", "probe", "attack", "assault", "general_advance", "pincer_move",
-                "recon_in_force")
+SECTION_KEYS = (
+    "recon",
+    "probe",
+    "attack",
+    "assault",
+    "general_advance",
+    "pincer_move",
+    "recon_in_force",
+)
 
 
 def eligible(st: GameState, play: Play, u: Unit) -> bool:
@@ -38,11 +55,11 @@ def eligible(st: GameState, play: Play, u: Unit) -> bool:
 def _fits(st: GameState, u: Unit, q: Quota) -> bool:
     if q.classes is not None and u.cls not in q.classes:
         return False
-    if q.subs:   # Overlord: sub-sections 0..5 of the unit's side (engine.rulesets.overlord.machine)
+    if q.subs:  # Overlord: sub-sections 0..5 of the unit's side (engine.rulesets.overlord.machine)
         return bool(st.scn.board.subsections(u.hex, u.side == st.scn.player1_side) & q.sections)
     if q.sections is None:
         return True
-    if u.spec.train:            # a train is in every section one of its pieces is in
+    if u.spec.train:  # a train is in every section one of its pieces is in
         return bool(sections(st, u) & q.sections)
     return bool(unit_sections(st, u) & q.sections)
 
@@ -60,8 +77,9 @@ def _orderable_unit(st: GameState, u: Unit) -> bool:
 def can_assign(st: GameState, play: Play, units: list[Unit]) -> bool:
     """Is there an assignment of ``units`` to the quota slots (bipartite matching)?"""
     quotas = play.quotas
-    return _matchable([[qi for qi, q in enumerate(quotas) if _fits(st, u, q)] for u in units],
-                      quotas)
+    return _matchable(
+        [[qi for qi, q in enumerate(quotas) if _fits(st, u, q)] for u in units], quotas
+    )
 
 
 def _matchable(fits: list[list[int]], quotas: list[Quota]) -> bool:
@@ -73,8 +91,9 @@ def _matchable(fits: list[list[int]], quotas: list[Quota]) -> bool:
     return all(_augment(i, set(), fits, slots, match) for i in range(len(fits)))
 
 
-def _augment(ui: int, seen: set[int], fits: list[list[int]], slots: list[int],
-             match: dict[int, int]) -> bool:
+def _augment(
+    ui: int, seen: set[int], fits: list[list[int]], slots: list[int], match: dict[int, int]
+) -> bool:
     """Augmenting path for unit ``ui`` (module-level: a recursive closure would make a
     reference cycle per call, left to the garbage collector)."""
     fit = fits[ui]
@@ -94,8 +113,14 @@ def orderable(st: GameState, play: Play) -> list[Unit]:
     Memoised on the play (a play belongs to one state; ``Play.copy`` drops the memo):
     valid while the play's orders, quotas, filter, the occupancy and the units are the
     same objects/sizes (ordering a unit changes ``len(play.ordered)``)."""
-    key = (len(play.ordered), tuple(play.quotas), play.filter, id(st.occ), len(st.occ),
-           len(st.units))
+    key = (
+        len(play.ordered),
+        tuple(play.quotas),
+        play.filter,
+        id(st.occ),
+        len(st.occ),
+        len(st.units),
+    )
     memo = getattr(play, "memo", None)
     if memo is not None and memo[0] == key:
         units = st.units
@@ -114,8 +139,12 @@ def may_order_new(st: GameState, play: Play, u: Unit) -> bool:
     """Could ``play`` give one more order to ``u`` (a unit not necessarily on the board
     yet: armour about to break through, engine.rulesets.m44.options.breakthrough)?"""
     quotas = play.quotas
-    if (u.side != play.side or u.ordered
-            or len(play.ordered) >= sum(q.count for q in quotas) or not _orderable_unit(st, u)):
+    if (
+        u.side != play.side
+        or u.ordered
+        or len(play.ordered) >= sum(q.count for q in quotas)
+        or not _orderable_unit(st, u)
+    ):
         return False
     fit = [qi for qi, q in enumerate(quotas) if _fits(st, u, q)]
     if not fit or not (play.filter is None or eligible(st, play, u)):
@@ -123,8 +152,11 @@ def may_order_new(st: GameState, play: Play, u: Unit) -> bool:
     if len(quotas) == 1:
         return True
     units = st.units
-    done = [[qi for qi, q in enumerate(quotas) if _fits(st, units[x], q)]
-            for x in play.ordered if x in units]
+    done = [
+        [qi for qi, q in enumerate(quotas) if _fits(st, units[x], q)]
+        for x in play.ordered
+        if x in units
+    ]
     return _matchable(done + [fit], quotas)
 
 
@@ -140,13 +172,21 @@ def _orderable(st: GameState, play: Play) -> list[Unit]:
     if single:
         q = quotas[0]
         for u in st.units.values():
-            if u.side == side and not u.ordered and _fits(st, u, q) and (
-                    simple or eligible(st, play, u)) and _orderable_unit(st, u):
+            if (
+                u.side == side
+                and not u.ordered
+                and _fits(st, u, q)
+                and (simple or eligible(st, play, u))
+                and _orderable_unit(st, u)
+            ):
                 out.append(u)
         return out
     units = st.units
-    done = [[qi for qi, q in enumerate(quotas) if _fits(st, units[x], q)]
-            for x in play.ordered if x in units]
+    done = [
+        [qi for qi, q in enumerate(quotas) if _fits(st, units[x], q)]
+        for x in play.ordered
+        if x in units
+    ]
     for u in units.values():
         if u.side != side or u.ordered or not _orderable_unit(st, u):
             continue
@@ -163,7 +203,7 @@ def order(st: GameState, play: Play, u: Unit, events: list[dict[str, Any]]) -> N
     back by ``CANNOT_BE_ACTIVATED_TILL_TURN`` is skipped; a train is ordered once, through
     its locomotive, every piece marked ordered)."""
     if not can_activate(st, u) or u.ordered:
-        return          # (Extra Command Cards: a unit ordered by an earlier card)
+        return  # (Extra Command Cards: a unit ordered by an earlier card)
     extra: dict = {}
     if u.spec.train:
         train = pieces(st, u)
@@ -198,8 +238,14 @@ def card_sections(src, mirror: bool) -> tuple[int, ...]:
     return tuple(2 - s for s in src.sections) if mirror else src.sections
 
 
-def setup(st: GameState, play: Play, events: list[dict[str, Any]], src, mirror: bool = False,
-          section: int | None = None) -> None:
+def setup(
+    st: GameState,
+    play: Play,
+    events: list[dict[str, Any]],
+    src,
+    mirror: bool = False,
+    section: int | None = None,
+) -> None:
     """Configure ``play`` for the procedure of card ``src`` and set ``st.phase``.
 
     ``src`` differs from the played card for a Counter-Attack (the copied card); then
@@ -240,8 +286,9 @@ def setup(st: GameState, play: Play, events: list[dict[str, Any]], src, mirror: 
         flags.update(no_move=True, bonus=1, no_take_ground=True)
     elif key == "behind_enemy_lines":
         play.quotas = [Quota(ANY, 1, inf)]
-        flags.update(move_max=3, ignore_terrain=True, bonus=1, battle_after_any_move=True,
-                     move_again=3)
+        flags.update(
+            move_max=3, ignore_terrain=True, bonus=1, battle_after_any_move=True, move_again=3
+        )
         _fallback(st, play, inf)
     elif key == "medics_and_mechanics":
         play.quotas = [Quota(ANY, 1)]
@@ -255,8 +302,7 @@ def setup(st: GameState, play: Play, events: list[dict[str, Any]], src, mirror: 
         st.phase = "move"
     elif key == "artillery_bombard":
         if not _fallback(st, play, art):
-            flags.update(move_max=3, move_max_classes=("art",), battles=2,
-                         battles_classes=("art",))
+            flags.update(move_max=3, move_max_classes=("art",), battles=2, battles_classes=("art",))
             for u in side_units(st, play.side):
                 if u.cls == "art":
                     order(st, play, u, events)
@@ -264,7 +310,7 @@ def setup(st: GameState, play: Play, events: list[dict[str, Any]], src, mirror: 
     elif key == "infantry_assault":
         if not _fallback(st, play, inf):
             flags["inf_move_bonus"] = 1
-            if section is not None:   # Counter-Attack copy: same physical section
+            if section is not None:  # Counter-Attack copy: same physical section
                 if section in infantry_sections(st, play):
                     choose_section(st, play, section, events)
                 else:
@@ -277,15 +323,15 @@ def setup(st: GameState, play: Play, events: list[dict[str, Any]], src, mirror: 
         st.chance = {"n": len(st.hands[play.side]) + 1, "for": "their_finest_hour"}
         st.phase = "chance"
     elif key in ("air_power", "barrage") and night_track(st) < FULL_DAY:
-        play.quotas = [Quota(ANY, 1)]     # night (vocabulary 3.3): "order 1 unit"
+        play.quotas = [Quota(ANY, 1)]  # night (vocabulary 3.3): "order 1 unit"
         play.key += ":night"
     elif key == "air_power" and no_air(st):
-        play.quotas = [Quota(ANY, 1)]     # 004 Rainstorm: "No ... tactical airpower"; our
-        play.key += ":rainstorm"          # reading: ordered like the night rule above
+        play.quotas = [Quota(ANY, 1)]  # 004 Rainstorm: "No ... tactical airpower"; our
+        play.key += ":rainstorm"  # reading: ordered like the night rule above
     elif key in ("air_power", "barrage"):
         st.phase = "target"
     elif key in ("ambush", "counter_attack", "none"):
-        st.phase = "move"    # no effect (Ambush on own turn, Counter-Attack with nothing to copy)
+        st.phase = "move"  # no effect (Ambush on own turn, Counter-Attack with nothing to copy)
     else:  # pragma: no cover
         raise AssertionError(key)
 
@@ -293,8 +339,9 @@ def setup(st: GameState, play: Play, events: list[dict[str, Any]], src, mirror: 
 #: Tactic cards that order 1 or 4 units and order one more under Gung-Ho (002 "Gung-Ho!":
 #: Air Power, Artillery Bombard, Barrage, Close Assault, Infantry Assault and Their Finest
 #: Hour are unaffected; Medics & Mechanics heals one unit only, so it is left alone here).
-GUNG_HO_TACTICS = frozenset({"direct_from_hq", "move_out", "armor_assault", "dig_in",
-                             "firefight", "behind_enemy_lines"})
+GUNG_HO_TACTICS = frozenset(
+    {"direct_from_hq", "move_out", "armor_assault", "dig_in", "firefight", "behind_enemy_lines"}
+)
 
 
 def gung_ho_side(st: GameState, side: str) -> bool:
@@ -338,11 +385,18 @@ def tfh_rolled(st: GameState, play: Play, faces: list[str], events: list[dict[st
     n_inf = faces.count("inf")
     n_arm = faces.count("armor")
     n_star = faces.count("star")
-    play.quotas = [q for q in (Quota(ANY, n_inf, frozenset({"inf"})),
-                               Quota(ANY, n_arm, frozenset({"armor"})), Quota(ANY, n_star))
-                   if q.count]
-    events.append({"type": "dice_rolled", "side": play.side, "dice": list(faces),
-                   "kind": "their_finest_hour"})
+    play.quotas = [
+        q
+        for q in (
+            Quota(ANY, n_inf, frozenset({"inf"})),
+            Quota(ANY, n_arm, frozenset({"armor"})),
+            Quota(ANY, n_star),
+        )
+        if q.count
+    ]
+    events.append(
+        {"type": "dice_rolled", "side": play.side, "dice": list(faces), "kind": "their_finest_hour"}
+    )
     st.phase = "order"
 
 
@@ -364,16 +418,18 @@ def end_orders(st: GameState, play: Play, events: list[dict[str, Any]]) -> None:
     st.phase = "move"
 
 
-def medics_rolled(st: GameState, play: Play, faces: list[str], events: list[dict[str, Any]]) -> None:
+def medics_rolled(
+    st: GameState, play: Play, faces: list[str], events: list[dict[str, Any]]
+) -> None:
     u = st.mut(play.ordered[0])
     own = {"inf": "inf", "armor": "armor"}.get(u.cls)
     healed = sum(1 for f in faces if f == "star" or f == own)
     got = min(healed, u.max_figures - u.figures)
     u.figures += got
-    events.append({"type": "dice_rolled", "side": play.side, "dice": list(faces),
-                   "kind": "medics"})
-    events.append({"type": "unit_healed", "unit": u.id, "figures_gained": got,
-                   "figures": u.figures})
+    events.append({"type": "dice_rolled", "side": play.side, "dice": list(faces), "kind": "medics"})
+    events.append(
+        {"type": "unit_healed", "unit": u.id, "figures_gained": got, "figures": u.figures}
+    )
     if not got:
         u.ordered = False
         play.ordered.clear()
@@ -399,16 +455,27 @@ def target_options(st: GameState, play: Play) -> list[Any]:
     top = is_top(st, play.side)
 
     def next_in_chain(h) -> bool:
-        return h not in st.air_targets and air_chain_ok(st, st.air_targets, h) and (
-            section is None or st.scn.board.in_section(h, section, top))
+        return (
+            h not in st.air_targets
+            and air_chain_ok(st, st.air_targets, h)
+            and (section is None or st.scn.board.in_section(h, section, top))
+        )
 
-    camo = camouflaged(st)          # camouflaged units: not by Air Power / Barrage
-    out = [u.hex for u in st.units.values()
-           if u.side != play.side and u.hex not in camo and next_in_chain(u.hex)
-           and not P.hidden(st, play.side, u)]
-    if BR.demolition_on(st):        # 004 Bridge Demolition Option 3: Barrage / Air Power
-        out += [h for h in BR.bridge_hexes(st)
-                if BR.bombard_target(st, play.side, h) and next_in_chain(h)]
+    camo = camouflaged(st)  # camouflaged units: not by Air Power / Barrage
+    out = [
+        u.hex
+        for u in st.units.values()
+        if u.side != play.side
+        and u.hex not in camo
+        and next_in_chain(u.hex)
+        and not P.hidden(st, play.side, u)
+    ]
+    if BR.demolition_on(st):  # 004 Bridge Demolition Option 3: Barrage / Air Power
+        out += [
+            h
+            for h in BR.bridge_hexes(st)
+            if BR.bombard_target(st, play.side, h) and next_in_chain(h)
+        ]
     return out
 
 
@@ -433,8 +500,11 @@ def next_card_target(st: GameState, events: list[dict[str, Any]]) -> None:
         v = st.unit_at(h)
         # Air Power card: 2 dice per hex for the Allies, 1 for the Axis; a Recon played as
         # Air Power under option ``blitzkrieg``: 1 (flag ``air_dice``); Barrage: 4
-        n = (play.flags.get("air_dice") or (2 if play.side == "ALLIES" else 1)) \
-            if play.key == "air_power" else 4
+        n = (
+            (play.flags.get("air_dice") or (2 if play.side == "ALLIES" else 1))
+            if play.key == "air_power"
+            else 4
+        )
         if v is None or v.side == play.side:
             if BR.bombard_target(st, play.side, h):
                 BR.card_bombard(st, play.side, h, n, play.key, events)
@@ -449,8 +519,13 @@ def next_card_target(st: GameState, events: list[dict[str, Any]]) -> None:
 
 
 def describe_play(play: Play) -> dict[str, Any]:
-    return {"seat": play.seat, "side": play.side, "card": CARDS[play.card].to_json()
-            if play.card is not None else None, "as": play.key, "ordered": list(play.ordered)}
+    return {
+        "seat": play.seat,
+        "side": play.side,
+        "card": CARDS[play.card].to_json() if play.card is not None else None,
+        "as": play.key,
+        "ordered": list(play.ordered),
+    }
 
 
 def terrain_dig_ok(st: GameState, u: Unit) -> bool:

@@ -3,6 +3,7 @@ draw -> next side.  ``legal_actions``/``apply`` dispatch on ``state.phase`` and 
 battle stack; ``refresh`` recomputes ``state.pending`` (the decision waited for, with
 its seat) after every step.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -26,18 +27,42 @@ from .options import extra_cards as EC
 from .options import useless_cards as UC
 from .options import smoke as SM
 from ...procedures.chance import roll_faces
-from ...procedures.common import (can_activate, mode, parse_hex, parse_unit, pop_ext,
-                                  take_from_hand, terrain_at, tiles_at)
+from ...procedures.common import (
+    can_activate,
+    mode,
+    parse_hex,
+    parse_unit,
+    pop_ext,
+    take_from_hand,
+    terrain_at,
+    tiles_at,
+)
 from ...procedures.hooks import POINTS as P
 from ...procedures.hooks import extend
 from ...procedures.medals import check_victory, exit_board, update_objectives
-from ...procedures.movement import (describe_move, exit_hexes, exit_value, move_allowance,
-                                    reachable, referee_stop)
+from ...procedures.movement import (
+    describe_move,
+    exit_hexes,
+    exit_value,
+    move_allowance,
+    reachable,
+    referee_stop,
+)
 from ...procedures.terrain_changes import unit_left_hex
-from .choices import (_battle_actions, _fitting, _may_move_again, _move_actions, _movers,
-                      card_source, check_obliged, firefight_pairs, obliged, playable,
-                      recon_as_air_power)
-from .end_turn import (RECON_LEFT, _end_turn, _finish_turn, _night_roll_if_due, _recon_draw)
+from .choices import (
+    _battle_actions,
+    _fitting,
+    _may_move_again,
+    _move_actions,
+    _movers,
+    card_source,
+    check_obliged,
+    firefight_pairs,
+    obliged,
+    playable,
+    recon_as_air_power,
+)
+from .end_turn import RECON_LEFT, _end_turn, _finish_turn, _night_roll_if_due, _recon_draw
 from .options.turn_rules import _night_roll_due, commissar_card, night_rolled
 
 PHASE_PENDING = ("choose_section", "target", "order", "move", "battle")
@@ -58,12 +83,15 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
         return {"type": "roll", "seat": "chance", "dice": st.chance["n"], "for": st.chance["for"]}
     if ph == "play_card":
         out = {"type": "play_card", "seat": mode(st).hand_seat(st, st.active)}
-        if st.plays:        # option army_manoeuvres: a further card is optional
+        if st.plays:  # option army_manoeuvres: a further card is optional
             out["played"] = len(st.plays)
         return out
     if ph == "recon":
-        return {"type": "choose_card", "seat": mode(st).hand_seat(st, st.active),
-                "count": len(st.recon_cards)}
+        return {
+            "type": "choose_card",
+            "seat": mode(st).hand_seat(st, st.active),
+            "count": len(st.recon_cards),
+        }
     if ph == "commissar":
         return {"type": "commissar", "seat": mode(st).hand_seat(st, st.active)}
     if ph == "airdrop":
@@ -74,11 +102,14 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
         return UC.pending(st)
     if ph == "smoke":
         sm = st.ext["smoke"]
-        return {"type": "place_smoke", "seat": mode(st).hand_seat(st, sm["side"]),
-                "left": sm["left"]}
+        return {
+            "type": "place_smoke",
+            "seat": mode(st).hand_seat(st, sm["side"]),
+            "left": sm["left"],
+        }
     if ph in PHASE_PENDING:
         return {"type": ph, "seat": st.play.seat}
-    return P.phases[ph].pending(st)     # an option's own phase (campaign pre-battle)
+    return P.phases[ph].pending(st)  # an option's own phase (campaign pre-battle)
 
 
 def to_act(st: GameState) -> list[str]:
@@ -96,18 +127,22 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     ph = st.phase
     play = st.play
     if ph == "play_card":
-        if st.plays:             # Extra Command Cards: a further card, or end_cards
+        if st.plays:  # Extra Command Cards: a further card, or end_cards
             side = st.active
-            return [{"type": "play_card", "seat": seat, "card": c}
-                    for c in _fitting(st, side, playable(st, side))] + \
-                [{"type": "end_cards", "seat": seat}]
+            return [
+                {"type": "play_card", "seat": seat, "card": c}
+                for c in _fitting(st, side, playable(st, side))
+            ] + [{"type": "end_cards", "seat": seat}]
         cards = playable(st, st.active)
         out = [{"type": "play_card", "seat": seat, "card": c} for c in cards]
         if recon_as_air_power(st, st.active):
-            out += [{"type": "play_card", "seat": seat, "card": c, "as": "air_power"}
-                    for c in cards if CARDS[c].key == "recon"]
+            out += [
+                {"type": "play_card", "seat": seat, "card": c, "as": "air_power"}
+                for c in cards
+                if CARDS[c].key == "recon"
+            ]
         out += UC.play_card_options(st, seat) + MN.play_card_options(st, seat)
-        return out or [{"type": "pass", "seat": seat}]      # no card: :func:`_pass_turn`
+        return out or [{"type": "pass", "seat": seat}]  # no card: :func:`_pass_turn`
     if ph in ("offer", "exchange"):
         return UC.legal(st, seat)
     if ph == "recon":
@@ -119,20 +154,28 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if ph == "reinforce":
         return TR.legal(st, seat)
     if ph == "smoke":
-        return [{"type": "place_smoke", "seat": seat, "hex": [*h]} for h in SM.smoke_hexes(st)] + \
-            [{"type": "end_smoke", "seat": seat}]
+        return [{"type": "place_smoke", "seat": seat, "hex": [*h]} for h in SM.smoke_hexes(st)] + [
+            {"type": "end_smoke", "seat": seat}
+        ]
     if ph == "choose_section":
-        return [{"type": "choose_section", "seat": seat, "section": s}
-                for s in T.infantry_sections(st, play)]
+        return [
+            {"type": "choose_section", "seat": seat, "section": s}
+            for s in T.infantry_sections(st, play)
+        ]
     if ph == "target":
         out = [{"type": "target", "seat": seat, "hex": [*h]} for h in T.target_options(st, play)]
         if st.air_targets:
             out.append({"type": "end_targets", "seat": seat})
         return out
     if ph == "order":
-        return [{"type": "order", "seat": seat, "unit": u.id} for u in T.orderable(st, play)] + \
-            [{"type": "armor_breakthrough", "seat": seat, "hex": [*h]}
-             for h in BT.entry_hexes(st, play)] + [{"type": "end_orders", "seat": seat}]
+        return (
+            [{"type": "order", "seat": seat, "unit": u.id} for u in T.orderable(st, play)]
+            + [
+                {"type": "armor_breakthrough", "seat": seat, "hex": [*h]}
+                for h in BT.entry_hexes(st, play)
+            ]
+            + [{"type": "end_orders", "seat": seat}]
+        )
     if ph == "move":
         plays = EC.unit_plays(st)
         out = [a for p in plays for a in _move_actions(st, p, seat)]
@@ -142,8 +185,10 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if ph == "battle":
         out = [a for p in EC.unit_plays(st) for a in _battle_actions(st, p, seat)]
         if st.ext and "firefights" in st.ext:
-            out += [{"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
-                    for a, b in firefight_pairs(st, play)]
+            out += [
+                {"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
+                for a, b in firefight_pairs(st, play)
+            ]
         return out + ([] if obliged(st, ph) else [{"type": "end_battles", "seat": seat}])
     return P.phases[ph].legal(st, seat) if ph in P.phases else []
 
@@ -152,12 +197,23 @@ def _pass_turn(st: GameState, action: dict[str, Any], events: list[dict[str, Any
     """A side with no Command card to play (an empty hand: a deck that does not reshuffle,
     cards discarded) orders nothing this turn (004 silent: no card, no order); the end of
     its turn runs as usual (its draw, then :func:`medals.end_out_of_cards`)."""
-    if playable(st, st.active) or UC.play_card_options(st, action.get("seat")) \
-            or MN.play_card_options(st, action.get("seat")):
-        raise IllegalAction("card_must_be_played", "a Command card must be played: "
-                            "passing is only for a side with no card to play")
-    events.append({"type": "turn_passed", "side": st.active, "seat": action.get("seat"),
-                   "reason": "no_command_card"})
+    if (
+        playable(st, st.active)
+        or UC.play_card_options(st, action.get("seat"))
+        or MN.play_card_options(st, action.get("seat"))
+    ):
+        raise IllegalAction(
+            "card_must_be_played",
+            "a Command card must be played: passing is only for a side with no card to play",
+        )
+    events.append(
+        {
+            "type": "turn_passed",
+            "side": st.active,
+            "seat": action.get("seat"),
+            "reason": "no_command_card",
+        }
+    )
     _end_turn(st, events)
 
 
@@ -166,8 +222,16 @@ def _place_commissar(st: GameState, action: dict[str, Any], events: list[dict[st
     cid = take_from_hand(st, action)
     st.ext["commissar_chip"][side] = cid
     seat = mode(st).hand_seat(st, side)
-    events.append({"type": "commissar_card_placed", "side": side, "seat": seat, "count": 1,
-                   "secret": {"card": CARDS[cid].to_json()}, "secret_to": [seat]})
+    events.append(
+        {
+            "type": "commissar_card_placed",
+            "side": side,
+            "seat": seat,
+            "count": 1,
+            "secret": {"card": CARDS[cid].to_json()},
+            "secret_to": [seat],
+        }
+    )
     _finish_turn(st, events)
 
 
@@ -195,8 +259,9 @@ def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, A
             extra.apply(st, action, events)
         else:
             handler = HANDLERS.get((st.phase, t))
-            if handler is None or (st.plays and st.phase == "play_card"
-                                   and t not in ("play_card", "end_cards")):
+            if handler is None or (
+                st.plays and st.phase == "play_card" and t not in ("play_card", "end_cards")
+            ):
                 raise IllegalAction("wrong_phase", f"{t!r} is not possible during {st.phase}")
             handler(st, action, events)
     advance(st, events)
@@ -222,7 +287,7 @@ def _roll(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
         C.supply_rolled(st, faces, events)
         if not st.game_over:
             _night_roll_if_due(st, st.active)
-    elif why in P.chance_handlers:     # 004 variants (Common Cold)
+    elif why in P.chance_handlers:  # 004 variants (Common Cold)
         P.chance_handlers[why](st, faces, events)
 
 
@@ -237,12 +302,15 @@ def _play_card(st: GameState, action: dict[str, Any], events: list[dict[str, Any
         raise IllegalAction("card_not_in_hand", "that card is not in your hand")
     if cid not in playable(st, side):
         if chip is not None:
-            raise IllegalAction("commissar_cards_must_be_played",
-                                "play the card under the Commissar chip (or Recon / Counter-Attack)")
+            raise IllegalAction(
+                "commissar_cards_must_be_played",
+                "play the card under the Commissar chip (or Recon / Counter-Attack)",
+            )
         raise IllegalAction("card_not_playable", "Ambush is played only in the opponent's turn")
     as_ = action.get("as")
-    if as_ is not None and (as_ != "air_power" or CARDS[cid].key != "recon"
-                            or not recon_as_air_power(st, side)):
+    if as_ is not None and (
+        as_ != "air_power" or CARDS[cid].key != "recon" or not recon_as_air_power(st, side)
+    ):
         raise IllegalAction("card_not_playable", "this card may not be played that way")
     card = CARDS[cid]
     src, mirror, section = card_source(st, side, card, as_)
@@ -253,26 +321,34 @@ def _play_card(st: GameState, action: dict[str, Any], events: list[dict[str, Any
         st.hands[side].remove(cid)
     play = Play(cid, card.key, mode(st).play_seat(st, side, cid), side)
     st.plays.append(play)
-    events.append({"type": "card_played", "seat": play.seat, "side": side,
-                   "card": card.to_json(), **({"as": as_} if as_ else {})})
+    events.append(
+        {
+            "type": "card_played",
+            "seat": play.seat,
+            "side": side,
+            "card": card.to_json(),
+            **({"as": as_} if as_ else {}),
+        }
+    )
     if as_ == "air_power":
         play.key = src.key
-        play.flags["air_section"] = card.sections[0]   # targets must include a unit there
+        play.flags["air_section"] = card.sections[0]  # targets must include a unit there
         if st.options.get("blitzkrieg") == side:
-            play.flags["air_dice"] = 1      # 004 Blitzkrieg: "1 Battle Dice per hex"
+            play.flags["air_dice"] = 1  # 004 Blitzkrieg: "1 Battle Dice per hex"
     if card.key == "counter_attack":
         if src is card:
             play.key = "none"
         else:
             play.key = src.key
-            events.append({"type": "card_copied", "side": side, "card": src.to_json(),
-                           "mirrored": mirror})
+            events.append(
+                {"type": "card_copied", "side": side, "card": src.to_json(), "mirrored": mirror}
+            )
     play.flags["src"] = src.id
     play.flags["mirror"] = mirror
     T.setup(st, play, events, src, mirror, section)
     T.gung_ho(st, play, src)
     if EC.on(st):
-        play.flags["seq"] = len(st.plays)       # order of play (Extra Command Cards)
+        play.flags["seq"] = len(st.plays)  # order of play (Extra Command Cards)
     BT.after_setup(st, play, T.card_sections(src, mirror))
 
 
@@ -298,13 +374,14 @@ def _end_targets(st: GameState, action: dict[str, Any], events: list[dict[str, A
 
 # --------------------------------------------------------------------------- orders
 def _order(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    u = TR.head(st, parse_unit(st, action))     # a wagon orders its train
+    u = TR.head(st, parse_unit(st, action))  # a wagon orders its train
     play = st.play
     if u.side != play.side:
         raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
     if not can_activate(st, u):
-        raise IllegalAction("unit_not_active_yet",
-                            f"that unit cannot be ordered before turn {u.inactive_until + 1}")
+        raise IllegalAction(
+            "unit_not_active_yet", f"that unit cannot be ordered before turn {u.inactive_until + 1}"
+        )
     if u.ordered:
         raise IllegalAction("unit_already_ordered", "that unit already has an order")
     if not T.may_order(st, play, u):
@@ -315,7 +392,9 @@ def _order(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) 
     _orders_done_if_none_left(st, play, events)
 
 
-def _armor_breakthrough(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def _armor_breakthrough(
+    st: GameState, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     BT.enter(st, action, events)
     if st.phase == "order" and not st.battles and not st.game_over:
         _orders_done_if_none_left(st, st.play, events)
@@ -342,7 +421,7 @@ def _ordered_unit(st: GameState, action: dict[str, Any]):
     u = parse_unit(st, action)
     if u.side != st.play.side:
         raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
-    o = TR.head(st, u)          # a train's order is held by its locomotive
+    o = TR.head(st, u)  # a train's order is held by its locomotive
     if not o.ordered or EC.play_holding(st, o.id) is None:
         raise IllegalAction("unit_not_ordered", "that unit has no order this turn")
     return u
@@ -368,7 +447,7 @@ def _move(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
         dests = reachable(st, u, play, None, bool(play.flags.get("ignore_terrain")))
     if to not in dests:
         raise IllegalAction("illegal_move", "the unit cannot move there")
-    to, steps = referee_stop(st, u, play, to, dests[to], second, events)   # 004 Kriegspiel
+    to, steps = referee_stop(st, u, play, to, dests[to], second, events)  # 004 Kriegspiel
     frm = u.hex
     u = st.mut(u.id)
     del st.occ[frm]
@@ -380,11 +459,10 @@ def _move(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
     else:
         u.moved = steps
     if u.cls in terrain_at(st, frm).no_battle_after_leaving:
-        u.no_battle = True          # marsh: armor cannot battle the turn it leaves
+        u.no_battle = True  # marsh: armor cannot battle the turn it leaves
     unit_left_hex(st, frm, events)
     events.append(describe_move(u, frm, to, steps))
-    _after_move(st, u, events,
-                "bel" if second or play.flags.get("ignore_terrain") else "move")
+    _after_move(st, u, events, "bel" if second or play.flags.get("ignore_terrain") else "move")
 
 
 def _after_move(st: GameState, u, events: list[dict[str, Any]], how: str = "move") -> None:
@@ -441,7 +519,7 @@ def _instead_of_battle(st: GameState, action: dict[str, Any], events: list[dict[
         H.seal_cave(st, u, events)
     elif action["type"] == "heal":
         H.heal(st, u, events)
-    elif action["type"] in H.HEX_ACTION_DO:     # bridges, pontoons: a hex of HEX_ACTIONS
+    elif action["type"] in H.HEX_ACTION_DO:  # bridges, pontoons: a hex of HEX_ACTIONS
         H.HEX_ACTION_DO[action["type"]](st, u, parse_hex(action, "hex"), events)
     else:
         H.clear_mine(st, u, events)
@@ -462,10 +540,16 @@ def _choose_card(st: GameState, action: dict[str, Any], events: list[dict[str, A
         if c != cid:
             st.discard.append(c)
     st.recon_cards = []
-    events.append({"type": "card_kept", "side": side, "seat": mode(st).hand_seat(st, side),
-                   "secret": {"card": CARDS[cid].to_json()},
-                   "secret_to": [mode(st).hand_seat(st, side)]})
-    left = (st.ext or {}).get(RECON_LEFT, 0)    # Extra Command Cards: another Recon
+    events.append(
+        {
+            "type": "card_kept",
+            "side": side,
+            "seat": mode(st).hand_seat(st, side),
+            "secret": {"card": CARDS[cid].to_json()},
+            "secret_to": [mode(st).hand_seat(st, side)],
+        }
+    )
+    left = (st.ext or {}).get(RECON_LEFT, 0)  # Extra Command Cards: another Recon
     if left:
         pop_ext(st, RECON_LEFT)
         if _recon_draw(st, side, events, left - 1):
@@ -497,7 +581,8 @@ HANDLERS = {
     ("battle", "bombard_bridge"): _instead_of_battle,
     ("battle", "build_pontoon"): _instead_of_battle,
     ("battle", "firefight"): lambda st, action, events: BO.declare_firefight(
-        st, firefight_pairs(st, st.play), action, events),
+        st, firefight_pairs(st, st.play), action, events
+    ),
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
     ("play_card", "pass"): _pass_turn,
@@ -515,8 +600,14 @@ HANDLERS = {
     ("play_card", MN.BIG_PUSH): MN.declare,
     ("play_card", "end_cards"): EC.end_cards,
 }
-KNOWN = {t for _, t in HANDLERS} | {"roll", "ambush", "pass", "retreat", "take_ground",
-                                     "battle_back"}
+KNOWN = {t for _, t in HANDLERS} | {
+    "roll",
+    "ambush",
+    "pass",
+    "retreat",
+    "take_ground",
+    "battle_back",
+}
 
 
 # ============================================================================ automatic steps
@@ -529,9 +620,8 @@ def advance(st: GameState, events: list[dict[str, Any]]) -> None:
         play = st.play
         if ph == "order" and not _orders_left(st, play):
             T.end_orders(st, play, events)
-        elif ph == "move" and EC.open_for(st) and _fitting(st, st.active,
-                                                            playable(st, st.active)):
-            st.phase = "play_card"     # Extra Command Cards: a further card may be played
+        elif ph == "move" and EC.open_for(st) and _fitting(st, st.active, playable(st, st.active)):
+            st.phase = "play_card"  # Extra Command Cards: a further card may be played
         elif ph == "move" and not any(_anything_to_move(st, p) for p in EC.unit_plays(st)):
             st.phase = "battle"
         elif ph == "battle" and not any(_anything_to_battle(st, p) for p in EC.unit_plays(st)):
@@ -553,10 +643,17 @@ def advance(st: GameState, events: list[dict[str, Any]]) -> None:
 def _anything_to_move(st: GameState, play: Play) -> bool:
     for uid in play.ordered:
         u = st.units.get(uid)
-        if u is not None and not u.moved and (
-                any(reachable(st, m, play, None, bool(play.flags.get("ignore_terrain")))
-                    for m in _movers(st, u))
-                or exit_hexes(st, u, play)):
+        if (
+            u is not None
+            and not u.moved
+            and (
+                any(
+                    reachable(st, m, play, None, bool(play.flags.get("ignore_terrain")))
+                    for m in _movers(st, u)
+                )
+                or exit_hexes(st, u, play)
+            )
+        ):
             return True
     return False
 

@@ -5,6 +5,7 @@ other side's hand never appear; spectators (seat None) see public information on
 Events carrying hidden information have ``secret`` + ``secret_to``; ``events_for``
 strips ``secret`` for everybody not listed.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -33,31 +34,46 @@ def _unit_jsons(st: GameState) -> list[dict[str, Any]]:
     return [_unit_json(st, u, supply, demo) for u in st.units.values()]
 
 
-def _unit_json(st: GameState, u: Unit, supply_of: dict[str, int] | None = None,
-               demo_of: dict[str, int] | None = None) -> dict[str, Any]:
+def _unit_json(
+    st: GameState,
+    u: Unit,
+    supply_of: dict[str, int] | None = None,
+    demo_of: dict[str, int] | None = None,
+) -> dict[str, Any]:
     """A unit as views show it."""
     s = u.spec
     train = None
-    if s.train:                     # the coupled train, front (locomotive) to back
+    if s.train:  # the coupled train, front (locomotive) to back
         t = pieces(st, u)
         if len(t) > 1:
             train = tuple(p.id for p in t)
     inactive = u.inactive_until if u.inactive_until >= st.turn else None
     supply = demo = 0
-    if st.ext:                       # options supply_lines / demoralisation (public state)
+    if st.ext:  # options supply_lines / demoralisation (public state)
         supply = supply_turns(st, u) if supply_of is None else supply_of.get(u.id, 0)
         demo = demoralised(st, u) if demo_of is None else demo_of.get(u.id, 0)
     out: dict[str, Any] = {
-        "id": u.id, "side": u.side, "code": s.code, "kind": s.kind, "class": s.unit_class,
-        "nation": s.nation, "badge": u.badge, "hex": [*u.hex], "figures": u.figures,
-        "max_figures": u.max_figures, "ordered": u.ordered, "moved": u.moved,
-        "battled": u.battles > 0, "name": s.name}
+        "id": u.id,
+        "side": u.side,
+        "code": s.code,
+        "kind": s.kind,
+        "class": s.unit_class,
+        "nation": s.nation,
+        "badge": u.badge,
+        "hex": [*u.hex],
+        "figures": u.figures,
+        "max_figures": u.max_figures,
+        "ordered": u.ordered,
+        "moved": u.moved,
+        "battled": u.battles > 0,
+        "name": s.name,
+    }
     if train is not None:
         out["train"] = list(train)
-    if inactive is not None:         # CANNOT_BE_ACTIVATED_TILL_TURN still in force
+    if inactive is not None:  # CANNOT_BE_ACTIVATED_TILL_TURN still in force
         out["inactive_until"] = inactive
     if supply:
-        out["out_of_supply"] = supply    # consecutive turns out of supply
+        out["out_of_supply"] = supply  # consecutive turns out of supply
     if demo:
         out["demoralised"] = demo
     return out
@@ -79,8 +95,11 @@ def _crosshairs(st: GameState) -> list[dict[str, Any]]:
     A marker lapses when its gun or its target has moved (004 "Big-Gun Batteries"); the
     state drops stale ones lazily, so the view filters them the same way.
     """
-    return [{"gun": gun_id, "unit": target_id, "hex": [*target_hex]}
-            for gun_id in st.crosshairs for target_id, target_hex, _ in live_marks(st, gun_id)]
+    return [
+        {"gun": gun_id, "unit": target_id, "hex": [*target_hex]}
+        for gun_id in st.crosshairs
+        for target_id, target_hex, _ in live_marks(st, gun_id)
+    ]
 
 
 def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
@@ -95,8 +114,9 @@ def views_for(st: GameState, seats: list[str | None]) -> list[dict[str, Any]]:
     return [P.redact_view(st, s, {**common, **over}) for s, over in zip(seats, overlays)]
 
 
-def view_parts(st: GameState, seats: list[str | None]
-               ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def view_parts(
+    st: GameState, seats: list[str | None]
+) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     """``(common, overlays)``: ``{**common, **overlays[i]}`` is ``view_for(st, seats[i])``;
     the server patches the shared ``common`` once per action and each seat's small overlay
     apart (engine/core/ruleset.py ``view_parts_of``).  None under 004 Kriegspiel, whose
@@ -106,8 +126,7 @@ def view_parts(st: GameState, seats: list[str | None]
     return _parts(st, seats)
 
 
-def _parts(st: GameState, seats: list[str | None]
-           ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _parts(st: GameState, seats: list[str | None]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """The common part and the seats' overlays (the common part and the mode's shared
     part computed once; the views may share sub-objects and are never mutated)."""
     m = mode(st)
@@ -121,18 +140,25 @@ def _public(st: GameState, m: Any) -> dict[str, Any]:
     """The part of every seat's view that does not depend on the seat."""
     sides: dict[str, Any] = {}
     for side in SIDES:
-        d: dict[str, Any] = {"position": "top" if is_top(st, side) else "bottom",
-                             "medals": st.medals(side) if st.sudden != side else
-                             st.scn.victory.get(side, 0),
-                             "victory": st.scn.victory.get(side, 0),
-                             "hand_count": len(st.hands[side])}
+        d: dict[str, Any] = {
+            "position": "top" if is_top(st, side) else "bottom",
+            "medals": st.medals(side) if st.sudden != side else st.scn.victory.get(side, 0),
+            "victory": st.scn.victory.get(side, 0),
+            "hand_count": len(st.hands[side]),
+        }
         chips = st.ext.get("commissar_chip") if m.machine is None and st.ext else None
-        if chips and side in chips:     # standard Commissar: count public, card to the holder
+        if chips and side in chips:  # standard Commissar: count public, card to the holder
             d["commissar"] = int(chips[side] is not None)
         sides[side] = d
-    changed = [{"hex": [*h], "tiles": [{"code": t.spec.code, "name": t.spec.name,
-                                         "family": t.spec.family} for t in tiles]}
-               for h, tiles in sorted(st.tiles_over.items())]
+    changed = [
+        {
+            "hex": [*h],
+            "tiles": [
+                {"code": t.spec.code, "name": t.spec.name, "family": t.spec.family} for t in tiles
+            ],
+        }
+        for h, tiles in sorted(st.tiles_over.items())
+    ]
     out = {
         "ruleset": "m44",
         "turn": st.turn,
@@ -156,17 +182,17 @@ def _public(st: GameState, m: Any) -> dict[str, Any]:
         **({"weather": st.options["weather"]} if st.options.get("weather") else {}),
     }
     if st.ext and st.ext.get("camouflage"):
-        out["camouflage"] = [[*h] for h in st.ext["camouflage"]]    # tags tag14/tag15
+        out["camouflage"] = [[*h] for h in st.ext["camouflage"]]  # tags tag14/tag15
     if st.options.get("bridge_demolition"):
-        out["bridges"] = bridge_view(st)    # Battle Stars: charges placed / tank hits
+        out["bridges"] = bridge_view(st)  # Battle Stars: charges placed / tank hits
     if st.ext and "visibility" in st.ext:
-        out["visibility"] = st.ext["visibility"]     # night rules (1..6, 6 = full day)
+        out["visibility"] = st.ext["visibility"]  # night rules (1..6, 6 = full day)
     if st.options.get("campaign"):
         out["campaign"] = campaign_view(st)  # 004 Simplified Campaign Rules pre-battle
     if st.options.get("variant"):
-        out["variant"] = variant_view(st)    # 004 Suggested Variants (public state)
+        out["variant"] = variant_view(st)  # 004 Suggested Variants (public state)
         for side, n in ((out["variant"] or {}).get("victory") or {}).items():
-            sides[side]["victory"] = n       # the variant's victory counts
+            sides[side]["victory"] = n  # the variant's victory counts
     return out
 
 
@@ -184,12 +210,22 @@ def public_status(st: GameState) -> dict[str, Any]:
     if _kriegspiel.on(st) and not st.game_over:
         v = view_for(st, None)
         return {k: v.get(k) for k in STATUS_KEYS}
-    return {"turn": st.turn, "to_act": _to_act(st, mode(st)), "game_over": st.game_over,
-            "winner": st.winner}
+    return {
+        "turn": st.turn,
+        "to_act": _to_act(st, mode(st)),
+        "game_over": st.game_over,
+        "winner": st.winner,
+    }
 
 
-def _seat_overlay(st: GameState, seat: str | None, m: Any, common: dict[str, Any],
-                  mode_common: Any, hand_seats: dict[str, str]) -> dict[str, Any]:
+def _seat_overlay(
+    st: GameState,
+    seat: str | None,
+    m: Any,
+    common: dict[str, Any],
+    mode_common: Any,
+    hand_seats: dict[str, str],
+) -> dict[str, Any]:
     """What only ``seat`` sees, as the members that replace or extend the shared public
     part (its hand, a recon choice, the mode's per-seat part); before the Kriegspiel
     redaction."""
@@ -200,8 +236,7 @@ def _seat_overlay(st: GameState, seat: str | None, m: Any, common: dict[str, Any
         chips = st.ext.get("commissar_chip") if m.machine is None and st.ext else None
         for side in held:
             base = sides[side]
-            d = sides[side] = {k: base[k] for k in ("position", "medals", "victory",
-                                                     "hand_count")}
+            d = sides[side] = {k: base[k] for k in ("position", "medals", "victory", "hand_count")}
             d["hand"] = [card_view(c) for c in st.hands[side]]
             d.update((k, v) for k, v in base.items() if k not in d)
             if chips and side in chips and chips[side] is not None:
@@ -209,12 +244,13 @@ def _seat_overlay(st: GameState, seat: str | None, m: Any, common: dict[str, Any
     p = st.pending
     if p is not None and p["type"] == "choose_card" and seat == p["seat"]:
         out["pending"] = _pending_json(st, seat)
-    m.extend_view(st, seat, out, mode_common)   # only adds members (never reads the view)
+    m.extend_view(st, seat, out, mode_common)  # only adds members (never reads the view)
     return out
 
 
-def events_for(events: list[dict[str, Any]], seat: str | None,
-               st: GameState | None = None) -> list[dict[str, Any]]:
+def events_for(
+    events: list[dict[str, Any]], seat: str | None, st: GameState | None = None
+) -> list[dict[str, Any]]:
     """The events as ``seat`` may see them; ``st``: the state after them (or later), None
     when no longer held (004 Kriegspiel events carry their own ``fog``)."""
     out = []

@@ -4,6 +4,7 @@ Per side a Commander-in-Chief and three Field Generals (modes ``team`` on a stan
 Breakthrough board, ``overlord`` on an Overlord board).  See
 :mod:`engine.rulesets.overlord.ruleset`.
 """
+
 from __future__ import annotations
 
 from ...core.ruleset import register

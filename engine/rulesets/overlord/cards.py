@@ -21,6 +21,7 @@ Who may receive each card (upper-corner arrows and icons, 002; classes from voca
   Barrage, Their Finest Hour, Ambush (reaction, handed to the attacked FG);
   "?" three arrows (given to any one FG): all other tactics; both icons: Counter-Attack.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -51,15 +52,19 @@ _OL_TEXT = {
 class OverlordCard(CardDef):
     """A card of the Overlord decks: a standard card plus its dispatch marks."""
 
-    arrows: tuple[str, ...]    # Field Generals a Section card may go to ("" for tactics)
-    icon: str                  # "section" | "cinc" | "fg" | "either"
-    both_halves: bool          # placed astride the FG's two sections
+    arrows: tuple[str, ...]  # Field Generals a Section card may go to ("" for tactics)
+    icon: str  # "section" | "cinc" | "fg" | "either"
+    both_halves: bool  # placed astride the FG's two sections
 
     def to_json(self) -> dict[str, Any]:
         d = CardDef.to_json(self)
-        d.update(deck="overlord", arrows=list(self.arrows), icon=self.icon,
-                 both_halves=self.both_halves,
-                 arrow_units="A" if self.units == ALL else self.units)
+        d.update(
+            deck="overlord",
+            arrows=list(self.arrows),
+            icon=self.icon,
+            both_halves=self.both_halves,
+            arrow_units="A" if self.units == ALL else self.units,
+        )
         return d
 
 
@@ -83,9 +88,20 @@ def _build() -> tuple[OverlordCard, ...]:
         for c in STANDARD_DECK:
             arrows, icon = _receivers(c)
             text = _OL_TEXT.get(c.key, c.text)
-            out.append(OverlordCard(FIRST_ID + deck * len(STANDARD_DECK) + c.id, c.key, c.name,
-                                    c.kind, c.sections, c.units, text, arrows, icon,
-                                    c.key in BOTH_HALVES))
+            out.append(
+                OverlordCard(
+                    FIRST_ID + deck * len(STANDARD_DECK) + c.id,
+                    c.key,
+                    c.name,
+                    c.kind,
+                    c.sections,
+                    c.units,
+                    text,
+                    arrows,
+                    icon,
+                    c.key in BOTH_HALVES,
+                )
+            )
     return tuple(out)
 
 
@@ -98,20 +114,33 @@ OVERLORD_DECK: tuple[OverlordCard, ...] = _build()
 #: Tactic card.  Airplanes are not implemented: played, it has no effect.
 AIR_SORTIE_KEY = "air_sortie"
 AIR_SORTIES: tuple[OverlordCard, ...] = tuple(
-    OverlordCard(FIRST_ID + 2 * len(STANDARD_DECK) + i, AIR_SORTIE_KEY, "Air Sortie", "tactic",
-                 (), 0, "Give to a Field General: bring an airplane into play or activate "
-                 "one (Air Pack rules; airplanes not implemented).", (), "air", False)
-    for i in range(4))
+    OverlordCard(
+        FIRST_ID + 2 * len(STANDARD_DECK) + i,
+        AIR_SORTIE_KEY,
+        "Air Sortie",
+        "tactic",
+        (),
+        0,
+        "Give to a Field General: bring an airplane into play or activate "
+        "one (Air Pack rules; airplanes not implemented).",
+        (),
+        "air",
+        False,
+    )
+    for i in range(4)
+)
 #: Scenario option ``deck_name: AIR_POWER_AS_ARTILLERY_BOMBARD_DECK`` (vocabulary 3.3: "Air
 #: Power cards are replaced by Artillery Bombard") in Overlord: each of the two Air Power
 #: cards gives way to another Artillery Bombard, ids 224 and 225.
 _OL_BOMBARD = next(c for c in OVERLORD_DECK if c.key == "artillery_bombard")
 EXTRA_OL_BOMBARDS: tuple[OverlordCard, ...] = tuple(
     replace(_OL_BOMBARD, id=FIRST_ID + 2 * len(STANDARD_DECK) + len(AIR_SORTIES) + i)
-    for i in range(2))
-OVERLORD_CARDS: dict[int, OverlordCard] = {c.id: c for c in OVERLORD_DECK + AIR_SORTIES
-                                           + EXTRA_OL_BOMBARDS}
-CARDS.update(OVERLORD_CARDS)   # one id space: every rule module looks cards up in CARDS
+    for i in range(2)
+)
+OVERLORD_CARDS: dict[int, OverlordCard] = {
+    c.id: c for c in OVERLORD_DECK + AIR_SORTIES + EXTRA_OL_BOMBARDS
+}
+CARDS.update(OVERLORD_CARDS)  # one id space: every rule module looks cards up in CARDS
 
 
 def overlord_deck_ids(options: dict[str, Any]) -> list[int]:

@@ -2,6 +2,7 @@
 Generals' zones, the C-in-C's dispatch rules (which card may go to whom), and whose work
 it is at each step of the turn (stages, pending decisions, the play in focus).  The
 turn machine: :mod:`engine.rulesets.overlord.machine`."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -25,8 +26,17 @@ FIREFIGHT_PLAY = "firefight_continuing"
 PRE = ("order", "move", "choose_section", "target", "chance")
 
 
-GUNG_HO_PLUS = frozenset({"direct_from_hq", "move_out", "armor_assault", "dig_in", "firefight",
-                          "behind_enemy_lines", "medics_and_mechanics"})
+GUNG_HO_PLUS = frozenset(
+    {
+        "direct_from_hq",
+        "move_out",
+        "armor_assault",
+        "dig_in",
+        "firefight",
+        "behind_enemy_lines",
+        "medics_and_mechanics",
+    }
+)
 
 
 def seat(side: str, role: str) -> str:
@@ -46,14 +56,18 @@ def seat_layouts(mode: str) -> dict[str, list[list[str]]]:
     Layout name (players per side) -> groups of roles; each group is held by one identity.
     Prefix each role with ``"<SIDE>:"`` for the seat names."""
     if mode == "overlord":
-        return {"4": [["cinc"], ["left"], ["centre"], ["right"]],
-                "3": [["cinc", "centre"], ["left"], ["right"]],
-                "2": [["cinc", "centre"], ["left", "right"]],
-                "1": [["cinc", "left", "centre", "right"]]}
+        return {
+            "4": [["cinc"], ["left"], ["centre"], ["right"]],
+            "3": [["cinc", "centre"], ["left"], ["right"]],
+            "2": [["cinc", "centre"], ["left", "right"]],
+            "1": [["cinc", "left", "centre", "right"]],
+        }
     if mode == "team":
-        return {"3": [["cinc", "centre"], ["left"], ["right"]],
-                "2": [["cinc", "centre"], ["left", "right"]],
-                "1": [["cinc", "left", "centre", "right"]]}
+        return {
+            "3": [["cinc", "centre"], ["left"], ["right"]],
+            "2": [["cinc", "centre"], ["left", "right"]],
+            "1": [["cinc", "left", "centre", "right"]],
+        }
     return {"1": [[]]}
 
 
@@ -125,7 +139,7 @@ def _pre_work(st: GameState, fg: str, stages: list[str] | None = None) -> str | 
     ip = x["init_pending"]
     if ip and ip["fg"] == fg:
         return "initiative_unit"
-    for sg in (stages if stages is not None else _stages(st)[fg]):
+    for sg in stages if stages is not None else _stages(st)[fg]:
         if sg in PRE:
             return sg
     if x["received"][fg]:
@@ -160,8 +174,9 @@ def _waiting(st: GameState) -> list[dict[str, Any]]:
         return [TU.compute_pending(st)]
     side = _side_x(st)
     if step in ("commissar_setup", "commissar"):
-        return [{"type": "commissar", "seat": seat(side, "cinc"),
-                 "chip_count": len(x["chip"][side])}]
+        return [
+            {"type": "commissar", "seat": seat(side, "cinc"), "chip_count": len(x["chip"][side])}
+        ]
     if step == "dispatch":
         return [{"type": "dispatch", "seat": seat(side, "cinc")}]
     if step == "cinc":
@@ -171,8 +186,11 @@ def _waiting(st: GameState) -> list[dict[str, Any]]:
         pre = [(fg, w) for fg in FGS if (w := _pre_work(st, fg, stg[fg]))]
         if pre:
             return [{"type": w, "seat": seat(side, fg)} for fg, w in pre]
-        return [{"type": w, "seat": seat(side, fg)} for fg in FGS
-                if (w := _battle_work(st, fg, stg[fg]))]
+        return [
+            {"type": w, "seat": seat(side, fg)}
+            for fg in FGS
+            if (w := _battle_work(st, fg, stg[fg]))
+        ]
     return []
 
 
@@ -222,8 +240,9 @@ def _pool(st: GameState, side: str) -> list[int]:
     the chip plus Counter-Attack cards from his hand."""
     x = st.ext
     if side in x["commissar_sides"]:
-        return list(x["taken"]) + [c for c in st.hands[side]
-                                   if CARDS[c].key in ("counter_attack", AIR_SORTIE_KEY)]
+        return list(x["taken"]) + [
+            c for c in st.hands[side] if CARDS[c].key in ("counter_attack", AIR_SORTIE_KEY)
+        ]
     return list(st.hands[side])
 
 
@@ -247,8 +266,9 @@ class _Ctx:
         self.tfh = any(CARDS[c].key == "their_finest_hour" for c in self.disp)
 
 
-def _dispatch_error(st: GameState, side: str, cid: Any, to: Any,
-                    ctx: _Ctx | None = None) -> str | None:
+def _dispatch_error(
+    st: GameState, side: str, cid: Any, to: Any, ctx: _Ctx | None = None
+) -> str | None:
     if not isinstance(cid, int) or to not in ROLES:
         return "malformed_action"
     cx = ctx if ctx is not None else _Ctx(st, side)
@@ -289,13 +309,17 @@ def _fg_mix_error(c, given: tuple) -> str | None:
         return None
     mine = [CARDS[k] for k in given]
     air = c.key == AIR_SORTIE_KEY
-    if (any(k.kind == "tactic" and k.key != AIR_SORTIE_KEY for k in mine)
-            or (c.kind == "tactic" and not air) or (air and any(k.kind == "tactic" for k in mine))):
+    if (
+        any(k.kind == "tactic" and k.key != AIR_SORTIE_KEY for k in mine)
+        or (c.kind == "tactic" and not air)
+        or (air and any(k.kind == "tactic" for k in mine))
+    ):
         return "tactic_card_must_be_alone"
     if len(mine) >= 2:
         return "general_card_limit"
-    if c.kind == "section" and any(k.kind == "section" and (c.key in BOTH_HALVES
-                                                            or k.key in BOTH_HALVES) for k in mine):
+    if c.kind == "section" and any(
+        k.kind == "section" and (c.key in BOTH_HALVES or k.key in BOTH_HALVES) for k in mine
+    ):
         return "section_card_both_halves"
     return None
 
@@ -316,7 +340,8 @@ def _static_roles(cid: int) -> tuple[str, ...]:
                     ok = not (c.kind == "section" or getattr(c, "icon", "fg") in ("fg", "air"))
                 else:
                     ok = not (c.kind == "tactic" and getattr(c, "icon", "") == "cinc") and not (
-                        c.kind == "section" and to not in getattr(c, "arrows", ()))
+                        c.kind == "section" and to not in getattr(c, "arrows", ())
+                    )
                 if ok:
                     out.append(to)
         r = _STATIC[cid] = tuple(out)
@@ -325,8 +350,12 @@ def _static_roles(cid: int) -> tuple[str, ...]:
 
 def _any_dispatch(st: GameState, side: str, ctx: _Ctx | None = None) -> bool:
     k = ctx if ctx is not None else _Ctx(st, side)
-    return any(_dispatch_error(st, side, c, to, k) is None
-               for c in k.pool if c not in k.disp for to in ROLES)
+    return any(
+        _dispatch_error(st, side, c, to, k) is None
+        for c in k.pool
+        if c not in k.disp
+        for to in ROLES
+    )
 
 
 def _confirm_error(st: GameState, side: str, ctx: _Ctx | None = None) -> str | None:
@@ -336,8 +365,7 @@ def _confirm_error(st: GameState, side: str, ctx: _Ctx | None = None) -> str | N
         return "must_dispatch_a_card"
     if side in x["commissar_sides"]:
         for c in x["taken"]:
-            if c not in k.disp and any(_dispatch_error(st, side, c, to, k) is None
-                                       for to in ROLES):
+            if c not in k.disp and any(_dispatch_error(st, side, c, to, k) is None for to in ROLES):
                 return "commissar_cards_must_be_played"
     return None
 
@@ -370,9 +398,9 @@ _MESSAGES = {
     "tactic_card_must_be_alone": "a Field General who receives a tactic card receives nothing else",
     "general_card_limit": "a Field General receives at most two cards",
     "section_card_both_halves": "two section cards must be played one in each half; this card "
-                                "orders in both halves",
+    "orders in both halves",
     "must_dispatch_a_card": "select 1, 2 or 3 cards",
     "finest_hour_alone": "Their Finest Hour is the only Command card played this turn",
     "commissar_cards_must_be_played": "the cards taken from under the Commissar chip must be "
-                                      "played or handed out",
+    "played or handed out",
 }

@@ -17,6 +17,7 @@ Player counts are a server seat-layout concern (:func:`seat_layouts`): one ident
 hold several role seats; the engine only checks that each role seat acts for itself.
 ``GameState.ext`` holds this mode's data (plain dicts/lists, copied by ``clone``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,38 +37,68 @@ from ..m44.options import turn_rules as TRU
 from ...procedures.common import MODES, SIDES, other
 from ...procedures.common import commissar_sides as _commissar_sides
 from ...procedures.medals import end_by_damage, end_out_of_cards
-from .chain import (FIREFIGHT_PLAY, ROLES, _Ctx, _Focus, _any_pre, _chip_options,
-                    _confirm_error, _fg_mix_error, _gung_ho_sides, _halves, _hand_count,
-                    _play_of, _put, _stages, _static_roles, _waiting, seat, split, zone)
-from .plays import (_after_focus, _dispatch_action, _fg_play_card, _init_options,
-                    _initiative, _initiative_rolled, _initiative_unit, copy_options)
-
-
+from .chain import (
+    FIREFIGHT_PLAY,
+    ROLES,
+    _Ctx,
+    _Focus,
+    _any_pre,
+    _chip_options,
+    _confirm_error,
+    _fg_mix_error,
+    _gung_ho_sides,
+    _halves,
+    _hand_count,
+    _play_of,
+    _put,
+    _stages,
+    _static_roles,
+    _waiting,
+    seat,
+    split,
+    zone,
+)
+from .plays import (
+    _after_focus,
+    _dispatch_action,
+    _fg_play_card,
+    _init_options,
+    _initiative,
+    _initiative_rolled,
+    _initiative_unit,
+    copy_options,
+)
 
 
 # ============================================================================ game start
 def init_game(st: GameState) -> None:
     scn = st.scn
-    st.deck = overlord_deck_ids(scn.options)      # deck_name: Air Power -> Artillery Bombard
+    st.deck = overlord_deck_ids(scn.options)  # deck_name: Air Power -> Artillery Bombard
     air = st.options.get("overlord_air_sortie")
-    if air:     # 002 "Overlord and the Air Pack": one Air Sortie each, the rest shuffled in
+    if air:  # 002 "Overlord and the Air Pack": one Air Sortie each, the rest shuffled in
         st.deck += [c.id for c in AIR_SORTIES[2:]]
     st.rng.shuffle(st.deck)
     for i, s in enumerate((scn.player1_side, scn.player2_side)):
         if air:
             st.hands[s].append(AIR_SORTIES[i].id)
         while _hand_count(st, s) < scn.cards.get(s, 0) and st.deck:
-            st.hands[s].append(st.deck.pop())    # an Air Sortie dealt is not counted
-    st.ext = ShallowExt({"hand_size": {s: scn.cards.get(s, 0) for s in SIDES},
-              "commissar_sides": tuple(_commissar_sides(scn)),
-              "gung_ho_sides": tuple(_gung_ho_sides(scn)),
-              "chip": {s: () for s in _commissar_sides(scn)}, "setup": tuple(_commissar_sides(scn)),
-              "last_plays": {s: () for s in SIDES}, "visits": (),
-              "step": "commissar_setup"})
+            st.hands[s].append(st.deck.pop())  # an Air Sortie dealt is not counted
+    st.ext = ShallowExt(
+        {
+            "hand_size": {s: scn.cards.get(s, 0) for s in SIDES},
+            "commissar_sides": tuple(_commissar_sides(scn)),
+            "gung_ho_sides": tuple(_gung_ho_sides(scn)),
+            "chip": {s: () for s in _commissar_sides(scn)},
+            "setup": tuple(_commissar_sides(scn)),
+            "last_plays": {s: () for s in SIDES},
+            "visits": (),
+            "step": "commissar_setup",
+        }
+    )
     # ShallowExt: every value is replaced, never mutated in place (tuples for card lists
     # and histories, nested dicts through _put), so a state clone copies the top level only
     _new_turn_ext(st)
-    TRU.init_night(st)           # the standard machine's scenario rules, shared
+    TRU.init_night(st)  # the standard machine's scenario rules, shared
     TRU.init_camouflage(st)
     AD.init_airdrop(st)
     SM.init_smoke(st)
@@ -108,9 +139,18 @@ def _begin(st: GameState, events: list[dict[str, Any]]) -> None:
 def _new_turn_ext(st: GameState) -> None:
     x = st.ext
     # card lists are tuples, replaced rather than mutated (cheap state clones)
-    x.update(dispatch={r: () for r in ROLES}, visit=None, gung_ho_fg=None,
-             received={fg: () for fg in FGS}, initiative={fg: None for fg in FGS},
-             taken=(), placed=0, init_pending=None, chance_fg=None, halves={fg: () for fg in FGS})
+    x.update(
+        dispatch={r: () for r in ROLES},
+        visit=None,
+        gung_ho_fg=None,
+        received={fg: () for fg in FGS},
+        initiative={fg: None for fg in FGS},
+        taken=(),
+        placed=0,
+        init_pending=None,
+        chance_fg=None,
+        halves={fg: () for fg in FGS},
+    )
 
 
 def _start_turn(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
@@ -267,8 +307,10 @@ def _roll(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
         _night_roll(st, action, events)
         return
     if st.battles or st.chance["for"] != "initiative":
-        play = st.plays[-1]          # the play whose battle / card roll this is
-        tfh = not st.battles and play.flags.get("ol_tfh") and st.chance["for"] == "their_finest_hour"
+        play = st.plays[-1]  # the play whose battle / card roll this is
+        tfh = (
+            not st.battles and play.flags.get("ol_tfh") and st.chance["for"] == "their_finest_hour"
+        )
         with _Focus(st, play):
             TU._roll(st, action, events)
         if tfh:
@@ -303,9 +345,12 @@ def _tfh_by_general(play: Play, events: list[dict[str, Any]]) -> None:
     faces = next(e["dice"] for e in reversed(events) if e.get("kind") == "their_finest_hour")
     quotas = []
     for i, fg in enumerate(FGS):
-        mine = faces[4 * i:4 * i + 4]
-        for classes, n in ((frozenset({"inf"}), mine.count("inf")),
-                           (frozenset({"armor"}), mine.count("armor")), (None, mine.count("star"))):
+        mine = faces[4 * i : 4 * i + 4]
+        for classes, n in (
+            (frozenset({"inf"}), mine.count("inf")),
+            (frozenset({"armor"}), mine.count("armor")),
+            (None, mine.count("star")),
+        ):
             if n:
                 quotas.append(Quota(zone(fg), n, classes, True))
     play.quotas = quotas
@@ -366,7 +411,9 @@ def _firefight_plays(st: GameState) -> None:
 
 
 # ----------------------------------------------------------------------------- commissar
-def _commissar(st: GameState, side: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def _commissar(
+    st: GameState, side: str, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     x = st.ext
     t = action.get("type")
     cs = seat(side, "cinc")
@@ -384,9 +431,16 @@ def _commissar(st: GameState, side: str, action: dict[str, Any], events: list[di
             raise IllegalAction("card_not_playable", "Ambush is played only as a reaction")
         st.hands[side].remove(cid)
         _put(x, "chip", side, (*x["chip"][side], cid))
-        events.append({"type": "commissar_card_placed", "side": side, "seat": cs,
-                       "count": len(x["chip"][side]),
-                       "secret": {"card": CARDS[cid].to_json()}, "secret_to": [cs]})
+        events.append(
+            {
+                "type": "commissar_card_placed",
+                "side": side,
+                "seat": cs,
+                "count": len(x["chip"][side]),
+                "secret": {"card": CARDS[cid].to_json()},
+                "secret_to": [cs],
+            }
+        )
     elif t == "end_commissar":
         if x["step"] == "commissar_setup":
             x["setup"] = x["setup"][1:]
@@ -396,8 +450,9 @@ def _commissar(st: GameState, side: str, action: dict[str, Any], events: list[di
             x["step"] = "dispatch"
             st.phase = "dispatch"
     else:
-        raise IllegalAction("wrong_phase", f"{t!r}: place cards under the Commissar chip or "
-                            "end_commissar")
+        raise IllegalAction(
+            "wrong_phase", f"{t!r}: place cards under the Commissar chip or end_commissar"
+        )
 
 
 # ----------------------------------------------------------------------------- end of turn
@@ -408,7 +463,7 @@ def _draw_capped(st: GameState, side: str, n: int, events: list[dict[str, Any]])
     if n:
         got = ET.draw(st, side, events, n)
         extra = sum(1 for c in got if CARDS[c].key == AIR_SORTIE_KEY)
-        while extra:        # an Air Sortie drawn is set aside and replaced (002 Air Pack)
+        while extra:  # an Air Sortie drawn is set aside and replaced (002 Air Pack)
             more = ET.draw(st, side, events, extra)
             got += more
             extra = sum(1 for c in more if CARDS[c].key == AIR_SORTIE_KEY) if more else 0
@@ -423,8 +478,9 @@ def _end_turn(st: GameState, events: list[dict[str, Any]]) -> None:
         if p.card is not None:
             st.discard.append(p.card)
         if p.key != "none" and p.flags.get("src") is not None:
-            last.append({"role": split(p.seat)[1], "src": p.flags["src"],
-                         "subs": p.flags.get("subs")})
+            last.append(
+                {"role": split(p.seat)[1], "src": p.flags["src"], "subs": p.flags.get("subs")}
+            )
     _put(x, "last_plays", side, tuple(last))
     ET.reshuffle_if_due(st, events)
     # 002 "The Game Turn" 4: two new cards whatever was played (a Recon card included:
@@ -432,8 +488,8 @@ def _end_turn(st: GameState, events: list[dict[str, Any]]) -> None:
     _draw_capped(st, side, 2, events)
     events.append({"type": "turn_ended", "side": side, "turn": st.turn})
     if st.last_turn_for == side and st.options.get("counter_attack_last_turn"):
-        end_by_damage(st, events)      # 004 optional Counter-Attack last turn is over
+        end_by_damage(st, events)  # 004 optional Counter-Attack last turn is over
         return
-    if end_out_of_cards(st, events):   # deck_reshuffling: false, or no card anywhere
+    if end_out_of_cards(st, events):  # deck_reshuffling: false, or no card anywhere
         return
     _start_turn(st, other(side), events)

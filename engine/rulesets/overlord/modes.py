@@ -2,6 +2,7 @@
 Team Play on a standard board: the m44 turn machine with role seats) and ``"overlord"``
 (rules 002: the Overlord turn machine, :mod:`engine.rulesets.overlord.machine`), and the
 Overlord part of the view."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -61,8 +62,9 @@ class OverlordMode(TeamMode):
     def view_common(self, st: GameState) -> Any:
         return _view_common(st)
 
-    def extend_view(self, st: GameState, s: str | None, view: dict[str, Any],
-                    common: Any = None) -> None:
+    def extend_view(
+        self, st: GameState, s: str | None, view: dict[str, Any], common: Any = None
+    ) -> None:
         _extend_view(st, s, view, _view_common(st) if common is None else common)
 
 
@@ -78,41 +80,54 @@ _VIEW_PARTS: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
 _VIEW_PARTS_MAX = 5_000
 
 
-def _interned(tag: str, sources: tuple[Any, ...], scalars: tuple[Any, ...],
-              make: Any) -> dict[str, Any]:
+def _interned(
+    tag: str, sources: tuple[Any, ...], scalars: tuple[Any, ...], make: Any
+) -> dict[str, Any]:
     """``make()``, or the dict it gave for the same ``sources`` (by identity: the memo
     keeps them alive, so their ids name them) and equal ``scalars``."""
     key = (tag, *map(id, sources), *scalars)
     hit = _VIEW_PARTS.get(key)
-    if hit is not None:             # its sources are alive in the memo: the ids are theirs
+    if hit is not None:  # its sources are alive in the memo: the ids are theirs
         return hit[1]
     out = make()
-    if len(_VIEW_PARTS) >= _VIEW_PARTS_MAX:     # bounded: start again
+    if len(_VIEW_PARTS) >= _VIEW_PARTS_MAX:  # bounded: start again
         _VIEW_PARTS.clear()
     _VIEW_PARTS[key] = (sources, out)
     return out
 
 
-def _view_common(st: GameState) -> tuple[list[dict[str, Any]], dict[str, Any],
-                                         dict[str, Any]] | None:
+def _view_common(
+    st: GameState,
+) -> tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]] | None:
     """What every seat's Overlord view shares: the decisions waited for, the public
     counters (dispatched card counts, initiative, sub-sections), and a place for what the
     seats of one side share (their chain of command, filled by the first of them)."""
     x = st.ext
     if x is None:
         return None
-    waits = [dict(p) for p in _waiting(st)]     # copied once, shared by the views
-    ol = _interned("public", (x["hand_size"], x["received"], x["initiative"], x["chip"],
-                              x["commissar_sides"], x["gung_ho_sides"]), (x["step"],),
-                   lambda: {
-                       "step": x["step"],
-                       "hand_size": dict(x["hand_size"]),
-                       "received": {fg: len(x["received"][fg]) for fg in FGS},
-                       "initiative": dict(x["initiative"]),
-                       "commissar": {sd: len(v) for sd, v in x["chip"].items()},
-                       "commissar_sides": list(x["commissar_sides"]),
-                       "gung_ho_sides": list(x["gung_ho_sides"]),
-                       "fg_subsections": _FG_SUBSECTIONS})
+    waits = [dict(p) for p in _waiting(st)]  # copied once, shared by the views
+    ol = _interned(
+        "public",
+        (
+            x["hand_size"],
+            x["received"],
+            x["initiative"],
+            x["chip"],
+            x["commissar_sides"],
+            x["gung_ho_sides"],
+        ),
+        (x["step"],),
+        lambda: {
+            "step": x["step"],
+            "hand_size": dict(x["hand_size"]),
+            "received": {fg: len(x["received"][fg]) for fg in FGS},
+            "initiative": dict(x["initiative"]),
+            "commissar": {sd: len(v) for sd, v in x["chip"].items()},
+            "commissar_sides": list(x["commissar_sides"]),
+            "gung_ho_sides": list(x["gung_ho_sides"]),
+            "fg_subsections": _FG_SUBSECTIONS,
+        },
+    )
     return waits, ol, {}
 
 
@@ -121,14 +136,17 @@ def _chain_of_command(st: GameState, vside: str) -> dict[str, Any]:
     x = st.ext
     visits = [v for v in x["visits"] if v[1] == vside]
     last = visits[-1] if visits else None
-    return {"side": vside,
-            "turn": last[0] if last else None,
-            "visited": last[2] if last and last[0] == st.turn else None,
-            "history": [[v[0], v[2]] for v in visits]}
+    return {
+        "side": vside,
+        "turn": last[0] if last else None,
+        "visited": last[2] if last and last[0] == st.turn else None,
+        "history": [[v[0], v[2]] for v in visits],
+    }
 
 
-def _seat_part(st: GameState, vside: str, role: str, public: dict[str, Any],
-               coc: dict[str, Any]) -> dict[str, Any]:
+def _seat_part(
+    st: GameState, vside: str, role: str, public: dict[str, Any], coc: dict[str, Any]
+) -> dict[str, Any]:
     x = st.ext
     ol = dict(public)
     ol["chain_of_command"] = coc
@@ -148,25 +166,29 @@ def _seat_part(st: GameState, vside: str, role: str, public: dict[str, Any],
     return ol
 
 
-def _extend_view(st: GameState, s: str | None, view: dict[str, Any],
-                 common: tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]] | None
-                 ) -> None:
+def _extend_view(
+    st: GameState,
+    s: str | None,
+    view: dict[str, Any],
+    common: tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]] | None,
+) -> None:
     x = st.ext
     if x is None or common is None:
         return
     waits, public, per_side = common
     mine = [p for p in waits if p["seat"] == s]
-    if mine:                        # shared by the views (never mutated once returned)
+    if mine:  # shared by the views (never mutated once returned)
         view["pending"] = mine[0]
     view["pendings"] = waits
     vside, role = split(s)
     if vside is None:
         view["overlord"] = public
         return
-    coc = per_side.get(vside)       # the side's chain of command: once per side
+    coc = per_side.get(vside)  # the side's chain of command: once per side
     if coc is None:
-        coc = per_side[vside] = _interned("coc", (x["visits"],), (vside, st.turn),
-                                          lambda: _chain_of_command(st, vside))
+        coc = per_side[vside] = _interned(
+            "coc", (x["visits"],), (vside, st.turn), lambda: _chain_of_command(st, vside)
+        )
     view["overlord"] = _seat_part(st, vside, role, public, coc)
 
 
@@ -175,4 +197,4 @@ _FG_SUBSECTIONS = {fg: sorted(zone(fg)) for fg in FGS}
 
 MODES["team"] = TeamMode()
 MODES["overlord"] = OverlordMode()
-OverlordMode.machine = machine   # the Overlord turn machine (its module)
+OverlordMode.machine = machine  # the Overlord turn machine (its module)

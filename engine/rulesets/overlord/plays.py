@@ -2,6 +2,7 @@
 card, the Field Generals' plays in their sub-sections (Counter-Attack copies, the set-up
 of each card for a Field General), and initiative.  Called by the turn machine
 (:mod:`engine.rulesets.overlord.machine`)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -10,7 +11,7 @@ from ...core.errors import IllegalAction
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
 from ..m44.cards import ALL, CARDS
-from ...procedures.common import (adjacent_enemies, other, parse_hex, parse_unit, terrain_at)
+from ...procedures.common import adjacent_enemies, other, parse_hex, parse_unit, terrain_at
 from ...procedures.medals import check_victory, update_objectives
 from ...procedures.state import GameState, Play, Quota
 from ...procedures.terrain_changes import unit_left_hex
@@ -18,8 +19,21 @@ from ...procedures.trains import coupled
 from ..m44 import tactics as T
 from ..m44 import turn as TU
 from .cards import BOTH_HALVES, CINC_ONLY, FGS, ONE_HALF
-from .chain import (GUNG_HO_PLUS, ROLES, _MESSAGES, _Focus, _any_pre, _confirm_error,
-                    _dispatch_error, _dispatched, _halves, _put, fg_units, seat, zone)
+from .chain import (
+    GUNG_HO_PLUS,
+    ROLES,
+    _MESSAGES,
+    _Focus,
+    _any_pre,
+    _confirm_error,
+    _dispatch_error,
+    _dispatched,
+    _halves,
+    _put,
+    fg_units,
+    seat,
+    zone,
+)
 
 
 def _after_focus(st: GameState, play: Play, events: list[dict[str, Any]]) -> None:
@@ -43,13 +57,19 @@ def _after_focus(st: GameState, play: Play, events: list[dict[str, Any]]) -> Non
                 st.phase = "end"
             else:
                 break
-    if (st.chance is not None and st.chance["for"] == "medics" and st.chance["n"] != 4
-            and not play.seat.endswith(":cinc")):
-        st.chance = {"n": 4, "for": "medics"}     # Overlord Medics card: the FG rolls 4 dice
+    if (
+        st.chance is not None
+        and st.chance["for"] == "medics"
+        and st.chance["n"] != 4
+        and not play.seat.endswith(":cinc")
+    ):
+        st.chance = {"n": 4, "for": "medics"}  # Overlord Medics card: the FG rolls 4 dice
 
 
 # ----------------------------------------------------------------------------- dispatch
-def _dispatch_action(st: GameState, side: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def _dispatch_action(
+    st: GameState, side: str, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     x = st.ext
     t = action.get("type")
     cs = seat(side, "cinc")
@@ -59,15 +79,29 @@ def _dispatch_action(st: GameState, side: str, action: dict[str, Any], events: l
         if err:
             raise IllegalAction(err, _MESSAGES.get(err, err))
         _put(x, "dispatch", to, (*x["dispatch"][to], cid))
-        events.append({"type": "card_dispatched", "side": side, "seat": cs,
-                       "secret": {"card": CARDS[cid].to_json(), "to": to}, "secret_to": [cs]})
+        events.append(
+            {
+                "type": "card_dispatched",
+                "side": side,
+                "seat": cs,
+                "secret": {"card": CARDS[cid].to_json(), "to": to},
+                "secret_to": [cs],
+            }
+        )
     elif t == "undo_dispatch":
         cid = action.get("card")
         for r in ROLES:
             if cid in x["dispatch"][r]:
                 _put(x, "dispatch", r, tuple(c for c in x["dispatch"][r] if c != cid))
-                events.append({"type": "dispatch_undone", "side": side, "seat": cs,
-                               "secret": {"card": CARDS[cid].to_json()}, "secret_to": [cs]})
+                events.append(
+                    {
+                        "type": "dispatch_undone",
+                        "side": side,
+                        "seat": cs,
+                        "secret": {"card": CARDS[cid].to_json()},
+                        "secret_to": [cs],
+                    }
+                )
                 return
         raise IllegalAction("card_not_dispatched", "that card has not been dispatched")
     elif t == "visit":
@@ -102,19 +136,32 @@ def _confirm(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     x["taken"] = ()
     side_seats = [seat(side, r) for r in ROLES]
     x["visits"] = (*x["visits"], [st.turn, side, x["visit"]])
-    events.append({"type": "orders_dispatched", "side": side, "seat": cs, "turn": st.turn,
-                   "counts": {r: len(d[r]) for r in ROLES},
-                   "secret": {"visit": x["visit"], "gung_ho": x["gung_ho_fg"]},
-                   "secret_to": side_seats})
+    events.append(
+        {
+            "type": "orders_dispatched",
+            "side": side,
+            "seat": cs,
+            "turn": st.turn,
+            "counts": {r: len(d[r]) for r in ROLES},
+            "secret": {"visit": x["visit"], "gung_ho": x["gung_ho_fg"]},
+            "secret_to": side_seats,
+        }
+    )
     for fg in FGS:
         _put(x, "received", fg, tuple(d[fg]))
         if d[fg]:
             _put(x, "initiative", fg, "cards")
             fs = seat(side, fg)
-            events.append({"type": "cards_received", "side": side, "seat": fs,
-                           "count": len(d[fg]),
-                           "secret": {"cards": [CARDS[c].to_json() for c in d[fg]]},
-                           "secret_to": [fs, cs]})
+            events.append(
+                {
+                    "type": "cards_received",
+                    "side": side,
+                    "seat": fs,
+                    "count": len(d[fg]),
+                    "secret": {"cards": [CARDS[c].to_json() for c in d[fg]]},
+                    "secret_to": [fs, cs],
+                }
+            )
     if d["cinc"]:
         _cinc_play(st, side, d["cinc"][0], events)
         x["step"] = "cinc"
@@ -130,8 +177,7 @@ def _cinc_play(st: GameState, side: str, cid: int, events: list[dict[str, Any]])
     play = Play(cid, card.key, seat(side, "cinc"), side)
     play.flags["stage"] = "order"
     st.plays.append(play)
-    events.append({"type": "card_played", "seat": play.seat, "side": side,
-                   "card": card.to_json()})
+    events.append({"type": "card_played", "seat": play.seat, "side": side, "card": card.to_json()})
     src = card
     if card.key == "counter_attack":
         last = [p for p in x["last_plays"][other(side)] if p["role"] == "cinc"]
@@ -140,8 +186,9 @@ def _cinc_play(st: GameState, side: str, cid: int, events: list[dict[str, Any]])
         else:
             src = CARDS[last[0]["src"]]
             play.key = src.key
-            events.append({"type": "card_copied", "side": side, "card": src.to_json(),
-                           "mirrored": False})
+            events.append(
+                {"type": "card_copied", "side": side, "card": src.to_json(), "mirrored": False}
+            )
     play.flags["src"] = src.id
     play.flags["mirror"] = False
     with _Focus(st, play):
@@ -153,12 +200,18 @@ def _cinc_play(st: GameState, side: str, cid: int, events: list[dict[str, Any]])
             st.chance = {"n": 4 * len(FGS), "for": "their_finest_hour"}
             play.flags["ol_tfh"] = True
         if side in x["gung_ho_sides"] and card.key == "counter_attack" and play.quotas:
-            play.quotas[0] = Quota(play.quotas[0].sections, play.quotas[0].count + 1,
-                                   play.quotas[0].classes, play.quotas[0].subs)
+            play.quotas[0] = Quota(
+                play.quotas[0].sections,
+                play.quotas[0].count + 1,
+                play.quotas[0].classes,
+                play.quotas[0].subs,
+            )
 
 
 # ----------------------------------------------------------------------------- FG plays
-def _fg_play_card(st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def _fg_play_card(
+    st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     x = st.ext
     if action.get("type") != "play_card":
         raise IllegalAction("wrong_phase", "play one of the cards you received first")
@@ -183,8 +236,16 @@ def _fg_play_card(st: GameState, side: str, fg: str, action: dict[str, Any], eve
     play = Play(cid, card.key, fs, side)
     play.flags["stage"] = "order"
     st.plays.append(play)
-    events.append({"type": "card_played", "seat": fs, "side": side, "card": card.to_json(),
-                   "half": half, **({"copy": copy} if action.get("copy") else {})})
+    events.append(
+        {
+            "type": "card_played",
+            "seat": fs,
+            "side": side,
+            "card": card.to_json(),
+            "half": half,
+            **({"copy": copy} if action.get("copy") else {}),
+        }
+    )
     src = card
     gung = side in x["gung_ho_sides"]
     plus = 0
@@ -202,8 +263,9 @@ def _fg_play_card(st: GameState, side: str, fg: str, action: dict[str, Any], eve
             if last["subs"] and src.key in ONE_HALF:
                 half = (5 - last["subs"][0]) % 2
             plus = 1 if gung else 0
-            events.append({"type": "card_copied", "side": side, "card": src.to_json(),
-                           "mirrored": True})
+            events.append(
+                {"type": "card_copied", "side": side, "card": src.to_json(), "mirrored": True}
+            )
     play.flags["src"] = src.id if src is not None else cid
     play.flags["mirror"] = False
     play.flags["subs"] = sorted(zone(fg, half))
@@ -235,8 +297,9 @@ def counter_sources(st: GameState, side: str, fg: str) -> dict[str, dict[str, An
     last = [p for p in plays if p["role"] == opp and CARDS[p["src"]].key not in CINC_ONLY]
     if last:
         out["field_general"] = last[0]
-    top = [p for p in plays if p["role"] == "cinc"
-           and CARDS[p["src"]].key in ("air_power", "barrage")]
+    top = [
+        p for p in plays if p["role"] == "cinc" and CARDS[p["src"]].key in ("air_power", "barrage")
+    ]
     if top:
         out["cinc"] = top[0]
     return out
@@ -264,8 +327,10 @@ def copy_choice(st: GameState, side: str, fg: str, cid: int, copy: Any) -> str |
     srcs = counter_sources(st, side, fg)
     if copy is None:
         if len(srcs) > 1:
-            raise IllegalAction("illegal_copy", "choose what the Counter-Attack copies: "
-                                "copy 'field_general' or 'cinc'")
+            raise IllegalAction(
+                "illegal_copy",
+                "choose what the Counter-Attack copies: copy 'field_general' or 'cinc'",
+            )
         return next(iter(srcs), None)
     if copy not in srcs:
         have = [c for c in COPY_CHOICES if c in srcs]
@@ -273,8 +338,9 @@ def copy_choice(st: GameState, side: str, fg: str, cid: int, copy: Any) -> str |
     return copy
 
 
-def _copy_cinc_card(st: GameState, play: Play, fg: str, last: dict[str, Any],
-                    events: list[dict[str, Any]]) -> None:
+def _copy_cinc_card(
+    st: GameState, play: Play, fg: str, last: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     """A Field General's Counter-Attack copying the enemy C-in-C's Air Power / Barrage:
     targets in any section (vocabulary 5.2).  At night (visibility < 6, vocabulary 3.3)
     the card orders 1 unit instead; a Field General orders only in his own sub-sections
@@ -282,8 +348,9 @@ def _copy_cinc_card(st: GameState, play: Play, fg: str, last: dict[str, Any],
     src = CARDS[last["src"]]
     play.key = src.key
     play.flags.update(src=src.id, mirror=False, subs=sorted(zone(fg)))
-    events.append({"type": "card_copied", "side": play.side, "card": src.to_json(),
-                   "mirrored": False})
+    events.append(
+        {"type": "card_copied", "side": play.side, "card": src.to_json(), "mirrored": False}
+    )
     with _Focus(st, play):
         T.setup(st, play, events, src)
         if play.key.endswith(":night"):
@@ -291,8 +358,15 @@ def _copy_cinc_card(st: GameState, play: Play, fg: str, last: dict[str, Any],
     _after_focus(st, play, events)
 
 
-def _fg_setup(st: GameState, play: Play, src, fg: str, half: int | None, plus: int,
-              events: list[dict[str, Any]]) -> None:
+def _fg_setup(
+    st: GameState,
+    play: Play,
+    src,
+    fg: str,
+    half: int | None,
+    plus: int,
+    events: list[dict[str, Any]],
+) -> None:
     """Configure an FG play: the card's procedure restricted to the FG's sub-sections."""
     key = src.key
     whole = zone(fg)
@@ -346,8 +420,9 @@ def _fg_setup(st: GameState, play: Play, src, fg: str, half: int | None, plus: i
         flags.update(no_move=True, no_take_ground=True)
     elif key == "behind_enemy_lines":
         play.quotas = [q(1 + plus, inf)]
-        flags.update(move_max=3, ignore_terrain=True, bonus=1, battle_after_any_move=True,
-                     move_again=3)
+        flags.update(
+            move_max=3, ignore_terrain=True, bonus=1, battle_after_any_move=True, move_again=3
+        )
         fallback(inf)
     elif key == "medics_and_mechanics":
         play.quotas = [q(1 + plus)]
@@ -361,8 +436,7 @@ def _fg_setup(st: GameState, play: Play, src, fg: str, half: int | None, plus: i
         st.phase = "move"
     elif key == "artillery_bombard":
         if not fallback(art):
-            flags.update(move_max=3, move_max_classes=("art",), battles=2,
-                         battles_classes=("art",))
+            flags.update(move_max=3, move_max_classes=("art",), battles=2, battles_classes=("art",))
             for u in units:
                 if u.cls == "art" and not u.ordered:
                     T.order(st, play, u, events)
@@ -374,7 +448,7 @@ def _fg_setup(st: GameState, play: Play, src, fg: str, half: int | None, plus: i
                 if u.cls == "inf" and not u.ordered:
                     T.order(st, play, u, events)
             st.phase = "move"
-    else:   # a copied C-in-C card or an unknown procedure: no effect for a Field General
+    else:  # a copied C-in-C card or an unknown procedure: no effect for a Field General
         st.phase = "end"
 
 
@@ -382,7 +456,9 @@ def _fg_setup(st: GameState, play: Play, src, fg: str, half: int | None, plus: i
 _INIT_CLASSES = {"inf": frozenset({"inf"}), "armor": frozenset({"armor"}), "star": None}
 
 
-def _initiative(st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def _initiative(
+    st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     x = st.ext
     t = action.get("type")
     if t == "pass":
@@ -419,15 +495,17 @@ def _initiative_rolled(st: GameState, face: str, events: list[dict[str, Any]]) -
         effect = "retreat" if face == "flag" else "lose_figure"
         if face == "flag" and not _retreatable(st, side, fg):
             effect = "lose_figure"
-    events.append({"type": "dice_rolled", "side": side, "seat": fs, "dice": [face],
-                   "kind": "initiative"})
-    events.append({"type": "initiative_rolled", "side": side, "seat": fs, "face": face,
-                   "effect": effect})
+    events.append(
+        {"type": "dice_rolled", "side": side, "seat": fs, "dice": [face], "kind": "initiative"}
+    )
+    events.append(
+        {"type": "initiative_rolled", "side": side, "seat": fs, "face": face, "effect": effect}
+    )
 
 
 def _retreat_ends(st: GameState, u) -> list:
     if u.cls in terrain_at(st, u.hex).cannot_leave or coupled(st, u):
-        return []           # (a coupled train piece does not retreat alone)
+        return []  # (a coupled train piece does not retreat alone)
     return sorted(BO._retreat_ends(st, u, 1))
 
 
@@ -442,12 +520,17 @@ def _init_options(st: GameState) -> list[dict[str, Any]]:
     if ip["face"] == "flag":
         rs = _retreatable(st, side, fg)
         if rs:
-            return [{"type": "initiative_unit", "unit": u.id, "to": [*h]}
-                    for u in rs for h in _retreat_ends(st, u)]
+            return [
+                {"type": "initiative_unit", "unit": u.id, "to": [*h]}
+                for u in rs
+                for h in _retreat_ends(st, u)
+            ]
     return [{"type": "initiative_unit", "unit": u.id} for u in fg_units(st, side, fg)]
 
 
-def _initiative_unit(st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def _initiative_unit(
+    st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
     x = st.ext
     if action.get("type") != "initiative_unit":
         raise IllegalAction("wrong_phase", "choose the unit for the initiative roll")
@@ -469,8 +552,9 @@ def _initiative_unit(st: GameState, side: str, fg: str, action: dict[str, Any], 
         u.hex = to
         st.occ[to] = u.id
         unit_left_hex(st, frm, events)
-        events.append({"type": "unit_retreated", "unit": u.id, "side": u.side,
-                       "from": [*frm], "to": [*to]})
+        events.append(
+            {"type": "unit_retreated", "unit": u.id, "side": u.side, "from": [*frm], "to": [*to]}
+        )
         update_objectives(st, events)
         check_victory(st, events)
     else:

@@ -1,5 +1,6 @@
 """The ``overlord`` ruleset object: the m44 ruleset with role seats (C-in-C and Field
 Generals) and, on an Overlord board, the 002 turn machine."""
+
 from __future__ import annotations
 
 from typing import ClassVar
@@ -16,15 +17,19 @@ class OverlordRuleset(M44Ruleset):
     name = "overlord"
     version = "1"
     title = "Memoir '44 Overlord"
-    summary = ("Up to eight players: per side a Commander-in-Chief who holds the cards and "
-               "Field Generals who command a section each.  Overlord boards (002) or Team "
-               "Play on a standard board (004).")
+    summary = (
+        "Up to eight players: per side a Commander-in-Chief who holds the cards and "
+        "Field Generals who command a section each.  Overlord boards (002) or Team "
+        "Play on a standard board (004)."
+    )
     modes: tuple[str, ...] = ("overlord", "team")
     # the command bar, the C-in-C's dispatch desk, the Field Generals' cards and sections
     panels: ClassVar[tuple[str, ...]] = ("overlord", "fog", "variants")
     ENGINE_MODES: ClassVar[dict[str, str]] = {"team": "team", "overlord": "overlord"}
-    BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {"overlord": ("OVERLORD",),
-                                                    "team": ("STANDARD", "BRKTHRU")}
+    BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {
+        "overlord": ("OVERLORD",),
+        "team": ("STANDARD", "BRKTHRU"),
+    }
     DEFAULT_LAYOUT: ClassVar[dict[str, str]] = {"team": "3", "overlord": "4"}
     # the 004 Simplified Campaign Rules are written for two players
     supports_campaign: ClassVar[bool] = False

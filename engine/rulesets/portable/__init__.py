@@ -7,6 +7,7 @@ rules), combat (Close Combat rules), hits (Resolving hits on units, Generals), v
 (the house rule ending the battle), armies (army lists), options, view, rules (dispatch),
 ruleset (the registered ``portable`` Ruleset), textboard (positions drawn as text).
 """
+
 from .ruleset import PORTABLE
 
 __all__ = ["PORTABLE"]

@@ -8,6 +8,7 @@ is still in an adjacent area, neither having changed area since (a move, retreat
 advance ends a unit's engagements): it may fight again without an activation and
 ("Units involved in combat may not move") may not move.  The General is activated like a unit.
 """
+
 from __future__ import annotations
 
 from typing import Any

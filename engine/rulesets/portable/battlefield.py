@@ -14,10 +14,21 @@
 * Built-up areas and woods give cover; hills make the enemy "uphill"; the river lies on
   the line between two ranks.
 """
+
 from __future__ import annotations
 
-from .state import (BASELINE_Y, FORWARD, GRID, RESERVE, State, Unit, baseline, cell_of, name_of,
-                    other)
+from .state import (
+    BASELINE_Y,
+    FORWARD,
+    GRID,
+    RESERVE,
+    State,
+    Unit,
+    baseline,
+    cell_of,
+    name_of,
+    other,
+)
 
 STACK_UNITS = 2
 
@@ -78,7 +89,7 @@ def crosses_river(st: State, a: str, b: str) -> bool:
     """True when a step between two battlefield areas crosses the river line."""
     if st.river is None or not on_battlefield(a) or not on_battlefield(b):
         return False
-    low = int(st.river[0]) - 1            # "1-2": between y 0 and y 1
+    low = int(st.river[0]) - 1  # "1-2": between y 0 and y 1
     ya, yb = cell_of(a)[1], cell_of(b)[1]
     return min(ya, yb) == low and max(ya, yb) == low + 1
 
@@ -108,7 +119,7 @@ def enemy_general_alone(st: State, side: str, area: str) -> Unit | None:
 
 
 def attack_direction(st: State, attacker_area: str, target: Unit) -> str:
-    """"front", "flank" or "rear" of ``target`` for an attack from ``attacker_area``.
+    """ "front", "flank" or "rear" of ``target`` for an attack from ``attacker_area``.
 
     The text has no facing: a unit faces the enemy baseline, so an attack from the area
     in front of it (towards the enemy) is frontal, from beside it a flank attack, from
@@ -123,7 +134,7 @@ def attack_direction(st: State, attacker_area: str, target: Unit) -> str:
 
 
 def line_of_sight(st: State, gun: Unit, target_area: str) -> bool:
-    """"No other units between the firing artillery unit and the target unit"; from a
+    """ "No other units between the firing artillery unit and the target unit"; from a
     hill it "can fire over friendly units that are in front of them" not on a hill."""
     a, b = cell_of(gun.area), cell_of(target_area)
     on_hill = feature(st, gun.area) == "hill"
@@ -146,6 +157,22 @@ def deploy_zone(side: str) -> tuple[str, ...]:
     return baseline(side) + (RESERVE[side],)
 
 
-__all__ = ["BASELINE_Y", "neighbours", "adjacent", "steps", "behind", "feature", "cover",
-           "fortified", "uphill", "crosses_river", "room_for", "attack_direction",
-           "line_of_sight", "deploy_zone", "enemy_general_alone", "distance", "on_battlefield"]
+__all__ = [
+    "BASELINE_Y",
+    "neighbours",
+    "adjacent",
+    "steps",
+    "behind",
+    "feature",
+    "cover",
+    "fortified",
+    "uphill",
+    "crosses_river",
+    "room_for",
+    "attack_direction",
+    "line_of_sight",
+    "deploy_zone",
+    "enemy_general_alone",
+    "distance",
+    "on_battlefield",
+]

@@ -20,13 +20,23 @@ and can conduct further Close Combats": only the initiator may advance (pending
 ``advance``), and only into an area its enemy has left empty; it may then fight once
 more without an activation.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
 from .activation import activate, can_activate, engaged
-from .battlefield import (adjacent, attack_direction, cover, crosses_river, fortified,
-                          neighbours, on_battlefield, room_for, uphill)
+from .battlefield import (
+    adjacent,
+    attack_direction,
+    cover,
+    crosses_river,
+    fortified,
+    neighbours,
+    on_battlefield,
+    room_for,
+    uphill,
+)
 from .movement import place
 from .state import State, Unit, other
 
@@ -34,9 +44,13 @@ HIT_AT_MOST = 2
 
 
 def can_attack(st: State, u: Unit) -> bool:
-    return (u.type in ("foot", "mounted") and not u.lost and on_battlefield(u.area)
-            and (not u.fought or u.fight_on)
-            and (u.fight_on or engaged(st, u) or can_activate(st, u)))
+    return (
+        u.type in ("foot", "mounted")
+        and not u.lost
+        and on_battlefield(u.area)
+        and (not u.fought or u.fight_on)
+        and (u.fight_on or engaged(st, u) or can_activate(st, u))
+    )
 
 
 def targets(st: State, u: Unit) -> list[Unit]:
@@ -51,8 +65,11 @@ def targets(st: State, u: Unit) -> list[Unit]:
 
 
 def actions(st: State, side: str) -> list[dict[str, Any]]:
-    return [{"type": "attack", "seat": side, "unit": u.id, "target": t.id}
-            for u in st.side_units(side) for t in targets(st, u)]
+    return [
+        {"type": "attack", "seat": side, "unit": u.id, "target": t.id}
+        for u in st.side_units(side)
+        for t in targets(st, u)
+    ]
 
 
 def attack(st: State, u: Unit, t: Unit, ev: list[dict[str, Any]]) -> None:
@@ -61,11 +78,27 @@ def attack(st: State, u: Unit, t: Unit, ev: list[dict[str, Any]]) -> None:
     u.fought, u.fight_on = True, False
     st.fights = st.fights + ((u.area, t.area),)
     direction = attack_direction(st, u.area, t)
-    st.combat = {"kind": "close", "unit": u.id, "side": u.side, "target": t.id,
-                 "from": u.area, "to": t.area, "direction": direction}
+    st.combat = {
+        "kind": "close",
+        "unit": u.id,
+        "side": u.side,
+        "target": t.id,
+        "from": u.area,
+        "to": t.area,
+        "direction": direction,
+    }
     st.pending = {"type": "roll", "seat": "chance", "for": "close_combat", "dice": 2}
-    ev.append({"type": "close_combat", "unit": u.id, "side": u.side, "target": t.id,
-               "from": u.area, "to": t.area, "direction": direction})
+    ev.append(
+        {
+            "type": "close_combat",
+            "unit": u.id,
+            "side": u.side,
+            "target": t.id,
+            "from": u.area,
+            "to": t.area,
+            "direction": direction,
+        }
+    )
 
 
 def modifiers(st: State, x: Unit, y: Unit, initiator: bool, direction: str) -> list[list]:
@@ -77,7 +110,9 @@ def modifiers(st: State, x: Unit, y: Unit, initiator: bool, direction: str) -> l
     if g is not None and g.area == x.area:
         mods.append(["General present", 1])
     if st.options["flank_attacks"] and direction != "front":
-        mods.append([f"{direction} attack", 1] if initiator else [f"attacked in the {direction}", -1])
+        mods.append(
+            [f"{direction} attack", 1] if initiator else [f"attacked in the {direction}", -1]
+        )
     if uphill(st, y.area, x.area) or cover(st, y.area):
         mods.append(["enemy uphill or in cover", -1])
     if fortified(st, y.area):
@@ -97,9 +132,16 @@ def resolve(st: State, dice: list[int], ev: list[dict[str, Any]]) -> list[str]:
     a.engaged = tuple(sorted(set(a.engaged) | {d.id}))
     d.engaged = tuple(sorted(set(d.engaged) | {a.id}))
     hit = [uid for uid, s in ((d.id, sd), (a.id, sa)) if s <= HIT_AT_MOST]
-    st.last_roll = {"for": "close_combat", "unit": a.id, "target": d.id, "side": a.side,
-                    "dice": list(dice), "modifiers": {a.id: ma, d.id: md},
-                    "score": {a.id: sa, d.id: sd}, "hit": hit}
+    st.last_roll = {
+        "for": "close_combat",
+        "unit": a.id,
+        "target": d.id,
+        "side": a.side,
+        "dice": list(dice),
+        "modifiers": {a.id: ma, d.id: md},
+        "score": {a.id: sa, d.id: sd},
+        "hit": hit,
+    }
     ev.append(dict(st.last_roll, type="dice_rolled"))
     return hit
 
@@ -111,8 +153,14 @@ def advance_offer(st: State) -> dict[str, Any] | None:
         return None
     a, d = st.units[c["unit"]], st.units[c["target"]]
     won = d.lost or d.area != c["to"]
-    if (won and not a.lost and a.area == c["from"] and not st.in_area(c["to"], other(a.side))
-            and adjacent(a.area, c["to"]) and room_for(st, a, c["to"])):
+    if (
+        won
+        and not a.lost
+        and a.area == c["from"]
+        and not st.in_area(c["to"], other(a.side))
+        and adjacent(a.area, c["to"])
+        and room_for(st, a, c["to"])
+    ):
         return {"type": "advance", "seat": a.side, "unit": a.id, "to": c["to"]}
     return None
 

@@ -17,6 +17,7 @@ limit.  "If a General is co-located with a unit that must retreat ... the Genera
 retreats with that unit."  A unit at 0 SP is destroyed.  A General left alone is
 captured if an enemy unit enters his area (movement.place).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -47,12 +48,18 @@ def next_hit(st: State, ev: list[dict[str, Any]]) -> None:
         if u.lost:
             continue
         st.combat = dict(c, hits=queue, current=u.id)
-        ev.append({"type": "unit_hit", "unit": u.id, "side": u.side, "area": u.area,
-                   "by": c["kind"]})
+        ev.append(
+            {"type": "unit_hit", "unit": u.id, "side": u.side, "area": u.area, "by": c["kind"]}
+        )
         g = st.general_of(u.side)
         if g is not None and g.area == u.area:
-            st.pending = {"type": "roll", "seat": "chance", "for": "general", "dice": 2,
-                          "unit": u.id}
+            st.pending = {
+                "type": "roll",
+                "seat": "chance",
+                "for": "general",
+                "dice": 2,
+                "unit": u.id,
+            }
         else:
             st.pending = {"type": "roll", "seat": "chance", "for": "hit", "dice": 1, "unit": u.id}
         return
@@ -64,9 +71,21 @@ def general_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
     u = st.units[st.combat["current"]]
     g = st.general_of(u.side)
     total = sum(dice)
-    result = "killed" if total >= GENERAL_KILLED else "wounded" if total == GENERAL_WOUNDED else "survives"
-    st.last_roll = {"for": "general", "unit": g.id, "side": g.side, "dice": list(dice),
-                    "score": total, "result": result}
+    result = (
+        "killed"
+        if total >= GENERAL_KILLED
+        else "wounded"
+        if total == GENERAL_WOUNDED
+        else "survives"
+    )
+    st.last_roll = {
+        "for": "general",
+        "unit": g.id,
+        "side": g.side,
+        "dice": list(dice),
+        "score": total,
+        "result": result,
+    }
     ev.append(dict(st.last_roll, type="dice_rolled"))
     if result == "wounded":
         g.sp -= 1
@@ -82,8 +101,14 @@ def general_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
 def hit_roll(st: State, die: int, ev: list[dict[str, Any]]) -> None:
     u = st.units[st.combat["current"]]
     lose = die <= LOSE_AT_MOST[u.quality]
-    st.last_roll = {"for": "hit", "unit": u.id, "side": u.side, "dice": [die],
-                    "quality": u.quality, "result": "lose_sp" if lose else "retreat_or_lose_sp"}
+    st.last_roll = {
+        "for": "hit",
+        "unit": u.id,
+        "side": u.side,
+        "dice": [die],
+        "quality": u.quality,
+        "result": "lose_sp" if lose else "retreat_or_lose_sp",
+    }
     ev.append(dict(st.last_roll, type="dice_rolled"))
     if lose:
         lose_sp(st, u, ev, "hit")
@@ -110,7 +135,9 @@ def choose(st: State, retreat: bool, ev: list[dict[str, Any]]) -> None:
         ev.append({"type": "unit_retreated", "unit": u.id, "side": u.side, "from": frm, "to": to})
         place(st, u, to, ev)
         if g is not None and g.area == frm:
-            ev.append({"type": "unit_retreated", "unit": g.id, "side": g.side, "from": frm, "to": to})
+            ev.append(
+                {"type": "unit_retreated", "unit": g.id, "side": g.side, "from": frm, "to": to}
+            )
             place(st, g, to, ev)
     else:
         lose_sp(st, u, ev, "chosen")

@@ -9,6 +9,7 @@ in an area holding only the enemy General, who is captured.  Option
 ``river_crossing_stops``: a unit crossing the river stops beyond it.  A unit moves once
 per phase, before it fights (a unit that fired or fought may not move afterwards).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -22,8 +23,13 @@ ALLOWANCE = {"foot": 1, "artillery": 1, "mounted": 2, "general": 2}
 
 
 def can_move(st: State, u: Unit) -> bool:
-    return (not u.lost and u.area is not None and not busy(u) and can_activate(st, u)
-            and (u.general or not engaged(st, u)))
+    return (
+        not u.lost
+        and u.area is not None
+        and not busy(u)
+        and can_activate(st, u)
+        and (u.general or not engaged(st, u))
+    )
 
 
 def reachable(st: State, u: Unit) -> dict[str, list[str]]:
@@ -41,16 +47,27 @@ def reachable(st: State, u: Unit) -> dict[str, list[str]]:
                 here = occ.get(b, ())
                 enemy_units = any(x.side != u.side and not x.general for x in here)
                 lone_general = not enemy_units and any(x.side != u.side for x in here)
-                if (b == u.area or b in path or b == RESERVE[u.side] or enemy_units
-                        or (u.general and lone_general)):
+                if (
+                    b == u.area
+                    or b in path
+                    or b == RESERVE[u.side]
+                    or enemy_units
+                    or (u.general and lone_general)
+                ):
                     continue
                 p = path + [b]
-                room = u.general or sum(1 for x in here if x.side == u.side and not x.general
-                                        and x.id != u.id) < STACK_UNITS
+                room = (
+                    u.general
+                    or sum(1 for x in here if x.side == u.side and not x.general and x.id != u.id)
+                    < STACK_UNITS
+                )
                 if room and b not in out:
                     out[b] = p
-                stop = (feature(st, b) == "wood" or lone_general
-                        or (st.options["river_crossing_stops"] and crosses_river(st, area, b)))
+                stop = (
+                    feature(st, b) == "wood"
+                    or lone_general
+                    or (st.options["river_crossing_stops"] and crosses_river(st, area, b))
+                )
                 if not stop:
                     nxt.append((b, p))
         frontier = nxt
@@ -80,8 +97,9 @@ def move(st: State, u: Unit, to: str, ev: list[dict[str, Any]]) -> None:
     activate(st, u, ev)
     frm = u.area
     u.moved = True
-    ev.append({"type": "unit_moved", "unit": u.id, "side": u.side, "from": frm, "to": to,
-               "path": path})
+    ev.append(
+        {"type": "unit_moved", "unit": u.id, "side": u.side, "from": frm, "to": to, "path": path}
+    )
     place(st, u, to, ev)
 
 
@@ -95,5 +113,6 @@ def place(st: State, u: Unit, to: str, ev: list[dict[str, Any]] | None = None) -
     if g is not None and not u.general:
         g.lost, g.area, g.sp = True, None, 0
         (ev if ev is not None else []).append(
-            {"type": "general_captured", "unit": g.id, "side": g.side, "by": u.id, "area": to})
+            {"type": "general_captured", "unit": g.id, "side": g.side, "by": u.id, "area": to}
+        )
         check_break(st, ev if ev is not None else [])

@@ -5,6 +5,7 @@ may leave an internal marker (``_start_turn``, ``_resume``, ``_combat_done``) th
 :func:`settle` turns into the next real decision, so every pending a player sees is a
 decision or a chance step.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -118,9 +119,11 @@ def _value(st: State, kind: str, key: str, vk: str, v: Any) -> Any:
         "area": lambda: isinstance(v, str) and v in AREAS,
         "at": lambda: isinstance(v, str) and (v in AREAS or v in EDGES),
         "side": lambda: v in SIDES,
-        "dice": lambda: (isinstance(v, list) and 1 <= len(v) <= 2
-                         and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6
-                                 for d in v)),
+        "dice": lambda: (
+            isinstance(v, list)
+            and 1 <= len(v) <= 2
+            and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in v)
+        ),
     }[vk]()
     if not ok:
         raise IllegalAction("bad_value", f"{kind}: bad {key} {v!r}")
@@ -166,10 +169,20 @@ def _legal(st: State, a: dict[str, Any]) -> bool:
 
 def _why(st: State, a: dict[str, Any]) -> str:
     p = st.pending["type"]
-    phase_of = {"place_terrain": "place_terrain", "deploy": "deploy", "redeploy": "redeploy",
-                "choose_first": "choose_first", "retreat": "hit_choice", "lose_sp": "hit_choice",
-                "advance": "advance", "stay": "advance", "end_phase": "activate",
-                "move": "activate", "fire": "activate", "attack": "activate"}
+    phase_of = {
+        "place_terrain": "place_terrain",
+        "deploy": "deploy",
+        "redeploy": "redeploy",
+        "choose_first": "choose_first",
+        "retreat": "hit_choice",
+        "lose_sp": "hit_choice",
+        "advance": "advance",
+        "stay": "advance",
+        "end_phase": "activate",
+        "move": "activate",
+        "fire": "activate",
+        "attack": "activate",
+    }
     if a["type"] == "pass":
         return "wrong_phase" if p != "redeploy" else "illegal_action"
     if phase_of.get(a["type"]) != p:
@@ -177,9 +190,13 @@ def _why(st: State, a: dict[str, Any]) -> str:
     u = st.units.get(a.get("unit", ""))
     if u is not None and u.side != a["seat"]:
         return "not_your_unit"
-    return {"move": "illegal_move", "fire": "illegal_target", "attack": "illegal_target",
-            "deploy": "illegal_deployment", "redeploy": "illegal_deployment"}.get(
-        a["type"], "illegal_action")
+    return {
+        "move": "illegal_move",
+        "fire": "illegal_target",
+        "attack": "illegal_target",
+        "deploy": "illegal_deployment",
+        "redeploy": "illegal_deployment",
+    }.get(a["type"], "illegal_action")
 
 
 def _roll(st: State, a: dict[str, Any], ev: list[dict[str, Any]]) -> None:

@@ -1,4 +1,5 @@
 """The ``portable`` Ruleset object: The Colonial fast play 3x3 Portable Wargame (003)."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -17,10 +18,12 @@ class PortableRuleset(Ruleset[State]):
     name = "portable"
     version = VERSION
     title = "The Portable Wargame (3x3)"
-    summary = ("Bob Cordery's fast play Portable Wargame on a 3x3 square grid: six units and "
-               "a General a side, reserve areas behind the baselines, D6 combat.  The dice "
-               "decide the attacker and the terrain; the defender places the terrain and "
-               "deploys first.  A battle takes a quarter of an hour.")
+    summary = (
+        "Bob Cordery's fast play Portable Wargame on a 3x3 square grid: six units and "
+        "a General a side, reserve areas behind the baselines, D6 combat.  The dice "
+        "decide the attacker and the terrain; the defender places the terrain and "
+        "deploys first.  A battle takes a quarter of an hour."
+    )
     setup = "none"
     renderer = "square"
     modes = ("1v1",)
@@ -31,11 +34,18 @@ class PortableRuleset(Ruleset[State]):
     def accepts(self, scenario: Any, mode: str | None) -> bool:
         return scenario is None and mode in (None, "1v1")
 
-    def new_game(self, seed: int, options: dict[str, Any] | None = None,
-                 scenario: Any = None, mode: str | None = None) -> State:
+    def new_game(
+        self,
+        seed: int,
+        options: dict[str, Any] | None = None,
+        scenario: Any = None,
+        mode: str | None = None,
+    ) -> State:
         if not self.accepts(scenario, mode):
-            raise EngineError("unknown_mode" if scenario is None else "scenario_not_accepted",
-                              "the Portable Wargame takes no scenario and plays 1v1")
+            raise EngineError(
+                "unknown_mode" if scenario is None else "scenario_not_accepted",
+                "the Portable Wargame takes no scenario and plays 1v1",
+            )
         return rules.new_game(seed, options)
 
     def turn(self, state: State) -> int:
@@ -68,9 +78,12 @@ class PortableRuleset(Ruleset[State]):
 
     def result(self, state: State) -> dict[str, Any]:
         lost = view.view_for(state, None)["lost"]
-        return {"winner": state.winner, "draw": state.over and state.winner is None,
-                "score": {s: lost[SIDES[1 - i]] for i, s in enumerate(SIDES)},
-                "reason": state.reason}
+        return {
+            "winner": state.winner,
+            "draw": state.over and state.winner is None,
+            "score": {s: lost[SIDES[1 - i]] for i, s in enumerate(SIDES)},
+            "reason": state.reason,
+        }
 
     def conclude(self, state: State, side: str, reason: str) -> tuple[State, list[Event]]:
         """(engine.meta) ``side`` resigns / runs out of time / forfeits."""

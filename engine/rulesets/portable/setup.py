@@ -18,6 +18,7 @@ units ... The defender may then move one of their units to a new position" - one
 baseline and Reserve Area (:func:`battlefield.deploy_zone`), then ``redeploy {unit, to}``
 or ``pass`` by the defender.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,8 +37,12 @@ def start(st: State) -> None:
 def attacker_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
     scores = dict(zip(SIDES, dice))
     tie = dice[0] == dice[1]
-    st.last_roll = {"for": "attacker", "dice": list(dice), "score": scores,
-                    "result": "tie" if tie else None}
+    st.last_roll = {
+        "for": "attacker",
+        "dice": list(dice),
+        "score": scores,
+        "result": "tie" if tie else None,
+    }
     if tie:
         ev.append(dict(st.last_roll, type="dice_rolled"))
         return
@@ -52,14 +57,22 @@ def terrain_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
     second = st.pending["for"] == "terrain2"
     d = dice[0]
     feat = None if (second and d == 6) else TERRAIN_TABLE[d]
-    st.last_roll = {"for": st.pending["for"], "side": st.defender, "dice": [d],
-                    "result": feat or "nothing"}
+    st.last_roll = {
+        "for": st.pending["for"],
+        "side": st.defender,
+        "dice": [d],
+        "result": feat or "nothing",
+    }
     ev.append(dict(st.last_roll, type="dice_rolled"))
     if feat is None:
         begin_deployment(st, ev)
         return
-    st.pending = {"type": "place_terrain", "seat": st.defender, "feature": feat,
-                  "options": terrain_options(st, feat)}
+    st.pending = {
+        "type": "place_terrain",
+        "seat": st.defender,
+        "feature": feat,
+        "options": terrain_options(st, feat),
+    }
 
 
 def terrain_options(st: State, feat: str) -> list[str]:
@@ -125,6 +138,8 @@ def redeploy_actions(st: State) -> list[dict[str, Any]]:
 def redeploy(st: State, uid: str | None, to: str | None, ev: list[dict[str, Any]]) -> None:
     if uid is not None:
         u = st.units[uid]
-        ev.append({"type": "unit_redeployed", "unit": uid, "side": u.side, "from": u.area, "to": to})
+        ev.append(
+            {"type": "unit_redeployed", "unit": uid, "side": u.side, "from": u.area, "to": to}
+        )
         u.area = to
     st.pending = dict(START_TURN)

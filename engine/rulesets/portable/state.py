@@ -7,6 +7,7 @@ from BLUE's baseline (``"b2"`` is the centre), plus the two Reserve Areas
 ``"red_reserve"`` and ``"blue_reserve"``.  Unit ids: ``r1``..``r6`` and ``rG`` (the
 General) for RED, ``b1``..``b6`` and ``bG`` for BLUE.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
@@ -22,8 +23,8 @@ GRID = SquareGrid(3, 3)
 FILES = "abc"
 RESERVE = {"RED": "red_reserve", "BLUE": "blue_reserve"}
 BASELINE_Y = {"RED": 2, "BLUE": 0}
-FORWARD = {"RED": -1, "BLUE": 1}          # the y step towards the enemy baseline
-EDGES = ("1-2", "2-3")                   # river lines: between ranks 1|2 and 2|3
+FORWARD = {"RED": -1, "BLUE": 1}  # the y step towards the enemy baseline
+EDGES = ("1-2", "2-3")  # river lines: between ranks 1|2 and 2|3
 MAX_SP = 2
 GENERAL_SP = 2
 TYPES = ("foot", "mounted", "artillery")
@@ -47,6 +48,7 @@ def cell_of(area: str) -> Cell | None:
     """The grid cell of a battlefield area name; ``None`` for a Reserve Area."""
     return _CELLS.get(area)
 
+
 AREAS = GRID_AREAS + (RESERVE["RED"], RESERVE["BLUE"])
 
 
@@ -58,20 +60,20 @@ def baseline(side: str) -> tuple[str, ...]:
 class Unit:
     id: str
     side: str
-    type: str            # foot | mounted | artillery | general
-    quality: str         # elite | average | poor ("-" for a General)
+    type: str  # foot | mounted | artillery | general
+    quality: str  # elite | average | poor ("-" for a General)
     name: str
     sp: int
-    area: str | None = None      # None: not deployed yet, or destroyed / killed
-    lost: bool = False           # destroyed (a unit) or killed / captured (a General)
-    moves: int = 0               # how many times it has changed area (artillery "stationary")
-    engaged: tuple[str, ...] = ()    # enemy units it is in Close Combat with
+    area: str | None = None  # None: not deployed yet, or destroyed / killed
+    lost: bool = False  # destroyed (a unit) or killed / captured (a General)
+    moves: int = 0  # how many times it has changed area (artillery "stationary")
+    engaged: tuple[str, ...] = ()  # enemy units it is in Close Combat with
     # per phase (reset when a side's phase begins)
     activated: bool = False
     moved: bool = False
     fired: bool = False
     fought: bool = False
-    fight_on: bool = False       # advanced after winning: may fight once more
+    fight_on: bool = False  # advanced after winning: may fight once more
 
     @property
     def general(self) -> bool:
@@ -91,15 +93,17 @@ class State:
     units: dict[str, Unit]
     pending: dict[str, Any]
     attacker: str | None = None
-    terrain: dict[str, str] = field(default_factory=dict)   # area -> hill|built_up|wood
-    river: str | None = None                                # "1-2" | "2-3"
+    terrain: dict[str, str] = field(default_factory=dict)  # area -> hill|built_up|wood
+    river: str | None = None  # "1-2" | "2-3"
     turn: int = 0
     first: str | None = None
     active: str | None = None
-    dice: dict[str, int] = field(default_factory=dict)      # this turn's activation scores
-    activations: int = 0                                    # left in the active phase
-    fights: tuple[tuple[str, str], ...] = ()                # (from, to) close combats this phase
-    fire_memory: dict[str, tuple[Any, ...]] = field(default_factory=dict)  # artillery -> (turn, area, ((uid, moves),..))
+    dice: dict[str, int] = field(default_factory=dict)  # this turn's activation scores
+    activations: int = 0  # left in the active phase
+    fights: tuple[tuple[str, str], ...] = ()  # (from, to) close combats this phase
+    fire_memory: dict[str, tuple[Any, ...]] = field(
+        default_factory=dict
+    )  # artillery -> (turn, area, ((uid, moves),..))
     combat: dict[str, Any] | None = None
     last_roll: dict[str, Any] | None = None
     over: bool = False
@@ -123,12 +127,21 @@ class State:
         return None if self.attacker is None else other(self.attacker)
 
     def side_units(self, side: str, generals: bool = False) -> list[Unit]:
-        return [u for u in self.units.values()
-                if u.side == side and not u.lost and (generals or not u.general)]
+        return [
+            u
+            for u in self.units.values()
+            if u.side == side and not u.lost and (generals or not u.general)
+        ]
 
     def in_area(self, area: str, side: str | None = None, generals: bool = False) -> list[Unit]:
-        return [u for u in self.units.values() if u.area == area and not u.lost
-                and (side is None or u.side == side) and (generals or not u.general)]
+        return [
+            u
+            for u in self.units.values()
+            if u.area == area
+            and not u.lost
+            and (side is None or u.side == side)
+            and (generals or not u.general)
+        ]
 
     def general_of(self, side: str) -> Unit | None:
         g = self.units[side[0].lower() + "G"]
@@ -139,7 +152,9 @@ class State:
         d["rng"] = [self.rng.seed, self.rng.counter]
         d["units"] = [asdict(u) for u in self.units.values()]
         d["fights"] = [list(p) for p in self.fights]
-        d["fire_memory"] = {k: [v[0], v[1], [list(p) for p in v[2]]] for k, v in self.fire_memory.items()}
+        d["fire_memory"] = {
+            k: [v[0], v[1], [list(p) for p in v[2]]] for k, v in self.fire_memory.items()
+        }
         out: dict[str, Any] = _jsonable(d)
         return out
 
@@ -155,8 +170,10 @@ class State:
                 units[ud["id"]] = Unit(**ud)
             d["units"] = units
             d["fights"] = tuple(tuple(p) for p in d.get("fights", ()))
-            d["fire_memory"] = {k: (v[0], v[1], tuple(tuple(p) for p in v[2]))
-                                for k, v in d.get("fire_memory", {}).items()}
+            d["fire_memory"] = {
+                k: (v[0], v[1], tuple(tuple(p) for p in v[2]))
+                for k, v in d.get("fire_memory", {}).items()
+            }
             return State(**d)
         except (KeyError, TypeError, ValueError) as exc:
             raise EngineError("malformed_state", f"not a portable state: {exc}") from None

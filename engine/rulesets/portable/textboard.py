@@ -18,6 +18,7 @@ and an optional SP digit (default 2).  Pieces get ids in reading order (``r1``, 
 ..., ``rG``; ``b1``...); units not drawn stay off the board (not lost unless listed in
 ``lost``).  :func:`position` returns a state in the activation phase of ``active``.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -72,10 +73,19 @@ def _piece(area: str, tok: str) -> tuple[str, str, str, str, int]:
     return area, side, typ, "-" if typ == "general" else quality, sp
 
 
-def position(text: str, *, active: str = "BLUE", activations: int = 6, turn: int = 2,
-             attacker: str = "BLUE", river: str | None = None, first: str | None = None,
-             options: dict[str, Any] | None = None, lost: dict[str, int] | None = None,
-             seed: int = 1) -> State:
+def position(
+    text: str,
+    *,
+    active: str = "BLUE",
+    activations: int = 6,
+    turn: int = 2,
+    attacker: str = "BLUE",
+    river: str | None = None,
+    first: str | None = None,
+    options: dict[str, Any] | None = None,
+    lost: dict[str, int] | None = None,
+    seed: int = 1,
+) -> State:
     terrain, pieces = parse(text)
     st = new_game(seed, options)
     units: dict[str, Unit] = {}
@@ -92,8 +102,9 @@ def position(text: str, *, active: str = "BLUE", activations: int = 6, turn: int
         p = side[0].lower()
         for k in range(count[side] + 1, 7):
             gone = k - count[side] <= (lost or {}).get(side, 0)
-            units[f"{p}{k}"] = Unit(f"{p}{k}", side, "foot", "average", "off board", 0 if gone else 2,
-                                    None, lost=gone)
+            units[f"{p}{k}"] = Unit(
+                f"{p}{k}", side, "foot", "average", "off board", 0 if gone else 2, None, lost=gone
+            )
         if f"{p}G" not in units:
             units[f"{p}G"] = Unit(f"{p}G", side, "general", "-", "General", 2, None)
     st.units = dict(sorted(units.items(), key=lambda kv: (kv[0][0] != "r", kv[0])))

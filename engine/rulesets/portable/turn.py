@@ -11,6 +11,7 @@ scores are the sides' activations.  Turn 1: the attacker goes first whatever the
 ``choose_first``).  Then each side has a phase: pending ``activate`` with moves, fire,
 close combats and ``end_phase``; the phase ends by itself when nothing is left to do.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,8 +37,12 @@ def start_turn(st: State, ev: list[dict[str, Any]]) -> None:
 def initiative_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
     scores = dict(zip(SIDES, dice))
     tie = dice[0] == dice[1] and st.turn > 1
-    st.last_roll = {"for": "initiative", "dice": list(dice), "score": scores,
-                    "result": "tie" if tie else None}
+    st.last_roll = {
+        "for": "initiative",
+        "dice": list(dice),
+        "score": scores,
+        "result": "tie" if tie else None,
+    }
     if tie:
         ev.append(dict(st.last_roll, type="dice_rolled"))
         return
@@ -46,8 +51,14 @@ def initiative_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> Non
         st.last_roll["result"] = st.attacker
         ev.append(dict(st.last_roll, type="dice_rolled"))
         st.first = st.attacker
-        ev.append({"type": "first_chosen", "side": st.attacker, "first": st.attacker,
-                   "reason": "attacker"})
+        ev.append(
+            {
+                "type": "first_chosen",
+                "side": st.attacker,
+                "first": st.attacker,
+                "reason": "attacker",
+            }
+        )
         start_phase(st, st.attacker, ev)
         return
     high = SIDES[0] if dice[0] > dice[1] else SIDES[1]
@@ -68,8 +79,9 @@ def start_phase(st: State, side: str, ev: list[dict[str, Any]]) -> None:
     st.fights = ()
     for u in st.units.values():
         u.activated = u.moved = u.fired = u.fought = u.fight_on = False
-    ev.append({"type": "phase_started", "side": side, "turn": st.turn,
-               "activations": st.activations})
+    ev.append(
+        {"type": "phase_started", "side": side, "turn": st.turn, "activations": st.activations}
+    )
     st.pending = dict(RESUME)
 
 
@@ -79,8 +91,11 @@ def activation_actions(st: State, side: str) -> list[dict[str, Any]]:
 
 def has_activation(st: State, side: str) -> bool:
     for u in st.side_units(side, generals=True):
-        if ((movement.can_move(st, u) and movement.reachable(st, u))
-                or fire.targets(st, u) or combat.targets(st, u)):
+        if (
+            (movement.can_move(st, u) and movement.reachable(st, u))
+            or fire.targets(st, u)
+            or combat.targets(st, u)
+        ):
             return True
     return False
 

@@ -6,6 +6,7 @@ a third).  Losses are resolved one at a time, so the first army to reach its bre
 withdraws (it is checked after every unit destroyed and every General killed or
 captured).  After ``turn_limit`` turns (default 12) with neither army withdrawn: a draw.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,8 +22,9 @@ def lost_units(st: State, side: str) -> int:
 
 def broken(st: State, side: str) -> bool:
     n = lost_units(st, side)
-    return (n >= st.options["break_units"]
-            or (st.general_of(side) is None and n >= st.options["break_units_general"]))
+    return n >= st.options["break_units"] or (
+        st.general_of(side) is None and n >= st.options["break_units_general"]
+    )
 
 
 def check_break(st: State, ev: list[dict[str, Any]]) -> bool:
@@ -52,5 +54,11 @@ def end(st: State, winner: str | None, reason: str, ev: list[dict[str, Any]]) ->
     st.over, st.winner, st.reason = True, winner, reason
     st.pending = {"type": "over", "seat": None}
     st.combat = None
-    ev.append({"type": "game_over", "winner": winner, "reason": reason,
-               "lost": {s: lost_units(st, s) for s in SIDES}})
+    ev.append(
+        {
+            "type": "game_over",
+            "winner": winner,
+            "reason": reason,
+            "lost": {s: lost_units(st, s) for s in SIDES},
+        }
+    )

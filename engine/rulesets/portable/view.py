@@ -1,5 +1,6 @@
 """What a seat sees.  Nothing is hidden in this game but future dice (the RNG state never
 leaves the engine); ``view_for`` / ``events_for`` stay per seat like every ruleset's."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -24,19 +25,42 @@ def board() -> dict[str, Any]:
             areas.append({"id": a, "kind": "reserve", "side": side})
         else:
             areas.append({"id": a, "kind": "grid", "col": c[0], "row": c[1]})
-    return {"type": "square", "width": GRID.width, "height": GRID.height, "areas": areas,
-            "river_lines": list(EDGES),
-            "sides": {s: {"position": POSITION[s], "baseline": list(baseline(s)),
-                          "reserve": RESERVE[s], "deploy_zone": list(deploy_zone(s))}
-                      for s in SIDES},
-            "help": [dict(h) for h in HELP]}
+    return {
+        "type": "square",
+        "width": GRID.width,
+        "height": GRID.height,
+        "areas": areas,
+        "river_lines": list(EDGES),
+        "sides": {
+            s: {
+                "position": POSITION[s],
+                "baseline": list(baseline(s)),
+                "reserve": RESERVE[s],
+                "deploy_zone": list(deploy_zone(s)),
+            }
+            for s in SIDES
+        },
+        "help": [dict(h) for h in HELP],
+    }
 
 
 def unit_view(st: State, u) -> dict[str, Any]:
-    return {"id": u.id, "side": u.side, "type": u.type, "quality": u.quality, "name": u.name,
-            "sp": u.sp, "area": u.area, "lost": u.lost, "activated": u.activated,
-            "moved": u.moved, "fired": u.fired, "fought": u.fought, "fight_on": u.fight_on,
-            "engaged": (not u.lost and u.area is not None and engaged(st, u))}
+    return {
+        "id": u.id,
+        "side": u.side,
+        "type": u.type,
+        "quality": u.quality,
+        "name": u.name,
+        "sp": u.sp,
+        "area": u.area,
+        "lost": u.lost,
+        "activated": u.activated,
+        "moved": u.moved,
+        "fired": u.fired,
+        "fought": u.fought,
+        "fight_on": u.fight_on,
+        "engaged": (not u.lost and u.area is not None and engaged(st, u)),
+    }
 
 
 def view_for(st: State, seat: str | None) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """Shared helpers of the Portable Wargame tests: the registered ruleset, a position drawn
 as text (engine/rulesets/portable/textboard.py), actions with the seat filled in, and
 dice supplied through explicit ``roll`` actions."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,18 +34,27 @@ def refused(st, code, type_, **kw):
 
 
 def moves_of(st, uid):
-    return sorted(a["to"] for a in R.legal_actions(st, st.units[uid].side)
-                  if a["type"] == "move" and a["unit"] == uid)
+    return sorted(
+        a["to"]
+        for a in R.legal_actions(st, st.units[uid].side)
+        if a["type"] == "move" and a["unit"] == uid
+    )
 
 
 def attacks_of(st, uid):
-    return sorted(a["target"] for a in R.legal_actions(st, st.units[uid].side)
-                  if a["type"] == "attack" and a["unit"] == uid)
+    return sorted(
+        a["target"]
+        for a in R.legal_actions(st, st.units[uid].side)
+        if a["type"] == "attack" and a["unit"] == uid
+    )
 
 
 def fire_targets(st, uid):
-    return sorted(a["target"] for a in R.legal_actions(st, st.units[uid].side)
-                  if a["type"] == "fire" and a["unit"] == uid)
+    return sorted(
+        a["target"]
+        for a in R.legal_actions(st, st.units[uid].side)
+        if a["type"] == "fire" and a["unit"] == uid
+    )
 
 
 def kinds(events):

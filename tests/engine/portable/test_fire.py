@@ -1,11 +1,12 @@
 """Artillery fire rules (003)."""
+
 from engine.rulesets.portable.textboard import position
 
 from .helpers import act, fire_targets, kinds, last, roll
 
 
 def test_range_four_areas_covers_the_battlefield_and_reserves_are_out_of_it():
-    """"Artillery has a range of four grid areas" (orthogonal steps: corner to corner is 4)."""
+    """ "Artillery has a range of four grid areas" (orthogonal steps: corner to corner is 4)."""
     st = position("""
     r: f
     3  .    .    .:f
@@ -17,7 +18,7 @@ def test_range_four_areas_covers_the_battlefield_and_reserves_are_out_of_it():
 
 
 def test_line_of_sight_blocked_by_units_of_either_side():
-    """"Artillery may only fire at enemy units that are in direct line of sight (i.e. there
+    """ "Artillery may only fire at enemy units that are in direct line of sight (i.e. there
     are no other units between the firing artillery unit and the target unit).\""""
     st = position("""
     r:
@@ -38,7 +39,7 @@ def test_a_line_through_a_corner_is_clear_if_either_side_is():
     1  .:A  .    .
     R:
     """)
-    assert fire_targets(st, "b2") == ["b2"]      # a1 -> b2: diagonal neighbours, nothing between
+    assert fire_targets(st, "b2") == ["b2"]  # a1 -> b2: diagonal neighbours, nothing between
     st = position("""
     r:
     3  .    .    .
@@ -46,7 +47,7 @@ def test_a_line_through_a_corner_is_clear_if_either_side_is():
     1  .:A  .:F  .
     R:
     """)
-    assert fire_targets(st, "b3") == []          # a2 and b1 both hold units
+    assert fire_targets(st, "b3") == []  # a2 and b1 both hold units
 
 
 def test_from_a_hill_artillery_fires_over_friendly_units_not_on_a_hill():
@@ -71,7 +72,7 @@ def test_from_a_hill_artillery_fires_over_friendly_units_not_on_a_hill():
 
 
 def test_fire_lands_on_5_or_more_and_every_unit_in_the_area_is_hit():
-    """"Modified D6 die roll score = 5 or more: Artillery fire lands on the target grid area
+    """ "Modified D6 die roll score = 5 or more: Artillery fire lands on the target grid area
     ... any unit that is in the grid area in which the artillery fire lands is hit\""""
     st = position("""
     r:
@@ -85,14 +86,14 @@ def test_fire_lands_on_5_or_more_and_every_unit_in_the_area_is_hit():
     st1, ev = roll(st, 5)
     assert last(ev, "dice_rolled")["result"] == "lands"
     assert [e["unit"] for e in ev if e["type"] == "unit_hit"] == ["r1"]
-    st1, ev = roll(st1, 1)                       # r1's hit roll: loses 1 SP
+    st1, ev = roll(st1, 1)  # r1's hit roll: loses 1 SP
     assert [e["unit"] for e in ev if e["type"] == "unit_hit"] == ["r2"]
     st2, ev = roll(st, 4)
     assert last(ev, "dice_rolled")["result"] == "ineffective" and "unit_hit" not in kinds(ev)
 
 
 def test_minus_1_against_cover_and_plus_1_with_the_general():
-    """"Increase the D6 die roll score by 1 if a friendly General is in the same grid area
+    """ "Increase the D6 die roll score by 1 if a friendly General is in the same grid area
     as the artillery unit.  Reduce the D6 die roll score by 1 if the target is in cover or
     fortifications.\""""
     st = position("""
@@ -135,7 +136,7 @@ def test_hill_cover_against_artillery_is_an_option():
 
 
 def test_plus_1_for_the_same_stationary_target_as_the_previous_turn():
-    """"Increase the D6 die roll score by 1 if the artillery unit has fired at the same
+    """ "Increase the D6 die roll score by 1 if the artillery unit has fired at the same
     stationary target during the previous turn.\""""
     board = """
     r:
@@ -146,10 +147,10 @@ def test_plus_1_for_the_same_stationary_target_as_the_previous_turn():
     """
     st = position(board, turn=2, first="BLUE")
     st, _ = act(st, "fire", unit="b1", target="a3")
-    st, _ = roll(st, 1)                      # BLUE's phase ends by itself
+    st, _ = roll(st, 1)  # BLUE's phase ends by itself
     assert st.active == "RED"
-    st, _ = act(st, "end_phase")             # RED's phase: nothing moves
-    st, _ = roll(st, 6, 1)                   # turn 3
+    st, _ = act(st, "end_phase")  # RED's phase: nothing moves
+    st, _ = roll(st, 6, 1)  # turn 3
     st, _ = act(st, "choose_first", first="BLUE")
     st2, _ = act(st, "fire", unit="b1", target="a3")
     st2, ev = roll(st2, 4)

@@ -2,6 +2,7 @@
 action from the attacker throw to the result, and the events each produced - is replayed
 and must give the same events and end view.  Regenerate after an intended rules change
 with ``REGEN_GOLDEN=1 pytest tests/engine/portable/test_golden.py`` and review the diff."""
+
 import json
 import os
 import random
@@ -40,5 +41,16 @@ def test_golden_portable_playthrough():
     assert json.loads(json.dumps(R.view_for(st, None))) == final
     assert final["game_over"]
     types = {r["action"]["type"] for r in steps}
-    assert {"roll", "place_terrain", "deploy", "redeploy", "choose_first", "move", "attack", "fire",
-            "retreat", "lose_sp", "advance"} <= types
+    assert {
+        "roll",
+        "place_terrain",
+        "deploy",
+        "redeploy",
+        "choose_first",
+        "move",
+        "attack",
+        "fire",
+        "retreat",
+        "lose_sp",
+        "advance",
+    } <= types

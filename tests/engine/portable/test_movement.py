@@ -1,11 +1,12 @@
 """Movement (003) and the battlefield's General rules."""
+
 from engine.rulesets.portable.textboard import position
 
 from .helpers import R, act, last, moves_of, refused, roll
 
 
 def test_foot_and_artillery_move_1_area_mounted_and_generals_2():
-    """"Foot units 1 grid area / Artillery units 1 grid area / Mounted units 2 grid areas /
+    """ "Foot units 1 grid area / Artillery units 1 grid area / Mounted units 2 grid areas /
     Generals 2 grid areas\""""
     st = position("""
     r:
@@ -21,7 +22,7 @@ def test_foot_and_artillery_move_1_area_mounted_and_generals_2():
 
 
 def test_reserve_units_may_enter_any_own_baseline_area_and_never_go_back():
-    """"Units in the Reserve Area may move into any of their side's baseline squares.\""""
+    """ "Units in the Reserve Area may move into any of their side's baseline squares.\""""
     st = position("""
     r:
     3  .    .    .
@@ -35,7 +36,7 @@ def test_reserve_units_may_enter_any_own_baseline_area_and_never_go_back():
 
 
 def test_stacking_and_interpenetration():
-    """"No more than two units and a General may occupy the same grid area.  Units may
+    """ "No more than two units and a General may occupy the same grid area.  Units may
     interpenetrate friendly units.\""""
     st = position("""
     r:
@@ -44,7 +45,7 @@ def test_stacking_and_interpenetration():
     1  .    .:M  .
     R:
     """)
-    assert moves_of(st, "b3") == ["a1", "a2", "b3", "c1", "c2"]   # through b2 (full) to b3
+    assert moves_of(st, "b3") == ["a1", "a2", "b3", "c1", "c2"]  # through b2 (full) to b3
 
 
 def test_enemy_areas_block_movement():
@@ -59,7 +60,7 @@ def test_enemy_areas_block_movement():
 
 
 def test_a_unit_must_stop_as_soon_as_it_enters_a_wood():
-    """"A unit must stop as soon as it enters a wood.\""""
+    """ "A unit must stop as soon as it enters a wood.\""""
     st = position("""
     r:
     3  .    .    .
@@ -67,11 +68,11 @@ def test_a_unit_must_stop_as_soon_as_it_enters_a_wood():
     1  .:M  .    .
     R:
     """)
-    assert moves_of(st, "b1") == ["a2", "b1", "b2", "c1"]       # not a3 through the wood
+    assert moves_of(st, "b1") == ["a2", "b1", "b2", "c1"]  # not a3 through the wood
 
 
 def test_a_unit_moving_through_a_wood_moves_at_most_1_area():
-    """"A unit moving through a wood has a maximum movement rate of 1 grid area per turn.\""""
+    """ "A unit moving through a wood has a maximum movement rate of 1 grid area per turn.\""""
     st = position("""
     r:
     3  .    .    .
@@ -83,7 +84,7 @@ def test_a_unit_moving_through_a_wood_moves_at_most_1_area():
 
 
 def test_units_involved_in_combat_may_not_move_but_supports_can():
-    """"Units involved in combat may not move, but units moving up to support them can.\""""
+    """ "Units involved in combat may not move, but units moving up to support them can.\""""
     st = position("""
     r:
     3  .    .    .
@@ -96,7 +97,7 @@ def test_units_involved_in_combat_may_not_move_but_supports_can():
     assert st.units["b1"].engaged == ("r1",)
     assert moves_of(st, "b1") == []
     refused(st, "illegal_move", "move", unit="b1", to="a1")
-    assert "b1" in moves_of(st, "b2")          # c1 -> b1 to support
+    assert "b1" in moves_of(st, "b2")  # c1 -> b1 to support
 
 
 def test_a_unit_not_engaged_may_leave_an_enemy():
@@ -121,8 +122,9 @@ def test_river_crossing_stops_a_unit_option():
     R:
     """
     assert moves_of(position(board, river="1-2"), "b1") == ["a2", "b1", "b2", "c1"]
-    assert moves_of(position(board, river="1-2", options={"river_crossing_stops": False}),
-                    "b1") == ["a2", "a3", "b1", "b2", "c1"]
+    assert moves_of(
+        position(board, river="1-2", options={"river_crossing_stops": False}), "b1"
+    ) == ["a2", "a3", "b1", "b2", "c1"]
 
 
 def test_a_general_left_alone_is_captured_by_an_enemy_unit_entering_his_area():
@@ -138,7 +140,7 @@ def test_a_general_left_alone_is_captured_by_an_enemy_unit_entering_his_area():
 
 
 def test_each_unit_moves_once_per_phase_and_artillery_may_not_move_and_fire():
-    """"Artillery may not move and fire during the same turn.\""""
+    """ "Artillery may not move and fire during the same turn.\""""
     st = position("""
     r:
     3  .:f  .    .
@@ -153,12 +155,15 @@ def test_each_unit_moves_once_per_phase_and_artillery_may_not_move_and_fire():
 
 
 def test_moving_the_general_uses_an_activation():
-    st = position("""
+    st = position(
+        """
     r:
     3  .    .    .
     2  .    .    .
     1  .:F,G  .    .
     R:
-    """, activations=1)
+    """,
+        activations=1,
+    )
     st, ev = act(st, "move", unit="bG", to="b2")
     assert last(ev, "unit_activated")["left"] == 0 and st.units["bG"].area == "b2"

@@ -1,5 +1,6 @@
 """Properties: random legal play finishes, replay equals live, apply never mutates its
 input, snapshots round-trip, canonical actions are strict."""
+
 import json
 import random
 
@@ -42,11 +43,19 @@ def test_random_legal_play_finishes_and_replay_equals_live(seed):
 
 
 def test_random_play_with_every_option_changed_finishes():
-    opts = {"turn_limit": 4, "break_units": 6, "break_units_general": 0, "flank_attacks": False,
-            "hill_cover_vs_artillery": True, "built_up_fortified": True,
-            "river_crossing_stops": False, "river_defence": False, "red_army": "mahdist",
-            "blue_army": [{"type": "artillery", "quality": "elite"}] * 3
-            + [{"type": "mounted", "quality": "poor", "name": "Scouts"}] * 3}
+    opts = {
+        "turn_limit": 4,
+        "break_units": 6,
+        "break_units_general": 0,
+        "flank_attacks": False,
+        "hill_cover_vs_artillery": True,
+        "built_up_fortified": True,
+        "river_crossing_stops": False,
+        "river_defence": False,
+        "red_army": "mahdist",
+        "blue_army": [{"type": "artillery", "quality": "elite"}] * 3
+        + [{"type": "mounted", "quality": "poor", "name": "Scouts"}] * 3,
+    }
     for seed in range(3):
         st, _ = random_game(seed, opts)
         assert R.is_over(st)
@@ -58,34 +67,42 @@ def test_snapshot_round_trip_mid_game():
     for _ in range(120):
         if R.is_over(st):
             break
-        a = R.sample_chance(st) if R.is_chance(st) else rnd.choice(R.legal_actions(st, R.to_act(st)[0]))
+        a = (
+            R.sample_chance(st)
+            if R.is_chance(st)
+            else rnd.choice(R.legal_actions(st, R.to_act(st)[0]))
+        )
         st, _ = R.apply(st, a)
         data = json.loads(json.dumps(R.dump_state(st)))
         back = R.load_state(data)
         assert R.dump_state(back) == R.dump_state(st)
-        assert R.legal_actions(back, (R.to_act(back) or [None])[0]) == \
-            R.legal_actions(st, (R.to_act(st) or [None])[0])
+        assert R.legal_actions(back, (R.to_act(back) or [None])[0]) == R.legal_actions(
+            st, (R.to_act(st) or [None])[0]
+        )
     with pytest.raises(EngineError) as e:
         R.load_state(dict(R.dump_state(st), version="0"))
     assert e.value.code == "snapshot_version"
 
 
-@pytest.mark.parametrize("action,code", [
-    ({"type": "roll", "seat": "chance", "dice": [1, 2], "x": 1}, "unknown_field"),
-    ({"type": "roll", "seat": "chance", "dice": [0, 2]}, "bad_value"),
-    ({"type": "roll", "seat": "chance", "dice": [1, 7]}, "bad_value"),
-    ({"type": "roll", "seat": "chance", "dice": "12"}, "bad_value"),
-    ({"type": "roll", "seat": "chance", "dice": [True, 2]}, "bad_value"),
-    ({"type": "roll", "seat": "chance", "dice": [1]}, "bad_value"),
-    ({"type": "fly", "seat": "RED"}, "unknown_action"),
-    ({"seat": "RED"}, "malformed_action"),
-    ("roll", "malformed_action"),
-    ({"type": "deploy", "seat": "RED", "unit": "r1"}, "malformed_action"),
-    ({"type": "deploy", "seat": "RED", "unit": "z9", "to": "a3"}, "bad_value"),
-    ({"type": "deploy", "seat": "RED", "unit": "r1", "to": "d4"}, "bad_value"),
-    ({"type": "end_phase", "seat": "GREEN"}, "bad_value"),
-    ({"type": "end_phase", "seat": "RED"}, "not_your_turn"),
-])
+@pytest.mark.parametrize(
+    "action,code",
+    [
+        ({"type": "roll", "seat": "chance", "dice": [1, 2], "x": 1}, "unknown_field"),
+        ({"type": "roll", "seat": "chance", "dice": [0, 2]}, "bad_value"),
+        ({"type": "roll", "seat": "chance", "dice": [1, 7]}, "bad_value"),
+        ({"type": "roll", "seat": "chance", "dice": "12"}, "bad_value"),
+        ({"type": "roll", "seat": "chance", "dice": [True, 2]}, "bad_value"),
+        ({"type": "roll", "seat": "chance", "dice": [1]}, "bad_value"),
+        ({"type": "fly", "seat": "RED"}, "unknown_action"),
+        ({"seat": "RED"}, "malformed_action"),
+        ("roll", "malformed_action"),
+        ({"type": "deploy", "seat": "RED", "unit": "r1"}, "malformed_action"),
+        ({"type": "deploy", "seat": "RED", "unit": "z9", "to": "a3"}, "bad_value"),
+        ({"type": "deploy", "seat": "RED", "unit": "r1", "to": "d4"}, "bad_value"),
+        ({"type": "end_phase", "seat": "GREEN"}, "bad_value"),
+        ({"type": "end_phase", "seat": "RED"}, "not_your_turn"),
+    ],
+)
 def test_canonical_action_is_strict(action, code):
     st = R.new_game(1)
     with pytest.raises(IllegalAction) as e:
@@ -101,13 +118,14 @@ def test_canonical_roll_fills_in_the_sampled_dice_and_keeps_known_keys():
 
 
 def test_options_are_checked():
-    for bad, code in (({"nope": 1}, "unknown_option"), ({"turn_limit": 0}, "invalid_option_value"),
-                      ({"turn_limit": True}, "invalid_option_value"),
-                      ({"red_army": "martians"}, "invalid_option_value"),
-                      ({"blue_army": [{"type": "foot", "quality": "average"}] * 5},
-                       "invalid_option_value"),
-                      ({"blue_army": [{"type": "tank", "quality": "average"}] * 6},
-                       "invalid_option_value")):
+    for bad, code in (
+        ({"nope": 1}, "unknown_option"),
+        ({"turn_limit": 0}, "invalid_option_value"),
+        ({"turn_limit": True}, "invalid_option_value"),
+        ({"red_army": "martians"}, "invalid_option_value"),
+        ({"blue_army": [{"type": "foot", "quality": "average"}] * 5}, "invalid_option_value"),
+        ({"blue_army": [{"type": "tank", "quality": "average"}] * 6}, "invalid_option_value"),
+    ):
         with pytest.raises(EngineError) as e:
             R.new_game(1, bad)
         assert e.value.code == code, bad
@@ -130,12 +148,22 @@ def test_protocol_attributes_and_registry():
 
 def test_option_values_as_lobby_forms_send_them():
     """The lobby sends a choice as text ("12", "off"); a checkbox as true."""
-    st = R.new_game(1, {"turn_limit": "8", "flank_attacks": "off", "built_up_fortified": True,
-                        "red_army": "egyptian"})
+    st = R.new_game(
+        1,
+        {
+            "turn_limit": "8",
+            "flank_attacks": "off",
+            "built_up_fortified": True,
+            "red_army": "egyptian",
+        },
+    )
     assert st.options["turn_limit"] == 8 and st.options["flank_attacks"] is False
     listed = {o["name"]: o for o in R.options()}
     assert all(o["implemented"] for o in listed.values())
-    assert listed["flank_attacks"]["values"] == ["on", "off"] and "values" not in listed["built_up_fortified"]
+    assert (
+        listed["flank_attacks"]["values"] == ["on", "off"]
+        and "values" not in listed["built_up_fortified"]
+    )
     assert "egyptian" in listed["red_army"]["values"] and 12 in listed["turn_limit"]["values"]
     with pytest.raises(EngineError):
         R.new_game(1, {"turn_limit": "twelve"})

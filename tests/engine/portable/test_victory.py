@@ -1,4 +1,5 @@
 """The end of the battle: house rules (the text has none), named options."""
+
 from engine.rulesets.portable.textboard import position
 
 from .helpers import R, act, last, roll
@@ -20,11 +21,19 @@ def kill_r1(st):
 
 def test_an_army_that_has_lost_half_its_units_withdraws():
     st, ev = kill_r1(position(BOARD, lost={"RED": 2}))
-    assert last(ev, "game_over") == {"type": "game_over", "winner": "BLUE",
-                                     "reason": "army_withdraws", "lost": {"RED": 3, "BLUE": 0}}
+    assert last(ev, "game_over") == {
+        "type": "game_over",
+        "winner": "BLUE",
+        "reason": "army_withdraws",
+        "lost": {"RED": 3, "BLUE": 0},
+    }
     assert R.is_over(st) and R.to_act(st) == []
-    assert R.result(st) == {"winner": "BLUE", "draw": False, "score": {"RED": 0, "BLUE": 3},
-                            "reason": "army_withdraws"}
+    assert R.result(st) == {
+        "winner": "BLUE",
+        "draw": False,
+        "score": {"RED": 0, "BLUE": 3},
+        "reason": "army_withdraws",
+    }
     st, ev = kill_r1(position(BOARD, lost={"RED": 1}))
     assert not R.is_over(st)
 

@@ -12,6 +12,7 @@ unorderable while the game turn is <= T (BGA: the template's ``turn`` as is).  O
 gaps: ``center``, ``nbr_drops``, ``option``/``option2`` and the "first full-day turn"
 variant are ignored (every drop is at game start).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -36,8 +37,12 @@ def init_airdrop(st: GameState) -> None:
 
 def pending(st: GameState) -> dict[str, Any]:
     d = st.ext["airdrops"][0]
-    return {"type": "airdrop", "seat": mode(st).hand_seat(st, d["side"]), "units": d["units"],
-            "range": d["range"]}
+    return {
+        "type": "airdrop",
+        "seat": mode(st).hand_seat(st, d["side"]),
+        "units": d["units"],
+        "range": d["range"],
+    }
 
 
 def legal(st: GameState, seat: str) -> list[dict[str, Any]]:

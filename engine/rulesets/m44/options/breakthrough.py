@@ -34,6 +34,7 @@ Engine reading:
 State: ``GameState.ext["breakthrough"]`` side -> (turn, units entered).  Standard and
 team modes (the Overlord machine does not offer it).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -43,8 +44,15 @@ from ....procedures.state import GameState, Play, Quota, Unit
 from ....core.units import UnitSpec, army_rules, unit_spec
 from .. import tactics as T
 from ....procedures.hooks import POINTS as P
-from ....procedures.common import (SIDES, army_options, fresh_unit_id, is_top, parse_hex,
-                                   set_ext, terrain_at)
+from ....procedures.common import (
+    SIDES,
+    army_options,
+    fresh_unit_id,
+    is_top,
+    parse_hex,
+    set_ext,
+    terrain_at,
+)
 from ....procedures.movement import move_class
 
 Hex = tuple[int, int]
@@ -56,16 +64,25 @@ def templates(scn) -> dict[str, dict[str, Any]]:
     v = scn.options.get("armor_breakthrough_rules")
     if not isinstance(v, dict):
         return {}
-    per_side = {str(v.get("side")).upper(): v} if "side" in v else \
-        {str(k).upper(): t for k, t in v.items()}
+    per_side = (
+        {str(v.get("side")).upper(): v}
+        if "side" in v
+        else {str(k).upper(): t for k, t in v.items()}
+    )
     return {s: t for s, t in per_side.items() if s in SIDES and isinstance(t, dict)}
 
 
 def _spec(st: GameState, side: str, tpl: dict[str, Any]) -> UnitSpec | None:
     default = "tankus" if side == "ALLIES" else "tankger"
     try:
-        spec = unit_spec(str(tpl.get("name") or default), tpl.get("badge"), None,
-                         tpl.get("behavior"), tpl.get("equipment"), st.scn.date_begin)
+        spec = unit_spec(
+            str(tpl.get("name") or default),
+            tpl.get("badge"),
+            None,
+            tpl.get("behavior"),
+            tpl.get("equipment"),
+            st.scn.date_begin,
+        )
     except (KeyError, ValueError):
         return None
     return army_rules(spec, side, army_options(st))
@@ -88,8 +105,12 @@ def units_left(st: GameState, side: str) -> int:
 
 
 def _may_enter(st: GameState, play: Play | None) -> bool:
-    return (play is not None and play.key in T.SECTION_KEYS and st.phase == "order"
-            and units_left(st, play.side) > 0)
+    return (
+        play is not None
+        and play.key in T.SECTION_KEYS
+        and st.phase == "order"
+        and units_left(st, play.side) > 0
+    )
 
 
 def entry_hexes(st: GameState, play: Play | None) -> list[Hex]:
@@ -101,7 +122,7 @@ def entry_hexes(st: GameState, play: Play | None) -> list[Hex]:
     if spec is None:
         return []
     board = st.scn.board
-    row = board.rows - 1 if is_top(st, play.side) else 0     # the enemy's baseline
+    row = board.rows - 1 if is_top(st, play.side) else 0  # the enemy's baseline
     probe = Unit("breakthrough", play.side, spec, (row, row % 2), spec.figures, spec.figures)
     cls = move_class(probe)
     out = []
@@ -139,16 +160,24 @@ def enter(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
     spec = _spec(st, side, templates(st.scn)[side])
     uid = _new_unit_id(st)
     u = Unit(uid, side, spec, h, spec.figures, spec.figures, spec.badge)
-    u.moved = 1          # entered the baseline hex: must stop there
-    u.entered = True     # terrain "no battle after entering" applies
-    u.overrun = True     # no Armor Overrun this turn
+    u.moved = 1  # entered the baseline hex: must stop there
+    u.entered = True  # terrain "no battle after entering" applies
+    u.overrun = True  # no Armor Overrun this turn
     st.units[uid] = u
     st.owned.add(uid)
     st.occ[h] = uid
     done = (st.ext or {}).get(KEY, {})
     set_ext(st, KEY, {**done, side: (st.turn, done.get(side, (st.turn, 0))[1] + 1)})
-    events.append({"type": "unit_entered", "unit": uid, "side": side, "hex": [*h],
-                   "code": spec.code, "reason": "armor_breakthrough"})
+    events.append(
+        {
+            "type": "unit_entered",
+            "unit": uid,
+            "side": side,
+            "hex": [*h],
+            "code": spec.code,
+            "reason": "armor_breakthrough",
+        }
+    )
     T.order(st, play, u, events)
     P.after_move(st, u, events)
 

@@ -38,6 +38,7 @@ behaviour2 ``ONE_MEDAL_IF_BLOWN`` the destroying side gains 1 medal.
 State: ``GameState.ext["bridges"]``: "row,col" -> {"rigged": side | None, "hits": n}
 (only entries that carry something).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -55,7 +56,7 @@ from ....procedures.medals import check_victory
 
 Hex = tuple[int, int]
 OPTION = "bridge_demolition"
-HITS_TO_DESTROY = 4                      # 004 Option 3: "four Black Tank Hits"
+HITS_TO_DESTROY = 4  # 004 Option 3: "four Black Tank Hits"
 BOMBARD_KINDS = frozenset({"artillery", "heavy_artillery", "big_gun"})
 
 
@@ -98,7 +99,8 @@ def is_bridge(st: GameState, h: Hex) -> bool:
 def scenario_rigged(st: GameState, h: Hex) -> bool:
     """Option 2: the scenario (``blowbridge_opt2``) rigged this bridge (``CAN_BE_BLOWN``)."""
     return bool(st.scn.options.get("blowbridge_opt2")) and any(
-        t.spec.can_be_blown for t in tiles_at(st, h))
+        t.spec.can_be_blown for t in tiles_at(st, h)
+    )
 
 
 def rigged_by(st: GameState, h: Hex) -> str | None:
@@ -118,8 +120,9 @@ def blowable_bridges(st: GameState, u: Unit) -> list[Hex]:
     for n in st.scn.board.neighbours(u.hex):
         if n in st.occ:
             continue
-        if (opt2 and any(t.spec.can_be_blown for t in tiles_at(st, n))) \
-                or rigged_by(st, n) == u.side:
+        if (opt2 and any(t.spec.can_be_blown for t in tiles_at(st, n))) or rigged_by(
+            st, n
+        ) == u.side:
             out.append(n)
     return out
 
@@ -149,12 +152,14 @@ def destroy_bridge(st: GameState, h: Hex, side: str, events: list[dict[str, Any]
     st.tiles_over[h] = tuple(keep)
     if st.ext and _key(h) in marks(st):
         _set_mark(st, h, None, 0)
-    events.append({"type": "terrain_changed", "hex": [*h], "removed": "bridge",
-                   "added": "broken_bridge"})
+    events.append(
+        {"type": "terrain_changed", "hex": [*h], "removed": "bridge", "added": "broken_bridge"}
+    )
     if medal:
         st.exit_medals[side] += medal
-        events.append({"type": "medal_gained", "side": side, "reason": "bridge_blown",
-                       "count": medal})
+        events.append(
+            {"type": "medal_gained", "side": side, "reason": "bridge_blown", "count": medal}
+        )
         check_victory(st, events)
 
 
@@ -179,21 +184,22 @@ def riggable_bridges(st: GameState, u: Unit) -> list[Hex]:
 def rig_bridge(st: GameState, u: Unit, h: Hex, events: list[dict[str, Any]]) -> None:
     if h not in riggable_bridges(st, u):
         raise IllegalAction("no_bridge", "this unit may not place charges on a bridge there")
-    st.mut(u.id).no_battle = True            # the engineer's entire action
+    st.mut(u.id).no_battle = True  # the engineer's entire action
     _set_mark(st, h, u.side, _mark(st, h)[1])
     events.append({"type": "bridge_rigged", "unit": u.id, "side": u.side, "hex": [*h]})
 
 
 def enemy_entered(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
-    """"The explosive charges are considered to be removed if the Bridge is ever occupied
+    """ "The explosive charges are considered to be removed if the Bridge is ever occupied
     by the enemy" (``u`` has just entered ``u.hex``)."""
     if not st.ext or "bridges" not in st.ext:
         return
     side, hits = _mark(st, u.hex)
     if side is not None and side != u.side:
         _set_mark(st, u.hex, None, hits)
-        events.append({"type": "bridge_charges_removed", "hex": [*u.hex], "side": side,
-                       "unit": u.id})
+        events.append(
+            {"type": "bridge_charges_removed", "hex": [*u.hex], "side": side, "unit": u.id}
+        )
 
 
 # ------------------------------------------------------------------ Option 3: hits
@@ -212,7 +218,7 @@ def bombardable_bridges(st: GameState, u: Unit) -> list[tuple[Hex, int]]:
     if not demolition_on(st) or u.cls != "art" or u.spec.kind not in BOMBARD_KINDS:
         return []
     table = unit_dice(st, u)
-    rng = C.sight_reach(st, u, len(table))    # night / weather: as for a unit target
+    rng = C.sight_reach(st, u, len(table))  # night / weather: as for a unit target
     dist = st.scn.board.distance
     adjacent = any(dist(u.hex, w.hex) == 1 for w in st.units.values() if w.side != u.side)
     out = []
@@ -242,17 +248,28 @@ def bombard_bridge(st: GameState, u: Unit, h: Hex, events: list[dict[str, Any]])
     declare_special(st, u, h, n, "bombard_bridge", events)
 
 
-def card_bombard(st: GameState, side: str, h: Hex, n: int, kind: str,
-                 events: list[dict[str, Any]]) -> None:
+def card_bombard(
+    st: GameState, side: str, h: Hex, n: int, kind: str, events: list[dict[str, Any]]
+) -> None:
     """A Barrage / Air Power die roll against the bridge at ``h`` (kind ``bombard_bridge``)."""
     b = Battle(None, side, None, h, None, 0, n, "bombard_bridge")
     st.battles.append(b)
-    events.append({"type": "action_declared", "unit": None, "side": side,
-                   "kind": "bombard_bridge", "hex": [*h], "dice": n, "by": kind})
+    events.append(
+        {
+            "type": "action_declared",
+            "unit": None,
+            "side": side,
+            "kind": "bombard_bridge",
+            "hex": [*h],
+            "dice": n,
+            "by": kind,
+        }
+    )
 
 
-def bombard_rolled(st: GameState, b: Battle, faces: list[str],
-                   events: list[dict[str, Any]]) -> None:
+def bombard_rolled(
+    st: GameState, b: Battle, faces: list[str], events: list[dict[str, Any]]
+) -> None:
     """Each tank symbol is a hit on the bridge (a Battle Star); the 4th destroys it."""
     h = b.target_hex
     new = faces.count("armor")

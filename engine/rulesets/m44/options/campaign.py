@@ -34,6 +34,7 @@ server's campaigns, app/campaigns/); the battle game plays the roll and its effe
 * Then the scenario's own set-up steps (airdrop, smoke) and the first turn's night roll
   (m44 ``turn.advance``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -87,9 +88,15 @@ def _next_roll(st: GameState) -> None:
 def rolled(st: GameState, faces: list[str], events: list[dict[str, Any]]) -> None:
     d = _data(st)
     side = d["to_roll"][0]
-    events.append({"type": "dice_rolled", "side": side,
-                   "seat": mode(st).hand_seat(st, side), "dice": list(faces),
-                   "kind": KEY})
+    events.append(
+        {
+            "type": "dice_rolled",
+            "side": side,
+            "seat": mode(st).hand_seat(st, side),
+            "dice": list(faces),
+            "kind": KEY,
+        }
+    )
     _put(st, to_roll=d["to_roll"][1:], queue=d["queue"] + tuple((side, f) for f in faces))
     _next_roll(st)
 
@@ -107,19 +114,22 @@ def _hand_down(st: GameState, victim: str, events: list[dict[str, Any]]) -> None
 def _choices(st: GameState, roller: str, face: str) -> list[dict[str, Any]]:
     """The actions the face's effect offers (empty: no effect)."""
     victim = other(roller)
-    units = sorted((u for u in st.units.values() if u.side == victim),
-                   key=lambda u: int(u.id[1:]))
+    units = sorted((u for u in st.units.values() if u.side == victim), key=lambda u: int(u.id[1:]))
     if face in CLASS_OF_FACE:
-        return [{"type": "campaign_remove", "unit": u.id} for u in units
-                if u.cls == CLASS_OF_FACE[face]]
+        return [
+            {"type": "campaign_remove", "unit": u.id} for u in units if u.cls == CLASS_OF_FACE[face]
+        ]
     if face == "grenade":
         return [{"type": "campaign_remove", "unit": u.id} for u in units]
     if face == "flag":
         board = st.scn.board
         top = is_top(st, victim)
-        return [{"type": "campaign_retreat", "unit": u.id, "to": [*h]} for u in units
-                for h in board.retreat_hexes(u.hex, top)
-                if h not in st.occ and not _impassable(st, u, h)]
+        return [
+            {"type": "campaign_retreat", "unit": u.id, "to": [*h]}
+            for u in units
+            for h in board.retreat_hexes(u.hex, top)
+            if h not in st.occ and not _impassable(st, u, h)
+        ]
     return []
 
 
@@ -160,8 +170,7 @@ class CampaignPhase:
     def pending(st: GameState) -> dict[str, Any]:
         roller, face = _data(st)["queue"][0]
         kind = "campaign_retreat" if face == "flag" else "campaign_loss"
-        return {"type": kind, "seat": _seat(st, roller, face), "face": face,
-                "roller": roller}
+        return {"type": kind, "seat": _seat(st, roller, face), "face": face, "roller": roller}
 
     @staticmethod
     def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
@@ -173,8 +182,9 @@ class CampaignPhase:
         roller, face = _data(st)["queue"][0]
         want = {k: v for k, v in action.items() if k != "seat"}
         if want not in _choices(st, roller, face):
-            raise IllegalAction("illegal_campaign_effect",
-                                "not one of the pre-battle effect's choices")
+            raise IllegalAction(
+                "illegal_campaign_effect", "not one of the pre-battle effect's choices"
+            )
         u = st.units[action["unit"]]
         if action["type"] == "campaign_remove":
             apply_hits(st, u, 1, roller, events)
@@ -185,8 +195,16 @@ class CampaignPhase:
             del st.occ[frm]
             u.hex = to
             st.occ[to] = u.id
-            events.append({"type": "unit_retreated", "unit": u.id, "side": u.side,
-                           "from": [*frm], "to": [*to], "reason": KEY})
+            events.append(
+                {
+                    "type": "unit_retreated",
+                    "unit": u.id,
+                    "side": u.side,
+                    "from": [*frm],
+                    "to": [*to],
+                    "reason": KEY,
+                }
+            )
         _put(st, queue=_data(st)["queue"][1:])
         _next_effect(st, events)
 
@@ -207,8 +225,11 @@ def view(st: GameState) -> dict[str, Any] | None:
     d = _data(st)
     if not d:
         return None
-    return {"dice": st.options.get(NAME), "effects_left": [
-        {"roller": r, "face": f} for r, f in d["queue"]], "short": list(d["short"])}
+    return {
+        "dice": st.options.get(NAME),
+        "effects_left": [{"roller": r, "face": f} for r, f in d["queue"]],
+        "short": list(d["short"]),
+    }
 
 
 extend("turn_begins", turn_begins, __name__)

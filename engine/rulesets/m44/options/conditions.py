@@ -12,16 +12,24 @@ Data and option values: :mod:`engine.core.conditions`.  What the rules read here
 * supply: :func:`update_supply` at the start of a side's turn, the chance step
   ``for: "supply"`` resolved by :func:`supply_rolled`.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from ....core.conditions import (DEMORALISATION, SUPPLY, demoralised_units, supply_bases,
-                                 weather)
+from ....core.conditions import DEMORALISATION, SUPPLY, demoralised_units, supply_bases, weather
 from ....core.errors import EngineError
 from ....procedures.state import GameState, Unit
-from ....procedures.common import (FULL_DAY, camouflaged, is_top, other, pop_ext, set_ext,
-                                   terrain_at, visibility)
+from ....procedures.common import (
+    FULL_DAY,
+    camouflaged,
+    is_top,
+    other,
+    pop_ext,
+    set_ext,
+    terrain_at,
+    visibility,
+)
 from ....procedures.battle import apply_hits, unit_dice
 from ....procedures.hooks import extend
 from ....procedures.medals import check_victory
@@ -54,8 +62,9 @@ def sighted(st: GameState, u: Unit, h: Hex, d: int) -> bool:
     if not w.spotter or not indirect_firing(u):
         return False
     dist = st.scn.board.distance
-    return any(x.side == u.side and x.id != u.id and dist(x.hex, h) <= w.spotter
-               for x in st.units.values())
+    return any(
+        x.side == u.side and x.id != u.id and dist(x.hex, h) <= w.spotter for x in st.units.values()
+    )
 
 
 def sight_reach(st: GameState, u: Unit, rng: int) -> int:
@@ -79,8 +88,9 @@ def _special_infantry(u: Unit) -> bool:
 def _as_regular(st: GameState, u: Unit) -> bool:
     """004 Mud / Supply "Second Turn": "Special Infantry Units are reduced to / temporarily
     become Regular Infantry"."""
-    return _special_infantry(u) and (weather(st.options).special_to_regular
-                                     or supply_turns(st, u) >= 2)
+    return _special_infantry(u) and (
+        weather(st.options).special_to_regular or supply_turns(st, u) >= 2
+    )
 
 
 def move_fire_cap(st: GameState, u: Unit, mf: int) -> int:
@@ -118,8 +128,11 @@ def firm(st: GameState, h: Hex) -> bool:
     Towns & Villages" (Russian Mud: railways only)."""
     fams = weather(st.options).firm
     t = terrain_at(st, h)
-    return (("road" in fams and t.road) or ("rail" in fams and t.rail)
-            or any(x.spec.family in fams for x in t.tiles))
+    return (
+        ("road" in fams and t.road)
+        or ("rail" in fams and t.rail)
+        or any(x.spec.family in fams for x in t.tiles)
+    )
 
 
 # ----------------------------------------------------------------------------- demoralisation
@@ -159,8 +172,7 @@ def dice_minus(st: GameState, u: Unit) -> int:
 
 def key(st: GameState, u: Unit) -> tuple[Any, ...] | None:
     """What the conditions change for ``u`` (for the rules' memo keys)."""
-    if not (st.options.get("weather") or st.options.get(DEMORALISATION)
-            or st.options.get(SUPPLY)):
+    if not (st.options.get("weather") or st.options.get(DEMORALISATION) or st.options.get(SUPPLY)):
         return None
     return (st.options.get("weather"), demoralised(st, u), min(2, supply_turns(st, u)))
 
@@ -219,8 +231,9 @@ def _supplied_routes(st: GameState, side: str, cut: set[Hex]) -> set[Hex]:
     return seen
 
 
-def in_supply(st: GameState, u: Unit, routes: set[Hex], cut: set[Hex],
-              all_routes: list[Hex]) -> bool:
+def in_supply(
+    st: GameState, u: Unit, routes: set[Hex], cut: set[Hex], all_routes: list[Hex]
+) -> bool:
     """004 "Units Line Of Supply continues along the shortest possible route of hexes to
     the nearest Road or Railway Track": one of the nearest road / railway hexes (or
     named base hexes) is a supplied one and a route of that length to it crosses no
@@ -237,9 +250,10 @@ def in_supply(st: GameState, u: Unit, routes: set[Hex], cut: set[Hex],
         if dist(u.hex, r) != d or r not in routes:
             continue
         layer = {u.hex}
-        for step in range(d - 1, 0, -1):        # hexes at distance ``step`` from r
-            layer = {n for h in layer for n in board._nbrs[h]
-                     if n not in cut and dist(n, r) == step}
+        for step in range(d - 1, 0, -1):  # hexes at distance ``step`` from r
+            layer = {
+                n for h in layer for n in board._nbrs[h] if n not in cut and dist(n, r) == step
+            }
         if layer:
             return True
     return False
@@ -266,8 +280,7 @@ def update_supply(st: GameState, side: str, events: list[dict[str, Any]]) -> boo
                 events.append({"type": "supply_restored", "unit": u.id, "hex": [*u.hex]})
             continue
         turns[u.id] = was + 1
-        events.append({"type": "out_of_supply", "unit": u.id, "hex": [*u.hex],
-                       "turns": was + 1})
+        events.append({"type": "out_of_supply", "unit": u.id, "hex": [*u.hex], "turns": was + 1})
         if was + 1 >= 3:
             rolls.append(u.id)
     set_ext(st, "supply", tuple(sorted(turns.items())))
@@ -285,8 +298,15 @@ def supply_rolled(st: GameState, faces: list[str], events: list[dict[str, Any]])
     for any loss)."""
     uids = st.ext["supply_roll"]
     pop_ext(st, "supply_roll")
-    events.append({"type": "dice_rolled", "side": st.active, "dice": list(faces),
-                   "kind": "supply", "units": list(uids)})
+    events.append(
+        {
+            "type": "dice_rolled",
+            "side": st.active,
+            "dice": list(faces),
+            "kind": "supply",
+            "units": list(uids),
+        }
+    )
     for uid, face in zip(uids, faces):
         u = st.units.get(uid)
         if face == "star" and u is not None:
@@ -299,8 +319,12 @@ def check_supply_bases(st: GameState) -> None:
     for hexes in supply_bases(st.options.get(SUPPLY)).values():
         for h in hexes:
             if not st.scn.board.on_board(h):
-                raise EngineError("invalid_option_value", f"hex {h[0]},{h[1]} is not on the "
-                                  "board", entry=f"{h[0]},{h[1]}", option=SUPPLY)
+                raise EngineError(
+                    "invalid_option_value",
+                    f"hex {h[0]},{h[1]} is not on the board",
+                    entry=f"{h[0]},{h[1]}",
+                    option=SUPPLY,
+                )
 
 
 def init_conditions(st: GameState) -> None:
@@ -310,11 +334,33 @@ def init_conditions(st: GameState) -> None:
 
 
 # the procedures' extension points this module fills (engine/procedures/hooks.py)
-for _point, _fn in (("move_allowance", allowance), ("mud_cap", mud_cap), ("firm", firm),
-                    ("dice_minus", dice_minus), ("move_fire_cap", move_fire_cap),
-                    ("sight_key", key), ("sight_reach", sight_reach), ("sighted", sighted)):
+for _point, _fn in (
+    ("move_allowance", allowance),
+    ("mud_cap", mud_cap),
+    ("firm", firm),
+    ("dice_minus", dice_minus),
+    ("move_fire_cap", move_fire_cap),
+    ("sight_key", key),
+    ("sight_reach", sight_reach),
+    ("sighted", sighted),
+):
     extend(_point, _fn, __name__)
 
-__all__ = ["sighted", "sight_reach", "indirect_firing", "no_air", "allowance", "mud_cap",
-           "firm", "move_fire_cap", "dice_minus", "demoralised", "key", "supply_turns",
-           "update_supply", "supply_rolled", "init_conditions", "in_supply"]
+__all__ = [
+    "sighted",
+    "sight_reach",
+    "indirect_firing",
+    "no_air",
+    "allowance",
+    "mud_cap",
+    "firm",
+    "move_fire_cap",
+    "dice_minus",
+    "demoralised",
+    "key",
+    "supply_turns",
+    "update_supply",
+    "supply_rolled",
+    "init_conditions",
+    "in_supply",
+]

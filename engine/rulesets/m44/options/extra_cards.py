@@ -35,6 +35,7 @@ Engine reading (where the text is silent):
   Commissar rule the first card comes from under the chip (or is a Recon /
   Counter-Attack); the later cards of the turn come from the hand.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -67,25 +68,32 @@ def claimed(st: GameState) -> frozenset[int]:
     for p in st.plays:
         # a card-less declaration (Restoring Order, The Big Push, an exchange) replaces
         # the card play: nothing else is played that turn
-        out |= ALL_SECTIONS if p.card is None else claim(CARDS[p.flags.get("src", p.card)],
-                                                         bool(p.flags.get("mirror")))
+        out |= (
+            ALL_SECTIONS
+            if p.card is None
+            else claim(CARDS[p.flags.get("src", p.card)], bool(p.flags.get("mirror")))
+        )
     return out
 
 
 def check_claim(st: GameState, src, mirror: bool) -> None:
     """Refuse a further card whose sections are already claimed."""
     if on(st) and st.plays and claim(src, mirror) & claimed(st):
-        raise IllegalAction("section_already_claimed",
-                            "a section may receive only one Command Card a turn")
+        raise IllegalAction(
+            "section_already_claimed", "a section may receive only one Command Card a turn"
+        )
 
 
 def open_for(st: GameState) -> bool:
     """May the active side still play a card this turn (fewer than three played, a
     section free, card play not closed by ``end_cards``)?"""
     plays = st.plays
-    return (on(st) and 0 < len(plays) < MAX_CARDS
-            and not any(p.flags.get("cards_done") for p in plays)
-            and claimed(st) != ALL_SECTIONS)
+    return (
+        on(st)
+        and 0 < len(plays) < MAX_CARDS
+        and not any(p.flags.get("cards_done") for p in plays)
+        and claimed(st) != ALL_SECTIONS
+    )
 
 
 def end_cards(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:

@@ -20,6 +20,7 @@
 * Pontoon Bridges (option ``pontoon_bridges``, engine/rulesets/m44/options/pontoons.py): a Combat Engineer
   ordered by an Attack card may ``build_pontoon`` on a river hex next to it instead.
 """
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -30,11 +31,18 @@ from ....procedures.state import Battle, GameState, Unit
 from ....core.terrain import Tile
 from ....core.terrain_table import TERRAIN
 from ....procedures.battle import declare_special, unit_dice
-from .bridges import (blow_bridge, blow_rolled, blowable_bridges, bombard_bridge,
-                      bombard_rolled, bombardable_bridges, enemy_entered, rig_bridge,
-                      riggable_bridges)
-from ....procedures.common import (adjacent_enemies, other, set_ext,
-                                   terrain_at, tiles_at)
+from .bridges import (
+    blow_bridge,
+    blow_rolled,
+    blowable_bridges,
+    bombard_bridge,
+    bombard_rolled,
+    bombardable_bridges,
+    enemy_entered,
+    rig_bridge,
+    riggable_bridges,
+)
+from ....procedures.common import adjacent_enemies, other, set_ext, terrain_at, tiles_at
 from ....procedures.hooks import POINTS as P
 from ..hand import discard_random_card
 from ....procedures.hooks import extend
@@ -55,36 +63,38 @@ def on_enter(st: GameState, u: Unit, how: str, events: list[dict[str, Any]]) -> 
         return
     if t.hq_tent:
         _hq_tent(st, u, events)
-    enemy_entered(st, u, events)    # 004 Bridge Demolition: enemy removes the charges
+    enemy_entered(st, u, events)  # 004 Bridge Demolition: enemy removes the charges
     if u.spec.equipment == "boat" and not (t.river and not t.bridge):
         # vocabulary 1.3 River: a boat unit stepping onto land loses the boat
         st.mut(u.id).spec = replace(u.spec, equipment=None)
         events.append({"type": "boat_lost", "unit": u.id, "hex": [*h]})
     if u.cls == "armor" and any(x.spec.armor_removes for x in t.tiles):
         remove_family(st, h, "wire", events)
-        if how != "bel":            # 004 "Barbed Wire": it entered wire: "must stop"
+        if how != "bel":  # 004 "Barbed Wire": it entered wire: "must stop"
             st.mut(u.id).stopped = True
     if how != "bel":
         _ice(st, u, t, events)
     m = st.mines.get(h) if st.mines else None
     if m is None:
         return
-    if how != "bel":                # 004 "Minefields": "A Unit must stop, and may not
-        st.mut(u.id).stopped = True     # Move any further on that turn" (a decoy too)
+    if how != "bel":  # 004 "Minefields": "A Unit must stop, and may not
+        st.mut(u.id).stopped = True  # Move any further on that turn" (a decoy too)
     if m.side == u.side:
         return
-    if (u.spec.mine_sweeper and how == "move" and u.moved <= u.spec.move_fire):
+    if u.spec.mine_sweeper and how == "move" and u.moved <= u.spec.move_fire:
         clear_mine_at(st, u, events)
         return
-    events.append({"type": "mine_revealed", "hex": [*h], "value": m.value, "unit": u.id,
-                   "side": m.side})
+    events.append(
+        {"type": "mine_revealed", "hex": [*h], "value": m.value, "unit": u.id, "side": m.side}
+    )
     if m.value == 0:
         del st.mines[h]
         events.append({"type": "mine_removed", "hex": [*h], "reason": "decoy"})
         if m.decoy:
             st.exit_medals[u.side] += 1
-            events.append({"type": "medal_gained", "side": u.side, "reason": "decoy_mine",
-                           "count": 1})
+            events.append(
+                {"type": "medal_gained", "side": u.side, "reason": "decoy_mine", "count": 1}
+            )
             for k, x in list(st.mines.items()):
                 if x.decoy:
                     st.mines[k] = replace(x, decoy=False)
@@ -103,8 +113,9 @@ def _ice(st: GameState, u: Unit, t: Any, events: list[dict[str, Any]]) -> None:
     b = Battle(None, other(u.side), u.id, u.hex, None, 0, t.entry_hazard_dice, "hazard")
     b.star_hits = True
     st.battles.append(b)
-    events.append({"type": "hazard", "unit": u.id, "hex": [*u.hex], "dice": b.dice,
-                   "kind": "frozen_river"})
+    events.append(
+        {"type": "hazard", "unit": u.id, "hex": [*u.hex], "dice": b.dice, "kind": "frozen_river"}
+    )
 
 
 def clear_mine_at(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
@@ -147,11 +158,18 @@ def instead_of_battle(st: GameState, u: Unit) -> list[str]:
 
 
 #: Instead-of-battle actions aimed at a hex: action type -> the hexes ``u`` may pick.
-HEX_ACTIONS = {"blow_bridge": blowable_bridges, "rig_bridge": riggable_bridges,
-               "bombard_bridge": lambda st, u: [h for h, _n in bombardable_bridges(st, u)],
-               "build_pontoon": pontoon_hexes}
-HEX_ACTION_DO = {"blow_bridge": blow_bridge, "rig_bridge": rig_bridge,
-                 "bombard_bridge": bombard_bridge, "build_pontoon": build_pontoon}
+HEX_ACTIONS = {
+    "blow_bridge": blowable_bridges,
+    "rig_bridge": riggable_bridges,
+    "bombard_bridge": lambda st, u: [h for h, _n in bombardable_bridges(st, u)],
+    "build_pontoon": pontoon_hexes,
+}
+HEX_ACTION_DO = {
+    "blow_bridge": blow_bridge,
+    "rig_bridge": rig_bridge,
+    "bombard_bridge": bombard_bridge,
+    "build_pontoon": build_pontoon,
+}
 
 
 def may_remove_roadblock(st: GameState, u: Unit) -> bool:
@@ -171,7 +189,7 @@ def remove_wire(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     if not may_remove_wire(st, u):
         raise IllegalAction("no_wire", "there is no wire this unit may remove")
     remove_family(st, u.hex, "wire", events)
-    if not u.spec.wire_cutter:      # Combat Engineers remove it and may still battle
+    if not u.spec.wire_cutter:  # Combat Engineers remove it and may still battle
         st.mut(u.id).no_battle = True
 
 
@@ -183,8 +201,10 @@ def clear_mine(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
 
 def mine_view(st: GameState) -> list[dict[str, Any]]:
     """Public minefield info: hidden values stay hidden until revealed."""
-    return [{"hex": [*h], "side": m.side, "value": m.value if m.revealed else None}
-            for h, m in sorted(st.mines.items())]
+    return [
+        {"hex": [*h], "side": m.side, "value": m.value if m.revealed else None}
+        for h, m in sorted(st.mines.items())
+    ]
 
 
 # ============================================================ caves, tents, heal, bridges
@@ -212,14 +232,20 @@ def cave_jumps(st: GameState, u: Unit) -> list:
     other (empty, still unsealed) cave hex; the jump counts as a 1-hex move."""
     if not is_japanese_infantry(u) or not terrain_at(st, u.hex).cave:
         return []
-    return [h for h in _scenario_caves(st)
-            if h != u.hex and h not in st.occ and terrain_at(st, h).cave]
+    return [
+        h for h in _scenario_caves(st) if h != u.hex and h not in st.occ and terrain_at(st, h).cave
+    ]
 
 
 def may_seal_cave(st: GameState, u: Unit) -> bool:
     """Allied infantry standing in a cave, not adjacent to an enemy, not yet fired."""
-    return (u.side == "ALLIES" and u.cls == "inf" and not u.battles
-            and terrain_at(st, u.hex).cave and not adjacent_enemies(st, u))
+    return (
+        u.side == "ALLIES"
+        and u.cls == "inf"
+        and not u.battles
+        and terrain_at(st, u.hex).cave
+        and not adjacent_enemies(st, u)
+    )
 
 
 def seal_cave(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
@@ -246,11 +272,20 @@ def heal(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     declare_special(st, u, u.hex, n, "heal", events)
 
 
-def special_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict[str, Any]]) -> None:
+def special_rolled(
+    st: GameState, b: Battle, faces: list[str], events: list[dict[str, Any]]
+) -> None:
     """Resolve a ``seal_cave`` / ``heal`` / ``blow_bridge`` / ``bombard_bridge`` roll (the
     record is popped by the caller; bridges: engine/rulesets/m44/options/bridges.py)."""
-    events.append({"type": "dice_rolled", "side": b.side, "unit": b.attacker,
-                   "dice": list(faces), "kind": b.kind})
+    events.append(
+        {
+            "type": "dice_rolled",
+            "side": b.side,
+            "unit": b.attacker,
+            "dice": list(faces),
+            "kind": b.kind,
+        }
+    )
     h = b.target_hex
     if b.kind == "heal":
         u = st.units.get(b.attacker)
@@ -260,8 +295,9 @@ def special_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict
         if gain:
             u = st.mut(u.id)
             u.figures += gain
-        events.append({"type": "unit_healed", "unit": u.id, "figures_gained": gain,
-                       "figures": u.figures})
+        events.append(
+            {"type": "unit_healed", "unit": u.id, "figures_gained": gain, "figures": u.figures}
+        )
         return
     if b.kind == "blow_bridge":
         blow_rolled(st, b, faces, events)
@@ -271,11 +307,10 @@ def special_rolled(st: GameState, b: Battle, faces: list[str], events: list[dict
         return
     if "star" not in faces:
         return
-    keep = []                       # seal_cave
+    keep = []  # seal_cave
     for t in tiles_at(st, h):
         if t.spec.cave:
-            t = Tile(TERRAIN["mountain" if t.spec.family == "mountain" else "hills"],
-                     t.orientation)
+            t = Tile(TERRAIN["mountain" if t.spec.family == "mountain" else "hills"], t.orientation)
         keep.append(t)
     st.tiles_over[h] = tuple(keep)
     events.append({"type": "terrain_changed", "hex": [*h], "removed": "cave"})

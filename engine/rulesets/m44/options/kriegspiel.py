@@ -27,6 +27,7 @@ a ``watch:`` seat get that side's version of an event once N full turns have pas
 the end of its turn (the board itself stays what both sides see until the end).  Once the game is over every view and
 event is shown in full (the finished game's replay).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,22 +38,43 @@ from ....procedures.hooks import extend
 from ....procedures.state import GameState
 
 OPTION = "kriegspiel"
-DELAY = "kriegspiel_watch_delay"    # turns after which a side's events reach its watchers
-WATCH = "watch:"            # pseudo-seat of a spectator watching one side's board
+DELAY = "kriegspiel_watch_delay"  # turns after which a side's events reach its watchers
+WATCH = "watch:"  # pseudo-seat of a spectator watching one side's board
 
 #: Events every side sees as they are (the score, the turn, the night track); a unit
 #: they name that the side has not detected is left out.
-PUBLIC = frozenset({"turn_started", "turn_ended", "game_over", "medal_gained", "medal_lost",
-                    "last_turn", "deck_reshuffled", "visibility_changed"})
+PUBLIC = frozenset(
+    {
+        "turn_started",
+        "turn_ended",
+        "game_over",
+        "medal_gained",
+        "medal_lost",
+        "last_turn",
+        "deck_reshuffled",
+        "visibility_changed",
+    }
+)
 #: Events of the enemy's command that no unit observes (cards, orders, sections).
-COMMAND = frozenset({"unit_ordered", "section_chosen", "target_chosen", "action_declared",
-                     "orders_dispatched", "initiative_declined", "initiative_rolled",
-                     "airdrop", "smoke_placed", "cross_hair_placed"})
+COMMAND = frozenset(
+    {
+        "unit_ordered",
+        "section_chosen",
+        "target_chosen",
+        "action_declared",
+        "orders_dispatched",
+        "initiative_declined",
+        "initiative_rolled",
+        "airdrop",
+        "smoke_placed",
+        "cross_hair_placed",
+    }
+)
 #: What a side observes of a battle by an enemy unit it has not detected (dice thrown at
 #: one of its units): the firer, its hex and the range are left out.
 OBSERVED = ("type", "side", "target", "target_unit", "dice", "hits", "flags", "kind")
-_MOVES = ("from", "path")       # where an event's unit was (before the action)
-_ARRIVALS = ("to",)             # where it went (after the action)
+_MOVES = ("from", "path")  # where an event's unit was (before the action)
+_ARRIVALS = ("to",)  # where it went (after the action)
 
 
 def on(st: GameState) -> bool:
@@ -68,7 +90,7 @@ def watched_side(seat: str | None) -> str | None:
     """The side a ``watch:`` pseudo-seat asks for (None for any other seat)."""
     if seat is None or not seat.startswith(WATCH):
         return None
-    side = seat[len(WATCH):]
+    side = seat[len(WATCH) :]
     return side if side in SIDES else None
 
 
@@ -100,8 +122,13 @@ def detected(st: GameState, side: str) -> frozenset[str]:
     concealment. If a Camouflaged Unit is within Close Assault distance of a Moving Unit,
     then the active player should be informed")."""
     camo = camouflaged(st)
-    key = (side, frozenset(st.occ.items()), camo, len(st.tiles_over),
-           frozenset(u.id for u in st.units.values() if u.moved and u.spec.stationary_dice))
+    key = (
+        side,
+        frozenset(st.occ.items()),
+        camo,
+        len(st.tiles_over),
+        frozenset(u.id for u in st.units.values() if u.moved and u.spec.stationary_dice),
+    )
     hit = _MEMO.get(key)
     if hit is not None and hit[0] is st.scn:
         return hit[1]
@@ -144,8 +171,9 @@ def unseen(st: GameState, u) -> frozenset | None:
     if not on(st):
         return None
     seen = detected(st, u.side)
-    return frozenset(v.hex for v in st.units.values()
-                     if v.side != u.side and v.id not in seen) or None
+    return (
+        frozenset(v.hex for v in st.units.values() if v.side != u.side and v.id not in seen) or None
+    )
 
 
 def move_stop(st: GameState, u, path: list) -> int | None:
@@ -180,22 +208,31 @@ def redact_view(st: GameState, seat: str | None, view: dict[str, Any]) -> dict[s
         if u["id"] not in seen:
             continue
         if u["side"] != side:
-            u = {**u, "ordered": None}      # an order is not observed
-            if "train" in u:                # the coupled pieces it sees
+            u = {**u, "ordered": None}  # an order is not observed
+            if "train" in u:  # the coupled pieces it sees
                 u["train"] = [p for p in u["train"] if p in seen]
         units.append(u)
     view["units"] = units
     hexes = {tuple(u["hex"]) for u in units}
     occupied = {u.hex for u in st.units.values()}
-    if view.get("mines"):               # a minefield an undetected unit stands in
-        view["mines"] = [{**m, "value": None} if tuple(m["hex"]) in occupied
-                         and tuple(m["hex"]) not in hexes else m for m in view["mines"]]
+    if view.get("mines"):  # a minefield an undetected unit stands in
+        view["mines"] = [
+            {**m, "value": None}
+            if tuple(m["hex"]) in occupied and tuple(m["hex"]) not in hexes
+            else m
+            for m in view["mines"]
+        ]
     view["played"] = [p for p in view["played"] if p.get("side") == side]
-    view["deck_count"] = view["discard_count"] = None    # draws would tell the cards played
+    view["deck_count"] = view["discard_count"] = None  # draws would tell the cards played
     # the enemy's hand size changes when he plays and draws: it would time his card play
-    view["sides"] = {s_: ({**v, "hand_count": None} if s_ != side and isinstance(v, dict)
-                          and "hand_count" in v else v)
-                     for s_, v in (view.get("sides") or {}).items()}
+    view["sides"] = {
+        s_: (
+            {**v, "hand_count": None}
+            if s_ != side and isinstance(v, dict) and "hand_count" in v
+            else v
+        )
+        for s_, v in (view.get("sides") or {}).items()
+    }
     if side != st.active:
         view["phase"] = None
     # team play: which role seat of the enemy acts would tell the card (its section)
@@ -207,8 +244,11 @@ def redact_view(st: GameState, seat: str | None, view: dict[str, Any]) -> dict[s
     if "camouflage" in view:
         view["camouflage"] = [h for h in view["camouflage"] if tuple(h) in hexes]
     view["crosshairs"] = [c for c in view["crosshairs"] if c["gun"] in seen and c["unit"] in seen]
-    view["changed_hexes"] = [c for c in view["changed_hexes"]
-                             if tuple(c["hex"]) in hexes or tuple(c["hex"]) not in occupied]
+    view["changed_hexes"] = [
+        c
+        for c in view["changed_hexes"]
+        if tuple(c["hex"]) in hexes or tuple(c["hex"]) not in occupied
+    ]
     view["fog"] = _fog_info(st, side)
     return view
 
@@ -230,14 +270,15 @@ def _side_seat(st: GameState, side: str | None, seat: Any) -> Any:
     return seat if owner is None or owner == side else owner
 
 
-def _last_roll(st: GameState, side: str | None, seen: frozenset[str],
-               roll: dict[str, Any] | None) -> dict[str, Any] | None:
+def _last_roll(
+    st: GameState, side: str | None, seen: frozenset[str], roll: dict[str, Any] | None
+) -> dict[str, Any] | None:
     if roll is None or side is None and roll.get("unit") not in seen:
         return None
     if roll.get("unit") in seen:
         return roll
     target = st.unit_at(tuple(roll["target"])) if roll.get("target") else None
-    if target is not None and target.side == side:      # dice thrown at one of its units
+    if target is not None and target.side == side:  # dice thrown at one of its units
         return {k: v for k, v in roll.items() if k != "unit"}
     return None
 
@@ -247,9 +288,11 @@ def _fog_info(st: GameState, side: str | None) -> dict[str, Any]:
     units' detection range (the client draws the range on demand)."""
     if side is None:
         return {"side": None, "detected": sorted(shown(st, None))}
-    return {"side": side, "detected": sorted(detected(st, side)),
-            "ranges": {u.id: detection_range(st, u) for u in st.units.values()
-                       if u.side == side}}
+    return {
+        "side": side,
+        "detected": sorted(detected(st, side)),
+        "ranges": {u.id: detection_range(st, u) for u in st.units.values() if u.side == side},
+    }
 
 
 # ============================================================================ events
@@ -271,7 +314,7 @@ def annotate(before: GameState, after: GameState, events: list[dict[str, Any]]) 
             v = _fog_event(e, s, det0[s], det1[s], owner, occ)
             seat = (v or {}).get("seat")
             if isinstance(seat, str) and ":" in seat and not seat.startswith(s + ":"):
-                v = {**v, "seat": seat.partition(":")[0]}   # not which enemy general acts
+                v = {**v, "seat": seat.partition(":")[0]}  # not which enemy general acts
             if v is not e:
                 fog[s] = v
         if fog:
@@ -281,15 +324,28 @@ def annotate(before: GameState, after: GameState, events: list[dict[str, Any]]) 
         new = det1[s] - det0[s]
         lost = {u for u in det0[s] - det1[s] if u in after.units}
         if new or lost:
-            events.append({"type": "detection_changed", "side": s, "detected": sorted(new),
-                           "lost": sorted(lost),
-                           "camouflaged": [[*after.units[u].hex] for u in sorted(new)
-                                           if after.units[u].hex in camo],
-                           "fog": {other(s): None, "turn": before.turn}})
+            events.append(
+                {
+                    "type": "detection_changed",
+                    "side": s,
+                    "detected": sorted(new),
+                    "lost": sorted(lost),
+                    "camouflaged": [
+                        [*after.units[u].hex] for u in sorted(new) if after.units[u].hex in camo
+                    ],
+                    "fog": {other(s): None, "turn": before.turn},
+                }
+            )
 
 
-def _fog_event(e: dict[str, Any], s: str, det0: frozenset[str], det1: frozenset[str],
-               owner: dict[str, str], occ: tuple) -> dict[str, Any] | None:
+def _fog_event(
+    e: dict[str, Any],
+    s: str,
+    det0: frozenset[str],
+    det1: frozenset[str],
+    owner: dict[str, str],
+    occ: tuple,
+) -> dict[str, Any] | None:
     """What side ``s`` sees of event ``e`` (``e`` itself when all of it)."""
     t = e["type"]
     subj = e.get("unit")
@@ -311,7 +367,7 @@ def _fog_event(e: dict[str, Any], s: str, det0: frozenset[str], det1: frozenset[
             hide = (_MOVES if subj not in det0 else ()) + (_ARRIVALS if subj not in det1 else ())
             hide = tuple(k for k in hide if e.get(k) is not None)
             return {**e, **{k: None for k in hide}} if hide else e
-        if owner.get(e.get("target_unit")) == s:     # dice thrown at one of its units
+        if owner.get(e.get("target_unit")) == s:  # dice thrown at one of its units
             return {k: e[k] for k in OBSERVED if k in e}
         return None
     units = e.get("units")
@@ -323,13 +379,14 @@ def _fog_event(e: dict[str, Any], s: str, det0: frozenset[str], det1: frozenset[
         hx = tuple(h)
         for o in occ:
             if hx in o and not seen(o[hx]):
-                return None             # terrain changed under an undetected enemy unit
+                return None  # terrain changed under an undetected enemy unit
         return e
     return None if side is not None else e
 
 
-def redact_events(st: GameState | None, seat: str | None,
-                  events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def redact_events(
+    st: GameState | None, seat: str | None, events: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """Extension point ``redact_events``: each event as the seat's side sees it (the
     ``fog`` annotation); a spectator without a side gets only the events both sides see
     whole; after the game everything.  A spectator watching a side (``watch:``) of a game
@@ -351,8 +408,13 @@ def redact_events(st: GameState | None, seat: str | None,
             out.append({k: v for k, v in e.items() if k != "fog"})
             continue
         as_side = side
-        if as_side is None and delayed is not None and delay and st is not None \
-                and st.turn - int(fog.get("turn", st.turn)) > delay:
+        if (
+            as_side is None
+            and delayed is not None
+            and delay
+            and st is not None
+            and st.turn - int(fog.get("turn", st.turn)) > delay
+        ):
             as_side = delayed
         if as_side is not None:
             v = fog.get(as_side, e)

@@ -37,6 +37,7 @@ Engine reading (where the text is silent):
 * Standard and team modes (the Overlord machine does not offer them); trains are
   ordered but not forced to advance.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -51,14 +52,20 @@ from ....procedures.movement import reachable
 RESTORING_ORDER = "restoring_order"
 BIG_PUSH = "big_push"
 KINDS = (RESTORING_ORDER, BIG_PUSH)
-KEY = "manoeuvres"        # GameState.ext: {"used": ((side, kind), ...)}
+KEY = "manoeuvres"  # GameState.ext: {"used": ((side, kind), ...)}
 
 #: Play flags of each declaration (read by movement.reachable, battle.can_battle,
 #: battle.battle_dice, battle.charging and the take ground / overrun decisions).
 FLAGS: dict[str, dict[str, Any]] = {
     RESTORING_ORDER: {"advance": "never", "battle_unmoved_only": True, "no_draw": True},
-    BIG_PUSH: {"advance": "must", "move_max": 1, "move_max_classes": ("art",),
-               "bonus_art": 1, "press_on": True, "no_draw": True},
+    BIG_PUSH: {
+        "advance": "must",
+        "move_max": 1,
+        "move_max_classes": ("art",),
+        "bonus_art": 1,
+        "press_on": True,
+        "no_draw": True,
+    },
 }
 EVENT = {RESTORING_ORDER: "regrouping_declared", BIG_PUSH: "army_advance_declared"}
 
@@ -74,8 +81,11 @@ def _used(st: GameState) -> tuple:
 
 def play_card_options(st: GameState, seat: str) -> list[dict[str, Any]]:
     """The declarations the active side may make instead of playing a card."""
-    return [{"type": k, "seat": seat} for k in KINDS
-            if enabled(st, k) and (st.active, k) not in _used(st)]
+    return [
+        {"type": k, "seat": seat}
+        for k in KINDS
+        if enabled(st, k) and (st.active, k) not in _used(st)
+    ]
 
 
 def declare(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -96,8 +106,7 @@ def declare(st: GameState, action: dict[str, Any], events: list[dict[str, Any]])
     st.phase = "move"
 
 
-def allowed_destinations(st: GameState, u: Unit, play: Play | None,
-                         res: dict) -> dict:
+def allowed_destinations(st: GameState, u: Unit, play: Play | None, res: dict) -> dict:
     """Filter the move destinations ``res`` of ``u`` by the play's ``advance`` flag."""
     adv = play.flags.get("advance") if play is not None else None
     if not adv or not res:
@@ -107,7 +116,7 @@ def allowed_destinations(st: GameState, u: Unit, play: Play | None,
     if adv == "never":
         return {h: k for h, k in res.items() if fwd(u.hex, h, top) <= 0}
     if adv != "must":
-        return res                  # another option's flag (004 variants: zombies)
+        return res  # another option's flag (004 variants: zombies)
     return {h: k for h, k in res.items() if fwd(u.hex, h, top) > 0}
 
 
@@ -119,8 +128,13 @@ def must_still_advance(st: GameState, play: Play) -> list[str]:
     out = []
     for uid in play.ordered:
         u = st.units.get(uid)
-        if (u is not None and not u.moved and u.cls != "art" and not u.spec.train
-                and reachable(st, u, play)):
+        if (
+            u is not None
+            and not u.moved
+            and u.cls != "art"
+            and not u.spec.train
+            and reachable(st, u, play)
+        ):
             out.append(uid)
     return out
 
@@ -128,15 +142,21 @@ def must_still_advance(st: GameState, play: Play) -> list[str]:
 def check_end_movement(st: GameState, play: Play) -> None:
     left = must_still_advance(st, play)
     if left:
-        raise IllegalAction("must_advance",
-                            f"The Big Push: every unit must advance ({', '.join(left)})")
+        raise IllegalAction(
+            "must_advance", f"The Big Push: every unit must advance ({', '.join(left)})"
+        )
 
 
 def pressing_on(st: GameState, u: Unit | None) -> bool:
     """The Big Push: infantry must take ground, armour must take ground and overrun."""
     play = st.play
-    return (play is not None and bool(play.flags.get("press_on")) and u is not None
-            and u.side == play.side and u.cls in ("inf", "armor"))
+    return (
+        play is not None
+        and bool(play.flags.get("press_on"))
+        and u is not None
+        and u.side == play.side
+        and u.cls in ("inf", "armor")
+    )
 
 
 # the procedures' extension points this module fills (engine/procedures/hooks.py)

@@ -26,6 +26,7 @@ bridge row (004: "A Unit may cross a River hex, using a Pontoon Bridge, with no 
 restrictions ... does not block Line Of Sight"); with ``bridge_demolition`` it is a
 bridge like any other (engine/rulesets/m44/options/bridges.py).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -38,7 +39,7 @@ from ....procedures.common import is_top, terrain_at, tiles_at
 
 Hex = tuple[int, int]
 OPTION = "pontoon_bridges"
-TILE = "pontoon"            # terrain table: "Bridge, Pontoon"
+TILE = "pontoon"  # terrain table: "Bridge, Pontoon"
 
 
 def _ordering_play(st: GameState, u: Unit) -> Play | None:
@@ -70,14 +71,17 @@ def pontoon_hexes(st: GameState, u: Unit) -> list[Hex]:
     play = _ordering_play(st, u)
     if play is None or play.key != "attack":
         return []
-    return [n for n in st.scn.board.neighbours(u.hex)
-            if _open_river(st, n) and _in_card_sections(st, play, n, u.side)]
+    return [
+        n
+        for n in st.scn.board.neighbours(u.hex)
+        if _open_river(st, n) and _in_card_sections(st, play, n, u.side)
+    ]
 
 
 def build_pontoon(st: GameState, u: Unit, h: Hex, events: list[dict[str, Any]]) -> None:
     """The engineer uses its turn to place a Pontoon Bridge on the river hex ``h``."""
     if h not in pontoon_hexes(st, u):
         raise IllegalAction("no_river", "this unit may not place a pontoon bridge there")
-    st.mut(u.id).no_battle = True            # "uses the turn": no battle either
+    st.mut(u.id).no_battle = True  # "uses the turn": no battle either
     st.tiles_over[h] = tiles_at(st, h) + (Tile(TERRAIN[TILE]),)
     events.append({"type": "pontoon_built", "unit": u.id, "hex": [*h]})

@@ -1,6 +1,7 @@
 """Scenario option ``smoke_screen`` (vocabulary 3.3 / 1.3 Smoke Screen): before the first
 turn a side places LOS-blocking smoke hexes.  Phase ``smoke`` of the m44 turn machine;
 also started after an air drop (engine/rulesets/m44/options/airdrop.py)."""
+
 from __future__ import annotations
 
 from typing import Any

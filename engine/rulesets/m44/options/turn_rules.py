@@ -2,6 +2,7 @@
 fire or are adjacent), Night Visibility (the night track rolled at the start of a turn),
 the Russian Commissar rule (a card under the chip, played next turn).  The m44 turn
 machine (:mod:`engine.rulesets.m44.turn`) calls them."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -55,9 +56,15 @@ def night_rolled(st: GameState, faces: list[str], events: list[dict[str, Any]]) 
     v = x["visibility"]
     set_ext(st, "night_rolled", st.turn)
     set_ext(st, "visibility", max(1, v - stars) if x["night_reverse"] else min(6, v + stars))
-    events.append({"type": "dice_rolled", "side": st.active,
-                   "seat": mode(st).hand_seat(st, st.active), "dice": list(faces),
-                   "kind": "night"})
+    events.append(
+        {
+            "type": "dice_rolled",
+            "side": st.active,
+            "seat": mode(st).hand_seat(st, st.active),
+            "dice": list(faces),
+            "kind": "night",
+        }
+    )
     events.append({"type": "visibility_changed", "visibility": st.ext["visibility"], "from": v})
 
 
@@ -85,5 +92,9 @@ def commissar_card(st: GameState, side: str) -> int | None:
 
 def _needs_commissar_card(st: GameState, side: str) -> bool:
     x = st.ext
-    return bool(x and side in x.get("commissar_chip", ()) and x["commissar_chip"][side] is None
-                and st.hands[side])
+    return bool(
+        x
+        and side in x.get("commissar_chip", ())
+        and x["commissar_chip"][side] is None
+        and st.hands[side]
+    )

@@ -32,6 +32,7 @@ Engine reading (where the text is silent):
 
 Standard and team modes (the Overlord machine does not offer them).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -41,11 +42,10 @@ from ....core.errors import IllegalAction
 from ....procedures.state import GameState, Play, Quota
 from .. import tactics as T
 from ....procedures.hooks import POINTS as P
-from ....procedures.common import (adjacent_enemies, mode, other, set_ext, side_units,
-                                   take_from_hand)
+from ....procedures.common import adjacent_enemies, mode, other, set_ext, side_units, take_from_hand
 
 OPTION = "discard_useless_cards"
-KEY = "useless_cards"     # GameState.ext: {"method1_used": (sides,), "offered": (ids,)}
+KEY = "useless_cards"  # GameState.ext: {"method1_used": (sides,), "offered": (ids,)}
 
 
 def _x(st: GameState) -> dict[str, Any]:
@@ -76,8 +76,9 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
         out = [{"type": "offer", "seat": seat, "card": c} for c in st.hands[st.active]]
         return out + ([{"type": "end_offer", "seat": seat}] if offered else [])
     give = st.hands[other(st.active)]
-    return [{"type": "take", "seat": seat, "card": c, "give": g}
-            for c in offered for g in give] + [{"type": "end_exchange", "seat": seat}]
+    return [{"type": "take", "seat": seat, "card": c, "give": g} for c in offered for g in give] + [
+        {"type": "end_exchange", "seat": seat}
+    ]
 
 
 # --------------------------------------------------------------------------- Method 1
@@ -119,8 +120,15 @@ def take(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) ->
     st.hands[side].append(give)
     set_ext(st, KEY, {**x, "offered": tuple(c for c in x["offered"] if c != cid)})
     seats = [mode(st).hand_seat(st, s) for s in (side, opp)]
-    events.append({"type": "card_taken", "side": opp, "card": CARDS[cid].to_json(),
-                   "secret": {"given": CARDS[give].to_json()}, "secret_to": seats})
+    events.append(
+        {
+            "type": "card_taken",
+            "side": opp,
+            "card": CARDS[cid].to_json(),
+            "secret": {"given": CARDS[give].to_json()},
+            "secret_to": seats,
+        }
+    )
 
 
 def end_exchange(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -130,11 +138,17 @@ def end_exchange(st: GameState, action: dict[str, Any], events: list[dict[str, A
     x = _x(st)
     for c in x["offered"]:
         st.discard.append(c)
-        events.append({"type": "card_discarded", "side": side,
-                       "seat": mode(st).hand_seat(st, side), "reason": "exchange",
-                       "card": CARDS[c].to_json()})
+        events.append(
+            {
+                "type": "card_discarded",
+                "side": side,
+                "seat": mode(st).hand_seat(st, side),
+                "reason": "exchange",
+                "card": CARDS[c].to_json(),
+            }
+        )
     set_ext(st, KEY, {**x, "offered": ()})
-    st.last_card.pop(side, None)          # no card played: nothing to Counter-Attack
+    st.last_card.pop(side, None)  # no card played: nothing to Counter-Attack
     short = st.scn.cards.get(side, 0) - len(st.hands[side])
     if short > 0:
         P.give(st, side, P.draw(st, side, events, short), events)
@@ -151,8 +165,15 @@ def exchange_card(st: GameState, action: dict[str, Any], events: list[dict[str, 
     cid = take_from_hand(st, action)
     st.discard.append(cid)
     seat = mode(st).hand_seat(st, side)
-    events.append({"type": "card_exchanged", "side": side, "seat": seat,
-                   "secret": {"card": CARDS[cid].to_json()}, "secret_to": [seat]})
+    events.append(
+        {
+            "type": "card_exchanged",
+            "side": side,
+            "seat": seat,
+            "secret": {"card": CARDS[cid].to_json()},
+            "secret_to": [seat],
+        }
+    )
     P.give(st, side, P.draw(st, side, events), events)
     play = Play(None, "exchange", mode(st).play_seat(st, side, None), side)
     play.flags.update(no_move=True, no_draw=True)

@@ -5,6 +5,7 @@ converted).  One module per variant, each plugged in at the extension points of
 engine/procedures/hooks.py; the points that take one extension only (``victory``,
 ``targets_key``) are filled here by a dispatch on the variant in force.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,12 +14,22 @@ from .....core.errors import EngineError
 from .....procedures.hooks import extend
 from .....procedures.state import GameState
 from . import (  # noqa: F401  (young_generals registers its extensions on import)
-    cybermen, exterminate, nineteen_eighty_four, war_of_the_worlds, young_generals, zombie)
+    cybermen,
+    exterminate,
+    nineteen_eighty_four,
+    war_of_the_worlds,
+    young_generals,
+    zombie,
+)
 from .common import KEY, data
 
-MODULES = {zombie.NAME: zombie, exterminate.NAME: exterminate, cybermen.NAME: cybermen,
-           war_of_the_worlds.NAME: war_of_the_worlds,
-           nineteen_eighty_four.NAME: nineteen_eighty_four}
+MODULES = {
+    zombie.NAME: zombie,
+    exterminate.NAME: exterminate,
+    cybermen.NAME: cybermen,
+    war_of_the_worlds.NAME: war_of_the_worlds,
+    nineteen_eighty_four.NAME: nineteen_eighty_four,
+}
 
 
 def victory(st: GameState) -> Any:
@@ -60,9 +71,12 @@ def refuse_overlord(st: GameState) -> None:
     if st.mode == "overlord":
         for name in APPENDIX3:
             if st.options.get(name):
-                raise EngineError("invalid_option_value", f"option {name!r} is played on "
-                                  "standard and Breakthrough boards (1v1 or team play)",
-                                  entry=name)
+                raise EngineError(
+                    "invalid_option_value",
+                    f"option {name!r} is played on "
+                    "standard and Breakthrough boards (1v1 or team play)",
+                    entry=name,
+                )
 
 
 extend("game_setup", refuse_overlord, __name__)

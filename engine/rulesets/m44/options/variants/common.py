@@ -9,6 +9,7 @@ players: "Each Player takes one of the sides of a Scenario").
 State: ``GameState.ext["variant"]``, a dict rebuilt on every change (never mutated in
 place): per-variant counters (towns claimed, sickness level, reinforcements due...).
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -20,7 +21,7 @@ from .....procedures.common import SIDES, fresh_unit_id, other, set_ext, tiles_a
 from .....procedures.state import GameState, Unit
 
 KEY = "variant"
-COUNTER = "variant_made"        # common.MADE_COUNTERS: ids of units made by a variant
+COUNTER = "variant_made"  # common.MADE_COUNTERS: ids of units made by a variant
 VARIANTS = ("ZOMBIE", "EXTERMINATE", "CYBERMEN", "WAR_OF_THE_WORLDS", "NINETEEN_EIGHTY_FOUR")
 
 
@@ -47,8 +48,16 @@ def put(st: GameState, **changes: Any) -> None:
 
 def spec_like(base: UnitSpec, kind: str, name: str, unit_class: str, **fields: Any) -> UnitSpec:
     """A variant profile: identity (code, nation, side) from ``base``, the rest given."""
-    return UnitSpec(code=base.code, kind=kind, unit_class=unit_class, nation=base.nation,
-                    side=base.side, name=name, badge=None, **fields)
+    return UnitSpec(
+        code=base.code,
+        kind=kind,
+        unit_class=unit_class,
+        nation=base.nation,
+        side=base.side,
+        name=name,
+        badge=None,
+        **fields,
+    )
 
 
 def respec(u: Unit, spec: UnitSpec, figures: int | None = None) -> None:
@@ -70,8 +79,15 @@ def convert_side(st: GameState, side: str, new_spec: Callable[[Unit], UnitSpec])
             respec(u, new_spec(u))
 
 
-def add_unit(st: GameState, side: str, spec: UnitSpec, h: tuple[int, int], figures: int,
-             events: list[dict[str, Any]] | None = None, reason: str = "variant") -> Unit:
+def add_unit(
+    st: GameState,
+    side: str,
+    spec: UnitSpec,
+    h: tuple[int, int],
+    figures: int,
+    events: list[dict[str, Any]] | None = None,
+    reason: str = "variant",
+) -> Unit:
     """A new unit on ``h`` (empty): fresh id (``common.fresh_unit_id``), event
     ``unit_entered {unit, side, hex, code, kind, figures, reason}``."""
     uid = fresh_unit_id(st)
@@ -81,9 +97,18 @@ def add_unit(st: GameState, side: str, spec: UnitSpec, h: tuple[int, int], figur
     st.owned.add(uid)
     set_ext(st, COUNTER, (st.ext or {}).get(COUNTER, 0) + 1)
     if events is not None:
-        events.append({"type": "unit_entered", "unit": uid, "side": side, "hex": [*h],
-                       "code": spec.code, "kind": spec.kind, "figures": figures,
-                       "reason": reason})
+        events.append(
+            {
+                "type": "unit_entered",
+                "unit": uid,
+                "side": side,
+                "hex": [*h],
+                "code": spec.code,
+                "kind": spec.kind,
+                "figures": figures,
+                "reason": reason,
+            }
+        )
     return u
 
 
@@ -128,15 +153,14 @@ def is_town(st: GameState, h: tuple[int, int], bunkers: bool = False) -> bool:
     return False
 
 
-RUINS = "wruins"        # 004 "Towns & Villages, City Ruins"
+RUINS = "wruins"  # 004 "Towns & Villages, City Ruins"
 
 
 def ruin(st: GameState, h: tuple[int, int], events: list[dict[str, Any]]) -> None:
     """The town on ``h`` becomes City Ruins (its town tiles replaced; other tiles kept)."""
     keep = tuple(t for t in tiles_at(st, h) if t.spec.family != "village")
     st.tiles_over[h] = keep + (Tile(TERRAIN[RUINS]),)
-    events.append({"type": "terrain_changed", "hex": [*h], "added": RUINS,
-                   "removed": "village"})
+    events.append({"type": "terrain_changed", "hex": [*h], "added": RUINS, "removed": "village"})
 
 
 def towns(st: GameState, bunkers: bool = False) -> list[tuple[int, int]]:
@@ -153,8 +177,11 @@ def section_hexes(st: GameState, row: int, section: int | None) -> list[tuple[in
     """Hexes of ``row`` in ``section`` (0/1/2 from the left as the board is drawn; None:
     all), board order."""
     board = st.scn.board
-    return [h for h in board.hexes if h[0] == row
-            and (section is None or board.in_section(h, section, False))]
+    return [
+        h
+        for h in board.hexes
+        if h[0] == row and (section is None or board.in_section(h, section, False))
+    ]
 
 
 def remove_obstacles(st: GameState, side: str) -> None:

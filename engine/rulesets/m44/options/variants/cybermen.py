@@ -24,6 +24,7 @@ Engine reading of the text (quoted in tests/engine/test_variants_cybermen.py):
   on opposite sides is not offered).
 * Object of the game: the scenario's (the text sets none for the Cybermen).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -37,9 +38,18 @@ KIND = "cyberman"
 
 
 def cyberman_spec(base) -> Any:
-    return spec_like(base, KIND, "Cyberman Unit", "inf", figures=4, move=3, move_fire=3,
-                     dice=(3, 3, 3), move_class="hover",
-                     hit_by=frozenset({"inf"}))
+    return spec_like(
+        base,
+        KIND,
+        "Cyberman Unit",
+        "inf",
+        figures=4,
+        move=3,
+        move_fire=3,
+        dice=(3, 3, 3),
+        move_class="hover",
+        hit_by=frozenset({"inf"}),
+    )
 
 
 def is_cyberman(u: Unit | None) -> bool:
@@ -60,7 +70,9 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
     return hf[0], 0
 
 
-def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]) -> None:
+def figures_lost(
+    st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]
+) -> None:
     """Close-assault casualties of the enemy reinforce the weakest Cyberman unit."""
     if not on(st, NAME) or not lost or v.side == alien(st) or not st.battles:
         return
@@ -71,12 +83,18 @@ def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[d
         weak = [u for u in st.units.values() if is_cyberman(u) and u.figures < u.spec.figures]
         if not weak:
             return
-        c = st.mut(min(weak, key=lambda u: (u.figures, u.id != b.attacker,
-                                            int(u.id[1:]))).id)
+        c = st.mut(min(weak, key=lambda u: (u.figures, u.id != b.attacker, int(u.id[1:]))).id)
         c.figures += 1
         put(st, reinforced=data(st).get("reinforced", 0) + 1)
-        events.append({"type": "cybermen_reinforced", "unit": c.id, "hex": [*c.hex],
-                       "count": 1, "figures": c.figures})
+        events.append(
+            {
+                "type": "cybermen_reinforced",
+                "unit": c.id,
+                "hex": [*c.hex],
+                "count": 1,
+                "figures": c.figures,
+            }
+        )
 
 
 def victory(st: GameState) -> Any:
@@ -87,6 +105,9 @@ def view(st: GameState) -> dict[str, Any]:
     return {"name": NAME, "side": alien(st), "reinforced": data(st).get("reinforced", 0)}
 
 
-for _point, _fn in (("game_setup", setup), ("hits_flags", hits_flags),
-                    ("figures_lost", figures_lost)):
+for _point, _fn in (
+    ("game_setup", setup),
+    ("hits_flags", hits_flags),
+    ("figures_lost", figures_lost),
+):
     extend(_point, _fn, __name__)

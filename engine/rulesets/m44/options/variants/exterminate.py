@@ -1,4 +1,4 @@
-""""EX-TER-MIN-ATE!" (004 Appendix 3, Suggested Variants; option ``variant:
+""" "EX-TER-MIN-ATE!" (004 Appendix 3, Suggested Variants; option ``variant:
 EXTERMINATE``, the Dalek side = option ``variant_side``, default AXIS).
 
 Engine reading of the text (quoted in tests/engine/test_variants.py):
@@ -37,6 +37,7 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   the nearest friendly unit (then unit order) when his unit is eliminated (event
   ``leader_moved``; ``view.variant.leader``).
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -44,28 +45,70 @@ from typing import Any
 from .....procedures.common import SIDES, other
 from .....procedures.hooks import extend
 from .....procedures.state import GameState, Unit
-from .common import (alien, convert_side, data, is_town, on, medal_victory, put,
-                     remove_obstacles, remove_unit, ruin, spec_like)
+from .common import (
+    alien,
+    convert_side,
+    data,
+    is_town,
+    on,
+    medal_victory,
+    put,
+    remove_obstacles,
+    remove_unit,
+    ruin,
+    spec_like,
+)
 
 NAME = "EXTERMINATE"
 DALEKS = ("dalek", "special_weapons_dalek")
 
 
 def dalek_spec(base) -> Any:
-    return spec_like(base, "dalek", "Standard Dalek", "armor", figures=3, move=4,
-                     move_fire=4, dice=(3, 3, 3), take_ground=2, move_class="hover",
-                     hit_by=frozenset({"armor"}), can_heal=False)
+    return spec_like(
+        base,
+        "dalek",
+        "Standard Dalek",
+        "armor",
+        figures=3,
+        move=4,
+        move_fire=4,
+        dice=(3, 3, 3),
+        take_ground=2,
+        move_class="hover",
+        hit_by=frozenset({"armor"}),
+        can_heal=False,
+    )
 
 
 def special_spec(base) -> Any:
-    return spec_like(base, "special_weapons_dalek", "Special Weapons Dalek", "armor",
-                     figures=4, move=4, move_fire=4, dice=(4, 4, 4, 4), take_ground=2,
-                     move_class="hover", hit_by=frozenset({"armor"}), can_heal=False)
+    return spec_like(
+        base,
+        "special_weapons_dalek",
+        "Special Weapons Dalek",
+        "armor",
+        figures=4,
+        move=4,
+        move_fire=4,
+        dice=(4, 4, 4, 4),
+        take_ground=2,
+        move_class="hover",
+        hit_by=frozenset({"armor"}),
+        can_heal=False,
+    )
 
 
 def mercenary_spec(base) -> Any:
-    return spec_like(base, "dalek_mercenary", "Dalek Mercenary", "inf", figures=4, move=2,
-                     move_fire=2, dice=(3, 2, 1), medal_value=0)
+    return spec_like(
+        base,
+        "dalek_mercenary",
+        "Dalek Mercenary",
+        "inf",
+        figures=4,
+        move=2,
+        move_fire=2,
+        dice=(3, 2, 1),
+        medal_value=0,
+    )
 
 
 def is_dalek(u: Unit | None) -> bool:
@@ -85,14 +128,20 @@ def setup(st: GameState) -> None:
     convert_side(st, side, _dalek_profile)
     remove_obstacles(st, side)
     need = 20 if st.scn.board.kind == "OVERLORD" else 10
-    put(st, exterminated=(), start_hex=(), victory={**st.scn.victory, side: need},
-        leader=_nearest(st, other(side), _centre(st)))
+    put(
+        st,
+        exterminated=(),
+        start_hex=(),
+        victory={**st.scn.victory, side: need},
+        leader=_nearest(st, other(side), _centre(st)),
+    )
 
 
 def _centre(st: GameState) -> tuple[int, int]:
     board = st.scn.board
-    return min(board.hexes, key=lambda h: (abs(h[0] - board.rows // 2),
-                                           abs(h[1] - board.max_col // 2)))
+    return min(
+        board.hexes, key=lambda h: (abs(h[0] - board.rows // 2), abs(h[1] - board.max_col // 2))
+    )
 
 
 def _nearest(st: GameState, side: str, h: Any, but: str | None = None) -> str | None:
@@ -111,8 +160,14 @@ def dice_minus(st: GameState, u: Unit) -> int:
 
 def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     if on(st, NAME) and side == alien(st):
-        put(st, start_hex=tuple(sorted((u.id, u.hex) for u in st.units.values()
-                                       if is_dalek(u) and is_town(st, u.hex))))
+        put(
+            st,
+            start_hex=tuple(
+                sorted(
+                    (u.id, u.hex) for u in st.units.values() if is_dalek(u) and is_town(st, u.hex)
+                )
+            ),
+        )
 
 
 def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
@@ -121,15 +176,21 @@ def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     done = list(data(st)["exterminated"])
     for uid, h in data(st)["start_hex"]:
         u = st.units.get(uid)
-        if (u is not None and u.hex == h and u.ordered and not u.moved and not u.battles
-                and is_town(st, h)):
+        if (
+            u is not None
+            and u.hex == h
+            and u.ordered
+            and not u.moved
+            and not u.battles
+            and is_town(st, h)
+        ):
             ruin(st, h, events)
             done.append(h)
             st.elim_medals[side] += 1
-            events.append({"type": "town_exterminated", "hex": [*h], "unit": uid,
-                           "side": side})
-            events.append({"type": "medal_gained", "side": side, "reason": "exterminated",
-                           "count": 1})
+            events.append({"type": "town_exterminated", "hex": [*h], "unit": uid, "side": side})
+            events.append(
+                {"type": "medal_gained", "side": side, "reason": "exterminated", "count": 1}
+            )
     put(st, exterminated=tuple(done), start_hex=())
 
 
@@ -139,16 +200,18 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
     if not on(st, NAME):
         return hf
     hits, flags = hf
-    if data(st).get("leader") == v.id:          # the Human Factor: the first flag ignored
+    if data(st).get("leader") == v.id:  # the Human Factor: the first flag ignored
         return hits, max(0, flags - 1)
     if not is_dalek(v):
         return hf
     if getattr(b, "kind", None) == "mine":
-        return 0, 0                 # "not effected by Landmines" (the mine is revealed)
+        return 0, 0  # "not effected by Landmines" (the mine is revealed)
     return hits + max(0, flags - 1), 0
 
 
-def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]) -> None:
+def figures_lost(
+    st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]
+) -> None:
     """The Mercenaries surrender when the last Dalek is destroyed; the Heroic Leader of
     an eliminated unit joins the nearest friendly unit."""
     if not on(st, NAME) or v.figures > 0:
@@ -165,23 +228,31 @@ def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[d
         return
     for u in [u for u in st.units.values() if u.side == side and not is_dalek(u)]:
         remove_unit(st, u)
-        events.append({"type": "unit_surrendered", "unit": u.id, "side": side,
-                       "hex": [*u.hex]})
+        events.append({"type": "unit_surrendered", "unit": u.id, "side": side, "hex": [*u.hex]})
 
 
 def victory(st: GameState) -> Any:
-    """"Daleks always need to get 10 Victory Points to win, or 20 in an Overlord
+    """ "Daleks always need to get 10 Victory Points to win, or 20 in an Overlord
     Scenario"; the human side keeps the scenario's count."""
     return medal_victory(st, data(st)["victory"])
 
 
 def view(st: GameState) -> dict[str, Any]:
-    return {"name": NAME, "side": alien(st), "leader": data(st).get("leader"),
-            "exterminated": [[*h] for h in data(st)["exterminated"]],
-            "sides": list(SIDES)}
+    return {
+        "name": NAME,
+        "side": alien(st),
+        "leader": data(st).get("leader"),
+        "exterminated": [[*h] for h in data(st)["exterminated"]],
+        "sides": list(SIDES),
+    }
 
 
-for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
-                    ("turn_ending", turn_ending), ("hits_flags", hits_flags),
-                    ("figures_lost", figures_lost), ("dice_minus", dice_minus)):
+for _point, _fn in (
+    ("game_setup", setup),
+    ("turn_begins", turn_begins),
+    ("turn_ending", turn_ending),
+    ("hits_flags", hits_flags),
+    ("figures_lost", figures_lost),
+    ("dice_minus", dice_minus),
+):
     extend(_point, _fn, __name__)

@@ -1,4 +1,4 @@
-""""Nineteen Eighty-Four" (004 Appendix 3, Suggested Variants; option ``variant:
+""" "Nineteen Eighty-Four" (004 Appendix 3, Suggested Variants; option ``variant:
 NINETEEN_EIGHTY_FOUR``; ``variant_side`` is not used: both sides are converted).
 
 Engine reading of the text (quoted in tests/engine/test_variants.py):
@@ -32,6 +32,7 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   the centre; the unit enters, unordered, on the free hex of the owner's baseline row in
   that section nearest its middle (else any free baseline hex; else it is lost).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -44,8 +45,17 @@ from .....procedures.common import SIDES, is_top, other, set_ext
 from .....procedures.hooks import POINTS as P
 from .....procedures.hooks import extend
 from .....procedures.state import GameState, Unit
-from .common import (add_unit, baseline, data, first_turn_once, medal_victory, on, put,
-                     remove_unit, section_hexes)
+from .common import (
+    add_unit,
+    baseline,
+    data,
+    first_turn_once,
+    medal_victory,
+    on,
+    put,
+    remove_unit,
+    section_hexes,
+)
 
 NAME = "NINETEEN_EIGHTY_FOUR"
 VICTORY = 12
@@ -59,12 +69,16 @@ def _mirror(st: GameState) -> None:
     for u in [u for u in st.units.values() if u.side == weak]:
         remove_unit(st, u)
     board = st.scn.board
-    for u in sorted([u for u in st.units.values() if u.side == strong],
-                    key=lambda x: int(x.id[1:])):
+    for u in sorted(
+        [u for u in st.units.values() if u.side == strong], key=lambda x: int(x.id[1:])
+    ):
         h = (board.rows - 1 - u.hex[0], u.hex[1])
         if h in st.occ or not board.on_board(h):
-            near = [x for x in board.hexes if x not in st.occ
-                    and (x[0] < board.rows // 2) == (h[0] < board.rows // 2)]
+            near = [
+                x
+                for x in board.hexes
+                if x not in st.occ and (x[0] < board.rows // 2) == (h[0] < board.rows // 2)
+            ]
             if not near:
                 continue
             h = min(near, key=lambda x: (board.distance(h, x), x))
@@ -85,8 +99,7 @@ def _convert(st: GameState) -> None:
             spec = dataclasses.replace(spec, take_ground=min(spec.take_ground, 1))
         else:
             arts += 1
-            spec = typed_spec(u.spec, "rocket_artillery" if arts % 3 == 0
-                              else "medium_artillery")
+            spec = typed_spec(u.spec, "rocket_artillery" if arts % 3 == 0 else "medium_artillery")
         spec = dataclasses.replace(spec, code=u.spec.code, side=u.side, medal_value=1)
         u.spec = spec
         u.figures = u.max_figures = spec.figures
@@ -107,7 +120,9 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
     return hf[0] + hf[1], 0
 
 
-def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]) -> None:
+def figures_lost(
+    st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]
+) -> None:
     """An eliminated unit is replaced at the start of its side's next turn."""
     if on(st, NAME) and v.figures <= 0:
         put(st, due=data(st)["due"] + ((v.side, v.spec),))
@@ -116,7 +131,7 @@ def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[d
 def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     if not on(st, NAME):
         return
-    if first_turn_once(st, NAME):      # "Political Commissar rules are always in effect"
+    if first_turn_once(st, NAME):  # "Political Commissar rules are always in effect"
         set_ext(st, "commissar_chip", {s: None for s in SIDES})
     due = data(st)["due"]
     mine = [spec for s, spec in due if s == side]
@@ -133,8 +148,14 @@ def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
             st.discard.append(got[0])
             if card.kind == "section" and card.sections:
                 section = card.sections[0]
-            events.append({"type": "reinforcement_section", "side": side,
-                           "card": card.to_json(), "section": section})
+            events.append(
+                {
+                    "type": "reinforcement_section",
+                    "side": side,
+                    "card": card.to_json(),
+                    "section": section,
+                }
+            )
         free = [h for h in section_hexes(st, row, None) if h not in st.occ]
         inside = [h for h in free if st.scn.board.in_section(h, section, top)]
         pool = inside or free
@@ -157,11 +178,17 @@ NAMES = {"AXIS": "Eurasia", "ALLIES": "Oceania"}
 
 
 def view(st: GameState) -> dict[str, Any]:
-    return {"name": NAME, "names": dict(NAMES),
-            "reinforcements_due": [{"side": s, "kind": spec.kind}
-                                   for s, spec in data(st)["due"]]}
+    return {
+        "name": NAME,
+        "names": dict(NAMES),
+        "reinforcements_due": [{"side": s, "kind": spec.kind} for s, spec in data(st)["due"]],
+    }
 
 
-for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
-                    ("hits_flags", hits_flags), ("figures_lost", figures_lost)):
+for _point, _fn in (
+    ("game_setup", setup),
+    ("turn_begins", turn_begins),
+    ("hits_flags", hits_flags),
+    ("figures_lost", figures_lost),
+):
     extend(_point, _fn, __name__)

@@ -1,4 +1,4 @@
-""""War Of The Worlds" (004 Appendix 3, Suggested Variants; option ``variant:
+""" "War Of The Worlds" (004 Appendix 3, Suggested Variants; option ``variant:
 WAR_OF_THE_WORLDS``, the Martian side = option ``variant_side``, default AXIS).
 Scenario "The Fall Of London, 1940": scenarios/WOTW-FallOfLondon1940.m44.
 
@@ -43,6 +43,7 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   loses 1 model, and moves 1 hex less and rolls 1 die less per level.  All Martians dead
   of it: human victory.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -54,30 +55,67 @@ from .....procedures.hooks import POINTS as P
 from .....procedures.hooks import extend
 from .....procedures.medals import check_victory
 from .....procedures.state import GameState, Unit
-from .common import (add_unit, alien, baseline, data, human, is_town, on, put,
-                     remove_obstacles, remove_unit, respec, ruin, first_turn_once,
-                     section_hexes, spec_like, towns)
+from .common import (
+    add_unit,
+    alien,
+    baseline,
+    data,
+    human,
+    is_town,
+    on,
+    put,
+    remove_obstacles,
+    remove_unit,
+    respec,
+    ruin,
+    first_turn_once,
+    section_hexes,
+    spec_like,
+    towns,
+)
 
 NAME = "WAR_OF_THE_WORLDS"
 FIGHTING, HANDLING = "martian_fighting_machine", "martian_handling_machine"
 MARTIANS = (FIGHTING, HANDLING)
 CHANCE = "common_cold"
 EXTRA_CARDS = 2
-PRESET = "war_of_the_worlds_units"     # scenario option: units already converted
+PRESET = "war_of_the_worlds_units"  # scenario option: units already converted
 
 
 def fighting_spec(base) -> Any:
-    return spec_like(base, FIGHTING, "Martian Fighting Machine", "armor", figures=4,
-                     move=3, move_fire=3, dice=(4,) * 8, take_ground=2, move_class="hover",
-                     ignore_no_battle_terrain=True, hit_by=frozenset({"armor"}),
-                     can_heal=False)
+    return spec_like(
+        base,
+        FIGHTING,
+        "Martian Fighting Machine",
+        "armor",
+        figures=4,
+        move=3,
+        move_fire=3,
+        dice=(4,) * 8,
+        take_ground=2,
+        move_class="hover",
+        ignore_no_battle_terrain=True,
+        hit_by=frozenset({"armor"}),
+        can_heal=False,
+    )
 
 
 def handling_spec(base) -> Any:
-    return spec_like(base, HANDLING, "Martian Handling Machine", "armor", figures=3,
-                     move=3, move_fire=3, dice=(2, 2, 2, 2), take_ground=2,
-                     move_class="hover", ignore_no_battle_terrain=True,
-                     hit_by=frozenset({"armor"}), can_heal=False)
+    return spec_like(
+        base,
+        HANDLING,
+        "Martian Handling Machine",
+        "armor",
+        figures=3,
+        move=3,
+        move_fire=3,
+        dice=(2, 2, 2, 2),
+        take_ground=2,
+        move_class="hover",
+        ignore_no_battle_terrain=True,
+        hit_by=frozenset({"armor"}),
+        can_heal=False,
+    )
 
 
 def is_martian(u: Unit | None) -> bool:
@@ -85,8 +123,9 @@ def is_martian(u: Unit | None) -> bool:
 
 
 def _convert_martians(st: GameState, side: str) -> None:
-    old = sorted((u for u in st.units.values() if u.side == side),
-                 key=lambda u: (u.hex[1], u.hex[0]))
+    old = sorted(
+        (u for u in st.units.values() if u.side == side), key=lambda u: (u.hex[1], u.hex[0])
+    )
     cols = [u.hex[1] for u in old if not u.spec.train][::2]
     n = len([u for u in old if not u.spec.train]) // 2
     template = old[0].spec if old else unit_spec("tank")
@@ -106,8 +145,7 @@ def _convert_martians(st: GameState, side: str) -> None:
 
 def _convert_humans(st: GameState, side: str) -> None:
     armour = 0
-    for u in sorted((u for u in st.units.values() if u.side == side),
-                    key=lambda u: int(u.id[1:])):
+    for u in sorted((u for u in st.units.values() if u.side == side), key=lambda u: int(u.id[1:])):
         if u.spec.kind == "infantry":
             respec(u, unit_spec("inf2", nation=u.spec.nation))
         elif u.cls == "armor" and not u.spec.train:
@@ -127,8 +165,9 @@ def _preset(st: GameState, side: str) -> None:
     Artillery, special infantry stays."""
     for u in st.units.values():
         if u.side == side:
-            respec(u, handling_spec(u.spec) if u.spec.kind == "elite_armor"
-                   else fighting_spec(u.spec))
+            respec(
+                u, handling_spec(u.spec) if u.spec.kind == "elite_armor" else fighting_spec(u.spec)
+            )
         elif u.spec.kind == "armor":
             respec(u, typed_spec(u.spec, "infantry_tank"))
         elif u.spec.kind == "elite_armor":
@@ -150,9 +189,18 @@ def setup(st: GameState) -> None:
     remove_obstacles(st, side)
     martians = [u for u in st.units.values() if u.side == side]
     handlers = sum(1 for u in martians if u.spec.kind == HANDLING)
-    put(st, sick=0, seized=(), ruined=(), start_hex=(), handlers=handlers,
-        martians=len(martians), humans=sum(1 for u in st.units.values() if u.side != side),
-        towns=tuple(towns(st)) if handlers else (), extra_cards=0 if preset else EXTRA_CARDS)
+    put(
+        st,
+        sick=0,
+        seized=(),
+        ruined=(),
+        start_hex=(),
+        handlers=handlers,
+        martians=len(martians),
+        humans=sum(1 for u in st.units.values() if u.side != side),
+        towns=tuple(towns(st)) if handlers else (),
+        extra_cards=0 if preset else EXTRA_CARDS,
+    )
 
 
 def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
@@ -163,8 +211,16 @@ def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
         P.give(st, alien(st), P.draw(st, alien(st), events, n), events)
     if side != alien(st):
         return
-    put(st, start_hex=tuple(sorted((u.id, u.hex) for u in st.units.values()
-                                   if u.spec.kind == HANDLING and is_town(st, u.hex))))
+    put(
+        st,
+        start_hex=tuple(
+            sorted(
+                (u.id, u.hex)
+                for u in st.units.values()
+                if u.spec.kind == HANDLING and is_town(st, u.hex)
+            )
+        ),
+    )
     if st.turn >= 2:
         st.chance = {"n": 1, "for": CHANCE}
         st.phase = "chance"
@@ -203,16 +259,18 @@ def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> t
         return hf
     hits, flags = hf
     if getattr(b, "kind", None) == "mine":
-        return 0, 0                 # "not effected by Landmines" (the mine is revealed)
+        return 0, 0  # "not effected by Landmines" (the mine is revealed)
     if v.spec.kind == FIGHTING:
         return hits, 0
     flags = max(0, flags - 1)
     if flags and v.hex[0] == baseline(st, v.side):
-        return v.figures, 0         # "even if it means Retreating off the Board (... lost)"
+        return v.figures, 0  # "even if it means Retreating off the Board (... lost)"
     return hits, flags
 
 
-def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]) -> None:
+def figures_lost(
+    st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]
+) -> None:
     """A Martian battle hit on a unit in a town not seized: the town becomes ruins."""
     if not on(st, NAME) or not st.battles or v.side == alien(st):
         return
@@ -229,8 +287,11 @@ def pass_through(st: GameState, u: Unit) -> frozenset | None:
     if not on(st, NAME) or not is_martian(u):
         return None
     units = st.units
-    return frozenset(h for h, uid in st.occ.items()
-                     if uid != u.id and is_martian(units[uid]) and units[uid].side == u.side)
+    return frozenset(
+        h
+        for h, uid in st.occ.items()
+        if uid != u.id and is_martian(units[uid]) and units[uid].side == u.side
+    )
 
 
 def move_allowance(st: GameState, u: Unit, n: int) -> int:
@@ -248,7 +309,8 @@ def victory(st: GameState) -> Any:
     if not mart:
         return hum, ("common_cold" if d.get("cured") else "annihilation")
     if d["martians"] - len(mart) >= max(1, d["martians"] // 2) or (
-            d["handlers"] and not any(u.spec.kind == HANDLING for u in mart)):
+        d["handlers"] and not any(u.spec.kind == HANDLING for u in mart)
+    ):
         return hum, "martians_destroyed"
     humans = sum(1 for u in st.units.values() if u.side == hum)
     towns_done = all(h in d["seized"] or h in d["ruined"] for h in d["towns"])
@@ -261,14 +323,25 @@ def victory(st: GameState) -> Any:
 
 def view(st: GameState) -> dict[str, Any]:
     d = data(st)
-    return {"name": NAME, "side": alien(st), "sickness": d["sick"],
-            "towns": [[*h] for h in d["towns"]], "seized": [[*h] for h in d["seized"]],
-            "ruined": [[*h] for h in d["ruined"]]}
+    return {
+        "name": NAME,
+        "side": alien(st),
+        "sickness": d["sick"],
+        "towns": [[*h] for h in d["towns"]],
+        "seized": [[*h] for h in d["seized"]],
+        "ruined": [[*h] for h in d["ruined"]],
+    }
 
 
-for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
-                    ("turn_ending", turn_ending), ("hits_flags", hits_flags),
-                    ("figures_lost", figures_lost), ("move_allowance", move_allowance),
-                    ("dice_minus", dice_minus), ("pass_through", pass_through)):
+for _point, _fn in (
+    ("game_setup", setup),
+    ("turn_begins", turn_begins),
+    ("turn_ending", turn_ending),
+    ("hits_flags", hits_flags),
+    ("figures_lost", figures_lost),
+    ("move_allowance", move_allowance),
+    ("dice_minus", dice_minus),
+    ("pass_through", pass_through),
+):
     extend(_point, _fn, __name__)
 extend("chance_handlers", {CHANCE: common_cold}, __name__)

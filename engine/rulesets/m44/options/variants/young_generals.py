@@ -21,6 +21,7 @@ Engine reading:
   applies the standard terrain rules of each tile.  Scenario special rules written in
   the ``.m44`` file (airdrops, smoke, mines...) stay as the scenario has them.
 """
+
 from __future__ import annotations
 
 import dataclasses

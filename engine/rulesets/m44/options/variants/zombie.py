@@ -1,4 +1,4 @@
-""""Achtung! Zombie!" (004 Appendix 3, Suggested Variants; option ``variant: ZOMBIE``,
+""" "Achtung! Zombie!" (004 Appendix 3, Suggested Variants; option ``variant: ZOMBIE``,
 the Dead side = option ``variant_side``, default AXIS).
 
 Engine reading of the text (quoted in tests/engine/test_variants.py):
@@ -35,6 +35,7 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
   them, plus unclaimed markers) exceed the Living figures lost: a draw.  The Living win
   when no zombie is left.  Medals and scenario victory counts are ignored.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -46,8 +47,21 @@ from .....procedures.common import is_top, mode
 from .....procedures.hooks import extend
 from .....procedures.state import GameState, Play, Unit
 from ... import tactics as T
-from .common import (add_unit, alien, baseline, data, human, on, put, remove_unit,
-                     respec, first_turn_once, section_hexes, spec_like, towns)
+from .common import (
+    add_unit,
+    alien,
+    baseline,
+    data,
+    human,
+    on,
+    put,
+    remove_unit,
+    respec,
+    first_turn_once,
+    section_hexes,
+    spec_like,
+    towns,
+)
 
 NAME = "ZOMBIE"
 SPLIT_AT = 6
@@ -55,8 +69,19 @@ COPIES = {"inf": 1, "art": 2, "armor": 3}
 
 
 def zombie_spec(base) -> Any:
-    return spec_like(base, "zombie", "Zombie", "inf", figures=3, move=1, move_fire=1,
-                     dice=(3,), take_ground=0, move_class="zombie", can_heal=False)
+    return spec_like(
+        base,
+        "zombie",
+        "Zombie",
+        "inf",
+        figures=3,
+        move=1,
+        move_fire=1,
+        dice=(3,),
+        take_ground=0,
+        move_class="zombie",
+        can_heal=False,
+    )
 
 
 def is_zombie(u: Unit | None) -> bool:
@@ -68,9 +93,13 @@ def _spot(st: GameState, origin, dead: str, taken: set) -> Any:
     top = is_top(st, dead)
     for dist in (1, 2, 3):
         for h in board.hexes:
-            if (board.distance(origin, h) == dist and h not in st.occ and h not in taken
-                    and board.rows_toward_enemy(origin, h, top) <= 0
-                    and not st.scn.terrain_at(h).ocean):
+            if (
+                board.distance(origin, h) == dist
+                and h not in st.occ
+                and h not in taken
+                and board.rows_toward_enemy(origin, h, top) <= 0
+                and not st.scn.terrain_at(h).ocean
+            ):
                 return h
     return None
 
@@ -96,9 +125,14 @@ def setup(st: GameState) -> None:
             taken.add(h)
             add_unit(st, dead, spec, h, 3)
     living = human(st)
-    put(st, markers=tuple(towns(st, bunkers=True)), claimed=(), lost=0,
+    put(
+        st,
+        markers=tuple(towns(st, bunkers=True)),
+        claimed=(),
+        lost=0,
         living_start=sum(u.figures for u in st.units.values() if u.side == living),
-        start_hex=())
+        start_hex=(),
+    )
 
 
 def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
@@ -120,8 +154,12 @@ def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
         if u.side == side and is_zombie(u):
             T.order(st, play, u, events)
     marks = set(data(st)["markers"])
-    put(st, start_hex=tuple(sorted((u.id, u.hex) for u in st.units.values()
-                                   if is_zombie(u) and u.hex in marks)))
+    put(
+        st,
+        start_hex=tuple(
+            sorted((u.id, u.hex) for u in st.units.values() if is_zombie(u) and u.hex in marks)
+        ),
+    )
     st.phase = "move"
 
 
@@ -137,8 +175,7 @@ def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
         if u is not None and u.hex == h and not u.moved and h in marks:
             marks.remove(h)
             claimed.append(h)
-            events.append({"type": "marker_claimed", "hex": [*h], "unit": uid,
-                           "side": side})
+            events.append({"type": "marker_claimed", "hex": [*h], "unit": uid, "side": side})
     put(st, markers=tuple(marks), claimed=tuple(claimed), start_hex=())
 
 
@@ -173,8 +210,11 @@ def obligations(st: GameState, play: Any, phase: str) -> list[str]:
             continue
         if phase == "move" and _town_duty(st, u):
             out.append(uid)
-        elif phase == "battle" and B.can_battle(st, u, play) and any(
-                n == 1 for _h, n in _ranges(st, u, play)):
+        elif (
+            phase == "battle"
+            and B.can_battle(st, u, play)
+            and any(n == 1 for _h, n in _ranges(st, u, play))
+        ):
             out.append(uid)
     return out
 
@@ -205,7 +245,9 @@ def dice_minus(st: GameState, u: Unit) -> int:
     return 3 - u.figures if on(st, NAME) and is_zombie(u) else 0
 
 
-def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]) -> None:
+def figures_lost(
+    st: GameState, v: Unit, lost: int, by_side: str, events: list[dict[str, Any]]
+) -> None:
     if not on(st, NAME) or v.side == alien(st) or not lost:
         return
     put(st, lost=data(st)["lost"] + lost)
@@ -215,8 +257,15 @@ def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[d
     z = st.mut(z.id)
     z.figures += lost
     z.max_figures = max(z.max_figures, z.figures)
-    events.append({"type": "zombie_created", "unit": z.id, "hex": [*z.hex], "count": lost,
-                   "figures": z.figures})
+    events.append(
+        {
+            "type": "zombie_created",
+            "unit": z.id,
+            "hex": [*z.hex],
+            "count": lost,
+            "figures": z.figures,
+        }
+    )
     if z.figures >= SPLIT_AT:
         _split(st, z, events)
 
@@ -224,8 +273,9 @@ def figures_lost(st: GameState, v: Unit, lost: int, by_side: str, events: list[d
 def _split(st: GameState, z: Unit, events: list[dict[str, Any]]) -> None:
     board = st.scn.board
     top = is_top(st, z.side)
-    free = [h for h in board.neighbours(z.hex) if h not in st.occ
-            and not st.scn.terrain_at(h).ocean]
+    free = [
+        h for h in board.neighbours(z.hex) if h not in st.occ and not st.scn.terrain_at(h).ocean
+    ]
     if not free:
         made = _make_room(st, z, events)
         if made is None:
@@ -239,7 +289,7 @@ def _split(st: GameState, z: Unit, events: list[dict[str, Any]]) -> None:
 
 
 def _make_room(st: GameState, z: Unit, events: list[dict[str, Any]]) -> Any:
-    """"Zombie Units may be displaced backwards to make room for the new Unit": the first
+    """ "Zombie Units may be displaced backwards to make room for the new Unit": the first
     adjacent zombie (board order) with a free hex behind it steps back; its hex is freed."""
     for h in st.scn.board.neighbours(z.hex):
         back = dislodge(st, z, h)
@@ -250,7 +300,7 @@ def _make_room(st: GameState, z: Unit, events: list[dict[str, Any]]) -> Any:
 
 
 def dislodge(st: GameState, z: Unit, h: Any) -> Any:
-    """"A Zombie Unit that is forced to Retreat into another simply dislodges that Unit
+    """ "A Zombie Unit that is forced to Retreat into another simply dislodges that Unit
     back one hex": the first free hex (board order, not the ocean) one step back from
     ``h`` for the zombie of ``z``'s side on ``h``, or None (extension point
     ``dislodge``; no chain of dislodgings)."""
@@ -279,14 +329,25 @@ def victory(st: GameState) -> Any:
 
 def view(st: GameState) -> dict[str, Any]:
     d = data(st)
-    return {"name": NAME, "side": alien(st), "markers": [[*h] for h in d["markers"]],
-            "claimed": [[*h] for h in d["claimed"]], "living_lost": d["lost"]}
+    return {
+        "name": NAME,
+        "side": alien(st),
+        "markers": [[*h] for h in d["markers"]],
+        "claimed": [[*h] for h in d["claimed"]],
+        "living_lost": d["lost"],
+    }
 
 
-for _point, _fn in (("game_setup", setup), ("turn_begins", turn_begins),
-                    ("turn_ending", turn_ending), ("hits_flags", hits_flags),
-                    ("dice_minus", dice_minus), ("figures_lost", figures_lost),
-                    ("exit_zones", exit_zones), ("filter_destinations", destinations),
-                    ("obligations", obligations), ("dislodge", dislodge)):
+for _point, _fn in (
+    ("game_setup", setup),
+    ("turn_begins", turn_begins),
+    ("turn_ending", turn_ending),
+    ("hits_flags", hits_flags),
+    ("dice_minus", dice_minus),
+    ("figures_lost", figures_lost),
+    ("exit_zones", exit_zones),
+    ("filter_destinations", destinations),
+    ("obligations", obligations),
+    ("dislodge", dislodge),
+):
     extend(_point, _fn, __name__)
-
