@@ -26,7 +26,7 @@ def _table_after(text: str, header: str) -> list[str]:
 
 
 def test_architecture_lists_each_ruleset_once() -> None:
-    rows = _table_after((DOCS / "architecture.md").read_text(), "| ruleset | setup |")
+    rows = _table_after((DOCS / "architecture.md").read_text(), "| ruleset | class | setup |")
     names = [re.match(r"\| `([^`]+)`", r).group(1) for r in rows]  # type: ignore[union-attr]
     assert sorted(names) == sorted(registry.registered())
 
