@@ -5,15 +5,16 @@
 // term(text) translates a text that comes from the server (card, unit, terrain names:
 // app/i18n_terms.py lists them for extraction).  errorText(err) is an error's message by
 // its stable code.
-const root = document.documentElement;
+// (outside a page, e.g. a module checked under Node, everything stays English)
+const root = typeof document === 'undefined' ? null : document.documentElement;
 let catalog = { messages: {}, errors: {} };
-if (root.dataset.i18n) {
+if (root && root.dataset.i18n) {
   try {
     const r = await fetch(root.dataset.i18n, { credentials: 'same-origin' });
     if (r.ok) catalog = await r.json();
   } catch (_) { /* English */ }
 }
-export const LANG = root.lang || 'en';
+export const LANG = (root && root.lang) || 'en';
 
 function fill(text, params) {
   if (!params) return text;
