@@ -71,7 +71,7 @@ async def start_tutorial(
         seed=lesson.seed,
     )
     out = await service.create_game(session, me, body, allow_test_seed=True)
-    await request.app.state.hub.bots.kick(out.id)
+    await request.app.state.bots.kick(out.id)
     return out
 
 
