@@ -189,16 +189,16 @@ function onScenarioChange() {
 
 // the computer players' levels (engine/ai, app.engine_api.bot_levels): what each does
 const BOT_LEVELS = [
-  ['normal', 'normal: weighs every move by its expected dice, plans each card\'s whole order'],
-  ['easy', 'easy: plays sensibly, looks one step ahead, one move in four at random'],
-  ['hard', 'hard: more dice rolls per move, deeper planning, the replies foreseen'],
+  ['normal', t('normal'), t('weighs every move by its expected dice, plans each card\'s whole order')],
+  ['easy', t('easy'), t('plays sensibly, looks one step ahead, one move in four at random')],
+  ['hard', t('hard'), t('more dice rolls per move, deeper planning, the replies foreseen')],
 ];
 for (const id of ['level-select', 'timeout-level']) {
-  for (const [v, t] of BOT_LEVELS) $(id).append(el('option', { value: v }, t.split(':')[0]));
+  for (const [v, name] of BOT_LEVELS) $(id).append(el('option', { value: v }, name));
 }
 function showLevelInfo() {
   const lv = BOT_LEVELS.find(([v]) => v === $('level-select').value);
-  $('level-info').textContent = lv ? lv[1] : '';
+  $('level-info').textContent = lv ? `${lv[1]}: ${lv[2]}` : '';
 }
 // "play against the computer": offered for every game of two seats (1 vs 1), or with
 // the "bots play every other seat" box of a game set up without a scenario

@@ -24,6 +24,8 @@ def test_creator_gives_seats_to_bots_and_friends_take_them_back(new_page) -> Non
     host.fill("#identity-name", "Ike")
     host.click("#identity-submit")
     expect(host.locator('[data-me="Ike"]')).to_be_visible()
+    host.select_option("#ruleset-select", "overlord")  # the rule systems: one list
+    expect(host.locator(f"#scenario-select option[value='{SCENARIO}']")).to_have_count(1)
     host.select_option("#scenario-select", SCENARIO)
     expect(host.locator("#layout-label")).to_be_visible()
     # no box that would fill every seat with bots at creation (the game would start live)

@@ -1,5 +1,5 @@
 """The replay page of a finished game (issue 35 #12): a game with a dice commitment
-offers "Verify the dice"; the step buttons carry visible text and inline SVG icons, no
+offers "Verify dice"; the step buttons carry visible text and inline SVG icons, no
 character from a font Debian's chromium may lack (the media-control glyphs U+23E9-23FA
 rendered as empty boxes)."""
 
@@ -28,7 +28,7 @@ def test_replay_verifies_the_dice_and_its_buttons_read(new_page, tmp_path) -> No
     )
     allies.goto(f"/games/{gid}/replay")
     link = allies.locator("#rp-verify-link")
-    expect(link).to_have_text("Verify the dice")
+    expect(link).to_have_text("Verify dice")
     assert link.get_attribute("href") == f"/games/{gid}/verify"
     for bid, word in (
         ("rp-first", "First"),
