@@ -462,15 +462,10 @@ async def test_lost_bus_message_never_stalls(server: Server, api: httpx.Client) 
                 state, _ = rt.rs.apply(rt.state, action)
                 state, rolls, _ = settle_chance(rt.rs, state)
                 entries = [(seat, action), *rolls]
-                await repository.append(
-                    s,
-                    gid,
-                    rt.seq,
-                    entries,
-                    game_fields(rt.rs, state, list(rt.seats.values())),
-                    None,
-                )
-                new = rt.seq + len(entries)
+                fields = game_fields(rt.rs, state, list(rt.seats.values()))
+            async with eng.begin() as conn:  # written behind the workers' backs
+                await repository.append(conn, gid, rt.seq, entries, fields)
+            new = rt.seq + len(entries)
         finally:
             await eng.dispose()
         for c in clients:
