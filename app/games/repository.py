@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, case, func, insert, select, update
+from sqlalchemy import Connection, Table, bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
@@ -118,51 +118,67 @@ _CAS = (
 _ROWS = insert(_ACTIONS)
 
 
+Append = tuple[str, int, list[tuple[str, dict[str, Any]]], dict[str, Any]]
+"""One game's append: its id, the seq it follows, its log entries and its lobby fields."""
+
+
+def _cas_params(appends: list[Append], now: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "g_id": g,
+            "old_seq": old,
+            "new_seq": old + len(entries),
+            "now": now,
+            "status": f["status"],
+            "turn": f["turn"],
+            "to_act": f["to_act"],
+            "winner": f["winner"],
+        }
+        for g, old, entries, f in appends
+    ]
+
+
+def _row_params(appends: list[Append], now: Any) -> list[dict[str, Any]]:
+    return [
+        {"game_id": g, "seq": old + i + 1, "seat": seat, "action": action, "created_at": now}
+        for g, old, entries, _f in appends
+        for i, (seat, action) in enumerate(entries)
+    ]
+
+
 async def append(
     conn: AsyncConnection,
     game_id: str,
     old_seq: int,
     entries: list[tuple[str, dict[str, Any]]],
     fields: dict[str, Any],
-) -> int:
-    """Append log entries after ``old_seq`` in the caller's transaction
-    (``Database.transaction``): the compare-and-set on ``games.seq`` and the rows (unique
-    ``(game_id, seq)``).  Raises :class:`StaleSeq` if another writer got there first;
-    the caller's transaction then rolls back and nothing is written."""
-    new_seq = old_seq + len(entries)
+) -> None:
+    """PostgreSQL: one game's append in the caller's transaction: the compare-and-set on
+    ``games.seq`` and the rows (unique ``(game_id, seq)``).  Raises :class:`StaleSeq` if
+    another writer got there first; the caller's transaction then rolls back and nothing
+    is written."""
+    appends: list[Append] = [(game_id, old_seq, entries, fields)]
     now = utcnow()
     try:
-        res = await conn.execute(
-            _CAS,
-            {
-                "g_id": game_id,
-                "old_seq": old_seq,
-                "new_seq": new_seq,
-                "now": now,
-                "status": fields["status"],
-                "turn": fields["turn"],
-                "to_act": fields["to_act"],
-                "winner": fields["winner"],
-            },
-        )
+        res = await conn.execute(_CAS, _cas_params(appends, now)[0])
         if res.rowcount != 1:
             raise StaleSeq()
-        await conn.execute(
-            _ROWS,
-            [
-                {
-                    "game_id": game_id,
-                    "seq": old_seq + i + 1,
-                    "seat": seat,
-                    "action": action,
-                    "created_at": now,
-                }
-                for i, (seat, action) in enumerate(entries)
-            ],
-        )
+        await conn.execute(_ROWS, _row_params(appends, now))
     except IntegrityError:
         raise StaleSeq() from None
-    return new_seq
+
+
+def append_group(conn: Connection, appends: list[Append]) -> None:
+    """SQLite: several games' appends in the caller's transaction
+    (``Database.write_log``), all or none (:class:`StaleSeq`)."""
+    now = utcnow()
+    try:
+        res = conn.execute(_CAS, _cas_params(appends, now))
+        if res.rowcount != len(appends):
+            raise StaleSeq()
+        conn.execute(_ROWS, _row_params(appends, now))
+    except IntegrityError:
+        raise StaleSeq() from None
 
 
 class LogWriter:
@@ -170,15 +186,10 @@ class LogWriter:
     compare-and-set lost, nothing written).
 
     PostgreSQL: each append is a transaction of its own; concurrent ones only meet on the
-    game's row.  SQLite: ONE writer for the process, and appends queued while it commits
-    go together into its next transaction (one compare-and-set statement and one insert
-    for the group, executed as executemany).  Why: SQLite has one writer at a time, and
-    through aiosqlite each statement is a hand-over to its thread and back (cursor,
-    execute, close: three per statement, measured 0.3 ms of CPU and 1-2 ms of wall time
-    each on a loaded 2-core machine); a transaction per action made the log the
-    bottleneck of one worker (~7 hand-overs per action, serialised), a group pays them
-    once for every action it carries.  A group whose compare-and-set matched fewer rows
-    than it holds (another process wrote one of its games) or whose insert failed is
+    game's row.  SQLite: the appends queued while the writer commits go together into its
+    next transaction (``Database.write_log``: one compare-and-set statement and one insert
+    for the group, executed as executemany).  A group whose compare-and-set matched fewer
+    rows than it holds (another process wrote one of its games) or whose insert failed is
     rolled back whole and its appends are retried one by one, so each gets its own
     answer.  Appends of one game never share a group: the game's lock waits for each."""
 
@@ -187,7 +198,7 @@ class LogWriter:
     def __init__(self, db: Any) -> None:
         self.db = db
         self.grouped = is_sqlite(db.url)
-        self._pending: list[tuple[tuple[Any, ...], asyncio.Future[bool]]] = []
+        self._pending: list[tuple[Append, asyncio.Future[bool]]] = []
         self._task: asyncio.Task[None] | None = None
 
     async def append(
@@ -197,28 +208,25 @@ class LogWriter:
         entries: list[tuple[str, dict[str, Any]]],
         fields: dict[str, Any],
     ) -> bool:
-        args = (game_id, old_seq, entries, fields)
+        one: Append = (game_id, old_seq, entries, fields)
         if not self.grouped:
-            return await self._one(args)
+            try:
+                async with self.db.transaction() as conn:
+                    await append(conn, *one)
+                return True
+            except StaleSeq:
+                return False
         fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._pending.append((args, fut))
+        self._pending.append((one, fut))
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
         return await fut
-
-    async def _one(self, args: tuple[Any, ...]) -> bool:
-        try:
-            async with self.db.transaction() as conn:
-                await append(conn, *args)
-            return True
-        except StaleSeq:
-            return False
 
     async def _run(self) -> None:
         while self._pending:
             group, self._pending = self._pending[: self.GROUP], self._pending[self.GROUP :]
             try:
-                results = await self._group([args for args, _ in group])
+                results = await self._group([one for one, _ in group])
             except Exception as exc:  # nothing of the group is durable
                 for _, fut in group:
                     if not fut.done():
@@ -228,58 +236,21 @@ class LogWriter:
                 if not fut.done():  # a waiter cancelled: the row stays written
                     fut.set_result(ok)
 
-    async def _group(self, group: list[tuple[Any, ...]]) -> list[bool]:
+    async def _group(self, group: list[Append]) -> list[bool]:
         if len(group) > 1:
             try:
-                async with self.db.transaction() as conn:
-                    await append_many(conn, group)
+                await self.db.write_log(lambda conn: append_group(conn, group))
                 return [True] * len(group)
             except StaleSeq:
                 pass
-        return [await self._one(args) for args in group]
+        return [await self._alone(one) for one in group]
 
-
-async def append_many(
-    conn: AsyncConnection,
-    appends: list[tuple[str, int, list[tuple[str, dict[str, Any]]], dict[str, Any]]],
-) -> None:
-    """Several games' appends in the caller's transaction, all or none (StaleSeq)."""
-    now = utcnow()
-    try:
-        res = await conn.execute(
-            _CAS,
-            [
-                {
-                    "g_id": g,
-                    "old_seq": old,
-                    "new_seq": old + len(entries),
-                    "now": now,
-                    "status": f["status"],
-                    "turn": f["turn"],
-                    "to_act": f["to_act"],
-                    "winner": f["winner"],
-                }
-                for g, old, entries, f in appends
-            ],
-        )
-        if res.rowcount != len(appends):
-            raise StaleSeq()
-        await conn.execute(
-            _ROWS,
-            [
-                {
-                    "game_id": g,
-                    "seq": old + i + 1,
-                    "seat": seat,
-                    "action": action,
-                    "created_at": now,
-                }
-                for g, old, entries, _f in appends
-                for i, (seat, action) in enumerate(entries)
-            ],
-        )
-    except IntegrityError:
-        raise StaleSeq() from None
+    async def _alone(self, one: Append) -> bool:
+        try:
+            await self.db.write_log(lambda conn: append_group(conn, [one]))
+            return True
+        except StaleSeq:
+            return False
 
 
 async def actions_after(session: AsyncSession, game_id: str, after_seq: int) -> list[ActionRow]:

@@ -1,4 +1,4 @@
-"""The log append (app/games/repository.py ``append`` in a ``Database.transaction``):
+"""The log append (app/games/repository.py ``LogWriter``):
 a compare-and-set of ``games.seq`` plus the log rows, in one transaction, all or nothing.
 On SQLite and PostgreSQL alike: the first append of a seq wins, a stale one writes
 nothing, and an append whose rows already exist leaves nothing behind."""
@@ -52,12 +52,7 @@ def _backend(kind: str, tmp_path: Path) -> Iterator[str]:
 async def _append(
     db: Database, old: int, entries: list[tuple[str, dict[str, Any]]], fields: dict[str, Any]
 ) -> bool:
-    try:
-        async with db.transaction() as conn:
-            await repository.append(conn, "g1", old, entries, fields)
-        return True
-    except repository.StaleSeq:
-        return False
+    return await repository.LogWriter(db).append("g1", old, entries, fields)
 
 
 async def _setup(db: Database, more: list[str] = []) -> None:
