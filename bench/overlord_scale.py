@@ -27,6 +27,7 @@ orjson come with the server).
     python bench/overlord_scale.py --games 100 --profile out.prof   # cProfile, 1 worker
     python bench/overlord_scale.py --games 100 --phases   # thread CPU per part, 1 worker
     python bench/overlord_scale.py --games 100 --repeat 3   # 3 runs: medians and ranges
+    python bench/overlord_scale.py --games 100 --bot-games 20   # while 20 bot games think
 """
 
 from __future__ import annotations
@@ -177,6 +178,7 @@ def start_server(
     profile: str | None,
     shared: str | None = None,
     phases: str | None = None,
+    bots: bool = False,
 ) -> tuple[subprocess.Popen[bytes], str, str | None]:
     """``shared``: the schema of a server already started (another "machine" of the same
     database and Redis: no migration)."""
@@ -192,6 +194,8 @@ def start_server(
         "OVERLORD_TEST_SEEDS": "1",
         "BOT_GRACE_SECONDS": "3600",
     }
+    if bots:  # --bot-games: the bots think without pause
+        env["BOT_DELAY"] = "0"
     schema = shared
     if pg:
         if schema is None:
@@ -296,6 +300,32 @@ def http(
     )
     with urllib.request.urlopen(req, timeout=60) as r:
         return json.loads(r.read())
+
+
+def create_bot_games(base: str, n: int, level: str) -> list[str]:
+    """n Pegasus Bridge games (Memoir '44, 1v1) whose both sides the server's bot plays at
+    ``level``: they think all through the measured window (BOT_DELAY=0)."""
+    tok = http(base, "POST", "/api/identity", {"name": "Host"})["token"]
+    ids = []
+    for i in range(n):
+        g = http(
+            base,
+            "POST",
+            "/api/games",
+            {
+                "ruleset": "m44",
+                "scenario_id": "2-PegasusBridge",
+                "mode": "1v1",
+                "seat": "AXIS",
+                "bots": ["ALLIES"],
+                "seed": 9000 + i,
+            },
+            tok,
+        )
+        http(base, "POST", f"/api/games/{g['id']}/seats/AXIS/bot", {"level": level}, tok)
+        http(base, "POST", f"/api/games/{g['id']}/seats/ALLIES/bot", {"level": level}, tok)
+        ids.append(str(g["id"]))
+    return ids
 
 
 def create_games(base: str, n: int) -> tuple[list[str], list[str]]:
@@ -646,7 +676,9 @@ async def run_server(
     machines: int = 1,
 ) -> dict[str, Any]:
     phased = tempfile.mktemp(prefix="phases_") if args.phases and workers == 1 else None
-    proc, base, schema = start_server(pg, workers, args.profile, phases=phased)
+    proc, base, schema = start_server(
+        pg, workers, args.profile, phases=phased, bots=args.bot_games > 0
+    )
     procs, bases = [proc], [base]
     try:
         for _ in range(machines - 1):  # other "machines": same database and Redis
@@ -664,6 +696,10 @@ async def run_server(
         t = time.perf_counter()
         gids, toks = await asyncio.get_running_loop().run_in_executor(None, create_games, base, g)
         made = time.perf_counter() - t
+        if args.bot_games:
+            await asyncio.get_running_loop().run_in_executor(
+                None, create_bot_games, base, args.bot_games, args.bot_level
+            )
         ramp = max(3.0, g * 9 / 400)  # connect the sockets over the ramp
         clock = Clock(g, time.perf_counter() + ramp, args.warmup, args.duration)
         tasks = []
@@ -1045,6 +1081,14 @@ def main() -> None:
         help="the server run's latencies (seconds into the "
         "window, ms), one action per line, to this file: where the tail is",
     )
+    ap.add_argument(
+        "--bot-games",
+        type=int,
+        default=0,
+        help="also this many Memoir '44 games played bot against bot, thinking all "
+        "through the window (the other games' p99 while bots think: compare with 0)",
+    )
+    ap.add_argument("--bot-level", default="hard", help="the level of --bot-games' bots")
     ap.add_argument("--relay-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--payloads", help=argparse.SUPPRESS)
     args = ap.parse_args()
