@@ -129,6 +129,7 @@ def has_control(text: str) -> bool:
 # -- HTTP: every request body and URL checked before routing --------------------------------
 
 MAX_JSON_BODY = 64 * 1024
+MAX_UPLOAD_BYTES = 2 * 1024 * 1024  # an uploaded .m44 file
 MULTIPART_OVERHEAD = 64 * 1024
 
 
@@ -183,9 +184,8 @@ class InputLimitMiddleware:
     and JSON bodies that are too deep, not UTF-8 or hold NUL / lone surrogates (400),
     before FastAPI parses anything.  The checked body is replayed to the app."""
 
-    def __init__(self, app: Any, max_upload_bytes: int) -> None:
+    def __init__(self, app: Any) -> None:
         self.app = app
-        self.max_upload = max_upload_bytes
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         kind = scope["type"]
@@ -205,7 +205,7 @@ class InputLimitMiddleware:
             if k == b"content-type":
                 ctype = v.decode("latin-1").lower()
         multipart = ctype.startswith("multipart/")
-        limit = self.max_upload + MULTIPART_OVERHEAD if multipart else MAX_JSON_BODY
+        limit = MAX_UPLOAD_BYTES + MULTIPART_OVERHEAD if multipart else MAX_JSON_BODY
         chunks, size, more = [], 0, True
         while more:
             msg = await receive()
@@ -219,7 +219,7 @@ class InputLimitMiddleware:
                         send,
                         413,
                         "file_too_large",
-                        f"a .m44 file is at most {self.max_upload} bytes",
+                        f"a .m44 file is at most {MAX_UPLOAD_BYTES} bytes",
                     )
                 return await _reply(
                     send,

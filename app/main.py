@@ -30,6 +30,7 @@ from .games.presence import Presence
 from .games.sessions import GameSessions
 from .identity.endpoints import router as identity_router
 from .inputs import InputLimitMiddleware
+from .notifications import push
 from .notifications.hooks import Notifications
 from .offers.endpoints import router as offers_router
 from . import ratelimit
@@ -77,6 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        push.public_key(settings)  # a VAPID key that cannot be read stops the start
         db = Database(settings.database_url)
         games = GameSessions(settings, db, make_pubsub(settings.redis_url))
         presence = Presence(games)
@@ -142,7 +144,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     install_error_handlers(app)
     # outermost first: the origin check (no body read), then the input limits
-    app.add_middleware(InputLimitMiddleware, max_upload_bytes=settings.max_upload_bytes)
+    app.add_middleware(InputLimitMiddleware)
     app.add_middleware(OriginMiddleware, allowed=settings.allowed_origins)
     for router in (
         identity_router,

@@ -39,8 +39,6 @@ class RateLimited(AppError):
     code, status = "rate_limited", 429
 
 
-CATCHUP_RATE = "30/10second"  # log rebuilds (/events, reconnect since) per client
-
 _storage = MemoryStorage()
 _limiter = MovingWindowRateLimiter(_storage)
 _local = AsyncMovingWindowRateLimiter(AsyncMemoryStorage())

@@ -9,17 +9,77 @@ protocol live in docs/protocol.md and in the modules that enforce them, not here
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from limits import parse
+from pydantic import AliasChoices, Field, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS_DIR = ROOT / "scenarios"
 TEMPLATES_DIR = ROOT / "templates"
 STATIC_DIR = ROOT / "static"
+
+RateName = Literal[
+    "socket",
+    "catchup",
+    "identity",
+    "game",
+    "game_address",
+    "upload",
+    "upload_address",
+    "replay",
+    "challenge",
+    "register",
+    "login",
+    "login_name",
+]
+# every per-client rate limit (a `limits` string: N/second, N/minute, N/10minute, ...);
+# RATE_LIMITS overrides any of them; docs/protocol.md "Rate limits" tells what each counts
+RATE_DEFAULTS: dict[RateName, str] = {
+    "socket": "20/second",  # messages one websocket may send (bursts of twice as many)
+    "catchup": "30/10second",  # log rebuilds (GET /events, reconnects with since) per client
+    "identity": "30/hour",  # new identities per client address
+    "game": "10/minute",  # new games per identity
+    "game_address": "60/hour",  # new games per client address
+    "upload": "10/minute",  # scenario uploads per identity
+    "upload_address": "20/minute",  # scenario uploads per client address
+    "replay": "20/minute",  # replays and dice verifications per client address
+    "challenge": "30/hour",  # challenges per identity
+    "register": "10/hour",  # registrations and e-mail changes per client
+    "login": "20/minute",  # sign-in and password-reset attempts per client address
+    "login_name": "10/10minute",  # sign-in and password-reset attempts per account name
+}
+
+
+def rate_limits(value: str | Mapping[str, str]) -> dict[RateName, str]:
+    """:data:`RATE_DEFAULTS` with the overrides of ``value`` (``"game=20/minute,login=5/
+    minute"`` or a mapping); ValueError names an unknown limit or a bad limit string."""
+    if isinstance(value, str):
+        pairs = [p.partition("=") for p in value.split(",") if p.strip()]
+        bad = [n for n, sep, _ in pairs if not sep]
+        if bad:
+            raise ValueError(f"{bad[0].strip()!r} is not name=limit (e.g. game=20/minute)")
+        names = [n.strip() for n, _, _ in pairs]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"rate limit {twice[0]!r} given twice")
+        value = {n.strip(): limit.strip() for n, _, limit in pairs}
+    out = dict(RATE_DEFAULTS)
+    for name, limit in value.items():
+        if name not in RATE_DEFAULTS:
+            raise ValueError(f"unknown rate limit {name!r}; the names: {', '.join(RATE_DEFAULTS)}")
+        try:
+            item = parse(limit)
+        except ValueError:
+            item = None
+        if item is None or item.amount < 1:
+            raise ValueError(f"{name}={limit!r} is not a limit such as 10/minute")
+        out[name] = limit  # type: ignore[index]
+    return out
 
 
 class Settings(BaseSettings):
@@ -27,92 +87,67 @@ class Settings(BaseSettings):
 
     # where games are stored: a SQLite file (one worker) or postgresql+asyncpg://... (any)
     database_url: str = "sqlite+aiosqlite:///./data/overlord.db"
-    # PostgreSQL schema (search_path) to use; tests and benchmarks set one per run
+    # PostgreSQL schema (search_path) of the tables, for a database shared with other software
     database_schema: str | None = None
-    # PostgreSQL connections per worker (as many again on demand); keep workers x 2 x this
-    # under the server's max_connections
+    # PostgreSQL connections per worker (x2 on demand): keep WORKERS x 2 x this < max_connections
     db_pool_size: int = 5
-    # redis:// or rediss:// (TLS) URL, with user:password for an ACL; set with WORKERS > 1
+    # redis:// or rediss:// (TLS) URL, user:password@ for an ACL; required when WORKERS > 1
     redis_url: str | None = None
-    # the address other workers reach this one's internal relay listener at (a routable
-    # address of this machine when workers run on several machines)
+    # address the other workers reach this one's relay at: a routable one across machines
     forward_host: str = "127.0.0.1"
-    # signs login tokens' cookies and the workers' relay (HMAC); the same on every worker
-    # and machine: set it in production (unset, `overlord-server serve` makes one per start)
+    # signs mailed links and the workers' relay: set it, the same on every worker and machine
     secret_key: str = Field(default_factory=lambda: secrets.token_urlsafe(32))
-    # address and port the server listens on
+    # address the server listens on (0.0.0.0: reachable from other machines)
     host: str = "127.0.0.1"
+    # TCP port the server listens on
     port: int = 8000
-    # uvicorn worker processes (more than 1 needs PostgreSQL and REDIS_URL)
+    # uvicorn worker processes, about one per core (more than 1 needs PostgreSQL and REDIS_URL)
     workers: int = 1
-    # seconds a stopping worker waits for its connections and tasks before cutting them
-    # (0: no limit); acknowledged actions are committed either way
+    # seconds a stopping worker waits for sockets and tasks (0: no limit); under the stop timeout
     shutdown_grace_seconds: float = Field(default=10.0, ge=0)
-    # messages per second a socket may send (bursts of twice as many)
-    ws_rate_per_second: float = 20.0
-    # bytes queued for one socket before it is dropped (close 4008; it reconnects)
-    ws_send_queue_bytes: int = 4 * 1024 * 1024
-    # games kept in memory per worker (only idle ones are dropped past it)
+    # games kept in memory per worker (idle ones dropped past it): above the live games per worker
     registry_capacity: int = 256
-    # seconds after which a game nobody uses is dropped from memory (0: never)
+    # seconds after which a game nobody uses leaves memory (0: never); it reloads on next use
     idle_evict_seconds: float = 300.0
-    # log entries between state snapshots (a cold load replays at most this many)
-    snapshot_every: int = 50
-    # seconds before each server bot move (a readable pace)
+    # seconds before each server bot move (0: at once; the default is a pace players can follow)
     bot_delay: float = 0.8
     # seconds an absent player has before his seats may go to a bot
     bot_grace_seconds: float = 120.0
-    # bots stop once a game's log has this many entries (0: never; tests and benchmarks)
+    # bots stop once a game's log has this many entries (0: never; for tests and benchmarks)
     bot_max_seq: int = 0
-    # the computer players' level for a bot seat without its own (docs/ai.md)
+    # level of a bot seat that has none of its own: random, easy, normal or hard (docs/ai.md)
     bot_level: Literal["random", "easy", "normal", "hard"] = "normal"
-    # processes the computer players think in (a thinking bot never holds up the loop)
+    # processes the computer players think in: raise it when many bot moves wait to be thought
     bot_workers: int = Field(default=1, ge=1, le=64)
-    # tests only: POST /api/games may fix the engine's seed; never in production
+    # OVERLORD_TEST_SEEDS=1: POST /api/games may fix the dice seed (tests only, never in production)
     allow_test_seed: bool = Field(
         default=False, validation_alias=AliasChoices("OVERLORD_TEST_SEEDS", "ALLOW_TEST_SEED")
     )
-    # largest .m44 upload in bytes
-    max_upload_bytes: int = 2 * 1024 * 1024
     # origins allowed besides the server's own, comma separated (https://play.example.org)
     allowed_origins: str = ""
-    # uploads per identity (a `limits` rate string such as 10/minute)
-    upload_rate: str = "10/minute"
-    # uploaded scenarios kept per identity
-    upload_quota: int = 50
-    # a reconnect further behind than this many log entries gets a full sync instead
-    catchup_max_entries: int = 500
-    # log entries per GET /api/games/{id}/events answer
-    events_page: int = 500
-    # new identities per client address (a `limits` rate string; shared through Redis)
-    identity_rate: str = "30/hour"
-    # new games per identity, and per client address
-    game_rate: str = "10/minute"
-    game_address_rate: str = "60/hour"
-    # uploads per client address
-    upload_address_rate: str = "20/minute"
-    # replays and dice verifications per client address
-    replay_rate: str = "20/minute"
-
-    # accounts (app/accounts): `limits` rates of registrations per client address, of
-    # sign-in attempts per address and per account name; the lifetime of the signed
-    # links sent by e-mail (verification, password reset)
-    register_rate: str = "10/hour"
-    login_rate: str = "20/minute"
-    login_name_rate: str = "10/10minute"
-    link_hours: int = 24
-    # the server's address as players reach it, for links in e-mails (unset: the
-    # address of the request, or http://HOST:PORT for notifications sent by a worker)
+    # changes to RATE_DEFAULTS above, name=limit comma separated ("game=20/minute,login=5/minute")
+    rate_limits: Annotated[dict[RateName, str], NoDecode] = Field(
+        default_factory=lambda: dict(RATE_DEFAULTS)
+    )
+    # the server's address as players reach it, for mailed links (unset: the request's or HOST:PORT)
     public_url: str | None = None
-    # notifications (app/notifications): e-mail through SMTP_URL (smtp://user:pass@host:port,
-    # smtps:// for TLS; unset: no e-mail), Web Push with the VAPID keys (unset: none);
-    # "your turn" waits notify_grace_seconds for a player not connected to the game
+    # e-mail through smtp://user:pass@host:port (smtps:// for TLS); unset: no e-mail
     smtp_url: str | None = None
+    # sender of the e-mails; its address is also the contact given to Web Push services
     mail_from: str = "Overlord <overlord@localhost>"
+    # Web Push VAPID private key (base64url, or a PEM file's path); unset: no Web Push
     vapid_private_key: str | None = None
-    vapid_public_key: str | None = None
-    vapid_subject: str = "mailto:overlord@localhost"
+    # seconds after which "your turn" goes to a player not connected to his game
     notify_grace_seconds: float = Field(default=120.0, ge=0)
+
+    @field_validator("rate_limits", mode="before")
+    @classmethod
+    def _rate_limits(cls, value: Any) -> dict[RateName, str]:
+        return rate_limits(value)
+
+    def rate(self, name: RateName) -> str:
+        """The ``limits`` string of rate limit ``name``."""
+        return self.rate_limits[name]
 
     def base_url(self) -> str:
         """Where players reach the server (links in e-mails and pushes)."""

@@ -114,13 +114,11 @@ async def measure(
     from app.games.sessions import GameSessions
     from app.models import Identity
     from app.pubsub import make_pubsub
-    from app.realtime.connection import SEND_QUEUE, Connection
+    from app.realtime.connection import SEND_QUEUE, SEND_QUEUE_BYTES, Connection
     from app.realtime.hub import Hub
     from app.settings import Settings
 
-    settings = Settings(
-        database_url=url, redis_url=None, idle_evict_seconds=0, ws_rate_per_second=1000
-    )
+    settings = Settings(database_url=url, redis_url=None, idle_evict_seconds=0)
     db = Database(url)
     sessions = GameSessions(settings, db, make_pubsub(None))
     hub = Hub(settings, sessions, Presence(sessions))
@@ -131,7 +129,7 @@ async def measure(
         rt = await hub.registry.get(gid)
         conns: dict[str | None, Connection] = {}
         for seat in [*SEATS, None]:
-            conn = Connection(Socket(meter), SEND_QUEUE, settings.ws_send_queue_bytes)
+            conn = Connection(Socket(meter), SEND_QUEUE, SEND_QUEUE_BYTES)
             conn.writer_task = asyncio.create_task(conn.writer())
             await asyncio.sleep(0)  # the writer idles: direct sends
             identity = None

@@ -4,8 +4,8 @@ Starts a uvicorn (temp SQLite DB) from ``--root`` (default: this checkout; point
 another worktree to compare) and measures:
 
 1. **uploads**: ``--uploads`` distinct scenario uploads (bearer tokens of
-   ``--uploads / 10`` identities; the server's upload rate and quota are raised for the
-   run so that listing cost alone is measured), then ``GET /api/scenarios`` latency
+   ``--uploads / 10`` identities, within the upload quota; the server's upload rates are
+   raised for the run so that listing cost alone is measured), then ``GET /api/scenarios`` latency
    (median of 5) and ``/healthz`` latency while listings run;
 2. **catch-up**: a bot-vs-bot Pegasus game played to ``--entries`` log entries, then
    ``--concurrent`` simultaneous anonymous ``GET /events?since=0`` and the same number of
@@ -57,13 +57,8 @@ def start(root: Path, db: Path, extra: dict[str, str]) -> tuple[subprocess.Popen
         "DATABASE_URL": f"sqlite+aiosqlite:///{db}",
         "SECRET_KEY": "bench",
         "BOT_DELAY": "0",
-        "UPLOAD_RATE": "100000/minute",
-        "UPLOAD_QUOTA": "100000",
-        "IDENTITY_RATE": "100000/minute",
-        "GAME_RATE": "100000/minute",
-        "GAME_ADDRESS_RATE": "100000/minute",
-        "UPLOAD_ADDRESS_RATE": "100000/minute",
-        "REPLAY_RATE": "100000/minute",
+        "RATE_LIMITS": "upload=100000/minute,identity=100000/minute,game=100000/minute,"
+        "game_address=100000/minute,upload_address=100000/minute,replay=100000/minute",
         "OVERLORD_TEST_SEEDS": "1",
         "PYTHONPATH": str(root),
         **extra,

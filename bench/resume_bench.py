@@ -89,15 +89,11 @@ class Server:
         self.base = f"http://127.0.0.1:{self.port}"
         self.env = {
             **os.environ,
-            "WS_RATE_PER_SECOND": "1000",
-            "IDENTITY_RATE": "100000/minute",
-            "GAME_RATE": "100000/minute",
-            "GAME_ADDRESS_RATE": "100000/minute",
-            "UPLOAD_ADDRESS_RATE": "100000/minute",
-            "REPLAY_RATE": "100000/minute",
+            "RATE_LIMITS": "socket=1000/second,identity=100000/minute,game=100000/minute,"
+            "game_address=100000/minute,upload_address=100000/minute,replay=100000/minute,"
+            "catchup=100000/second",
             "OVERLORD_TEST_SEEDS": "1",
             "BOT_GRACE_SECONDS": "3600",
-            "CATCHUP_RATE": "100000/second",
             **(extra or {}),
         }
         self.schema: str | None = None

@@ -75,12 +75,8 @@ def start_server(pg: bool, workers: int) -> tuple[subprocess.Popen[bytes], str, 
     port = free_port()
     env = {
         **os.environ,
-        "WS_RATE_PER_SECOND": "1000",
-        "IDENTITY_RATE": "100000/minute",
-        "GAME_RATE": "100000/minute",
-        "GAME_ADDRESS_RATE": "100000/minute",
-        "UPLOAD_ADDRESS_RATE": "100000/minute",
-        "REPLAY_RATE": "100000/minute",
+        "RATE_LIMITS": "socket=1000/second,identity=100000/minute,game=100000/minute,"
+        "game_address=100000/minute,upload_address=100000/minute,replay=100000/minute",
         "OVERLORD_TEST_SEEDS": "1",
     }  # fixed seeds: comparable runs
     schema = None

@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse
 from ..errors import AppError
 from ..identity.endpoints import set_token_cookie
 from ..models import Identity
+from ..notifications import push
 from ..pages.endpoints import render
 from ..ratelimit import check_shared, client_key
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep, token_from
@@ -52,7 +53,7 @@ async def register(
     place (his games stay his; ``token`` is his token); otherwise a new identity and
     session are created and the cookie set."""
     await check_shared(
-        _settings(request).register_rate,
+        _settings(request).rate("register"),
         "register",
         client_key(request),
         "registrations",
@@ -71,9 +72,9 @@ async def login(
 ) -> SignedIn:
     """Sign in (any device): a new session token, also set as the cookie."""
     s = _settings(request)
-    await check_shared(s.login_rate, "login", client_key(request), "sign-in attempts")
+    await check_shared(s.rate("login"), "login", client_key(request), "sign-in attempts")
     await check_shared(
-        s.login_name_rate,
+        s.rate("login_name"),
         "login-name",
         service.name_key(body.name),
         "sign-in attempts for this name",
@@ -96,7 +97,7 @@ async def set_email(
 ) -> AccountOut:
     """Set the account's address (unverified until its link is opened; a link is mailed)."""
     await check_shared(
-        _settings(request).register_rate,
+        _settings(request).rate("register"),
         "email",
         client_key(request, identity.id),
         "address changes",
@@ -121,9 +122,9 @@ async def password_reset(body: NameIn, request: Request, session: SessionDep) ->
     """Mail a reset link to the account's verified address (the same answer whether or
     not the name has one)."""
     s = _settings(request)
-    await check_shared(s.login_rate, "reset", client_key(request), "reset requests")
+    await check_shared(s.rate("login"), "reset", client_key(request), "reset requests")
     await check_shared(
-        s.login_name_rate,
+        s.rate("login_name"),
         "reset-name",
         body.name.casefold(),
         "reset requests for this name",
@@ -170,7 +171,7 @@ async def drop_push(body: PushOut, session: SessionDep, identity: CurrentIdentit
 @router.get("/api/push/key")
 async def push_key(request: Request) -> dict[str, str | None]:
     """The VAPID public key a browser subscribes with (null: no Web Push here)."""
-    return {"public_key": _settings(request).vapid_public_key}
+    return {"public_key": push.public_key(_settings(request))}
 
 
 # ------------------------------------------------------------------ pages of the links

@@ -7,7 +7,7 @@
 * **Sign in** on any device: a new session (token) of the account's identity; the
   session list and revocation of ``app/identity`` apply to it.
 * **E-mail**: optional; verified by a signed link (itsdangerous, the server's
-  ``SECRET_KEY``, ``LINK_HOURS``).  A verified address receives notifications and
+  ``SECRET_KEY``, valid :data:`LINK_HOURS`).  A verified address receives notifications and
   password resets.
 * **Password reset**: a signed link to the verified address; the link carries a digest
   of the current password hash, so it works once (a new password changes the hash).  A
@@ -35,6 +35,7 @@ from . import repository
 from .schemas import KINDS, AccountOut, NotifyIn, PushIn, Register, notify_of
 from .tokens import InvalidLink, sign, unsign
 
+LINK_HOURS = 24  # how long a mailed link (e-mail verification, password reset) is valid
 _hasher = PasswordHash.recommended()
 # verified against when the name is unknown, so that a sign-in takes as long either way
 _DUMMY = _hasher.hash("not a password of anyone")
@@ -140,7 +141,7 @@ async def set_email(
 
 
 async def verify_email(session: AsyncSession, settings: Settings, token: str) -> Identity:
-    data = unsign(settings, "verify", token, settings.link_hours * 3600)
+    data = unsign(settings, "verify", token, LINK_HOURS * 3600)
     ident = await session.get(Identity, str(data.get("i")) if isinstance(data, dict) else "")
     if ident is None or not ident.email or ident.email != data.get("e"):
         raise InvalidLink("this link is for an address no longer on the account")
@@ -177,7 +178,7 @@ async def request_reset(session: AsyncSession, settings: Settings, name: str) ->
 async def reset_password(
     session: AsyncSession, settings: Settings, token: str, password: str
 ) -> Identity:
-    data = unsign(settings, "reset", token, settings.link_hours * 3600)
+    data = unsign(settings, "reset", token, LINK_HOURS * 3600)
     ident = await session.get(Identity, str(data.get("i")) if isinstance(data, dict) else "")
     if ident is None or data.get("p") != _pw_digest(ident):
         raise InvalidLink("this link was used already")

@@ -17,7 +17,7 @@ async def create_campaign(
     body: CampaignCreate, session: SessionDep, me: CurrentIdentity, request: Request
 ) -> CampaignOut:
     """A campaign of the listed scenarios; its first battle's game is created at once
-    (counted as a new game: ``GAME_RATE`` / ``GAME_ADDRESS_RATE``)."""
+    (counted as a new game: the rate limits ``game`` and ``game_address``)."""
     await admit_game(request, me.id)
     return await service.create_campaign(session, me, body)
 

@@ -1,12 +1,13 @@
 """Bounded catch-up: the events of log entries ``since+1..upto`` rebuilt from the nearest
 state snapshot at or before ``since`` plus the log tail (never the whole log), at most
-``EVENTS_PAGE`` entries per request, computed once per (game, since, upto, seats) and
-shared by concurrent requests (single flight), kept in a small LRU.
+``EVENTS_PAGE`` (app/games/service.py) entries per request, computed once per (game,
+since, upto, seats) and shared by concurrent requests (single flight), kept in a small
+LRU.
 
 Callers: ``GET /api/games/{id}/events`` (paged: ``next_since``) and the websocket
 reconnect with ``since`` (``app/realtime/hub.py``: a reconnect further behind than
 ``CATCHUP_MAX_ENTRIES`` gets a ``sync`` instead).  Both are rate-limited per client
-(``CATCHUP_RATE``) by their callers.
+(the rate limit ``catchup``) by their callers.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ from fastapi import APIRouter, Query, Request, Response, status
 
 from ..engine_api import bot_levels, default_bot_level, optional_rules, preview_action, rulesets
 from ..errors import BadRequest, NotFound
-from ..ratelimit import CATCHUP_RATE, address_key, check_shared, client_key
+from ..ratelimit import address_key, check_shared, client_key
 from ..tutorial import TUTORIALS
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
@@ -38,7 +38,7 @@ async def create_game(
     """Create a game on a bundled or uploaded scenario.  The side that moves first comes
     from the scenario; seats come from the mode (``1v1``: one per side), player slots from
     the layout per side; ``bots`` lists the slots the server's bot plays.  Rate-limited
-    per identity (``GAME_RATE``) and per client address (``GAME_ADDRESS_RATE``)."""
+    per identity and per client address (the rate limits ``game``, ``game_address``)."""
     await admit_game(request, me.id)
     out = await service.create_game(session, me, body, request.app.state.settings.allow_test_seed)
     if body.bots:
@@ -49,8 +49,8 @@ async def create_game(
 async def admit_game(request: Request, identity_id: str) -> None:
     """Count a new game (or campaign) against its creator's and its address's windows."""
     s = request.app.state.settings
-    await check_shared(s.game_rate, "game", client_key(request, identity_id), "new games")
-    await check_shared(s.game_address_rate, "game", address_key(request), "new games")
+    await check_shared(s.rate("game"), "game", client_key(request, identity_id), "new games")
+    await check_shared(s.rate("game_address"), "game", address_key(request), "new games")
 
 
 @router.post("/tutorials/{name}", status_code=status.HTTP_201_CREATED, response_model=GameCreated)
@@ -204,9 +204,12 @@ async def game_events(
     """The events of the log after ``since``, redacted for the caller's seats (spectators:
     public events, or with ``watch`` what that side sees): a late joiner's battle log, one
     page at a time (``next_since``).  Never the actions or the seed.  Rate-limited per
-    client (``CATCHUP_RATE``)."""
+    client (the rate limit ``catchup``)."""
     await check_shared(
-        CATCHUP_RATE, "catchup", client_key(request, me.id if me else None), "log requests"
+        request.app.state.settings.rate("catchup"),
+        "catchup",
+        client_key(request, me.id if me else None),
+        "log requests",
     )
     return await service.event_log(session, game_id, me, since, invite, watch)
 

@@ -22,6 +22,7 @@ from . import repository
 from .runtime import Batch, GameRuntime, clock_at, dump_snapshot, game_fields, settle_chance
 
 log = logging.getLogger("app.play")
+SNAPSHOT_EVERY = 50  # log entries between state snapshots (a cold load replays at most these)
 
 
 @dataclass
@@ -48,7 +49,6 @@ async def submit(
     seat: str,
     expected_seq: int,
     action: dict[str, Any],
-    snapshot_every: int,
 ) -> Outcome:
     """Apply ``action`` for ``seat``; the caller holds ``rt.lock``."""
     if rt.fields()["status"] == "finished":
@@ -77,7 +77,7 @@ async def submit(
     new = old + len(entries)
     # the log rows are the truth; a snapshot only shortens cold starts, so it is written
     # after the broadcast (write_snapshot), off the action's path
-    snap = snapshot_due(rt.game_id, old, new, snapshot_every)
+    snap = snapshot_due(rt.game_id, old, new, SNAPSHOT_EVERY)
     stale = await _append(db, writer, rt, old, entries, fields)
     if stale is not None:
         return stale
@@ -184,7 +184,7 @@ async def write_snapshot(
     db: Database, rs: Ruleset, game_id: str, seq: int, state: Any, timed: bool = True
 ) -> None:
     """Store the state after ``seq`` and, for a timed game, its clock's fold (the
-    previous snapshot's + at most ``SNAPSHOT_EVERY`` rows; best effort: the log alone
+    previous snapshot's + at most :data:`SNAPSHOT_EVERY` rows; best effort: the log alone
     replays the game).  ``timed=False``: the caller knows the game has no clock (no
     read of the game row on the hot path)."""
     try:

@@ -198,7 +198,7 @@ class GameEvents(BaseModel):
     next_since: int | None = Field(
         default=None,
         description="more entries follow: ask again "
-        "with since=next_since (at most EVENTS_PAGE per answer)",
+        "with since=next_since (at most 500 entries per answer)",
     )
 
 

@@ -28,7 +28,6 @@ from ..scenarios import repository as scenario_repo
 from ..scenarios import service as scenarios
 from ..clocks.schemas import ClockIn
 from ..security import new_id
-from ..settings import get_settings
 from . import catchup, repository
 from .modes import STAND_IN_MODES, build_slots, get_mode, seat_spec
 from .privacy import require_watch
@@ -47,6 +46,7 @@ from .schemas import (
 
 LIVE_STATUSES = ("open", "live")
 LOG_FORMAT = "overlord-log/1"
+EVENTS_PAGE = 500  # log entries per GET /api/games/{id}/events answer
 
 
 def clock_settings(clock: ClockIn | None) -> dict[str, Any] | None:
@@ -585,8 +585,7 @@ async def event_log(
                 "watch: a side of this game, for spectators of a ruleset with spectator seats",
                 code="invalid_watch",
             )
-    page = get_settings().events_page
-    upto = min(game.seq, since + page)
+    upto = min(game.seq, since + EVENTS_PAGE)
     entries = await _events(session, game, seats, since, upto, spectator)
     rs = ruleset(game.ruleset)
     first = rs.new_game(

@@ -109,9 +109,7 @@ class GameSessions:
             elif by is None and not info.is_bot and not forced:
                 out = play.Outcome.reject(rt.seq, "not_seated", f"seat {seat} is not a bot")
             else:
-                out = await play.submit(
-                    self.db, self.log, rt, seat, expected_seq, action, self.settings.snapshot_every
-                )
+                out = await play.submit(self.db, self.log, rt, seat, expected_seq, action)
             if out.ok and out.batch is not None and not self.bus.local_only:
                 b = out.batch  # committed: other workers hear of it first
                 await self.publish(

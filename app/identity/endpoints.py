@@ -29,10 +29,13 @@ async def create_identity(
     body: IdentityCreate, session: SessionDep, request: Request, response: Response
 ) -> IdentityCreated:
     """Create a guest identity; the token is returned once and set as a cookie.
-    Rate-limited per client address (``IDENTITY_RATE``): otherwise every per-identity
+    Rate-limited per client address (the rate limit ``identity``): otherwise every per-identity
     limit would be one new identity away."""
     await check_shared(
-        request.app.state.settings.identity_rate, "identity", address_key(request), "new identities"
+        request.app.state.settings.rate("identity"),
+        "identity",
+        address_key(request),
+        "new identities",
     )
     ident, token = await service.create_guest(session, body.name, request.headers.get("user-agent"))
     set_token_cookie(request, response, token)

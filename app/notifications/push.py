@@ -1,11 +1,17 @@
 """Web Push (pywebpush, VAPID): one message to each of an identity's subscriptions.
-Without VAPID keys in the settings nothing is sent."""
+Without ``VAPID_PRIVATE_KEY`` nothing is sent.  The public key browsers subscribe with is
+derived from the private one, and the contact push services are given is ``MAIL_FROM``'s
+address."""
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import logging
+import os
+from email.utils import parseaddr
+from functools import lru_cache
 from typing import Any
 
 from ..settings import Settings
@@ -14,7 +20,35 @@ log = logging.getLogger("app.push")
 
 
 def enabled(settings: Settings) -> bool:
-    return bool(settings.vapid_private_key and settings.vapid_public_key)
+    return bool(settings.vapid_private_key)
+
+
+@lru_cache(maxsize=4)
+def _vapid(private_key: str) -> Any:
+    """The key pair of a VAPID private key: base64url (raw or DER), or a PEM file's path."""
+    from py_vapid import Vapid  # type: ignore[import-untyped]
+
+    if os.path.isfile(private_key):
+        return Vapid.from_file(private_key)
+    return Vapid.from_string(private_key)
+
+
+def public_key(settings: Settings) -> str | None:
+    """The VAPID public key browsers subscribe with (base64url of the uncompressed
+    point), or None without Web Push; raises on a private key that cannot be read."""
+    if not settings.vapid_private_key:
+        return None
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    point = _vapid(settings.vapid_private_key).public_key.public_bytes(
+        Encoding.X962, PublicFormat.UncompressedPoint
+    )
+    return base64.urlsafe_b64encode(point).rstrip(b"=").decode()
+
+
+def subject(settings: Settings) -> str:
+    """The contact push services are given (VAPID ``sub``): ``MAIL_FROM``'s address."""
+    return "mailto:" + parseaddr(settings.mail_from)[1]
 
 
 def _send(settings: Settings, sub: dict[str, Any], payload: str) -> int:
@@ -27,8 +61,8 @@ def _send(settings: Settings, sub: dict[str, Any], payload: str) -> int:
         r = webpush(
             subscription_info=sub,
             data=payload,
-            vapid_private_key=settings.vapid_private_key,
-            vapid_claims={"sub": settings.vapid_subject},
+            vapid_private_key=_vapid(str(settings.vapid_private_key)),
+            vapid_claims={"sub": subject(settings)},
             timeout=10,
         )
         return int(getattr(r, "status_code", 201))

@@ -11,7 +11,6 @@ from . import service
 from .schemas import ChallengeIn, OfferOut
 
 router = APIRouter(prefix="/api", tags=["offers"])
-CHALLENGE_RATE = "30/hour"
 
 
 async def _started(request: Request, offer: OfferOut) -> None:
@@ -25,8 +24,10 @@ async def challenge(
     body: ChallengeIn, request: Request, session: SessionDep, me: CurrentIdentity
 ) -> OfferOut:
     """Challenge an account by name to a 1v1 game (any ruleset, scenario and clock)."""
-    await check_shared(CHALLENGE_RATE, "challenge", client_key(request, me.id), "challenges")
     st = request.app.state
+    await check_shared(
+        st.settings.rate("challenge"), "challenge", client_key(request, me.id), "challenges"
+    )
     return await service.challenge(session, st.db, st.settings, me, body)
 
 

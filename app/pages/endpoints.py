@@ -138,7 +138,7 @@ async def verify_page(
     """ "Verify dice": the commitment, the revealed seed and salt, and the engine's check of
     the finished game's log (the same as ``python -m engine verify LOG.json``).  A private
     game: 404 as an unknown game without a seat, its creator or ``?invite=``.
-    Rate-limited per client address (``REPLAY_RATE``)."""
+    Rate-limited per client address (the rate limit ``replay``)."""
     log_url = f"/api/games/{game_id}/log" + (f"?invite={quote(invite)}" if invite else "")
     ctx: dict[str, Any] = {
         "game_id": game_id,
@@ -149,7 +149,7 @@ async def verify_page(
     }
     try:
         await check_shared(
-            request.app.state.settings.replay_rate,
+            request.app.state.settings.rate("replay"),
             "replay",
             address_key(request),
             "replay requests",

@@ -3,7 +3,7 @@ the framework's send (Starlette's ``WebSocket.send_text``), and a token-bucket r
 limiter for what the client sends.
 
 A slow or dead client never delays anyone else: ``send`` never blocks; when the queue is
-full (``SEND_QUEUE`` messages or ``WS_SEND_QUEUE_BYTES`` characters) the connection is
+full (``SEND_QUEUE`` messages or ``SEND_QUEUE_BYTES`` characters) the connection is
 dropped with close 4008 and the client resyncs on reconnect.
 """
 
@@ -15,6 +15,7 @@ from collections import deque
 from typing import Any
 
 from fastapi import WebSocket, WebSocketDisconnect
+from limits import parse
 from starlette.websockets import WebSocketState
 
 from ..chat.policy import Actor
@@ -24,10 +25,17 @@ from ..jsontext import dumps, loads  # noqa: F401  (re-exported: the hub's seria
 MAX_MESSAGE_BYTES = 64 * 1024  # a client message past this: error message_too_large
 HARD_MAX_BYTES = 1024 * 1024  # a frame past this: the socket is closed (1009)
 SEND_QUEUE = 256  # messages queued for one socket before close 4008
+SEND_QUEUE_BYTES = 4 * 1024 * 1024  # characters queued for one socket before close 4008
 MAX_DROPS = 200  # messages dropped by the rate limit before close 4429
 
 _CLOSE = object()
 OVERFLOW = (4008, "send queue overflow: reconnect with since")
+
+
+def per_second(limit: str) -> float:
+    """Messages per second of a ``limits`` string (``20/second``, ``600/minute``)."""
+    item = parse(limit)
+    return item.amount / item.get_expiry()
 
 
 def burst(rate: float) -> int:
@@ -57,7 +65,9 @@ class Connection:
     of texts.  One text object may be queued to many connections (an audience's
     update is encoded once)."""
 
-    def __init__(self, ws: WebSocket, queue_size: int, max_bytes: int = 4 * 1024 * 1024) -> None:
+    def __init__(
+        self, ws: WebSocket, queue_size: int = SEND_QUEUE, max_bytes: int = SEND_QUEUE_BYTES
+    ) -> None:
         self.ws = ws
         self._out: deque[Any] = deque()
         self._wake = asyncio.Event()

@@ -23,7 +23,16 @@ from ..models import Identity
 from ..ratelimit import client_key
 from ..security import hash_token, identity_of_token, token_from
 from . import remote
-from .connection import MAX_DROPS, MAX_MESSAGE_BYTES, SEND_QUEUE, Connection, TokenBucket, burst
+from .connection import (
+    MAX_DROPS,
+    MAX_MESSAGE_BYTES,
+    SEND_QUEUE,
+    SEND_QUEUE_BYTES,
+    Connection,
+    TokenBucket,
+    burst,
+    per_second,
+)
 from .forward import auth_mac
 from .hub import Hub
 
@@ -76,7 +85,6 @@ def _text_of(message: dict[str, Any]) -> tuple[str | None, int]:
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(ws: WebSocket, game_id: str) -> None:
     hub: Hub = ws.app.state.hub
-    settings = hub.settings
     fwd = ws.app.state.forward  # another worker owns the game: relayed to it
     claims = fwd.relayed(ws, game_id) if fwd is not None else None
     if fwd is not None and GAME_ID.fullmatch(game_id) and await fwd.route(ws, game_id):
@@ -85,7 +93,7 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
         await fwd.accept_relayed(ws, claims)
     else:
         await ws.accept()
-    conn = Connection(ws, SEND_QUEUE, settings.ws_send_queue_bytes)
+    conn = Connection(ws, SEND_QUEUE, SEND_QUEUE_BYTES)
     conn.relay_nonce = str(claims["nonce"]) if claims is not None else None
     conn.writer_task = asyncio.create_task(conn.writer())
     rt: GameRuntime | None = None
@@ -194,7 +202,8 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
 
 async def _read_loop(hub: Hub, rt: GameRuntime, conn: Connection) -> None:
     s = hub.settings
-    bucket = TokenBucket(s.ws_rate_per_second, burst(s.ws_rate_per_second))
+    rate = per_second(s.rate("socket"))
+    bucket = TokenBucket(rate, burst(rate))
     drops, noticed = 0, -1.0
     loop = asyncio.get_running_loop()
     while not conn.closed:
@@ -212,7 +221,7 @@ async def _read_loop(hub: Hub, rt: GameRuntime, conn: Connection) -> None:
                         "type": "error",
                         "code": "rate_limited",
                         "id": _peek_id(text),
-                        "message": f"over {s.ws_rate_per_second:g} messages/s; messages dropped",
+                        "message": f"over {rate:g} messages/s; messages dropped",
                         "details": {"dropped": drops},
                     }
                 )

@@ -32,12 +32,13 @@ from ..games.schemas import EventEntry
 from ..games.sessions import GameSessions
 from ..models import Identity
 from ..settings import Settings
-from .connection import MAX_MESSAGE_BYTES, Connection, burst, dumps
+from .connection import MAX_MESSAGE_BYTES, Connection, burst, dumps, per_second
 from .delta import PatchText, ViewParts
 
 log = logging.getLogger("app.hub")
 
 PROTOCOL = 1
+CATCHUP_MAX_ENTRIES = 500  # a reconnect further behind than this many log entries gets a sync
 
 
 _UNSURE = object()
@@ -204,8 +205,8 @@ class Hub:
             **clock_field(rt),
             "limits": {
                 "max_message_bytes": MAX_MESSAGE_BYTES,
-                "rate_per_second": s.ws_rate_per_second,
-                "burst": burst(s.ws_rate_per_second),
+                "rate_per_second": per_second(s.rate("socket")),
+                "burst": burst(per_second(s.rate("socket"))),
             },
         }
 
@@ -385,8 +386,8 @@ class Hub:
         if since >= rt.seq or rt.batches_since(since) is not None:
             return None
         # bounded: far behind, or rebuilding too often, gets the full view (a ``sync``)
-        if rt.seq - since > self.settings.catchup_max_entries or not ratelimit.hit(
-            ratelimit.CATCHUP_RATE, "catchup", conn.client
+        if rt.seq - since > CATCHUP_MAX_ENTRIES or not ratelimit.hit(
+            self.settings.rate("catchup"), "catchup", conn.client
         ):
             return None
         try:
@@ -408,7 +409,7 @@ class Hub:
         followed by any batch accepted since), None when it missed nothing, a ``sync``
         only when the events cannot be told.  ``since`` must be in ``0..rt.seq``."""
         status = self._status(rt)
-        if rt.seq - since > self.settings.catchup_max_entries:  # far behind: full view
+        if rt.seq - since > CATCHUP_MAX_ENTRIES:  # far behind: full view
             return self.sync_msg(rt, conn.seat, conn.identity_id, conn.seats)
         batches = rt.batches_since(since)
         if batches is not None:

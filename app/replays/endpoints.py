@@ -33,9 +33,9 @@ async def game_replay(
     of steps at a time (``from``, ``limit``; ``next_from`` for the next page, None at the
     end; ``steps_total``); ``verify_url``: the dice verification page of a game with a
     dice commitment.  A private game: 404 ``game_not_found`` without a seat, its creator or
-    ``?invite=``.  Rate-limited per client address (``REPLAY_RATE``)."""
+    ``?invite=``.  Rate-limited per client address (the rate limit ``replay``)."""
     await check_shared(
-        request.app.state.settings.replay_rate, "replay", address_key(request), "replay requests"
+        request.app.state.settings.rate("replay"), "replay", address_key(request), "replay requests"
     )
     return await service.replay(session, game_id, me, invite, start, limit)
 

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request, Response, UploadFile, status
 
+from .. import inputs
 from ..ratelimit import address_key
 from ..security import CurrentIdentity, SessionDep
 from . import service
@@ -37,5 +38,5 @@ async def upload_scenario(
     per client address, per-identity quota); it is validated by ``engine.load_scenario``.
     Unknown codes answer 422 ``unknown_codes`` with every code and its hexes in
     ``details.unknown``."""
-    data = await file.read(service.get_settings().max_upload_bytes + 1)
+    data = await file.read(inputs.MAX_UPLOAD_BYTES + 1)
     return await service.upload(session, identity, data, address_key(request))

@@ -1,8 +1,8 @@
-"""Uploads are a resource: signed-in identities only, a per-identity rate
-(``UPLOAD_RATE``, a ``limits`` rate string, default 10/minute), a per-address rate
-(``UPLOAD_ADDRESS_RATE``: new identities buy no new window), a quota
-(``UPLOAD_QUOTA`` scenarios kept per identity, default 50), and limits on what a file
-may hold (nesting depth, NUL/encoding, name and label lengths)."""
+"""Uploads are a resource: signed-in identities only, a per-identity rate (the rate
+limit ``upload``, default 10/minute), a per-address rate (``upload_address``: new
+identities buy no new window), a quota (:data:`UPLOAD_QUOTA` scenarios kept per
+identity), and limits on what a file may hold (nesting depth, NUL/encoding, name and
+label lengths)."""
 
 from __future__ import annotations
 
@@ -20,14 +20,15 @@ from ..settings import get_settings
 NAME_MAX = 120  # a scenario name as listed (cleaned and cut to this)
 LABEL_MAX = 80  # one board label's text
 LABELS_MAX = 300  # labels per board
+UPLOAD_QUOTA = 50  # uploaded scenarios kept per identity
 
 
 async def admit(session: AsyncSession, identity: Identity, address: str) -> None:
     """Raise 429 ``rate_limited`` / 403 ``upload_quota_exceeded`` before any parsing
     (``address``: the client's ``a:<address>`` key)."""
     s = get_settings()
-    await check_shared(s.upload_rate, "upload", f"i:{identity.id}", "uploads")
-    await check_shared(s.upload_address_rate, "upload", address, "uploads")
+    await check_shared(s.rate("upload"), "upload", f"i:{identity.id}", "uploads")
+    await check_shared(s.rate("upload_address"), "upload", address, "uploads")
     n = (
         await session.execute(
             select(func.count())
@@ -35,11 +36,11 @@ async def admit(session: AsyncSession, identity: Identity, address: str) -> None
             .where(ScenarioRow.uploaded_by == identity.id)
         )
     ).scalar_one()
-    if n >= s.upload_quota:
+    if n >= UPLOAD_QUOTA:
         raise Forbidden(
-            f"you have uploaded {n} scenarios; the quota is {s.upload_quota}",
+            f"you have uploaded {n} scenarios; the quota is {UPLOAD_QUOTA}",
             code="upload_quota_exceeded",
-            quota=s.upload_quota,
+            quota=UPLOAD_QUOTA,
             uploaded=n,
         )
 

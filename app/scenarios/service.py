@@ -23,10 +23,11 @@ from ..engine_api import (
     scenario_from_text,
     sha256_text,
 )
+from .. import inputs
 from ..errors import NotFound, TooLarge, Unprocessable
 from ..games.modes import layouts
 from ..models import Identity, ScenarioRow
-from ..settings import SCENARIOS_DIR, get_settings
+from ..settings import SCENARIOS_DIR
 from . import quota, repository
 from .schemas import ScenarioDetail, ScenarioSummary
 
@@ -225,8 +226,8 @@ async def upload(
 ) -> ScenarioSummary:
     """Store an upload of a signed-in identity from client ``address`` (rates and quota
     first, then the file's limits, then the engine), with its summary."""
-    if len(data) > get_settings().max_upload_bytes:
-        raise TooLarge(f"a .m44 file is at most {get_settings().max_upload_bytes} bytes")
+    if len(data) > inputs.MAX_UPLOAD_BYTES:
+        raise TooLarge(f"a .m44 file is at most {inputs.MAX_UPLOAD_BYTES} bytes")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:

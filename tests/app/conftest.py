@@ -70,7 +70,8 @@ def _psql(sql: str) -> str | None:
 
 
 class Server:
-    """A uvicorn subprocess; ``restart`` keeps the database (kill -9 by default)."""
+    """A uvicorn subprocess serving tests/app/server_app.py (``TEST_CONSTANTS`` in ``env``
+    lowers fixed limits); ``restart`` keeps the database (kill -9 by default)."""
 
     def __init__(self, env: dict[str, str], workers: int = 1, log_level: str = "warning") -> None:
         self.env = {**os.environ, **env}
@@ -102,7 +103,7 @@ class Server:
             PY,
             "-m",
             "uvicorn",
-            "app.main:app",
+            "tests.app.server_app:app",
             "--host",
             "127.0.0.1",
             "--port",
@@ -150,19 +151,31 @@ class Server:
 
 
 BASE_ENV = {
-    "WS_RATE_PER_SECOND": "200",
-    "SNAPSHOT_EVERY": "25",
+    "TEST_CONSTANTS": "app.games.play.SNAPSHOT_EVERY=25",  # snapshots in short games too
     "BOT_DELAY": "0",
     "SECRET_KEY": "test",
     "BOT_LEVEL": "random",  # seat-handling tests: instant bots (test_ai_bots: levels)
     "OVERLORD_TEST_SEEDS": "1",  # tests may fix a game's seed (off in production)
     # every test client is 127.0.0.1: the creation limits per address are tested apart
-    "IDENTITY_RATE": "100000/minute",
-    "GAME_RATE": "100000/minute",
-    "GAME_ADDRESS_RATE": "100000/minute",
-    "UPLOAD_ADDRESS_RATE": "100000/minute",
-    "REPLAY_RATE": "100000/minute",
+    "RATE_LIMITS": "socket=200/second,identity=100000/minute,game=100000/minute,"
+    "game_address=100000/minute,upload_address=100000/minute,replay=100000/minute",
 }
+LISTS = ("RATE_LIMITS", "TEST_CONSTANTS")  # name=value lists: a test's values are merged in
+
+
+def with_env(base: dict[str, str], extra: dict[str, str]) -> dict[str, str]:
+    """``base`` updated with ``extra``; in the ``LISTS`` variables, ``extra``'s entries
+    replace those of the same name only."""
+    out = {**base, **extra}
+    for var in LISTS:
+        merged: dict[str, str] = {}
+        for value in (base.get(var), extra.get(var)):
+            for item in filter(None, (value or "").split(",")):
+                name, _, v = item.partition("=")
+                merged[name] = v
+        if merged:
+            out[var] = ",".join(f"{k}={v}" for k, v in merged.items())
+    return out
 
 
 @contextlib.contextmanager
@@ -173,9 +186,10 @@ def backend(
     prepare: Callable[[Server], None] | None = None,
 ) -> Iterator[Server]:
     """A migrated, started server on ``sqlite`` (one worker) or ``pg`` (PostgreSQL in a
-    fresh schema + Redis, two workers; skips when unreachable).  ``prepare`` replaces the
-    migration to head (e.g. migrate, add rows, migrate on)."""
-    env = {**BASE_ENV, **(extra_env or {})}
+    fresh schema + Redis, two workers; skips when unreachable), with ``BASE_ENV`` and
+    ``extra_env`` (:func:`with_env`).  ``prepare`` replaces the migration to head (e.g.
+    migrate, add rows, migrate on)."""
+    env = with_env(BASE_ENV, extra_env or {})
     if kind == "sqlite":
         srv = Server({**env, "DATABASE_URL": f"sqlite+aiosqlite:///{db_dir / 'test.db'}"})
         srv.kind = "sqlite"  # type: ignore[attr-defined]

@@ -68,8 +68,7 @@ def mailing_server(
     sign-in limits raised: every test client comes from 127.0.0.1)."""
     base = {
         "SMTP_URL": box.url,
-        "REGISTER_RATE": "1000/hour",
-        "LOGIN_RATE": "1000/minute",
+        "RATE_LIMITS": "register=1000/hour,login=1000/minute",
     }
     with backend(request.param, Path(tmp_path_factory.mktemp("mail")), {**base, **env}) as srv:
         yield srv

@@ -22,7 +22,7 @@ def acc(
     tmp_path_factory: pytest.TempPathFactory,
     mailbox: Mailbox,
 ) -> Iterator[Server]:
-    env = {"LOGIN_NAME_RATE": "4/minute", "PUBLIC_URL": "http://players.example"}
+    env = {"RATE_LIMITS": "login_name=4/minute", "PUBLIC_URL": "http://players.example"}
     with mailing_server(request, tmp_path_factory, mailbox, env) as srv:
         yield srv
 
@@ -99,7 +99,7 @@ def test_bad_password_and_per_name_rate_limit(api: httpx.Client) -> None:
     ]
     assert {r.json()["error"]["code"] for r in codes} == {"bad_credentials"}
     assert all(r.status_code == 401 for r in codes)
-    # LOGIN_NAME_RATE=4/minute: the fifth attempt on that name is refused, right or wrong
+    # login_name=4/minute: the fifth attempt on that name is refused, right or wrong
     r = api.post("/api/accounts/login", json={"name": name, "password": PW})
     assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
     unknown = api.post("/api/accounts/login", json={"name": uniq("Nobody"), "password": PW})

@@ -374,7 +374,7 @@ def test_a_cold_start_from_an_early_snapshot_is_the_live_game(tmp_path: Path) ->
     then replayed the tail on the wrong state).  After a kill -9, each game reloads from
     its snapshots and shows exactly the view it had."""
     with (
-        backend("sqlite", tmp_path, {"SNAPSHOT_EVERY": "2"}) as srv,
+        backend("sqlite", tmp_path, {"TEST_CONSTANTS": "app.games.play.SNAPSHOT_EVERY=2"}) as srv,
         httpx.Client(base_url=srv.base, timeout=20) as api,
     ):
         games = [two_player_game(api, seed=40 + n) for n in range(6)]

@@ -291,7 +291,7 @@ async def test_private_games_hidden_and_need_the_invite(server: Server, api: htt
         assert now_player.seat == "ALLIES"
 
 
-# -- uploads as a resource and bounded catch-up (own servers: their limits are env) -------
+# -- uploads as a resource and bounded catch-up (own servers with lower limits) ----------
 
 
 @pytest.fixture(scope="module")
@@ -300,11 +300,10 @@ def limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "sqlite",
         tmp_path_factory.mktemp("limited"),
         {
-            "UPLOAD_RATE": "5/minute",
-            "UPLOAD_QUOTA": "3",
-            "CATCHUP_MAX_ENTRIES": "40",
-            "EVENTS_PAGE": "15",
-            "SNAPSHOT_EVERY": "10",
+            "RATE_LIMITS": "upload=5/minute",
+            "TEST_CONSTANTS": "app.scenarios.quota.UPLOAD_QUOTA=3,"
+            "app.realtime.hub.CATCHUP_MAX_ENTRIES=40,app.games.service.EVENTS_PAGE=15,"
+            "app.games.play.SNAPSHOT_EVERY=10",
             "BOT_MAX_SEQ": "90",
         },
     ) as srv:

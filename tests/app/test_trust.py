@@ -133,11 +133,8 @@ def limited(
         request.param,
         tmp_path_factory.mktemp("trustlim"),
         {
-            "IDENTITY_RATE": "6/minute",
-            "GAME_RATE": "3/minute",
-            "GAME_ADDRESS_RATE": "5/minute",
-            "UPLOAD_RATE": "100/minute",
-            "UPLOAD_ADDRESS_RATE": "4/minute",
+            "RATE_LIMITS": "identity=6/minute,game=3/minute,game_address=5/minute,"
+            "upload=100/minute,upload_address=4/minute"
         },
     ) as srv:
         yield srv
@@ -170,12 +167,12 @@ async def test_creation_is_limited_per_address_across_identities(limited: Server
             ).status_code
             for _ in range(4)
         ]
-        assert one == [201] * 3 + [429]  # per identity (GAME_RATE)
+        assert one == [201] * 3 + [429]  # per identity (game)
         more = [
             (await c.post("/api/games", json=body, headers=auth(t))).status_code
             for t in tokens[1:4]
         ]
-        assert more == [201, 201, 429]  # per address (GAME_ADDRESS_RATE)
+        assert more == [201, 201, 429]  # per address (game_address)
         files = [
             (
                 await c.post(

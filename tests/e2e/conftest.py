@@ -48,13 +48,9 @@ class LiveServer:
             "DATABASE_URL": f"sqlite+aiosqlite:///{db_dir / 'e2e.db'}",
             "SECRET_KEY": "e2e",
             "BOT_DELAY": "0",
-            "IDENTITY_RATE": "100000/minute",
-            "GAME_RATE": "100000/minute",
-            "GAME_ADDRESS_RATE": "100000/minute",
-            "UPLOAD_ADDRESS_RATE": "100000/minute",
-            "REPLAY_RATE": "100000/minute",
+            "RATE_LIMITS": "socket=200/second,identity=100000/minute,game=100000/minute,"
+            "game_address=100000/minute,upload_address=100000/minute,replay=100000/minute",
             "BOT_LEVEL": "random",  # instant bots; docs/ai.md for the levels
-            "WS_RATE_PER_SECOND": "200",
             "OVERLORD_TEST_SEEDS": "1",
         }  # the e2e games use fixed seeds
         self.env.pop("REDIS_URL", None)
