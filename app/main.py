@@ -89,7 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         notifications = Notifications(games, presence)
         games.committed += [hub.deliver, bots.schedule, notifications.committed]
         app.state.notifications = notifications
-        games.notices.append(hub.notice)
+        # bus notices (seats, chat, presence) once the game caught up with the log
+        games.notices += [hub.notice, bots.notice, notifications.notice]
         app.state.db, app.state.games, app.state.hub, app.state.bots = db, games, hub, bots
         games.revoked.append(hub.revoked)
         # the creation limits, shared by the workers

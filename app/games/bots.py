@@ -189,6 +189,11 @@ class BotDriver:
             return
         self.schedule(rt)
 
+    async def notice(self, rt: GameRuntime, msg: dict[str, Any]) -> None:
+        """A bus notice: changed seats (one handed to a bot) may give a bot its turn."""
+        if msg.get("kind") == "seats":
+            self.schedule(rt)
+
     def schedule(self, rt: GameRuntime) -> None:
         if rt.bot_task is not None and not rt.bot_task.done():
             return

@@ -1,14 +1,16 @@
 """The game session service of one worker: the live games it holds (the registry), every
 action submitted to them, and the ``committed`` event that tells who listens (the hub's
-deliveries, the bot driver) that a game's log grew.
+deliveries, the bot driver, the notifications) that a game's log grew.
 
 Every accepted batch is committed first (``play.submit``: the compare-and-set on
 ``games.seq`` and the log rows in one transaction), then published on the bus, then the
-listeners run, in seq order: a game's actions are serialised by its runtime lock, and the
-listeners run under it.  Other workers' batches arrive on the bus: they are applied to
-the cached state (or read from the log when one was missed) and raise the same event.
-Bus messages that are not batches (seats changed, chat, presence) go to the ``notices``
-listeners after the game caught up with the log.
+listeners run, once per batch, in seq order: a game's actions are serialised by its
+runtime lock, and the listeners run under it.  Other writers' batches (another worker's,
+arriving on the bus, or read from the log) are applied to the cached state and raise the
+same event, once for the batches applied together.  Nothing else raises it: a refused
+action or a catch-up that found nothing new commits nothing.  Bus messages that are not
+batches (seats changed, chat, presence) go to the ``notices`` listeners after the game
+caught up with the log.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class GameSessions:
         self.registry = Registry(db.sessions, settings.registry_capacity)
         self.log = LogWriter(db)  # commits the accepted actions
         self.worker = new_id("w")  # this worker's name (bot leases, spectators)
-        self.committed: list[Committed] = []  # run under the game's lock, in seq order
+        self.committed: list[Committed] = []  # the log grew: run under the game's lock
         self.notices: list[Notice] = []
         self.revoked: list[Callable[[str], Any]] = []  # a login token's hash was revoked
         # set when one worker owns each game (app/games/ownership.py): forget an idle
@@ -78,7 +80,10 @@ class GameSessions:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def _fire(self, rt: GameRuntime) -> None:
+    def _fire(self, rt: GameRuntime, before: int) -> None:
+        """Tell the ``committed`` listeners, if the game's log grew past seq ``before``."""
+        if rt.seq == before:
+            return
         for listener in self.committed:
             listener(rt)
 
@@ -101,6 +106,7 @@ class GameSessions:
         ``forced``: the bot decides for a human seat out of time.  ``reply`` hears the
         outcome before anyone hears of the commit (a player's ack precedes his update)."""
         async with rt.lock:
+            before = rt.seq  # a refusal may still have read another writer's batch
             info = rt.seats.get(seat)
             if meta:
                 out = await play.submit_meta(self.db, self.log, rt, seat, action)
@@ -125,7 +131,7 @@ class GameSessions:
                 )
             if reply is not None:
                 reply(out)
-            self._fire(rt)
+            self._fire(rt, before)
         if out.ok and out.snapshot is not None:
             self.spawn(
                 play.write_snapshot(
@@ -148,9 +154,10 @@ class GameSessions:
         """Bring the cached state up to the database log and tell the listeners (a lost
         bus message: connections never stall on a gap)."""
         async with rt.lock:
+            before = rt.seq
             async with self.db.sessions() as session:
                 await rt.catch_up(session)
-            self._fire(rt)
+            self._fire(rt, before)
 
     # -- the bus -------------------------------------------------------------------------
     async def publish(self, game_id: str, msg: dict[str, Any]) -> None:
@@ -202,6 +209,7 @@ class GameSessions:
 
     async def _remote_batches(self, rt: GameRuntime, msgs: list[dict[str, Any]]) -> None:
         async with rt.lock:
+            before = rt.seq
             for msg in msgs:
                 if msg["seq"] <= rt.seq:
                     continue  # ours, or already read from the log
@@ -210,7 +218,7 @@ class GameSessions:
                         await rt.catch_up(session)
                     break
                 rt.apply_remote(msg["first_seq"], msg["actor"], [(s, a) for s, a in msg["entries"]])
-            self._fire(rt)
+            self._fire(rt, before)
 
     async def reconcile(self) -> None:
         """Compare the cached games with connections to ``games.seq``; a game found behind

@@ -1,9 +1,10 @@
 """What follows a committed action, outside the game: "your turn" for an absent player,
-"game finished" and the ratings.  :meth:`Notifications.committed` is the one entry
-point: a listener of ``GameSessions.committed`` (app/games/sessions.py), registered in
-the lifespan of ``app/main.py``, so it runs after each committed batch, once the batch is
-durable (a batch of another worker too: the ``notices`` key and the ``rated_games`` row
-make each notice and each rating happen once).
+"game finished" and the ratings.  :meth:`Notifications.committed` is the entry point: a
+listener of ``GameSessions.committed`` (app/games/sessions.py), registered in the
+lifespan of ``app/main.py``, so it runs once the log grew (a batch of another worker
+too: the ``notices`` key and the ``rated_games`` row make each notice and each rating
+happen once); changed seats (:meth:`Notifications.notice`) and a game started by an
+accepted offer look at the game the same way.
 
 "Your turn": for each human seat the engine waits for, a check after
 ``NOTIFY_GRACE_SECONDS``; if the seat still waits in the same turn and its player is not
@@ -16,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections import OrderedDict
 from typing import Any
 
 from ..games.presence import Presence
@@ -25,7 +25,6 @@ from ..games.sessions import GameSessions
 from . import service
 
 log = logging.getLogger("app.notify")
-SEEN_KEEP = 4096  # games whose last noticed seq is remembered (one int each)
 
 
 def _turn_key(fields: dict[str, Any], seq: int) -> Any:
@@ -43,9 +42,6 @@ class Notifications:
         self.db = games.db
         self.settings = games.settings
         self._waiting: set[tuple[str, str, Any]] = set()  # (game, seat, turn) checks
-        # the seq each game was last looked at: the event also fires for a rejected
-        # action or a catch-up that found nothing new, which notify nobody
-        self._seen: OrderedDict[str, int] = OrderedDict()
 
     def _away(self, rt: GameRuntime, identity_id: str) -> bool:
         """Not connected to the game now: no socket of his on this worker, no recent
@@ -59,12 +55,6 @@ class Notifications:
         game's lock).  Never raises: the game goes on whatever happens to its
         notifications."""
         try:
-            if self._seen.get(rt.game_id) == rt.seq:
-                return
-            self._seen[rt.game_id] = rt.seq
-            self._seen.move_to_end(rt.game_id)
-            while len(self._seen) > SEEN_KEEP:
-                self._seen.popitem(last=False)
             self._committed(rt)
         except Exception:
             log.exception("notifications after a batch of game %s failed", rt.game_id)
@@ -85,6 +75,12 @@ class Notifications:
             if key not in self._waiting:
                 self._waiting.add(key)
                 service.spawn(self._your_turn(rt.game_id, seat, turn))
+
+    async def notice(self, rt: GameRuntime, msg: dict[str, Any]) -> None:
+        """A bus notice: changed seats may start the game or seat a player the engine
+        waits for (a finished game's news came with its last batch)."""
+        if msg.get("kind") == "seats" and rt.fields()["status"] == "live":
+            self.committed(rt)
 
     async def game_started(self, game_id: str) -> None:
         """A game went live outside the log (an offer accepted): its first turn is
