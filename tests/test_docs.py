@@ -1,16 +1,21 @@
 """The docs describe the present: every registered ruleset appears once in the rulesets
-table of docs/architecture.md, and docs/rules-coverage.md marks no rule file a registered
-ruleset plays as "not yet"."""
+table of docs/architecture.md, docs/rules-coverage.md marks no rule file a registered
+ruleset plays as "not yet", the README's table lists the settings (at most 25) and
+docs/protocol.md the rate limits with their defaults."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from pydantic import AliasChoices
+
 import engine.rulesets  # noqa: F401  (fills the registry)
+from app.settings import RATE_DEFAULTS, Settings
 from engine.core import ruleset as registry
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
 
 
 def _table_after(text: str, header: str) -> list[str]:
@@ -39,3 +44,23 @@ def test_rule_files_played_are_not_marked_not_yet() -> None:
         assert name in registry.registered()
         row = next(r for r in rows if r.startswith(f"| {number}"))
         assert "not yet" not in row and f"`{name}`" in row, row
+
+
+def test_readme_lists_every_setting() -> None:
+    rows = _table_after((ROOT / "README.md").read_text(), "| variable | default | meaning |")
+    listed = set(re.findall(r"`([A-Z_]+)`", "\n".join(r.split("|")[1] for r in rows)))
+    names = set()
+    for name, field in Settings.model_fields.items():
+        alias = field.validation_alias
+        names.add(str(alias.choices[0]) if isinstance(alias, AliasChoices) else name.upper())
+    assert listed == names and len(names) <= 25
+
+
+def test_protocol_lists_every_rate_limit_and_its_default() -> None:
+    rows = _table_after((DOCS / "protocol.md").read_text(), "| name | default | counts |")
+    listed = {}
+    for row in rows:
+        names, defaults = row.split("|")[1:3]
+        for name, default in zip(names.split(" / "), defaults.split(" / "), strict=True):
+            listed[name.strip().strip("`")] = default.strip()
+    assert listed == RATE_DEFAULTS
