@@ -67,7 +67,8 @@ export function mount(elem, context) {
 
 export function render(s) {
   if (s.seat !== R.seat) { R.desk = { selected: null, explain: null }; R.phaseKey = null; }
-  const fresh = s.view !== R.view || s.legal !== R.given;
+  // a new view, new legal actions or a game that starts: the playable things again
+  const fresh = s.view !== R.view || s.legal !== R.given || s.status !== R.status;
   Object.assign(R, { board: s.board, seq: s.seq, status: s.status, mode: s.mode, panels: s.panels || [],
     seat: s.seat, side: s.side, role: s.role, mySeats: s.mySeats || [], seats: s.seats || [], pending: s.pending });
   drawBoard(s.board);
