@@ -182,7 +182,7 @@ function handle(msg) {
       S.seq = msg.seq;
       // logSeq: the last seq whose events are in the log. On a reconnect it stays at the
       // old value so that the catch-up update (first_seq = since + 1) is logged.
-      if (S.logSeq === null) { clear($('log')); S.logSeq = msg.seq; loadHistory(msg.seq); }
+      if (S.logSeq === null) { clear($('log')); S.logSeq = msg.seq; S.historyLoaded = false; loadHistory(msg.seq); }
       applyPayload(msg);
       chat.setChannels(msg.chat_channels || {}, chatContext());
       chat.setHistory(msg.chat || []);
