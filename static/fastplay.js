@@ -1,7 +1,8 @@
-// Fast Play '44 (ruleset "fastplay") on the hex board: the Command Point counter, the
-// waiting player's interrupt prompt with its countdown (opportunity fire, assault fire,
-// defensive fire, battle back), labels for the Fast Play actions and log sentences, the
-// unit markers (suppression 1/2, OpFire) and the rules help panel.
+// Fast Play '44 on the hex board (the `fastplay` panel, drawn by static/renderers/hex.js
+// when the ruleset declares it): the Command Point counter, the waiting player's
+// interrupt prompt with its countdown (opportunity fire, assault fire, defensive fire,
+// battle back), labels for the Fast Play actions and log sentences, the unit markers
+// (suppression 1/2, OpFire) and the rules help panel.
 // The client decides nothing: it shows the engine's legal actions (docs/protocol.md).
 import { el, clear, sideName } from './util.js';
 import { ACTIONS } from './actions.js';
@@ -12,7 +13,6 @@ import { EVENT_TEXT } from './log.js';
 export const FP_PROMPT_SECONDS = 20;
 
 const hexT = (h) => (Array.isArray(h) ? `(${h[0]},${h[1]})` : '');
-export function isFastPlay(view) { return !!view && view.ruleset === 'fastplay'; }
 
 // -------------------------------------------------------------- the move's path (4.2)
 // At the table the player moves his unit hex by hex, so that he may keep out of an OpFire
@@ -135,12 +135,11 @@ export function describeFastPlayPending(p, unitName) {
 // action bar leaves them out).
 export function promptHoldsActions(view, seat) {
   const p = (view && view.pending) || {};
-  return isFastPlay(view) && !!seat && p.seat === seat && TIMED.has(p.type);
+  return !!seat && p.seat === seat && TIMED.has(p.type);
 }
 
-// The rulesets whose pages show no Command cards: Fast Play without its optional cards.
-export function usesCards(view) {
-  if (!isFastPlay(view)) return true;
+// Fast Play has Command cards only with its optional rule `command_cards`.
+export function fastPlayCards(view) {
   const opts = Array.isArray(view.options) ? view.options : Object.keys(view.options || {});
   return opts.includes('command_cards');
 }
@@ -149,7 +148,6 @@ export function usesCards(view) {
 export function renderFastPlay(box, ctx) {
   const { view, legal, seat, send, unitName } = ctx;
   if (!box) return;
-  if (!isFastPlay(view)) { box.classList.add('hidden'); return; }
   box.classList.remove('hidden');
   clear(box);
   const p = view.pending || {};

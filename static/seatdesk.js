@@ -1,9 +1,11 @@
-// Seats and bots from the game page (any ruleset): the creator of an open game gives a
+// Seats and bots from the game page (any ruleset): the seat bar (the seats one may take,
+// the invite link, the seats one holds), the creator of an open game gives a
 // seat to a bot (at a level the server lists, GET /api/bot-levels) and starts the game,
 // bots taking the seats still free; anyone takes a bot's seat back where the server
 // allows it (before the start; after it in the team modes, where bots stand in for
 // absent players).  The server decides every one of these (docs/protocol.md "Seats").
 import { el } from './util.js';
+import { t } from './i18n.js';
 
 const STAND_IN_MODES = new Set(['team', 'overlord']);
 let levels = null;          // {levels, default} once fetched
@@ -80,4 +82,60 @@ export function creatorDesk(ctx) {
       onclick: () => post('start', { level: level() }) }, `Start now: bots take the ${free.length} free seat${free.length > 1 ? 's' : ''}`));
   }
   return box;
+}
+
+// "Waiting for an opponent" / "for 3 more players" (the seats still free)
+export function freeSeatsText(seats) {
+  const free = new Set((seats || []).filter((s) => !s.taken).map((s) => s.slot || s.seat));
+  const n = free.size;
+  if (!n) return t('Waiting for the game to start…');
+  const players = new Set(seats.map((s) => s.slot || s.seat)).size;
+  return players <= 2 && n === 1 ? t('Waiting for an opponent to join…') : (n === 1 ? t('Waiting for 1 more player to join…') : t('Waiting for {n} more players to join…', { n }));
+}
+
+// The seat bar's parts: the seats one may take (a name first for a visitor without one),
+// the creator's desk, the invite link while seats are free, the seats this identity holds.
+// ctx: {seats, seat (the seat shown, null: spectator), status, mode, named, desk (creatorDesk
+// or null), inviteLink, label(seat), claim(seat), switchTo(seat), autoFocused,
+// held: [{seat, actions}] the seats played over this connection (several: switched
+// locally) or null, toAct: the view's seats to act}
+export function seatBar(ctx) {
+  const { seats, seat, label } = ctx;
+  const parts = [];
+  // a person takes a free slot, or a bot's (before the start; in team modes after it too)
+  const takeable = seat ? [] : slotsOf(seats).filter((s) => !s.taken || botSeatClaimable(s, ctx.status, ctx.mode));
+  if (takeable.length && ctx.status !== 'finished') {
+    if (!ctx.named) {
+      const input = el('input', { placeholder: t('Your name'), 'aria-label': t('Your name'), maxlength: 40, id: 'seat-name' });
+      parts.push(el('span', {}, t('Enter a name to take a seat:')), input);
+    }
+    parts.push(el('span', {}, t('Seats you may take:')));
+    for (const s of takeable) {
+      parts.push(el('button', { type: 'button', class: 'primary', 'data-claim': s.seats[0], 'data-from-bot': s.is_bot ? '1' : null, onclick: () => ctx.claim(s.seats[0]) },
+        `${t('Play {side}', { side: label(s.seats[0]) })}${s.is_bot ? ` (${t('in place of the bot')})` : ''}`));
+    }
+  }
+  if (ctx.desk) parts.push(ctx.desk);
+  if (seat && seats.some((s) => !s.taken)) {
+    parts.push(el('span', {}, `${freeSeatsText(seats)} ${t('Invite link:')} `), el('input', { readonly: true, value: ctx.inviteLink, size: 50, id: 'invite-link', 'aria-label': t('Invite link:'), onclick: (ev) => ev.target.select() }));
+  }
+  const mine = seats.filter((s) => s.mine);
+  if (!seat && mine.length) parts.push(el('span', { class: 'muted' }, t('You hold {seats}.', { seats: mine.map((x) => label(x.seat)).join(', ') })));
+  if (seat && mine.length > 1) {
+    // several role seats: over one connection they are switched here locally; a
+    // connection pinned to one (?seat=) reconnects to another
+    const local = !!ctx.held;
+    parts.push(el('span', {}, local ? t('You hold these seats (click to act for one):') : t('Your seats:')));
+    for (const s of mine) {
+      const n = local ? ((ctx.held.find((h) => h.seat === s.seat) || {}).actions || 0) : 0;
+      const acting = local ? n > 0 : (ctx.toAct || []).includes(s.seat);
+      parts.push(el('button', {
+        type: 'button', class: `seat-switch${s.seat === seat ? ' current' : ''}${acting ? ' acting' : ''}`, 'data-switch': s.seat,
+        'aria-pressed': s.seat === seat ? 'true' : 'false', disabled: s.seat === seat && !local ? true : null,
+        title: acting ? `${t('This seat has something to do now')}${n ? ` (${(n === 1 ? t('1 possible action') : t('{n} possible actions', { n }))})` : ''}` : t('Nothing to do for this seat now'), onclick: () => ctx.switchTo(s.seat),
+      }, `${label(s.seat)}${acting ? ' ●' : ''}`));
+    }
+    if (ctx.autoFocused && ctx.autoFocused === seat) parts.push(el('span', { class: 'muted', 'data-auto-focus': seat }, t('(now showing {seat}: it has something to do)', { seat: label(seat) })));
+  }
+  return parts;
 }

@@ -1,6 +1,7 @@
-// The reference renderer (docs/architecture.md "Client renderers"): the view as text and
-// one button per legal action. A ruleset may name it (renderer "plain") until it has its
-// own module; it is also the smallest example of the interface.
+// The reference renderer (docs/architecture.md "Client renderers"; the interface is
+// written out at the top of static/renderer_host.js): the view as text and one button
+// per legal action. A ruleset may name it (renderer "plain") until it has its own
+// module; it is also the smallest example of the interface.
 import { el, clear } from '../util.js';
 
 let root = null;

@@ -1,6 +1,7 @@
 // France 1944 revised combat referee (ruleset "france1944", renderer "referee"):
-// a combat form page, not a board. Interface: docs/architecture.md "Client renderers"
-// (mount(el, ctx) once, render(s) on every hello/update/sync, unmount()).
+// a combat form page, not a board. The renderer interface of static/renderer_host.js
+// (docs/architecture.md "Client renderers"): mount(el, ctx) once, render(s) after every
+// change, unmount(), describe(event) for the host's log, sideLabel(side).
 //
 // The page never computes a rule: odds, modifiers and shifts are the engine's (the
 // `assessment` of each declared combat, its `lines` in words); the forms only collect
@@ -195,7 +196,7 @@ async function runPreview() {
   let lines = [];
   let error = '';
   try {
-    const r = await fetch(`/api/rulesets/${encodeURIComponent(last.view.ruleset)}/preview`, {
+    const r = await fetch(`/api/rulesets/${encodeURIComponent(ctx.cfg.ruleset)}/preview`, {
       method: 'POST', headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ options: last.view.options || {}, action: declaration(last.view.options || {}) }) });
     const body = await r.json();

@@ -1,8 +1,9 @@
 // Renderer "square": the 3x3 Portable Wargame (ruleset "portable") as a clean SVG grid
 // with the two Reserve Areas, units as blocks (type symbol, quality, SP pips), the
-// General, terrain, the river, and D6 dice drawn as dice.  Interface (docs/architecture.md
-// "Client renderers"): mount(el, ctx) once, render(s) on every hello/update/sync,
-// unmount().  Every click sends one of s.legal (the engine's legal actions for this seat).
+// General, terrain, the river, and D6 dice drawn as dice.  The renderer interface of
+// static/renderer_host.js (docs/architecture.md "Client renderers"): mount(el, ctx) once,
+// render(s) after every change, unmount(), describe(event) for the host's log,
+// sideLabel(side).  Every click sends one of s.legal (the engine's legal actions for this seat).
 //
 // Test hooks: areas <g data-area="b2">, units <g data-unit="b1">, tray pieces
 // [data-tray-unit], buttons [data-action], the prompt #sq-prompt, the result

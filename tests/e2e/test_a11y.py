@@ -70,7 +70,7 @@ def test_board_by_keyboard_with_descriptions(new_page) -> None:
     allies.keyboard.press("n")
     expect(desc).to_contain_text("Hex")
     first = allies.locator(".kbd-cursor").get_attribute("data-hex")
-    assert allies.evaluate("(h) => window.__game.model.units.size > 0", first)
+    assert allies.evaluate("(h) => window.__hex.model.units.size > 0", first)
     # the arrows move the cursor and describe the hex (terrain, unit, strength)
     allies.keyboard.press("ArrowRight")
     second = allies.locator(".kbd-cursor").get_attribute("data-hex")

@@ -264,7 +264,7 @@ def test_a_private_game_is_watched_through_its_invite_link(new_page, live_server
     assert invite
     watcher.goto(f"/games/{gid}?invite={invite}")
     watcher.wait_for_function("window.__game && window.__game.seq !== null")
-    expect(watcher.locator("#my-seat")).to_have_text("Spectator")
+    expect(watcher.locator("#my-seat")).to_have_text("Spectating")
     expect(watcher.locator('#seat-bar [data-claim="BLUE"]')).to_have_count(1)
     stranger.goto(f"/games/{gid}")
     expect(stranger.locator("#conn")).to_have_text("not authorised")
