@@ -18,7 +18,6 @@ from ..core.units import may_target
 from ..core.unit_types import dice_table, signature
 from . import los as L
 from .common import camouflaged, drop_camouflage, terrain_at, tile_codes, visibility
-from .hooks import POINTS as P
 from .medals import eliminate
 from .terrain_changes import remove_family
 from .trains import coupled, hit_order
@@ -81,7 +80,7 @@ def battle_dice(
     ):
         n -= 1
     if st.options:
-        n -= P.dice_minus(st, u)  # 004 demoralisation / out of supply
+        n -= st.hooks.dice_minus(st, u)  # 004 demoralisation / out of supply
     return n
 
 
@@ -167,7 +166,7 @@ def move_fire(u: Unit, play: Play, st: GameState | None = None) -> int:
     mf = u.spec.move_fire
     if u.cls == "inf" and play.flags.get("inf_move_bonus") and u.spec.move <= 2:
         mf = max(mf, 2)
-    return P.move_fire_cap(st, u, mf) if st is not None and st.options else mf
+    return st.hooks.move_fire_cap(st, u, mf) if st is not None and st.options else mf
 
 
 def terrain_allows_battle(st: GameState, u: Unit) -> bool:
@@ -221,8 +220,8 @@ def targets(
         camouflaged(st),
         u.cls == "inf" and charging(st, u, play),
         signature(st),
-        P.sight_key(st, u),
-        P.targets_key(st, u) if st.options else None,
+        st.hooks.sight_key(st, u),
+        st.hooks.targets_key(st, u) if st.options else None,
     )
     hit = _TARGETS.get(key)
     if hit is not None and hit[0] is st.scn:
@@ -241,13 +240,13 @@ def targets_uncached(
     rng = len(unit_dice(st, u))
     if rng == 0:
         return []
-    rng = P.sight_reach(st, u, rng)  # night / weather: no target beyond the visibility
+    rng = st.hooks.sight_reach(st, u, rng)  # night / weather: no target beyond the visibility
     los = needs_los(u)
     dist = st.scn.board.distance
     near: list[tuple[Unit, int]] = []
     adjacent = False
     for v in st.units.values():
-        if v.side == u.side or (st.options and P.hidden(st, u.side, v)):
+        if v.side == u.side or (st.options and st.hooks.hidden(st, u.side, v)):
             continue  # Kriegspiel: an enemy off the side's board is no target
         d = dist(u.hex, v.hex)
         if d <= rng:
@@ -269,7 +268,7 @@ def targets_uncached(
             continue
         if not may_target(spec, v.spec):
             continue
-        if not P.sighted(st, u, v.hex, d):
+        if not st.hooks.sighted(st, u, v.hex, d):
             continue  # beyond the visibility (weather: artillery exception)
         if d > 1 and camo and v.hex in camo:
             continue  # camouflaged: fired at only from an adjacent hex
@@ -309,10 +308,10 @@ def declare(
     allowed = dict(targets(st, u, play, kind))
     if target not in allowed:
         v = st.unit_at(target)
-        if v is None or v.side == u.side or (st.options and P.hidden(st, u.side, v)):
+        if v is None or v.side == u.side or (st.options and st.hooks.hidden(st, u.side, v)):
             raise IllegalAction("no_target", "there is no enemy unit on that hex")
         d = st.scn.board.distance(u.hex, target)
-        if d > len(unit_dice(st, u)) or not P.sighted(st, u, target, d):
+        if d > len(unit_dice(st, u)) or not st.hooks.sighted(st, u, target, d):
             raise IllegalAction("target_out_of_range", "the target is out of range")
         if d > 1 and any(
             st.scn.board.distance(u.hex, w.hex) == 1 for w in st.units.values() if w.side != u.side
@@ -539,7 +538,7 @@ def _remove_figures(
         }
     )
     if st.options:
-        P.figures_lost(st, v, lost, by_side, events)  # 004 variants
+        st.hooks.figures_lost(st, v, lost, by_side, events)  # 004 variants
     if v.figures <= 0:
         eliminate(st, v, by_side, events)
         return True

@@ -23,7 +23,6 @@ from .battle import (
     unit_star_hits,
 )
 from .common import drop_camouflage, is_top, parse_hex, parse_unit, set_ext, terrain_at
-from .hooks import POINTS as P
 from .medals import check_victory, update_objectives
 from .movement import can_step, reachable, stopped_in_hex
 from .state import Battle, GameState, Unit
@@ -41,7 +40,7 @@ def resolve_roll(st: GameState, faces: list[str], events: list[dict[str, Any]]) 
         "dice": list(faces),
         "kind": b.kind,
     }
-    special = P.roll_handlers.get(b.kind)
+    special = st.hooks.roll_handlers.get(b.kind)
     if (
         special is not None
     ):  # seal_cave / heal / blow_bridge (engine/rulesets/m44/options/hazards.py)
@@ -69,7 +68,7 @@ def resolve_roll(st: GameState, faces: list[str], events: list[dict[str, Any]]) 
         if flags and v.spec.equipment == "boat" and _on_river(st, v.hex):
             hits, flags = hits + flags, 0  # vocabulary 1.3: every flag is a hit on a boat
         if st.options:
-            hits, flags = P.hits_flags(st, b, v, faces, (hits, flags))  # 004 variants
+            hits, flags = st.hooks.hits_flags(st, b, v, faces, (hits, flags))  # 004 variants
     events.append(
         {
             "type": "dice_rolled",
@@ -200,7 +199,7 @@ def _retreat_ends(st: GameState, v: Unit, max_steps: int) -> dict[Hex, int]:
                 if rails is not None and n not in rails.get(h, ()):
                     continue
                 held = n in st.occ  # 004 Zombie: an occupant dislodged, no further
-                if held and not (st.options and P.dislodge(st, v, n) is not None):
+                if held and not (st.options and st.hooks.dislodge(st, v, n) is not None):
                     continue
                 tn = terrain_at(st, n)
                 if (
@@ -249,7 +248,7 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list[dict[
             frm = to  # moved (or not) already
     if to != frm:
         if to in st.occ:  # 004 Zombie: "simply dislodges that Unit back one hex"
-            dislodge_unit(st, st.units[st.occ[to]], P.dislodge(st, v, to), events)
+            dislodge_unit(st, st.units[st.occ[to]], st.hooks.dislodge(st, v, to), events)
         del st.occ[frm]
         v.hex = to
         st.occ[to] = v.id
@@ -257,7 +256,7 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list[dict[
         events.append(
             {"type": "unit_retreated", "unit": v.id, "side": v.side, "from": [*frm], "to": [*to]}
         )
-        P.enemy_entered(st, v, events)  # 004 Bridge Demolition: charges removed
+        st.hooks.enemy_entered(st, v, events)  # 004 Bridge Demolition: charges removed
         b.vacated = True
     if opt["losses"]:
         if apply_hits(st, v, opt["losses"], b.side, events):
@@ -274,7 +273,7 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list[dict[
         # 004 "Rivers & Waterways, Frozen": "Roll two Battle Dice whenever a Unit Moves or
         # Retreats onto a Frozen River hex" (a chance step pushed on top of the stack, so
         # it is rolled before the attacker's take ground / the next target)
-        P.on_enter(st, st.units[v.id], "retreat", events)
+        st.hooks.on_enter(st, st.units[v.id], "retreat", events)
 
 
 def dislodge_unit(
@@ -367,7 +366,7 @@ def take_ground(st: GameState, take: bool, events: list[dict[str, Any]]) -> None
         b.stage = "desert_move"
     else:
         _after_take_ground(st, b, u, events)
-    P.on_enter(st, u, "take_ground", events)  # a mine / frozen river rolls first
+    st.hooks.on_enter(st, u, "take_ground", events)  # a mine / frozen river rolls first
 
 
 def _after_take_ground(st: GameState, b: Battle, u: Unit, events: list[dict[str, Any]]) -> None:
@@ -424,7 +423,7 @@ def desert_move(st: GameState, b: Battle, to: Hex, events: list[dict[str, Any]])
     if check_victory(st, events):
         return
     _after_take_ground(st, b, u, events)
-    P.on_enter(st, u, "move", events)
+    st.hooks.on_enter(st, u, "move", events)
 
 
 def overrun(st: GameState, target: Hex, events: list[dict[str, Any]]) -> None:
@@ -476,7 +475,7 @@ def finish(st: GameState, events: list[dict[str, Any]]) -> None:
                     )
                     st.battles.pop()
     if not st.battles and st.air_targets:
-        P.after_card_attack(st, events)
+        st.hooks.after_card_attack(st, events)
 
 
 # ----------------------------------------------------------------------------- firefight

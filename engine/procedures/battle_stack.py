@@ -20,7 +20,6 @@ from .battle_outcome import (
     take_ground,
 )
 from .common import mode, parse_hex
-from .hooks import POINTS as P
 from .state import GameState
 
 
@@ -90,7 +89,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
         return []
     if t == "ambush":
         out = [{"type": "pass", "seat": seat}]
-        if P.reaction_possible(st, b):
+        if st.hooks.reaction_possible(st, b):
             out.insert(0, {"type": "ambush", "seat": seat})
         return out
     if t == "retreat":
@@ -107,7 +106,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
     if t == "take_ground":
         return [{"type": "take_ground", "seat": seat, "take": True}] + (
             []
-            if P.pressing_on(st, st.units.get(b.attacker))
+            if st.hooks.pressing_on(st, st.units.get(b.attacker))
             else [{"type": "take_ground", "seat": seat, "take": False}]
         )
     if t == "battle_back":
@@ -125,7 +124,9 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
             {"type": "battle", "seat": seat, "unit": u.id, "target": [*h]}
             for h, _ in targets(st, u, st.play, "overrun")
         ]
-        return out + ([] if out and P.pressing_on(st, u) else [{"type": "pass", "seat": seat}])
+        return out + (
+            [] if out and st.hooks.pressing_on(st, u) else [{"type": "pass", "seat": seat}]
+        )
     return []
 
 
@@ -135,9 +136,9 @@ def apply(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
     t = action["type"]
     if b.stage == "ambush":
         if t == "ambush":
-            if not P.reaction_possible(st, b):
+            if not st.hooks.reaction_possible(st, b):
                 raise IllegalAction("card_not_in_hand", "no Ambush possible")
-            P.play_reaction(st, b, events)
+            st.hooks.play_reaction(st, b, events)
         elif t == "pass":
             events.append({"type": "ambush_window_closed", "unit": b.target})
             b.stage = "roll"
@@ -153,7 +154,7 @@ def apply(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
                 "malformed_action" if t == "take_ground" else "unknown_action",
                 "expected take_ground with take true/false",
             )
-        if not action["take"] and P.pressing_on(st, st.units.get(b.attacker)):
+        if not action["take"] and st.hooks.pressing_on(st, st.units.get(b.attacker)):
             raise IllegalAction("must_take_ground", "The Big Push: this unit must take ground")
         take_ground(st, action["take"], events)
     elif b.stage == "battle_back":
@@ -176,7 +177,7 @@ def apply(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
     elif b.stage == "overrun":
         if t == "pass":
             u = st.units[b.attacker]
-            if P.pressing_on(st, u) and targets(st, u, st.play, "overrun"):
+            if st.hooks.pressing_on(st, u) and targets(st, u, st.play, "overrun"):
                 raise IllegalAction("must_overrun", "The Big Push: armour must overrun")
             finish(st, events)
         elif t == "battle":

@@ -213,7 +213,7 @@ def parse_unit(st: GameState, action: dict[str, Any]) -> Unit:
 class StandardMode:
     """Who performs what in a 1v1 game: every decision of a side is taken by its seat.
 
-    The Overlord mode will subclass this: the C-in-C seat holds the hand, each card play
+    The Overlord modes subclass this: the C-in-C seat holds the hand, each card play
     is performed by a Field General seat, retreats are decided by the seat commanding
     the unit's sub-section.  Every "who decides" question of the machine goes here.
     """
@@ -258,11 +258,9 @@ class StandardMode:
         never reads it: ``view`` is the seat's overlay (``view_parts``)."""
 
 
-MODES: dict[str, StandardMode] = {"standard": StandardMode()}
-
-
 def mode(st: GameState) -> StandardMode:
-    return MODES[st.mode]
+    """The game's seat mode (its hook table's, set by the ruleset)."""
+    return st.hooks.mode
 
 
 def commissar_sides(scn) -> list[str]:

@@ -13,7 +13,6 @@ from typing import Any
 
 from .state import GameState, Unit
 from .common import SIDES, other
-from .hooks import POINTS as P
 from .terrain_changes import unit_left_hex
 
 
@@ -173,7 +172,7 @@ def _italian_high_command_discard(st: GameState, events: list[dict[str, Any]]) -
     is drawn from the state RNG (as the HQ tent discard) and goes face up on the discard
     pile (event ``card_discarded``, reason ``italy_high_command``)."""
     if len(st.hands["AXIS"]) > ITALY_HIGH_COMMAND_KEEP:
-        P.discard_random_card(st, "AXIS", "italy_high_command", events)
+        st.hooks.discard_random_card(st, "AXIS", "italy_high_command", events)
 
 
 def damage_score(st: GameState, side: str) -> int:
@@ -204,7 +203,7 @@ def check_victory(st: GameState, events: list[dict[str, Any]]) -> bool:
     if st.game_over:
         return True
     if st.options:
-        own = P.victory(st)  # 004 variants: their own object of the game
+        own = st.hooks.victory(st)  # 004 variants: their own object of the game
         if own is not None:
             if own is False:
                 return False

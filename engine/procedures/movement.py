@@ -19,7 +19,6 @@ from .state import GameState, Play, Unit
 from ..core.errors import IllegalAction
 from ..core.unit_types import may_enter
 from .common import combined, terrain_at, tile_codes
-from .hooks import POINTS as P
 from .trains import head, reach
 
 Hex = tuple[int, int]
@@ -36,7 +35,7 @@ def move_allowance(st: GameState, u: Unit, play: Play | None) -> int:
     if f.get("move_max") and u.cls in f.get("move_max_classes", (u.cls,)):
         n = f["move_max"]
     if st.options:
-        n = P.move_allowance(st, u, n)  # 004 weather / demoralisation / out of supply
+        n = st.hooks.move_allowance(st, u, n)  # 004 weather / demoralisation / out of supply
     return n
 
 
@@ -64,14 +63,35 @@ def reachable(
         and terrain_at(st, u.hex).cave
         and move_allowance(st, u, play) > 0
     ):
-        jumps = P.extra_destinations(st, u)  # vocabulary 1.3: cave-to-cave move, counts 1 hex
+        jumps = cave_jumps(st, u)  # vocabulary 1.3: cave-to-cave move, counts 1 hex
         if jumps:
             res = dict(res)
             for h in jumps:
                 res[h] = 1
     if limit is None and play is not None and play.flags.get("advance"):
-        res = P.filter_destinations(st, u, play, res)  # 004 Army Manoeuvres
+        res = st.hooks.filter_destinations(st, u, play, res)  # 004 Army Manoeuvres
     return res
+
+
+_CAVES: dict[int, tuple[Any, tuple[Hex, ...]]] = {}  # id(scenario) -> (it, cave hexes)
+
+
+def _scenario_caves(st: GameState) -> tuple[Hex, ...]:
+    scn = st.scn
+    hit = _CAVES.get(id(scn))
+    if hit is None or hit[0] is not scn:
+        hit = _CAVES[id(scn)] = (scn, tuple(sorted(h for h, t in scn.terrain.items() if t.cave)))
+    return hit[1]
+
+
+def cave_jumps(st: GameState, u: Unit) -> list[Hex]:
+    """Vocabulary 1.3 Cave: Japanese infantry starting its move in a cave may move to any
+    other (empty, still unsealed) cave hex; the jump counts as a 1-hex move."""
+    if u.spec.nation != "jp" or u.cls != "inf" or not terrain_at(st, u.hex).cave:
+        return []
+    return [
+        h for h in _scenario_caves(st) if h != u.hex and h not in st.occ and terrain_at(st, h).cave
+    ]
 
 
 BOAT = "boat"
@@ -125,8 +145,8 @@ def _search(
     if st.tiles_over:
         tov = st.tiles_over
         changed = frozenset([(h, tile_codes(tov[h])) for h in tov.keys() & ball])
-    thru = P.pass_through(st, u) if st.options else None
-    unseen = P.unseen(st, u) if st.options else None
+    thru = st.hooks.pass_through(st, u) if st.options else None
+    unseen = st.hooks.unseen(st, u) if st.options else None
     key = (
         id(st.scn),
         move_class(u),
@@ -139,7 +159,7 @@ def _search(
         ignore_terrain,
         u.spec.enter_only,
         u.spec.never_enter,
-        P.mud_cap(st, u) if st.options else None,
+        st.hooks.mud_cap(st, u) if st.options else None,
         thru,
     )
     hit = _CACHE.get(key)
@@ -341,7 +361,7 @@ def _search_uncached(
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}  # hex -> most movement left on arrival (not stopped)
     dget, lget, bget = dest.get, left.get, best.get
-    mud = P.mud_cap(st, u) if st.options and not ignore_terrain else None
+    mud = st.hooks.mud_cap(st, u) if st.options and not ignore_terrain else None
     frontier = [(start, road0, 99, 0)]
     while frontier:
         nxt = []
@@ -349,7 +369,7 @@ def _search_uncached(
             for n, cost, stop, mcap, first_only, road in table[h]:
                 if (n in occ and (thru is None or n not in thru)) or (first_only and steps):
                     continue  # (``thru``: occupied hexes it may pass, 004 Martians)
-                if mud is not None and (mcap is None or mcap > mud) and not P.firm(st, n):
+                if mud is not None and (mcap is None or mcap > mud) and not st.hooks.firm(st, n):
                     mcap = mud  # 004 Mud: a move entering a muddy hex totals <= the cap
                 nroad = on_road and road
                 total = steps + cost
@@ -396,8 +416,8 @@ def move_path(
     base = move_allowance(st, u, play) if limit is None else limit
     if base <= 0 or u.spec.train:
         return []
-    thru = P.pass_through(st, u) if st.options else None
-    unseen = P.unseen(st, u) if st.options else None
+    thru = st.hooks.pass_through(st, u) if st.options else None
+    unseen = st.hooks.unseen(st, u) if st.options else None
     parents: dict = {}
     _search_uncached(st, u, play, base, ignore_terrain, thru, unseen, parents)
     return _route(parents, to)
@@ -432,8 +452,8 @@ def chosen_path(
         return None
     keep = {*path, u.hex}
     closed = frozenset(h for h in st.scn.board._nbrs if h not in keep)
-    thru = P.pass_through(st, u) if st.options else None
-    unseen = P.unseen(st, u) if st.options else None
+    thru = st.hooks.pass_through(st, u) if st.options else None
+    unseen = st.hooks.unseen(st, u) if st.options else None
     parents: dict[Any, Any] = {}
     _search_uncached(st, u, play, base, ignore_terrain, thru, unseen, parents, closed)
     route = _route(parents, path[-1])
@@ -452,7 +472,7 @@ def referee_stop(
     """Where a move of ``u`` to ``to`` (``steps`` hexes) ends: when its side has not
     detected some enemy units (extension point ``unseen``), the referee follows the path
     and may stop it short (extension point ``move_stop``; event ``move_stopped``)."""
-    if not st.options or not P.unseen(st, u):
+    if not st.options or not st.hooks.unseen(st, u):
         return to, steps
     path = move_path(
         st,
@@ -462,7 +482,7 @@ def referee_stop(
         play.flags["move_again"] if second else None,
         second or bool(play.flags.get("ignore_terrain")),
     )
-    cut = P.move_stop(st, u, path) if path else None
+    cut = st.hooks.move_stop(st, u, path) if path else None
     if cut is None:
         return to, steps
     if cut < 0:
@@ -530,7 +550,7 @@ def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
     the board for medals is no regrouping (our reading)."""
     zones = [z for z in st.scn.exits if z.side == u.side]
     if st.options:
-        zones = P.exit_zones(st, u.side, zones)  # 004 variants (zombies)
+        zones = st.hooks.exit_zones(st, u.side, zones)  # 004 variants (zombies)
     if not zones or u.spec.train or u.spec.behavior == "CANNOT_EXIT":  # trains stay on the rail
         return []
     if play is not None and play.flags.get("advance") == "never":
@@ -546,7 +566,7 @@ def exit_hexes(st: GameState, u: Unit, play: Play | None) -> list[Hex]:
 
 def exit_value(st: GameState, u: Unit, h: Hex) -> int:
     zones = [z for z in st.scn.exits if z.side == u.side]
-    for z in P.exit_zones(st, u.side, zones) if st.options else zones:
+    for z in st.hooks.exit_zones(st, u.side, zones) if st.options else zones:
         if h in z.hexes:
             if u.cls == "inf" and st.scn.options.get("infantry_exit_counts_2"):
                 return 2

@@ -4,7 +4,7 @@ A snapshot is a JSON object (docs/architecture.md "Snapshots")::
 
     {"format": 1, "ruleset": "m44", "version": "1",
      "objects": [...],          # interned immutable values (unit profiles, tiles, mines)
-     "state": {slot: value}}    # every GameState slot but the scenario
+     "state": {slot: value}}    # every GameState slot but the scenario and hooks
 
 Values are plain JSON where JSON can say them; otherwise a one-key object tags them:
 ``{"$t": [...]}`` tuple, ``{"$set": [...]}`` / ``{"$fs": [...]}`` set / frozenset,
@@ -45,7 +45,9 @@ CLASSES: dict[str, type] = {
 }
 _INTERNED = (UnitSpec, TerrainSpec, Tile, Mine)  # frozen dataclasses: stored once
 _SKIP = {"Play": {"memo"}}  # caches, rebuilt on demand
-_STATE_SLOTS = tuple(s for s in GameState.__slots__ if s not in ("scn", "owned"))
+# the scenario and the hook table are the game's, not the state's: the loader's caller
+# (the ruleset) gives the scenario and builds the table again
+_STATE_SLOTS = tuple(s for s in GameState.__slots__ if s not in ("scn", "hooks", "owned"))
 
 
 def _fields(cls: type) -> tuple[str, ...]:
@@ -176,7 +178,8 @@ def load_state(
     data: Any, scenario: Any, ruleset: str | None = None, version: str | None = None
 ) -> GameState:
     """The state a :func:`dump_state` snapshot describes, on ``scenario``; ``ruleset`` /
-    ``version`` given: the snapshot must have been written by them."""
+    ``version`` given: the snapshot must have been written by them.  The state has no
+    hook table yet: the ruleset sets ``hooks`` (built from the state's options and mode)."""
     if not isinstance(data, dict):
         raise EngineError("snapshot_format", "a snapshot is a JSON object")
     if (

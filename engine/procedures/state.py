@@ -23,6 +23,7 @@ from ..core.units import UnitSpec
 if TYPE_CHECKING:
     from ..core.scenario_model import Scenario
     from ..core.terrain import Tile
+    from .hooks import Hooks
 
 Hex = tuple[int, int]
 
@@ -283,6 +284,7 @@ class GameState:
 
     __slots__ = (
         "scn",
+        "hooks",
         "options",
         "mode",
         "ext",
@@ -322,8 +324,11 @@ class GameState:
 
     # the slots' types (set by the rulesets' ``new_game``, :meth:`clone` and snapshots)
     scn: Scenario  # shared by every state of the game, never changed
+    # the game's extension points (procedures/hooks.py), shared like ``scn``: built by the
+    # ruleset from the options and mode, never in a snapshot (a loaded state gets it again)
+    hooks: Hooks
     options: dict[str, Any]  # the game's optional rules (validated)
-    mode: str  # the turn machine's seat mode (common.MODES)
+    mode: str  # the turn machine's seat mode (``hooks.mode`` is its object)
     ext: Any  # mode / option data (ShallowExt, dict or None)
     rng: Rng
     turn: int
@@ -361,6 +366,7 @@ class GameState:
     def clone(self) -> "GameState":
         s = GameState.__new__(GameState)
         s.scn = self.scn
+        s.hooks = self.hooks
         s.options = self.options
         s.mode = self.mode
         s.ext = _copy_ext(self.ext) if self.ext else self.ext  # mode data (Overlord)
@@ -413,7 +419,7 @@ class GameState:
         return u
 
     def __getstate__(self):
-        return {k: getattr(self, k) for k in GameState.__slots__ if k != "owned"}
+        return {k: getattr(self, k) for k in GameState.__slots__ if k not in ("owned", "hooks")}
 
     def __setstate__(self, d) -> None:
         for k, v in d.items():

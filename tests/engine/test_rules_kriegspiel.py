@@ -8,11 +8,10 @@ import re
 
 import pytest
 
-from engine import EngineError, apply, events_for, legal_actions, new_game, view_for
+from engine import EngineError, apply, events_for, legal_actions, new_game, replay, view_for
 from engine.bot import RandomBot, next_action, play_random_game
 from engine.core.textboard import board_from_text
 from engine.procedures.common import SIDES
-from engine.rulesets.m44.game import replay
 from engine.rulesets.m44.options.kriegspiel import detected, shown, watch_seat
 from tests.engine.rulehelp import act, game, legal, ordered, play, roll, uid
 

@@ -46,6 +46,7 @@ from ...procedures.common import (
     parse_unit,
     terrain_at,
 )
+from ...procedures.hooks import STANDARD
 from ...procedures.medals import check_victory, exit_board, update_objectives
 from ...procedures.movement import (
     BOAT,
@@ -73,6 +74,10 @@ from .markers import (
 
 Hex = tuple[int, int]
 OPTIONS = ("dig_in", "command_cards")
+#: the hook table of every Fast Play game (engine/procedures/hooks.py): no extension
+#: point filled, one seat per side (the procedures as the standard game has them; Fast
+#: Play's own rules are in this package's turn machine)
+HOOKS = STANDARD
 MINE_POOL = (0, 0, 0, 1, 1, 2, 2, 3, 4)  # 004 minefield pieces, drawn at random
 
 
@@ -85,6 +90,7 @@ def new_game(scn: Scenario, seed: int, options: dict[str, Any] | None) -> GameSt
             raise IllegalAction("unknown_option", f"unknown Fast Play option {k!r}")
     st = GameState.__new__(GameState)
     st.scn, st.options, st.mode = scn, opts, "standard"
+    st.hooks = HOOKS
     st.ext = fresh_ext(0)
     st.rng = Rng(seed)
     st.turn, st.active, st.phase = 0, scn.starting_side, "command"

@@ -16,6 +16,7 @@ from ...procedures.snapshot import dump_state as dump_snapshot
 from ...procedures.snapshot import load_state as load_snapshot
 from ...procedures.state import GameState
 from . import game as G
+from . import machine as M
 from .view import events_for, view_for
 
 
@@ -141,7 +142,9 @@ class FastPlayRuleset(Ruleset[GameState]):
         """``snapshot_version`` for another format, ruleset or version (replay instead)."""
         if not isinstance(scenario, Scenario):
             raise EngineError("scenario_required", "a fastplay snapshot loads on its scenario")
-        return load_snapshot(data, scenario, self.name, self.version)
+        st = load_snapshot(data, scenario, self.name, self.version)
+        st.hooks = M.HOOKS  # the game's hook table again (never in a snapshot)
+        return st
 
 
 FASTPLAY = FastPlayRuleset()

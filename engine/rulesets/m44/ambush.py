@@ -8,7 +8,6 @@ from typing import Any
 
 from ...procedures.battle import battle_dice, terrain_allows_battle_static
 from ...procedures.common import can_activate, drop_camouflage, mode
-from ...procedures.hooks import extend
 from ...procedures.state import Battle, GameState
 from ...core.units import may_target
 from .cards import CARDS
@@ -65,6 +64,5 @@ def play_ambush(st: GameState, b: Battle, events: list[dict[str, Any]]) -> None:
     st.battles.append(a)
 
 
-# the battle stack's reaction window (procedures/hooks.py)
-extend("reaction_possible", ambush_possible, __name__)
-extend("play_reaction", play_ambush, __name__)
+#: the battle stack's reaction window (extension points, procedures/hooks.py)
+HOOKS = {"reaction_possible": ambush_possible, "play_reaction": play_ambush}

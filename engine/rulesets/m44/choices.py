@@ -16,7 +16,6 @@ from ...procedures.movement import exit_hexes, reachable
 from ...procedures.state import GameState, Play
 from .options import conditions as C
 from ...core.errors import IllegalAction
-from ...procedures.hooks import POINTS as P
 from .options import extra_cards as EC
 from .options import hazards as H
 from .options.turn_rules import COMMISSAR_FROM_HAND, commissar_card
@@ -140,7 +139,7 @@ def obliged(st: GameState, phase: str) -> list[str]:
     variants, extension point ``obligations``: zombies)."""
     if not st.options:
         return []
-    return [uid for p in EC.unit_plays(st) for uid in P.obligations(st, p, phase)]
+    return [uid for p in EC.unit_plays(st) for uid in st.hooks.obligations(st, p, phase)]
 
 
 def check_obliged(st: GameState, phase: str) -> None:

@@ -9,14 +9,12 @@ from typing import Any
 
 from .cards import CARDS
 from ...procedures.common import mode, other, set_ext
-from ...procedures.hooks import POINTS as P
-from ...procedures.hooks import extend
 from ...procedures.medals import check_victory, end_by_damage, end_out_of_cards, update_objectives
 from ...procedures.state import GameState
 from .options import conditions as C
 from .options import extra_cards as EC
 from .options import manoeuvres as MN
-from .options.turn_rules import _needs_commissar_card, _night_roll_due
+from .options.turn_rules import _needs_commissar_card, night_roll_if_due
 
 
 # ============================================================================ end of turn
@@ -53,7 +51,7 @@ def reshuffle_if_due(st: GameState, events: list[dict[str, Any]]) -> None:
 def _end_turn(st: GameState, events: list[dict[str, Any]]) -> None:
     side = st.active
     if st.options:
-        P.turn_ending(st, side, events)  # 004 variants
+        st.hooks.turn_ending(st, side, events)  # 004 variants
         if st.game_over:
             return
     for play in st.plays:
@@ -168,21 +166,13 @@ def start_turn(st: GameState, side: str, events: list[dict[str, Any]], night: bo
     events.append({"type": "turn_started", "side": side, "turn": st.turn})
     update_objectives(st, events, turn_start=True)
     if st.options:
-        P.turn_begins(st, side, events)  # 004 variants (may start a chance step)
+        st.hooks.turn_begins(st, side, events)  # 004 variants (may start a chance step)
     if check_victory(st, events) or C.update_supply(st, side, events):
         return  # 004 Supply: the Third Turn Losses roll comes first
     if st.phase != "play_card" or not night:
         return
-    _night_roll_if_due(st, side)
+    night_roll_if_due(st, side)
 
 
-def _night_roll_if_due(st: GameState, side: str) -> None:
-    if _night_roll_due(st, side):
-        st.chance = {"n": 4, "for": "night"}
-        st.phase = "chance"
-
-
-# turn-machine ports the options call (procedures/hooks.py): draw, give, finish a turn
-extend("draw", draw, __name__)
-extend("give", _give, __name__)
-extend("finish_turn", _finish_turn, __name__)
+#: the turn-machine ports the options call (procedures/hooks.py): draw, give, finish a turn
+HOOKS = {"draw": draw, "give": _give, "finish_turn": _finish_turn}

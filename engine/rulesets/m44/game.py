@@ -5,6 +5,7 @@ Public functions are re-exported by :mod:`engine`; see docs/architecture.md.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from ...core import unit_types as _unit_types
@@ -16,8 +17,6 @@ from ...core.scenario_model import Scenario
 from ...procedures.state import GameState, Mine, Unit
 from ...core.units import army_rules
 from .options import airdrop as _airdrop
-from .options import variants as _variants  # noqa: F401  (registers the 004 variants)
-from .options import campaign as _campaign  # noqa: F401  (campaign pre-battle dice)
 from .options import smoke as _smoke
 from . import turn as _turn
 from . import end_turn as ET
@@ -25,8 +24,8 @@ from .options import turn_rules as TRU
 from .options.conditions import init_conditions
 from ...procedures.chance import is_chance as is_chance  # the ruleset's chance calls
 from ...procedures.chance import sample_chance as sample_chance
-from ...procedures.common import MODES, SIDES
-from ...procedures.hooks import POINTS as P
+from ...procedures.common import SIDES, StandardMode
+from .hook_table import SEAT_MODES, hooks_for
 
 
 def new_game(
@@ -34,15 +33,19 @@ def new_game(
     seed: int = 0,
     options: dict[str, Any] | None = None,
     mode: str | None = None,
+    modes: Mapping[str, StandardMode] = SEAT_MODES,
 ) -> GameState:
-    """A fresh game: units placed, deck shuffled, hands dealt, first turn started."""
+    """A fresh game: units placed, deck shuffled, hands dealt, first turn started.
+    ``mode``: one of ``modes`` (the ruleset's seat modes; None: ``overlord`` on an
+    Overlord board, else ``standard``)."""
     st = GameState.__new__(GameState)
     st.scn = scenario
     st.options = validate(options)
     mode_name = mode or ("overlord" if scenario.board.kind == "OVERLORD" else "standard")
-    if mode_name not in MODES:
-        raise IllegalAction("unknown_mode", f"unknown mode {mode_name!r} (one of {sorted(MODES)})")
+    if mode_name not in modes:
+        raise IllegalAction("unknown_mode", f"unknown mode {mode_name!r} (one of {sorted(modes)})")
     st.mode = mode_name
+    st.hooks = hooks_for(st.options, modes[mode_name])
     st.ext = None
     st.rng = Rng(seed)
     st.turn = 0
@@ -95,9 +98,9 @@ def new_game(
         _unit_types.apply_types(st)
         init_conditions(st)
     if st.options:  # 004 Appendix 3 variants: units, hands, victory
-        P.game_setup(st)
+        st.hooks.game_setup(st)
     _lay_mines(st)
-    machine = MODES[mode_name].machine
+    machine = st.hooks.mode.machine
     if machine is not None and st.options.get("kriegspiel"):
         raise IllegalAction(
             "option_not_available",
@@ -168,16 +171,16 @@ def _deal(st: GameState) -> None:
 
 
 def seats(st: GameState) -> list[str]:
-    return MODES[st.mode].seats(st)
+    return st.hooks.mode.seats(st)
 
 
 def to_act(st: GameState) -> list[str]:
-    machine = MODES[st.mode].machine
+    machine = st.hooks.mode.machine
     return (machine or _turn).to_act(st)
 
 
 def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
-    machine = MODES[st.mode].machine
+    machine = st.hooks.mode.machine
     return (machine or _turn).legal_actions(st, seat)
 
 
@@ -187,9 +190,9 @@ def apply(st: GameState, action: dict[str, Any]) -> tuple[GameState, list[dict[s
         raise IllegalAction("malformed_action", "an action is a JSON object with a 'type'")
     new = st.clone()
     events: list[dict[str, Any]] = []
-    (MODES[new.mode].machine or _turn).apply_action(new, action, events)
+    (new.hooks.mode.machine or _turn).apply_action(new, action, events)
     new.seq += 1
-    P.after_apply(st, new, events)  # 004 Kriegspiel: what each side sees of the events
+    new.hooks.after_apply(st, new, events)  # 004 Kriegspiel: what each side sees of the events
     return new, events
 
 
@@ -199,8 +202,9 @@ def replay(
     actions: list[dict[str, Any]],
     options: dict[str, Any] | None = None,
     mode: str | None = None,
+    modes: Mapping[str, StandardMode] = SEAT_MODES,
 ) -> GameState:
-    st = new_game(scenario, seed, options, mode)
+    st = new_game(scenario, seed, options, mode, modes)
     for a in actions:
         st, _ = apply(st, a)
     return st

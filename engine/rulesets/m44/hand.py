@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...procedures.common import mode
-from ...procedures.hooks import extend
 from ...procedures.state import GameState
 from .cards import CARDS
 
@@ -34,4 +33,5 @@ def discard_random_card(
     )
 
 
-extend("discard_random_card", discard_random_card, __name__)
+#: the turn-machine port this module fills (procedures/hooks.py)
+HOOKS = {"discard_random_card": discard_random_card}

@@ -8,7 +8,7 @@ only changes the modes offered and the boards each accepts.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ...core.errors import EngineError, IllegalAction
@@ -16,8 +16,10 @@ from ...core.ruleset import Action, Event, Ruleset, View
 from ...core.scenario import board_for
 from ...core.scenario_model import Scenario
 from ...procedures import ending
+from ...procedures.common import StandardMode
 from ...procedures.state import GameState
 from . import game as _rules
+from . import hook_table as _hook_table
 from . import snapshot as _snapshot
 from .action_schema import canonical_action, normalise_logged
 from .options import describe
@@ -46,8 +48,9 @@ class M44Ruleset(Ruleset[GameState]):
     supports_undo: ClassVar[bool] = True
     # the 004 Simplified Campaign Rules play a campaign's battles (options/campaign.py)
     supports_campaign: ClassVar[bool] = True
-    # server mode -> turn-machine seat mode (engine/procedures/common.py MODES)
+    # server mode -> turn-machine seat mode, the game's ``hooks.mode`` (SEAT_MODES)
     ENGINE_MODES: ClassVar[dict[str, str]] = {"1v1": "standard", "standard": "standard"}
+    SEAT_MODES: ClassVar[Mapping[str, StandardMode]] = _hook_table.SEAT_MODES
     # board kinds each mode is offered on
     BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {"1v1": ("STANDARD", "BRKTHRU")}
     # players per side sharing the role seats (002 "Teams", 004 "Team Play"), default
@@ -99,7 +102,9 @@ class M44Ruleset(Ruleset[GameState]):
             raise EngineError(
                 "scenario_required", f"ruleset {self.name} is set up from a .m44 scenario"
             )
-        return _rules.new_game(scenario, seed, options, self.engine_mode(scenario, mode))
+        return _rules.new_game(
+            scenario, seed, options, self.engine_mode(scenario, mode), self.SEAT_MODES
+        )
 
     def seats(self, state: GameState) -> list[str]:
         return _rules.seats(state)
@@ -212,7 +217,7 @@ class M44Ruleset(Ruleset[GameState]):
         """``snapshot_version`` for another format, ruleset or version (replay instead)."""
         if not isinstance(scenario, Scenario):
             raise EngineError("scenario_required", f"a {self.name} snapshot loads on its scenario")
-        return _snapshot.load_state(data, scenario, self.name, self.version)
+        return _snapshot.load_state(data, scenario, self.name, self.version, self.SEAT_MODES)
 
 
 M44 = M44Ruleset()

@@ -24,7 +24,6 @@ from ...procedures.common import (
 from .options import bridges as BR
 from ...procedures.battle import card_attack
 from .options.conditions import no_air
-from ...procedures.hooks import POINTS as P, extend
 from ...procedures.terrain_changes import place_sandbag
 from ...procedures.trains import follower, pieces, sections
 
@@ -468,7 +467,7 @@ def target_options(st: GameState, play: Play) -> list[Any]:
         if u.side != play.side
         and u.hex not in camo
         and next_in_chain(u.hex)
-        and not P.hidden(st, play.side, u)
+        and not st.hooks.hidden(st, play.side, u)
     ]
     if BR.demolition_on(st):  # 004 Bridge Demolition Option 3: Barrage / Air Power
         out += [
@@ -532,5 +531,5 @@ def terrain_dig_ok(st: GameState, u: Unit) -> bool:
     return not terrain_at(st, u.hex).no_sandbag
 
 
-# the procedures' extension points this module fills (engine/procedures/hooks.py)
-extend("after_card_attack", next_card_target, __name__)
+#: the extension point this module fills (engine/procedures/hooks.py)
+HOOKS = {"after_card_attack": next_card_target}

@@ -8,24 +8,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import ambush as _ambush  # noqa: F401  (the Ambush card: the battle stack's reaction)
-from . import hand as _hand  # noqa: F401  (fills the discard_random_card port)
 from .cards import CARDS
 from ...core.errors import IllegalAction
 from ...procedures.state import GameState, Play
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
 from ...procedures import battle_stack as BS
-from .options import airdrop as AD
-from .options import conditions as C
 from .options import breakthrough as BT
 from .options import hazards as H
 from . import tactics as T
 from ...procedures import trains as TR
 from .options import manoeuvres as MN
 from .options import extra_cards as EC
-from .options import useless_cards as UC
-from .options import smoke as SM
 from ...procedures.chance import roll_faces
 from ...procedures.common import (
     can_activate,
@@ -37,8 +31,7 @@ from ...procedures.common import (
     terrain_at,
     tiles_at,
 )
-from ...procedures.hooks import POINTS as P
-from ...procedures.hooks import extend
+from ...procedures.hooks import Handler
 from ...procedures.medals import check_victory, exit_board, update_objectives
 from ...procedures.movement import (
     describe_move,
@@ -62,8 +55,8 @@ from .choices import (
     playable,
     recon_as_air_power,
 )
-from .end_turn import RECON_LEFT, _end_turn, _finish_turn, _night_roll_if_due, _recon_draw
-from .options.turn_rules import _night_roll_due, commissar_card, night_rolled
+from .end_turn import RECON_LEFT, _end_turn, _finish_turn, _recon_draw
+from .options.turn_rules import _night_roll_due, commissar_card, night_roll_if_due, night_rolled
 
 PHASE_PENDING = ("choose_section", "target", "order", "move", "battle")
 
@@ -94,22 +87,14 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
         }
     if ph == "commissar":
         return {"type": "commissar", "seat": mode(st).hand_seat(st, st.active)}
-    if ph == "airdrop":
-        return AD.pending(st)
     if ph == "reinforce":
         return TR.pending(st)
-    if ph in ("offer", "exchange"):
-        return UC.pending(st)
-    if ph == "smoke":
-        sm = st.ext["smoke"]
-        return {
-            "type": "place_smoke",
-            "seat": mode(st).hand_seat(st, sm["side"]),
-            "left": sm["left"],
-        }
+    step = st.hooks.steps.get(ph)  # an option's step (airdrop, smoke, card offers)
+    if step is not None:
+        return step.pending(st)
     if ph in PHASE_PENDING:
         return {"type": ph, "seat": st.play.seat}
-    return P.phases[ph].pending(st)  # an option's own phase (campaign pre-battle)
+    return st.hooks.phases[ph].pending(st)  # an option's own phase (campaign pre-battle)
 
 
 def to_act(st: GameState) -> list[str]:
@@ -141,22 +126,17 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
                 for c in cards
                 if CARDS[c].key == "recon"
             ]
-        out += UC.play_card_options(st, seat) + MN.play_card_options(st, seat)
+        out += st.hooks.play_card_options(st, seat)  # instead of a card (options)
         return out or [{"type": "pass", "seat": seat}]  # no card: :func:`_pass_turn`
-    if ph in ("offer", "exchange"):
-        return UC.legal(st, seat)
     if ph == "recon":
         return [{"type": "choose_card", "seat": seat, "card": c} for c in st.recon_cards]
     if ph == "commissar":
         return [{"type": "commissar", "seat": seat, "card": c} for c in st.hands[st.active]]
-    if ph == "airdrop":
-        return AD.legal(st, seat)
     if ph == "reinforce":
         return TR.legal(st, seat)
-    if ph == "smoke":
-        return [{"type": "place_smoke", "seat": seat, "hex": [*h]} for h in SM.smoke_hexes(st)] + [
-            {"type": "end_smoke", "seat": seat}
-        ]
+    step = st.hooks.steps.get(ph)
+    if step is not None:
+        return step.legal(st, seat)
     if ph == "choose_section":
         return [
             {"type": "choose_section", "seat": seat, "section": s}
@@ -190,18 +170,15 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
                 for a, b in firefight_pairs(st, play)
             ]
         return out + ([] if obliged(st, ph) else [{"type": "end_battles", "seat": seat}])
-    return P.phases[ph].legal(st, seat) if ph in P.phases else []
+    phases = st.hooks.phases
+    return phases[ph].legal(st, seat) if ph in phases else []
 
 
 def _pass_turn(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """A side with no Command card to play (an empty hand: a deck that does not reshuffle,
     cards discarded) orders nothing this turn (004 silent: no card, no order); the end of
     its turn runs as usual (its draw, then :func:`medals.end_out_of_cards`)."""
-    if (
-        playable(st, st.active)
-        or UC.play_card_options(st, action.get("seat"))
-        or MN.play_card_options(st, action.get("seat"))
-    ):
+    if playable(st, st.active) or st.hooks.play_card_options(st, action.get("seat")):
         raise IllegalAction(
             "card_must_be_played",
             "a Command card must be played: passing is only for a side with no card to play",
@@ -248,8 +225,8 @@ def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, A
             raise IllegalAction("not_a_chance_node", "no dice are to be rolled now")
         _roll(st, action, events)
     else:
-        extra = P.phases.get(st.phase) if not st.battles else None  # option phases
-        if t not in KNOWN and extra is None:
+        extra = st.hooks.phases.get(st.phase) if not st.battles else None  # option phases
+        if extra is None and not known(st, t):
             raise IllegalAction("unknown_action", f"unknown action type {t!r}")
         if seat != p["seat"]:
             raise IllegalAction("not_your_turn", f"waiting for {p['seat']} ({p['type']})")
@@ -258,7 +235,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, A
         elif extra is not None:
             extra.apply(st, action, events)
         else:
-            handler = HANDLERS.get((st.phase, t))
+            handler = handler_for(st, t)
             if handler is None or (
                 st.plays and st.phase == "play_card" and t not in ("play_card", "end_cards")
             ):
@@ -282,13 +259,8 @@ def _roll(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
     elif why == "night":
         night_rolled(st, faces, events)
         st.phase = "play_card"
-    elif why == "supply":
-        st.phase = "play_card"
-        C.supply_rolled(st, faces, events)
-        if not st.game_over:
-            _night_roll_if_due(st, st.active)
-    elif why in P.chance_handlers:  # 004 variants (Common Cold)
-        P.chance_handlers[why](st, faces, events)
+    elif why in st.hooks.chance_handlers:  # options (supply losses, Common Cold)
+        st.hooks.chance_handlers[why](st, faces, events)
 
 
 # --------------------------------------------------------------------------- card play
@@ -468,7 +440,7 @@ def _move(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
 def _after_move(st: GameState, u, events: list[dict[str, Any]], how: str = "move") -> None:
     update_objectives(st, events)
     if not check_victory(st, events):
-        H.on_enter(st, u, how, events)
+        st.hooks.on_enter(st, u, how, events)
 
 
 def _tiles(st, h):
@@ -586,18 +558,7 @@ HANDLERS = {
     ("recon", "choose_card"): _choose_card,
     ("commissar", "commissar"): _place_commissar,
     ("play_card", "pass"): _pass_turn,
-    ("smoke", "place_smoke"): SM.place_smoke,
-    ("airdrop", "airdrop"): lambda st, action, events: AD.apply_drop(st, action, events),
     ("reinforce", "reinforce"): lambda st, action, events: TR.apply_reinforce(st, action, events),
-    ("smoke", "end_smoke"): SM.end_smoke,
-    ("play_card", "exchange_card"): UC.exchange_card,
-    ("play_card", "offer_cards"): UC.offer_cards,
-    ("offer", "offer"): UC.offer,
-    ("offer", "end_offer"): UC.end_offer,
-    ("exchange", "take"): UC.take,
-    ("exchange", "end_exchange"): UC.end_exchange,
-    ("play_card", MN.RESTORING_ORDER): MN.declare,
-    ("play_card", MN.BIG_PUSH): MN.declare,
     ("play_card", "end_cards"): EC.end_cards,
 }
 KNOWN = {t for _, t in HANDLERS} | {
@@ -608,6 +569,18 @@ KNOWN = {t for _, t in HANDLERS} | {
     "take_ground",
     "battle_back",
 }
+
+
+def handler_for(st: GameState, t: Any) -> Handler | None:
+    """The handler of an action of type ``t`` in the current phase: the turn machine's,
+    else an option's (extension point ``actions``)."""
+    key = (st.phase, t)
+    return HANDLERS.get(key) or st.hooks.actions.get(key)
+
+
+def known(st: GameState, t: Any) -> bool:
+    """Is ``t`` an action type of the turn machine or of one of the game's options?"""
+    return t in KNOWN or any(k[1] == t for k in st.hooks.actions)
 
 
 # ============================================================================ automatic steps
@@ -635,7 +608,7 @@ def advance(st: GameState, events: list[dict[str, Any]]) -> None:
         elif ph == "play_card" and not st.plays and _night_roll_due(st, st.active):
             # the night roll after the turn's other opening steps (scenario set-up steps
             # before the first turn, campaign pre-battle dice, a variant's roll)
-            _night_roll_if_due(st, st.active)
+            night_roll_if_due(st, st.active)
         else:
             return
 
@@ -672,5 +645,5 @@ def _anything_to_battle(st: GameState, play: Play) -> bool:
     return False
 
 
-# turn-machine port the options call (procedures/hooks.py): what follows a move
-extend("after_move", _after_move, __name__)
+#: the turn-machine port the options call (procedures/hooks.py): what follows a move
+HOOKS = {"after_move": _after_move}

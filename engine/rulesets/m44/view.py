@@ -16,8 +16,7 @@ from .options.conditions import demoralised, supply_turns
 from ...procedures.battle import live_marks
 from .options.bridges import bridge_view
 from .options.hazards import mine_view
-from .options import kriegspiel as _kriegspiel  # noqa: F401  (registers its extension points)
-from ...procedures.hooks import POINTS as P
+from .options import kriegspiel as _kriegspiel
 from .options.variants import view as variant_view
 from .options.campaign import view as campaign_view
 from .tactics import describe_play
@@ -111,7 +110,8 @@ def views_for(st: GameState, seats: list[str | None]) -> list[dict[str, Any]]:
     medals, the mode's public part, ...) computed once and shared by the views: a view is
     never mutated after it is returned (the server diffs and serialises them)."""
     common, overlays = _parts(st, seats)
-    return [P.redact_view(st, s, {**common, **over}) for s, over in zip(seats, overlays)]
+    redact = st.hooks.redact_view
+    return [redact(st, s, {**common, **over}) for s, over in zip(seats, overlays)]
 
 
 def view_parts(
@@ -254,7 +254,9 @@ def events_for(
     """The events as ``seat`` may see them; ``st``: the state after them (or later), None
     when no longer held (004 Kriegspiel events carry their own ``fog``)."""
     out = []
-    for e in P.redact_events(st, seat, events):
+    # no state: the events carry their own ``fog`` (004 Kriegspiel), read by the option
+    redact = _kriegspiel.redact_events if st is None else st.hooks.redact_events
+    for e in redact(st, seat, events):
         if "secret" in e and (seat is None or seat not in e.get("secret_to", ())):
             e = {k: v for k, v in e.items() if k != "secret"}
         out.append(e)

@@ -8,7 +8,6 @@ Breakthrough board, ``overlord`` on an Overlord board).  See
 from __future__ import annotations
 
 from ...core.ruleset import register
-from . import modes  # noqa: F401  (registers the team and overlord seat modes)
 from .ruleset import OVERLORD, OverlordRuleset
 
 register(OVERLORD)

@@ -1,7 +1,7 @@
 """The Overlord turn machine (rules 002); the seat modes, the deck and the card plays are in
 the sibling modules (modes, cards, plays, chain).
 
-Modes (registered in ``engine.procedures.common.MODES`` by :mod:`.modes`):
+Modes (:mod:`.modes`, the seat modes the ``overlord`` ruleset gives its games):
 
 * ``"overlord"`` (default on OVERLORD boards; rules/002): per side a Commander-in-Chief seat
   ``"<SIDE>:cinc"`` holding the hand, and three Field General seats ``"<SIDE>:left"``,
@@ -34,7 +34,7 @@ from ..m44.options import smoke as SM
 from ..m44 import turn as TU
 from ..m44 import end_turn as ET
 from ..m44.options import turn_rules as TRU
-from ...procedures.common import MODES, SIDES, other
+from ...procedures.common import SIDES, mode, other
 from ...procedures.common import commissar_sides as _commissar_sides
 from ...procedures.medals import end_by_damage, end_out_of_cards
 from .chain import (
@@ -294,9 +294,9 @@ def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, A
 def _handle(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Run the standard machine's handler of ``action`` for the current ``st.phase``."""
     t = action.get("type")
-    if t not in TU.KNOWN:
+    if not TU.known(st, t):
         raise IllegalAction("unknown_action", f"unknown action type {t!r}")
-    handler = TU.HANDLERS.get((st.phase, t))
+    handler = TU.handler_for(st, t)
     if handler is None:
         raise IllegalAction("wrong_phase", f"{t!r} is not possible during {st.phase}")
     handler(st, action, events)
@@ -398,7 +398,7 @@ def _firefight_plays(st: GameState) -> None:
     if "firefights" not in st.ext:
         return
     have = {p.seat for p in st.plays if p.key == FIREFIGHT_PLAY}
-    m = MODES[st.mode]
+    m = mode(st)
     for a, _b in BO.firefight_options(st, st.active):
         fs = m.unit_seat(st, a)
         role = split(fs)[1]

@@ -1,4 +1,4 @@
-"""Overlord's seat modes, registered in ``engine.procedures.common.MODES``: ``"team"`` (004
+"""Overlord's seat modes (:data:`SEAT_MODES`, given by the ``overlord`` ruleset): ``"team"`` (004
 Team Play on a standard board: the m44 turn machine with role seats) and ``"overlord"``
 (rules 002: the Overlord turn machine, :mod:`engine.rulesets.overlord.machine`), and the
 Overlord part of the view."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..m44.cards import CARDS, card_view
-from ...procedures.common import MODES, SIDES, StandardMode, is_top
+from ...procedures.common import SIDES, StandardMode, is_top
 from ...procedures.state import GameState, Play
 from . import machine
 from .cards import FGS
@@ -45,6 +45,7 @@ class OverlordMode(TeamMode):
     """002 Overlord: C-in-C dispatches, Field Generals play in their sub-sections."""
 
     name = "overlord"
+    machine = machine  # the Overlord turn machine (its module)
 
     def play_seat(self, st: GameState, side: str, card: int | None) -> str:
         return seat(side, "cinc")
@@ -195,6 +196,5 @@ def _extend_view(
 _FG_SUBSECTIONS = {fg: sorted(zone(fg)) for fg in FGS}
 
 
-MODES["team"] = TeamMode()
-MODES["overlord"] = OverlordMode()
-OverlordMode.machine = machine  # the Overlord turn machine (its module)
+#: the seat modes of the ``overlord`` ruleset's games (engine mode name -> mode)
+SEAT_MODES: dict[str, StandardMode] = {"team": TeamMode(), "overlord": OverlordMode()}

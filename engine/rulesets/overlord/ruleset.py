@@ -3,12 +3,15 @@ Generals) and, on an Overlord board, the 002 turn machine."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from ...core.ruleset import View
+from ...procedures.common import StandardMode
 from ..m44.ruleset import M44Ruleset
 from . import talk
 from .chain import seat_layouts
+from .modes import SEAT_MODES as _SEAT_MODES
 
 
 class OverlordRuleset(M44Ruleset):
@@ -26,6 +29,7 @@ class OverlordRuleset(M44Ruleset):
     # the command bar, the C-in-C's dispatch desk, the Field Generals' cards and sections
     panels: ClassVar[tuple[str, ...]] = ("overlord", "fog", "variants")
     ENGINE_MODES: ClassVar[dict[str, str]] = {"team": "team", "overlord": "overlord"}
+    SEAT_MODES: ClassVar[Mapping[str, StandardMode]] = _SEAT_MODES
     BOARDS: ClassVar[dict[str, tuple[str, ...]]] = {
         "overlord": ("OVERLORD",),
         "team": ("STANDARD", "BRKTHRU"),

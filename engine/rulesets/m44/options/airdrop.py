@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ....procedures.hooks import Step
 from ....procedures.state import GameState
 from ....procedures.common import mode, pop_ext, set_ext
 from ....procedures.setup_steps import drop_units, scenario_drops
@@ -58,3 +59,10 @@ def apply_drop(st: GameState, action: dict[str, Any], events: list[dict[str, Any
         pop_ext(st, "airdrops")
         st.phase = "play_card"
         init_smoke(st)
+
+
+#: the turn machine's phase ``airdrop`` (extension points ``steps``, ``actions``)
+HOOKS = {
+    "steps": {"airdrop": Step(pending, legal)},
+    "actions": {("airdrop", "airdrop"): apply_drop},
+}

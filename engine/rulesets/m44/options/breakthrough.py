@@ -43,7 +43,6 @@ from ....core.errors import IllegalAction
 from ....procedures.state import GameState, Play, Quota, Unit
 from ....core.units import UnitSpec, army_rules, unit_spec
 from .. import tactics as T
-from ....procedures.hooks import POINTS as P
 from ....procedures.common import (
     SIDES,
     army_options,
@@ -179,7 +178,7 @@ def enter(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
         }
     )
     T.order(st, play, u, events)
-    P.after_move(st, u, events)
+    st.hooks.after_move(st, u, events)
 
 
 def _new_unit_id(st: GameState) -> str:

@@ -51,7 +51,6 @@ from . import conditions as C
 from ....procedures import los as L
 from ....procedures.battle import declare_special, needs_los, observed, unit_dice
 from ....procedures.common import set_ext, tiles_at
-from ....procedures.hooks import extend
 from ....procedures.medals import check_victory
 
 Hex = tuple[int, int]
@@ -293,5 +292,5 @@ def bridge_view(st: GameState) -> list[dict[str, Any]]:
     return out
 
 
-# the procedures' extension points this module fills (engine/procedures/hooks.py)
-extend("enemy_entered", enemy_entered, __name__)
+#: the extension points this module fills (engine/procedures/hooks.py)
+HOOKS = {"enemy_entered": enemy_entered}

@@ -42,8 +42,6 @@ from typing import Any
 from ....core.errors import IllegalAction
 from ....procedures.battle import apply_hits
 from ....procedures.common import SIDES, is_top, mode, other, set_ext
-from ....procedures.hooks import POINTS as P
-from ....procedures.hooks import extend
 from ....procedures.medals import check_victory
 from ....procedures.state import GameState
 from . import airdrop as AD
@@ -216,7 +214,7 @@ def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
         return
     size = dict(d["sizes"])[side]
     if len(st.hands[side]) + 1 < size:
-        P.give(st, side, P.draw(st, side, events, 1), events)
+        st.hooks.give(st, side, st.hooks.draw(st, side, events, 1), events)
     if len(st.hands[side]) + 1 >= size:
         _put(st, short=tuple(s for s in d["short"] if s != side))
 
@@ -232,7 +230,10 @@ def view(st: GameState) -> dict[str, Any] | None:
     }
 
 
-extend("turn_begins", turn_begins, __name__)
-extend("turn_ending", turn_ending, __name__)
-extend("chance_handlers", {KEY: rolled}, __name__)
-extend("phases", {PHASE: CampaignPhase}, __name__)
+#: the extension points this module fills (engine/procedures/hooks.py)
+HOOKS = {
+    "turn_begins": turn_begins,
+    "turn_ending": turn_ending,
+    "chance_handlers": {KEY: rolled},
+    "phases": {PHASE: CampaignPhase},
+}

@@ -31,8 +31,8 @@ from ....procedures.common import (
     visibility,
 )
 from ....procedures.battle import apply_hits, unit_dice
-from ....procedures.hooks import extend
 from ....procedures.medals import check_victory
+from .turn_rules import night_roll_if_due
 
 Hex = tuple[int, int]
 
@@ -314,6 +314,15 @@ def supply_rolled(st: GameState, faces: list[str], events: list[dict[str, Any]])
     check_victory(st, events)
 
 
+def supply_chance(st: GameState, faces: list[str], events: list[dict[str, Any]]) -> None:
+    """The turn machine's chance step ``supply`` (extension point ``chance_handlers``):
+    the losses, then the turn goes on (the night roll first when it is due)."""
+    st.phase = "play_card"
+    supply_rolled(st, faces, events)
+    if not st.game_over:
+        night_roll_if_due(st, st.active)
+
+
 def check_supply_bases(st: GameState) -> None:
     """The option's base hexes must be on the board (``invalid_option_value``)."""
     for hexes in supply_bases(st.options.get(SUPPLY)).values():
@@ -333,18 +342,20 @@ def init_conditions(st: GameState) -> None:
     check_supply_bases(st)
 
 
-# the procedures' extension points this module fills (engine/procedures/hooks.py)
-for _point, _fn in (
-    ("move_allowance", allowance),
-    ("mud_cap", mud_cap),
-    ("firm", firm),
-    ("dice_minus", dice_minus),
-    ("move_fire_cap", move_fire_cap),
-    ("sight_key", key),
-    ("sight_reach", sight_reach),
-    ("sighted", sighted),
-):
-    extend(_point, _fn, __name__)
+#: the extension points this module fills (engine/procedures/hooks.py) when option
+#: ``weather``, ``demoralisation`` or ``supply_lines`` is on
+HOOKS = {
+    "move_allowance": allowance,
+    "mud_cap": mud_cap,
+    "firm": firm,
+    "dice_minus": dice_minus,
+    "move_fire_cap": move_fire_cap,
+    "sight_key": key,
+    "chance_handlers": {"supply": supply_chance},
+}
+#: ... and in every game: the visibility (the scenario's night rules, vocabulary 3.3;
+#: the weather's, 004)
+SIGHT_HOOKS = {"sight_reach": sight_reach, "sighted": sighted}
 
 __all__ = [
     "sighted",

@@ -43,9 +43,7 @@ from .bridges import (
     riggable_bridges,
 )
 from ....procedures.common import adjacent_enemies, other, set_ext, terrain_at, tiles_at
-from ....procedures.hooks import POINTS as P
 from ..hand import discard_random_card
-from ....procedures.hooks import extend
 from .pontoons import build_pontoon, pontoon_hexes
 from ....procedures.terrain_changes import remove_family
 
@@ -212,29 +210,6 @@ def mine_view(st: GameState) -> list[dict[str, Any]]:
 # "Bridge Demolition Rules".  The dice steps are Battle records of kind ``seal_cave`` /
 # ``heal`` / ``blow_bridge`` (chance nodes like any roll); :func:`special_rolled` resolves them.
 SPECIAL_ROLLS = frozenset({"seal_cave", "heal", "blow_bridge", "bombard_bridge"})
-_CAVES: dict[int, tuple] = {}
-
-
-def _scenario_caves(st: GameState) -> tuple:
-    scn = st.scn
-    hit = _CAVES.get(id(scn))
-    if hit is None or hit[0] is not scn:
-        hit = _CAVES[id(scn)] = (scn, tuple(sorted(h for h, t in scn.terrain.items() if t.cave)))
-    return hit[1]
-
-
-def is_japanese_infantry(u: Unit) -> bool:
-    return u.spec.nation == "jp" and u.cls == "inf"
-
-
-def cave_jumps(st: GameState, u: Unit) -> list:
-    """Vocabulary 1.3 Cave: Japanese infantry starting its move in a cave may move to any
-    other (empty, still unsealed) cave hex; the jump counts as a 1-hex move."""
-    if not is_japanese_infantry(u) or not terrain_at(st, u.hex).cave:
-        return []
-    return [
-        h for h in _scenario_caves(st) if h != u.hex and h not in st.occ and terrain_at(st, h).cave
-    ]
 
 
 def may_seal_cave(st: GameState, u: Unit) -> bool:
@@ -334,13 +309,14 @@ def _hq_tent(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
         discard_random_card(st, owner, "hq_tent", events)
     elif u.side == owner and status == "taken":
         tents = {**tents, key: "recovered"}
-        P.give(st, owner, P.draw(st, owner, events), events)
+        st.hooks.give(st, owner, st.hooks.draw(st, owner, events), events)
     else:
         return
     set_ext(st, "hq_tents", tents)
 
 
-# the procedures' extension points this module fills (engine/procedures/hooks.py)
-extend("on_enter", on_enter, __name__)
-extend("extra_destinations", cave_jumps, __name__)
-extend("roll_handlers", {kind: special_rolled for kind in sorted(SPECIAL_ROLLS)}, __name__)
+#: the extension points this module fills (engine/procedures/hooks.py)
+HOOKS = {
+    "on_enter": on_enter,
+    "roll_handlers": {kind: special_rolled for kind in sorted(SPECIAL_ROLLS)},
+}

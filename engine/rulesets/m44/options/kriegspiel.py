@@ -34,7 +34,6 @@ from typing import Any
 
 from ....procedures.battle import unit_dice
 from ....procedures.common import SIDES, camouflaged, mode, other
-from ....procedures.hooks import extend
 from ....procedures.state import GameState
 
 OPTION = "kriegspiel"
@@ -423,9 +422,12 @@ def redact_events(
     return out
 
 
-extend("hidden", hidden, __name__)
-extend("unseen", unseen, __name__)
-extend("move_stop", move_stop, __name__)
-extend("after_apply", annotate, __name__)
-extend("redact_view", redact_view, __name__)
-extend("redact_events", redact_events, __name__)
+#: the extension points this module fills (engine/procedures/hooks.py)
+HOOKS = {
+    "hidden": hidden,
+    "unseen": unseen,
+    "move_stop": move_stop,
+    "after_apply": annotate,
+    "redact_view": redact_view,
+    "redact_events": redact_events,
+}

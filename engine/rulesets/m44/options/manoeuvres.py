@@ -46,7 +46,6 @@ from ....core.errors import IllegalAction
 from ....procedures.state import GameState, Play, Unit
 from .. import tactics as T
 from ....procedures.common import is_top, mode, set_ext, side_units
-from ....procedures.hooks import extend
 from ....procedures.movement import reachable
 
 RESTORING_ORDER = "restoring_order"
@@ -159,6 +158,12 @@ def pressing_on(st: GameState, u: Unit | None) -> bool:
     )
 
 
-# the procedures' extension points this module fills (engine/procedures/hooks.py)
-extend("filter_destinations", allowed_destinations, __name__)
-extend("pressing_on", pressing_on, __name__)
+#: the extension points this module fills (engine/procedures/hooks.py) when one of its
+#: options is on
+HOOKS = {"filter_destinations": allowed_destinations, "pressing_on": pressing_on}
+#: ... and its declarations, in every game (refused when the option is off:
+#: ``card_not_playable``)
+ACTIONS = {
+    "play_card_options": play_card_options,
+    "actions": {("play_card", RESTORING_ORDER): declare, ("play_card", BIG_PUSH): declare},
+}

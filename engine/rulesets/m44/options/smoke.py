@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ....procedures.hooks import Step
 from ....procedures.state import GameState
-from ....procedures.common import pop_ext, set_ext
+from ....procedures.common import mode, pop_ext, set_ext
 from ....procedures.setup_steps import SMOKE_DEFAULT, add_smoke, smoke_screen
 from ....procedures.setup_steps import smoke_hexes as _hexes
 
@@ -33,6 +34,17 @@ def smoke_hexes(st: GameState) -> list[Any]:
     return _hexes(st, st.ext["smoke"]["placed"])
 
 
+def pending(st: GameState) -> dict[str, Any]:
+    sm = st.ext["smoke"]
+    return {"type": "place_smoke", "seat": mode(st).hand_seat(st, sm["side"]), "left": sm["left"]}
+
+
+def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
+    return [{"type": "place_smoke", "seat": seat, "hex": [*h]} for h in smoke_hexes(st)] + [
+        {"type": "end_smoke", "seat": seat}
+    ]
+
+
 def place_smoke(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     sm = add_smoke(st, st.ext["smoke"], action, events)
     set_ext(st, "smoke", sm)
@@ -43,3 +55,10 @@ def place_smoke(st: GameState, action: dict[str, Any], events: list[dict[str, An
 def end_smoke(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     pop_ext(st, "smoke")
     st.phase = "play_card"
+
+
+#: the turn machine's phase ``smoke`` (extension points ``steps``, ``actions``)
+HOOKS = {
+    "steps": {"smoke": Step(pending, legal)},
+    "actions": {("smoke", "place_smoke"): place_smoke, ("smoke", "end_smoke"): end_smoke},
+}

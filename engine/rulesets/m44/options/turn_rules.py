@@ -45,6 +45,13 @@ def _night_roll_due(st: GameState, side: str) -> bool:
     return x["visibility"] > 1 if x["night_reverse"] else x["visibility"] < 6
 
 
+def night_roll_if_due(st: GameState, side: str) -> None:
+    """The night side's roll (4 dice) becomes the next step when it is due."""
+    if _night_roll_due(st, side):
+        st.chance = {"n": 4, "for": "night"}
+        st.phase = "chance"
+
+
 def night_rolled(st: GameState, faces: list[str], events: list[dict[str, Any]]) -> None:
     """4 dice: each star moves the visibility track 1 (towards day, or towards night).
 

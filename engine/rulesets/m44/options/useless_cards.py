@@ -39,9 +39,9 @@ from typing import Any
 
 from ..cards import CARDS
 from ....core.errors import IllegalAction
+from ....procedures.hooks import Step
 from ....procedures.state import GameState, Play, Quota
 from .. import tactics as T
-from ....procedures.hooks import POINTS as P
 from ....procedures.common import adjacent_enemies, mode, other, set_ext, side_units, take_from_hand
 
 OPTION = "discard_useless_cards"
@@ -151,9 +151,9 @@ def end_exchange(st: GameState, action: dict[str, Any], events: list[dict[str, A
     st.last_card.pop(side, None)  # no card played: nothing to Counter-Attack
     short = st.scn.cards.get(side, 0) - len(st.hands[side])
     if short > 0:
-        P.give(st, side, P.draw(st, side, events, short), events)
+        st.hooks.give(st, side, st.hooks.draw(st, side, events, short), events)
     st.phase = "play_card"
-    P.finish_turn(st, events)
+    st.hooks.finish_turn(st, events)
 
 
 # --------------------------------------------------------------------------- Method 2
@@ -174,7 +174,7 @@ def exchange_card(st: GameState, action: dict[str, Any], events: list[dict[str, 
             "secret_to": [seat],
         }
     )
-    P.give(st, side, P.draw(st, side, events), events)
+    st.hooks.give(st, side, st.hooks.draw(st, side, events), events)
     play = Play(None, "exchange", mode(st).play_seat(st, side, None), side)
     play.flags.update(no_move=True, no_draw=True)
     st.plays.append(play)
@@ -188,3 +188,19 @@ def exchange_card(st: GameState, action: dict[str, Any], events: list[dict[str, 
 def _check_on(st: GameState) -> None:
     if not st.options.get(OPTION):
         raise IllegalAction("card_not_playable", "optional rule discard_useless_cards is off")
+
+
+#: the option's turn-machine phases and actions (extension points, procedures/hooks.py);
+#: in every game: with the option off its actions are refused (``card_not_playable``)
+HOOKS = {
+    "play_card_options": play_card_options,
+    "steps": {"offer": Step(pending, legal), "exchange": Step(pending, legal)},
+    "actions": {
+        ("play_card", "exchange_card"): exchange_card,
+        ("play_card", "offer_cards"): offer_cards,
+        ("offer", "offer"): offer,
+        ("offer", "end_offer"): end_offer,
+        ("exchange", "take"): take,
+        ("exchange", "end_exchange"): end_exchange,
+    },
+}

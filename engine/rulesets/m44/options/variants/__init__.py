@@ -2,18 +2,19 @@
 (``young_generals``) and the four "Suggested Variants" (option ``variant``: ZOMBIE,
 EXTERMINATE, CYBERMEN, WAR_OF_THE_WORLDS, NINETEEN_EIGHTY_FOUR; ``variant_side``: the side
 converted).  One module per variant, each plugged in at the extension points of
-engine/procedures/hooks.py; the points that take one extension only (``victory``,
-``targets_key``) are filled here by a dispatch on the variant in force.
+engine/procedures/hooks.py when the game's options choose it; the points that take one
+extension only (``victory``, ``targets_key``) are filled here by a dispatch on the variant
+in force.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .....core.errors import EngineError
-from .....procedures.hooks import extend
 from .....procedures.state import GameState
-from . import (  # noqa: F401  (young_generals registers its extensions on import)
+from . import (
     cybermen,
     exterminate,
     nineteen_eighty_four,
@@ -79,6 +80,21 @@ def refuse_overlord(st: GameState) -> None:
                 )
 
 
-extend("game_setup", refuse_overlord, __name__)
-extend("victory", victory, __name__)
-extend("targets_key", targets_key, __name__)
+#: the extension points this package fills (engine/procedures/hooks.py) in a game with
+#: one of the options of :data:`APPENDIX3`
+HOOKS = {"game_setup": refuse_overlord, "victory": victory, "targets_key": targets_key}
+
+
+def hooks_for(options: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The extensions of the variant or preset ``options`` choose, then the package's."""
+    variant = MODULES.get(options.get("variant"))
+    out: list[Mapping[str, Any]] = [
+        m.HOOKS
+        for m in (cybermen, exterminate, nineteen_eighty_four, war_of_the_worlds, zombie)
+        if m is variant
+    ]
+    if options.get(young_generals.NAME):  # a preset, alone
+        out.append(young_generals.HOOKS)
+    if any(options.get(name) for name in APPENDIX3):
+        out.append(HOOKS)
+    return out

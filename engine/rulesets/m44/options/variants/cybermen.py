@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from .....procedures.hooks import extend
 from .....procedures.state import GameState, Unit
 from .common import alien, convert_side, data, medal_victory, on, put, spec_like
 
@@ -105,9 +104,9 @@ def view(st: GameState) -> dict[str, Any]:
     return {"name": NAME, "side": alien(st), "reinforced": data(st).get("reinforced", 0)}
 
 
-for _point, _fn in (
-    ("game_setup", setup),
-    ("hits_flags", hits_flags),
-    ("figures_lost", figures_lost),
-):
-    extend(_point, _fn, __name__)
+#: the extension points this variant fills (engine/procedures/hooks.py)
+HOOKS = {
+    "game_setup": setup,
+    "hits_flags": hits_flags,
+    "figures_lost": figures_lost,
+}

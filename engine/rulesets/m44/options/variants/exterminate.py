@@ -43,7 +43,6 @@ from __future__ import annotations
 from typing import Any
 
 from .....procedures.common import SIDES, other
-from .....procedures.hooks import extend
 from .....procedures.state import GameState, Unit
 from .common import (
     alien,
@@ -247,12 +246,12 @@ def view(st: GameState) -> dict[str, Any]:
     }
 
 
-for _point, _fn in (
-    ("game_setup", setup),
-    ("turn_begins", turn_begins),
-    ("turn_ending", turn_ending),
-    ("hits_flags", hits_flags),
-    ("figures_lost", figures_lost),
-    ("dice_minus", dice_minus),
-):
-    extend(_point, _fn, __name__)
+#: the extension points this variant fills (engine/procedures/hooks.py)
+HOOKS = {
+    "game_setup": setup,
+    "turn_begins": turn_begins,
+    "turn_ending": turn_ending,
+    "hits_flags": hits_flags,
+    "figures_lost": figures_lost,
+    "dice_minus": dice_minus,
+}

@@ -42,8 +42,6 @@ from .....core.unit_types import typed_spec
 from .....core.units import unit_spec
 from ...cards import CARDS
 from .....procedures.common import SIDES, is_top, other, set_ext
-from .....procedures.hooks import POINTS as P
-from .....procedures.hooks import extend
 from .....procedures.state import GameState, Unit
 from .common import (
     add_unit,
@@ -141,7 +139,7 @@ def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     top = is_top(st, side)
     row = baseline(st, side)
     for spec in mine:
-        got = P.draw(st, side, events, 1)
+        got = st.hooks.draw(st, side, events, 1)
         section = 1
         if got:
             card = CARDS[got[0]]
@@ -185,10 +183,10 @@ def view(st: GameState) -> dict[str, Any]:
     }
 
 
-for _point, _fn in (
-    ("game_setup", setup),
-    ("turn_begins", turn_begins),
-    ("hits_flags", hits_flags),
-    ("figures_lost", figures_lost),
-):
-    extend(_point, _fn, __name__)
+#: the extension points this variant fills (engine/procedures/hooks.py)
+HOOKS = {
+    "game_setup": setup,
+    "turn_begins": turn_begins,
+    "hits_flags": hits_flags,
+    "figures_lost": figures_lost,
+}

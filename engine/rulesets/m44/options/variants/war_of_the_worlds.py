@@ -51,8 +51,6 @@ from typing import Any
 from .....core.unit_types import typed_spec
 from .....core.units import unit_spec
 from .....procedures.battle import apply_hits
-from .....procedures.hooks import POINTS as P
-from .....procedures.hooks import extend
 from .....procedures.medals import check_victory
 from .....procedures.state import GameState, Unit
 from .common import (
@@ -208,7 +206,7 @@ def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
         return
     n = data(st)["extra_cards"]
     if first_turn_once(st, NAME) and n:  # "two extra Command Cards above the Scenario limit"
-        P.give(st, alien(st), P.draw(st, alien(st), events, n), events)
+        st.hooks.give(st, alien(st), st.hooks.draw(st, alien(st), events, n), events)
     if side != alien(st):
         return
     put(
@@ -333,15 +331,15 @@ def view(st: GameState) -> dict[str, Any]:
     }
 
 
-for _point, _fn in (
-    ("game_setup", setup),
-    ("turn_begins", turn_begins),
-    ("turn_ending", turn_ending),
-    ("hits_flags", hits_flags),
-    ("figures_lost", figures_lost),
-    ("move_allowance", move_allowance),
-    ("dice_minus", dice_minus),
-    ("pass_through", pass_through),
-):
-    extend(_point, _fn, __name__)
-extend("chance_handlers", {CHANCE: common_cold}, __name__)
+#: the extension points this variant fills (engine/procedures/hooks.py)
+HOOKS = {
+    "game_setup": setup,
+    "turn_begins": turn_begins,
+    "turn_ending": turn_ending,
+    "hits_flags": hits_flags,
+    "figures_lost": figures_lost,
+    "move_allowance": move_allowance,
+    "dice_minus": dice_minus,
+    "pass_through": pass_through,
+    "chance_handlers": {CHANCE: common_cold},
+}

@@ -28,7 +28,6 @@ import dataclasses
 
 from .....core.units import unit_spec
 from ...cards import CARDS
-from .....procedures.hooks import extend
 from .....procedures.state import GameState
 
 NAME = "young_generals"
@@ -52,4 +51,5 @@ def setup(st: GameState) -> None:
     st.deck = [c for c in st.deck if CARDS[c].kind == "section"]
 
 
-extend("game_setup", setup, __name__)
+#: the extension point this preset fills (engine/procedures/hooks.py)
+HOOKS = {"game_setup": setup}

@@ -44,7 +44,6 @@ from .....core.scenario_model import ExitZone
 from .....procedures import battle as B
 from .....procedures.battle_outcome import dislodge_unit
 from .....procedures.common import is_top, mode
-from .....procedures.hooks import extend
 from .....procedures.state import GameState, Play, Unit
 from ... import tactics as T
 from .common import (
@@ -338,16 +337,16 @@ def view(st: GameState) -> dict[str, Any]:
     }
 
 
-for _point, _fn in (
-    ("game_setup", setup),
-    ("turn_begins", turn_begins),
-    ("turn_ending", turn_ending),
-    ("hits_flags", hits_flags),
-    ("dice_minus", dice_minus),
-    ("figures_lost", figures_lost),
-    ("exit_zones", exit_zones),
-    ("filter_destinations", destinations),
-    ("obligations", obligations),
-    ("dislodge", dislodge),
-):
-    extend(_point, _fn, __name__)
+#: the extension points this variant fills (engine/procedures/hooks.py)
+HOOKS = {
+    "game_setup": setup,
+    "turn_begins": turn_begins,
+    "turn_ending": turn_ending,
+    "hits_flags": hits_flags,
+    "dice_minus": dice_minus,
+    "figures_lost": figures_lost,
+    "exit_zones": exit_zones,
+    "filter_destinations": destinations,
+    "obligations": obligations,
+    "dislodge": dislodge,
+}
