@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any
 
 from .core.ruleset import Ruleset
-from .rulesets.m44.game import apply, is_chance, legal_actions, new_game, sample_chance, to_act
+from .m44_api import new_game
+from .rulesets.m44.game import apply, is_chance, legal_actions, sample_chance, to_act
 from .core.scenario_model import Scenario
 from .procedures.state import GameState
 

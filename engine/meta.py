@@ -32,7 +32,8 @@ from typing import Any
 
 from .core.errors import IllegalAction
 from .core.ruleset import Ruleset
-from .rulesets.m44.game import apply, new_game
+from .m44_api import new_game
+from .rulesets.m44.game import apply
 from .rulesets.m44.ruleset import M44
 from .rulesets.m44.undo import REVEALING
 

@@ -17,7 +17,7 @@ from engine import load_scenario, load_state, new_game
 from engine.core.ruleset import get as get_ruleset
 from engine.procedures import hooks
 from engine.procedures.common import StandardMode
-from engine.rulesets.m44 import ambush, end_turn, hand, tactics, turn
+from engine.rulesets.m44 import ambush, end_turn, hand, tactics, unit_actions
 from engine.rulesets.m44.options import bridges, conditions, hazards, kriegspiel, manoeuvres
 from engine.rulesets.m44.options.variants import zombie
 
@@ -37,7 +37,7 @@ def test_a_game_without_options_has_the_scenario_rules_and_the_ports_only() -> N
     assert t.reaction_possible is ambush.ambush_possible
     assert (t.draw, t.give, t.finish_turn) == (end_turn.draw, end_turn._give, end_turn._finish_turn)
     assert t.discard_random_card is hand.discard_random_card
-    assert t.after_move is turn._after_move
+    assert t.after_move is unit_actions._after_move
     assert set(t.steps) == {"airdrop", "smoke", "offer", "exchange"}
     # an option that is off fills nothing
     for name in ("dice_minus", "move_allowance", "hidden", "filter_destinations", "victory"):

@@ -19,7 +19,7 @@ import pytest
 from engine import replay, view_for
 from engine.bot import RandomBot, next_action
 from engine.core.geometry import make_board
-from engine.rulesets.m44.game import new_game, apply
+from engine import apply, new_game
 from engine.core.scenario import KNOWN_OPTIONS, load_scenario
 from engine.core.terrain_table import BEHAVIORS, TERRAIN, lookup
 from engine.core.textboard import m44_from_text

@@ -17,7 +17,7 @@ from typing import Any
 from ...core.conditions import DEMORALISATION, SUPPLY, WEATHER_OPTION
 from ...procedures.common import StandardMode
 from ...procedures.hooks import Hooks, build
-from . import ambush, end_turn, hand, tactics, turn
+from . import ambush, end_turn, hand, tactics, unit_actions
 from .options import (
     airdrop,
     bridges,
@@ -47,7 +47,7 @@ EVERY_GAME: tuple[Mapping[str, Any], ...] = (
     ambush.HOOKS,
     hand.HOOKS,
     end_turn.HOOKS,
-    turn.HOOKS,
+    unit_actions.HOOKS,
 )
 
 

@@ -21,27 +21,9 @@ from ...procedures import trains as TR
 from .options import manoeuvres as MN
 from .options import extra_cards as EC
 from ...procedures.chance import roll_faces
-from ...procedures.common import (
-    can_activate,
-    mode,
-    parse_hex,
-    parse_unit,
-    pop_ext,
-    take_from_hand,
-    terrain_at,
-    tiles_at,
-)
+from ...procedures.common import mode, parse_hex, pop_ext, take_from_hand
 from ...procedures.hooks import Handler
-from ...procedures.medals import check_victory, exit_board, update_objectives
-from ...procedures.movement import (
-    describe_move,
-    exit_hexes,
-    exit_value,
-    move_allowance,
-    reachable,
-    referee_stop,
-)
-from ...procedures.terrain_changes import unit_left_hex
+from ...procedures.movement import exit_hexes, reachable
 from .choices import (
     _battle_actions,
     _fitting,
@@ -49,7 +31,6 @@ from .choices import (
     _move_actions,
     _movers,
     card_source,
-    check_obliged,
     firefight_pairs,
     obliged,
     playable,
@@ -57,6 +38,18 @@ from .choices import (
 )
 from .end_turn import RECON_LEFT, _end_turn, _finish_turn, _recon_draw
 from .options.turn_rules import _night_roll_due, commissar_card, night_roll_if_due, night_rolled
+from .unit_actions import (
+    _armor_breakthrough,
+    _battle,
+    _end_battles,
+    _end_movement,
+    _end_orders,
+    _exit,
+    _instead_of_battle,
+    _move,
+    _order,
+    _orders_left,
+)
 
 PHASE_PENDING = ("choose_section", "target", "order", "move", "battle")
 
@@ -344,164 +337,6 @@ def _end_targets(st: GameState, action: dict[str, Any], events: list[dict[str, A
     T.start_card_attacks(st, st.play, events)
 
 
-# --------------------------------------------------------------------------- orders
-def _order(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    u = TR.head(st, parse_unit(st, action))  # a wagon orders its train
-    play = st.play
-    if u.side != play.side:
-        raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
-    if not can_activate(st, u):
-        raise IllegalAction(
-            "unit_not_active_yet", f"that unit cannot be ordered before turn {u.inactive_until + 1}"
-        )
-    if u.ordered:
-        raise IllegalAction("unit_already_ordered", "that unit already has an order")
-    if not T.may_order(st, play, u):
-        if not T.eligible(st, play, u) or not T.can_assign(st, play, [u]):
-            raise IllegalAction("unit_not_eligible", "this card cannot order that unit")
-        raise IllegalAction("too_many_orders", "no order of this card is left for that unit")
-    T.order(st, play, u, events)
-    _orders_done_if_none_left(st, play, events)
-
-
-def _armor_breakthrough(
-    st: GameState, action: dict[str, Any], events: list[dict[str, Any]]
-) -> None:
-    BT.enter(st, action, events)
-    if st.phase == "order" and not st.battles and not st.game_over:
-        _orders_done_if_none_left(st, st.play, events)
-
-
-def _orders_left(st: GameState, play: Play) -> bool:
-    """May ``play`` still give an order: a unit to order or armour to break through?"""
-    return bool(T.orderable(st, play)) or bool(BT.entry_hexes(st, play))
-
-
-def _orders_done_if_none_left(st: GameState, play: Play, events: list[dict[str, Any]]) -> None:
-    if not _orders_left(st, play):
-        T.end_orders(st, play, events)
-
-
-def _end_orders(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    T.end_orders(st, st.play, events)
-
-
-# --------------------------------------------------------------------------- movement
-def _ordered_unit(st: GameState, action: dict[str, Any]):
-    """The acting unit of ``action``; the play that ordered it becomes the current play
-    (Extra Command Cards: each unit moves and battles under its own card)."""
-    u = parse_unit(st, action)
-    if u.side != st.play.side:
-        raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
-    o = TR.head(st, u)  # a train's order is held by its locomotive
-    if not o.ordered or EC.play_holding(st, o.id) is None:
-        raise IllegalAction("unit_not_ordered", "that unit has no order this turn")
-    return u
-
-
-def _move(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    u = _ordered_unit(st, action)
-    to = parse_hex(action, "to")
-    play = st.play
-    second = st.phase == "battle"
-    if u.spec.train and not second:
-        allowance = move_allowance(st, TR.head(st, u), play)
-        u = TR.move(st, u, to, allowance, events)
-        _after_move(st, u, events)
-        return
-    if second:
-        if not _may_move_again(play, u):
-            raise IllegalAction("wrong_phase", "movement is over")
-        dests = reachable(st, u, play, play.flags["move_again"], True)
-    else:
-        if u.moved:
-            raise IllegalAction("unit_already_moved", "a unit moves only once per turn")
-        dests = reachable(st, u, play, None, bool(play.flags.get("ignore_terrain")))
-    if to not in dests:
-        raise IllegalAction("illegal_move", "the unit cannot move there")
-    to, steps = referee_stop(st, u, play, to, dests[to], second, events)  # 004 Kriegspiel
-    frm = u.hex
-    u = st.mut(u.id)
-    del st.occ[frm]
-    u.hex = to
-    st.occ[to] = u.id
-    u.entered = True
-    if second:
-        u.moved_again = True
-    else:
-        u.moved = steps
-    if u.cls in terrain_at(st, frm).no_battle_after_leaving:
-        u.no_battle = True  # marsh: armor cannot battle the turn it leaves
-    unit_left_hex(st, frm, events)
-    events.append(describe_move(u, frm, to, steps))
-    _after_move(st, u, events, "bel" if second or play.flags.get("ignore_terrain") else "move")
-
-
-def _after_move(st: GameState, u, events: list[dict[str, Any]], how: str = "move") -> None:
-    update_objectives(st, events)
-    if not check_victory(st, events):
-        st.hooks.on_enter(st, u, how, events)
-
-
-def _tiles(st, h):
-    return tiles_at(st, h)
-
-
-def _exit(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    u = _ordered_unit(st, action)
-    if u.moved:
-        raise IllegalAction("unit_already_moved", "a unit moves only once per turn")
-    hexes = exit_hexes(st, u, st.play)
-    if not hexes:
-        raise IllegalAction("illegal_move", "the unit cannot reach an exit hex")
-    st.play.ordered.remove(u.id)
-    exit_board(st, u, hexes[0], exit_value(st, u, hexes[0]), events)
-
-
-def _end_movement(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    for p in EC.unit_plays(st):
-        MN.check_end_movement(st, p)
-    check_obliged(st, "move")
-    st.phase = "battle"
-
-
-# --------------------------------------------------------------------------- battle
-def _battle(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    u = _ordered_unit(st, action)
-    h = parse_hex(action, "target")
-    if not B.can_battle(st, u, st.play):
-        code = "unit_already_battled" if u.battles else "unit_cannot_battle"
-        raise IllegalAction(code, "that unit may not battle now")
-    B.declare(st, u, h, st.play, events)
-
-
-def _instead_of_battle(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    """remove_wire / clear_mine / remove_roadblock / seal_cave / heal / blow_bridge /
-    rig_bridge / bombard_bridge / build_pontoon: an ordered unit that may battle does this
-    instead."""
-    u = _ordered_unit(st, action)
-    if not B.can_battle(st, u, st.play):
-        code = "unit_already_battled" if u.battles else "unit_cannot_battle"
-        raise IllegalAction(code, "that unit may not battle (nor act instead) now")
-    if action["type"] == "remove_wire":
-        H.remove_wire(st, u, events)
-    elif action["type"] == "remove_roadblock":
-        H.remove_roadblock(st, u, events)
-    elif action["type"] == "seal_cave":
-        H.seal_cave(st, u, events)
-    elif action["type"] == "heal":
-        H.heal(st, u, events)
-    elif action["type"] in H.HEX_ACTION_DO:  # bridges, pontoons: a hex of HEX_ACTIONS
-        H.HEX_ACTION_DO[action["type"]](st, u, parse_hex(action, "hex"), events)
-    else:
-        H.clear_mine(st, u, events)
-
-
-def _end_battles(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    check_obliged(st, "battle")
-    st.phase = "end"
-
-
 def _choose_card(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     cid = action.get("card")
     if cid not in st.recon_cards:
@@ -643,7 +478,3 @@ def _anything_to_battle(st: GameState, play: Play) -> bool:
         if _may_move_again(play, u) and reachable(st, u, play, play.flags["move_again"], True):
             return True
     return False
-
-
-#: the turn-machine port the options call (procedures/hooks.py): what follows a move
-HOOKS = {"after_move": _after_move}
