@@ -92,7 +92,7 @@ $(UVENV)/bin/uv: | $(BIN)/python
 # tests/app/test_i18n.py lists them).
 messages: $(STAMP)
 	$(BIN)/python scripts/i18n_terms.py > app/i18n_terms.py
-	$(BIN)/pybabel -q extract -F babel.cfg -k t -k N_ --no-location --sort-output \
+	$(BIN)/pybabel -q extract -F babel.cfg -k t -k tn:1,2 -k N_ --no-location --sort-output \
 	  --omit-header -o app/locales/messages.pot .
 	$(BIN)/pybabel -q update -i app/locales/messages.pot -d app/locales -D messages \
 	  --no-fuzzy-matching --ignore-obsolete --omit-header

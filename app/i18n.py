@@ -59,21 +59,29 @@ def translations(lang: str) -> gettext.NullTranslations:
 @lru_cache(maxsize=None)
 def client_catalog(lang: str) -> dict[str, Any]:
     """What the browser client gets (``/i18n/<lang>.json``): ``messages`` maps each English
-    text to its translation (translated ones only; plural forms are not used by the client),
-    ``errors`` each error code to its translated message (app/error_text.py)."""
+    text to its translation (translated ones only), ``plurals`` the English singular of each
+    message with plural forms to its translated forms in the catalog's order (static/i18n.js
+    ``tn()``), ``errors`` each error code to its translated message (app/error_text.py)."""
 
     messages: dict[str, str] = {}
+    plurals: dict[str, list[str]] = {}
     path = po_path(lang)
     if lang != DEFAULT and path.is_file():
         with path.open("rb") as f:
             catalog = read_po(f, locale=lang)
         for m in catalog:
-            if m.id and isinstance(m.id, str) and m.string and not m.fuzzy:
+            if not m.id or m.fuzzy:
+                continue
+            if isinstance(m.id, str) and m.string:
                 messages[m.id] = str(m.string)
+            elif isinstance(m.id, tuple | list) and isinstance(m.string, tuple | list):
+                if all(m.string):
+                    plurals[m.id[0]] = [str(x) for x in m.string]
     tr = translations(lang)
     return {
         "lang": lang,
         "messages": messages,
+        "plurals": plurals,
         "errors": {code: tr.gettext(text) for code, text in ERROR_TEXT.items()},
     }
 
@@ -122,6 +130,11 @@ def gettext_for(lang: str) -> Any:
     return translations(lang).gettext
 
 
+def ngettext_for(lang: str) -> Any:
+    """``ngettext`` of one language (singular, plural, count)."""
+    return translations(lang).ngettext
+
+
 @jinja2.pass_context
 def _jinja_gettext(ctx: jinja2.runtime.Context, message: str) -> str:
     return translations(ctx.get("lang") or DEFAULT).gettext(message)
@@ -132,15 +145,22 @@ def _jinja_ngettext(ctx: jinja2.runtime.Context, singular: str, plural: str, n: 
     return translations(ctx.get("lang") or DEFAULT).ngettext(singular, plural, n)
 
 
+@jinja2.pass_context
+def _jinja_term(ctx: jinja2.runtime.Context, text: Any) -> str:
+    return translations(ctx.get("lang") or DEFAULT).gettext(str(text)) if text else ""
+
+
 def template_environment(directory: Path) -> jinja2.Environment:
     """The pages' Jinja2 environment: autoescaped, with ``{% trans %}`` and ``_()`` in the
-    language of the page's ``lang`` (set by :func:`page_context`)."""
+    language of the page's ``lang`` (set by :func:`page_context`), and the ``term`` filter:
+    a text the server holds (a scenario's name, app/i18n_terms.py) in that language."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(directory)),
         autoescape=True,
         extensions=["jinja2.ext.i18n"],
     )
     env.install_gettext_callables(_jinja_gettext, _jinja_ngettext, newstyle=True)  # type: ignore[attr-defined]
+    env.filters["term"] = _jinja_term
     return env
 
 

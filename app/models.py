@@ -47,6 +47,9 @@ class Identity(Base):
     email_verified: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     # notification kind -> on/off (a kind absent is on; app/notifications)
     notify: Mapped[dict[str, bool] | None] = mapped_column(JSON, nullable=True)
+    # the language its e-mails and notifications are written in (app/i18n.py; none:
+    # English): the page language of its last sign-in, registration or language switch
+    lang: Mapped[str | None] = mapped_column(String(8), nullable=True)
 
 
 class AuthSession(Base):

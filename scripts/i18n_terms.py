@@ -1,20 +1,27 @@
 """Writes app/i18n_terms.py (``make messages``): the texts the server sends that the
 client shows, listed as literals so that gettext extraction finds them: the rule systems'
-titles and summaries, the command cards' names and texts (standard deck, Fast Play),
-board sizes and faces.  The client translates them with ``term()`` (static/i18n.js).
+titles and summaries, their optional rules' descriptions, the command cards' names and
+texts (standard and Overlord decks, Fast Play), board sizes and faces, the Portable Wargame's rules help
+and army names, the names and subtitles of the bundled scenarios.  The client translates them with ``term()`` (static/i18n.js), the
+pages with the ``term`` filter (app/i18n.py).
 tests/app/test_i18n.py fails when the file is not what this script writes.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from app.engine_api import rulesets  # noqa: E402
+from app.engine_api import optional_rules, rulesets  # noqa: E402
+from app.scenarios.service import bundled_files  # noqa: E402
 from engine.rulesets.fastplay import cards as fastplay_cards  # noqa: E402
 from engine.rulesets.m44.cards import STANDARD_DECK  # noqa: E402
+from engine.rulesets.overlord.cards import AIR_SORTIES, OVERLORD_DECK  # noqa: E402
+from engine.rulesets.portable import armies as portable_armies  # noqa: E402
+from engine.rulesets.portable.rules_help import HELP as PORTABLE_HELP  # noqa: E402
 
 BOARDS = ("STANDARD", "OVERLORD", "BRKTHRU", "country", "winter", "desert", "beach")
 
@@ -24,11 +31,24 @@ def terms() -> list[str]:
     out: list[str] = []
     for rs in rulesets():
         out += [rs.title, rs.summary]
-    for card in STANDARD_DECK:
+    for rs in rulesets():
+        for rule in optional_rules(rs.name):
+            out.append(rule["description"])
+            out += list((rule.get("value_descriptions") or {}).values())
+    for card in (*STANDARD_DECK, *OVERLORD_DECK, *AIR_SORTIES):
         out += [card.name, card.text]
     for key, name in fastplay_cards.CARDS:
         out += [name, fastplay_cards.TEXT[key]]
     out += BOARDS
+    for section in PORTABLE_HELP:
+        out += [section.get("heading", ""), section.get("text", ""), section.get("house", "")]
+    out += [str(army["title"]) for army in portable_armies.PRESETS.values()]
+    out.append("Custom army")  # the title of an army given as a list (portable/view.py)
+    for path in sorted(bundled_files().values()):
+        text = json.loads(path.read_text("utf-8")).get("text") or {}
+        english = text.get("en") if isinstance(text, dict) else None
+        if isinstance(english, dict):
+            out += [str(english.get(k) or "").strip() for k in ("name", "subtitle")]
     return list(dict.fromkeys(x for x in out if x))
 
 

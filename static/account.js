@@ -1,24 +1,25 @@
 // Account page: register (a guest upgrades in place), sign in, e-mail, notification
 // switches, sessions; the password-reset form of a mailed link.
 import { el, clear, apiFetch } from './util.js';
+import { t } from './i18n.js';
 
 const API = document.body.dataset.apiBase || '/api';
 const $ = (id) => document.getElementById(id);
 
 const api = (path, opts = {}) => apiFetch(API, path, opts);
 const post = (path, body, method = 'POST') => api(path, { method, body: JSON.stringify(body) });
-const KINDS = { your_turn: 'Your turn (in a game you are not connected to)', offer: 'Challenges and return matches offered', finished: 'A game finished' };
+const KINDS = { your_turn: t('Your turn (in a game you are not connected to)'), offer: t('Challenges and return matches offered'), finished: t('A game finished') };
 
 async function showSettings() {
   let me;
   try { me = await api('/accounts/me'); } catch (_) { return; }
-  if (!me.registered) { $('register-title').textContent = 'Register (keeps your guest games)'; return; }
+  if (!me.registered) { $('register-title').textContent = t('Register (keeps your guest games)'); return; }
   $('register-panel').classList.add('hidden');
   $('settings-panel').classList.remove('hidden');
-  $('account-summary').textContent = `Signed in as ${me.name}.`;
-  $('account-summary').append(' ', el('a', { href: `/players/${encodeURIComponent(me.name)}`, id: 'profile-link' }, 'Your profile'));
+  $('account-summary').textContent = t('Signed in as {name}.', { name: me.name });
+  $('account-summary').append(' ', el('a', { href: `/players/${encodeURIComponent(me.name)}`, id: 'profile-link' }, t('Your profile')));
   $('email-input').value = me.email || '';
-  $('email-status').textContent = me.email ? (me.email_verified ? 'confirmed' : 'not confirmed yet') : '';
+  $('email-status').textContent = me.email ? (me.email_verified ? t('confirmed') : t('not confirmed yet')) : '';
   const box = $('notify-panel');
   box.querySelectorAll('label').forEach((n) => n.remove());
   for (const [kind, label] of Object.entries(KINDS)) {
@@ -29,8 +30,8 @@ async function showSettings() {
   }
   const list = clear($('session-list'));
   for (const s of await api('/identity/sessions')) {
-    const li = el('li', {}, `${s.label || 'a device'} · since ${s.created_at.slice(0, 10)}${s.current ? ' (this one)' : ''} `);
-    if (!s.current) li.append(el('button', { type: 'button', onclick: async () => { await api(`/identity/sessions/${s.id}`, { method: 'DELETE' }); showSettings(); } }, 'Sign out'));
+    const li = el('li', {}, `${t('{device} · since {date}', { device: s.label || t('a device'), date: s.created_at.slice(0, 10) })}${s.current ? ' ' + t('(this one)') : ''} `);
+    if (!s.current) li.append(el('button', { type: 'button', onclick: async () => { await api(`/identity/sessions/${s.id}`, { method: 'DELETE' }); showSettings(); } }, t('Sign out')));
     list.append(li);
   }
 }
@@ -48,26 +49,26 @@ form('register-form', 'register-status', async () => {
   if ($('register-email').value.trim()) body.email = $('register-email').value.trim();
   await post('/accounts', body);
   await showSettings();
-  return 'Registered.';
+  return t('Registered.');
 });
 form('login-form', 'login-status', async () => {
   await post('/accounts/login', { name: $('login-name').value.trim(), password: $('login-password').value });
   location.href = '/inbox';
-  return 'Signed in.';
+  return t('Signed in.');
 });
 form('email-form', 'email-status', async () => {
   await post('/accounts/me/email', { email: $('email-input').value.trim() }, 'PUT');
-  return 'A confirmation link was sent.';
+  return t('A confirmation link was sent.');
 });
 form('reset-form', 'reset-status', async () => {
   await post('/accounts/password-reset/confirm', { token: document.body.dataset.resetToken, password: $('reset-password').value });
-  return 'Password changed: sign in with it.';
+  return t('Password changed: sign in with it.');
 });
 if ($('forgot-btn')) {
   $('forgot-btn').addEventListener('click', async () => {
     const name = $('login-name').value.trim();
-    if (!name) { $('login-status').textContent = 'Type your name first.'; return; }
-    try { await post('/accounts/password-reset', { name }); $('login-status').textContent = 'If the account has a confirmed e-mail, a link was sent.'; } catch (e) { $('login-status').textContent = e.message; }
+    if (!name) { $('login-status').textContent = t('Type your name first.'); return; }
+    try { await post('/accounts/password-reset', { name }); $('login-status').textContent = t('If the account has a confirmed e-mail, a link was sent.'); } catch (e) { $('login-status').textContent = e.message; }
   });
 }
 // Web Push: the server's VAPID key, a push subscription of this browser, kept by the server
@@ -85,8 +86,8 @@ async function offerPush() {
       const reg = await navigator.serviceWorker.register('/static/sw.js');
       const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) });
       await post('/accounts/me/push', sub.toJSON());
-      $('push-status').textContent = 'This device will be notified.';
-    } catch (e) { $('push-status').textContent = `Not possible here: ${e.message}`; }
+      $('push-status').textContent = t('This device will be notified.');
+    } catch (e) { $('push-status').textContent = t('Not possible here: {reason}', { reason: e.message }); }
   });
 }
 if ($('settings-panel') && document.body.dataset.signedIn === '1') { showSettings(); offerPush().catch(() => {}); }

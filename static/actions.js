@@ -11,7 +11,7 @@
 // ACTIONS below adds labels, highlight colours and hints per known type; an unknown
 // type still works through the generic shape rules.
 import { titleCase, sideName } from './util.js';
-import { t, term } from './i18n.js';
+import { t, tn, term } from './i18n.js';
 
 // kind = highlight class on the board (move, battle, retreat, take_ground, target, choice)
 function cardNameIn(view, id) {
@@ -77,7 +77,7 @@ export const ACTIONS = {
   end_battle:       { label: t('Done battling'), primary: true },
   retreat:          { label: t('Retreat'), kind: 'retreat', hint: t('Retreat here'),
                       resolve: (a) => ({ gesture: 'hex', hex: a.to, unit: a.unit,
-                        label: `${t('Retreat to {hex}', { hex: hexT(a.to) })}${a.ignore ? ', ' + (a.ignore === 1 ? t('ignoring 1 flag') : t('ignoring {n} flags', { n: a.ignore })) : ''}${a.losses ? ' ' + (a.losses === 1 ? t('(loses 1 figure)') : t('(loses {n} figures)', { n: a.losses })) : ''}` }) },
+                        label: `${t('Retreat to {hex}', { hex: hexT(a.to) })}${a.ignore ? ', ' + tn('ignoring {n} flag', 'ignoring {n} flags', a.ignore) : ''}${a.losses ? ' ' + tn('(loses {n} figure)', '(loses {n} figures)', a.losses) : ''}` }) },
   take_ground:      { label: t('Take ground'), kind: 'take_ground', hint: t('Take ground: move into the vacated hex'),
                       // {take: true|false}: the hex is the pending decision's hex
                       resolve: (a, view) => (a.take === false
@@ -87,7 +87,7 @@ export const ACTIONS = {
   skip_take_ground: { label: t("Don't take ground") },
   decline:          { label: t('Decline') },
   pass:             { label: t('Pass'),
-                      resolve: (a, view) => ({ gesture: 'button', label: PASS_LABEL[view && view.pending && view.pending.type] || 'Pass' }) },
+                      resolve: (a, view) => ({ gesture: 'button', label: PASS_LABEL[view && view.pending && view.pending.type] || t('Pass') }) },
   ignore_flag:      { label: t('Ignore a flag') },
   ambush:           { label: t('Ambush! (battle back first)'), primary: true },
   battle_back:      { label: t('Battle back (1 die)'), primary: true },
@@ -198,17 +198,29 @@ const PENDING = {
   initiative_unit: (p) => t('{side} chooses the unit for his initiative roll', { side: sideName(p.seat) }),
   commissar: (p) => t('{side} puts a card under the Commissar chip (it must be played next turn)', { side: sideName(p.seat) }),
   commissar_setup: (p) => t('{side} puts cards under the Commissar chip', { side: sideName(p.seat) }),
-  battle_back: (p, u) => t('{side} may battle back with {unit} (1 die, no terrain reduction){against}, or pass', { side: sideName(p.seat), unit: u, against: p.attacker ? ' ' + t('against {unit}', { unit: p.unitName(p.attacker) }) : '' }),
+  battle_back: (p, u) => {
+    const against = p.attacker ? ' ' + t('against {unit}', { unit: p.unitName(p.attacker) }) : '';
+    return t('{side} may battle back with {unit} (1 die, no terrain reduction){against}, or pass', { side: sideName(p.seat), unit: u, against });
+  },
   desert_move: (p, u) => t('{side} may move {unit} one more hex before its overrun (desert rules), or stay', { side: sideName(p.seat), unit: u }),
   roll: (p, u) => `${p.dice === 1 ? t('Rolling 1 die') : t('Rolling {n} dice', { n: p.dice ?? '' })}${p.for ? ' ' + t('for {what}', { what: ROLL_FOR[p.for] || titleCase(p.for) }) : ''}${p.unit ? ' (' + u + ')' : ''}…`,
   visit: (p) => t('{side} chooses the Field General to visit', { side: sideName(p.seat) }),
-  place_smoke: (p) => `${sideName(p.seat)} places a smoke screen before the battle${p.left !== undefined ? ` (${p.left} hex${p.left === 1 ? '' : 'es'} left)` : ''}: click a highlighted hex, each one next to a smoke hex already placed`,
-  reinforce: (p) => `${sideName(p.seat)} unloads the supply train${p.left !== undefined ? ` (${p.left} unit${p.left === 1 ? '' : 's'} left)` : ''}: click a highlighted hex next to the train`,
-  offer_cards: (p) => `${sideName(p.seat)} lays unwanted cards face up (${(p.offered || []).length} so far); the opponent may take any of them`,
-  exchange: (p) => `${sideName(p.seat)} may take laid cards (${(p.offered || []).map((c) => c.name).join(', ')}), giving one of his own for each`,
-  campaign_loss: (p) => `Pre-battle roll (${FACE_WORDS[p.face] || p.face} of ${sideName(p.roller)}): ${sideName(p.seat)} chooses the unit that loses a figure`,
+  place_smoke: (p) => {
+    const left = p.left !== undefined ? ' (' + tn('{n} hex left', '{n} hexes left', p.left) + ')' : '';
+    return t('{side} places a smoke screen before the battle{left}: click a highlighted hex, each one next to a smoke hex already placed', { side: sideName(p.seat), left });
+  },
+  reinforce: (p) => {
+    const left = p.left !== undefined ? ' (' + tn('{n} unit left', '{n} units left', p.left) + ')' : '';
+    return t('{side} unloads the supply train{left}: click a highlighted hex next to the train', { side: sideName(p.seat), left });
+  },
+  offer_cards: (p) => t('{side} lays unwanted cards face up ({n} so far); the opponent may take any of them', { side: sideName(p.seat), n: (p.offered || []).length }),
+  exchange: (p) => t('{side} may take laid cards ({cards}), giving one of his own for each', { side: sideName(p.seat), cards: (p.offered || []).map((c) => term(c.name)).join(', ') }),
+  campaign_loss: (p) => t('Pre-battle roll ({face} of {roller}): {side} chooses the unit that loses a figure', { face: FACE_WORDS[p.face] || p.face, roller: sideName(p.roller), side: sideName(p.seat) }),
   campaign_retreat: (p) => t('Pre-battle roll (flag of {roller}): {side} retreats one of his units 1 hex', { roller: sideName(p.roller), side: sideName(p.seat) }),
-  airdrop: (p) => `${sideName(p.seat)} chooses the airdrop hex${p.units ? ` for ${Array.isArray(p.units) ? p.units.length : p.units} unit(s)` : ''}${p.range ? `; each drifts ${p.range} random step${p.range > 1 ? 's' : ''}` : ''}`,
+  airdrop: (p) => {
+    const k = Array.isArray(p.units) ? p.units.length : p.units;
+    return `${t('{side} chooses the airdrop hex', { side: sideName(p.seat) })}${p.units ? ' ' + tn('for {n} unit', 'for {n} units', k) : ''}${p.range ? '; ' + tn('each drifts {n} random step', 'each drifts {n} random steps', p.range) : ''}`;
+  },
 };
 
 const FACE_WORDS = { armor: t('black tank'), inf: t('blue infantryman'), grenade: t('red grenade'), flag: t('purple flag'), star: t('green star') };

@@ -3,7 +3,7 @@
 import { unitMarkers } from './fastplay.js';
 import { Geometry, W, H, key, polygonPoints } from './hex.js';
 import { svg, el, clear, sideName } from './util.js';
-import { t } from './i18n.js';
+import { t, tn, term } from './i18n.js';
 import { FACE_BASE, FAMILIES, defs, drawTiles, familyOf, shortLabel, tileDescription } from './terrain.js';
 import { nationStyle, unitLetter, unitTitle, unitDescription } from './units.js';
 import { variantMarks } from './variants.js';
@@ -89,7 +89,7 @@ export class BoardView {
     const root = svg('svg', {
       viewBox: `0 0 ${g.width.toFixed(1)} ${g.height.toFixed(1)}`, class: 'board-svg',
       'data-board-type': this.board.type, 'data-flipped': this.flipped ? '1' : '0',
-      preserveAspectRatio: 'xMidYMid meet', role: 'img', 'aria-label': t('Board: {name}', { name: this.board.name || '' }),
+      preserveAspectRatio: 'xMidYMid meet', role: 'img', 'aria-label': t('Board: {name}', { name: term(this.board.name || '') }),
     });
     root.append(defs());
     root.append(svg('rect', { x: 0, y: 0, width: g.width, height: g.height, rx: 8, class: 'board-bg' }));
@@ -213,7 +213,7 @@ export class BoardView {
         mg.append(svg('path', { d: 'M-4 -12 L-1 -4 L1 -4 L4 -12 Z', fill: '#b02a2a' }));
         mg.append(svg('circle', { r: 7, fill: holder ? (SIDE_COLOUR[holder] || '#888') : '#f1d36b', stroke: col, 'stroke-width': 2.5 }));
         mg.append(svg('text', { class: 'objective-text', y: 3 }, o.counts_for > 1 ? String(o.counts_for) : '★'));
-        const tip = svg('title', {}, `Objective medal${o.side ? ' for ' + sideName(o.side) : ''}${holder ? ' — held by ' + sideName(holder) : ''}`);
+        const tip = svg('title', {}, `${o.side ? t('Objective medal for {side}', { side: sideName(o.side) }) : t('Objective medal')}${holder ? ' — ' + t('held by {side}', { side: sideName(holder) }) : ''}`);
         mg.append(tip);
         L.marks.append(mg);
       }
@@ -251,7 +251,7 @@ export class BoardView {
       const [cx, cy] = g.center(h);
       const mg = svg('g', { class: 'camo-marker', 'data-camo': key(h), transform: `translate(${cx + W * 0.3},${cy + H * 0.22})` });
       mg.append(svg('circle', { r: 6, fill: '#5b6b2f', stroke: '#e0e6c0', 'stroke-width': 1.2 }));
-      mg.append(svg('title', {}, 'Camouflaged unit: may be battled only at close range'));
+      mg.append(svg('title', {}, t('Camouflaged unit: may be battled only at close range')));
       L.marks.append(mg);
     }
     for (const h of crossHairHexes(this.view)) {
@@ -259,7 +259,7 @@ export class BoardView {
       const mg = svg('g', { class: 'crosshair-marker', 'data-crosshair': key(h), transform: `translate(${cx},${cy})` });
       mg.append(svg('circle', { r: W * 0.3, fill: 'none', stroke: '#ff3b30', 'stroke-width': 1.6 }));
       mg.append(svg('path', { d: `M${-W * 0.38} 0 H${W * 0.38} M0 ${-W * 0.38} V${W * 0.38}`, stroke: '#ff3b30', 'stroke-width': 1.4 }));
-      mg.append(svg('title', {}, 'Cross-hair: a Big Gun is ranged in on this target'));
+      mg.append(svg('title', {}, t('Cross-hair: a Big Gun is ranged in on this target')));
       L.marks.append(mg);
     }
     // bridge_demolition: a Battle Star on a bridge with charges placed or tank hits
@@ -327,7 +327,7 @@ export class BoardView {
         const lg = svg('g', { class: 'train-link', 'data-train-link': `${pieces[i - 1].id}-${pieces[i].id}` });
         lg.append(svg('line', { x1, y1: y1 - 2, x2, y2: y2 - 2, stroke: '#1b1b1b', 'stroke-width': 7, 'stroke-linecap': 'round' }));
         lg.append(svg('line', { x1, y1: y1 - 2, x2, y2: y2 - 2, stroke: '#d8c07a', 'stroke-width': 2.5, 'stroke-dasharray': '4 3' }));
-        lg.append(svg('title', {}, `Train coupling: ${unitTitle(pieces[i - 1])} and ${unitTitle(pieces[i])} are pieces of one train and move together`));
+        lg.append(svg('title', {}, t('Train coupling: {a} and {b} are pieces of one train and move together', { a: unitTitle(pieces[i - 1]), b: unitTitle(pieces[i]) })));
         L.links.append(lg);
       }
     }
@@ -373,7 +373,7 @@ export class BoardView {
         ug.append(svg('rect', { x: -w / 2 - 2, y: -h / 2 - 2, width: w + 4, height: h + 4, rx: 6, class: 'train-outline' }));
       }
       if (u.inactive_until !== undefined && u.inactive_until !== null) unitTag(ug, -w / 2 - 3, h / 2 - 1, 'inactive-marker', '#2f4f7a',
-        `T${firstActiveTurn(u)}`, `Waiting: this unit cannot be ordered before turn ${firstActiveTurn(u)} (scenario rule)`, { 'data-until': u.inactive_until });
+        `T${firstActiveTurn(u)}`, t('Waiting: this unit cannot be ordered before turn {n} (scenario rule)', { n: firstActiveTurn(u) }), { 'data-until': u.inactive_until });
       const oos = supplyTurns(u);
       if (oos > 0) unitTag(ug, w / 2 + 3, h / 2 - 1, 'supply-marker', '#b5411f', `✂${oos}`, supplyText(oos), { 'data-turns': oos });
       unitMarkers(u).forEach((m, i) => unitTag(ug, -w / 2 + 8 + i * 17, -h / 2 - 7, m.cls, m.fill, m.label, m.title, { 'data-marker': m.label }));   // Fast Play '44
@@ -506,7 +506,7 @@ export class BoardView {
     }
     for (const ex of this.board.exits || []) {
       if ((ex.hexes || []).some((h) => h[0] === hex[0] && h[1] === hex[1])) {
-        parts.push(el('div', { class: 'tt-obj' }, t('Exit hex for {side}: a unit leaving the board here scores {n} medal(s).', { side: sideName(ex.side), n: ex.value || 1 })));
+        parts.push(el('div', { class: 'tt-obj' }, tn('Exit hex for {side}: a unit leaving the board here scores {n} medal.', 'Exit hex for {side}: a unit leaving the board here scores {n} medals.', ex.value || 1, { side: sideName(ex.side) })));
       }
     }
     const mine = ((this.view && this.view.mines) || []).find((m) => m.hex && m.hex[0] === hex[0] && m.hex[1] === hex[1]);

@@ -1,6 +1,6 @@
 // The seat's hand of command cards, the last cards played, and dice faces.
 import { el, clear, sideName, titleCase } from './util.js';
-import { t, term } from './i18n.js';
+import { t, tn, term } from './i18n.js';
 
 const SECTION_NAMES = [t('Left'), t('Centre'), t('Right')];
 
@@ -34,7 +34,7 @@ export function renderHand(container, hand, playable, onPick, chosen = null) {
     el('div', { class: 'card-kind' }, card.kind === 'section' ? `${t('Section card')} · ${cardSectionsText(card)}` : ({ tactic: t('Tactic card') })[card.kind] || titleCase(card.kind || 'card')),
     el('div', { class: 'card-name' }, term(card.name)),
     card.kind === 'section' ? bars : null,
-    el('div', { class: 'card-text' }, term(card.text) || (card.units ? (card.units === 1 ? t('Order 1 unit') : t('Order {n} units', { n: card.units })) : '')));
+    el('div', { class: 'card-text' }, term(card.text) || (card.units ? tn('Order {n} unit', 'Order {n} units', card.units) : '')));
     container.append(node);
   }
 }

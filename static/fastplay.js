@@ -5,6 +5,7 @@
 // (suppression 1/2, OpFire) and the rules help panel.
 // The client decides nothing: it shows the engine's legal actions (docs/protocol.md).
 import { el, clear, sideName } from './util.js';
+import { t, tn } from './i18n.js';
 import { ACTIONS } from './actions.js';
 import { EVENT_TEXT } from './log.js';
 
@@ -40,18 +41,18 @@ export function pathStep(path, start, hex) {
 
 // -------------------------------------------------------------- actions and log
 Object.assign(ACTIONS, {
-  opfire_marker: { label: 'OpFire marker (fire in the enemy turn)', gesture: 'unit', hint: 'Give this unit an OpFire marker' },
-  rally: { label: 'Rally', kind: 'retreat', hint: 'Rally here (full move back, suppression removed)',
-    resolve: (a) => ({ gesture: 'hex', hex: a.to, unit: a.unit, label: `Rally to ${hexT(a.to)}${a.losses ? ` (loses ${a.losses})` : ''}` }) },
-  withdraw: { label: 'Withdraw off the board (no medal)', gesture: 'unit', hint: 'Withdraw this unit off the board' },
-  dig_in: { label: 'Dig in (sandbags)', gesture: 'unit', hint: 'Dig in: sandbags on this hex' },
-  opportunity_fire: { label: 'Opportunity fire', kind: 'battle',
-    resolve: (a) => ({ gesture: 'button', label: `Opportunity fire at ${hexT(a.target)}` }) },
-  defensive_fire: { label: 'Defensive fire', kind: 'battle',
-    resolve: (a) => ({ gesture: 'button', label: `Defensive fire at ${hexT(a.target)}` }) },
-  hold_fire: { label: 'Hold fire' },
-  no_defensive_fire: { label: 'No defensive fire' },
-  second_assault: { label: 'Second assault (French)', primary: true },
+  opfire_marker: { label: t('OpFire marker (fire in the enemy turn)'), gesture: 'unit', hint: t('Give this unit an OpFire marker') },
+  rally: { label: t('Rally'), kind: 'retreat', hint: t('Rally here (full move back, suppression removed)'),
+    resolve: (a) => ({ gesture: 'hex', hex: a.to, unit: a.unit, label: `${t('Rally to {hex}', { hex: hexT(a.to) })}${a.losses ? ' ' + tn('(loses {n} figure)', '(loses {n} figures)', a.losses) : ''}` }) },
+  withdraw: { label: t('Withdraw off the board (no medal)'), gesture: 'unit', hint: t('Withdraw this unit off the board') },
+  dig_in: { label: t('Dig in (sandbags)'), gesture: 'unit', hint: t('Dig in: sandbags on this hex') },
+  opportunity_fire: { label: t('Opportunity fire'), kind: 'battle',
+    resolve: (a) => ({ gesture: 'button', label: t('Opportunity fire at {hex}', { hex: hexT(a.target) }) }) },
+  defensive_fire: { label: t('Defensive fire'), kind: 'battle',
+    resolve: (a) => ({ gesture: 'button', label: t('Defensive fire at {hex}', { hex: hexT(a.target) }) }) },
+  hold_fire: { label: t('Hold fire') },
+  no_defensive_fire: { label: t('No defensive fire') },
+  second_assault: { label: t('Second assault (French)'), primary: true },
 });
 // option command_cards: a card aimed at a hex (Barrage, Air Power) or a unit (Medics)
 const basePlay = ACTIONS.play_card;
@@ -60,7 +61,7 @@ ACTIONS.play_card = {
   resolve: (a, view) => {
     const r = basePlay.resolve(a, view);
     if (!r || (!a.target && !a.unit)) return r;
-    return { ...r, label: `${r.label} ${a.target ? 'at ' + hexT(a.target) : 'on ' + a.unit}` };
+    return { ...r, label: `${r.label} ${a.target ? t('at {hex}', { hex: hexT(a.target) }) : t('on {unit}', { unit: a.unit })}` };
   },
 };
 const baseBattle = ACTIONS.battle;
@@ -68,35 +69,42 @@ ACTIONS.battle = {
   ...baseBattle,
   resolve: (a) => (a.assault === undefined ? null : {
     gesture: 'hex', hex: a.target, unit: a.unit,
-    label: a.assault ? `Assault ${hexT(a.target)}` : `Ranged fire at ${hexT(a.target)}`,
+    label: a.assault ? t('Assault {hex}', { hex: hexT(a.target) }) : t('Ranged fire at {hex}', { hex: hexT(a.target) }),
   }),
 };
 
 const KIND = {
-  opportunity_fire: 'opportunity fire', defensive_fire: 'defensive fire', battle_back: 'battle back',
-  second_assault: 'second assault', overrun: 'overrun', battle: 'battle',
+  opportunity_fire: t('opportunity fire'), defensive_fire: t('defensive fire'), battle_back: t('battle back'),
+  second_assault: t('second assault'), overrun: t('overrun'), battle: t('battle'),
 };
+// why a unit loses its OpFire marker (engine/rulesets/fastplay events)
+const OPFIRE_LOST = { suppressed: t('suppressed'), fired: t('fired'), expired: t('expired') };
 Object.assign(EVENT_TEXT, {
-  command_points: (e) => `${sideName(e.side)} has ${e.cp} Command Point${e.cp === 1 ? '' : 's'}`,
-  command_points_lost: (e) => `${sideName(e.side)} loses ${e.cp} unspent CP`,
-  suppression: (e, n) => (e.level > e.from ? `${n(e.unit)} is suppressed (level ${e.level})`
-    : `${n(e.unit)} suppression ${e.level ? 'down to ' + e.level : 'removed'}${e.reason === 'rally' ? ' (rallied)' : e.reason === 'turn_start' ? ' (start of turn)' : ''}`),
-  opfire_marker: (e, n) => (e.placed ? `${n(e.unit)} takes an OpFire marker` : `${n(e.unit)} loses its OpFire marker (${e.reason})`),
-  fire_held: (e, n) => (e.window === 'opportunity' ? 'The opponent holds fire' : `${n(e.unit)} holds its fire`),
-  move_stopped: (e, n) => `${n(e.unit)} stops at ${hexT(e.hex)}`,
-  unit_rallied: (e, n) => `${n(e.unit)} rallies ${hexT(e.from)} → ${hexT(e.to)}${e.losses ? ` and loses ${e.losses}` : ''}`,
-  unit_withdrawn: (e, n) => `${n(e.unit)} withdraws off the board`,
-  dug_in: (e, n) => `${n(e.unit)} digs in`,
-  battle_declared: (e, n) => `${n(e.unit)} ${e.assault ? 'assaults' : (e.kind !== 'battle' && KIND[e.kind] ? `(${KIND[e.kind]}) fires at` : 'fires at')} ${e.target_unit ? n(e.target_unit) : hexT(e.target)} with ${e.dice} dice`,
+  command_points: (e) => tn('{side} has {n} Command Point', '{side} has {n} Command Points', e.cp, { side: sideName(e.side) }),
+  command_points_lost: (e) => t('{side} loses {n} unspent CP', { side: sideName(e.side), n: e.cp }),
+  suppression: (e, n) => (e.level > e.from ? t('{unit} is suppressed (level {n})', { unit: n(e.unit), n: e.level })
+    : `${e.level ? t('{unit} suppression down to {n}', { unit: n(e.unit), n: e.level }) : t('{unit} suppression removed', { unit: n(e.unit) })}${e.reason === 'rally' ? ' ' + t('(rallied)') : e.reason === 'turn_start' ? ' ' + t('(start of turn)') : ''}`),
+  opfire_marker: (e, n) => (e.placed ? t('{unit} takes an OpFire marker', { unit: n(e.unit) }) : t('{unit} loses its OpFire marker ({reason})', { unit: n(e.unit), reason: OPFIRE_LOST[e.reason] || e.reason })),
+  fire_held: (e, n) => (e.window === 'opportunity' ? t('The opponent holds fire') : t('{unit} holds its fire', { unit: n(e.unit) })),
+  move_stopped: (e, n) => t('{unit} stops at {hex}', { unit: n(e.unit), hex: hexT(e.hex) }),
+  unit_rallied: (e, n) => `${t('{unit} rallies {from} → {hex}', { unit: n(e.unit), from: hexT(e.from), hex: hexT(e.to) })}${e.losses ? ' ' + tn('and loses {n} figure', 'and loses {n} figures', e.losses) : ''}`,
+  unit_withdrawn: (e, n) => t('{unit} withdraws off the board', { unit: n(e.unit) }),
+  dug_in: (e, n) => t('{unit} digs in', { unit: n(e.unit) }),
+  battle_declared: (e, n) => {
+    const w = { unit: n(e.unit), target: e.target_unit ? n(e.target_unit) : hexT(e.target), n: e.dice };
+    if (e.assault) return tn('{unit} assaults {target} with {n} die', '{unit} assaults {target} with {n} dice', e.dice, w);
+    if (e.kind !== 'battle' && KIND[e.kind]) return tn('{unit} ({kind}) fires at {target} with {n} die', '{unit} ({kind}) fires at {target} with {n} dice', e.dice, { ...w, kind: KIND[e.kind] });
+    return tn('{unit} fires at {target} with {n} die', '{unit} fires at {target} with {n} dice', e.dice, w);
+  },
 });
 
 // -------------------------------------------------------------- board markers
 // extra tags under a unit (board.js calls this for every unit)
 export function unitMarkers(u) {
   const out = [];
-  if (u.suppression) out.push({ cls: 'fp-suppressed', fill: '#b8860b', label: `S${u.suppression}`, title: `Suppressed (level ${u.suppression} of 2): may not move or battle; ordered, it may rally` });
-  if (u.opfire) out.push({ cls: 'fp-opfire', fill: '#8b1e1e', label: 'OF', title: 'OpFire marker: may fire at a moving or assaulting enemy during the opponent\'s turn' });
-  if (u.towed) out.push({ cls: 'fp-towed', fill: '#555', label: 'T', title: 'Rallied artillery: defends as infantry this turn' });
+  if (u.suppression) out.push({ cls: 'fp-suppressed', fill: '#b8860b', label: `S${u.suppression}`, title: t('Suppressed (level {n} of 2): may not move or battle; ordered, it may rally', { n: u.suppression }) });
+  if (u.opfire) out.push({ cls: 'fp-opfire', fill: '#8b1e1e', label: 'OF', title: t('OpFire marker: may fire at a moving or assaulting enemy during the opponent\'s turn') });
+  if (u.towed) out.push({ cls: 'fp-towed', fill: '#555', label: 'T', title: t('Rallied artillery: defends as infantry this turn') });
   return out;
 }
 
@@ -109,10 +117,10 @@ let timerKey = null;
 function promptText(p, unitName) {
   const u = p.unit ? unitName(p.unit) : '';
   switch (p.type) {
-    case 'opportunity_fire': return `Opportunity fire? ${u} moves into ${hexT(p.hex)} within range of your OpFire unit(s).`;
-    case 'assault_fire': return `${unitName(p.target_unit)} is assaulted by ${u}: fire first (opportunity or defensive fire) or hold fire?`;
-    case 'defensive_fire': return `Defensive fire? ${unitName(p.target_unit)} was fired on by ${u}.`;
-    case 'battle_back': return `Battle back with ${unitName(p.target_unit)} (1 die)?`;
+    case 'opportunity_fire': return t('Opportunity fire? {unit} moves into {hex} within range of your OpFire unit(s).', { unit: u, hex: hexT(p.hex) });
+    case 'assault_fire': return t('{target} is assaulted by {unit}: fire first (opportunity or defensive fire) or hold fire?', { target: unitName(p.target_unit), unit: u });
+    case 'defensive_fire': return t('Defensive fire? {target} was fired on by {unit}.', { target: unitName(p.target_unit), unit: u });
+    case 'battle_back': return t('Battle back with {target} (1 die)?', { target: unitName(p.target_unit) });
     default: return '';
   }
 }
@@ -121,12 +129,12 @@ export function describeFastPlayPending(p, unitName) {
   if (!p) return '';
   const who = sideName(p.seat);
   switch (p.type) {
-    case 'command': return `${who}: ${p.cp} CP left — click a unit to use it (its first action costs 1 CP), or End turn`;
-    case 'opportunity_fire': return `${who} decides on opportunity fire at ${unitName(p.unit)}…`;
-    case 'assault_fire': return `${who} decides whether ${unitName(p.target_unit)} fires before the assault…`;
-    case 'defensive_fire': return `${who} decides on defensive fire…`;
-    case 'battle_back': return `${who} decides whether ${unitName(p.target_unit)} battles back…`;
-    case 'second_assault': return `${who} may assault again (French second assault)`;
+    case 'command': return t('{side}: {n} CP left — click a unit to use it (its first action costs 1 CP), or End turn', { side: who, n: p.cp });
+    case 'opportunity_fire': return t('{side} decides on opportunity fire at {unit}…', { side: who, unit: unitName(p.unit) });
+    case 'assault_fire': return t('{side} decides whether {unit} fires before the assault…', { side: who, unit: unitName(p.target_unit) });
+    case 'defensive_fire': return t('{side} decides on defensive fire…', { side: who });
+    case 'battle_back': return t('{side} decides whether {unit} battles back…', { side: who, unit: unitName(p.target_unit) });
+    case 'second_assault': return t('{side} may assault again (French second assault)', { side: who });
     default: return '';
   }
 }
@@ -152,10 +160,10 @@ export function renderFastPlay(box, ctx) {
   clear(box);
   const p = view.pending || {};
   const cpLine = el('div', { class: 'fp-cp' },
-    el('b', {}, 'Fast Play \'44 · '),
-    el('span', { id: 'fp-cp', 'data-cp': view.cp ?? 0, 'data-side': view.active || '' }, `${sideName(view.active)}: ${view.cp ?? 0} CP left`),
-    el('span', { class: 'muted' }, ` (per turn: ${Object.entries(view.sides || {}).map(([s, d]) => `${sideName(s)} ${d.cp_per_turn}`).join(', ')})`),
-    el('button', { type: 'button', id: 'fp-help-btn', onclick: () => toggleHelp(box) }, 'Rules help'));
+    el('b', {}, `${t("Fast Play '44")} · `),
+    el('span', { id: 'fp-cp', 'data-cp': view.cp ?? 0, 'data-side': view.active || '' }, t('{side}: {n} CP left', { side: sideName(view.active), n: view.cp ?? 0 })),
+    el('span', { class: 'muted' }, ` (${t('per turn: {list}', { list: Object.entries(view.sides || {}).map(([s, d]) => `${sideName(s)} ${d.cp_per_turn}`).join(', ') })})`),
+    el('button', { type: 'button', id: 'fp-help-btn', onclick: () => toggleHelp(box) }, t('Rules help')));
   box.append(cpLine);
   const desc = describeFastPlayPending(p, unitName);
   if (desc) box.append(el('div', { class: 'fp-status', id: 'fp-status' }, desc));
@@ -167,10 +175,10 @@ export function renderFastPlay(box, ctx) {
       el('div', {}, promptText(p, unitName)));
     const row = el('div', { class: 'fp-prompt-buttons' });
     for (const a of acts) {
-      const label = a.type === 'opportunity_fire' ? `Opportunity fire with ${unitName(a.unit)} at ${hexT(a.target)}`
-        : a.type === 'defensive_fire' ? `Defensive fire with ${unitName(a.unit)} at ${hexT(a.target)}`
-          : a.type === 'battle_back' ? 'Battle back (1 die)'
-            : a.type === 'hold_fire' ? 'Hold fire' : a.type === 'no_defensive_fire' ? 'No defensive fire' : a.type === 'pass' ? 'Pass' : a.type;
+      const label = a.type === 'opportunity_fire' ? t('Opportunity fire with {unit} at {hex}', { unit: unitName(a.unit), hex: hexT(a.target) })
+        : a.type === 'defensive_fire' ? t('Defensive fire with {unit} at {hex}', { unit: unitName(a.unit), hex: hexT(a.target) })
+          : a.type === 'battle_back' ? t('Battle back (1 die)')
+            : a.type === 'hold_fire' ? t('Hold fire') : a.type === 'no_defensive_fire' ? t('No defensive fire') : a.type === 'pass' ? t('Pass') : a.type;
       row.append(el('button', { type: 'button', class: PASS[a.type] ? '' : 'primary', 'data-fp-action': a.type, onclick: () => { stopTimer(); send(a); } }, label));
     }
     pr.append(row);
@@ -198,7 +206,7 @@ function startTimer(key, clock, onExpire) {
 function tick() {
   if (!timer) return;
   const left = Math.max(0, Math.ceil((timer.end - Date.now()) / 1000));
-  timer.clock.textContent = `Auto-pass in ${left}s`;
+  timer.clock.textContent = t('Auto-pass in {n}s', { n: left });
   if (left <= 0) { const f = timer.onExpire; stopTimer(); f(); }
 }
 function stopTimer() {
@@ -215,21 +223,21 @@ function toggleHelp(box) {
 
 // the rules in short, with our readings where the text is silent (docs/rules-coverage.md)
 const HELP = [
-  ['Command (1-3)', 'No cards, no sections. Each turn you get Command Points = the scenario\'s cards (Red Army -1, US Marines +1, Italians -1 per unit lost, not below 3). Click any unit: its first action orders it (1 CP). A unit is ordered once per turn, one at a time; using another unit finishes the previous one. Unspent CP are lost. The turn passes when the CP are spent and the unit is done, when nothing can be ordered, or on End turn.'],
-  ['Move (4)', 'Standard movement. You may battle right after moving. Moving within range of an enemy unit holding an OpFire marker: your opponent may fire hex by hex; you go on only if you survived, did not retreat and are not suppressed. You choose the path: click the hexes one by one from your unit (each next to the last), then click the last one again (or "Move along the path"); a hex clicked further away moves there by the shortest path.'],
-  ['Battle (5)', 'Once per unit per turn; if adjacent to an enemy you must battle an adjacent unit. Ranged fire: standard dice and terrain, grenades SUPPRESS instead of hitting, a flag that would push you off the board may withdraw you instead of a hit, you MAY take ground into a vacated adjacent hex. Assault (adjacent): a target that is not suppressed or battled may fire first; if you survive unsuppressed and in place you roll; grenades hit; you MUST take ground if the defender leaves; a defender that retreats gets 2 suppression levels.'],
-  ['Opportunity fire (6)', 'An ordered unit may take an OpFire marker instead of battling (also after moving if it could still battle; not a support weapon - machine gun, mortar, anti-tank gun - that moved). It fires during the enemy turn at a moving or assaulting unit, always as ranged fire. The marker is lost when the unit is suppressed; unused, it lapses at the start of your next turn (our reading). Firing spends the marker, not the unit\'s defensive fire.'],
-  ['Defensive fire (7)', 'A unit fired on (not suppressed, not retreated, not yet battled this turn) may fire back once per turn at the attacker, after the hits - or before an assault. It marks the unit as battled. Only the player whose turn it is NOT uses it (our reading).'],
-  ['Suppression (8)', 'Up to 2 levels (S1/S2 on the unit); a grenade beyond 2 is a hit. Suppressed units neither move nor battle. Ordered, a suppressed unit rallies: its full move toward its own edge ignoring terrain (not impassable), then is unsuppressed. At the start of your turn one level comes off each of your units.'],
-  ['Withdrawal (9), Endgame (11)', 'A unit may withdraw off its own edge (a CP, as a retreat move) or when flags would push it off; no medal for anyone, gone for good. A side that has withdrawn its last unit loses; the opponent wins at the full medal count.'],
-  ['Artillery (10)', 'Flags against artillery are hits; grenades suppress it; suppressed artillery cannot fire; after rallying it defends as infantry (T) until your next turn.'],
-  ['Nations (12)', 'British: battle back (standard conditions) at any time, besides opportunity/defensive fire; its target gets no defensive fire. French (country FR): after an assault that left the defender in place, a second assault, without fire first or defensive fire.'],
-  ['Our readings', 'SWA (6.2) = the 004 support weapons (machine gun, mortar, anti-tank gun). A unit holding an OpFire marker that is assaulted may fire first with its marker. Scenario rules written for cards: the card count becomes the CP; card-only rules (Commissar chip, Recon as Air Power...) do not apply. Minefields stop a move and are rolled as in the standard game (grenades hit). A moving unit fired on by opportunity fire does not fire back.'],
-  ['Optional rules', 'dig_in (thread reply): Dig In as a CP order. command_cards (thread reply): the 10 cards the reply lists, 3 each at the start, one per turn for 1 CP - Their Finest Hour +3 CP; Behind Enemy Lines: infantry moves 3 ignoring terrain; Infantry Assault: infantry moves 2 and battles; Armor Assault / Close Assault: +1 die in assaults (armor / all); Artillery Bombard: artillery battles twice; Barrage: 4 dice at any enemy unit; Air Power: the target and up to 3 adjacent enemy units, 2 dice each (Allies) or 1 (Axis); Medics & Mechanics: 4 dice, own symbols and stars give figures back (our readings).'],
-  ['Prompts', `When the opponent must decide (opportunity, assault, defensive fire, battle back) he has ${FP_PROMPT_SECONDS} seconds; then the engine is told "hold fire". The delay is the same whatever the choices.`],
+  [t('Command (1-3)'), t('No cards, no sections. Each turn you get Command Points = the scenario\'s cards (Red Army -1, US Marines +1, Italians -1 per unit lost, not below 3). Click any unit: its first action orders it (1 CP). A unit is ordered once per turn, one at a time; using another unit finishes the previous one. Unspent CP are lost. The turn passes when the CP are spent and the unit is done, when nothing can be ordered, or on End turn.')],
+  [t('Move (4)'), t('Standard movement. You may battle right after moving. Moving within range of an enemy unit holding an OpFire marker: your opponent may fire hex by hex; you go on only if you survived, did not retreat and are not suppressed. You choose the path: click the hexes one by one from your unit (each next to the last), then click the last one again (or "Move along the path"); a hex clicked further away moves there by the shortest path.')],
+  [t('Battle (5)'), t('Once per unit per turn; if adjacent to an enemy you must battle an adjacent unit. Ranged fire: standard dice and terrain, grenades SUPPRESS instead of hitting, a flag that would push you off the board may withdraw you instead of a hit, you MAY take ground into a vacated adjacent hex. Assault (adjacent): a target that is not suppressed or battled may fire first; if you survive unsuppressed and in place you roll; grenades hit; you MUST take ground if the defender leaves; a defender that retreats gets 2 suppression levels.')],
+  [t('Opportunity fire (6)'), t('An ordered unit may take an OpFire marker instead of battling (also after moving if it could still battle; not a support weapon - machine gun, mortar, anti-tank gun - that moved). It fires during the enemy turn at a moving or assaulting unit, always as ranged fire. The marker is lost when the unit is suppressed; unused, it lapses at the start of your next turn (our reading). Firing spends the marker, not the unit\'s defensive fire.')],
+  [t('Defensive fire (7)'), t('A unit fired on (not suppressed, not retreated, not yet battled this turn) may fire back once per turn at the attacker, after the hits - or before an assault. It marks the unit as battled. Only the player whose turn it is NOT uses it (our reading).')],
+  [t('Suppression (8)'), t('Up to 2 levels (S1/S2 on the unit); a grenade beyond 2 is a hit. Suppressed units neither move nor battle. Ordered, a suppressed unit rallies: its full move toward its own edge ignoring terrain (not impassable), then is unsuppressed. At the start of your turn one level comes off each of your units.')],
+  [t('Withdrawal (9), Endgame (11)'), t('A unit may withdraw off its own edge (a CP, as a retreat move) or when flags would push it off; no medal for anyone, gone for good. A side that has withdrawn its last unit loses; the opponent wins at the full medal count.')],
+  [t('Artillery (10)'), t('Flags against artillery are hits; grenades suppress it; suppressed artillery cannot fire; after rallying it defends as infantry (T) until your next turn.')],
+  [t('Nations (12)'), t('British: battle back (standard conditions) at any time, besides opportunity/defensive fire; its target gets no defensive fire. French (country FR): after an assault that left the defender in place, a second assault, without fire first or defensive fire.')],
+  [t('Our readings'), t('SWA (6.2) = the 004 support weapons (machine gun, mortar, anti-tank gun). A unit holding an OpFire marker that is assaulted may fire first with its marker. Scenario rules written for cards: the card count becomes the CP; card-only rules (Commissar chip, Recon as Air Power...) do not apply. Minefields stop a move and are rolled as in the standard game (grenades hit). A moving unit fired on by opportunity fire does not fire back.')],
+  [t('Optional rules'), t('dig_in (thread reply): Dig In as a CP order. command_cards (thread reply): the 10 cards the reply lists, 3 each at the start, one per turn for 1 CP - Their Finest Hour +3 CP; Behind Enemy Lines: infantry moves 3 ignoring terrain; Infantry Assault: infantry moves 2 and battles; Armor Assault / Close Assault: +1 die in assaults (armor / all); Artillery Bombard: artillery battles twice; Barrage: 4 dice at any enemy unit; Air Power: the target and up to 3 adjacent enemy units, 2 dice each (Allies) or 1 (Axis); Medics & Mechanics: 4 dice, own symbols and stars give figures back (our readings).')],
+  [t('Prompts'), t('When the opponent must decide (opportunity, assault, defensive fire, battle back) he has {n} seconds; then the engine is told "hold fire". The delay is the same whatever the choices.', { n: FP_PROMPT_SECONDS })],
 ];
 function helpPanel() {
-  const d = el('div', { class: 'fp-help', id: 'fp-help' }, el('h4', {}, 'Fast Play \'44 rules help'));
-  for (const [t, text] of HELP) d.append(el('p', {}, el('b', {}, `${t}: `), text));
+  const d = el('div', { class: 'fp-help', id: 'fp-help' }, el('h4', {}, t('Fast Play \'44 rules help')));
+  for (const [head, text] of HELP) d.append(el('p', {}, el('b', {}, `${head}: `), text));
   return d;
 }

@@ -5,6 +5,7 @@
 // sees), the "fog" legend, the spectator's choice of side, and log texts of fogged events.
 import { svg, el, sideName } from './util.js';
 import { polygonPoints } from './hex.js';
+import { t, tn } from './i18n.js';
 
 // hex distance on the doubled-width (row, col) grid
 export function hexDistance(a, b) {
@@ -46,14 +47,14 @@ export function fogLegend(view, showing, onToggle, watching) {
   if (!fog || view.game_over) return null;
   const n = (fog.detected || []).length;
   const box = el('div', { class: 'side-box fog-box', id: 'fog-box', 'data-detected': n, style: 'flex:0 0 auto;border-left-color:#7d8793',
-    title: 'Kriegspiel & The Fog Of War (optional rule): an enemy unit is on your board only while it is within the battle range of one of your units (a camouflaged one: next to one of them). The opponent\'s cards and orders are hidden.' },
-  el('b', {}, 'Fog of war'),
-  el('div', { class: 'muted' }, fog.side ? `${sideName(fog.side)} board: ${n} enemy unit${n === 1 ? '' : 's'} in sight` : `what both sides see: ${n} unit${n === 1 ? '' : 's'} in contact`));
+    title: t('Kriegspiel & The Fog Of War (optional rule): an enemy unit is on your board only while it is within the battle range of one of your units (a camouflaged one: next to one of them). The opponent\'s cards and orders are hidden.') },
+  el('b', {}, t('Fog of war')),
+  el('div', { class: 'muted' }, fog.side ? tn('{side} board: {n} enemy unit in sight', '{side} board: {n} enemy units in sight', n, { side: sideName(fog.side) }) : tn('what both sides see: {n} unit in contact', 'what both sides see: {n} units in contact', n)));
   if (fog.side) {
     const cb = el('input', { type: 'checkbox', id: 'fog-range' });
     cb.checked = !!showing;
     cb.addEventListener('change', () => onToggle(cb.checked));
-    box.append(el('label', { class: 'muted', for: 'fog-range' }, cb, ' show my detection range'));
+    box.append(el('label', { class: 'muted', for: 'fog-range' }, cb, ' ', t('show my detection range')));
   }
   if (watching !== undefined) box.append(watchLinks(watching));
   return box;
@@ -61,8 +62,8 @@ export function fogLegend(view, showing, onToggle, watching) {
 
 // a spectator's choice: watch one side's board, or what both sides see
 function watchLinks(current) {
-  const wrap = el('div', { class: 'muted', id: 'fog-watch' }, 'Watch: ');
-  for (const [side, label] of [['', 'both (public)'], ['AXIS', sideName('AXIS')], ['ALLIES', sideName('ALLIES')]]) {
+  const wrap = el('div', { class: 'muted', id: 'fog-watch' }, `${t('Watch:')} `);
+  for (const [side, label] of [['', t('both (public)')], ['AXIS', sideName('AXIS')], ['ALLIES', sideName('ALLIES')]]) {
     const u = new URL(location.href);
     if (side) u.searchParams.set('watch', side); else u.searchParams.delete('watch');
     const a = el('a', { href: u.toString(), 'data-watch': side || 'public' }, label);
@@ -77,14 +78,25 @@ function hexText(h) { return Array.isArray(h) ? `(${h[0]},${h[1]})` : ''; }
 // log texts of the fogged events (a hidden end of a move, an unseen firer, detection)
 export const FOG_TEXT = {
   detection_changed: (e, n) => [
-    (e.detected || []).length ? `Spotted: ${e.detected.map(n).join(', ')}` : '',
-    (e.camouflaged || []).length ? `camouflaged unit${e.camouflaged.length > 1 ? 's' : ''} in close assault at ${e.camouflaged.map(hexText).join(', ')}` : '',
-    (e.lost || []).length ? `lost from sight: ${e.lost.map(n).join(', ')}` : ''].filter(Boolean).join('; '),
-  move_stopped: (e, n) => `${n(e.unit)} stopped by the referee at ${hexText(e.hex)}: an enemy unit ahead`,
+    (e.detected || []).length ? t('Spotted: {units}', { units: e.detected.map(n).join(', ') }) : '',
+    (e.camouflaged || []).length ? tn('camouflaged unit in close assault at {hexes}', 'camouflaged units in close assault at {hexes}', e.camouflaged.length, { hexes: e.camouflaged.map(hexText).join(', ') }) : '',
+    (e.lost || []).length ? t('lost from sight: {units}', { units: e.lost.map(n).join(', ') }) : ''].filter(Boolean).join('; '),
+  move_stopped: (e, n) => t('{unit} stopped by the referee at {hex}: an enemy unit ahead', { unit: n(e.unit), hex: hexText(e.hex) }),
 };
 
-export function fogMoveText(e, n, verb) {
-  if (e.to === null && e.from) return `${n(e.unit)} ${verb} ${hexText(e.from)} → out of sight`;
-  if (e.from === null && e.to) return `${n(e.unit)} ${verb} into sight at ${hexText(e.to)}`;
+// how: 'move', 'retreat' or 'take_ground' (the event's)
+const OUT_OF_SIGHT = {
+  move: (u, h) => t('{unit} moves {from} → out of sight', { unit: u, from: h }),
+  retreat: (u, h) => t('{unit} retreats {from} → out of sight', { unit: u, from: h }),
+  take_ground: (u, h) => t('{unit} takes ground {from} → out of sight', { unit: u, from: h }),
+};
+const INTO_SIGHT = {
+  move: (u, h) => t('{unit} moves into sight at {hex}', { unit: u, hex: h }),
+  retreat: (u, h) => t('{unit} retreats into sight at {hex}', { unit: u, hex: h }),
+  take_ground: (u, h) => t('{unit} takes ground into sight at {hex}', { unit: u, hex: h }),
+};
+export function fogMoveText(e, n, how) {
+  if (e.to === null && e.from) return (OUT_OF_SIGHT[how] || OUT_OF_SIGHT.move)(n(e.unit), hexText(e.from));
+  if (e.from === null && e.to) return (INTO_SIGHT[how] || INTO_SIGHT.move)(n(e.unit), hexText(e.to));
   return null;
 }

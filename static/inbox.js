@@ -1,5 +1,6 @@
 // Inbox: accept / decline / cancel offers, challenge a player by name.
 import { apiFetch } from './util.js';
+import { term } from './i18n.js';
 
 const API = document.body.dataset.apiBase || '/api';
 const $ = (id) => document.getElementById(id);
@@ -22,7 +23,7 @@ if ($('challenge-form')) {
   const params = new URLSearchParams(location.search);
   if (params.get('challenge')) $('challenge-to').value = params.get('challenge');
   api('/scenarios').then((list) => {
-    for (const s of list) { const o = document.createElement('option'); o.value = s.id; o.textContent = s.name; $('challenge-scenario').append(o); }
+    for (const s of list) { const o = document.createElement('option'); o.value = s.id; o.textContent = term(s.name); $('challenge-scenario').append(o); }
   }).catch(() => {});
   $('challenge-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();

@@ -1,6 +1,6 @@
 // Lobby: guest identity, scenario choice/upload, game creation, open/live games, invites.
 import { el, clear, sideName } from './util.js';
-import { t, term, errorText, LANG } from './i18n.js';
+import { t, tn, term, errorText, LANG } from './i18n.js';
 
 const API = document.body.dataset.apiBase || '/api';
 const $ = (id) => document.getElementById(id);
@@ -67,7 +67,7 @@ async function loadScenarios(selectId) {
   // battles only: a rules example (a board drawn to show a rule, ScenarioSummary.kind) is
   // not a scenario to play
   for (const s of scenarios.filter((x) => acceptedHere(x) && (x.kind || 'battle') === 'battle')) {
-    const name = counts[s.name] > 1 ? `${s.name} — ${s.id}` : s.name;
+    const name = counts[s.name] > 1 ? `${term(s.name)} — ${s.id}` : term(s.name);
     (groups[s.source] || groups.bundled).append(el('option', { value: s.id, title: summaryLine(s) }, name));
   }
   for (const g of Object.values(groups)) if (g.childNodes.length) sel.append(g);
@@ -119,9 +119,9 @@ function summaryLine(s) {
   if (s.front) parts.push(FRONTS[s.front] || s.front);
   const v = s.victory || {};
   const medals = [...new Set(Object.values(v))];
-  if (medals.length === 1) parts.push(t('{n} medals to win', { n: medals[0] }));
-  else if (medals.length > 1) parts.push(Object.entries(v).map(([side, n]) => t('{side}: {n} medals', { side: sideName(side), n })).join(', '));
-  if (s.subtitle) parts.push(s.subtitle);
+  if (medals.length === 1) parts.push(tn('{n} medal to win', '{n} medals to win', medals[0]));
+  else if (medals.length > 1) parts.push(Object.entries(v).map(([side, n]) => tn('{side}: {n} medal', '{side}: {n} medals', n, { side: sideName(side) })).join(', '));
+  if (s.subtitle) parts.push(term(s.subtitle));
   return parts.join(' · ');
 }
 
@@ -334,7 +334,7 @@ async function loadOptions(ruleset = 'm44') {
     if (r.value_descriptions) {
       // a rule whose values are different rule sets (the 004 variants): the chosen one's summary
       const summary = el('div', { class: 'muted option-desc value-summary', 'data-summary-for': r.name });
-      input.addEventListener('change', () => { summary.textContent = r.value_descriptions[input.value] || ''; });
+      input.addEventListener('change', () => { summary.textContent = term(r.value_descriptions[input.value] || ''); });
       row.append(summary);
     }
     if (r.example) {
@@ -343,10 +343,10 @@ async function loadOptions(ruleset = 'm44') {
       const names = r.unit_types ? Object.entries(r.unit_types).map(([k, v]) => `${k} (${v})`).join(', ') : '';
       const example = JSON.stringify(r.example);
       const area = el('textarea', { id: `${id}-map`, 'data-map-for': r.name, rows: 2, class: 'hidden',
-        placeholder: example, title: names ? `Types: ${names}` : r.description });
+        placeholder: example, title: names ? t('Types: {names}', { names }) : term(r.description) });
       if (r.prefill) area.value = example;   // a table the players complete (e.g. France 1944 control limits)
       const help = el('div', { class: 'muted option-desc hidden' },
-        `Value as JSON, e.g. ${example}` + (names ? ` — a start hex "row,col" or a unit code (e.g. tankger) -> a type. Types: ${names}` : ' (see the description above; empty: the default)'));
+        t('Value as JSON, e.g. {example}', { example }) + (names ? ` — ${t('a start hex "row,col" or a unit code (e.g. tankger) -> a type. Types: {names}', { names })}` : ` ${t('(see the description above; empty: the default)')}`));
       input.addEventListener('change', () => { area.classList.toggle('hidden', !input.checked); help.classList.toggle('hidden', !input.checked); });
       row.append(help, area);
     }
@@ -492,7 +492,7 @@ function clockLabel(c) {
 
 function gameItem(g, live) {
   const li = el('li', { 'data-game': g.id, 'data-status': g.status });
-  li.append(el('span', { class: 'name' }, el('a', { href: g.url || `/games/${g.id}` }, g.scenario_name || g.scenario_id),
+  li.append(el('span', { class: 'name' }, el('a', { href: g.url || `/games/${g.id}` }, term(g.scenario_name) || g.scenario_id),
     g.scenario_id && g.scenario_name && g.scenario_name !== g.scenario_id ? el('span', { class: 'muted' }, ` (${g.scenario_id})`) : null,
     el('span', { class: 'muted' }, ` · ${MODE_NAMES[g.mode] || g.mode}${g.private ? ' · ' + t('private') : ''}${g.rated ? ' · ' + t('rated') : ''}${g.turn ? ' · ' + t('turn {n}', { n: g.turn }) : ''}${clockLabel(g.clock)}`)));
   for (const s of g.seats || []) {
@@ -532,7 +532,7 @@ async function refreshFinished() {
   for (const g of games.slice(0, 15)) {
     const who = [...new Set((g.seats || []).map((s) => s.held_by || s.name).filter(Boolean))].join(' vs ');
     list.append(el('li', { 'data-finished': g.id },
-      el('b', {}, g.scenario_name), ` · ${MODE_NAMES[g.mode] || g.mode}${who ? ' · ' + who : ''} · ${g.winner ? t('{side} won', { side: sideName(g.winner) }) : t('no winner')} `,
+      el('b', {}, term(g.scenario_name)), ` · ${MODE_NAMES[g.mode] || g.mode}${who ? ' · ' + who : ''} · ${g.winner ? t('{side} won', { side: sideName(g.winner) }) : t('no winner')} `,
       el('a', { class: 'btn', href: `/games/${g.id}/replay`, 'data-replay': g.id }, t('Replay'))));
   }
   if (!list.childNodes.length) list.append(el('li', { class: 'muted' }, t('No finished game yet.')));

@@ -2,12 +2,12 @@
 // policy (claim the win / a bot for the absent), and "your turn" notifications (title,
 // favicon, optional browser notification).  Protocol: docs/protocol.md "Remote play".
 import { el, clear, sideName } from './util.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 
 export function fmtClock(sec) {
   if (sec === null || sec === undefined) return '';
   const s = Math.max(0, Math.floor(sec));
-  if (s >= 86400) return `${Math.floor(s / 86400)}d ${Math.floor((s % 86400) / 3600)}h`;
+  if (s >= 86400) return t('{d}d {h}h', { d: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
   if (s >= 3600) return `${Math.floor(s / 3600)}:${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
@@ -28,6 +28,8 @@ export class ClockView {
 }
 
 const STATE_TEXT = { online: t('online'), away: t('away'), gone: t('gone'), bot: t('bot'), free: t('free seat') };
+// a role seat's role (Overlord, team play: AXIS:left), in short
+const ROLE_WORD = { cinc: t('C-in-C'), left: t('left'), centre: t('centre'), right: t('right') };
 
 // one line per side: presence of its seats, and its clock
 export function sideExtras(side, { seats, presence, clock }) {
@@ -39,7 +41,7 @@ export function sideExtras(side, { seats, presence, clock }) {
       const seat = (seats || []).find((s) => s.seat === p.seat);
       const who = seat && seat.held_by ? seat.held_by : sideName(p.seat);
       const title = p.state === 'away' ? t('{who}: disconnected {n}s ago', { who, n: p.away_seconds }) : p.state === 'gone' ? t('{who}: gone for {n}s', { who, n: p.away_seconds }) : `${who}: ${STATE_TEXT[p.state] || p.state}`;
-      line.append(el('span', { class: `pres pres-${p.state}`, 'data-seat': p.seat, 'data-state': p.state, title }, '●', ps.length > 1 ? ` ${p.seat.split(':')[1] || ''}` : '', ` ${STATE_TEXT[p.state] || p.state}${p.bot && p.state !== 'bot' ? ` (${t('bot plays')})` : ''}`));
+      line.append(el('span', { class: `pres pres-${p.state}`, 'data-seat': p.seat, 'data-state': p.state, title }, '●', ps.length > 1 ? ` ${ROLE_WORD[p.seat.split(':')[1]] || p.seat.split(':')[1] || ''}` : '', ` ${STATE_TEXT[p.state] || p.state}${p.bot && p.state !== 'bot' ? ` (${t('bot plays')})` : ''}`));
     }
     out.push(line);
   }
@@ -52,7 +54,8 @@ export function sideExtras(side, { seats, presence, clock }) {
 
 function clockTitle(c) {
   const kind = c.kind === 'bank' ? t('time bank, +{n}s per turn', { n: c.increment_seconds }) : t('{time} per decision', { time: fmtClock(c.move_seconds) });
-  return t('Turn clock: {kind}; out of time: {then}', { kind, then: c.on_timeout === 'bot' ? t('the bot decides') : t('the side loses') });
+  const then = c.on_timeout === 'bot' ? t('the bot decides') : t('the side loses');
+  return t('Turn clock: {kind}; out of time: {then}', { kind, then });
 }
 
 // The bar under the status line: spectators, undo, resign, absence choices.
@@ -61,7 +64,7 @@ export function renderRemoteBar(root, ctx) {
   clear(root);
   const parts = [];
   const n = presence ? presence.spectators : 0;
-  parts.push(el('span', { class: 'muted', id: 'spectator-count', 'data-count': n, title: t('People watching this game') }, n === 1 ? t('1 spectator') : t('{n} spectators', { n })));
+  parts.push(el('span', { class: 'muted', id: 'spectator-count', 'data-count': n, title: t('People watching this game') }, tn('{n} spectator', '{n} spectators', n)));
   const live = S.status === 'live' && S.view && !S.view.game_over;
   if (S.seat && live) {
     if (S.undo !== null && S.undo !== undefined) {

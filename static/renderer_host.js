@@ -32,7 +32,7 @@
 //   export function refused(msg)                 optional: a `reject` of an action; true
 //       when the renderer has shown it itself
 import { el, clear, mergePatch, sideName, keepFocus } from './util.js';
-import { t, errorText } from './i18n.js';
+import { t, term, errorText } from './i18n.js';
 import { ChatPanel } from './chat.js';
 import { ClockView, sideExtras, renderRemoteBar, TurnNotifier } from './remote.js';
 import { loadSeatDesk, creatorDesk, seatBar } from './seatdesk.js';
@@ -166,10 +166,10 @@ function switchSeat(seat) {
 function handle(msg) {
   switch (msg.type) {
     case 'hello': {
-      if (msg.scenario_name) document.querySelectorAll('.scenario-title b').forEach((b) => { b.textContent = msg.scenario_name; });
+      if (msg.scenario_name) document.querySelectorAll('.scenario-title b').forEach((b) => { b.textContent = term(msg.scenario_name); });
       const dice = msg.fair_dice || {};     // the server's seed commitment, public from the start
       document.querySelectorAll('.scenario-title').forEach((x) => {
-        x.title = dice.commitment ? `dice commitment SHA-256(seed || salt) = ${dice.commitment}` : 'no dice commitment (test seed or an older game)';
+        x.title = dice.commitment ? t('dice commitment SHA-256(seed || salt) = {hash}', { hash: dice.commitment }) : t('no dice commitment (test seed or an older game)');
         x.dataset.commitment = dice.commitment || '';
       });
       S.panels = msg.panels || [];
@@ -194,7 +194,7 @@ function handle(msg) {
       const last = S.logSeq ?? S.seq;
       if (last === null || msg.seq > last) {
         if (last !== null && msg.first_seq !== undefined && msg.first_seq - 1 > last) {
-          addLog(note('(some events were missed while disconnected)'));
+          addLog(note(t('(some events were missed while disconnected)')));
         }
         for (const e of msg.events || []) addLog(entry(e, msg.first_seq ?? msg.seq, false));
         S.logSeq = msg.seq;

@@ -5,7 +5,7 @@
 // allows it (before the start; after it in the team modes, where bots stand in for
 // absent players).  The server decides every one of these (docs/protocol.md "Seats").
 import { el } from './util.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 
 const STAND_IN_MODES = new Set(['team', 'overlord']);
 let levels = null;          // {levels, default} once fetched
@@ -59,27 +59,27 @@ export function creatorDesk(ctx) {
   };
   const lv = (levels && levels.levels) || [];
   const select = lv.length > 1
-    ? el('select', { id: 'bot-level', title: 'How strongly the bots play' }, ...lv.map((l) => el('option', { value: l, selected: l === levels.default ? true : null }, `${l} bot`)))
+    ? el('select', { id: 'bot-level', title: t('How strongly the bots play') }, ...lv.map((l) => el('option', { value: l, selected: l === levels.default ? true : null }, t('{level} bot', { level: t(l) }))))
     : null;
   const level = () => (select ? select.value : (levels && levels.default) || undefined);
   const box = el('div', { class: 'seat-desk', id: 'seat-desk' });
-  box.append(el('b', {}, 'Seats:'), ' ');
+  box.append(el('b', {}, t('Seats:')), ' ');
   const free = [];
   for (const sl of slotsOf(ctx.seats)) {
     if (sl.mine) continue;
     const chip = el('span', { class: `seat-chip${sl.taken ? '' : ' free'}`, 'data-slot': sl.slot },
-      `${ctx.label(sl.slot)}: `, sl.taken ? (sl.is_bot ? `bot${sl.bot_level ? ` (${sl.bot_level})` : ''}` : (sl.name || '?')) : 'free', ' ');
+      `${ctx.label(sl.slot)}: `, sl.taken ? (sl.is_bot ? `${t('bot')}${sl.bot_level ? ` (${t(sl.bot_level)})` : ''}` : (sl.name || '?')) : t('free'), ' ');
     if (!sl.taken) {
       free.push(sl.slot);
-      chip.append(el('button', { type: 'button', 'data-give-bot': sl.slot, title: 'A bot plays this seat; a friend who joins takes it back',
-        onclick: () => post(`seats/${encodeURIComponent(sl.slot)}/bot`, { level: level() }) }, 'Give to a bot'));
+      chip.append(el('button', { type: 'button', 'data-give-bot': sl.slot, title: t('A bot plays this seat; a friend who joins takes it back'),
+        onclick: () => post(`seats/${encodeURIComponent(sl.slot)}/bot`, { level: level() }) }, t('Give to a bot')));
     }
     box.append(chip);
   }
   if (select) box.append(select, ' ');
   if (free.length) {
     box.append(el('button', { type: 'button', class: 'primary', id: 'start-with-bots', 'data-free': free.length,
-      onclick: () => post('start', { level: level() }) }, `Start now: bots take the ${free.length} free seat${free.length > 1 ? 's' : ''}`));
+      onclick: () => post('start', { level: level() }) }, tn('Start now: a bot takes the free seat', 'Start now: bots take the {n} free seats', free.length)));
   }
   return box;
 }

@@ -2,7 +2,7 @@
 // server's unit object when it sends them (unit.stats / unit.move / unit.dice), else
 // from this informational table of the base profiles.
 import { titleCase, sideName } from './util.js';
-import { t } from './i18n.js';
+import { t, tn } from './i18n.js';
 import { firstActiveTurn, supplyText, supplyTurns } from './conditions.js';
 
 export const NATION = {
@@ -97,14 +97,14 @@ export function unitDescription(unit) {
   lines.push(`${sideName(unit.side)} — ${t('{n}/{max} figures', { n: unit.figures, max: unit.max_figures ?? unit.figures })}`);
   if (st.move !== undefined) {
     const mf = st.moveFire === 0 ? t('move or battle') : t('battle after moving up to {n}', { n: st.moveFire });
-    lines.push(`${st.move === 1 ? t('Moves up to 1 hex') : t('Moves up to {n} hexes', { n: st.move })} (${mf})`);
+    lines.push(`${tn('Moves up to {n} hex', 'Moves up to {n} hexes', st.move)} (${mf})`);
   }
   if (st.dice) lines.push(t('Dice by range: {dice}', { dice: st.dice.join(' / ') }));
-  if (unit.badge) lines.push(`Badge ${unit.badge}`);
+  if (unit.badge) lines.push(t('Badge {badge}', { badge: unit.badge }));
   // typed units (004 unit types as game options): the engine's kind names the type
   if (unit.kind && !['infantry', 'armor', 'artillery'].includes(unit.kind)) lines.push(t('Type: {kind}', { kind: kindName(unit.kind) }));
-  if (unit.train && unit.train.length > 1) lines.push(`Train piece ${unit.train.indexOf(unit.id) + 1} of ${unit.train.length} (the pieces move together)`);
-  if (unit.inactive_until !== undefined && unit.inactive_until !== null) lines.push(`Waits: cannot be ordered before turn ${firstActiveTurn(unit)}`);
+  if (unit.train && unit.train.length > 1) lines.push(t('Train piece {n} of {total} (the pieces move together)', { n: unit.train.indexOf(unit.id) + 1, total: unit.train.length }));
+  if (unit.inactive_until !== undefined && unit.inactive_until !== null) lines.push(t('Waits: cannot be ordered before turn {n}', { n: firstActiveTurn(unit) }));
   if (supplyTurns(unit) > 0) lines.push(supplyText(supplyTurns(unit)));
   const status = [];
   if (unit.ordered) status.push(t('ordered'));

@@ -3,33 +3,34 @@
 // exterminated / ruined).  Presentational only: everything comes from view.variant /
 // view.campaign (docs/protocol.md).
 import { el, sideName } from './util.js';
+import { t, tn } from './i18n.js';
 
 export const VARIANT_NAMES = {
-  ZOMBIE: 'Achtung! Zombie!', EXTERMINATE: 'EX-TER-MIN-ATE!', CYBERMEN: 'EX-TER-MIN-ATE! (Cybermen)',
-  WAR_OF_THE_WORLDS: 'War Of The Worlds', NINETEEN_EIGHTY_FOUR: 'Nineteen Eighty-Four',
+  ZOMBIE: t('Achtung! Zombie!'), EXTERMINATE: t('EX-TER-MIN-ATE!'), CYBERMEN: t('EX-TER-MIN-ATE! (Cybermen)'),
+  WAR_OF_THE_WORLDS: t('War Of The Worlds'), NINETEEN_EIGHTY_FOUR: t('Nineteen Eighty-Four'),
 };
 
 function variantLines(v) {
   if (v.name === 'ZOMBIE') {
-    return [`The Dead: ${sideName(v.side)} (no cards, no orders)`,
-      `Town markers left: ${(v.markers || []).length} · Living figures lost: ${v.living_lost ?? 0}`];
+    return [t('The Dead: {side} (no cards, no orders)', { side: sideName(v.side) }),
+      t('Town markers left: {n} · Living figures lost: {lost}', { n: (v.markers || []).length, lost: v.living_lost ?? 0 })];
   }
   if (v.name === 'EXTERMINATE') {
-    return [`Daleks: ${sideName(v.side)}`, `Towns exterminated: ${(v.exterminated || []).length}`,
-      v.leader ? `Heroic Leader (Human Factor) with ${v.leader}: +2 dice, first flag ignored` : 'Heroic Leader lost'];
+    return [t('Daleks: {side}', { side: sideName(v.side) }), t('Towns exterminated: {n}', { n: (v.exterminated || []).length }),
+      v.leader ? t('Heroic Leader (Human Factor) with {unit}: +2 dice, first flag ignored', { unit: v.leader }) : t('Heroic Leader lost')];
   }
   if (v.name === 'CYBERMEN') {
-    return [`Cybermen: ${sideName(v.side)} (no grenade hits, flags ignored)`,
-      `Figures gained in close assault: ${v.reinforced ?? 0}`];
+    return [t('Cybermen: {side} (no grenade hits, flags ignored)', { side: sideName(v.side) }),
+      t('Figures gained in close assault: {n}', { n: v.reinforced ?? 0 })];
   }
   if (v.name === 'WAR_OF_THE_WORLDS') {
-    return [`Martians: ${sideName(v.side)} · Common Cold level ${v.sickness ?? 0}`,
-      `Towns seized ${(v.seized || []).length}, ruined ${(v.ruined || []).length} of ${(v.towns || []).length}`];
+    return [t('Martians: {side} · Common Cold level {n}', { side: sideName(v.side), n: v.sickness ?? 0 }),
+      t('Towns seized {seized}, ruined {ruined} of {n}', { seized: (v.seized || []).length, ruined: (v.ruined || []).length, n: (v.towns || []).length })];
   }
   if (v.name === 'NINETEEN_EIGHTY_FOUR') {
     const n = v.names || {};
     return [`${sideName('AXIS')} = ${n.AXIS || 'Eurasia'}, ${sideName('ALLIES')} = ${n.ALLIES || 'Oceania'}`,
-      `Replacements due: ${(v.reinforcements_due || []).length}`];
+      t('Replacements due: {n}', { n: (v.reinforcements_due || []).length })];
   }
   return [];
 }
@@ -39,8 +40,8 @@ export function variantBox(view) {
   const v = view && view.variant;
   if (!v) return null;
   return el('div', { class: 'side-box variant-box', id: 'variant-box', 'data-variant': v.name,
-    title: '004 Appendix 3, Suggested Variants' },
-  el('b', {}, VARIANT_NAMES[v.name] || v.name), ...variantLines(v).map((t) => el('div', { class: 'muted' }, t)));
+    title: t('004 Appendix 3, Suggested Variants') },
+  el('b', {}, VARIANT_NAMES[v.name] || v.name), ...variantLines(v).map((line) => el('div', { class: 'muted' }, line)));
 }
 
 // The side-panel box of a campaign battle's pre-battle roll (or null).
@@ -49,9 +50,9 @@ export function campaignBox(view) {
   if (!c) return null;
   const dice = Object.entries(c.dice || {}).map(([s, n]) => `${sideName(s)} ${n}`).join(', ');
   const left = (c.effects_left || []).length;
-  return el('div', { class: 'side-box campaign-box', id: 'campaign-box', title: '004 Simplified Campaign Rules' },
-    el('b', {}, 'Campaign battle'), el('div', { class: 'muted' }, `Pre-battle dice: ${dice || 'none'}`),
-    el('div', { class: 'muted' }, left ? `${left} pre-battle effect${left > 1 ? 's' : ''} to apply` : 'pre-battle effects applied'));
+  return el('div', { class: 'side-box campaign-box', id: 'campaign-box', title: t('004 Simplified Campaign Rules') },
+    el('b', {}, t('Campaign battle')), el('div', { class: 'muted' }, t('Pre-battle dice: {dice}', { dice: dice || t('none') })),
+    el('div', { class: 'muted' }, left ? tn('{n} pre-battle effect to apply', '{n} pre-battle effects to apply', left) : t('pre-battle effects applied')));
 }
 
 // Board marks: [{hex, text, title, colour}]
@@ -60,9 +61,9 @@ export function variantMarks(view) {
   if (!v) return [];
   const out = [];
   const add = (hexes, text, title, colour) => { for (const h of hexes || []) out.push({ hex: h, text, title, colour }); };
-  add(v.markers, 'Z', 'Zombie objective: a zombie staying here a whole turn removes the marker', '#4f7a4a');
-  add(v.exterminated, '✕', 'Exterminated by the Daleks (a Victory Point for them)', '#3c3d40');
-  add(v.seized, 'M', 'Seized by a Martian Handling Machine', '#8a8f98');
-  add(v.ruined, '✕', 'Ruined by a Martian attack', '#5a606a');
+  add(v.markers, 'Z', t('Zombie objective: a zombie staying here a whole turn removes the marker'), '#4f7a4a');
+  add(v.exterminated, '✕', t('Exterminated by the Daleks (a Victory Point for them)'), '#3c3d40');
+  add(v.seized, 'M', t('Seized by a Martian Handling Machine'), '#8a8f98');
+  add(v.ruined, '✕', t('Ruined by a Martian attack'), '#5a606a');
   return out;
 }

@@ -6,7 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Query, Request, Response, status
 from fastapi.responses import HTMLResponse
 
-from ..errors import AppError
+from ..errors import AppError, localized
+from ..i18n import N_, gettext_for, language_of
 from ..identity.endpoints import set_token_cookie
 from ..models import Identity
 from ..notifications import push
@@ -59,7 +60,12 @@ async def register(
         "registrations",
     )
     ident, token = await service.register(
-        session, _settings(request), body, me, request.headers.get("user-agent")
+        session,
+        _settings(request),
+        body,
+        me,
+        request.headers.get("user-agent"),
+        language_of(request),
     )
     if token is not None:
         _cookie(request, response, token)
@@ -80,7 +86,7 @@ async def login(
         "sign-in attempts for this name",
     )
     ident, token = await service.sign_in(
-        session, body.name, body.password, request.headers.get("user-agent")
+        session, body.name, body.password, request.headers.get("user-agent"), language_of(request)
     )
     _cookie(request, response, token)
     return SignedIn(**service.out(ident).model_dump(), token=token)
@@ -102,7 +108,11 @@ async def set_email(
         client_key(request, identity.id),
         "address changes",
     )
-    return service.out(await service.set_email(session, _settings(request), identity, body.email))
+    return service.out(
+        await service.set_email(
+            session, _settings(request), identity, body.email, language_of(request)
+        )
+    )
 
 
 @router.delete("/api/accounts/me/email", response_model=AccountOut)
@@ -129,7 +139,7 @@ async def password_reset(body: NameIn, request: Request, session: SessionDep) ->
         body.name.casefold(),
         "reset requests for this name",
     )
-    await service.request_reset(session, s, body.name)
+    await service.request_reset(session, s, body.name, language_of(request))
     return {"status": "sent if the account has a verified address"}
 
 
@@ -175,14 +185,28 @@ async def push_key(request: Request) -> dict[str, str | None]:
 
 
 # ------------------------------------------------------------------ pages of the links
+#: a notification kind as the unsubscribe page names it
+KIND_TEXT = {
+    "your_turn": N_("{name} gets no more notifications of his turn."),
+    "offer": N_("{name} gets no more notifications of offers."),
+    "finished": N_("{name} gets no more notifications of finished games."),
+}
+
+
 def _message(
     request: Request,
     me: Identity | None,
     title: str,
-    text: str,
+    text: str | AppError,
     status_code: int = 200,
     **ctx: object,
 ) -> Response:
+    """A page of one message (``title`` an English message id, translated here; a
+    refusal's message and status when ``text`` is one)."""
+    title = gettext_for(language_of(request))(title)
+    if isinstance(text, AppError):
+        status_code = text.status
+        text = localized(request, text.code, text.message)
     return render(
         request,
         "account.html",
@@ -220,15 +244,16 @@ async def verify_page(
     try:
         ident = await service.verify_email(session, _settings(request), token)
     except AppError as exc:
-        return _message(request, me, "E-mail not confirmed", exc.message, exc.status)
-    return _message(request, me, "E-mail confirmed", f"{ident.email} is confirmed.")
+        return _message(request, me, N_("E-mail not confirmed"), exc)
+    text = gettext_for(language_of(request))(N_("{email} is confirmed."))
+    return _message(request, me, N_("E-mail confirmed"), text.format(email=ident.email))
 
 
 @router.get("/accounts/reset", response_class=HTMLResponse, include_in_schema=False)
 async def reset_page(
     request: Request, me: OptionalIdentity, token: str = Query("", max_length=1000)
 ) -> Response:
-    return _message(request, me, "Choose a new password", "", reset_token=token)
+    return _message(request, me, N_("Choose a new password"), "", reset_token=token)
 
 
 @router.get("/unsubscribe", response_class=HTMLResponse, include_in_schema=False)
@@ -244,10 +269,6 @@ async def unsubscribe(
     try:
         ident, kind = await service.unsubscribe(session, _settings(request), token)
     except AppError as exc:
-        return _message(request, me, "Not unsubscribed", exc.message, exc.status)
-    return _message(
-        request,
-        me,
-        "Unsubscribed",
-        f"{ident.name} gets no more {kind.replace('_', ' ')} notifications.",
-    )
+        return _message(request, me, N_("Not unsubscribed"), exc)
+    text = gettext_for(language_of(request))(KIND_TEXT.get(kind, KIND_TEXT["your_turn"]))
+    return _message(request, me, N_("Unsubscribed"), text.format(name=ident.name))

@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..errors import BadRequest, Conflict, Unauthenticated
+from ..i18n import LANGUAGES, gettext_for
 from ..identity.service import new_session
 from ..models import AuthSession, Identity, PushSubscription, utcnow
 from ..notifications import mail
@@ -67,12 +68,19 @@ async def _verify(password: str, hashed: str) -> bool:
     return await asyncio.to_thread(_hasher.verify, password, hashed)
 
 
+def set_lang(ident: Identity, lang: str) -> None:
+    """The language the account reads its e-mails in (a language of the pages only)."""
+    if lang in LANGUAGES:
+        ident.lang = lang
+
+
 async def register(
     session: AsyncSession,
     settings: Settings,
     body: Register,
     guest: Identity | None,
     label: str | None,
+    lang: str = "en",
 ) -> tuple[Identity, str | None]:
     """The account, and a new token (None when a guest was upgraded: his token stays)."""
     if guest is not None and guest.password_hash is not None:
@@ -92,6 +100,7 @@ async def register(
     ident.name, ident.name_key, ident.password_hash = body.name, key, hashed
     ident.registered_at = utcnow()
     ident.email, ident.email_verified = body.email, False
+    set_lang(ident, lang)
     try:
         await session.commit()
     except IntegrityError:  # the same name registered at the same moment
@@ -103,7 +112,7 @@ async def register(
 
 
 async def sign_in(
-    session: AsyncSession, name: str, password: str, label: str | None
+    session: AsyncSession, name: str, password: str, label: str | None, lang: str = "en"
 ) -> tuple[Identity, str]:
     """A new session of the account ``name`` (``bad_credentials`` whatever is wrong)."""
     ident = await repository.by_name_key(session, name_key(name))
@@ -112,28 +121,37 @@ async def sign_in(
         raise Unauthenticated("wrong name or password", code="bad_credentials")
     token = new_token()
     session.add(new_session(ident.id, token, label))
+    set_lang(ident, lang)
     await session.commit()
     return ident, token
 
 
 # ------------------------------------------------------------------ e-mail
 async def send_verification(settings: Settings, ident: Identity) -> bool:
+    """Mail the address's confirmation link, in the account's language."""
+    _ = gettext_for(ident.lang or "en")
     link = sign(settings, "verify", {"i": ident.id, "e": ident.email})
     return await mail.send(
         settings,
         ident.email or "",
-        "Confirm your e-mail address",
-        f"Hello {ident.name},\n\nto receive Overlord notifications at this address, open:\n"
-        f"{settings.base_url()}/accounts/verify?token={link}\n\n"
-        "If you did not ask for this, ignore this message.\n",
+        _("Confirm your e-mail address"),
+        _(
+            "Hello {name},\n\nto receive Overlord notifications at this address, open:\n"
+            "{link}\n\nIf you did not ask for this, ignore this message.\n"
+        ).format(name=ident.name, link=f"{settings.base_url()}/accounts/verify?token={link}"),
     )
 
 
 async def set_email(
-    session: AsyncSession, settings: Settings, ident: Identity, email: str | None
+    session: AsyncSession,
+    settings: Settings,
+    ident: Identity,
+    email: str | None,
+    lang: str = "en",
 ) -> Identity:
     _require_account(ident)
     ident.email, ident.email_verified = email, False
+    set_lang(ident, lang)
     await session.commit()
     if email:
         await send_verification(settings, ident)
@@ -154,9 +172,12 @@ def _pw_digest(ident: Identity) -> str:
     return hashlib.sha256((ident.password_hash or "").encode()).hexdigest()[:16]
 
 
-async def request_reset(session: AsyncSession, settings: Settings, name: str) -> None:
+async def request_reset(
+    session: AsyncSession, settings: Settings, name: str, lang: str = "en"
+) -> None:
     """Mail a reset link if ``name`` is an account with a verified address (the answer
-    is the same either way: nobody learns which names have one)."""
+    is the same either way: nobody learns which names have one), in the language of the
+    page that asked for it."""
     try:
         key = name_key(name)
     except ValueError:
@@ -164,14 +185,16 @@ async def request_reset(session: AsyncSession, settings: Settings, name: str) ->
     ident = await repository.by_name_key(session, key)
     if ident is None or not ident.email or not ident.email_verified:
         return
+    _ = gettext_for(lang)
     link = sign(settings, "reset", {"i": ident.id, "p": _pw_digest(ident)})
     await mail.send(
         settings,
         ident.email,
-        "Reset your password",
-        f"Hello {ident.name},\n\nto choose a new Overlord password, open:\n"
-        f"{settings.base_url()}/accounts/reset?token={link}\n\n"
-        "If you did not ask for this, ignore this message.\n",
+        _("Reset your password"),
+        _(
+            "Hello {name},\n\nto choose a new Overlord password, open:\n{link}\n\n"
+            "If you did not ask for this, ignore this message.\n"
+        ).format(name=ident.name, link=f"{settings.base_url()}/accounts/reset?token={link}"),
     )
 
 

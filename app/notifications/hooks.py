@@ -15,6 +15,7 @@ once for that game and turn (the ``notices`` key ``game:turn:seat``).
 from __future__ import annotations
 
 import asyncio
+import gettext
 import logging
 import time
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 from ..games.presence import Presence
 from ..games.runtime import GameRuntime
 from ..games.sessions import GameSessions
+from ..i18n import N_
 from . import service
 
 log = logging.getLogger("app.notify")
@@ -29,6 +31,42 @@ log = logging.getLogger("app.notify")
 
 def _turn_key(fields: dict[str, Any], seq: int) -> Any:
     return fields.get("turn") if fields.get("turn") is not None else f"s{seq}"
+
+
+def side_name(tr: gettext.NullTranslations, side: str) -> str:
+    """A side as the pages name it ("Allies"), in one language."""
+    known = {"AXIS": N_("Axis"), "ALLIES": N_("Allies")}
+    return tr.gettext(known[side]) if side in known else side.replace("_", " ").title()
+
+
+def your_turn_text(scenario: str, opponents: list[str], bots: bool, turn: Any) -> service.Compose:
+    """The "your turn" notification: the scenario, the opponents, the turn number."""
+
+    def compose(tr: gettext.NullTranslations) -> tuple[str, str]:
+        _ = tr.gettext
+        names = [*opponents, *([_("a bot")] if bots else [])]
+        text = _("It is your turn in {scenario}").format(scenario=scenario)
+        if names:
+            text += " " + _("against {names}").format(names=", ".join(names))
+        if isinstance(turn, int):
+            text += " " + _("(turn {n})").format(n=turn)
+        return _("Your turn: {scenario}").format(scenario=scenario), text + "."
+
+    return compose
+
+
+def finished_text(scenario: str, winner: str | None) -> service.Compose:
+    """The "game finished" notification: the scenario and the winning side."""
+
+    def compose(tr: gettext.NullTranslations) -> tuple[str, str]:
+        _ = tr.gettext
+        result = _("{side} won.").format(side=side_name(tr, winner)) if winner else _("It ended.")
+        return (
+            _("Game over: {scenario}").format(scenario=scenario),
+            _("{scenario} is over. {result}").format(scenario=scenario, result=result),
+        )
+
+    return compose
 
 
 class Notifications:
@@ -114,18 +152,15 @@ class Notifications:
                     for s in rt.seats.values()
                     if s.identity_id not in (None, info.identity_id)
                 }
-                | {"a bot" for s in rt.seats.values() if s.is_bot}
             )
-            against = f" against {', '.join(opponents)}" if opponents else ""
-            turn_txt = f" (turn {turn})" if isinstance(turn, int) else ""
+            bots = any(s.is_bot for s in rt.seats.values())
             await service.notify(
                 self.db,
                 self.settings,
                 info.identity_id,
                 "your_turn",
                 f"{game_id}:{turn}:{seat}",
-                f"Your turn: {rt.scenario_name}",
-                f"It is your turn in {rt.scenario_name}{against}{turn_txt}.",
+                your_turn_text(rt.scenario_name, opponents, bots, turn),
                 f"/games/{game_id}",
             )
         except Exception:
@@ -145,7 +180,7 @@ class Notifications:
         if rt is None:
             return
         winner = rt.fields().get("winner")
-        result = f"{str(winner).title()} won." if winner else "It ended."
+        compose = finished_text(rt.scenario_name, str(winner) if winner else None)
         for ident in {s.identity_id for s in rt.seats.values() if s.identity_id}:
             if not self._away(rt, ident):
                 continue  # he saw it end
@@ -156,8 +191,7 @@ class Notifications:
                     ident,
                     "finished",
                     game_id,
-                    f"Game over: {rt.scenario_name}",
-                    f"{rt.scenario_name} is over. {result}",
+                    compose,
                     f"/games/{game_id}/replay",
                 )
             except Exception:

@@ -13,8 +13,9 @@ hides.
 from __future__ import annotations
 
 import asyncio
+import gettext
 import logging
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from sqlalchemy import select
@@ -24,12 +25,15 @@ from ..accounts.repository import drop_push
 from ..accounts.schemas import notify_of
 from ..accounts.tokens import sign
 from ..db import Database
+from ..i18n import DEFAULT, translations
 from ..models import Identity, Notice, PushSubscription
 from ..settings import Settings
 from . import mail, push
 
 log = logging.getLogger("app.notify")
 _tasks: set[asyncio.Task[Any]] = set()
+#: writes a notification (its subject and text) with one language's translations
+Compose = Callable[[gettext.NullTranslations], tuple[str, str]]
 
 
 def spawn(coro: Coroutine[Any, Any, Any]) -> None:
@@ -55,12 +59,12 @@ async def notify(
     identity_id: str,
     kind: str,
     key: str,
-    subject: str,
-    text: str,
+    compose: Compose,
     path: str,
 ) -> bool:
     """Send one notification of ``kind`` to ``identity_id`` unless one with this ``key``
-    was sent already or he switched the kind off; True when something was sent."""
+    was sent already or he switched the kind off; True when something was sent.
+    ``compose`` writes its subject and text in the account's language."""
     async with db.writing() as s:
         ident = await s.get(Identity, identity_id)
         if ident is None or not notify_of(ident.notify).get(kind, True):
@@ -74,6 +78,7 @@ async def notify(
             ).scalars()
         ]
         to = ident.email if ident.email and ident.email_verified else None
+        tr = translations(ident.lang or DEFAULT)
         if to is None and not subs:
             return False
         s.add(Notice(identity_id=identity_id, kind=kind, key=key[:120]))
@@ -81,15 +86,17 @@ async def notify(
             await s.commit()
         except IntegrityError:
             return False  # sent already (or by another worker)
+    subject, text = compose(tr)
     url = f"{settings.base_url()}{path}"
     sent = False
     if to is not None and mail.enabled(settings):
         off = unsubscribe_url(settings, identity_id, kind)
+        footer = tr.gettext("No more notifications of this kind: {link}").format(link=off)
         sent = await mail.send(
             settings,
             to,
             subject,
-            f"{text}\n\n{url}\n\n--\nNo more of these: {off}\n",
+            f"{text}\n\n{url}\n\n--\n{footer}\n",
             {
                 "List-Unsubscribe": f"<{off}>",
                 "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import gettext
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -22,6 +23,7 @@ from ..accounts import repository as accounts_repo
 from ..accounts.service import name_key
 from ..campaigns import repository as campaigns_repo
 from ..db import Database
+from ..engine_api import EngineError, ruleset
 from ..errors import Conflict, Forbidden, NotFound, Unprocessable
 from ..games import service as games
 from ..games.schemas import GameCreate
@@ -69,25 +71,42 @@ async def out(session: AsyncSession, offer: Offer, me_id: str) -> OfferOut:
     )
 
 
+def ruleset_title(name: Any) -> str:
+    """A rule system's title (its name when unknown)."""
+    try:
+        return ruleset(str(name)).title
+    except EngineError:
+        return str(name)
+
+
 def _tell(db: Database, settings: Settings, offer: Offer, sender: str) -> None:
     """The addressee hears of a new offer (a notification of kind ``offer``)."""
     spec = offer.spec or {}
-    what = (
-        "a return match" if offer.kind == "rematch" else "a game"
-    ) + f" of {spec.get('scenario_name') or spec.get('ruleset')}"
-    rated = "rated" if spec.get("rated") else "casual"
-    spawn(
-        notify(
-            db,
-            settings,
-            offer.to_id,
-            "offer",
-            f"offer:{offer.id}",
-            f"{sender} offers {what}",
-            f"{sender} offers you {what} ({rated}). Accept or decline it in your inbox.",
-            "/inbox",
+    rematch = offer.kind == "rematch"
+
+    def compose(tr: gettext.NullTranslations) -> tuple[str, str]:
+        _ = tr.gettext
+        words = {
+            "name": sender,
+            "game": spec.get("scenario_name") or _(ruleset_title(spec.get("ruleset"))),
+            "rated": _("rated") if spec.get("rated") else _("casual"),
+        }
+        if rematch:
+            return (
+                _("{name} offers a return match of {game}").format(**words),
+                _(
+                    "{name} offers you a return match of {game} ({rated}). "
+                    "Accept or decline it in your inbox."
+                ).format(**words),
+            )
+        return (
+            _("{name} offers a game of {game}").format(**words),
+            _(
+                "{name} offers you a game of {game} ({rated}). Accept or decline it in your inbox."
+            ).format(**words),
         )
-    )
+
+    spawn(notify(db, settings, offer.to_id, "offer", f"offer:{offer.id}", compose, "/inbox"))
 
 
 async def _load(session: AsyncSession, me: Identity | str, offer_id: str) -> Offer:

@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 
 from .. import i18n
+from ..engine_api import rulesets
 from ..errors import AppError, NotFound
 from ..games import service as games
 from ..games.privacy import require_visible
@@ -27,6 +28,12 @@ router = APIRouter(include_in_schema=False)
 PLACEHOLDER = """<!doctype html><html><head><meta charset="utf-8"><title>Overlord</title></head>
 <body><h1>Overlord</h1><p>The page template <code>{name}</code> is not installed yet.</p>
 <pre>{context}</pre></body></html>"""
+
+
+def ruleset_titles(request: Request) -> dict[str, str]:
+    """Each rule system's title in the request's language (the pages that list games)."""
+    gettext = i18n.gettext_for(i18n.language_of(request))
+    return {rs.name: str(gettext(rs.title)) for rs in rulesets()}
 
 
 def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
@@ -182,11 +189,17 @@ async def join(invite: str, request: Request, session: SessionDep) -> Response:
 
 
 @router.get("/lang/{lang}")
-async def choose_language(lang: str, request: Request, next: str = "/") -> Response:
+async def choose_language(
+    lang: str, request: Request, session: SessionDep, me: OptionalIdentity, next: str = "/"
+) -> Response:
     """The header's language switch: remembers the choice in the ``lang`` cookie (a year)
-    and goes back to the page (a path of this site only: never elsewhere)."""
+    and goes back to the page (a path of this site only: never elsewhere).  An account
+    reads its e-mails in it from then on."""
     if lang not in i18n.LANGUAGES:
         raise NotFound("unknown language", code="unknown_language")
+    if me is not None and me.password_hash is not None and me.lang != lang:
+        me.lang = lang
+        await session.commit()
     back = next if next.startswith("/") and not next.startswith(("//", "/\\")) else "/"
     resp = RedirectResponse(back, status_code=303)
     resp.set_cookie(i18n.COOKIE, lang, max_age=365 * 86400, samesite="lax", path="/")

@@ -7,8 +7,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
-from ..errors import AppError
-from ..pages.endpoints import render
+from ..errors import AppError, localized
+from ..pages.endpoints import render, ruleset_titles
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
 from . import service
 
@@ -29,10 +29,11 @@ async def inbox(session: SessionDep, me: CurrentIdentity) -> dict[str, Any]:
     return await service.inbox(session, me)
 
 
-def _ctx(me: Any, **ctx: Any) -> dict[str, Any]:
+def _ctx(request: Request, me: Any, **ctx: Any) -> dict[str, Any]:
     return {
         "identity": {"id": me.id, "name": me.name} if me else None,
         "api_base": "/api",
+        "ruleset_titles": ruleset_titles(request),
         **ctx,
     }
 
@@ -44,11 +45,12 @@ async def profile_page(
     try:
         data = await service.profile(session, name, me)
     except AppError as exc:
-        return render(request, "players.html", _ctx(me, page="profile", error=exc.message), 404)
-    return render(request, "players.html", _ctx(me, page="profile", profile=data))
+        error = localized(request, exc.code, exc.message)
+        return render(request, "players.html", _ctx(request, me, page="profile", error=error), 404)
+    return render(request, "players.html", _ctx(request, me, page="profile", profile=data))
 
 
 @router.get("/inbox", response_class=HTMLResponse, include_in_schema=False)
 async def inbox_page(request: Request, session: SessionDep, me: OptionalIdentity) -> Response:
     data = await service.inbox(session, me) if me else None
-    return render(request, "players.html", _ctx(me, page="inbox", inbox=data))
+    return render(request, "players.html", _ctx(request, me, page="inbox", inbox=data))

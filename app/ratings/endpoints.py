@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import HTMLResponse, Response
 
 from ..engine_api import ruleset, rulesets
-from ..pages.endpoints import render
+from ..pages.endpoints import render, ruleset_titles
 from ..security import OptionalIdentity, SessionDep
 from . import service
 
@@ -46,6 +46,7 @@ async def leaderboard_page(
             "page": "leaderboard",
             "ruleset": chosen,
             "rulesets": names,
+            "ruleset_titles": ruleset_titles(request),
             "players": await service.leaderboard(session, chosen),
         },
     )

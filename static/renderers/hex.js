@@ -9,7 +9,7 @@
 import { BoardView } from '../board.js';
 import { renderTutorial } from '../tutorial.js';
 import { el, clear, sideName, titleCase, keepFocus } from '../util.js';
-import { t, term, errorText } from '../i18n.js';
+import { t, tn, term, errorText } from '../i18n.js';
 import { renderHand, renderPlayed, renderDice } from '../cards.js';
 import { logEntry, eventDice, describeEvent } from '../log.js';
 import { buildModel, highlightsFor, autoSelect, actionLabel, isPrimary, describePending, describePhase, ACTIONS } from '../actions.js';
@@ -257,34 +257,34 @@ function renderSides() {
   if (v.visibility !== undefined && v.visibility !== null) {
     const vis = v.visibility;
     box.append(el('div', { class: 'side-box night-box', id: 'visibility', 'data-visibility': vis,
-      title: 'Night rules: units may battle only targets within this many hexes; at the start of each turn of the night side, dice are rolled and every star raises the visibility' },
-    el('b', {}, vis >= 6 ? t('Daylight') : t('Night: visibility {n}/6', { n: vis })), el('div', { class: 'muted' }, vis >= 6 ? t('normal ranges') : (vis === 1 ? t('targets up to 1 hex away') : t('targets up to {n} hexes away', { n: vis })))));
+      title: t('Night rules: units may battle only targets within this many hexes; at the start of each turn of the night side, dice are rolled and every star raises the visibility') },
+    el('b', {}, vis >= 6 ? t('Daylight') : t('Night: visibility {n}/6', { n: vis })), el('div', { class: 'muted' }, vis >= 6 ? t('normal ranges') : tn('targets up to {n} hex away', 'targets up to {n} hexes away', vis))));
   }
   if (panel('variants')) for (const b of [variantBox(v), campaignBox(v)]) if (b) box.append(b);
   const weather = weatherInfo(v.weather);
   if (weather) {
     box.append(el('div', { class: 'side-box weather-box', id: 'weather', 'data-weather': weather.code,
-      title: `Weather for the whole battle (optional rule): ${weather.text}` },
-    el('b', {}, weatherHeadline(weather)), el('div', { class: 'muted' }, weather.visibility ? `targets up to ${weather.visibility} hex${weather.visibility > 1 ? 'es' : ''} away` : weather.text)));
+      title: t('Weather for the whole battle (optional rule): {text}', { text: weather.text }) },
+    el('b', {}, weatherHeadline(weather)), el('div', { class: 'muted' }, weather.visibility ? tn('targets up to {n} hex away', 'targets up to {n} hexes away', weather.visibility) : weather.text)));
   }
   const oos = ((v.units) || []).filter((u) => u.out_of_supply);
   if (oos.length) {
     box.append(el('div', { class: 'side-box', id: 'supply-box', style: 'flex:0 0 auto;border-left-color:#b5411f', 'data-count': oos.length,
-      title: 'Supply lines (optional rule): units cut off from their supply base are weakened from their 2nd turn and may lose figures from the 3rd' },
-    `Out of supply: ${oos.length} unit${oos.length > 1 ? 's' : ''} (✂ marker)`));
+      title: t('Supply lines (optional rule): units cut off from their supply base are weakened from their 2nd turn and may lose figures from the 3rd') },
+    tn('Out of supply: {n} unit (✂ marker)', 'Out of supply: {n} units (✂ marker)', oos.length)));
   }
   const bridges = (v.bridges || []).filter((b) => b.rigged || b.hits);
   if (bridges.length) {
     box.append(el('div', { class: 'side-box', id: 'bridges-box', style: 'flex:0 0 auto;border-left-color:#e8c547', 'data-count': bridges.length,
-      title: 'Bridge demolition (optional rule): a star on a bridge marks charges placed (!) or tank hits (number; 4 destroy it)' },
-    `Bridges marked: ${bridges.length} (★ marker)`));
+      title: t('Bridge demolition (optional rule): a star on a bridge marks charges placed (!) or tank hits (number; 4 destroy it)') },
+    t('Bridges marked: {n} (★ marker)', { n: bridges.length })));
   }
   const mines = v.mines || [];
   if (mines.length) {
     const hidden = mines.filter((m) => m.value === null || m.value === undefined).length;
     box.append(el('div', { class: 'side-box', id: 'mines-box', style: 'flex:0 0 auto;border-left-color:#b23', 'data-hidden': hidden,
-      title: 'Minefields: hidden strength (?) until an enemy unit enters; a unit entering must stop' },
-    `Minefields: ${mines.length} (${hidden} hidden, ${mines.length - hidden} revealed)`));
+      title: t('Minefields: hidden strength (?) until an enemy unit enters; a unit entering must stop') },
+    t('Minefields: {n} ({hidden} hidden, {shown} revealed)', { n: mines.length, hidden, shown: mines.length - hidden })));
   }
   const fogBox = panel('fog') && fogLegend(v, R.fogRange, (on) => { R.fogRange = on; boardView.setFogRange(on); },
                            R.seat ? undefined : ctx.cfg.watch);
@@ -294,7 +294,7 @@ function renderSides() {
   const opts = Array.isArray(v.options) ? v.options : Object.keys(v.options || {});
   if (opts.length) {
     box.append(el('div', { class: 'side-box', id: 'options-on', style: 'flex:0 0 auto;border-left-color:#5a7fa8', 'data-options': opts.join(','),
-      title: 'Optional rules switched on when the game was created (the lobby lists what each one does)' },
+      title: t('Optional rules switched on when the game was created (the lobby lists what each one does)') },
     el('b', {}, t('Optional rules')), el('div', { class: 'muted' }, opts.map((o) => o.replace(/_/g, ' ')).join(', '))));
   }
 }
@@ -336,7 +336,7 @@ function drawActions() {
     return;
   }
   if (panel('fastplay') && promptHoldsActions(R.view, R.seat)) {       // its buttons are in the prompt, once
-    bar.append(el('span', { class: 'hint' }, 'Answer the prompt above.'));
+    bar.append(el('span', { class: 'hint' }, t('Answer the prompt above.')));
     return;
   }
   const m = R.model;
@@ -519,8 +519,8 @@ function fpPathButtons(bar) {
   const p = R.fpPath;
   if (!p || !p.hexes.length || R.selected !== p.unit) return;
   const to = p.hexes[p.hexes.length - 1];
-  bar.append(el('button', { type: 'button', class: 'primary', 'data-action': 'move-path', onclick: fpSendPath }, `Move along the path to (${to[0]},${to[1]})`));
-  bar.append(el('button', { type: 'button', 'data-action': 'clear-path', onclick: () => { R.fpPath = null; renderAll(); } }, 'Clear path'));
+  bar.append(el('button', { type: 'button', class: 'primary', 'data-action': 'move-path', onclick: fpSendPath }, t('Move along the path to {hex}', { hex: `(${to[0]},${to[1]})` })));
+  bar.append(el('button', { type: 'button', 'data-action': 'clear-path', onclick: () => { R.fpPath = null; renderAll(); } }, t('Clear path')));
 }
 
 function onHexClick(hex, unit) {

@@ -9,6 +9,7 @@
 // [data-tray-unit], buttons [data-action], the prompt #sq-prompt, the result
 // #sq-result[data-winner], the dice #sq-dice .sq-die[data-face].
 import { el, svg, clear } from '../util.js';
+import { t, tn, term } from '../i18n.js';
 
 const CELL = 150;
 const RES_H = 84;
@@ -19,18 +20,21 @@ const SIDE_COLOUR = { RED: '#b8412f', BLUE: '#2d5da8' };
 // the host's labels: the side's army ("the British column (red)")
 export function sideLabel(side, view) {
   const army = view && view.armies && view.armies[side];
-  const colour = side === 'RED' ? 'red' : side === 'BLUE' ? 'blue' : '';
-  return army ? `the ${army} (${colour})` : '';
+  if (!army) return '';
+  return side === 'RED' ? t('the {army} (red)', { army: term(army) }) : t('the {army} (blue)', { army: term(army) });
 }
 const TERRAIN_FILL = { hill: '#b59b62', built_up: '#8c8c8c', wood: '#3e6b35' };
-const TERRAIN_NAME = { hill: 'Hill', built_up: 'Built-up area', wood: 'Wood' };
+const TERRAIN_NAME = { hill: t('Hill'), built_up: t('Built-up area'), wood: t('Wood') };
+const SIDE_NAME = { RED: t('RED'), BLUE: t('BLUE') };
+const QUALITY_NAME = { elite: t('elite'), average: t('average'), poor: t('poor') };
+const TYPE_NAME = { foot: t('foot'), mounted: t('mounted'), artillery: t('artillery') };
 const QUALITY = { elite: 'E', average: 'A', poor: 'P' };
 const PIPS = { 1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
   4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]] };
-const ROLL_CAPTION = { attacker: 'Attacker throw [RED, BLUE]', terrain: 'Terrain throw',
-  terrain2: 'Second terrain throw', initiative: 'Turn throw [RED, BLUE]', fire: 'Artillery fire',
-  close_combat: 'Close combat [attacker, defender]', general: 'General (2D6)', hit: 'Hit' };
+const ROLL_CAPTION = { attacker: t('Attacker throw [RED, BLUE]'), terrain: t('Terrain throw'),
+  terrain2: t('Second terrain throw'), initiative: t('Turn throw [RED, BLUE]'), fire: t('Artillery fire'),
+  close_combat: t('Close combat [attacker, defender]'), general: t('General (2D6)'), hit: t('Hit') };
 
 let root = null;
 let ctx = null;
@@ -94,8 +98,8 @@ function unitBlock(u, x, y, opts = {}) {
     g.append(svg('circle', { cx: 18, cy: 18, r: 16, fill: colour, stroke: opts.sel ? '#ffd94a' : opts.can ? '#f0d040' : '#222',
       'stroke-width': opts.sel ? 4 : opts.can ? 2.5 : 1.5, 'stroke-dasharray': opts.can && !opts.sel ? '5 3' : null }));
     g.append(svg('text', { x: 18, y: 24, 'text-anchor': 'middle', 'font-size': 18, fill: '#fff' }, '★'));
-    if (u.sp < 2) g.append(svg('text', { x: 36, y: 10, 'font-size': 11, fill: '#600' }, 'wounded'));
-    g.append(svg('title', {}, `${u.name} (General, ${u.sp} SP)`));
+    if (u.sp < 2) g.append(svg('text', { x: 36, y: 10, 'font-size': 11, fill: '#600' }, t('wounded')));
+    g.append(svg('title', {}, t('{name} (General, {n} SP)', { name: u.name, n: u.sp })));
     return g;
   }
   const w = 64;
@@ -123,7 +127,7 @@ function unitBlock(u, x, y, opts = {}) {
     g.append(svg('rect', { x: 8 + i * 12, y: 30, width: 9, height: 6, fill: i < u.sp ? '#fff' : 'none', stroke: '#fff' }));
   }
   if (u.engaged) g.append(svg('text', { x: 58, y: 37, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' }, '⚔'));
-  g.append(svg('title', {}, `${u.name}: ${u.quality} ${u.type}, ${u.sp} SP${u.engaged ? ', in close combat' : ''}`));
+  g.append(svg('title', {}, `${t('{name}: {quality} {type}, {n} SP', { name: u.name, quality: QUALITY_NAME[u.quality] || u.quality, type: TYPE_NAME[u.type] || u.type, n: u.sp })}${u.engaged ? ', ' + t('in close combat') : ''}`));
   return g;
 }
 
@@ -173,7 +177,7 @@ function rollLine(r) {
   if (r.score !== undefined && typeof r.score !== 'object') res += ` = ${r.score}`;
   if (r.score && typeof r.score === 'object' && r.for === 'close_combat') res += ` → ${Object.entries(r.score).map(([k, v]) => `${k} ${v}`).join(', ')}`;
   if (r.result) res += ` (${String(r.result).replace(/_/g, ' ')})`;
-  if (r.hit) res += r.hit.length ? ` hit: ${r.hit.join(', ')}` : ' no hits';
+  if (r.hit) res += r.hit.length ? ` ${t('hit: {units}', { units: r.hit.join(', ') })}` : ` ${t('no hits')}`;
   const mods = Array.isArray(r.modifiers) ? r.modifiers : r.modifiers ? Object.values(r.modifiers).flat() : [];
   line.append(el('span', { class: 'sq-small' }, res + (mods.length ? ` [${mods.map((m) => `${m[0]} ${m[1] > 0 ? '+' : ''}${m[1]}`).join('; ')}]` : '')));
   return line;
@@ -182,21 +186,27 @@ function rollLine(r) {
 function prompt(s) {
   const v = s.view;
   if (!v) return '';
-  if (v.game_over) return v.winner ? `${v.winner} wins (${String(v.reason).replace(/_/g, ' ')})` : `Draw (${String(v.reason).replace(/_/g, ' ')})`;
+  if (v.game_over) return outcome(v.winner, v.reason);
   const p = v.pending || {};
   const me = s.seat && p.seat === s.seat;
-  const who = me ? 'You' : p.seat;
+  const who = me ? t('You') : SIDE_NAME[p.seat] || p.seat;
   switch (p.type) {
-    case 'place_terrain': return `${who}: place the ${TERRAIN_NAME[p.feature] || 'river'}${p.feature === 'river' ? ' (choose the line)' : ' (click an area)'}`;
-    case 'deploy': return `${who}: deploy your units - click a piece, then an area of your baseline or reserve`;
-    case 'redeploy': return `${who}: you may move one unit to a new position, or pass`;
-    case 'choose_first': return `${who}: choose who moves first this turn`;
-    case 'activate': return `${who}: ${v.activations} activation(s) left - click a unit, then where it moves or what it attacks`;
-    case 'hit_choice': return `${who}: unit ${p.unit} must retreat to ${p.to} or lose 1 SP`;
-    case 'advance': return `${who}: unit ${p.unit} may advance into ${p.to}`;
-    case 'roll': return 'Throwing dice…';
+    case 'place_terrain': return `${p.feature === 'river' ? t('{who}: place the river', { who }) : t('{who}: place the {terrain}', { who, terrain: TERRAIN_NAME[p.feature] || p.feature })} ${p.feature === 'river' ? t('(choose the line)') : t('(click an area)')}`;
+    case 'deploy': return t('{who}: deploy your units - click a piece, then an area of your baseline or reserve', { who });
+    case 'redeploy': return t('{who}: you may move one unit to a new position, or pass', { who });
+    case 'choose_first': return t('{who}: choose who moves first this turn', { who });
+    case 'activate': return tn('{who}: {n} activation left - click a unit, then where it moves or what it attacks', '{who}: {n} activations left - click a unit, then where it moves or what it attacks', v.activations, { who });
+    case 'hit_choice': return t('{who}: unit {unit} must retreat to {area} or lose 1 SP', { who, unit: p.unit, area: p.to });
+    case 'advance': return t('{who}: unit {unit} may advance into {area}', { who, unit: p.unit, area: p.to });
+    case 'roll': return t('Throwing dice…');
     default: return p.type || '';
   }
+}
+
+// the end of the battle: its winner and why (engine/rulesets/portable/victory.py)
+function outcome(winner, reason) {
+  const why = String(reason).replace(/_/g, ' ');
+  return winner ? t('{side} wins ({reason})', { side: SIDE_NAME[winner] || winner, reason: why }) : t('Draw ({reason})', { reason: why });
 }
 
 function send(a) {
@@ -206,14 +216,14 @@ function send(a) {
 
 function actionLabel(a) {
   switch (a.type) {
-    case 'end_phase': return 'End phase';
-    case 'pass': return 'Keep deployment';
-    case 'retreat': return 'Retreat';
-    case 'lose_sp': return 'Lose 1 SP';
-    case 'advance': return 'Advance';
-    case 'stay': return 'Stay';
-    case 'choose_first': return `${a.first} moves first`;
-    case 'place_terrain': return a.at.includes('-') ? `River between ranks ${a.at}` : `Place at ${a.at}`;
+    case 'end_phase': return t('End phase');
+    case 'pass': return t('Keep deployment');
+    case 'retreat': return t('Retreat');
+    case 'lose_sp': return t('Lose 1 SP');
+    case 'advance': return t('Advance');
+    case 'stay': return t('Stay');
+    case 'choose_first': return t('{side} moves first', { side: SIDE_NAME[a.first] || a.first });
+    case 'place_terrain': return a.at.includes('-') ? t('River between ranks {ranks}', { ranks: a.at }) : t('Place at {area}', { area: a.at });
     default: return a.type;
   }
 }
@@ -249,8 +259,8 @@ export function render(s) {
     const fill = a.kind === 'reserve' ? (a.side === 'RED' ? '#e8cfc8' : '#cbd6ea') : (TERRAIN_FILL[terrain[a.id]] ? '#e0d8b8' : '#e6dfc4');
     g.append(svg('rect', { x: b.x, y: b.y, width: b.w, height: b.h, fill, stroke: hl || '#7b7356', 'stroke-width': hl ? 6 : 1.5 }));
     for (const t of terrainShapes(terrain[a.id], b)) g.append(t);
-    const role = v && (v.attacker === a.side ? ' · attacker' : v.defender === a.side ? ' · defender' : '');
-    const label = a.kind === 'reserve' ? `${a.side} reserve${role || ''}` : a.id;
+    const role = v && (v.attacker === a.side ? ` · ${t('attacker')}` : v.defender === a.side ? ` · ${t('defender')}` : '');
+    const label = a.kind === 'reserve' ? `${t('{side} reserve', { side: SIDE_NAME[a.side] || a.side })}${role || ''}` : a.id;
     g.append(svg('text', { x: b.x + 5, y: b.y + 14, 'font-size': 12, fill: '#4a4330' }, label + (terrain[a.id] ? ` · ${TERRAIN_NAME[terrain[a.id]]}` : '')));
     g.addEventListener('click', () => clickArea(a.id));
     board.append(g);
@@ -284,10 +294,11 @@ export function render(s) {
     if (v.game_over) {
       info.append(el('div', { id: 'sq-result', class: 'sq-result', 'data-winner': v.winner || 'draw' }, prompt(s)));
     }
-    info.append(el('div', {}, `Turn ${v.turn || 0} of ${v.turn_limit}` + (v.attacker ? ` · attacker ${v.attacker}, defender ${v.defender}` : '')));
-    if (v.active) info.append(el('div', {}, `Phase: ${v.active}${v.first ? ` (first: ${v.first})` : ''} · scores RED ${v.dice.RED ?? '-'}, BLUE ${v.dice.BLUE ?? '-'}`));
-    info.append(el('div', {}, `Armies: RED ${v.armies.RED} (lost ${v.lost.RED}) · BLUE ${v.armies.BLUE} (lost ${v.lost.BLUE})`));
-    info.append(el('div', { class: 'sq-small' }, 'Blocks: X foot, / mounted, ● artillery, ★ General; E/A/P elite/average/poor; white squares = SP; ⚔ in close combat; dashed = may act'));
+    const sn = (x) => SIDE_NAME[x] || x;
+    info.append(el('div', {}, t('Turn {n} of {total}', { n: v.turn || 0, total: v.turn_limit }) + (v.attacker ? ` · ${t('attacker {a}, defender {d}', { a: sn(v.attacker), d: sn(v.defender) })}` : '')));
+    if (v.active) info.append(el('div', {}, `${t('Phase: {side}', { side: sn(v.active) })}${v.first ? ` (${t('first: {side}', { side: sn(v.first) })})` : ''} · ${t('scores {red} {r}, {blue} {b}', { red: sn('RED'), r: v.dice.RED ?? '-', blue: sn('BLUE'), b: v.dice.BLUE ?? '-' })}`));
+    info.append(el('div', {}, t('Armies: {red} {ra} (lost {rl}) · {blue} {ba} (lost {bl})', { red: sn('RED'), ra: term(v.armies.RED), rl: v.lost.RED, blue: sn('BLUE'), ba: term(v.armies.BLUE), bl: v.lost.BLUE })));
+    info.append(el('div', { class: 'sq-small' }, t('Blocks: X foot, / mounted, ● artillery, ★ General; E/A/P elite/average/poor; white squares = SP; ⚔ in close combat; dashed = may act')));
     const minePending = !!(s.seat && v.pending && v.pending.seat === s.seat);
     info.append(el('div', { id: 'sq-prompt', class: 'sq-prompt', 'data-pending': (v.pending && v.pending.type) || 'over', 'data-mine': minePending ? '1' : '0' }, prompt(s)));
   }
@@ -310,21 +321,21 @@ export function render(s) {
     if (a.unit || (a.type === 'place_terrain' && !a.at.includes('-'))) continue;
     bar.append(el('button', { type: 'button', 'data-action': a.type, 'data-value': a.first || a.at || '', onclick: () => send(a) }, actionLabel(a)));
   }
-  if (selected) bar.append(el('button', { type: 'button', 'data-action': 'unselect', onclick: () => { selected = null; render(last); } }, 'Cancel'));
+  if (selected) bar.append(el('button', { type: 'button', 'data-action': 'unselect', onclick: () => { selected = null; render(last); } }, t('Cancel')));
   side.append(bar);
 
   if (s.board && s.board.help) {
     const help = el('details', { class: 'panel', id: 'sq-help', open: helpOpen, ontoggle: (e) => { helpOpen = e.target.open; } },
-      el('summary', {}, 'Rules'));
+      el('summary', {}, t('Rules')));
     for (const h of s.board.help) {
-      help.append(el('h4', {}, h.heading));
-      if (h.text) help.append(el('p', {}, h.text));
-      if (h.house) help.append(el('p', { class: 'sq-small' }, `House rule: ${h.house}`));
+      help.append(el('h4', {}, term(h.heading)));
+      if (h.text) help.append(el('p', {}, term(h.text)));
+      if (h.house) help.append(el('p', { class: 'sq-small' }, t('House rule: {text}', { text: term(h.house) })));
     }
     side.append(help);
   }
   const dice = el('div', { class: 'panel sq-dice', id: 'sq-dice' });
-  dice.append(el('h3', {}, 'Dice'));
+  dice.append(el('h3', {}, t('Dice')));
   for (const r of rolls) dice.append(rollLine(r));
   side.append(dice);
   wrap.append(side);
@@ -358,32 +369,33 @@ function clickArea(id) {
 }
 
 // The log line of an event (the host's log).
-const FEATURE = { hill: 'a hill', built_up: 'a built-up area', wood: 'a wood', river: 'the river' };
+const FEATURE = { hill: t('a hill'), built_up: t('a built-up area'), wood: t('a wood'), river: t('the river') };
 export function describe(e) {
   const u = e.unit || '';
+  const sn = (x) => SIDE_NAME[x] || x;
   switch (e.type) {
     case 'dice_rolled': return `${ROLL_CAPTION[e.for] || e.for}${e.unit ? ` (${e.unit})` : ''}: ${(e.dice || []).join(', ')}${e.result ? ` - ${String(e.result).replace(/_/g, ' ')}` : ''}`;
-    case 'attacker_chosen': return `${e.attacker} attacks, ${e.defender} defends`;
-    case 'terrain_placed': return `${e.side} places ${FEATURE[e.feature] || e.feature} at ${e.at}`;
-    case 'unit_deployed': return `${u} deployed in ${e.to}`;
-    case 'unit_redeployed': return `${u} moved from ${e.from} to ${e.to}`;
-    case 'turn_started': return `Turn ${e.turn}`;
-    case 'first_chosen': return `${e.first} moves first`;
-    case 'phase_started': return `${e.side}: ${e.activations} activation(s)`;
-    case 'phase_ended': return `${e.side} ends the phase`;
+    case 'attacker_chosen': return t('{a} attacks, {d} defends', { a: sn(e.attacker), d: sn(e.defender) });
+    case 'terrain_placed': return t('{side} places {terrain} at {area}', { side: sn(e.side), terrain: FEATURE[e.feature] || e.feature, area: e.at });
+    case 'unit_deployed': return t('{unit} deployed in {area}', { unit: u, area: e.to });
+    case 'unit_redeployed': return t('{unit} moved from {from} to {area}', { unit: u, from: e.from, area: e.to });
+    case 'turn_started': return t('Turn {n}', { n: e.turn });
+    case 'first_chosen': return t('{side} moves first', { side: sn(e.first) });
+    case 'phase_started': return tn('{side}: {n} activation', '{side}: {n} activations', e.activations, { side: sn(e.side) });
+    case 'phase_ended': return t('{side} ends the phase', { side: sn(e.side) });
     case 'unit_activated': return '';
-    case 'unit_moved': return `${u} moves ${e.from} → ${e.to}`;
-    case 'artillery_fired': return `${u} fires at ${e.target}`;
-    case 'close_combat': return `${u} attacks ${e.target} (${e.direction})`;
-    case 'unit_hit': return `${u} is hit`;
-    case 'sp_lost': return `${u} loses 1 SP (${e.sp} left)`;
-    case 'unit_destroyed': return `${u} is destroyed`;
-    case 'unit_retreated': return `${u} retreats to ${e.to}`;
-    case 'unit_advanced': return `${u} advances into ${e.to}`;
-    case 'general_wounded': return `General ${u} wounded`;
-    case 'general_killed': return `General ${u} killed`;
-    case 'general_captured': return `General ${u} captured by ${e.by}`;
-    case 'game_over': return e.winner ? `${e.winner} wins (${String(e.reason).replace(/_/g, ' ')})` : `Draw (${String(e.reason).replace(/_/g, ' ')})`;
+    case 'unit_moved': return t('{unit} moves {from} → {hex}', { unit: u, from: e.from, hex: e.to });
+    case 'artillery_fired': return t('{unit} fires at {target}', { unit: u, target: e.target });
+    case 'close_combat': return t('{unit} attacks {target} ({direction})', { unit: u, target: e.target, direction: e.direction });
+    case 'unit_hit': return t('{unit} is hit', { unit: u });
+    case 'sp_lost': return t('{unit} loses 1 SP ({n} left)', { unit: u, n: e.sp });
+    case 'unit_destroyed': return t('{unit} is destroyed', { unit: u });
+    case 'unit_retreated': return t('{unit} retreats to {hex}', { unit: u, hex: e.to });
+    case 'unit_advanced': return t('{unit} advances into {area}', { unit: u, area: e.to });
+    case 'general_wounded': return t('General {unit} wounded', { unit: u });
+    case 'general_killed': return t('General {unit} killed', { unit: u });
+    case 'general_captured': return t('General {unit} captured by {side}', { unit: u, side: sn(e.by) });
+    case 'game_over': return outcome(e.winner, e.reason);
     default: return e.type;
   }
 }

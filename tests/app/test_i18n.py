@@ -5,8 +5,10 @@ API's error messages come in that language, while error codes stay English."""
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import httpx
 import pytest
@@ -19,11 +21,12 @@ from tests.app.test_protocol_codes import codes_in_source
 
 from .conftest import ROOT
 
-KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "t": None}
+KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "t": None, "tn": (1, 2)}
 
 
-def extracted() -> set[str]:
-    """The message ids the sources hold now (what `make messages` extracts)."""
+def extracted(plurals: bool = False) -> set[str]:
+    """The message ids the sources hold now (what `make messages` extracts); with
+    ``plurals``, the plural forms' English too."""
     method_map = [
         ("app/**.py", "python"),
         ("templates/**.html", "jinja2"),
@@ -34,13 +37,16 @@ def extracted() -> set[str]:
     for _file, _line, message, _comments, _ctx in extract_from_dir(
         str(ROOT), method_map, options, keywords=KEYWORDS
     ):
-        ids.add(message if isinstance(message, str) else message[0])
+        if isinstance(message, str):
+            ids.add(message)
+        else:
+            ids.update(message if plurals else message[:1])
     return ids
 
 
-def catalog_ids(path: str) -> dict[str, object]:
+def catalog_ids(path: str, locale: str | None = None) -> dict[str, object]:
     with open(path, "rb") as f:
-        cat = read_po(f)
+        cat = read_po(f, locale=locale)
     return {m.id if isinstance(m.id, str) else m.id[0]: m for m in cat if m.id}
 
 
@@ -71,15 +77,23 @@ def test_template_is_up_to_date() -> None:
 @pytest.mark.parametrize("lang", [x for x in LANGUAGES if x != "en"])
 def test_every_message_is_translated(lang: str) -> None:
     pot = set(catalog_ids(str(ROOT / "app/locales/messages.pot")))
-    cat = catalog_ids(str(po_path(lang)))
+    cat = catalog_ids(str(po_path(lang)), lang)
     assert set(cat) == pot, f"{lang} catalog out of date (run `make messages`)"
-    missing = sorted(k for k, m in cat.items() if not m.string or m.fuzzy)  # type: ignore[attr-defined]
+    missing = sorted(
+        k
+        for k, m in cat.items()
+        if m.fuzzy or not (all(m.string) if isinstance(m.string, tuple) else m.string)  # type: ignore[attr-defined]
+    )
     assert not missing, f"{len(missing)} messages without a {lang} translation: {missing[:20]}"
-    # placeholders kept: "{name}" in the English text is in the translation too
+    # placeholders kept: "{name}" / "%(name)s" of the English text is in every form of
+    # the translation ("{n}" of a plural may be left out of the singular form)
     for k, m in cat.items():
-        if isinstance(m.string, str):  # type: ignore[attr-defined]
-            for ph in __import__("re").findall(r"\{\w+\}", k):
-                assert ph in m.string, f"{lang}: {k!r} lost {ph}"  # type: ignore[attr-defined]
+        forms = m.string if isinstance(m.string, tuple) else (m.string,)  # type: ignore[attr-defined]
+        for i, form in enumerate(forms):
+            for ph in re.findall(r"\{\w+\}|%\(\w+\)s", k):
+                assert ph in form or (ph == "{n}" and i == 0 and len(forms) > 1), (
+                    f"{lang}: {k!r} lost {ph}"
+                )
 
 
 def test_every_error_code_has_a_message() -> None:
@@ -139,3 +153,161 @@ def test_catalog_files_parse() -> None:
             with open(po_path(lang), "rb") as f:
                 data = f.read()
             assert len(list(read_po(io.BytesIO(data)))) > 100
+
+
+# ---------------------------------------------------------------- untranslated texts
+# A static scan of what the pages and the client show: every text that reads as words
+# must go through the catalogs (`_()` / `{% trans %}` in templates, `t()` / `tn()` /
+# `term()` in static/), else a French or German page shows English.
+
+#: words that are the same in every language (names, codes), by file
+NOT_WORDS: dict[str, set[str]] = {
+    "templates/base.html": {"Overlord"},
+    "templates/verify.html": {"SHA-256(seed ‖ salt)", "python -m engine verify game- .json"},
+    "static/sw.js": {"Overlord"},
+    "static/remote.js": {"Notification"},
+    # ids of the board's descriptions, an SVG attribute, a class
+    "static/board.js": {"board-keys hex-description", "xMidYMid meet", "pip lost"},
+}
+JINJA = re.compile(r"\{#.*?#\}|\{%-?\s*trans\b.*?endtrans\s*-?%\}|\{\{.*?\}\}|\{%.*?%\}", re.S)
+BODY_ATTRS = re.compile(r"\{%\s*block bodyattrs\s*%\}.*?\{%\s*endblock\s*%\}", re.S)
+WORDS = re.compile(r"[A-Za-z][a-z]+[,;:.!?'’]* +[A-Za-z]{2,}|^[A-Z][a-z]{2,}[.!?…:]*$")
+ESCAPE = re.compile(r"\\(.)")
+
+
+def template_texts(path: Path) -> list[tuple[int, str]]:
+    """The texts and the shown attributes of a template outside Jinja2 expressions."""
+    from html.parser import HTMLParser
+
+    src = BODY_ATTRS.sub("", path.read_text("utf-8"))
+    src = JINJA.sub(lambda m: "\n" * m.group(0).count("\n") + " ", src)
+    found: list[tuple[int, str]] = []
+
+    class Texts(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__(convert_charrefs=True)
+            self.tags: list[str] = []
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.tags.append(tag)
+            for name, value in attrs:
+                if name in ("title", "placeholder", "aria-label", "alt") and value:
+                    found.append((self.getpos()[0], value.strip()))
+
+        def handle_endtag(self, tag: str) -> None:
+            if tag in self.tags:
+                del self.tags[len(self.tags) - 1 - self.tags[::-1].index(tag) :]
+
+        def handle_data(self, data: str) -> None:
+            if data.strip() and not {"script", "style", "code"} & set(self.tags):
+                found.append((self.getpos()[0], " ".join(data.split())))
+
+    Texts().feed(src)
+    return found
+
+
+def js_literals(src: str) -> list[tuple[int, int, str]]:
+    """(start, end, text) of the string literals of a script (a template literal's
+    ``${...}`` parts read as ``{}``); comments skipped."""
+    out: list[tuple[int, int, str]] = []
+    i, n = 0, len(src)
+    while i < n:
+        if src.startswith("//", i):
+            i = src.find("\n", i) % (n + 1) or n
+            continue
+        if src.startswith("/*", i):
+            i = src.find("*/", i) + 2 or n
+            continue
+        quote = src[i]
+        if quote not in "'\"`":
+            i += 1
+            continue
+        j, text = i + 1, []
+        while j < n and src[j] != quote:
+            if src[j] == "\\":
+                text.append(src[j : j + 2])
+                j += 2
+            elif quote == "`" and src.startswith("${", j):
+                depth, j = 1, j + 2
+                while j < n and depth:
+                    depth += {"{": 1, "}": -1}.get(src[j], 0)
+                    j += 1
+                text.append("{}")
+            else:
+                text.append(src[j])
+                j += 1
+        unescaped = ESCAPE.sub(
+            lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), "".join(text)
+        )
+        out.append((i, j + 1, unescaped))
+        i = j + 1
+    return out
+
+
+#: code around a literal that makes it no text for people (a key, a class, a selector)
+NOT_SHOWN = re.compile(
+    r"(class|className|id|href|type|rel|style|viewBox|points|d|transform|fill)\s*:\s*$"
+    r"|(classList\.\w+|querySelector(All)?|closest|getElementById|addEventListener"
+    r"|setAttribute|getAttribute|dataset\[|import|from|case)\s*\(?\s*$"
+    r"|[=!]==?\s*$"
+)
+
+
+def untranslated_js(path: Path, msgids: set[str]) -> list[tuple[int, str]]:
+    src = path.read_text("utf-8")
+    found = []
+    for start, end, text in js_literals(src):
+        shown = text.replace("{}", " ").strip()
+        if not WORDS.search(shown) or text in msgids or shown.startswith(("<", ".", "#")):
+            continue
+        before, after = src[max(0, start - 60) : start], src[end : end + 2]
+        if NOT_SHOWN.search(before) or after.lstrip().startswith(":") and "?" not in before[-3:]:
+            continue
+        found.append((src.count("\n", 0, start) + 1, text))
+    return found
+
+
+def test_templates_and_client_show_no_untranslated_text() -> None:
+    msgids = extracted(plurals=True)
+    left: list[str] = []
+    for path in sorted((ROOT / "templates").glob("*.html")):
+        rel = str(path.relative_to(ROOT))
+        for line, text in template_texts(path):
+            if WORDS.search(text) and text not in NOT_WORDS.get(rel, set()):
+                left.append(f"{rel}:{line}: {text!r}")
+    for path in sorted((ROOT / "static").rglob("*.js")):
+        rel = str(path.relative_to(ROOT))
+        for line, text in untranslated_js(path, msgids):
+            if text not in NOT_WORDS.get(rel, set()):
+                left.append(f"{rel}:{line}: {text!r}")
+    assert not left, "texts shown without a translation:\n" + "\n".join(left)
+
+
+CALL = re.compile(r"""\b(?:t|tn)\(\s*$|\btn\(\s*(?:'[^']*'|"[^"]*")\s*,\s*$""")
+
+
+def test_every_client_message_is_extracted() -> None:
+    """A t() / tn() call written inside the arguments of another is not extracted by
+    Babel (its text would stay English): such a call goes into a variable first."""
+    msgids = extracted(plurals=True)
+    missed = []
+    for path in sorted((ROOT / "static").rglob("*.js")):
+        src = path.read_text("utf-8")
+        for start, _end, text in js_literals(src):
+            if CALL.search(src[max(0, start - 200) : start]) and text not in msgids:
+                missed.append(
+                    f"{path.relative_to(ROOT)}:{src.count(chr(10), 0, start) + 1}: {text!r}"
+                )
+    assert not missed, "messages not extracted:\n" + "\n".join(missed)
+
+
+def test_scan_finds_untranslated_text() -> None:
+    src = "el('b', {}, 'Rules help'); el('b', { class: 'muted side-box' }, t('Rules help'));"
+    found = [text for _s, _e, text in js_literals(src) if WORDS.search(text)]
+    assert found == ["Rules help", "muted side-box", "Rules help"]
+    path = ROOT / "tests" / "app" / "_scan_probe.js"
+    try:
+        path.write_text(src + "\nconst x = `${n} units left`;\n", "utf-8")
+        assert [t for _l, t in untranslated_js(path, {"Rules help"})] == ["{} units left"]
+    finally:
+        path.unlink()

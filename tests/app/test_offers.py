@@ -375,3 +375,44 @@ def test_profile_hides_private_games_and_hostile_names(
     ):
         assert api.get(page).status_code == 200, page
     assert api.get("/players/nobody-x1").status_code == 404
+
+
+# ------------------------------------------------------------------ languages
+def test_mails_and_pages_in_the_readers_language(api: httpx.Client, mailbox: Mailbox) -> None:
+    """An account reads its e-mails in the language of the page it registered from (its
+    confirmation link), then of the header's switch (the offers it gets)."""
+    name = f"Kluge{secrets.token_hex(3)}"
+    addr = f"{name.lower()}@example.org"
+    r = api.post(
+        "/api/accounts",
+        json={"name": name, "password": PW, "email": addr},
+        headers={"Accept-Language": "de-DE,de;q=0.9"},
+    )
+    assert r.status_code == 201, r.text
+    token = r.json()["token"]
+    [mail] = mailbox.wait(addr, "E-Mail-Adresse")
+    assert str(mail["Subject"]) == "Bestätige deine E-Mail-Adresse"
+    assert mail.get_content().startswith(f"Hallo {name},")
+    link = Mailbox.link(mail, "/accounts/verify")
+    page = api.get("/accounts/verify", params={"token": link}, headers={"Cookie": "lang=de"})
+    assert "E-Mail bestätigt" in page.text and f"{addr} ist bestätigt." in page.text
+    # the header's switch, signed in: French from now on
+    r = api.get("/lang/fr?next=/inbox", headers=auth(token), follow_redirects=False)
+    assert r.status_code == 303
+    sender, stoken, _ = account(api, mailbox, "Monty")
+    r = api.post(
+        "/api/challenges",
+        headers=auth(stoken),
+        json={"to": name, "scenario_id": SCENARIO, "mode": "1v1", "rated": True},
+    )
+    assert r.status_code == 201, r.text
+    [offer] = mailbox.wait(addr, "propose")
+    assert str(offer["Subject"]) == f"{sender} propose une partie de Pegasus Bridge"
+    body = offer.get_content()
+    assert (
+        "(classée). Acceptez-la ou refusez-la" in body
+        and "Plus de notifications de ce type" in body
+    )
+    inbox = api.get("/inbox", headers={**auth(token), "Cookie": "lang=fr"}).text
+    assert "Propositions" in inbox and f"{sender} propose une partie de Pegasus Bridge" in inbox
+    assert ">Accepter</button>" in inbox and "Offers" not in inbox

@@ -41,7 +41,7 @@ def english_messages(lang: str) -> set[str]:
     """The English texts that the language translates differently (a text that is the
     same in both, such as a game's name, proves nothing)."""
     with open(ROOT / "app" / "locales" / lang / "LC_MESSAGES" / "messages.po", "rb") as f:
-        cat = read_po(f)
+        cat = read_po(f, locale=lang)
     return {m.id for m in cat if isinstance(m.id, str) and m.id and m.string and m.string != m.id}
 
 
@@ -129,3 +129,112 @@ def test_english_scan_catches_english(browser, live_server):
         assert re.search("Recent finished games", " ".join(english_left(page, "de")))
     finally:
         ctx.close()
+
+
+@pytest.mark.parametrize("locale,lang", [("fr-FR", "fr"), ("de-DE", "de")])
+def test_no_english_left_on_the_other_pages(browser, live_server, locale, lang):
+    """The account, inbox, profile, leaderboard and campaign pages, the match page, the
+    Fast Play (with its rules help), Overlord, Portable and France 1944 game pages."""
+    import secrets
+
+    ctx = browser.new_context(
+        locale=locale, base_url=live_server.base, viewport={"width": 1500, "height": 1000}
+    )
+    errors: list[str] = []
+    left: dict[str, list[str]] = {}
+
+    def check(page, what: str) -> None:
+        page.wait_for_timeout(400)
+        found = english_left(page, lang)
+        if found:
+            left[what] = found
+
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        name = f"Leclerc{secrets.token_hex(2)}"
+        r = page.request.post("/api/accounts", data={"name": name, "password": "liberation 1944"})
+        assert r.ok, r.text()
+        page.goto("/account")
+        expect(page.locator("#settings-panel")).to_be_visible()
+        expect(page.locator("#session-list li").first).to_be_visible()
+        check(page, "account")
+        page.goto("/inbox")
+        expect(page.locator("#challenge-scenario option").first).to_be_attached()
+        check(page, "inbox")
+        page.goto("/leaderboard")
+        check(page, "leaderboard")
+        page.goto("/campaigns")
+        expect(page.locator("#campaign-scenarios option").first).to_be_attached()
+        check(page, "campaigns")
+        r = page.request.post(
+            "/api/campaigns",
+            data={
+                "name": "Cobra",
+                "scenario_ids": ["2-PegasusBridge"],
+                "seat": "ALLIES",
+                "bots": ["AXIS"],
+            },
+        )
+        assert r.ok, r.text()
+        page.goto(f"/campaigns/{r.json()['id']}")
+        expect(page.locator("#campaign-battles tbody tr").first).to_be_visible()
+        check(page, "campaign")
+
+        # Fast Play against the bot, its rules help open; its match page
+        r = page.request.post(
+            "/api/games",
+            data={
+                "ruleset": "fastplay",
+                "scenario_id": "2-PegasusBridge",
+                "mode": "1v1",
+                "seat": "ALLIES",
+                "bots": ["AXIS"],
+            },
+        )
+        assert r.ok, r.text()
+        fp = r.json()["id"]
+        page.goto(f"/games/{fp}")
+        expect(page.locator("#fp-cp")).to_be_visible()
+        page.click("#fp-help-btn")
+        expect(page.locator("#fp-help")).to_be_visible()
+        check(page, "fast play")
+        page.goto(f"/players/{name}")
+        expect(page.locator("#profile-name")).to_have_text(name)
+        check(page, "profile")
+        page.goto(f"/matches/{fp}")
+        expect(page.locator("#match-result")).to_be_visible()
+        check(page, "match")
+
+        # Overlord: one player holds the four Axis seats, the bot the Allied ones
+        r = page.request.post(
+            "/api/games",
+            data={
+                "ruleset": "overlord",
+                "scenario_id": "13-OmahaBeachOverlord",
+                "mode": "overlord",
+                "layout": {"AXIS": "1", "ALLIES": "1"},
+                "seat": "AXIS:cinc",
+                "bots": ["ALLIES:cinc"],
+            },
+        )
+        assert r.ok, r.text()
+        page.goto(f"/games/{r.json()['id']}")
+        expect(page.locator(".ol-step")).to_be_visible()
+        check(page, "overlord")
+
+        # the Portable Wargame and France 1944, each against nobody yet
+        for ruleset in ("portable", "france1944"):
+            r = page.request.post("/api/games", data={"ruleset": ruleset})
+            assert r.ok, r.text()
+            page.goto(f"/games/{r.json()['id']}")
+            expect(page.locator("#conn")).not_to_have_text("")
+            if ruleset == "portable":
+                expect(page.locator("#seat-bar button[data-claim]").first).to_be_visible()
+            else:
+                expect(page.locator("#f44-status")).to_be_visible()
+            check(page, ruleset)
+    finally:
+        ctx.close()
+    assert not left, left
+    assert not errors, errors
