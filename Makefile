@@ -58,8 +58,9 @@ lint: install-test
 	$(BIN)/mypy --strict engine
 	$(BIN)/mypy app
 
+# on every core (pytest-xdist; each worker has its own servers, databases and browser)
 test: install-test lint chromium axe
-	$(BIN)/python -m pytest -q --durations=15
+	$(BIN)/python -m pytest -q --durations=15 -n auto
 
 bench: install-test
 	$(BIN)/python bench/engine_bench.py

@@ -23,7 +23,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
 PY = sys.executable
 PG_HOST, PG_PORT, REDIS_PORT = "127.0.0.1", 5432, 6379
 
@@ -239,10 +240,15 @@ def server(
         yield srv
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks the PostgreSQL tests; under ``pytest -n`` (``--dist loadgroup``) each module
+    of tests/app runs whole on one worker, in order, with its module's servers."""
     for item in items:
         if "[pg" in item.nodeid:
             item.add_marker(pytest.mark.postgres)
+        if item.path.parent == HERE:
+            item.add_marker(pytest.mark.xdist_group(item.path.name))
 
 
 @contextlib.contextmanager
