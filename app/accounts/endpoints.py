@@ -72,19 +72,22 @@ async def login(
     body: Credentials, request: Request, response: Response, session: SessionDep
 ) -> SignedIn:
     """Sign in (any device): a new session token, also set as the cookie."""
-    s = _settings(request)
-    await check_shared(s.rate("login"), "login", client_key(request), "sign-in attempts")
-    await check_shared(
-        s.rate("login_name"),
-        "login-name",
-        service.name_key(body.name),
-        "sign-in attempts for this name",
-    )
+    await _count_sign_in(request, body.name)
     ident, token = await service.sign_in(
         session, body.name, body.password, request.headers.get("user-agent")
     )
     _cookie(request, response, token)
     return SignedIn(**service.out(ident).model_dump(), token=token)
+
+
+async def _count_sign_in(request: Request, name: str) -> None:
+    """A sign-in attempt (or a password change) against ``LOGIN_RATE`` per address and
+    ``LOGIN_NAME_RATE`` per account name (429 ``rate_limited``)."""
+    s = _settings(request)
+    await check_shared(s.rate("login"), "login", client_key(request), "sign-in attempts")
+    await check_shared(
+        s.rate("login_name"), "login-name", service.name_key(name), "sign-in attempts for this name"
+    )
 
 
 @router.get("/api/accounts/me", response_model=AccountOut)
@@ -151,14 +154,7 @@ async def change_password(
     """Change the password, the current one given (403 ``wrong_password``): the
     account's other sessions are revoked and their sockets closed; this one stays.
     Counted with the sign-in attempts (per address and per account name)."""
-    s = _settings(request)
-    await check_shared(s.rate("login"), "login", client_key(request), "sign-in attempts")
-    await check_shared(
-        s.rate("login_name"),
-        "login-name",
-        service.name_key(identity.name),
-        "sign-in attempts for this name",
-    )
+    await _count_sign_in(request, identity.name)
     revoked = await service.change_password(
         session, identity, body.password, body.new_password, hash_token(token_from(request) or "")
     )

@@ -33,7 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..errors import BadRequest, Conflict, Forbidden, Unauthenticated, Unprocessable
 from ..identity.repository import session_by_hash
-from ..identity.service import new_session
+from ..identity.service import new_session, revoked_session
 from ..models import AuthSession, Identity, PushSubscription, utcnow
 from ..notifications import mail
 from ..security import hash_token, new_id, new_token
@@ -192,21 +192,10 @@ async def _revoke_sessions(
     hashes = list(
         (await session.execute(select(AuthSession.token_hash).where(*live, *other))).scalars()
     )
-    now = utcnow()
-    await session.execute(update(AuthSession).where(*live, *other).values(revoked_at=now))
+    await session.execute(update(AuthSession).where(*live, *other).values(revoked_at=utcnow()))
     legacy = ident.token_hash  # a token from before sessions: recorded as revoked
     if legacy and legacy != keep and await session_by_hash(session, legacy) is None:
-        session.add(
-            AuthSession(
-                id=new_id("s", 12),
-                identity_id=ident.id,
-                token_hash=legacy,
-                label="before 0004",
-                created_at=now,
-                expires_at=now,
-                revoked_at=now,
-            )
-        )
+        session.add(revoked_session(ident.id, legacy))
         hashes.append(legacy)
     return hashes
 
