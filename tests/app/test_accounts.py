@@ -255,7 +255,7 @@ def test_password_change_revokes_the_other_sessions(acc: Server, api: httpx.Clie
     assert [s["current"] for s in sessions] == [True]
     new = api.post("/api/accounts/login", json={"name": name, "password": "new password 1"})
     assert new.status_code == 200  # 4 of 4
-    # counted with the sign-in attempts on that name (LOGIN_NAME_RATE=4/minute)
+    # counted with the sign-in attempts on that name (login_name=4/minute)
     r = api.put(path, json={"password": "new password 1", "new_password": PW}, headers=auth(here))
     assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
     # a guest has no password to change; no token, no change

@@ -27,7 +27,7 @@ LAYOUT = {"AXIS": "2", "ALLIES": "2"}  # two players a side: cinc+centre, left+r
 def srv(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    env = {"REGISTER_RATE": "1000/hour", "BOT_GRACE_SECONDS": "600"}
+    env = {"RATE_LIMITS": "register=1000/hour", "BOT_GRACE_SECONDS": "600"}
     with backend(request.param, Path(tmp_path_factory.mktemp("olr")), env) as s:
         yield s
 

@@ -127,11 +127,10 @@ def srv(
 ) -> Iterator[Server]:
     env = {
         "VAPID_PRIVATE_KEY": b64(VAPID.private_numbers().private_value.to_bytes(32, "big")),
-        "VAPID_PUBLIC_KEY": b64(point(VAPID)),
         "NOTIFY_GRACE_SECONDS": str(GRACE),
         "IDLE_EVICT_SECONDS": "1",  # a game nobody watches leaves memory within 2 s
         "BOT_GRACE_SECONDS": "600",
-        "REGISTER_RATE": "1000/hour",
+        "RATE_LIMITS": "register=1000/hour",
         "PUBLIC_URL": "https://players.example",
     }
     with backend(request.param, Path(tmp_path_factory.mktemp("push")), env) as s:
