@@ -81,8 +81,8 @@ async def login(
 
 
 async def _count_sign_in(request: Request, name: str) -> None:
-    """A sign-in attempt (or a password change) against ``LOGIN_RATE`` per address and
-    ``LOGIN_NAME_RATE`` per account name (429 ``rate_limited``)."""
+    """Count a sign-in attempt (or a password change): rate limits ``login`` per address
+    and ``login_name`` per account name (429 ``rate_limited``)."""
     s = _settings(request)
     await check_shared(s.rate("login"), "login", client_key(request), "sign-in attempts")
     await check_shared(

@@ -222,7 +222,7 @@ async def change_password(
     caller's (token hash ``keep``) revoked (their token hashes returned)."""
     _require_account(ident)
     if not await _verify(current, ident.password_hash or _DUMMY):
-        raise Forbidden("the current password is not that", code="wrong_password")
+        raise Forbidden("the current password is wrong", code="wrong_password")
     ident.password_hash = await _hash(password)
     revoked = await _revoke_sessions(session, ident, keep)
     await session.commit()
