@@ -81,6 +81,8 @@ ERROR_TEXT: dict[str, str] = {
     "offer_not_pending": N_("This offer was already answered."),
     "player_not_found": N_("No player has this name."),
     "push_not_found": N_("This notification subscription does not exist."),
+    "push_endpoint_refused": N_("Notifications are sent only to a push service's https address."),
+    "wrong_password": N_("The current password is wrong."),
     "server_busy": N_("The server is busy: try again in a moment."),
     "http_error": N_("The request failed."),
     "internal_error": N_("Internal server error."),

@@ -1,5 +1,5 @@
 // Account page: register (a guest upgrades in place), sign in, e-mail, notification
-// switches, sessions; the password-reset form of a mailed link.
+// switches, sessions, password change; the password-reset form of a mailed link.
 import { el, clear, apiFetch } from './util.js';
 import { t } from './i18n.js';
 
@@ -59,6 +59,12 @@ form('login-form', 'login-status', async () => {
 form('email-form', 'email-status', async () => {
   await post('/accounts/me/email', { email: $('email-input').value.trim() }, 'PUT');
   return t('A confirmation link was sent.');
+});
+form('password-form', 'password-status', async () => {
+  await post('/accounts/me/password', { password: $('password-current').value, new_password: $('password-new').value }, 'PUT');
+  $('password-form').reset();
+  await showSettings();
+  return t('Password changed: your other devices are signed out.');
 });
 form('reset-form', 'reset-status', async () => {
   await post('/accounts/password-reset/confirm', { token: document.body.dataset.resetToken, password: $('reset-password').value });

@@ -13,7 +13,7 @@ from ..models import Identity
 from ..notifications import push
 from ..pages.endpoints import render
 from ..ratelimit import check_shared, client_key
-from ..security import CurrentIdentity, OptionalIdentity, SessionDep, token_from
+from ..security import CurrentIdentity, OptionalIdentity, SessionDep, hash_token, token_from
 from ..settings import Settings
 from . import service
 from .schemas import (
@@ -22,6 +22,7 @@ from .schemas import (
     EmailIn,
     NameIn,
     NotifyIn,
+    PasswordChange,
     PasswordReset,
     PushIn,
     PushOut,
@@ -77,19 +78,22 @@ async def login(
     body: Credentials, request: Request, response: Response, session: SessionDep
 ) -> SignedIn:
     """Sign in (any device): a new session token, also set as the cookie."""
-    s = _settings(request)
-    await check_shared(s.rate("login"), "login", client_key(request), "sign-in attempts")
-    await check_shared(
-        s.rate("login_name"),
-        "login-name",
-        service.name_key(body.name),
-        "sign-in attempts for this name",
-    )
+    await _count_sign_in(request, body.name)
     ident, token = await service.sign_in(
         session, body.name, body.password, request.headers.get("user-agent"), language_of(request)
     )
     _cookie(request, response, token)
     return SignedIn(**service.out(ident).model_dump(), token=token)
+
+
+async def _count_sign_in(request: Request, name: str) -> None:
+    """Count a sign-in attempt (or a password change): rate limits ``login`` per address
+    and ``login_name`` per account name (429 ``rate_limited``)."""
+    s = _settings(request)
+    await check_shared(s.rate("login"), "login", client_key(request), "sign-in attempts")
+    await check_shared(
+        s.rate("login_name"), "login-name", service.name_key(name), "sign-in attempts for this name"
+    )
 
 
 @router.get("/api/accounts/me", response_model=AccountOut)
@@ -148,8 +152,30 @@ async def password_reset_confirm(
     body: PasswordReset, request: Request, session: SessionDep
 ) -> Response:
     """A new password from a reset link; every session of the account is revoked."""
-    await service.reset_password(session, _settings(request), body.token, body.password)
+    revoked = await service.reset_password(session, _settings(request), body.token, body.password)
+    await _close_sockets(request, revoked)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
+
+
+@router.put("/api/accounts/me/password", response_model=AccountOut)
+async def change_password(
+    body: PasswordChange, request: Request, session: SessionDep, identity: CurrentIdentity
+) -> AccountOut:
+    """Change the password, the current one given (403 ``wrong_password``): the
+    account's other sessions are revoked and their sockets closed; this one stays.
+    Counted with the sign-in attempts (per address and per account name)."""
+    await _count_sign_in(request, identity.name)
+    revoked = await service.change_password(
+        session, identity, body.password, body.new_password, hash_token(token_from(request) or "")
+    )
+    await _close_sockets(request, revoked)
+    return service.out(identity)
+
+
+async def _close_sockets(request: Request, token_hashes: list[str]) -> None:
+    """Revoked sessions: their open sockets close, on every worker."""
+    for h in token_hashes:
+        await request.app.state.games.revoke(h)
 
 
 @router.get("/api/accounts/me/notifications")
@@ -166,9 +192,12 @@ async def set_notify(
 
 
 @router.post("/api/accounts/me/push", status_code=status.HTTP_204_NO_CONTENT)
-async def add_push(body: PushIn, session: SessionDep, identity: CurrentIdentity) -> Response:
-    """Keep this browser's Web Push subscription."""
-    await service.add_push(session, identity, body)
+async def add_push(
+    body: PushIn, request: Request, session: SessionDep, identity: CurrentIdentity
+) -> Response:
+    """Keep this browser's Web Push subscription (https to a push service's public host:
+    422 ``push_endpoint_refused`` otherwise)."""
+    await service.add_push(session, _settings(request), identity, body)
     return Response(status_code=status.HTTP_204_NO_CONTENT)
 
 

@@ -73,6 +73,13 @@ class PasswordReset(TokenIn):
     password: Password
 
 
+class PasswordChange(BaseModel):
+    """The current password and the new one."""
+
+    password: str = Field(min_length=1, max_length=128)
+    new_password: Password
+
+
 class NotifyIn(BaseModel):
     """Notification kinds switched on or off (kinds not given keep their setting)."""
 
@@ -91,7 +98,7 @@ class PushKeys(BaseModel):
 class PushIn(BaseModel):
     """A browser's ``PushSubscription.toJSON()``."""
 
-    endpoint: str = Field(min_length=10, max_length=500, pattern=r"^https://")
+    endpoint: str = Field(min_length=10, max_length=500, pattern=r"^https?://")
     keys: PushKeys
 
 

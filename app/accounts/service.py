@@ -12,22 +12,29 @@
 * **Password reset**: a signed link to the verified address; the link carries a digest
   of the current password hash, so it works once (a new password changes the hash).  A
   reset revokes every session.
+* **Password change**: signed in, with the current password; the account's other
+  sessions are revoked.  Revoked sessions' open sockets are closed by the caller
+  (``GameSessions.revoke`` of each token hash returned).
 """
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
+import ipaddress
+import re
 import unicodedata
+from urllib.parse import urlsplit
 
 from pwdlib import PasswordHash
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..errors import BadRequest, Conflict, Unauthenticated
+from ..errors import BadRequest, Conflict, Forbidden, Unauthenticated, Unprocessable
 from ..i18n import LANGUAGES, gettext_for
-from ..identity.service import new_session
+from ..identity.repository import session_by_hash
+from ..identity.service import new_session, revoked_session
 from ..models import AuthSession, Identity, PushSubscription, utcnow
 from ..notifications import mail
 from ..security import hash_token, new_id, new_token
@@ -198,21 +205,51 @@ async def request_reset(
     )
 
 
+async def _revoke_sessions(
+    session: AsyncSession, ident: Identity, keep: str | None = None
+) -> list[str]:
+    """Revoke every session of the account but the one of token hash ``keep`` (not
+    committed); the token hashes revoked, whose open sockets are to be closed."""
+    live = (AuthSession.identity_id == ident.id, AuthSession.revoked_at.is_(None))
+    other = (AuthSession.token_hash != keep,) if keep else ()
+    hashes = list(
+        (await session.execute(select(AuthSession.token_hash).where(*live, *other))).scalars()
+    )
+    await session.execute(update(AuthSession).where(*live, *other).values(revoked_at=utcnow()))
+    legacy = ident.token_hash  # a token from before sessions: recorded as revoked
+    if legacy and legacy != keep and await session_by_hash(session, legacy) is None:
+        session.add(revoked_session(ident.id, legacy))
+        hashes.append(legacy)
+    return hashes
+
+
 async def reset_password(
     session: AsyncSession, settings: Settings, token: str, password: str
-) -> Identity:
+) -> list[str]:
+    """The new password of a reset link's account; every session revoked (their token
+    hashes returned)."""
     data = unsign(settings, "reset", token, LINK_HOURS * 3600)
     ident = await session.get(Identity, str(data.get("i")) if isinstance(data, dict) else "")
     if ident is None or data.get("p") != _pw_digest(ident):
         raise InvalidLink("this link was used already")
     ident.password_hash = await _hash(password)
-    await session.execute(
-        update(AuthSession)
-        .where(AuthSession.identity_id == ident.id, AuthSession.revoked_at.is_(None))
-        .values(revoked_at=utcnow())
-    )
+    revoked = await _revoke_sessions(session, ident)
     await session.commit()
-    return ident
+    return revoked
+
+
+async def change_password(
+    session: AsyncSession, ident: Identity, current: str, password: str, keep: str
+) -> list[str]:
+    """A signed-in account's new password, given its current one; its sessions but the
+    caller's (token hash ``keep``) revoked (their token hashes returned)."""
+    _require_account(ident)
+    if not await _verify(current, ident.password_hash or _DUMMY):
+        raise Forbidden("the current password is wrong", code="wrong_password")
+    ident.password_hash = await _hash(password)
+    revoked = await _revoke_sessions(session, ident, keep)
+    await session.commit()
+    return revoked
 
 
 # ------------------------------------------------------------------ notifications
@@ -243,8 +280,49 @@ async def unsubscribe(
     return ident, str(kind)
 
 
-async def add_push(session: AsyncSession, ident: Identity, body: PushIn) -> None:
+def _numeric_host(host: str) -> bool:
+    """A host the resolver reads as an address (``127.1``, ``0x7f000001``): a real name's
+    last label is never a number."""
+    return re.fullmatch(r"(0x[0-9a-f]*|[0-9]+)", host.rsplit(".", 1)[-1]) is not None
+
+
+def check_push_endpoint(settings: Settings, endpoint: str) -> None:
+    """A push service's address is https to a public host: never a loopback, private or
+    link-local address, which would let anyone make the server post to its own network.
+    A test server (``OVERLORD_TEST_SEEDS``) also takes loopback addresses, over http too:
+    the tests' own push service."""
+    try:
+        url = urlsplit(endpoint)
+        host = (url.hostname or "").rstrip(".")
+        url.port  # noqa: B018 (raises on a port that is not a number)
+    except ValueError:
+        host, url = "", urlsplit("")
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        ip = None
+    loopback = host == "localhost" or host.endswith(".localhost") or bool(ip and ip.is_loopback)
+    if loopback and settings.allow_test_seed and url.scheme in ("http", "https"):
+        return
+    if (
+        url.scheme != "https"
+        or not host
+        or loopback
+        or url.username is not None
+        or (ip is not None and not ip.is_global)
+        or (ip is None and ("." not in host or _numeric_host(host)))
+    ):
+        raise Unprocessable(
+            "push notifications go to a push service's https address",
+            code="push_endpoint_refused",
+        )
+
+
+async def add_push(
+    session: AsyncSession, settings: Settings, ident: Identity, body: PushIn
+) -> None:
     """Keep a browser's push subscription (an endpoint moves to the latest identity)."""
+    check_push_endpoint(settings, body.endpoint)
     await repository.drop_push(session, body.endpoint)
     session.add(
         PushSubscription(

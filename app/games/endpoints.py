@@ -122,8 +122,7 @@ async def claim_seat(
     out = await service.claim_seat(
         session, request.app.state.games, me, game_id, seat, body.invite if body else None
     )
-    await request.app.state.bots.kick(game_id)
-    return out
+    return await _seats_changed(request, out)
 
 
 @router.post("/games/{game_id}/seats/{seat}/leave", response_model=GameSummary)
@@ -149,8 +148,7 @@ async def bot_seat(
     out = await service.seat_bot(
         session, request.app.state.games, me, game_id, seat, body.level if body else None
     )
-    await request.app.state.bots.kick(game_id)
-    return out
+    return await _seats_changed(request, out)
 
 
 @router.post("/games/{game_id}/start", response_model=GameSummary)
@@ -165,7 +163,15 @@ async def start_game(
     out = await service.start_game(
         session, request.app.state.games, me, game_id, body.level if body else None
     )
-    await request.app.state.bots.kick(game_id)
+    return await _seats_changed(request, out)
+
+
+async def _seats_changed(request: Request, out: GameSummary) -> GameSummary:
+    """After a seat change: the bots may have to act, and a game that is live (it may
+    just have started) tells the player it waits for, as after an action."""
+    await request.app.state.bots.kick(out.id)
+    if out.status == "live":
+        await request.app.state.notifications.game_started(out.id)
     return out
 
 

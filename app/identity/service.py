@@ -46,20 +46,22 @@ async def logout(session: AsyncSession, identity: Identity, token: str) -> None:
         await repository.revoke(session, identity.id, token_hash=h) == 0
         and await repository.session_by_hash(session, h) is None
     ):
-        # a token from before sessions existed: record it as revoked
-        now = utcnow()
-        session.add(
-            AuthSession(
-                id=new_id("s", 12),
-                identity_id=identity.id,
-                token_hash=h,
-                label="before 0004",
-                created_at=now,
-                expires_at=now,
-                revoked_at=now,
-            )
-        )
+        session.add(revoked_session(identity.id, h))
     await session.commit()
+
+
+def revoked_session(identity_id: str, token_hash: str) -> AuthSession:
+    """The record revoking a token from before sessions existed (it has no session row)."""
+    now = utcnow()
+    return AuthSession(
+        id=new_id("s", 12),
+        identity_id=identity_id,
+        token_hash=token_hash,
+        label="before 0004",
+        created_at=now,
+        expires_at=now,
+        revoked_at=now,
+    )
 
 
 async def revoke_session(session: AsyncSession, identity: Identity, session_id: str) -> str:

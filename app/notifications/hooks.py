@@ -121,19 +121,23 @@ class Notifications:
             self.committed(rt)
 
     async def game_started(self, game_id: str) -> None:
-        """A game went live outside the log (an offer accepted): its first turn is
-        noticed like a committed action's."""
+        """A game went live outside the log (its last seat claimed, bots seated, an offer
+        accepted): its first turn is noticed like a committed action's, with the seats
+        read from the database (the bus notice of the change may not have arrived)."""
         try:
-            self.committed(await self.games.registry.get(game_id))
+            rt = await self.games.registry.get(game_id)
+            async with rt.lock:
+                async with self.db.sessions() as session:
+                    await rt.refresh_seats(session)
+                self._committed(rt)
         except Exception:
             log.exception("start notification of game %s failed", game_id)
 
     async def _your_turn(self, game_id: str, seat: str, turn: Any) -> None:
         try:
             await asyncio.sleep(self.settings.notify_grace_seconds)
-            rt = self.games.registry.runtimes.get(game_id)
-            if rt is None:
-                return  # dropped: nobody was here for a while; reloads
+            # the game may have left memory meanwhile (nobody connected): it reloads
+            rt = await self.games.registry.get(game_id)
             fields = rt.fields()
             info = rt.seats.get(seat)
             if (

@@ -4,14 +4,17 @@ a real SMTP server (aiosmtpd), rate limits, hostile input."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import httpx
 import pytest
+import websockets
 
 from .conftest import Server
 from .helpers import auth, create_game, new_identity
 from .mailbox import Mailbox, client, mailing_server
+from .test_revocation import _closed_with
 
 PW = "correct horse battery"
 
@@ -203,3 +206,60 @@ def test_hostile_input_changes_nothing(api: httpx.Client) -> None:
     r = api.get("/unsubscribe", params={"token": "forged"})
     assert r.status_code == 400
     assert api.get("/api/accounts/me").status_code == 401
+
+
+HOSTILE_PASSWORD_CHANGE = [
+    {"password": PW},
+    {"new_password": "new password 1"},
+    {"password": PW, "new_password": "short"},
+    {"password": PW, "new_password": "p" * 129},
+    {"password": "", "new_password": "new password 1"},
+    {"password": "x" * 129, "new_password": "new password 1"},
+    {"password": [PW], "new_password": "new password 1"},
+    {"password": PW, "new_password": None},
+]
+
+
+def test_password_change_revokes_the_other_sessions(acc: Server, api: httpx.Client) -> None:
+    name = uniq("Alex")
+    r = register(api, name)
+    here = r.json()["token"]
+    login = api.post("/api/accounts/login", json={"name": name, "password": PW})  # 1 of 4
+    there = login.json()["token"]
+    gid = create_game(api, here, seat="AXIS")["id"]
+    path = "/api/accounts/me/password"
+
+    async def run() -> None:
+        async with websockets.connect(f"{acc.ws_base}/ws/games/{gid}?token={there}") as ws:
+            assert '"hello"' in await ws.recv()
+            for body in HOSTILE_PASSWORD_CHANGE:  # refused before counting or changing
+                bad = api.put(path, json=body, headers=auth(here))
+                assert bad.status_code == 422, (body, bad.text)
+                assert bad.json()["error"]["code"] == "validation_error"
+            wrong = api.put(  # 2 of 4
+                path, json={"password": "not the one", "new_password": "x" * 9}, headers=auth(here)
+            )
+            assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "wrong_password"
+            assert api.get("/api/accounts/me", headers=auth(there)).status_code == 200
+            ok = api.put(  # 3 of 4
+                path, json={"password": PW, "new_password": "new password 1"}, headers=auth(here)
+            )
+            assert ok.status_code == 200 and ok.json()["name"] == name, ok.text
+            codes, code = await asyncio.wait_for(_closed_with(ws), 15)
+            assert "session_revoked" in codes and code == 4401
+
+    asyncio.run(run())
+    assert api.get("/api/accounts/me", headers=auth(there)).status_code == 401
+    assert api.get("/api/accounts/me", headers=auth(here)).status_code == 200
+    sessions = api.get("/api/identity/sessions", headers=auth(here)).json()
+    assert [s["current"] for s in sessions] == [True]
+    new = api.post("/api/accounts/login", json={"name": name, "password": "new password 1"})
+    assert new.status_code == 200  # 4 of 4
+    # counted with the sign-in attempts on that name (login_name=4/minute)
+    r = api.put(path, json={"password": "new password 1", "new_password": PW}, headers=auth(here))
+    assert r.status_code == 429 and r.json()["error"]["code"] == "rate_limited"
+    # a guest has no password to change; no token, no change
+    guest = new_identity(api, "Guest")
+    r = api.put(path, json={"password": PW, "new_password": PW}, headers=auth(guest))
+    assert r.status_code == 409 and r.json()["error"]["code"] == "not_registered"
+    assert api.put(path, json={"password": PW, "new_password": PW}).status_code == 401
