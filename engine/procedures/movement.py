@@ -13,15 +13,19 @@ Behind Enemy Lines ignores all but impassable-like rules.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.geometry import Hex
 from .state import GameState, Play, Unit
 from ..core.errors import IllegalAction
+from ..core.scenario_model import Scenario
+from ..core.terrain import HexTerrain, Tile
+from ..core.units import UnitSpec
 from ..core.unit_types import may_enter
 from .common import combined, terrain_at, tile_codes
 from .trains import head, reach
-
-Hex = tuple[int, int]
 
 
 def move_allowance(st: GameState, u: Unit, play: Play | None) -> int:
@@ -115,9 +119,43 @@ def _near_beach(st: GameState, h: Hex) -> bool:
     return any(terrain_at(st, n).beach for n in st.scn.board.neighbours(h))
 
 
-_CACHE: dict[tuple, tuple] = {}
+#: one step ``h -> n`` of the step table: (n, cost, must stop, move cap, first step
+#: only, along a road)
+Step = tuple[Hex, int, bool, int | None, bool, bool]
+#: a search state: (hex, on a road, move cap, hexes moved)
+SearchState = tuple[Hex, bool, int, int]
+#: the terrain fields a step reads (:func:`_msig`), compared only
+MoveSig = tuple[object, ...]
+
+
+@dataclass(slots=True)
+class Trail:
+    """What a search records for a path (:func:`move_path`): each search state's
+    previous one, and the state each destination was first reached from (with the hexes
+    moved on arrival)."""
+
+    back: dict[SearchState, SearchState] = field(default_factory=dict)
+    reached: dict[Hex, tuple[SearchState, int]] = field(default_factory=dict)
+
+
+# the search's memo: key -> (the scenario, destinations, movement left)
+_CACHE: dict[tuple[Any, ...], tuple[Scenario, dict[Hex, int], dict[Hex, int]]] = {}
 _LIMIT = 50000
-_BALLS: dict[tuple, frozenset] = {}  # (board kind, hex, radius) -> hexes within radius
+_BALLS: dict[tuple[str, Hex, int], frozenset[Hex]] = {}  # (board kind, hex, radius) -> hexes
+
+
+def _within(nbrs: dict[Hex, tuple[Hex, ...]], start: Hex, radius: int) -> set[Hex]:
+    """The hexes at most ``radius`` steps from ``start``."""
+    ring, seen = [start], {start}
+    for _ in range(radius):
+        nxt = []
+        for h in ring:
+            for n in nbrs.get(h, ()):
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        ring = nxt
+    return seen
 
 
 def _search(
@@ -137,10 +175,7 @@ def _search(
     bkey = (board.kind, u.hex, reach)
     ball = _BALLS.get(bkey)
     if ball is None:
-        ring, seen, nb = [u.hex], {u.hex}, board._nbrs
-        for _ in range(reach):
-            ring = [n for h in ring for n in nb.get(h, ()) if n not in seen and not seen.add(n)]
-        ball = _BALLS[bkey] = frozenset(seen)
+        ball = _BALLS[bkey] = frozenset(_within(board._nbrs, u.hex, reach))
     changed = None
     if st.tiles_over:
         tov = st.tiles_over
@@ -172,7 +207,7 @@ def _search(
     return dest, left
 
 
-def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tuple]:
+def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tuple[Step, ...]]:
     """hex -> ((n, cost, stop, cap, first_only, road), ...): the static part of every
     step ``h -> n`` for movement class ``cls`` (occupancy and minefields are checked by
     the search).  Cached per scenario and class; changed tiles (``tiles_over``) only
@@ -216,11 +251,11 @@ def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tupl
     return table
 
 
-_MSIG: dict[int, tuple] = {}
-_TMSIG: dict[int, tuple] = {}
+_MSIG: dict[int, tuple[HexTerrain, MoveSig]] = {}
+_TMSIG: dict[int, tuple[tuple[Tile, ...], MoveSig]] = {}
 
 
-def _tiles_msig(tiles: tuple) -> tuple:
+def _tiles_msig(tiles: tuple[Tile, ...]) -> MoveSig:
     """:func:`_msig` of the combined terrain of a changed-tiles tuple, memoised per
     tuple object (never mutated; the identity check guards a reused ``id``)."""
     hit = _TMSIG.get(id(tiles))
@@ -233,7 +268,7 @@ def _tiles_msig(tiles: tuple) -> tuple:
     return sig
 
 
-def _msig(t) -> tuple:
+def _msig(t: HexTerrain) -> MoveSig:
     """The fields of a HexTerrain that :func:`_row` reads (memoised per object)."""
     hit = _MSIG.get(id(t))
     if hit is not None and hit[0] is t:
@@ -260,14 +295,14 @@ def _msig(t) -> tuple:
     return sig
 
 
-def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) -> tuple:
+def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) -> tuple[Step, ...]:
     scn = st.scn
-    get = scn.terrain_at if static else (lambda x: terrain_at(st, x))
+    get: Callable[[Hex], HexTerrain] = scn.terrain_at if static else (lambda x: terrain_at(st, x))
     edge_links = scn.edge_links
     th = get(h)
     eh = edge_links.get(h)
     rl = scn.road_links.get(h, ())
-    out = []
+    out: list[Step] = []
     boat = cls == BOAT  # vocabulary 1.3 River: infantry carrying a boat
     if boat:
         cls = "inf"
@@ -305,18 +340,27 @@ def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) ->
     return tuple(out)
 
 
-_TABLES: dict[tuple, tuple] = {}
+# step tables: (scenario id, class, ignore terrain) -> (the scenario, its table, the
+# tables derived for changed tiles by their movement signature)
+_TABLES: dict[
+    tuple[int, str, bool],
+    tuple[
+        Scenario,
+        dict[Hex, tuple[Step, ...]],
+        dict[frozenset[tuple[Hex, MoveSig]], dict[Hex, tuple[Step, ...]]],
+    ],
+] = {}
 
 
 def _search_uncached(
     st: GameState,
     u: Unit,
     play: Play | None,
-    limit: int | None,
+    limit: int,
     ignore_terrain: bool,
     thru: frozenset[Hex] | None = None,
     unseen: frozenset[Hex] | None = None,
-    parents: dict | None = None,
+    parents: Trail | None = None,
     closed: frozenset[Hex] | None = None,
 ) -> tuple[dict[Hex, int], dict[Hex, int]]:
     """Breadth-first search over (hex, on_road, cap) with the terrain rules per step.
@@ -331,8 +375,7 @@ def _search_uncached(
     non-hill hex costs 2"), beach move cap.  ``thru``: occupied hexes the unit may move
     through but not end on (extension point ``pass_through``).  ``unseen``: occupied
     hexes searched as empty (extension point ``unseen``, 004 Kriegspiel).  ``parents``
-    (filled when given): search state -> previous state, and ``("to", hex)`` -> the state
-    a destination was reached from (:func:`move_path`).  ``closed``: hexes searched as
+    (filled when given): the search's trail (:func:`move_path`).  ``closed``: hexes searched as
     occupied (:func:`chosen_path`: every hex off the player's path).
     """
     base = limit  # the allowance, computed by _search
@@ -347,7 +390,7 @@ def _search_uncached(
     table = _step_table(st, mcls, ignore_terrain)
     mines = None if ignore_terrain else st.mines
     road0 = (not ignore_terrain) and t0.road and bool(st.scn.road_links.get(start))
-    occ = st.occ
+    occ: Collection[Hex] = st.occ
     spec = u.spec
     if spec.enter_only is not None or spec.never_enter:
         # 004 unit types: very heavy armour / mortars enter some terrain only
@@ -357,12 +400,13 @@ def _search_uncached(
     if closed:
         occ = set(occ) | closed
         thru = thru - closed if thru else thru
-    best: dict = {}  # search state -> fewest steps (plain hex when no road/cap)
+    # search state -> fewest steps (plain hex when no road/cap)
+    best: dict[Hex | tuple[Hex, bool, int], int] = {}
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}  # hex -> most movement left on arrival (not stopped)
     dget, lget, bget = dest.get, left.get, best.get
     mud = st.hooks.mud_cap(st, u) if st.options and not ignore_terrain else None
-    frontier = [(start, road0, 99, 0)]
+    frontier: list[SearchState] = [(start, road0, 99, 0)]
     while frontier:
         nxt = []
         for h, on_road, cap, steps in frontier:
@@ -382,7 +426,7 @@ def _search_uncached(
                 if dget(n, 99) > total and (thru is None or n not in thru):
                     dest[n] = total
                     if parents is not None:
-                        parents["to", n] = ((h, on_road, cap, steps), total)
+                        parents.reached[n] = ((h, on_road, cap, steps), total)
                 if stop or (mines and n in mines):
                     continue
                 remaining = lim - total
@@ -393,7 +437,7 @@ def _search_uncached(
                     continue
                 best[key] = total
                 if parents is not None:
-                    parents[n, nroad, ncap, total] = (h, on_road, cap, steps)
+                    parents.back[n, nroad, ncap, total] = (h, on_road, cap, steps)
                 if remaining > 0:
                     nxt.append((n, nroad, ncap, total))
         frontier = nxt
@@ -418,21 +462,21 @@ def move_path(
         return []
     thru = st.hooks.pass_through(st, u) if st.options else None
     unseen = st.hooks.unseen(st, u) if st.options else None
-    parents: dict = {}
+    parents = Trail()
     _search_uncached(st, u, play, base, ignore_terrain, thru, unseen, parents)
     return _route(parents, to)
 
 
-def _route(parents: dict[Any, Any], to: Hex) -> list[tuple[Hex, int]]:
-    """The path to ``to`` recorded by a search's ``parents`` ([] when not reached)."""
-    hit = parents.get(("to", to))
+def _route(parents: Trail, to: Hex) -> list[tuple[Hex, int]]:
+    """The path to ``to`` recorded by a search's trail ([] when not reached)."""
+    hit = parents.reached.get(to)
     if hit is None:
         return []
     state, total = hit
     path = [(to, total)]
     while state[3]:  # back to the start (0 hexes moved)
         path.append((state[0], state[3]))
-        state = parents[state]
+        state = parents.back[state]
     path.reverse()
     return path
 
@@ -454,7 +498,7 @@ def chosen_path(
     closed = frozenset(h for h in st.scn.board._nbrs if h not in keep)
     thru = st.hooks.pass_through(st, u) if st.options else None
     unseen = st.hooks.unseen(st, u) if st.options else None
-    parents: dict[Any, Any] = {}
+    parents = Trail()
     _search_uncached(st, u, play, base, ignore_terrain, thru, unseen, parents, closed)
     route = _route(parents, path[-1])
     return route if [h for h, _k in route] == list(path) else None
@@ -482,7 +526,7 @@ def referee_stop(
         play.flags["move_again"] if second else None,
         second or bool(play.flags.get("ignore_terrain")),
     )
-    cut = st.hooks.move_stop(st, u, path) if path else None
+    cut: int | None = st.hooks.move_stop(st, u, path) if path else None
     if cut is None:
         return to, steps
     if cut < 0:
@@ -491,14 +535,11 @@ def referee_stop(
     return path[cut]
 
 
-def _closed_hexes(st: GameState, spec, start: Hex, radius: int) -> set[Hex]:
+def _closed_hexes(st: GameState, spec: UnitSpec, start: Hex, radius: int) -> set[Hex]:
     """Occupied hexes plus the hexes within ``radius`` (+1 road bonus) of ``start`` the
     unit may not enter (:func:`engine.core.unit_types.may_enter`), for the search."""
     closed = set(st.occ)
-    ring, seen, nb = [start], {start}, st.scn.board._nbrs
-    for _ in range(radius + 1):
-        ring = [n for h in ring for n in nb.get(h, ()) if n not in seen and not seen.add(n)]
-    for h in seen:
+    for h in _within(st.scn.board._nbrs, start, radius + 1):
         if h != start and not may_enter(spec, terrain_at(st, h)):
             closed.add(h)
     return closed

@@ -15,8 +15,9 @@ state once.  Never assign to a unit obtained from ``st.units`` / ``st.unit_at`` 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
+from ..core.geometry import Hex
 from ..core.rng import Rng
 from ..core.units import UnitSpec
 
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
     from ..core.scenario_model import Scenario
     from ..core.terrain import Tile
     from .hooks import Hooks
-
-Hex = tuple[int, int]
 
 
 class Unit:
@@ -96,7 +95,7 @@ class Unit:
         u.inactive_until, u.stopped = self.inactive_until, self.stopped
         return u
 
-    def __setstate__(self, state) -> None:
+    def __setstate__(self, state: tuple[Any, dict[str, Any] | None] | dict[str, Any]) -> None:
         """Unpickle (``load_state``); snapshots saved before ``inactive_until`` existed
         get 0 (always active); ``stopped`` (added later) defaults to False."""
         self.inactive_until = 0
@@ -170,7 +169,8 @@ class Play:
         self.flags: dict[str, Any] = {}
         self.filter: str | None = None  # None | "adjacent" | "not_adjacent" | "wounded"
         self.section: int | None = None  # chosen section (Infantry Assault)
-        self.memo: tuple | None = None  # rules' cache (tactics.orderable); never copied
+        # rules' cache (tactics.orderable: its key, the unit ids); never copied
+        self.memo: tuple[tuple[Any, ...], tuple[str, ...]] | None = None
 
     def copy(self) -> "Play":
         p = Play.__new__(Play)
@@ -195,6 +195,14 @@ class Play:
             self.filter,
             self.section,
         )
+
+
+class RetreatOption(TypedDict):
+    """One way the battled unit's owner may answer its flags (the ``retreat`` decision)."""
+
+    to: list[int]  # the hex the retreat ends on (the unit's own: no retreat)
+    losses: int  # figures lost for the flags it cannot retreat
+    ignore: int  # flags ignored
 
 
 class Battle:
@@ -243,9 +251,29 @@ class Battle:
         self.no_ignore = False  # flags may not be ignored
         self.ignore_grenades = False
         self.result: dict[str, Any] | None = None
-        self.retreat_options: list[dict[str, Any]] = []
+        # stage ``retreat``: the owner's choices; stage ``desert_move``: the hexes of the
+        # desert move (one slot for both: :meth:`retreats`, :meth:`desert_hexes`)
+        self.retreat_options: list[RetreatOption] | list[list[int]] = []
         self.vacated = False
         self.flags = 0
+
+    @property
+    def attacker_id(self) -> str:
+        """The attacking unit's id, at the stages only a unit's battle reaches (take
+        ground, overrun, battle back, Ambush); a card attack has no attacking unit."""
+        if self.attacker is None:
+            raise AssertionError(f"a {self.kind} battle has no attacking unit")
+        return self.attacker
+
+    def retreats(self) -> list[RetreatOption]:
+        """The retreat choices (stage ``retreat``)."""
+        # the slot holds retreat options at that stage (desert hexes at ``desert_move``)
+        return cast(list[RetreatOption], self.retreat_options)
+
+    def desert_hexes(self) -> list[list[int]]:
+        """The hexes the armor may move to after taking ground (stage ``desert_move``)."""
+        # the slot holds hexes at that stage (retreat options at ``retreat``)
+        return cast(list[list[int]], self.retreat_options)
 
     def copy(self) -> "Battle":
         b = Battle.__new__(Battle)
@@ -260,7 +288,7 @@ class Battle:
 _NESTED = frozenset({dict, list})
 
 
-class ShallowExt(dict):
+class ShallowExt(dict[str, Any]):
     """Mode data whose values are never mutated in place, only replaced (tuples, nested
     dicts rebuilt on change): a state clone copies its top level only."""
 
@@ -418,10 +446,10 @@ class GameState:
             owned.add(uid)
         return u
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in GameState.__slots__ if k not in ("owned", "hooks")}
 
-    def __setstate__(self, d) -> None:
+    def __setstate__(self, d: dict[str, Any]) -> None:
         for k, v in d.items():
             object.__setattr__(self, k, v)
         self.owned = set(self.units)
