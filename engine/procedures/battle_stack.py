@@ -23,8 +23,8 @@ from .common import mode, parse_hex
 from .state import GameState
 
 
-def pending_for(st: GameState) -> dict[str, Any] | None:
-    """The decision the top battle record waits for (None if none)."""
+def pending_for(st: GameState) -> dict[str, Any]:
+    """The decision the top battle record waits for."""
     b = st.battles[-1]
     if b.stage == "roll":
         return {
