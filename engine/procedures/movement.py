@@ -13,7 +13,7 @@ Behind Enemy Lines ignores all but impassable-like rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,10 +21,10 @@ from ..core.geometry import Hex
 from .state import GameState, Play, Unit
 from ..core.errors import IllegalAction
 from ..core.scenario_model import Scenario
-from ..core.terrain import HexTerrain, Tile
 from ..core.units import UnitSpec
 from ..core.unit_types import may_enter
-from .common import combined, terrain_at, tile_codes
+from .common import terrain_at, tile_codes
+from .steps import BOAT, step_table
 from .trains import head, reach
 
 
@@ -98,9 +98,6 @@ def cave_jumps(st: GameState, u: Unit) -> list[Hex]:
     ]
 
 
-BOAT = "boat"
-
-
 def move_class(u: Unit) -> str:
     """The class whose terrain movement rules apply (``boat``: infantry with a boat)."""
     if u.spec.equipment == BOAT:
@@ -119,13 +116,8 @@ def _near_beach(st: GameState, h: Hex) -> bool:
     return any(terrain_at(st, n).beach for n in st.scn.board.neighbours(h))
 
 
-#: one step ``h -> n`` of the step table: (n, cost, must stop, move cap, first step
-#: only, along a road)
-Step = tuple[Hex, int, bool, int | None, bool, bool]
 #: a search state: (hex, on a road, move cap, hexes moved)
 SearchState = tuple[Hex, bool, int, int]
-#: the terrain fields a step reads (:func:`_msig`), compared only
-MoveSig = tuple[object, ...]
 
 
 @dataclass(slots=True)
@@ -207,151 +199,6 @@ def _search(
     return dest, left
 
 
-def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tuple[Step, ...]]:
-    """hex -> ((n, cost, stop, cap, first_only, road), ...): the static part of every
-    step ``h -> n`` for movement class ``cls`` (occupancy and minefields are checked by
-    the search).  Cached per scenario and class; changed tiles (``tiles_over``) only
-    recompute the rows of the changed hexes and their neighbours."""
-    scn = st.scn
-    key = (id(scn), cls, ignore_terrain)
-    hit = _TABLES.get(key)
-    if hit is None or hit[0] is not scn:
-        hit = _TABLES[key] = (
-            scn,
-            {h: _row(st, h, cls, ignore_terrain, True) for h in scn.board._nbrs},
-            {},
-        )
-    if not st.tiles_over:
-        return hit[1]
-    # only changes of movement-relevant terrain matter (a sandbag or a removed wire
-    # changes battle, not always movement)
-    sig = frozenset(
-        [
-            (h, m)
-            for h, tiles in st.tiles_over.items()
-            if (m := _tiles_msig(tiles)) != _msig(scn.terrain_at(h))
-        ]
-    )
-    if not sig:
-        return hit[1]
-    derived = hit[2]
-    table = derived.get(sig)
-    if table is None:
-        table = dict(hit[1])
-        nbrs = scn.board._nbrs
-        touched = {h for h, _ in sig}
-        for h, _ in sig:
-            touched.update(nbrs.get(h, ()))
-        for h in touched:
-            if h in table:
-                table[h] = _row(st, h, cls, ignore_terrain, False)
-        if len(derived) > 512:
-            derived.clear()
-        derived[sig] = table
-    return table
-
-
-_MSIG: dict[int, tuple[HexTerrain, MoveSig]] = {}
-_TMSIG: dict[int, tuple[tuple[Tile, ...], MoveSig]] = {}
-
-
-def _tiles_msig(tiles: tuple[Tile, ...]) -> MoveSig:
-    """:func:`_msig` of the combined terrain of a changed-tiles tuple, memoised per
-    tuple object (never mutated; the identity check guards a reused ``id``)."""
-    hit = _TMSIG.get(id(tiles))
-    if hit is not None and hit[0] is tiles:
-        return hit[1]
-    sig = _msig(combined(tiles))
-    if len(_TMSIG) > 4096:
-        _TMSIG.clear()
-    _TMSIG[id(tiles)] = (tiles, sig)
-    return sig
-
-
-def _msig(t: HexTerrain) -> MoveSig:
-    """The fields of a HexTerrain that :func:`_row` reads (memoised per object)."""
-    hit = _MSIG.get(id(t))
-    if hit is not None and hit[0] is t:
-        return hit[1]
-    sig = (
-        t.impassable,
-        t.must_stop,
-        t.only_first_step,
-        t.move_cap,
-        t.enter_cost,
-        t.enter_cost_from_non_hill,
-        t.beach,
-        t.beach_edge_cost,
-        t.beach_edge_impassable,
-        t.mass,
-        t.hill_level,
-        t.enter_from_min_elevation,
-        t.leave_to_min_elevation,
-        t.entry_hazard_dice,
-    )
-    if len(_MSIG) > 4096:
-        _MSIG.clear()
-    _MSIG[id(t)] = (t, sig)
-    return sig
-
-
-def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) -> tuple[Step, ...]:
-    scn = st.scn
-    get: Callable[[Hex], HexTerrain] = scn.terrain_at if static else (lambda x: terrain_at(st, x))
-    edge_links = scn.edge_links
-    th = get(h)
-    eh = edge_links.get(h)
-    rl = scn.road_links.get(h, ())
-    out: list[Step] = []
-    boat = cls == BOAT  # vocabulary 1.3 River: infantry carrying a boat
-    if boat:
-        cls = "inf"
-    from_river = boat and th.river and not th.bridge
-    for n in scn.board._nbrs[h]:
-        tn = get(n)
-        on_river = boat and tn.river and not tn.bridge
-        if boat and from_river and tn.river and tn.bridge:
-            continue  # a bridge is impassable to a boat coming from the river
-        if cls in tn.impassable and not on_river:
-            continue
-        if tn.enter_from_min_elevation and th.hill_level < tn.enter_from_min_elevation:
-            continue  # mountain: only from a hill/mountain (vocabulary 1.3)
-        if th.leave_to_min_elevation and tn.hill_level < th.leave_to_min_elevation:
-            continue
-        if (eh is not None and n not in eh) or (n in edge_links and h not in edge_links[n]):
-            continue
-        cost = 1
-        if (th.beach and tn.beach_edge_cost) or (tn.beach and th.beach_edge_cost):
-            if cls in tn.beach_edge_impassable or cls in th.beach_edge_impassable:
-                continue
-            cost = max(tn.beach_edge_cost, th.beach_edge_cost)
-        if ignore_terrain:
-            out.append((n, cost, False, None, False, n in rl))
-            continue
-        if tn.enter_cost > 1 and (not tn.enter_cost_from_non_hill or th.mass != "hill"):
-            cost = max(cost, tn.enter_cost)
-        stop = (
-            cls in tn.must_stop
-            or tn.only_first_step
-            or tn.entry_hazard_dice > 0
-            or (on_river and not from_river)
-        )  # a boat stops entering the river
-        out.append((n, cost, stop, tn.move_cap, tn.only_first_step, n in rl))
-    return tuple(out)
-
-
-# step tables: (scenario id, class, ignore terrain) -> (the scenario, its table, the
-# tables derived for changed tiles by their movement signature)
-_TABLES: dict[
-    tuple[int, str, bool],
-    tuple[
-        Scenario,
-        dict[Hex, tuple[Step, ...]],
-        dict[frozenset[tuple[Hex, MoveSig]], dict[Hex, tuple[Step, ...]]],
-    ],
-] = {}
-
-
 def _search_uncached(
     st: GameState,
     u: Unit,
@@ -365,7 +212,7 @@ def _search_uncached(
 ) -> tuple[dict[Hex, int], dict[Hex, int]]:
     """Breadth-first search over (hex, on_road, cap) with the terrain rules per step.
 
-    Per step ``h -> n`` (see :func:`_step_table`): impassable for the unit's movement
+    Per step ``h -> n`` (see :func:`.steps.step_table`): impassable for the unit's movement
     class; mountain access (``enter_from_min_elevation`` / ``leave_to_min_elevation``);
     sea bluff / cliff edges between a beach and the hill (``beach_edge_*``); wadi / bridge
     section open sides (``scn.edge_links``).  Unless ``ignore_terrain`` (Behind Enemy
@@ -387,7 +234,7 @@ def _search_uncached(
         return {}, {}
     if not ignore_terrain and cls in t0.leave_one_hex:
         base = 1
-    table = _step_table(st, mcls, ignore_terrain)
+    table = step_table(st, mcls, ignore_terrain)
     mines = None if ignore_terrain else st.mines
     road0 = (not ignore_terrain) and t0.road and bool(st.scn.road_links.get(start))
     occ: Collection[Hex] = st.occ
@@ -547,13 +394,13 @@ def _closed_hexes(st: GameState, spec: UnitSpec, start: Hex, radius: int) -> set
 
 def can_step(st: GameState, u: Unit, to: Hex, frm: Hex | None = None) -> bool:
     """May ``u`` step from ``frm`` (default: its hex) onto the adjacent hex ``to`` as far
-    as terrain goes?  The per-step rules of :func:`_step_table` (impassable terrain,
+    as terrain goes?  The per-step rules of :func:`.steps.step_table` (impassable terrain,
     mountain access, sea bluff / cliff edges from a beach, wadi and bridge-section
     sides); occupancy, costs and must-stop terrain are not checked.  Used by Take Ground
     (004 "Taking Ground": "Terrain Movement and Battle restrictions still apply when
     Units Take Ground") and retreats (004 "Retreat": "impassable terrain may not be Moved
     through during a Retreat Move")."""
-    rows = _step_table(st, move_class(u), False).get(u.hex if frm is None else frm, ())
+    rows = step_table(st, move_class(u), False).get(u.hex if frm is None else frm, ())
     return any(row[0] == to for row in rows)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from ..core.geometry import Hex
 from ..core.errors import IllegalAction
 from ..core.geometry import DIRECTIONS
-from ..core.scenario import inactive_turn
+from ..core.scenario_pieces import inactive_turn
 from ..core.terrain import Tile
 from ..core.terrain_table import TERRAIN
 from .common import (

@@ -55,7 +55,7 @@ from typing import Any, Literal
 
 from ..core.geometry import Hex
 from ..core.errors import IllegalAction
-from ..core.scenario import inactive_turn
+from ..core.scenario_pieces import inactive_turn
 from ..core.scenario_model import Scenario
 from .state import GameState, Unit
 from ..core.units import army_rules, unit_spec

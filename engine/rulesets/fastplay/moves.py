@@ -22,7 +22,6 @@ from ...procedures import trains as TR
 from ...procedures.common import parse_hex, parse_unit, terrain_at
 from ...procedures.medals import check_victory, update_objectives
 from ...procedures.movement import (
-    BOAT,
     chosen_path,
     describe_move,
     move_allowance,
@@ -30,6 +29,7 @@ from ...procedures.movement import (
     reachable,
 )
 from ...procedures.state import GameState, Unit
+from ...procedures.steps import BOAT
 from ...procedures.terrain_changes import unit_left_hex
 from .command import order_unit, turn_play
 from .fights import enter_ice, enter_minefield

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.scenario import parse_coord
+from ...core.scenario_json import parse_coord
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
 from ...procedures import trains as TR
