@@ -247,7 +247,10 @@ def do_retreat(st: GameState, b: Battle, opt: RetreatOption, events: list[dict[s
             frm = to  # moved (or not) already
     if to != frm:
         if to in st.occ:  # 004 Zombie: "simply dislodges that Unit back one hex"
-            dislodge_unit(st, st.units[st.occ[to]], st.hooks.dislodge(st, v, to), events)
+            back = st.hooks.dislodge(st, v, to)
+            if back is None:  # (a retreat ends on an occupied hex only where it dislodges)
+                raise IllegalAction("illegal_retreat", "that retreat is not one of the options")
+            dislodge_unit(st, st.units[st.occ[to]], back, events)
         del st.occ[frm]
         v.hex = to
         st.occ[to] = v.id

@@ -197,6 +197,11 @@ class Play:
         )
 
 
+#: a chance step of the turn machine (not a battle's roll): ``n`` dice rolled ``for`` a
+#: card, an option or the night
+Chance = TypedDict("Chance", {"n": int, "for": str})
+
+
 class RetreatOption(TypedDict):
     """One way the battled unit's owner may answer its flags (the ``retreat`` decision)."""
 
@@ -361,7 +366,7 @@ class GameState:
     rng: Rng
     turn: int
     active: str  # the side whose turn it is
-    phase: str | None
+    phase: str
     units: dict[str, Unit]  # unit id -> unit (copy-on-write: :meth:`mut`)
     occ: dict[Hex, str]  # hex -> unit id
     hands: dict[str, list[int]]  # side -> card ids
@@ -369,7 +374,7 @@ class GameState:
     discard: list[int]
     plays: list[Play]
     battles: list[Battle]
-    chance: dict[str, Any] | None  # the chance step waited for
+    chance: Chance | None  # the chance step waited for
     pending: dict[str, Any] | None  # the decision waited for
     elim_medals: dict[str, int]
     exit_medals: dict[str, int]
@@ -379,7 +384,7 @@ class GameState:
     last_card: dict[str, Any]
     extra_draws: dict[str, int]
     recon_cards: list[int]
-    air_targets: list[Any]
+    air_targets: list[Hex]  # Air Power / Barrage targets chosen, in order
     winner: str | None
     game_over: bool
     last_roll: Any
@@ -457,6 +462,17 @@ class GameState:
     @property
     def play(self) -> Play | None:
         return self.plays[-1] if self.plays else None
+
+    def current_play(self) -> Play:
+        """The play being carried out (asked only in a phase that has one: ordering,
+        moving, battling, a card's own steps)."""
+        return self.plays[-1]
+
+    def due_chance(self) -> Chance:
+        """The chance step waited for (asked only in the ``chance`` phase)."""
+        if self.chance is None:
+            raise AssertionError("no chance step is waited for")
+        return self.chance
 
     def medals(self, side: str) -> int:
         total = self.elim_medals[side] + self.exit_medals[side]
