@@ -51,7 +51,7 @@ $(AXE):
 axe: $(AXE)
 
 # ruff (rules and format in pyproject.toml), mypy --strict of engine/, mypy of app/
-# (modules not yet clean are listed in pyproject.toml [tool.mypy]); `make test` runs it first
+# (config in pyproject.toml [tool.mypy]); `make test` runs it first
 lint: install-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -23,7 +23,7 @@ class RandomBot:
     """Uniform choice among the legal actions of a seat.  ``ruleset``: any
     :class:`~engine.core.ruleset.Ruleset` (default: the Memoir '44 turn machine)."""
 
-    def __init__(self, seed: int = 0, ruleset: Ruleset | None = None) -> None:
+    def __init__(self, seed: int = 0, ruleset: Ruleset[Any] | None = None) -> None:
         self.rng = random.Random(seed)
         self.legal: Callable[[Any, str], list[dict[str, Any]]] = (
             ruleset.legal_actions if ruleset is not None else legal_actions

@@ -113,8 +113,12 @@ def verify(log: Any) -> Verdict:
             checks,
             f"rng_seed {log.get('rng_seed')!r} is not the one derived from the seed ({derived})",
         )
+    scenario = log.get("scenario") if rs.setup == "scenario" else None
+    if rs.setup == "scenario" and not isinstance(scenario, dict):
+        # never a path nor text: the exported log carries the scenario itself
+        return _fail(checks, "cannot set the game up: the log's scenario is not a JSON object")
     try:
-        scn = load_scenario(log.get("scenario")) if rs.setup == "scenario" else None
+        scn = load_scenario(scenario) if isinstance(scenario, dict) else None
         st = rs.new_game(derived, dict(log.get("options") or {}), scn, log.get("mode"))
     except EngineError as exc:
         return _fail(checks, f"cannot set the game up: {exc.code}: {exc.message}")
@@ -124,7 +128,9 @@ def verify(log: Any) -> Verdict:
         seq = i + 1
         if not isinstance(entry, dict) or entry.get("seq") != seq:
             return _fail(checks, f"log entry {seq} is missing or out of order", seq)
-        action, seat = entry.get("action"), entry.get("seat")
+        # hostile JSON: the ruleset refuses an action that is not an object
+        action: Any = entry.get("action")
+        seat = entry.get("seat")
         if rs.is_chance(st):
             expected = rs.sample_chance(st)
             if seat != "chance" or not isinstance(action, dict) or action.get("type") != "roll":

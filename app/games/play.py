@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 import zlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import insert, select
+from sqlalchemy import Table, insert, select
 
 from ..db import Database
 from ..engine_api import EngineError, Fold, Ruleset
@@ -23,6 +23,9 @@ from .runtime import Batch, GameRuntime, clock_at, dump_snapshot, game_fields, s
 
 log = logging.getLogger("app.play")
 SNAPSHOT_EVERY = 50  # log entries between state snapshots (a cold load replays at most these)
+# the declarative class's table, a Core insert (no ORM unit of work); mypy sees
+# ``__table__`` as a FromClause
+_SNAPSHOTS = cast(Table, Snapshot.__table__)
 
 
 @dataclass
@@ -192,7 +195,7 @@ async def write_snapshot(
         clock = await _clock_fold(db, game_id, seq) if timed else None
         async with db.writing() as session:
             await session.execute(
-                insert(Snapshot.__table__).values(
+                insert(_SNAPSHOTS).values(
                     game_id=game_id, seq=seq, state=blob, clock=clock, created_at=utcnow()
                 )
             )

@@ -82,7 +82,7 @@ class Presence:
             for gid, ident, ts in rows:
                 seen = self.last_seen.setdefault(gid, {})
                 e = epoch(ts)
-                if e is not None and e > seen.get(ident, 0.0):
+                if ident is not None and e is not None and e > seen.get(ident, 0.0):
                     seen[ident] = e
 
     def departed(self, game_id: str, identity_id: str, at: float) -> None:

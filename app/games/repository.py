@@ -6,7 +6,17 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any, cast
 
-from sqlalchemy import Connection, Table, bindparam, case, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Table,
+    bindparam,
+    case,
+    func,
+    insert,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
@@ -37,7 +47,7 @@ async def list_games(
     """The lobby: public games, and the private ones ``viewer`` created or plays in; one
     page (``offset``, ``limit``) of them, open games first, then live, then the others,
     newest first within each; and how many there are in all."""
-    visible = Game.private.is_(False)
+    visible: ColumnElement[bool] = Game.private.is_(False)
     if viewer is not None:
         visible = (
             visible

@@ -13,7 +13,7 @@ import logging
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import orjson
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -130,10 +130,19 @@ def new_fold(state: Any, seq: int, rs: Ruleset | None = None) -> Fold:
     return Fold(state, seq, rs)
 
 
+class Unplayable(TypedDict):
+    """Why a game's log no longer replays (``games.unplayable``)."""
+
+    reason: str  # the engine's refusal code, or ``log_unreadable``
+    detail: str
+    seq: int | None  # the log entry that failed, when known
+
+
 async def replay_failure(session: AsyncSession, game_id: str, exc: BaseException) -> AppError:
     """A game whose log no longer replays (an engine upgrade, a damaged row): the game row
     is marked ``unplayable`` with the reason, and the error to answer (409
     ``game_unplayable``; the websocket sends it and closes 4410) is returned."""
+    problem: Unplayable
     if isinstance(exc, EngineError):
         problem = {"reason": exc.code, "detail": exc.message, "seq": exc.details.get("seq")}
     else:

@@ -7,6 +7,7 @@ import contextlib
 import hmac
 import logging
 import re
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -69,7 +70,7 @@ def _peek_id(text: str | None) -> Any:
     return _msg_id(msg) if isinstance(msg, dict) else None
 
 
-def _text_of(message: dict[str, Any]) -> tuple[str | None, int]:
+def _text_of(message: Mapping[str, Any]) -> tuple[str | None, int]:
     if message.get("text") is not None:
         text: str = message["text"]
         return text, len(text.encode("utf-8"))
@@ -168,9 +169,9 @@ async def game_socket(ws: WebSocket, game_id: str) -> None:
             {reader, conn.writer_task}, return_when=asyncio.FIRST_COMPLETED
         )
         if reader in done:
-            exc = reader.exception()
-            if exc is not None and not isinstance(exc, asyncio.CancelledError):
-                log.warning("reader failed: %r", exc)
+            failure = reader.exception()
+            if failure is not None and not isinstance(failure, asyncio.CancelledError):
+                log.warning("reader failed: %r", failure)
                 conn.error(
                     "internal_error", "the server failed on this connection; reconnect with since"
                 )
@@ -394,10 +395,11 @@ async def _dispatch(
             return None
         hub.detach(rt, conn)
         conn.token_hash = token_hash
-        seat = msg.get("seat") if isinstance(msg.get("seat"), str) else None
-        if hub.bind(rt, conn, identity, seat):
+        wanted = msg.get("seat")
+        asked = wanted if isinstance(wanted, str) else None
+        if hub.bind(rt, conn, identity, asked):
             conn.error(
-                "not_seated", f"you do not hold seat {str(seat)[:40]}; watching as a spectator"
+                "not_seated", f"you do not hold seat {str(asked)[:40]}; watching as a spectator"
             )
         await hub.attach(rt, conn, None)
     return None

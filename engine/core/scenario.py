@@ -23,283 +23,37 @@ Additions to the original skeleton (additive):
   folded into ``Minefield.decoy``;
 * ``Scenario.terrain_at(h)`` (``HexTerrain``, open countryside when absent),
   ``Scenario.unit_at(h)``;
-* :func:`board_for` (static board JSON, docs/architecture.md), :func:`parse_coord`,
+* :func:`board_for` (static board JSON, docs/architecture.md),
   :func:`check_codes` (all unknown codes of a source, for the CLI).
+
+The JSON is read by :mod:`.scenario_json`, the board's pieces by :mod:`.scenario_pieces`;
+here: the derived tables, ``game_info``, the loader and the static board JSON.
 """
 
 from __future__ import annotations
 
-import json
-import re
-from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Iterable
 
 from .errors import ScenarioError, UnknownCode
 from .geometry import Board, Hex, make_board
-from .terrain import HexTerrain, Tile, combine
-from .terrain_table import BEHAVIORS, TERRAIN, describe, link_directions, lookup
-from .scenario_model import SIDES, ExitZone, Minefield, Objective, Scenario, SuddenDeath, UnitSetup
-from .units import army_rules, unit_spec
-
-# ---------------------------------------------------------------------------------------
-# Reading and normalising the JSON
-# ---------------------------------------------------------------------------------------
-
-
-def _malformed(message: str) -> ScenarioError:
-    return ScenarioError("malformed_scenario", message)
-
-
-def _read(source: str | Path | dict[str, Any] | bytes) -> tuple[dict[str, Any], str | None]:
-    """Parse ``source``; returns (data, file stem or None)."""
-    if isinstance(source, dict):
-        return source, None
-    stem = None
-    try:
-        if isinstance(source, (bytes, bytearray)):
-            text = bytes(source).decode("utf-8-sig")
-        elif isinstance(source, Path) or not str(source).lstrip().startswith("{"):
-            path = Path(source)
-            stem = path.stem
-            text = path.read_bytes().decode("utf-8-sig")
-        else:
-            text = str(source)
-        data = json.loads(text)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise _malformed(f"cannot read scenario: {exc}") from exc
-    if not isinstance(data, dict):
-        raise _malformed("scenario JSON must be an object")
-    return data, stem
-
-
-def _items(value: Any) -> list[dict[str, Any]]:
-    """A slot value as a list of dicts (dict, list, or index-keyed map of dicts)."""
-    if isinstance(value, dict):
-        if "name" in value:
-            return [value]
-        return [
-            v for _, v in sorted(value.items(), key=lambda kv: str(kv[0])) if isinstance(v, dict)
-        ]
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, dict)]
-    return []
-
-
-def _upper(value: Any) -> str | None:
-    return str(value).upper() if value not in (None, "") else None
-
-
-def parse_coord(text: str, rows: int) -> Hex | None:
-    """Coordinate string (vocabulary 3.4) -> hex.  ``"A9"`` = (0, 0) on a 9-row board.
-
-    Uppercase letter = even column ``2k``; lowercase = odd column ``2k + 1``; the number
-    counts rows from the bottom: row = rows - number.  Returns None when malformed.
-    """
-    m = re.fullmatch(r"\s*([A-Za-z])\s*(\d+)\s*", str(text))
-    if not m:
-        return None
-    letter, number = m.group(1), int(m.group(2))
-    k = ord(letter.lower()) - ord("a")
-    col = 2 * k + (1 if letter.islower() else 0)
-    return (rows - number, col)
-
-
-class _Collector:
-    """Gathers unknown codes with all their hexes (ScenarioError ``unknown_codes``)."""
-
-    def __init__(self) -> None:
-        self.found: dict[tuple[str, str], list[Hex]] = defaultdict(list)
-
-    def add(self, slot: str, code: str, h: Hex | None = None) -> None:
-        hexes = self.found[(slot, code)]
-        if h is not None and h not in hexes:
-            hexes.append(h)
-
-    def result(self) -> list[UnknownCode]:
-        return [UnknownCode(slot, code, tuple(hexes)) for (slot, code), hexes in self.found.items()]
-
-
-# ---------------------------------------------------------------------------------------
-# Tiles, units, tags
-# ---------------------------------------------------------------------------------------
-
-#: ``rect_terrain`` names that are units (vocabulary 1.1 / 2.1).
-RECT_UNITS = frozenset({"pdestroyer", "loco", "wagon"})
-_PROP_FIELDS = {
-    "isImpassable": "impassable",
-    "mustStopWhenEntering": "must_stop",
-    "isBlockingLineOfSight": "blocks_los",
-}
-_CLASS_IDS = {1: "inf", 2: "armor", 3: "art"}
-
-
-def _tile(
-    item: dict[str, Any], slot: str, h: Hex, unknown: _Collector, unit_side: str | None
-) -> Tile | None:
-    name = str(item.get("name", ""))
-    behavior = item.get("behavior") or None
-    behavior2 = item.get("behavior2") or None
-    try:
-        spec = lookup(name, behavior)
-    except KeyError:
-        unknown.add(slot, name if name not in TERRAIN else f"{name}+{behavior}", h)
-        return None
-    if behavior2 not in BEHAVIORS and behavior2 is not None:
-        unknown.add(slot, f"{name}+{behavior2}", h)
-        return None
-    extra = BEHAVIORS[behavior2] if behavior2 else None
-    if extra:
-        spec = replace(spec, **extra)
-    owner = _upper(item.get("original_owner"))
-    if owner is None and spec.defense_owner_only and not spec.defense_needs_owner:
-        owner = unit_side  # vocabulary 1.1: an unowned bunker takes the occupant's side
-    props = item.get("properties") or {}
-    return Tile(
-        spec=spec,
-        orientation=int(item.get("orientation") or 1),
-        owner=owner,
-        behavior=behavior,
-        behavior2=behavior2,
-        properties=tuple(sorted((str(k), _freeze(v)) for k, v in props.items()))
-        if isinstance(props, dict)
-        else (),
-    )
-
-
-def _freeze(v: Any) -> Any:
-    if isinstance(v, dict):
-        return tuple(sorted((str(k), _freeze(x)) for k, x in v.items()))
-    if isinstance(v, list):
-        return tuple(_freeze(x) for x in v)
-    return v
-
-
-def _unit(
-    item: dict[str, Any],
-    h: Hex,
-    unknown: _Collector,
-    date_begin: str | None,
-    rect_nation: str | None = None,
-) -> UnitSetup | None:
-    name = str(item.get("name", ""))
-    try:
-        spec = unit_spec(
-            name,
-            item.get("badge"),
-            item.get("nbr_units"),
-            item.get("behavior"),
-            item.get("equipment"),
-            date_begin,
-            nation=rect_nation,
-        )
-    except KeyError:
-        unknown.add("unit", name if not item.get("behavior") else f"{name}+{item['behavior']}", h)
-        return None
-    return UnitSetup(
-        hex=h,
-        side=spec.side,
-        spec=spec,
-        figures=spec.figures,
-        badge=spec.badge,
-        equipment=item.get("equipment"),
-        behavior=item.get("behavior"),
-        inactive_until=inactive_turn(item),
-    )
-
-
-def inactive_turn(item: dict[str, Any], now: int = 0) -> int:
-    """Vocabulary 2.5 ``CANNOT_BE_ACTIVATED_TILL_TURN`` (+ ``turn``): the unit cannot be
-    ordered while the game turn is <= the returned turn (0: no restriction).  ``now`` is
-    added for units that arrive during the game (supply train: BGA counts the option's
-    ``turn`` from the arrival turn)."""
-    if item.get("behavior") != "CANNOT_BE_ACTIVATED_TILL_TURN":
-        return 0
-    return now + _int(item.get("turn"), 0)
-
-
-_MEDAL = re.compile(r"medal(\d+)$")
-_ALLIED_MEDALS = frozenset({1, 4, 6})
-_MEDAL_KEYS = (
-    "counts_for",
-    "nbr_hex",
-    "permanent",
-    "majority",
-    "sole_control",
-    "last_to_occupy",
-    "turn_start",
-    "any_hex",
+from .scenario_json import (
+    Unknowns,
+    as_int,
+    entries,
+    hex_of,
+    malformed,
+    parse_coord,
+    read_source,
+    text_field,
+    upper,
 )
-KNOWN_TAGS = frozenset({"tag1", "tag3", "tag4", "tag5", "tag14", "tag15"})  # rule-bearing
-_TAG = re.compile(r"tag\d+$")
-MINE_BEHAVIORS = {"MINE_FIELD": False, "DECOY_MEDAL_MINE_FIELD": True}
-
-
-@dataclass
-class _Tags:
-    objectives: list[Objective] = field(default_factory=list)
-    exits: list[ExitZone] = field(default_factory=list)
-    mines: list[Minefield] = field(default_factory=list)
-    camouflage: list[Hex] = field(default_factory=list)
-    markers: list[Hex] = field(default_factory=list)
-
-
-def _group(tag: dict[str, Any], h: Hex, board: Board) -> tuple[Hex, ...]:
-    out = [h]
-    for text in tag.get("group") or []:
-        g = parse_coord(text, board.rows)
-        if g is not None and board.on_board(g) and g not in out:
-            out.append(g)
-    return tuple(out)
-
-
-def _medal(tag: dict[str, Any], number: int, h: Hex, board: Board, index: int) -> Objective:
-    medal = tag.get("medal")
-    settings: dict[str, Any] = medal if isinstance(medal, dict) else {}
-    side: str | None = None if number == 0 else ("ALLIES" if number in _ALLIED_MEDALS else "AXIS")
-    if (settings.get("majority") or settings.get("any_hex")) and settings.get("side"):
-        side = _upper(settings["side"])
-    kw: dict[str, Any] = {}
-    for key in _MEDAL_KEYS:
-        if key in settings and settings[key] not in (None, ""):
-            kw[key] = (
-                int(settings[key]) if key in ("counts_for", "nbr_hex") else bool(settings[key])
-            )
-    return Objective(id=f"m{index}", hexes=_group(tag, h, board), side=side, **kw)
-
-
-def _tag(
-    tag: dict[str, Any], h: Hex, board: Board, out: _Tags, unknown: _Collector, occupied: bool
-) -> None:
-    """One hex tag (vocabulary 3.1).  As in BGA the rule comes from the ``medalN`` name or
-    from the ``behavior``; any other ``tagN`` without a behaviour is a decorative token
-    (BGA creates nothing for it): ignored, not unknown.  An unknown behaviour or a name
-    that is neither ``medalN`` nor ``tagN`` is unknown."""
-    name = str(tag.get("name", ""))
-    behavior = tag.get("behavior") or None
-    medal = _MEDAL.match(name)
-    if medal:
-        out.objectives.append(_medal(tag, int(medal.group(1)), h, board, len(out.objectives)))
-    elif not _TAG.match(name):
-        unknown.add("tag", name, h)
-    elif behavior in MINE_BEHAVIORS:
-        for g in _group(tag, h, board):
-            out.mines.append(
-                Minefield(hex=g, side=_upper(tag.get("side")), decoy=MINE_BEHAVIORS[behavior])
-            )
-    elif behavior == "EXIT_MARKER":
-        if _upper(tag.get("side")) in SIDES:
-            out.exits.append(
-                ExitZone(side=_upper(tag.get("side")) or "", hexes=_group(tag, h, board))
-            )
-    elif behavior not in (None, "IS_WITTMANN"):
-        unknown.add("tag", f"{name}+{behavior}", h)
-    elif name in ("tag14", "tag15"):
-        out.camouflage.append(h)
-    elif name == "tag1" and not occupied:  # star token on an empty hex; ignored under a unit
-        out.markers.append(h)
-
+from .scenario_model import SIDES, Scenario, SuddenDeath, UnitSetup
+from .scenario_pieces import RECT_UNITS, Tags, read_tag, read_tile, read_unit
+from .terrain import HexTerrain, Tile, combine
+from .terrain_table import TERRAIN, describe, link_directions
+from .units import army_rules
 
 # ---------------------------------------------------------------------------------------
 # Derived tables
@@ -415,32 +169,25 @@ KNOWN_OPTIONS = frozenset(
 
 
 def _sides(gi: dict[str, Any]) -> tuple[str, str]:
-    p1 = _upper(gi.get("side_player1")) or "AXIS"
-    p2 = _upper(gi.get("side_player2")) or ("ALLIES" if p1 == "AXIS" else "AXIS")
+    p1 = upper(gi.get("side_player1")) or "AXIS"
+    p2 = upper(gi.get("side_player2")) or ("ALLIES" if p1 == "AXIS" else "AXIS")
     if {p1, p2} != set(SIDES):
-        raise _malformed(f"sides must be AXIS and ALLIES, got {p1!r}/{p2!r}")
+        raise malformed(f"sides must be AXIS and ALLIES, got {p1!r}/{p2!r}")
     return p1, p2
 
 
 def _starting(gi: dict[str, Any], p1: str, p2: str) -> str:
-    value = _upper(gi.get("starting"))
+    value = upper(gi.get("starting"))
     choices = {"PLAYER1": p1, "PLAYER2": p2, "AXIS": "AXIS", "ALLIES": "ALLIES", None: "ALLIES"}
     if value not in choices:
-        raise _malformed(f"game_info.starting must be PLAYER1/PLAYER2, got {gi.get('starting')!r}")
+        raise malformed(f"game_info.starting must be PLAYER1/PLAYER2, got {gi.get('starting')!r}")
     return choices[value]
-
-
-def _int(value: Any, default: int) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
 
 
 def _sudden_death(gi: dict[str, Any], board: Board) -> list[SuddenDeath]:
     victory = gi.get("victory") if isinstance(gi.get("victory"), dict) else {}
     out = []
-    for cond in _items(victory.get("condition")) if victory else []:
+    for cond in entries(victory.get("condition")) if victory else []:
         sd = cond.get("group_sudden_death")
         if isinstance(sd, dict):
             hexes = tuple(
@@ -450,7 +197,9 @@ def _sudden_death(gi: dict[str, Any], board: Board) -> list[SuddenDeath]:
             )
             out.append(
                 SuddenDeath(
-                    side=_upper(sd.get("side")) or "", number=_int(sd.get("number"), 1), hexes=hexes
+                    side=upper(sd.get("side")) or "",
+                    number=as_int(sd.get("number"), 1),
+                    hexes=hexes,
                 )
             )
     return out
@@ -459,26 +208,6 @@ def _sudden_death(gi: dict[str, Any], board: Board) -> list[SuddenDeath]:
 # ---------------------------------------------------------------------------------------
 # The loader
 # ---------------------------------------------------------------------------------------
-
-
-def _hex_of(entry: dict[str, Any]) -> Hex | None:
-    try:
-        return (int(entry["row"]), int(entry["col"]))
-    except (KeyError, TypeError, ValueError):
-        return None
-
-
-def _text_field(data: dict[str, Any], key: str) -> str | None:
-    """A field of the editor's ``text`` block: English first, else any language."""
-    text = data.get("text")
-    if not isinstance(text, dict):
-        return None
-    langs = [text.get("en")] + [v for k, v in text.items() if k != "en"]
-    for lang in langs:
-        value = lang.get(key) if isinstance(lang, dict) else None
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return None
 
 
 def load_scenario(
@@ -498,12 +227,12 @@ def load_scenario(
     units: ``ScenarioError(code="scenario_no_units")`` (``forces=False`` skips this
     check: board fragments drawn for rule tests, :mod:`engine.core.textboard`).
     """
-    data, stem = _read(source)
+    data, stem = read_source(source)
     board_data = data.get("board")
     if not isinstance(board_data, dict) or not isinstance(board_data.get("hexagons", []), list):
-        raise _malformed("scenario has no board")
+        raise malformed("scenario has no board")
     board = make_board(board_data.get("type") or "STANDARD")
-    face = _upper(board_data.get("face")) or "COUNTRY"
+    face = upper(board_data.get("face")) or "COUNTRY"
     gi = (
         {str(k).lower(): v for k, v in (data.get("game_info") or {}).items()}
         if isinstance(data.get("game_info"), dict)
@@ -512,42 +241,42 @@ def load_scenario(
     p1, p2 = _sides(gi)
     date_begin = gi.get("date_begin") or None
     rect_nation = "us" if p2 == "ALLIES" else "ger"
-    unknown = _Collector()
+    unknown = Unknowns()
 
     tiles: dict[Hex, tuple[Tile, ...]] = {}
     explicit_terrain: set[Hex] = set()
     units: list[UnitSetup] = []
-    tags = _Tags()
+    tags = Tags()
     off_board: list[Hex] = []
     for entry in board_data.get("hexagons") or []:
-        h = _hex_of(entry) if isinstance(entry, dict) else None
+        h = hex_of(entry) if isinstance(entry, dict) else None
         if h is None:
-            raise _malformed(f"hexagon entry without row/col: {str(entry)[:80]}")
+            raise malformed(f"hexagon entry without row/col: {str(entry)[:80]}")
         if not board.on_board(h):
             off_board.append(h)
             continue
         hex_units = [
             u
-            for item in _items(entry.get("unit"))
-            if (u := _unit(item, h, unknown, date_begin)) is not None
+            for item in entries(entry.get("unit"))
+            if (u := read_unit(item, h, unknown, date_begin)) is not None
         ]
         placed: list[Tile] = []
         for slot in ("terrain", "rect_terrain", "obstacle"):
-            for item in _items(entry.get(slot)):
+            for item in entries(entry.get(slot)):
                 if slot == "rect_terrain" and item.get("name") in RECT_UNITS:
-                    u = _unit(item, h, unknown, date_begin, rect_nation)
+                    u = read_unit(item, h, unknown, date_begin, rect_nation)
                     if u is not None:
                         hex_units.append(u)
                     continue
                 side = hex_units[0].side if hex_units else None
-                t = _tile(item, slot, h, unknown, side)
+                t = read_tile(item, slot, h, unknown, side)
                 if t is not None:
                     placed.append(t)
                 if slot == "terrain":
                     explicit_terrain.add(h)
         units.extend(hex_units)
-        for tag in _items(entry.get("tags")):
-            _tag(tag, h, board, tags, unknown, occupied=bool(hex_units))
+        for tag in entries(entry.get("tags")):
+            read_tag(tag, h, board, tags, unknown, occupied=bool(hex_units))
         if placed:
             tiles[h] = tiles.get(h, ()) + tuple(placed)
     if face == "BEACH":
@@ -587,7 +316,7 @@ def load_scenario(
     given_meta = data.get("meta_data")
     meta: dict[str, Any] = given_meta if isinstance(given_meta, dict) else {}
     return Scenario(
-        name=name or _text_field(data, "name") or str(meta.get("name") or stem or "scenario"),
+        name=name or text_field(data, "name") or str(meta.get("name") or stem or "scenario"),
         board=board,
         face=face,
         tiles=tiles,
@@ -601,7 +330,7 @@ def load_scenario(
         player2_side=p2,
         starting_side=_starting(gi, p1, p2),
         cards=_hand_sizes(gi, sides, options),
-        victory={sides[p]: _int(gi.get(f"victory_{p}"), 4) for p in sides},
+        victory={sides[p]: as_int(gi.get(f"victory_{p}"), 4) for p in sides},
         country={
             sides[p]: str(gi[f"country_{p}"]).upper() for p in sides if gi.get(f"country_{p}")
         },
@@ -659,7 +388,7 @@ def _hand_sizes(
     gi: dict[str, Any], sides: dict[str, str], options: dict[str, Any]
 ) -> dict[str, int]:
     """``cards_player1/2`` (default 4); the Axis holds 6 under ``italy_high_command``."""
-    out = {sides[p]: _int(gi.get(f"cards_{p}"), 4) for p in sides}
+    out = {sides[p]: as_int(gi.get(f"cards_{p}"), 4) for p in sides}
     if options.get("italy_high_command"):
         out["AXIS"] = ITALY_HIGH_COMMAND_HAND
     return out
@@ -667,7 +396,7 @@ def _hand_sizes(
 
 def _labels(board_data: dict[str, Any], board: Board) -> Iterable[tuple[Hex, str]]:
     for lab in board_data.get("labels") or []:
-        h = _hex_of(lab) if isinstance(lab, dict) else None
+        h = hex_of(lab) if isinstance(lab, dict) else None
         if h is None or not board.on_board(h):
             continue
         text = lab.get("text")

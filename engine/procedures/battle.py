@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.geometry import Hex
 from ..core.errors import IllegalAction
+from ..core.scenario_model import Scenario
 from .state import Battle, GameState, Play, Unit
 from ..core.terrain import CLASS_INDEX
 from ..core.units import may_target
@@ -21,8 +23,6 @@ from .common import camouflaged, drop_camouflage, terrain_at, tile_codes, visibi
 from .medals import eliminate
 from .terrain_changes import remove_family
 from .trains import coupled, hit_order
-
-Hex = tuple[int, int]
 
 
 # ----------------------------------------------------------------------------- dice count
@@ -101,7 +101,7 @@ def needs_los(u: Unit) -> bool:
     return u.spec.needs_los and not (u.spec.stationary_no_los and not u.moved)
 
 
-def unit_star_hits(u: Unit):
+def unit_star_hits(u: Unit) -> frozenset[str]:
     """Classes the unit's stars hit (late-war AT gun / MG: only if it did not move)."""
     if u.spec.star_hits_if_not_moved and u.moved:
         return frozenset()
@@ -180,7 +180,8 @@ def terrain_allows_battle(st: GameState, u: Unit) -> bool:
     return True
 
 
-_TARGETS: dict[tuple, tuple] = {}
+# targets' memo: key -> (the scenario, the targets)
+_TARGETS: dict[tuple[Any, ...], tuple[Scenario, tuple[tuple[Hex, int], ...]]] = {}
 
 
 def targets(
@@ -191,7 +192,6 @@ def targets(
     Memoised (key: everything :func:`targets_uncached` reads: the unit, every unit's hex
     and id (ids fix side and profile within a game), changed tiles, the play's dice
     modifiers, the options); ``test_property`` checks it against the uncached result."""
-    f = play.flags if play is not None else None
     key = (
         id(st.scn),
         u.id,
@@ -205,13 +205,13 @@ def targets(
         if st.tiles_over
         else None,
         None
-        if f is None
+        if play is None
         else (
             play.side,
-            f.get("bonus", 0),
-            f.get("bonus_close", 0),
-            f.get("bonus_close_first", 0),
-            f.get("bonus_art", 0),
+            play.flags.get("bonus", 0),
+            play.flags.get("bonus_close", 0),
+            play.flags.get("bonus_close_first", 0),
+            play.flags.get("bonus_art", 0),
         ),
         st.options.get("infantry_v_tank"),
         st.options.get("artillery_v_tank"),
@@ -325,7 +325,7 @@ def declare(
         ):
             raise IllegalAction("no_line_of_sight", "no line of sight to the target")
         raise IllegalAction("illegal_target", "that unit may not be battled (dice <= 0)")
-    v = st.unit_at(target)
+    v = st.units[st.occ[target]]  # a legal target hex holds the enemy unit
     d = st.scn.board.distance(u.hex, target)
     b = Battle(u.id, u.side, v.id, target, u.hex, d, allowed[target], kind)
     b.star_hits = unit_star_hits(u)
@@ -383,7 +383,13 @@ def _charge_defence(
 
 
 def card_attack(
-    st: GameState, side: str, v: Unit, n: int, kind: str, star_hits, events: list[dict[str, Any]]
+    st: GameState,
+    side: str,
+    v: Unit,
+    n: int,
+    kind: str,
+    star_hits: frozenset[str] | bool,  # True: every class (Air Power)
+    events: list[dict[str, Any]],
 ) -> None:
     """Air Power / Barrage: no attacking unit, no terrain, flags may not be ignored."""
     b = Battle(None, side, v.id, v.hex, None, 0, n, kind)
@@ -407,7 +413,7 @@ def card_attack(
 
 # ----------------------------------------------------------------------------- ambush
 def declare_special(
-    st: GameState, u: Unit, h, n: int, kind: str, events: list[dict[str, Any]]
+    st: GameState, u: Unit, h: Hex, n: int, kind: str, events: list[dict[str, Any]]
 ) -> None:
     """A unit spends its battle on a roll that is not a battle (seal a cave, heal, blow or
     bombard a bridge): a ``kind`` record of ``n`` dice on the battle stack, resolved by the
@@ -441,7 +447,7 @@ def marked(st: GameState, u: Unit, v: Unit) -> bool:
     )
 
 
-def live_marks(st: GameState, gun_id: str) -> tuple[tuple[str, tuple, tuple], ...]:
+def live_marks(st: GameState, gun_id: str) -> tuple[tuple[str, Hex, Hex], ...]:
     """The gun's markers still in force: gun and target both where the marker was placed."""
     gun, units = st.units.get(gun_id), st.units
     if gun is None:
@@ -481,7 +487,7 @@ def battle_back(st: GameState, b: Battle, events: list[dict[str, Any]]) -> None:
     """The British unit answers the close assault with 1 die (terrain ignored); the
     original battle is over (no flag, the defender held: nothing to take)."""
     v = st.units[b.target]
-    u = st.units[b.attacker]
+    u = st.units[b.attacker_id]
     st.battles.pop()
     drop_camouflage(st, v.hex, events)
     a = Battle(v.id, v.side, u.id, u.hex, v.hex, 1, 1, "battle_back")

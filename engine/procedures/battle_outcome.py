@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.geometry import Hex
 from ..core import dice as D
 from ..core.errors import IllegalAction
 from ..core.units import may_target
@@ -25,10 +26,8 @@ from .battle import (
 from .common import drop_camouflage, is_top, parse_hex, parse_unit, set_ext, terrain_at
 from .medals import check_victory, update_objectives
 from .movement import can_step, reachable, stopped_in_hex
-from .state import Battle, GameState, Unit
+from .state import Battle, GameState, RetreatOption, Unit
 from .terrain_changes import unit_left_hex
-
-Hex = tuple[int, int]
 
 
 # ----------------------------------------------------------------------------- resolve
@@ -124,9 +123,9 @@ def _after_hits(
         b.stage = "battle_back"
         return
     if flags:
-        b.retreat_options = retreat_options(st, v, flags, b.no_ignore)
-        if len(b.retreat_options) == 1:
-            do_retreat(st, b, b.retreat_options[0], events)
+        options = b.retreat_options = retreat_options(st, v, flags, b.no_ignore)
+        if len(options) == 1:
+            do_retreat(st, b, options[0], events)
             return
         b.stage = "retreat"
         return
@@ -134,7 +133,7 @@ def _after_hits(
 
 
 # ----------------------------------------------------------------------------- retreat
-def retreat_options(st: GameState, v: Unit, flags: int, no_ignore: bool) -> list[dict[str, Any]]:
+def retreat_options(st: GameState, v: Unit, flags: int, no_ignore: bool) -> list[RetreatOption]:
     """Every choice the owner has: end hex, flags ignored, figures lost (minimal losses)."""
     t = terrain_at(st, v.hex)
     ignorable = 0
@@ -144,7 +143,7 @@ def retreat_options(st: GameState, v: Unit, flags: int, no_ignore: bool) -> list
         )
     rmin, rmax = v.spec.retreat_per_flag
     frozen = v.cls in t.cannot_leave
-    opts: dict[tuple, dict[str, Any]] = {}
+    opts: dict[tuple[Hex, int], RetreatOption] = {}
     stay, ends_of = v.hex, _retreat_ends
     if v.spec.train:
         if TR.coupled(st, v):  # the train retreats backwards: options name the last
@@ -173,7 +172,7 @@ def retreat_options(st: GameState, v: Unit, flags: int, no_ignore: bool) -> list
     return sorted(opts.values(), key=lambda o: (o["losses"], o["ignore"], o["to"]))
 
 
-def _add(opts: dict[str, Any], h: Hex, losses: int, ign: int) -> None:
+def _add(opts: dict[tuple[Hex, int], RetreatOption], h: Hex, losses: int, ign: int) -> None:
     key = (h, losses)
     if key not in opts or opts[key]["ignore"] > ign:
         opts[key] = {"to": [*h], "losses": losses, "ignore": ign}
@@ -229,14 +228,14 @@ def choose_retreat(st: GameState, action: dict[str, Any], events: list[dict[str,
     b = st.battles[-1]
     to = action.get("to")
     ign = action.get("ignore")
-    for o in b.retreat_options:
+    for o in b.retreats():
         if o["to"] == list(to or []) and (ign is None or o["ignore"] == ign):
             do_retreat(st, b, o, events)
             return
     raise IllegalAction("illegal_retreat", "that retreat is not one of the options")
 
 
-def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list[dict[str, Any]]) -> None:
+def do_retreat(st: GameState, b: Battle, opt: RetreatOption, events: list[dict[str, Any]]) -> None:
     v = st.mut(b.target)
     to = (opt["to"][0], opt["to"][1])
     frm = v.hex
@@ -248,7 +247,10 @@ def do_retreat(st: GameState, b: Battle, opt: dict[str, Any], events: list[dict[
             frm = to  # moved (or not) already
     if to != frm:
         if to in st.occ:  # 004 Zombie: "simply dislodges that Unit back one hex"
-            dislodge_unit(st, st.units[st.occ[to]], st.hooks.dislodge(st, v, to), events)
+            back = st.hooks.dislodge(st, v, to)
+            if back is None:  # (a retreat ends on an occupied hex only where it dislodges)
+                raise IllegalAction("illegal_retreat", "that retreat is not one of the options")
+            dislodge_unit(st, st.units[st.occ[to]], back, events)
         del st.occ[frm]
         v.hex = to
         st.occ[to] = v.id
@@ -344,7 +346,7 @@ def can_take_ground(st: GameState, u: Unit, h: Hex) -> bool:
 
 def take_ground(st: GameState, take: bool, events: list[dict[str, Any]]) -> None:
     b = st.battles[-1]
-    u = st.mut(b.attacker)
+    u = st.mut(b.attacker_id)
     if not take:
         finish(st, events)
         return
@@ -401,7 +403,7 @@ def _desert_hexes(st: GameState, u: Unit, b: Battle) -> list[list[int]]:
 
 
 def desert_move(st: GameState, b: Battle, to: Hex, events: list[dict[str, Any]]) -> None:
-    u = st.mut(b.attacker)
+    u = st.mut(b.attacker_id)
     frm = u.hex
     del st.occ[frm]
     u.hex = to
@@ -428,7 +430,7 @@ def desert_move(st: GameState, b: Battle, to: Hex, events: list[dict[str, Any]])
 
 def overrun(st: GameState, target: Hex, events: list[dict[str, Any]]) -> None:
     b = st.battles[-1]
-    u = st.units[b.attacker]
+    u = st.units[b.attacker_id]
     st.battles.pop()
     declare(st, u, target, st.play, events, kind="overrun")
 
@@ -458,7 +460,7 @@ def finish(st: GameState, events: list[dict[str, Any]]) -> None:
             st.battles.pop()
     if b.kind in ("ambush", "charge_defence") and st.battles and st.battles[-1].stage == "ambushed":
         orig = st.battles[-1]
-        u = st.units.get(orig.attacker)
+        u = st.units.get(orig.attacker_id)
         if u is None or u.hex != orig.from_hex:
             events.append({"type": "battle_cancelled", "unit": orig.attacker, "reason": b.kind})
             st.battles.pop()
@@ -494,12 +496,16 @@ def _record_firefight(st: GameState, b: Battle) -> None:
     set_ext(st, "firefights", live + ((u.id, v.id, u.hex, v.hex),))
 
 
-def firefights(st: GameState) -> tuple:
+# 004 "Firefight, continuing": (unit, unit, its hex, the other's hex) of a close assault
+Firefight = tuple[str, str, Hex, Hex]
+
+
+def firefights(st: GameState) -> tuple[Firefight, ...]:
     x = st.ext
     return x.get("firefights", ()) if x else ()
 
 
-def _pair_live(st: GameState, p: tuple) -> bool:
+def _pair_live(st: GameState, p: Firefight) -> bool:
     a, b = st.units.get(p[0]), st.units.get(p[1])
     return a is not None and b is not None and a.hex == p[2] and b.hex == p[3]
 

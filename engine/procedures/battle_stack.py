@@ -23,8 +23,8 @@ from .common import mode, parse_hex
 from .state import GameState
 
 
-def pending_for(st: GameState) -> dict[str, Any] | None:
-    """The decision the top battle record waits for (None if none)."""
+def pending_for(st: GameState) -> dict[str, Any]:
+    """The decision the top battle record waits for."""
     b = st.battles[-1]
     if b.stage == "roll":
         return {
@@ -88,7 +88,7 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
     if t == "roll":
         return []
     if t == "ambush":
-        out = [{"type": "pass", "seat": seat}]
+        out: list[dict[str, Any]] = [{"type": "pass", "seat": seat}]
         if st.hooks.reaction_possible(st, b):
             out.insert(0, {"type": "ambush", "seat": seat})
         return out
@@ -101,12 +101,12 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
                 "to": o["to"],
                 "ignore": o["ignore"],
             }
-            for o in b.retreat_options
+            for o in b.retreats()
         ]
     if t == "take_ground":
         return [{"type": "take_ground", "seat": seat, "take": True}] + (
             []
-            if st.hooks.pressing_on(st, st.units.get(b.attacker))
+            if st.hooks.pressing_on(st, st.units.get(b.attacker_id))
             else [{"type": "take_ground", "seat": seat, "take": False}]
         )
     if t == "battle_back":
@@ -116,10 +116,10 @@ def legal(st: GameState, seat: str) -> list[dict[str, Any]]:
         ]
     if t == "desert_move":
         return [
-            {"type": "move", "seat": seat, "unit": p["unit"], "to": h} for h in b.retreat_options
+            {"type": "move", "seat": seat, "unit": p["unit"], "to": h} for h in b.desert_hexes()
         ] + [{"type": "pass", "seat": seat}]
     if t == "overrun":
-        u = st.units[b.attacker]
+        u = st.units[b.attacker_id]
         out = [
             {"type": "battle", "seat": seat, "unit": u.id, "target": [*h]}
             for h, _ in targets(st, u, st.play, "overrun")
@@ -154,7 +154,7 @@ def apply(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
                 "malformed_action" if t == "take_ground" else "unknown_action",
                 "expected take_ground with take true/false",
             )
-        if not action["take"] and st.hooks.pressing_on(st, st.units.get(b.attacker)):
+        if not action["take"] and st.hooks.pressing_on(st, st.units.get(b.attacker_id)):
             raise IllegalAction("must_take_ground", "The Big Push: this unit must take ground")
         take_ground(st, action["take"], events)
     elif b.stage == "battle_back":
@@ -166,17 +166,17 @@ def apply(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
             raise IllegalAction("unknown_action", "expected battle_back or pass")
     elif b.stage == "desert_move":
         if t == "pass":
-            _after_take_ground(st, b, st.units[b.attacker], events)
+            _after_take_ground(st, b, st.units[b.attacker_id], events)
         elif t == "move":
             to = parse_hex(action, "to")
-            if action.get("unit") != b.attacker or [*to] not in b.retreat_options:
+            if action.get("unit") != b.attacker or [*to] not in b.desert_hexes():
                 raise IllegalAction("illegal_move", "the unit cannot move there")
             desert_move(st, b, to, events)
         else:
             raise IllegalAction("unknown_action", "expected move or pass")
     elif b.stage == "overrun":
         if t == "pass":
-            u = st.units[b.attacker]
+            u = st.units[b.attacker_id]
             if st.hooks.pressing_on(st, u) and targets(st, u, st.play, "overrun"):
                 raise IllegalAction("must_overrun", "The Big Push: armour must overrun")
             finish(st, events)

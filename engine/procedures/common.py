@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 from ..core.conditions import WEATHER
 from ..core.errors import IllegalAction
+from ..core.geometry import Hex
+from ..core.scenario_model import Scenario
 from .state import GameState, Play, Unit
 from ..core.terrain import HexTerrain, Tile, combine
 from ..core.units import UnitSpec, unit_spec
 
-Hex = tuple[int, int]
 OPEN = HexTerrain()
 SIDES = ("AXIS", "ALLIES")
 
@@ -28,7 +29,7 @@ def terrain_at(st: GameState, h: Hex) -> HexTerrain:
     return st.scn.terrain.get(h, OPEN)
 
 
-_CODES: dict[int, tuple] = {}
+_CODES: dict[int, tuple[tuple[Tile, ...], tuple[str, ...]]] = {}  # id -> (tiles, codes)
 
 
 def tile_codes(tiles: tuple[Tile, ...]) -> tuple[str, ...]:
@@ -102,21 +103,21 @@ def visibility(st: GameState) -> int:
     return min(n, WEATHER[w].visibility) if w else n
 
 
-def camouflaged(st: GameState) -> tuple:
+def camouflaged(st: GameState) -> tuple[Hex, ...]:
     """Hexes whose unit is camouflaged (tags tag14/tag15, vocabulary 3.1): kept in
     ``GameState.ext["camouflage"]``; the marker goes when the unit moves or battles."""
     x = st.ext
     return x.get("camouflage", ()) if x else ()
 
 
-def drop_camouflage(st: GameState, h, events: list[dict[str, Any]]) -> None:
+def drop_camouflage(st: GameState, h: Hex, events: list[dict[str, Any]]) -> None:
     c = camouflaged(st)
     if h in c:
         st.ext["camouflage"] = tuple(x for x in c if x != h)
         events.append({"type": "camouflage_removed", "hex": [*h]})
 
 
-def set_ext(st: GameState, key: str, value) -> None:
+def set_ext(st: GameState, key: str, value: object) -> None:
     """Replace one entry of ``GameState.ext`` (never mutated in place), keeping its type
     (the Overlord mode's ``ShallowExt``, else a plain dict)."""
     x = st.ext
@@ -175,7 +176,7 @@ def take_from_hand(st: GameState, action: dict[str, Any]) -> int:
     ``card_not_in_hand`` when it is not there)."""
     cid = action.get("card")
     hand = st.hands[st.active]
-    if cid not in hand:
+    if not isinstance(cid, int) or cid not in hand:
         raise IllegalAction("card_not_in_hand", "that card is not in your hand")
     hand.remove(cid)
     return cid
@@ -210,6 +211,25 @@ def parse_unit(st: GameState, action: dict[str, Any]) -> Unit:
     return u
 
 
+class TurnMachine(Protocol):
+    """A turn machine (a module: ``engine.rulesets.m44.turn``, or a seat mode's own, the
+    Overlord one)."""
+
+    def to_act(self, st: GameState) -> list[str]: ...
+
+    def legal_actions(self, st: GameState, seat: str | None) -> list[dict[str, Any]]: ...
+
+    def apply_action(
+        self, st: GameState, action: dict[str, Any], events: list[dict[str, Any]]
+    ) -> None: ...
+
+
+class ModeMachine(TurnMachine, Protocol):
+    """A seat mode's own turn machine, which also sets the game up (its deck, its deal)."""
+
+    def init_game(self, st: GameState) -> None: ...
+
+
 class StandardMode:
     """Who performs what in a 1v1 game: every decision of a side is taken by its seat.
 
@@ -219,7 +239,8 @@ class StandardMode:
     """
 
     name = "standard"
-    machine = None  # a module with its own turn machine (Overlord), else engine.rulesets.m44.turn
+    # its own turn machine (Overlord), else None: engine.rulesets.m44.turn
+    machine: ModeMachine | None = None
 
     def seats(self, st: GameState) -> list[str]:
         return list(SIDES)
@@ -263,7 +284,7 @@ def mode(st: GameState) -> StandardMode:
     return st.hooks.mode
 
 
-def commissar_sides(scn) -> list[str]:
+def commissar_sides(scn: Scenario) -> list[str]:
     """The sides under the Russian Commissar rule (scenario option
     ``russian_commissar_rule``: a side name, else the Russian sides, else ALLIES)."""
     v = scn.options.get("russian_commissar_rule")

@@ -3,11 +3,10 @@ current occupancy and the game's changed terrain."""
 
 from __future__ import annotations
 
+from ..core.geometry import Hex
 from ..core.los import has_line_of_sight
 from .state import GameState
 from .common import terrain_at
-
-Hex = tuple[int, int]
 
 
 def clear(

@@ -11,12 +11,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..core.geometry import Hex
+from ..core.scenario_model import Objective
 from .state import GameState, Unit
 from .common import SIDES, other
 from .terrain_changes import unit_left_hex
 
 
-def _occupied_by(st: GameState, hexes: tuple, side: str) -> int:
+def _occupied_by(st: GameState, hexes: tuple[Hex, ...], side: str) -> int:
     n = 0
     for h in hexes:
         uid = st.occ.get(h)
@@ -25,7 +27,7 @@ def _occupied_by(st: GameState, hexes: tuple, side: str) -> int:
     return n
 
 
-def _holder(st: GameState, obj, current: str | None) -> str | None:
+def _holder(st: GameState, obj: Objective, current: str | None) -> str | None:
     if obj.permanent and current is not None:
         return current
     counts = {"AXIS": 0, "ALLIES": 0}
@@ -209,7 +211,8 @@ def check_victory(st: GameState, events: list[dict[str, Any]]) -> bool:
                 return False
             finish(st, own[0], own[1], events)
             return True
-    winner = reason = None
+    winner: str | None = None
+    reason = ""
     for side in SIDES:
         if st.medals(side) >= st.scn.victory.get(side, 99) and _may_win(st, side):
             winner, reason = side, "medals"

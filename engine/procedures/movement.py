@@ -13,15 +13,19 @@ Behind Enemy Lines ignores all but impassable-like rules.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.geometry import Hex
 from .state import GameState, Play, Unit
 from ..core.errors import IllegalAction
+from ..core.scenario_model import Scenario
+from ..core.units import UnitSpec
 from ..core.unit_types import may_enter
-from .common import combined, terrain_at, tile_codes
+from .common import terrain_at, tile_codes
+from .steps import BOAT, step_table
 from .trains import head, reach
-
-Hex = tuple[int, int]
 
 
 def move_allowance(st: GameState, u: Unit, play: Play | None) -> int:
@@ -94,9 +98,6 @@ def cave_jumps(st: GameState, u: Unit) -> list[Hex]:
     ]
 
 
-BOAT = "boat"
-
-
 def move_class(u: Unit) -> str:
     """The class whose terrain movement rules apply (``boat``: infantry with a boat)."""
     if u.spec.equipment == BOAT:
@@ -115,9 +116,38 @@ def _near_beach(st: GameState, h: Hex) -> bool:
     return any(terrain_at(st, n).beach for n in st.scn.board.neighbours(h))
 
 
-_CACHE: dict[tuple, tuple] = {}
+#: a search state: (hex, on a road, move cap, hexes moved)
+SearchState = tuple[Hex, bool, int, int]
+
+
+@dataclass(slots=True)
+class Trail:
+    """What a search records for a path (:func:`move_path`): each search state's
+    previous one, and the state each destination was first reached from (with the hexes
+    moved on arrival)."""
+
+    back: dict[SearchState, SearchState] = field(default_factory=dict)
+    reached: dict[Hex, tuple[SearchState, int]] = field(default_factory=dict)
+
+
+# the search's memo: key -> (the scenario, destinations, movement left)
+_CACHE: dict[tuple[Any, ...], tuple[Scenario, dict[Hex, int], dict[Hex, int]]] = {}
 _LIMIT = 50000
-_BALLS: dict[tuple, frozenset] = {}  # (board kind, hex, radius) -> hexes within radius
+_BALLS: dict[tuple[str, Hex, int], frozenset[Hex]] = {}  # (board kind, hex, radius) -> hexes
+
+
+def _within(nbrs: dict[Hex, tuple[Hex, ...]], start: Hex, radius: int) -> set[Hex]:
+    """The hexes at most ``radius`` steps from ``start``."""
+    ring, seen = [start], {start}
+    for _ in range(radius):
+        nxt = []
+        for h in ring:
+            for n in nbrs.get(h, ()):
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        ring = nxt
+    return seen
 
 
 def _search(
@@ -137,10 +167,7 @@ def _search(
     bkey = (board.kind, u.hex, reach)
     ball = _BALLS.get(bkey)
     if ball is None:
-        ring, seen, nb = [u.hex], {u.hex}, board._nbrs
-        for _ in range(reach):
-            ring = [n for h in ring for n in nb.get(h, ()) if n not in seen and not seen.add(n)]
-        ball = _BALLS[bkey] = frozenset(seen)
+        ball = _BALLS[bkey] = frozenset(_within(board._nbrs, u.hex, reach))
     changed = None
     if st.tiles_over:
         tov = st.tiles_over
@@ -172,156 +199,20 @@ def _search(
     return dest, left
 
 
-def _step_table(st: GameState, cls: str, ignore_terrain: bool) -> dict[Hex, tuple]:
-    """hex -> ((n, cost, stop, cap, first_only, road), ...): the static part of every
-    step ``h -> n`` for movement class ``cls`` (occupancy and minefields are checked by
-    the search).  Cached per scenario and class; changed tiles (``tiles_over``) only
-    recompute the rows of the changed hexes and their neighbours."""
-    scn = st.scn
-    key = (id(scn), cls, ignore_terrain)
-    hit = _TABLES.get(key)
-    if hit is None or hit[0] is not scn:
-        hit = _TABLES[key] = (
-            scn,
-            {h: _row(st, h, cls, ignore_terrain, True) for h in scn.board._nbrs},
-            {},
-        )
-    if not st.tiles_over:
-        return hit[1]
-    # only changes of movement-relevant terrain matter (a sandbag or a removed wire
-    # changes battle, not always movement)
-    sig = frozenset(
-        [
-            (h, m)
-            for h, tiles in st.tiles_over.items()
-            if (m := _tiles_msig(tiles)) != _msig(scn.terrain_at(h))
-        ]
-    )
-    if not sig:
-        return hit[1]
-    derived = hit[2]
-    table = derived.get(sig)
-    if table is None:
-        table = dict(hit[1])
-        nbrs = scn.board._nbrs
-        touched = {h for h, _ in sig}
-        for h, _ in sig:
-            touched.update(nbrs.get(h, ()))
-        for h in touched:
-            if h in table:
-                table[h] = _row(st, h, cls, ignore_terrain, False)
-        if len(derived) > 512:
-            derived.clear()
-        derived[sig] = table
-    return table
-
-
-_MSIG: dict[int, tuple] = {}
-_TMSIG: dict[int, tuple] = {}
-
-
-def _tiles_msig(tiles: tuple) -> tuple:
-    """:func:`_msig` of the combined terrain of a changed-tiles tuple, memoised per
-    tuple object (never mutated; the identity check guards a reused ``id``)."""
-    hit = _TMSIG.get(id(tiles))
-    if hit is not None and hit[0] is tiles:
-        return hit[1]
-    sig = _msig(combined(tiles))
-    if len(_TMSIG) > 4096:
-        _TMSIG.clear()
-    _TMSIG[id(tiles)] = (tiles, sig)
-    return sig
-
-
-def _msig(t) -> tuple:
-    """The fields of a HexTerrain that :func:`_row` reads (memoised per object)."""
-    hit = _MSIG.get(id(t))
-    if hit is not None and hit[0] is t:
-        return hit[1]
-    sig = (
-        t.impassable,
-        t.must_stop,
-        t.only_first_step,
-        t.move_cap,
-        t.enter_cost,
-        t.enter_cost_from_non_hill,
-        t.beach,
-        t.beach_edge_cost,
-        t.beach_edge_impassable,
-        t.mass,
-        t.hill_level,
-        t.enter_from_min_elevation,
-        t.leave_to_min_elevation,
-        t.entry_hazard_dice,
-    )
-    if len(_MSIG) > 4096:
-        _MSIG.clear()
-    _MSIG[id(t)] = (t, sig)
-    return sig
-
-
-def _row(st: GameState, h: Hex, cls: str, ignore_terrain: bool, static: bool) -> tuple:
-    scn = st.scn
-    get = scn.terrain_at if static else (lambda x: terrain_at(st, x))
-    edge_links = scn.edge_links
-    th = get(h)
-    eh = edge_links.get(h)
-    rl = scn.road_links.get(h, ())
-    out = []
-    boat = cls == BOAT  # vocabulary 1.3 River: infantry carrying a boat
-    if boat:
-        cls = "inf"
-    from_river = boat and th.river and not th.bridge
-    for n in scn.board._nbrs[h]:
-        tn = get(n)
-        on_river = boat and tn.river and not tn.bridge
-        if boat and from_river and tn.river and tn.bridge:
-            continue  # a bridge is impassable to a boat coming from the river
-        if cls in tn.impassable and not on_river:
-            continue
-        if tn.enter_from_min_elevation and th.hill_level < tn.enter_from_min_elevation:
-            continue  # mountain: only from a hill/mountain (vocabulary 1.3)
-        if th.leave_to_min_elevation and tn.hill_level < th.leave_to_min_elevation:
-            continue
-        if (eh is not None and n not in eh) or (n in edge_links and h not in edge_links[n]):
-            continue
-        cost = 1
-        if (th.beach and tn.beach_edge_cost) or (tn.beach and th.beach_edge_cost):
-            if cls in tn.beach_edge_impassable or cls in th.beach_edge_impassable:
-                continue
-            cost = max(tn.beach_edge_cost, th.beach_edge_cost)
-        if ignore_terrain:
-            out.append((n, cost, False, None, False, n in rl))
-            continue
-        if tn.enter_cost > 1 and (not tn.enter_cost_from_non_hill or th.mass != "hill"):
-            cost = max(cost, tn.enter_cost)
-        stop = (
-            cls in tn.must_stop
-            or tn.only_first_step
-            or tn.entry_hazard_dice > 0
-            or (on_river and not from_river)
-        )  # a boat stops entering the river
-        out.append((n, cost, stop, tn.move_cap, tn.only_first_step, n in rl))
-    return tuple(out)
-
-
-_TABLES: dict[tuple, tuple] = {}
-
-
 def _search_uncached(
     st: GameState,
     u: Unit,
     play: Play | None,
-    limit: int | None,
+    limit: int,
     ignore_terrain: bool,
     thru: frozenset[Hex] | None = None,
     unseen: frozenset[Hex] | None = None,
-    parents: dict | None = None,
+    parents: Trail | None = None,
     closed: frozenset[Hex] | None = None,
 ) -> tuple[dict[Hex, int], dict[Hex, int]]:
     """Breadth-first search over (hex, on_road, cap) with the terrain rules per step.
 
-    Per step ``h -> n`` (see :func:`_step_table`): impassable for the unit's movement
+    Per step ``h -> n`` (see :func:`.steps.step_table`): impassable for the unit's movement
     class; mountain access (``enter_from_min_elevation`` / ``leave_to_min_elevation``);
     sea bluff / cliff edges between a beach and the hill (``beach_edge_*``); wadi / bridge
     section open sides (``scn.edge_links``).  Unless ``ignore_terrain`` (Behind Enemy
@@ -331,8 +222,7 @@ def _search_uncached(
     non-hill hex costs 2"), beach move cap.  ``thru``: occupied hexes the unit may move
     through but not end on (extension point ``pass_through``).  ``unseen``: occupied
     hexes searched as empty (extension point ``unseen``, 004 Kriegspiel).  ``parents``
-    (filled when given): search state -> previous state, and ``("to", hex)`` -> the state
-    a destination was reached from (:func:`move_path`).  ``closed``: hexes searched as
+    (filled when given): the search's trail (:func:`move_path`).  ``closed``: hexes searched as
     occupied (:func:`chosen_path`: every hex off the player's path).
     """
     base = limit  # the allowance, computed by _search
@@ -344,10 +234,10 @@ def _search_uncached(
         return {}, {}
     if not ignore_terrain and cls in t0.leave_one_hex:
         base = 1
-    table = _step_table(st, mcls, ignore_terrain)
+    table = step_table(st, mcls, ignore_terrain)
     mines = None if ignore_terrain else st.mines
     road0 = (not ignore_terrain) and t0.road and bool(st.scn.road_links.get(start))
-    occ = st.occ
+    occ: Collection[Hex] = st.occ
     spec = u.spec
     if spec.enter_only is not None or spec.never_enter:
         # 004 unit types: very heavy armour / mortars enter some terrain only
@@ -357,12 +247,13 @@ def _search_uncached(
     if closed:
         occ = set(occ) | closed
         thru = thru - closed if thru else thru
-    best: dict = {}  # search state -> fewest steps (plain hex when no road/cap)
+    # search state -> fewest steps (plain hex when no road/cap)
+    best: dict[Hex | tuple[Hex, bool, int], int] = {}
     dest: dict[Hex, int] = {}
     left: dict[Hex, int] = {}  # hex -> most movement left on arrival (not stopped)
     dget, lget, bget = dest.get, left.get, best.get
     mud = st.hooks.mud_cap(st, u) if st.options and not ignore_terrain else None
-    frontier = [(start, road0, 99, 0)]
+    frontier: list[SearchState] = [(start, road0, 99, 0)]
     while frontier:
         nxt = []
         for h, on_road, cap, steps in frontier:
@@ -382,7 +273,7 @@ def _search_uncached(
                 if dget(n, 99) > total and (thru is None or n not in thru):
                     dest[n] = total
                     if parents is not None:
-                        parents["to", n] = ((h, on_road, cap, steps), total)
+                        parents.reached[n] = ((h, on_road, cap, steps), total)
                 if stop or (mines and n in mines):
                     continue
                 remaining = lim - total
@@ -393,7 +284,7 @@ def _search_uncached(
                     continue
                 best[key] = total
                 if parents is not None:
-                    parents[n, nroad, ncap, total] = (h, on_road, cap, steps)
+                    parents.back[n, nroad, ncap, total] = (h, on_road, cap, steps)
                 if remaining > 0:
                     nxt.append((n, nroad, ncap, total))
         frontier = nxt
@@ -418,21 +309,21 @@ def move_path(
         return []
     thru = st.hooks.pass_through(st, u) if st.options else None
     unseen = st.hooks.unseen(st, u) if st.options else None
-    parents: dict = {}
+    parents = Trail()
     _search_uncached(st, u, play, base, ignore_terrain, thru, unseen, parents)
     return _route(parents, to)
 
 
-def _route(parents: dict[Any, Any], to: Hex) -> list[tuple[Hex, int]]:
-    """The path to ``to`` recorded by a search's ``parents`` ([] when not reached)."""
-    hit = parents.get(("to", to))
+def _route(parents: Trail, to: Hex) -> list[tuple[Hex, int]]:
+    """The path to ``to`` recorded by a search's trail ([] when not reached)."""
+    hit = parents.reached.get(to)
     if hit is None:
         return []
     state, total = hit
     path = [(to, total)]
     while state[3]:  # back to the start (0 hexes moved)
         path.append((state[0], state[3]))
-        state = parents[state]
+        state = parents.back[state]
     path.reverse()
     return path
 
@@ -454,7 +345,7 @@ def chosen_path(
     closed = frozenset(h for h in st.scn.board._nbrs if h not in keep)
     thru = st.hooks.pass_through(st, u) if st.options else None
     unseen = st.hooks.unseen(st, u) if st.options else None
-    parents: dict[Any, Any] = {}
+    parents = Trail()
     _search_uncached(st, u, play, base, ignore_terrain, thru, unseen, parents, closed)
     route = _route(parents, path[-1])
     return route if [h for h, _k in route] == list(path) else None
@@ -482,7 +373,7 @@ def referee_stop(
         play.flags["move_again"] if second else None,
         second or bool(play.flags.get("ignore_terrain")),
     )
-    cut = st.hooks.move_stop(st, u, path) if path else None
+    cut: int | None = st.hooks.move_stop(st, u, path) if path else None
     if cut is None:
         return to, steps
     if cut < 0:
@@ -491,14 +382,11 @@ def referee_stop(
     return path[cut]
 
 
-def _closed_hexes(st: GameState, spec, start: Hex, radius: int) -> set[Hex]:
+def _closed_hexes(st: GameState, spec: UnitSpec, start: Hex, radius: int) -> set[Hex]:
     """Occupied hexes plus the hexes within ``radius`` (+1 road bonus) of ``start`` the
     unit may not enter (:func:`engine.core.unit_types.may_enter`), for the search."""
     closed = set(st.occ)
-    ring, seen, nb = [start], {start}, st.scn.board._nbrs
-    for _ in range(radius + 1):
-        ring = [n for h in ring for n in nb.get(h, ()) if n not in seen and not seen.add(n)]
-    for h in seen:
+    for h in _within(st.scn.board._nbrs, start, radius + 1):
         if h != start and not may_enter(spec, terrain_at(st, h)):
             closed.add(h)
     return closed
@@ -506,13 +394,13 @@ def _closed_hexes(st: GameState, spec, start: Hex, radius: int) -> set[Hex]:
 
 def can_step(st: GameState, u: Unit, to: Hex, frm: Hex | None = None) -> bool:
     """May ``u`` step from ``frm`` (default: its hex) onto the adjacent hex ``to`` as far
-    as terrain goes?  The per-step rules of :func:`_step_table` (impassable terrain,
+    as terrain goes?  The per-step rules of :func:`.steps.step_table` (impassable terrain,
     mountain access, sea bluff / cliff edges from a beach, wadi and bridge-section
     sides); occupancy, costs and must-stop terrain are not checked.  Used by Take Ground
     (004 "Taking Ground": "Terrain Movement and Battle restrictions still apply when
     Units Take Ground") and retreats (004 "Retreat": "impassable terrain may not be Moved
     through during a Retreat Move")."""
-    rows = _step_table(st, move_class(u), False).get(u.hex if frm is None else frm, ())
+    rows = step_table(st, move_class(u), False).get(u.hex if frm is None else frm, ())
     return any(row[0] == to for row in rows)
 
 

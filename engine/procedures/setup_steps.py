@@ -5,11 +5,13 @@ Landings", Airdrop Method), the hexes a smoke screen may still take and placing 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from ..core.geometry import Hex
 from ..core.errors import IllegalAction
 from ..core.geometry import DIRECTIONS
-from ..core.scenario import inactive_turn
+from ..core.scenario_pieces import inactive_turn
 from ..core.terrain import Tile
 from ..core.terrain_table import TERRAIN
 from .common import (
@@ -173,13 +175,13 @@ def smoke_screen(st: GameState, default_side: str) -> dict[str, Any] | None:
     }
 
 
-def smoke_hexes(st: GameState, placed: tuple) -> list:
+def smoke_hexes(st: GameState, placed: Sequence[Sequence[int]]) -> list[Hex]:
     """Any board hex for the first smoke, then a hex adjacent to one already placed."""
     nb = st.scn.board._nbrs
-    placed = {(h[0], h[1]) for h in placed}  # tuples or, from a snapshot, lists
-    if not placed:
+    smoke = {(h[0], h[1]) for h in placed}  # tuples or, from a snapshot, lists
+    if not smoke:
         return sorted(nb)
-    return sorted({n for h in placed for n in nb[h] if n not in placed})
+    return sorted({n for h in smoke for n in nb[h] if n not in smoke})
 
 
 def add_smoke(

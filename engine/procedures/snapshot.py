@@ -40,7 +40,7 @@ from .state import Battle, GameState, Mine, Play, Quota, ShallowExt, Unit
 FORMAT = 1
 
 #: the only classes a snapshot may build
-CLASSES: dict[str, type] = {
+CLASSES: dict[str, type[Any]] = {
     c.__name__: c for c in (Unit, Play, Battle, Quota, Rng, Mine, UnitSpec, TerrainSpec, Tile)
 }
 _INTERNED = (UnitSpec, TerrainSpec, Tile, Mine)  # frozen dataclasses: stored once
@@ -50,7 +50,7 @@ _SKIP = {"Play": {"memo"}}  # caches, rebuilt on demand
 _STATE_SLOTS = tuple(s for s in GameState.__slots__ if s not in ("scn", "hooks", "owned"))
 
 
-def _fields(cls: type) -> tuple[str, ...]:
+def _fields(cls: type[Any]) -> tuple[str, ...]:
     if dataclasses.is_dataclass(cls):
         return tuple(f.name for f in dataclasses.fields(cls))
     return tuple(cls.__slots__)
@@ -162,7 +162,7 @@ class _Decoder:
         wanted = set(_FIELDS[name]) - set(_SKIP.get(name, ()))
         if set(x["f"]) != wanted:
             raise EngineError("snapshot_version", f"{name} fields differ from this engine's")
-        obj = cls.__new__(cls)
+        obj = object.__new__(cls)  # no class of CLASSES defines __new__
         for k, v in x["f"].items():
             object.__setattr__(obj, k, self.dec(v))
         for k in _SKIP.get(name, ()):

@@ -15,8 +15,9 @@ state once.  Never assign to a unit obtained from ``st.units`` / ``st.unit_at`` 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
+from ..core.geometry import Hex
 from ..core.rng import Rng
 from ..core.units import UnitSpec
 
@@ -24,8 +25,6 @@ if TYPE_CHECKING:
     from ..core.scenario_model import Scenario
     from ..core.terrain import Tile
     from .hooks import Hooks
-
-Hex = tuple[int, int]
 
 
 class Unit:
@@ -96,7 +95,7 @@ class Unit:
         u.inactive_until, u.stopped = self.inactive_until, self.stopped
         return u
 
-    def __setstate__(self, state) -> None:
+    def __setstate__(self, state: tuple[Any, dict[str, Any] | None] | dict[str, Any]) -> None:
         """Unpickle (``load_state``); snapshots saved before ``inactive_until`` existed
         get 0 (always active); ``stopped`` (added later) defaults to False."""
         self.inactive_until = 0
@@ -170,7 +169,8 @@ class Play:
         self.flags: dict[str, Any] = {}
         self.filter: str | None = None  # None | "adjacent" | "not_adjacent" | "wounded"
         self.section: int | None = None  # chosen section (Infantry Assault)
-        self.memo: tuple | None = None  # rules' cache (tactics.orderable); never copied
+        # rules' cache (tactics.orderable: its key, the unit ids); never copied
+        self.memo: tuple[tuple[Any, ...], tuple[str, ...]] | None = None
 
     def copy(self) -> "Play":
         p = Play.__new__(Play)
@@ -195,6 +195,19 @@ class Play:
             self.filter,
             self.section,
         )
+
+
+#: a chance step of the turn machine (not a battle's roll): ``n`` dice rolled ``for`` a
+#: card, an option or the night
+Chance = TypedDict("Chance", {"n": int, "for": str})
+
+
+class RetreatOption(TypedDict):
+    """One way the battled unit's owner may answer its flags (the ``retreat`` decision)."""
+
+    to: list[int]  # the hex the retreat ends on (the unit's own: no retreat)
+    losses: int  # figures lost for the flags it cannot retreat
+    ignore: int  # flags ignored
 
 
 class Battle:
@@ -243,9 +256,29 @@ class Battle:
         self.no_ignore = False  # flags may not be ignored
         self.ignore_grenades = False
         self.result: dict[str, Any] | None = None
-        self.retreat_options: list[dict[str, Any]] = []
+        # stage ``retreat``: the owner's choices; stage ``desert_move``: the hexes of the
+        # desert move (one slot for both: :meth:`retreats`, :meth:`desert_hexes`)
+        self.retreat_options: list[RetreatOption] | list[list[int]] = []
         self.vacated = False
         self.flags = 0
+
+    @property
+    def attacker_id(self) -> str:
+        """The attacking unit's id, at the stages only a unit's battle reaches (take
+        ground, overrun, battle back, Ambush); a card attack has no attacking unit."""
+        if self.attacker is None:
+            raise AssertionError(f"a {self.kind} battle has no attacking unit")
+        return self.attacker
+
+    def retreats(self) -> list[RetreatOption]:
+        """The retreat choices (stage ``retreat``)."""
+        # the slot holds retreat options at that stage (desert hexes at ``desert_move``)
+        return cast(list[RetreatOption], self.retreat_options)
+
+    def desert_hexes(self) -> list[list[int]]:
+        """The hexes the armor may move to after taking ground (stage ``desert_move``)."""
+        # the slot holds hexes at that stage (retreat options at ``retreat``)
+        return cast(list[list[int]], self.retreat_options)
 
     def copy(self) -> "Battle":
         b = Battle.__new__(Battle)
@@ -260,7 +293,7 @@ class Battle:
 _NESTED = frozenset({dict, list})
 
 
-class ShallowExt(dict):
+class ShallowExt(dict[str, Any]):
     """Mode data whose values are never mutated in place, only replaced (tuples, nested
     dicts rebuilt on change): a state clone copies its top level only."""
 
@@ -333,7 +366,7 @@ class GameState:
     rng: Rng
     turn: int
     active: str  # the side whose turn it is
-    phase: str | None
+    phase: str
     units: dict[str, Unit]  # unit id -> unit (copy-on-write: :meth:`mut`)
     occ: dict[Hex, str]  # hex -> unit id
     hands: dict[str, list[int]]  # side -> card ids
@@ -341,7 +374,7 @@ class GameState:
     discard: list[int]
     plays: list[Play]
     battles: list[Battle]
-    chance: dict[str, Any] | None  # the chance step waited for
+    chance: Chance | None  # the chance step waited for
     pending: dict[str, Any] | None  # the decision waited for
     elim_medals: dict[str, int]
     exit_medals: dict[str, int]
@@ -351,7 +384,7 @@ class GameState:
     last_card: dict[str, Any]
     extra_draws: dict[str, int]
     recon_cards: list[int]
-    air_targets: list[Any]
+    air_targets: list[Hex]  # Air Power / Barrage targets chosen, in order
     winner: str | None
     game_over: bool
     last_roll: Any
@@ -418,10 +451,10 @@ class GameState:
             owned.add(uid)
         return u
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return {k: getattr(self, k) for k in GameState.__slots__ if k not in ("owned", "hooks")}
 
-    def __setstate__(self, d) -> None:
+    def __setstate__(self, d: dict[str, Any]) -> None:
         for k, v in d.items():
             object.__setattr__(self, k, v)
         self.owned = set(self.units)
@@ -429,6 +462,17 @@ class GameState:
     @property
     def play(self) -> Play | None:
         return self.plays[-1] if self.plays else None
+
+    def current_play(self) -> Play:
+        """The play being carried out (asked only in a phase that has one: ordering,
+        moving, battling, a card's own steps)."""
+        return self.plays[-1]
+
+    def due_chance(self) -> Chance:
+        """The chance step waited for (asked only in the ``chance`` phase)."""
+        if self.chance is None:
+            raise AssertionError("no chance step is waited for")
+        return self.chance
 
     def medals(self, side: str) -> int:
         total = self.elim_medals[side] + self.exit_medals[side]

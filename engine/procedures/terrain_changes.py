@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.geometry import Hex
 from .state import GameState
 from ..core.terrain import Tile
 from ..core.terrain_table import TERRAIN
 from .common import drop_camouflage, terrain_at, tiles_at
 
 
-def _family_tiles(st: GameState, h, family: str) -> tuple[Tile, ...]:
+def _family_tiles(st: GameState, h: Hex, family: str) -> tuple[Tile, ...]:
     return tuple(t for t in tiles_at(st, h) if t.spec.family == family)
 
 
-def remove_family(st: GameState, h, family: str, events: list[dict[str, Any]]) -> bool:
+def remove_family(st: GameState, h: Hex, family: str, events: list[dict[str, Any]]) -> bool:
     tiles = tiles_at(st, h)
     keep = tuple(t for t in tiles if t.spec.family != family)
     if len(keep) == len(tiles):
@@ -24,7 +25,9 @@ def remove_family(st: GameState, h, family: str, events: list[dict[str, Any]]) -
     return True
 
 
-def unit_left_hex(st: GameState, h, events: list[dict[str, Any]], eliminated: bool = False) -> None:
+def unit_left_hex(
+    st: GameState, h: Hex, events: list[dict[str, Any]], eliminated: bool = False
+) -> None:
     """Sandbags are removed when their unit leaves the hex or is eliminated (vocabulary 1.3);
     so is a camouflage marker (vocabulary 3.1)."""
     if _family_tiles(st, h, "sandbag"):
@@ -32,7 +35,7 @@ def unit_left_hex(st: GameState, h, events: list[dict[str, Any]], eliminated: bo
     drop_camouflage(st, h, events)
 
 
-def place_sandbag(st: GameState, h, events: list[dict[str, Any]]) -> bool:
+def place_sandbag(st: GameState, h: Hex, events: list[dict[str, Any]]) -> bool:
     spec = TERRAIN.get("sand")
     if spec is None or terrain_at(st, h).no_sandbag or _family_tiles(st, h, "sandbag"):
         return False

@@ -51,10 +51,11 @@ Our readings, all in this module:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+from ..core.geometry import Hex
 from ..core.errors import IllegalAction
-from ..core.scenario import inactive_turn
+from ..core.scenario_pieces import inactive_turn
 from ..core.scenario_model import Scenario
 from .state import GameState, Unit
 from ..core.units import army_rules, unit_spec
@@ -71,8 +72,6 @@ from .common import (
     unit_sections,
 )
 from .terrain_changes import unit_left_hex
-
-Hex = tuple[int, int]
 
 _COMP: dict[int, tuple[Scenario, dict[str, tuple[str, ...]]]] = {}
 
@@ -152,7 +151,7 @@ def leaders(st: GameState, u: Unit) -> list[Unit]:
 
 def sections(st: GameState, u: Unit) -> frozenset[int]:
     """Sections of every piece (a card reaching any piece may order the train)."""
-    out = frozenset()
+    out: frozenset[int] = frozenset()
     for p in pieces(st, u):
         out |= unit_sections(st, p)
     return out
@@ -312,7 +311,7 @@ def retreat(st: GameState, v: Unit, to: Hex, events: list[dict[str, Any]]) -> No
 
 
 # ----------------------------------------------------------------------------- supply train
-def _supply_option(st: GameState) -> dict[str, Any] | None:
+def _supply_option(st: GameState) -> dict[str, Any] | Literal[True] | None:
     v = st.scn.options.get("supply_train_rules")
     return v if isinstance(v, dict) or v is True else None
 
@@ -402,7 +401,12 @@ def _skip_if_no_room(st: GameState, events: list[dict[str, Any]]) -> None:
 
 def pending(st: GameState) -> dict[str, Any]:
     s = st.ext["supply_train"]
-    return {"type": "reinforce", "seat": st.play.seat, "left": s["left"], "code": s["unit"]["name"]}
+    return {
+        "type": "reinforce",
+        "seat": st.plays[-1].seat,
+        "left": s["left"],
+        "code": s["unit"]["name"],
+    }
 
 
 def legal(st: GameState, seat: str) -> list[dict[str, Any]]:

@@ -67,7 +67,7 @@ def test_12_4a_italian_command_points_fall_per_unit_lost_to_three():
     assert unit(st, (5, 7)).side == "ALLIES"  # took ground (5.7e)
     st = do(st, "end_turn")
     assert st.active == "AXIS" and st.ext["cp"] == 4  # 5 - 1 lost
-    from engine.rulesets.fastplay.machine import command_points
+    from engine.rulesets.fastplay.command import command_points
 
     assert command_points(st, "AXIS") >= 3
 

@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from engine.core.errors import ScenarioError
-from engine.core.scenario import board_for, load_scenario, parse_coord
+from engine.core.scenario import board_for, load_scenario
+from engine.core.scenario_json import parse_coord
 from engine.core.textboard import m44_from_text
 from tests.engine.paths import SCN_DIR
 

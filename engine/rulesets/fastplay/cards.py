@@ -28,7 +28,11 @@ from typing import Any
 
 from ...core.errors import IllegalAction
 from ...procedures.common import parse_hex, parse_unit
+from ...core.geometry import Hex
 from ...procedures.state import GameState
+from .command import turn_play
+from .fights import roll_against
+from .records import Fight, ext
 
 CARDS: tuple[tuple[str, str], ...] = (
     ("their_finest_hour", "Their Finest Hour"),
@@ -76,8 +80,8 @@ def actions(st: GameState, seat: str) -> list[dict[str, Any]]:
     if (
         not st.options.get("command_cards")
         or seat != st.active
-        or st.ext["cp"] <= 0
-        or st.play.flags.get("card_played")
+        or ext(st)["cp"] <= 0
+        or turn_play(st).flags.get("card_played")
     ):
         return []
     out = []
@@ -108,9 +112,9 @@ def play(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) ->
     key = CARDS[cid][0]
     st.hands[side].remove(cid)
     st.discard.append(cid)
-    st.ext["cp"] -= 1
-    st.ext["current"] = None
-    f = st.play.flags
+    ext(st)["cp"] -= 1
+    ext(st)["current"] = None
+    f = turn_play(st).flags
     f["card_played"] = True
     events.append(
         {
@@ -118,11 +122,11 @@ def play(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) ->
             "seat": side,
             "side": side,
             "card": card_json(cid),
-            "cp": st.ext["cp"],
+            "cp": ext(st)["cp"],
         }
     )
     if key == "their_finest_hour":
-        st.ext["cp"] += 3
+        ext(st)["cp"] += 3
     elif key == "behind_enemy_lines":
         f.update(move_max=3, move_max_classes=("inf",), fp_ignore_terrain="inf")
     elif key == "infantry_assault":
@@ -137,7 +141,7 @@ def play(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) ->
         u = parse_unit(st, action)
         _push(st, "medics", u.id, u.hex, 4, side)
     else:
-        v = st.unit_at(parse_hex(action, "target"))
+        v = st.units[st.occ[parse_hex(action, "target")]]  # a legal target: an enemy unit
         targets = [v]
         if key == "air_power":
             for n in sorted(st.scn.board.neighbours(v.hex)):
@@ -149,29 +153,13 @@ def play(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) ->
             _push(st, key, w.id, w.hex, dice, side)
 
 
-def _push(st: GameState, kind: str, uid: str, h, dice: int, side: str) -> None:
-    st.ext["fights"].append(
-        {
-            "kind": kind,
-            "assault": False,
-            "att": None,
-            "tgt": uid,
-            "frm": None,
-            "thex": [*h],
-            "dist": 0,
-            "dice": dice,
-            "stage": "roll",
-            "flags": 0,
-            "opts": [],
-            "vacated": False,
-            "retreated": False,
-            "side": side,
-            "no_ignore": True,
-        }
-    )
+def _push(st: GameState, kind: str, uid: str, h: Hex, dice: int, side: str) -> None:
+    f = roll_against(kind, uid, h, dice, side)
+    f["no_ignore"] = True
+    ext(st)["fights"].append(f)
 
 
-def heal(st: GameState, f: dict, faces: list[str], events: list[dict[str, Any]]) -> None:
+def heal(st: GameState, f: Fight, faces: list[str], events: list[dict[str, Any]]) -> None:
     """Medics & Mechanics: each symbol of the unit's class or star = 1 figure back."""
     u = st.units.get(f["tgt"])
     if u is None:

@@ -27,8 +27,11 @@ from ...procedures.state import GameState
 from . import cards as K
 from . import combat as C
 from . import machine as M
+from . import moves as MV
 from . import setup as SU
+from .command import end_turn
 from .markers import prune
+from .records import ext
 
 
 def new_game(scn: Any, seed: int, options: dict[str, Any] | None) -> GameState:
@@ -120,7 +123,7 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
         return None
     if SU.active(st):
         return SU.pending(st)
-    s = st.ext.get("supply_train")
+    s = ext(st).get("supply_train")
     if s:
         return {
             "type": "reinforce",
@@ -128,9 +131,9 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
             "left": s["left"],
             "code": s["unit"]["name"],
         }
-    if st.ext["fights"]:
+    if ext(st)["fights"]:
         return C.pending(st)
-    m = st.ext["move"]
+    m = ext(st)["move"]
     if m is not None and m["window"]:
         u = st.units[m["unit"]]
         return {
@@ -140,7 +143,7 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
             "hex": [*u.hex],
             "shooters": list(m["window"]),
         }
-    return {"type": "command", "seat": st.active, "cp": st.ext["cp"], "unit": st.ext["current"]}
+    return {"type": "command", "seat": st.active, "cp": ext(st)["cp"], "unit": ext(st)["current"]}
 
 
 def to_act(st: GameState) -> list[str]:
@@ -156,7 +159,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         return SU.legal(st, seat)
     if t == "reinforce":
         return TR.legal(st, seat)
-    if st.ext["fights"]:
+    if ext(st)["fights"]:
         return C.legal(st, seat)
     if t == "opportunity_fire":
         return [
@@ -184,14 +187,14 @@ def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, A
             if t != "reinforce":
                 raise IllegalAction("unknown_action", "place the supply train's units")
             TR.apply_reinforce(st, action, events)
-        elif st.ext["fights"]:
+        elif ext(st)["fights"]:
             C.apply(st, action, events)
         elif p["type"] == "opportunity_fire":
             if t not in ("opportunity_fire", "hold_fire"):
                 raise IllegalAction("unknown_action", "opportunity_fire or hold_fire expected")
-            M.opfire_decision(st, action, events)
+            MV.opfire_decision(st, action, events)
         else:
-            h = K.play if t == "play_card" else M.HANDLERS.get(t)
+            h = K.play if t == "play_card" else M.HANDLERS.get(str(t))
             if h is None:
                 raise IllegalAction("unknown_action", f"unknown action type {t!r}")
             h(st, action, events)
@@ -203,20 +206,20 @@ def advance(st: GameState, events: list[dict[str, Any]]) -> None:
     """Run what needs no decision: a move after an opportunity fire, the end of a turn
     when the CP are spent and the current unit is done or nothing may be ordered (2.3)."""
     prune(st)
-    if SU.active(st) or st.ext.get("supply_train"):
+    if SU.active(st) or ext(st).get("supply_train"):
         return
     for _ in range(8):
-        if st.game_over or st.ext["fights"]:
+        if st.game_over or ext(st)["fights"]:
             return
-        m = st.ext["move"]
+        m = ext(st)["move"]
         if m is not None:
             if m["window"]:
                 return
-            M.after_opfire(st, events)
+            MV.after_opfire(st, events)
             continue
         if M.anything_to_do(st):
             return
-        M.end_turn(st, events, "no_orders" if st.ext["cp"] else "cp_spent")
+        end_turn(st, events, "no_orders" if ext(st)["cp"] else "cp_spent")
 
 
 def apply(st: GameState, action: dict[str, Any]) -> tuple[GameState, list[dict[str, Any]]]:

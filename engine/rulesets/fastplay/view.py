@@ -10,13 +10,14 @@ from __future__ import annotations
 from typing import Any
 
 from ...procedures.common import SIDES, is_top
-from ...procedures.state import GameState
-from .machine import command_points, nation_rules
+from ...procedures.state import GameState, Unit
+from .command import command_points, nation_rules
 from .cards import card_json
 from .markers import has_opfire, suppression
+from .records import ext
 
 
-def _unit_json(st: GameState, u) -> dict[str, Any]:
+def _unit_json(st: GameState, u: Unit) -> dict[str, Any]:
     s = u.spec
     return {
         "id": u.id,
@@ -35,13 +36,13 @@ def _unit_json(st: GameState, u) -> dict[str, Any]:
         "name": s.name,
         "suppression": suppression(st, u.id),
         "opfire": has_opfire(st, u.id),
-        "towed": u.id in st.ext["towed"],
+        "towed": u.id in ext(st)["towed"],
     }
 
 
 def view_for(st: GameState, seat: str | None) -> dict[str, Any]:
-    x = st.ext
-    sides = {}
+    x = ext(st)
+    sides: dict[str, dict[str, Any]] = {}
     for side in SIDES:
         sides[side] = {
             "position": "top" if is_top(st, side) else "bottom",

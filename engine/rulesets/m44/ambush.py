@@ -27,7 +27,7 @@ def ambush_possible(st: GameState, b: Battle) -> bool:
 
 def play_ambush(st: GameState, b: Battle, events: list[dict[str, Any]]) -> None:
     v = st.units[b.target]
-    u = st.units[b.attacker]
+    u = st.units[b.attacker_id]
     card = next(c for c in st.hands[v.side] if CARDS[c].key == "ambush")
     st.hands[v.side].remove(card)
     st.discard.append(card)

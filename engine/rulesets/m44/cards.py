@@ -270,8 +270,8 @@ def _build() -> tuple[CardDef, ...]:
                         _SECTION_TEXT[key].format(s=_SEC[sec]),
                     )
                 )
-    for key, name, copies, kind, secs, units, text in _OTHERS:
-        for _ in range(copies):
+    for key, name, count, kind, secs, units, text in _OTHERS:
+        for _ in range(count):
             out.append(CardDef(len(out), key, name, kind, secs, units, text))
     return tuple(out)
 

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.scenario import parse_coord
+from ...core.geometry import Hex
+from ...core.scenario_json import parse_coord
+from ...core.scenario_model import Scenario
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
 from ...procedures import trains as TR
-from .cards import CARDS, first_of
+from .cards import CARDS, CardDef, first_of
 from ...procedures.common import mode, other
 from ...procedures.movement import exit_hexes, reachable
-from ...procedures.state import GameState, Play
+from ...procedures.state import GameState, Play, Unit
 from .options import conditions as C
 from ...core.errors import IllegalAction
 from .options import extra_cards as EC
@@ -101,7 +103,7 @@ def recon_as_air_power(st: GameState, side: str) -> bool:
     return bool(opts.get("blitz_rules")) and side == "AXIS"
 
 
-def hill317_hexes(scn) -> tuple:
+def hill317_hexes(scn: Scenario) -> tuple[Hex, ...]:
     """The hexes of scenario option ``hill317``: coordinate strings (vocabulary 3.4), as a
     list (or an index-keyed map, or one string)."""
     v = scn.options.get("hill317")
@@ -109,17 +111,19 @@ def hill317_hexes(scn) -> tuple:
     return tuple(h for c in items if (h := parse_coord(c, scn.board.rows)) is not None)
 
 
-def _movers(st: GameState, u) -> list:
+def _movers(st: GameState, u: Unit) -> list[Unit]:
     """The units whose ``move`` actions move the ordered unit ``u``: a train moves by its
     locomotive (forward) or its last wagon (backward), see engine/procedures/trains.py."""
     return TR.leaders(st, u) if u.spec.train else [u]
 
 
-def _may_move_again(play: Play, u) -> bool:
+def _may_move_again(play: Play, u: Unit) -> bool:
     return bool(play.flags.get("move_again")) and not u.moved_again and u.ordered
 
 
-def card_source(st: GameState, side: str, card, as_: str | None = None):
+def card_source(
+    st: GameState, side: str, card: CardDef, as_: str | None = None
+) -> tuple[CardDef, bool, int | None]:
     """(procedure card, mirrored, section) a played ``card`` is carried out as: a Recon
     played as an Air Power (``as_``) is an Air Power; a Counter-Attack copies the card the
     opponent played last (mirrored; a copied Infantry Assault keeps the physical section),
@@ -150,7 +154,7 @@ def check_obliged(st: GameState, phase: str) -> None:
         raise IllegalAction("must_" + phase, f"these units must still {phase}: {', '.join(left)}")
 
 
-def firefight_pairs(st: GameState, play: Play) -> list:
+def firefight_pairs(st: GameState, play: Play) -> list[tuple[Unit, Unit]]:
     """Continuing firefights (option ``firefight_continuing``) ``play`` may declare now:
     :func:`battle.firefight_options` of its side that the mode gives to this play
     (``StandardMode.fights_on``; Overlord: the Field General commanding the unit)."""

@@ -144,7 +144,7 @@ def _deal(st: GameState) -> None:
     if st.options.get("starting_hand_method"):
         # 004 "Starting Hand Method": Recon L, C, R + Direct From HQ; more cards drawn at
         # random; fewer than 4: Direct From HQ + Recon Centre (the engine's fixed choice).
-        fixed = {s: [] for s in SIDES}
+        fixed: dict[str, list[int]] = {s: [] for s in SIDES}
         for s in SIDES:
             for key, sec in (("recon", 0), ("recon", 1), ("recon", 2), ("direct_from_hq", None)):
                 cid = next(

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import CARDS
+from ...core.geometry import Hex
+from .cards import CARDS, CardDef
 from ...core.errors import IllegalAction
 from ...procedures.state import GameState, Play, Quota, Unit
 from ...procedures.common import (
@@ -55,7 +56,8 @@ def _fits(st: GameState, u: Unit, q: Quota) -> bool:
     if q.classes is not None and u.cls not in q.classes:
         return False
     if q.subs:  # Overlord: sub-sections 0..5 of the unit's side (engine.rulesets.overlord.machine)
-        return bool(st.scn.board.subsections(u.hex, u.side == st.scn.player1_side) & q.sections)
+        subs = st.scn.board.subsections(u.hex, u.side == st.scn.player1_side)
+        return q.sections is not None and bool(subs & q.sections)
     if q.sections is None:
         return True
     if u.spec.train:  # a train is in every section one of its pieces is in
@@ -203,7 +205,7 @@ def order(st: GameState, play: Play, u: Unit, events: list[dict[str, Any]]) -> N
     its locomotive, every piece marked ordered)."""
     if not can_activate(st, u) or u.ordered:
         return  # (Extra Command Cards: a unit ordered by an earlier card)
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     if u.spec.train:
         train = pieces(st, u)
         u = train[0]
@@ -231,7 +233,7 @@ def _fallback(st: GameState, play: Play, classes: frozenset[str] | None) -> bool
     return True
 
 
-def card_sections(src, mirror: bool) -> tuple[int, ...]:
+def card_sections(src: CardDef, mirror: bool) -> tuple[int, ...]:
     """The sections a Section card ``src`` orders in (a mirrored Counter-Attack copy acts
     on the same physical flank: section ``2 - s``)."""
     return tuple(2 - s for s in src.sections) if mirror else src.sections
@@ -241,7 +243,7 @@ def setup(
     st: GameState,
     play: Play,
     events: list[dict[str, Any]],
-    src,
+    src: CardDef,
     mirror: bool = False,
     section: int | None = None,
 ) -> None:
@@ -349,13 +351,13 @@ def gung_ho_side(st: GameState, side: str) -> bool:
     return bool(st.scn.options.get("gung_ho")) and st.scn.country.get(side) == "US"
 
 
-def gung_ho(st: GameState, play: Play, src) -> None:
+def gung_ho(st: GameState, play: Play, src: CardDef) -> None:
     """Gung-Ho (standard play): a Section card orders 1 more unit in one of its sections;
     a tactic card ordering 1 or 4 units orders 2 or 5 (after :func:`setup`)."""
     if not play.quotas or play.key.endswith(":fallback") or not gung_ho_side(st, play.side):
         return
     if play.key in SECTION_KEYS:
-        secs = frozenset().union(*(q.sections for q in play.quotas))
+        secs = frozenset[int]().union(*(q.sections or () for q in play.quotas))
         play.quotas = play.quotas + [Quota(secs, 1)]
     elif play.key in GUNG_HO_TACTICS:
         play.quotas = [Quota(q.sections, q.count + 1, q.classes, q.subs) for q in play.quotas]
@@ -436,7 +438,7 @@ def medics_rolled(
 
 
 # ------------------------------------------------------------------- air power / barrage
-def air_chain_ok(st: GameState, hexes: list, h) -> bool:
+def air_chain_ok(st: GameState, hexes: list[Hex], h: Hex) -> bool:
     if not hexes:
         return True
     return any(st.scn.board.distance(h, x) == 1 for x in hexes)
@@ -453,7 +455,7 @@ def target_options(st: GameState, play: Play) -> list[Any]:
     section = play.flags.get("air_section") if not st.air_targets else None
     top = is_top(st, play.side)
 
-    def next_in_chain(h) -> bool:
+    def next_in_chain(h: Hex) -> bool:
         return (
             h not in st.air_targets
             and air_chain_ok(st, st.air_targets, h)
@@ -478,7 +480,7 @@ def target_options(st: GameState, play: Play) -> list[Any]:
     return out
 
 
-def add_target(st: GameState, play: Play, h, events: list[dict[str, Any]]) -> None:
+def add_target(st: GameState, play: Play, h: Hex, events: list[dict[str, Any]]) -> None:
     if h not in target_options(st, play):
         raise IllegalAction("illegal_target", "not a valid target for this card")
     st.air_targets.append(h)
@@ -493,7 +495,7 @@ def start_card_attacks(st: GameState, play: Play, events: list[dict[str, Any]]) 
 
 
 def next_card_target(st: GameState, events: list[dict[str, Any]]) -> None:
-    play = st.play
+    play = st.current_play()
     while st.air_targets:
         h = st.air_targets.pop(0)
         v = st.unit_at(h)

@@ -66,9 +66,10 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
         return BS.pending_for(st)
     ph = st.phase
     if ph == "chance":
-        return {"type": "roll", "seat": "chance", "dice": st.chance["n"], "for": st.chance["for"]}
+        c = st.due_chance()
+        return {"type": "roll", "seat": "chance", "dice": c["n"], "for": c["for"]}
     if ph == "play_card":
-        out = {"type": "play_card", "seat": mode(st).hand_seat(st, st.active)}
+        out: dict[str, Any] = {"type": "play_card", "seat": mode(st).hand_seat(st, st.active)}
         if st.plays:  # option army_manoeuvres: a further card is optional
             out["played"] = len(st.plays)
         return out
@@ -86,7 +87,7 @@ def compute_pending(st: GameState) -> dict[str, Any] | None:
     if step is not None:
         return step.pending(st)
     if ph in PHASE_PENDING:
-        return {"type": ph, "seat": st.play.seat}
+        return {"type": ph, "seat": st.current_play().seat}
     return st.hooks.phases[ph].pending(st)  # an option's own phase (campaign pre-battle)
 
 
@@ -103,7 +104,6 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if st.battles:
         return BS.legal(st, seat)
     ph = st.phase
-    play = st.play
     if ph == "play_card":
         if st.plays:  # Extra Command Cards: a further card, or end_cards
             side = st.active
@@ -133,14 +133,16 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
     if ph == "choose_section":
         return [
             {"type": "choose_section", "seat": seat, "section": s}
-            for s in T.infantry_sections(st, play)
+            for s in T.infantry_sections(st, st.current_play())
         ]
     if ph == "target":
-        out = [{"type": "target", "seat": seat, "hex": [*h]} for h in T.target_options(st, play)]
+        hexes = T.target_options(st, st.current_play())
+        out = [{"type": "target", "seat": seat, "hex": [*h]} for h in hexes]
         if st.air_targets:
             out.append({"type": "end_targets", "seat": seat})
         return out
     if ph == "order":
+        play = st.current_play()
         return (
             [{"type": "order", "seat": seat, "unit": u.id} for u in T.orderable(st, play)]
             + [
@@ -160,7 +162,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
         if st.ext and "firefights" in st.ext:
             out += [
                 {"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
-                for a, b in firefight_pairs(st, play)
+                for a, b in firefight_pairs(st, st.current_play())
             ]
         return out + ([] if obliged(st, ph) else [{"type": "end_battles", "seat": seat}])
     phases = st.hooks.phases
@@ -171,7 +173,7 @@ def _pass_turn(st: GameState, action: dict[str, Any], events: list[dict[str, Any
     """A side with no Command card to play (an empty hand: a deck that does not reshuffle,
     cards discarded) orders nothing this turn (004 silent: no card, no order); the end of
     its turn runs as usual (its draw, then :func:`medals.end_out_of_cards`)."""
-    if playable(st, st.active) or st.hooks.play_card_options(st, action.get("seat")):
+    if playable(st, st.active) or st.hooks.play_card_options(st, str(action.get("seat"))):
         raise IllegalAction(
             "card_must_be_played",
             "a Command card must be played: passing is only for a side with no card to play",
@@ -243,12 +245,12 @@ def _roll(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
     if st.battles:
         BO.resolve_roll(st, faces, events)
         return
-    why = st.chance["for"]
+    why = st.due_chance()["for"]
     st.chance = None
     if why == "their_finest_hour":
-        T.tfh_rolled(st, st.play, faces, events)
+        T.tfh_rolled(st, st.current_play(), faces, events)
     elif why == "medics":
-        T.medics_rolled(st, st.play, faces, events)
+        T.medics_rolled(st, st.current_play(), faces, events)
     elif why == "night":
         night_rolled(st, faces, events)
         st.phase = "play_card"
@@ -321,20 +323,21 @@ def _choose_section(st: GameState, action: dict[str, Any], events: list[dict[str
     s = action.get("section")
     if not isinstance(s, int):
         raise IllegalAction("malformed_action", "field 'section' must be 0, 1 or 2")
-    T.choose_section(st, st.play, s, events)
+    T.choose_section(st, st.current_play(), s, events)
 
 
 def _target(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    T.add_target(st, st.play, parse_hex(action, "hex"), events)
-    limit = 4 if st.play.key == "air_power" else 1
-    if len(st.air_targets) >= limit or not T.target_options(st, st.play):
-        T.start_card_attacks(st, st.play, events)
+    play = st.current_play()
+    T.add_target(st, play, parse_hex(action, "hex"), events)
+    limit = 4 if play.key == "air_power" else 1
+    if len(st.air_targets) >= limit or not T.target_options(st, play):
+        T.start_card_attacks(st, play, events)
 
 
 def _end_targets(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     if not st.air_targets:
         raise IllegalAction("no_target", "choose at least one target")
-    T.start_card_attacks(st, st.play, events)
+    T.start_card_attacks(st, st.current_play(), events)
 
 
 def _choose_card(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -425,18 +428,17 @@ def advance(st: GameState, events: list[dict[str, Any]]) -> None:
         if st.game_over or st.battles:
             return
         ph = st.phase
-        play = st.play
-        if ph == "order" and not _orders_left(st, play):
-            T.end_orders(st, play, events)
+        if ph == "order" and not _orders_left(st, st.current_play()):
+            T.end_orders(st, st.current_play(), events)
         elif ph == "move" and EC.open_for(st) and _fitting(st, st.active, playable(st, st.active)):
             st.phase = "play_card"  # Extra Command Cards: a further card may be played
         elif ph == "move" and not any(_anything_to_move(st, p) for p in EC.unit_plays(st)):
             st.phase = "battle"
         elif ph == "battle" and not any(_anything_to_battle(st, p) for p in EC.unit_plays(st)):
             st.phase = "end"
-        elif ph == "target" and not T.target_options(st, play) and not st.air_targets:
+        elif ph == "target" and not T.target_options(st, st.current_play()) and not st.air_targets:
             st.phase = "end"
-        elif ph == "choose_section" and not T.infantry_sections(st, play):
+        elif ph == "choose_section" and not T.infantry_sections(st, st.current_play()):
             st.phase = "end"
         elif ph == "end":
             _end_turn(st, events)

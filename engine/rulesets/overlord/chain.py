@@ -5,13 +5,15 @@ turn machine: :mod:`engine.rulesets.overlord.machine`."""
 
 from __future__ import annotations
 
-from typing import Any
+from types import TracebackType
+from typing import Any, Literal
 
 from ...core.errors import IllegalAction
 from ...procedures import battle_stack as BS
-from ..m44.cards import CARDS
+from ...core.scenario_model import Scenario
+from ..m44.cards import CARDS, CardDef
 from ...procedures.common import SIDES, is_top
-from ...procedures.state import GameState, Play
+from ...procedures.state import GameState, Play, Unit
 from ..m44 import turn as TU
 from .cards import AIR_SORTIE_KEY, BOTH_HALVES, FGS, ONE_HALF
 
@@ -77,16 +79,16 @@ def zone(fg: str, half: int | None = None) -> frozenset[int]:
     return frozenset({2 * i + half}) if half is not None else frozenset({2 * i, 2 * i + 1})
 
 
-def in_zone(st: GameState, u, z: frozenset[int]) -> bool:
+def in_zone(st: GameState, u: Unit, z: frozenset[int]) -> bool:
     return bool(st.scn.board.subsections(u.hex, is_top(st, u.side)) & z)
 
 
-def fg_units(st: GameState, side: str, fg: str, z: frozenset[int] | None = None):
+def fg_units(st: GameState, side: str, fg: str, z: frozenset[int] | None = None) -> list[Unit]:
     z = z if z is not None else zone(fg)
     return [u for u in st.units.values() if u.side == side and in_zone(st, u, z)]
 
 
-def _gung_ho_sides(scn) -> list[str]:
+def _gung_ho_sides(scn: Scenario) -> list[str]:
     """Gung-Ho for a US side when the scenario has option ``gung_ho`` OR front PACIFIC."""
     front = str((scn.raw.get("game_info") or {}).get("front", "")).upper()
     if not (scn.options.get("gung_ho") or front == "PACIFIC"):
@@ -99,7 +101,7 @@ def _hand_count(st: GameState, side: str) -> int:
     return sum(1 for c in st.hands[side] if CARDS[c].key != AIR_SORTIE_KEY)
 
 
-def _put(x: dict, key: str, sub: Any, value: Any) -> None:
+def _put(x: dict[str, Any], key: str, sub: Any, value: Any) -> None:
     """``x[key][sub] = value`` copy-on-write: ext's values are never mutated in place
     (``ShallowExt``: a state clone copies the top level only)."""
     x[key] = {**x[key], sub: value}
@@ -110,7 +112,8 @@ def _side_x(st: GameState) -> str:
     """Side whose C-in-C is deciding (commissar setup may be the non-active side)."""
     x = st.ext
     if x["step"] == "commissar_setup":
-        return x["setup"][0]
+        first: str = x["setup"][0]  # the sides still to set their chips up
+        return first
     return st.active
 
 
@@ -171,7 +174,8 @@ def _waiting(st: GameState) -> list[dict[str, Any]]:
     x = st.ext
     step = x["step"]
     if step == "scenario_setup":
-        return [TU.compute_pending(st)]
+        p = TU.compute_pending(st)
+        return [p] if p is not None else []
     side = _side_x(st)
     if step in ("commissar_setup", "commissar"):
         return [
@@ -203,7 +207,7 @@ class _Focus:
     def __init__(self, st: GameState, play: Play, keep: bool = True) -> None:
         self.st, self.play, self.keep = st, play, keep
 
-    def __enter__(self):
+    def __enter__(self) -> Play:
         st, play = self.st, self.play
         self.index = st.plays.index(play)
         if st.plays[-1] is not play:
@@ -213,7 +217,12 @@ class _Focus:
         st.phase = play.flags["stage"]
         return play
 
-    def __exit__(self, *exc):
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> Literal[False]:
         st = self.st
         self.play.flags["stage"] = st.phase
         st.phase = self.outer
@@ -227,6 +236,8 @@ def _play_of(st: GameState, s: str) -> Play:
     side, role = split(s)
     if role == "cinc":
         return st.plays[-1]
+    if role is None:  # not a role seat: no play of its own
+        raise IllegalAction("not_your_turn", "you have nothing to do now")
     battle_wave = not _any_pre(st)
     for p in _fg_plays(st, role):
         if (p.flags["stage"] == "battle") if battle_wave else (p.flags["stage"] in PRE):
@@ -301,7 +312,7 @@ def _dispatch_error(
     return _fg_mix_error(c, d[to])
 
 
-def _fg_mix_error(c, given: tuple) -> str | None:
+def _fg_mix_error(c: CardDef, given: tuple[int, ...]) -> str | None:
     """May a Field General who already received ``given`` also receive card ``c``?
     (002: a Tactic card alone; at most two cards; two Section cards one per half; an Air
     Sortie may go with a Section card, never with another Tactic card.)"""

@@ -30,6 +30,7 @@ from ...procedures.state import GameState, Play, Quota, ShallowExt
 from ..m44.options import airdrop as AD
 from ...procedures import battle_outcome as BO
 from ...procedures import battle_stack as BS
+from ...procedures.chance import roll_faces
 from ..m44.options import smoke as SM
 from ..m44 import turn as TU
 from ..m44 import end_turn as ET
@@ -193,6 +194,8 @@ def legal_actions(st: GameState, s: str | None) -> list[dict[str, Any]]:
     if x["step"] == "scenario_setup":
         return TU.legal_actions(st, s)
     side, role = split(s)
+    if side is None or role is None:  # (a wait of a seat is a role seat's)
+        return []
     t = p["type"]
     if t == "commissar":
         out = [{"type": "commissar", "seat": s, "card": c} for c in _chip_options(st, side)]
@@ -261,7 +264,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, A
         _roll(st, action, events)
     else:
         waits = [p for p in _waiting(st) if p["seat"] == s]
-        if not waits:
+        if not waits or not isinstance(s, str):
             who = ", ".join(to_act(st))
             raise IllegalAction("not_your_turn", f"waiting for {who}")
         p = waits[0]
@@ -272,6 +275,8 @@ def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, A
             _after_focus(st, st.plays[-1], events)
         elif st.ext["step"] == "scenario_setup":
             _scenario_setup(st, action, events)
+        elif side is None or role is None:  # the chance seat: no play of its own
+            raise IllegalAction("not_your_turn", "you have nothing to do now")
         elif p["type"] == "commissar":
             _commissar(st, side, action, events)
         elif p["type"] == "dispatch":
@@ -303,13 +308,15 @@ def _handle(st: GameState, action: dict[str, Any], events: list[dict[str, Any]])
 
 
 def _roll(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    if not st.battles and st.chance["for"] == "night":
+    if not st.battles and st.due_chance()["for"] == "night":
         _night_roll(st, action, events)
         return
-    if st.battles or st.chance["for"] != "initiative":
+    if st.battles or st.due_chance()["for"] != "initiative":
         play = st.plays[-1]  # the play whose battle / card roll this is
         tfh = (
-            not st.battles and play.flags.get("ol_tfh") and st.chance["for"] == "their_finest_hour"
+            not st.battles
+            and play.flags.get("ol_tfh")
+            and st.due_chance()["for"] == "their_finest_hour"
         )
         with _Focus(st, play):
             TU._roll(st, action, events)
@@ -335,7 +342,7 @@ def _night_roll(st: GameState, action: dict[str, Any], events: list[dict[str, An
     002 is silent on who rolls; the roll is a side-wide decision-free step, so it is
     the side's Commander-in-Chief (``hand_seat``, as for the scenario set-up steps): the
     ``dice_rolled`` event carries his seat."""
-    faces = TU.roll_faces(st, action)
+    faces = roll_faces(st, action)
     st.chance = None
     TRU.night_rolled(st, faces, events)
 

@@ -5,11 +5,12 @@ Overlord part of the view."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..m44.cards import CARDS, card_view
 from ...procedures.common import SIDES, StandardMode, is_top
-from ...procedures.state import GameState, Play
+from ...procedures.state import GameState, Play, Unit
 from . import machine
 from .cards import FGS
 from .chain import FIREFIGHT_PLAY, ROLES, _side_x, _waiting, seat, split, zone
@@ -33,7 +34,7 @@ class TeamMode(StandardMode):
             return seat(side, FGS[c.sections[0]])
         return seat(side, "cinc")
 
-    def unit_seat(self, st: GameState, u) -> str:
+    def unit_seat(self, st: GameState, u: Unit) -> str:
         secs = st.scn.board.sections(u.hex, is_top(st, u.side))
         return seat(u.side, FGS[min(secs)] if secs else "cinc")
 
@@ -50,11 +51,11 @@ class OverlordMode(TeamMode):
     def play_seat(self, st: GameState, side: str, card: int | None) -> str:
         return seat(side, "cinc")
 
-    def unit_seat(self, st: GameState, u) -> str:
+    def unit_seat(self, st: GameState, u: Unit) -> str:
         subs = st.scn.board.subsections(u.hex, is_top(st, u.side))
         return seat(u.side, FGS[min(subs) // 2] if subs else "cinc")
 
-    def fights_on(self, st: GameState, play: Play, u) -> bool:
+    def fights_on(self, st: GameState, play: Play, u: Unit) -> bool:
         """A continuing firefight is fought without an order: the Field General commanding
         the unit's sub-section declares it, through his card-less firefight play of the
         battle wave (:func:`_firefight_plays`), never through a card play."""
@@ -82,7 +83,10 @@ _VIEW_PARTS_MAX = 5_000
 
 
 def _interned(
-    tag: str, sources: tuple[Any, ...], scalars: tuple[Any, ...], make: Any
+    tag: str,
+    sources: tuple[Any, ...],
+    scalars: tuple[Any, ...],
+    make: Callable[[], dict[str, Any]],
 ) -> dict[str, Any]:
     """``make()``, or the dict it gave for the same ``sources`` (by identity: the memo
     keeps them alive, so their ids name them) and equal ``scalars``."""
@@ -182,7 +186,7 @@ def _extend_view(
         view["pending"] = mine[0]
     view["pendings"] = waits
     vside, role = split(s)
-    if vside is None:
+    if vside is None or role is None:  # (both, or neither)
         view["overlord"] = public
         return
     coc = per_side.get(vside)  # the side's chain of command: once per side

@@ -10,10 +10,11 @@ from typing import Any
 from ...core.errors import IllegalAction
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
-from ..m44.cards import ALL, CARDS
+from ...core.geometry import Hex
+from ..m44.cards import ALL, CARDS, CardDef
 from ...procedures.common import adjacent_enemies, other, parse_hex, parse_unit, terrain_at
 from ...procedures.medals import check_victory, update_objectives
-from ...procedures.state import GameState, Play, Quota
+from ...procedures.state import GameState, Play, Quota, Unit
 from ...procedures.terrain_changes import unit_left_hex
 from ...procedures.trains import coupled
 from ..m44 import tactics as T
@@ -75,6 +76,8 @@ def _dispatch_action(
     cs = seat(side, "cinc")
     if t == "dispatch":
         cid, to = action.get("card"), action.get("to")
+        if not isinstance(cid, int) or not isinstance(to, str):
+            raise IllegalAction("malformed_action", "dispatch needs a card id and 'to'")
         err = _dispatch_error(st, side, cid, to)
         if err:
             raise IllegalAction(err, _MESSAGES.get(err, err))
@@ -91,7 +94,7 @@ def _dispatch_action(
     elif t == "undo_dispatch":
         cid = action.get("card")
         for r in ROLES:
-            if cid in x["dispatch"][r]:
+            if isinstance(cid, int) and cid in x["dispatch"][r]:
                 _put(x, "dispatch", r, tuple(c for c in x["dispatch"][r] if c != cid))
                 events.append(
                     {
@@ -216,7 +219,7 @@ def _fg_play_card(
     if action.get("type") != "play_card":
         raise IllegalAction("wrong_phase", "play one of the cards you received first")
     cid = action.get("card")
-    if cid not in x["received"][fg]:
+    if not isinstance(cid, int) or cid not in x["received"][fg]:
         raise IllegalAction("card_not_in_hand", "you did not receive that card")
     half = action.get("half")
     opts = _halves(st, fg, cid)
@@ -246,7 +249,7 @@ def _fg_play_card(
             **({"copy": copy} if action.get("copy") else {}),
         }
     )
-    src = card
+    src: CardDef | None = card
     gung = side in x["gung_ho_sides"]
     plus = 0
     if card.key == "counter_attack":
@@ -332,7 +335,7 @@ def copy_choice(st: GameState, side: str, fg: str, cid: int, copy: Any) -> str |
                 "choose what the Counter-Attack copies: copy 'field_general' or 'cinc'",
             )
         return next(iter(srcs), None)
-    if copy not in srcs:
+    if not isinstance(copy, str) or copy not in srcs:
         have = [c for c in COPY_CHOICES if c in srcs]
         raise IllegalAction("illegal_copy", f"field 'copy' must be one of {have}")
     return copy
@@ -361,7 +364,7 @@ def _copy_cinc_card(
 def _fg_setup(
     st: GameState,
     play: Play,
-    src,
+    src: CardDef,
     fg: str,
     half: int | None,
     plus: int,
@@ -374,13 +377,13 @@ def _fg_setup(
     flags = play.flags
     st.phase = "order"
 
-    def q(count, classes=None, zz=z):
+    def q(count: int, classes: frozenset[str] | None = None, zz: frozenset[int] = z) -> Quota:
         return Quota(zz, count, classes, True)
 
     inf, arm, art = frozenset({"inf"}), frozenset({"armor"}), frozenset({"art"})
     units = fg_units(st, play.side, fg, z)
 
-    def fallback(classes) -> bool:
+    def fallback(classes: frozenset[str]) -> bool:
         if any(u.cls in classes for u in units):
             return False
         play.quotas = [q(1 + plus)]
@@ -503,13 +506,13 @@ def _initiative_rolled(st: GameState, face: str, events: list[dict[str, Any]]) -
     )
 
 
-def _retreat_ends(st: GameState, u) -> list:
+def _retreat_ends(st: GameState, u: Unit) -> list[Hex]:
     if u.cls in terrain_at(st, u.hex).cannot_leave or coupled(st, u):
         return []  # (a coupled train piece does not retreat alone)
     return sorted(BO._retreat_ends(st, u, 1))
 
 
-def _retreatable(st: GameState, side: str, fg: str) -> list:
+def _retreatable(st: GameState, side: str, fg: str) -> list[Unit]:
     return [u for u in fg_units(st, side, fg) if _retreat_ends(st, u)]
 
 

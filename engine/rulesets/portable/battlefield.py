@@ -25,6 +25,7 @@ from .state import (
     State,
     Unit,
     baseline,
+    cell,
     cell_of,
     name_of,
     other,
@@ -47,7 +48,7 @@ def adjacent(a: str | None, b: str | None) -> bool:
 
 
 def distance(a: str, b: str) -> int:
-    return GRID.distance(cell_of(a), cell_of(b))
+    return GRID.distance(cell(a), cell(b))
 
 
 def steps(side: str, area: str) -> list[str]:
@@ -59,7 +60,7 @@ def steps(side: str, area: str) -> list[str]:
 
 def behind(side: str, area: str) -> str:
     """The area one step back towards ``side``'s baseline (its Reserve Area from it)."""
-    x, y = cell_of(area)
+    x, y = cell(area)
     y2 = y - FORWARD[side]
     return name_of((x, y2)) if GRID.inside((x, y2)) else RESERVE[side]
 
@@ -90,7 +91,7 @@ def crosses_river(st: State, a: str, b: str) -> bool:
     if st.river is None or not on_battlefield(a) or not on_battlefield(b):
         return False
     low = int(st.river[0]) - 1  # "1-2": between y 0 and y 1
-    ya, yb = cell_of(a)[1], cell_of(b)[1]
+    ya, yb = cell(a)[1], cell(b)[1]
     return min(ya, yb) == low and max(ya, yb) == low + 1
 
 
@@ -124,7 +125,7 @@ def attack_direction(st: State, attacker_area: str, target: Unit) -> str:
     The text has no facing: a unit faces the enemy baseline, so an attack from the area
     in front of it (towards the enemy) is frontal, from beside it a flank attack, from
     behind it (its own baseline side) a rear attack."""
-    (_, ay), (_, ty) = cell_of(attacker_area), cell_of(target.area)
+    (_, ay), (_, ty) = cell(attacker_area), cell(target.at)
     dy = ay - ty
     if dy == FORWARD[target.side]:
         return "front"
@@ -136,7 +137,7 @@ def attack_direction(st: State, attacker_area: str, target: Unit) -> str:
 def line_of_sight(st: State, gun: Unit, target_area: str) -> bool:
     """ "No other units between the firing artillery unit and the target unit"; from a
     hill it "can fire over friendly units that are in front of them" not on a hill."""
-    a, b = cell_of(gun.area), cell_of(target_area)
+    a, b = cell(gun.at), cell(target_area)
     on_hill = feature(st, gun.area) == "hill"
     for line in GRID.between(a, b):
         blocked = False

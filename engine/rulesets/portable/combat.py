@@ -56,9 +56,9 @@ def can_attack(st: State, u: Unit) -> bool:
 def targets(st: State, u: Unit) -> list[Unit]:
     if not can_attack(st, u):
         return []
-    out = []
-    for a in neighbours(u.area):
-        if (u.area, a) in st.fights:
+    out: list[Unit] = []
+    for a in neighbours(u.at):
+        if (u.at, a) in st.fights:
             continue
         out.extend(st.in_area(a, other(u.side)))
     return out
@@ -76,15 +76,15 @@ def attack(st: State, u: Unit, t: Unit, ev: list[dict[str, Any]]) -> None:
     if not (u.fight_on or engaged(st, u)):
         activate(st, u, ev)
     u.fought, u.fight_on = True, False
-    st.fights = st.fights + ((u.area, t.area),)
-    direction = attack_direction(st, u.area, t)
+    st.fights = st.fights + ((u.at, t.at),)
+    direction = attack_direction(st, u.at, t)
     st.combat = {
         "kind": "close",
         "unit": u.id,
         "side": u.side,
         "target": t.id,
-        "from": u.area,
-        "to": t.area,
+        "from": u.at,
+        "to": t.at,
         "direction": direction,
     }
     st.pending = {"type": "roll", "seat": "chance", "for": "close_combat", "dice": 2}
@@ -101,30 +101,32 @@ def attack(st: State, u: Unit, t: Unit, ev: list[dict[str, Any]]) -> None:
     )
 
 
-def modifiers(st: State, x: Unit, y: Unit, initiator: bool, direction: str) -> list[list]:
+def modifiers(
+    st: State, x: Unit, y: Unit, initiator: bool, direction: str
+) -> list[tuple[str, int]]:
     """The modifiers of ``x``'s D6 against the enemy unit ``y``."""
-    mods = []
-    if any(f.type == x.type and f.id != x.id for f in st.in_area(x.area, x.side)):
-        mods.append(["same-type support", 1])
+    mods: list[tuple[str, int]] = []
+    if any(f.type == x.type and f.id != x.id for f in st.in_area(x.at, x.side)):
+        mods.append(("same-type support", 1))
     g = st.general_of(x.side)
     if g is not None and g.area == x.area:
-        mods.append(["General present", 1])
+        mods.append(("General present", 1))
     if st.options["flank_attacks"] and direction != "front":
         mods.append(
-            [f"{direction} attack", 1] if initiator else [f"attacked in the {direction}", -1]
+            (f"{direction} attack", 1) if initiator else (f"attacked in the {direction}", -1)
         )
-    if uphill(st, y.area, x.area) or cover(st, y.area):
-        mods.append(["enemy uphill or in cover", -1])
-    if fortified(st, y.area):
-        mods.append(["enemy in fortifications", -1])
-    if initiator and st.options["river_defence"] and crosses_river(st, x.area, y.area):
-        mods.append(["attacking across the river", -1])
+    if uphill(st, y.at, x.at) or cover(st, y.at):
+        mods.append(("enemy uphill or in cover", -1))
+    if fortified(st, y.at):
+        mods.append(("enemy in fortifications", -1))
+    if initiator and st.options["river_defence"] and crosses_river(st, x.at, y.at):
+        mods.append(("attacking across the river", -1))
     return mods
 
 
 def resolve(st: State, dice: list[int], ev: list[dict[str, Any]]) -> list[str]:
     """The close combat roll: returns the ids hit, the defender first."""
-    c = st.combat
+    c = st.resolving()
     a, d = st.units[c["unit"]], st.units[c["target"]]
     ma = modifiers(st, a, d, True, c["direction"])
     md = modifiers(st, d, a, False, c["direction"])
@@ -138,7 +140,7 @@ def resolve(st: State, dice: list[int], ev: list[dict[str, Any]]) -> list[str]:
         "target": d.id,
         "side": a.side,
         "dice": list(dice),
-        "modifiers": {a.id: ma, d.id: md},
+        "modifiers": {a.id: [list(m) for m in ma], d.id: [list(m) for m in md]},
         "score": {a.id: sa, d.id: sd},
         "hit": hit,
     }

@@ -44,7 +44,7 @@ def targets(st: State, u: Unit) -> list[str]:
     return [
         a
         for a in GRID_AREAS
-        if st.in_area(a, other(u.side)) and distance(u.area, a) <= RANGE and line_of_sight(st, u, a)
+        if st.in_area(a, other(u.side)) and distance(u.at, a) <= RANGE and line_of_sight(st, u, a)
     ]
 
 
@@ -66,8 +66,8 @@ def fire(st: State, u: Unit, target: str, ev: list[dict[str, Any]]) -> None:
     )
 
 
-def modifiers(st: State, u: Unit, target: str) -> list[list]:
-    mods = []
+def modifiers(st: State, u: Unit, target: str) -> list[tuple[str, int]]:
+    mods: list[tuple[str, int]] = []
     mem = st.fire_memory.get(u.id)
     if (
         mem
@@ -75,22 +75,22 @@ def modifiers(st: State, u: Unit, target: str) -> list[list]:
         and mem[1] == target
         and any(st.units[uid].area == target and st.units[uid].moves == n for uid, n in mem[2])
     ):
-        mods.append(["same stationary target", 1])
+        mods.append(("same stationary target", 1))
     g = st.general_of(u.side)
     if g is not None and g.area == u.area:
-        mods.append(["General present", 1])
+        mods.append(("General present", 1))
     if (
         cover(st, target)
         or fortified(st, target)
         or (st.options["hill_cover_vs_artillery"] and feature(st, target) == "hill")
     ):
-        mods.append(["target in cover", -1])
+        mods.append(("target in cover", -1))
     return mods
 
 
 def resolve(st: State, die: int, ev: list[dict[str, Any]]) -> list[str]:
     """The fire roll: returns the ids of the units hit (every unit in the area, or none)."""
-    c = st.combat
+    c = st.resolving()
     u = st.units[c["unit"]]
     target = c["target"]
     mods = modifiers(st, u, target)
@@ -103,7 +103,7 @@ def resolve(st: State, die: int, ev: list[dict[str, Any]]) -> list[str]:
         "unit": u.id,
         "side": u.side,
         "dice": [die],
-        "modifiers": mods,
+        "modifiers": [list(m) for m in mods],
         "score": score,
         "result": "lands" if lands else "ineffective",
     }

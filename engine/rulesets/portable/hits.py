@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.errors import EngineError
+
 from .battlefield import behind, room_for
 from .movement import place
 from .state import State, Unit
@@ -34,20 +36,20 @@ DONE = {"type": "_combat_done"}
 
 
 def start(st: State, hit: list[str], ev: list[dict[str, Any]]) -> None:
-    st.combat = dict(st.combat, hits=list(hit), current=None)
+    st.combat = {**st.resolving(), "hits": list(hit), "current": None}
     next_hit(st, ev)
 
 
 def next_hit(st: State, ev: list[dict[str, Any]]) -> None:
     if st.over:
         return
-    c = st.combat
+    c = st.resolving()
     queue = list(c["hits"])
     while queue:
         u = st.units[queue.pop(0)]
         if u.lost:
             continue
-        st.combat = dict(c, hits=queue, current=u.id)
+        st.combat = {**c, "hits": queue, "current": u.id}
         ev.append(
             {"type": "unit_hit", "unit": u.id, "side": u.side, "area": u.area, "by": c["kind"]}
         )
@@ -63,13 +65,23 @@ def next_hit(st: State, ev: list[dict[str, Any]]) -> None:
         else:
             st.pending = {"type": "roll", "seat": "chance", "for": "hit", "dice": 1, "unit": u.id}
         return
-    st.combat = dict(c, hits=[], current=None)
+    st.combat = {**c, "hits": [], "current": None}
     st.pending = dict(DONE)
 
 
+def _current(st: State) -> Unit:
+    """The unit whose hit is being resolved."""
+    uid = st.resolving().get("current")
+    if uid is None:
+        raise EngineError("malformed_state", "no hit is being resolved")
+    return st.units[uid]
+
+
 def general_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
-    u = st.units[st.combat["current"]]
+    u = _current(st)
     g = st.general_of(u.side)
+    if g is None:  # the roll is due only when he stands with the unit hit
+        raise EngineError("malformed_state", "no General to roll for")
     total = sum(dice)
     result = (
         "killed"
@@ -99,7 +111,7 @@ def general_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
 
 
 def hit_roll(st: State, die: int, ev: list[dict[str, Any]]) -> None:
-    u = st.units[st.combat["current"]]
+    u = _current(st)
     lose = die <= LOSE_AT_MOST[u.quality]
     st.last_roll = {
         "for": "hit",
@@ -123,7 +135,7 @@ def hit_roll(st: State, die: int, ev: list[dict[str, Any]]) -> None:
 
 
 def retreat_area(st: State, u: Unit) -> str | None:
-    to = behind(u.side, u.area)
+    to = behind(u.side, u.at)
     return to if room_for(st, u, to) else None
 
 

@@ -39,7 +39,7 @@ def reachable(st: State, u: Unit) -> dict[str, list[str]]:
         allowance = 1
     occ = _occupancy(st)
     out: dict[str, list[str]] = {}
-    frontier = [(u.area, [])]
+    frontier: list[tuple[str, list[str]]] = [(u.at, [])]
     for _ in range(allowance):
         nxt = []
         for area, path in frontier:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from .battlefield import deploy_zone, room_for
-from .state import EDGES, FILES, SIDES, State, baseline, other
+from .state import EDGES, FILES, SIDES, State, baseline, decided, other
 
 TERRAIN_TABLE = {1: None, 2: "hill", 3: "hill", 4: "built_up", 5: "wood", 6: "river"}
 START_TURN = {"type": "_start_turn"}
@@ -78,7 +78,7 @@ def terrain_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> None:
 def terrain_options(st: State, feat: str) -> list[str]:
     if feat == "river":
         return list(EDGES)
-    line = baseline(st.defender)
+    line = baseline(decided(st.defender))
     if feat == "wood":
         line = tuple(a for a in line if a[0] in (FILES[0], FILES[-1]))
     return [a for a in line if a not in st.terrain]

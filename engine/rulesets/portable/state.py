@@ -11,7 +11,7 @@ General) for RED, ``b1``..``b6`` and ``bG`` for BLUE.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.core.errors import EngineError
 from engine.core.rng import Rng
@@ -49,6 +49,19 @@ def cell_of(area: str) -> Cell | None:
     return _CELLS.get(area)
 
 
+def cell(area: str) -> Cell:
+    """The grid cell of a battlefield area (never a Reserve Area)."""
+    return _CELLS[area]
+
+
+def decided(side: str | None) -> str:
+    """A side the game has decided by now (the attacker after the set-up throw, the
+    active side within a phase); a state without it is malformed."""
+    if side is None:
+        raise EngineError("malformed_state", "a side the game has not decided yet")
+    return side
+
+
 AREAS = GRID_AREAS + (RESERVE["RED"], RESERVE["BLUE"])
 
 
@@ -79,10 +92,37 @@ class Unit:
     def general(self) -> bool:
         return self.type == "general"
 
+    @property
+    def at(self) -> str:
+        """The area of a piece on the board (``area`` is None before its deployment and
+        after its loss); a rule asks it only of pieces on the board."""
+        if self.area is None:
+            raise EngineError("malformed_state", f"{self.id} is not on the board")
+        return self.area
+
     def copy(self) -> "Unit":
         u = Unit.__new__(Unit)
         u.__dict__.update(self.__dict__)
         return u
+
+
+#: the fire or close combat being resolved (``State.combat``): who fights, then the
+#: units it hit, one at a time (``hits`` still to resolve, ``current`` being resolved)
+Combat = TypedDict(
+    "Combat",
+    {
+        "kind": str,  # fire | close
+        "unit": str,  # the firing / attacking unit
+        "side": str,
+        "target": str,  # fire: the target area; close: the target unit
+        "from": str,  # close: the attacker's area
+        "to": str,  # close: the target's area
+        "direction": str,  # close: front | flank | rear
+        "hits": list[str],
+        "current": str | None,
+    },
+    total=False,
+)
 
 
 @dataclass
@@ -101,10 +141,11 @@ class State:
     dice: dict[str, int] = field(default_factory=dict)  # this turn's activation scores
     activations: int = 0  # left in the active phase
     fights: tuple[tuple[str, str], ...] = ()  # (from, to) close combats this phase
-    fire_memory: dict[str, tuple[Any, ...]] = field(
+    # artillery -> (turn, target area, ((unit id, its moves), ...)) of its last fire
+    fire_memory: dict[str, tuple[int, str, tuple[tuple[str, int], ...]]] = field(
         default_factory=dict
-    )  # artillery -> (turn, area, ((uid, moves),..))
-    combat: dict[str, Any] | None = None
+    )
+    combat: Combat | None = None
     last_roll: dict[str, Any] | None = None
     over: bool = False
     winner: str | None = None
@@ -119,7 +160,7 @@ class State:
         s.terrain = dict(self.terrain)
         s.dice = dict(self.dice)
         s.fire_memory = dict(self.fire_memory)
-        s.combat = None if self.combat is None else dict(self.combat)
+        s.combat = None if self.combat is None else self.combat.copy()
         return s
 
     @property
@@ -142,6 +183,12 @@ class State:
             and (side is None or u.side == side)
             and (generals or not u.general)
         ]
+
+    def resolving(self) -> Combat:
+        """The combat being resolved (its rolls and choices come only while there is one)."""
+        if self.combat is None:
+            raise EngineError("malformed_state", "no combat is being resolved")
+        return self.combat
 
     def general_of(self, side: str) -> Unit | None:
         g = self.units[side[0].lower() + "G"]

@@ -55,8 +55,9 @@ def parse(text: str) -> tuple[dict[str, str], list[tuple[str, str, str, str, int
         for x, tok in enumerate(toks):
             area = name_of((x, y))
             ter, _, ps = tok.partition(":")
-            if TERRAIN[ter]:
-                terrain[area] = TERRAIN[ter]
+            feat = TERRAIN[ter]
+            if feat:
+                terrain[area] = feat
             for p in filter(None, ps.split(",")):
                 pieces.append(_piece(area, p))
     return terrain, pieces

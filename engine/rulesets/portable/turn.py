@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import combat, fire, movement
-from .state import SIDES, State, other
+from .state import SIDES, State, decided, other
 from .victory import end
 
 RESUME = {"type": "_resume"}
@@ -59,7 +59,7 @@ def initiative_roll(st: State, dice: list[int], ev: list[dict[str, Any]]) -> Non
                 "reason": "attacker",
             }
         )
-        start_phase(st, st.attacker, ev)
+        start_phase(st, decided(st.attacker), ev)
         return
     high = SIDES[0] if dice[0] > dice[1] else SIDES[1]
     st.last_roll["result"] = high
@@ -103,8 +103,9 @@ def has_activation(st: State, side: str) -> bool:
 def resume(st: State, ev: list[dict[str, Any]]) -> None:
     """Back to the active side's phase; it ends by itself when nothing is left to do."""
     st.combat = None
-    if has_activation(st, st.active):
-        st.pending = {"type": "activate", "seat": st.active, "activations": st.activations}
+    side = decided(st.active)
+    if has_activation(st, side):
+        st.pending = {"type": "activate", "seat": side, "activations": st.activations}
     else:
         end_phase(st, ev)
 
@@ -112,6 +113,6 @@ def resume(st: State, ev: list[dict[str, Any]]) -> None:
 def end_phase(st: State, ev: list[dict[str, Any]]) -> None:
     ev.append({"type": "phase_ended", "side": st.active, "turn": st.turn})
     if st.active == st.first:
-        start_phase(st, other(st.active), ev)
+        start_phase(st, other(decided(st.active)), ev)
     else:
         start_turn(st, ev)

@@ -9,7 +9,7 @@ from . import armies
 from .activation import engaged
 from .battlefield import deploy_zone
 from .rules_help import HELP
-from .state import AREAS, EDGES, GRID, RESERVE, SIDES, State, baseline, cell_of
+from .state import AREAS, EDGES, GRID, RESERVE, SIDES, State, Unit, baseline, cell_of
 from .victory import lost_units
 
 POSITION = {"RED": "top", "BLUE": "bottom"}
@@ -17,7 +17,7 @@ POSITION = {"RED": "top", "BLUE": "bottom"}
 
 def board() -> dict[str, Any]:
     """Static: the grid, the Reserve Areas, the river lines, the sides' baselines."""
-    areas = []
+    areas: list[dict[str, Any]] = []
     for a in AREAS:
         c = cell_of(a)
         if c is None:
@@ -44,7 +44,7 @@ def board() -> dict[str, Any]:
     }
 
 
-def unit_view(st: State, u) -> dict[str, Any]:
+def unit_view(st: State, u: Unit) -> dict[str, Any]:
     return {
         "id": u.id,
         "side": u.side,
@@ -97,5 +97,5 @@ def _army_title(value: Any) -> str:
     return armies.PRESETS[value]["title"] if isinstance(value, str) else "Custom army"
 
 
-def events_for(st: State, events: list[dict[str, Any]], seat: str | None) -> list[dict]:
+def events_for(st: State, events: list[dict[str, Any]], seat: str | None) -> list[dict[str, Any]]:
     return [dict(e) for e in events]

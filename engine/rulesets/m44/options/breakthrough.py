@@ -40,6 +40,8 @@ from __future__ import annotations
 from typing import Any
 
 from ....core.errors import IllegalAction
+from ....core.geometry import Hex
+from ....core.scenario_model import Scenario
 from ....procedures.state import GameState, Play, Quota, Unit
 from ....core.units import UnitSpec, army_rules, unit_spec
 from .. import tactics as T
@@ -54,11 +56,10 @@ from ....procedures.common import (
 )
 from ....procedures.movement import move_class
 
-Hex = tuple[int, int]
 KEY = "breakthrough"
 
 
-def templates(scn) -> dict[str, dict[str, Any]]:
+def templates(scn: Scenario) -> dict[str, dict[str, Any]]:
     """Side -> unit template of the option (sides without a usable template left out)."""
     v = scn.options.get("armor_breakthrough_rules")
     if not isinstance(v, dict):
@@ -103,19 +104,14 @@ def units_left(st: GameState, side: str) -> int:
     return total - done if turn == st.turn else 0
 
 
-def _may_enter(st: GameState, play: Play | None) -> bool:
-    return (
-        play is not None
-        and play.key in T.SECTION_KEYS
-        and st.phase == "order"
-        and units_left(st, play.side) > 0
-    )
+def _may_enter(st: GameState, play: Play) -> bool:
+    return play.key in T.SECTION_KEYS and st.phase == "order" and units_left(st, play.side) > 0
 
 
 def entry_hexes(st: GameState, play: Play | None) -> list[Hex]:
     """Baseline hexes where the active side's armour may enter now (empty list when the
     option is off, used up, or the card has no order left for such a hex)."""
-    if not _may_enter(st, play):
+    if play is None or not _may_enter(st, play):
         return []
     spec = _spec(st, play.side, templates(st.scn)[play.side])
     if spec is None:
@@ -151,12 +147,12 @@ def after_setup(st: GameState, play: Play, sections: tuple[int, ...]) -> None:
 def enter(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """Action ``armor_breakthrough {hex}``: a new unit of the template enters on ``hex``,
     ordered by the card, stopped, its overrun used up."""
-    play = st.play
+    play = st.current_play()
     h = parse_hex(action, "hex")
-    if h not in entry_hexes(st, play):
-        raise IllegalAction("illegal_move", "no armour may break through onto that hex")
     side = play.side
-    spec = _spec(st, side, templates(st.scn)[side])
+    spec = _spec(st, side, templates(st.scn)[side]) if h in entry_hexes(st, play) else None
+    if spec is None:
+        raise IllegalAction("illegal_move", "no armour may break through onto that hex")
     uid = _new_unit_id(st)
     u = Unit(uid, side, spec, h, spec.figures, spec.figures, spec.badge)
     u.moved = 1  # entered the baseline hex: must stop there

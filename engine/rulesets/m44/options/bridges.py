@@ -69,7 +69,8 @@ def _key(h: Hex) -> str:
 
 def marks(st: GameState) -> dict[str, dict[str, Any]]:
     """The Battle Stars on bridges: "row,col" -> {"rigged": side | None, "hits": n}."""
-    return (st.ext or {}).get("bridges", {})
+    out: dict[str, dict[str, Any]] = (st.ext or {}).get("bridges", {})
+    return out
 
 
 def _set_mark(st: GameState, h: Hex, rigged: str | None, hits: int) -> None:
@@ -251,7 +252,9 @@ def card_bombard(
     st: GameState, side: str, h: Hex, n: int, kind: str, events: list[dict[str, Any]]
 ) -> None:
     """A Barrage / Air Power die roll against the bridge at ``h`` (kind ``bombard_bridge``)."""
-    b = Battle(None, side, None, h, None, 0, n, "bombard_bridge")
+    # no firing unit and no target unit: the roll is against the bridge (``target_hex``);
+    # the record keeps None as its target, as every game stored so far has it
+    b = Battle(None, side, None, h, None, 0, n, "bombard_bridge")  # type: ignore[arg-type]
     st.battles.append(b)
     events.append(
         {

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import CARDS
+from ..cards import CARDS, CardDef
 from ....core.errors import IllegalAction
 from ....procedures.state import GameState, Play
 from ..tactics import SECTION_KEYS, card_sections
@@ -55,7 +55,7 @@ def on(st: GameState) -> bool:
     return bool(st.options.get(OPTION)) and st.mode == "standard"
 
 
-def claim(src, mirror: bool) -> frozenset[int]:
+def claim(src: CardDef, mirror: bool) -> frozenset[int]:
     """The sections a card carried out as ``src`` claims (see the module text)."""
     if src.key in SECTION_KEYS:
         return frozenset(card_sections(src, mirror))
@@ -76,7 +76,7 @@ def claimed(st: GameState) -> frozenset[int]:
     return out
 
 
-def check_claim(st: GameState, src, mirror: bool) -> None:
+def check_claim(st: GameState, src: CardDef, mirror: bool) -> None:
     """Refuse a further card whose sections are already claimed."""
     if on(st) and st.plays and claim(src, mirror) & claimed(st):
         raise IllegalAction(
@@ -100,7 +100,7 @@ def end_cards(st: GameState, action: dict[str, Any], events: list[dict[str, Any]
     """Action ``end_cards``: no more cards this turn; movement begins."""
     if not st.plays:
         raise IllegalAction("no_card_played", "play at least one card first")
-    st.play.flags["cards_done"] = True
+    st.current_play().flags["cards_done"] = True
     events.append({"type": "cards_ended", "side": st.active, "count": len(st.plays)})
     st.phase = "move"
 
@@ -109,7 +109,7 @@ def unit_plays(st: GameState) -> list[Play]:
     """The plays whose ordered units move and battle now: every card of the turn under
     Extra Command Cards, else the current play only."""
     plays = st.plays
-    return plays if len(plays) > 1 and on(st) else [st.play]
+    return plays if len(plays) > 1 and on(st) else [st.current_play()]
 
 
 def play_holding(st: GameState, uid: str) -> Play | None:

@@ -263,7 +263,7 @@ def special_rolled(
     )
     h = b.target_hex
     if b.kind == "heal":
-        u = st.units.get(b.attacker)
+        u = st.units.get(b.attacker_id)
         if u is None:
             return
         gain = min(u.max_figures - u.figures, sum(1 for f in faces if f in ("star", "inf")))

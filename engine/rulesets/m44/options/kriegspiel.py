@@ -32,9 +32,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ....core.geometry import Hex
+from ....core.scenario_model import Scenario
 from ....procedures.battle import unit_dice
 from ....procedures.common import SIDES, camouflaged, mode, other
-from ....procedures.state import GameState
+from ....procedures.state import GameState, Unit
 
 OPTION = "kriegspiel"
 DELAY = "kriegspiel_watch_delay"  # turns after which a side's events reach its watchers
@@ -106,12 +108,12 @@ def viewer_side(st: GameState | None, seat: str | None) -> str | None:
     return side if side in SIDES else None
 
 
-def detection_range(st: GameState, u) -> int:
+def detection_range(st: GameState, u: Unit) -> int:
     """A unit's battle range: the hexes it sees enemy units within."""
     return max(1, len(unit_dice(st, u)))
 
 
-_MEMO: dict[tuple, tuple] = {}
+_MEMO: dict[tuple[Any, ...], tuple[Scenario, frozenset[str]]] = {}  # -> (it, detected)
 
 
 def detected(st: GameState, side: str) -> frozenset[str]:
@@ -157,13 +159,13 @@ def shown(st: GameState, side: str | None) -> frozenset[str]:
     return detected(st, SIDES[0]) | detected(st, SIDES[1])
 
 
-def hidden(st: GameState, side: str, unit) -> bool:
+def hidden(st: GameState, side: str, unit: Unit) -> bool:
     """Extension point ``hidden``: ``unit`` (an enemy of ``side``) is off its board."""
     return on(st) and unit.side != side and unit.id not in detected(st, side)
 
 
 # ============================================================================ moves
-def unseen(st: GameState, u) -> frozenset | None:
+def unseen(st: GameState, u: Unit) -> frozenset[Hex] | None:
     """Extension point ``unseen``: the hexes of the enemy units ``u``'s side has not
     detected; its move destinations are those of its board, where they are not (a
     missing destination would tell of a hidden unit)."""
@@ -175,7 +177,7 @@ def unseen(st: GameState, u) -> frozenset | None:
     )
 
 
-def move_stop(st: GameState, u, path: list) -> int | None:
+def move_stop(st: GameState, u: Unit, path: list[tuple[Hex, int]]) -> int | None:
     """Extension point ``move_stop``: the referee stops a move whose path runs into a
     hidden unit (at the hex before its hex: no unit moves onto or through another) or
     next to a hidden camouflaged one ("If a Camouflaged Unit is within Close Assault
@@ -312,7 +314,12 @@ def annotate(before: GameState, after: GameState, events: list[dict[str, Any]]) 
         for s in SIDES:
             v = _fog_event(e, s, det0[s], det1[s], owner, occ)
             seat = (v or {}).get("seat")
-            if isinstance(seat, str) and ":" in seat and not seat.startswith(s + ":"):
+            if (
+                v is not None
+                and isinstance(seat, str)
+                and ":" in seat
+                and not seat.startswith(s + ":")
+            ):
                 v = {**v, "seat": seat.partition(":")[0]}  # not which enemy general acts
             if v is not e:
                 fog[s] = v
@@ -343,7 +350,7 @@ def _fog_event(
     det0: frozenset[str],
     det1: frozenset[str],
     owner: dict[str, str],
-    occ: tuple,
+    occ: tuple[dict[Hex, str], dict[Hex, str]],
 ) -> dict[str, Any] | None:
     """What side ``s`` sees of event ``e`` (``e`` itself when all of it)."""
     t = e["type"]
@@ -366,7 +373,8 @@ def _fog_event(
             hide = (_MOVES if subj not in det0 else ()) + (_ARRIVALS if subj not in det1 else ())
             hide = tuple(k for k in hide if e.get(k) is not None)
             return {**e, **{k: None for k in hide}} if hide else e
-        if owner.get(e.get("target_unit")) == s:  # dice thrown at one of its units
+        target = e.get("target_unit")
+        if isinstance(target, str) and owner.get(target) == s:  # dice at one of its units
             return {k: e[k] for k in OBSERVED if k in e}
         return None
     units = e.get("units")

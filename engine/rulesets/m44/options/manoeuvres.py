@@ -43,6 +43,7 @@ from __future__ import annotations
 from typing import Any
 
 from ....core.errors import IllegalAction
+from ....core.geometry import Hex
 from ....procedures.state import GameState, Play, Unit
 from .. import tactics as T
 from ....procedures.common import is_top, mode, set_ext, side_units
@@ -74,8 +75,10 @@ def enabled(st: GameState, kind: str) -> bool:
     return bool(st.options.get(kind) or st.options.get("army_manoeuvres"))
 
 
-def _used(st: GameState) -> tuple:
-    return (st.ext or {}).get(KEY, {"used": ()})["used"]
+def _used(st: GameState) -> tuple[tuple[str, str], ...]:
+    """(side, kind) of each declaration made this game."""
+    used: tuple[tuple[str, str], ...] = (st.ext or {}).get(KEY, {"used": ()})["used"]
+    return used
 
 
 def play_card_options(st: GameState, seat: str) -> list[dict[str, Any]]:
@@ -105,7 +108,9 @@ def declare(st: GameState, action: dict[str, Any], events: list[dict[str, Any]])
     st.phase = "move"
 
 
-def allowed_destinations(st: GameState, u: Unit, play: Play | None, res: dict) -> dict:
+def allowed_destinations(
+    st: GameState, u: Unit, play: Play | None, res: dict[Hex, int]
+) -> dict[Hex, int]:
     """Filter the move destinations ``res`` of ``u`` by the play's ``advance`` flag."""
     adv = play.flags.get("advance") if play is not None else None
     if not adv or not res:

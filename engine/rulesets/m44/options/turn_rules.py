@@ -42,7 +42,8 @@ def _night_roll_due(st: GameState, side: str) -> bool:
         return False
     if x.get("night_rolled") == st.turn:
         return False
-    return x["visibility"] > 1 if x["night_reverse"] else x["visibility"] < 6
+    track: int = x["visibility"]
+    return track > 1 if x["night_reverse"] else track < 6
 
 
 def night_roll_if_due(st: GameState, side: str) -> None:
@@ -94,7 +95,8 @@ def commissar_card(st: GameState, side: str) -> int | None:
     x = st.ext
     if not x or "commissar_chip" not in x:
         return None
-    return x["commissar_chip"].get(side)
+    card: int | None = x["commissar_chip"].get(side)  # the card under the chip
+    return card
 
 
 def _needs_commissar_card(st: GameState, side: str) -> bool:

@@ -35,7 +35,7 @@ Standard and team modes (the Overlord machine does not offer them).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ..cards import CARDS
 from ....core.errors import IllegalAction
@@ -48,8 +48,17 @@ OPTION = "discard_useless_cards"
 KEY = "useless_cards"  # GameState.ext: {"method1_used": (sides,), "offered": (ids,)}
 
 
-def _x(st: GameState) -> dict[str, Any]:
-    return (st.ext or {}).get(KEY, {"method1_used": (), "offered": ()})
+class Offer(TypedDict):
+    """``GameState.ext["useless_cards"]``: the sides that used method 1 this game, the
+    cards laid face up for the opponent to take."""
+
+    method1_used: tuple[str, ...]
+    offered: tuple[int, ...]
+
+
+def _x(st: GameState) -> Offer:
+    x: Offer = (st.ext or {}).get(KEY, {"method1_used": (), "offered": ()})
+    return x
 
 
 def play_card_options(st: GameState, seat: str) -> list[dict[str, Any]]:
@@ -111,9 +120,9 @@ def take(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) ->
     cid, give = action.get("card"), action.get("give")
     side, opp = st.active, other(st.active)
     x = _x(st)
-    if cid not in x["offered"]:
+    if not isinstance(cid, int) or cid not in x["offered"]:
         raise IllegalAction("card_not_offered", "take one of the cards laid face up")
-    if give not in st.hands[opp]:
+    if not isinstance(give, int) or give not in st.hands[opp]:
         raise IllegalAction("card_not_in_hand", "give a card of your own hand")
     st.hands[opp].remove(give)
     st.hands[opp].append(cid)

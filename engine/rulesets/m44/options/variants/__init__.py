@@ -10,10 +10,11 @@ in force.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from .....core.errors import EngineError
-from .....procedures.state import GameState
+from .....procedures.hooks import Victory
+from .....procedures.state import GameState, Unit
 from . import (
     cybermen,
     exterminate,
@@ -24,7 +25,16 @@ from . import (
 )
 from .common import KEY, data
 
-MODULES = {
+
+class Variant(Protocol):
+    """A variant's module: its object of the game and its part of the view."""
+
+    def victory(self, st: GameState) -> Victory: ...
+
+    def view(self, st: GameState) -> dict[str, Any]: ...
+
+
+MODULES: dict[str, Variant] = {
     zombie.NAME: zombie,
     exterminate.NAME: exterminate,
     cybermen.NAME: cybermen,
@@ -33,12 +43,18 @@ MODULES = {
 }
 
 
-def victory(st: GameState) -> Any:
-    m = MODULES.get(st.options.get("variant"))
+def _variant(options: Mapping[str, Any]) -> Variant | None:
+    """The module of the variant ``options`` choose (option ``variant``), if any."""
+    name = options.get("variant")
+    return MODULES.get(name) if isinstance(name, str) else None
+
+
+def victory(st: GameState) -> Victory:
+    m = _variant(st.options)
     return None if m is None else m.victory(st)
 
 
-def targets_key(st: GameState, u: Any) -> Any:
+def targets_key(st: GameState, u: Unit) -> object:
     """What the targets memo must tell apart in a variant game: the unit's profile (a
     variant's profiles are not the scenario's, and units made during the game take ids
     whose profile differs between games), the sickness level and the Heroic Leader
@@ -52,7 +68,7 @@ def targets_key(st: GameState, u: Any) -> Any:
 def view(st: GameState) -> dict[str, Any] | None:
     """``view.variant``: the variant in force and its public state (markers, towns,
     sickness, reinforcements due; ``victory``: the variant's victory counts), or None."""
-    m = MODULES.get(st.options.get("variant"))
+    m = _variant(st.options)
     if m is None or not (st.ext or {}).get(KEY):
         return None
     out = m.view(st)
@@ -87,7 +103,7 @@ HOOKS = {"game_setup": refuse_overlord, "victory": victory, "targets_key": targe
 
 def hooks_for(options: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The extensions of the variant or preset ``options`` choose, then the package's."""
-    variant = MODULES.get(options.get("variant"))
+    variant = _variant(options)
     out: list[Mapping[str, Any]] = [
         m.HOOKS
         for m in (cybermen, exterminate, nineteen_eighty_four, war_of_the_worlds, zombie)

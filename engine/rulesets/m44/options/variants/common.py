@@ -18,6 +18,7 @@ from .....core.units import UnitSpec
 from .....core.terrain import Tile
 from .....core.terrain_table import TERRAIN
 from .....procedures.common import SIDES, fresh_unit_id, other, set_ext, tiles_at
+from .....procedures.hooks import Victory
 from .....procedures.state import GameState, Unit
 
 KEY = "variant"
@@ -118,7 +119,7 @@ def remove_unit(st: GameState, u: Unit) -> None:
     del st.units[u.id]
 
 
-def medal_victory(st: GameState, counts: dict[str, int]) -> Any:
+def medal_victory(st: GameState, counts: dict[str, int]) -> Victory:
     """The standard object of the game with the variant's victory counts: a side with its
     count of medals wins (``medals``), a side with no unit left loses (``annihilation``);
     False while nobody has won.  (A variant never changes the shared scenario: its

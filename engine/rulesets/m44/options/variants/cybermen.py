@@ -29,14 +29,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from .....procedures.state import GameState, Unit
+from .....core.units import UnitSpec
+from .....procedures.hooks import Victory
+from .....procedures.state import Battle, GameState, Unit
 from .common import alien, convert_side, data, medal_victory, on, put, spec_like
 
 NAME = "CYBERMEN"
 KIND = "cyberman"
 
 
-def cyberman_spec(base) -> Any:
+def cyberman_spec(base: UnitSpec) -> UnitSpec:
     return spec_like(
         base,
         KIND,
@@ -62,7 +64,9 @@ def setup(st: GameState) -> None:
     put(st, reinforced=0)
 
 
-def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> tuple:
+def hits_flags(
+    st: GameState, b: Battle, v: Unit, faces: list[str], hf: tuple[int, int]
+) -> tuple[int, int]:
     """Grenades miss (profile ``hit_by``); every flag is ignored."""
     if not on(st, NAME) or not is_cyberman(v):
         return hf
@@ -96,7 +100,7 @@ def figures_lost(
         )
 
 
-def victory(st: GameState) -> Any:
+def victory(st: GameState) -> Victory:
     return medal_victory(st, st.scn.victory)
 
 

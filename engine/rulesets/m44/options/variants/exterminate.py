@@ -43,7 +43,9 @@ from __future__ import annotations
 from typing import Any
 
 from .....procedures.common import SIDES, other
-from .....procedures.state import GameState, Unit
+from .....core.units import UnitSpec
+from .....procedures.hooks import Victory
+from .....procedures.state import Battle, GameState, Unit
 from .common import (
     alien,
     convert_side,
@@ -62,7 +64,7 @@ NAME = "EXTERMINATE"
 DALEKS = ("dalek", "special_weapons_dalek")
 
 
-def dalek_spec(base) -> Any:
+def dalek_spec(base: UnitSpec) -> UnitSpec:
     return spec_like(
         base,
         "dalek",
@@ -79,7 +81,7 @@ def dalek_spec(base) -> Any:
     )
 
 
-def special_spec(base) -> Any:
+def special_spec(base: UnitSpec) -> UnitSpec:
     return spec_like(
         base,
         "special_weapons_dalek",
@@ -96,7 +98,7 @@ def special_spec(base) -> Any:
     )
 
 
-def mercenary_spec(base) -> Any:
+def mercenary_spec(base: UnitSpec) -> UnitSpec:
     return spec_like(
         base,
         "dalek_mercenary",
@@ -193,7 +195,9 @@ def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     put(st, exterminated=tuple(done), start_hex=())
 
 
-def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> tuple:
+def hits_flags(
+    st: GameState, b: Battle, v: Unit, faces: list[str], hf: tuple[int, int]
+) -> tuple[int, int]:
     """Grenades miss (profile ``hit_by``); the first flag is ignored, each further one
     removes a model; no retreat."""
     if not on(st, NAME):
@@ -230,7 +234,7 @@ def figures_lost(
         events.append({"type": "unit_surrendered", "unit": u.id, "side": side, "hex": [*u.hex]})
 
 
-def victory(st: GameState) -> Any:
+def victory(st: GameState) -> Victory:
     """ "Daleks always need to get 10 Victory Points to win, or 20 in an Overlord
     Scenario"; the human side keeps the scenario's count."""
     return medal_victory(st, data(st)["victory"])

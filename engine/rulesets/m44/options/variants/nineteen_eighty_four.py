@@ -42,7 +42,8 @@ from .....core.unit_types import typed_spec
 from .....core.units import unit_spec
 from ...cards import CARDS
 from .....procedures.common import SIDES, is_top, other, set_ext
-from .....procedures.state import GameState, Unit
+from .....procedures.hooks import Victory
+from .....procedures.state import Battle, GameState, Unit
 from .common import (
     add_unit,
     baseline,
@@ -111,7 +112,9 @@ def setup(st: GameState) -> None:
     put(st, due=(), victory={s: VICTORY for s in SIDES})
 
 
-def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> tuple:
+def hits_flags(
+    st: GameState, b: Battle, v: Unit, faces: list[str], hf: tuple[int, int]
+) -> tuple[int, int]:
     """Purple Flags are casualties, not retreats."""
     if not on(st, NAME):
         return hf
@@ -165,7 +168,7 @@ def turn_begins(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
         add_unit(st, side, spec, h, spec.figures, events, "reinforcement")
 
 
-def victory(st: GameState) -> Any:
+def victory(st: GameState) -> Victory:
     """004: "Victory goes to the first player to gain 12 Victory Points"."""
     return medal_victory(st, data(st)["victory"])
 

@@ -52,7 +52,10 @@ from .....core.unit_types import typed_spec
 from .....core.units import unit_spec
 from .....procedures.battle import apply_hits
 from .....procedures.medals import check_victory
-from .....procedures.state import GameState, Unit
+from .....core.units import UnitSpec
+from .....core.geometry import Hex
+from .....procedures.hooks import Victory
+from .....procedures.state import Battle, GameState, Unit
 from .common import (
     add_unit,
     alien,
@@ -80,7 +83,7 @@ EXTRA_CARDS = 2
 PRESET = "war_of_the_worlds_units"  # scenario option: units already converted
 
 
-def fighting_spec(base) -> Any:
+def fighting_spec(base: UnitSpec) -> UnitSpec:
     return spec_like(
         base,
         FIGHTING,
@@ -98,7 +101,7 @@ def fighting_spec(base) -> Any:
     )
 
 
-def handling_spec(base) -> Any:
+def handling_spec(base: UnitSpec) -> UnitSpec:
     return spec_like(
         base,
         HANDLING,
@@ -252,7 +255,9 @@ def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     put(st, seized=tuple(seized), start_hex=())
 
 
-def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> tuple:
+def hits_flags(
+    st: GameState, b: Battle, v: Unit, faces: list[str], hf: tuple[int, int]
+) -> tuple[int, int]:
     if not on(st, NAME) or not is_martian(v):
         return hf
     hits, flags = hf
@@ -279,7 +284,7 @@ def figures_lost(
         put(st, ruined=d["ruined"] + (v.hex,))
 
 
-def pass_through(st: GameState, u: Unit) -> frozenset | None:
+def pass_through(st: GameState, u: Unit) -> frozenset[Hex] | None:
     """004: "Martian Units may pass through each others hexes but may not end their
     Movement in the same hex"."""
     if not on(st, NAME) or not is_martian(u):
@@ -300,7 +305,7 @@ def dice_minus(st: GameState, u: Unit) -> int:
     return data(st)["sick"] if on(st, NAME) and is_martian(u) else 0
 
 
-def victory(st: GameState) -> Any:
+def victory(st: GameState) -> Victory:
     d = data(st)
     side, hum = alien(st), human(st)
     mart = [u for u in st.units.values() if u.side == side]

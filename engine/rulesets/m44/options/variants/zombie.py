@@ -38,13 +38,16 @@ Engine reading of the text (quoted in tests/engine/test_variants.py):
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
+from .....core.geometry import Hex
 from .....core.scenario_model import ExitZone
 from .....procedures import battle as B
 from .....procedures.battle_outcome import dislodge_unit
 from .....procedures.common import is_top, mode
-from .....procedures.state import GameState, Play, Unit
+from .....core.units import UnitSpec
+from .....procedures.hooks import Victory
+from .....procedures.state import Battle, GameState, Play, Unit
 from ... import tactics as T
 from .common import (
     add_unit,
@@ -67,7 +70,7 @@ SPLIT_AT = 6
 COPIES = {"inf": 1, "art": 2, "armor": 3}
 
 
-def zombie_spec(base) -> Any:
+def zombie_spec(base: UnitSpec) -> UnitSpec:
     return spec_like(
         base,
         "zombie",
@@ -83,11 +86,11 @@ def zombie_spec(base) -> Any:
     )
 
 
-def is_zombie(u: Unit | None) -> bool:
+def is_zombie(u: Unit | None) -> TypeGuard[Unit]:
     return u is not None and u.spec.kind == "zombie"
 
 
-def _spot(st: GameState, origin, dead: str, taken: set) -> Any:
+def _spot(st: GameState, origin: Hex, dead: str, taken: set[Hex]) -> Hex | None:
     board = st.scn.board
     top = is_top(st, dead)
     for dist in (1, 2, 3):
@@ -117,7 +120,7 @@ def setup(st: GameState) -> None:
         spec = zombie_spec(u.spec)
         extra += [(u.hex, spec)] * (COPIES.get(u.cls, 1) - 1)
         respec(u, spec)
-    taken: set = set()
+    taken: set[Hex] = set()
     for origin, spec in extra:
         h = _spot(st, origin, dead, taken)
         if h is not None:
@@ -178,7 +181,7 @@ def turn_ending(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     put(st, markers=tuple(marks), claimed=tuple(claimed), start_hex=())
 
 
-def _town_duty(st: GameState, u: Unit) -> set:
+def _town_duty(st: GameState, u: Unit) -> set[Hex]:
     """The empty marker hexes next to zombie ``u`` that has not moved yet: "One Zombie
     Unit must enter a Towns & Villages or Bunkers hex if it begins its Move next to one"
     (a zombie that starts next to an empty marker hex must move into one; once one has
@@ -189,15 +192,15 @@ def _town_duty(st: GameState, u: Unit) -> set:
     return {h for h in st.scn.board.neighbours(u.hex) if h in marks and h not in st.occ}
 
 
-def destinations(st: GameState, u: Unit, play: Any, res: dict) -> dict:
+def destinations(st: GameState, u: Unit, play: Play | None, res: dict[Hex, int]) -> dict[Hex, int]:
     """A zombie with a town duty may only move into one of those marker hexes."""
-    if not on(st, NAME) or play.flags.get("advance") != NAME:
+    if not on(st, NAME) or play is None or play.flags.get("advance") != NAME:
         return res
     duty = _town_duty(st, u)
     return {h: k for h, k in res.items() if h in duty} if duty else res
 
 
-def obligations(st: GameState, play: Any, phase: str) -> list[str]:
+def obligations(st: GameState, play: Play, phase: str) -> list[str]:
     """Zombies with a town duty must move; "Zombie Units must Battle when in Close
     Assault with the Living" (an ordered zombie next to a Living unit it may battle)."""
     if not on(st, NAME) or play.flags.get("advance") != NAME:
@@ -218,20 +221,22 @@ def obligations(st: GameState, play: Any, phase: str) -> list[str]:
     return out
 
 
-def _ranges(st: GameState, u: Unit, play: Any) -> list:
+def _ranges(st: GameState, u: Unit, play: Play) -> list[tuple[Hex, int]]:
     """(target hex, distance) of the zombie's legal targets."""
     board = st.scn.board
     return [(h, board.distance(u.hex, h)) for h, _dice in B.targets(st, u, play)]
 
 
-def exit_zones(st: GameState, side: str, zones: list) -> list:
+def exit_zones(st: GameState, side: str, zones: list[ExitZone]) -> list[ExitZone]:
     """The Living may leave the board by their own baseline row (to save figures)."""
     if not on(st, NAME) or side != human(st):
         return zones
     return zones + [ExitZone(side, tuple(section_hexes(st, baseline(st, side), None)), 1)]
 
 
-def hits_flags(st: GameState, b: Any, v: Unit, faces: list[str], hf: tuple) -> tuple:
+def hits_flags(
+    st: GameState, b: Battle, v: Unit, faces: list[str], hf: tuple[int, int]
+) -> tuple[int, int]:
     if not on(st, NAME) or not is_zombie(v):
         return hf
     hits, flags = hf
@@ -298,7 +303,7 @@ def _make_room(st: GameState, z: Unit, events: list[dict[str, Any]]) -> Any:
     return None
 
 
-def dislodge(st: GameState, z: Unit, h: Any) -> Any:
+def dislodge(st: GameState, z: Unit, h: Hex) -> Hex | None:
     """ "A Zombie Unit that is forced to Retreat into another simply dislodges that Unit
     back one hex": the first free hex (board order, not the ocean) one step back from
     ``h`` for the zombie of ``z``'s side on ``h``, or None (extension point
@@ -312,7 +317,7 @@ def dislodge(st: GameState, z: Unit, h: Any) -> Any:
     return None
 
 
-def victory(st: GameState) -> Any:
+def victory(st: GameState) -> Victory:
     if not on(st, NAME):
         return None
     dead, living = alien(st), human(st)
