@@ -21,7 +21,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.ruleset import Ruleset
-from ..procedures.battle import battle_dice, unit_dice
+from ..procedures import los
+from ..procedures.battle import battle_dice, needs_los, unit_dice
+from ..rulesets.portable.battlefield import distance, on_battlefield
+from ..rulesets.portable.state import baseline
 
 WIN = 10000.0
 MEDAL = 40.0
@@ -110,14 +113,15 @@ def _dice(st: Any, u: Any, t: Any, d: int) -> int:
 
 
 def _threat(st: Any, shooters: list[Any], targets: list[Any]) -> float:
-    """Sum over ``shooters`` of the expected value of their best shot (no line-of-sight
-    check: an estimate), hits worth figures and a medal when they may destroy the unit;
-    a shooter with no target in range is worth a little less the farther it stands
-    from the nearest enemy (closing in)."""
+    """Sum over ``shooters`` of the expected value of their best shot in range and in
+    line of sight (:func:`engine.procedures.los.clear`, the rules' own test, with the
+    units standing now), hits worth figures and a medal when they may destroy the unit;
+    a shooter with no target is worth a little less the farther it stands from the
+    nearest enemy (closing in)."""
     total = 0.0
     for u in shooters:
         reach = len(unit_dice(st, u))
-        best = 0.0
+        shots: list[tuple[float, int, Any]] = []
         near = 99
         r0, c0 = u.hex
         for t in targets:
@@ -133,7 +137,14 @@ def _threat(st: Any, shooters: list[Any], targets: list[Any]) -> float:
                 continue
             hits = n * HIT_P.get(t.cls, 1 / 3)
             value = FIGURE * min(hits, t.figures) + MEDAL * min(1.0, hits / t.figures) ** 2
-            best = max(best, value)
+            shots.append((value, d, t))
+        best = 0.0
+        if shots:
+            sight = needs_los(u)
+            for value, d, t in sorted(shots, key=lambda x: -x[0]):
+                if d == 1 or los.clear(st, u.hex, t.hex, sight, u.cls):
+                    best = value
+                    break
         total += best
         if best == 0.0 and targets:
             total -= 0.5 * max(0, near - 2)
@@ -180,10 +191,33 @@ def _portable_value(st: Any, side: str) -> float:
         if st.attacker == u.side:
             forward = int(u.area[1]) - 1 if u.side == "BLUE" else 3 - int(u.area[1])
             v += sign * 1.0 * forward
+    v += _pressing(st, side)
     for (s, _area), units in areas.items():
         sign = 1.0 if s == side else -1.0
         kinds = [u.type for u in units if not u.general]
         v += sign * 2.0 * (len(kinds) - len(set(kinds)))  # +1 in combat: same type beside
         if len(kinds) < len(units) and kinds:
             v += sign * 1.5  # +1 in combat: the General
+    return v
+
+
+def _pressing(st: Any, side: str) -> float:
+    """The seat's own foot and horse closing on the enemy (a draw at the turn limit is
+    worth nothing): -1 per area between each of them and the nearest enemy on the
+    battlefield (a unit in reserve stands one behind its baseline), growing to -3 as the
+    turn limit nears; artillery stays where it can fire."""
+    foes = [u.area for u in st.units.values() if u.side != side and on_battlefield(u.area)]
+    if not foes:
+        return 0.0
+    limit = max(1, st.options.get("turn_limit", 12))
+    weight = 1.0 + 2.0 * min(1.0, st.turn / limit)
+    v = 0.0
+    for u in st.units.values():
+        if u.side != side or u.lost or u.area is None or u.type not in ("foot", "mounted"):
+            continue
+        if on_battlefield(u.area):
+            near = min(distance(u.area, a) for a in foes)
+        else:
+            near = 1 + min(distance(b, a) for b in baseline(side) for a in foes)
+        v -= weight * max(0, near - 1)
     return v
