@@ -6,14 +6,17 @@ Two boards, two evaluations:
   score) weigh most; then strength (figures left, with a unit close to its last figure
   counting as a medal at risk); then **threats** computed from the battle-dice tables
   (:func:`engine.procedures.battle.battle_dice`, terrain included): the expected hits
-  each unit can score on its best target in range, for the side whose units may still
+  each unit can score on its best target in range and line of sight, for the side whose units may still
   fight this turn at full weight, for the other side as the danger of the coming turn;
   then closing in on the enemy, terrain objectives and exit zones.
 * the Portable Wargame (``State``): units lost (the army breaks at a count), strength
-  points, the Generals, and the attacker's presence in the enemy half.
+  points, the Generals, the attacker's presence in the enemy half, and the seat's own
+  foot and horse closing on the enemy, more so as the turn limit nears.
 
 A won game is worth ``WIN``, a lost one ``-WIN``.  The functions read only what the
-seat's view shows (units, hexes, figures, medals, objectives); never a hand or the RNG.
+seat's view shows (units, hexes, figures, medals, objectives); never a hand or the RNG
+(under 004 Kriegspiel the units it has not detected are already off the imagined board:
+:func:`engine.ai.hidden.determinize`).
 """
 
 from __future__ import annotations
