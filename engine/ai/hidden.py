@@ -11,8 +11,8 @@ unseen, with the player's own seeded random generator:
 * hidden mine values: the unrevealed values are pooled and shuffled the same way;
 * the RNG: replaced by a fresh one seeded by the player (its dice are its own guesses);
 * under 004 Kriegspiel (option ``kriegspiel``), the enemy units the seat's view does not
-  show are taken off the board: the player plans with the units it sees (it knows
-  neither where the others stand nor how many they are).
+  show are taken off the board and the fog lifted: the player plans with the units it
+  sees (it knows neither where the others stand nor how many they are).
 
 Two states that differ only in hidden information therefore give the same determinized
 state, and so the same decision (tests/engine/test_ai.py).
@@ -58,6 +58,7 @@ def determinize(rs: Ruleset[Any], state: Any, seat: str, rng: random.Random) -> 
         _redraw_mines(st, rng)
     if fogged(state):
         _remove_unseen(st, rs.view_for(state, seat))
+        st.options = {k: v for k, v in st.options.items() if not k.startswith("kriegspiel")}
     return st
 
 
