@@ -93,11 +93,16 @@ def _hexdist(a: tuple[int, int], b: tuple[int, int]) -> int:
 _DICE: dict[tuple[Any, ...], int] = {}
 
 
+def forget() -> None:
+    """Empty the dice memory of :func:`_dice` (each decision starts afresh, so that a
+    decision never depends on what the process evaluated before)."""
+    _DICE.clear()
+
+
 def _dice(st: Any, u: Any, t: Any, d: int) -> int:
-    """:func:`battle_dice` without a card play, remembered per position (the terrain,
-    unit flags and figures it reads are in the key)."""
+    """:func:`battle_dice` without a card play, remembered within a decision (the unit
+    flags, figures and changed tiles it reads are in the key)."""
     key = (
-        id(st.scn),
         u.id,
         u.hex,
         u.moved > 0,
@@ -109,8 +114,6 @@ def _dice(st: Any, u: Any, t: Any, d: int) -> int:
     )
     n = _DICE.get(key)
     if n is None:
-        if len(_DICE) > 200000:
-            _DICE.clear()
         n = _DICE[key] = battle_dice(st, u, t, d, None)
     return n
 

@@ -42,7 +42,7 @@ from typing import Any
 
 from ..bot import decisive
 from ..core.ruleset import Action, Ruleset
-from .evaluate import evaluate, side_of
+from .evaluate import evaluate, forget, side_of
 from .hidden import determinize
 from .team import DISPATCH_TYPES, dispatch_choice
 
@@ -105,6 +105,7 @@ class Player:
         if all(a.get("type") in DISPATCH_TYPES for a in acts):
             return dispatch_choice(state, seat, acts)  # public board + own dispatch
         det = determinize(self.rs, state, seat, self.rng)
+        forget()
         side = side_of(seat)
         best, best_v = acts[0], float("-inf")
         per_action = max(8, lv.budget // len(acts))

@@ -8,6 +8,7 @@ import pytest
 
 from engine import arena
 from engine.ai import NAMES, Player
+from engine.ai import evaluate
 from engine.ai.evaluate import side_of
 from engine.ai.hidden import determinize
 from engine.core.rng import Rng
@@ -124,6 +125,21 @@ def test_kriegspiel_players_see_their_board_only():
     assert set(det.units) < set(st.units) and "kriegspiel" not in det.options
     assert {det.units[i].hex for i in det.occ.values()} == set(det.occ)
     assert all(u.side == side or u.id in detected(st, side) for u in det.units.values())
+
+
+def test_decision_independent_of_what_the_process_evaluated_before():
+    """The memory of battle dice lives for one decision: a server worker that decided
+    for another game before (here: whose remembered values are all wrong) decides the
+    same."""
+    st = _advance(M44, M44.new_game(3, None, load_scenario(f"{SCN_DIR}/4-SwordBeach.m44")), 6)
+    while M44.is_chance(st):
+        st, _ = M44.apply(st, M44.sample_chance(st))
+    seat = M44.to_act(st)[0]
+    first = Player(M44, "normal", 5).choose(st, seat)
+    for wrong in (0, 9):
+        for key in evaluate._DICE:
+            evaluate._DICE[key] = wrong
+        assert Player(M44, "normal", 5).choose(st, seat) == first
 
 
 def test_determinization_keeps_what_the_seat_sees():
