@@ -25,6 +25,7 @@ from typing import Any
 
 from ..core.rng import Rng
 from ..core.ruleset import Ruleset
+from ..rulesets.m44.hook_table import hooks_for
 
 
 def seen_hands(view: dict[str, Any]) -> set[str]:
@@ -59,6 +60,7 @@ def determinize(rs: Ruleset[Any], state: Any, seat: str, rng: random.Random) -> 
     if fogged(state):
         _remove_unseen(st, rs.view_for(state, seat))
         st.options = {k: v for k, v in st.options.items() if not k.startswith("kriegspiel")}
+        st.hooks = hooks_for(st.options, st.hooks.mode)  # the game's extension points, fog-free
     return st
 
 

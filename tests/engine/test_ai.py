@@ -123,6 +123,7 @@ def test_kriegspiel_players_see_their_board_only():
     det = determinize(M44, st, seat, random.Random(1))
     assert set(det.units) == {u["id"] for u in M44.view_for(st, seat)["units"]}
     assert set(det.units) < set(st.units) and "kriegspiel" not in det.options
+    assert det.hooks.hidden is not st.hooks.hidden  # the fog's extension points gone
     assert {det.units[i].hex for i in det.occ.values()} == set(det.occ)
     assert all(u.side == side or u.id in detected(st, side) for u in det.units.values())
 
