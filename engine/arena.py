@@ -156,6 +156,17 @@ def run(
     return out
 
 
+def _option(text: str) -> tuple[str, Any]:
+    """``NAME`` (true) or ``NAME=JSON`` as an option's name and value."""
+    name, eq, value = text.partition("=")
+    if not eq:
+        return name, True
+    try:
+        return name, json.loads(value)
+    except json.JSONDecodeError:
+        raise ValueError(f"--option {name}: not a JSON value: {value!r}") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine arena")
     ap.add_argument("--ruleset", default=None, help="registered ruleset name")
@@ -166,6 +177,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--max-turns", type=int, default=200)
+    ap.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME[=JSON]",
+        help="an optional rule of the game (repeatable): kriegspiel, turn_limit=8",
+    )
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true", help="one line per game on stderr")
     x = ap.parse_args(argv)
@@ -175,9 +193,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"ruleset {rs.name} needs --scenario FILE.m44")
     try:
         fa, fb = level(x.a), level(x.b)
+        options = dict(_option(o) for o in x.option) or None
     except ValueError as exc:
         ap.error(str(exc))
-    res = run(rs, scn, fa, fb, x.games, x.seed, x.max_turns, None, x.mode, x.progress)
+    res = run(rs, scn, fa, fb, x.games, x.seed, x.max_turns, options, x.mode, x.progress)
     res["scenario"] = scn.name if scn is not None else None
     res["a_level"], res["b_level"] = x.a, x.b
     if x.json:

@@ -6,14 +6,17 @@ Two boards, two evaluations:
   score) weigh most; then strength (figures left, with a unit close to its last figure
   counting as a medal at risk); then **threats** computed from the battle-dice tables
   (:func:`engine.procedures.battle.battle_dice`, terrain included): the expected hits
-  each unit can score on its best target in range, for the side whose units may still
+  each unit can score on its best target in range and line of sight, for the side whose units may still
   fight this turn at full weight, for the other side as the danger of the coming turn;
   then closing in on the enemy, terrain objectives and exit zones.
 * the Portable Wargame (``State``): units lost (the army breaks at a count), strength
-  points, the Generals, and the attacker's presence in the enemy half.
+  points, the Generals, the attacker's presence in the enemy half, and the seat's own
+  foot and horse closing on the enemy, more so as the turn limit nears.
 
 A won game is worth ``WIN``, a lost one ``-WIN``.  The functions read only what the
-seat's view shows (units, hexes, figures, medals, objectives); never a hand or the RNG.
+seat's view shows (units, hexes, figures, medals, objectives); never a hand or the RNG
+(under 004 Kriegspiel the units it has not detected are already off the imagined board:
+:func:`engine.ai.hidden.determinize`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.ruleset import Ruleset
-from ..procedures.battle import battle_dice, unit_dice
+from ..procedures import los
+from ..procedures.battle import battle_dice, needs_los, unit_dice
+from ..rulesets.portable.battlefield import distance, on_battlefield
+from ..rulesets.portable.state import baseline
 
 WIN = 10000.0
 MEDAL = 40.0
@@ -87,11 +93,16 @@ def _hexdist(a: tuple[int, int], b: tuple[int, int]) -> int:
 _DICE: dict[tuple[Any, ...], int] = {}
 
 
+def forget() -> None:
+    """Empty the dice memory of :func:`_dice` (each decision starts afresh, so that a
+    decision never depends on what the process evaluated before)."""
+    _DICE.clear()
+
+
 def _dice(st: Any, u: Any, t: Any, d: int) -> int:
-    """:func:`battle_dice` without a card play, remembered per position (the terrain,
-    unit flags and figures it reads are in the key)."""
+    """:func:`battle_dice` without a card play, remembered within a decision (the unit
+    flags, figures and changed tiles it reads are in the key)."""
     key = (
-        id(st.scn),
         u.id,
         u.hex,
         u.moved > 0,
@@ -103,21 +114,20 @@ def _dice(st: Any, u: Any, t: Any, d: int) -> int:
     )
     n = _DICE.get(key)
     if n is None:
-        if len(_DICE) > 200000:
-            _DICE.clear()
         n = _DICE[key] = battle_dice(st, u, t, d, None)
     return n
 
 
 def _threat(st: Any, shooters: list[Any], targets: list[Any]) -> float:
-    """Sum over ``shooters`` of the expected value of their best shot (no line-of-sight
-    check: an estimate), hits worth figures and a medal when they may destroy the unit;
-    a shooter with no target in range is worth a little less the farther it stands
-    from the nearest enemy (closing in)."""
+    """Sum over ``shooters`` of the expected value of their best shot in range and in
+    line of sight (:func:`engine.procedures.los.clear`, the rules' own test, with the
+    units standing now), hits worth figures and a medal when they may destroy the unit;
+    a shooter with no target is worth a little less the farther it stands from the
+    nearest enemy (closing in)."""
     total = 0.0
     for u in shooters:
         reach = len(unit_dice(st, u))
-        best = 0.0
+        shots: list[tuple[float, int, Any]] = []
         near = 99
         r0, c0 = u.hex
         for t in targets:
@@ -133,7 +143,14 @@ def _threat(st: Any, shooters: list[Any], targets: list[Any]) -> float:
                 continue
             hits = n * HIT_P.get(t.cls, 1 / 3)
             value = FIGURE * min(hits, t.figures) + MEDAL * min(1.0, hits / t.figures) ** 2
-            best = max(best, value)
+            shots.append((value, d, t))
+        best = 0.0
+        if shots:
+            sight = needs_los(u)
+            for value, d, t in sorted(shots, key=lambda x: -x[0]):
+                if d == 1 or los.clear(st, u.hex, t.hex, sight, u.cls):
+                    best = value
+                    break
         total += best
         if best == 0.0 and targets:
             total -= 0.5 * max(0, near - 2)
@@ -180,10 +197,33 @@ def _portable_value(st: Any, side: str) -> float:
         if st.attacker == u.side:
             forward = int(u.area[1]) - 1 if u.side == "BLUE" else 3 - int(u.area[1])
             v += sign * 1.0 * forward
+    v += _pressing(st, side)
     for (s, _area), units in areas.items():
         sign = 1.0 if s == side else -1.0
         kinds = [u.type for u in units if not u.general]
         v += sign * 2.0 * (len(kinds) - len(set(kinds)))  # +1 in combat: same type beside
         if len(kinds) < len(units) and kinds:
             v += sign * 1.5  # +1 in combat: the General
+    return v
+
+
+def _pressing(st: Any, side: str) -> float:
+    """The seat's own foot and horse closing on the enemy (a draw at the turn limit is
+    worth nothing): -1 per area between each of them and the nearest enemy on the
+    battlefield (a unit in reserve stands one behind its baseline), growing to -3 as the
+    turn limit nears; artillery stays where it can fire."""
+    foes = [u.area for u in st.units.values() if u.side != side and on_battlefield(u.area)]
+    if not foes:
+        return 0.0
+    limit = max(1, st.options.get("turn_limit", 12))
+    weight = 1.0 + 2.0 * min(1.0, st.turn / limit)
+    v = 0.0
+    for u in st.units.values():
+        if u.side != side or u.lost or u.area is None or u.type not in ("foot", "mounted"):
+            continue
+        if on_battlefield(u.area):
+            near = min(distance(u.area, a) for a in foes)
+        else:
+            near = 1 + min(distance(b, a) for b in baseline(side) for a in foes)
+        v -= weight * max(0, near - 1)
     return v

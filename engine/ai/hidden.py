@@ -9,7 +9,10 @@ unseen, with the player's own seeded random generator:
   not show and the deck are pooled, sorted, shuffled with the player's seed and dealt
   back in the same sizes (hand sizes and the deck size are public);
 * hidden mine values: the unrevealed values are pooled and shuffled the same way;
-* the RNG: replaced by a fresh one seeded by the player (its dice are its own guesses).
+* the RNG: replaced by a fresh one seeded by the player (its dice are its own guesses);
+* under 004 Kriegspiel (option ``kriegspiel``), the enemy units the seat's view does not
+  show are taken off the board and the fog lifted: the player plans with the units it
+  sees (it knows neither where the others stand nor how many they are).
 
 Two states that differ only in hidden information therefore give the same determinized
 state, and so the same decision (tests/engine/test_ai.py).
@@ -22,6 +25,7 @@ from typing import Any
 
 from ..core.rng import Rng
 from ..core.ruleset import Ruleset
+from ..rulesets.m44.hook_table import hooks_for
 
 
 def seen_hands(view: dict[str, Any]) -> set[str]:
@@ -53,7 +57,32 @@ def determinize(rs: Ruleset[Any], state: Any, seat: str, rng: random.Random) -> 
     mines = getattr(st, "mines", None)
     if mines:
         _redraw_mines(st, rng)
+    if fogged(state):
+        _remove_unseen(st, rs.view_for(state, seat))
+        st.options = {k: v for k, v in st.options.items() if not k.startswith("kriegspiel")}
+        st.hooks = hooks_for(st.options, st.hooks.mode)  # the game's extension points, fog-free
     return st
+
+
+def fogged(state: Any) -> bool:
+    """A game under 004 Kriegspiel (each side sees only the enemy units in range)."""
+    options = getattr(state, "options", None)
+    return isinstance(options, dict) and bool(options.get("kriegspiel"))
+
+
+def _remove_unseen(st: Any, view: dict[str, Any]) -> None:
+    """Every unit ``view`` does not show taken off ``st`` (hexes, crosshairs)."""
+    seen = {u["id"] for u in view.get("units") or ()}
+    gone = {uid for uid in st.units if uid not in seen}
+    if not gone:
+        return
+    st.units = {uid: u for uid, u in st.units.items() if uid not in gone}
+    st.occ = {h: uid for h, uid in st.occ.items() if uid not in gone}
+    st.crosshairs = {
+        gun: tuple(m for m in marks if m[0] not in gone)
+        for gun, marks in st.crosshairs.items()
+        if gun not in gone
+    }
 
 
 def _redraw_mines(st: Any, rng: random.Random) -> None:

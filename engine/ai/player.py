@@ -22,8 +22,7 @@ General's section needs) at every level but ``random``.
 
 Levels (:data:`LEVELS`), each described by what it does:
 
-* ``random``: a uniform choice among the legal actions (tests, the old bot; every level
-  under the Kriegspiel option, whose fog the search does not model: :func:`fogged`);
+* ``random``: a uniform choice among the legal actions (tests, the old bot);
 * ``easy``: one-ply, one roll of the dice per action, no planning ahead (a card is
   chosen by its first step only), and one decision in four a random legal one;
 * inside a rollout at most ``width`` actions (drawn by the player's generator) are
@@ -43,7 +42,7 @@ from typing import Any
 
 from ..bot import decisive
 from ..core.ruleset import Action, Ruleset
-from .evaluate import evaluate, side_of
+from .evaluate import evaluate, forget, side_of
 from .hidden import determinize
 from .team import DISPATCH_TYPES, dispatch_choice
 
@@ -100,12 +99,13 @@ class Player:
         acts = decisive(state, self.rs.legal_actions(state, seat))
         if not acts:
             raise RuntimeError(f"no legal action for {seat}")
-        lv = None if fogged(state) else self.level
+        lv = self.level
         if lv is None or len(acts) == 1 or self.rng.random() < lv.mistakes:
             return self.rng.choice(acts)
         if all(a.get("type") in DISPATCH_TYPES for a in acts):
             return dispatch_choice(state, seat, acts)  # public board + own dispatch
         det = determinize(self.rs, state, seat, self.rng)
+        forget()
         side = side_of(seat)
         best, best_v = acts[0], float("-inf")
         per_action = max(8, lv.budget // len(acts))
@@ -170,13 +170,6 @@ class Player:
             st = self._step(st, choice)
             spent += 1
         return st
-
-
-def fogged(state: Any) -> bool:
-    """A game under 004 Kriegspiel (each side sees only part of the enemy): the search
-    would read the true positions, so every level plays as ``random`` there."""
-    options = getattr(state, "options", None)
-    return isinstance(options, dict) and bool(options.get("kriegspiel"))
 
 
 def _turn_passed(st: Any, side: str) -> bool:

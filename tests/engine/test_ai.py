@@ -8,10 +8,13 @@ import pytest
 
 from engine import arena
 from engine.ai import NAMES, Player
+from engine.ai import evaluate
+from engine.ai.evaluate import side_of
 from engine.ai.hidden import determinize
 from engine.core.rng import Rng
 from engine.core.ruleset import get
 from engine.core.scenario import load_scenario
+from engine.rulesets.m44.options.kriegspiel import detected, detection_range
 from tests.engine.olhelp import A, cards, ol_game
 from tests.engine.paths import SCN_DIR
 from tests.engine.rulehelp import game, uid
@@ -65,6 +68,79 @@ def test_same_decision_whatever_the_hidden_information(steps):
     assert M44.view_for(twin, seat) == M44.view_for(st, seat)
     for level in ("easy", "normal", "hard"):
         assert Player(M44, level, 5).choose(st, seat) == Player(M44, level, 5).choose(twin, seat)
+
+
+def _unseen_units_moved(st, side):
+    """The twin of a Kriegspiel game whose enemy units ``side`` has not detected stand
+    on other hexes it does not watch either (hands, deck and dice changed too); None
+    when every enemy unit is seen."""
+    seen = detected(st, side)
+    hidden = [u.id for u in st.units.values() if u.side != side and u.id not in seen]
+    if not hidden:
+        return None
+    dist = st.scn.board.distance
+    eyes = [(u.hex, detection_range(st, u)) for u in st.units.values() if u.side == side]
+    free = [
+        h
+        for h in st.scn.board.hexes
+        if h not in st.occ and all(dist(h, e) > r + 1 for e, r in eyes)
+    ]
+    twin = _hidden_twin(st, side)
+    for i, unit_id in enumerate(hidden):
+        u = twin.mut(unit_id)
+        del twin.occ[u.hex]
+        u.hex = free[(7 * i) % len(free)]
+        twin.occ[u.hex] = unit_id
+    return twin
+
+
+@pytest.mark.parametrize("steps", [0, 18, 57, 60])
+def test_kriegspiel_decision_whatever_the_unseen_units(steps):
+    """004 Kriegspiel: a player plans with the enemy units its view shows; where the
+    others stand (and the hands, deck and dice) changes nothing."""
+    st = _advance(
+        M44,
+        M44.new_game(3, {"kriegspiel": True}, load_scenario(f"{SCN_DIR}/2-PegasusBridge.m44")),
+        steps,
+    )
+    while M44.is_chance(st):
+        st, _ = M44.apply(st, M44.sample_chance(st))
+    seat = M44.to_act(st)[0]
+    twin = _unseen_units_moved(st, side_of(seat))
+    assert twin is not None and twin.occ != st.occ
+    assert M44.view_for(twin, seat) == M44.view_for(st, seat)
+    for level in ("easy", "normal", "hard"):
+        a = Player(M44, level, 5).choose(st, seat)
+        assert a == Player(M44, level, 5).choose(twin, seat)
+        assert a in M44.legal_actions(st, seat)
+
+
+def test_kriegspiel_players_see_their_board_only():
+    """Under Kriegspiel the imagined game holds only the units of the seat's board."""
+    st = M44.new_game(3, {"kriegspiel": True}, load_scenario(f"{SCN_DIR}/2-PegasusBridge.m44"))
+    seat = M44.to_act(st)[0]
+    side = side_of(seat)
+    det = determinize(M44, st, seat, random.Random(1))
+    assert set(det.units) == {u["id"] for u in M44.view_for(st, seat)["units"]}
+    assert set(det.units) < set(st.units) and "kriegspiel" not in det.options
+    assert det.hooks.hidden is not st.hooks.hidden  # the fog's extension points gone
+    assert {det.units[i].hex for i in det.occ.values()} == set(det.occ)
+    assert all(u.side == side or u.id in detected(st, side) for u in det.units.values())
+
+
+def test_decision_independent_of_what_the_process_evaluated_before():
+    """The memory of battle dice lives for one decision: a server worker that decided
+    for another game before (here: whose remembered values are all wrong) decides the
+    same."""
+    st = _advance(M44, M44.new_game(3, None, load_scenario(f"{SCN_DIR}/4-SwordBeach.m44")), 6)
+    while M44.is_chance(st):
+        st, _ = M44.apply(st, M44.sample_chance(st))
+    seat = M44.to_act(st)[0]
+    first = Player(M44, "normal", 5).choose(st, seat)
+    for wrong in (0, 9):
+        for key in evaluate._DICE:
+            evaluate._DICE[key] = wrong
+        assert Player(M44, "normal", 5).choose(st, seat) == first
 
 
 def test_determinization_keeps_what_the_seat_sees():
