@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -110,7 +111,12 @@ def make_log_engine(url: str) -> Engine:
     @event.listens_for(eng, "connect")
     def _pragmas(dbapi_conn, _):  # type: ignore[no-untyped-def]
         dbapi_conn.isolation_level = None  # the transaction is begun below, IMMEDIATE
-        for pragma in ("synchronous=NORMAL", "foreign_keys=ON", "wal_autocheckpoint=0"):
+        for pragma in (
+            "journal_mode=WAL",  # a no-op once the file is WAL (the other connections too)
+            "synchronous=NORMAL",
+            "foreign_keys=ON",
+            "wal_autocheckpoint=0",
+        ):
             dbapi_conn.execute("PRAGMA " + pragma)
 
     @event.listens_for(eng, "begin")
@@ -121,7 +127,9 @@ def make_log_engine(url: str) -> Engine:
 
 
 def _busy(exc: OperationalError) -> bool:
-    return "locked" in str(exc.orig) or "busy" in str(exc.orig)
+    """Another connection holds SQLite's write lock (SQLITE_BUSY / SQLITE_LOCKED)."""
+    code = getattr(exc.orig, "sqlite_errorcode", None)
+    return code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
 
 
 class Database:

@@ -181,3 +181,36 @@ def test_concurrent_appends_of_one_seq_have_exactly_one_winner(tmp_path: Path, k
         out, others, (seq, rows, _status), hrows = asyncio.run(run(url))
     assert out.count(True) == 1 and seq == 1 and len(rows) == 1
     assert others == [True] * 5 and hrows == 10
+
+
+def test_an_append_waits_for_another_connection_holding_the_sqlite_write_lock(
+    tmp_path: Path,
+) -> None:
+    """Another connection (another process, or a session outside the writer lock) holds
+    SQLite's write lock: the append neither fails nor blocks the loop; it is written once
+    the lock is released."""
+    import sqlite3
+
+    path = tmp_path / "log.db"
+
+    async def run() -> tuple[bool, int, Any]:
+        db = Database(f"sqlite+aiosqlite:///{path}")
+        try:
+            await _setup(db)
+            other = sqlite3.connect(path, isolation_level=None)
+            other.execute("BEGIN IMMEDIATE")  # the write lock, held
+            task = asyncio.create_task(_append(db, 0, [("AXIS", {"type": "end_turn"})], FIELDS))
+            ticks = 0
+            for _ in range(10):  # the loop keeps running while the append waits
+                await asyncio.sleep(0.01)
+                ticks += 1
+            assert not task.done()
+            other.execute("ROLLBACK")
+            other.close()
+            return await task, ticks, await _state(db)
+        finally:
+            await db.dispose()
+
+    ok, ticks, (seq, rows, _status) = asyncio.run(run())
+    assert ok is True and ticks == 10
+    assert seq == 1 and rows == [(1, "AXIS")]
