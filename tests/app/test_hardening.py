@@ -5,14 +5,18 @@ a bounded resource; revocable sessions; private games; bounded catch-up."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 import websockets
+
+from app.realtime.connection import MAX_DROPS
 
 from .conftest import ROOT, Server, backend
 from .helpers import WS, SCENARIO, auth, claim, create_game, new_identity, two_player_game
@@ -224,15 +228,37 @@ async def test_websocket_hostile_messages_get_codes(server: Server, api: httpx.C
             assert closed.value.rcvd.code == close
 
 
-async def test_rate_limited_notice_names_the_message(server: Server, api: httpx.Client) -> None:
-    gid, toks = two_player_game(api, seed=12)
-    async with WS(url(server, gid), toks["AXIS"]) as ax:
-        for i in range(600):
-            await ax.ws.send(json.dumps({"type": "ping", "id": f"p{i}"}))
-        note = await ax.expect("error")
-        assert note["code"] == "rate_limited", note
-        assert isinstance(note["id"], str) and note["id"].startswith("p")
-        assert note["details"]["dropped"] >= 1
+def test_socket_rate_limit_drops_then_closes_abuse(tmp_path: Path) -> None:
+    """A socket over its rate (here 10 messages/s, bursts of 20): what is over it is dropped
+    with a ``rate_limited`` notice naming a dropped message; once the bucket refills the
+    socket is served again; ``MAX_DROPS`` dropped messages close it with 4429."""
+    with (
+        backend("sqlite", tmp_path, {"RATE_LIMITS": "socket=10/second"}) as srv,
+        client(srv) as api,
+    ):
+        gid, toks = two_player_game(api, seed=12)
+
+        async def flood(ws: WS, n: int) -> None:
+            with contextlib.suppress(websockets.ConnectionClosed):  # closed for abuse
+                for i in range(n):
+                    await ws.ws.send(json.dumps({"type": "ping", "id": f"p{i}"}))
+
+        async def run() -> None:
+            async with WS(url(srv, gid), toks["AXIS"]) as ax:
+                await flood(ax, 60)  # 40 over the burst: dropped unless 4 s pass
+                note = await ax.expect("error")
+                assert note["code"] == "rate_limited", note
+                assert isinstance(note["id"], str) and note["id"].startswith("p")
+                assert note["details"]["dropped"] >= 1
+                await asyncio.sleep(2.5)  # the bucket refills: served again
+                await ax.send({"type": "ping", "id": "sync"})
+                while (await ax.expect("pong"))["id"] != "sync":
+                    pass
+                await flood(ax, MAX_DROPS + 100)
+                closed = await ax.expect("__closed__", timeout=20)
+                assert closed["code"] == 4429, closed
+
+        asyncio.run(run())
 
 
 # -- sessions and private games ---------------------------------------------------------

@@ -276,7 +276,9 @@ def test_correspondence_turn_mailed_once_then_rated_result(
         await close_all(socks)
 
     asyncio.run(first_turn())
-    [turn_mail] = mailbox.wait(waiting_addr, "Your turn")
+    mails = mailbox.wait(waiting_addr, "Your turn", timeout=30)
+    assert len(mails) == 1, srv.logs()[-4000:]
+    turn_mail = mails[0]
     body = turn_mail.get_content()
     opponent = an if other == "ALLIES" else bn
     assert re.search(rf"It is your turn in .+ against {opponent} \(turn \d+\)\.", body), body

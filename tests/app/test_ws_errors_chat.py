@@ -3,7 +3,6 @@ and the server unharmed.  Chat channels and their policy, end to end."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import httpx
@@ -64,14 +63,6 @@ async def test_bad_inputs_change_nothing(server: Server, api: httpx.Client) -> N
         r = await actor.act(actor.legal[0], seq=seq0)  # stale seq
         assert r["type"] == "reject" and r["code"] == "stale_seq" and r["seq"] == seq1
         assert (await actor.expect("sync"))["seq"] == seq1
-
-        # rate limit: a burst far over the bucket -> rate_limited errors, still served after
-        for _ in range(600):
-            await al.ws.send(json.dumps({"type": "ping"}))
-        e = await al.expect("error", timeout=20)
-        assert e["code"] == "rate_limited"
-        await asyncio.sleep(1.5)  # the bucket refills
-        await roundtrip(al)
 
         for ws in (ax, al, spec):
             await roundtrip(ws)
