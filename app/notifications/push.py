@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import ipaddress
 import json
 import logging
 import os
+import socket
 from email.utils import parseaddr
 from functools import lru_cache
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..settings import Settings
 
@@ -51,12 +54,38 @@ def subject(settings: Settings) -> str:
     return "mailto:" + parseaddr(settings.mail_from)[1]
 
 
+def host_allowed(settings: Settings, endpoint: str) -> bool:
+    """The push service's host resolves to public addresses only, checked when a message
+    is sent: a name taken at subscription (``check_push_endpoint``) may point at a private
+    or loopback address since.  A test server also takes loopback addresses."""
+    host = urlsplit(endpoint).hostname or ""
+    try:
+        infos = socket.getaddrinfo(host, 443, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return False
+    return addresses_allowed(settings, [str(info[4][0]) for info in infos])
+
+
+def addresses_allowed(settings: Settings, addresses: list[str]) -> bool:
+    """Every address is a public one (on a test server: or every one is loopback)."""
+    ips = [ipaddress.ip_address(a.split("%", 1)[0]) for a in addresses]
+    if not ips:
+        return False
+    if settings.allow_test_seed and all(ip.is_loopback for ip in ips):
+        return True
+    return all(ip.is_global for ip in ips)
+
+
 def _send(settings: Settings, sub: dict[str, Any], payload: str) -> int:
-    """HTTP status of the push service's answer (0: not reached).  pywebpush is imported
+    """HTTP status of the push service's answer (0: not reached; 410 for a host that
+    resolves to a private address).  pywebpush is imported
     here, on first use (it brings requests and more: seconds of every worker's start
     on a server without VAPID keys)."""
     from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
 
+    if not host_allowed(settings, sub.get("endpoint", "")):
+        log.warning("push to %s refused: not a public address", sub.get("endpoint", "?")[:60])
+        return 410  # not a push service: the subscription is forgotten
     try:
         r = webpush(
             subscription_info=sub,

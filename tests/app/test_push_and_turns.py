@@ -33,6 +33,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from app.accounts.service import check_push_endpoint
 from app.errors import AppError
+from app.notifications import push as web_push
 from app.settings import Settings
 
 from .conftest import Server, backend, stateless_client
@@ -334,3 +335,13 @@ def test_push_endpoints_of_a_real_deployment() -> None:
         with pytest.raises(AppError) as exc:
             check_push_endpoint(real, endpoint)
         assert exc.value.code == "push_endpoint_refused"
+    # when a message is sent, the host's addresses are checked again (a name may point
+    # at a private address): all public, or on a test server all loopback
+    assert web_push.addresses_allowed(real, ["8.8.8.8", "2001:4860:4860::8888"])
+    for addrs in (["8.8.8.8", "10.0.0.1"], ["192.168.1.20"], ["fe80::1%eth0"], [], ["127.0.0.1"]):
+        assert not web_push.addresses_allowed(real, addrs), addrs
+    assert web_push.addresses_allowed(test, ["127.0.0.1", "::1"])
+    assert not web_push.addresses_allowed(test, ["127.0.0.1", "10.0.0.1"])
+    assert not web_push.host_allowed(real, "https://localhost/x")  # the resolver's answer
+    assert web_push.host_allowed(test, "https://localhost/x")
+    assert not web_push.host_allowed(real, "https://no-such-host.invalid/x")
