@@ -27,14 +27,11 @@ from ..m44.cards import CARDS
 from ...core.errors import IllegalAction
 from .cards import AIR_SORTIE_KEY, AIR_SORTIES, FGS, overlord_deck_ids
 from ...procedures.state import GameState, Play, Quota, ShallowExt
-from ..m44.options import airdrop as AD
 from ...procedures import battle_outcome as BO
 from ...procedures import battle_stack as BS
 from ...procedures.chance import roll_faces
-from ..m44.options import smoke as SM
 from ..m44 import turn as TU
 from ..m44 import end_turn as ET
-from ..m44.options import turn_rules as TRU
 from ...procedures.common import SIDES, mode, other
 from ...procedures.common import commissar_sides as _commissar_sides
 from ...procedures.medals import end_by_damage, end_out_of_cards
@@ -99,10 +96,8 @@ def init_game(st: GameState) -> None:
     # ShallowExt: every value is replaced, never mutated in place (tuples for card lists
     # and histories, nested dicts through _put), so a state clone copies the top level only
     _new_turn_ext(st)
-    TRU.init_night(st)  # the standard machine's scenario rules, shared
-    TRU.init_camouflage(st)
-    AD.init_airdrop(st)
-    SM.init_smoke(st)
+    st.hooks.scenario_rules(st)  # the standard machine's scenario rules, shared: the
+    st.hooks.set_up_steps(st)  # night track, camouflage; air drops, smoke screen
     if st.phase in SCENARIO_SETUP:
         st.ext["step"] = "scenario_setup"
         refresh(st)
@@ -344,7 +339,7 @@ def _night_roll(st: GameState, action: dict[str, Any], events: list[dict[str, An
     ``dice_rolled`` event carries his seat."""
     faces = roll_faces(st, action)
     st.chance = None
-    TRU.night_rolled(st, faces, events)
+    st.hooks.night_rolled(st, faces, events)
 
 
 def _tfh_by_general(play: Play, events: list[dict[str, Any]]) -> None:
