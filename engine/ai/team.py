@@ -20,6 +20,7 @@ from ..core.ruleset import Action
 from ..procedures.battle import unit_dice
 from ..rulesets.m44.cards import ALL, CARDS
 from ..rulesets.overlord.chain import fg_units
+from ..rulesets.overlord.records import ox
 from .evaluate import side_of
 
 DISPATCH_TYPES = frozenset({"dispatch", "visit", "gung_ho", "confirm_dispatch"})
@@ -49,7 +50,7 @@ def card_value(st: Any, side: str, card: int, to: str, ready: dict[str, list[flo
     else:
         n = len(r) if c.units == ALL else c.units
     value = sum(r[:n]) * (1.0 if c.kind == "section" else 0.6)
-    already = len(st.ext["dispatch"].get(to, ()))
+    already = len(ox(st)["dispatch"].get(to, ()))
     return value * 0.6**already
 
 

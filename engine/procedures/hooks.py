@@ -107,6 +107,14 @@ def _unfilled(*_: Any) -> Any:
     raise RuntimeError("a turn-machine port the ruleset did not fill")
 
 
+def _current_plays(st: GameState) -> list[Play]:
+    return [st.current_play()]
+
+
+def _holding(st: GameState, uid: str) -> Play | None:
+    return st.play if st.play is not None and uid in st.play.ordered else None
+
+
 _NONE: Mapping[Any, Any] = MappingProxyType({})
 
 
@@ -331,6 +339,95 @@ class Hooks:
         "concat",
         "(st, seat) -> actions: what the active side may do instead of playing a card "
         "(discard useless cards, Restoring Order, The Big Push).",
+    )
+    # -- the m44 turn machines' scenario rules and options (engine/rulesets/m44) ------------
+    scenario_rules: Callable[[GameState], None] = _point(
+        _none, "each", "(st): game start, the scenario's night track and camouflage."
+    )
+    commissar_setup: Callable[[GameState], None] = _point(
+        _none, "each", "(st): game start of the standard machine, the Commissar chips."
+    )
+    set_up_steps: Callable[[GameState], None] = _point(
+        _none, "each", "(st): the scenario's set-up steps before the first turn (airdrop, smoke)."
+    )
+    night_roll_due: Callable[[GameState, str], bool] = _point(
+        _false, "any", "(st, side) -> bool: the night roll of ``side``'s turn is still to make."
+    )
+    night_roll_if_due: Callable[[GameState, str], None] = _point(
+        _none, "each", "(st, side): the night roll becomes the next step when it is due."
+    )
+    night_rolled: Callable[[GameState, list[str], Events], None] = _point(
+        _none, "each", "(st, faces, events): the night roll moves the visibility track."
+    )
+    commissar_card: Callable[[GameState, str], int | None] = _point(
+        _none, "one", "(st, side) -> the card under ``side``'s Commissar chip, or None."
+    )
+    commissar_playable: Callable[[GameState, str], list[int] | None] = _point(
+        _none, "one", "(st, side) -> the cards playable while a card is under the chip, or None."
+    )
+    needs_commissar_card: Callable[[GameState, str], bool] = _point(
+        _false, "any", "(st, side) -> bool: a card must go under ``side``'s Commissar chip."
+    )
+    unit_plays: Callable[[GameState], list[Play]] = _point(
+        _current_plays,
+        "one",
+        "(st) -> the plays whose units move and battle now.  004 Extra Command Cards.",
+    )
+    play_holding: Callable[[GameState, str], Play | None] = _point(
+        _holding,
+        "one",
+        "(st, unit id) -> the play that ordered the unit, made the current play (or None).  "
+        "004 Extra Command Cards.",
+    )
+    check_claim: Callable[[GameState, Any, bool], None] = _point(
+        _none, "each", "(st, card, mirrored): refuse a further card.  004 Extra Command Cards."
+    )
+    card_played: Callable[[GameState, Play, tuple[int, ...]], None] = _point(
+        _none, "each", "(st, play, sections): a card was played and set up (Armor Breakthrough)."
+    )
+    open_for: Callable[[GameState], bool] = _point(
+        _false, "any", "(st) -> bool: a further card may be played.  004 Extra Command Cards."
+    )
+    fitting: Callable[[GameState, str, list[int]], list[int]] = _point(
+        _last, "chain", "(st, side, cards) -> the cards still playable this turn (free sections)."
+    )
+    breakthrough_hexes: Callable[[GameState, Play | None], list[Hex]] = _point(
+        _nothing, "concat", "(st, play) -> hexes where armour may break through now."
+    )
+    breakthrough_enter: Handler = _point(
+        _unfilled, "one", "(st, action, events): action ``armor_breakthrough``."
+    )
+    instead_of_battle: Callable[[GameState, Unit], list[str]] = _point(
+        _nothing, "concat", "(st, unit) -> action types the unit may take instead of battling."
+    )
+    instead_of_battle_hexes: Mapping[str, Callable[[GameState, Unit], list[Hex]]] = _point(
+        _NONE, "merge", "{action type: (st, unit) -> the hexes the action may aim at}."
+    )
+    do_instead_of_battle: Callable[[GameState, Unit, Action, Events], None] = _point(
+        _unfilled, "one", "(st, unit, action, events): the unit acts instead of battling."
+    )
+    must_advance: Callable[[GameState, Play], bool] = _point(
+        _false, "any", "(st, play) -> bool: units of the play must still advance (Big Push)."
+    )
+    check_end_movement: Callable[[GameState, Play], None] = _point(
+        _none, "each", "(st, play): refuse ``end_movement`` (004 The Big Push)."
+    )
+    no_air: Callable[[GameState], bool] = _point(
+        _false, "any", "(st) -> bool: no tactical airpower (004 Rainstorm)."
+    )
+    update_supply: Callable[[GameState, str, Events], bool] = _point(
+        _false, "one", "(st, side, events) -> bool: turn start, a supply roll is due (004)."
+    )
+    card_targets: Callable[[GameState, str, Callable[[Hex], bool]], list[Hex]] = _point(
+        _nothing,
+        "concat",
+        "(st, side, chained) -> hexes other than units a Barrage / Air Power may target "
+        "(004 Bridge Demolition Option 3).",
+    )
+    card_bombard: Callable[[GameState, str, Hex, int, str, Events], bool] = _point(
+        _false,
+        "any",
+        "(st, side, hex, dice, card, events) -> bool: the card's roll is at ``hex`` (a bridge).",
     )
     # -- turn-machine ports (filled by the ruleset) ----------------------------------------
     draw: Draw = _point(

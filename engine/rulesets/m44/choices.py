@@ -16,11 +16,7 @@ from .cards import CARDS, CardDef, first_of
 from ...procedures.common import mode, other
 from ...procedures.movement import exit_hexes, reachable
 from ...procedures.state import GameState, Play, Unit
-from .options import conditions as C
 from ...core.errors import IllegalAction
-from .options import extra_cards as EC
-from .options import hazards as H
-from .options.turn_rules import COMMISSAR_FROM_HAND, commissar_card
 
 
 def _move_actions(st: GameState, play: Play, seat: str) -> list[dict[str, Any]]:
@@ -49,11 +45,11 @@ def _battle_actions(st: GameState, play: Play, seat: str) -> list[dict[str, Any]
         if B.can_battle(st, u, play):
             for h, _n in B.targets(st, u, play):
                 out.append({"type": "battle", "seat": seat, "unit": uid, "target": [*h]})
-            for t in H.instead_of_battle(st, u):
-                if t in H.HEX_ACTIONS:
+            aimed = st.hooks.instead_of_battle_hexes
+            for t in st.hooks.instead_of_battle(st, u):
+                if t in aimed:
                     out += [
-                        {"type": t, "seat": seat, "unit": uid, "hex": [*h]}
-                        for h in H.HEX_ACTIONS[t](st, u)
+                        {"type": t, "seat": seat, "unit": uid, "hex": [*h]} for h in aimed[t](st, u)
                     ]
                 else:
                     out.append({"type": t, "seat": seat, "unit": uid})
@@ -63,17 +59,12 @@ def _battle_actions(st: GameState, play: Play, seat: str) -> list[dict[str, Any]
     return out
 
 
-def _fitting(st: GameState, side: str, cards: list[int]) -> list[int]:
-    """Extra Command Cards: the ``cards`` whose sections are all still free."""
-    taken = EC.claimed(st)
-    return [c for c in cards if not EC.claim(*card_source(st, side, CARDS[c])[:2]) & taken]
-
-
 def playable(st: GameState, side: str) -> list[int]:
+    """The cards ``side`` may play now (Ambush only when it holds nothing else)."""
+    under_chip = st.hooks.commissar_playable(st, side)
+    if under_chip is not None:  # the card under the Commissar chip, or Recon / Counter-Attack
+        return under_chip
     hand = st.hands[side]
-    chip = commissar_card(st, side)
-    if chip is not None:  # the card under the Commissar chip, or Recon / Counter-Attack
-        return [chip] + [c for c in hand if CARDS[c].key in COMMISSAR_FROM_HAND]
     cards = [c for c in hand if CARDS[c].key != "ambush"]
     return cards or list(hand)
 
@@ -86,7 +77,7 @@ def recon_as_air_power(st: GameState, side: str) -> bool:
     3.3 ``hill317``: so may the Allies while one of their units stands on a listed hex
     (004 "Calling In Air Strikes (Hill 317 Rule)": "for as long as a Unit occupies a
     specific hex")."""
-    if C.no_air(st):
+    if st.hooks.no_air(st):
         return False  # 004 Rainstorm: "No ... tactical airpower are allowed"
     if st.options.get("blitzkrieg") == side:
         return True  # 004 "Blitzkrieg Rules (Optional)", Air Attack
@@ -143,7 +134,7 @@ def obliged(st: GameState, phase: str) -> list[str]:
     variants, extension point ``obligations``: zombies)."""
     if not st.options:
         return []
-    return [uid for p in EC.unit_plays(st) for uid in st.hooks.obligations(st, p, phase)]
+    return [uid for p in st.hooks.unit_plays(st) for uid in st.hooks.obligations(st, p, phase)]
 
 
 def check_obliged(st: GameState, phase: str) -> None:

@@ -10,11 +10,7 @@ from typing import Any
 from .cards import CARDS
 from ...procedures.common import mode, other, set_ext
 from ...procedures.medals import check_victory, end_by_damage, end_out_of_cards, update_objectives
-from ...procedures.state import GameState
-from .options import conditions as C
-from .options import extra_cards as EC
-from .options import manoeuvres as MN
-from .options.turn_rules import _needs_commissar_card, night_roll_if_due
+from ...procedures.state import GameState, Play
 
 
 # ============================================================================ end of turn
@@ -57,10 +53,10 @@ def _end_turn(st: GameState, events: list[dict[str, Any]]) -> None:
     for play in st.plays:
         if play.card is not None:
             st.discard.append(play.card)
-    last = EC.last_played(st)
-    if last is not None and last.card is None and last.key in ("exchange", *MN.KINDS):
-        st.last_card.pop(side, None)  # discard_useless_cards Method 2 / Army
-        #                                  Manoeuvres declarations: no card played
+    last = last_played(st)
+    if last is not None and last.card is None and last.key != "none":
+        st.last_card.pop(side, None)  # a card-less declaration (discard_useless_cards
+        #    Method 2, Army Manoeuvres): no card played; a variant's "none" play keeps it
     elif last is not None and last.key != "none":
         st.last_card[side] = {
             "src": last.flags.get("src", last.card),
@@ -68,12 +64,33 @@ def _end_turn(st: GameState, events: list[dict[str, Any]]) -> None:
             "section": last.section,
         }
     reshuffle_if_due(st, events)
-    plain, recons = EC.draw_counts(st, last)
+    plain, recons = draw_counts(st, last)
     if plain:
         _give(st, side, draw(st, side, events, plain), events)
     if recons and _recon_draw(st, side, events, recons - 1):
         return
     _finish_turn(st, events)
+
+
+def last_played(st: GameState) -> Play | None:
+    """The card played last this turn (Extra Command Cards reorder the plays,
+    ``seq`` keeps the order of play)."""
+    plays = st.plays
+    if len(plays) < 2:
+        return st.play
+    return max(plays, key=lambda p: p.flags.get("seq", 0))
+
+
+def draw_counts(st: GameState, last: Play | None) -> tuple[int, int]:
+    """(cards drawn outright, Recon draw-two-keep-one steps) at the end of the turn: one
+    card per card played (at least one: a card-less exchange still draws), a Recon's
+    card replaced by its own two-card choice; none after a declaration flagged
+    ``no_draw`` (Restoring Order, The Big Push)."""
+    if last is not None and last.flags.get("no_draw"):
+        return 0, 0
+    recons = sum(1 for p in st.plays if p.flags.get("recon_draw"))
+    cards = sum(1 for p in st.plays if p.card is not None)
+    return max(1, cards) - recons, recons
 
 
 #: GameState.ext key: Recon draw-two-keep-one steps still due this turn (Extra Command Cards)
@@ -125,7 +142,7 @@ def _give(st: GameState, side: str, cards: list[int], events: list[dict[str, Any
 
 def _finish_turn(st: GameState, events: list[dict[str, Any]]) -> None:
     side = st.active
-    if _needs_commissar_card(st, side):
+    if st.hooks.needs_commissar_card(st, side):
         st.phase = "commissar"  # a new card goes under the chip, played next turn
         return
     for s, n in sorted(st.extra_draws.items()):
@@ -167,11 +184,11 @@ def start_turn(st: GameState, side: str, events: list[dict[str, Any]], night: bo
     update_objectives(st, events, turn_start=True)
     if st.options:
         st.hooks.turn_begins(st, side, events)  # 004 variants (may start a chance step)
-    if check_victory(st, events) or C.update_supply(st, side, events):
+    if check_victory(st, events) or st.hooks.update_supply(st, side, events):
         return  # 004 Supply: the Third Turn Losses roll comes first
     if st.phase != "play_card" or not night:
         return
-    night_roll_if_due(st, side)
+    st.hooks.night_roll_if_due(st, side)
 
 
 #: the turn-machine ports the options call (procedures/hooks.py): draw, give, finish a turn

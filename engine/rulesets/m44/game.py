@@ -16,12 +16,8 @@ from ...core.rng import Rng
 from ...core.scenario_model import Scenario
 from ...procedures.state import GameState, Mine, Unit
 from ...core.units import army_rules
-from .options import airdrop as _airdrop
-from .options import smoke as _smoke
 from . import turn as _turn
 from . import end_turn as ET
-from .options import turn_rules as TRU
-from .options.conditions import init_conditions
 from ...procedures.chance import is_chance as is_chance  # the ruleset's chance calls
 from ...procedures.chance import sample_chance as sample_chance
 from ...procedures.common import SIDES, StandardMode
@@ -94,10 +90,8 @@ def new_game(
     st.owned = set(st.units)
     st.mines = {}
     st.crosshairs = {}
-    if st.options:  # 004 unit types (engine/core/unit_types.py), conditions
-        _unit_types.apply_types(st)
-        init_conditions(st)
-    if st.options:  # 004 Appendix 3 variants: units, hands, victory
+    if st.options:  # 004 unit types (engine/core/unit_types.py), then the options' set-up:
+        _unit_types.apply_types(st)  # conditions; 004 Appendix 3 variants' units, hands
         st.hooks.game_setup(st)
     _lay_mines(st)
     machine = st.hooks.mode.machine
@@ -110,15 +104,13 @@ def new_game(
         machine.init_game(st)
         return st
     _deal(st)
-    TRU.init_commissar(st)
-    TRU.init_night(st)
-    TRU.init_camouflage(st)
+    st.hooks.commissar_setup(st)
+    st.hooks.scenario_rules(st)  # the night track, camouflage
     events: list[dict[str, Any]] = []
     # the scenario's set-up steps (air drops, smoke screen) come before the first turn's
     # night roll, which turn.advance makes once they are done
     ET.start_turn(st, scenario.starting_side, events, night=False)
-    _airdrop.init_airdrop(st)
-    _smoke.init_smoke(st)
+    st.hooks.set_up_steps(st)  # air drops, smoke screen
     _turn.advance(st, events)
     _turn.refresh(st)
     return st

@@ -20,13 +20,16 @@ from ...procedures.hooks import Hooks, build
 from . import ambush, end_turn, hand, tactics, unit_actions
 from .options import (
     airdrop,
+    breakthrough,
     bridges,
     campaign,
     conditions,
+    extra_cards,
     hazards,
     kriegspiel,
     manoeuvres,
     smoke,
+    turn_rules,
     useless_cards,
     variants,
 )
@@ -37,12 +40,15 @@ SEAT_MODES: Mapping[str, StandardMode] = {"standard": StandardMode()}
 #: the extensions of every game: the scenario's rules, the option actions, the ports
 EVERY_GAME: tuple[Mapping[str, Any], ...] = (
     conditions.SIGHT_HOOKS,
+    turn_rules.HOOKS,
+    breakthrough.HOOKS,
     hazards.HOOKS,
     bridges.HOOKS,
     airdrop.HOOKS,
     smoke.HOOKS,
     useless_cards.HOOKS,
     manoeuvres.ACTIONS,
+    extra_cards.ACTIONS,
     tactics.HOOKS,
     ambush.HOOKS,
     hand.HOOKS,
@@ -54,15 +60,20 @@ EVERY_GAME: tuple[Mapping[str, Any], ...] = (
 def hooks_for(options: Mapping[str, Any], mode: StandardMode) -> Hooks:
     """The table of a game with these (validated) ``options`` in seat ``mode``; the
     extensions of a point combine in this order: conditions, the variant, the campaign,
-    Army Manoeuvres, Kriegspiel, then those of every game."""
+    Extra Command Cards, Army Manoeuvres, Bridge Demolition, Kriegspiel, then those of
+    every game."""
     chosen: list[Mapping[str, Any]] = []
     if any(options.get(name) for name in (WEATHER_OPTION, DEMORALISATION, SUPPLY)):
         chosen.append(conditions.HOOKS)
     chosen += variants.hooks_for(options)
     if options.get(campaign.NAME):
         chosen.append(campaign.HOOKS)
-    if any(options.get(name) for name in (*manoeuvres.KINDS, "army_manoeuvres")):
+    if options.get(extra_cards.OPTION):
+        chosen.append(extra_cards.HOOKS)
+    if any(options.get(name) for name in (*manoeuvres.KINDS, extra_cards.OPTION)):
         chosen.append(manoeuvres.HOOKS)
+    if options.get(bridges.OPTION):
+        chosen.append(bridges.DEMOLITION_HOOKS)
     if options.get(kriegspiel.OPTION):
         chosen.append(kriegspiel.HOOKS)
     return build([*chosen, *EVERY_GAME], mode)

@@ -22,9 +22,7 @@ from ...procedures.common import (
     unit_sections,
     night_track,
 )
-from .options import bridges as BR
 from ...procedures.battle import card_attack
-from .options.conditions import no_air
 from ...procedures.terrain_changes import place_sandbag
 from ...procedures.trains import follower, pieces, sections
 
@@ -326,7 +324,7 @@ def setup(
     elif key in ("air_power", "barrage") and night_track(st) < FULL_DAY:
         play.quotas = [Quota(ANY, 1)]  # night (vocabulary 3.3): "order 1 unit"
         play.key += ":night"
-    elif key == "air_power" and no_air(st):
+    elif key == "air_power" and st.hooks.no_air(st):
         play.quotas = [Quota(ANY, 1)]  # 004 Rainstorm: "No ... tactical airpower"; our
         play.key += ":rainstorm"  # reading: ordered like the night rule above
     elif key in ("air_power", "barrage"):
@@ -471,13 +469,7 @@ def target_options(st: GameState, play: Play) -> list[Any]:
         and next_in_chain(u.hex)
         and not st.hooks.hidden(st, play.side, u)
     ]
-    if BR.demolition_on(st):  # 004 Bridge Demolition Option 3: Barrage / Air Power
-        out += [
-            h
-            for h in BR.bridge_hexes(st)
-            if BR.bombard_target(st, play.side, h) and next_in_chain(h)
-        ]
-    return out
+    return out + st.hooks.card_targets(st, play.side, next_in_chain)  # bridges (004)
 
 
 def add_target(st: GameState, play: Play, h: Hex, events: list[dict[str, Any]]) -> None:
@@ -507,9 +499,8 @@ def next_card_target(st: GameState, events: list[dict[str, Any]]) -> None:
             else 4
         )
         if v is None or v.side == play.side:
-            if BR.bombard_target(st, play.side, h):
-                BR.card_bombard(st, play.side, h, n, play.key, events)
-                return
+            if st.hooks.card_bombard(st, play.side, h, n, play.key, events):
+                return  # a bridge (004 Bridge Demolition Option 3)
             continue
         if play.key == "air_power":
             card_attack(st, play.side, v, n, "air_power", True, events)

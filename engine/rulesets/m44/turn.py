@@ -14,19 +14,14 @@ from ...procedures.state import GameState, Play
 from ...procedures import battle as B
 from ...procedures import battle_outcome as BO
 from ...procedures import battle_stack as BS
-from .options import breakthrough as BT
-from .options import hazards as H
 from . import tactics as T
 from ...procedures import trains as TR
-from .options import manoeuvres as MN
-from .options import extra_cards as EC
 from ...procedures.chance import roll_faces
 from ...procedures.common import mode, parse_hex, pop_ext, take_from_hand
 from ...procedures.hooks import Handler
 from ...procedures.movement import exit_hexes, reachable
 from .choices import (
     _battle_actions,
-    _fitting,
     _may_move_again,
     _move_actions,
     _movers,
@@ -37,7 +32,6 @@ from .choices import (
     recon_as_air_power,
 )
 from .end_turn import RECON_LEFT, _end_turn, _finish_turn, _recon_draw
-from .options.turn_rules import _night_roll_due, commissar_card, night_roll_if_due, night_rolled
 from .unit_actions import (
     _armor_breakthrough,
     _battle,
@@ -109,7 +103,7 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
             side = st.active
             return [
                 {"type": "play_card", "seat": seat, "card": c}
-                for c in _fitting(st, side, playable(st, side))
+                for c in st.hooks.fitting(st, side, playable(st, side))
             ] + [{"type": "end_cards", "seat": seat}]
         cards = playable(st, st.active)
         out = [{"type": "play_card", "seat": seat, "card": c} for c in cards]
@@ -147,18 +141,18 @@ def legal_actions(st: GameState, seat: str | None) -> list[dict[str, Any]]:
             [{"type": "order", "seat": seat, "unit": u.id} for u in T.orderable(st, play)]
             + [
                 {"type": "armor_breakthrough", "seat": seat, "hex": [*h]}
-                for h in BT.entry_hexes(st, play)
+                for h in st.hooks.breakthrough_hexes(st, play)
             ]
             + [{"type": "end_orders", "seat": seat}]
         )
     if ph == "move":
-        plays = EC.unit_plays(st)
+        plays = st.hooks.unit_plays(st)
         out = [a for p in plays for a in _move_actions(st, p, seat)]
-        if not any(MN.must_still_advance(st, p) for p in plays) and not obliged(st, ph):
+        if not any(st.hooks.must_advance(st, p) for p in plays) and not obliged(st, ph):
             out.append({"type": "end_movement", "seat": seat})
         return out
     if ph == "battle":
-        out = [a for p in EC.unit_plays(st) for a in _battle_actions(st, p, seat)]
+        out = [a for p in st.hooks.unit_plays(st) for a in _battle_actions(st, p, seat)]
         if st.ext and "firefights" in st.ext:
             out += [
                 {"type": "firefight", "seat": seat, "unit": a.id, "target": [*b.hex]}
@@ -252,7 +246,7 @@ def _roll(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
     elif why == "medics":
         T.medics_rolled(st, st.current_play(), faces, events)
     elif why == "night":
-        night_rolled(st, faces, events)
+        st.hooks.night_rolled(st, faces, events)
         st.phase = "play_card"
     elif why in st.hooks.chance_handlers:  # options (supply losses, Common Cold)
         st.hooks.chance_handlers[why](st, faces, events)
@@ -264,7 +258,7 @@ def _play_card(st: GameState, action: dict[str, Any], events: list[dict[str, Any
     if not isinstance(cid, int) or cid not in CARDS:
         raise IllegalAction("malformed_action", "field 'card' must be a card id")
     side = st.active
-    chip = commissar_card(st, side)
+    chip = st.hooks.commissar_card(st, side)
     if cid not in st.hands[side] and cid != chip:
         raise IllegalAction("card_not_in_hand", "that card is not in your hand")
     if cid not in playable(st, side):
@@ -281,7 +275,7 @@ def _play_card(st: GameState, action: dict[str, Any], events: list[dict[str, Any
         raise IllegalAction("card_not_playable", "this card may not be played that way")
     card = CARDS[cid]
     src, mirror, section = card_source(st, side, card, as_)
-    EC.check_claim(st, src, mirror)
+    st.hooks.check_claim(st, src, mirror)
     if cid == chip:
         st.ext["commissar_chip"][side] = None
     else:
@@ -314,9 +308,7 @@ def _play_card(st: GameState, action: dict[str, Any], events: list[dict[str, Any
     play.flags["mirror"] = mirror
     T.setup(st, play, events, src, mirror, section)
     T.gung_ho(st, play, src)
-    if EC.on(st):
-        play.flags["seq"] = len(st.plays)  # order of play (Extra Command Cards)
-    BT.after_setup(st, play, T.card_sections(src, mirror))
+    st.hooks.card_played(st, play, T.card_sections(src, mirror))  # seq, Armor Breakthrough
 
 
 def _choose_section(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
@@ -397,7 +389,6 @@ HANDLERS = {
     ("commissar", "commissar"): _place_commissar,
     ("play_card", "pass"): _pass_turn,
     ("reinforce", "reinforce"): lambda st, action, events: TR.apply_reinforce(st, action, events),
-    ("play_card", "end_cards"): EC.end_cards,
 }
 KNOWN = {t for _, t in HANDLERS} | {
     "roll",
@@ -430,11 +421,17 @@ def advance(st: GameState, events: list[dict[str, Any]]) -> None:
         ph = st.phase
         if ph == "order" and not _orders_left(st, st.current_play()):
             T.end_orders(st, st.current_play(), events)
-        elif ph == "move" and EC.open_for(st) and _fitting(st, st.active, playable(st, st.active)):
+        elif (
+            ph == "move"
+            and st.hooks.open_for(st)
+            and st.hooks.fitting(st, st.active, playable(st, st.active))
+        ):
             st.phase = "play_card"  # Extra Command Cards: a further card may be played
-        elif ph == "move" and not any(_anything_to_move(st, p) for p in EC.unit_plays(st)):
+        elif ph == "move" and not any(_anything_to_move(st, p) for p in st.hooks.unit_plays(st)):
             st.phase = "battle"
-        elif ph == "battle" and not any(_anything_to_battle(st, p) for p in EC.unit_plays(st)):
+        elif ph == "battle" and not any(
+            _anything_to_battle(st, p) for p in st.hooks.unit_plays(st)
+        ):
             st.phase = "end"
         elif ph == "target" and not T.target_options(st, st.current_play()) and not st.air_targets:
             st.phase = "end"
@@ -442,10 +439,10 @@ def advance(st: GameState, events: list[dict[str, Any]]) -> None:
             st.phase = "end"
         elif ph == "end":
             _end_turn(st, events)
-        elif ph == "play_card" and not st.plays and _night_roll_due(st, st.active):
+        elif ph == "play_card" and not st.plays and st.hooks.night_roll_due(st, st.active):
             # the night roll after the turn's other opening steps (scenario set-up steps
             # before the first turn, campaign pre-battle dice, a variant's roll)
-            night_roll_if_due(st, st.active)
+            st.hooks.night_roll_if_due(st, st.active)
         else:
             return
 
@@ -475,7 +472,9 @@ def _anything_to_battle(st: GameState, play: Play) -> bool:
         u = st.units.get(uid)
         if u is None:
             continue
-        if B.can_battle(st, u, play) and (B.targets(st, u, play) or H.instead_of_battle(st, u)):
+        if B.can_battle(st, u, play) and (
+            B.targets(st, u, play) or st.hooks.instead_of_battle(st, u)
+        ):
             return True
         if _may_move_again(play, u) and reachable(st, u, play, play.flags["move_again"], True):
             return True

@@ -23,10 +23,6 @@ from ...procedures.state import GameState, Play, Unit
 from ...procedures.terrain_changes import unit_left_hex
 from . import tactics as T
 from .choices import _may_move_again, check_obliged
-from .options import breakthrough as BT
-from .options import extra_cards as EC
-from .options import hazards as H
-from .options import manoeuvres as MN
 
 
 def _play(st: GameState) -> Play:
@@ -60,14 +56,14 @@ def _order(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) 
 def _armor_breakthrough(
     st: GameState, action: dict[str, Any], events: list[dict[str, Any]]
 ) -> None:
-    BT.enter(st, action, events)
+    st.hooks.breakthrough_enter(st, action, events)
     if st.phase == "order" and not st.battles and not st.game_over:
         _orders_done_if_none_left(st, _play(st), events)
 
 
 def _orders_left(st: GameState, play: Play) -> bool:
     """May ``play`` still give an order: a unit to order or armour to break through?"""
-    return bool(T.orderable(st, play)) or bool(BT.entry_hexes(st, play))
+    return bool(T.orderable(st, play)) or bool(st.hooks.breakthrough_hexes(st, play))
 
 
 def _orders_done_if_none_left(st: GameState, play: Play, events: list[dict[str, Any]]) -> None:
@@ -87,7 +83,7 @@ def _ordered_unit(st: GameState, action: dict[str, Any]) -> Unit:
     if u.side != _play(st).side:
         raise IllegalAction("not_your_unit", "that unit belongs to the enemy")
     o = TR.head(st, u)  # a train's order is held by its locomotive
-    if not o.ordered or EC.play_holding(st, o.id) is None:
+    if not o.ordered or st.hooks.play_holding(st, o.id) is None:
         raise IllegalAction("unit_not_ordered", "that unit has no order this turn")
     return u
 
@@ -149,8 +145,8 @@ def _exit(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -
 
 
 def _end_movement(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    for p in EC.unit_plays(st):
-        MN.check_end_movement(st, p)
+    for p in st.hooks.unit_plays(st):
+        st.hooks.check_end_movement(st, p)
     check_obliged(st, "move")
     st.phase = "battle"
 
@@ -173,18 +169,7 @@ def _instead_of_battle(st: GameState, action: dict[str, Any], events: list[dict[
     if not B.can_battle(st, u, st.play):
         code = "unit_already_battled" if u.battles else "unit_cannot_battle"
         raise IllegalAction(code, "that unit may not battle (nor act instead) now")
-    if action["type"] == "remove_wire":
-        H.remove_wire(st, u, events)
-    elif action["type"] == "remove_roadblock":
-        H.remove_roadblock(st, u, events)
-    elif action["type"] == "seal_cave":
-        H.seal_cave(st, u, events)
-    elif action["type"] == "heal":
-        H.heal(st, u, events)
-    elif action["type"] in H.HEX_ACTION_DO:  # bridges, pontoons: a hex of HEX_ACTIONS
-        H.HEX_ACTION_DO[action["type"]](st, u, parse_hex(action, "hex"), events)
-    else:
-        H.clear_mine(st, u, events)
+    st.hooks.do_instead_of_battle(st, u, action, events)
 
 
 def _end_battles(st: GameState, action: dict[str, Any], events: list[dict[str, Any]]) -> None:

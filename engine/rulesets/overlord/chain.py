@@ -16,6 +16,7 @@ from ...procedures.common import SIDES, is_top
 from ...procedures.state import GameState, Play, Unit
 from ..m44 import turn as TU
 from .cards import AIR_SORTIE_KEY, BOTH_HALVES, FGS, ONE_HALF
+from .records import Nested, OverlordExt, ox
 
 
 ROLES = ("cinc", "left", "centre", "right")
@@ -101,7 +102,7 @@ def _hand_count(st: GameState, side: str) -> int:
     return sum(1 for c in st.hands[side] if CARDS[c].key != AIR_SORTIE_KEY)
 
 
-def _put(x: dict[str, Any], key: str, sub: Any, value: Any) -> None:
+def _put(x: OverlordExt, key: Nested, sub: str, value: Any) -> None:
     """``x[key][sub] = value`` copy-on-write: ext's values are never mutated in place
     (``ShallowExt``: a state clone copies the top level only)."""
     x[key] = {**x[key], sub: value}
@@ -110,7 +111,7 @@ def _put(x: dict[str, Any], key: str, sub: Any, value: Any) -> None:
 # ============================================================================ work / to_act
 def _side_x(st: GameState) -> str:
     """Side whose C-in-C is deciding (commissar setup may be the non-active side)."""
-    x = st.ext
+    x = ox(st)
     if x["step"] == "commissar_setup":
         first: str = x["setup"][0]  # the sides still to set their chips up
         return first
@@ -138,7 +139,7 @@ _FG_SEATS = {sd: {seat(sd, fg): fg for fg in FGS} for sd in SIDES}
 
 
 def _pre_work(st: GameState, fg: str, stages: list[str] | None = None) -> str | None:
-    x = st.ext
+    x = ox(st)
     ip = x["init_pending"]
     if ip and ip["fg"] == fg:
         return "initiative_unit"
@@ -171,7 +172,7 @@ def _waiting(st: GameState) -> list[dict[str, Any]]:
         return [BS.pending_for(st)]
     if st.chance is not None:
         return [{"type": "roll", "seat": "chance", "dice": st.chance["n"], "for": st.chance["for"]}]
-    x = st.ext
+    x = ox(st)
     step = x["step"]
     if step == "scenario_setup":
         p = TU.compute_pending(st)
@@ -249,7 +250,7 @@ def _play_of(st: GameState, s: str) -> Play:
 def _pool(st: GameState, side: str) -> list[int]:
     """Cards the C-in-C may dispatch: his hand, or (Commissar) the cards taken from under
     the chip plus Counter-Attack cards from his hand."""
-    x = st.ext
+    x = ox(st)
     if side in x["commissar_sides"]:
         return list(x["taken"]) + [
             c for c in st.hands[side] if CARDS[c].key in ("counter_attack", AIR_SORTIE_KEY)
@@ -258,7 +259,7 @@ def _pool(st: GameState, side: str) -> list[int]:
 
 
 def _dispatched(st: GameState) -> list[int]:
-    return [c for r in ROLES for c in st.ext["dispatch"][r]]
+    return [c for r in ROLES for c in ox(st)["dispatch"][r]]
 
 
 class _Ctx:
@@ -267,7 +268,7 @@ class _Ctx:
     __slots__ = ("d", "pool", "disp", "hand", "from_hand", "n", "tfh")
 
     def __init__(self, st: GameState, side: str) -> None:
-        x = st.ext
+        x = ox(st)
         self.d = x["dispatch"]
         self.pool = _pool(st, side)
         self.disp = _dispatched(st)
@@ -370,7 +371,7 @@ def _any_dispatch(st: GameState, side: str, ctx: _Ctx | None = None) -> bool:
 
 
 def _confirm_error(st: GameState, side: str, ctx: _Ctx | None = None) -> str | None:
-    x = st.ext
+    x = ox(st)
     k = ctx if ctx is not None else _Ctx(st, side)
     if not k.disp and _any_dispatch(st, side, k):
         return "must_dispatch_a_card"
@@ -382,7 +383,7 @@ def _confirm_error(st: GameState, side: str, ctx: _Ctx | None = None) -> str | N
 
 
 def _chip_options(st: GameState, side: str) -> list[int]:
-    x = st.ext
+    x = ox(st)
     if len(x["chip"][side]) >= 3 or len(st.hands[side]) <= 1:
         return []
     return [c for c in st.hands[side] if CARDS[c].key != "ambush"]
@@ -392,7 +393,7 @@ def _halves(st: GameState, fg: str, cid: int) -> list[int | None]:
     c = CARDS[cid]
     if c.key not in ONE_HALF:
         return [None]
-    used = st.ext["halves"][fg]
+    used = ox(st)["halves"][fg]
     return [h for h in (0, 1) if h not in used]
 
 

@@ -27,14 +27,11 @@ from ..m44.cards import CARDS
 from ...core.errors import IllegalAction
 from .cards import AIR_SORTIE_KEY, AIR_SORTIES, FGS, overlord_deck_ids
 from ...procedures.state import GameState, Play, Quota, ShallowExt
-from ..m44.options import airdrop as AD
 from ...procedures import battle_outcome as BO
 from ...procedures import battle_stack as BS
 from ...procedures.chance import roll_faces
-from ..m44.options import smoke as SM
 from ..m44 import turn as TU
 from ..m44 import end_turn as ET
-from ..m44.options import turn_rules as TRU
 from ...procedures.common import SIDES, mode, other
 from ...procedures.common import commissar_sides as _commissar_sides
 from ...procedures.medals import end_by_damage, end_out_of_cards
@@ -69,6 +66,7 @@ from .plays import (
     _initiative_unit,
     copy_options,
 )
+from .records import ox
 
 
 # ============================================================================ game start
@@ -99,12 +97,10 @@ def init_game(st: GameState) -> None:
     # ShallowExt: every value is replaced, never mutated in place (tuples for card lists
     # and histories, nested dicts through _put), so a state clone copies the top level only
     _new_turn_ext(st)
-    TRU.init_night(st)  # the standard machine's scenario rules, shared
-    TRU.init_camouflage(st)
-    AD.init_airdrop(st)
-    SM.init_smoke(st)
+    st.hooks.scenario_rules(st)  # the standard machine's scenario rules, shared: the
+    st.hooks.set_up_steps(st)  # night track, camouflage; air drops, smoke screen
     if st.phase in SCENARIO_SETUP:
-        st.ext["step"] = "scenario_setup"
+        ox(st)["step"] = "scenario_setup"
         refresh(st)
         return
     _begin(st, [])
@@ -129,8 +125,8 @@ def _scenario_setup(st: GameState, action: dict[str, Any], events: list[dict[str
 
 def _begin(st: GameState, events: list[dict[str, Any]]) -> None:
     """After the set-up steps: the game-start Commissar placement, else the first turn."""
-    if st.ext["setup"]:
-        st.ext["step"] = "commissar_setup"
+    if ox(st)["setup"]:
+        ox(st)["step"] = "commissar_setup"
         st.phase = "commissar"
         refresh(st)
     else:
@@ -138,26 +134,28 @@ def _begin(st: GameState, events: list[dict[str, Any]]) -> None:
 
 
 def _new_turn_ext(st: GameState) -> None:
-    x = st.ext
+    x = ox(st)
     # card lists are tuples, replaced rather than mutated (cheap state clones)
     x.update(
-        dispatch={r: () for r in ROLES},
-        visit=None,
-        gung_ho_fg=None,
-        received={fg: () for fg in FGS},
-        initiative={fg: None for fg in FGS},
-        taken=(),
-        placed=0,
-        init_pending=None,
-        chance_fg=None,
-        halves={fg: () for fg in FGS},
+        {
+            "dispatch": {r: () for r in ROLES},
+            "visit": None,
+            "gung_ho_fg": None,
+            "received": {fg: () for fg in FGS},
+            "initiative": {fg: None for fg in FGS},
+            "taken": (),
+            "placed": 0,
+            "init_pending": None,
+            "chance_fg": None,
+            "halves": {fg: () for fg in FGS},
+        }
     )
 
 
 def _start_turn(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
     ET.start_turn(st, side, events)
     _new_turn_ext(st)
-    x = st.ext
+    x = ox(st)
     if st.game_over:
         return
     if side in x["commissar_sides"]:
@@ -190,7 +188,7 @@ def legal_actions(st: GameState, s: str | None) -> list[dict[str, Any]]:
     p = waits[0]
     if st.battles:
         return BS.legal(st, s)
-    x = st.ext
+    x = ox(st)
     if x["step"] == "scenario_setup":
         return TU.legal_actions(st, s)
     side, role = split(s)
@@ -273,7 +271,7 @@ def apply_action(st: GameState, action: dict[str, Any], events: list[dict[str, A
             with _Focus(st, st.plays[-1]):
                 BS.apply(st, action, events)
             _after_focus(st, st.plays[-1], events)
-        elif st.ext["step"] == "scenario_setup":
+        elif ox(st)["step"] == "scenario_setup":
             _scenario_setup(st, action, events)
         elif side is None or role is None:  # the chance seat: no play of its own
             raise IllegalAction("not_your_turn", "you have nothing to do now")
@@ -344,7 +342,7 @@ def _night_roll(st: GameState, action: dict[str, Any], events: list[dict[str, An
     ``dice_rolled`` event carries his seat."""
     faces = roll_faces(st, action)
     st.chance = None
-    TRU.night_rolled(st, faces, events)
+    st.hooks.night_rolled(st, faces, events)
 
 
 def _tfh_by_general(play: Play, events: list[dict[str, Any]]) -> None:
@@ -365,7 +363,7 @@ def _tfh_by_general(play: Play, events: list[dict[str, Any]]) -> None:
 
 def _advance(st: GameState, events: list[dict[str, Any]]) -> None:
     """Drain extra draws (Ambush), move between steps, end the turn."""
-    x = st.ext
+    x = ox(st)
     for _ in range(30):
         if st.game_over or st.battles or st.chance is not None:
             return
@@ -421,7 +419,7 @@ def _firefight_plays(st: GameState) -> None:
 def _commissar(
     st: GameState, side: str, action: dict[str, Any], events: list[dict[str, Any]]
 ) -> None:
-    x = st.ext
+    x = ox(st)
     t = action.get("type")
     cs = seat(side, "cinc")
     if t == "commissar":
@@ -464,7 +462,7 @@ def _commissar(
 
 # ----------------------------------------------------------------------------- end of turn
 def _draw_capped(st: GameState, side: str, n: int, events: list[dict[str, Any]]) -> None:
-    x = st.ext
+    x = ox(st)
     room = x["hand_size"][side] - _hand_count(st, side) - len(x["chip"].get(side, []))
     n = max(0, min(n, room))
     if n:
@@ -478,7 +476,7 @@ def _draw_capped(st: GameState, side: str, n: int, events: list[dict[str, Any]])
 
 
 def _end_turn(st: GameState, events: list[dict[str, Any]]) -> None:
-    x = st.ext
+    x = ox(st)
     side = st.active
     last = []
     for p in st.plays:

@@ -14,6 +14,7 @@ from ...procedures.state import GameState, Play, Unit
 from . import machine
 from .cards import FGS
 from .chain import FIREFIGHT_PLAY, ROLES, _side_x, _waiting, seat, split, zone
+from .records import ox
 
 
 # ============================================================================ modes
@@ -107,7 +108,7 @@ def _view_common(
     """What every seat's Overlord view shares: the decisions waited for, the public
     counters (dispatched card counts, initiative, sub-sections), and a place for what the
     seats of one side share (their chain of command, filled by the first of them)."""
-    x = st.ext
+    x = ox(st)
     if x is None:
         return None
     waits = [dict(p) for p in _waiting(st)]  # copied once, shared by the views
@@ -138,7 +139,7 @@ def _view_common(
 
 def _chain_of_command(st: GameState, vside: str) -> dict[str, Any]:
     """The side's chain of command (public to its seats): the C-in-C's visits."""
-    x = st.ext
+    x = ox(st)
     visits = [v for v in x["visits"] if v[1] == vside]
     last = visits[-1] if visits else None
     return {
@@ -152,7 +153,7 @@ def _chain_of_command(st: GameState, vside: str) -> dict[str, Any]:
 def _seat_part(
     st: GameState, vside: str, role: str, public: dict[str, Any], coc: dict[str, Any]
 ) -> dict[str, Any]:
-    x = st.ext
+    x = ox(st)
     ol = dict(public)
     ol["chain_of_command"] = coc
     if vside == st.active:
@@ -177,7 +178,7 @@ def _extend_view(
     view: dict[str, Any],
     common: tuple[list[dict[str, Any]], dict[str, Any], dict[str, Any]] | None,
 ) -> None:
-    x = st.ext
+    x = ox(st)
     if x is None or common is None:
         return
     waits, public, per_side = common

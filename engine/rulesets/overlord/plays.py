@@ -35,11 +35,12 @@ from .chain import (
     seat,
     zone,
 )
+from .records import InitiativePending, LastPlay, ox
 
 
 def _after_focus(st: GameState, play: Play, events: list[dict[str, Any]]) -> None:
     """Skip the focused play's phases with nothing to decide (never enters battle early)."""
-    x = st.ext
+    x = ox(st)
     if st.battles or st.game_over:
         return
     battle_wave = x["step"] == "cinc" or not _any_pre(st)
@@ -71,7 +72,7 @@ def _after_focus(st: GameState, play: Play, events: list[dict[str, Any]]) -> Non
 def _dispatch_action(
     st: GameState, side: str, action: dict[str, Any], events: list[dict[str, Any]]
 ) -> None:
-    x = st.ext
+    x = ox(st)
     t = action.get("type")
     cs = seat(side, "cinc")
     if t == "dispatch":
@@ -129,7 +130,7 @@ def _dispatch_action(
 
 
 def _confirm(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
-    x = st.ext
+    x = ox(st)
     cs = seat(side, "cinc")
     d = x["dispatch"]
     for c in _dispatched(st):
@@ -175,7 +176,7 @@ def _confirm(st: GameState, side: str, events: list[dict[str, Any]]) -> None:
 
 
 def _cinc_play(st: GameState, side: str, cid: int, events: list[dict[str, Any]]) -> None:
-    x = st.ext
+    x = ox(st)
     card = CARDS[cid]
     play = Play(cid, card.key, seat(side, "cinc"), side)
     play.flags["stage"] = "order"
@@ -215,7 +216,7 @@ def _cinc_play(st: GameState, side: str, cid: int, events: list[dict[str, Any]])
 def _fg_play_card(
     st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]
 ) -> None:
-    x = st.ext
+    x = ox(st)
     if action.get("type") != "play_card":
         raise IllegalAction("wrong_phase", "play one of the cards you received first")
     cid = action.get("card")
@@ -288,15 +289,15 @@ def _fg_play_card(
 COPY_CHOICES = ("field_general", "cinc")
 
 
-def counter_sources(st: GameState, side: str, fg: str) -> dict[str, dict[str, Any]]:
+def counter_sources(st: GameState, side: str, fg: str) -> dict[str, LastPlay]:
     """What a Field General's Counter-Attack may copy (vocabulary 5.2 / 002 card text:
     "the opposing Field General's card in the directly opposite sections, or a C-in-C card
     in any section"): ``"field_general"`` -> the directly opposite FG's last play (left
     faces right), ``"cinc"`` -> the enemy C-in-C's last Air Power / Barrage (targets in
     any section); each present only when the enemy's last turn had one."""
     opp = {"left": "right", "right": "left", "centre": "centre"}[fg]
-    plays = st.ext["last_plays"][other(side)]
-    out: dict[str, dict[str, Any]] = {}
+    plays = ox(st)["last_plays"][other(side)]
+    out: dict[str, LastPlay] = {}
     last = [p for p in plays if p["role"] == opp and CARDS[p["src"]].key not in CINC_ONLY]
     if last:
         out["field_general"] = last[0]
@@ -342,7 +343,7 @@ def copy_choice(st: GameState, side: str, fg: str, cid: int, copy: Any) -> str |
 
 
 def _copy_cinc_card(
-    st: GameState, play: Play, fg: str, last: dict[str, Any], events: list[dict[str, Any]]
+    st: GameState, play: Play, fg: str, last: LastPlay, events: list[dict[str, Any]]
 ) -> None:
     """A Field General's Counter-Attack copying the enemy C-in-C's Air Power / Barrage:
     targets in any section (vocabulary 5.2).  At night (visibility < 6, vocabulary 3.3)
@@ -462,7 +463,7 @@ _INIT_CLASSES = {"inf": frozenset({"inf"}), "armor": frozenset({"armor"}), "star
 def _initiative(
     st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]
 ) -> None:
-    x = st.ext
+    x = ox(st)
     t = action.get("type")
     if t == "pass":
         _put(x, "initiative", fg, "passed")
@@ -476,8 +477,9 @@ def _initiative(
 
 
 def _initiative_rolled(st: GameState, face: str, events: list[dict[str, Any]]) -> None:
-    x = st.ext
+    x = ox(st)
     fg = x["chance_fg"]
+    assert fg is not None  # set with the roll (_initiative)
     x["chance_fg"] = None
     side = st.active
     fs = seat(side, fg)
@@ -494,7 +496,7 @@ def _initiative_rolled(st: GameState, face: str, events: list[dict[str, Any]]) -
             st.plays.append(play)
             effect = "order"
     elif face in ("flag", "grenade") and fg_units(st, side, fg):
-        x["init_pending"] = {"fg": fg, "face": face}
+        x["init_pending"] = InitiativePending(fg=fg, face=face)
         effect = "retreat" if face == "flag" else "lose_figure"
         if face == "flag" and not _retreatable(st, side, fg):
             effect = "lose_figure"
@@ -517,8 +519,8 @@ def _retreatable(st: GameState, side: str, fg: str) -> list[Unit]:
 
 
 def _init_options(st: GameState) -> list[dict[str, Any]]:
-    x = st.ext
-    ip = x["init_pending"]
+    ip = ox(st)["init_pending"]
+    assert ip is not None  # asked only while the initiative unit is waited for
     side, fg = st.active, ip["fg"]
     if ip["face"] == "flag":
         rs = _retreatable(st, side, fg)
@@ -534,7 +536,7 @@ def _init_options(st: GameState) -> list[dict[str, Any]]:
 def _initiative_unit(
     st: GameState, side: str, fg: str, action: dict[str, Any], events: list[dict[str, Any]]
 ) -> None:
-    x = st.ext
+    x = ox(st)
     if action.get("type") != "initiative_unit":
         raise IllegalAction("wrong_phase", "choose the unit for the initiative roll")
     u = parse_unit(st, action)

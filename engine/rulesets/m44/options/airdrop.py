@@ -63,6 +63,7 @@ def apply_drop(st: GameState, action: dict[str, Any], events: list[dict[str, Any
 
 #: the turn machine's phase ``airdrop`` (extension points ``steps``, ``actions``)
 HOOKS = {
+    "set_up_steps": init_airdrop,
     "steps": {"airdrop": Step(pending, legal)},
     "actions": {("airdrop", "airdrop"): apply_drop},
 }

@@ -183,3 +183,7 @@ def _new_unit_id(st: GameState) -> str:
     uid = fresh_unit_id(st)
     set_ext(st, "broke_through", (st.ext or {}).get("broke_through", 0) + 1)
     return uid
+
+
+#: the extension points of the scenario rule (every game; off when the scenario has none)
+HOOKS = {"breakthrough_hexes": entry_hexes, "card_played": after_setup, "breakthrough_enter": enter}

@@ -41,6 +41,7 @@ State: ``GameState.ext["bridges"]``: "row,col" -> {"rigged": side | None, "hits"
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ....core.errors import IllegalAction
@@ -295,5 +296,23 @@ def bridge_view(st: GameState) -> list[dict[str, Any]]:
     return out
 
 
-#: the extension points this module fills (engine/procedures/hooks.py)
+def card_targets(st: GameState, side: str, chained: Callable[[Hex], bool]) -> list[Hex]:
+    """Option 3: the bridges a Barrage / Air Power of ``side`` may target (``chained``:
+    the hex may follow the targets already chosen)."""
+    return [h for h in bridge_hexes(st) if bombard_target(st, side, h) and chained(h)]
+
+
+def card_target_rolled(
+    st: GameState, side: str, h: Hex, n: int, kind: str, events: list[dict[str, Any]]
+) -> bool:
+    """Option 3: a Barrage / Air Power target at ``h`` is a bridge: its roll (True)."""
+    if not bombard_target(st, side, h):
+        return False
+    card_bombard(st, side, h, n, kind, events)
+    return True
+
+
+#: the extension points this module fills (engine/procedures/hooks.py) in every game
 HOOKS = {"enemy_entered": enemy_entered}
+#: ... and when option ``bridge_demolition`` is on: Option 3 by Barrage / Air Power
+DEMOLITION_HOOKS = {"card_targets": card_targets, "card_bombard": card_target_rolled}

@@ -352,6 +352,9 @@ HOOKS = {
     "move_fire_cap": move_fire_cap,
     "sight_key": key,
     "chance_handlers": {"supply": supply_chance},
+    "game_setup": init_conditions,
+    "no_air": no_air,
+    "update_supply": update_supply,
 }
 #: ... and in every game: the visibility (the scenario's night rules, vocabulary 3.3;
 #: the weather's, 004)

@@ -43,6 +43,7 @@ from typing import Any
 from ..cards import CARDS, CardDef
 from ....core.errors import IllegalAction
 from ....procedures.state import GameState, Play
+from ..choices import card_source
 from ..tactics import SECTION_KEYS, card_sections
 
 OPTION = "army_manoeuvres"
@@ -128,22 +129,26 @@ def play_holding(st: GameState, uid: str) -> Play | None:
     return None
 
 
-def last_played(st: GameState) -> Play | None:
-    """The card played last this turn (plays are reordered by :func:`play_holding`;
-    ``seq`` keeps the order of play)."""
-    plays = st.plays
-    if len(plays) < 2:
-        return st.play
-    return max(plays, key=lambda p: p.flags.get("seq", 0))
+def fitting(st: GameState, side: str, cards: list[int]) -> list[int]:
+    """The ``cards`` whose sections are all still free."""
+    taken = claimed(st)
+    return [c for c in cards if not claim(*card_source(st, side, CARDS[c])[:2]) & taken]
 
 
-def draw_counts(st: GameState, last: Play | None) -> tuple[int, int]:
-    """(cards drawn outright, Recon draw-two-keep-one steps) at the end of the turn: one
-    card per card played (at least one: a card-less exchange still draws), a Recon's
-    card replaced by its own two-card choice; none after a declaration flagged
-    ``no_draw`` (Restoring Order, The Big Push)."""
-    if last is not None and last.flags.get("no_draw"):
-        return 0, 0
-    recons = sum(1 for p in st.plays if p.flags.get("recon_draw"))
-    cards = sum(1 for p in st.plays if p.card is not None)
-    return max(1, cards) - recons, recons
+def card_played(st: GameState, play: Play, sections: tuple[int, ...]) -> None:
+    """A card was played: its order of play is kept (``seq``, see :func:`play_holding`)."""
+    if on(st):
+        play.flags["seq"] = len(st.plays)
+
+
+#: the extension points of the option (in the table when ``army_manoeuvres`` is on)
+HOOKS = {
+    "unit_plays": unit_plays,
+    "play_holding": play_holding,
+    "check_claim": check_claim,
+    "card_played": card_played,
+    "open_for": open_for,
+    "fitting": fitting,
+}
+#: its action, known in every game (refused when no card was played)
+ACTIONS = {"actions": {("play_card", "end_cards"): end_cards}}

@@ -42,7 +42,14 @@ from .bridges import (
     rig_bridge,
     riggable_bridges,
 )
-from ....procedures.common import adjacent_enemies, other, set_ext, terrain_at, tiles_at
+from ....procedures.common import (
+    adjacent_enemies,
+    other,
+    parse_hex,
+    set_ext,
+    terrain_at,
+    tiles_at,
+)
 from ..hand import discard_random_card
 from .pontoons import build_pontoon, pontoon_hexes
 from ....procedures.terrain_changes import remove_family
@@ -315,8 +322,30 @@ def _hq_tent(st: GameState, u: Unit, events: list[dict[str, Any]]) -> None:
     set_ext(st, "hq_tents", tents)
 
 
+def do_instead_of_battle(
+    st: GameState, u: Unit, action: dict[str, Any], events: list[dict[str, Any]]
+) -> None:
+    """An action of :func:`instead_of_battle` (its type checked by the turn machine)."""
+    t = action["type"]
+    if t == "remove_wire":
+        remove_wire(st, u, events)
+    elif t == "remove_roadblock":
+        remove_roadblock(st, u, events)
+    elif t == "seal_cave":
+        seal_cave(st, u, events)
+    elif t == "heal":
+        heal(st, u, events)
+    elif t in HEX_ACTION_DO:  # bridges, pontoons: a hex of HEX_ACTIONS
+        HEX_ACTION_DO[t](st, u, parse_hex(action, "hex"), events)
+    else:
+        clear_mine(st, u, events)
+
+
 #: the extension points this module fills (engine/procedures/hooks.py)
 HOOKS = {
     "on_enter": on_enter,
     "roll_handlers": {kind: special_rolled for kind in sorted(SPECIAL_ROLLS)},
+    "instead_of_battle": instead_of_battle,
+    "instead_of_battle_hexes": HEX_ACTIONS,
+    "do_instead_of_battle": do_instead_of_battle,
 }

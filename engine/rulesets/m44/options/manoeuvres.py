@@ -163,9 +163,19 @@ def pressing_on(st: GameState, u: Unit | None) -> bool:
     )
 
 
+def must_advance(st: GameState, play: Play) -> bool:
+    """The Big Push: units of ``play`` must still advance (``end_movement`` is refused)."""
+    return bool(must_still_advance(st, play))
+
+
 #: the extension points this module fills (engine/procedures/hooks.py) when one of its
 #: options is on
-HOOKS = {"filter_destinations": allowed_destinations, "pressing_on": pressing_on}
+HOOKS = {
+    "filter_destinations": allowed_destinations,
+    "pressing_on": pressing_on,
+    "must_advance": must_advance,
+    "check_end_movement": check_end_movement,
+}
 #: ... and its declarations, in every game (refused when the option is off:
 #: ``card_not_playable``)
 ACTIONS = {

@@ -59,6 +59,7 @@ def end_smoke(st: GameState, action: dict[str, Any], events: list[dict[str, Any]
 
 #: the turn machine's phase ``smoke`` (extension points ``steps``, ``actions``)
 HOOKS = {
+    "set_up_steps": init_smoke,
     "steps": {"smoke": Step(pending, legal)},
     "actions": {("smoke", "place_smoke"): place_smoke, ("smoke", "end_smoke"): end_smoke},
 }

@@ -1,13 +1,14 @@
 """Scenario rules of the turn (vocabulary 3.3): Camouflage (hidden units revealed when they
 fire or are adjacent), Night Visibility (the night track rolled at the start of a turn),
-the Russian Commissar rule (a card under the chip, played next turn).  The m44 turn
-machine (:mod:`engine.rulesets.m44.turn`) calls them."""
+the Russian Commissar rule (a card under the chip, played next turn).  The m44 and
+Overlord turn machines call them through the game's extension points (:data:`HOOKS`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ....procedures.common import commissar_sides, mode, set_ext
+from ..cards import CARDS
 from ....procedures.state import GameState
 
 
@@ -32,6 +33,12 @@ def init_night(st: GameState) -> None:
     set_ext(st, "visibility", 6 if reverse else 1)
     set_ext(st, "night_team", team)
     set_ext(st, "night_reverse", reverse)
+
+
+def scenario_rules(st: GameState) -> None:
+    """Game start: the night track, then camouflage (both turn machines)."""
+    init_night(st)
+    init_camouflage(st)
 
 
 def _night_roll_due(st: GameState, side: str) -> bool:
@@ -107,3 +114,25 @@ def _needs_commissar_card(st: GameState, side: str) -> bool:
         and x["commissar_chip"][side] is None
         and st.hands[side]
     )
+
+
+def commissar_playable(st: GameState, side: str) -> list[int] | None:
+    """The cards ``side`` may play while a card lies under its chip (that card, or a
+    Recon / Counter-Attack from the hand); None: no card under the chip."""
+    chip = commissar_card(st, side)
+    if chip is None:
+        return None
+    return [chip] + [c for c in st.hands[side] if CARDS[c].key in COMMISSAR_FROM_HAND]
+
+
+#: the extension points of these scenario rules (every game; each checks its scenario)
+HOOKS = {
+    "scenario_rules": scenario_rules,
+    "commissar_setup": init_commissar,
+    "night_roll_due": _night_roll_due,
+    "night_roll_if_due": night_roll_if_due,
+    "night_rolled": night_rolled,
+    "commissar_card": commissar_card,
+    "commissar_playable": commissar_playable,
+    "needs_commissar_card": _needs_commissar_card,
+}
