@@ -198,5 +198,7 @@ TERMS: tuple[str, ...] = (
     N_('Unternehmen Zitadelle'),
     N_('The Fall Of London, 1940'),
     N_('War Of The Worlds (004 Appendix 3)'),
+    N_('Tutorial: a Fast Play turn'),
     N_('Tutorial: your first battle'),
+    N_('Tutorial: an Overlord turn'),
 )

@@ -185,10 +185,14 @@ export function renderFastPlay(box, ctx) {
     const clock = el('div', { class: 'fp-timer', id: 'fp-timer' }, '');
     pr.append(clock);
     box.append(pr);
-    startTimer(key, clock, () => {
-      const pass = acts.find((a) => PASS[a.type]);
-      if (pass) send(pass);
-    });
+    // a lesson (static/tutorial.js) waits for the learner: no auto-pass
+    if (document.body.dataset.tutorial) stopTimer();
+    else {
+      startTimer(key, clock, () => {
+        const pass = acts.find((a) => PASS[a.type]);
+        if (pass) send(pass);
+      });
+    }
   } else stopTimer();
   if (box.dataset.help === '1') box.append(helpPanel());
 }

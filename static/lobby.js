@@ -451,15 +451,21 @@ $('create-form').addEventListener('submit', async (ev) => {
 });
 
 // ---------------------------------------------------------------- tutorial
-// the lesson of the standard game: a game against the bot (POST /api/tutorials/m44)
-$('tutorial-start').addEventListener('click', async () => {
-  $('tutorial-error').textContent = '';
-  if (!me) { $('tutorial-error').textContent = t('Enter a name first.'); $('identity-name').focus(); return; }
-  try {
-    const g = await api('/tutorials/m44', { method: 'POST' });
-    location.href = g.url || `/games/${g.id}`;
-  } catch (e) { $('tutorial-error').textContent = t('Could not create the game: {error}', { error: e.message }); }
-});
+// a lesson (app/tutorial.py): a game against the bot (POST /api/tutorials/{name}); in
+// Overlord's the player holds every Allied seat and is shown the C-in-C's first
+for (const b of document.querySelectorAll('#learn-panel button[data-lesson]')) {
+  b.addEventListener('click', async () => {
+    $('tutorial-error').textContent = '';
+    if (!me) { $('tutorial-error').textContent = t('Enter a name first.'); $('identity-name').focus(); return; }
+    try {
+      const g = await api(`/tutorials/${b.dataset.lesson}`, { method: 'POST' });
+      const url = new URL(g.url || `/games/${g.id}`, location.href);
+      const mine = (g.seats || []).filter((s) => s.mine).map((s) => s.seat);
+      if (mine.length > 1) url.searchParams.set('as', mine[0]);
+      location.href = url.pathname + url.search;
+    } catch (e) { $('tutorial-error').textContent = t('Could not create the game: {error}', { error: e.message }); }
+  });
+}
 
 // ---------------------------------------------------------------- invites
 $('invite-form').addEventListener('submit', async (ev) => {

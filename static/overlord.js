@@ -224,13 +224,15 @@ export function renderDesk(root, ctx) {
     const cards = el('div', { class: 'ol-slot-cards' });
     for (const card of dispatched[to] || []) {
       const undo = legal.find((a) => a.type === 'undo_dispatch' && String(a.card) === String(card.id));
-      cards.append(el('div', { class: 'ol-mini', 'data-card': card.id, 'data-name': card.name, title: card.text || '' },
+      cards.append(el('div', { class: 'ol-mini', 'data-card': card.id, 'data-name': card.name, title: term(card.text || '') },
         el('span', {}, term(card.name)),
         undo ? el('button', { type: 'button', class: 'ol-undo', 'data-undo': card.id, title: t('Take the card back'), onclick: () => ctx.send(undo) }, t('↩ undo')) : null));
     }
     if (!(dispatched[to] || []).length) cards.append(el('div', { class: 'muted ol-empty' }, selCard ? (ok ? t('▼ give {card} here', { card: term(selCard.name) }) : t('✕ cannot take it now')) : t('no card')));
     slot.append(cards);
     const foot = el('div', { class: 'ol-slot-foot' });
+    // the keyboard's way (and a screen reader's) to give the selected card: a button
+    if (selCard && ok) foot.append(el('button', { type: 'button', class: 'primary', 'data-give': to, onclick: () => give(selCard.id, to) }, t('Give it here')));
     if (visitAct) foot.append(el('button', { type: 'button', 'data-visit': to, onclick: () => ctx.send(visitAct) }, t('Visit {role}', { role: ROLE_NAMES[to] })));
     if (ghAct) foot.append(el('button', { type: 'button', 'data-gung-ho': to, onclick: () => ctx.send(ghAct) }, t('Gung-Ho: +1 unit')));
     if (foot.childNodes.length) slot.append(foot);

@@ -29,6 +29,7 @@ from sqlalchemy import or_, select, tuple_, update
 
 from ..engine_api import EngineError, Ruleset, bot_action, bot_for, bot_levels
 from ..models import Game, Seat, utcnow
+from ..tutorial import lesson_move
 from .modes import STAND_IN_MODES
 
 if TYPE_CHECKING:
@@ -228,7 +229,8 @@ class BotDriver:
                 seq, state = rt.seq, rt.state
                 level = seat_level(rt.seats.get(seat), self.games.settings.bot_level)
             try:  # thinks outside the game's lock; a stale seq is refused below
-                action = await think(
+                action = lesson_move(rt.scenario_id, rt.rs.legal_actions(state, seat))
+                action = action or await think(
                     rt.rs, state, seat, seq, level, self.games.settings.bot_workers
                 )
             except EngineError:

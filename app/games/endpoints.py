@@ -64,8 +64,10 @@ async def start_tutorial(
         raise NotFound(f"no tutorial {name!r}", code="tutorial_not_found")
     await admit_game(request, me.id)
     body = GameCreate(
+        ruleset=lesson.ruleset,
         scenario_id=lesson.scenario_id,
-        mode="1v1",
+        mode=lesson.mode,
+        layout=lesson.layout,
         seat=lesson.seat,
         bots=list(lesson.bots),
         seed=lesson.seed,

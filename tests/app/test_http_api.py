@@ -35,7 +35,7 @@ def test_identity_token_cookie_and_bearer(api: httpx.Client) -> None:
 def test_bundled_scenarios(api: httpx.Client) -> None:
     listed = api.get("/api/scenarios").json()
     bundled = {s["id"]: s for s in listed if s["source"] == "bundled"}
-    assert len(bundled) == 9  # with WOTW-FallOfLondon1940 and the tutorial's board
+    assert len(bundled) == 11  # with WOTW-FallOfLondon1940 and the three lessons' boards
     peg = bundled[SCENARIO]
     assert peg["name"] and peg["starting_side"] == "ALLIES" and peg["modes"] == ["1v1", "team"]
     assert bundled["13-OmahaBeachOverlord"]["modes"][0] == "overlord"
@@ -50,7 +50,11 @@ def test_scenario_summaries_name_battles_and_rules_examples(api: httpx.Client) -
     what the lobby's one-line summary needs: date, front, medals to win, subtitle."""
     bundled = {s["id"]: s for s in api.get("/api/scenarios").json() if s["source"] == "bundled"}
     assert bundled["1096-HillsExamplesOfLineOfSight"]["kind"] == "rules_example"
-    assert bundled["tutorial-m44-first-battle"]["kind"] == "tutorial"
+    assert {k for k, s in bundled.items() if s["kind"] == "tutorial"} == {
+        "tutorial-m44-first-battle",
+        "tutorial-overlord-first-turn",
+        "tutorial-fastplay-first-turn",
+    }
     assert {s["kind"] for k, s in bundled.items() if not k.startswith(("1096-", "tutorial-"))} == {
         "battle"
     }

@@ -11,10 +11,10 @@ from tests.engine.paths import SCN_DIR
 FILES = sorted(glob.glob(f"{SCN_DIR}/*.m44"))
 
 
-def test_the_nine_bundled_scenarios_are_found():
+def test_the_bundled_scenarios_are_found():
     """Guards the parametrised tests below against an empty (vacuous) file list (eight
-    battles and the tutorial's board)."""
-    assert len(FILES) == 9
+    battles and the three lessons' boards)."""
+    assert len(FILES) == 11
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.rsplit("/", 1)[-1])
