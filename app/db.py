@@ -15,9 +15,10 @@ group: ``games.repository.LogWriter``): a WAL commit with ``synchronous=NORMAL``
 write to the WAL file without fsync, about 0.1 ms, while through aiosqlite each statement
 is three hand-overs to its thread and back, each waiting for the GIL behind the loop's
 own work (7 per append: 2.5 ms of CPU per action and a p99 of 70 ms at 100 Overlord
-games, docs/performance.md).  That connection never waits for a lock on the loop (busy
-timeout 0: if another process or an unlocked session writes, the append waits for it
-asynchronously and tries again) and never checkpoints (the other connections' commits
+games, docs/performance.md).  That connection is kept open for the process (no pool check-out,
+reset and return per append; a new one after a database error), never waits for a lock on
+the loop (busy timeout 0: if another process or an unlocked session writes, the append
+waits for it asynchronously and tries again) and never checkpoints (the other connections' commits
 do, in aiosqlite's thread).  PostgreSQL needs none of this: each append is a transaction
 of the async engine, and row locks and the compare-and-set on ``games.seq`` decide.
 """
@@ -33,7 +34,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -142,6 +143,7 @@ class Database:
         sqlite = is_sqlite(self.url)
         self._writer = asyncio.Lock() if sqlite else None  # see the module
         self.log_engine = make_log_engine(self.url) if sqlite else None
+        self._log_conn: Connection | None = None  # the log's connection, kept open
 
     @contextlib.asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncSession]:
@@ -168,11 +170,16 @@ class Database:
         assert self.log_engine is not None and self._writer is not None
         while True:
             async with self._writer:
+                conn = self._log_conn
+                if conn is None:  # kept for the process: no pool check-out and reset
+                    conn = self._log_conn = self.log_engine.connect()  # per append
                 try:
-                    with self.log_engine.begin() as conn:
+                    with conn.begin():
                         return fn(conn)
-                except OperationalError as exc:
-                    if not _busy(exc):
+                except DBAPIError as exc:  # whatever its state now: the next one is fresh
+                    self._log_conn = None
+                    conn.close()
+                    if not (isinstance(exc, OperationalError) and _busy(exc)):
                         raise
             await asyncio.sleep(0.002)  # another process writes: wait for it, off the loop
 
@@ -184,5 +191,8 @@ class Database:
 
     async def dispose(self) -> None:
         await self.engine.dispose()
+        if self._log_conn is not None:
+            self._log_conn.close()
+            self._log_conn = None
         if self.log_engine is not None:
             self.log_engine.dispose()
