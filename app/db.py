@@ -7,19 +7,22 @@ and then write make one of them fail at once with "database is locked" (SQLite c
 wait for a lock it would deadlock on), and a writer that does wait does so in the busy
 handler's growing sleeps, which is the latency tail of every game of the worker.  So on
 SQLite the server's own write transactions (:meth:`Database.writing`: seats, presence,
-snapshots; :meth:`Database.write_log`: the action log) take one ``asyncio.Lock`` of the
-process first and run one after another; reads never wait for it (WAL: a reader sees the
-last commit and blocks nobody).  The log is written by a synchronous SQLAlchemy Core
-transaction on the event loop (``BEGIN IMMEDIATE``; the appends queued meanwhile go in one
-group: ``games.repository.LogWriter``): a WAL commit with ``synchronous=NORMAL`` is a
-write to the WAL file without fsync, about 0.1 ms, while through aiosqlite each statement
-is three hand-overs to its thread and back, each waiting for the GIL behind the loop's
-own work (7 per append: 2.5 ms of CPU per action and a p99 of 70 ms at 100 Overlord
-games, docs/performance.md).  That connection never waits for a lock on the loop (busy
-timeout 0: if another process or an unlocked session writes, the append waits for it
-asynchronously and tries again) and never checkpoints (the other connections' commits
-do, in aiosqlite's thread).  PostgreSQL needs none of this: each append is a transaction
-of the async engine, and row locks and the compare-and-set on ``games.seq`` decide.
+bots; :meth:`Database.write_log`: the action log and the state snapshots) take one
+``asyncio.Lock`` of the process first and run one after another; reads never wait for it
+(WAL: a reader sees the last commit and blocks nobody).  The log is written by a
+synchronous SQLAlchemy Core transaction on the event loop (``BEGIN IMMEDIATE``; the
+appends queued meanwhile go in one group: ``games.repository.LogWriter``): a WAL commit
+with ``synchronous=NORMAL`` is a write to the WAL file without fsync, about 0.1 ms, while
+through aiosqlite each statement is three hand-overs to its thread and back, each waiting
+for the GIL behind the loop's own work (7 per append: 2.5 ms of CPU per action and a p99
+of 70 ms at 100 Overlord games, docs/performance.md).  That connection is kept open for
+the process (no pool check-out, reset and return per append; a new one after a database
+error), never waits for a lock on the loop (busy timeout 0: if another process or an
+unlocked session writes, the append waits for it asynchronously and tries again) and
+never checkpoints on the loop: every ``CHECKPOINT_EVERY`` commits of it, a passive
+checkpoint runs on a connection of the async engine, in aiosqlite's thread.  PostgreSQL
+needs none of this: each append is a transaction of the async engine, and row locks and
+the compare-and-set on ``games.seq`` decide.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -46,6 +49,7 @@ from sqlalchemy.orm import DeclarativeBase
 from .settings import get_settings
 
 T = TypeVar("T")
+CHECKPOINT_EVERY = 500  # SQLite: log commits between two checkpoints of the WAL
 
 
 class Base(DeclarativeBase):
@@ -142,6 +146,9 @@ class Database:
         sqlite = is_sqlite(self.url)
         self._writer = asyncio.Lock() if sqlite else None  # see the module
         self.log_engine = make_log_engine(self.url) if sqlite else None
+        self._log_conn: Connection | None = None  # the log's connection, kept open
+        self._log_commits = 0
+        self._checkpoint: asyncio.Task[None] | None = None
 
     @contextlib.asynccontextmanager
     async def writing(self) -> AsyncIterator[AsyncSession]:
@@ -168,13 +175,38 @@ class Database:
         assert self.log_engine is not None and self._writer is not None
         while True:
             async with self._writer:
+                conn = self._log_conn
+                if conn is None:  # kept for the process: no pool check-out and reset
+                    conn = self._log_conn = self.log_engine.connect()  # per append
                 try:
-                    with self.log_engine.begin() as conn:
-                        return fn(conn)
-                except OperationalError as exc:
-                    if not _busy(exc):
+                    with conn.begin():
+                        out = fn(conn)
+                    self._committed()
+                    return out
+                except DBAPIError as exc:  # whatever its state now: the next one is fresh
+                    self._log_conn = None
+                    conn.close()
+                    if not (isinstance(exc, OperationalError) and _busy(exc)):
                         raise
             await asyncio.sleep(0.002)  # another process writes: wait for it, off the loop
+
+    def _committed(self) -> None:
+        self._log_commits += 1
+        if self._log_commits % CHECKPOINT_EVERY == 0 and (
+            self._checkpoint is None or self._checkpoint.done()
+        ):
+            self._checkpoint = asyncio.get_running_loop().create_task(self.checkpoint())
+
+    async def checkpoint(self) -> None:
+        """SQLite: copy the WAL into the database file (``PASSIVE``: waits for nobody),
+        in aiosqlite's thread: first while the log goes on, then what it wrote meanwhile,
+        as the one writer; the WAL is then wholly in the file and the log's next
+        transaction writes it again from its start (else it grows without end)."""
+        assert self._writer is not None
+        async with self.engine.connect() as conn:
+            await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            async with self._writer:
+                await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def read(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(session, *args)`` with a synchronous-style ORM session (``run_sync``: the
@@ -183,6 +215,11 @@ class Database:
             return await a.run_sync(fn, *args)
 
     async def dispose(self) -> None:
+        if self._checkpoint is not None:
+            await asyncio.gather(self._checkpoint, return_exceptions=True)
         await self.engine.dispose()
+        if self._log_conn is not None:
+            self._log_conn.close()
+            self._log_conn = None
         if self.log_engine is not None:
             self.log_engine.dispose()

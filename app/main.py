@@ -50,6 +50,32 @@ from .settings import STATIC_DIR, TEMPLATES_DIR, Settings, get_settings
 
 log = logging.getLogger("app.main")
 SHUTTING_DOWN = (1012, "server shutting down: reconnect with since")
+FULL_COLLECTION_SECONDS = 600.0  # between two full collections of the worker (below)
+
+
+def collect_on_a_timer() -> tuple[int, int, int]:
+    """The worker's garbage collection: what start-up allocated (modules, scenarios,
+    caches) is frozen, never scanned again; the young generations are collected as
+    CPython does; the oldest one only by :func:`full_collections`, every
+    ``FULL_COLLECTION_SECONDS``.  CPython's own rule collects it each time a quarter more
+    objects reached it, and live games move thousands there per second (their states,
+    views and batches live about a second): at 400 games that was 0.46 ms of CPU per
+    action and a pause of the whole worker of about a second each time
+    (docs/performance.md).  Nothing of an action's path leaves a reference cycle behind
+    (``bench/delivery_bench.py`` counts them), nor does a dropped socket
+    (``tests/app/test_socket_churn.py``): what a full collection still frees is little.
+    Returns the thresholds it replaced."""
+    gc.collect()
+    gc.freeze()
+    before = gc.get_threshold()
+    gc.set_threshold(before[0], before[1], 2**31 - 1)  # never by count: on the timer
+    return before
+
+
+async def full_collections(period: float = FULL_COLLECTION_SECONDS) -> None:
+    while True:
+        await asyncio.sleep(period)
+        gc.collect()
 
 
 class QuietTokens(logging.Filter):
@@ -101,10 +127,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         games.spawn(clock_watch.loop(games))
         if settings.redis_url:  # one owner worker per game
             app.state.forward = await forward.start(app, settings, games, game_socket)
-        # everything alive now (modules, scenarios, caches) is never scanned again by a
-        # full collection: its pauses follow what the games allocate, not the code's size
-        gc.collect()
-        gc.freeze()
+        thresholds = collect_on_a_timer()
+        games.spawn(full_collections())
         try:
             yield
         finally:
@@ -126,6 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "shutdown: closing the services took more than %.0f s; stopping anyway",
                     settings.shutdown_grace_seconds,
                 )
+            gc.set_threshold(*thresholds)  # an app in a test process: CPython's again
 
     app = FastAPI(
         title="Overlord game server",

@@ -11,21 +11,18 @@ from __future__ import annotations
 import logging
 import zlib
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Table, insert, select
+from sqlalchemy import select
 
 from ..db import Database
 from ..engine_api import EngineError, Fold, Ruleset
-from ..models import Game, Snapshot, utcnow
+from ..models import Game
 from . import repository
 from .runtime import Batch, GameRuntime, clock_at, dump_snapshot, game_fields, settle_chance
 
 log = logging.getLogger("app.play")
 SNAPSHOT_EVERY = 50  # log entries between state snapshots (a cold load replays at most these)
-# the declarative class's table, a Core insert (no ORM unit of work); mypy sees
-# ``__table__`` as a FromClause
-_SNAPSHOTS = cast(Table, Snapshot.__table__)
 
 
 @dataclass
@@ -184,7 +181,13 @@ async def _clock_fold(db: Database, game_id: str, seq: int) -> dict[str, Any] | 
 
 
 async def write_snapshot(
-    db: Database, rs: Ruleset, game_id: str, seq: int, state: Any, timed: bool = True
+    db: Database,
+    writer: repository.LogWriter,
+    rs: Ruleset,
+    game_id: str,
+    seq: int,
+    state: Any,
+    timed: bool = True,
 ) -> None:
     """Store the state after ``seq`` and, for a timed game, its clock's fold (the
     previous snapshot's + at most :data:`SNAPSHOT_EVERY` rows; best effort: the log alone
@@ -193,12 +196,6 @@ async def write_snapshot(
     try:
         blob = dump_snapshot(rs, state)
         clock = await _clock_fold(db, game_id, seq) if timed else None
-        async with db.writing() as session:
-            await session.execute(
-                insert(_SNAPSHOTS).values(
-                    game_id=game_id, seq=seq, state=blob, clock=clock, created_at=utcnow()
-                )
-            )
-            await session.commit()
+        await writer.snapshot(game_id, seq, blob, clock)
     except Exception:
         log.exception("snapshot of game %s at seq %s failed", game_id, seq)

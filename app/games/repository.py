@@ -126,6 +126,7 @@ _CAS = (
     )
 )
 _ROWS = insert(_ACTIONS)
+_SNAPSHOTS = insert(cast(Table, Snapshot.__table__))
 
 
 Append = tuple[str, int, list[tuple[str, dict[str, Any]]], dict[str, Any]]
@@ -231,6 +232,20 @@ class LogWriter:
         if self._task is None or self._task.done():
             self._task = asyncio.create_task(self._run())
         return await fut
+
+    async def snapshot(
+        self, game_id: str, seq: int, state: bytes, clock: dict[str, Any] | None
+    ) -> None:
+        """Store a state snapshot (``snapshots`` row) the way the log is written: on
+        SQLite in a transaction of the log's connection (no hand-over to aiosqlite's
+        thread), on PostgreSQL in a Core transaction."""
+        row = {"game_id": game_id, "seq": seq, "state": state, "clock": clock}
+        row["created_at"] = utcnow()
+        if not self.grouped:
+            async with self.db.transaction() as conn:
+                await conn.execute(_SNAPSHOTS, row)
+            return
+        await self.db.write_log(lambda conn: conn.execute(_SNAPSHOTS, row))
 
     async def _run(self) -> None:
         while self._pending:

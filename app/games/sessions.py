@@ -136,6 +136,7 @@ class GameSessions:
             self.spawn(
                 play.write_snapshot(
                     self.db,
+                    self.log,
                     rt.rs,
                     rt.game_id,
                     out.snapshot_seq,

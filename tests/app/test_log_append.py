@@ -214,3 +214,37 @@ def test_an_append_waits_for_another_connection_holding_the_sqlite_write_lock(
     ok, ticks, (seq, rows, _status) = asyncio.run(run())
     assert ok is True and ticks == 10
     assert seq == 1 and rows == [(1, "AXIS")]
+
+
+def test_the_sqlite_wal_stays_short_while_the_log_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The log's connection never checkpoints itself: every ``CHECKPOINT_EVERY`` of its
+    commits a checkpoint copies the WAL into the database file, so that the WAL is written
+    again from its start instead of growing with every action of every game."""
+    import app.db
+
+    monkeypatch.setattr(app.db, "CHECKPOINT_EVERY", 20)
+    path = tmp_path / "log.db"
+    entry = [("AXIS", {"type": "end_turn", "note": "x" * 2000})]
+
+    async def run() -> list[int]:
+        db = Database(f"sqlite+aiosqlite:///{path}")
+        sizes = []
+        try:
+            await _setup(db)
+            for old in range(300):
+                assert await _append(db, old, entry, FIELDS)
+                await asyncio.sleep(0)
+                if old % 100 == 99:
+                    await asyncio.sleep(0.2)  # the checkpoint's thread
+                    sizes.append((tmp_path / "log.db-wal").stat().st_size)
+            assert (await _state(db))[0] == 300
+        finally:
+            await db.dispose()
+        return sizes
+
+    sizes = asyncio.run(run())
+    # the WAL file keeps the size it once reached, and reaches no further (unchecked, it
+    # grows by the same amount every 100 commits: three times the first size by the end)
+    assert sizes[-1] < 1.5 * sizes[0]
