@@ -35,6 +35,13 @@ FIGURE = 3.0
 #: chance that one battle die hits a unit of the class (004 "Battle": two infantry faces
 #: and the grenade hit infantry; armor face and grenade hit armor; grenade hits artillery)
 HIT_P = {"inf": 0.5, "armor": 1 / 3, "art": 1 / 6}
+#: weights of a shot by when it can be fired (:func:`_weight`)
+OWN_NOW, OWN_LATER = 0.8, 0.25
+FOE_NOW, FOE_NEXT, FOE_LATER = 0.8, 0.45, 0.3
+#: per hex beyond 2 between an own unit with no shot and the nearest enemy
+CLOSING = 0.4
+#: per hex between the nearest own unit and an objective only the enemy may win
+GUARD = 0.3
 
 
 def evaluate(rs: Ruleset[Any], st: Any, side: str) -> float:
@@ -67,10 +74,11 @@ def _hex_value(rs: Ruleset[Any], st: Any, side: str) -> float:
     theirs = [u for u in st.units.values() if u.side != side]
     v += _strength(mine) - _strength(theirs)
     active = getattr(st, "active", None)
-    now = 0.8 if active == side else 0.25  # my fire still to come this turn
-    later = 0.7 if active == side else 0.35  # their fire in the coming turn
-    v += now * _threat(st, mine, theirs) - later * _threat(st, theirs, mine)
-    v += _objectives(st, side, mine)
+    mine_v, idle = _threat(st, mine, theirs, True, active == side)
+    theirs_v, _ = _threat(st, theirs, mine, False, active not in (None, side))
+    v += mine_v - theirs_v
+    v -= CLOSING * _far(idle, theirs)  # own units close in (the enemy's distance is his)
+    v += _objectives(st, side, foe, mine)
     return v
 
 
@@ -118,56 +126,92 @@ def _dice(st: Any, u: Any, t: Any, d: int) -> int:
     return n
 
 
-def _threat(st: Any, shooters: list[Any], targets: list[Any]) -> float:
-    """Sum over ``shooters`` of the expected value of their best shot in range and in
-    line of sight (:func:`engine.procedures.los.clear`, the rules' own test, with the
-    units standing now), hits worth figures and a medal when they may destroy the unit;
-    a shooter with no target is worth a little less the farther it stands from the
-    nearest enemy (closing in)."""
-    total = 0.0
+def _weight(u: Any, own: bool, active: bool) -> float:
+    """How much the shot of ``u`` counts: by when it can fire.  The seat's own units:
+    0.8 in its turn, 0.25 in the enemy's.  An enemy unit: 0.8 when it can fire this turn
+    (its side's turn, ordered and not yet battled), 0.45 when it fires after the seat's
+    coming move (the seat may still step away or destroy it first), 0.3 later (it has
+    fought or was not ordered this turn: it fires after the seat's whole next turn)."""
+    if own:
+        return OWN_NOW if active else OWN_LATER
+    if not active:
+        return FOE_NEXT
+    return FOE_NOW if u.ordered and not u.battles and not u.no_battle else FOE_LATER
+
+
+def _threat(
+    st: Any, shooters: list[Any], targets: list[Any], own: bool, active: bool
+) -> tuple[float, list[Any]]:
+    """The expected value of the shooters' fire: each shooter's best shot in range and
+    in line of sight (:func:`engine.procedures.los.clear`, the rules' own test, with the
+    units standing now), weighted by :func:`_weight`; the expected hits on one target
+    are added up and capped at its figures (a unit dies once: its kill value), worth 3
+    per figure and a medal as they approach its strength.  Also the shooters with no
+    target in range and sight."""
+    hits: dict[str, float] = {}
+    idle: list[Any] = []
+    weighted: dict[str, float] = {}
+    units: dict[str, Any] = {}
     for u in shooters:
         reach = len(unit_dice(st, u))
-        shots: list[tuple[float, int, Any]] = []
-        near = 99
+        shots: list[tuple[float, float, int, Any]] = []
         r0, c0 = u.hex
         for t in targets:
             r1, c1 = t.hex
             dr = r0 - r1 if r0 > r1 else r1 - r0
             dc = c0 - c1 if c0 > c1 else c1 - c0
             d = dr + (dc - dr) // 2 if dc > dr else dr
-            near = min(near, d)
             if d > reach:
                 continue
             n = _dice(st, u, t, d)
             if n <= 0:
                 continue
-            hits = n * HIT_P.get(t.cls, 1 / 3)
-            value = FIGURE * min(hits, t.figures) + MEDAL * min(1.0, hits / t.figures) ** 2
-            shots.append((value, d, t))
-        best = 0.0
-        if shots:
-            sight = needs_los(u)
-            for value, d, t in sorted(shots, key=lambda x: -x[0]):
-                if d == 1 or los.clear(st, u.hex, t.hex, sight, u.cls):
-                    best = value
-                    break
-        total += best
-        if best == 0.0 and targets:
-            total -= 0.5 * max(0, near - 2)
-    return total
+            h = n * HIT_P.get(t.cls, 1 / 3)
+            shots.append((_kill_value(h, t.figures), h, d, t))
+        sight = needs_los(u)
+        for _value, h, d, t in sorted(shots, key=lambda x: -x[0]):
+            if d == 1 or los.clear(st, u.hex, t.hex, sight, u.cls):
+                w = _weight(u, own, active)
+                hits[t.id] = hits.get(t.id, 0.0) + h
+                weighted[t.id] = weighted.get(t.id, 0.0) + w * h
+                units[t.id] = t
+                break
+        else:
+            idle.append(u)
+    total = 0.0
+    for tid, h in hits.items():
+        total += weighted[tid] / h * _kill_value(h, units[tid].figures)
+    return total, idle
 
 
-def _objectives(st: Any, side: str, mine: list[Any]) -> float:
-    """Closeness of the nearest own unit to each objective the side may win, and to its
-    exit zones."""
+def _kill_value(hits: float, figures: int) -> float:
+    """Expected hits on a unit of ``figures``, capped at its strength: 3 per figure and
+    up to a medal as they approach its destruction."""
+    return FIGURE * min(hits, figures) + MEDAL * min(1.0, hits / figures) ** 2
+
+
+def _far(idle: list[Any], theirs: list[Any]) -> float:
+    """Hexes beyond 2 between each idle unit (no shot) and the nearest enemy."""
+    if not theirs:
+        return 0.0
+    total = 0
+    for u in idle:
+        total += max(0, min(_hexdist(u.hex, t.hex) for t in theirs) - 2)
+    return float(total)
+
+
+def _objectives(st: Any, side: str, foe: str | None, mine: list[Any]) -> float:
+    """Closeness of the nearest own unit to each objective the side may win and to its
+    exit zones; and, less, to each objective only the enemy may win (guarding it)."""
     if not mine:
         return 0.0
     v = 0.0
     for o in st.scn.objectives:
-        if o.side not in (None, side) or st.objectives.get(o.id) == side:
-            continue
         near = min(_hexdist(u.hex, h) for u in mine for h in o.hexes)
-        v -= 0.6 * o.counts_for * min(near, 8)
+        if o.side is not None and o.side == foe:
+            v -= GUARD * o.counts_for * min(near, 8)
+        elif o.side in (None, side) and st.objectives.get(o.id) != side:
+            v -= 0.6 * o.counts_for * min(near, 8)
     for z in st.scn.exits:
         if z.side != side:
             continue
