@@ -35,6 +35,7 @@ from engine.core.ruleset import (
 from engine.core.scenario import board_for, load_scenario
 from engine.fairdice import commitment as seed_commitment
 from engine.fairdice import rng_seed
+from engine.fairdice import MESSAGES as VERDICT_TEXT
 from engine.fairdice import verify as verify_log
 from engine.meta import Fold, is_meta, rolls_following
 
@@ -67,6 +68,7 @@ __all__ = [
     "seed_commitment",
     "rng_seed",
     "verify_log",
+    "VERDICT_TEXT",
     "Fold",
     "is_meta",
     "rolls_following",

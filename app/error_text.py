@@ -58,6 +58,7 @@ ERROR_TEXT: dict[str, str] = {
     "battle_not_finished": N_("The battle is not finished yet."),
     "unprocessable": N_("The request cannot be carried out."),
     "unknown_mode": N_("Unknown game mode."),
+    "scenario_not_accepted": N_("This rule system is not played on a scenario."),
     "unknown_language": N_("Unknown language."),
     "invalid_options": N_("The optional rules chosen are not valid."),
     "invalid_layout": N_("That sharing of seats is not valid."),

@@ -1,8 +1,8 @@
 """Writes app/i18n_terms.py (``make messages``): the texts the server sends that the
 client shows, listed as literals so that gettext extraction finds them: the rule systems'
-titles and summaries, their optional rules' descriptions, the command cards' names and
+titles and summaries, their optional rules' names, values and descriptions, the command cards' names and
 texts (standard and Overlord decks, Fast Play), board sizes and faces, the Portable Wargame's rules help
-and army names, the names and subtitles of the bundled scenarios.  The client translates them with ``term()`` (static/i18n.js), the
+army, unit and General names, the dice verdicts (engine.fairdice), the names and subtitles of the bundled scenarios.  The client translates them with ``term()`` (static/i18n.js), the
 pages with the ``term`` filter (app/i18n.py).
 tests/app/test_i18n.py fails when the file is not what this script writes.
 """
@@ -17,6 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from app.engine_api import optional_rules, rulesets  # noqa: E402
 from app.scenarios.service import bundled_files  # noqa: E402
+from engine.fairdice import MESSAGES as VERDICTS  # noqa: E402
 from engine.rulesets.fastplay import cards as fastplay_cards  # noqa: E402
 from engine.rulesets.m44.cards import STANDARD_DECK  # noqa: E402
 from engine.rulesets.overlord.cards import AIR_SORTIES, OVERLORD_DECK  # noqa: E402
@@ -26,6 +27,17 @@ from engine.rulesets.portable.rules_help import HELP as PORTABLE_HELP  # noqa: E
 BOARDS = ("STANDARD", "OVERLORD", "BRKTHRU", "country", "winter", "desert", "beach")
 
 
+# option values the lobby does not show as a label: numbers, and the sides (their names)
+NOT_LABELS = {"AXIS", "ALLIES", *(str(n) for n in range(100))}
+
+
+def label(name: object) -> str:
+    """An optional rule's name or value as the lobby shows it: "no_retreat" -> "No retreat"
+    (static/lobby.js ``label``)."""
+    text = str(name).replace("_", " ")
+    return text[:1].upper() + text[1:].lower()
+
+
 def terms() -> list[str]:
     """Every text, in a stable order, once."""
     out: list[str] = []
@@ -33,8 +45,9 @@ def terms() -> list[str]:
         out += [rs.title, rs.summary]
     for rs in rulesets():
         for rule in optional_rules(rs.name):
-            out.append(rule["description"])
+            out += [label(rule["name"]), rule["description"]]
             out += list((rule.get("value_descriptions") or {}).values())
+            out += [label(v) for v in rule.get("values") or () if str(v) not in NOT_LABELS]
     for card in (*STANDARD_DECK, *OVERLORD_DECK, *AIR_SORTIES):
         out += [card.name, card.text]
     for key, name in fastplay_cards.CARDS:
@@ -43,7 +56,12 @@ def terms() -> list[str]:
     for section in PORTABLE_HELP:
         out += [section.get("heading", ""), section.get("text", ""), section.get("house", "")]
     out += [str(army["title"]) for army in portable_armies.PRESETS.values()]
+    for army in portable_armies.PRESETS.values():  # unit and General names
+        out += [str(u["name"]) for u in army["units"]] + [str(army["general"])]
+    out.append("General")  # a custom army's General; its units unnamed: "<Quality> <type>"
+    out += [f"{q.title()} {ty}" for q in portable_armies.QUALITIES for ty in portable_armies.TYPES]
     out.append("Custom army")  # the title of an army given as a list (portable/view.py)
+    out += list(VERDICTS.values())  # the verify page's verdicts and checks
     for path in sorted(bundled_files().values()):
         text = json.loads(path.read_text("utf-8")).get("text") or {}
         english = text.get("en") if isinstance(text, dict) else None

@@ -2,6 +2,30 @@
 import { el, clear, sideName, titleCase } from './util.js';
 import { t } from './i18n.js';
 
+// why a channel is closed: the server's stable English texts (app/chat/policy.py) in the
+// reader's language
+const CLOSED = {
+  'not your side': t('not your side'),
+  'a private channel of two generals': t('a private channel of two generals'),
+  'unknown channel': t('unknown channel'),
+  'spectator chat is never shown to players': t('spectator chat is never shown to players'),
+  'identify yourself (a guest name) to chat': t('identify yourself (a guest name) to chat'),
+  'spectators write in the spectators channel': t('spectators write in the spectators channel'),
+  'the Commander-in-Chief may not talk to all his Field Generals: only to the one he visits this turn': t('the Commander-in-Chief may not talk to all his Field Generals: only to the one he visits this turn'),
+  'the Commander-in-Chief may not write where his Field Generals read: only to the one he visits this turn': t('the Commander-in-Chief may not write where his Field Generals read: only to the one he visits this turn'),
+  'no Field General visited yet this turn: the line opens when the Commander-in-Chief confirms his orders': t('no Field General visited yet this turn: the line opens when the Commander-in-Chief confirms his orders'),
+  "the opponent's turn: the Commander-in-Chief visits the front only on his side's turn": t("the opponent's turn: the Commander-in-Chief visits the front only on his side's turn"),
+};
+const VISITING = { Left: t('the Commander-in-Chief is visiting the Left Field General this turn'),
+  Centre: t('the Commander-in-Chief is visiting the Centre Field General this turn'),
+  Right: t('the Commander-in-Chief is visiting the Right Field General this turn') };
+export function closedText(reason) {
+  const r = String(reason);
+  const m = r.match(/^the Commander-in-Chief is visiting the (\w+) Field General this turn(; your line to him opens when he visits you)?$/);
+  if (m && VISITING[m[1]]) return `${VISITING[m[1]]}${m[2] ? t('; your line to him opens when he visits you') : ''}`;
+  return CLOSED[r] || r;
+}
+
 const ROLE_SHORT = { left: t('Left FG'), centre: t('Centre FG'), right: t('Right FG') };
 
 // me: {role} of the reader, to name a C-in-C <-> Field General line from his end
@@ -92,9 +116,9 @@ export class ChatPanel {
     pane.append(box);
     const closedReason = this.closed.get(this.active);
     if (closedReason) {
-      const text = String(closedReason);
+      const text = closedText(closedReason);
       pane.append(el('div', { class: 'chat-closed', 'data-closed': '1', 'data-channel': this.active }, `${t('Closed:')} ${text.charAt(0).toUpperCase()}${text.slice(1)}.`.replace(/\.\.$/, '.')));
-      if (/identify yourself/.test(text) && this.identify) {
+      if (/identify yourself/.test(String(closedReason)) && this.identify) {
         // a nameless spectator: a guest name here, and he chats in the spectators' channel
         const name = el('input', { type: 'text', maxlength: 40, id: 'chat-name', placeholder: t('Your name'), 'aria-label': t('Your name') });
         pane.append(el('form', { class: 'chat-identify', onsubmit: (ev) => { ev.preventDefault(); const n = name.value.trim(); if (n) this.identify(n); } },

@@ -240,7 +240,7 @@ const HELP = [
   [t('Optional rules'), t('dig_in (thread reply): Dig In as a CP order. command_cards (thread reply): the 10 cards the reply lists, 3 each at the start, one per turn for 1 CP - Their Finest Hour +3 CP; Behind Enemy Lines: infantry moves 3 ignoring terrain; Infantry Assault: infantry moves 2 and battles; Armor Assault / Close Assault: +1 die in assaults (armor / all); Artillery Bombard: artillery battles twice; Barrage: 4 dice at any enemy unit; Air Power: the target and up to 3 adjacent enemy units, 2 dice each (Allies) or 1 (Axis); Medics & Mechanics: 4 dice, own symbols and stars give figures back (our readings).')],
   [t('Prompts'), t('When the opponent must decide (opportunity, assault, defensive fire, battle back) he has {n} seconds; then the engine is told "hold fire". The delay is the same whatever the choices.', { n: FP_PROMPT_SECONDS })],
 ];
-function helpPanel() {
+export function helpPanel() {
   const d = el('div', { class: 'fp-help', id: 'fp-help' }, el('h4', {}, t('Fast Play \'44 rules help')));
   for (const [head, text] of HELP) d.append(el('p', {}, el('b', {}, `${head}: `), text));
   return d;

@@ -310,6 +310,15 @@ function uploadError(e, fname) {
 // The engine's named optional rules (GET /api/options): a checkbox each, or a choice
 // when the rule takes one of a few values (e.g. the side using Blitzkrieg).  Rules the
 // engine does not implement yet are listed, disabled, so nobody wonders where they are.
+// an optional rule's name or value as shown ("no_retreat" -> "No retreat"), a catalog term
+// (scripts/i18n_terms.py ``label``); the sides by their names, numbers as they are
+function label(x) {
+  const s = String(x);
+  if (s === 'AXIS' || s === 'ALLIES') return sideName(s);
+  if (/^\d+$/.test(s)) return s;
+  const w = s.replace(/_/g, ' ');
+  return term(w.charAt(0).toUpperCase() + w.slice(1).toLowerCase());
+}
 async function loadOptions(ruleset = 'm44') {
   let rules = [];
   try { rules = await api(`/options?ruleset=${encodeURIComponent(ruleset)}`); } catch (_) { rules = []; }
@@ -321,13 +330,13 @@ async function loadOptions(ruleset = 'm44') {
     if (r.values && r.values.length) {
       input = el('select', { id, 'data-option': r.name, title });
       input.append(el('option', { value: '' }, t('off')));
-      for (const v of r.values) input.append(el('option', { value: String(v) }, String(v)));
+      for (const v of r.values) input.append(el('option', { value: String(v) }, label(v)));
     } else {
       input = el('input', { type: 'checkbox', id, 'data-option': r.name, title });
     }
     if (!r.implemented) input.disabled = true;
     input.addEventListener('change', countOptions);
-    const name = r.name.replace(/_/g, ' ');
+    const name = label(r.name);
     const row = el('div', { class: `option-row${r.implemented ? '' : ' muted'}` },
       el('label', { for: id, title }, input, ' ', el('b', {}, name), r.implemented ? '' : ` (${t('not yet available')})`),
       el('div', { class: 'muted option-desc' }, `${term(r.description)} — ${r.source}`));

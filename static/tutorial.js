@@ -98,7 +98,7 @@ function stepFastplay(S, types) {
 
 const STEPS = { m44: stepM44, overlord: stepOverlord, fastplay: stepFastplay };
 // the rules help of each lesson's rule system
-const HELP = { m44: '/help/m44', overlord: '/help/m44', fastplay: '/help/m44' };
+const HELP = { m44: '/help/m44', overlord: '/help/overlord', fastplay: '/help/fastplay' };
 
 // the panel: the step's title and text (a live region: read when it changes), the rules help
 export function renderTutorial(box, name, S) {

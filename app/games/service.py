@@ -133,6 +133,15 @@ def renderer_of(name: str) -> str:
         return "hex"
 
 
+def title_of(name: str) -> str:
+    """The title of ruleset ``name``, the rule system a game is played under (the game
+    page names it; its own name if it is unknown)."""
+    try:
+        return ruleset(name).title
+    except EngineError:
+        return name
+
+
 async def _reload(session: AsyncSession, game_id: str) -> Game:
     session.expunge_all()
     game = await repository.get(session, game_id)

@@ -14,8 +14,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from fastapi.templating import Jinja2Templates
 
 from .. import i18n
-from ..engine_api import rulesets
-from ..errors import AppError, NotFound
+from ..engine_api import VERDICT_TEXT, rulesets
+from ..errors import AppError, NotFound, localized
 from ..games import service as games
 from ..games.privacy import require_visible
 from ..ratelimit import address_key, check_shared
@@ -92,6 +92,29 @@ async def game_page(
             "ruleset": game.ruleset,
             "renderer": games.renderer_of(game.ruleset),
             "tutorial": tutorial_of(game.scenario_id),
+            "rules_title": games.title_of(game.ruleset),
+            "mode": game.mode,
+            "help_url": f"/help/{game.ruleset}" if game.ruleset in HELP_PAGES else None,
+        },
+    )
+
+
+#: the rules help page of each rule system that has one (the game page links it)
+HELP_PAGES = {
+    "m44": "help.html",
+    "overlord": "help.html",
+    "fastplay": "help_fastplay.html",
+}
+
+
+async def _help(request: Request, me: Any, ruleset: str) -> Response:
+    return render(
+        request,
+        HELP_PAGES[ruleset],
+        {
+            "identity": {"id": me.id, "name": me.name} if me else None,
+            "api_base": "/api",
+            "rules": ruleset,
         },
     )
 
@@ -99,11 +122,20 @@ async def game_page(
 @router.get("/help/m44", response_class=HTMLResponse)
 async def help_m44(request: Request, me: OptionalIdentity) -> Response:
     """The standard game's rules in short (the tutorial links it), in the reader's language."""
-    return render(
-        request,
-        "help.html",
-        {"identity": {"id": me.id, "name": me.name} if me else None, "api_base": "/api"},
-    )
+    return await _help(request, me, "m44")
+
+
+@router.get("/help/overlord", response_class=HTMLResponse)
+async def help_overlord(request: Request, me: OptionalIdentity) -> Response:
+    """What Overlord changes (002): the Commander-in-Chief, the Field Generals, the visit,
+    initiative, in the reader's language."""
+    return await _help(request, me, "overlord")
+
+
+@router.get("/help/fastplay", response_class=HTMLResponse)
+async def help_fastplay(request: Request, me: OptionalIdentity) -> Response:
+    """Fast Play '44's rules in short (the game page's Fast Play help panel, in full)."""
+    return await _help(request, me, "fastplay")
 
 
 @router.get("/campaigns", response_class=HTMLResponse)
@@ -167,11 +199,26 @@ async def verify_page(
         ctx["fair_dice"] = games.fair_dice(game)
         result = await games.verify_game(session, game_id)
     except AppError as exc:
-        ctx.update(error={"code": exc.code, "message": exc.message}, verdict=None)
+        message = localized(request, exc.code, exc.message)
+        ctx.update(error={"code": exc.code, "message": message}, verdict=None)
         return render(request, "verify.html", ctx, exc.status)
     ctx["verdict"] = result["verdict"]
+    ctx["verdict_text"], ctx["check_texts"] = verdict_texts(request, result["verdict"])
     ctx["entries"] = result["entries"]
     return render(request, "verify.html", ctx)
+
+
+def verdict_texts(request: Request, verdict: dict[str, Any]) -> tuple[str, list[str]]:
+    """The engine's verdict and the checks it made, worded from their stable codes in the
+    request's language (engine.fairdice.MESSAGES)."""
+    gettext = i18n.gettext_for(i18n.language_of(request))
+
+    def say(note: dict[str, Any]) -> str:
+        return str(gettext(VERDICT_TEXT[note["code"]])).format(**note["params"])
+
+    if verdict.get("code") not in VERDICT_TEXT:  # a verdict kept from an older engine
+        return str(verdict.get("message", "")), [str(c) for c in verdict.get("checks", [])]
+    return say(verdict), [say(n) for n in verdict.get("notes", [])]
 
 
 @router.get("/join/{invite}")

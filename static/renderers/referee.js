@@ -184,6 +184,43 @@ function declaration(opts) {
   return a;
 }
 
+// ---------------------------------------------------------------- explanations
+// An assessment's or a resolution's steps (engine/rulesets/france1944/combat.py: a step and
+// its numbers) in the reader's language; `lines` (the engine's English) for an old event.
+const sg = (n) => (n >= 0 ? `+${n}` : String(n));
+function stepText(x) {
+  switch (x.step) {
+    case 'odds': return t('Odds {attack} : {defence} -> {odds} (rounded in the defender\'s favour)', x);
+    case 'lower_column': return t('Attacker uses the lower column {odds}', x);
+    case 'morale_adjustment': {
+      const parts = [t('terrain {n} (best only)', { n: sg(x.terrain) })];
+      if (x.armoured_79th) parts.push(t('79th Armoured {n}', { n: sg(x.armoured_79th) }));
+      if (x.heavy_bombing) parts.push(t('heavy bombing {n}', { n: sg(x.heavy_bombing) }));
+      if (x.air_power) parts.push(t('air power {n}', { n: sg(x.air_power) }));
+      const line = t('Defender morale adjustment: {parts} = {total}', { parts: parts.join(', '), total: sg(x.total) });
+      return x.kept === null || x.kept === undefined ? line : `${line}, ${t('kept within -3..+2: {n}', { n: sg(x.kept) })}`;
+    }
+    case 'defender_morale': {
+      const line = t('Defender morale {morale} {adjustment} = {total}', { ...x, adjustment: sg(x.adjustment) });
+      return x.kept === null || x.kept === undefined ? line : `${line}, ${t('kept within 1..6: {n}', { n: x.kept })}`;
+    }
+    case 'original_crt': return t('Original CRT at {odds} with the die; Alternative CRDT with attacker morale {attacker_morale} and defender morale {defender_morale}', x);
+    case 'morale_modifier': return t('Morale modifier: attacker {attacker_morale} - defender {defender_morale} = {modifier}', { ...x, modifier: sg(x.modifier) });
+    case 'control_modifier': return `${tn('Control modifier: {n} attacking unit', 'Control modifier: {n} attacking units', x.units)}${x.hqs ? ` (${tn('{n} HQ not counted', '{n} HQs not counted', x.hqs)})` : ''}, ${t('control limit {limit} (morale {attacker_morale}) -> {modifier}', { ...x, modifier: sg(x.modifier) })}`;
+    case 'combat_modifier': return `${t('Combat modifier {a} {b} = {m}', { a: sg(x.morale_modifier), b: sg(x.control_modifier), m: sg(x.modifier) })}: ${x.modifier >= 0
+      ? tn('{n} column shift right', '{n} column shifts right', Math.abs(x.modifier)) : tn('{n} column shift left', '{n} column shifts left', Math.abs(x.modifier))}, ${x.from} -> ${x.to}`;
+    case 'excess_shifts': return t('Excess shifts beyond {odds}: die roll modifier {modifier}', { ...x, modifier: sg(x.modifier) });
+    case 'die': {
+      if (!x.modifier) return t('Die {die}', x);
+      const line = t('Die {die} {modifier} = {total}', { ...x, modifier: sg(x.modifier) });
+      return x.adjusted === x.total ? line : `${line}, ${t('treated as {n}', { n: x.adjusted })}`;
+    }
+    case 'table': return t('Table 1, roll {row}, column {odds}: {cell} -> {result} ({kind})', { ...x, kind: x.mobile ? t('mobile combat') : t('set-piece combat') });
+    default: return x.step;
+  }
+}
+function explained(o) { return o && Array.isArray(o.steps) ? o.steps.map(stepText) : ((o && o.lines) || []); }
+
 // The engine's assessment of the form before declaring (POST /api/rulesets/{name}/preview:
 // nothing applied): a declaration is final, so the attacker sees its odds and shifts first.
 const preview = { timer: null, lines: [], error: '', n: 0 };
@@ -201,7 +238,7 @@ async function runPreview() {
       method: 'POST', headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ options: last.view.options || {}, action: declaration(last.view.options || {}) }) });
     const body = await r.json();
-    if (r.ok) lines = body.preview.assessment.lines;
+    if (r.ok) lines = explained(body.preview.assessment);
     else error = (body.error && body.error.message) || `HTTP ${r.status}`;
   } catch (e) { error = String(e); }
   if (n !== preview.n) return;      // a newer preview is on its way
@@ -273,7 +310,7 @@ function combatsBox(s) {
         el('b', {}, d.attackers.join(', ')), d.hqs.length ? ` (+ HQ ${d.hqs.join(', ')})` : '',
         ` ${t('from {hexes} against', { hexes: d.attack_hexes.join(' & ') })} `, el('b', {}, d.defenders.join(', ')),
         ` ${t('in {hexes}', { hexes: d.defence_hexes.join(' & ') })} — ${d.mobile ? t('mobile combat') : t('set-piece combat')}`),
-      el('ol', { class: 'f44-lines' }, a.lines.map((line) => el('li', {}, line))),
+      el('ol', { class: 'f44-lines' }, explained(a).map((line) => el('li', {}, line))),
       c.air_power ? el('div', { class: 'f44-air' }, t('Air power allocated: defender morale {n}', { n: signed(c.air_power) })) : null,
       c.result ? resultLine(c.result, s.view) : null);
     if (canResolve || canAir) {
@@ -296,7 +333,7 @@ function resultLine(r, view) {
       : t('Die {die}, ratio result {ratio}: CRDT result columns {columns}, defender morale column {morale}', { die: r.die, ratio: r.ratio_result, columns: r.result_columns, morale: r.morale_reference }));
   }
   const meaning = (view.options.result_meanings || {})[r.result];
-  return el('div', { class: 'f44-result' }, (r.lines || []).join(' — '), ' ', el('b', { class: 'f44-letter' }, r.result),
+  return el('div', { class: 'f44-result' }, explained(r).join(' — '), ' ', el('b', { class: 'f44-letter' }, r.result),
     meaning ? ` (${meaning})` : '');
 }
 
@@ -351,11 +388,11 @@ export function describe(e) {
       const d = e.declaration;
       return t('Combat {id} declared: {attackers} ({attack}, morale {attack_morale}) against {defenders} ({defence}, morale {defence_morale}) — {lines}', {
         id: e.combat, attackers: d.attackers.join(', '), attack: d.attack_strength, attack_morale: d.attacker_morale,
-        defenders: d.defenders.join(', '), defence: d.defence_strength, defence_morale: d.defender_morale, lines: e.assessment.lines.join('; ') });
+        defenders: d.defenders.join(', '), defence: d.defence_strength, defence_morale: d.defender_morale, lines: explained(e.assessment).join('; ') });
     }
     case 'declarations_closed': return tn('{side} has declared {n} combat; none may now be changed or cancelled', '{side} has declared {n} combats; none may now be changed or cancelled', e.combats, { side: who });
     case 'combat_resolving': return t('{side} resolves combat {id}', { side: who, id: e.combat });
-    case 'combat_resolved': return `${t('Combat {id}: {lines} — result {result}', { id: e.combat, lines: e.lines.join('; '), result: e.result })}${e.meaning ? ` (${e.meaning})` : ''}`;
+    case 'combat_resolved': return `${t('Combat {id}: {lines} — result {result}', { id: e.combat, lines: explained(e).join('; '), result: e.result })}${e.meaning ? ` (${e.meaning})` : ''}`;
     case 'combat_die_rolled': return t('Combat {id}: die {die} at {odds}', { id: e.combat, die: e.die, odds: e.odds });
     case 'ratio_result_entered': return t('Combat {id}: ratio result {ratio} — CRDT result columns {columns}, defender morale column {morale}', { id: e.combat, ratio: e.ratio_result, columns: e.result_columns, morale: e.morale_reference });
     case 'increment_closed': return t('Combat increment {n} closed', { n: e.number });

@@ -36,6 +36,28 @@ const ROLL_CAPTION = { attacker: t('Attacker throw [RED, BLUE]'), terrain: t('Te
   terrain2: t('Second terrain throw'), initiative: t('Turn throw [RED, BLUE]'), fire: t('Artillery fire'),
   close_combat: t('Close combat [attacker, defender]'), general: t('General (2D6)'), hit: t('Hit') };
 
+// the engine's words in a roll (engine/rulesets/portable: results, modifiers, end reasons)
+const RESULT_NAME = {
+  lands: t('lands'), ineffective: t('ineffective'), killed: t('killed'), wounded: t('wounded'), survives: t('survives'),
+  lose_sp: t('loses 1 SP'), retreat_or_lose_sp: t('retreats or loses 1 SP'), tie: t('tie'), nothing: t('no terrain'),
+};
+const MODIFIER_NAME = {
+  'same stationary target': t('same stationary target'), 'General present': t('General present'),
+  'target in cover': t('target in cover'), 'same-type support': t('same-type support'),
+  'flank attack': t('flank attack'), 'rear attack': t('rear attack'),
+  'attacked in the flank': t('attacked in the flank'), 'attacked in the rear': t('attacked in the rear'),
+  'enemy uphill or in cover': t('enemy uphill or in cover'), 'enemy in fortifications': t('enemy in fortifications'),
+  'attacking across the river': t('attacking across the river'),
+};
+const REASON_NAME = {
+  turn_limit: t('turn limit'), army_withdraws: t('the army withdraws'), resign: t('resignation'),
+  timeout: t('out of time'), forfeit: t('forfeit'), attacker: t('attacker'),
+};
+const words = (x) => String(x).replace(/_/g, ' ');
+const resultName = (r) => RESULT_NAME[r] || FEATURE[r] || SIDE_NAME[r] || words(r);
+// a unit's name: a preset army's names and the default "<Quality> <type>" are catalog terms
+const unitLabel = (name) => term(name);
+
 let root = null;
 let ctx = null;
 let selected = null;          // unit id chosen by a first click
@@ -99,7 +121,7 @@ function unitBlock(u, x, y, opts = {}) {
       'stroke-width': opts.sel ? 4 : opts.can ? 2.5 : 1.5, 'stroke-dasharray': opts.can && !opts.sel ? '5 3' : null }));
     g.append(svg('text', { x: 18, y: 24, 'text-anchor': 'middle', 'font-size': 18, fill: '#fff' }, '★'));
     if (u.sp < 2) g.append(svg('text', { x: 36, y: 10, 'font-size': 11, fill: '#600' }, t('wounded')));
-    g.append(svg('title', {}, t('{name} (General, {n} SP)', { name: u.name, n: u.sp })));
+    g.append(svg('title', {}, t('{name} (General, {n} SP)', { name: unitLabel(u.name), n: u.sp })));
     return g;
   }
   const w = 64;
@@ -127,7 +149,7 @@ function unitBlock(u, x, y, opts = {}) {
     g.append(svg('rect', { x: 8 + i * 12, y: 30, width: 9, height: 6, fill: i < u.sp ? '#fff' : 'none', stroke: '#fff' }));
   }
   if (u.engaged) g.append(svg('text', { x: 58, y: 37, 'text-anchor': 'middle', 'font-size': 10, fill: '#fff' }, '⚔'));
-  g.append(svg('title', {}, `${t('{name}: {quality} {type}, {n} SP', { name: u.name, quality: QUALITY_NAME[u.quality] || u.quality, type: TYPE_NAME[u.type] || u.type, n: u.sp })}${u.engaged ? ', ' + t('in close combat') : ''}`));
+  g.append(svg('title', {}, `${t('{name}: {quality} {type}, {n} SP', { name: unitLabel(u.name), quality: QUALITY_NAME[u.quality] || u.quality, type: TYPE_NAME[u.type] || u.type, n: u.sp })}${u.engaged ? ', ' + t('in close combat') : ''}`));
   return g;
 }
 
@@ -176,10 +198,10 @@ function rollLine(r) {
   let res = '';
   if (r.score !== undefined && typeof r.score !== 'object') res += ` = ${r.score}`;
   if (r.score && typeof r.score === 'object' && r.for === 'close_combat') res += ` → ${Object.entries(r.score).map(([k, v]) => `${k} ${v}`).join(', ')}`;
-  if (r.result) res += ` (${String(r.result).replace(/_/g, ' ')})`;
+  if (r.result) res += ` (${resultName(r.result)})`;
   if (r.hit) res += r.hit.length ? ` ${t('hit: {units}', { units: r.hit.join(', ') })}` : ` ${t('no hits')}`;
   const mods = Array.isArray(r.modifiers) ? r.modifiers : r.modifiers ? Object.values(r.modifiers).flat() : [];
-  line.append(el('span', { class: 'sq-small' }, res + (mods.length ? ` [${mods.map((m) => `${m[0]} ${m[1] > 0 ? '+' : ''}${m[1]}`).join('; ')}]` : '')));
+  line.append(el('span', { class: 'sq-small' }, res + (mods.length ? ` [${mods.map((m) => `${MODIFIER_NAME[m[0]] || m[0]} ${m[1] > 0 ? '+' : ''}${m[1]}`).join('; ')}]` : '')));
   return line;
 }
 
@@ -205,7 +227,7 @@ function prompt(s) {
 
 // the end of the battle: its winner and why (engine/rulesets/portable/victory.py)
 function outcome(winner, reason) {
-  const why = String(reason).replace(/_/g, ' ');
+  const why = REASON_NAME[reason] || words(reason);
   return winner ? t('{side} wins ({reason})', { side: SIDE_NAME[winner] || winner, reason: why }) : t('Draw ({reason})', { reason: why });
 }
 
@@ -374,7 +396,7 @@ export function describe(e) {
   const u = e.unit || '';
   const sn = (x) => SIDE_NAME[x] || x;
   switch (e.type) {
-    case 'dice_rolled': return `${ROLL_CAPTION[e.for] || e.for}${e.unit ? ` (${e.unit})` : ''}: ${(e.dice || []).join(', ')}${e.result ? ` - ${String(e.result).replace(/_/g, ' ')}` : ''}`;
+    case 'dice_rolled': return `${ROLL_CAPTION[e.for] || e.for}${e.unit ? ` (${e.unit})` : ''}: ${(e.dice || []).join(', ')}${e.result ? ` - ${resultName(e.result)}` : ''}`;
     case 'attacker_chosen': return t('{a} attacks, {d} defends', { a: sn(e.attacker), d: sn(e.defender) });
     case 'terrain_placed': return t('{side} places {terrain} at {area}', { side: sn(e.side), terrain: FEATURE[e.feature] || e.feature, area: e.at });
     case 'unit_deployed': return t('{unit} deployed in {area}', { unit: u, area: e.to });

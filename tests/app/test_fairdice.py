@@ -19,6 +19,9 @@ from typing import Any
 
 import httpx
 
+from app.error_text import ERROR_TEXT
+from app.i18n import gettext_for
+
 from engine import (
     apply,
     is_chance,
@@ -108,6 +111,10 @@ async def test_commitment_reveal_and_verify(
     assert out.returncode == 1 and f"seq {roll['seq']}" in out.stdout, out.stdout
     page = api.get(f"/games/{g['id']}/verify")
     assert page.status_code == 200 and 'data-ok="true"' in page.text and fd["seed"] in page.text
+    # the verdict and the checks by their stable codes, in the reader's language
+    fr = api.get(f"/games/{g['id']}/verify", headers={"Accept-Language": "fr"}).text
+    assert 'data-code="ok"' in fr and "les dés et les tirages sont ceux" in fr
+    assert "entrées du journal rejouées" in fr and "log entries replayed" not in fr
 
 
 async def test_live_game_publishes_commitment_only(server: Server, api: httpx.Client) -> None:
@@ -120,6 +127,9 @@ async def test_live_game_publishes_commitment_only(server: Server, api: httpx.Cl
     assert "seed" not in json.dumps(listed[0]) and "seed" not in json.dumps(g)
     page = api.get(f"/games/{g['id']}/verify")
     assert page.status_code == 409 and "game_not_finished" in page.text
+    de = api.get(f"/games/{g['id']}/verify", headers={"Accept-Language": "de"})
+    assert de.status_code == 409 and "game_not_finished" in de.text
+    assert str(gettext_for("de")(ERROR_TEXT["game_not_finished"])) in de.text
     again = api.post(
         "/api/games", json={"scenario_id": "2-PegasusBridge"}, headers=auth(tok)
     ).json()

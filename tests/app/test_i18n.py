@@ -311,3 +311,20 @@ def test_scan_finds_untranslated_text() -> None:
         assert [t for _l, t in untranslated_js(path, {"Rules help"})] == ["{} units left"]
     finally:
         path.unlink()
+
+
+def test_every_closed_chat_reason_is_worded_by_the_client() -> None:
+    """The chat's closed-line reasons (app/chat/policy.py, stable English texts) are
+    catalog messages of static/chat.js, so a French or German reader gets them in his
+    language: a new reason without its wording there fails here."""
+    from app.chat import policy
+
+    chat_js = (ROOT / "static" / "chat.js").read_text("utf-8")
+    reasons = [v for k, v in vars(policy).items() if k.startswith("R_") and isinstance(v, str)]
+    reasons += [policy.r_visiting(fg) for fg in policy.FG_NAMES]
+    assert len(reasons) > 10
+    ids = extracted()
+    for r in reasons:
+        r = r.lstrip("; ") if r.startswith(";") else r
+        assert r in chat_js, r
+        assert r in ids or f"; {r}" in ids, r

@@ -20,6 +20,8 @@ PATTERNS = [
     r'refuse_websocket\(\s*receive,\s*send,\s*"([a-z][a-z0-9_]+)"',
     r'\d{3}:\s*"([a-z][a-z0-9_]+)"',  # {404: "not_found"}
     r'\bcode\s*=\s*"[a-z_]+"\s+if\s+[^\n]*\belse\s+"([a-z][a-z0-9_]+)"',  # code = "a" if .. else "b"
+    # an engine raise whose code is chosen: Error(\n "a" if .. else "b",
+    r'(?:IllegalAction|EngineError)\(\s*"[a-z_]+"\s+if\s+[^\n]*\belse\s+"([a-z][a-z0-9_]+)"',
 ]
 # ``def x_error(...) -> str | None`` helpers return the code of a refusal
 ERROR_HELPERS = re.compile(r"^def \w+_error\(.*?(?=^\S|\Z)", re.S | re.M)

@@ -238,3 +238,89 @@ def test_no_english_left_on_the_other_pages(browser, live_server, locale, lang):
         ctx.close()
     assert not left, left
     assert not errors, errors
+
+
+@pytest.mark.parametrize(
+    "locale,lang,odds,lands",
+    [
+        ("fr-FR", "fr", "Rapport 9 : 6 -> 3-2", "porte"),
+        ("de-DE", "de", "Verhältnis 9 : 6", "trifft"),
+    ],
+)
+def test_the_engines_words_in_the_readers_language(browser, live_server, locale, lang, odds, lands):
+    """What the engines send in words is shown in the page's language: a France 1944
+    combat's steps (from the engine's own assessment and resolution), a Portable Wargame
+    roll and its unit names, the chat's closed-line reasons, the rules named on the game
+    page and the rules help pages of Overlord and Fast Play."""
+    from engine.rulesets.france1944 import combat as F
+
+    decl = {
+        "attack_strength": 9,
+        "defence_strength": 6,
+        "attacker_morale": 5,
+        "defender_morale": 4,
+        "terrain": [1],
+        "armoured_79th": -1,
+        "heavy_bombing": 0,
+        "attackers": ["7 Armd", "51 Inf"],
+        "hqs": ["XXX"],
+    }
+    assessment = F.assess(decl, {5: 8}, False)
+    resolved = F.resolve(assessment, 4, False)
+    english = assessment["lines"] + resolved["lines"]
+    ctx = browser.new_context(locale=locale, base_url=live_server.base)
+    try:
+        page = ctx.new_page()
+        page.goto("/")
+        texts = page.evaluate(
+            """async ([a, r]) => {
+              const f44 = await import('/static/renderers/referee.js');
+              const sq = await import('/static/renderers/square.js');
+              const chat = await import('/static/chat.js');
+              const { term } = await import('/static/i18n.js');
+              return [
+                f44.describe({ type: 'combat_declared', side: 'ALLIED', combat: 1, assessment: a,
+                  declaration: { attackers: ['7 Armd'], defenders: ['21 Pz'], attack_strength: 9,
+                    defence_strength: 6, attacker_morale: 5, defender_morale: 4 } }),
+                f44.describe({ type: 'combat_resolved', side: 'ALLIED', combat: 1, ...r }),
+                sq.describe({ type: 'dice_rolled', for: 'fire', unit: 'r6', dice: [5], result: 'lands' }),
+                sq.describe({ type: 'game_over', winner: 'RED', reason: 'army_withdraws' }),
+                chat.closedText('the Commander-in-Chief is visiting the Left Field General this turn'
+                  + '; your line to him opens when he visits you'),
+                term('Average foot'), term('Line Infantry'),
+              ];
+            }""",
+            [assessment, resolved],
+        )
+        declared, result, roll, over, closed, average, line = texts
+        assert odds in declared and all(x not in declared for x in english), declared
+        assert all(x not in result for x in english), result
+        assert lands in roll and "lands" not in roll, roll
+        assert "army withdraws" not in over, over
+        assert "Commander-in-Chief" not in closed and "visits you" not in closed, closed
+        assert average != "Average foot" and line != "Line Infantry"
+        # the game page names its rules and links their help, in the page's language
+        page.request.post("/api/identity", data={"name": "Montgomery"})
+        for ruleset in ("fastplay", "overlord"):
+            r = page.request.post(
+                "/api/games",
+                data={
+                    "ruleset": ruleset,
+                    "scenario_id": "13-OmahaBeachOverlord"
+                    if ruleset == "overlord"
+                    else "2-PegasusBridge",
+                },
+            )
+            assert r.ok, r.text()
+            page.goto(f"/games/{r.json()['id']}")
+            expect(page.locator("#rules-help")).to_have_attribute("href", f"/help/{ruleset}")
+            expect(page.locator("#rules-name")).to_contain_text(
+                "Overlord" if ruleset == "overlord" else "Fast Play"
+            )
+            page.goto(f"/help/{ruleset}")
+            expect(page.locator("main h2").first).to_be_visible()
+            if ruleset == "fastplay":
+                expect(page.locator("#fp-help")).to_be_visible()
+            assert english_left(page, lang) == []
+    finally:
+        ctx.close()

@@ -24,7 +24,7 @@ from engine import (
     to_act,
 )
 from engine.rulesets.m44.action_schema import SCHEMA, normalise_logged
-from engine.fairdice import commitment, rng_seed, verify
+from engine.fairdice import MESSAGES, commitment, rng_seed, verify
 from engine.core.ruleset import get as get_ruleset
 from engine.rulesets.m44.snapshot import FORMAT
 
@@ -227,9 +227,19 @@ def test_verify_ok_and_first_mismatch(tmp_path):
     entry["action"]["dice"] = ["star" if f != "star" else "flag" for f in entry["action"]["dice"]]
     v = verify(bad)
     assert not v.ok and v.seq == entry["seq"] and "the seed gives" in v.message
+    # a stable code and its numbers: the verify page words it in the reader's language
+    assert v.code == "dice_mismatch" and v.params["seq"] == entry["seq"]
+    assert v.message == MESSAGES["dice_mismatch"].format(**v.params)
+    good = verify(log)
+    assert good.code == "ok" and [n["code"] for n in good.notes] == [
+        "commitment_ok",
+        "replayed",
+        "winner_ok",
+    ]
     other = copy.deepcopy(log)
     other["salt"] = "33" * 16
     assert not verify(other).ok and "commitment" in verify(other).message
+    assert verify(other).code == "commitment_mismatch"
     # the CLI: exit 0 / 1 with the first differing entry
     good_p, bad_p = tmp_path / "good.json", tmp_path / "bad.json"
     good_p.write_text(json.dumps(log))

@@ -7,7 +7,8 @@ modifier), plus the clarification "Morale Adjustment" and the first recommendati
 
 :func:`assess` puts the steps together for one declared combat (everything known
 before the die) and :func:`resolve` adds the die.  Both return plain dicts whose
-``lines`` explain every number in words, for the shared log and the combat form.
+``steps`` explain every number (a ``step`` name and its numbers: the client words them in the
+reader's language) and whose ``lines`` say the same in English (:func:`explain`).
 """
 
 from __future__ import annotations
@@ -190,63 +191,145 @@ def assess(
     c_mod = control_modifier(units, limit) if revised and limit is not None else 0
     modifier = combat_modifier(m_mod, c_mod) if revised else 0
     final, drm = shift_column(column, modifier)
-    lines = [
-        f"Odds {attack} : {defence} -> {ODDS_LABELS[computed]} (rounded in the defender's favour)"
+    odds = ODDS_LABELS
+    terrain = terrain_morale_adjustment(decl["terrain"])
+    raw = terrain + decl["armoured_79th"] + decl["heavy_bombing"] + air_power
+    kept = d_morale if d_morale != decl["defender_morale"] + adjustment else None
+    steps: list[dict[str, Any]] = [
+        {"step": "odds", "attack": attack, "defence": defence, "odds": odds[computed]}
     ]
     if column != computed:
-        lines.append(f"Attacker uses the lower column {ODDS_LABELS[column]}")
-    raw = (
-        terrain_morale_adjustment(decl["terrain"])
-        + decl["armoured_79th"]
-        + decl["heavy_bombing"]
-        + air_power
+        steps.append({"step": "lower_column", "odds": odds[column]})
+    steps.append(
+        {
+            "step": "morale_adjustment",
+            "terrain": terrain,
+            "armoured_79th": decl["armoured_79th"],
+            "heavy_bombing": decl["heavy_bombing"],
+            "air_power": air_power,
+            "total": raw,
+            "kept": adjustment if raw != adjustment else None,
+        }
     )
-    parts = [f"terrain {_signed(terrain_morale_adjustment(decl['terrain']))} (best only)"]
-    for label, value in (
-        ("79th Armoured", decl["armoured_79th"]),
-        ("heavy bombing", decl["heavy_bombing"]),
-        ("air power", air_power),
-    ):
-        if value:
-            parts.append(f"{label} {_signed(value)}")
-    lines.append(
-        f"Defender morale adjustment: {', '.join(parts)} = {_signed(raw)}"
-        + (f", kept within -3..+2: {_signed(adjustment)}" if raw != adjustment else "")
-    )
-    lines.append(
-        f"Defender morale {decl['defender_morale']} {_signed(adjustment)} = "
-        f"{decl['defender_morale'] + adjustment}"
-        + (
-            f", kept within 1..6: {d_morale}"
-            if d_morale != decl["defender_morale"] + adjustment
-            else ""
-        )
+    steps.append(
+        {
+            "step": "defender_morale",
+            "morale": decl["defender_morale"],
+            "adjustment": adjustment,
+            "total": decl["defender_morale"] + adjustment,
+            "kept": kept,
+        }
     )
     if not revised:
-        lines.append(
-            f"Original CRT at {ODDS_LABELS[column]} with the die; Alternative "
-            f"CRDT with attacker morale {decl['attacker_morale']} and defender "
-            f"morale {d_morale}"
+        steps.append(
+            {
+                "step": "original_crt",
+                "odds": odds[column],
+                "attacker_morale": decl["attacker_morale"],
+                "defender_morale": d_morale,
+            }
         )
-        return _assessment(computed, column, limit, adjustment, d_morale, 0, 0, 0, column, 0, lines)
-    lines.append(
-        f"Morale modifier: attacker {decl['attacker_morale']} - defender "
-        f"{d_morale} = {_signed(m_mod)}"
+        return _assessment(computed, column, limit, adjustment, d_morale, 0, 0, 0, column, 0, steps)
+    steps.append(
+        {
+            "step": "morale_modifier",
+            "attacker_morale": decl["attacker_morale"],
+            "defender_morale": d_morale,
+            "modifier": m_mod,
+        }
     )
-    hqs = f" ({len(decl['hqs'])} HQ not counted)" if decl["hqs"] else ""
-    lines.append(
-        f"Control modifier: {units} attacking units{hqs}, control limit {limit} "
-        f"(morale {decl['attacker_morale']}) -> {_signed(c_mod)}"
+    steps.append(
+        {
+            "step": "control_modifier",
+            "units": units,
+            "hqs": len(decl["hqs"]),
+            "limit": limit,
+            "attacker_morale": decl["attacker_morale"],
+            "modifier": c_mod,
+        }
     )
-    lines.append(
-        f"Combat modifier {_signed(m_mod)} {_signed(c_mod)} = {_signed(modifier)}: "
-        f"{abs(modifier)} column shift(s) {'right' if modifier >= 0 else 'left'}, "
-        f"{ODDS_LABELS[column]} -> {ODDS_LABELS[final]}"
+    steps.append(
+        {
+            "step": "combat_modifier",
+            "morale_modifier": m_mod,
+            "control_modifier": c_mod,
+            "modifier": modifier,
+            "from": odds[column],
+            "to": odds[final],
+        }
     )
     if drm:
-        lines.append(f"Excess shifts beyond {ODDS_LABELS[final]}: die roll modifier {_signed(drm)}")
+        steps.append({"step": "excess_shifts", "odds": odds[final], "modifier": drm})
     return _assessment(
-        computed, column, limit, adjustment, d_morale, m_mod, c_mod, modifier, final, drm, lines
+        computed, column, limit, adjustment, d_morale, m_mod, c_mod, modifier, final, drm, steps
+    )
+
+
+def explain(step: dict[str, Any]) -> str:
+    """One step of an assessment or a resolution in English words (the log's ``lines``;
+    the client words each step from its name in the reader's language)."""
+    c = step["step"]
+    if c == "odds":
+        return (
+            f"Odds {step['attack']} : {step['defence']} -> {step['odds']} "
+            "(rounded in the defender's favour)"
+        )
+    if c == "lower_column":
+        return f"Attacker uses the lower column {step['odds']}"
+    if c == "morale_adjustment":
+        parts = [f"terrain {_signed(step['terrain'])} (best only)"]
+        for label, key in (
+            ("79th Armoured", "armoured_79th"),
+            ("heavy bombing", "heavy_bombing"),
+            ("air power", "air_power"),
+        ):
+            if step[key]:
+                parts.append(f"{label} {_signed(step[key])}")
+        kept = step["kept"]
+        return f"Defender morale adjustment: {', '.join(parts)} = {_signed(step['total'])}" + (
+            f", kept within -3..+2: {_signed(kept)}" if kept is not None else ""
+        )
+    if c == "defender_morale":
+        kept = step["kept"]
+        return (
+            f"Defender morale {step['morale']} {_signed(step['adjustment'])} = {step['total']}"
+            + (f", kept within 1..6: {kept}" if kept is not None else "")
+        )
+    if c == "original_crt":
+        return (
+            f"Original CRT at {step['odds']} with the die; Alternative CRDT with attacker "
+            f"morale {step['attacker_morale']} and defender morale {step['defender_morale']}"
+        )
+    if c == "morale_modifier":
+        return (
+            f"Morale modifier: attacker {step['attacker_morale']} - defender "
+            f"{step['defender_morale']} = {_signed(step['modifier'])}"
+        )
+    if c == "control_modifier":
+        hqs = f" ({step['hqs']} HQ not counted)" if step["hqs"] else ""
+        return (
+            f"Control modifier: {step['units']} attacking units{hqs}, control limit "
+            f"{step['limit']} (morale {step['attacker_morale']}) -> {_signed(step['modifier'])}"
+        )
+    if c == "combat_modifier":
+        m = step["modifier"]
+        return (
+            f"Combat modifier {_signed(step['morale_modifier'])} "
+            f"{_signed(step['control_modifier'])} = {_signed(m)}: {abs(m)} column shift(s) "
+            f"{'right' if m >= 0 else 'left'}, {step['from']} -> {step['to']}"
+        )
+    if c == "excess_shifts":
+        return f"Excess shifts beyond {step['odds']}: die roll modifier {_signed(step['modifier'])}"
+    if c == "die":
+        if not step["modifier"]:
+            return f"Die {step['die']}"
+        treated = step["adjusted"] if step["adjusted"] != step["total"] else None
+        return f"Die {step['die']} {_signed(step['modifier'])} = {step['total']}" + (
+            f", treated as {treated}" if treated is not None else ""
+        )
+    return (  # "table"
+        f"Table 1, roll {step['row']}, column {step['odds']}: {step['cell']} -> "
+        f"{step['result']} ({'mobile' if step['mobile'] else 'set-piece'} combat)"
     )
 
 
@@ -261,7 +344,7 @@ def _assessment(
     modifier: int,
     final: int,
     drm: int,
-    lines: list[str],
+    steps: list[dict[str, Any]],
 ) -> dict[str, Any]:
     return {
         "computed_column": computed,
@@ -276,7 +359,8 @@ def _assessment(
         "die_modifier": drm,
         "odds": ODDS_LABELS[computed],
         "final_odds": ODDS_LABELS[final],
-        "lines": lines,
+        "steps": steps,
+        "lines": [explain(x) for x in steps],
     }
 
 
@@ -285,16 +369,17 @@ def resolve(assessment: dict[str, Any], die: int, mobile: bool) -> dict[str, Any
     adjusted = adjusted_die_roll(die, assessment["die_modifier"])
     cell = table_result(adjusted, assessment["final_column"])
     letter = result_letter(cell, mobile)
-    line = (
-        f"Die {die} {_signed(assessment['die_modifier'])} = {die + assessment['die_modifier']}"
-        + (f", treated as {adjusted}" if adjusted != die + assessment["die_modifier"] else "")
-        if assessment["die_modifier"]
-        else f"Die {die}"
-    )
-    lines = [
-        line,
-        f"Table 1, roll {adjusted}, column {assessment['final_odds']}: {cell} -> "
-        f"{letter} ({'mobile' if mobile else 'set-piece'} combat)",
+    drm = assessment["die_modifier"]
+    steps = [
+        {"step": "die", "die": die, "modifier": drm, "total": die + drm, "adjusted": adjusted},
+        {
+            "step": "table",
+            "row": adjusted,
+            "odds": assessment["final_odds"],
+            "cell": cell,
+            "result": letter,
+            "mobile": mobile,
+        },
     ]
     return {
         "die": die,
@@ -302,5 +387,6 @@ def resolve(assessment: dict[str, Any], die: int, mobile: bool) -> dict[str, Any
         "cell": cell,
         "result": letter,
         "row": adjusted,
-        "lines": lines,
+        "steps": steps,
+        "lines": [explain(x) for x in steps],
     }
