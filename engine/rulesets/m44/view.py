@@ -44,17 +44,18 @@ def _unit_jsons(st: GameState) -> list[dict[str, Any]]:
     demo = dict(x.get("demoralised") or ()) if x else {}
     young, old = _RECORDS
     turn = st.turn
+    counters = bool(supply or demo)
     out = []
     for u in st.units.values():
-        inputs = (
-            pieces(st, u) if u.spec.train else None,
-            u.inactive_until >= turn,
-            supply.get(u.id, 0),
-            demo.get(u.id, 0),
-        )
-        hit = young.get(id(u))
-        if hit is None:
-            hit = old.get(id(u))
+        inputs: Any = u.inactive_until >= turn
+        if counters or u.spec.train:
+            inputs = (
+                inputs,
+                supply.get(u.id, 0),
+                demo.get(u.id, 0),
+                pieces(st, u) if u.spec.train else None,
+            )
+        hit = young.get(id(u)) or old.get(id(u))
         if hit is None or hit[0] is not u or hit[1] != inputs:
             hit = (u, inputs, _unit_json(st, u, supply, demo))
         young[id(u)] = hit
