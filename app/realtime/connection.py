@@ -70,7 +70,7 @@ class Connection:
     ) -> None:
         self.ws = ws
         self._out: deque[Any] = deque()
-        self._wake = asyncio.Event()
+        self._waiter: asyncio.Future[None] | None = None  # the idle writer's wake-up
         self.queue_size = queue_size
         self.max_bytes = max_bytes  # bound of the queued texts' length (characters)
         self.queued = 0
@@ -192,7 +192,7 @@ class Connection:
             return
         self._out.append(text)
         self.queued += size
-        self._wake.set()
+        self._wake()
 
     def send_json(self, obj: dict[str, Any]) -> None:
         self.send(dumps(obj))
@@ -212,7 +212,12 @@ class Connection:
                 self.writer_task.cancel()
             return
         self._out.append(_CLOSE)
-        self._wake.set()
+        self._wake()
+
+    def _wake(self) -> None:
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     async def writer(self) -> None:
         """Send the queued texts in order with the framework's send, then the close.
@@ -221,11 +226,13 @@ class Connection:
         the task, its traceback holding this frame and so the connection, made a reference
         cycle per dropped socket that only a full collection freed), and a socket whose
         client left is not closed again (Starlette raises for that)."""
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                while not self._out:
-                    self._wake.clear()
-                    await self._wake.wait()
+                while not self._out:  # idle: one future to wake it (no Event's
+                    self._waiter = loop.create_future()  # coroutine and waiter list)
+                    await self._waiter
+                self._waiter = None
                 item = self._out.popleft()
                 if item is _CLOSE:
                     break

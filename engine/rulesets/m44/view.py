@@ -25,12 +25,44 @@ from ...procedures.state import GameState, Unit
 from ...core.ruleset import STATUS_KEYS
 
 
+# unit records already built, by unit object: ``id(unit) -> (unit, inputs from the
+# state, record)``.  A ``Unit`` is never changed once a state that holds it is returned
+# (copy-on-write: ``GameState.mut`` copies it first), so its record is built once, not
+# once per view of every state that shares it: an action changes a few units and the
+# others' records are the same objects (what the server's view patches compare first).
+# Two generations of at most ``_RECORDS_MAX`` each (a record not asked for during a whole
+# generation is dropped): ``_RECORDS[0]`` the young one.
+_RECORDS: list[dict[int, tuple[Unit, tuple[Any, ...], dict[str, Any]]]] = [{}, {}]
+_RECORDS_MAX = 1 << 16
+
+
 def _unit_jsons(st: GameState) -> list[dict[str, Any]]:
-    """Every unit as views show it (``_unit_json``), the option counters read once."""
+    """Every unit as views show it (``_unit_json``), the option counters read once; the
+    records of units unchanged since an earlier view are that view's (read-only)."""
     x = st.ext
     supply = dict(x.get("supply") or ()) if x else {}
     demo = dict(x.get("demoralised") or ()) if x else {}
-    return [_unit_json(st, u, supply, demo) for u in st.units.values()]
+    young, old = _RECORDS
+    turn = st.turn
+    counters = bool(supply or demo)
+    out = []
+    for u in st.units.values():
+        inputs: Any = u.inactive_until >= turn
+        if counters or u.spec.train:
+            inputs = (
+                inputs,
+                supply.get(u.id, 0),
+                demo.get(u.id, 0),
+                pieces(st, u) if u.spec.train else None,
+            )
+        hit = young.get(id(u)) or old.get(id(u))
+        if hit is None or hit[0] is not u or hit[1] != inputs:
+            hit = (u, inputs, _unit_json(st, u, supply, demo))
+        young[id(u)] = hit
+        out.append(hit[2])
+    if len(young) > _RECORDS_MAX:
+        _RECORDS[:] = [{}, young]
+    return out
 
 
 def _unit_json(
