@@ -171,8 +171,8 @@ export function renderFastPlay(box, ctx) {
   const key = mine ? `${view.turn}/${p.type}/${p.unit}/${JSON.stringify(p.hex || p.target_unit)}/${(view.fights || []).length}` : null;
   if (mine) {
     const acts = legal.filter((a) => a.seat === seat);
-    const pr = el('div', { class: 'fp-prompt', id: 'fp-prompt', 'data-pending': p.type, role: 'alertdialog' },
-      el('div', {}, promptText(p, unitName)));
+    const pr = el('div', { class: 'fp-prompt', id: 'fp-prompt', 'data-pending': p.type, role: 'alertdialog', 'aria-labelledby': 'fp-prompt-text' },
+      el('div', { id: 'fp-prompt-text' }, promptText(p, unitName)));
     const row = el('div', { class: 'fp-prompt-buttons' });
     for (const a of acts) {
       const label = a.type === 'opportunity_fire' ? t('Opportunity fire with {unit} at {hex}', { unit: unitName(a.unit), hex: hexT(a.target) })
