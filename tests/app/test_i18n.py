@@ -144,6 +144,12 @@ def test_pages_catalog_switch_and_errors(api: httpx.Client) -> None:
     )
     err = api.get("/api/games/nope").json()["error"]
     assert err["code"] == "game_not_found" and "game" in err["message"]
+    # each rule system's help, in the reader's language
+    de = {"Accept-Language": "de-DE"}
+    assert "Die Teams" in api.get("/help/overlord", headers=de).text
+    assert "Les équipes" in api.get("/help/overlord", headers=fr).text
+    assert "Memoir '44: die Regeln in Kürze" in api.get("/help/m44", headers=de).text
+    assert "Fast Play '44 : les règles en bref" in api.get("/help/fastplay", headers=fr).text
 
 
 def test_catalog_files_parse() -> None:
