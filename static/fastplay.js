@@ -159,10 +159,11 @@ export function renderFastPlay(box, ctx) {
   box.classList.remove('hidden');
   clear(box);
   const p = view.pending || {};
+  const perTurn = t('per turn: {list}', { list: Object.entries(view.sides || {}).map(([s, d]) => `${sideName(s)} ${d.cp_per_turn}`).join(', ') });
   const cpLine = el('div', { class: 'fp-cp' },
     el('b', {}, `${t("Fast Play '44")} · `),
     el('span', { id: 'fp-cp', 'data-cp': view.cp ?? 0, 'data-side': view.active || '' }, t('{side}: {n} CP left', { side: sideName(view.active), n: view.cp ?? 0 })),
-    el('span', { class: 'muted' }, ` (${t('per turn: {list}', { list: Object.entries(view.sides || {}).map(([s, d]) => `${sideName(s)} ${d.cp_per_turn}`).join(', ') })})`),
+    el('span', { class: 'muted' }, ` (${perTurn})`),
     el('button', { type: 'button', id: 'fp-help-btn', onclick: () => toggleHelp(box) }, t('Rules help')));
   box.append(cpLine);
   const desc = describeFastPlayPending(p, unitName);

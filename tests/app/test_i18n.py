@@ -307,6 +307,25 @@ def test_every_client_message_is_extracted() -> None:
     assert not missed, "messages not extracted:\n" + "\n".join(missed)
 
 
+# a t() / tn() call with a literal first argument, wherever it stands (also inside a
+# template literal's ${...}, which the check above does not parse)
+ANY_CALL = re.compile(r"""\b(?:t|tn)\(\s*(['"])((?:\\.|(?!\1).)*)\1""")
+
+
+def test_every_literal_t_call_is_extracted() -> None:
+    msgids = extracted(plurals=True)
+    missed = []
+    for path in sorted((ROOT / "static").rglob("*.js")):
+        for no, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            if line.lstrip().startswith("//"):
+                continue
+            for m in ANY_CALL.finditer(line):
+                text = m.group(2).replace("\\'", "'").replace('\\"', '"')
+                if text not in msgids:
+                    missed.append(f"{path.relative_to(ROOT)}:{no}: {text!r}")
+    assert not missed, "messages not extracted:\n" + "\n".join(missed)
+
+
 def test_scan_finds_untranslated_text() -> None:
     src = "el('b', {}, 'Rules help'); el('b', { class: 'muted side-box' }, t('Rules help'));"
     found = [text for _s, _e, text in js_literals(src) if WORDS.search(text)]
