@@ -23,6 +23,7 @@ unit's range and the opportunity fire the lesson asks for always happens.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,12 +78,18 @@ def tutorial_of(scenario_id: str | None) -> str | None:
     return next((t.name for t in TUTORIALS.values() if t.scenario_id == scenario_id), None)
 
 
-def lesson_move(scenario_id: str | None, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The bot's scripted move in a lesson: the first legal action that matches one of the
-    lesson's patterns (tried in their order), or None (the bot thinks for itself)."""
+def lesson_move(
+    scenario_id: str | None, legal: Callable[[], list[dict[str, Any]]]
+) -> dict[str, Any] | None:
+    """The bot's scripted move in a lesson: the first legal action (``legal()``, asked only
+    in a lesson with a script) that matches one of the lesson's patterns, tried in their
+    order; None: the bot thinks for itself."""
     lesson = next((t for t in TUTORIALS.values() if t.scenario_id == scenario_id), None)
-    for pattern in lesson.script if lesson else ():
-        for a in legal:
+    if lesson is None or not lesson.script:
+        return None
+    actions = legal()
+    for pattern in lesson.script:
+        for a in actions:
             if all(a.get(k) == v for k, v in pattern.items()):
                 return a
     return None

@@ -1,6 +1,6 @@
 """Writes app/i18n_terms.py (``make messages``): the texts the server sends that the
 client shows, listed as literals so that gettext extraction finds them: the rule systems'
-titles and summaries, their optional rules' names, values and descriptions, the command cards' names and
+titles and summaries, their optional rules' names, values, descriptions and sources, the command cards' names and
 texts (standard and Overlord decks, Fast Play), board sizes and faces, the Portable Wargame's rules help
 army, unit and General names, the dice verdicts (engine.fairdice), the names and subtitles of the bundled scenarios.  The client translates them with ``term()`` (static/i18n.js), the
 pages with the ``term`` filter (app/i18n.py).
@@ -45,7 +45,7 @@ def terms() -> list[str]:
         out += [rs.title, rs.summary]
     for rs in rulesets():
         for rule in optional_rules(rs.name):
-            out += [label(rule["name"]), rule["description"]]
+            out += [label(rule["name"]), rule["description"], rule["source"]]
             out += list((rule.get("value_descriptions") or {}).values())
             out += [label(v) for v in rule.get("values") or () if str(v) not in NOT_LABELS]
     for card in (*STANDARD_DECK, *OVERLORD_DECK, *AIR_SORTIES):

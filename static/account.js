@@ -30,7 +30,8 @@ async function showSettings() {
   }
   const list = clear($('session-list'));
   for (const s of await api('/identity/sessions')) {
-    const li = el('li', {}, `${t('{device} · since {date}', { device: s.label || t('a device'), date: s.created_at.slice(0, 10) })}${s.current ? ' ' + t('(this one)') : ''} `);
+    const device = s.label || t('a device');
+    const li = el('li', {}, `${t('{device} · since {date}', { device, date: s.created_at.slice(0, 10) })}${s.current ? ' ' + t('(this one)') : ''} `);
     if (!s.current) li.append(el('button', { type: 'button', onclick: async () => { await api(`/identity/sessions/${s.id}`, { method: 'DELETE' }); showSettings(); } }, t('Sign out')));
     list.append(li);
   }

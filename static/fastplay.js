@@ -159,10 +159,11 @@ export function renderFastPlay(box, ctx) {
   box.classList.remove('hidden');
   clear(box);
   const p = view.pending || {};
+  const perTurn = t('per turn: {list}', { list: Object.entries(view.sides || {}).map(([s, d]) => `${sideName(s)} ${d.cp_per_turn}`).join(', ') });
   const cpLine = el('div', { class: 'fp-cp' },
     el('b', {}, `${t("Fast Play '44")} · `),
     el('span', { id: 'fp-cp', 'data-cp': view.cp ?? 0, 'data-side': view.active || '' }, t('{side}: {n} CP left', { side: sideName(view.active), n: view.cp ?? 0 })),
-    el('span', { class: 'muted' }, ` (${t('per turn: {list}', { list: Object.entries(view.sides || {}).map(([s, d]) => `${sideName(s)} ${d.cp_per_turn}`).join(', ') })})`),
+    el('span', { class: 'muted' }, ` (${perTurn})`),
     el('button', { type: 'button', id: 'fp-help-btn', onclick: () => toggleHelp(box) }, t('Rules help')));
   box.append(cpLine);
   const desc = describeFastPlayPending(p, unitName);
@@ -171,8 +172,8 @@ export function renderFastPlay(box, ctx) {
   const key = mine ? `${view.turn}/${p.type}/${p.unit}/${JSON.stringify(p.hex || p.target_unit)}/${(view.fights || []).length}` : null;
   if (mine) {
     const acts = legal.filter((a) => a.seat === seat);
-    const pr = el('div', { class: 'fp-prompt', id: 'fp-prompt', 'data-pending': p.type, role: 'alertdialog' },
-      el('div', {}, promptText(p, unitName)));
+    const pr = el('div', { class: 'fp-prompt', id: 'fp-prompt', 'data-pending': p.type, role: 'alertdialog', 'aria-labelledby': 'fp-prompt-text' },
+      el('div', { id: 'fp-prompt-text' }, promptText(p, unitName)));
     const row = el('div', { class: 'fp-prompt-buttons' });
     for (const a of acts) {
       const label = a.type === 'opportunity_fire' ? t('Opportunity fire with {unit} at {hex}', { unit: unitName(a.unit), hex: hexT(a.target) })

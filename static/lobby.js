@@ -325,7 +325,7 @@ async function loadOptions(ruleset = 'm44') {
   const list = clear($('options-list'));
   for (const r of rules) {
     const id = `opt-${r.name}`;
-    const title = `${term(r.description)} (${r.source})`;
+    const title = `${term(r.description)} (${term(r.source)})`;
     let input;
     if (r.values && r.values.length) {
       input = el('select', { id, 'data-option': r.name, title });
@@ -339,7 +339,7 @@ async function loadOptions(ruleset = 'm44') {
     const name = label(r.name);
     const row = el('div', { class: `option-row${r.implemented ? '' : ' muted'}` },
       el('label', { for: id, title }, input, ' ', el('b', {}, name), r.implemented ? '' : ` (${t('not yet available')})`),
-      el('div', { class: 'muted option-desc' }, `${term(r.description)} — ${r.source}`));
+      el('div', { class: 'muted option-desc' }, `${term(r.description)} — ${term(r.source)}`));
     if (r.value_descriptions) {
       // a rule whose values are different rule sets (the 004 variants): the chosen one's summary
       const summary = el('div', { class: 'muted option-desc value-summary', 'data-summary-for': r.name });

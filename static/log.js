@@ -45,7 +45,7 @@ const TEXT = {
   moved: (e, n) => (e.from ? t('{unit} moves {from} → {hex}', { unit: n(e.unit), from: hexText(e.from), hex: hexText(e.to || (e.path && e.path[e.path.length - 1])) }) : t('{unit} moves to {hex}', { unit: n(e.unit), hex: hexText(e.to || (e.path && e.path[e.path.length - 1])) })),
   move: (e, n) => t('{unit} moves to {hex}', { unit: n(e.unit), hex: hexText(e.to || (e.path && e.path[e.path.length - 1])) }),
   battle: (e, n) => `${t('{unit} battles {target}', { unit: n(e.unit || e.attacker), target: e.target_unit ? n(e.target_unit) : hexText(e.target) })}${e.dice_count ? ' ' + tn('with {n} die', 'with {n} dice', e.dice_count) : ''}`,
-  battle_declared: (e, n) => `${e.kind && e.kind !== 'battle' ? titleCase(e.kind) + ': ' : ''}${t('{unit} battles {target}', { unit: e.unit ? n(e.unit) : t('An unseen {side} unit', { side: sideName(e.side) }), target: e.target_unit ? n(e.target_unit) : hexText(e.target) })}${typeof e.dice === 'number' ? ' ' + tn('with {n} die', 'with {n} dice', e.dice) : ''}${e.range ? ' ' + t('at range {n}', { n: e.range }) : ''}`,
+  battle_declared: (e, n) => `${e.kind && e.kind !== 'battle' ? (DECLARED_KIND[e.kind] || titleCase(e.kind)) + ': ' : ''}${t('{unit} battles {target}', { unit: e.unit ? n(e.unit) : unseenUnit(e.side), target: e.target_unit ? n(e.target_unit) : hexText(e.target) })}${typeof e.dice === 'number' ? ' ' + tn('with {n} die', 'with {n} dice', e.dice) : ''}${e.range ? ' ' + t('at range {n}', { n: e.range }) : ''}`,
   roll: (e) => t('Dice rolled'),
   action_declared: (e, n) => {
     const who = e.unit ? n(e.unit) : sideName(e.side) + (e.by ? ' (' + titleCase(e.by) + ')' : '');
@@ -67,7 +67,7 @@ const TEXT = {
     return e.unit ? t('{unit} enters a minefield at {hex}: {what}', { unit: n(e.unit), hex: hexText(e.hex), what }) : t('Minefield at {hex}: {what}', { hex: hexText(e.hex), what });
   },
   mine_removed: (e, n) => `${t('Minefield at {hex} removed', { hex: hexText(e.hex) })}${e.reason === 'decoy' ? ' ' + t('(a decoy)') : e.reason === 'cleared' ? ' ' + (e.unit ? t('(cleared by {unit})', { unit: n(e.unit) }) : t('(cleared)')) : ''}`,
-  hazard: (e, n) => `${t('{unit} crosses a {hazard} at {hex}', { unit: n(e.unit), hazard: e.kind === 'frozen_river' ? t('frozen river') : titleCase(e.kind || 'hazard'), hex: hexText(e.hex) })}${typeof e.dice === 'number' ? ` (${tn('{n} die, stars hit', '{n} dice, stars hit', e.dice)})` : ''}`,
+  hazard: (e, n) => `${t('{unit} crosses a {hazard} at {hex}', { unit: n(e.unit), hazard: e.kind === 'frozen_river' ? FROZEN_RIVER : titleCase(e.kind || 'hazard'), hex: hexText(e.hex) })}${typeof e.dice === 'number' ? ` (${tn('{n} die, stars hit', '{n} dice, stars hit', e.dice)})` : ''}`,
   cross_hair_placed: (e, n) => t('{unit} places a cross-hair on {hex} (ranged in for the next shots)', { unit: n(e.unit), hex: hexText(e.hex) }),
   boat_lost: (e, n) => t('{unit} steps ashore: the boat is lost', { unit: n(e.unit) }),
   visibility_changed: (e) => `${t('Visibility {from} → {n}', { from: e.from ?? '?', n: e.visibility })}${e.visibility >= 6 ? ': ' + t('full daylight') : e.visibility <= 1 ? ': ' + t('dark night') : ''} (${tn('units see {n} hex far', 'units see {n} hexes far', Math.min(e.visibility, 6))})`,
@@ -120,6 +120,13 @@ const TEXT = {
   last_turn: (e) => `${t('Last turn for {side}', { side: sideName(e.side) })}${e.reason ? ' (' + String(e.reason).replace(/_/g, ' ') + ')' : ''}`,
   victory: (e) => t('{side} win the battle!', { side: sideName(e.winner || e.side) }),
 };
+
+// a battle that is not an ordered unit's battle (battle_declared kinds)
+const DECLARED_KIND = { overrun: t('Armor overrun'), ambush: t('Ambush'), firefight: t('Firefight'),
+  charge_defence: t('Infantry charge'), battle_back: t('Battle back'), air_power: t('Air Power'), barrage: t('Barrage') };
+// (a t() call is extracted only outside another call's arguments)
+const FROZEN_RIVER = t('frozen river');
+function unseenUnit(side) { const text = t('An unseen {side} unit', { side: sideName(side) }); return text; }
 
 // what a unit tries (action_declared kinds); who: the unit or side
 const ACTION_KIND = {

@@ -137,7 +137,8 @@ function cardNode(card, { cls = '', title = '', onclick = null, draggable = fals
   const secs = card.sections || [];
   const arrows = (card.arrows || []).map((a) => ROLE_NAMES[a] || a);
   return el('div', {
-    class: `card ol-card ${cls}`, 'data-card': card.id, 'data-name': card.name, role: 'button', tabindex: 0,
+    // a button only when it does something (a Field General's card holds its own buttons)
+    class: `card ol-card ${cls}`, 'data-card': card.id, 'data-name': card.name, role: onclick ? 'button' : null, tabindex: onclick ? 0 : null,
     title: title || `${term(card.name)}\n${term(card.text || '')}`, draggable: draggable ? 'true' : null,
     onclick, onkeydown: onclick ? (ev) => { if (ev.key === 'Enter' || ev.key === ' ') { ev.preventDefault(); onclick(ev); } } : null,
     ondragstart: draggable ? (ev) => { ev.dataTransfer.setData('text/plain', String(card.id)); ev.dataTransfer.effectAllowed = 'move'; } : null,

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+from functools import partial
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
@@ -229,7 +230,7 @@ class BotDriver:
                 seq, state = rt.seq, rt.state
                 level = seat_level(rt.seats.get(seat), self.games.settings.bot_level)
             try:  # thinks outside the game's lock; a stale seq is refused below
-                action = lesson_move(rt.scenario_id, rt.rs.legal_actions(state, seat))
+                action = lesson_move(rt.scenario_id, partial(rt.rs.legal_actions, state, seat))
                 action = action or await think(
                     rt.rs, state, seat, seq, level, self.games.settings.bot_workers
                 )

@@ -144,6 +144,12 @@ def test_pages_catalog_switch_and_errors(api: httpx.Client) -> None:
     )
     err = api.get("/api/games/nope").json()["error"]
     assert err["code"] == "game_not_found" and "game" in err["message"]
+    # each rule system's help, in the reader's language
+    de = {"Accept-Language": "de-DE"}
+    assert "Die Teams" in api.get("/help/overlord", headers=de).text
+    assert "Les équipes" in api.get("/help/overlord", headers=fr).text
+    assert "Memoir '44: die Regeln in Kürze" in api.get("/help/m44", headers=de).text
+    assert "Fast Play '44 : les règles en bref" in api.get("/help/fastplay", headers=fr).text
 
 
 def test_catalog_files_parse() -> None:
@@ -298,6 +304,25 @@ def test_every_client_message_is_extracted() -> None:
                 missed.append(
                     f"{path.relative_to(ROOT)}:{src.count(chr(10), 0, start) + 1}: {text!r}"
                 )
+    assert not missed, "messages not extracted:\n" + "\n".join(missed)
+
+
+# a t() / tn() call with a literal first argument, wherever it stands (also inside a
+# template literal's ${...}, which the check above does not parse)
+ANY_CALL = re.compile(r"""\b(?:t|tn)\(\s*(['"])((?:\\.|(?!\1).)*)\1""")
+
+
+def test_every_literal_t_call_is_extracted() -> None:
+    msgids = extracted(plurals=True)
+    missed = []
+    for path in sorted((ROOT / "static").rglob("*.js")):
+        for no, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            if line.lstrip().startswith("//"):
+                continue
+            for m in ANY_CALL.finditer(line):
+                text = m.group(2).replace("\\'", "'").replace('\\"', '"')
+                if text not in msgids:
+                    missed.append(f"{path.relative_to(ROOT)}:{no}: {text!r}")
     assert not missed, "messages not extracted:\n" + "\n".join(missed)
 
 

@@ -124,14 +124,14 @@ def test_the_fastplay_lesson_always_gives_its_opportunity_fire() -> None:
     st, events = play(rs, st, {"type": "opfire_marker", "seat": "ALLIES", "unit": "u2"})
     assert rs.to_act(st) == ["AXIS"]
     scn_id = TUTORIALS["fastplay"].scenario_id
-    move = lesson_move(scn_id, rs.legal_actions(st, "AXIS"))
+    move = lesson_move(scn_id, lambda: rs.legal_actions(st, "AXIS"))
     assert move is not None and move["type"] == "move" and move["to"] == [3, 13]
     st, _ = play(rs, st, move)
     assert rs.to_act(st) == ["ALLIES"]
     fire = [a for a in rs.legal_actions(st, "ALLIES") if a["type"] == "opportunity_fire"]
     assert fire == [{"type": "opportunity_fire", "seat": "ALLIES", "unit": "u2", "target": [3, 13]}]
     # another game's bot is never scripted
-    assert lesson_move("2-PegasusBridge", rs.legal_actions(st, "ALLIES")) is None
+    assert lesson_move("2-PegasusBridge", lambda: rs.legal_actions(st, "ALLIES")) is None
 
 
 def test_start_the_other_lessons(api: httpx.Client) -> None:

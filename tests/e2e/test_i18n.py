@@ -250,8 +250,8 @@ def test_no_english_left_on_the_other_pages(browser, live_server, locale, lang):
 def test_the_engines_words_in_the_readers_language(browser, live_server, locale, lang, odds, lands):
     """What the engines send in words is shown in the page's language: a France 1944
     combat's steps (from the engine's own assessment and resolution), a Portable Wargame
-    roll and its unit names, the chat's closed-line reasons, the rules named on the game
-    page and the rules help pages of Overlord and Fast Play."""
+    roll and its unit names, the chat's closed-line reasons, the lobby's optional rules,
+    the rules named on the game page and the rules help pages of Overlord and Fast Play."""
     from engine.rulesets.france1944 import combat as F
 
     decl = {
@@ -299,8 +299,15 @@ def test_the_engines_words_in_the_readers_language(browser, live_server, locale,
         assert "army withdraws" not in over, over
         assert "Commander-in-Chief" not in closed and "visits you" not in closed, closed
         assert average != "Average foot" and line != "Line Infantry"
-        # the game page names its rules and links their help, in the page's language
+        # the lobby's optional rules: names, values, descriptions and sources
         page.request.post("/api/identity", data={"name": "Montgomery"})
+        page.goto("/")
+        page.locator("#options-box summary").click()
+        expect(page.locator("#options-list .option-row").first).to_be_visible()
+        names = page.locator("#options-list label b").all_inner_texts()
+        assert "No retreat" not in names and len(names) > 10, names
+        assert english_left(page, lang) == []
+        # the game page names its rules and links their help, in the page's language
         for ruleset in ("fastplay", "overlord"):
             r = page.request.post(
                 "/api/games",

@@ -117,3 +117,48 @@ def test_game_page_fits_zooms_and_pans(
     page.screenshot(path=str(tmp_path / f"game-{mode}-{w}x{h}.png"), full_page=True)
     ctx.close()
     assert not errors, errors
+
+
+@pytest.mark.parametrize("lesson", ["m44", "overlord", "fastplay"])
+def test_lesson_pages_fit_a_phone_and_pass_the_audit(
+    browser, live_server, tmp_path, lesson
+) -> None:
+    """Each lesson of "Learn to play" (app/tutorial.py) on a phone: no sideways overflow,
+    the board across the width, the lesson's step readable and the control it asks for
+    reachable; and axe-core finds no serious or critical violation on the page."""
+    from .test_a11y import audit
+
+    ctx, page, errors = _page(browser, live_server, 390, 844)
+    assert page.request.post("/api/identity", data={"name": "Pocket"}).ok
+    r = page.request.post(f"/api/tutorials/{lesson}")
+    assert r.ok, r.text()
+    g = r.json()
+    mine = [s["seat"] for s in g["seats"] if s["mine"]]
+    page.goto(g["url"] + (f"?as={mine[0]}" if len(mine) > 1 else ""))
+    step = page.locator("#lesson")
+    expect(step).to_have_attribute("data-step", "1")
+    expect(page.locator(".board-svg")).to_be_visible()
+    _no_overflow(page)
+    assert page.locator(".board-scroll").bounding_box()["width"] >= 390 * 0.94
+    box = step.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 391, box
+    assert (
+        page.locator("#lesson .lesson-text").evaluate(
+            "e => parseFloat(getComputedStyle(e).fontSize)"
+        )
+        >= 14
+    )
+    asked = {
+        "m44": '.hand .card.playable[data-name="Probe Centre"]',
+        "overlord": '#ol-hand .card[data-name="Attack Centre"]',
+        "fastplay": "#fp-cp",
+    }[lesson]
+    control = page.locator(asked)
+    control.scroll_into_view_if_needed()
+    expect(control).to_be_in_viewport()
+    cbox = control.bounding_box()
+    assert cbox["x"] >= 0 and cbox["x"] + cbox["width"] <= 391, cbox
+    page.screenshot(path=str(tmp_path / f"lesson-{lesson}-390.png"), full_page=True)
+    assert audit(page) == []
+    ctx.close()
+    assert not errors, errors

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from .test_a11y import tab_to
+from .test_a11y import audit, tab_to
 from .test_i18n import english_left
 
 
@@ -161,6 +161,8 @@ def test_overlord_lesson_by_keyboard_only(browser, live_server, locale, lang) ->
         step(page, 1)
         assert english_left(page, lang) == []
         press(page, '#ol-hand .card[data-name="Attack Centre"]')  # select the card
+        expect(page.locator(".ol-slot button[data-give]")).to_have_count(1)  # only Centre
+        assert audit(page) == []
         press(page, '.ol-slot[data-to="centre"] button[data-give]')
         step(page, 2)
         assert english_left(page, lang) == []
@@ -173,6 +175,7 @@ def test_overlord_lesson_by_keyboard_only(browser, live_server, locale, lang) ->
         press(page, "#ol-pass")
         step(page, 5)
         assert english_left(page, lang) == []
+        assert audit(page) == []  # the Field General's desk
         press(page, '#ol-my-cards button[data-play-half="1"]')
         step(page, 6)
         assert english_left(page, lang) == []
@@ -245,6 +248,8 @@ def test_fastplay_lesson_by_keyboard_only(browser, live_server, locale, lang) ->
         step(page, 4)
         assert english_left(page, lang) == []
         expect(page.locator("#fp-prompt")).to_have_attribute("data-pending", "opportunity_fire")
+        expect(page.locator("#fp-timer")).to_have_text("")  # a lesson waits: no auto-pass
+        assert audit(page) == []
         press(page, '#fp-prompt button[data-fp-action="opportunity_fire"]')
         step(page, 5)
         expect(page.locator("#dice .die")).to_have_count(2)
