@@ -119,16 +119,17 @@ def test_game_page_fits_zooms_and_pans(
     assert not errors, errors
 
 
+@pytest.mark.parametrize("w,h", SIZES)
 @pytest.mark.parametrize("lesson", ["m44", "overlord", "fastplay"])
 def test_lesson_pages_fit_a_phone_and_pass_the_audit(
-    browser, live_server, tmp_path, lesson
+    browser, live_server, tmp_path, lesson, w, h
 ) -> None:
-    """Each lesson of "Learn to play" (app/tutorial.py) on a phone: no sideways overflow,
+    """Each lesson of "Learn to play" (app/tutorial.py) on a phone and a tablet: no overflow,
     the board across the width, the lesson's step readable and the control it asks for
     reachable; and axe-core finds no serious or critical violation on the page."""
     from .test_a11y import audit
 
-    ctx, page, errors = _page(browser, live_server, 390, 844)
+    ctx, page, errors = _page(browser, live_server, w, h)
     assert page.request.post("/api/identity", data={"name": "Pocket"}).ok
     r = page.request.post(f"/api/tutorials/{lesson}")
     assert r.ok, r.text()
@@ -139,9 +140,9 @@ def test_lesson_pages_fit_a_phone_and_pass_the_audit(
     expect(step).to_have_attribute("data-step", "1")
     expect(page.locator(".board-svg")).to_be_visible()
     _no_overflow(page)
-    assert page.locator(".board-scroll").bounding_box()["width"] >= 390 * 0.94
+    assert page.locator(".board-scroll").bounding_box()["width"] >= w * 0.94
     box = step.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= 391, box
+    assert box["x"] >= 0 and box["x"] + box["width"] <= w + 1, box
     assert (
         page.locator("#lesson .lesson-text").evaluate(
             "e => parseFloat(getComputedStyle(e).fontSize)"
@@ -157,8 +158,8 @@ def test_lesson_pages_fit_a_phone_and_pass_the_audit(
     control.scroll_into_view_if_needed()
     expect(control).to_be_in_viewport()
     cbox = control.bounding_box()
-    assert cbox["x"] >= 0 and cbox["x"] + cbox["width"] <= 391, cbox
-    page.screenshot(path=str(tmp_path / f"lesson-{lesson}-390.png"), full_page=True)
+    assert cbox["x"] >= 0 and cbox["x"] + cbox["width"] <= w + 1, cbox
+    page.screenshot(path=str(tmp_path / f"lesson-{lesson}-{w}.png"), full_page=True)
     assert audit(page) == []
     ctx.close()
     assert not errors, errors
