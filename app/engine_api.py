@@ -52,6 +52,9 @@ __all__ = [
     "ruleset",
     "rulesets",
     "rulesets_for",
+    "stand_in_modes",
+    "bots_stand_in",
+    "collective_sides",
     "layouts_of",
     "natural_ruleset",
     "bot_levels",
@@ -131,6 +134,28 @@ def rulesets() -> list[Ruleset]:
 def campaign_rulesets() -> list[str]:
     """The names of the rulesets that play campaigns (``supports_campaign``)."""
     return [rs.name for rs in rulesets() if rs.supports_campaign]
+
+
+def stand_in_modes() -> dict[str, list[str]]:
+    """ruleset name -> its modes where a bot stands in for a player who leaves a live game
+    (``Ruleset.bots_stand_in``; only rulesets with one)."""
+    out: dict[str, list[str]] = {}
+    for rs in rulesets():
+        modes = [m for m in rs.modes if rs.bots_stand_in(m)]
+        if modes:
+            out[rs.name] = modes
+    return out
+
+
+def bots_stand_in(ruleset_name: str, mode: str | None) -> bool:
+    """Does a bot stand in for a player who leaves a live game of this ruleset and mode?"""
+    return ruleset(ruleset_name).bots_stand_in(mode)
+
+
+def collective_sides(rs: Ruleset, slots: dict[str, int]) -> frozenset[str]:
+    """The sides of a game of ``rs`` whose players play all roles together (``slots``:
+    side -> how many player slots share its seats; ``Ruleset.collective_sides``)."""
+    return rs.collective_sides(slots)
 
 
 def rulesets_for(scenario: Any) -> dict[str, list[str]]:

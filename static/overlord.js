@@ -4,6 +4,10 @@
 // As everywhere in the client, legality comes from the engine: a general slot accepts a
 // card only when `legal` holds that very `dispatch`; trying another one sends it anyway
 // so that the engine's refusal (code + message, nothing changes) explains why.
+//
+// renderers/hex.js draws these only in the games whose ruleset declares the `overlord`
+// panel for their mode (Ruleset.panels_for: 002 Overlord, not 004 Team Play): nothing
+// here guesses the kind of game from the view.
 import { t, tn, term } from './i18n.js';
 import { el, clear, sideName, titleCase } from './util.js';
 import { cardSectionsText, dieNode } from './cards.js';
@@ -31,7 +35,6 @@ const FACE_TEXT = { inf: t('Infantry'), armor: t('Armor'), star: t('Star'), flag
 
 export function roleOf(seat) { return seat ? (String(seat).split(':')[1] || 'commander') : null; }
 export function sideOf(seat) { return seat ? String(seat).split(':')[0] : null; }
-export function isRoleGame(view) { return !!(view && view.overlord); }
 export function seatLabel(seat) {
   if (!seat) return '';
   const r = roleOf(seat);
@@ -80,9 +83,8 @@ function stepText(step) {
 export function renderCommandBar(root, ctx) {
   const v = ctx.view;
   clear(root);
-  if (!isRoleGame(v)) { root.classList.add('hidden'); return; }
   root.classList.remove('hidden');
-  const ol = v.overlord;
+  const ol = v.overlord || {};
   const toAct = (v.to_act || []);
   const active = v.active;
   root.append(el('div', { class: 'ol-step', 'data-step': ol.step || '' },
@@ -261,9 +263,9 @@ export function renderFieldGeneral(root, ctx) {
   clear(root);
   const v = ctx.view;
   const role = ctx.role;
-  if (!isRoleGame(v) || !FGS.includes(role)) { root.classList.add('hidden'); return; }
+  if (!FGS.includes(role)) { root.classList.add('hidden'); return; }
   root.classList.remove('hidden');
-  const ol = v.overlord;
+  const ol = v.overlord || {};
   const legal = ctx.legal || [];
   const side = sideOf(ctx.seat);
   root.append(el('h3', {}, t('{role} — your command', { role: ROLE_LONG[role] })));

@@ -17,7 +17,8 @@
 //   export function render(s)        after every change: s = {
 //       view, legal,          the seat shown: its view and legal actions
 //       board, seq, status, mode,
-//       panels,               the optional panels the ruleset declares (Ruleset.panels)
+//       panels,               the optional panels the ruleset declares for the game's mode
+//                             (Ruleset.panels_for)
 //       seat, side, role,     the seat shown (null: spectator), its side and role
 //       mySeats, seats,       this connection's seats; every seat and who holds it
 //       events,               the new events of an update ([] otherwise)
@@ -45,7 +46,7 @@ const $ = (id) => document.getElementById(id);
 
 // The session: the server's state (hello / update / sync, docs/protocol.md) and the page's.
 const S = {
-  seq: null, board: null, view: null, legal: [], status: null, seats: [], mode: null, panels: [],
+  seq: null, board: null, view: null, legal: [], status: null, seats: [], mode: null, panels: [], standIn: false,
   identity: null, presence: null, undo: null, serverView: null,   // serverView: the view_patch base
   seat: null, side: null, role: null,                                // the seat shown (?as=)
   mySeats: [], views: null, allLegal: [],                            // several seats over one connection
@@ -172,7 +173,7 @@ function handle(msg) {
         x.title = dice.commitment ? t('dice commitment SHA-256(seed || salt) = {hash}', { hash: dice.commitment }) : t('no dice commitment (test seed or an older game)');
         x.dataset.commitment = dice.commitment || '';
       });
-      S.panels = msg.panels || [];
+      S.panels = msg.panels || []; S.standIn = !!msg.bots_stand_in;
       S.mySeats = msg.my_seats || (msg.seat ? [msg.seat] : []);
       S.seat = S.mySeats.includes(S.seat) ? S.seat : (S.mySeats.includes(cfg.focus) ? cfg.focus : (msg.seat ?? null));
       S.identity = msg.identity || null; S.status = msg.status; S.seats = msg.seats || []; S.mode = msg.mode;
@@ -279,7 +280,7 @@ function drawSeats() {
     loadSeatDesk(cfg.api, cfg.gameId).then((mine) => { S.creator = mine; drawSeats(); });
   }
   const parts = seatBar({
-    seats: S.seats, seat: S.seat, status: S.status, mode: S.mode, label,
+    seats: S.seats, seat: S.seat, status: S.status, standIn: S.standIn, label,
     named: !!(S.identity || body.dataset.identity),
     desk: creatorDesk({ seats: S.seats, status: S.status, isCreator: !!S.creator, apiBase: cfg.api, gameId: cfg.gameId, label, onError: toast }),
     inviteLink: `${location.origin}/games/${cfg.gameId}${cfg.invite ? '?invite=' + encodeURIComponent(cfg.invite) : ''}`,

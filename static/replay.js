@@ -2,6 +2,12 @@
 // (GET /api/games/{id}/replay: one step per player entry with its dice, events and the
 // public view after it).  Forward, back, jump to a turn, autoplay at a chosen speed; the
 // URL (?step=N) is the shareable link to a step.
+//
+// The board is drawn by the game's renderer (the replay's `renderer`, as on the game page):
+// the hex board (Memoir '44, Overlord, Fast Play) by this page's own hex replay; any other
+// renderer (square, referee, plain) by its module static/renderers/<renderer>.js through
+// the interface static/renderer_host.js uses (mount once, render each step's public view
+// with no legal action, describe each event for the log), as a spectator of a finished game.
 import { BoardView } from './board.js';
 import { el, clear, sideName } from './util.js';
 import { t, errorText } from './i18n.js';
@@ -14,7 +20,7 @@ const body = document.body;
 const gameId = body.dataset.gameId;
 const api = body.dataset.apiBase || '/api';
 const $ = (id) => document.getElementById(id);
-const R = { data: null, step: 0, lines: [], dice: [], timer: null };
+const R = { data: null, step: 0, lines: [], dice: [], timer: null, mod: null };
 window.__replay = R;   // tests
 
 // a private game's invite (?invite=), passed on to the API
@@ -42,6 +48,7 @@ async function load() {
     return;
   }
   R.data = data;
+  if (data.renderer && data.renderer !== 'hex') { await loadRenderer(data); return; }
   // every step's log lines and dice, once, with the names of then (as the live page)
   const names = new UnitNames();
   names.seed(data.steps[0].view.units);
@@ -62,6 +69,11 @@ async function load() {
   board.setBoard(data.board, { flipped: false });
   zoom.fitFor(data.board);
   R.board = board;
+  controls(data);
+}
+
+// the controls every renderer shares: the turns, the links, the first step shown
+function controls(data) {
   const slider = $('rp-slider');
   slider.max = String(data.steps.length - 1);
   const turns = $('rp-turn');
@@ -81,13 +93,44 @@ async function load() {
   show(Number.isInteger(q) && q >= 0 ? Math.min(q, data.steps.length - 1) : 0);
 }
 
+// A renderer other than the hex board: its module draws each step (renderer interface).
+async function loadRenderer(data) {
+  const mod = await import(`/static/renderers/${encodeURIComponent(data.renderer)}.js`);
+  R.mod = mod;
+  body.dataset.renderer = data.renderer;
+  // the dice box is the hex board's: a renderer draws its own rolls
+  $('dice-panel').classList.add('hidden');
+  mod.mount($('board'), {
+    cfg: { gameId, api, ruleset: data.ruleset, renderer: data.renderer, invite },
+    sendAction: () => null,                      // a replay sends nothing
+    notice: () => {},
+    sideStatus: () => el('div', { class: 'side-status' }),
+  });
+  if (mod.history) mod.history(data.steps[0].view.units, 0);
+  data.steps.forEach((s) => {
+    // the renderer's words for each event, as the game page's log (renderer_host.js
+    // `entry`: an element as it is, a text in an entry, '' none)
+    R.lines.push(s.events.map((e) => {
+      const d = mod.describe ? mod.describe(e, s.seq, true) : e.type;
+      if (!d || d instanceof Node) return d || null;
+      return el('div', { class: 'entry', 'data-type': e.type }, el('span', { class: 'seq' }, `#${s.seq}`), String(d));
+    }).filter(Boolean));
+    R.dice.push(null);
+  });
+  controls(data);
+}
+
 function show(i) {
   const steps = R.data.steps;
   R.step = Math.max(0, Math.min(i, steps.length - 1));
   const s = steps[R.step];
-  R.board.setView(s.view);
+  if (R.mod) {
+    R.mod.render({ view: s.view, legal: [], board: R.data.board, seq: s.seq, status: 'finished', mode: R.data.mode,
+      panels: R.data.panels || [], seat: null, side: null, role: null, mySeats: [], seats: R.data.seats || [],
+      events: s.events, pending: null });
+  } else R.board.setView(s.view);
   $('rp-slider').value = String(R.step);
-  $('rp-pos').textContent = `${t('step {n} / {total}', { n: R.step, total: steps.length - 1 })} · ${t('turn {n}', { n: s.turn ?? '-' })}${s.seat ? ' · ' + sideName(s.seat) : ''}`;
+  $('rp-pos').textContent = `${t('step {n} / {total}', { n: R.step, total: steps.length - 1 })} · ${t('turn {n}', { n: s.turn ?? '-' })}${s.seat ? ' · ' + sideTitle(s.seat, s.view) : ''}`;
   $('rp-pos').dataset.step = String(R.step);
   const turnOpt = [...$('rp-turn').options].filter((o) => Number(o.value) <= R.step).pop();
   if (turnOpt) $('rp-turn').value = turnOpt.value;
@@ -105,15 +148,28 @@ function show(i) {
   renderDice(clear($('dice')), d ? d.dice : []);
   renderSides(s.view);
   const b = $('banner');
-  if (s.view.game_over) { b.classList.remove('hidden'); b.textContent = s.view.winner ? t('{side} win the battle!', { side: sideName(s.view.winner) }) : t('The battle is over.'); } else b.classList.add('hidden');
+  if (s.view.game_over) { b.classList.remove('hidden'); b.textContent = s.view.winner ? t('{side} win the battle!', { side: sideTitle(s.view.winner, s.view) }) : t('The battle is over.'); } else b.classList.add('hidden');
   const u = new URL(location.href);
   u.searchParams.set('step', String(R.step));
   history.replaceState(null, '', u.toString());
   $('rp-share').href = u.toString();
 }
 
+// a side's name: the renderer's proper name where it has one (as on the game page)
+function sideTitle(side, view) {
+  return (R.mod && R.mod.sideLabel && R.mod.sideLabel(side, view)) || sideName(side);
+}
+
 function renderSides(v) {
   const box = clear($('sides'));
+  if (R.mod) {   // the renderer draws its sides; the players' names here
+    for (const side of new Set((R.data.seats || []).map((x) => x.side))) {
+      const seat = R.data.seats.find((x) => x.side === side);
+      box.append(el('div', { class: `side-box ${side.toLowerCase()}`, 'data-side': side },
+        el('div', {}, el('b', {}, sideTitle(side, v)), el('div', { class: 'muted' }, seat && seat.held_by ? seat.held_by : ''))));
+    }
+    return;
+  }
   for (const [side, s] of Object.entries(v.sides || {})) {
     const seat = (R.data.seats || []).find((x) => x.side === side);
     box.append(el('div', { class: `side-box ${side.toLowerCase()}`, 'data-side': side },

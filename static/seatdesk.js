@@ -2,12 +2,11 @@
 // the invite link, the seats one holds), the creator of an open game gives a
 // seat to a bot (at a level the server lists, GET /api/bot-levels) and starts the game,
 // bots taking the seats still free; anyone takes a bot's seat back where the server
-// allows it (before the start; after it in the team modes, where bots stand in for
-// absent players).  The server decides every one of these (docs/protocol.md "Seats").
+// allows it (before the start; after it where the ruleset says bots stand in for absent
+// players: hello's `bots_stand_in`, Ruleset.bots_stand_in).  The server decides every one of these (docs/protocol.md "Seats").
 import { el } from './util.js';
 import { t, tn } from './i18n.js';
 
-const STAND_IN_MODES = new Set(['team', 'overlord']);
 let levels = null;          // {levels, default} once fetched
 let creatorOf = {};         // game id -> the identity created it (GET /api/games/{id})
 
@@ -38,8 +37,9 @@ export function slotsOf(seats) {
 }
 
 // A bot plays this slot for nobody and a person may take it now.
-export function botSeatClaimable(slot, status, mode) {
-  return slot.is_bot && !slot.held_by && (status === 'open' || (status === 'live' && STAND_IN_MODES.has(mode)));
+// standIn: the game's bots stand in for absent players (hello's `bots_stand_in`)
+export function botSeatClaimable(slot, status, standIn) {
+  return slot.is_bot && !slot.held_by && (status === 'open' || (status === 'live' && !!standIn));
 }
 
 // The creator's desk of an open game: per slot not his, "Give to a bot"; one "Start"
@@ -95,15 +95,15 @@ export function freeSeatsText(seats) {
 
 // The seat bar's parts: the seats one may take (a name first for a visitor without one),
 // the creator's desk, the invite link while seats are free, the seats this identity holds.
-// ctx: {seats, seat (the seat shown, null: spectator), status, mode, named, desk (creatorDesk
+// ctx: {seats, seat (the seat shown, null: spectator), status, standIn, named, desk (creatorDesk
 // or null), inviteLink, label(seat), claim(seat), switchTo(seat), autoFocused,
 // held: [{seat, actions}] the seats played over this connection (several: switched
 // locally) or null, toAct: the view's seats to act}
 export function seatBar(ctx) {
   const { seats, seat, label } = ctx;
   const parts = [];
-  // a person takes a free slot, or a bot's (before the start; in team modes after it too)
-  const takeable = seat ? [] : slotsOf(seats).filter((s) => !s.taken || botSeatClaimable(s, ctx.status, ctx.mode));
+  // a person takes a free slot, or a bot's (before the start; with stand-in bots after it too)
+  const takeable = seat ? [] : slotsOf(seats).filter((s) => !s.taken || botSeatClaimable(s, ctx.status, ctx.standIn));
   if (takeable.length && ctx.status !== 'finished') {
     if (!ctx.named) {
       const input = el('input', { placeholder: t('Your name'), 'aria-label': t('Your name'), maxlength: 40, id: 'seat-name' });

@@ -38,8 +38,8 @@ stays bound by the chain of command), else any seat's permission.  Per layout:
 * ``2`` and ``1`` (002: "with 2 or even 1 player per side, the players play all roles
   collectively, for their camp"): no separate C-in-C and Field Generals to keep apart, so
   no chain of command inside the side: every channel of the side a seat reads is open
-  to it at any time (``Actor.collective``, set by the server from the side's slots:
-  ``app.games.modes.collective_sides``).  Still nothing crosses sides.
+  to it at any time (``Actor.collective``, set by the server from the side's slots: the
+  ruleset's ``Ruleset.collective_sides``, Overlord's answer).  Still nothing crosses sides.
 """
 
 from __future__ import annotations

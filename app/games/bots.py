@@ -26,12 +26,11 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import or_, select, tuple_, update
+from sqlalchemy import and_, or_, select, tuple_, update
 
-from ..engine_api import EngineError, Ruleset, bot_action, bot_for, bot_levels
+from ..engine_api import EngineError, Ruleset, bot_action, bot_for, bot_levels, stand_in_modes
 from ..models import Game, Seat, utcnow
 from ..tutorial import lesson_move
-from .modes import STAND_IN_MODES
 
 if TYPE_CHECKING:
     from .sessions import GameSessions
@@ -307,6 +306,9 @@ class BotDriver:
 
     async def _take_over_absent(self) -> None:
         cutoff = utcnow() - timedelta(seconds=self.grace)
+        standing_in = stand_in_modes()  # the rulesets' modes with stand-in bots
+        if not standing_in:
+            return
         db = self.games.db
         async with db.sessions() as s:
             rows = (
@@ -315,7 +317,12 @@ class BotDriver:
                     .join(Game, Game.id == Seat.game_id)
                     .where(
                         Game.status == "live",
-                        Game.mode.in_(STAND_IN_MODES),
+                        or_(
+                            *(
+                                and_(Game.ruleset == name, Game.mode.in_(modes))
+                                for name, modes in standing_in.items()
+                            )
+                        ),
                         Seat.is_bot.is_(False),
                         Seat.identity_id.is_not(None),
                         Seat.last_seen < cutoff,

@@ -235,8 +235,9 @@ async def list_optional_rules(
 async def list_rulesets() -> list[RulesetOut]:
     """The registered rule systems (lobby order): name, version, title, summary, setup
     (``scenario``: a game needs a ``scenario_id`` the ruleset accepts, see
-    ``ScenarioSummary.rulesets``; ``none``: no scenario), the client renderer, the modes
-    and the named optional rules."""
+    ``ScenarioSummary.rulesets``; ``none``: no scenario), the client renderer and the
+    panels each mode's games use, the modes (those where bots stand in for absent
+    players) and the named optional rules."""
     return [
         RulesetOut(
             name=rs.name,
@@ -246,6 +247,8 @@ async def list_rulesets() -> list[RulesetOut]:
             setup=rs.setup,
             renderer=rs.renderer,
             panels=list(rs.panels),
+            mode_panels={m: list(rs.panels_for(m)) for m in rs.modes},
+            stand_in_modes=[m for m in rs.modes if rs.bots_stand_in(m)],
             modes=list(rs.modes),
             options=list(rs.options()),
             campaign=rs.supports_campaign,

@@ -12,8 +12,9 @@ like the seat (``"ALLIES:left"``, ``"AXIS"``).  One identity claims a whole slot
 may hold any slot.
 
 Stand-in bots (a bot takes over the slot of a player who leaves a live game, or stays
-away ``BOT_GRACE_SECONDS``) are the server's policy for the modes whose seats are shared
-by teams: the modes with a layout grouping role seats.
+away ``BOT_GRACE_SECONDS``) are the ruleset's to declare per mode
+(``Ruleset.bots_stand_in``, asked through ``app.engine_api``): the modes whose role seats
+are shared by teams.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine_api import Ruleset, layouts_of, rulesets
+from ..engine_api import Ruleset, layouts_of
 from ..errors import Unprocessable
 
 
@@ -35,19 +36,6 @@ class SeatSpec:
 def seat_spec(seat: str) -> SeatSpec:
     side, _, role = seat.partition(":")
     return SeatSpec(seat=seat, side=side, role=role or "commander")
-
-
-def _team_modes() -> tuple[str, ...]:
-    out: list[str] = []
-    for rs in rulesets():
-        for m in rs.modes:
-            table, _ = layouts_of(rs, m)
-            if any(roles for groups in table.values() for roles in groups) and m not in out:
-                out.append(m)
-    return tuple(out)
-
-
-STAND_IN_MODES = _team_modes()
 
 
 def modes_for(rs: Ruleset, scenario: Any) -> list[str]:
@@ -81,16 +69,13 @@ def layouts(rs: Ruleset, mode: str | None) -> dict[str, list[list[str]]]:
     return layouts_of(rs, mode)[0]
 
 
-def collective_sides(seats: Any) -> frozenset[str]:
-    """Sides whose role seats are shared by at most two player slots (layouts ``2`` and
-    ``1``): 002 "Teams": "with 2 or even 1 player per side, the players play all roles
-    collectively, for their camp", so the chain of command does not split them (chat
-    policy, ``app.chat.policy``).  ``seats``: objects with ``seat``, ``side``, ``slot``."""
+def slots_per_side(seats: Any) -> dict[str, int]:
+    """Side -> how many player slots share its seats (``seats``: objects with ``seat``,
+    ``side``, ``slot``), what ``Ruleset.collective_sides`` is asked with."""
     slots: dict[str, set[str]] = {}
     for s in seats:
-        if ":" in s.seat:
-            slots.setdefault(s.side, set()).add(s.slot or s.seat)
-    return frozenset(side for side, held in slots.items() if len(held) <= 2)
+        slots.setdefault(s.side, set()).add(s.slot or s.seat)
+    return {side: len(held) for side, held in slots.items()}
 
 
 @dataclass(frozen=True)

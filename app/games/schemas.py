@@ -233,6 +233,8 @@ class RulesetOut(BaseModel):
     setup: str  # "scenario": needs a scenario_id; "none": set-up is played
     renderer: str  # the client module drawing it: "hex" or static/renderers/<name>.js
     panels: list[str]  # the renderer's optional panels its games use (Ruleset.panels)
+    mode_panels: dict[str, list[str]]  # mode -> the panels its games use (panels_for)
+    stand_in_modes: list[str]  # modes where a bot stands in for a leaver (bots_stand_in)
     modes: list[str]
     options: list[dict[str, Any]]  # Ruleset.options(): {"name", "description", ...}
     campaign: bool = False  # plays the battles of a campaign (POST /api/campaigns)

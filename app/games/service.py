@@ -15,6 +15,7 @@ from ..engine_api import (
     EngineError,
     Ruleset,
     bot_levels,
+    bots_stand_in,
     natural_ruleset,
     rng_seed,
     ruleset,
@@ -29,7 +30,7 @@ from ..scenarios import service as scenarios
 from ..clocks.schemas import ClockIn
 from ..security import new_id
 from . import catchup, repository
-from .modes import STAND_IN_MODES, build_slots, get_mode, seat_spec
+from .modes import build_slots, get_mode, seat_spec
 from .privacy import require_watch
 from .runtime import SeatInfo, dice_info, game_fields, game_scenario, replay_failure, settle_chance
 from .schemas import (
@@ -393,7 +394,7 @@ async def claim_seat(
 ) -> GameSummary:
     """Claim a player slot (by its name or one of its seats): a free slot, one's own slot
     back from a bot, or a slot a bot plays for nobody: before the game starts in any mode,
-    after it only in the modes with stand-in bots (``STAND_IN_MODES``: the absence policy,
+    after it only in the modes with stand-in bots (``Ruleset.bots_stand_in``: the absence policy,
     a person takes the bot's place); a live 1v1 bot keeps its side."""
     game = await get_game(session, game_id)
     slot, rows = _slot_rows(game, seat)
@@ -402,7 +403,7 @@ async def claim_seat(
     _refuse_ended(game)
     if (
         game.status == "live"
-        and game.mode not in STAND_IN_MODES
+        and not bots_stand_in(game.ruleset, game.mode)
         and any(r.is_bot and r.identity_id is None for r in rows)
     ):
         raise Conflict(f"a bot plays seat {slot} in this live {game.mode} game", code="seat_taken")
@@ -432,7 +433,7 @@ async def leave_seat(
     if any(r.identity_id != me.id for r in rows):
         raise Forbidden(f"you do not hold seat {seat}", code="not_seated")
     _refuse_ended(game)
-    if game.status == "live" and game.mode in STAND_IN_MODES:
+    if game.status == "live" and bots_stand_in(game.ruleset, game.mode):
         await repository.set_slot(
             session, game_id, slot, identity_id=None, is_bot=True, bot_reason="left"
         )

@@ -3,7 +3,9 @@
 * A **replay** is the finished game's log folded step by step (``engine.meta.fold``, the
   fold of every live runtime: ``undo`` and the endings included, so replay == live):
   one step per player entry (with the dice rolled for it), its events unredacted (the
-  game is over: everything may be shown) and the public view after it.
+  game is over: everything may be shown) and the public view after it.  The answer names
+  the game's ``ruleset``, its ``renderer`` and the ``panels`` of its mode, so that the
+  replay page draws each step's view with the same renderer module as the game page.
 * A **return match** is the same scenario, mode, options and clock with the sides
   swapped for the same two players (1v1), offered and accepted (app/offers).  The match sums each player's medals over the
   two games (a game won by resignation, time-out or forfeit counts the scenario's
@@ -105,6 +107,9 @@ async def replay(
                             "game_id": game.id,
                             "scenario_name": game.scenario_name,
                             "mode": game.mode,
+                            "ruleset": game.ruleset,
+                            "renderer": ruleset(game.ruleset).renderer,
+                            "panels": list(ruleset(game.ruleset).panels_for(game.mode)),
                             "seq": game.seq,
                             "winner": game.winner,
                             "seats": [x.model_dump() for x in games.summary(game).seats],

@@ -73,6 +73,14 @@ Members with a default that is right for any ruleset (override to do better):
   is shown (default None: the public view);
 * ``actor_for(state, actor, seat)`` the seat that acted as ``seat`` may know it (default:
   ``actor`` itself; 004 Kriegspiel team play: an enemy role seat is only its side);
+* ``panels_for(mode)`` the renderer's optional panels a game of ``mode`` uses (default:
+  the ``panels`` class attribute; Overlord's ``team`` mode has no C-in-C dispatch, so no
+  ``"overlord"`` panel); ``bots_stand_in(mode)`` whether a bot takes over the slot of a
+  player who leaves a live game of ``mode`` (default False; the modes whose role seats
+  are shared by teams say True);
+* ``collective_sides(slots)`` the sides whose players play all their roles together,
+  given how many player slots share each side's seats (default: none; Overlord 002
+  "Teams": 1 or 2 players per side), for the chat policy;
 * ``chat_line(view, side)`` who may talk to whom inside a side (:data:`TALK_FREE`
   default: every seat of a side talks to every other; Overlord answers with its chain
   of command);
@@ -90,7 +98,7 @@ functions of a ruleset, kept for the callers that name them.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from .errors import EngineError
@@ -270,6 +278,20 @@ class Ruleset(ABC, Generic[S]):
         """What each side takes into the next battle of a campaign (its option
         ``campaign``), from its score of the previous battle and its battles won."""
         raise EngineError("no_campaign", f"ruleset {self.name!r} plays no campaign")
+
+    def panels_for(self, mode: str | None) -> tuple[str, ...]:
+        """The renderer's optional panels a game of ``mode`` uses (default: ``panels``)."""
+        return self.panels
+
+    def bots_stand_in(self, mode: str | None) -> bool:
+        """Does a bot take over the slot of a player who leaves (or stays away from) a
+        live game of ``mode``?  (default False: the seat waits for its player)"""
+        return False
+
+    def collective_sides(self, slots: Mapping[str, int]) -> frozenset[str]:
+        """The sides whose players play all their roles collectively, no rule splitting
+        them (``slots``: side -> how many player slots share its seats); default none."""
+        return frozenset()
 
     def chat_line(self, view: View | None, side: str | None) -> tuple[str, str | None]:
         """Who may talk to whom inside ``side`` now, read from one of its seats' views:

@@ -469,6 +469,20 @@ class Hooks:
         "(before, after, events): an action was applied; may annotate the events with what "
         "each side sees of them (``fog``) and append per-side events.  004 Kriegspiel.",
     )
+    public_view: Callable[[GameState, dict[str, Any]], None] = _point(
+        _none,
+        "each",
+        "(st, view): add an option's or scenario rule's public members to the part of the "
+        "views every seat shares (mines, 004 Bridge Demolition's Battle Stars, the "
+        "Simplified Campaign's pre-battle, a Suggested Variant's state).",
+    )
+    fogged: Callable[[GameState], bool] = _point(
+        _false,
+        "any",
+        "(st) -> bool: each side's view is redacted as a whole (no shared part for the "
+        "server to patch once; the lobby status read from the spectator's view).  004 "
+        "Kriegspiel.",
+    )
     redact_view: Callable[[GameState, str | None, dict[str, Any]], dict[str, Any]] = _point(
         _last,
         "chain",

@@ -4,7 +4,7 @@
 // the host gives it (`render`), sends the player's gestures back as engine actions
 // (ctx.sendAction) and tells the host's log what each event was (`describe`). The
 // optional panels (Fast Play, Overlord, fog, variants) are drawn because the ruleset
-// declares them (`s.panels`: Ruleset.panels). The connection, seats, log and chat are
+// declares them for the game's mode (`s.panels`: Ruleset.panels_for). The connection, seats, log and chat are
 // the host's.
 import { BoardView } from '../board.js';
 import { renderTutorial } from '../tutorial.js';
@@ -21,7 +21,7 @@ import { renderFastPlay, pathStep, promptHoldsActions, fastPlayCards, describeFa
 import { fogLegend } from '../fog.js';
 import { freeSeatsText } from '../seatdesk.js';
 import { variantBox, campaignBox } from '../variants.js';
-import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, isRoleGame, roleOf, seatLabel, waitingText, dispatchSentence, FGS, ROLE_NAMES } from '../overlord.js';
+import { handledHere, renderCommandBar, renderDesk, renderFieldGeneral, fgZones, roleOf, seatLabel, waitingText, dispatchSentence, FGS, ROLE_NAMES } from '../overlord.js';
 
 const body = document.body;
 const $ = (id) => document.getElementById(id);
@@ -192,7 +192,7 @@ function renderStatus() {
   else if (panel('overlord')) text = waitingText(v, R.seat);
   else if (awaitedDecision(v)) text = awaitedDecision(v);
   else {
-    const who = (v.to_act || []).filter((s) => s !== 'chance').map(sideName).join(', ');
+    const who = [...new Set((v.to_act || []).filter((s) => s !== 'chance').map(seatLabel))].join(', ');
     text = who ? t('Waiting for {who}…', { who }) : t('Rolling dice…');
   }
   p.textContent = text;
@@ -457,7 +457,7 @@ function renderOverlord() {
   const v = R.view;
   const role = R.role || roleOf(R.seat);
   renderCommandBar($('ol-bar'), { view: v, seats: R.seats, seat: R.seat, initiativeRolls: R.initiativeRolls,
-    dispatchSummary: panel('overlord') && isRoleGame(v) && v.overlord.step === 'fg' ? R.dispatchSummary : null });
+    dispatchSummary: (v.overlord || {}).step === 'fg' ? R.dispatchSummary : null });
   const open = R.status !== 'open';
   renderDesk($('ol-desk'), {
     view: v, legal: open && role === 'cinc' ? R.legal : [], side: R.side, seats: R.seats, desk: R.desk,
@@ -473,7 +473,7 @@ function renderOverlord() {
 function renderZones() {
   const v = R.view;
   const role = R.role || roleOf(R.seat);
-  if (!panel('overlord') || !isRoleGame(v) || !FGS.includes(role)) { boardView.setZones([]); return; }
+  if (!panel('overlord') || !FGS.includes(role)) { boardView.setZones([]); return; }
   const zones = fgZones(R.board, v, R.side, role).map((z) => ({ ...z, hot: R.hoverHalf === z.half }));
   boardView.setZones(zones);
 }

@@ -257,8 +257,8 @@ def test_several_seats_held_by_one_identity() -> None:
 # -- every layout x slot x channel x turn state (002 "Teams" + "The Military Chain of Command")
 from engine.rulesets.overlord.chain import seat_layouts  # noqa: E402
 
-from app.engine_api import ruleset  # noqa: E402
-from app.games.modes import build_slots, collective_sides  # noqa: E402
+from app.engine_api import collective_sides, ruleset  # noqa: E402
+from app.games.modes import build_slots, slots_per_side  # noqa: E402
 
 ALL_SEATS = [f"{s}:{r}" for s in ("AXIS", "ALLIES") for r in ("cinc", "left", "centre", "right")]
 
@@ -275,7 +275,7 @@ def slot_actors(layout: str) -> dict[str, list[Actor]]:
         ruleset("overlord"), "overlord", ALL_SEATS, {"ALLIES": layout, "AXIS": "4"}
     )
     rows = [_Row(seat, sl.slot) for sl in slots for seat in sl.seats]
-    coll = collective_sides(rows)
+    coll = collective_sides(ruleset("overlord"), slots_per_side(rows))
     return {
         sl.slot: [
             Actor(s, "ALLIES", s.split(":")[1], True, collective="ALLIES" in coll) for s in sl.seats
@@ -348,4 +348,7 @@ def test_policy_per_layout_and_slot(layout: str, slot: str, channel: str, state:
 def test_collective_sides_from_the_slots() -> None:
     for lay, want in (("4", False), ("3", False), ("2", True), ("1", True)):
         assert all(a.collective == want for acts in slot_actors(lay).values() for a in acts)
-    assert collective_sides([_Row("AXIS", "AXIS"), _Row("ALLIES", "ALLIES")]) == frozenset()
+    one_each = slots_per_side([_Row("AXIS", "AXIS"), _Row("ALLIES", "ALLIES")])
+    assert one_each == {"AXIS": 1, "ALLIES": 1}
+    # a ruleset without a chain of command has no collective play to declare
+    assert collective_sides(ruleset("m44"), one_each) == frozenset()

@@ -165,3 +165,47 @@ async def test_the_client_panels_are_the_rulesets_declaration(
         async with WS(f"{server.ws_base}/ws/games/{r.json()['id']}") as spec:
             assert spec.messages[0]["type"] == "hello"
             assert spec.messages[0]["panels"] == listed[name]
+            assert spec.messages[0]["bots_stand_in"] is False
+
+
+def _scenario_in_mode(api: httpx.Client, name: str, mode: str) -> str:
+    """A bundled scenario the ruleset accepts in ``mode``."""
+    for s in api.get("/api/scenarios").json():
+        if mode in ((s.get("rulesets") or {}).get(name) or []):
+            return str(s["id"])
+    raise AssertionError(f"no bundled scenario for {name} {mode}")
+
+
+async def test_panels_and_stand_in_bots_per_mode(server: Server, api: httpx.Client) -> None:
+    """The panels and the stand-in bots are the ruleset's declaration per mode
+    (``Ruleset.panels_for`` / ``bots_stand_in``): Overlord's 004 Team Play has no C-in-C
+    dispatch, so no ``overlord`` panel; its two modes share role seats among a team, so a
+    bot stands in for a player who leaves; no other ruleset's mode does."""
+    listed = {x["name"]: x for x in api.get("/api/rulesets").json()}
+    for rs in registry.all_rulesets():
+        got = listed[rs.name]
+        assert got["mode_panels"] == {m: list(rs.panels_for(m)) for m in rs.modes}
+        assert got["stand_in_modes"] == [m for m in rs.modes if rs.bots_stand_in(m)]
+    assert listed["overlord"]["mode_panels"] == {
+        "overlord": ["overlord", "fog", "variants"],
+        "team": ["fog", "variants"],
+    }
+    assert listed["overlord"]["stand_in_modes"] == ["overlord", "team"]
+    assert all(listed[n]["stand_in_modes"] == [] for n in listed if n != "overlord")
+    for mode, panels in (
+        ("overlord", ["overlord", "fog", "variants"]),
+        ("team", ["fog", "variants"]),
+    ):
+        body = {
+            "ruleset": "overlord",
+            "mode": mode,
+            "scenario_id": _scenario_in_mode(api, "overlord", mode),
+            "seed": 5,
+            "bots": [],
+        }
+        r = api.post("/api/games", json=body, headers=auth(new_identity(api, f"Panels {mode}")))
+        assert r.status_code == 201, r.text
+        async with WS(f"{server.ws_base}/ws/games/{r.json()['id']}") as spec:
+            hello = spec.messages[0]
+            assert hello["type"] == "hello" and hello["mode"] == mode
+            assert hello["panels"] == panels and hello["bots_stand_in"] is True

@@ -1,9 +1,12 @@
 """The replay page of a finished game (issue 35 #12): a game with a dice commitment
 offers "Verify dice"; the step buttons carry visible text and inline SVG icons, no
 character from a font Debian's chromium may lack (the media-control glyphs U+23E9-23FA
-rendered as empty boxes)."""
+rendered as empty boxes).  A finished Portable Wargame's replay is drawn by its own
+renderer (static/renderers/square.js), through the renderer interface."""
 
 from __future__ import annotations
+
+import time
 
 from playwright.sync_api import expect
 
@@ -49,3 +52,50 @@ def test_replay_verifies_the_dice_and_its_buttons_read(new_page, tmp_path) -> No
     expect(allies.locator("#rp-play")).to_contain_text("Pause")
     link.click()
     allies.wait_for_url(f"**/games/{gid}/verify")
+
+
+def test_a_portable_replay_is_drawn_by_the_square_renderer(new_page, tmp_path) -> None:
+    """A finished Portable Wargame (two bots play it to the end): the replay API names the
+    ruleset and its renderer, and the replay page draws every step with the game page's
+    renderer module (static/renderers/square.js), its log from the renderer's words."""
+    page = new_page("umpire")
+    assert page.request.post("/api/identity", data={"name": "Umpire"}).ok
+    r = page.request.post(
+        "/api/games",
+        data={
+            "ruleset": "portable",
+            "seed": 44,
+            "bots": ["RED", "BLUE"],
+            "options": {"turn_limit": "8", "red_army": "mahdist"},
+        },
+    )
+    assert r.ok, r.text()
+    gid = r.json()["id"]
+    deadline = time.monotonic() + 90
+    while page.request.get(f"/api/games/{gid}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.3)
+    data = page.request.get(f"/api/games/{gid}/replay").json()
+    assert (data["ruleset"], data["renderer"], data["panels"]) == ("portable", "square", [])
+    last = data["steps_total"] - 1
+    final = data["steps"][-1]["view"] if data["next_from"] is None else None
+    page.goto(f"/games/{gid}/replay")
+    board = page.locator('#board svg.sq-board[data-ruleset="portable"]')
+    expect(board).to_have_count(1)
+    expect(page.locator("#dice-panel")).to_be_hidden()
+    expect(page.locator("#rp-pos")).to_have_attribute("data-step", "0")
+    page.locator("#rp-fwd").click()
+    expect(page.locator("#rp-pos")).to_have_attribute("data-step", "1")
+    expect(page.locator("#log .entry").first).to_be_visible()
+    page.locator("#rp-last").click()
+    expect(page.locator("#rp-pos")).to_have_attribute("data-step", str(last))
+    expect(board).to_have_count(1)
+    winner = page.request.get(f"/api/games/{gid}").json()["winner"]
+    expect(page.locator("#sq-result")).to_have_attribute("data-winner", winner or "draw")
+    expect(page.locator("#banner")).to_be_visible()
+    if final is not None:
+        assert final["game_over"]
+    # the log reads the renderer's words, not event types
+    text = page.locator("#log").inner_text()
+    assert "dice_rolled" not in text and text.strip()
+    page.screenshot(path=str(tmp_path / "portable-replay.png"), full_page=True)

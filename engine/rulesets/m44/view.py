@@ -4,6 +4,17 @@ Hands appear only in the view of the seat holding them; deck order, the RNG and 
 other side's hand never appear; spectators (seat None) see public information only.
 Events carrying hidden information have ``secret`` + ``secret_to``; ``events_for``
 strips ``secret`` for everybody not listed.
+
+The options and scenario rules reach the views through the game's hook table
+(engine/procedures/hooks.py, built by :mod:`.hook_table` from the game's options), never
+by an import here: ``public_view`` adds their public members (mines, bridges, the
+campaign's pre-battle, a variant's state), ``fogged`` says each side's view is redacted
+as a whole, ``redact_view`` / ``redact_events`` redact (004 Kriegspiel).  One option
+module stays imported, :mod:`.options.kriegspiel`, for ``events_for`` without a state:
+events logged under Kriegspiel carry their own ``fog``, and with no state there is no
+hook table to ask (the events' own marks are the only record of what each side saw).  The
+unit counters of 004 supply and demoralisation are read from ``GameState.ext`` (public
+state every unit record shows), as the state stores them.
 """
 
 from __future__ import annotations
@@ -12,13 +23,8 @@ from typing import Any
 
 from .cards import card_view
 from ...procedures.common import SIDES, is_top, mode
-from .options.conditions import demoralised, supply_turns
 from ...procedures.battle import live_marks
-from .options.bridges import bridge_view
-from .options.hazards import mine_view
 from .options import kriegspiel as _kriegspiel
-from .options.variants import view as variant_view
-from .options.campaign import view as campaign_view
 from .tactics import describe_play
 from ...procedures.trains import pieces
 from ...procedures.state import GameState, Unit
@@ -39,9 +45,7 @@ _RECORDS_MAX = 1 << 16
 def _unit_jsons(st: GameState) -> list[dict[str, Any]]:
     """Every unit as views show it (``_unit_json``), the option counters read once; the
     records of units unchanged since an earlier view are that view's (read-only)."""
-    x = st.ext
-    supply = dict(x.get("supply") or ()) if x else {}
-    demo = dict(x.get("demoralised") or ()) if x else {}
+    supply, demo = _counters(st)
     young, old = _RECORDS
     turn = st.turn
     counters = bool(supply or demo)
@@ -65,6 +69,15 @@ def _unit_jsons(st: GameState) -> list[dict[str, Any]]:
     return out
 
 
+def _counters(st: GameState) -> tuple[dict[str, int], dict[str, int]]:
+    """Unit id -> turns out of supply, and -> demoralisation (004 supply lines and
+    demoralisation: the ``(id, count)`` pairs of ``GameState.ext``)."""
+    x = st.ext
+    if not x:
+        return {}, {}
+    return dict(x.get("supply") or ()), dict(x.get("demoralised") or ())
+
+
 def _unit_json(
     st: GameState,
     u: Unit,
@@ -81,8 +94,10 @@ def _unit_json(
     inactive = u.inactive_until if u.inactive_until >= st.turn else None
     supply = demo = 0
     if st.ext:  # options supply_lines / demoralisation (public state)
-        supply = supply_turns(st, u) if supply_of is None else supply_of.get(u.id, 0)
-        demo = demoralised(st, u) if demo_of is None else demo_of.get(u.id, 0)
+        if supply_of is None or demo_of is None:
+            supply_of, demo_of = _counters(st)
+        supply = supply_of.get(u.id, 0)
+        demo = demo_of.get(u.id, 0)
     out: dict[str, Any] = {
         "id": u.id,
         "side": u.side,
@@ -151,9 +166,9 @@ def view_parts(
 ) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     """``(common, overlays)``: ``{**common, **overlays[i]}`` is ``view_for(st, seats[i])``;
     the server patches the shared ``common`` once per action and each seat's small overlay
-    apart (engine/core/ruleset.py ``view_parts_of``).  None under 004 Kriegspiel, whose
-    redaction rewrites each side's whole view."""
-    if _kriegspiel.on(st) and not st.game_over:
+    apart (engine/core/ruleset.py ``view_parts_of``).  None while the views are
+    ``fogged`` (004 Kriegspiel: its redaction rewrites each side's whole view)."""
+    if st.hooks.fogged(st) and not st.game_over:
         return None
     return _parts(st, seats)
 
@@ -204,7 +219,6 @@ def _public(st: GameState, m: Any) -> dict[str, Any]:
         "played": [describe_play(p) for p in st.plays],
         "units": _unit_jsons(st),
         "changed_hexes": changed,
-        "mines": mine_view(st),
         "crosshairs": _crosshairs(st),
         "objectives": [{"id": o.id, "holder": st.objectives.get(o.id)} for o in st.scn.objectives],
         "last_roll": st.last_roll,
@@ -215,16 +229,9 @@ def _public(st: GameState, m: Any) -> dict[str, Any]:
     }
     if st.ext and st.ext.get("camouflage"):
         out["camouflage"] = [[*h] for h in st.ext["camouflage"]]  # tags tag14/tag15
-    if st.options.get("bridge_demolition"):
-        out["bridges"] = bridge_view(st)  # Battle Stars: charges placed / tank hits
     if st.ext and "visibility" in st.ext:
         out["visibility"] = st.ext["visibility"]  # night rules (1..6, 6 = full day)
-    if st.options.get("campaign"):
-        out["campaign"] = campaign_view(st)  # 004 Simplified Campaign Rules pre-battle
-    if st.options.get("variant"):
-        out["variant"] = variant_view(st)  # 004 Suggested Variants (public state)
-        for side, n in ((out["variant"] or {}).get("victory") or {}).items():
-            sides[side]["victory"] = n  # the variant's victory counts
+    st.hooks.public_view(st, out)  # mines, bridges, campaign, variant (the game's options)
     return out
 
 
@@ -238,8 +245,9 @@ def _to_act(st: GameState, m: Any) -> list[str]:
 def public_status(st: GameState) -> dict[str, Any]:
     """``turn``, ``to_act``, ``game_over`` and ``winner`` as the spectator's view shows
     them (the lobby's columns, written with every action), without building the view,
-    except under 004 Kriegspiel, whose redaction hides which role seat acts."""
-    if _kriegspiel.on(st) and not st.game_over:
+    except while the views are ``fogged`` (004 Kriegspiel: the redaction hides which
+    role seat acts)."""
+    if st.hooks.fogged(st) and not st.game_over:
         v = view_for(st, None)
         return {k: v.get(k) for k in STATUS_KEYS}
     return {

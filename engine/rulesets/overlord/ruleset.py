@@ -42,6 +42,25 @@ class OverlordRuleset(M44Ruleset):
         """002 "Teams" / 004 "Team Play": how players share a side's four role seats."""
         return seat_layouts(self.ENGINE_MODES.get(mode or "", mode or ""))
 
+    def panels_for(self, mode: str | None) -> tuple[str, ...]:
+        """004 Team Play (``team``) has no C-in-C dispatch and no ``overlord`` view part:
+        no command bar, desk or Field General panel."""
+        if mode == "overlord":
+            return self.panels
+        return tuple(p for p in self.panels if p != "overlord")
+
+    def bots_stand_in(self, mode: str | None) -> bool:
+        """Its modes share a side's role seats among a team: a bot stands in for a player
+        who leaves, so his teammates play on."""
+        return mode in self.modes and any(
+            roles for groups in self.layouts(mode).values() for roles in groups
+        )
+
+    def collective_sides(self, slots: Mapping[str, int]) -> frozenset[str]:
+        """002 "Teams": "with 2 or even 1 player per side, the players play all roles
+        collectively, for their camp": no chain of command inside such a side."""
+        return frozenset(side for side, n in slots.items() if n <= 2)
+
     def chat_line(self, view: View | None, side: str | None) -> tuple[str, str | None]:
         """002 "The Military Chain of Command" (:mod:`.talk`)."""
         return talk.chat_line(view, side)

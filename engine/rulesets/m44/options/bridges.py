@@ -314,5 +314,16 @@ def card_target_rolled(
 
 #: the extension points this module fills (engine/procedures/hooks.py) in every game
 HOOKS = {"enemy_entered": enemy_entered}
+
+
 #: ... and when option ``bridge_demolition`` is on: Option 3 by Barrage / Air Power
-DEMOLITION_HOOKS = {"card_targets": card_targets, "card_bombard": card_target_rolled}
+def public_view(st: GameState, view: dict[str, Any]) -> None:
+    """Extension point ``public_view``: the Battle Stars on bridges (``bridges``)."""
+    view["bridges"] = bridge_view(st)
+
+
+DEMOLITION_HOOKS = {
+    "card_targets": card_targets,
+    "card_bombard": card_target_rolled,
+    "public_view": public_view,
+}

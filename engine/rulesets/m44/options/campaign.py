@@ -231,7 +231,13 @@ def view(st: GameState) -> dict[str, Any] | None:
 
 
 #: the extension points this module fills (engine/procedures/hooks.py)
+def public_view(st: GameState, out: dict[str, Any]) -> None:
+    """Extension point ``public_view``: the pre-battle decisions (view field ``campaign``)."""
+    out["campaign"] = view(st)
+
+
 HOOKS = {
+    "public_view": public_view,
     "turn_begins": turn_begins,
     "turn_ending": turn_ending,
     "chance_handlers": {KEY: rolled},

@@ -342,7 +342,13 @@ def do_instead_of_battle(
 
 
 #: the extension points this module fills (engine/procedures/hooks.py)
+def public_view(st: GameState, view: dict[str, Any]) -> None:
+    """Extension point ``public_view``: the minefields (view field ``mines``)."""
+    view["mines"] = mine_view(st)
+
+
 HOOKS = {
+    "public_view": public_view,
     "on_enter": on_enter,
     "roll_handlers": {kind: special_rolled for kind in sorted(SPECIAL_ROLLS)},
     "instead_of_battle": instead_of_battle,

@@ -432,6 +432,7 @@ def redact_events(
 
 #: the extension points this module fills (engine/procedures/hooks.py)
 HOOKS = {
+    "fogged": on,
     "hidden": hidden,
     "unseen": unseen,
     "move_stop": move_stop,

@@ -98,7 +98,22 @@ def refuse_overlord(st: GameState) -> None:
 
 #: the extension points this package fills (engine/procedures/hooks.py) in a game with
 #: one of the options of :data:`APPENDIX3`
-HOOKS = {"game_setup": refuse_overlord, "victory": victory, "targets_key": targets_key}
+def public_view(st: GameState, out: dict[str, Any]) -> None:
+    """Extension point ``public_view``: ``view.variant`` (004 Suggested Variants, public
+    state) and the variant's victory counts in ``view.sides``."""
+    if not st.options.get("variant"):
+        return
+    out["variant"] = view(st)
+    for side, n in ((out["variant"] or {}).get("victory") or {}).items():
+        out["sides"][side]["victory"] = n
+
+
+HOOKS = {
+    "game_setup": refuse_overlord,
+    "victory": victory,
+    "targets_key": targets_key,
+    "public_view": public_view,
+}
 
 
 def hooks_for(options: Mapping[str, Any]) -> list[Mapping[str, Any]]:
