@@ -100,12 +100,13 @@ async function loadRenderer(data) {
   body.dataset.renderer = data.renderer;
   // the dice box is the hex board's: a renderer draws its own rolls
   $('dice-panel').classList.add('hidden');
-  mod.mount($('board'), {
+  R.ctx = {
     cfg: { gameId, api, ruleset: data.ruleset, renderer: data.renderer, invite },
     sendAction: () => null,                      // a replay sends nothing
     notice: () => {},
     sideStatus: () => el('div', { class: 'side-status' }),
-  });
+  };
+  mod.mount($('board'), R.ctx);
   if (mod.history) mod.history(data.steps[0].view.units, 0);
   data.steps.forEach((s) => {
     // the renderer's words for each event, as the game page's log (renderer_host.js
@@ -125,9 +126,14 @@ function show(i) {
   R.step = Math.max(0, Math.min(i, steps.length - 1));
   const s = steps[R.step];
   if (R.mod) {
+    // mounted afresh at every step, given the events up to it: a renderer that keeps
+    // recent rolls shows those before this step, never later ones (stepping back)
+    R.mod.unmount();
+    R.mod.mount($('board'), R.ctx);
+    const events = steps.slice(Math.max(0, R.step - 8), R.step + 1).flatMap((x) => x.events);
     R.mod.render({ view: s.view, legal: [], board: R.data.board, seq: s.seq, status: 'finished', mode: R.data.mode,
       panels: R.data.panels || [], seat: null, side: null, role: null, mySeats: [], seats: R.data.seats || [],
-      events: s.events, pending: null });
+      events, pending: null });
   } else R.board.setView(s.view);
   $('rp-slider').value = String(R.step);
   $('rp-pos').textContent = `${t('step {n} / {total}', { n: R.step, total: steps.length - 1 })} · ${t('turn {n}', { n: s.turn ?? '-' })}${s.seat ? ' · ' + sideTitle(s.seat, s.view) : ''}`;

@@ -86,6 +86,8 @@ const CSS = `
 export function mount(elem, context) {
   root = elem;
   ctx = context;
+  rolls = [];                 // a new mount shows its own rolls only
+  last = null;
   if (!document.getElementById('sq-style')) {
     document.head.append(el('style', { id: 'sq-style' }, CSS));
   }

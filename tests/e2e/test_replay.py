@@ -98,4 +98,13 @@ def test_a_portable_replay_is_drawn_by_the_square_renderer(new_page, tmp_path) -
     # the log reads the renderer's words, not event types
     text = page.locator("#log").inner_text()
     assert "dice_rolled" not in text and text.strip()
+    # back to the second step: the rolls of steps 0-1 shown (the set-up's), none of later steps
+    early = [e for st in data["steps"][:2] for e in st["events"] if e["type"] == "dice_rolled"]
+    later = [e for st in data["steps"][2:] for e in st["events"] if e["type"] == "dice_rolled"]
+    assert early and later
+    page.locator("#rp-first").click()
+    page.locator("#rp-fwd").click()
+    expect(page.locator("#rp-pos")).to_have_attribute("data-step", "1")
+    shown = sum(len(e.get("dice") or []) for e in early[-8:])
+    expect(page.locator("#sq-dice .sq-die")).to_have_count(shown)
     page.screenshot(path=str(tmp_path / "portable-replay.png"), full_page=True)
