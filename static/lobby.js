@@ -55,6 +55,7 @@ $('identity-form').addEventListener('submit', async (ev) => {
     refreshGames();
   } catch (e) { $('identity-status').textContent = t('Could not create the identity: {error}', { error: e.message }); }
 });
+$('identity-form').dataset.ready = '1';   // the form is ours now (before: a plain GET)
 
 // ---------------------------------------------------------------- scenarios
 async function loadScenarios(selectId) {

@@ -11,6 +11,7 @@ SCENARIO = "13-OmahaBeachOverlord"
 
 def joined(page: Page, name: str, gid: str) -> None:
     page.goto("/")
+    page.wait_for_selector("#identity-form[data-ready]")
     page.fill("#identity-name", name)
     page.click("#identity-submit")
     expect(page.locator(f'[data-me="{name}"]')).to_be_visible()
@@ -21,6 +22,7 @@ def joined(page: Page, name: str, gid: str) -> None:
 def test_creator_gives_seats_to_bots_and_friends_take_them_back(new_page) -> None:
     host = new_page("host")
     host.goto("/")
+    host.wait_for_selector("#identity-form[data-ready]")
     host.fill("#identity-name", "Ike")
     host.click("#identity-submit")
     expect(host.locator('[data-me="Ike"]')).to_be_visible()

@@ -156,6 +156,7 @@ def test_lobby_creates_a_session_with_the_control_limits_entered(new_page):
     prefilled with that one value" (Table 2: morale 5 -> 8)."""
     host = new_page("host")
     host.goto("/")
+    host.wait_for_selector("#identity-form[data-ready]")
     host.fill("#identity-name", "Patton")
     host.click("#identity-submit")
     expect(host.locator('[data-me="Patton"]')).to_be_visible()

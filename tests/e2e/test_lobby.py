@@ -20,6 +20,7 @@ SCENARIOS = next(
 
 def enter_name(page, name: str) -> None:
     page.goto("/")
+    page.wait_for_selector("#identity-form[data-ready]")
     page.fill("#identity-name", name)
     page.click("#identity-submit")
     expect(page.locator(f'[data-me="{name}"]')).to_be_visible()

@@ -416,6 +416,7 @@ def test_lobby_layout_one_player_per_side_with_bots(new_page, tmp_path):
 
     host = new_page("host")
     host.goto("/")
+    host.wait_for_selector("#identity-form[data-ready]")
     host.fill("#identity-name", "Eisenhower")
     host.click("#identity-submit")
     expect(host.locator('[data-me="Eisenhower"]')).to_be_visible()
