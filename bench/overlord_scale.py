@@ -178,7 +178,7 @@ def start_server(
     profile: str | None,
     shared: str | None = None,
     phases: str | None = None,
-    bots: bool = False,
+    bot_delay: float | None = None,
 ) -> tuple[subprocess.Popen[bytes], str, str | None]:
     """``shared``: the schema of a server already started (another "machine" of the same
     database and Redis: no migration)."""
@@ -190,8 +190,8 @@ def start_server(
         "OVERLORD_TEST_SEEDS": "1",
         "BOT_GRACE_SECONDS": "3600",
     }
-    if bots:  # --bot-games: the bots think without pause
-        env["BOT_DELAY"] = "0"
+    if bot_delay is not None:  # --bot-games: the pause before each bot move
+        env["BOT_DELAY"] = str(bot_delay)
     schema = shared
     if pg:
         if schema is None:
@@ -673,7 +673,11 @@ async def run_server(
 ) -> dict[str, Any]:
     phased = tempfile.mktemp(prefix="phases_") if args.phases and workers == 1 else None
     proc, base, schema = start_server(
-        pg, workers, args.profile, phases=phased, bots=args.bot_games > 0
+        pg,
+        workers,
+        args.profile,
+        phases=phased,
+        bot_delay=args.bot_delay if args.bot_games > 0 else None,
     )
     procs, bases = [proc], [base]
     try:
@@ -1085,6 +1089,13 @@ def main() -> None:
         "through the window (the other games' p99 while bots think: compare with 0)",
     )
     ap.add_argument("--bot-level", default="hard", help="the level of --bot-games' bots")
+    ap.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        help="seconds a --bot-games bot waits before each move (the server's BOT_DELAY, "
+        "0.8 by default; 0: the bots play as fast as they think)",
+    )
     ap.add_argument("--relay-server", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--payloads", help=argparse.SUPPRESS)
     args = ap.parse_args()
