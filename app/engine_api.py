@@ -54,7 +54,6 @@ __all__ = [
     "rulesets_for",
     "stand_in_modes",
     "bots_stand_in",
-    "collective_sides",
     "layouts_of",
     "natural_ruleset",
     "bot_levels",
@@ -150,12 +149,6 @@ def stand_in_modes() -> dict[str, list[str]]:
 def bots_stand_in(ruleset_name: str, mode: str | None) -> bool:
     """Does a bot stand in for a player who leaves a live game of this ruleset and mode?"""
     return ruleset(ruleset_name).bots_stand_in(mode)
-
-
-def collective_sides(rs: Ruleset, slots: dict[str, int]) -> frozenset[str]:
-    """The sides of a game of ``rs`` whose players play all roles together (``slots``:
-    side -> how many player slots share its seats; ``Ruleset.collective_sides``)."""
-    return rs.collective_sides(slots)
 
 
 def rulesets_for(scenario: Any) -> dict[str, list[str]]:

@@ -21,7 +21,7 @@ from .. import ratelimit
 from ..chat import service as chat_service
 from ..chat.policy import Actor, channels_for, channels_of, may_read_any
 from ..clocks.service import clock_field
-from ..engine_api import CHANCE, Ruleset, collective_sides, view_parts_of
+from ..engine_api import CHANCE, Ruleset, view_parts_of
 from ..games import service as games_service
 from ..games.modes import slots_per_side
 from ..games.play import Outcome
@@ -515,7 +515,7 @@ class Hub:
         the seat it acts for, never what it may say) and of the side's layout."""
         mine = rt.seats_of(conn.identity_id) if conn.identity_id else []
         conn.chat_held = [(i.seat, i.side, i.role) for i in (rt.seats[s] for s in mine)]
-        conn.collective = collective_sides(rt.rs, slots_per_side(rt.seats.values()))
+        conn.collective = rt.rs.collective_sides(slots_per_side(rt.seats.values()))
 
     def _rebind(self, rt: GameRuntime, conn: Connection) -> bool:
         """After a seat change: the seats this connection's identity now holds (a pinned

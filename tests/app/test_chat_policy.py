@@ -257,7 +257,7 @@ def test_several_seats_held_by_one_identity() -> None:
 # -- every layout x slot x channel x turn state (002 "Teams" + "The Military Chain of Command")
 from engine.rulesets.overlord.chain import seat_layouts  # noqa: E402
 
-from app.engine_api import collective_sides, ruleset  # noqa: E402
+from app.engine_api import ruleset  # noqa: E402
 from app.games.modes import build_slots, slots_per_side  # noqa: E402
 
 ALL_SEATS = [f"{s}:{r}" for s in ("AXIS", "ALLIES") for r in ("cinc", "left", "centre", "right")]
@@ -275,7 +275,7 @@ def slot_actors(layout: str) -> dict[str, list[Actor]]:
         ruleset("overlord"), "overlord", ALL_SEATS, {"ALLIES": layout, "AXIS": "4"}
     )
     rows = [_Row(seat, sl.slot) for sl in slots for seat in sl.seats]
-    coll = collective_sides(ruleset("overlord"), slots_per_side(rows))
+    coll = ruleset("overlord").collective_sides(slots_per_side(rows))
     return {
         sl.slot: [
             Actor(s, "ALLIES", s.split(":")[1], True, collective="ALLIES" in coll) for s in sl.seats
@@ -351,4 +351,4 @@ def test_collective_sides_from_the_slots() -> None:
     one_each = slots_per_side([_Row("AXIS", "AXIS"), _Row("ALLIES", "ALLIES")])
     assert one_each == {"AXIS": 1, "ALLIES": 1}
     # a ruleset without a chain of command has no collective play to declare
-    assert collective_sides(ruleset("m44"), one_each) == frozenset()
+    assert ruleset("m44").collective_sides(one_each) == frozenset()
