@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -81,6 +82,72 @@ def play_one(
     return st
 
 
+def play_game(
+    rs: Ruleset[Any],
+    scenario: Any,
+    a: Factory,
+    b: Factory,
+    g: int,
+    seed: int,
+    sides: list[str],
+    max_turns: int = 200,
+    options: dict[str, Any] | None = None,
+    mode: str | None = None,
+) -> dict[str, Any]:
+    """Game ``g`` of a run: A's side, who won (``a``, ``b``, ``draw`` or ``unfinished``)
+    and each player's decision times in ms.  It depends only on ``seed`` and ``g``."""
+    sa, sb = (sides[0], sides[1]) if g % 2 == 0 else (sides[1], sides[0])
+    players = {sa: a(rs, seed * 1000 + 2 * g), sb: b(rs, seed * 1000 + 2 * g + 1)}
+    times: dict[str, list[float]] = {"a": [], "b": []}
+    st = play_one(
+        rs, scenario, seed + g, players, times, {sa: "a", sb: "b"}, max_turns, options, mode
+    )
+    if not rs.is_over(st):
+        outcome = "unfinished"
+    else:
+        w = rs.result(st).get("winner")
+        outcome = "a" if w == sa else "b" if w == sb else "draw"
+    return {
+        "game": g,
+        "a_side": sa,
+        "outcome": outcome,
+        "a_ms": [round(1000 * t, 2) for t in times["a"]],
+        "b_ms": [round(1000 * t, 2) for t in times["b"]],
+    }
+
+
+def summarize(records: list[dict[str, Any]], sides: list[str]) -> dict[str, Any]:
+    """Wins, draws, A's win rate with its 95 % interval and the decision times of games."""
+    n = len(records)
+    out: dict[str, Any] = {
+        "games": n,
+        "a": sum(r["outcome"] == "a" for r in records),
+        "b": sum(r["outcome"] == "b" for r in records),
+        "draws": sum(r["outcome"] == "draw" for r in records),
+        "unfinished": sum(r["outcome"] == "unfinished" for r in records),
+        "a_sides": {
+            s: [
+                sum(r["a_side"] == s and r["outcome"] == "a" for r in records),
+                sum(r["a_side"] == s for r in records),
+            ]
+            for s in sides
+        },
+    }
+    score = out["a"] + 0.5 * (out["draws"] + out["unfinished"])
+    lo, hi = wilson(score, n)
+    out["a_rate"] = round(score / n, 3) if n else None
+    out["a_rate_95"] = [round(lo, 3), round(hi, 3)]
+    for k in ("a", "b"):
+        ts = [t for r in records for t in r[f"{k}_ms"]]
+        total = sum(ts) / 1000
+        out[f"{k}_decisions"] = len(ts)
+        out[f"{k}_per_s"] = round(len(ts) / total, 1) if total else None
+        out[f"{k}_p50_ms"] = round(pct(ts, 0.50), 1)
+        out[f"{k}_p95_ms"] = round(pct(ts, 0.95), 1)
+        out[f"{k}_max_ms"] = round(max(ts), 1) if ts else 0.0
+    return out
+
+
 def run(
     rs: Ruleset[Any],
     scenario: Any,
@@ -92,68 +159,43 @@ def run(
     options: dict[str, Any] | None = None,
     mode: str | None = None,
     progress: bool = False,
+    record: str | None = None,
+    key: dict[str, Any] | None = None,
+    first: int = 0,
 ) -> dict[str, Any]:
-    """Play ``games`` games of ``a`` against ``b``, sides alternated; the figures."""
-    sides = sorted(
-        {side_of(s) for s in rs.seats(rs.new_game(seed, options, scenario, mode))},
-        key=lambda s: [
-            side_of(x) for x in rs.seats(rs.new_game(seed, options, scenario, mode))
-        ].index(s),
-    )
-    out: dict[str, Any] = {
-        "ruleset": rs.name,
-        "games": games,
-        "a": 0,
-        "b": 0,
-        "draws": 0,
-        "unfinished": 0,
-        "a_sides": {s: [0, 0] for s in sides},
-    }
-    times: dict[str, list[float]] = {"a": [], "b": []}
-    for g in range(games):
-        sa, sb = (sides[0], sides[1]) if g % 2 == 0 else (sides[1], sides[0])
-        players = {sa: a(rs, seed * 1000 + 2 * g), sb: b(rs, seed * 1000 + 2 * g + 1)}
-        st = play_one(
-            rs,
-            scenario,
-            seed + g,
-            players,
-            times,
-            {sa: "a", sb: "b"},
-            max_turns,
-            options,
-            mode,
-        )
-        out["a_sides"][sa][1] += 1
-        if not rs.is_over(st):
-            out["unfinished"] += 1
-        else:
-            w = rs.result(st).get("winner")
-            if w == sa:
-                out["a"] += 1
-                out["a_sides"][sa][0] += 1
-            elif w == sb:
-                out["b"] += 1
-            else:
-                out["draws"] += 1
+    """Play games ``first`` to ``games - 1`` of ``a`` against ``b``, sides alternated; the
+    figures of those games.
+
+    ``record``: a file of one JSON line per finished game, each carrying ``key`` (what
+    defines the run: ruleset, scenario, levels, seed...); the games it already holds are
+    not played again, so a stopped run resumes where it stopped.  A line of another run
+    is an error."""
+    start = rs.new_game(seed, options, scenario, mode)
+    sides = list(dict.fromkeys(side_of(s) for s in rs.seats(start)))
+    done: dict[int, dict[str, Any]] = {}
+    if record is not None and os.path.exists(record):
+        with open(record, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    r = json.loads(line)
+                    if r.get("key") != key:
+                        raise ValueError(f"{record}: game {r.get('game')} is of another run")
+                    done[r["game"]] = r
+    for g in range(first, games):
+        if g not in done:
+            done[g] = play_game(rs, scenario, a, b, g, seed, sides, max_turns, options, mode)
+            done[g]["key"] = key
+            if record is not None:
+                with open(record, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(done[g]) + "\n")
         if progress:
+            so_far = summarize([done[i] for i in range(first, g + 1)], sides)
             print(
-                f"game {g + 1}/{games}: a {out['a']} b {out['b']} draws {out['draws']}",
+                f"game {g + 1}/{games}: a {so_far['a']} b {so_far['b']} draws {so_far['draws']}",
                 file=sys.stderr,
                 flush=True,
             )
-    score = out["a"] + 0.5 * (out["draws"] + out["unfinished"])
-    lo, hi = wilson(score, games)
-    out["a_rate"] = round(score / games, 3) if games else None
-    out["a_rate_95"] = [round(lo, 3), round(hi, 3)]
-    for k, ts in times.items():
-        total = sum(ts)
-        out[f"{k}_decisions"] = len(ts)
-        out[f"{k}_per_s"] = round(len(ts) / total, 1) if total else None
-        out[f"{k}_p50_ms"] = round(1000 * pct(ts, 0.50), 1)
-        out[f"{k}_p95_ms"] = round(1000 * pct(ts, 0.95), 1)
-        out[f"{k}_max_ms"] = round(1000 * max(ts), 1) if ts else 0.0
-    return out
+    return {"ruleset": rs.name, **summarize([done[g] for g in range(first, games)], sides)}
 
 
 def _option(text: str) -> tuple[str, Any]:
@@ -176,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--b", default="random", help=f"player B: one of {list(NAMES)}")
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--first", type=int, default=0, help="play only games FIRST to N-1 (the rest of a run)"
+    )
     ap.add_argument("--max-turns", type=int, default=200)
     ap.add_argument(
         "--option",
@@ -186,6 +231,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--progress", action="store_true", help="one line per game on stderr")
+    ap.add_argument(
+        "--record",
+        default=None,
+        metavar="FILE",
+        help="append each game to FILE (JSON lines); games already in it are not replayed",
+    )
     x = ap.parse_args(argv)
     scn = load_scenario(x.scenario) if x.scenario else None
     rs = get(x.ruleset) if x.ruleset else natural_for(scn)
@@ -196,14 +247,42 @@ def main(argv: list[str] | None = None) -> int:
         options = dict(_option(o) for o in x.option) or None
     except ValueError as exc:
         ap.error(str(exc))
-    res = run(rs, scn, fa, fb, x.games, x.seed, x.max_turns, options, x.mode, x.progress)
+    key = {
+        "ruleset": rs.name,
+        "scenario": scn.name if scn is not None else None,
+        "mode": x.mode,
+        "a": x.a,
+        "b": x.b,
+        "seed": x.seed,
+        "max_turns": x.max_turns,
+        "options": options,
+    }
+    try:
+        res = run(
+            rs,
+            scn,
+            fa,
+            fb,
+            x.games,
+            x.seed,
+            x.max_turns,
+            options,
+            x.mode,
+            x.progress,
+            x.record,
+            key,
+            x.first,
+        )
+    except ValueError as exc:
+        ap.error(str(exc))
     res["scenario"] = scn.name if scn is not None else None
     res["a_level"], res["b_level"] = x.a, x.b
     if x.json:
         print(json.dumps(res))
         return 0
     print(
-        f"{rs.name} {res['scenario'] or ''}: {x.a} (A) vs {x.b} (B), {x.games} games, seed {x.seed}"
+        f"{rs.name} {res['scenario'] or ''}: {x.a} (A) vs {x.b} (B), {res['games']} games "
+        f"({x.first + 1} to {x.games}), seed {x.seed}"
     )
     print(
         f"A wins {res['a']}, B wins {res['b']}, draws {res['draws']}, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -335,3 +336,48 @@ def test_arena_command_line(capsys):
     )
     out = capsys.readouterr().out
     assert "A win rate" in out and "95% Wilson" in out and "p95" in out
+
+
+def test_arena_record_resumes_a_stopped_run(tmp_path):
+    """A run stopped after 2 games and resumed with --record plays only the third game and
+    gives the figures of the 3-game run; --first plays the rest of a run alone; a record
+    of other levels is refused."""
+    rec = tmp_path / "run.jsonl"
+    rs = get("portable")
+
+    def go(games: int, record=None, first: int = 0) -> dict:
+        key = {"a": "normal", "b": "random", "seed": 1}
+        return arena.run(
+            rs,
+            None,
+            arena.level("normal"),
+            arena.level("random"),
+            games,
+            1,
+            record=str(record) if record else None,
+            key=key,
+            first=first,
+        )
+
+    go(2, rec)
+    assert len(rec.read_text().splitlines()) == 2
+    resumed = go(3, rec)
+    lines = [json.loads(x) for x in rec.read_text().splitlines()]
+    assert [x["game"] for x in lines] == [0, 1, 2]
+    whole = go(3)
+    for k in ("a", "b", "draws", "unfinished", "a_decisions", "b_decisions"):
+        assert resumed[k] == whole[k]
+    rest = go(3, first=2)
+    assert rest["games"] == 1 and rest["a_decisions"] == len(lines[2]["a_ms"])
+    assert rest["a"] == (lines[2]["outcome"] == "a")
+    with pytest.raises(ValueError, match="another run"):
+        arena.run(
+            rs,
+            None,
+            arena.level("easy"),
+            arena.level("random"),
+            3,
+            1,
+            record=str(rec),
+            key={"a": "easy", "b": "random", "seed": 1},
+        )
