@@ -45,6 +45,7 @@ __all__ = [
     "ScenarioError",
     "Ruleset",
     "scenario_from_text",
+    "parsed_scenario",
     "sha256_text",
     "public_view",
     "optional_rules",
@@ -100,12 +101,22 @@ def bot_for(level: str | None, salt: int, rs: Ruleset) -> Player:
 
 
 def bot_action(
-    ruleset_name: str, state: Any, seat: str, level: str, seed: int
+    ruleset_name: str,
+    snapshot: dict[str, Any],
+    scenario_text: str | None,
+    seat: str,
+    level: str,
+    seed: int,
 ) -> dict[str, Any] | None:
     """The action of a computer player of ``level`` (one of :func:`bot_levels`) for
-    ``seat``; None when the seat has nothing to decide.  A plain function of picklable
-    arguments: the server runs it in its bot process pool."""
+    ``seat`` in the game of ``snapshot`` (the ruleset's ``dump_state``) set up from
+    ``scenario_text`` (None: a ruleset without scenario); None when the seat has nothing to
+    decide.  The server runs it in its bot process pool: it sends the game as its ruleset
+    saves it (a state loaded there gets its hook table back, as after a restart) and the
+    scenario as text (parsed once per process, :func:`scenario_from_text`)."""
     rs = ruleset(ruleset_name)
+    scn = scenario_from_text(scenario_text) if scenario_text is not None else None
+    state = load_state_of(rs, snapshot, scn)
     if not rs.legal_actions(state, seat):
         return None
     return _ai_choose(rs, state, seat, level, seed)
@@ -198,7 +209,7 @@ class _Engine:
 
 E = _Engine()
 
-_SCENARIOS: OrderedDict[str, Any] = OrderedDict()
+_SCENARIOS: OrderedDict[str, tuple[Any, str]] = OrderedDict()
 _MAX_CACHED = 64
 
 
@@ -212,6 +223,12 @@ def scenario_from_text(text: str) -> Any:
     Raises ``ScenarioError`` (with the unknown codes and hexes) for a bad file and a
     ``ScenarioError("invalid_json")`` when the text is not JSON at all.
     """
+    return parsed_scenario(text)[0]
+
+
+def parsed_scenario(text: str) -> tuple[Any, str]:
+    """:func:`scenario_from_text` and the text itself as first cached (the games of one
+    scenario share one copy of it)."""
     key = sha256_text(text)
     hit = _SCENARIOS.get(key)
     if hit is not None:
@@ -224,10 +241,10 @@ def scenario_from_text(text: str) -> Any:
     if not isinstance(data, dict):
         raise ScenarioError("invalid_json", "a .m44 file is a JSON object")
     scn = load_scenario(data)
-    _SCENARIOS[key] = scn
+    _SCENARIOS[key] = (scn, text)
     while len(_SCENARIOS) > _MAX_CACHED:
         _SCENARIOS.popitem(last=False)
-    return scn
+    return scn, text
 
 
 def public_view(rs: Ruleset, state: Any) -> dict[str, Any]:

@@ -61,7 +61,7 @@ async def check(games: GameSessions) -> None:
         if rt.clock.cfg.get("on_timeout") == "bot":
             seq = rt.seq
             level = rt.clock.cfg.get("bot_level") or games.settings.bot_level
-            action = await think(rt.rs, rt.state, seat, seq, level, games.settings.bot_workers)
+            action = await think(rt, rt.state, seat, seq, level, games.settings.bot_workers)
             if action is not None and rt.seq == seq:
                 await games.submit(rt, seat, seq, action, forced=True)
         else:

@@ -81,24 +81,24 @@ def seat_level(seat_state: Any, default: str) -> str:
 
 
 async def think(
-    rs: Ruleset, state: Any, seat: str, salt: int, level: str, workers: int
+    rt: GameRuntime, state: Any, seat: str, salt: int, level: str, workers: int
 ) -> dict[str, Any] | None:
-    """A computer player's action (``engine.ai`` at ``level``), computed in the bot process
-    pool so that the event loop keeps serving every other game meanwhile; ``random`` is
-    chosen here (it costs nothing)."""
+    """A computer player's action (``engine.ai`` at ``level``) in the game of ``rt`` at
+    ``state``, computed in the bot process pool so that the event loop keeps serving every
+    other game meanwhile; ``random`` is chosen here (it costs nothing).  The pool gets the
+    state as the ruleset saves it and the scenario's text (cheap to send; a pickled
+    scenario costs the server 1-4 ms a move)."""
+    rs = rt.rs
     if level == "random" or level not in bot_levels():
         return choose_bot_action(rs, state, seat, salt, "random")
     loop = asyncio.get_running_loop()
+    args = (rs.name, rs.dump_state(state), rt.scenario_text, seat, level, salt)
     try:
-        return await loop.run_in_executor(
-            bot_pool(workers), bot_action, rs.name, state, seat, level, salt
-        )
+        return await loop.run_in_executor(bot_pool(workers), bot_action, *args)
     except BrokenProcessPool:  # a pool process died (killed, out of memory)
         log.warning("the bot process pool broke; starting a new one")
         close_bot_pool()
-        return await loop.run_in_executor(
-            bot_pool(workers), bot_action, rs.name, state, seat, level, salt
-        )
+        return await loop.run_in_executor(bot_pool(workers), bot_action, *args)
 
 
 def bot_to_act(rt: GameRuntime, max_seq: int = 0) -> str | None:
@@ -231,7 +231,7 @@ class BotDriver:
             try:  # thinks outside the game's lock; a stale seq is refused below
                 action = lesson_move(rt.scenario_id, partial(rt.rs.legal_actions, state, seat))
                 action = action or await think(
-                    rt.rs, state, seat, seq, level, self.games.settings.bot_workers
+                    rt, state, seat, seq, level, self.games.settings.bot_workers
                 )
             except EngineError:
                 log.exception("bot could not choose in game %s", rt.game_id)

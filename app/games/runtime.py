@@ -29,8 +29,8 @@ from ..engine_api import (
     normalise_logged,
     public_status_of,
     rolls_following,
+    parsed_scenario,
     ruleset,
-    scenario_from_text,
 )
 from ..errors import AppError, Conflict, NotFound
 from .view_memo import ViewMemo
@@ -238,7 +238,14 @@ def game_fields(
 
 class GameRuntime:
     def __init__(
-        self, game: Game, scenario: Any, state: Any, seq: int, seats: list[SeatInfo]
+        self,
+        game: Game,
+        scenario: Any,
+        state: Any,
+        seq: int,
+        seats: list[SeatInfo],
+        *,
+        scenario_text: str | None = None,
     ) -> None:
         self.game_id = game.id
         self.rs: Ruleset = ruleset(game.ruleset)  # the rule system playing this game
@@ -253,6 +260,7 @@ class GameRuntime:
         self.invite_code = game.invite_code  # private games: watched with the invite
         self.created_by = game.created_by
         self.scenario = scenario
+        self.scenario_text = scenario_text  # its .m44 text (the bot processes parse it)
         self.fold = new_fold(state, seq, self.rs)  # the state + the steps that may be undone
         self.clock: Any = None  # app/clocks Clock (None: an untimed game)
         self.seq = seq
@@ -414,12 +422,17 @@ class GameRuntime:
 
 async def game_scenario(session: AsyncSession, game: Game) -> Any:
     """The parsed scenario a game was set up from (None for a ruleset without one)."""
+    return (await scenario_and_text(session, game))[0]
+
+
+async def scenario_and_text(session: AsyncSession, game: Game) -> tuple[Any, str | None]:
+    """:func:`game_scenario` and its ``.m44`` text (None, None without scenario)."""
     if game.scenario_id is None:
-        return None
+        return None, None
     row = await scenarios.get(session, game.scenario_id)
     if row is None:
         raise EngineError("scenario_missing", f"scenario {game.scenario_id!r} is gone")
-    return scenario_from_text(row.content)
+    return parsed_scenario(row.content)
 
 
 def dump_snapshot(rs: Ruleset, state: Any) -> bytes:
@@ -443,12 +456,13 @@ async def load_runtime(session: AsyncSession, game_id: str) -> GameRuntime:
         raise NotFound(f"no game {game_id!r}", code="game_not_found")
     try:
         rs = ruleset(game.ruleset)
-        scn = await game_scenario(session, game)
+        scn, text = await scenario_and_text(session, game)
         fold = await _replay(session, rs, game, scn)
     except Exception as exc:  # the log no longer replays: reported, never a crash
         raise await replay_failure(session, game_id, exc) from None
     seat_rows = await repository.seats_of(session, game_id)
-    rt = GameRuntime(game, scn, fold.state, fold.seq, [SeatInfo.of(s) for s in seat_rows])
+    seats = [SeatInfo.of(s) for s in seat_rows]
+    rt = GameRuntime(game, scn, fold.state, fold.seq, seats, scenario_text=text)
     rt.fold = fold
     if game.clock:
         rt.clock = await clock_at(

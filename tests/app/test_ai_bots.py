@@ -13,9 +13,11 @@ import httpx
 import pytest
 
 import engine.rulesets  # noqa: F401
-from app.engine_api import bot_action, bot_levels, default_bot_level
+from app.engine_api import bot_action, bot_levels, default_bot_level, scenario_from_text
 from app.games.bots import seat_level
+from engine.bot import RandomBot
 from engine.core.ruleset import get
+from tests.engine.paths import SCN_DIR
 
 from .conftest import Server, backend
 from .helpers import auth, new_identity
@@ -37,8 +39,36 @@ def test_bot_action_is_legal_and_none_for_a_seat_not_to_act():
         st, _ = R.apply(st, R.sample_chance(st))
     seat = R.to_act(st)[0]
     other = next(s for s in R.seats(st) if s != seat)
-    assert bot_action("portable", st, seat, "normal", 1) in R.legal_actions(st, seat)
-    assert bot_action("portable", st, other, "normal", 1) is None
+    snap = R.dump_state(st)
+    assert bot_action("portable", snap, None, seat, "normal", 1) in R.legal_actions(st, seat)
+    assert bot_action("portable", snap, None, other, "normal", 1) is None
+
+
+@pytest.mark.parametrize(
+    "name,scenario",
+    [
+        ("m44", "2-PegasusBridge"),
+        ("fastplay", "4-SwordBeach"),
+        ("overlord", "13-OmahaBeachOverlord"),
+    ],
+)
+def test_bot_action_on_a_scenario_game_as_the_pool_gets_it(name: str, scenario: str) -> None:
+    """What the bot process receives (the saved state and the scenario's text) is a game
+    it can play: a legal action for the seat to act after a few random moves."""
+    rs = get(name)
+    text = (SCN_DIR / f"{scenario}.m44").read_text()
+    st = rs.new_game(4, None, scenario_from_text(text), None)
+    bot = RandomBot(7, rs)
+    for _ in range(12):
+        if rs.is_chance(st):
+            st, _ = rs.apply(st, rs.sample_chance(st))
+        else:
+            st, _ = rs.apply(st, bot.choose(st, rs.to_act(st)[0]))
+    while rs.is_chance(st):
+        st, _ = rs.apply(st, rs.sample_chance(st))
+    seat = rs.to_act(st)[0]
+    action = bot_action(name, rs.dump_state(st), text, seat, "easy", 1)
+    assert action in rs.legal_actions(st, seat)
 
 
 @pytest.fixture(scope="module")
@@ -75,3 +105,34 @@ def test_two_normal_bots_play_a_portable_battle_through_the_pool(
     for entry in log["actions"]:
         st, _ = R.apply(st, entry["action"])
     assert R.is_over(st) and summary["winner"] == st.winner
+
+
+def test_bots_of_a_level_play_a_standard_game_through_the_pool(ai_server: Server) -> None:
+    """Both sides of a Pegasus Bridge game given to `easy` bots: their moves, thought in
+    the bot processes, reach the log (a state sent there must come back playable)."""
+    with httpx.Client(base_url=ai_server.base, timeout=20) as api:
+        tok = new_identity(api, "Host")
+        r = api.post(
+            "/api/games",
+            json={
+                "ruleset": "m44",
+                "scenario_id": "2-PegasusBridge",
+                "mode": "1v1",
+                "seat": "AXIS",
+                "bots": ["ALLIES"],
+                "seed": 11,
+            },
+            headers=auth(tok),
+        )
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        for seat in ("ALLIES", "AXIS"):
+            r = api.post(
+                f"/api/games/{gid}/seats/{seat}/bot", json={"level": "easy"}, headers=auth(tok)
+            )
+            assert r.status_code == 200, r.text
+        deadline = time.monotonic() + 120
+        while api.get(f"/api/games/{gid}").json()["seq"] < 12:
+            assert time.monotonic() < deadline, ai_server.logs()[-3000:]
+            time.sleep(0.5)
+    assert "bot driver failed" not in ai_server.logs()
