@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+import os
 from functools import partial
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -61,7 +62,10 @@ def bot_pool(workers: int) -> ProcessPoolExecutor:
     global _POOL
     if _POOL is None:
         _POOL = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn")
+            max_workers=workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=os.nice,
+            initargs=(19,),
         )
     return _POOL
 
@@ -147,35 +151,27 @@ class BotDriver:
     # -- the lease -------------------------------------------------------------------------
     async def _acquire(self, game_id: str) -> bool:
         now = utcnow()
-        db = self.games.db
-        async with db.writing() as s:
-            res = await s.execute(
-                update(Game)
-                .where(
-                    Game.id == game_id,
-                    or_(
-                        Game.bot_owner.is_(None),
-                        Game.bot_owner == self.worker,
-                        Game.bot_lease_until < now,
-                    ),
-                )
-                .values(bot_owner=self.worker, bot_lease_until=now + timedelta(seconds=self.lease))
-                .execution_options(synchronize_session=False)
+        taken = await self.games.db.execute_write(
+            update(Game)
+            .where(
+                Game.id == game_id,
+                or_(
+                    Game.bot_owner.is_(None),
+                    Game.bot_owner == self.worker,
+                    Game.bot_lease_until < now,
+                ),
             )
-            await s.commit()
-            return bool(res.rowcount)  # type: ignore[attr-defined]
+            .values(bot_owner=self.worker, bot_lease_until=now + timedelta(seconds=self.lease))
+        )
+        return bool(taken)
 
     async def _release(self, game_id: str) -> None:
-        db = self.games.db
         with contextlib.suppress(Exception):
-            async with db.writing() as s:
-                await s.execute(
-                    update(Game)
-                    .where(Game.id == game_id, Game.bot_owner == self.worker)
-                    .values(bot_owner=None, bot_lease_until=None)
-                    .execution_options(synchronize_session=False)
-                )
-                await s.commit()
+            await self.games.db.execute_write(
+                update(Game)
+                .where(Game.id == game_id, Game.bot_owner == self.worker)
+                .values(bot_owner=None, bot_lease_until=None)
+            )
 
     # -- driving ---------------------------------------------------------------------------
     async def kick(self, game_id: str) -> None:

@@ -625,11 +625,14 @@ class Hub:
             self._broadcast_sync(rt)
             rt.delivered_seq = rt.seq
             return
+        rt.connections.difference_update([c for c in rt.connections if c.closed])
+        todo = [c for c in rt.connections if c.seq < rt.seq]
+        if not todo:  # nobody here to tell (a bot game nobody watches): nothing to build
+            self._delivered(rt, batches)
+            return
         status = self._status(rt)
         built: dict[tuple[Any, int], _Built] = {}
         texts = PatchText()
-        rt.connections.difference_update([c for c in rt.connections if c.closed])
-        todo = [c for c in rt.connections if c.seq < rt.seq]
         last = batches[-1].state
         want = list(dict.fromkeys(c.view_seat for c in todo))
         views: dict[str | None, ViewParts] = {}
@@ -700,9 +703,13 @@ class Hub:
         if len(rt.views) > 4 * len(built) + 16:  # audiences gone: forget their views
             keep = {c.view_key for c in rt.connections}
             rt.views = {k: v for k, v in rt.views.items() if k in keep}
+        self._delivered(rt, batches)
+
+    @staticmethod
+    def _delivered(rt: GameRuntime, batches: list[Batch]) -> None:
         rt.delivered_seq = rt.seq
-        for b_ in batches[:-1]:
-            b_.state = None  # delivered: keep the events only (catch-up)
+        for b in batches[:-1]:
+            b.state = None  # delivered: keep the events only (catch-up)
 
     @staticmethod
     def _send_view(rt: GameRuntime, conn: Connection, msg: dict[str, Any]) -> None:
