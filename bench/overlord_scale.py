@@ -728,6 +728,7 @@ async def run_server(
         if phased:
             phase_edge(proc, phased, "a")
         s0 = sample(procs)
+        gen0 = time.process_time()  # this process: the load generator
         spies = []
         if args.spy:  # a sampling profile of the window (py-spy on PATH; not a dependency)
             pids = worker_pids(proc.pid)
@@ -778,6 +779,7 @@ async def run_server(
             )
         await asyncio.sleep(max(0.0, until - time.perf_counter()))
         s1 = sample(procs)
+        gen1 = time.process_time()
         if phased:
             phase_edge(proc, phased, "b")
         if workers > 1 or machines > 1:  # how the work split between the processes
@@ -833,6 +835,7 @@ async def run_server(
         **stats_of(xs),
         "cpu_ms_per_action": d["cpu"] * 1000 / actions,
         "cpu_pct": d["cpu"] / d["t"] * 100,
+        "gen_pct": (gen1 - gen0) / d["t"] * 100,
         "rss_mb": rss,
         "games_made_s": made,
         "sys_share": d["sys"] / max(d["cpu"], 1e-9),
@@ -997,6 +1000,7 @@ async def run(args: argparse.Namespace) -> None:
                     + f"  (system {s['sys_share'] * 100:.0f} %, {s['switches']:.1f} waits, "
                     f"{s['preempted']:.1f} preemptions and {s['runq_ms']:.2f} ms "
                     "runnable-waiting per action)"
+                    + f"  (load generator {s['gen_pct']:.0f} % of a core)"
                     + (f"  [{s['split']}]" if s.get("split") else "")
                     + (
                         f"  (load generator GC pause up to {gen_gc:.0f} ms)" if gen_gc >= 20 else ""

@@ -58,7 +58,9 @@ _POOL: ProcessPoolExecutor | None = None
 
 def bot_pool(workers: int) -> ProcessPoolExecutor:
     """The processes computer players think in (``BOT_WORKERS`` of them, started on first
-    use, ``spawn``: no copy of the server's threads and sockets)."""
+    use, ``spawn``: no copy of the server's threads and sockets), at the lowest CPU
+    priority: where they share cores with the worker, its sockets go first (issue 38's
+    goal, the other games' p99 while bots think: docs/performance.md "With bots")."""
     global _POOL
     if _POOL is None:
         _POOL = ProcessPoolExecutor(
