@@ -628,6 +628,8 @@ class Hub:
         rt.connections.difference_update([c for c in rt.connections if c.closed])
         todo = [c for c in rt.connections if c.seq < rt.seq]
         if not todo:  # nobody here to tell (a bot game nobody watches): nothing to build
+            if not rt.connections:
+                rt.views.clear()  # the audiences' last views: nobody holds them now
             self._delivered(rt, batches)
             return
         status = self._status(rt)
