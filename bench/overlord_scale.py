@@ -518,7 +518,7 @@ async def server_game(
                 stats["stuck"] += 1  # game over, or nobody may act: stop this game
                 break
             await asyncio.sleep(max(0.0, nxt - time.perf_counter()))
-            nxt = max(nxt + interval, time.perf_counter())
+            nxt += interval
             me = rng.choice(actors)
             seq = me.seq
             t0 = time.perf_counter()
@@ -535,6 +535,10 @@ async def server_game(
             sent[seq + 1] = t0
             while any(s.seq < ack["seq"] for s in socks):
                 await asyncio.sleep(0.002)
+            now = time.perf_counter()
+            if nxt < now:  # the update came after the next beat: a new beat within the
+                nxt = now + rng.random() * interval  # second, as a player would act; at
+                # once, the late games would all act together, one burst a second for good
     except (websockets.ConnectionClosed, asyncio.TimeoutError):
         stats["closed"] += 1
     # every game stops at ``until``; sockets close only after the last updates are in,
