@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 from pathlib import Path
 
@@ -57,13 +58,14 @@ def test_create_game_and_see_it_listed(new_page, tmp_path):
 
 def test_play_against_the_computer(new_page, tmp_path):
     """Issue 38: a 1 vs 1 game against the computer, its level chosen in the lobby (each
-    level says what it does); the other side's seat is the bot's from the start."""
+    level says what it does); the other side's seat is the bot's from the start, and the
+    computer, whose side begins, plays its first card (thought in the bot processes)."""
     host = new_page("host")
     enter_name(host, "Solo")
     host.select_option("#scenario-select", "2-PegasusBridge")
     expect(host.locator("#opponent-label")).to_be_visible()
     expect(host.locator("#level-label")).to_be_hidden()
-    host.select_option("#seat-select", "ALLIES")
+    host.select_option("#seat-select", "AXIS")
     host.select_option("#opponent-select", "computer")
     expect(host.locator("#level-label")).to_be_visible()
     host.select_option("#level-select", "hard")
@@ -71,10 +73,14 @@ def test_play_against_the_computer(new_page, tmp_path):
     host.screenshot(path=str(tmp_path / "lobby-vs-computer.png"), full_page=True)
     host.click("#create-submit")
     host.wait_for_url(re.compile(r"/games/[^/?]+"))
-    expect(host.locator("#my-seat")).to_have_text("You play Allies")
+    expect(host.locator("#my-seat")).to_have_text("You play Axis")
     game_id = host.url.split("/games/")[1].split("?")[0]
     seats = host.request.get(f"/api/games/{game_id}").json()["seats"]
-    assert {s["seat"]: s["is_bot"] for s in seats} == {"ALLIES": False, "AXIS": True}
+    assert {s["seat"]: s["is_bot"] for s in seats} == {"ALLIES": True, "AXIS": False}
+    deadline = time.monotonic() + 90
+    while host.request.get(f"/api/games/{game_id}").json()["seq"] < 2:
+        assert time.monotonic() < deadline, "the computer did not play its first card"
+        time.sleep(0.5)
 
 
 def test_upload_reports_unknown_codes(new_page, tmp_path):
