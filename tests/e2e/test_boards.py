@@ -5,6 +5,7 @@ not know, no JavaScript error. Screenshots go to the test's tmp dir."""
 from __future__ import annotations
 
 import httpx
+from .shots import shot
 
 
 def expected_cells(rows: int, max_col: int) -> int:
@@ -36,4 +37,4 @@ def test_every_bundled_board_renders(new_page, live_server, tmp_path):
         # side by side, the second board's lines 26 cols after the first's 7 and 17)
         want = ([17, 33], [7, 25, 43]) if board["type"] == "OVERLORD" else ([7, 17], [])
         assert cols == list(want), s["id"]
-        page.screenshot(path=str(tmp_path / f"board-{s['id']}.png"), full_page=True)
+        shot(page, tmp_path / f"board-{s['id']}.png", full_page=True)

@@ -10,6 +10,7 @@ those fields set the way ``engine/view.py`` sends them (``window.__client.setVie
 from __future__ import annotations
 
 from playwright.sync_api import expect
+from .shots import shot
 
 OPTIONS = {
     "bridge_demolition": True,
@@ -102,5 +103,5 @@ def test_condition_markers_and_weather_box(new_page, live_server, tmp_path):
     n = len(real_oos | {"u12"})
     expect(page.locator("#supply-box")).to_contain_text(f"Out of supply: {n} unit")
     page.mouse.move(5, 5)
-    page.screenshot(path=str(tmp_path / "conditions.png"), full_page=True)
-    page.locator(".board-svg").screenshot(path=str(tmp_path / "conditions-board.png"))
+    shot(page, tmp_path / "conditions.png", full_page=True)
+    shot(page.locator(".board-svg"), tmp_path / "conditions-board.png")

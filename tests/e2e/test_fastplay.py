@@ -11,6 +11,7 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from .contrast import low_contrast
+from .shots import shot
 
 SEED = 2
 
@@ -99,7 +100,7 @@ def test_fastplay_pegasus_first_turns(new_page, live_server, tmp_path):
     act(axis, lambda: axis.locator('#fp-prompt button[data-fp-action="defensive_fire"]').click())
     wait_settled(allies, "ALLIES")
     expect(spectator.locator("#log")).to_contain_text("defensive fire")
-    allies.screenshot(path=str(tmp_path / "fp-01-after-defensive-fire.png"), full_page=True)
+    shot(allies, tmp_path / "fp-01-after-defensive-fire.png", full_page=True)
 
     # ---- the Allies end their turn; the Axis unit takes an OpFire marker -----------------
     act(allies, lambda: allies.locator('#actions button[data-action="end_turn"]').click())
@@ -127,4 +128,4 @@ def test_fastplay_pegasus_first_turns(new_page, live_server, tmp_path):
     expect(spectator.locator("#log")).to_contain_text("opportunity fire")
     expect(spectator.locator('.unit[data-hex="3,7"] .fp-opfire')).to_have_count(0)
     expect(spectator.locator('.unit[data-hex="5,7"]')).to_have_attribute("data-figures", "2")
-    spectator.screenshot(path=str(tmp_path / "fp-02-spectator.png"), full_page=True)
+    shot(spectator, tmp_path / "fp-02-spectator.png", full_page=True)

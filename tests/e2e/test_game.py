@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Page, expect
+from .shots import shot
 
 SEED = 1
 
@@ -112,7 +113,7 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     # the board: the Axis seat sees its own baseline at the bottom
     assert allies.locator(".board-svg").get_attribute("data-flipped") == "0"
     assert axis.locator(".board-svg").get_attribute("data-flipped") == "1"
-    allies.screenshot(path=str(tmp_path / "01-allies-start.png"), full_page=True)
+    shot(allies, tmp_path / "01-allies-start.png", full_page=True)
 
     act(
         allies, lambda: allies.locator('.hand .card.playable[data-name="Probe Left Flank"]').click()
@@ -132,7 +133,7 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     # ---- move: select the unit, click a highlighted hex ------------------------------
     click_hex(allies, "6,6")
     expect(allies.locator('.hl-move[data-hex="5,7"]')).to_have_count(1)
-    allies.screenshot(path=str(tmp_path / "02-allies-move-targets.png"), full_page=True)
+    shot(allies, tmp_path / "02-allies-move-targets.png", full_page=True)
     act(allies, lambda: click_hex(allies, "5,7"))
     expect(allies.locator('.unit[data-hex="5,7"]')).to_have_count(1)
     expect(spectator.locator('.unit[data-hex="5,7"]')).to_have_count(1)
@@ -143,14 +144,14 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     expect(allies.locator("#turn")).to_contain_text("Battle")
     click_hex(allies, "5,5")
     expect(allies.locator('.hl-battle[data-hex="3,7"]')).to_have_count(1)
-    allies.screenshot(path=str(tmp_path / "03-allies-battle-targets.png"), full_page=True)
+    shot(allies, tmp_path / "03-allies-battle-targets.png", full_page=True)
     act(allies, lambda: click_hex(allies, "3,7"))
     expect(allies.locator("#dice .die").first).to_be_visible()
     expect(spectator.locator("#dice .die").first).to_be_visible()
     n_dice = allies.locator("#dice .die").count()
     assert n_dice >= 1
     expect(allies.locator('#log .entry[data-type="dice_rolled"]')).to_have_count(1)
-    allies.screenshot(path=str(tmp_path / "04-allies-after-battle.png"), full_page=True)
+    shot(allies, tmp_path / "04-allies-after-battle.png", full_page=True)
 
     finish_turn(allies, axis, "AXIS")
 
@@ -166,7 +167,7 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
         click_hex(axis, first)
         target = axis.locator(".hl-move").first.get_attribute("data-hex")
         act(axis, lambda: click_hex(axis, target))
-    axis.screenshot(path=str(tmp_path / "05-axis-turn.png"), full_page=True)
+    shot(axis, tmp_path / "05-axis-turn.png", full_page=True)
     finish_turn(axis, allies, "ALLIES")
     wait_my_turn(allies)
 
@@ -178,8 +179,8 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     expect(spectator.locator("#actions button")).to_have_count(0)
     assert spectator.evaluate("Object.values(window.__game.view.sides).every(s => !('hand' in s))")
     assert spectator.locator("#log .entry").count() > 5
-    spectator.screenshot(path=str(tmp_path / "06-spectator.png"), full_page=True)
-    allies.screenshot(path=str(tmp_path / "07-allies-turn3.png"), full_page=True)
+    shot(spectator, tmp_path / "06-spectator.png", full_page=True)
+    shot(allies, tmp_path / "07-allies-turn3.png", full_page=True)
 
     # ---- chat: a player writes to everybody; the spectator reads but cannot write ----
     allies.fill("#chat input", "Ham and jam!")
@@ -207,7 +208,7 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     spectator.wait_for_function(f"window.__game.seq === {seq_of(allies)}")
     expect(spectator.locator("#log .entry").last).to_contain_text("plays")
     assert units_on(spectator) == units_on(allies)
-    spectator.screenshot(path=str(tmp_path / "08-spectator-after-reconnect.png"), full_page=True)
+    shot(spectator, tmp_path / "08-spectator-after-reconnect.png", full_page=True)
 
     # ---- a late joiner's battle log is filled from GET /api/games/{id}/events --------
     late = new_page("late")
@@ -222,7 +223,7 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     for c in allies.evaluate("window.__game.view.sides.ALLIES.hand"):
         if c["name"] != "Probe Left Flank":
             assert c["name"] not in late_log or c["name"] in spectator.locator("#log").inner_text()
-    late.screenshot(path=str(tmp_path / "08b-late-joiner-log.png"), full_page=True)
+    shot(late, tmp_path / "08b-late-joiner-log.png", full_page=True)
 
     # ---- client rendering of engine features (a given view, the client's part only) ----
     # mines hidden/revealed, night visibility, a Recon card playable also as Air Power
@@ -242,7 +243,7 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     expect(buttons).to_have_count(2)
     labels = buttons.all_inner_texts()
     assert len(set(labels)) == 2 and any("as Air Power" in x for x in labels), labels
-    allies.screenshot(path=str(tmp_path / "08c-air-power-choice-mines-night.png"), full_page=True)
+    shot(allies, tmp_path / "08c-air-power-choice-mines-night.png", full_page=True)
     allies.evaluate("""() => window.__client.setView(Object.assign({}, window.__game.view, {
         pending: {type: 'battle_back', seat: 'AXIS', unit: 'u1', attacker: 'u2'}}), [])""")
     expect(allies.locator("#pending")).to_contain_text("battle back")
@@ -254,4 +255,4 @@ def test_pegasus_bridge_first_turns(new_page, live_server, tmp_path):
     expect(allies.locator("#banner")).to_contain_text("Allies win the battle")
     expect(allies.locator("#banner")).to_contain_text("Victory is yours")
     expect(allies.locator("#actions button")).to_have_count(0)
-    allies.screenshot(path=str(tmp_path / "09-banner.png"))
+    shot(allies, tmp_path / "09-banner.png")

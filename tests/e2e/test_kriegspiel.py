@@ -15,6 +15,7 @@ from engine import load_scenario
 from engine.rulesets.m44.game import new_game
 from engine.rulesets.m44.options.kriegspiel import detected, detection_range, shown
 from tests.engine.paths import SCN_DIR
+from .shots import shot
 
 SEED = 11
 KS = {"kriegspiel": True}
@@ -90,8 +91,8 @@ def test_kriegspiel_two_browsers(new_page, live_server, tmp_path):
     # no hand either
     assert watcher.evaluate("window.__game.view.sides.AXIS.hand") is None
     expect(watcher.locator('#fog-watch a[data-watch="ALLIES"]')).to_be_visible()
-    allies.screenshot(path=str(tmp_path / "ks-allies.png"), full_page=True)
-    axis.screenshot(path=str(tmp_path / "ks-axis.png"), full_page=True)
+    shot(allies, tmp_path / "ks-allies.png", full_page=True)
+    shot(axis, tmp_path / "ks-axis.png", full_page=True)
 
     # the player's detection range on demand: a veil over every hex none of his units sees
     expect(allies.locator(".fog-hex")).to_have_count(0)
@@ -104,7 +105,7 @@ def test_kriegspiel_two_browsers(new_page, live_server, tmp_path):
         if not any(board.distance(u.hex, h) <= detection_range(st, u) for u in allies_units)
     ]
     expect(allies.locator(".fog-hex")).to_have_count(len(unseen))
-    allies.screenshot(path=str(tmp_path / "ks-allies-range.png"), full_page=True)
+    shot(allies, tmp_path / "ks-allies-range.png", full_page=True)
     allies.locator("#fog-range").uncheck()
     expect(allies.locator(".fog-hex")).to_have_count(0)
 

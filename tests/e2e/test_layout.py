@@ -8,6 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .contrast import low_contrast
+from .shots import shot
 
 
 def _game(page, clock: bool = True) -> str:
@@ -49,11 +50,11 @@ def test_phone_keeps_dice_medals_clock_resign_and_log_by_the_board(
     page.goto(_game(page))
     expect(page.locator(".board-svg")).to_be_visible()
     expect(page.locator("#resign-btn")).to_be_visible()
-    page.screenshot(path=str(tmp_path / "phone-top.png"))
+    shot(page, tmp_path / "phone-top.png")
     board = _in_view(page, ".board-scroll", h)
     # scrolled so that the dice show: the board is still on screen above them
     page.locator("#dice-panel").scroll_into_view_if_needed()
-    page.screenshot(path=str(tmp_path / "phone-dice.png"))
+    shot(page, tmp_path / "phone-dice.png")
     board = page.locator(".board-scroll").bounding_box()
     dice = _in_view(page, "#dice-panel", h)
     resign = _in_view(page, "#resign-btn", h)  # between the board and the dice
@@ -73,7 +74,7 @@ def test_phone_keeps_dice_medals_clock_resign_and_log_by_the_board(
     assert order == sorted(order), order
     # everything the player needs sits within two screens of the board's top
     assert order[4] - order[0] < 2 * h, order
-    page.screenshot(path=str(tmp_path / "phone-full.png"), full_page=True)
+    shot(page, tmp_path / "phone-full.png", full_page=True)
     ctx.close()
 
 
@@ -81,7 +82,7 @@ def test_desktop_shows_the_hand_above_the_fold(new_page, tmp_path) -> None:
     page = new_page("desk")  # 1500x1000
     page.goto(_game(page, clock=False))
     expect(page.locator("#hand .card").first).to_be_visible()
-    page.screenshot(path=str(tmp_path / "desktop.png"))
+    shot(page, tmp_path / "desktop.png")
     assert low_contrast(page, "header, main") == []  # every text of the page reads
     for sel in ("#hand .card", ".board-scroll", "#sides .medals", "#dice-panel", "#resign-btn"):
         _in_view(page, sel, 1000)

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from playwright.sync_api import expect
+from .shots import shot
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = next(
@@ -33,7 +34,7 @@ def test_create_game_and_see_it_listed(new_page, tmp_path):
     expect(host.locator("#scenario-select option[value='2-PegasusBridge']")).to_have_count(1)
     host.select_option("#scenario-select", "2-PegasusBridge")
     host.select_option("#seat-select", "ALLIES")
-    host.screenshot(path=str(tmp_path / "lobby-create.png"), full_page=True)
+    shot(host, tmp_path / "lobby-create.png", full_page=True)
     host.click("#create-submit")
     host.wait_for_url(re.compile(r"/games/[^/?]+"))
     game_id = host.url.split("/games/")[1].split("?")[0]
@@ -45,7 +46,7 @@ def test_create_game_and_see_it_listed(new_page, tmp_path):
     expect(item).to_be_visible()
     expect(item).to_contain_text("Allies: Monty")
     expect(item).to_contain_text("Axis: free")
-    guest.screenshot(path=str(tmp_path / "lobby-list.png"), full_page=True)
+    shot(guest, tmp_path / "lobby-list.png", full_page=True)
     item.locator('button[data-claim="AXIS"]').click()
     guest.wait_for_url(re.compile(rf"/games/{game_id}"))
     expect(guest.locator("#my-seat")).to_have_text("You play Axis")
@@ -70,7 +71,7 @@ def test_play_against_the_computer(new_page, tmp_path):
     expect(host.locator("#level-label")).to_be_visible()
     host.select_option("#level-select", "hard")
     expect(host.locator("#level-info")).to_contain_text("hard: more dice rolls")
-    host.screenshot(path=str(tmp_path / "lobby-vs-computer.png"), full_page=True)
+    shot(host, tmp_path / "lobby-vs-computer.png", full_page=True)
     host.click("#create-submit")
     host.wait_for_url(re.compile(r"/games/[^/?]+"))
     expect(host.locator("#my-seat")).to_have_text("You play Axis")
@@ -96,7 +97,7 @@ def test_upload_reports_unknown_codes(new_page, tmp_path):
     expect(err).to_be_visible()
     expect(err).to_contain_text("lava")
     expect(err).to_contain_text("row 3, col 13")
-    page.screenshot(path=str(tmp_path / "lobby-upload-error.png"), full_page=True)
+    shot(page, tmp_path / "lobby-upload-error.png", full_page=True)
 
 
 def test_private_game_join_by_invite_link(new_page, tmp_path):
@@ -109,7 +110,7 @@ def test_private_game_join_by_invite_link(new_page, tmp_path):
     host.wait_for_url(re.compile(r"/games/[^/?]+\?invite="))
     link = host.locator("#invite-link").input_value()
     assert "invite=" in link
-    host.screenshot(path=str(tmp_path / "private-host.png"), full_page=True)
+    shot(host, tmp_path / "private-host.png", full_page=True)
 
     guest = new_page("guest")
     enter_name(guest, "Rundstedt")
@@ -121,7 +122,7 @@ def test_private_game_join_by_invite_link(new_page, tmp_path):
     # Sword Beach: the Allies start; the host gets the turn once the seat is taken
     expect(host.locator("#prompt")).to_have_attribute("data-mine", "1")
     expect(host.locator("#seat-bar")).to_be_hidden()
-    guest.screenshot(path=str(tmp_path / "private-guest.png"), full_page=True)
+    shot(guest, tmp_path / "private-guest.png", full_page=True)
 
 
 def test_optional_rules_chosen_in_the_lobby_show_in_the_game(new_page, tmp_path):
@@ -146,7 +147,7 @@ def test_optional_rules_chosen_in_the_lobby_show_in_the_game(new_page, tmp_path)
     host.check("#opt-infantry_charge")
     host.select_option("#opt-blitzkrieg", "AXIS")
     expect(host.locator("#options-count")).to_have_text("(3 on)")
-    host.screenshot(path=str(tmp_path / "lobby-options.png"), full_page=True)
+    shot(host, tmp_path / "lobby-options.png", full_page=True)
     host.click("#create-submit")
     host.wait_for_url(re.compile(r"/games/[^/?]+"))
     box = host.locator("#options-on")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Page, expect
+from .shots import shot
 
 SEED = 5
 SCENARIO = "13-OmahaBeachOverlord"
@@ -261,9 +262,9 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
 
     n = [0]
 
-    def shot(page: Page, label: str) -> None:
+    def snap(page: Page, label: str) -> None:
         n[0] += 1
-        page.screenshot(path=str(tmp_path / f"{n[0]:02d}-{label}.png"), full_page=True)
+        shot(page, tmp_path / f"{n[0]:02d}-{label}.png", full_page=True)
 
     axis = {r: pages[f"AXIS:{r}"] for r in ROLES}
     allies = {r: pages[f"ALLIES:{r}"] for r in ROLES}
@@ -317,7 +318,7 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
                 p.locator(f'.ol-chip[data-seat="{side}:{no_card}"] .ol-received')
             ).to_have_attribute("data-received", "0")
         expect(roles[no_card].locator("[data-dispatch-summary]")).to_contain_text("visits the")
-        shot(spectator, f"{side.lower()}-spectator-fg-step")
+        snap(spectator, f"{side.lower()}-spectator-fg-step")
 
         # ---- chain of command: the visited FG talks to the C-in-C, another FG cannot ----
         fgv = roles[visited]
@@ -339,7 +340,7 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
         # 002: his Field Generals read "All": closed to the C-in-C while the game is live
         cinc.locator('#chat .chat-tabs button[data-channel="all"]').click()
         expect(cinc.locator('#chat [data-closed="1"]')).to_contain_text("Field Generals read")
-        shot(fgn, f"{side.lower()}-{not_visited}-chat-closed")
+        snap(fgn, f"{side.lower()}-{not_visited}-chat-closed")
 
         # ---- the Field Generals with a card: section outlined, play it in a half ------
         for r, card in given.items():
@@ -351,7 +352,7 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
             half_btn.hover()
             expect(fg.locator(".layer-zones .zone.hot")).to_have_count(1)
             if r == visited:
-                shot(fg, f"{side.lower()}-{r}-card-received")
+                snap(fg, f"{side.lower()}-{r}-card-received")
             act(fg, lambda half_btn=half_btn: half_btn.click())
             expect(spectator.locator(".played-card").first).to_be_visible()
         # ---- the Field General without a card acts on initiative ----------------------
@@ -365,7 +366,7 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
         expect(
             spectator.locator(f'.ol-chip[data-seat="{side}:{no_card}"] .ol-received')
         ).to_contain_text("initiative")
-        shot(fgi, f"{side.lower()}-{no_card}-initiative")
+        snap(fgi, f"{side.lower()}-{no_card}-initiative")
 
         # ---- order, move, battle (and the other side's retreats) by clicking ------------
         battles_before = drv.battles
@@ -379,10 +380,10 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
         expect(moved_fg.locator(".ol-waiting")).to_contain_text(
             re.compile("battles start once every .* Field General has moved|Battles: every")
         )
-        shot(moved_fg, f"{side.lower()}-{visited}-after-moves")
+        snap(moved_fg, f"{side.lower()}-{visited}-after-moves")
         drv.finish(list(pages.values()), other_side)
         assert drv.battles > battles_before or side == "ALLIES", "no battle was fought"
-        shot(spectator, f"{side.lower()}-turn-over-spectator")
+        snap(spectator, f"{side.lower()}-turn-over-spectator")
         expect(spectator.locator(f'.ol-chip[data-seat="{other_side}:cinc"]')).to_have_attribute(
             "data-acting", "1"
         )
@@ -405,7 +406,7 @@ def test_overlord_eight_generals(new_page, live_server, tmp_path):
                 assert c["name"] not in html
     assert g(spectator, "Object.values(g.view.sides).every(s => !('hand' in s))")
     expect(spectator.locator(".card")).to_have_count(0)
-    shot(spectator, "end-spectator")
+    snap(spectator, "end-spectator")
 
 
 def test_lobby_layout_one_player_per_side_with_bots(new_page, tmp_path):
@@ -428,7 +429,7 @@ def test_lobby_layout_one_player_per_side_with_bots(new_page, tmp_path):
     host.select_option("#layout-select", "1")
     mine = "AXIS:cinc,AXIS:left,AXIS:centre,AXIS:right"
     host.select_option("#seat-select", mine)
-    host.screenshot(path=str(tmp_path / "lobby-overlord-layout.png"), full_page=True)
+    shot(host, tmp_path / "lobby-overlord-layout.png", full_page=True)
     host.click("#create-submit")
     # no ?seat= pin: one connection plays all four Axis seats (hello.my_seats + views)
     host.wait_for_url(re.compile(r"/games/[^/?]+\?.*as=AXIS"))
@@ -465,4 +466,4 @@ def test_lobby_layout_one_player_per_side_with_bots(new_page, tmp_path):
     )
     expect(host.locator(f'#ol-my-cards .card[data-card="{a["card"]}"]')).to_have_count(1)
     act(host, lambda: host.locator("#ol-my-cards button[data-play-half]").first.click())
-    host.screenshot(path=str(tmp_path / "switched-to-fg.png"), full_page=True)
+    shot(host, tmp_path / "switched-to-fg.png", full_page=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import expect
+from .shots import shot
 
 SIZES = [(390, 844), (768, 1024)]
 
@@ -52,7 +53,7 @@ def test_lobby_fits(browser, live_server, tmp_path, w, h) -> None:
     page.locator("#options-box summary").click()
     expect(page.locator("#options-list")).to_be_visible()
     _no_overflow(page)
-    page.screenshot(path=str(tmp_path / f"lobby-{w}x{h}.png"), full_page=True)
+    shot(page, tmp_path / f"lobby-{w}x{h}.png", full_page=True)
     ctx.close()
     assert not errors, errors
 
@@ -75,7 +76,7 @@ def test_game_page_fits_zooms_and_pans(
     assert r.ok, r.text()
     page.goto(r.json()["url"])
     expect(page.locator(".board-svg")).to_be_visible()
-    page.screenshot(path=str(tmp_path / f"game-{mode}-{w}x{h}-top.png"))
+    shot(page, tmp_path / f"game-{mode}-{w}x{h}-top.png")
     _no_overflow(page)
     scroll = page.locator(".board-scroll")
     box = scroll.bounding_box()
@@ -114,7 +115,7 @@ def test_game_page_fits_zooms_and_pans(
         page.locator("#hand-panel").scroll_into_view_if_needed()
         expect(page.locator("#hand .card").first).to_be_in_viewport()
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(tmp_path / f"game-{mode}-{w}x{h}.png"), full_page=True)
+    shot(page, tmp_path / f"game-{mode}-{w}x{h}.png", full_page=True)
     ctx.close()
     assert not errors, errors
 
@@ -159,7 +160,7 @@ def test_lesson_pages_fit_a_phone_and_pass_the_audit(
     expect(control).to_be_in_viewport()
     cbox = control.bounding_box()
     assert cbox["x"] >= 0 and cbox["x"] + cbox["width"] <= w + 1, cbox
-    page.screenshot(path=str(tmp_path / f"lesson-{lesson}-{w}.png"), full_page=True)
+    shot(page, tmp_path / f"lesson-{lesson}-{w}.png", full_page=True)
     assert audit(page) == []
     ctx.close()
     assert not errors, errors

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 import engine.rulesets  # noqa: F401
 from engine.core.ruleset import get
+from .shots import shot
 
 R = get("portable")
 
@@ -99,7 +100,7 @@ def test_square_renderer_plays_a_whole_battle_by_clicking(new_page, live_server,
             and want["type"] in ("place_terrain", "redeploy", "attack", "fire")
             or seq == 0
         ):
-            page.screenshot(path=str(tmp_path / f"portable-{seq:03d}-{want['type']}.png"))
+            shot(page, tmp_path / f"portable-{seq:03d}-{want['type']}.png")
             shots += 1
         st, events = R.apply(st, want)
         seq += 1
@@ -116,7 +117,7 @@ def test_square_renderer_plays_a_whole_battle_by_clicking(new_page, live_server,
     page.evaluate("s => window.__render(s)", json.loads(json.dumps(s)))
     result = page.locator("#sq-result")
     assert result.get_attribute("data-winner") == (st.winner or "draw")
-    page.screenshot(path=str(tmp_path / "portable-result.png"))
+    shot(page, tmp_path / "portable-result.png")
     assert {"deploy", "move", "attack"} <= kinds_done
     assert page.locator("#sq-dice .sq-die").count() > 0
 
@@ -188,9 +189,7 @@ def test_two_browsers_play_a_portable_battle_and_a_spectator_watches(
         page.wait_for_function(f"window.__game.seq > {before}")
         red.wait_for_function(f"window.__game.seq >= {before + 1}")
         if shots < 5 and want["type"] in ("place_terrain", "redeploy", "attack", "fire"):
-            page.screenshot(
-                path=str(tmp_path / f"live-{step:03d}-{seat}-{want['type']}.png"), full_page=True
-            )
+            shot(page, tmp_path / f"live-{step:03d}-{seat}-{want['type']}.png", full_page=True)
             shots += 1
         if not reconnected and view["turn"] >= 2:
             spectator.reload()
@@ -208,7 +207,7 @@ def test_two_browsers_play_a_portable_battle_and_a_spectator_watches(
         assert p.locator("#sq-result").get_attribute("data-winner") == winner
     assert spectator.evaluate("window.__game.legal.length") == 0
     for name, p in (("red", red), ("blue", blue), ("spectator", spectator)):
-        p.screenshot(path=str(tmp_path / f"live-end-{name}.png"), full_page=True)
+        shot(p, tmp_path / f"live-end-{name}.png", full_page=True)
 
 
 def expect_seat(page, seat):
@@ -226,7 +225,7 @@ def test_the_lobby_offers_the_portable_wargame_against_the_bot(new_page, live_se
     expect(page.locator("#ruleset-info")).to_contain_text("3x3 square grid")
     expect(page.locator('#options-list [data-option="turn_limit"]')).to_have_count(1)
     page.locator("#bots-check").check()
-    page.screenshot(path=str(tmp_path / "lobby-portable.png"), full_page=True)
+    shot(page, tmp_path / "lobby-portable.png", full_page=True)
     page.locator("#create-submit").click()
     page.wait_for_url("**/games/**")
     page.wait_for_function("window.__game && window.__game.view && window.__game.seat === 'RED'")
@@ -246,7 +245,7 @@ def test_the_lobby_offers_the_portable_wargame_against_the_bot(new_page, live_se
     view = page.evaluate("window.__game.view")
     assert view["game_over"] or view["turn"] >= 2
     assert any(u["area"] for u in view["units"] if u["side"] == "BLUE")  # the bot deployed
-    page.screenshot(path=str(tmp_path / "solo-vs-bot.png"), full_page=True)
+    shot(page, tmp_path / "solo-vs-bot.png", full_page=True)
 
 
 def test_a_private_game_is_watched_through_its_invite_link(new_page, live_server, tmp_path):

@@ -10,6 +10,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from .contrast import low_contrast
+from .shots import shot
 
 SEED = 1
 
@@ -139,7 +140,7 @@ def test_presence_and_clock_on_the_side_panels(new_page, tmp_path) -> None:
     )
     clock = allies.locator('.clock[data-clock="ALLIES"]')
     expect(clock).to_have_class(re.compile("running"))
-    allies.screenshot(path=str(tmp_path / "timed-game.png"))
+    shot(allies, tmp_path / "timed-game.png")
     first = clock.text_content()
     allies.wait_for_timeout(2200)
     assert clock.text_content() != first  # it ticks
@@ -284,7 +285,7 @@ def test_replay_page_and_return_match_with_summed_medals(new_page, tmp_path) -> 
     allies.locator("#rp-first").click()
     allies.locator("#rp-play").click()
     expect(allies.locator("#rp-pos")).to_have_attribute("data-step", str(n - 1), timeout=8000)
-    allies.screenshot(path=str(tmp_path / "replay.png"), full_page=True)
+    shot(allies, tmp_path / "replay.png", full_page=True)
     viewer = new_page("viewer")
     viewer.goto(link)
     expect(viewer.locator("#rp-pos")).to_have_attribute("data-step", str(n - 2))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 from playwright.sync_api import expect
+from .shots import shot
 
 
 def test_replay_verifies_the_dice_and_its_buttons_read(new_page, tmp_path) -> None:
@@ -47,7 +48,7 @@ def test_replay_verifies_the_dice_and_its_buttons_read(new_page, tmp_path) -> No
         expect(b.locator("svg")).to_have_count(1)
         box = b.locator("svg").bounding_box()
         assert box and box["width"] > 0
-    allies.locator("#controls").screenshot(path=str(tmp_path / "replay-controls.png"))
+    shot(allies.locator("#controls"), tmp_path / "replay-controls.png")
     allies.locator("#rp-play").click()
     expect(allies.locator("#rp-play")).to_contain_text("Pause")
     link.click()
@@ -107,4 +108,4 @@ def test_a_portable_replay_is_drawn_by_the_square_renderer(new_page, tmp_path) -
     expect(page.locator("#rp-pos")).to_have_attribute("data-step", "1")
     shown = sum(len(e.get("dice") or []) for e in early[-8:])
     expect(page.locator("#sq-dice .sq-die")).to_have_count(shown)
-    page.screenshot(path=str(tmp_path / "portable-replay.png"), full_page=True)
+    shot(page, tmp_path / "portable-replay.png", full_page=True)
