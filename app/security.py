@@ -55,7 +55,13 @@ def identity_of_token(session: Session, token: str | None) -> Identity | None:
 
 
 async def identity_by_token(session: AsyncSession, token: str | None) -> Identity | None:
-    return await session.run_sync(identity_of_token, token)
+    """The identity of a token, read with the request's session, whose connection goes
+    back to the pool at once: a handler that then waits for another session (a game
+    loaded by the registry, the bots' reads) holds none, so that requests waiting that way
+    can never take the whole pool and stop every request of the worker."""
+    ident = await session.run_sync(identity_of_token, token)
+    await session.commit()
+    return ident
 
 
 async def optional_identity(request: Request, session: SessionDep) -> Identity | None:

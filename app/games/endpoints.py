@@ -3,6 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Query, Request, Response, status
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..engine_api import bot_levels, default_bot_level, optional_rules, preview_action, rulesets
 from ..errors import BadRequest, NotFound
@@ -42,7 +43,7 @@ async def create_game(
     await admit_game(request, me.id)
     out = await service.create_game(session, me, body, request.app.state.settings.allow_test_seed)
     if body.bots:
-        await request.app.state.bots.kick(out.id)
+        await kick_bots(request, session, out.id)
     return out
 
 
@@ -73,7 +74,7 @@ async def start_tutorial(
         seed=lesson.seed,
     )
     out = await service.create_game(session, me, body, allow_test_seed=True)
-    await request.app.state.bots.kick(out.id)
+    await kick_bots(request, session, out.id)
     return out
 
 
@@ -124,7 +125,7 @@ async def claim_seat(
     out = await service.claim_seat(
         session, request.app.state.games, me, game_id, seat, body.invite if body else None
     )
-    return await _seats_changed(request, out)
+    return await _seats_changed(request, session, out)
 
 
 @router.post("/games/{game_id}/seats/{seat}/leave", response_model=GameSummary)
@@ -132,7 +133,7 @@ async def leave_seat(
     game_id: str, seat: str, session: SessionDep, me: CurrentIdentity, request: Request
 ) -> GameSummary:
     out = await service.leave_seat(session, request.app.state.games, me, game_id, seat)
-    await request.app.state.bots.kick(game_id)
+    await kick_bots(request, session, game_id)
     return out
 
 
@@ -150,7 +151,7 @@ async def bot_seat(
     out = await service.seat_bot(
         session, request.app.state.games, me, game_id, seat, body.level if body else None
     )
-    return await _seats_changed(request, out)
+    return await _seats_changed(request, session, out)
 
 
 @router.post("/games/{game_id}/start", response_model=GameSummary)
@@ -165,13 +166,22 @@ async def start_game(
     out = await service.start_game(
         session, request.app.state.games, me, game_id, body.level if body else None
     )
-    return await _seats_changed(request, out)
+    return await _seats_changed(request, session, out)
 
 
-async def _seats_changed(request: Request, out: GameSummary) -> GameSummary:
+async def kick_bots(request: Request, session: AsyncSession, game_id: str) -> None:
+    """After a committed change of a game's seats: its bots may have to act.  The request's
+    session is closed first: the bots read with a session of their own, and requests each
+    holding a connection while waiting for a second one could take the whole pool and
+    stop every request of the worker."""
+    await session.close()
+    await request.app.state.bots.kick(game_id)
+
+
+async def _seats_changed(request: Request, session: AsyncSession, out: GameSummary) -> GameSummary:
     """After a seat change: the bots may have to act, and a game that is live (it may
     just have started) tells the player it waits for, as after an action."""
-    await request.app.state.bots.kick(out.id)
+    await kick_bots(request, session, out.id)
     if out.status == "live":
         await request.app.state.notifications.game_started(out.id)
     return out

@@ -186,6 +186,7 @@ async def match(
     players: dict[str, dict[str, Any]] = {}
     out_games = []
     for g in rows:
+        await session.commit()  # its connection back to the pool while the game loads
         rt = await registry.get(g.id)
         view = rt.rs.view_for(rt.state, None)
         last = await games_repo.actions_after(session, g.id, max(0, g.seq - 1))

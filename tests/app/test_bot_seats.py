@@ -5,11 +5,13 @@ bots take the seats still free only when the creator starts the game."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
 
-from tests.app.helpers import auth, new_identity
+from tests.app.conftest import Server
+from tests.app.helpers import auth, create_game, new_identity
 
 OMAHA = "13-OmahaBeachOverlord"
 
@@ -99,3 +101,24 @@ def test_the_lobby_never_starts_a_game_a_friend_could_join(api: httpx.Client) ->
         headers=auth(ike),
     )
     assert r.status_code == 422 and err(r) == "unknown_bot_level"
+
+
+async def test_many_claims_at_once_all_answer(server: Server, api: httpx.Client) -> None:
+    """30 players claim a seat of 30 new games at the same moment: every claim succeeds.
+    Each claim loads its game for the bots after its commit; a request that kept its own
+    connection meanwhile waited for a second one, and 15 such requests (the pool) stopped
+    the worker until the pool's 30 s timeout answered them all with a 500."""
+    games = []
+    for n in range(30):
+        host = new_identity(api, f"Host {n}")
+        games.append(create_game(api, host, seed=n, seat="AXIS")["id"])
+    players = [new_identity(api, f"Guest {n}") for n in range(30)]
+    async with httpx.AsyncClient(base_url=server.base, timeout=60) as client:
+        replies = await asyncio.gather(
+            *(
+                client.post(f"/api/games/{gid}/seats/ALLIES/claim", headers=auth(tok))
+                for gid, tok in zip(games, players)
+            )
+        )
+    assert [r.status_code for r in replies] == [200] * 30, [r.text for r in replies][:3]
+    assert all(r.json()["status"] == "live" for r in replies)
