@@ -8,6 +8,7 @@ TWO uvicorn workers) — skipped only when those servers are unreachable.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import secrets
 import shutil
@@ -216,18 +217,14 @@ def backend(
             srv.stop()
 
 
-_MIGRATED: list[Path] = []
-
-
+@functools.cache
 def migrated_sqlite() -> Path:
     """A SQLite database migrated to head, made once per test process: a new server's
     database is a copy of it (the migrations take 2 s a time on a 2-core machine)."""
-    if not _MIGRATED:
-        path = Path(tempfile.mkdtemp(prefix="migrated-")) / "head.db"
-        Server({**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{path}"}).migrate()
-        assert not path.with_name("head.db-wal").exists()  # all in the one file
-        _MIGRATED.append(path)
-    return _MIGRATED[0]
+    path = Path(tempfile.mkdtemp(prefix="migrated-")) / "head.db"
+    Server({**os.environ, "DATABASE_URL": f"sqlite+aiosqlite:///{path}"}).migrate()
+    assert not path.with_name("head.db-wal").exists()  # all in the one file
+    return path
 
 
 @contextlib.contextmanager
