@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response, status
 from fastapi.responses import JSONResponse
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..ratelimit import check_shared, client_key
 from ..security import CurrentIdentity, OptionalIdentity, SessionDep
@@ -13,9 +14,13 @@ from .schemas import ChallengeIn, OfferOut
 router = APIRouter(prefix="/api", tags=["offers"])
 
 
-async def _started(request: Request, offer: OfferOut) -> None:
-    """The game of an offer just accepted: its first player hears of his turn."""
+async def _started(request: Request, session: AsyncSession, offer: OfferOut) -> None:
+    """The game of an offer just accepted: its first player hears of his turn.  The
+    request's session is closed first: the notice loads the game with a session of its
+    own, and requests each holding a connection while waiting for a second one could take
+    the whole pool and stop every request of the worker."""
     if offer.status == "accepted" and offer.game_id and offer.decided_at is not None:
+        await session.close()
         await request.app.state.notifications.game_started(offer.game_id)
 
 
@@ -48,7 +53,7 @@ async def accept(
 ) -> OfferOut:
     """Accept: the game is created with both players seated (``game_url``)."""
     out = await service.accept(session, request.app.state.games, me, offer_id)
-    await _started(request, out)
+    await _started(request, session, out)
     return out
 
 
@@ -70,7 +75,7 @@ async def rematch(
     the opponent's own call accepts it (200, ``status`` accepted, ``game_url``)."""
     st = request.app.state
     offer, created = await service.rematch(session, st.db, st.settings, st.games, me, game_id)
-    await _started(request, offer)
+    await _started(request, session, offer)
     return JSONResponse(offer.model_dump(mode="json"), status_code=201 if created else 200)
 
 

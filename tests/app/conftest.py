@@ -25,6 +25,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from .pool_guard import NESTED
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 PY = sys.executable
@@ -83,6 +85,7 @@ class Server:
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = tempfile.NamedTemporaryFile(prefix="uvicorn-", suffix=".log", delete=False)
+        self.checked = 0  # how much of the log :meth:`nested` has read
 
     @property
     def base(self) -> str:
@@ -102,6 +105,7 @@ class Server:
         )
 
     def start(self) -> None:
+        RUNNING.add(self)
         cmd = [
             PY,
             "-m",
@@ -144,6 +148,17 @@ class Server:
                 os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(10)
         self.proc = None
+        RUNNING.discard(self)
+        report = self.nested()
+        assert not report, report
+
+    def nested(self) -> str:
+        """The reports of tests/app/server_app.py's pool guard logged since the last call
+        (a task that took a second pooled connection while it held one)."""
+        text = self.logs()
+        new, self.checked = text[self.checked :], len(text)
+        at = new.find(NESTED)
+        return new[at : at + 6000] if at >= 0 else ""
 
     def restart(self, sig: int = signal.SIGKILL) -> None:
         self.stop(sig)
@@ -264,6 +279,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.postgres)
         if item.path.parent == HERE:
             item.add_marker(pytest.mark.xdist_group(item.path.name))
+
+
+RUNNING: set[Server] = set()  # the test servers started and not stopped
+
+
+@pytest.fixture(autouse=True)
+def no_nested_checkout() -> Iterator[None]:
+    """Fails the test during which a server task held two pooled connections at once
+    (tests/app/server_app.py's guard): enough such tasks at once wait forever."""
+    yield
+    for srv in list(RUNNING):
+        report = srv.nested()
+        assert not report, report
 
 
 @contextlib.contextmanager

@@ -2,7 +2,8 @@
 once the module constants named in ``TEST_CONSTANTS`` are set (``module.NAME=integer``,
 comma separated, e.g. ``app.games.play.SNAPSHOT_EVERY=10``).  A limit fixed in the code
 (a protocol limit, not a setting) is lowered this way for a test, in the server process
-and in each of its workers (uvicorn imports this module in every one)."""
+and in each of its workers (uvicorn imports this module in every one).  Every test server
+runs tests/app/pool_guard.py."""
 
 from __future__ import annotations
 
@@ -18,5 +19,7 @@ for item in filter(None, os.environ.get("TEST_CONSTANTS", "").split(",")):
     setattr(mod, name, int(value))
 
 from app.main import app  # noqa: E402
+
+from tests.app import pool_guard  # noqa: E402,F401  (logs nested pool check-outs)
 
 __all__ = ["app"]
