@@ -16,9 +16,8 @@ router = APIRouter(prefix="/api", tags=["offers"])
 
 async def _started(request: Request, session: AsyncSession, offer: OfferOut) -> None:
     """The game of an offer just accepted: its first player hears of his turn.  The
-    request's session is closed first: the notice loads the game with a session of its
-    own, and requests each holding a connection while waiting for a second one could take
-    the whole pool and stop every request of the worker."""
+    notice loads the game with a session of its own, so the request's is closed first
+    (why: ``app.games.endpoints.kick_bots``)."""
     if offer.status == "accepted" and offer.game_id and offer.decided_at is not None:
         await session.close()
         await request.app.state.notifications.game_started(offer.game_id)

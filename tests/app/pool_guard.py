@@ -1,5 +1,5 @@
-"""A guard of the test servers (imported by tests/app/server_app.py): it logs every task
-that takes a second pooled database connection while it holds one.  Enough such tasks at
+"""A guard of the test servers (:func:`install`, called by tests/app/server_app.py): it
+logs every task that takes a second pooled database connection while it holds one.  Enough such tasks at
 once hold the whole pool, each waiting for its second connection, and the worker stops
 (every request waits for the pool's time-out); tests/app/conftest.py fails the test
 during which a server logged it."""
@@ -36,7 +36,12 @@ def _awaits() -> str:
     return "".join(traceback.format_stack(frame, limit=25))
 
 
-@event.listens_for(Pool, "checkout")
+def install() -> None:
+    """Watch every pool of this process (the server's, not the test runner's)."""
+    event.listen(Pool, "checkout", _checkout)
+    event.listen(Pool, "checkin", _checkin)
+
+
 def _checkout(dbapi_conn: Any, record: Any, proxy: Any) -> None:
     task = _task()
     if task is None:
@@ -47,12 +52,10 @@ def _checkout(dbapi_conn: Any, record: Any, proxy: Any) -> None:
     record.info["guard_task"] = weakref.ref(task)
 
 
-@event.listens_for(Pool, "checkin")
 def _checkin(dbapi_conn: Any, record: Any) -> None:
     ref = record.info.pop("guard_task", None)
     task = ref() if ref is not None else None
-    if task is not None and task in _held:
-        if _held[task] > 1:
-            _held[task] -= 1
-        else:
-            del _held[task]
+    if task is not None:
+        left = _held.pop(task, 0) - 1
+        if left > 0:
+            _held[task] = left

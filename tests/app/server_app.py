@@ -3,7 +3,7 @@ once the module constants named in ``TEST_CONSTANTS`` are set (``module.NAME=int
 comma separated, e.g. ``app.games.play.SNAPSHOT_EVERY=10``).  A limit fixed in the code
 (a protocol limit, not a setting) is lowered this way for a test, in the server process
 and in each of its workers (uvicorn imports this module in every one).  Every test server
-runs tests/app/pool_guard.py."""
+runs tests/app/pool_guard.py's guard."""
 
 from __future__ import annotations
 
@@ -20,6 +20,8 @@ for item in filter(None, os.environ.get("TEST_CONSTANTS", "").split(",")):
 
 from app.main import app  # noqa: E402
 
-from tests.app import pool_guard  # noqa: E402,F401  (logs nested pool check-outs)
+from tests.app import pool_guard  # noqa: E402
+
+pool_guard.install()  # logs nested pool check-outs
 
 __all__ = ["app"]
