@@ -12,6 +12,9 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import os
+import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -98,6 +101,22 @@ def bot_for(level: str | None, salt: int, rs: Ruleset) -> Player:
     ``choose`` computes: the server calls it in the bot process pool (:func:`bot_action`)
     for every level but ``random``."""
     return Player(rs, level if level in _AI_LEVELS else default_bot_level(), salt)
+
+
+def bot_process(server: int) -> None:
+    """The start of a bot process: the lowest CPU priority, and an exit within a second
+    of the server's (``server``, its pid) end.  A server killed with SIGKILL cannot stop
+    its pool, and one stopped with SIGTERM to its process group restarts the pool the
+    signal broke while it finishes its games: without this watch either leaves a process
+    behind for good."""
+    os.nice(19)
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="server-watch", daemon=True).start()
 
 
 def bot_action(

@@ -29,7 +29,15 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import and_, or_, select, tuple_, update
 
-from ..engine_api import EngineError, Ruleset, bot_action, bot_for, bot_levels, stand_in_modes
+from ..engine_api import (
+    EngineError,
+    Ruleset,
+    bot_action,
+    bot_for,
+    bot_levels,
+    bot_process,
+    stand_in_modes,
+)
 from ..models import Game, Seat, utcnow
 from ..tutorial import lesson_move
 
@@ -66,8 +74,8 @@ def bot_pool(workers: int) -> ProcessPoolExecutor:
         _POOL = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=os.nice,
-            initargs=(19,),
+            initializer=bot_process,
+            initargs=(os.getpid(),),
         )
     return _POOL
 

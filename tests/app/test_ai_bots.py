@@ -3,6 +3,8 @@ process pool (BOT_WORKERS) and their moves are ordinary logged actions."""
 
 from __future__ import annotations
 
+import os
+import signal
 import tempfile
 import time
 from collections.abc import Iterator
@@ -136,3 +138,58 @@ def test_bots_of_a_level_play_a_standard_game_through_the_pool(ai_server: Server
             assert time.monotonic() < deadline, ai_server.logs()[-3000:]
             time.sleep(0.5)
     assert "bot driver failed" not in ai_server.logs()
+
+
+def _bot_processes(server: int) -> list[int]:
+    """The pids of the bot pool's processes a server process started (Linux' /proc)."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+            cmd = (d / "cmdline").read_bytes()
+        except OSError:
+            continue
+        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
+        if int(ppid) == server and state != "Z" and b"multiprocessing.spawn" in cmd:
+            found.append(int(d.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux' /proc")
+def test_the_bot_process_ends_with_a_killed_server(tmp_path: Path) -> None:
+    """A server killed with SIGKILL cannot stop its bot pool: the bot process sees its
+    parent gone and ends within seconds instead of staying behind for good."""
+    env = {"BOT_LEVEL": "easy", "BOT_WORKERS": "1"}
+    with (
+        backend("sqlite", tmp_path, env) as srv,
+        httpx.Client(base_url=srv.base, timeout=20) as api,
+    ):
+        tok = new_identity(api, "Host")
+        r = api.post(
+            "/api/games",
+            json={"ruleset": "portable", "seed": 3, "bots": ["RED", "BLUE"]},
+            headers=auth(tok),
+        )
+        assert r.status_code == 201, r.text
+        assert srv.proc is not None
+        server = srv.proc.pid
+        deadline = time.monotonic() + 60
+        while not (bots := _bot_processes(server)):  # started with the first bot move
+            assert time.monotonic() < deadline, srv.logs()[-3000:]
+            time.sleep(0.2)
+        os.kill(server, signal.SIGKILL)  # the server only, not its process group
+        srv.proc.wait(10)
+        deadline = time.monotonic() + 15
+        while any(_alive(p) for p in bots):
+            assert time.monotonic() < deadline, f"bot processes {bots} outlived the server"
+            time.sleep(0.2)
