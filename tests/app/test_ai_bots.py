@@ -140,29 +140,33 @@ def test_bots_of_a_level_play_a_standard_game_through_the_pool(ai_server: Server
     assert "bot driver failed" not in ai_server.logs()
 
 
-def _bot_processes(server: int) -> list[int]:
-    """The pids of the bot pool's processes a server process started (Linux' /proc)."""
-    found = []
-    for d in Path("/proc").iterdir():
-        if not d.name.isdigit():
-            continue
-        try:
-            stat = (d / "stat").read_text()
-            cmd = (d / "cmdline").read_bytes()
-        except OSError:
-            continue
-        state, ppid = stat.rsplit(")", 1)[1].split()[:2]
-        if int(ppid) == server and state != "Z" and b"multiprocessing.spawn" in cmd:
-            found.append(int(d.name))
-    return found
+def _stat(pid: int | str) -> tuple[str, int] | None:
+    """(state, parent pid) of a process from Linux' /proc; None when it is gone."""
+    try:
+        state, ppid = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[:2]
+    except OSError:
+        return None
+    return state, int(ppid)
 
 
 def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
+    stat = _stat(pid)
+    return stat is not None and stat[0] != "Z"
+
+
+def _bot_processes(server: int) -> list[int]:
+    """The pids of the bot pool's processes a server process started."""
+    found = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit() or (stat := _stat(d.name)) is None or stat[1] != server:
+            continue
+        try:
+            cmd = (d / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if stat[0] != "Z" and b"multiprocessing.spawn" in cmd:
+            found.append(int(d.name))
+    return found
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads Linux' /proc")
