@@ -113,3 +113,13 @@ def test_france1944_preview_of_a_hostile_body_is_coded(action: dict[str, Any]) -
     with pytest.raises(EngineError) as e:
         preview_of(rs, rs.new_game(0, {}), action)
     assert e.value.code
+
+
+@pytest.mark.parametrize("dice", [[[]], [{}], [["INF"]], "INF", [1]])
+def test_fastplay_dice_that_are_not_face_names_are_coded(dice: Any) -> None:
+    """A Fast Play ``dice`` field holding lists or objects (found by the test above as
+    ``{"type": "roll", "dice": [[]]}``) is ``bad_value``, not a crash."""
+    rs = registry.get("fastplay")
+    with pytest.raises(EngineError) as e:
+        rs.canonical_action(None, {"type": "roll", "dice": dice})
+    assert e.value.code == "bad_value"

@@ -86,7 +86,9 @@ def _ok(kind: str, v: Any) -> bool:
         return isinstance(v, bool)
     if kind == INT:
         return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 99
-    return v is None or (isinstance(v, list) and all(f in D.FACE_NAMES for f in v))
+    return v is None or (
+        isinstance(v, list) and all(isinstance(f, str) and f in D.FACE_NAMES for f in v)
+    )
 
 
 def canonical_action(action: Any) -> dict[str, Any]:
