@@ -10,8 +10,8 @@ SQLite the server's own write transactions (:meth:`Database.writing`: seats, pre
 bots; :meth:`Database.write_log`: the action log and the state snapshots) take one
 ``asyncio.Lock`` of the process first and run one after another; reads never wait for it
 (WAL: a reader sees the last commit and blocks nobody).  The log is written by a
-synchronous SQLAlchemy Core transaction on the event loop (``BEGIN IMMEDIATE``; the
-appends queued meanwhile go in one group: ``games.repository.LogWriter``): a WAL commit
+synchronous SQLAlchemy Core transaction on the event loop (``BEGIN IMMEDIATE``; one per
+append, in the action's own task: ``games.repository.LogWriter``): a WAL commit
 with ``synchronous=NORMAL`` is a write to the WAL file without fsync, about 0.1 ms, while
 through aiosqlite each statement is three hand-overs to its thread and back, each waiting
 for the GIL behind the loop's own work (7 per append: 2.5 ms of CPU per action and a p99

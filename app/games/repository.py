@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -129,30 +128,26 @@ _ROWS = insert(_ACTIONS)
 _SNAPSHOTS = insert(cast(Table, Snapshot.__table__))
 
 
-Append = tuple[str, int, list[tuple[str, dict[str, Any]]], dict[str, Any]]
-"""One game's append: its id, the seq it follows, its log entries and its lobby fields."""
+def _cas_params(
+    game_id: str, old: int, entries: list[tuple[str, dict[str, Any]]], f: dict[str, Any], now: Any
+) -> dict[str, Any]:
+    return {
+        "g_id": game_id,
+        "old_seq": old,
+        "new_seq": old + len(entries),
+        "now": now,
+        "status": f["status"],
+        "turn": f["turn"],
+        "to_act": f["to_act"],
+        "winner": f["winner"],
+    }
 
 
-def _cas_params(appends: list[Append], now: Any) -> list[dict[str, Any]]:
+def _row_params(
+    game_id: str, old: int, entries: list[tuple[str, dict[str, Any]]], now: Any
+) -> list[dict[str, Any]]:
     return [
-        {
-            "g_id": g,
-            "old_seq": old,
-            "new_seq": old + len(entries),
-            "now": now,
-            "status": f["status"],
-            "turn": f["turn"],
-            "to_act": f["to_act"],
-            "winner": f["winner"],
-        }
-        for g, old, entries, f in appends
-    ]
-
-
-def _row_params(appends: list[Append], now: Any) -> list[dict[str, Any]]:
-    return [
-        {"game_id": g, "seq": old + i + 1, "seat": seat, "action": action, "created_at": now}
-        for g, old, entries, _f in appends
+        {"game_id": game_id, "seq": old + i + 1, "seat": seat, "action": action, "created_at": now}
         for i, (seat, action) in enumerate(entries)
     ]
 
@@ -168,49 +163,46 @@ async def append(
     ``games.seq`` and the rows (unique ``(game_id, seq)``).  Raises :class:`StaleSeq` if
     another writer got there first; the caller's transaction then rolls back and nothing
     is written."""
-    appends: list[Append] = [(game_id, old_seq, entries, fields)]
     now = utcnow()
     try:
-        res = await conn.execute(_CAS, _cas_params(appends, now)[0])
+        res = await conn.execute(_CAS, _cas_params(game_id, old_seq, entries, fields, now))
         if res.rowcount != 1:
             raise StaleSeq()
-        await conn.execute(_ROWS, _row_params(appends, now))
+        await conn.execute(_ROWS, _row_params(game_id, old_seq, entries, now))
     except IntegrityError:
         raise StaleSeq() from None
 
 
-def append_group(conn: Connection, appends: list[Append]) -> None:
-    """SQLite: several games' appends in the caller's transaction
-    (``Database.write_log``), all or none (:class:`StaleSeq`)."""
+def append_on(
+    conn: Connection,
+    game_id: str,
+    old_seq: int,
+    entries: list[tuple[str, dict[str, Any]]],
+    fields: dict[str, Any],
+) -> None:
+    """SQLite: :func:`append` on the log's synchronous connection, in the caller's
+    transaction (``Database.write_log``)."""
     now = utcnow()
     try:
-        res = conn.execute(_CAS, _cas_params(appends, now))
-        if res.rowcount != len(appends):
+        res = conn.execute(_CAS, _cas_params(game_id, old_seq, entries, fields, now))
+        if res.rowcount != 1:
             raise StaleSeq()
-        conn.execute(_ROWS, _row_params(appends, now))
+        conn.execute(_ROWS, _row_params(game_id, old_seq, entries, now))
     except IntegrityError:
         raise StaleSeq() from None
 
 
 class LogWriter:
     """Commits accepted actions: ``append`` is durable when it returns True (False: the
-    compare-and-set lost, nothing written).
-
-    PostgreSQL: each append is a transaction of its own; concurrent ones only meet on the
-    game's row.  SQLite: the appends queued while the writer commits go together into its
-    next transaction (``Database.write_log``: one compare-and-set statement and one insert
-    for the group, executed as executemany).  A group whose compare-and-set matched fewer
-    rows than it holds (another process wrote one of its games) or whose insert failed is
-    rolled back whole and its appends are retried one by one, so each gets its own
-    answer.  Appends of one game never share a group: the game's lock waits for each."""
-
-    GROUP = 256
+    compare-and-set lost, nothing written).  Each append is a transaction of its own:
+    on PostgreSQL one of the async engine (concurrent ones only meet on the game's row),
+    on SQLite one of the log's connection on the loop (``Database.write_log``), so an
+    action goes from its frame to its commit and its broadcast without waiting for
+    another task."""
 
     def __init__(self, db: Any) -> None:
         self.db = db
-        self.grouped = is_sqlite(db.url)
-        self._pending: list[tuple[Append, asyncio.Future[bool]]] = []
-        self._task: asyncio.Task[None] | None = None
+        self.on_loop = is_sqlite(db.url)
 
     async def append(
         self,
@@ -219,19 +211,17 @@ class LogWriter:
         entries: list[tuple[str, dict[str, Any]]],
         fields: dict[str, Any],
     ) -> bool:
-        one: Append = (game_id, old_seq, entries, fields)
-        if not self.grouped:
-            try:
+        try:
+            if self.on_loop:
+                await self.db.write_log(
+                    lambda conn: append_on(conn, game_id, old_seq, entries, fields)
+                )
+            else:
                 async with self.db.transaction() as conn:
-                    await append(conn, *one)
-                return True
-            except StaleSeq:
-                return False
-        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._pending.append((one, fut))
-        if self._task is None or self._task.done():
-            self._task = asyncio.create_task(self._run())
-        return await fut
+                    await append(conn, game_id, old_seq, entries, fields)
+            return True
+        except StaleSeq:
+            return False
 
     async def snapshot(
         self, game_id: str, seq: int, state: bytes, clock: dict[str, Any] | None
@@ -241,41 +231,11 @@ class LogWriter:
         thread), on PostgreSQL in a Core transaction."""
         row = {"game_id": game_id, "seq": seq, "state": state, "clock": clock}
         row["created_at"] = utcnow()
-        if not self.grouped:
+        if not self.on_loop:
             async with self.db.transaction() as conn:
                 await conn.execute(_SNAPSHOTS, row)
             return
         await self.db.write_log(lambda conn: conn.execute(_SNAPSHOTS, row))
-
-    async def _run(self) -> None:
-        while self._pending:
-            group, self._pending = self._pending[: self.GROUP], self._pending[self.GROUP :]
-            try:
-                results = await self._group([one for one, _ in group])
-            except Exception as exc:  # nothing of the group is durable
-                for _, fut in group:
-                    if not fut.done():
-                        fut.set_exception(exc)
-                continue
-            for (_, fut), ok in zip(group, results):
-                if not fut.done():  # a waiter cancelled: the row stays written
-                    fut.set_result(ok)
-
-    async def _group(self, group: list[Append]) -> list[bool]:
-        if len(group) > 1:
-            try:
-                await self.db.write_log(lambda conn: append_group(conn, group))
-                return [True] * len(group)
-            except StaleSeq:
-                pass
-        return [await self._alone(one) for one in group]
-
-    async def _alone(self, one: Append) -> bool:
-        try:
-            await self.db.write_log(lambda conn: append_group(conn, [one]))
-            return True
-        except StaleSeq:
-            return False
 
 
 async def actions_after(session: AsyncSession, game_id: str, after_seq: int) -> list[ActionRow]:
