@@ -82,7 +82,7 @@ def install() -> list[str]:
         (endpoints, "_dispatch", "read: dispatched (incl. the submit)"),
         (sessions.GameSessions, "submit", "hub.submit (whole action)"),
         (play, "submit", "  play.submit (engine + log)"),
-        (repository, "append_on", "    log append (commit)"),
+        (repository, "append", "    log append (commit)"),
         (hub.Hub, "deliver", "  deliver"),
         (hub, "view_parts_of", "    views (view_parts_of)"),
         (hub.Hub, "update_msg", "    update messages"),
@@ -95,7 +95,7 @@ def install() -> list[str]:
     ]
     import engine.rulesets  # noqa: F401  (fills the registry)
 
-    at = next(i for i, t in enumerate(targets) if t[1] == "append_on")
+    at = next(i for i, t in enumerate(targets) if t[1] == "append")
     for cls in dict.fromkeys(type(rs) for rs in core.all_rulesets()):
         targets[at:at] = [
             (cls, "canonical_action", "    engine canonical_action"),

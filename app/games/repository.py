@@ -17,7 +17,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..db import is_sqlite
 from ..models import ActionRow, Game, Seat, Snapshot, utcnow
@@ -152,36 +152,18 @@ def _row_params(
     ]
 
 
-async def append(
-    conn: AsyncConnection,
-    game_id: str,
-    old_seq: int,
-    entries: list[tuple[str, dict[str, Any]]],
-    fields: dict[str, Any],
-) -> None:
-    """PostgreSQL: one game's append in the caller's transaction: the compare-and-set on
-    ``games.seq`` and the rows (unique ``(game_id, seq)``).  Raises :class:`StaleSeq` if
-    another writer got there first; the caller's transaction then rolls back and nothing
-    is written."""
-    now = utcnow()
-    try:
-        res = await conn.execute(_CAS, _cas_params(game_id, old_seq, entries, fields, now))
-        if res.rowcount != 1:
-            raise StaleSeq()
-        await conn.execute(_ROWS, _row_params(game_id, old_seq, entries, now))
-    except IntegrityError:
-        raise StaleSeq() from None
-
-
-def append_on(
+def append(
     conn: Connection,
     game_id: str,
     old_seq: int,
     entries: list[tuple[str, dict[str, Any]]],
     fields: dict[str, Any],
 ) -> None:
-    """SQLite: :func:`append` on the log's synchronous connection, in the caller's
-    transaction (``Database.write_log``)."""
+    """One game's append in the caller's transaction: the compare-and-set on
+    ``games.seq`` and the rows (unique ``(game_id, seq)``).  Raises :class:`StaleSeq` if
+    another writer got there first; the caller's transaction then rolls back and nothing
+    is written.  Synchronous: SQLite's log connection calls it on the loop
+    (``Database.write_log``), PostgreSQL's async connection through ``run_sync``."""
     now = utcnow()
     try:
         res = conn.execute(_CAS, _cas_params(game_id, old_seq, entries, fields, now))
@@ -214,11 +196,11 @@ class LogWriter:
         try:
             if self.on_loop:
                 await self.db.write_log(
-                    lambda conn: append_on(conn, game_id, old_seq, entries, fields)
+                    lambda conn: append(conn, game_id, old_seq, entries, fields)
                 )
             else:
                 async with self.db.transaction() as conn:
-                    await append(conn, game_id, old_seq, entries, fields)
+                    await conn.run_sync(append, game_id, old_seq, entries, fields)
             return True
         except StaleSeq:
             return False

@@ -464,7 +464,7 @@ async def test_lost_bus_message_never_stalls(server: Server, api: httpx.Client) 
                 entries = [(seat, action), *rolls]
                 fields = game_fields(rt.rs, state, list(rt.seats.values()))
             async with eng.begin() as conn:  # written behind the workers' backs
-                await repository.append(conn, gid, rt.seq, entries, fields)
+                await conn.run_sync(repository.append, gid, rt.seq, entries, fields)
             new = rt.seq + len(entries)
         finally:
             await eng.dispose()
