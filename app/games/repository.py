@@ -128,30 +128,6 @@ _ROWS = insert(_ACTIONS)
 _SNAPSHOTS = insert(cast(Table, Snapshot.__table__))
 
 
-def _cas_params(
-    game_id: str, old: int, entries: list[tuple[str, dict[str, Any]]], f: dict[str, Any], now: Any
-) -> dict[str, Any]:
-    return {
-        "g_id": game_id,
-        "old_seq": old,
-        "new_seq": old + len(entries),
-        "now": now,
-        "status": f["status"],
-        "turn": f["turn"],
-        "to_act": f["to_act"],
-        "winner": f["winner"],
-    }
-
-
-def _row_params(
-    game_id: str, old: int, entries: list[tuple[str, dict[str, Any]]], now: Any
-) -> list[dict[str, Any]]:
-    return [
-        {"game_id": game_id, "seq": old + i + 1, "seat": seat, "action": action, "created_at": now}
-        for i, (seat, action) in enumerate(entries)
-    ]
-
-
 def append(
     conn: Connection,
     game_id: str,
@@ -165,11 +141,21 @@ def append(
     is written.  Synchronous: SQLite's log connection calls it on the loop
     (``Database.write_log``), PostgreSQL's async connection through ``run_sync``."""
     now = utcnow()
+    cas = {
+        "g_id": game_id,
+        "old_seq": old_seq,
+        "new_seq": old_seq + len(entries),
+        "now": now,
+        **{k: fields[k] for k in ("status", "turn", "to_act", "winner")},
+    }
+    rows = [
+        {"game_id": game_id, "seq": old_seq + i, "seat": seat, "action": action, "created_at": now}
+        for i, (seat, action) in enumerate(entries, 1)
+    ]
     try:
-        res = conn.execute(_CAS, _cas_params(game_id, old_seq, entries, fields, now))
-        if res.rowcount != 1:
+        if conn.execute(_CAS, cas).rowcount != 1:
             raise StaleSeq()
-        conn.execute(_ROWS, _row_params(game_id, old_seq, entries, now))
+        conn.execute(_ROWS, rows)
     except IntegrityError:
         raise StaleSeq() from None
 
