@@ -39,6 +39,7 @@ def lesson_page(browser, live_server, locale: str, button: str, errors: list[str
     page.set_default_timeout(15000)
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto("/")
+    page.wait_for_selector("#identity-form[data-ready]")  # lobby.js handles the form now
     tab_to(page, "#identity-name")
     page.keyboard.type("Cadet")
     page.keyboard.press("Enter")
