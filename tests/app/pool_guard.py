@@ -14,6 +14,7 @@ from typing import Any
 
 import greenlet  # type: ignore[import-untyped]  # (no stubs)
 from sqlalchemy import event
+from sqlalchemy.engine.interfaces import AdaptedConnection
 from sqlalchemy.pool import Pool
 
 NESTED = "nested pool check-out"  # the first words of a report
@@ -43,8 +44,11 @@ def install() -> None:
 
 
 def _checkout(dbapi_conn: Any, record: Any, proxy: Any) -> None:
+    """Counts an async engine's connection against the task that awaited it.  The SQLite
+    log's synchronous connection (app/db.py) is not counted: the process keeps it, not
+    the task that happened to open it, and no task ever waits for it in its pool."""
     task = _task()
-    if task is None:
+    if task is None or not isinstance(dbapi_conn, AdaptedConnection):
         return
     if _held.get(task, 0):
         log.error("%s in task %s:\n%s", NESTED, task.get_name(), _awaits())
