@@ -1,6 +1,6 @@
 // Account page: register (a guest upgrades in place), sign in, e-mail, notification
 // switches, sessions, password change; the password-reset form of a mailed link.
-import { el, clear, apiFetch } from './util.js';
+import { el, clear, apiFetch, onSubmit } from './util.js';
 import { t } from './i18n.js';
 
 const API = document.body.dataset.apiBase || '/api';
@@ -40,8 +40,7 @@ async function showSettings() {
 function form(id, statusId, run) {
   const f = $(id);
   if (!f) return;
-  f.addEventListener('submit', async (ev) => {
-    ev.preventDefault();
+  onSubmit(f, async () => {
     try { $(statusId).textContent = await run(); } catch (e) { $(statusId).textContent = e.message; }
   });
 }

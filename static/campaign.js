@@ -1,6 +1,6 @@
 // Campaign pages (004 Simplified Campaign Rules): the list + creation form, or one
 // campaign's standings, battles and next battle (GET/POST /api/campaigns...).
-import { el, clear, sideName } from './util.js';
+import { el, clear, sideName, onSubmit } from './util.js';
 import { t, term } from './i18n.js';
 
 const API = document.body.dataset.apiBase || '/api';
@@ -72,8 +72,7 @@ async function showList() {
     list.append(el('li', {}, el('a', { href: `/campaigns/${c.id}` }, c.name),
       ` — ${t('{done}/{total} battles, victories {axis_side} {axis} / {allies_side} {allies}', { done: c.battles.length, total: c.scenarios.length, axis_side: sideName('AXIS'), axis: c.wins.AXIS, allies_side: sideName('ALLIES'), allies: c.wins.ALLIES })}`));
   }
-  $('campaign-form').addEventListener('submit', async (ev) => {
-    ev.preventDefault();
+  onSubmit($('campaign-form'), async () => {
     const ids = [...sel.selectedOptions].map((o) => o.value);
     const seat = $('campaign-seat').value;
     const other = seat === 'AXIS' ? 'ALLIES' : 'AXIS';

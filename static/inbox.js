@@ -1,5 +1,5 @@
 // Inbox: accept / decline / cancel offers, challenge a player by name.
-import { apiFetch } from './util.js';
+import { apiFetch, onSubmit } from './util.js';
 import { term } from './i18n.js';
 
 const API = document.body.dataset.apiBase || '/api';
@@ -25,8 +25,7 @@ if ($('challenge-form')) {
   api('/scenarios').then((list) => {
     for (const s of list) { const o = document.createElement('option'); o.value = s.id; o.textContent = term(s.name); $('challenge-scenario').append(o); }
   }).catch(() => {});
-  $('challenge-form').addEventListener('submit', async (ev) => {
-    ev.preventDefault();
+  onSubmit($('challenge-form'), async () => {
     const body = { to: $('challenge-to').value.trim(), scenario_id: $('challenge-scenario').value, mode: '1v1', rated: $('challenge-rated').checked };
     if ($('challenge-clock').value) body.clock = CLOCKS[$('challenge-clock').value];
     try { await api('/challenges', { method: 'POST', body: JSON.stringify(body) }); location.reload(); } catch (e) { $('challenge-status').textContent = e.message; }

@@ -1,5 +1,5 @@
 // Lobby: guest identity, scenario choice/upload, game creation, open/live games, invites.
-import { el, clear, sideName } from './util.js';
+import { el, clear, sideName, onSubmit } from './util.js';
 import { t, tn, term, errorText, LANG } from './i18n.js';
 
 const API = document.body.dataset.apiBase || '/api';
@@ -45,8 +45,7 @@ function renderMe() {
   $('create-submit').disabled = !me;
   $('create-submit').title = me ? '' : t('Enter a name first');
 }
-$('identity-form').addEventListener('submit', async (ev) => {
-  ev.preventDefault();
+onSubmit($('identity-form'), async () => {
   const name = $('identity-name').value.trim();
   if (!name) return;
   try {
@@ -55,7 +54,6 @@ $('identity-form').addEventListener('submit', async (ev) => {
     refreshGames();
   } catch (e) { $('identity-status').textContent = t('Could not create the identity: {error}', { error: e.message }); }
 });
-$('identity-form').dataset.ready = '1';   // the form is ours now (before: a plain GET)
 
 // ---------------------------------------------------------------- scenarios
 async function loadScenarios(selectId) {
@@ -323,6 +321,8 @@ function label(x) {
 async function loadOptions(ruleset = 'm44') {
   let rules = [];
   try { rules = await api(`/options?ruleset=${encodeURIComponent(ruleset)}`); } catch (_) { rules = []; }
+  const now = chosenRuleset();
+  if (now && now.name !== ruleset) return;   // another ruleset was chosen meanwhile: its list comes
   const list = clear($('options-list'));
   for (const r of rules) {
     const id = `opt-${r.name}`;
@@ -408,8 +408,7 @@ function countOptions() {
 }
 
 // ---------------------------------------------------------------- create
-$('create-form').addEventListener('submit', async (ev) => {
-  ev.preventDefault();
+onSubmit($('create-form'), async () => {
   $('create-error').textContent = '';
   const rs = chosenRuleset();
   const needsScenario = !rs || rs.setup === 'scenario';
@@ -478,8 +477,7 @@ for (const b of document.querySelectorAll('#learn-panel button[data-lesson]')) {
 }
 
 // ---------------------------------------------------------------- invites
-$('invite-form').addEventListener('submit', async (ev) => {
-  ev.preventDefault();
+onSubmit($('invite-form'), async () => {
   $('invite-error').textContent = '';
   let code = $('invite-input').value.trim();
   if (!code) return;

@@ -26,6 +26,19 @@ export function el(tag, attrs = {}, ...children) {
   return e;
 }
 
+// Handle a form's submit in script (never the browser's own GET or POST) and only then
+// enable its submit buttons: the page renders them `disabled data-until-ready`, so Enter
+// or a click before the module has loaded does nothing, instead of reloading the page
+// with the fields (a name, a password) in its address.
+export function onSubmit(form, run) {
+  form.addEventListener('submit', (ev) => { ev.preventDefault(); return run(ev); });
+  for (const b of form.querySelectorAll('[data-until-ready]')) {
+    b.removeAttribute('data-until-ready');
+    b.disabled = false;
+  }
+  form.dataset.ready = '1';
+}
+
 export function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
 // Re-render `container` with `draw()` and keep the keyboard focus: a control inside it

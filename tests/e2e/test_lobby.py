@@ -182,3 +182,29 @@ def test_rule_systems_and_battles_named_as_players_know_them(new_page):
     expect(
         page.locator("#scenario-select option[value='1096-HillsExamplesOfLineOfSight']")
     ).to_have_count(0)
+
+
+def test_forms_do_nothing_before_their_script(new_page):
+    """Enter in a form whose module has not loaded yet (slow network, a script that
+    failed): no native submit, so no reload with the fields, a password above all, in the
+    address; the submit button is disabled until the script handles the form."""
+    page = new_page("early")
+    page.route("**/static/lobby.js", lambda route: route.abort())
+    page.goto("/")
+    expect(page.locator("#identity-submit")).to_be_disabled()
+    page.fill("#identity-name", "Early")
+    page.press("#identity-name", "Enter")
+    page.wait_for_timeout(300)  # a native submit would navigate here
+    assert "name=" not in page.url and "?" not in page.url, page.url
+    page.unroute("**/static/lobby.js")
+    page.reload()
+    enter_name(page, "Early")  # with the script: the form works
+
+    page.route("**/static/account.js", lambda route: route.abort())
+    page.goto("/account")
+    expect(page.locator("#login-submit")).to_be_disabled()
+    page.fill("#login-name", "Early")
+    page.fill("#login-password", "a secret password")
+    page.press("#login-password", "Enter")
+    page.wait_for_timeout(300)
+    assert "secret" not in page.url and "?" not in page.url, page.url

@@ -36,6 +36,9 @@ def corner(page, selector):
     """Click an area where no piece stands: its top-right corner."""
     loc = page.locator(selector).first
     box = loc.bounding_box()
+    while box is None:  # the board was just drawn again (the bot's update): the new one
+        loc.wait_for(state="visible")
+        box = loc.bounding_box()
     loc.click(position={"x": box["width"] - 10, "y": 10})
 
 
