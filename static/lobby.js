@@ -152,6 +152,7 @@ async function onRulesetChange() {
   for (const id of ['scenario-label', 'scenario-info', 'upload-label', 'upload-result']) $(id).classList.toggle('hidden', none);
   $('scenario-select').required = !none;
   await loadOptions(rs ? rs.name : 'm44');
+  if (chosenRuleset() !== rs) return;   // another ruleset was chosen meanwhile: its own change
   if (none) {
     clear($('scenario-select'));
     const mode = clear($('mode-select'));
