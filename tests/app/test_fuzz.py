@@ -8,9 +8,8 @@ equals what the live connections saw: the same views, and ``/events`` tells the 
 they were sent.
 
 ``FUZZ_MESSAGES`` (default 2500 websocket messages + a fifth as many HTTP requests per
-backend, ~20-40 s) and ``FUZZ_SEED`` (default 9) scale it: the larger run recorded in
-docs/performance.md ("Hostile load") was ``FUZZ_MESSAGES=20000`` (20,000 websocket
-messages + 4,000 HTTP requests per backend).
+backend, ~20-40 s) and ``FUZZ_SEED`` (default 9) scale it, e.g. ``FUZZ_MESSAGES=20000``
+(20,000 websocket messages + 4,000 HTTP requests per backend).
 """
 
 from __future__ import annotations
