@@ -14,7 +14,6 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Query
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from .accounts.endpoints import router as accounts_router
@@ -36,6 +35,7 @@ from .offers.endpoints import router as offers_router
 from . import ratelimit
 from .origin import OriginMiddleware
 from .pages.endpoints import router as pages_router
+from .pages.static import ClientFiles
 from .players.endpoints import router as players_router
 from .pubsub import make_pubsub
 from .ratings.endpoints import router as ratings_router
@@ -188,7 +188,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ):
         app.include_router(router)
     STATIC_DIR.mkdir(parents=True, exist_ok=True)
-    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    app.mount("/static", ClientFiles(directory=str(STATIC_DIR)), name="static")
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz(game: str | None = Query(None, max_length=64)) -> dict[str, Any]:

@@ -163,6 +163,11 @@ def test_pages_docs_static(api: httpx.Client) -> None:
     paths = api.get("/openapi.json").json()["paths"]
     assert "/api/games/{game_id}/seats/{seat}/claim" in paths
     assert api.get("/static/does-not-exist.js").status_code == 404
+    # the client's modules are asked again on every load (no old module beside a new one)
+    js = api.get("/static/lobby.js")
+    assert js.status_code == 200 and js.headers["cache-control"] == "no-cache"
+    again = api.get("/static/lobby.js", headers={"If-None-Match": js.headers["etag"]})
+    assert again.status_code == 304 and again.headers["cache-control"] == "no-cache"
 
 
 def test_optional_rules_listed_chosen_and_refused(api: httpx.Client) -> None:
