@@ -51,31 +51,36 @@ from .settings import STATIC_DIR, TEMPLATES_DIR, Settings, get_settings
 log = logging.getLogger("app.main")
 SHUTTING_DOWN = (1012, "server shutting down: reconnect with since")
 FULL_COLLECTION_SECONDS = 600.0  # between two full collections of the worker (below)
+MIDDLE_COLLECTION_SECONDS = 1.0  # between two collections of the middle generation
 
 
 def collect_on_a_timer() -> tuple[int, int, int]:
     """The worker's garbage collection: what start-up allocated (modules, scenarios,
-    caches) is frozen, never scanned again; the young generations are collected as
-    CPython does; the oldest one only by :func:`full_collections`, every
-    ``FULL_COLLECTION_SECONDS``.  CPython's own rule collects it each time a quarter more
-    objects reached it, and live games move thousands there per second (their states,
-    views and batches live about a second): at 400 games that was 0.46 ms of CPU per
-    action and a pause of the whole worker of about a second each time
-    (docs/performance.md).  Nothing of an action's path leaves a reference cycle behind
-    (``bench/delivery_bench.py`` counts them), nor does a dropped socket
-    (``tests/app/test_socket_churn.py``): what a full collection still frees is little.
-    Returns the thresholds it replaced."""
+    caches) is frozen, never scanned again; the youngest generation is collected as
+    CPython does (every 700 new objects); the two older ones on timers
+    (:func:`timed_collections`), between two callbacks of the loop.
+    The middle one every ``MIDDLE_COLLECTION_SECONDS``: by CPython's count it ran inside
+    an action, most often in a clump of them, and paused the whole clump (6-12 ms every
+    ~3 s at 100 games).  The oldest one every ``FULL_COLLECTION_SECONDS``: CPython's rule
+    collects it each time a quarter more objects reached it, and live games move
+    thousands there per second (their states, views and batches live about a second): at
+    400 games that was 0.46 ms of CPU per action and a pause of the whole worker of
+    about a second each time (docs/performance.md).  Nothing of an action's path leaves a
+    reference cycle behind (``bench/delivery_bench.py`` counts them), nor does a dropped
+    socket (``tests/app/test_socket_churn.py``): what a full collection still frees is
+    little.  Returns the thresholds it replaced."""
     gc.collect()
     gc.freeze()
     before = gc.get_threshold()
-    gc.set_threshold(before[0], before[1], 2**31 - 1)  # never by count: on the timer
+    gc.set_threshold(before[0], 2**31 - 1, 2**31 - 1)  # the older two: never by count
     return before
 
 
-async def full_collections(period: float = FULL_COLLECTION_SECONDS) -> None:
+async def timed_collections(period: float, generation: int) -> None:
+    """Collect ``generation`` (and the younger ones) every ``period`` seconds."""
     while True:
         await asyncio.sleep(period)
-        gc.collect()
+        gc.collect(generation)
 
 
 class QuietTokens(logging.Filter):
@@ -128,7 +133,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.redis_url:  # one owner worker per game
             app.state.forward = await forward.start(app, settings, games, game_socket)
         thresholds = collect_on_a_timer()
-        games.spawn(full_collections())
+        games.spawn(timed_collections(MIDDLE_COLLECTION_SECONDS, 1))
+        games.spawn(timed_collections(FULL_COLLECTION_SECONDS, 2))
         try:
             yield
         finally:
