@@ -151,8 +151,7 @@ async function onRulesetChange() {
   $('ruleset-info').textContent = rs ? term(rs.summary) : '';
   for (const id of ['scenario-label', 'scenario-info', 'upload-label', 'upload-result']) $(id).classList.toggle('hidden', none);
   $('scenario-select').required = !none;
-  await loadOptions(rs ? rs.name : 'm44');
-  if (chosenRuleset() !== rs) return;   // another ruleset was chosen meanwhile: its own change
+  if (!await loadOptions(rs ? rs.name : 'm44')) return;   // another ruleset chosen meanwhile
   if (none) {
     clear($('scenario-select'));
     const mode = clear($('mode-select'));
@@ -319,11 +318,13 @@ function label(x) {
   const w = s.replace(/_/g, ' ');
   return term(w.charAt(0).toUpperCase() + w.slice(1).toLowerCase());
 }
+// The optional rules of `ruleset` laid out; false when another ruleset was chosen while
+// they were asked (its own call lays them out).
 async function loadOptions(ruleset = 'm44') {
   let rules = [];
   try { rules = await api(`/options?ruleset=${encodeURIComponent(ruleset)}`); } catch (_) { rules = []; }
   const now = chosenRuleset();
-  if (now && now.name !== ruleset) return;   // another ruleset was chosen meanwhile: its list comes
+  if (now && now.name !== ruleset) return false;   // another ruleset was chosen meanwhile
   const list = clear($('options-list'));
   for (const r of rules) {
     const id = `opt-${r.name}`;
@@ -365,6 +366,7 @@ async function loadOptions(ruleset = 'm44') {
   }
   presetAlone('young_generals');
   countOptions();
+  return true;
 }
 
 // A preset that excludes every other optional rule (004 "Variant For Young Generals":
