@@ -105,7 +105,10 @@ def make_engine(url: str, schema: str | None = None) -> AsyncEngine:
 def make_log_engine(url: str) -> Engine:
     """SQLite: the synchronous connection the action log is written with (module
     docstring): one connection, ``BEGIN IMMEDIATE``, never waits for a lock, never
-    checkpoints."""
+    checkpoints.  The driver begins the transaction itself, before its first statement
+    (every one of this connection's transactions starts with a write), rather than a
+    ``begin`` event: an engine with a connection event runs its event hooks at every
+    statement, and the append took a third more instructions (callgrind)."""
     eng = create_engine(
         make_url(url).set(drivername="sqlite"),
         connect_args={"check_same_thread": False, "timeout": 0},
@@ -115,7 +118,7 @@ def make_log_engine(url: str) -> Engine:
 
     @event.listens_for(eng, "connect")
     def _pragmas(dbapi_conn, _):  # type: ignore[no-untyped-def]
-        dbapi_conn.isolation_level = None  # the transaction is begun below, IMMEDIATE
+        dbapi_conn.isolation_level = "IMMEDIATE"  # sqlite3 begins IMMEDIATE at the first write
         for pragma in (
             "journal_mode=WAL",  # a no-op once the file is WAL (the other connections too)
             "synchronous=NORMAL",
@@ -123,10 +126,6 @@ def make_log_engine(url: str) -> Engine:
             "wal_autocheckpoint=0",
         ):
             dbapi_conn.execute("PRAGMA " + pragma)
-
-    @event.listens_for(eng, "begin")
-    def _begin(conn):  # type: ignore[no-untyped-def]
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return eng
 
