@@ -106,9 +106,12 @@ def make_log_engine(url: str) -> Engine:
     """SQLite: the synchronous connection the action log is written with (module
     docstring): one connection, ``BEGIN IMMEDIATE``, never waits for a lock, never
     checkpoints.  The driver begins the transaction itself, before its first statement
-    (every one of this connection's transactions starts with a write), rather than a
-    ``begin`` event: an engine with a connection event runs its event hooks at every
-    statement, and the append took a third more instructions (callgrind)."""
+    that starts with ``INSERT``, ``UPDATE``, ``DELETE`` or ``REPLACE`` (not a ``SELECT``
+    or a ``WITH``): every transaction of this connection starts with one (the append's
+    compare-and-set, a snapshot's insert, the bots' lease), so nothing runs before the
+    lock.  A ``begin`` event would do it too, but an engine with a connection event runs
+    its event hooks at every statement: the append took a third more instructions
+    (callgrind)."""
     eng = create_engine(
         make_url(url).set(drivername="sqlite"),
         connect_args={"check_same_thread": False, "timeout": 0},
