@@ -56,20 +56,15 @@ MIDDLE_COLLECTION_SECONDS = 0.1  # between two collections of the young and midd
 
 def collect_on_a_timer() -> tuple[int, int, int]:
     """The worker's garbage collection: what start-up allocated (modules, scenarios,
-    caches) is frozen, never scanned again; the two older generations are collected on
-    timers (:func:`timed_collections`), between two callbacks of the loop, and the
-    youngest by CPython's count (700 new objects) as well as with the middle one.
-    The middle one every ``MIDDLE_COLLECTION_SECONDS``: by CPython's count it ran inside
-    an action, most often in a clump of them, and paused the whole clump (6-12 ms every
-    ~3 s at 100 games); every second it paused the loop ~6 ms.  Every 0.1 s the pause is
-    ~0.5 ms, and as each pass takes the youngest generation too, the collections by count
-    (inside actions, ~1 ms each) mostly do not happen: the collector's CPU per action is
-    55 us against 101 (100 games, ``overlord_scale.py --phases``).
-    The oldest one every ``FULL_COLLECTION_SECONDS``: CPython's rule
-    collects it each time a quarter more objects reached it, and live games move
-    thousands there per second (their states, views and batches live about a second): at
-    400 games that was 0.46 ms of CPU per action and a pause of the whole worker of
-    about a second each time (docs/performance.md).  Nothing of an action's path leaves a
+    caches) is frozen, never scanned again; the two older generations are collected by
+    tasks between two callbacks of the loop (:func:`timed_collections`), not by CPython's
+    count, which starts a collection inside whatever action allocates next and pauses
+    every action queued behind it.  Live games keep thousands of young objects for about a
+    second (states, views, batches): the middle generation, with the youngest, every
+    ``MIDDLE_COLLECTION_SECONDS`` keeps each pass short (~0.5 ms at 100 games) and makes
+    the youngest's own collections by count rare; the oldest every
+    ``FULL_COLLECTION_SECONDS``, since by count it ran each time a quarter more objects
+    reached it (figures: docs/performance.md).  Nothing of an action's path leaves a
     reference cycle behind (``bench/delivery_bench.py`` counts them), nor does a dropped
     socket (``tests/app/test_socket_churn.py``): what a full collection still frees is
     little.  Returns the thresholds it replaced."""
